@@ -1,0 +1,5 @@
+import sys
+
+from crosstable.cli import main
+
+sys.exit(main())

@@ -1,0 +1,1 @@
+"""The pure domain: no I/O, no database, no web framework, no clock."""

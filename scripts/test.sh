@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Installs everything the test suite needs and runs all of it: lint, format, types, tests.
+# Usage: bash scripts/test.sh [extra pytest arguments]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+python3 -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+python3 -m ruff check .
+python3 -m ruff format --check .
+python3 -m mypy crosstable/core
+python3 -m mypy crosstable
+python3 -m pytest -q "$@"
