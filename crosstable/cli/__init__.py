@@ -36,9 +36,9 @@ def version() -> None:
 
 
 def _register() -> None:
-    from crosstable.cli import demo, duration, schedule, standings, trf
+    from crosstable.cli import demo, duration, engine, pair, schedule, standings, trf
 
-    for module in (schedule, duration, trf, standings, demo):
+    for module in (schedule, duration, trf, standings, pair, engine, demo):
         module.register(app)
 
 
