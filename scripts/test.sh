@@ -3,7 +3,12 @@
 # Usage: bash scripts/test.sh [extra pytest arguments]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-python3 -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+python3 -m pip install --quiet --disable-pip-version-check -e '.[dev,postgres]'
+# A real PostgreSQL server on loopback for the store tests (installs it with apt-get if missing).
+if [ -x scripts/postgres.sh ]; then
+  CROSSTABLE_TEST_PG_URL="$(bash scripts/postgres.sh)"
+  export CROSSTABLE_TEST_PG_URL
+fi
 python3 -m ruff check .
 python3 -m ruff format --check .
 python3 -m mypy crosstable/core
