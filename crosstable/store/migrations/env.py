@@ -1,0 +1,20 @@
+"""Alembic environment: always runs on the connection that crosstable.store passes in."""
+
+from __future__ import annotations
+
+from alembic import context
+
+from crosstable.store.models import Base
+
+connection = context.config.attributes.get("connection")
+if connection is None:  # pragma: no cover - only the store runs the migrations
+    raise RuntimeError("run the migrations through crosstable.store.migrate()")
+
+context.configure(
+    connection=connection,
+    target_metadata=Base.metadata,
+    render_as_batch=True,  # SQLite changes tables by copying them
+    compare_type=True,
+)
+with context.begin_transaction():
+    context.run_migrations()

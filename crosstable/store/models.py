@@ -1,0 +1,240 @@
+"""The tables of the tournament store (SQLAlchemy 2 declarative models).
+
+One row per tournament (its regulations and status), per entry (a player with a
+starting number once lots are drawn), per round, per game, per bye, and an
+append-only event log per tournament that *is* the history: every change made
+through :mod:`crosstable.service` is one event with the rows it touched, before
+and after, so any change can be undone and nothing is ever lost.
+
+Plain column types only (integers, strings, JSON): dates are ISO-8601 strings,
+points are exact fractions written as text (``"1/2"``), results are the two TRF
+result codes of White and Black (``"10"``, ``"=="``, ``"+-"``). That keeps a row's
+snapshot in the event log plain JSON, and the schema identical on SQLite and
+PostgreSQL.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    ForeignKey,
+    ForeignKeyConstraint,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING)
+
+    #: columns left out of the event log's row snapshots
+    untracked: ClassVar[tuple[str, ...]] = ("id", "tournament_id", "version", "revision")
+    #: the columns that name a row within its tournament (besides ``tournament_id``)
+    key_columns: ClassVar[tuple[str, ...]] = ()
+
+    def snapshot(self) -> dict[str, Any]:
+        """The row's tracked values (key columns included) as plain JSON values."""
+        return {
+            c.key: getattr(self, c.key)
+            for c in self.__table__.columns
+            if c.key not in self.untracked
+        }
+
+    def row_key(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in self.key_columns}
+
+
+class TournamentRow(Base):
+    """A tournament (one section): its regulations, its status and its lots."""
+
+    __tablename__ = "tournaments"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(200))
+    #: registration → running → finished
+    status: Mapped[str] = mapped_column(String(20), default="registration")
+    system: Mapped[str] = mapped_column(String(20))
+    cycles: Mapped[int] = mapped_column(Integer, default=1)
+    #: the point system as JSON: {"win": "1", "draw": "1/2", "loss": "0", ...}
+    point_system: Mapped[dict[str, Any]] = mapped_column(JSON)
+    #: points for the free round of an odd round robin (None: the system's default)
+    bye_points: Mapped[str | None] = mapped_column(String(20), nullable=True)
+    #: FIDE tie-break codes, comma-separated, in order
+    tiebreaks: Mapped[str] = mapped_column(String(400), default="")
+    withdrawal_rule: Mapped[str] = mapped_column(String(20))
+    rules_edition: Mapped[str] = mapped_column(String(8))
+    swap_last_rounds: Mapped[bool] = mapped_column(Boolean, default=True)
+    rounds_planned: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    time_control: Mapped[str] = mapped_column(String(100), default="")
+    start_date: Mapped[str | None] = mapped_column(String(10), nullable=True)
+    end_date: Mapped[str | None] = mapped_column(String(10), nullable=True)
+    #: everything else the regulations say (venue, organiser, chief arbiter…)
+    regulations: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    draw_method: Mapped[str | None] = mapped_column(String(10), nullable=True)
+    draw_seed: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    created_at: Mapped[str] = mapped_column(String(40))
+    #: sequence number of the last event: the tournament's state version
+    revision: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class EntryRow(Base):
+    """A player registered in a tournament (a guest: no account needed).
+
+    ``number`` is the registration number within the tournament (1, 2, 3… in
+    the order players were added); ``start`` is the starting number, once lots
+    are drawn. Every other table refers to a player by ``number``, so the event
+    log's row keys never depend on the database's own identifiers.
+    """
+
+    __tablename__ = "entries"
+    __table_args__ = (UniqueConstraint("tournament_id", "start"),)
+    key_columns = ("number",)
+
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"), primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    start: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    name: Mapped[str] = mapped_column(String(200))
+    rating: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    title: Mapped[str] = mapped_column(String(10), default="")
+    federation: Mapped[str] = mapped_column(String(10), default="")
+    fide_id: Mapped[str] = mapped_column(String(20), default="")
+    birth_date: Mapped[str] = mapped_column(String(10), default="")
+    sex: Mapped[str] = mapped_column(String(1), default="")
+    #: the first round the player no longer plays (None: not withdrawn)
+    withdrawn_from: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: the final place, fixed when the tournament finishes
+    place: Mapped[int | None] = mapped_column(Integer, nullable=True)
+
+
+class RoundRow(Base):
+    __tablename__ = "rounds"
+    key_columns = ("number",)
+
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"), primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    cycle: Mapped[int] = mapped_column(Integer, default=1)
+    date: Mapped[str | None] = mapped_column(String(10), nullable=True)
+
+
+class GameRow(Base):
+    """White against Black at one board of one round; ``result`` None until known.
+
+    ``white`` and ``black`` are entry (registration) numbers.
+    """
+
+    __tablename__ = "games"
+    __table_args__ = (
+        ForeignKeyConstraint(["tournament_id", "round"], ["rounds.tournament_id", "rounds.number"]),
+        ForeignKeyConstraint(
+            ["tournament_id", "white"], ["entries.tournament_id", "entries.number"]
+        ),
+        ForeignKeyConstraint(
+            ["tournament_id", "black"],
+            ["entries.tournament_id", "entries.number"],
+            name="fk_games_tournament_id_entries_black",
+        ),
+    )
+    key_columns = ("round", "board")
+
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"), primary_key=True)
+    round: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    board: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    white: Mapped[int] = mapped_column(Integer)
+    black: Mapped[int] = mapped_column(Integer)
+    #: TRF codes of White and Black, e.g. "10", "==", "01", "+-", "-+", "--"
+    result: Mapped[str | None] = mapped_column(String(2), nullable=True)
+    reason: Mapped[str] = mapped_column(String(20), default="normal")
+    #: what each player reported (R-OR-3), before the result is confirmed
+    white_report: Mapped[str | None] = mapped_column(String(2), nullable=True)
+    black_report: Mapped[str | None] = mapped_column(String(2), nullable=True)
+    #: optimistic version: +1 at every change of the row
+    version: Mapped[int] = mapped_column(Integer, default=1)
+
+
+class ByeRow(Base):
+    """A round without an opponent (the free round of an odd round robin, a bye)."""
+
+    __tablename__ = "byes"
+    __table_args__ = (
+        ForeignKeyConstraint(["tournament_id", "round"], ["rounds.tournament_id", "rounds.number"]),
+        ForeignKeyConstraint(
+            ["tournament_id", "player"], ["entries.tournament_id", "entries.number"]
+        ),
+    )
+    key_columns = ("round", "player")
+
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"), primary_key=True)
+    round: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    #: the entry (registration) number
+    player: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    kind: Mapped[str] = mapped_column(String(10))
+
+
+class EventRow(Base):
+    """One change of a tournament: who, when, what, and the rows before and after.
+
+    Append-only (database triggers refuse UPDATE and DELETE). ``changes`` is a
+    list of ``{"table", "id", "before", "after"}`` (``before`` None: inserted;
+    ``after`` None: deleted); undoing an event applies them backwards.
+    """
+
+    __tablename__ = "events"
+    __table_args__ = (
+        UniqueConstraint("tournament_id", "seq"),
+        Index("uq_events_idempotency", "tournament_id", "idempotency_key", unique=True),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"))
+    #: 1, 2, 3… within the tournament
+    seq: Mapped[int] = mapped_column(Integer)
+    at: Mapped[str] = mapped_column(String(40))
+    actor: Mapped[str] = mapped_column(String(200), default="")
+    kind: Mapped[str] = mapped_column(String(40))
+    summary: Mapped[str] = mapped_column(Text, default="")
+    changes: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    #: the request as made (for idempotent retries) and kind-specific details
+    data: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    idempotency_key: Mapped[str | None] = mapped_column(String(200), nullable=True)
+
+
+class LiveStandingsRow(Base):
+    """The live (provisional) standings after the latest change, for readers."""
+
+    __tablename__ = "live_standings"
+
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"), primary_key=True)
+    revision: Mapped[int] = mapped_column(Integer)
+    body: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
+class PreferenceRow(Base):
+    """Small per-database settings, e.g. the command line's current tournament."""
+
+    __tablename__ = "preferences"
+
+    key: Mapped[str] = mapped_column(String(100), primary_key=True)
+    value: Mapped[str] = mapped_column(Text)
+
+
+#: table name → model, for applying the event log's row changes
+MODELS: dict[str, type[Base]] = {
+    model.__tablename__: model for model in (TournamentRow, EntryRow, RoundRow, GameRow, ByeRow)
+}
