@@ -1,0 +1,494 @@
+"""Reading TRF text (TRF-16, TRF-2026, TRF(x)) into a :class:`TrfDocument`.
+
+The text is read by character columns after decoding, so names with
+non-ASCII letters never shift a field. Every error is an
+:class:`~crosstable.core.errors.InputError` naming source, line and column.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+
+from crosstable.core.errors import InputError, RuleError
+from crosstable.core.model import Colour, Player, Tournament
+from crosstable.core.scoring import PointSystem
+from crosstable.formats import trf_records as rec
+from crosstable.formats.trf_codes import (
+    SCORE_162_SYMBOLS,
+    XXS_CODES,
+    point_system_from_162,
+    point_system_from_xxs,
+    sex_from_text,
+    title_from_text,
+    values_162,
+    xxs_values,
+)
+from crosstable.formats.trf_model import (
+    AbnormalPoints,
+    Acceleration,
+    ByeRecord,
+    Comment,
+    NationalRecord,
+    ProhibitedPairing,
+    Team,
+    TrfDocument,
+)
+from crosstable.formats.trf_rounds import RawEntry, build_rounds, infer_settings
+from crosstable.formats.trf_text import Line, parse_points, split_lines
+
+#: Tournament tags whose value is typed (not kept in ``headers``).
+TYPED_TAGS = frozenset({"012", "132", "142", "152", "162", "202", "212"})
+_HEADER_TAG = re.compile(r"^\d\d2$")
+
+
+def parse_trf(text: str, source: str = "<input>") -> TrfDocument:
+    """Parse TRF text; ``source`` names it in error messages.
+
+    >>> doc = parse_trf("012 Club\\n001    1      A" + " " * 68 + "1.0        2 w 1\\n"
+    ...                 "001    2      B" + " " * 68 + "0.0        1 b 0\\n")
+    >>> doc.tournament.name, [str(g.result.label()) for g in doc.tournament.rounds[0].games]
+    ('Club', ['1-0'])
+    """
+    reader = _Reader(source)
+    for number, raw in enumerate(split_lines(text), start=1):
+        reader.feed(Line(raw, number, source))
+    return reader.finish()
+
+
+@dataclass
+class _Tagged:
+    key: str
+    line: Line
+
+
+class _Reader:
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.headers: list[_Tagged] = []
+        self.players: list[Line] = []
+        self.records: list[_Tagged] = []
+        self.comments: list[Comment] = []
+        self.counts: Counter[str] = Counter()
+        self.last_key: str | None = None
+        self.warnings: list[str] = []
+
+    def feed(self, line: Line) -> None:
+        text = line.text
+        if not text.strip():
+            return
+        if text.startswith("###"):
+            self.comments.append(Comment(text[3:].rstrip(), self.last_key))
+            return
+        if len(text) > 3 and text[3] != " ":
+            raise line.error(f"record code {text[:3]!r} must be followed by a blank", 4)
+        tag = text[:3]
+        if tag == "001":
+            start = line.integer(5, 8, "starting number", blank_ok=False)
+            key = f"001/{start}"
+            self.players.append(line)
+        else:
+            index = self.counts[tag]
+            self.counts[tag] += 1
+            key = tag if index == 0 else f"{tag}#{index}"
+            target = self.headers if _HEADER_TAG.match(tag) else self.records
+            target.append(_Tagged(key, line))
+        self.last_key = key
+
+    # ------------------------------------------------------------ assembling
+
+    def finish(self) -> TrfDocument:
+        players, points, ranks, raw = self._players()
+        size = len(players)
+        typed: dict[str, list[Line]] = {}
+        headers: dict[str, str] = {}
+        for item in self.headers:
+            tag = item.line.tag
+            if tag in TYPED_TAGS:
+                typed.setdefault(tag, []).append(item.line)
+            else:
+                previous = headers.get(tag)
+                text = item.line.rest()
+                headers[tag] = text if previous is None else previous + "\n" + text
+        extras = _Extras(self.source, size)
+        for item in self.records:
+            extras.read(item.line, headers)
+        name = _single(typed, "012")
+        rounds_declared = self._declared_rounds(typed, extras)
+        initial = self._initial_colour(typed, extras)
+        point_system, unknown_points = self._point_system(typed, extras)
+        tiebreaks, standings = _tiebreaks(typed)
+        dates = _round_dates(typed.get("132", []))
+        settings = infer_settings(
+            headers, raw, size, rounds_declared, point_system, tiebreaks, self.warnings
+        )
+        built = build_rounds(raw, size, settings, dates, self.warnings)
+        try:
+            tournament = Tournament(
+                settings=settings,
+                players=tuple(players),
+                rounds=built,
+                name=name.rest() if name else "",
+            )
+        except RuleError as error:
+            raise InputError(str(error), source=self.source) from None
+        return TrfDocument(
+            tournament=tournament,
+            headers=headers,
+            comments=tuple(self.comments),
+            file_points=points,
+            file_ranks=ranks,
+            initial_colour=initial,
+            xxc_flags=tuple(extras.xxc_flags),
+            standings_tiebreaks=standings,
+            unknown_result_points=unknown_points,
+            round_dates=dates,
+            byes=tuple(extras.byes),
+            accelerations=tuple(extras.accelerations),
+            fictitious_points=extras.fictitious,
+            prohibited=tuple(extras.prohibited),
+            forbidden_pairs=tuple(extras.forbidden),
+            absent=tuple(extras.absent),
+            abnormal_points=tuple(extras.abnormal),
+            teams=tuple(extras.teams),
+            national_records=tuple(extras.national),
+            other_records=tuple(extras.other),
+            warnings=tuple(self.warnings),
+        )
+
+    def _players(
+        self,
+    ) -> tuple[list[Player], dict[int, Fraction], dict[int, int | None], dict[int, list[RawEntry]]]:
+        by_start: dict[int, tuple[Player, Fraction | None, int | None, list[RawEntry]]] = {}
+        lines: dict[int, Line] = {}
+        for line in self.players:
+            player, written, rank = _player(line)
+            if player.start in lines:
+                raise line.error(
+                    f"starting number {player.start} is used twice "
+                    f"(also on line {lines[player.start].number})",
+                    5,
+                )
+            lines[player.start] = line
+            by_start[player.start] = (player, written, rank, _entries(line, player.start))
+        starts = sorted(by_start)
+        for expected, start in enumerate(starts, start=1):
+            if start != expected:
+                raise lines[start].error(
+                    f"starting numbers must run 1…{len(starts)} without gaps: "
+                    f"{expected} is missing",
+                    5,
+                )
+        players = [by_start[s][0] for s in starts]
+        points = {s: p for s in starts if (p := by_start[s][1]) is not None}
+        ranks = {s: by_start[s][2] for s in starts}
+        raw = {s: by_start[s][3] for s in starts}
+        for start, entries in raw.items():
+            for entry in entries:
+                if entry.opponent is not None and entry.opponent > len(starts):
+                    raise entry.line.error(
+                        f"round {entry.round}: there is no player {entry.opponent} "
+                        f"(the file has {len(starts)})",
+                        entry.column,
+                    )
+                if entry.opponent == start:
+                    raise entry.line.error(
+                        f"round {entry.round}: player {start} cannot meet themself", entry.column
+                    )
+        return players, points, ranks, raw
+
+    def _declared_rounds(self, typed: dict[str, list[Line]], extras: _Extras) -> int | None:
+        line = _single(typed, "142")
+        value = None if line is None else line.integer(5, 12, "number of rounds")
+        if extras.rounds is not None:
+            xxr_line, xxr = extras.rounds
+            if value is not None and value != xxr:
+                raise xxr_line.error(f"XXR says {xxr} rounds but 142 says {value}", 5)
+            value = xxr
+        if value == 0:
+            bad = line if line is not None else extras.rounds_line()
+            raise bad.error("the number of rounds must be 1 or more", 5)
+        return value
+
+    def _initial_colour(self, typed: dict[str, list[Line]], extras: _Extras) -> Colour | None:
+        line = _single(typed, "152")
+        colour = None
+        if line is not None:
+            text = line.rest().upper()
+            if text not in ("W", "B"):
+                raise line.error(f"initial colour {line.rest()!r}: use W or B", 5)
+            colour = Colour.WHITE if text == "W" else Colour.BLACK
+        if extras.initial is not None:
+            xxc_line, xxc = extras.initial
+            if colour is not None and colour is not xxc:
+                raise xxc_line.error("XXC and record 152 name different initial colours", 5)
+            colour = xxc
+        return colour
+
+    def _point_system(
+        self, typed: dict[str, list[Line]], extras: _Extras
+    ) -> tuple[PointSystem, Fraction | None]:
+        lines_162 = typed.get("162", [])
+        given: dict[str, Fraction] = {}
+        for line in lines_162:
+            given.update(_read_162(line))
+        unknown = given.pop("X", None)
+        try:
+            system = point_system_from_162(given) if given else PointSystem()
+        except RuleError as error:
+            raise lines_162[0].error(f"162: {error}", 5) from None
+        if extras.xxs_line is not None:
+            try:
+                from_xxs = point_system_from_xxs(xxs_values(extras.xxs))
+            except RuleError as error:
+                raise extras.xxs_line.error(str(error), 5) from None
+            implied = values_162(from_xxs)
+            clash = [symbol for symbol, value in given.items() if implied[symbol] != value]
+            if clash:
+                raise lines_162[0].error(
+                    f"record 162 and XXS give different points for {', '.join(clash)}", 5
+                )
+            system = from_xxs
+        return system, unknown
+
+
+def _error_at(line: Line, prefix: str, column: int) -> Callable[[str], InputError]:
+    def error(message: str) -> InputError:
+        return line.error(f"{prefix}: {message}", column)
+
+    return error
+
+
+def _single(typed: dict[str, list[Line]], tag: str) -> Line | None:
+    lines = typed.get(tag, [])
+    if len(lines) > 1:
+        raise lines[1].error(f"tag {tag} is given twice (first on line {lines[0].number})", 1)
+    return lines[0] if lines else None
+
+
+def _player(line: Line) -> tuple[Player, Fraction | None, int | None]:
+    start = line.integer(5, 8, "starting number", blank_ok=False)
+    assert start is not None
+    if start < 1:
+        raise line.error("starting number 0: numbers start at 1", 5)
+    sex = sex_from_text(line.char(10))
+    if sex is None:
+        raise line.error(f"sex {line.char(10)!r}: use m, w or blank", 10)
+    for column in (90, 91):
+        if line.char(column) != " ":
+            raise line.error(
+                f"unexpected {line.char(column)!r} in column {column}: round 1 starts at column 92",
+                column,
+            )
+    player = Player(
+        start=start,
+        name=line.field(15, 47).strip(),
+        rating=line.integer(49, 52, "rating"),
+        title=title_from_text(line.field(11, 13)),
+        federation=line.field(54, 56).strip(),
+        fide_id=line.field(58, 68).strip(),
+        birth_date=line.field(70, 79).strip(),
+        sex=sex,
+    )
+    return player, line.points(81, 84, "points"), line.integer(86, 89, "rank")
+
+
+def _entries(line: Line, start: int) -> list[RawEntry]:
+    """The round blocks of a ``001`` line (a wholly blank block gives no entry)."""
+    length = len(line.text.rstrip())
+    entries: list[RawEntry] = []
+    round_number = 0
+    while 92 + 10 * round_number <= length:
+        round_number += 1
+        column = 92 + 10 * (round_number - 1)
+        for gap in (column + 4, column + 6, column + 8, column + 9):
+            if line.char(gap) != " ":
+                raise line.error(
+                    f"round {round_number}: unexpected {line.char(gap)!r} in column {gap} "
+                    f"(the round's entry is columns {column}–{column + 7}: "
+                    "opponent, blank, colour, blank, result)",
+                    gap,
+                )
+        entry = RawEntry.read(line, start, round_number, column)
+        if entry is not None:
+            entries.append(entry)
+    return entries
+
+
+def _read_162(line: Line) -> dict[str, Fraction]:
+    values: dict[str, Fraction] = {}
+    words = rec.tokens(line, 5)
+    index = 0
+    while index < len(words):
+        text, column = words[index]
+        symbol, glued = text[:1].upper(), text[1:]
+        if symbol not in SCORE_162_SYMBOLS:
+            raise line.error(f"162: result symbol {text[:1]!r}: use W D L A P X", column)
+        if glued:
+            amount, amount_column = glued, column + 1
+        elif index + 1 < len(words):
+            index += 1
+            amount, amount_column = words[index]
+        else:
+            raise line.error(f"162: no points after {symbol}", column)
+        values[symbol] = parse_points(amount, _error_at(line, "162", amount_column))
+        index += 1
+    return values
+
+
+def _tiebreaks(typed: dict[str, list[Line]]) -> tuple[tuple[str, ...], tuple[str, ...] | None]:
+    line_202, line_212 = _single(typed, "202"), _single(typed, "212")
+    codes_202 = _codes(line_202.rest()) if line_202 else None
+    codes_212 = _codes(line_212.rest()) if line_212 else None
+    if codes_202 is not None:
+        if codes_212 is not None and codes_212 != ("PTS", *codes_202):
+            return codes_202, codes_212
+        return codes_202, None
+    if codes_212 is not None:
+        if codes_212[:1] == ("PTS",):
+            return codes_212[1:], None
+        return (), codes_212
+    return (), None
+
+
+def _codes(text: str) -> tuple[str, ...]:
+    return tuple(code for code in re.split(r"[,;\s]+", text.strip()) if code)
+
+
+_DATE = re.compile(r"^(\d{2}|\d{4})[/.-](\d{1,2})[/.-](\d{1,2})$")
+
+
+def _round_dates(lines: list[Line]) -> dict[int, dt.date]:
+    dates: dict[int, dt.date] = {}
+    for line in lines:
+        round_number = 0
+        while 92 + 10 * round_number <= len(line.text.rstrip()):
+            round_number += 1
+            column = 92 + 10 * (round_number - 1)
+            text = line.field(column, column + 9).strip()
+            if not text:
+                continue
+            match = _DATE.match(text)
+            try:
+                if match is None:
+                    raise ValueError
+                year = int(match.group(1))
+                if len(match.group(1)) == 2:
+                    year += 2000 if year < 70 else 1900
+                dates[round_number] = dt.date(year, int(match.group(2)), int(match.group(3)))
+            except ValueError:
+                raise line.error(
+                    f"132: round {round_number} date {text!r}: write YY/MM/DD", column
+                ) from None
+    return dates
+
+
+class _Extras:
+    """Collects the records other than ``001`` and the tournament tags."""
+
+    def __init__(self, source: str, size: int) -> None:
+        self.source = source
+        self.size = size
+        self.rounds: tuple[Line, int] | None = None
+        self.initial: tuple[Line, Colour] | None = None
+        self.xxc_flags: list[str] = []
+        self.xxs: list[tuple[str, Fraction]] = []
+        self.xxs_line: Line | None = None
+        self.byes: list[ByeRecord] = []
+        self.accelerations: list[Acceleration] = []
+        self.fictitious: dict[int, tuple[Fraction | None, ...]] = {}
+        self.prohibited: list[ProhibitedPairing] = []
+        self.forbidden: list[tuple[int, ...]] = []
+        self.absent: list[int] = []
+        self.abnormal: list[AbnormalPoints] = []
+        self.teams: list[Team] = []
+        self.national: list[NationalRecord] = []
+        self.other: list[tuple[str, str]] = []
+
+    def rounds_line(self) -> Line:
+        assert self.rounds is not None
+        return self.rounds[0]
+
+    def _players(self, line: Line, players: tuple[int, ...]) -> tuple[int, ...]:
+        for player in players:
+            if not 1 <= player <= self.size:
+                raise line.error(f"{line.tag}: there is no player {player}", 5)
+        return players
+
+    def read(self, line: Line, headers: dict[str, str]) -> None:
+        tag = line.tag
+        if tag == "XXR":
+            value = line.integer(5, max(5, len(line.text)), "XXR number of rounds", blank_ok=False)
+            assert value is not None
+            if self.rounds is not None and self.rounds[1] != value:
+                raise line.error(
+                    f"XXR given twice with different values (line {self.rounds[0].number})", 5
+                )
+            self.rounds = (line, value)
+        elif tag == "XXC":
+            self._xxc(line)
+        elif tag == "XXS":
+            self._xxs(line)
+        elif tag == "XXZ":
+            self.absent.extend(self._players(line, rec.read_ids(line)))
+        elif tag == "XXP":
+            self.forbidden.append(self._players(line, rec.read_ids(line)))
+        elif tag == "XXA":
+            player, values = rec.read_xxa(line)
+            self._players(line, (player,))
+            if player in self.fictitious:
+                raise line.error(f"XXA: player {player} is given twice", 5)
+            self.fictitious[player] = values
+        elif tag == "240":
+            self.byes.append(rec.read_240(line))
+        elif tag == "250":
+            self.accelerations.append(rec.read_250(line))
+        elif tag == "260":
+            self.prohibited.append(rec.read_260(line))
+        elif tag == "299":
+            self.abnormal.append(rec.read_299(line))
+        elif tag == "013":
+            self.teams.append(rec.read_013(line))
+        elif tag == "310":
+            self.teams.append(rec.read_310(line))
+        elif tag.isalpha() and tag.isupper() and tag in _nrs_federations(headers):
+            self.national.append(rec.read_nrs(line))
+        else:
+            self.other.append((tag, line.text[4:].rstrip()))
+
+    def _xxc(self, line: Line) -> None:
+        for word, column in rec.tokens(line, 5):
+            lowered = word.lower()
+            if lowered in ("white1", "black1"):
+                colour = Colour.WHITE if lowered == "white1" else Colour.BLACK
+                if self.initial is not None and self.initial[1] is not colour:
+                    raise line.error("XXC names both white1 and black1", column)
+                self.initial = (line, colour)
+            elif word not in self.xxc_flags:
+                self.xxc_flags.append(word)
+
+    def _xxs(self, line: Line) -> None:
+        self.xxs_line = self.xxs_line or line
+        for word, column in rec.tokens(line, 5):
+            code, sep, value = word.partition("=")
+            code = code.upper()
+            if not sep or code not in (*XXS_CODES, "W", "D"):
+                raise line.error(
+                    f"XXS {word!r}: write CODE=VALUE with CODE one of "
+                    + " ".join((*XXS_CODES, "W", "D")),
+                    column,
+                )
+            amount = parse_points(value, _error_at(line, f"XXS {code}", column))
+            self.xxs.append((code, amount))
+
+
+def _nrs_federations(headers: dict[str, str]) -> set[str]:
+    """Federations named by 172 lines (``FRA NRO``): their lines are NRS records."""
+    return {text[:3] for text in headers.get("172", "").split("\n") if len(text) >= 3}
+
+
+__all__ = ["TYPED_TAGS", "parse_trf"]

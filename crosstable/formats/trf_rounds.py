@@ -1,0 +1,284 @@
+"""From the per-player round entries of ``001`` lines to core games and byes.
+
+Each game is written twice in a TRF, once on each player's line; the two
+entries must agree (opponents point at each other, opposite colours, results
+that mirror). Games of a round are numbered on boards in the order of White's
+starting number (TRF carries no board numbers).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from collections import Counter
+from dataclasses import dataclass
+from fractions import Fraction
+
+from crosstable.core.errors import RuleError
+from crosstable.core.model import (
+    Bye,
+    ByeKind,
+    Colour,
+    Game,
+    GameResult,
+    Outcome,
+    Round,
+    Settings,
+    System,
+)
+from crosstable.core.scoring import PointSystem
+from crosstable.formats.trf_codes import system_from_text
+from crosstable.formats.trf_text import Line
+
+_COLOURS = {"w": Colour.WHITE, "b": Colour.BLACK, "-": Colour.NONE, " ": Colour.NONE}
+_BYES = {
+    Outcome.HALF_BYE: ByeKind.HALF,
+    Outcome.FULL_BYE: ByeKind.FULL,
+    Outcome.PAIRING_BYE: ByeKind.PAIRING,
+    Outcome.ZERO_BYE: ByeKind.ZERO,
+}
+_GROUPS = (
+    frozenset({Outcome.WIN, Outcome.DRAW, Outcome.LOSS}),
+    frozenset({Outcome.SHORT_WIN, Outcome.SHORT_DRAW, Outcome.SHORT_LOSS}),
+    frozenset({Outcome.UNKNOWN}),
+)
+_CLASSIC = PointSystem()
+
+
+@dataclass(frozen=True, slots=True)
+class RawEntry:
+    """One round of one ``001`` line: ``OOOO C R`` starting at ``column``."""
+
+    line: Line
+    player: int
+    round: int
+    column: int
+    opponent: int | None  # None: 0000 or blank
+    colour: Colour
+    outcome: Outcome
+
+    @classmethod
+    def read(cls, line: Line, player: int, round_number: int, column: int) -> RawEntry | None:
+        """The entry, or None when all eight columns are blank (nothing recorded)."""
+        opponent_field = line.field(column, column + 3)
+        colour_char = line.char(column + 5)
+        result_char = line.char(column + 7)
+        if not opponent_field.strip() and colour_char == " " and result_char == " ":
+            return None
+        text = opponent_field.strip()
+        if text and not text.isdigit():
+            offset = len(opponent_field) - len(opponent_field.lstrip())
+            raise line.error(
+                f"round {round_number}: opponent {text!r} is not a starting number",
+                column + offset,
+            )
+        colour = _COLOURS.get(colour_char.lower())
+        if colour is None:
+            raise line.error(
+                f"round {round_number}: colour {colour_char!r}: use w, b or -", column + 5
+            )
+        try:
+            outcome = Outcome.from_code(result_char.strip())
+        except RuleError:
+            raise line.error(
+                f"round {round_number}: result {result_char!r} is not a TRF result code "
+                "(1 = 0 + - W D L H F U Z or blank)",
+                column + 7,
+            ) from None
+        return cls(line, player, round_number, column, int(text or 0) or None, colour, outcome)
+
+    def fail(self, message: str, offset: int = 0) -> Exception:
+        return self.line.error(f"round {self.round}: {message}", self.column + offset)
+
+
+def infer_settings(
+    headers: dict[str, str],
+    raw: dict[int, list[RawEntry]],
+    size: int,
+    rounds: int | None,
+    point_system: PointSystem,
+    tiebreaks: tuple[str, ...],
+    warnings: list[str],
+) -> Settings:
+    """System from 192, then 092; else from the games: everybody met everybody
+    equally often → round robin, otherwise Swiss. Cycles of a round robin: the
+    most of (the text's cycles, rounds ÷ rounds per cycle, meetings of a pair)."""
+    found = None
+    for tag in ("192", "092"):
+        text = headers.get(tag, "")
+        if text.strip():
+            found = system_from_text(text)
+            if found is not None:
+                break
+    meetings = _meetings(raw)
+    if found is None:
+        everyone = size >= 2 and len(meetings) == size * (size - 1) // 2
+        equal = len(set(meetings.values())) == 1
+        system = System.ROUND_ROBIN if everyone and equal else System.SWISS_DUTCH
+        text_cycles = None
+        warnings.append(
+            f"the tournament type (092/192) names no system: read as {system.value} "
+            "from the games (round robin when everybody met everybody equally often)"
+        )
+    else:
+        system, text_cycles = found
+    cycles = 1
+    if system is System.ROUND_ROBIN and size >= 2:
+        per_cycle = size - 1 if size % 2 == 0 else size
+        played = max((e.round for entries in raw.values() for e in entries), default=0)
+        total = max(played, rounds or 0)
+        cycles = max(
+            text_cycles or 1, math.ceil(total / per_cycle), max(meetings.values(), default=1)
+        )
+    return Settings(
+        system=system, cycles=cycles, point_system=point_system, tiebreaks=tiebreaks, rounds=rounds
+    )
+
+
+def _meetings(raw: dict[int, list[RawEntry]]) -> Counter[tuple[int, int]]:
+    meetings: Counter[tuple[int, int]] = Counter()
+    for start, entries in raw.items():
+        for entry in entries:
+            if entry.opponent is not None and start < entry.opponent:
+                meetings[(start, entry.opponent)] += 1
+    return meetings
+
+
+def build_rounds(
+    raw: dict[int, list[RawEntry]],
+    size: int,
+    settings: Settings,
+    dates: dict[int, dt.date],
+    warnings: list[str],
+) -> tuple[Round, ...]:
+    by_round: dict[int, dict[int, RawEntry]] = {}
+    for start, entries in raw.items():
+        for entry in entries:
+            by_round.setdefault(entry.round, {})[start] = entry
+    rounds: list[Round] = []
+    for number in range(1, max(by_round, default=0) + 1):
+        table = by_round.get(number, {})
+        pairs: list[tuple[int, int, GameResult | None]] = []
+        byes: list[Bye] = []
+        for start in sorted(table):
+            entry = table[start]
+            if entry.opponent is None:
+                byes.append(Bye(number, start, _bye_kind(entry, settings, warnings)))
+                continue
+            other = table.get(entry.opponent)
+            if other is None or other.opponent != start:
+                said = (
+                    "has no entry"
+                    if other is None
+                    else f"names {'no opponent' if other.opponent is None else other.opponent}"
+                )
+                raise entry.fail(
+                    f"player {start} is listed against player {entry.opponent}, but player "
+                    f"{entry.opponent}'s round {number} entry "
+                    f"{'' if other is None else f'(line {other.line.number}) '}{said}"
+                )
+            if entry.opponent > start:
+                pairs.append(_game(entry, other, warnings))
+        pairs.sort()
+        games = tuple(
+            Game(number, board, white, black, result)
+            for board, (white, black, result) in enumerate(pairs, start=1)
+        )
+        date = dates.get(number)
+        rounds.append(Round(number, games, tuple(byes), date))
+    return tuple(rounds)
+
+
+def _bye_kind(entry: RawEntry, settings: Settings, warnings: list[str]) -> ByeKind:
+    outcome = entry.outcome
+    if entry.colour is not Colour.NONE:
+        warnings.append(
+            f"line {entry.line.number}: round {entry.round}: colour "
+            f"{entry.colour.value} without an opponent ignored"
+        )
+    if outcome in _BYES:
+        return _BYES[outcome]
+    if outcome is Outcome.PENDING:
+        if settings.system.has_predetermined_pairings:
+            return ByeKind.FREE
+        return ByeKind.ZERO
+    if outcome is Outcome.FORFEIT_WIN:
+        warnings.append(
+            f"line {entry.line.number}: round {entry.round}: forfeit win without an opponent "
+            "read as a full-point bye (F)"
+        )
+        return ByeKind.FULL
+    if outcome is Outcome.FORFEIT_LOSS:
+        warnings.append(
+            f"line {entry.line.number}: round {entry.round}: forfeit loss without an opponent "
+            "read as a zero-point bye (Z)"
+        )
+        return ByeKind.ZERO
+    raise entry.fail(f"result {outcome.value!r} needs an opponent (0000 means none)", 7)
+
+
+def _game(
+    first: RawEntry, second: RawEntry, warnings: list[str]
+) -> tuple[int, int, GameResult | None]:
+    for entry in (first, second):
+        if entry.outcome.is_bye:
+            raise entry.fail(
+                f"a bye ({entry.outcome.value}) cannot have an opponent ({entry.opponent})", 7
+            )
+    white, black = _colours(first, second, warnings)
+    try:
+        result = _result(white.outcome, black.outcome)
+    except (RuleError, ValueError) as error:
+        raise first.fail(
+            f"results do not match: player {first.player} has {first.outcome.value!r}, "
+            f"player {second.player} has {second.outcome.value!r} (line {second.line.number}): "
+            f"{error}",
+            7,
+        ) from None
+    return white.player, black.player, result
+
+
+def _colours(first: RawEntry, second: RawEntry, warnings: list[str]) -> tuple[RawEntry, RawEntry]:
+    a, b = first.colour, second.colour
+    if a is not Colour.NONE and b is not Colour.NONE:
+        if a is b:
+            raise first.fail(
+                f"players {first.player} and {second.player} both have colour {a.value} "
+                f"(line {second.line.number})",
+                5,
+            )
+        return (first, second) if a is Colour.WHITE else (second, first)
+    if a is not Colour.NONE or b is not Colour.NONE:
+        known, other = (first, second) if a is not Colour.NONE else (second, first)
+        warnings.append(
+            f"line {other.line.number}: round {other.round}: colour of player {other.player} "
+            f"taken from player {known.player}'s entry"
+        )
+        return (known, other) if known.colour is Colour.WHITE else (other, known)
+    if first.outcome.is_forfeit and second.outcome.is_forfeit:
+        warnings.append(
+            f"line {first.line.number}: round {first.round}: forfeit between players "
+            f"{first.player} and {second.player} has no colours: "
+            f"the lower starting number ({first.player}) is written as White"
+        )
+        return first, second
+    raise first.fail(
+        f"players {first.player} and {second.player} have no colours (w/b): "
+        "only a forfeit may be written without them",
+        5,
+    )
+
+
+def _result(white: Outcome, black: Outcome) -> GameResult | None:
+    if white is Outcome.PENDING and black is Outcome.PENDING:
+        return None
+    if Outcome.PENDING in (white, black):
+        raise ValueError("one side has a result and the other none")
+    if white.is_forfeit or black.is_forfeit:
+        return GameResult(white, black)
+    for group in _GROUPS:
+        if white in group and black in group:
+            if white.points(_CLASSIC) + black.points(_CLASSIC) > Fraction(1):
+                raise ValueError("together they score more than one game is worth")
+            return GameResult(white, black)
+    raise ValueError("a normal result, a game of less than one move (W D L) and * do not mix")

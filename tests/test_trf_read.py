@@ -1,0 +1,233 @@
+"""Reading TRF files: every reference file, the round entries, and errors with line/column."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from crosstable.core.errors import InputError
+from crosstable.core.model import ByeKind, Colour, GameResult, Outcome, System
+from crosstable.formats.trf import parse_trf, read_trf
+from tests.conftest import DATA
+
+REFERENCE = sorted(DATA.glob("**/*.trf"))
+
+
+def line(start: int, rounds: str, points: str = "", name: str = "", rank: str = "") -> str:
+    """A ``001`` line with the round blocks ``rounds`` from column 92."""
+    text = f"001 {start:4d}      {(name or f'Player {start}'):<33} {'':4} {'':3} {'':11} {'':10}"
+    text += f" {points:>4} {rank:>4}  {rounds}"
+    return text.rstrip()
+
+
+def test_reference_files_found() -> None:
+    assert len(REFERENCE) >= 86
+
+
+@pytest.mark.parametrize("path", REFERENCE, ids=lambda p: p.name)
+def test_reference_file_reads_and_scores_match(path: Path) -> None:
+    doc = read_trf(path)
+    tournament = doc.tournament
+    assert tournament.players, "players"
+    assert len(tournament.rounds) >= 1
+    # The points column, as written, equals the score computed from the games:
+    # every reference file uses 1-½-0 with byes worth their face value.
+    for start, written in doc.file_points.items():
+        assert tournament.score(start) == written, start
+    # every game is seen from both sides exactly as the file wrote it
+    for player in tournament.players:
+        for entry in tournament.entries(player.start):
+            if entry.opponent is not None:
+                back = tournament.entries(entry.opponent)[entry.round - 1]
+                assert back.opponent == player.start
+                assert back.colour is entry.colour.opposite()
+    assert doc.warnings == ()
+
+
+def test_systems_of_reference_files() -> None:
+    rr = read_trf(DATA / "tiebreaks/real/tcec_season_12_division_4.trf").tournament
+    assert rr.settings.system is System.ROUND_ROBIN
+    assert rr.settings.cycles == 4  # 8 players, 28 rounds
+    swiss = read_trf(DATA / "swiss-dutch/p03_n009_r06_byes.trf")
+    assert swiss.tournament.settings.system is System.SWISS_DUTCH
+    assert swiss.tournament.settings.rounds == 6
+    assert swiss.initial_colour is Colour.WHITE
+
+
+def test_latin1_file_and_non_ascii_name_keep_columns() -> None:
+    doc = read_trf(DATA / "tiebreaks/real/fr_avoine_2024.trf")
+    assert "é" in doc.tournament.name
+    text = (
+        "012 Échecs à Zürich\n"
+        + line(1, "   2 w 1", "1.0", name="Müller, Jürgen")
+        + "\n"
+        + line(2, "   1 b 0", "0.0", name="Ødegård, Åse")
+        + "\n"
+    )
+    for data in (text.encode("latin-1"), text.encode("utf-8")):
+        from crosstable.formats.trf import decode_trf
+
+        doc = parse_trf(decode_trf(data))
+        assert doc.tournament.players[0].name == "Müller, Jürgen"
+        assert doc.tournament.rounds[0].games[0].result == GameResult.WHITE_WINS()
+
+
+def test_round_entries_to_games_and_byes() -> None:
+    text = "\n".join(
+        [
+            "092 Individual: Swiss-System",
+            line(1, "   2 w 1     3 b =  0000 - H"),
+            line(2, "   1 b 0  0000 - U     3 w -"),
+            line(3, "0000 - Z     1 w =     2 b +"),
+        ]
+    )
+    t = parse_trf(text).tournament
+    r1, r2, r3 = t.rounds
+    assert [(g.white, g.black, g.result) for g in r1.games] == [(1, 2, GameResult.WHITE_WINS())]
+    assert [(b.player, b.kind) for b in r1.byes] == [(3, ByeKind.ZERO)]
+    assert [(g.white, g.black, g.result) for g in r2.games] == [(3, 1, GameResult.DRAW())]
+    assert [(b.player, b.kind) for b in r2.byes] == [(2, ByeKind.PAIRING)]
+    forfeit = GameResult(Outcome.FORFEIT_LOSS, Outcome.FORFEIT_WIN)
+    assert [(g.white, g.black, g.result) for g in r3.games] == [(2, 3, forfeit)]
+    assert [(b.player, b.kind) for b in r3.byes] == [(1, ByeKind.HALF)]
+
+
+def test_full_bye_lowercase_codes_and_short_titles() -> None:
+    def titled(text: str, sex_and_title: str) -> str:
+        return text[:9] + sex_and_title + text[13:]
+
+    text = "\n".join(
+        [
+            titled(line(1, "0000 - f     2 W d"), "m  g"),
+            titled(line(2, "   3 b 1     1 B d"), "f wf"),
+            line(3, "   2 w 0  0000 - z"),
+        ]
+    )
+    t = parse_trf(text).tournament
+    assert t.players[0].title == "GM" and t.players[1].title == "WFM"
+    assert t.players[1].sex == "w" and t.players[0].sex == "m"
+    assert t.rounds[0].byes[0].kind is ByeKind.FULL
+    assert t.rounds[1].games[0].result == GameResult(Outcome.SHORT_DRAW, Outcome.SHORT_DRAW)
+
+
+def test_double_forfeit() -> None:
+    text = line(1, "   2 w -") + "\n" + line(2, "   1 b -")
+    game = parse_trf(text).tournament.rounds[0].games[0]
+    assert game.result == GameResult(Outcome.FORFEIT_LOSS, Outcome.FORFEIT_LOSS)
+
+
+def test_free_round_in_odd_round_robin() -> None:
+    text = "\n".join(
+        [
+            "092 Individual: Round-Robin",
+            line(1, "   3 w 1     2 b =  0000 -"),
+            line(2, "0000 -       1 w =     3 b 0"),
+            line(3, "   1 b 0  0000 -       2 w 1"),
+        ]
+    )
+    t = parse_trf(text).tournament
+    assert t.settings.system is System.ROUND_ROBIN
+    assert [(b.round, b.player, b.kind) for r in t.rounds for b in r.byes] == [
+        (1, 2, ByeKind.FREE),
+        (2, 3, ByeKind.FREE),
+        (3, 1, ByeKind.FREE),
+    ]
+    assert t.score(1) == Fraction(3, 2)
+
+
+def test_round_robin_inferred_from_games_when_type_unknown() -> None:
+    text = "\n".join(
+        [
+            line(1, "   3 w 1     2 b =  0000 -"),
+            line(2, "0000 -       1 w =     3 b 0"),
+            line(3, "   1 b 0  0000 -       2 w 1"),
+        ]
+    )
+    doc = parse_trf(text)
+    assert doc.tournament.settings.system is System.ROUND_ROBIN
+    assert doc.warnings  # the inference is reported
+    swiss = parse_trf(line(1, "   2 w 1") + "\n" + line(2, "   1 b 0") + "\n" + line(3, "0000 - U"))
+    assert swiss.tournament.settings.system is System.SWISS_DUTCH
+
+
+def test_scheduled_game_without_result() -> None:
+    text = line(1, "   2 w  ") + "\n" + line(2, "   1 b")
+    game = parse_trf(text).tournament.rounds[0].games[0]
+    assert (game.white, game.black, game.result) == (1, 2, None)
+
+
+def test_points_and_ranks_as_written() -> None:
+    text = line(1, "   2 w 1", "1.0", rank="1") + "\n" + line(2, "   1 b 0", " 0", rank="")
+    doc = parse_trf(text)
+    assert doc.file_points == {1: Fraction(1), 2: Fraction(0)}
+    assert doc.file_ranks == {1: 1, 2: None}
+
+
+# ---------------------------------------------------------------- errors
+
+
+def error_of(text: str) -> InputError:
+    with pytest.raises(InputError) as caught:
+        parse_trf(text, source="t.trf")
+    return caught.value
+
+
+def test_error_opponents_do_not_point_at_each_other() -> None:
+    text = "\n".join([line(1, "   2 w 1"), line(2, "   3 b 0"), line(3, "   2 w 1")])
+    error = error_of(text)
+    assert (error.source, error.line, error.column) == ("t.trf", 1, 92)
+    assert "player 2's round 1 entry (line 2) names 3" in error.message
+
+
+def test_error_both_white() -> None:
+    error = error_of(line(1, "   2 w 1") + "\n" + line(2, "   1 w 0"))
+    assert (error.line, error.column) == (1, 97)
+    assert "both have colour w" in error.message
+
+
+def test_error_results_do_not_mirror() -> None:
+    error = error_of(line(1, "   2 w 1") + "\n" + line(2, "   1 b 1"))
+    assert (error.line, error.column) == (1, 99)
+    assert "do not match" in error.message
+
+
+def test_unusual_but_legal_results_are_kept() -> None:
+    text = line(1, "   2 w =     2 b 0") + "\n" + line(2, "   1 b 0     1 w 0")
+    t = parse_trf(text).tournament
+    assert t.rounds[0].games[0].result == GameResult(Outcome.DRAW, Outcome.LOSS)
+    assert t.rounds[1].games[0].result == GameResult(Outcome.LOSS, Outcome.LOSS)
+
+
+def test_error_bad_result_code_column() -> None:
+    error = error_of(line(1, "   2 w 1     2 b x") + "\n" + line(2, "   1 b 0     1 w 1"))
+    assert (error.line, error.column) == (1, 109)
+
+
+def test_error_bad_rating_column() -> None:
+    bad = "001    1      Name" + " " * 30 + "20x0"
+    error = error_of(bad)
+    assert (error.line, error.column) == (1, 49)
+    assert "rating" in error.message
+
+
+def test_error_misaligned_round_block() -> None:
+    error = error_of(line(1, "  2 w  1") + "\n" + line(2, "   1 b 0"))
+    assert error.line == 1 and error.column == 96
+
+
+def test_error_gap_in_starting_numbers() -> None:
+    error = error_of(line(1, "") + "\n" + line(3, ""))
+    assert error.line == 2 and "2 is missing" in error.message
+
+
+def test_error_unknown_opponent() -> None:
+    error = error_of(line(1, "   9 w 1"))
+    assert (error.line, error.column) == (1, 92)
+    assert "no player 9" in error.message
+
+
+def test_error_result_without_opponent() -> None:
+    error = error_of(line(1, "0000 - 1"))
+    assert (error.line, error.column) == (1, 99)
