@@ -104,11 +104,11 @@ class EntryRow(Base):
     """
 
     __tablename__ = "entries"
-    __table_args__ = (UniqueConstraint("tournament_id", "start"),)
     key_columns = ("number",)
 
     tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"), primary_key=True)
     number: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    #: (unique within the tournament: the service checks it, as a draw swaps numbers)
     start: Mapped[int | None] = mapped_column(Integer, nullable=True)
     name: Mapped[str] = mapped_column(String(200))
     rating: Mapped[int | None] = mapped_column(Integer, nullable=True)

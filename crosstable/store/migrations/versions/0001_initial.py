@@ -58,7 +58,6 @@ def upgrade() -> None:
             ["tournament_id"], ["tournaments.id"], name="fk_entries_tournament_id_tournaments"
         ),
         sa.PrimaryKeyConstraint("tournament_id", "number", name="pk_entries"),
-        sa.UniqueConstraint("tournament_id", "start", name="uq_entries_tournament_id"),
     )
     op.create_table(
         "rounds",

@@ -1,0 +1,221 @@
+"""The frame every use case runs in: one transaction, one event, one notification.
+
+:meth:`ServiceBase._change` locks the tournament (``SELECT … FOR UPDATE`` on
+PostgreSQL; ``BEGIN IMMEDIATE`` already serialises writers on SQLite), answers a
+repeated idempotency key with the first answer, runs the use case's body on a
+:class:`~crosstable.service.unit.Tx`, appends the event with the rows before and
+after, refreshes the live standings and notifies (``pg_notify`` inside the
+transaction; the in-process bus after the commit).
+"""
+
+from __future__ import annotations
+
+import random as _random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from crosstable.service.bus import CHANNEL, EventBus, Notification
+from crosstable.service.clock import Clock, SystemClock
+from crosstable.service.errors import ConflictError, NotFoundError
+from crosstable.service.live import live_standings
+from crosstable.service.loading import Loaded
+from crosstable.service.unit import Tx
+from crosstable.store import Store
+from crosstable.store.models import EventRow, LiveStandingsRow, TournamentRow
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """What a use case did: the event it appended (or, replayed, the one it repeats)."""
+
+    tournament_id: int
+    seq: int
+    kind: str
+    summary: str
+    at: str = ""
+    actor: str = ""
+    #: True: nothing new happened (the same request or the same value was already there)
+    replayed: bool = False
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Done:
+    """A body's answer: the event summary and details to keep with it."""
+
+    summary: str
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+class Unchanged(Exception):  # noqa: N818 - a signal, not an error
+    """Raised by a body when the request asks for what is already there."""
+
+    def __init__(self, summary: str) -> None:
+        super().__init__(summary)
+        self.summary = summary
+
+
+Body = Callable[[Tx], "str | Done"]
+
+
+class ServiceBase:
+    """Holds the store and the injected clock, random source and event bus."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        clock: Clock | None = None,
+        random: _random.Random | None = None,
+        bus: EventBus | None = None,
+    ) -> None:
+        self.store = store
+        self.clock: Clock = clock or SystemClock()
+        self.random = random or _random.Random()
+        self.bus = bus or EventBus()
+
+    # -- the frame ---------------------------------------------------------------------
+
+    def _now(self) -> str:
+        return self.clock.now().isoformat(timespec="microseconds")
+
+    def _change(
+        self,
+        tournament_id: int,
+        kind: str,
+        body: Body,
+        *,
+        actor: str = "",
+        idempotency_key: str | None = None,
+        request: dict[str, Any] | None = None,
+    ) -> Change:
+        notification: Notification | None = None
+        try:
+            with self.store.transaction() as session:
+                row = self._lock(session, tournament_id)
+                if idempotency_key is not None:
+                    prior = self._prior(session, tournament_id, idempotency_key, request)
+                    if prior is not None:
+                        return prior
+                tx = Tx(session, row)
+                answer = body(tx)
+                done = answer if isinstance(answer, Done) else Done(answer)
+                if not tx.changes:
+                    raise Unchanged(done.summary)
+                data = dict(done.data)
+                if request is not None:
+                    data["request"] = request
+                change, notification = self._append(
+                    tx, kind, done.summary, data, actor, idempotency_key
+                )
+        except Unchanged as same:
+            return Change(
+                tournament_id, self._revision(tournament_id), kind, same.summary, replayed=True
+            )
+        if notification is not None:
+            self.bus.publish(notification)
+        return change
+
+    def _append(
+        self,
+        tx: Tx,
+        kind: str,
+        summary: str,
+        data: dict[str, Any],
+        actor: str,
+        idempotency_key: str | None,
+    ) -> tuple[Change, Notification]:
+        session = tx.session
+        row = tx.tournament
+        seq = row.revision + 1
+        row.revision = seq
+        at = self._now()
+        session.add(
+            EventRow(
+                tournament_id=row.id,
+                seq=seq,
+                at=at,
+                actor=actor,
+                kind=kind,
+                summary=summary,
+                changes=tx.changes,
+                data=data,
+                idempotency_key=idempotency_key,
+            )
+        )
+        session.flush()
+        standings = self._refresh_standings(session, row)
+        notification = Notification(
+            tournament_id=row.id,
+            seq=seq,
+            kind=kind,
+            summary=summary,
+            games=tuple(tx.games),
+            origin=self.bus.origin,
+            standings=standings,
+        )
+        if self.store.dialect == "postgresql":
+            session.execute(select(func.pg_notify(CHANNEL, notification.to_json())))
+        return Change(row.id, seq, kind, summary, at, actor, data=data), notification
+
+    def _refresh_standings(self, session: Session, row: TournamentRow) -> dict[str, Any] | None:
+        """The one place where a change updates the live standings (R-RR-12)."""
+        loaded = Loaded(session, row)
+        body = live_standings(loaded.tournament()) if loaded.drawn else None
+        current = session.get(LiveStandingsRow, row.id)
+        if body is None:
+            if current is not None:
+                session.delete(current)
+            return None
+        if current is None:
+            session.add(LiveStandingsRow(tournament_id=row.id, revision=row.revision, body=body))
+        else:
+            current.revision = row.revision
+            current.body = body
+        return body
+
+    def _lock(self, session: Session, tournament_id: int) -> TournamentRow:
+        query = select(TournamentRow).where(TournamentRow.id == tournament_id).with_for_update()
+        row = session.scalars(query).one_or_none()
+        if row is None:
+            raise NotFoundError(f"there is no tournament {tournament_id} in this database")
+        return row
+
+    def _prior(
+        self,
+        session: Session,
+        tournament_id: int,
+        key: str,
+        request: dict[str, Any] | None,
+    ) -> Change | None:
+        event = session.scalars(
+            select(EventRow).where(
+                EventRow.tournament_id == tournament_id, EventRow.idempotency_key == key
+            )
+        ).one_or_none()
+        if event is None:
+            return None
+        if event.data.get("request") != request:
+            raise ConflictError(
+                f"idempotency key {key!r} was already used for another request "
+                f"(#{event.seq}: {event.summary})"
+            )
+        return Change(
+            tournament_id,
+            event.seq,
+            event.kind,
+            event.summary,
+            event.at,
+            event.actor,
+            replayed=True,
+            data=dict(event.data),
+        )
+
+    def _revision(self, tournament_id: int) -> int:
+        with self.store.reading() as session:
+            row = session.get(TournamentRow, tournament_id)
+            return 0 if row is None else row.revision

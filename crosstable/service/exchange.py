@@ -1,0 +1,269 @@
+"""Export and import: the whole-tournament JSON (versioned, with its history) and TRF.
+
+The JSON document (``docs/store.md`` has the schema) holds every row of the
+tournament and its whole event log, named by keys within the tournament, so
+``import(export(t))`` is the same tournament, undoable as before, and exporting
+it again gives the same document. TRF goes through :mod:`crosstable.formats`.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from crosstable.core.errors import InputError
+from crosstable.core.model import Tournament
+from crosstable.service.base import Change, ServiceBase
+from crosstable.service.errors import NotFoundError
+from crosstable.service.loading import Loaded, result_code, settings_columns
+from crosstable.service.unit import Tx
+from crosstable.store.models import (
+    Base,
+    ByeRow,
+    EntryRow,
+    EventRow,
+    GameRow,
+    RoundRow,
+    TournamentRow,
+)
+
+FORMAT = "crosstable.tournament"
+VERSION = 1
+
+_SECTIONS: tuple[tuple[str, type[Base]], ...] = (
+    ("players", EntryRow),
+    ("rounds", RoundRow),
+    ("games", GameRow),
+    ("byes", ByeRow),
+)
+_EVENT_FIELDS = ("seq", "at", "actor", "kind", "summary", "changes", "data", "idempotency_key")
+
+
+class Exchange(ServiceBase):
+    """Export and import use cases."""
+
+    def export_json(self, tournament_id: int) -> dict[str, Any]:
+        """The whole tournament as one JSON-able document (see docs/store.md)."""
+        with self.store.reading() as session:
+            row = session.get(TournamentRow, tournament_id)
+            if row is None:
+                raise NotFoundError(f"there is no tournament {tournament_id} in this database")
+            loaded = Loaded(session, row)
+            events = session.scalars(
+                select(EventRow)
+                .where(EventRow.tournament_id == tournament_id)
+                .order_by(EventRow.seq)
+            ).all()
+            document: dict[str, Any] = {
+                "format": FORMAT,
+                "version": VERSION,
+                "tournament": row.snapshot() | {"revision": row.revision},
+                "players": [_full(e) for e in loaded.entries],
+                "rounds": [_full(r) for r in loaded.rounds],
+                "games": [_full(g) for g in loaded.games],
+                "byes": [_full(b) for b in loaded.byes],
+                "history": [{name: getattr(e, name) for name in _EVENT_FIELDS} for e in events],
+            }
+        plain: dict[str, Any] = json.loads(json.dumps(document))
+        return plain
+
+    def import_json(self, document: Any, *, source: str = "<input>") -> int:
+        """A tournament from :meth:`export_json`'s document; returns its new id."""
+        _check_document(document, source)
+        with self.store.transaction() as session:
+            values = dict(document["tournament"])
+            revision = values.pop("revision", None)
+            history = document["history"]
+            last = history[-1]["seq"] if history else 0
+            if revision != last:
+                raise InputError(
+                    f"tournament.revision is {revision}, but the last event is #{last}",
+                    source=source,
+                )
+            row = _build(TournamentRow, values, "tournament", source)
+            row.revision = last
+            session.add(row)
+            session.flush()
+            for section, model in _SECTIONS:
+                for index, item in enumerate(document[section]):
+                    built = _build(model, item, f"{section}[{index}]", source)
+                    built.tournament_id = row.id
+                    session.add(built)
+                session.flush()
+            for index, item in enumerate(history):
+                fields = {name: item.get(name) for name in _EVENT_FIELDS}
+                if not isinstance(fields["seq"], int) or fields["seq"] != index + 1:
+                    raise InputError(f"history[{index}].seq must be {index + 1}", source=source)
+                session.add(EventRow(tournament_id=row.id, **fields))
+            session.flush()
+            _check_consistent(session, row, source)
+            self._refresh_standings(session, row)
+            return int(row.id)
+
+    def export_trf(self, tournament_id: int, edition: str = "trf2026") -> str:
+        """The tournament as a FIDE TRF file (``trf2026`` or ``trf16``)."""
+        from crosstable.formats import trf
+
+        tournament = self.tournament(tournament_id)  # type: ignore[attr-defined]
+        document = trf.TrfDocument.from_tournament(tournament)
+        writer = getattr(trf, "write_trf", None)
+        if writer is None:
+            raise InputError("TRF export is not available yet", source="export")
+        return str(writer(document, edition))
+
+    def import_tournament(
+        self, tournament: Tournament, *, actor: str = "", source: str = ""
+    ) -> Change:
+        """A new tournament from a core value (e.g. read from TRF), recorded as one event."""
+        at = self._now()
+        with self.store.transaction() as session:
+            status = "running" if tournament.rounds else "registration"
+            row = TournamentRow(
+                name=tournament.name or "imported tournament",
+                status=status,
+                regulations={},
+                created_at=at,
+                revision=0,
+                draw_method=None if not tournament.players else "manual",
+                draw_seed=None,
+                **settings_columns(tournament.settings),
+            )
+            if tournament.draw is not None:
+                row.draw_method = tournament.draw.method.value
+                row.draw_seed = tournament.draw.seed
+            session.add(row)
+            session.flush()
+            tx = Tx(session, row)
+            tx.changes.append(
+                {"table": "tournaments", "key": {}, "before": None, "after": row.snapshot()}
+            )
+            withdrawn_from = _withdrawal_rounds(tournament)
+            for player in tournament.players:
+                tx.insert(
+                    EntryRow(
+                        number=player.start,
+                        start=player.start,
+                        name=player.name,
+                        rating=player.rating,
+                        title=player.title,
+                        federation=player.federation,
+                        fide_id=player.fide_id,
+                        birth_date=player.birth_date,
+                        sex=player.sex,
+                        withdrawn_from=withdrawn_from.get(player.start),
+                        place=None,
+                    )
+                )
+            tx.flush()
+            for rnd in tournament.rounds:
+                tx.insert(
+                    RoundRow(number=rnd.number, cycle=1, date=rnd.date and rnd.date.isoformat())
+                )
+            tx.flush()
+            for rnd in tournament.rounds:
+                for game in rnd.games:
+                    tx.insert(
+                        GameRow(
+                            round=rnd.number,
+                            board=game.board,
+                            white=game.white,
+                            black=game.black,
+                            result=result_code(game.result),
+                            reason=game.reason.value,
+                            version=1,
+                        )
+                    )
+                for bye in rnd.byes:
+                    tx.insert(ByeRow(round=rnd.number, player=bye.player, kind=bye.kind.value))
+            tx.flush()
+            where = f" from {source}" if source else ""
+            summary = (
+                f"tournament {row.id} “{row.name}” imported{where}: "
+                f"{len(tournament.players)} players, {len(tournament.rounds)} rounds"
+            )
+            change, notification = self._append(tx, "import", summary, {}, actor, None)
+        self.bus.publish(notification)
+        return change
+
+
+def _full(row: Base) -> dict[str, Any]:
+    values = row.snapshot()
+    if hasattr(row, "version"):
+        values["version"] = row.version
+    return values
+
+
+def _build(model: type[Base], item: Any, where: str, source: str) -> Any:
+    if not isinstance(item, dict):
+        raise InputError(f"{where} must be an object", source=source)
+    columns = {c.key: c for c in model.__table__.columns if c.key not in ("id", "tournament_id")}
+    unknown = sorted(set(item) - set(columns))
+    if unknown:
+        raise InputError(f"{where}: unknown field {unknown[0]!r}", source=source)
+    for name, column in columns.items():
+        if name not in item and not column.nullable and column.default is None:
+            raise InputError(f"{where}: {name} is missing", source=source)
+        value = item.get(name)
+        python_type = _python_type(column)
+        if value is not None and python_type is not None and not isinstance(value, python_type):
+            raise InputError(
+                f"{where}.{name}: expected {python_type.__name__}, got {value!r}", source=source
+            )
+    return model(**item)
+
+
+def _python_type(column: Any) -> type | None:
+    try:
+        kind: type = column.type.python_type
+    except NotImplementedError:
+        return None
+    return None if kind in (dict, list) else kind
+
+
+def _check_document(document: Any, source: str) -> None:
+    if not isinstance(document, dict):
+        raise InputError("a tournament document is a JSON object", source=source)
+    if document.get("format") != FORMAT:
+        raise InputError(f"format must be {FORMAT!r}", source=source)
+    version = document.get("version")
+    if version != VERSION:
+        raise InputError(
+            f"version {version!r} is not supported (this crosstable reads version {VERSION})",
+            source=source,
+        )
+    for name in ("tournament", "players", "rounds", "games", "byes", "history"):
+        if name not in document:
+            raise InputError(f"{name} is missing", source=source)
+    for name in ("players", "rounds", "games", "byes", "history"):
+        if not isinstance(document[name], list):
+            raise InputError(f"{name} must be a list", source=source)
+
+
+def _check_consistent(session: Session, row: TournamentRow, source: str) -> None:
+    from crosstable.core.errors import CrosstableError
+
+    loaded = Loaded(session, row)
+    starts = [e.start for e in loaded.entries if e.start is not None]
+    if len(starts) != len(set(starts)):
+        raise InputError("two players have the same starting number", source=source)
+    try:
+        loaded.tournament()
+    except (CrosstableError, LookupError, ValueError) as error:
+        raise InputError(f"the tournament is not consistent: {error}", source=source) from None
+
+
+def _withdrawal_rounds(tournament: Tournament) -> dict[int, int]:
+    """For withdrawn players, the first round of the run of forfeit losses to the end."""
+    out: dict[int, int] = {}
+    last = len(tournament.rounds)
+    for start in tournament.withdrawn:
+        first = last + 1
+        for entry in reversed(tournament.entries(start)):
+            if entry.outcome.value not in ("-", " ", "Z"):
+                break
+            first = entry.round
+        out[start] = first
+    return out

@@ -1,0 +1,123 @@
+"""The history of a tournament: every change, undo of the last one, revert to any point.
+
+The event log is append-only. Undoing appends an event that applies the undone
+event's row changes backwards; reverting to event *n* appends one event that
+takes back, newest first, everything recorded after *n* (undos included, so a
+revert can itself be reverted). What is "undone" is read from the log, never
+stored by rewriting it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import select
+
+from crosstable.core.errors import RuleError
+from crosstable.service.base import Change, Done, ServiceBase
+from crosstable.service.unit import Tx, apply_change, inverse
+from crosstable.store.models import EventRow
+
+#: events that take others back (they are not themselves undone by ``undo``)
+_REVERSALS = ("undo", "revert")
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryItem:
+    seq: int
+    at: str
+    actor: str
+    kind: str
+    summary: str
+    #: True when a later undo or revert took this change back
+    undone: bool
+
+
+def effective(events: list[EventRow]) -> list[int]:
+    """The sequence numbers whose changes are in force now, oldest first."""
+    stack: list[int] = []
+    after: dict[int, list[int]] = {}
+    for event in events:
+        if event.kind == "undo":
+            target = int(event.data["undoes"])
+            if stack and stack[-1] == target:
+                stack.pop()
+        elif event.kind == "revert":
+            stack = list(after.get(int(event.data["to"]), []))
+        else:
+            stack.append(event.seq)
+        after[event.seq] = list(stack)
+    return stack
+
+
+class History(ServiceBase):
+    """Use cases on the event log."""
+
+    def history(self, tournament_id: int) -> list[HistoryItem]:
+        with self.store.reading() as session:
+            self._exists(session, tournament_id)
+            events = _events(session, tournament_id)
+        live = set(effective(events))
+        return [
+            HistoryItem(
+                e.seq,
+                e.at,
+                e.actor,
+                e.kind,
+                e.summary,
+                undone=e.kind not in _REVERSALS and e.seq not in live,
+            )
+            for e in events
+        ]
+
+    def undo(self, tournament_id: int, *, actor: str = "") -> Change:
+        """Take back the last change still in force (not the creation)."""
+
+        def body(tx: Tx) -> Done:
+            events = _events(tx.session, tx.tournament_id)
+            stack = effective(events)
+            if len(stack) <= 1:
+                raise RuleError("there is nothing to undo")
+            target = next(e for e in events if e.seq == stack[-1])
+            for change in reversed(target.changes):
+                apply_change(tx, inverse(change))
+            return Done(f"undo #{target.seq}: {target.summary}", {"undoes": target.seq})
+
+        return self._change(tournament_id, "undo", body, actor=actor)
+
+    def revert_to(self, tournament_id: int, seq: int, *, actor: str = "") -> Change:
+        """Bring the tournament back to how it was right after event ``seq``."""
+
+        def body(tx: Tx) -> Done:
+            events = _events(tx.session, tx.tournament_id)
+            if not any(e.seq == seq for e in events):
+                raise RuleError(f"there is no event #{seq} (events 1–{events[-1].seq})")
+            later = [e for e in events if e.seq > seq]
+            if not later:
+                raise RuleError(f"#{seq} is the latest event: nothing to revert")
+            for event in reversed(later):
+                for change in reversed(event.changes):
+                    apply_change(tx, inverse(change))
+            if not tx.changes:
+                return Done(f"reverted to #{seq} (nothing had changed since)", {"to": seq})
+            return Done(f"reverted to #{seq}: {len(later)} later event(s) taken back", {"to": seq})
+
+        return self._change(tournament_id, "revert", body, actor=actor)
+
+    def _exists(self, session: object, tournament_id: int) -> None:
+        from sqlalchemy.orm import Session
+
+        from crosstable.service.errors import NotFoundError
+        from crosstable.store.models import TournamentRow
+
+        assert isinstance(session, Session)
+        if session.get(TournamentRow, tournament_id) is None:
+            raise NotFoundError(f"there is no tournament {tournament_id} in this database")
+
+
+def _events(session: object, tournament_id: int) -> list[EventRow]:
+    from sqlalchemy.orm import Session
+
+    assert isinstance(session, Session)
+    query = select(EventRow).where(EventRow.tournament_id == tournament_id).order_by(EventRow.seq)
+    return list(session.scalars(query))

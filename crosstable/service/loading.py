@@ -1,0 +1,237 @@
+"""Rows to core values and back: settings, players, the whole :class:`Tournament`."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from fractions import Fraction
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from crosstable.core.model import (
+    Bye,
+    ByeKind,
+    Draw,
+    Game,
+    GameResult,
+    LotsMethod,
+    Outcome,
+    Player,
+    Reason,
+    Round,
+    RulesEdition,
+    Settings,
+    System,
+    Tournament,
+    WithdrawalRule,
+)
+from crosstable.core.scoring import PointSystem
+from crosstable.store.models import ByeRow, EntryRow, GameRow, RoundRow, TournamentRow
+
+_POINT_FIELDS = (
+    "win",
+    "draw",
+    "loss",
+    "forfeit_win",
+    "forfeit_loss",
+    "pairing_bye",
+    "full_bye",
+    "half_bye",
+    "zero_bye",
+)
+
+
+def fraction_text(value: Fraction) -> str:
+    """``Fraction(1, 2)`` → ``"1/2"``; whole numbers without a denominator."""
+    return (
+        str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+    )
+
+
+def point_system_json(system: PointSystem) -> dict[str, str | None]:
+    out: dict[str, str | None] = {}
+    for name in _POINT_FIELDS:
+        value = getattr(system, name)
+        out[name] = None if value is None else fraction_text(value)
+    return out
+
+
+def point_system_from_json(body: dict[str, Any]) -> PointSystem:
+    values = {
+        name: Fraction(str(body[name])) for name in _POINT_FIELDS if body.get(name) is not None
+    }
+    return PointSystem(**values)
+
+
+def settings_of(row: TournamentRow) -> Settings:
+    return Settings(
+        system=System(row.system),
+        cycles=row.cycles,
+        point_system=point_system_from_json(row.point_system),
+        bye_points=None if row.bye_points is None else Fraction(row.bye_points),
+        tiebreaks=tuple(code for code in row.tiebreaks.split(",") if code),
+        withdrawal_rule=WithdrawalRule(row.withdrawal_rule),
+        rules=RulesEdition(row.rules_edition),
+        rounds=row.rounds_planned,
+        swap_last_rounds=row.swap_last_rounds,
+        time_control=row.time_control,
+    )
+
+
+def settings_columns(settings: Settings) -> dict[str, Any]:
+    """The tournament-row columns that hold ``settings``."""
+    return {
+        "system": settings.system.value,
+        "cycles": settings.cycles,
+        "point_system": point_system_json(settings.point_system),
+        "bye_points": None if settings.bye_points is None else fraction_text(settings.bye_points),
+        "tiebreaks": ",".join(settings.tiebreaks),
+        "withdrawal_rule": settings.withdrawal_rule.value,
+        "rules_edition": settings.rules.value,
+        "rounds_planned": settings.rounds,
+        "swap_last_rounds": settings.swap_last_rounds,
+        "time_control": settings.time_control,
+    }
+
+
+def result_code(result: GameResult | None) -> str | None:
+    return None if result is None else result.white.value + result.black.value
+
+
+def result_of(code: str | None) -> GameResult | None:
+    if code is None:
+        return None
+    return GameResult(Outcome(code[0]), Outcome(code[1]))
+
+
+def result_label(code: str | None) -> str:
+    """``"10"`` → ``"1-0"``; no result → ``"-"``... spelled ``"no result"``."""
+    result = result_of(code)
+    return "no result" if result is None else result.label()
+
+
+class Loaded:
+    """All rows of one tournament, and the core :class:`Tournament` they make."""
+
+    def __init__(self, session: Session, row: TournamentRow) -> None:
+        tid = row.id
+        self.row = row
+        self.entries = list(
+            session.scalars(
+                select(EntryRow).where(EntryRow.tournament_id == tid).order_by(EntryRow.number)
+            )
+        )
+        self.rounds = list(
+            session.scalars(
+                select(RoundRow).where(RoundRow.tournament_id == tid).order_by(RoundRow.number)
+            )
+        )
+        self.games = list(
+            session.scalars(
+                select(GameRow)
+                .where(GameRow.tournament_id == tid)
+                .order_by(GameRow.round, GameRow.board)
+            )
+        )
+        self.byes = list(
+            session.scalars(
+                select(ByeRow)
+                .where(ByeRow.tournament_id == tid)
+                .order_by(ByeRow.round, ByeRow.player)
+            )
+        )
+        self.by_number = {entry.number: entry for entry in self.entries}
+
+    @property
+    def drawn(self) -> bool:
+        return bool(self.entries) and all(entry.start is not None for entry in self.entries)
+
+    def start_of(self, number: int) -> int:
+        start = self.by_number[number].start
+        if start is None:
+            raise LookupError(number)
+        return start
+
+    def entry_by_start(self, start: int) -> EntryRow | None:
+        for entry in self.entries:
+            if entry.start == start:
+                return entry
+        return None
+
+    def tournament(self) -> Tournament:
+        """The core value (players by starting number; none before the draw)."""
+        row = self.row
+        settings = settings_of(row)
+        if not self.drawn:
+            return Tournament(settings=settings, name=row.name)
+        ordered = sorted(self.entries, key=lambda e: e.start or 0)
+        players = tuple(player_of(entry) for entry in ordered)
+        games: dict[int, list[Game]] = defaultdict(list)
+        for game in self.games:
+            games[game.round].append(
+                Game(
+                    round=game.round,
+                    board=game.board,
+                    white=self.start_of(game.white),
+                    black=self.start_of(game.black),
+                    result=result_of(game.result),
+                    reason=_reason(game.reason),
+                )
+            )
+        byes: dict[int, list[Bye]] = defaultdict(list)
+        for bye in self.byes:
+            byes[bye.round].append(Bye(bye.round, self.start_of(bye.player), ByeKind(bye.kind)))
+        rounds = tuple(
+            Round(
+                number=rnd.number,
+                games=tuple(games[rnd.number]),
+                byes=tuple(byes[rnd.number]),
+                date=_date(rnd.date),
+            )
+            for rnd in self.rounds
+        )
+        withdrawn = frozenset(
+            self.start_of(e.number) for e in self.entries if e.withdrawn_from is not None
+        )
+        draw = None
+        if row.draw_method is not None:
+            draw = Draw(
+                method=LotsMethod(row.draw_method),
+                seed=row.draw_seed,
+                order=tuple(str(entry.number) for entry in ordered),
+            )
+        return Tournament(
+            settings=settings,
+            players=players,
+            rounds=rounds,
+            name=row.name,
+            withdrawn=withdrawn,
+            draw=draw,
+        )
+
+
+def player_of(entry: EntryRow) -> Player:
+    return Player(
+        start=entry.start or 1,
+        name=entry.name,
+        rating=entry.rating,
+        title=entry.title,
+        federation=entry.federation,
+        fide_id=entry.fide_id,
+        birth_date=entry.birth_date,
+        sex=entry.sex,
+    )
+
+
+def _reason(text: str) -> Reason:
+    try:
+        return Reason(text)
+    except ValueError:
+        return Reason.NORMAL
+
+
+def _date(text: str | None) -> Any:
+    import datetime as dt
+
+    return None if not text else dt.date.fromisoformat(text)

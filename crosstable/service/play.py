@@ -1,0 +1,453 @@
+"""From the start to the finish: schedule, results, reports, forfeits, withdrawals."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import select
+
+from crosstable.core.errors import RuleError
+from crosstable.core.model import GameResult, Outcome, Reason, System
+from crosstable.service.base import Change, Done, ServiceBase, Unchanged
+from crosstable.service.errors import ConflictError, NotFoundError
+from crosstable.service.live import final_places
+from crosstable.service.loading import Loaded, result_code, result_label, result_of
+from crosstable.service.schedules import round_robin_schedule
+from crosstable.service.unit import Tx
+from crosstable.store.models import ByeRow, EntryRow, GameRow, RoundRow
+
+ResultLike = str | GameResult
+
+
+def parse_result(result: ResultLike) -> GameResult:
+    """A game result from its usual spellings (``1-0``, ``½-½``, ``1/2-1/2``, ``=``, ``+-``…)."""
+    value = result if isinstance(result, GameResult) else GameResult.parse(result)
+    if not value.is_decided:
+        raise RuleError(f"{value.label()!r} is not a result: use 1-0, ½-½, 0-1, +-, -+ or --")
+    return value
+
+
+class Play(ServiceBase):
+    """Use cases from the start to the finish."""
+
+    def start(self, tournament_id: int, *, actor: str = "") -> Change:
+        """Fix the schedule (round robin: FIDE Berger tables) and open round 1."""
+
+        def body(tx: Tx) -> Done:
+            row = tx.tournament
+            if row.status != "registration":
+                raise RuleError(f"the tournament has already started (it is {row.status})")
+            system = System(row.system)
+            if system is not System.ROUND_ROBIN:
+                raise RuleError(
+                    f"{system.value} tournaments are paired round by round, and that engine "
+                    "is not connected to the tournament store yet: only round robins can start"
+                )
+            loaded = Loaded(tx.session, row)
+            if not loaded.drawn:
+                raise RuleError("draw lots first: the starting numbers are not fixed")
+            schedule = round_robin_schedule(
+                len(loaded.entries), cycles=row.cycles, swap_last_rounds=row.swap_last_rounds
+            )
+            number_of = {entry.start: entry.number for entry in loaded.entries}
+            for scheduled in schedule.rounds:
+                tx.insert(RoundRow(number=scheduled.number, cycle=scheduled.cycle))
+            tx.flush()
+            for scheduled in schedule.rounds:
+                for board, (white, black) in enumerate(scheduled.boards, 1):
+                    tx.insert(
+                        GameRow(
+                            round=scheduled.number,
+                            board=board,
+                            white=number_of[white],
+                            black=number_of[black],
+                            result=None,
+                            reason=Reason.NORMAL.value,
+                            version=1,
+                        )
+                    )
+                if scheduled.bye is not None:
+                    tx.insert(
+                        ByeRow(round=scheduled.number, player=number_of[scheduled.bye], kind="free")
+                    )
+            tx.flush()
+            tx.update(row, status="running")
+            rounds = len(schedule.rounds)
+            return Done(
+                f"tournament started: {rounds} rounds, {len(loaded.entries)} players",
+                {"rounds": rounds},
+            )
+
+        return self._change(tournament_id, "start", body, actor=actor)
+
+    def record_result(
+        self,
+        tournament_id: int,
+        round_number: int,
+        board: int,
+        result: ResultLike,
+        *,
+        actor: str = "",
+        idempotency_key: str | None = None,
+        expected_version: int | None = None,
+        reason: Reason | None = None,
+    ) -> Change:
+        """Enter the result of a game that has none yet (the organiser, or a game server).
+
+        The same result again is accepted once; a different one is a conflict that
+        names the result already there (change it with :meth:`correct_result`).
+        """
+        value = parse_result(result)
+        why = reason or (Reason.NO_SHOW if value.is_forfeit else Reason.NORMAL)
+        request = _request("record", round_number, board, value)
+
+        def body(tx: Tx) -> str:
+            game = _game(tx, round_number, board)
+            _check_version(game, expected_version, round_number, board)
+            code = result_code(value)
+            where = f"round {round_number} board {board}"
+            if game.result == code:
+                raise Unchanged(f"{where}: {value.label()} is already recorded")
+            if game.result is not None:
+                raise ConflictError(
+                    f"{where} already has {result_label(game.result)}; "
+                    "to change it, correct the result",
+                    current=result_label(game.result),
+                )
+            tx.update(game, result=code, reason=why.value)
+            return f"{where}: {value.label()}{_players(tx, game)}"
+
+        return self._change(
+            tournament_id,
+            "result",
+            body,
+            actor=actor,
+            idempotency_key=idempotency_key,
+            request=request,
+        )
+
+    def correct_result(
+        self,
+        tournament_id: int,
+        round_number: int,
+        board: int,
+        result: ResultLike | None,
+        *,
+        expected: ResultLike | None = None,
+        actor: str = "",
+        idempotency_key: str | None = None,
+        reason: Reason | None = None,
+    ) -> Change:
+        """Change (or clear, with None) a recorded result; ``expected`` guards against
+        correcting something that someone else changed meanwhile."""
+        value = None if result is None else parse_result(result)
+        guard = None if expected is None else parse_result(expected)
+        request = _request("correct", round_number, board, value)
+
+        def body(tx: Tx) -> str:
+            game = _game(tx, round_number, board)
+            where = f"round {round_number} board {board}"
+            if game.result is None:
+                raise RuleError(f"{where} has no result yet: record it instead")
+            if guard is not None and game.result != result_code(guard):
+                raise ConflictError(
+                    f"{where} is {result_label(game.result)} now, not {guard.label()}",
+                    current=result_label(game.result),
+                )
+            code = result_code(value)
+            why = reason or (Reason.NO_SHOW if value and value.is_forfeit else Reason.NORMAL)
+            before = result_label(game.result)
+            if not tx.update(game, result=code, reason=why.value):
+                raise Unchanged(f"{where} is already {before}")
+            after = "cleared" if value is None else value.label()
+            return f"{where}: {before} corrected to {after}{_players(tx, game)}"
+
+        return self._change(
+            tournament_id,
+            "correction",
+            body,
+            actor=actor,
+            idempotency_key=idempotency_key,
+            request=request,
+        )
+
+    def mark_forfeit(
+        self,
+        tournament_id: int,
+        round_number: int,
+        board: int,
+        *,
+        absent: str,
+        actor: str = "",
+        idempotency_key: str | None = None,
+    ) -> Change:
+        """A game not played: ``absent`` is ``"white"``, ``"black"`` or ``"both"`` (``--``)."""
+        codes = {"white": "-+", "black": "+-", "both": "--"}
+        if absent not in codes:
+            raise RuleError(f"absent is white, black or both, not {absent!r}")
+        return self.record_result(
+            tournament_id,
+            round_number,
+            board,
+            codes[absent],
+            actor=actor,
+            idempotency_key=idempotency_key,
+            reason=Reason.NO_SHOW,
+        )
+
+    def report_result(
+        self,
+        tournament_id: int,
+        round_number: int,
+        board: int,
+        result: ResultLike,
+        *,
+        player: int,
+        actor: str = "",
+        idempotency_key: str | None = None,
+    ) -> Change:
+        """A player (by starting number) reports the result of their game (R-OR-3).
+
+        Both players reporting the same result makes it the result; different
+        reports make a dispute that the organiser decides (:meth:`confirm_result`).
+        """
+        value = parse_result(result)
+        request = _request("report", round_number, board, value) | {"player": player}
+
+        def body(tx: Tx) -> str:
+            game = _game(tx, round_number, board)
+            where = f"round {round_number} board {board}"
+            loaded = Loaded(tx.session, tx.tournament)
+            white, black = loaded.start_of(game.white), loaded.start_of(game.black)
+            if player not in (white, black):
+                raise RuleError(f"player {player} does not play {where} ({white} – {black})")
+            code = result_code(value)
+            if game.result is not None:
+                if game.result == code:
+                    raise Unchanged(f"{where}: {value.label()} is already the result")
+                raise ConflictError(
+                    f"{where} is already recorded as {result_label(game.result)}; "
+                    "ask the organiser to correct it",
+                    current=result_label(game.result),
+                )
+            side = "white_report" if player == white else "black_report"
+            if not tx.update(game, **{side: code}):
+                raise Unchanged(f"{where}: player {player} already reported {value.label()}")
+            other = game.black_report if side == "white_report" else game.white_report
+            text = f"{where}: player {player} reports {value.label()}"
+            if other is None:
+                return text + " (awaiting confirmation)"
+            if other == code:
+                tx.update(game, result=code, reason=_reason_for(value).value)
+                return text + "; both players agree, result recorded"
+            return text + f"; the opponent reported {result_label(other)}: disputed"
+
+        return self._change(
+            tournament_id,
+            "report",
+            body,
+            actor=actor,
+            idempotency_key=idempotency_key,
+            request=request,
+        )
+
+    def confirm_result(
+        self,
+        tournament_id: int,
+        round_number: int,
+        board: int,
+        result: ResultLike | None = None,
+        *,
+        actor: str = "",
+    ) -> Change:
+        """The organiser confirms a reported result, or decides a dispute by naming it."""
+        value = None if result is None else parse_result(result)
+
+        def body(tx: Tx) -> str:
+            game = _game(tx, round_number, board)
+            where = f"round {round_number} board {board}"
+            if game.result is not None:
+                raise RuleError(
+                    f"{where} already has {result_label(game.result)}: correct it instead"
+                )
+            reports = {code for code in (game.white_report, game.black_report) if code}
+            if value is None:
+                if not reports:
+                    raise RuleError(f"{where}: nobody reported a result; name the result")
+                if len(reports) > 1:
+                    raise RuleError(
+                        f"{where} is disputed (White reported {result_label(game.white_report)}, "
+                        f"Black {result_label(game.black_report)}): name the result that stands"
+                    )
+                code: str | None = reports.pop()
+            else:
+                code = result_code(value)
+            decided = result_of(code)
+            assert decided is not None
+            tx.update(game, result=code, reason=_reason_for(decided).value)
+            verb = "decided" if len(reports) > 1 else "confirmed"
+            return f"{where}: {decided.label()} {verb} by the organiser{_players(tx, game)}"
+
+        return self._change(tournament_id, "confirmation", body, actor=actor)
+
+    def reject_reports(
+        self, tournament_id: int, round_number: int, board: int, *, actor: str = ""
+    ) -> Change:
+        """The organiser rejects what the players reported (the game stays without a result)."""
+
+        def body(tx: Tx) -> str:
+            game = _game(tx, round_number, board)
+            where = f"round {round_number} board {board}"
+            if not tx.update(game, white_report=None, black_report=None):
+                raise RuleError(f"{where}: there is no report to reject")
+            return f"{where}: reported results rejected by the organiser"
+
+        return self._change(tournament_id, "rejection", body, actor=actor)
+
+    def withdraw(
+        self,
+        tournament_id: int,
+        start: int,
+        *,
+        from_round: int | None = None,
+        actor: str = "",
+    ) -> Change:
+        """A player leaves: every game of theirs without a result, from ``from_round`` on,
+        becomes a forfeit (the opponent gets +; both withdrawn: --) (R-RR-13)."""
+
+        def body(tx: Tx) -> Done:
+            row = tx.tournament
+            if row.status == "registration":
+                raise RuleError("the tournament has not started: remove the player instead")
+            if row.status == "finished":
+                raise RuleError("the tournament is finished: a withdrawal is no longer possible")
+            loaded = Loaded(tx.session, row)
+            entry = loaded.entry_by_start(start)
+            if entry is None:
+                raise NotFoundError(f"there is no player with starting number {start}")
+            if entry.withdrawn_from is not None:
+                raise RuleError(
+                    f"player {start} {entry.name} withdrew already "
+                    f"(from round {entry.withdrawn_from})"
+                )
+            games = [g for g in loaded.games if entry.number in (g.white, g.black)]
+            pending = [g for g in games if g.result is None]
+            if not pending:
+                raise RuleError(
+                    f"player {start} {entry.name} has no game left to play: "
+                    "a withdrawal after the last round is refused"
+                )
+            first = from_round if from_round is not None else min(g.round for g in pending)
+            last_round = max((r.number for r in loaded.rounds), default=0)
+            if not 1 <= first <= last_round:
+                raise RuleError(f"there is no round {first} (rounds 1–{last_round})")
+            played = [g for g in games if g.round >= first and g.result is not None]
+            if played:
+                raise RuleError(
+                    f"player {start} already has a result in round {played[0].round}: "
+                    "withdraw from a later round"
+                )
+            forfeits = [g for g in pending if g.round >= first]
+            if not forfeits:
+                raise RuleError(
+                    f"player {start} {entry.name} has no game left from round {first}: "
+                    "a withdrawal after the last round is refused"
+                )
+            tx.update(entry, withdrawn_from=first)
+            for game in forfeits:
+                opponent = loaded.by_number[
+                    game.black if game.white == entry.number else game.white
+                ]
+                gone = opponent.withdrawn_from is not None and opponent.withdrawn_from <= game.round
+                lost = "-+" if game.white == entry.number else "+-"
+                code = "--" if gone else lost
+                tx.update(game, result=code, reason=Reason.NO_SHOW.value)
+            return Done(
+                f"player {start} {entry.name} withdrew from round {first}: "
+                f"{len(forfeits)} game(s) forfeited",
+                {"start": start, "from_round": first, "forfeits": len(forfeits)},
+            )
+
+        return self._change(tournament_id, "withdrawal", body, actor=actor)
+
+    def finish(self, tournament_id: int, *, actor: str = "") -> Change:
+        """Every game has a result: the places become final (withdrawal rule applied)."""
+
+        def body(tx: Tx) -> Done:
+            row = tx.tournament
+            if row.status != "running":
+                what = "has not started" if row.status == "registration" else "is finished already"
+                raise RuleError(f"the tournament {what}")
+            loaded = Loaded(tx.session, row)
+            missing = [g for g in loaded.games if g.result is None]
+            if missing:
+                listed = ", ".join(f"round {g.round} board {g.board}" for g in missing[:5])
+                more = f" and {len(missing) - 5} more" if len(missing) > 5 else ""
+                raise RuleError(f"{len(missing)} game(s) have no result yet: {listed}{more}")
+            places = final_places(loaded.tournament())
+            for entry in loaded.entries:
+                tx.update(entry, place=places.get(loaded.start_of(entry.number)))
+            tx.update(row, status="finished")
+            winner = [e for e in loaded.entries if places.get(loaded.start_of(e.number)) == 1]
+            names = " and ".join(e.name for e in winner) or "nobody"
+            return Done(f"tournament finished: places are final; first: {names}", {})
+
+        return self._change(tournament_id, "finish", body, actor=actor)
+
+
+def _request(op: str, round_number: int, board: int, value: GameResult | None) -> dict[str, Any]:
+    return {"op": op, "round": round_number, "board": board, "result": result_code(value)}
+
+
+def _reason_for(value: GameResult) -> Reason:
+    return Reason.NO_SHOW if value.is_forfeit else Reason.NORMAL
+
+
+def _check_version(game: GameRow, expected: int | None, round_number: int, board: int) -> None:
+    if expected is not None and game.version != expected:
+        raise ConflictError(
+            f"round {round_number} board {board} changed meanwhile "
+            f"(version {game.version}, not {expected}): it is {result_label(game.result)} now",
+            current=result_label(game.result),
+        )
+
+
+def _game(tx: Tx, round_number: int, board: int) -> GameRow:
+    """The game at ``board`` of ``round_number`` in this tournament, which must be open."""
+    row = tx.tournament
+    where = f"round {round_number} board {board}"
+    if row.status == "registration":
+        raise RuleError(f"{where} is not scheduled: the tournament has not started")
+    if row.status == "finished":
+        raise RuleError(
+            "the tournament is finished and its places are fixed; undo the finish first"
+        )
+    game = tx.session.get(GameRow, (row.id, round_number, board), with_for_update=False)
+    if game is not None:
+        return game
+    rounds = tx.session.scalars(
+        select(RoundRow.number).where(RoundRow.tournament_id == row.id)
+    ).all()
+    if round_number not in rounds:
+        return _no_round(round_number, len(rounds))
+    boards = tx.session.scalars(
+        select(GameRow.board).where(GameRow.tournament_id == row.id, GameRow.round == round_number)
+    ).all()
+    raise NotFoundError(
+        f"round {round_number} has no board {board} (boards 1–{max(boards, default=0)})"
+    )
+
+
+def _no_round(round_number: int, rounds: int) -> GameRow:
+    raise NotFoundError(f"there is no round {round_number} in this tournament (rounds 1–{rounds})")
+
+
+def _players(tx: Tx, game: GameRow) -> str:
+    white = tx.session.get(EntryRow, (tx.tournament_id, game.white))
+    black = tx.session.get(EntryRow, (tx.tournament_id, game.black))
+    if white is None or black is None:
+        return ""
+    return f" ({white.start} {white.name} – {black.start} {black.name})"
+
+
+__all__ = ["Outcome", "Play", "parse_result"]

@@ -1,0 +1,383 @@
+"""Before the first round: create a tournament, register players, draw lots, change the rules."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from typing import Any
+
+from sqlalchemy import select
+
+from crosstable.core.errors import RuleError
+from crosstable.core.model import (
+    LotsMethod,
+    Player,
+    RulesEdition,
+    Settings,
+    System,
+    WithdrawalRule,
+)
+from crosstable.core.scoring import PointSystem, format_points
+from crosstable.service.base import Change, Done, ServiceBase
+from crosstable.service.errors import NotFoundError
+from crosstable.service.loading import Loaded, settings_columns, settings_of
+from crosstable.service.lots import draw_order
+from crosstable.service.unit import Tx
+from crosstable.store.models import EntryRow, EventRow, TournamentRow
+
+
+@dataclass(frozen=True, slots=True)
+class Regulations:
+    """What the tournament regulations fix before round 1."""
+
+    name: str
+    system: System = System.ROUND_ROBIN
+    cycles: int = 1
+    point_system: PointSystem = field(default_factory=PointSystem)
+    bye_points: Fraction | None = None
+    tiebreaks: tuple[str, ...] = ()
+    withdrawal_rule: WithdrawalRule = WithdrawalRule.FIDE_HALF
+    rules: RulesEdition = RulesEdition.C07_2024
+    rounds: int | None = None
+    swap_last_rounds: bool = True
+    time_control: str = ""
+    start_date: dt.date | None = None
+    end_date: dt.date | None = None
+    #: anything else the regulations say: venue, organiser, chief arbiter…
+    details: dict[str, str] = field(default_factory=dict)
+
+    def settings(self) -> Settings:
+        return Settings(
+            system=self.system,
+            cycles=self.cycles,
+            point_system=self.point_system,
+            bye_points=self.bye_points,
+            tiebreaks=self.tiebreaks,
+            withdrawal_rule=self.withdrawal_rule,
+            rules=self.rules,
+            rounds=self.rounds,
+            swap_last_rounds=self.swap_last_rounds,
+            time_control=self.time_control,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerInfo:
+    """A player to register: only the name is required (guests need no account)."""
+
+    name: str
+    rating: int | None = None
+    title: str = ""
+    federation: str = ""
+    fide_id: str = ""
+    birth_date: str = ""
+    sex: str = ""
+
+    def checked(self) -> PlayerInfo:
+        name = " ".join(self.name.split())
+        if not name:
+            raise RuleError("a player needs a name")
+        if self.sex not in ("", "m", "w"):
+            raise RuleError(f"player {name}: sex is 'm', 'w' or empty, not {self.sex!r}")
+        Player(start=1, name=name, rating=self.rating)  # the core's own checks
+        return replace(self, name=name)
+
+
+#: settings that FIDE wants published before round 1 (C.07; R-RR-13): locked after the start
+LOCKED_AFTER_START = ("point_system", "bye_points", "tiebreaks", "withdrawal_rule", "rules")
+#: settings that shape the schedule: only before the start
+SCHEDULE_SETTINGS = ("system", "cycles", "rounds", "swap_last_rounds")
+_TIEBREAK_CODE = re.compile(r"^[A-Z][A-Z0-9]*(/[A-Z][A-Z0-9±+-]*)*$")
+
+
+def check_tiebreaks(codes: tuple[str, ...]) -> tuple[str, ...]:
+    """FIDE tie-break codes as written (``BH/C1``); each once."""
+    cleaned = tuple(code.strip().upper() for code in codes if code.strip())
+    for code in cleaned:
+        if not _TIEBREAK_CODE.match(code):
+            raise RuleError(f"tie-break {code!r} is not a FIDE code (e.g. DE, SB, BH/C1)")
+    seen: set[str] = set()
+    for code in cleaned:
+        if code in seen:
+            raise RuleError(f"tie-break {code} is listed twice")
+        seen.add(code)
+    return cleaned
+
+
+class Registration(ServiceBase):
+    """Use cases before the first round."""
+
+    def create_tournament(self, regulations: Regulations, *, actor: str = "") -> Change:
+        name = " ".join(regulations.name.split())
+        if not name:
+            raise RuleError("a tournament needs a name")
+        settings = regulations.settings()
+        settings = replace(settings, tiebreaks=check_tiebreaks(settings.tiebreaks))
+        _check_dates(regulations.start_date, regulations.end_date)
+        at = self._now()
+        with self.store.transaction() as session:
+            row = TournamentRow(
+                name=name,
+                status="registration",
+                start_date=_iso(regulations.start_date),
+                end_date=_iso(regulations.end_date),
+                regulations=dict(regulations.details),
+                created_at=at,
+                revision=0,
+                **settings_columns(settings),
+            )
+            session.add(row)
+            session.flush()
+            tx = Tx(session, row)
+            tx.changes.append(
+                {"table": "tournaments", "key": {}, "before": None, "after": row.snapshot()}
+            )
+            summary = f"tournament {row.id} “{name}” created ({_describe(settings)})"
+            change, notification = self._append(tx, "create", summary, {}, actor, None)
+        self.bus.publish(notification)
+        return change
+
+    def edit_regulations(
+        self,
+        tournament_id: int,
+        *,
+        actor: str = "",
+        override_reason: str | None = None,
+        **values: Any,
+    ) -> Change:
+        """Change the regulations. Published rules are locked once the tournament started,
+        unless ``override_reason`` says why (it is kept in the history)."""
+        allowed = (
+            set(LOCKED_AFTER_START)
+            | set(SCHEDULE_SETTINGS)
+            | {
+                "name",
+                "time_control",
+                "start_date",
+                "end_date",
+                "details",
+            }
+        )
+        unknown = sorted(set(values) - allowed)
+        if unknown:
+            raise RuleError(f"unknown setting {unknown[0]!r}")
+
+        def body(tx: Tx) -> Done:
+            row = tx.tournament
+            started = row.status != "registration"
+            settings = settings_of(row)
+            new = replace(settings, **{k: v for k, v in values.items() if hasattr(settings, k)})
+            new = replace(new, tiebreaks=check_tiebreaks(new.tiebreaks))
+            columns = settings_columns(new)
+            changing = [
+                name
+                for name in values
+                if name in LOCKED_AFTER_START + SCHEDULE_SETTINGS
+                and _column_changes(name, row, columns)
+            ]
+            if started:
+                fixed = [name for name in changing if name in SCHEDULE_SETTINGS]
+                if fixed:
+                    raise RuleError(
+                        f"{fixed[0].replace('_', ' ')} cannot change after the start: "
+                        "the schedule is made (undo the start first)"
+                    )
+                locked = [name for name in changing if name in LOCKED_AFTER_START]
+                if locked and not (override_reason or "").strip():
+                    raise RuleError(
+                        f"the {locked[0].replace('_', ' ')} was published before round 1 and is "
+                        "locked; give a reason to override it"
+                    )
+            updates: dict[str, Any] = {k: v for k, v in columns.items()}
+            if "name" in values:
+                name = " ".join(str(values["name"]).split())
+                if not name:
+                    raise RuleError("a tournament needs a name")
+                updates["name"] = name
+            start = values.get("start_date", _date(row.start_date))
+            end = values.get("end_date", _date(row.end_date))
+            _check_dates(start, end)
+            updates["start_date"] = _iso(start)
+            updates["end_date"] = _iso(end)
+            if "details" in values:
+                updates["regulations"] = {str(k): str(v) for k, v in values["details"].items()}
+            if row.status == "finished":
+                raise RuleError("the tournament is finished; undo the finish to change it")
+            tx.update(row, **updates)
+            data: dict[str, Any] = {}
+            what = ", ".join(sorted(values))
+            if started and override_reason:
+                data["override"] = override_reason.strip()
+                return Done(f"regulations changed ({what}); override: {override_reason}", data)
+            return Done(f"regulations changed ({what})", data)
+
+        return self._change(tournament_id, "regulations", body, actor=actor)
+
+    def add_player(self, tournament_id: int, player: PlayerInfo, *, actor: str = "") -> Change:
+        info = player.checked()
+
+        def body(tx: Tx) -> Done:
+            _before_start(tx.tournament, "players are added")
+            numbers = tx.session.scalars(
+                select(EntryRow.number).where(EntryRow.tournament_id == tx.tournament_id)
+            ).all()
+            number = max(numbers, default=0) + 1
+            tx.insert(EntryRow(number=number, start=None, **_info_columns(info)))
+            tx.flush()
+            cleared = _clear_draw(tx)
+            note = "; the draw is cleared: draw lots again" if cleared else ""
+            return Done(f"player {number} {info.name} registered{note}", {"number": number})
+
+        return self._change(tournament_id, "player-add", body, actor=actor)
+
+    def edit_player(
+        self, tournament_id: int, number: int, *, actor: str = "", **values: Any
+    ) -> Change:
+        """Correct a player's details (name, rating, title…) at any time before the finish."""
+        allowed = {"name", "rating", "title", "federation", "fide_id", "birth_date", "sex"}
+        unknown = sorted(set(values) - allowed)
+        if unknown:
+            raise RuleError(f"unknown player detail {unknown[0]!r}")
+
+        def body(tx: Tx) -> str:
+            if tx.tournament.status == "finished":
+                raise RuleError("the tournament is finished; undo the finish to change it")
+            entry = _entry(tx, number)
+            current = PlayerInfo(**{k: getattr(entry, k) for k in allowed})
+            info = replace(current, **values).checked()
+            tx.update(entry, **_info_columns(info))
+            return f"player {number} {info.name} edited ({', '.join(sorted(values))})"
+
+        return self._change(tournament_id, "player-edit", body, actor=actor)
+
+    def remove_player(self, tournament_id: int, number: int, *, actor: str = "") -> Change:
+        def body(tx: Tx) -> str:
+            _before_start(
+                tx.tournament, "players are removed", "after the start a player withdraws instead"
+            )
+            entry = _entry(tx, number)
+            name = entry.name
+            tx.delete(entry)
+            cleared = _clear_draw(tx)
+            note = "; the draw is cleared: draw lots again" if cleared else ""
+            return f"player {number} {name} removed{note}"
+
+        return self._change(tournament_id, "player-remove", body, actor=actor)
+
+    def draw_lots(
+        self,
+        tournament_id: int,
+        method: LotsMethod = LotsMethod.RANDOM,
+        *,
+        seed: int | None = None,
+        order: tuple[int, ...] = (),
+        actor: str = "",
+    ) -> Change:
+        """Give starting numbers 1…N (R-RR-4): by lot (seeded, recorded), by rating or by hand.
+
+        ``order`` (by hand) lists registration numbers in starting-number order.
+        Without a seed, one is taken from the injected random source and recorded.
+        """
+        if method is LotsMethod.RANDOM and seed is None:
+            seed = self.random.randrange(1, 10**9)
+
+        def body(tx: Tx) -> Done:
+            _before_start(tx.tournament, "lots are drawn")
+            loaded = Loaded(tx.session, tx.tournament)
+            if len(loaded.entries) < 2:
+                raise RuleError("at least two players are needed to draw lots")
+            numbers = draw_order(loaded.entries, method, seed=seed, order=order)
+            for entry in loaded.entries:
+                tx.update(entry, start=None)
+            tx.flush()
+            for start, number in enumerate(numbers, 1):
+                tx.update(loaded.by_number[number], start=start)
+            tx.update(
+                tx.tournament,
+                draw_method=method.value,
+                draw_seed=seed if method is LotsMethod.RANDOM else None,
+            )
+            how = {
+                LotsMethod.RANDOM: f"by lot, seed {seed}",
+                LotsMethod.RATING: "by rating",
+                LotsMethod.MANUAL: "by hand",
+            }[method]
+            listing = ", ".join(
+                f"{s}. {loaded.by_number[n].name}" for s, n in enumerate(numbers, 1)
+            )
+            return Done(f"starting numbers drawn {how}: {listing}", {"order": list(numbers)})
+
+        return self._change(tournament_id, "draw", body, actor=actor)
+
+
+def _describe(settings: Settings) -> str:
+    parts = [settings.system.value]
+    if settings.cycles > 1:
+        parts.append(f"{settings.cycles} cycles")
+    parts.append(settings.point_system.label())
+    if settings.tiebreaks:
+        parts.append("tie-breaks " + ", ".join(settings.tiebreaks))
+    if settings.bye_points is not None:
+        parts.append(f"free round {format_points(settings.bye_points)}")
+    return "; ".join(parts)
+
+
+def _column_changes(name: str, row: TournamentRow, columns: dict[str, Any]) -> bool:
+    column = {"rules": "rules_edition", "rounds": "rounds_planned"}.get(name, name)
+    return bool(getattr(row, column) != columns[column])
+
+
+def _before_start(row: TournamentRow, what: str, hint: str = "") -> None:
+    if row.status != "registration":
+        message = f"the tournament has started: {what} only before round 1"
+        raise RuleError(message + (f"; {hint}" if hint else ""))
+
+
+def _clear_draw(tx: Tx) -> bool:
+    """Registration changed after the draw: the starting numbers no longer hold."""
+    if tx.tournament.draw_method is None:
+        return False
+    entries = tx.session.scalars(
+        select(EntryRow).where(EntryRow.tournament_id == tx.tournament_id)
+    ).all()
+    for entry in entries:
+        tx.update(entry, start=None)
+    tx.update(tx.tournament, draw_method=None, draw_seed=None)
+    return True
+
+
+def _entry(tx: Tx, number: int) -> EntryRow:
+    entry = tx.session.get(EntryRow, (tx.tournament_id, number))
+    if entry is None:
+        raise NotFoundError(f"tournament {tx.tournament_id} has no player number {number}")
+    return entry
+
+
+def _info_columns(info: PlayerInfo) -> dict[str, Any]:
+    return {
+        "name": info.name,
+        "rating": info.rating,
+        "title": info.title,
+        "federation": info.federation,
+        "fide_id": info.fide_id,
+        "birth_date": info.birth_date,
+        "sex": info.sex,
+    }
+
+
+def _iso(value: dt.date | None) -> str | None:
+    return None if value is None else value.isoformat()
+
+
+def _date(text: str | None) -> dt.date | None:
+    return None if text is None else dt.date.fromisoformat(text)
+
+
+def _check_dates(start: dt.date | None, end: dt.date | None) -> None:
+    if start is not None and end is not None and end < start:
+        raise RuleError(f"the tournament ends ({end}) before it starts ({start})")
+
+
+__all__ = ["EventRow", "PlayerInfo", "Registration", "Regulations"]

@@ -1,0 +1,141 @@
+"""The unit of work of one change: rows inserted, updated and deleted, with before/after.
+
+Every use case changes rows only through a :class:`Tx`, which records each row's
+values before and after. Those records are the event's ``changes`` in the log;
+:func:`apply_change` plays one forwards or backwards, which is all that undo and
+revert need. Rows are named by their key within the tournament (``{"round": 2,
+"board": 1}``), never by database identifiers, so the history is portable
+(export/import keeps it undoable).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from crosstable.core.errors import CrosstableError
+from crosstable.store.models import MODELS, Base, TournamentRow
+
+Change = dict[str, Any]
+
+
+class HistoryMismatchError(CrosstableError):
+    """The database no longer matches the history (changed behind the service's back)."""
+
+
+class Tx:
+    """Records the row changes of one use case inside its transaction."""
+
+    def __init__(self, session: Session, tournament: TournamentRow) -> None:
+        self.session = session
+        self.tournament = tournament
+        self.changes: list[Change] = []
+        #: (round, board) of games touched, for the change notification
+        self.games: list[tuple[int, int]] = []
+
+    @property
+    def tournament_id(self) -> int:
+        return self.tournament.id
+
+    def insert(self, row: Base) -> None:
+        if not isinstance(row, TournamentRow):
+            row.tournament_id = self.tournament.id  # type: ignore[attr-defined]
+        self.session.add(row)
+        self.changes.append(_change(row, None, row.snapshot()))
+        self._note_game(row)
+
+    def update(self, row: Base, **values: Any) -> bool:
+        """Set columns; records only what really changed. Returns False if nothing did."""
+        before: dict[str, Any] = {}
+        after: dict[str, Any] = {}
+        for name, value in values.items():
+            current = getattr(row, name)
+            if current != value:
+                before[name] = current
+                after[name] = value
+                setattr(row, name, value)
+        if not after:
+            return False
+        if hasattr(row, "version"):
+            row.version += 1
+        self.changes.append(_change(row, before, after))
+        self._note_game(row)
+        return True
+
+    def delete(self, row: Base) -> None:
+        self.session.flush()
+        self.changes.append(_change(row, row.snapshot(), None))
+        self._note_game(row)
+        self.session.delete(row)
+        self.session.flush()
+
+    def flush(self) -> None:
+        self.session.flush()
+
+    def _note_game(self, row: Base) -> None:
+        if row.__tablename__ == "games":
+            spot = (int(row.round), int(row.board))  # type: ignore[attr-defined]
+            if spot not in self.games:
+                self.games.append(spot)
+
+
+def _change(row: Base, before: dict[str, Any] | None, after: dict[str, Any] | None) -> Change:
+    return {"table": row.__tablename__, "key": row.row_key(), "before": before, "after": after}
+
+
+def inverse(change: Change) -> Change:
+    """The change that takes the row back."""
+    return {
+        "table": change["table"],
+        "key": change["key"],
+        "before": change["after"],
+        "after": change["before"],
+    }
+
+
+def apply_change(tx: Tx, change: Change) -> None:
+    """Take one row from ``change["before"]`` to ``change["after"]`` (checked), recording it."""
+    table = change["table"]
+    model = MODELS.get(table)
+    if model is None:
+        raise HistoryMismatchError(f"the history names an unknown table {table!r}")
+    key: dict[str, Any] = change["key"]
+    before: dict[str, Any] | None = change["before"]
+    after: dict[str, Any] | None = change["after"]
+    row = _get(tx, model, key)
+    where = _describe(table, key)
+    if before is None:
+        if row is not None:
+            raise HistoryMismatchError(f"{where} exists already; the history cannot be replayed")
+        if after is None:
+            return
+        new = model(**after)
+        tx.insert(new)
+        tx.flush()
+        return
+    if row is None:
+        raise HistoryMismatchError(f"{where} is missing; the history cannot be replayed")
+    for name, value in before.items():
+        if getattr(row, name) != value:
+            raise HistoryMismatchError(
+                f"{where}: {name} is {getattr(row, name)!r}, the history expects {value!r}"
+            )
+    if after is None:
+        tx.delete(row)
+    else:
+        tx.update(row, **after)
+        tx.flush()
+
+
+def _get(tx: Tx, model: type[Base], key: dict[str, Any]) -> Base | None:
+    if model is TournamentRow:
+        return tx.tournament
+    identity = (tx.tournament.id, *(key[name] for name in model.key_columns))
+    return tx.session.get(model, identity)
+
+
+def _describe(table: str, key: dict[str, Any]) -> str:
+    if not key:
+        return table
+    return table + " " + ", ".join(f"{name} {value}" for name, value in key.items())
