@@ -5,6 +5,8 @@
 >>> game = doc.tournament.rounds[0].games[0]
 >>> (game.white, game.black, game.result.label())
 (2, 1, '½-½')
+>>> parse_trf(write_trf(doc)) == doc
+True
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from crosstable.formats.trf_model import (
     TrfDocument,
 )
 from crosstable.formats.trf_read import parse_trf
+from crosstable.formats.trf_write import EDITIONS, trf16_losses, write_trf
 
 
 def decode_trf(data: bytes) -> str:
@@ -45,6 +48,7 @@ def read_trf(path: str | os.PathLike[str]) -> TrfDocument:
 
 
 __all__ = [
+    "EDITIONS",
     "AbnormalPoints",
     "Acceleration",
     "ByeRecord",
@@ -56,4 +60,6 @@ __all__ = [
     "decode_trf",
     "parse_trf",
     "read_trf",
+    "trf16_losses",
+    "write_trf",
 ]

@@ -141,17 +141,22 @@ class TrfDocument:
 
     @classmethod
     def from_tournament(cls, tournament: Tournament) -> TrfDocument:
-        """A document for a tournament built in code: points computed, no rank column.
+        """A document for a tournament built in code: points computed, no rank
+        column, the system named in 092, round dates from the rounds.
 
         >>> from crosstable.core.model import Player
         >>> doc = TrfDocument.from_tournament(Tournament(players=(Player(1, "A"),)))
-        >>> doc.file_points
-        {1: Fraction(0, 1)}
+        >>> doc.file_points, doc.headers
+        ({1: Fraction(0, 1)}, {'092': 'Individual: Round-Robin'})
         """
+        from crosstable.formats.trf_codes import CANONICAL_TYPE_TEXT
+
         return cls(
             tournament=tournament,
+            headers={"092": CANONICAL_TYPE_TEXT[tournament.settings.system]},
             file_points={p.start: tournament.score(p.start) for p in tournament.players},
             file_ranks={p.start: None for p in tournament.players},
+            round_dates={r.number: r.date for r in tournament.rounds if r.date is not None},
         )
 
     @property

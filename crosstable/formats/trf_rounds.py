@@ -112,9 +112,7 @@ def infer_settings(
                 break
     meetings = _meetings(raw)
     if found is None:
-        everyone = size >= 2 and len(meetings) == size * (size - 1) // 2
-        equal = len(set(meetings.values())) == 1
-        system = System.ROUND_ROBIN if everyone and equal else System.SWISS_DUTCH
+        system = system_from_meetings(meetings, size)
         text_cycles = None
         warnings.append(
             f"the tournament type (092/192) names no system: read as {system.value} "
@@ -133,6 +131,13 @@ def infer_settings(
     return Settings(
         system=system, cycles=cycles, point_system=point_system, tiebreaks=tiebreaks, rounds=rounds
     )
+
+
+def system_from_meetings(meetings: Counter[tuple[int, int]], size: int) -> System:
+    """Round robin when every pair of the ``size`` players met, all equally often."""
+    everyone = size >= 2 and len(meetings) == size * (size - 1) // 2
+    equal = len(set(meetings.values())) == 1
+    return System.ROUND_ROBIN if everyone and equal else System.SWISS_DUTCH
 
 
 def _meetings(raw: dict[int, list[RawEntry]]) -> Counter[tuple[int, int]]:
