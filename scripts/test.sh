@@ -9,6 +9,11 @@ if [ -x scripts/postgres.sh ]; then
   CROSSTABLE_TEST_PG_URL="$(bash scripts/postgres.sh)"
   export CROSSTABLE_TEST_PG_URL
 fi
+# Debian's Chromium for the page tests (Playwright drives it through executable_path).
+if [ -x scripts/chromium.sh ]; then
+  CROSSTABLE_CHROMIUM="$(bash scripts/chromium.sh)"
+  export CROSSTABLE_CHROMIUM
+fi
 python3 -m ruff check .
 python3 -m ruff format --check .
 python3 -m mypy crosstable/core
