@@ -9,14 +9,18 @@ stored by rewriting it.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from crosstable.core.errors import RuleError
 from crosstable.service.base import Change, Done, ServiceBase
+from crosstable.service.errors import NotFoundError
 from crosstable.service.unit import Tx, apply_change, inverse
-from crosstable.store.models import EventRow
+from crosstable.store.models import MODELS, EventRow, TournamentRow
 
 #: events that take others back (they are not themselves undone by ``undo``)
 _REVERSALS = ("undo", "revert")
@@ -104,20 +108,49 @@ class History(ServiceBase):
 
         return self._change(tournament_id, "revert", body, actor=actor)
 
-    def _exists(self, session: object, tournament_id: int) -> None:
-        from sqlalchemy.orm import Session
+    def verify(self, tournament_id: int) -> list[str]:
+        """Replay the whole history forwards and compare with the rows: the problems found
+        (an empty list: the database is exactly what its history says)."""
+        with self.store.reading() as session:
+            row = self._exists(session, tournament_id)
+            events = _events(session, tournament_id)
+            state: dict[tuple[str, str], dict[str, Any]] = {}
+            problems: list[str] = []
+            for event in events:
+                for change in event.changes:
+                    spot = (change["table"], json.dumps(change["key"], sort_keys=True))
+                    if change["after"] is None:
+                        state.pop(spot, None)
+                    else:
+                        state[spot] = state.get(spot, {}) | change["after"]
+            if events and row.revision != events[-1].seq:
+                problems.append(f"revision {row.revision} but the last event is #{events[-1].seq}")
+            actual: dict[tuple[str, str], dict[str, Any]] = {}
+            for table, model in MODELS.items():
+                column = model.__table__.c["id" if model is TournamentRow else "tournament_id"]
+                rows = session.scalars(select(model).where(column == tournament_id)).all()
+                for item in rows:
+                    actual[(table, json.dumps(item.row_key(), sort_keys=True))] = item.snapshot()
+            for spot in sorted(set(state) | set(actual)):
+                if spot not in actual:
+                    problems.append(
+                        f"{spot[0]} {spot[1]} is in the history but not in the database"
+                    )
+                elif spot not in state:
+                    problems.append(
+                        f"{spot[0]} {spot[1]} is in the database but not in the history"
+                    )
+                elif state[spot] != actual[spot]:
+                    problems.append(f"{spot[0]} {spot[1]} differs from its history")
+            return problems
 
-        from crosstable.service.errors import NotFoundError
-        from crosstable.store.models import TournamentRow
-
-        assert isinstance(session, Session)
-        if session.get(TournamentRow, tournament_id) is None:
+    def _exists(self, session: Session, tournament_id: int) -> TournamentRow:
+        row = session.get(TournamentRow, tournament_id)
+        if row is None:
             raise NotFoundError(f"there is no tournament {tournament_id} in this database")
+        return row
 
 
-def _events(session: object, tournament_id: int) -> list[EventRow]:
-    from sqlalchemy.orm import Session
-
-    assert isinstance(session, Session)
+def _events(session: Session, tournament_id: int) -> list[EventRow]:
     query = select(EventRow).where(EventRow.tournament_id == tournament_id).order_by(EventRow.seq)
     return list(session.scalars(query))

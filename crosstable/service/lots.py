@@ -25,10 +25,10 @@ def draw_order(
         if sorted(order) != sorted(numbers):
             missing = sorted(set(numbers) - set(order))
             extra = sorted(set(order) - set(numbers))
-            if missing:
-                raise RuleError(f"by hand: the order leaves out player {missing[0]}")
             if extra:
                 raise RuleError(f"by hand: there is no player {extra[0]}")
+            if missing:
+                raise RuleError(f"by hand: the order leaves out player {missing[0]}")
             raise RuleError("by hand: each player is listed once")
         return tuple(order)
     if order:

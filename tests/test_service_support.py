@@ -1,0 +1,86 @@
+"""Fixtures shared by the store and service tests: every test runs on SQLite and PostgreSQL.
+
+SQLite is a real file in ``tmp_path``. PostgreSQL is the server named by
+``CROSSTABLE_TEST_PG_URL`` (``scripts/postgres.sh`` starts one); each test gets a
+schema of its own. Without that variable the PostgreSQL cases are skipped locally
+(in CI a skip is a failure, see conftest.py).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import random
+import uuid
+from collections.abc import Iterator
+from urllib.parse import quote
+
+import pytest
+
+from crosstable.core.model import LotsMethod
+from crosstable.service import FixedClock, PlayerInfo, Regulations, Service
+from crosstable.store import Store, open_store
+
+PG_URL = os.environ.get("CROSSTABLE_TEST_PG_URL", "")
+NAMES = ("Anna", "Boris", "Clara", "Dmitri", "Eva", "Fyodor", "Gayane", "Hovhannes")
+
+
+def pg_schema_url(base: str, schema: str) -> str:
+    options = quote(f"-csearch_path={schema}")
+    return base + ("&" if "?" in base else "?") + f"options={options}"
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: object) -> Iterator[str]:
+    """A fresh, empty database of each kind."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path}/store.db"
+        return
+    if not PG_URL:
+        pytest.skip("CROSSTABLE_TEST_PG_URL is not set (bash scripts/postgres.sh starts a server)")
+    import psycopg
+
+    schema = "t_" + uuid.uuid4().hex[:16]
+    with psycopg.connect(PG_URL, autocommit=True) as connection:
+        connection.execute(f"CREATE SCHEMA {schema}")
+    try:
+        yield pg_schema_url(PG_URL, schema)
+    finally:
+        with psycopg.connect(PG_URL, autocommit=True) as connection:
+            connection.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+@pytest.fixture
+def store(db_url: str) -> Iterator[Store]:
+    opened = open_store(db_url)
+    try:
+        yield opened
+    finally:
+        opened.close()
+
+
+def make_service(store: Store, seed: int = 1) -> Service:
+    clock = FixedClock(dt.datetime(2026, 5, 1, 18, 0, tzinfo=dt.UTC), dt.timedelta(seconds=1))
+    return Service(store, clock=clock, random=random.Random(seed))
+
+
+@pytest.fixture
+def service(store: Store) -> Service:
+    return make_service(store)
+
+
+def registered(service: Service, players: int = 5, **regulations: object) -> int:
+    """A tournament with ``players`` players registered (numbers 1…players); its id."""
+    created = service.create_tournament(Regulations(name="Club", **regulations))  # type: ignore[arg-type]
+    tid = created.tournament_id
+    for name in NAMES[:players]:
+        service.add_player(tid, PlayerInfo(name, rating=2000))
+    return tid
+
+
+def started(service: Service, players: int = 5, **regulations: object) -> int:
+    """A started round robin; starting number = registration number."""
+    tid = registered(service, players, **regulations)
+    service.draw_lots(tid, LotsMethod.MANUAL, order=tuple(range(1, players + 1)))
+    service.start(tid)
+    return tid
