@@ -368,6 +368,8 @@ class Settings:
     point_system: PointSystem = field(default_factory=PointSystem)
     bye_points: Fraction | None = None  # None: 0 in a round robin, the PAB value in a Swiss
     tiebreaks: tuple[str, ...] = ()
+    # changes of the tie-break list after round 1 started, each "old -> new: reason"
+    tiebreak_overrides: tuple[str, ...] = ()
     withdrawal_rule: WithdrawalRule = WithdrawalRule.FIDE_HALF
     rules: RulesEdition = RulesEdition.C07_2024
     rounds: int | None = None  # planned number of rounds, when not implied by the system

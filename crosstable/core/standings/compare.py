@@ -1,0 +1,126 @@
+"""Explanations over the whole table: a player's values, and why A is above B.
+
+>>> from crosstable.core.model import Game, GameResult, Player, Round, Tournament
+>>> from crosstable.core.standings.table import compute_standings
+>>> t = Tournament(players=(Player(1, "A"), Player(2, "B"), Player(3, "C")), rounds=(
+...     Round(1, (Game(1, 1, 2, 3, GameResult.DRAW()),)),
+...     Round(2, (Game(2, 1, 3, 1, GameResult.DRAW()),)),
+...     Round(3, (Game(3, 1, 1, 2, GameResult.WHITE_WINS()),))))
+>>> print(compute_standings(t, "DE,SB").why(1, 3))
+1 (A) is above 3 (C) on points: 1.5 against 1.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from crosstable.core.standings.table import Standings
+from crosstable.core.tiebreaks.base import tiebreak
+from crosstable.core.tiebreaks.direct import DirectEncounter, mini_table
+from crosstable.core.tiebreaks.explain import Explanation, show
+from crosstable.core.tiebreaks.spec import TieBreakSpec, parse_code
+
+
+def _ranked(standings: Standings) -> list[TieBreakSpec]:
+    return [s for s in standings.specs if s.name != "PTS"]
+
+
+def explain_player(standings: Standings, start: int) -> list[Explanation]:
+    """The points and every tie-break of player ``start``, each with its elements."""
+    f = standings.field
+    p = start - 1
+    if not 0 <= p < f.n:
+        raise KeyError(start)
+    out = [tiebreak(parse_code("PTS")).explain(f, parse_code("PTS"), p)]
+    ranked = _ranked(standings)
+    for spec in standings.specs:
+        if spec.name == "PTS":
+            continue
+        tb = tiebreak(spec)
+        if not f.active[p]:
+            out.append(
+                Explanation(
+                    spec.code,
+                    start,
+                    None,
+                    show(None),
+                    note="taken out of the standings by the withdrawal rule",
+                )
+            )
+        elif isinstance(tb, DirectEncounter):
+            depth = ranked.index(spec) + 1
+            group = standings.ranking.tied_group(p, depth)
+            out.append(tb.explain_group(f, spec, group, p))
+        else:
+            out.append(tb.explain(f, spec, p))
+    return out
+
+
+def why(standings: Standings, a: int, b: int) -> str:
+    """Why ``a`` and ``b`` stand where they do: the first criterion that separates them."""
+    f = standings.field
+    pa, pb = a - 1, b - 1
+    for q, start in ((pa, a), (pb, b)):
+        if not 0 <= q < f.n:
+            raise KeyError(start)
+    for q, start in ((pa, a), (pb, b)):
+        if not f.active[q]:
+            return f"{_who(standings, start)} is out of the standings (withdrawal rule, R-RR-13)."
+    keys = standings.ranking.keys
+    ka, kb = keys[pa], keys[pb]
+    if ka > kb:
+        pa, pb, a, b, ka, kb = pb, pa, b, a, kb, ka
+    top, low = _who(standings, a), _who(standings, b)
+    ranked = _ranked(standings)
+    for depth, (x, y) in enumerate(zip(ka, kb, strict=True)):
+        if x == y:
+            continue
+        if depth == 0:
+            return (
+                f"{top} is above {low} on points: "
+                f"{show(f.points(f.score[pa]))} against {show(f.points(f.score[pb]))}."
+            )
+        spec = ranked[depth - 1]
+        equal = _equal_on(ranked, depth)
+        tb = tiebreak(spec)
+        if isinstance(tb, DirectEncounter):
+            group = standings.ranking.tied_group(pa, depth)
+            totals, met = mini_table(f, spec, group)
+            members = ", ".join(str(q + 1) for q in sorted(group))
+            scores = ", ".join(
+                f"{q + 1}: {show(Fraction(totals[q], f.scale))}" for q in sorted(group)
+            )
+            everyone = all(met[q] == len(group) - 1 for q in group)
+            how = (
+                "everyone in the group met everyone"
+                if everyone or f.predetermined
+                else "not all of them met: C.07 6.3 ranks a player first only when no missing "
+                "game could change it"
+            )
+            return (
+                f"{top} is above {low} on direct encounter ({spec.code}) after being equal on "
+                f"{equal}: the games among the tied players {members} give {scores} ({how})."
+            )
+        column = standings.ranking.columns[depth - 1]
+        return (
+            f"{top} is above {low} on {spec.code} after being equal on {equal}: "
+            f"{show(column.natural(pa))} against {show(column.natural(pb))}."
+        )
+    rank = standings.ranking.ranks[pa]
+    for lot in standings.lots:
+        if a in lot.players and b in lot.players:
+            return (
+                f"{top} and {low} are equal on points and every tie-break; lots drawn with "
+                f"seed {lot.seed} put them in the order {', '.join(map(str, lot.order))}."
+            )
+    return f"{top} and {low} are equal on points and every tie-break: they share rank {rank}."
+
+
+def _equal_on(ranked: list[TieBreakSpec], depth: int) -> str:
+    names = ["points"] + [s.code for s in ranked[: depth - 1]]
+    return ", ".join(names)
+
+
+def _who(standings: Standings, start: int) -> str:
+    name = standings.names.get(start, "")
+    return f"{start} ({name})" if name else str(start)

@@ -1,0 +1,126 @@
+"""Ranking: points first, then the tie-break list applied to each still-tied group.
+
+C.07 4.2: rank by the first tie-break, then move to the next one for each
+subgroup still tied. Every ordinary tie-break is a number per player, so the
+list is a lexicographic key. Direct encounter (Type A) works on the tied group
+as it stands when its turn comes; its result enters the key as a place within
+that group, which is only ever compared inside the group. Ties that survive
+the list share a rank (1, 2, 2, 4), or — when the regulations ask for lots —
+are drawn with a seeded :class:`random.Random`, reproducibly, and recorded.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from crosstable.core.tiebreaks.base import Column, tiebreak
+from crosstable.core.tiebreaks.direct import DirectEncounter
+from crosstable.core.tiebreaks.field import Field
+from crosstable.core.tiebreaks.spec import TieBreakSpec
+
+Key = tuple[object, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Lot:
+    """A tie left after the whole list, broken by drawing lots."""
+
+    players: tuple[int, ...]  # starting numbers, ascending
+    order: tuple[int, ...]  # the order drawn, best first
+    seed: int
+
+    def to_json(self) -> dict[str, object]:
+        return {"players": list(self.players), "order": list(self.order), "seed": self.seed}
+
+
+@dataclass(frozen=True, slots=True)
+class Ranking:
+    """The order of the players (indices), their ranks, keys and the columns used."""
+
+    order: tuple[int, ...]
+    ranks: dict[int, int]
+    keys: dict[int, Key]
+    columns: tuple[Column, ...]
+    lots: tuple[Lot, ...] = ()
+
+    def tied_group(self, p: int, depth: int) -> list[int]:
+        """The players sharing ``p``'s key up to (not including) criterion ``depth``.
+
+        Depth 0 is points; depth ``i + 1`` is the ``i``-th tie-break.
+        """
+        prefix = self.keys[p][:depth]
+        return [q for q in self.order if self.keys[q][:depth] == prefix]
+
+
+def rank(
+    f: Field,
+    specs: Sequence[TieBreakSpec],
+    *,
+    columns: Sequence[Column | None] | None = None,
+    players: Sequence[int] | None = None,
+    lots_seed: int | None = None,
+) -> Ranking:
+    """Rank ``players`` (indices; default: every active player) of ``f``.
+
+    ``columns`` may hold values already computed (e.g. kept up to date by the
+    live table), one per spec, None where the column must be computed.
+    """
+    chosen = [p for p in range(f.n) if f.active[p]] if players is None else list(players)
+    keys: dict[int, list[object]] = {p: [-f.score[p]] for p in chosen}
+    used: list[Column] = []
+    for i, spec in enumerate(specs):
+        tb = tiebreak(spec)
+        if isinstance(tb, DirectEncounter):
+            numbers = [0] * f.n
+            ordered = sorted(chosen, key=lambda p: (keys[p], p))
+            start = 0
+            while start < len(ordered):
+                stop = start + 1
+                while stop < len(ordered) and keys[ordered[stop]] == keys[ordered[start]]:
+                    stop += 1
+                if stop - start > 1:
+                    _, places = tb.places(f, spec, ordered[start:stop])
+                    for p, place in places.items():
+                        numbers[p] = place
+                start = stop
+            column = Column(spec, list(numbers), 1, False, True)
+            for p in chosen:
+                keys[p].append(numbers[p])
+        else:
+            given = columns[i] if columns is not None else None
+            column = given if given is not None else tb.compute(f, spec)
+            key = column.key
+            for p in chosen:
+                keys[p].append(key(p))
+        used.append(column)
+    frozen = {p: tuple(k) for p, k in keys.items()}
+    order = sorted(chosen, key=lambda p: (frozen[p], p))
+    ranks: dict[int, int] = {}
+    lots: list[Lot] = []
+    rng = random.Random(lots_seed) if lots_seed is not None else None
+    position = 0
+    while position < len(order):
+        stop = position + 1
+        while stop < len(order) and frozen[order[stop]] == frozen[order[position]]:
+            stop += 1
+        group = order[position:stop]
+        if rng is not None and len(group) > 1:
+            drawn = list(group)
+            rng.shuffle(drawn)
+            order[position:stop] = drawn
+            for offset, p in enumerate(drawn):
+                ranks[p] = position + offset + 1
+            lots.append(
+                Lot(
+                    tuple(sorted(p + 1 for p in group)),
+                    tuple(p + 1 for p in drawn),
+                    lots_seed if lots_seed is not None else 0,
+                )
+            )
+        else:
+            for p in group:
+                ranks[p] = position + 1
+        position = stop
+    return Ranking(tuple(order), ranks, frozen, tuple(used), tuple(lots))

@@ -1,0 +1,229 @@
+"""The standings table: rows in ranking order, with points and tie-breaks.
+
+>>> from crosstable.core.model import Game, GameResult, Player, Round, Tournament
+>>> t = Tournament(players=(Player(1, "A"), Player(2, "B"), Player(3, "C")), rounds=(
+...     Round(1, (Game(1, 1, 2, 3, GameResult.DRAW()),)),
+...     Round(2, (Game(2, 1, 3, 1, GameResult.BLACK_WINS()),)),
+...     Round(3, (Game(3, 1, 1, 2, GameResult.DRAW()),))))
+>>> table = compute_standings(t, "DE,SB")
+>>> [(row.start, row.rank, str(row.points)) for row in table.rows]
+[(1, 1, '3/2'), (2, 2, '1'), (3, 3, '1/2')]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field as _field
+from fractions import Fraction
+
+from crosstable.core.model import RulesEdition, System, Tournament
+from crosstable.core.standings.ranking import Lot, Ranking, rank
+from crosstable.core.standings.withdrawals import WithdrawalEffect, withdrawal_effect
+from crosstable.core.tiebreaks.base import Column
+from crosstable.core.tiebreaks.explain import Explanation, Number, number_json
+from crosstable.core.tiebreaks.field import PENDING, Field, compile_field
+from crosstable.core.tiebreaks.presets import default_tiebreaks
+from crosstable.core.tiebreaks.spec import TieBreakSpec, parse_codes
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One player's line: ``values`` follow :attr:`Standings.tiebreaks`."""
+
+    start: int
+    name: str
+    rank: int | None
+    points: Fraction
+    values: tuple[Number | None, ...]
+    withdrawn: str = ""  # "", "explicit" or "inferred"
+    excluded: bool = False  # taken out by the withdrawal rule
+
+    def value(self, code: str, codes: Sequence[str]) -> Number | None:
+        return self.values[list(codes).index(code)]
+
+
+@dataclass(frozen=True)
+class Standings:
+    """Ranked rows plus everything needed to explain them."""
+
+    tiebreaks: tuple[str, ...]
+    rows: tuple[Row, ...]
+    system: System
+    edition: RulesEdition
+    final: bool
+    provisional: bool
+    field: Field
+    specs: tuple[TieBreakSpec, ...]
+    ranking: Ranking
+    withdrawals: WithdrawalEffect
+    notes: tuple[str, ...] = ()
+    lots: tuple[Lot, ...] = ()
+    names: dict[int, str] = _field(default_factory=dict)
+
+    def row(self, start: int) -> Row:
+        for row in self.rows:
+            if row.start == start:
+                return row
+        raise KeyError(start)
+
+    def to_json(self) -> dict[str, object]:
+        """The command-line JSON shape (DESIGN.md): rows in ranking order."""
+        rows = []
+        for row in self.rows:
+            item: dict[str, object] = {
+                "start": row.start,
+                "rank": row.rank,
+                "name": row.name,
+                "points": float(row.points),
+            }
+            for code, value in zip(self.tiebreaks, row.values, strict=True):
+                item[code] = number_json(value)
+            if row.withdrawn:
+                item["withdrawn"] = row.withdrawn
+            if row.excluded:
+                item["excluded"] = True
+            rows.append(item)
+        out: dict[str, object] = {
+            "tiebreaks": list(self.tiebreaks),
+            "rules": self.edition.value,
+            "system": "round-robin" if self.system.has_predetermined_pairings else "swiss",
+            "final": self.final,
+            "provisional": self.provisional,
+            "rows": rows,
+        }
+        if self.notes:
+            out["notes"] = list(self.notes)
+        if self.lots:
+            out["lots"] = [lot.to_json() for lot in self.lots]
+        return out
+
+    def explain(self, start: int) -> list[Explanation]:
+        """Every value of one player, explained (points first)."""
+        from crosstable.core.standings.compare import explain_player
+
+        return explain_player(self, start)
+
+    def why(self, above: int, below: int) -> str:
+        """Why one player stands above the other: the criterion that separated them."""
+        from crosstable.core.standings.compare import why
+
+        return why(self, above, below)
+
+
+def compute_standings(
+    tournament: Tournament,
+    tiebreaks: str | Sequence[str] | None = None,
+    *,
+    rules: RulesEdition | None = None,
+    system: System | None = None,
+    withdrawn: Sequence[int] = (),
+    final: bool = False,
+    lots_seed: int | None = None,
+) -> Standings:
+    """Rank ``tournament`` by points, then ``tiebreaks`` (default: its regulations' list,
+    else the system's preset).
+
+    ``final`` applies the withdrawal rule to explicit and inferred withdrawals and
+    leaves excluded players out; otherwise the table is live: explicit withdrawals
+    show their provisional effect and excluded players stay in, unranked, at the end.
+    ``lots_seed`` breaks ties left after the list by a reproducible drawing of lots.
+    """
+    system = system or tournament.settings.system
+    edition = rules or tournament.settings.rules
+    if tiebreaks is None or (not isinstance(tiebreaks, str) and not tiebreaks):
+        tiebreaks = tournament.settings.tiebreaks or default_tiebreaks(system)
+    specs = parse_codes(tiebreaks)
+    raw = compile_field(tournament, system=system, edition=edition)
+    effect = withdrawal_effect(
+        tournament, raw, system=system, explicit=frozenset(withdrawn), final=final
+    )
+    f = raw
+    if effect.excluded or effect.forfeited:
+        f = compile_field(
+            tournament,
+            system=system,
+            edition=edition,
+            excluded=effect.excluded,
+            forfeit_pending=effect.forfeited,
+        )
+    ranked_specs = [s for s in specs if s.name != "PTS"]
+    ranking = rank(f, ranked_specs, lots_seed=lots_seed)
+    return assemble(tournament, f, specs, ranking, effect, final=final, system=system)
+
+
+def assemble(
+    tournament: Tournament,
+    f: Field,
+    specs: Sequence[TieBreakSpec],
+    ranking: Ranking,
+    effect: WithdrawalEffect,
+    *,
+    final: bool,
+    system: System,
+    extra_notes: Sequence[str] = (),
+) -> Standings:
+    """Build the rows from a ranking (also used by the live table)."""
+    columns: dict[TieBreakSpec, Column] = {}
+    ranked = [s for s in specs if s.name != "PTS"]
+    for spec, column in zip(ranked, ranking.columns, strict=True):
+        columns[spec] = column
+    notes = list(effect.notes)
+    for column in ranking.columns:
+        if column.dropped and column.dropped not in notes:
+            notes.append(column.dropped)
+    notes.extend(extra_notes)
+    names = {p.start: p.name for p in tournament.players}
+    rows: list[Row] = []
+    listed = list(ranking.order)
+    if not final:
+        listed += [p for p in range(f.n) if not f.active[p]]
+    for p in listed:
+        start = p + 1
+        values: list[Number | None] = []
+        for spec in specs:
+            if spec.name == "PTS":
+                values.append(f.points(f.score[p]))
+                continue
+            values.append(columns[spec].natural(p) if f.active[p] else None)
+        rows.append(
+            Row(
+                start=start,
+                name=names.get(start, ""),
+                rank=ranking.ranks.get(p) if f.active[p] else None,
+                points=f.points(f.score[p]),
+                values=tuple(values),
+                withdrawn=effect.withdrawn.get(start, ""),
+                excluded=not f.active[p],
+            )
+        )
+    return Standings(
+        tiebreaks=tuple(s.code for s in specs),
+        rows=tuple(rows),
+        system=system,
+        edition=f.edition,
+        final=final,
+        provisional=is_provisional(tournament, f),
+        field=f,
+        specs=tuple(specs),
+        ranking=ranking,
+        withdrawals=effect,
+        notes=tuple(notes),
+        lots=ranking.lots,
+        names=names,
+    )
+
+
+def is_provisional(tournament: Tournament, f: Field) -> bool:
+    """True while games are missing: results pending or rounds still to come."""
+    if any(PENDING in row for p, row in enumerate(f.kind) if f.active[p]):
+        return True
+    planned = tournament.settings.rounds
+    if planned is not None and planned > f.rounds:
+        return True
+    if f.predetermined and tournament.players:
+        size = len(tournament.players)
+        per_cycle = size - 1 if size % 2 == 0 else size
+        if f.rounds < per_cycle * tournament.settings.cycles:
+            return True
+    return False

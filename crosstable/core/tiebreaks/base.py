@@ -1,0 +1,140 @@
+"""The tie-break protocol and the registry keyed by FIDE code.
+
+Every tie-break is one small class registered with :func:`register`. It
+computes a :class:`Column` — one value per player, kept as an integer (or an
+exact fraction) over a ``denominator`` so that ranking compares exact numbers
+— and explains any single value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import ClassVar, TypeVar
+
+from crosstable.core.errors import RuleError
+from crosstable.core.model import RulesEdition
+from crosstable.core.tiebreaks.explain import Explanation, Number, show
+from crosstable.core.tiebreaks.field import Field
+from crosstable.core.tiebreaks.spec import TieBreakSpec
+
+Value = int | Fraction
+
+# Which modifiers a tie-break accepts (see spec.py).
+CUT = "C"
+MEDIAN = "M"
+LIMIT = "L"
+FORFEITS = "P"
+REVERSE = "R"
+FORE = "F"
+UNRATED = "U"
+
+
+@dataclass(slots=True)
+class Column:
+    """One tie-break's values for every player (index = starting number − 1)."""
+
+    spec: TieBreakSpec
+    values: list[Value | None]
+    denominator: int = 1
+    higher_is_better: bool = True
+    integral: bool = False
+    dropped: str | None = None  # why the tie-break does not apply (every value is None)
+
+    def natural(self, p: int) -> Number | None:
+        """The exact value of player index ``p`` (None when it does not apply)."""
+        v = self.values[p]
+        if v is None:
+            return None
+        if self.integral and self.denominator == 1 and isinstance(v, int):
+            return v
+        return Fraction(v) / self.denominator
+
+    def key(self, p: int) -> Value | float:
+        """Sort key: smaller is better; a missing value sorts last."""
+        v = self.values[p]
+        if v is None:
+            return _LAST
+        return -v if self.higher_is_better else v
+
+
+_LAST = float("inf")
+
+
+class TieBreak:
+    """Base of every tie-break; subclasses set the class attributes and ``values``."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    article: ClassVar[str]  # C.07 article
+    tb_type: ClassVar[str]  # C.07 4.3 type: A, B, C, D or a combination
+    modifiers: ClassVar[frozenset[str]] = frozenset()
+    higher_is_better: ClassVar[bool] = True
+    integral: ClassVar[bool] = False
+    # What a new result disturbs: "self" (the two players), "opponents" (their
+    # opponents too), "field" (anyone), "group" (decided at ranking time: DE).
+    scope: ClassVar[str] = "self"
+
+    @classmethod
+    def check(cls, spec: TieBreakSpec) -> None:
+        """Reject modifiers this tie-break does not define."""
+        given = {
+            CUT: spec.cut_low and not spec.cut_high,
+            MEDIAN: bool(spec.cut_high),
+            LIMIT: spec.limit_steps
+            or spec.limit_points is not None
+            or spec.limit_percent is not None,
+            FORFEITS: spec.forfeits_as_games,
+            REVERSE: spec.reverse,
+            FORE: spec.fore,
+            UNRATED: spec.unrated_rating is not None,
+        }
+        for mod, used in given.items():
+            if used and mod not in cls.modifiers:
+                raise RuleError(f"tie-break {spec.code}: {cls.name} has no /{mod} modifier")
+
+    def denominator(self, f: Field, spec: TieBreakSpec) -> int:
+        return 1
+
+    def applies(self, f: Field, spec: TieBreakSpec) -> str | None:
+        """Why the tie-break does not apply to this field (None: it applies)."""
+        return None
+
+    def values(self, f: Field, spec: TieBreakSpec) -> list[Value | None]:
+        raise NotImplementedError
+
+    def compute(self, f: Field, spec: TieBreakSpec) -> Column:
+        reason = self.applies(f, spec)
+        higher = self.higher_is_better != spec.reverse
+        if reason is not None:
+            return Column(spec, [None] * f.n, 1, higher, self.integral, reason)
+        return Column(spec, self.values(f, spec), self.denominator(f, spec), higher, self.integral)
+
+    def explain(self, f: Field, spec: TieBreakSpec, p: int) -> Explanation:
+        column = self.compute(f, spec)
+        value = column.natural(p)
+        return Explanation(spec.code, p + 1, value, show(value), note=column.dropped or "")
+
+
+def edition(f: Field, spec: TieBreakSpec) -> RulesEdition:
+    """The C.07 edition for this tie-break: its /V modifier, else the tournament's."""
+    return spec.edition or f.edition
+
+
+REGISTRY: dict[str, TieBreak] = {}
+
+T = TypeVar("T", bound=type[TieBreak])
+
+
+def register(cls: T) -> T:
+    """Class decorator: make the tie-break available under its FIDE code."""
+    REGISTRY[cls.name] = cls()
+    return cls
+
+
+def tiebreak(spec: TieBreakSpec) -> TieBreak:
+    return REGISTRY[spec.name]
+
+
+Hook = Callable[[Field, TieBreakSpec], list[Value | None]]

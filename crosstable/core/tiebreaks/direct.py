@@ -1,0 +1,156 @@
+"""Direct encounter (C.07 art. 6), a Type A tie-break: it works on a tied group.
+
+6.1: the games among the tied players make a mini-table; forfeits count only in
+round robins (15.2) or with ``/P``; players who met more than once count the
+average of those games (6.1.2).
+6.2: if everyone met everyone, the mini-table ranks them; any still-tied subset
+gets art. 6 again, until nothing more resolves.
+6.3 (Swiss): if not all met, a player who stays alone on top whatever the
+missing games give is ranked first, then the same for the next place; art. 6
+is then reapplied to the rest.
+
+The value shown for DE is the reference calculator's: the player's place in the
+mini-table of their tied group (1 = best), 0 when not tied or not separated.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from crosstable.core.tiebreaks.base import FORFEITS, TieBreak, Value, register
+from crosstable.core.tiebreaks.explain import Explanation, Item, join_sum, show
+from crosstable.core.tiebreaks.field import FLOSS, FWIN, GAME, Field
+from crosstable.core.tiebreaks.spec import TieBreakSpec
+
+
+def encounters(f: Field, spec: TieBreakSpec, p: int, group: set[int]) -> dict[int, list[int]]:
+    """Scaled points of ``p`` in each counted game against each member of ``group``."""
+    counted = (GAME, FWIN, FLOSS) if f.predetermined or spec.forfeits_as_games else (GAME,)
+    met: dict[int, list[int]] = {}
+    kinds = f.kind[p]
+    opps = f.opp[p]
+    pts = f.pts[p]
+    for r in range(f.rounds):
+        o = opps[r]
+        if o >= 0 and o in group and kinds[r] in counted:
+            met.setdefault(o, []).append(pts[r])
+    return met
+
+
+def mini_table(
+    f: Field, spec: TieBreakSpec, group: list[int]
+) -> tuple[dict[int, Fraction], dict[int, int]]:
+    """Each member's mini-table score (averages of repeated games) and opponents met."""
+    members = set(group)
+    totals: dict[int, Fraction] = {}
+    met_count: dict[int, int] = {}
+    for p in group:
+        met = encounters(f, spec, p, members)
+        totals[p] = sum((Fraction(sum(v), len(v)) for v in met.values()), Fraction(0))
+        met_count[p] = len(met)
+    return totals, met_count
+
+
+@register
+class DirectEncounter(TieBreak):
+    """DE: the mini-table of the games among the tied players (art. 6)."""
+
+    name = "DE"
+    title = "Direct encounter"
+    article = "C.07 art. 6"
+    tb_type = "A"
+    modifiers = frozenset({FORFEITS})
+    higher_is_better = False  # the value is a place: 1 is best
+    integral = True
+    scope = "group"
+
+    def values(self, f: Field, spec: TieBreakSpec) -> list[Value | None]:
+        """Without a tied group every player stands alone: 0 (see :meth:`split`)."""
+        return [0] * f.n
+
+    def split(self, f: Field, spec: TieBreakSpec, group: list[int]) -> list[list[int]]:
+        """Order a tied ``group``: a list of sub-groups, best first, each still tied."""
+        if len(group) < 2:
+            return [list(group)]
+        totals, met_count = mini_table(f, spec, group)
+        everyone_met = f.predetermined or all(met_count[p] == len(group) - 1 for p in group)
+        if everyone_met:  # 6.2
+            ordered = sorted(group, key=lambda p: -totals[p])
+            tiers: list[list[int]] = []
+            for p in ordered:
+                if tiers and totals[tiers[-1][0]] == totals[p]:
+                    tiers[-1].append(p)
+                else:
+                    tiers.append([p])
+            if len(tiers) == 1:
+                return tiers
+            out: list[list[int]] = []
+            for tier in tiers:
+                out.extend(self.split(f, spec, tier))
+            return out
+        # 6.3: rank a player first only if nobody can catch them whatever the missing games
+        win = Fraction(f.win)
+        best = {p: totals[p] + (len(group) - 1 - met_count[p]) * win for p in group}
+        remaining = sorted(group, key=lambda p: (-totals[p], -best[p]))
+        ranked: list[list[int]] = []
+        while len(remaining) > 1:
+            top, others = remaining[0], remaining[1:]
+            if totals[top] > max(best[o] for o in others):
+                ranked.append([top])
+                remaining = others
+            else:
+                break
+        if not ranked:
+            return [list(group)]
+        return ranked + self.split(f, spec, remaining)
+
+    def places(
+        self, f: Field, spec: TieBreakSpec, group: list[int]
+    ) -> tuple[list[list[int]], dict[int, int]]:
+        """The sub-groups and each member's DE number (place in the group, 0 if unseparated)."""
+        parts = self.split(f, spec, group)
+        numbers: dict[int, int] = {}
+        if len(parts) == 1:
+            for p in group:
+                numbers[p] = 0
+            return parts, numbers
+        place = 1
+        for part in parts:
+            for p in part:
+                numbers[p] = place
+            place += len(part)
+        return parts, numbers
+
+    def explain_group(self, f: Field, spec: TieBreakSpec, group: list[int], p: int) -> Explanation:
+        """How player ``p`` stands in the mini-table of ``group``."""
+        _, numbers = self.places(f, spec, group) if len(group) > 1 else ([group], {p: 0})
+        if len(group) < 2:
+            return Explanation(
+                spec.code, p + 1, 0, "0", note="not tied with anyone at this point: DE is 0"
+            )
+        members = set(group)
+        met = encounters(f, spec, p, members)
+        items = []
+        parts = []
+        for o in sorted(members - {p}):
+            games = met.get(o)
+            if not games:
+                items.append(
+                    Item(None, o + 1, f"has not met {o + 1} (no counted game)", None, False)
+                )
+                continue
+            average = Fraction(sum(games), len(games) * f.scale)
+            if len(games) > 1:
+                shown_games = ", ".join(show(f.points(v)) for v in games)
+                text = f"against {o + 1}: games {shown_games}, average {show(average)} (C.07 6.1.2)"
+            else:
+                text = f"against {o + 1}: {show(average)}"
+            items.append(Item(None, o + 1, text, average))
+            parts.append(show(average))
+        total = sum((Fraction(sum(v), len(v) * f.scale) for v in met.values()), Fraction(0))
+        members_text = ", ".join(str(q + 1) for q in sorted(group))
+        note = f"mini-table of the tied players {members_text}"
+        formula = f"{join_sum(parts)} = {show(total)}; place {numbers[p] or 'shared'}"
+        return Explanation(
+            spec.code, p + 1, numbers[p], str(numbers[p]), tuple(items), formula, note
+        )

@@ -1,0 +1,204 @@
+"""Elements of the opponent-based tie-breaks (BH, SB, FB, AOB) and their cuts.
+
+An *element* is what one round contributes: the opponent's score (adjusted per
+C.07 16.3) for a game, or for an unplayed round in a Swiss event the score of a
+*dummy* opponent (16.4): the player's own score, capped in the 2026 text at the
+scheduled opponent's adjusted score for forfeits (16.4.1) and at a draw's points
+times the number of rounds for byes (16.4.2).
+
+In a round robin (pre-determined pairings, 15.2) forfeits are games: the
+element is the opponent's score; the free round of an odd field and a game
+annulled by the withdrawal rule are no element at all.
+
+Cuts (art. 14) drop the least significant element; with voluntary unplayed
+rounds the 16.5 exception applies: the lowest VUR contribution is cut instead,
+unless the least significant value is higher (then that one goes).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from crosstable.core.model import RulesEdition
+from crosstable.core.tiebreaks.field import (
+    DRAW,
+    FLOSS,
+    FREE,
+    FWIN,
+    GAME,
+    HPB,
+    PENDING,
+    ZPB,
+    Field,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Element:
+    """One round's part: ``score`` (scaled) and ``weight`` (own points, scaled) for SB."""
+
+    round: int  # index
+    score: int
+    weight: int
+    vur: bool
+    dummy: bool
+    capped: bool = False
+
+    def product(self) -> int:
+        return self.score * self.weight
+
+
+def elements(f: Field, p: int, edition: RulesEdition) -> list[Element]:
+    """Every element of player index ``p`` in round order."""
+    out: list[Element] = []
+    kinds = f.kind[p]
+    opps = f.opp[p]
+    pts = f.pts[p]
+    if f.predetermined:
+        score = f.score
+        for r in range(f.rounds):
+            k = kinds[r]
+            if k in (GAME, FWIN, FLOSS):
+                out.append(Element(r, score[opps[r]], pts[r], False, False))
+        return out
+    adjusted = f.adjusted
+    own = f.score[p]
+    cap_bye = f.draw * f.rounds
+    capped_edition = edition is RulesEdition.C07_2026
+    for r in range(f.rounds):
+        k = kinds[r]
+        if k == GAME:
+            out.append(Element(r, adjusted[opps[r]], pts[r], False, False))
+        elif k in (PENDING, FREE):
+            continue
+        else:
+            dummy = own
+            if capped_edition:
+                limit = adjusted[opps[r]] if k in (FWIN, FLOSS) else cap_bye
+                dummy = min(own, limit)
+            vur = k in (HPB, ZPB, FLOSS)
+            out.append(Element(r, dummy, pts[r], vur, True, dummy < own))
+    return out
+
+
+def buchholz_sums(f: Field, edition: RulesEdition) -> list[int]:
+    """Plain Buchholz (no modifier) of everyone, scaled: the fast path."""
+    out: list[int] = []
+    if f.predetermined:
+        score = f.score
+        for kinds, opps in zip(f.kind, f.opp, strict=True):
+            out.append(
+                sum(score[o] for k, o in zip(kinds, opps, strict=True) if k <= FLOSS and o >= 0)
+            )
+        return out
+    adjusted = f.adjusted
+    for p in range(f.n):
+        kinds = f.kind[p]
+        opps = f.opp[p]
+        if not _has_unplayed(kinds):
+            out.append(sum(adjusted[o] for k, o in zip(kinds, opps, strict=True) if k == GAME))
+        else:
+            out.append(sum(e.score for e in elements(f, p, edition)))
+    return out
+
+
+def sonneborn_sums(f: Field, edition: RulesEdition) -> list[int]:
+    """Plain Sonneborn-Berger of everyone, in scale² units: the fast path."""
+    out: list[int] = []
+    if f.predetermined:
+        score = f.score
+        for kinds, opps, pts in zip(f.kind, f.opp, f.pts, strict=True):
+            out.append(
+                sum(
+                    score[o] * v
+                    for k, o, v in zip(kinds, opps, pts, strict=True)
+                    if k <= FLOSS and o >= 0
+                )
+            )
+        return out
+    adjusted = f.adjusted
+    for p in range(f.n):
+        kinds = f.kind[p]
+        if not _has_unplayed(kinds):
+            out.append(
+                sum(
+                    adjusted[o] * v
+                    for k, o, v in zip(kinds, f.opp[p], f.pts[p], strict=True)
+                    if k == GAME
+                )
+            )
+        else:
+            out.append(sum(e.score * e.weight for e in elements(f, p, edition)))
+    return out
+
+
+def _has_unplayed(kinds: list[int]) -> bool:
+    return any(k != GAME and k != PENDING for k in kinds)
+
+
+def apply_cuts(
+    items: list[Element], low: int, high: int, rounds: int, *, product: bool
+) -> tuple[list[Element], list[Element]]:
+    """Cut ``low`` least and ``high`` most significant elements (C.07 14, 16.5).
+
+    The significance of an element is the opponent's score, then its
+    contribution (for SB the product). Returns ``(kept, cut)``.
+    """
+    low = min(low, rounds)
+    high = min(high, rounds - low)
+    kept = list(items)
+    cut: list[Element] = []
+
+    def contribution(e: Element) -> int:
+        return e.score * e.weight if product else e.score
+
+    while low > 0 and kept:
+        least = min(kept, key=lambda e: (e.score, contribution(e)))
+        vurs = [e for e in kept if e.vur]
+        victim = least
+        if vurs:
+            lowest_vur = min(vurs, key=lambda e: (contribution(e), e.score))
+            if contribution(least) <= contribution(lowest_vur):
+                victim = lowest_vur
+        kept.remove(victim)
+        cut.append(victim)
+        low -= 1
+    while high > 0 and kept:
+        most = max(kept, key=lambda e: (e.score, contribution(e)))
+        kept.remove(most)
+        cut.append(most)
+        high -= 1
+    return kept, cut
+
+
+def fore_field(f: Field) -> Field:
+    """The field as if every paired game of the final round were drawn (C.07 8.3)."""
+    if f.rounds == 0:
+        return f
+    last = f.rounds - 1
+    kind = list(f.kind)
+    pts = list(f.pts)
+    res = list(f.res)
+    for p in range(f.n):
+        if f.opp[p][last] >= 0 and f.kind[p][last] in (GAME, FWIN, FLOSS, PENDING):
+            kind[p] = [*f.kind[p][:last], GAME]
+            pts[p] = [*f.pts[p][:last], f.draw]
+            res[p] = [*f.res[p][:last], DRAW]
+    return Field(
+        n=f.n,
+        rounds=f.rounds,
+        scale=f.scale,
+        win=f.win,
+        draw=f.draw,
+        loss=f.loss,
+        predetermined=f.predetermined,
+        edition=f.edition,
+        opp=f.opp,
+        kind=kind,
+        pts=pts,
+        res=res,
+        col=f.col,
+        rating=f.rating,
+        active=f.active,
+        round_numbers=f.round_numbers,
+    )

@@ -1,0 +1,285 @@
+"""The compiled field: every player's rounds as flat integer arrays.
+
+Tie-breaks are sums over rounds, so they are computed on a :class:`Field`
+built once from a :class:`~crosstable.core.model.Tournament`: per player and
+round the opponent (an index, ``-1`` for none), the kind of round (a game over
+the board, a forfeit, a bye…), the points *scaled to integers* (``scale`` is
+the least common denominator of the point system, 2 for 1-½-0) and the colour.
+Hot loops add integers; :class:`fractions.Fraction` appears only at the edges.
+
+Players are indexed from 0 (index = starting number − 1).
+
+>>> from crosstable.core.model import Game, GameResult, Player, Round, Tournament
+>>> t = Tournament(players=(Player(1, "A"), Player(2, "B")),
+...                rounds=(Round(1, (Game(1, 1, 1, 2, GameResult.DRAW()),)),))
+>>> f = compile_field(t)
+>>> f.score, f.scale
+([1, 1], 2)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from crosstable.core.model import (
+    ByeKind,
+    Outcome,
+    RulesEdition,
+    System,
+    Tournament,
+)
+
+# Kinds of round, from one player's side.
+GAME = 0  # a game over the board (incl. games shorter than one move, W/D/L)
+FWIN = 1  # forfeit win (+)
+FLOSS = 2  # forfeit loss (-), also each side of a double forfeit
+PAB = 3  # pairing-allocated bye (U)
+FPB = 4  # full-point bye (F)
+HPB = 5  # half-point bye (H)
+ZPB = 6  # zero-point bye (Z), known absence, any round after a withdrawal
+FREE = 7  # the free round of an odd round robin; a game annulled by the withdrawal rule
+PENDING = 8  # paired, no result yet
+
+KIND_NAMES = {
+    GAME: "game",
+    FWIN: "forfeit win",
+    FLOSS: "forfeit loss",
+    PAB: "pairing-allocated bye",
+    FPB: "full-point bye",
+    HPB: "half-point bye",
+    ZPB: "zero-point bye",
+    FREE: "free round",
+    PENDING: "not played yet",
+}
+
+WIN = 2
+DRAW = 1
+LOSS = 0
+NONE = -1
+
+WHITE = 1
+BLACK = 2
+
+_GAME_OUTCOMES: dict[Outcome, tuple[int, int]] = {
+    Outcome.WIN: (GAME, WIN),
+    Outcome.SHORT_WIN: (GAME, WIN),
+    Outcome.DRAW: (GAME, DRAW),
+    Outcome.SHORT_DRAW: (GAME, DRAW),
+    Outcome.LOSS: (GAME, LOSS),
+    Outcome.SHORT_LOSS: (GAME, LOSS),
+    Outcome.FORFEIT_WIN: (FWIN, WIN),
+    Outcome.FORFEIT_LOSS: (FLOSS, LOSS),
+    Outcome.PENDING: (PENDING, NONE),
+    Outcome.UNKNOWN: (PENDING, NONE),
+}
+
+_BYE_KINDS = {
+    ByeKind.PAIRING: PAB,
+    ByeKind.FULL: FPB,
+    ByeKind.HALF: HPB,
+    ByeKind.ZERO: ZPB,
+}
+
+
+@dataclass(slots=True)
+class Field:
+    """Every player's record, compiled; mutable only through :mod:`..standings.live`."""
+
+    n: int
+    rounds: int
+    scale: int
+    win: int
+    draw: int
+    loss: int
+    predetermined: bool  # round robin / Scheveningen (C.07 15.2)
+    edition: RulesEdition
+    opp: list[list[int]]
+    kind: list[list[int]]
+    pts: list[list[int]]
+    res: list[list[int]]
+    col: list[list[int]]
+    rating: list[int | None]
+    active: list[bool]
+    score: list[int] = field(default_factory=list)
+    round_numbers: list[int] = field(default_factory=list)
+    _adjusted: list[int] | None = None
+
+    def __post_init__(self) -> None:
+        if not self.score:
+            self.score = [sum(row) for row in self.pts]
+
+    # -- conversions -------------------------------------------------------------------
+
+    def points(self, scaled: int) -> Fraction:
+        """Scaled points back to exact points."""
+        return Fraction(scaled, self.scale)
+
+    def indices(self) -> range:
+        return range(self.n)
+
+    # -- C.07 art. 16: unplayed rounds in Swiss events ----------------------------------
+
+    @property
+    def adjusted(self) -> list[int]:
+        """Each player's score as their opponents see it (C.07 16.3), scaled.
+
+        In a round robin (15.2) it is the plain score. In a Swiss event a requested
+        bye that is followed only by voluntary unplayed rounds, or that falls in the
+        last round (category 16.2.5), counts as a draw.
+        """
+        if self._adjusted is None:
+            if self.predetermined:
+                self._adjusted = list(self.score)
+            else:
+                self._adjusted = [self.adjusted_score(p) for p in range(self.n)]
+        return self._adjusted
+
+    def invalidate(self) -> None:
+        """Forget cached values after a result changed."""
+        self._adjusted = None
+
+    def adjusted_score(self, p: int) -> int:
+        kinds = self.kind[p]
+        last = self.last_available_round(p)
+        total = self.score[p]
+        pts = self.pts[p]
+        for r in range(last + 1, self.rounds):
+            if kinds[r] in (HPB, ZPB):
+                total += self.draw - pts[r]
+        return total
+
+    def last_available_round(self, p: int) -> int:
+        """The last round that is not a voluntary unplayed round (−1 if none)."""
+        kinds = self.kind[p]
+        for r in range(self.rounds - 1, -1, -1):
+            if kinds[r] not in _VUR:
+                return r
+        return -1
+
+    def is_vur(self, p: int, r: int) -> bool:
+        """A voluntary unplayed round (16.1.2): a requested bye or a forfeit loss."""
+        return self.kind[p][r] in _VUR
+
+    def category(self, p: int, r: int) -> int | None:
+        """The C.07 16.2 category (1–5) of an unplayed round in a Swiss event, else None."""
+        k = self.kind[p][r]
+        if k in (PAB, FPB):
+            return 1
+        if k == FWIN:
+            return 2
+        if k == FLOSS:
+            return 4
+        if k in (HPB, ZPB):
+            return 3 if r < self.last_available_round(p) else 5
+        return None
+
+
+_VUR = frozenset({HPB, ZPB, FLOSS})
+
+
+def point_scale(values: Iterable[Fraction]) -> int:
+    """The least common denominator of a point system's values."""
+    scale = 1
+    for value in values:
+        scale = scale * value.denominator // math.gcd(scale, value.denominator)
+    return scale
+
+
+def compile_field(
+    tournament: Tournament,
+    *,
+    system: System | None = None,
+    edition: RulesEdition | None = None,
+    excluded: frozenset[int] = frozenset(),
+    forfeit_pending: frozenset[int] = frozenset(),
+) -> Field:
+    """Compile ``tournament`` for tie-break work.
+
+    ``excluded`` players are taken out by the withdrawal rule: their games no
+    longer exist for anyone else (a free round instead). Games of players in
+    ``forfeit_pending`` that have no result yet become forfeits lost by them.
+    """
+    settings = tournament.settings
+    system = system or settings.system
+    predetermined = system.has_predetermined_pairings
+    ps = settings.point_system
+    free_points = settings.bye_points if settings.bye_points is not None else Fraction(0)
+    bye_points = {
+        ByeKind.PAIRING: ps.pairing_bye_points,
+        ByeKind.FULL: ps.full_bye_points,
+        ByeKind.HALF: ps.half_bye_points,
+        ByeKind.ZERO: ps.zero_bye,
+    }
+    scale = point_scale(
+        [
+            ps.win,
+            ps.draw,
+            ps.loss,
+            ps.forfeit_win_points,
+            ps.forfeit_loss_points,
+            ps.zero_bye,
+            free_points,
+            *bye_points.values(),
+        ]
+    )
+    outcome_points = {o: int(o.points(ps) * scale) for o in Outcome}
+    n = len(tournament.players)
+    rounds = len(tournament.rounds)
+    absent_kind = FREE if predetermined else ZPB
+    opp = [[-1] * rounds for _ in range(n)]
+    kind = [[absent_kind] * rounds for _ in range(n)]
+    pts = [[0] * rounds for _ in range(n)]
+    res = [[NONE] * rounds for _ in range(n)]
+    col = [[0] * rounds for _ in range(n)]
+    for r, rnd in enumerate(tournament.rounds):
+        for game in rnd.games:
+            w, b = game.white - 1, game.black - 1
+            if game.result is None:
+                wo, bo = Outcome.PENDING, Outcome.PENDING
+            else:
+                wo, bo = game.result.white, game.result.black
+            if not wo.is_decided and (
+                game.white in forfeit_pending or game.black in forfeit_pending
+            ):
+                wo = Outcome.FORFEIT_LOSS if game.white in forfeit_pending else Outcome.FORFEIT_WIN
+                bo = Outcome.FORFEIT_LOSS if game.black in forfeit_pending else Outcome.FORFEIT_WIN
+            for me, other, outcome, colour in ((w, b, wo, WHITE), (b, w, bo, BLACK)):
+                if other + 1 in excluded and me + 1 not in excluded:
+                    kind[me][r] = FREE
+                    continue
+                k, result = _GAME_OUTCOMES[outcome]
+                opp[me][r] = other
+                kind[me][r] = k
+                res[me][r] = result
+                col[me][r] = colour
+                pts[me][r] = outcome_points[outcome]
+        for bye in rnd.byes:
+            p = bye.player - 1
+            if bye.kind is ByeKind.FREE:
+                kind[p][r] = absent_kind
+                pts[p][r] = int(free_points * scale) if predetermined else 0
+            else:
+                kind[p][r] = _BYE_KINDS[bye.kind]
+                pts[p][r] = int(bye_points[bye.kind] * scale)
+    ratings = [p.rating if p.rating else None for p in tournament.players]
+    return Field(
+        n=n,
+        rounds=rounds,
+        scale=scale,
+        win=int(ps.win * scale),
+        draw=int(ps.draw * scale),
+        loss=int(ps.loss * scale),
+        predetermined=predetermined,
+        edition=edition or settings.rules,
+        opp=opp,
+        kind=kind,
+        pts=pts,
+        res=res,
+        col=col,
+        rating=ratings,
+        active=[i + 1 not in excluded for i in range(n)],
+        round_numbers=[rnd.number for rnd in tournament.rounds],
+    )

@@ -1,0 +1,85 @@
+"""Tie-break lists: the presets and the rule that a list is locked once play starts.
+
+* ``rr`` — FIDE's recommendation for individual round robins (C.02 2017, seeds
+  001, 003): DE, WIN, SB, KS. C.07 itself sets no default order.
+* ``swiss`` — Buchholz first (R-SW-4): BH/C1, BH, SB, DE, WIN.
+* ``portal`` — the portal's order (seeds 000, 002): SB, then the average rating
+  of the rated opponents met, unrounded (``ARO_RATED``).
+
+Points always come first; ``PTS`` may be written at the head of a list (TRF
+record 212) and is then only shown.
+
+>>> preset("rr")
+('DE', 'WIN', 'SB', 'KS')
+>>> default_tiebreaks(System.SWISS_DUTCH)
+('BH/C1', 'BH', 'SB', 'DE', 'WIN')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from crosstable.core.errors import RuleError
+from crosstable.core.model import System, Tournament
+from crosstable.core.tiebreaks.spec import parse_codes
+
+PRESETS: dict[str, tuple[str, ...]] = {
+    "rr": ("DE", "WIN", "SB", "KS"),
+    "swiss": ("BH/C1", "BH", "SB", "DE", "WIN"),
+    "portal": ("SB", "ARO_RATED"),
+    "portal-doubled": ("DSB", "ARO_RATED"),
+}
+
+
+def preset(name: str) -> tuple[str, ...]:
+    """A preset by name (``rr``, ``swiss``, ``portal``, ``portal-doubled``)."""
+    try:
+        return PRESETS[name.lower()]
+    except KeyError:
+        raise RuleError(
+            f"tie-break preset {name!r}: use one of {', '.join(sorted(PRESETS))}"
+        ) from None
+
+
+def default_tiebreaks(system: System) -> tuple[str, ...]:
+    """The preset used when the regulations give no list."""
+    return PRESETS["rr"] if system.has_predetermined_pairings else PRESETS["swiss"]
+
+
+def has_started(tournament: Tournament) -> bool:
+    """True once any result of round 1 (or later) is in."""
+    for rnd in tournament.rounds:
+        if rnd.byes and any(b.kind.value != "free" for b in rnd.byes):
+            return True
+        for game in rnd.games:
+            if game.result is not None and game.result.is_decided:
+                return True
+    return False
+
+
+def change_tiebreaks(
+    tournament: Tournament, codes: str | Sequence[str], *, override: str = ""
+) -> Tournament:
+    """A copy with a new tie-break list (R-RR-10: fixed once round 1 starts).
+
+    After the start it takes an explicit ``override`` (the reason), which is
+    recorded in ``Settings.tiebreak_overrides`` together with the old and new list.
+    """
+    specs = parse_codes(codes)
+    new = tuple(s.code for s in specs)
+    settings = tournament.settings
+    if new == settings.tiebreaks:
+        return tournament
+    overrides = settings.tiebreak_overrides
+    if has_started(tournament):
+        if not override.strip():
+            raise RuleError(
+                "the tie-break list is part of the published regulations and is locked once "
+                "round 1 has started; give an override reason to change it"
+            )
+        old = ",".join(settings.tiebreaks) or "(none)"
+        overrides = (*overrides, f"{old} -> {','.join(new)}: {override.strip()}")
+    return replace(
+        tournament, settings=replace(settings, tiebreaks=new, tiebreak_overrides=overrides)
+    )

@@ -1,0 +1,307 @@
+"""Type B tie-breaks: the player's own record (C.07 art. 7) and the points.
+
+>>> from crosstable.core.model import Game, GameResult, Player, Round, Tournament
+>>> from crosstable.core.tiebreaks.field import compile_field
+>>> from crosstable.core.tiebreaks.spec import parse_code
+>>> t = Tournament(players=(Player(1, "A"), Player(2, "B")), rounds=(
+...     Round(1, (Game(1, 1, 1, 2, GameResult.WHITE_WINS()),)),
+...     Round(2, (Game(2, 1, 2, 1, GameResult.DRAW()),))))
+>>> f = compile_field(t)
+>>> REGISTRY["PS"].compute(f, parse_code("PS")).natural(0)
+Fraction(5, 2)
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from crosstable.core.tiebreaks.base import (
+    CUT,
+    REGISTRY,
+    REVERSE,
+    TieBreak,
+    Value,
+    register,
+)
+from crosstable.core.tiebreaks.explain import Explanation, Item, join_sum, show
+from crosstable.core.tiebreaks.field import (
+    BLACK,
+    FLOSS,
+    FREE,
+    FWIN,
+    GAME,
+    HPB,
+    KIND_NAMES,
+    PENDING,
+    WIN,
+    ZPB,
+    Field,
+)
+from crosstable.core.tiebreaks.spec import TieBreakSpec
+
+__all__ = ["REGISTRY"]
+
+
+def _round_text(f: Field, p: int, r: int) -> str:
+    k = f.kind[p][r]
+    o = f.opp[p][r]
+    if k == GAME:
+        word = {2: "won", 1: "drew", 0: "lost"}[f.res[p][r]]
+        colour = "White" if f.col[p][r] == 1 else "Black"
+        return f"{word} with {colour} against {o + 1}"
+    if o >= 0:
+        return f"{KIND_NAMES[k]} against {o + 1}"
+    return KIND_NAMES[k]
+
+
+class _Counting(TieBreak):
+    """A count of rounds with some property; subclasses say which rounds count."""
+
+    integral = True
+
+    def counts(self, f: Field, p: int, r: int) -> bool:
+        raise NotImplementedError
+
+    def values(self, f: Field, spec: TieBreakSpec) -> list[Value | None]:
+        out: list[Value | None] = []
+        rounds = range(f.rounds)
+        for p in f.indices():
+            out.append(sum(1 for r in rounds if self.counts(f, p, r)))
+        return out
+
+    def explain(self, f: Field, spec: TieBreakSpec, p: int) -> Explanation:
+        items = tuple(
+            Item(
+                f.round_numbers[r],
+                f.opp[p][r] + 1 if f.opp[p][r] >= 0 else None,
+                _round_text(f, p, r),
+                1,
+            )
+            for r in range(f.rounds)
+            if self.counts(f, p, r)
+        )
+        value = len(items)
+        return Explanation(
+            spec.code, p + 1, value, str(value), items, f"{self.title}: {value}", self.article
+        )
+
+
+@register
+class Points(TieBreak):
+    """The score itself (``PTS``), always the first criterion."""
+
+    name = "PTS"
+    title = "Points"
+    article = "C.07 4.2"
+    tb_type = "B"
+
+    def denominator(self, f: Field, spec: TieBreakSpec) -> int:
+        return f.scale
+
+    def values(self, f: Field, spec: TieBreakSpec) -> list[Value | None]:
+        return list(f.score)
+
+    def explain(self, f: Field, spec: TieBreakSpec, p: int) -> Explanation:
+        items = []
+        parts = []
+        for r in range(f.rounds):
+            if f.kind[p][r] == PENDING:
+                continue
+            amount = f.points(f.pts[p][r])
+            parts.append(show(amount))
+            items.append(
+                Item(
+                    f.round_numbers[r],
+                    f.opp[p][r] + 1 if f.opp[p][r] >= 0 else None,
+                    _round_text(f, p, r),
+                    amount,
+                )
+            )
+        value = f.points(f.score[p])
+        return Explanation(
+            spec.code, p + 1, value, show(value), tuple(items), f"{join_sum(parts)} = {show(value)}"
+        )
+
+
+@register
+class Wins(_Counting):
+    """WIN: rounds with a win's points, with or without playing (7.1)."""
+
+    name = "WIN"
+    title = "Number of wins"
+    article = "C.07 7.1: rounds with as many points as a win, played or not"
+    tb_type = "B"
+
+    def counts(self, f: Field, p: int, r: int) -> bool:
+        k = f.kind[p][r]
+        return k != FREE and k != PENDING and f.pts[p][r] == f.win
+
+    def values(self, f: Field, spec: TieBreakSpec) -> list[Value | None]:
+        win = f.win
+        out: list[Value | None] = []
+        for kinds, pts in zip(f.kind, f.pts, strict=True):
+            out.append(sum(1 for k, v in zip(kinds, pts, strict=True) if v == win and k < FREE))
+        return out
+
+
+@register
+class GamesWon(_Counting):
+    """WON: games won over the board (7.2)."""
+
+    name = "WON"
+    title = "Number of games won"
+    article = "C.07 7.2: games won over the board (forfeits and byes do not count)"
+    tb_type = "B"
+
+    def counts(self, f: Field, p: int, r: int) -> bool:
+        return f.kind[p][r] == GAME and f.res[p][r] == WIN
+
+
+@register
+class BlackGames(_Counting):
+    """BPG: games played over the board with Black (7.3)."""
+
+    name = "BPG"
+    title = "Number of games played with Black"
+    article = "C.07 7.3: games played over the board with Black"
+    tb_type = "B"
+
+    def counts(self, f: Field, p: int, r: int) -> bool:
+        return f.kind[p][r] == GAME and f.col[p][r] == BLACK
+
+
+@register
+class BlackWins(_Counting):
+    """BWG: games won over the board with Black (7.4)."""
+
+    name = "BWG"
+    title = "Number of games won with Black"
+    article = "C.07 7.4: games won over the board with Black"
+    tb_type = "B"
+
+    def counts(self, f: Field, p: int, r: int) -> bool:
+        return f.kind[p][r] == GAME and f.col[p][r] == BLACK and f.res[p][r] == WIN
+
+
+@register
+class RoundsElectedToPlay(_Counting):
+    """REP: rounds minus half-point byes, zero-point byes and forfeit losses (7.6).
+
+    The free round of an odd round robin is no round of the player's, so it
+    does not count either; a round not played yet counts (the player is there).
+    """
+
+    name = "REP"
+    title = "Rounds one elected to play"
+    article = "C.07 7.6: rounds minus half-point byes, zero-point byes and forfeit losses"
+    tb_type = "B"
+
+    def counts(self, f: Field, p: int, r: int) -> bool:
+        return f.kind[p][r] not in (HPB, ZPB, FLOSS, FREE)
+
+
+@register
+class ProgressiveScores(TieBreak):
+    """PS: the sum of the running score after each round (7.5); /C1 drops round 1."""
+
+    name = "PS"
+    title = "Sum of progressive scores"
+    article = "C.07 7.5"
+    tb_type = "B"
+    modifiers = frozenset({CUT})
+
+    def denominator(self, f: Field, spec: TieBreakSpec) -> int:
+        return f.scale
+
+    def values(self, f: Field, spec: TieBreakSpec) -> list[Value | None]:
+        rounds = f.rounds
+        cut = min(spec.cut_low, rounds)
+        weights = [rounds - r for r in range(rounds)]
+        out: list[Value | None] = []
+        for pts in f.pts:
+            if cut:
+                running = 0
+                total = 0
+                for r, v in enumerate(pts):
+                    running += v
+                    if r >= cut:
+                        total += running
+                out.append(total)
+            else:
+                out.append(sum(w * v for w, v in zip(weights, pts, strict=True)))
+        return out
+
+    def explain(self, f: Field, spec: TieBreakSpec, p: int) -> Explanation:
+        running = 0
+        items = []
+        parts = []
+        for r in range(f.rounds):
+            running += f.pts[p][r]
+            counted = r >= spec.cut_low
+            amount = f.points(running)
+            items.append(Item(f.round_numbers[r], None, "score after the round", amount, counted))
+            if counted:
+                parts.append(show(amount))
+        value = self.compute(f, spec).natural(p)
+        return Explanation(
+            spec.code, p + 1, value, show(value), tuple(items), f"{join_sum(parts)} = {show(value)}"
+        )
+
+
+@register
+class StandardPoints(TieBreak):
+    """STD: 1 per round won against the scheduled opponent, ½ per round level (7.7).
+
+    Without an opponent the points are compared with a draw's. It counts 1-½-0
+    inside a 3-1-0 event. A free round of an odd round robin is no element.
+    """
+
+    name = "STD"
+    title = "Standard points"
+    article = "C.07 7.7 (2026)"
+    tb_type = "B"
+
+    def denominator(self, f: Field, spec: TieBreakSpec) -> int:
+        return 2
+
+    def element(self, f: Field, p: int, r: int) -> int | None:
+        k = f.kind[p][r]
+        if k in (FREE, PENDING):
+            return None
+        mine = f.pts[p][r]
+        o = f.opp[p][r]
+        # C.07 15.2 (2026): a forfeit loss in a round robin stays an unplayed round
+        # for Type B; compared with a draw it gives 0 all the same.
+        theirs = f.pts[o][r] if o >= 0 and k in (GAME, FWIN, FLOSS) else f.draw
+        return 2 if mine > theirs else 1 if mine == theirs else 0
+
+    def values(self, f: Field, spec: TieBreakSpec) -> list[Value | None]:
+        out: list[Value | None] = []
+        for p in f.indices():
+            out.append(sum(e for r in range(f.rounds) if (e := self.element(f, p, r)) is not None))
+        return out
+
+    def explain(self, f: Field, spec: TieBreakSpec, p: int) -> Explanation:
+        items = []
+        for r in range(f.rounds):
+            e = self.element(f, p, r)
+            if e is not None:
+                items.append(Item(f.round_numbers[r], None, _round_text(f, p, r), Fraction(e, 2)))
+        value = self.compute(f, spec).natural(p)
+        return Explanation(spec.code, p + 1, value, show(value), tuple(items))
+
+
+@register
+class PairingNumber(TieBreak):
+    """TPN: the tournament pairing number, lowest first (7.8); /R reverses it."""
+
+    name = "TPN"
+    title = "Tournament pairing number"
+    article = "C.07 7.8 (2026)"
+    tb_type = "B"
+    modifiers = frozenset({REVERSE})
+    higher_is_better = False
+    integral = True
+
+    def values(self, f: Field, spec: TieBreakSpec) -> list[Value | None]:
+        return [p + 1 for p in f.indices()]

@@ -1,0 +1,211 @@
+"""Tie-breaks on the player's and the opponents' results (C.07 art. 9): SB, KS.
+
+Also the portal's doubled Sonneborn-Berger (seeds 000, 002: twice the score of
+each opponent beaten plus the score of each opponent drawn), code ``DSB``:
+the same order as SB, written the portal's way.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from crosstable.core.tiebreaks.base import (
+    CUT,
+    LIMIT,
+    MEDIAN,
+    TieBreak,
+    Value,
+    edition,
+    register,
+)
+from crosstable.core.tiebreaks.buchholz import element_text
+from crosstable.core.tiebreaks.elements import apply_cuts, elements, sonneborn_sums
+from crosstable.core.tiebreaks.explain import Explanation, Item, join_sum, show
+from crosstable.core.tiebreaks.field import FLOSS, FREE, FWIN, GAME, Field
+from crosstable.core.tiebreaks.spec import TieBreakSpec
+
+
+def sonneborn_values(f: Field, spec: TieBreakSpec) -> list[int]:
+    """Sonneborn-Berger of everyone with the spec's cuts, in scale² units."""
+    ed = edition(f, spec)
+    if not spec.modified:
+        return sonneborn_sums(f, ed)
+    out: list[int] = []
+    for p in f.indices():
+        kept, _ = apply_cuts(
+            elements(f, p, ed), spec.cut_low, spec.cut_high, f.rounds, product=True
+        )
+        out.append(sum(e.score * e.weight for e in kept))
+    return out
+
+
+@register
+class SonnebornBerger(TieBreak):
+    """SB: Σ opponent's final score × points scored against them (9.1).
+
+    With 1-½-0 that is the full score of each opponent beaten plus half the score
+    of each opponent drawn; forfeit wins count as wins (seed 003, C.07 15.2).
+    """
+
+    name = "SB"
+    title = "Sonneborn-Berger"
+    article = "C.07 9.1"
+    tb_type = "BC"
+    modifiers = frozenset({CUT, MEDIAN})
+    scope = "opponents"
+    factor = 1
+
+    def denominator(self, f: Field, spec: TieBreakSpec) -> int:
+        return f.scale * f.scale
+
+    def values(self, f: Field, spec: TieBreakSpec) -> list[Value | None]:
+        factor = self.factor
+        return [v * factor for v in sonneborn_values(f, spec)]
+
+    def explain(self, f: Field, spec: TieBreakSpec, p: int) -> Explanation:
+        ed = edition(f, spec)
+        all_items = elements(f, p, ed)
+        kept, cut = apply_cuts(all_items, spec.cut_low, spec.cut_high, f.rounds, product=True)
+        items = []
+        won: list[str] = []
+        drawn: list[str] = []
+        other: list[str] = []
+        for e in all_items:
+            counted = e not in cut
+            score = f.points(e.score)
+            weight = f.points(e.weight)
+            amount = score * weight * self.factor
+            text = element_text(f, p, e)
+            if e.weight == f.win:
+                text = f"{text}; won: the full score"
+                bucket = won
+            elif e.weight == f.draw:
+                text = f"{text}; drawn: {show(weight)} × {show(score)}"
+                bucket = drawn
+            elif e.weight == 0:
+                text = f"{text}; lost: nothing"
+                bucket = []
+            else:
+                text = f"{text}; {show(weight)} × {show(score)}"
+                bucket = other
+            if not counted:
+                text += " — cut"
+            elif e.weight:
+                bucket.append(show(score) if bucket is not other else show(score * weight))
+            items.append(
+                Item(
+                    f.round_numbers[e.round],
+                    f.opp[p][e.round] + 1 if f.opp[p][e.round] >= 0 else None,
+                    text,
+                    amount,
+                    counted,
+                )
+            )
+        value = Fraction(sum(e.score * e.weight for e in kept) * self.factor, f.scale * f.scale)
+        formula = _formula(f, won, drawn, other, self.factor)
+        return Explanation(
+            spec.code, p + 1, value, show(value), tuple(items), f"{formula} = {show(value)}"
+        )
+
+
+def _formula(f: Field, won: list[str], drawn: list[str], other: list[str], factor: int) -> str:
+    win = f.points(f.win)
+    draw = f.points(f.draw)
+    parts = []
+    if won:
+        head = f"{show(win * factor)} × " if win * factor != 1 else ""
+        parts.append(f"{head}({join_sum(won)})" if len(won) > 1 or head else won[0])
+    if drawn:
+        parts.append(f"{show(draw * factor)} × ({join_sum(drawn)})")
+    parts.extend(other)
+    return join_sum(parts)
+
+
+@register
+class DoubledSonnebornBerger(SonnebornBerger):
+    """DSB: the portal's SB, 2 × beaten + drawn (seeds 000, 002); orders like SB."""
+
+    name = "DSB"
+    title = "Sonneborn-Berger, doubled (portal)"
+    article = "portal rules (seeds 000, 002): 2 × scores of opponents beaten + scores drawn"
+    factor = 2
+
+
+@register
+class Koya(TieBreak):
+    """KS: points scored against the players with at least 50 % of the maximum (9.2).
+
+    The maximum counts only rounds with an opponent: 13 players in 13 rounds can
+    score at most 12. ``/L-1`` lowers the bar by half a point, ``/L+1`` raises it.
+    """
+
+    name = "KS"
+    title = "Koya system"
+    article = "C.07 9.2"
+    tb_type = "BC"
+    modifiers = frozenset({LIMIT})
+    scope = "opponents"
+
+    def denominator(self, f: Field, spec: TieBreakSpec) -> int:
+        return f.scale
+
+    def maximum_games(self, f: Field) -> int:
+        if not f.predetermined:
+            return f.rounds
+        free = [row.count(FREE) for p, row in enumerate(f.kind) if f.active[p]]
+        return f.rounds - (min(free) if free else 0)
+
+    def threshold(self, f: Field, spec: TieBreakSpec) -> Fraction:
+        """The qualifying score, scaled."""
+        share = spec.limit_percent if spec.limit_percent is not None else Fraction(50)
+        limit = Fraction(f.win * self.maximum_games(f)) * share / 100
+        limit += Fraction(spec.limit_steps * f.scale, 2)
+        if spec.limit_points is not None:
+            limit += spec.limit_points * f.scale
+        return limit
+
+    def values(self, f: Field, spec: TieBreakSpec) -> list[Value | None]:
+        limit = self.threshold(f, spec)
+        qualifies = [s >= limit for s in f.score]
+        out: list[Value | None] = []
+        for kinds, opps, pts in zip(f.kind, f.opp, f.pts, strict=True):
+            out.append(
+                sum(
+                    v
+                    for k, o, v in zip(kinds, opps, pts, strict=True)
+                    if o >= 0 and k <= FLOSS and qualifies[o]
+                )
+            )
+        return out
+
+    def explain(self, f: Field, spec: TieBreakSpec, p: int) -> Explanation:
+        limit = self.threshold(f, spec)
+        items = []
+        parts = []
+        for r in range(f.rounds):
+            o = f.opp[p][r]
+            if o < 0 or f.kind[p][r] not in (GAME, FWIN, FLOSS):
+                continue
+            ok = f.score[o] >= limit
+            amount = f.points(f.pts[p][r])
+            text = (
+                f"against {o + 1} (score {show(f.points(f.score[o]))}"
+                f"{' ≥ ' if ok else ' < '}{show(Fraction(limit, f.scale))})"
+            )
+            items.append(Item(f.round_numbers[r], o + 1, text, amount, ok))
+            if ok:
+                parts.append(show(amount))
+        value = self.compute(f, spec).natural(p)
+        note = (
+            f"qualifying score: {show(Fraction(limit, f.scale))} "
+            f"(maximum {show(f.points(f.win * self.maximum_games(f)))})"
+        )
+        return Explanation(
+            spec.code,
+            p + 1,
+            value,
+            show(value),
+            tuple(items),
+            f"{join_sum(parts)} = {show(value)}",
+            note,
+        )
