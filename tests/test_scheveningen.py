@@ -189,3 +189,48 @@ def test_team_of() -> None:
     assert team_of(6, 1) == ("A", 1) and team_of(6, 12) == ("B", 6)
     with pytest.raises(ScheduleError):
         team_of(6, 13)
+
+
+def cyclic_round_balanced_table_exists(n: int) -> bool:
+    """Exhaustive search over the colours of the cyclic order (A i meets B i+r-1):
+    every player n/2 Whites, nobody three of a colour in a row, n/2–n/2 every round."""
+    half = n // 2
+    a_seq: list[list[bool]] = [[] for _ in range(n)]
+    b_seq: list[list[bool]] = [[] for _ in range(n)]
+
+    def fits(seq: list[bool], colour: bool, left: int) -> bool:
+        if len(seq) >= 2 and seq[-1] == seq[-2] == colour:
+            return False
+        whites = sum(seq) + colour
+        return whites <= half and whites + left >= half
+
+    def search(cell: int, round_whites: int) -> bool:
+        if cell == n * n:
+            return True
+        r, board = divmod(cell, n)
+        if board == 0:
+            round_whites = 0
+        opponent = (board + r) % n
+        for a_white in (True, False):
+            total = round_whites + a_white
+            if total > half or total + (n - board - 1) < half:
+                continue
+            left = n - r - 1
+            if not (fits(a_seq[board], a_white, left) and fits(b_seq[opponent], not a_white, left)):
+                continue
+            a_seq[board].append(a_white)
+            b_seq[opponent].append(not a_white)
+            if search(cell + 1, total):
+                return True
+            a_seq[board].pop()
+            b_seq[opponent].pop()
+        return False
+
+    return search(0, 0)
+
+
+def test_cyclic_six_boards_cannot_balance_every_round() -> None:
+    """Why 2×6 gives team A 4–2 / 2–4 Whites per round (docs/variants.md)."""
+    assert cyclic_round_balanced_table_exists(4)
+    assert cyclic_round_balanced_table_exists(8)
+    assert not cyclic_round_balanced_table_exists(6)
