@@ -1,9 +1,198 @@
-"""`crosstable standings` — placeholder until its issue lands."""
+"""`crosstable standings FILE.trf` — points, tie-breaks and ranks of a TRF file.
+
+Contract (DESIGN.md): ``--format json`` prints
+``{"tiebreaks": [...], "rows": [{"start": 1, "rank": 1, "points": 4.0, "SB": 9.0, …}, …]}``
+with rows in ranking order, keys the codes as given and ``null`` for a tie-break
+that does not apply. Without ``--tiebreaks`` the file's list (records 202/212)
+is used, else the system's preset.
+"""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+from typing import Annotated, TypeVar
+
 import typer
+
+from crosstable.core.errors import InputError, RuleError
+from crosstable.core.model import RulesEdition, System
+from crosstable.core.standings import Standings, compute_standings, crosstable_view
+from crosstable.core.tiebreaks.explain import show
+from crosstable.core.tiebreaks.presets import PRESETS
+
+FORMATS = ("json", "table", "crosstable")
+SYSTEMS = {"round-robin": System.ROUND_ROBIN, "swiss": System.SWISS_DUTCH}
+RULES = {"2024": RulesEdition.C07_2024, "2026": RulesEdition.C07_2026}
 
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to ``app``."""
+    app.command(name="standings")(standings)
+
+
+def standings(
+    file: Annotated[Path, typer.Argument(help="Tournament Report File (TRF-16, TRF-2026, TRF(x))")],
+    tiebreaks: Annotated[
+        str | None,
+        typer.Option(
+            "--tiebreaks",
+            help="Comma-separated FIDE codes (e.g. PTS,DE,WIN,SB,KS or BH/C1,BH,SB) or a "
+            "preset: rr, swiss, portal, portal-doubled. Default: the file's 202/212 list, "
+            "else the system's preset.",
+        ),
+    ] = None,
+    rules: Annotated[
+        str | None, typer.Option("--rules", help="C.07 edition: 2024 or 2026 (default 2024)")
+    ] = None,
+    system: Annotated[
+        str | None,
+        typer.Option("--system", help="round-robin or swiss (default: from the file)"),
+    ] = None,
+    withdrawn: Annotated[
+        str | None,
+        typer.Option("--withdrawn", help="Starting numbers of withdrawn players, e.g. 3,7"),
+    ] = None,
+    final: Annotated[
+        bool,
+        typer.Option(
+            "--final", help="Final standings: apply the withdrawal rule, leave excluded out"
+        ),
+    ] = False,
+    explain: Annotated[
+        str | None,
+        typer.Option(
+            "--explain",
+            help="Explain every value of a player (START), or why A is above B (A,B)",
+        ),
+    ] = None,
+    lots: Annotated[
+        int | None,
+        typer.Option("--lots", help="Break ties left after the list by lots drawn with this seed"),
+    ] = None,
+    output: Annotated[str, typer.Option("--format", help="json, table or crosstable")] = "table",
+) -> None:
+    """Standings with FIDE tie-breaks (C.07), live or final."""
+    from crosstable.formats.trf import read_trf
+
+    if output not in FORMATS:
+        raise InputError(f"--format {output!r}: use json, table or crosstable", source="options")
+    source = str(file)
+    document = read_trf(file)
+    tournament = document.tournament
+    chosen_system = _choice(system, SYSTEMS, "--system")
+    chosen_rules = _choice(rules, RULES, "--rules")
+    codes: str | tuple[str, ...] | None
+    if tiebreaks is not None:
+        codes = PRESETS.get(tiebreaks.strip().lower(), tiebreaks)
+    else:
+        codes = document.standings_tiebreaks or tournament.settings.tiebreaks or None
+    withdrawals = _starts(withdrawn, len(tournament.players), "--withdrawn")
+    try:
+        table = compute_standings(
+            tournament,
+            codes,
+            rules=chosen_rules,
+            system=chosen_system,
+            withdrawn=withdrawals,
+            final=final,
+            lots_seed=lots,
+        )
+        explained = _explain(table, explain, len(tournament.players))
+    except RuleError as error:
+        where = "--tiebreaks" if tiebreaks is not None else f"{source} (records 202/212)"
+        raise InputError(str(error), source=where) from None
+    if output == "json":
+        payload = table.to_json()
+        if explained is not None:
+            payload["explain"] = explained[1]
+        text = json.dumps(payload, ensure_ascii=False, indent=2)
+    elif output == "crosstable":
+        text = crosstable_view(tournament, table).text()
+        if explained is not None:
+            text += "\n\n" + explained[0]
+    else:
+        text = render_table(table)
+        if explained is not None:
+            text += "\n\n" + explained[0]
+    typer.echo(text)
+
+
+def render_table(table: Standings) -> str:
+    """The standings as a fixed-width text table, notes below."""
+    headers = ["Rank", "No", "Name", "Pts", *table.tiebreaks]
+    lines = []
+    for row in table.rows:
+        rank = "out" if row.excluded else ("—" if row.rank is None else str(row.rank))
+        name = row.name + (" (withdrawn)" if row.withdrawn else "")
+        lines.append([rank, str(row.start), name, show(row.points), *map(show, row.values)])
+    widths = [max([len(h)] + [len(line[i]) for line in lines]) for i, h in enumerate(headers)]
+    out = []
+    for line in [headers, *lines]:
+        cells = [
+            text.ljust(width) if i == 2 else text.rjust(width)
+            for i, (text, width) in enumerate(zip(line, widths, strict=True))
+        ]
+        out.append("  ".join(cells).rstrip())
+    system = "round robin" if table.system.has_predetermined_pairings else "Swiss"
+    out.append("")
+    out.append(f"{system}; FIDE C.07 as in force from {_edition_date(table.edition)}")
+    if table.provisional:
+        out.append("provisional: games are still to be played; tie-breaks will change")
+    for note in table.notes:
+        out.append(f"note: {note}")
+    for lot in table.lots:
+        drawn = ", ".join(map(str, lot.order))
+        out.append(f"lots (seed {lot.seed}) among {list(lot.players)}: {drawn}")
+    return "\n".join(out)
+
+
+def _edition_date(edition: RulesEdition) -> str:
+    return "1 Aug 2024" if edition is RulesEdition.C07_2024 else "1 Mar 2026"
+
+
+def _explain(
+    table: Standings, text: str | None, size: int
+) -> tuple[str, dict[str, object] | list[dict[str, object]]] | None:
+    if text is None:
+        return None
+    starts = _starts(text, size, "--explain")
+    if len(starts) == 1:
+        items = table.explain(starts[0])
+        return "\n\n".join(e.text() for e in items), [e.to_json() for e in items]
+    if len(starts) == 2:
+        answer = table.why(starts[0], starts[1])
+        return answer, {"players": starts, "why": answer}
+    raise InputError("--explain: give one starting number, or two as A,B", source="options")
+
+
+def _starts(text: str | None, size: int, option: str) -> list[int]:
+    if text is None or not text.strip():
+        return []
+    out = []
+    for part in text.split(","):
+        part = part.strip()
+        if not part.isdigit():
+            raise InputError(
+                f"{option} {text!r}: {part!r} is not a starting number", source="options"
+            )
+        start = int(part)
+        if not 1 <= start <= size:
+            raise InputError(
+                f"{option} {text!r}: there is no player {start} (the file has 1…{size})",
+                source="options",
+            )
+        out.append(start)
+    return out
+
+
+T = TypeVar("T")
+
+
+def _choice(value: str | None, choices: dict[str, T], option: str) -> T | None:
+    if value is None:
+        return None
+    key = value.strip().lower()
+    if key not in choices:
+        raise InputError(f"{option} {value!r}: use {' or '.join(choices)}", source="options")
+    return choices[key]

@@ -8,7 +8,6 @@ exact fraction) over a ``denominator`` so that ranking compares exact numbers
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import ClassVar, TypeVar
@@ -62,6 +61,15 @@ class Column:
 _LAST = float("inf")
 
 
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One game's result changed: its two players, with their scores before the change."""
+
+    players: tuple[int, int]
+    old_score: dict[int, int]
+    old_adjusted: dict[int, int]
+
+
 class TieBreak:
     """Base of every tie-break; subclasses set the class attributes and ``values``."""
 
@@ -111,6 +119,28 @@ class TieBreak:
             return Column(spec, [None] * f.n, 1, higher, self.integral, reason)
         return Column(spec, self.values(f, spec), self.denominator(f, spec), higher, self.integral)
 
+    def player_value(self, f: Field, spec: TieBreakSpec, p: int) -> Value | None:
+        """One player's value (subclasses with a cheap per-player form override this)."""
+        return self.values(f, spec)[p]
+
+    def update(self, f: Field, spec: TieBreakSpec, column: Column, change: Change) -> None:
+        """Bring ``column`` up to date after one game's result changed (the live table).
+
+        Only the values the new result can touch are recomputed: the two players
+        ("self"), also their opponents ("opponents"), or everyone ("field").
+        """
+        if column.dropped is not None or self.scope == "group":
+            return
+        if self.scope == "field":
+            column.values[:] = self.values(f, spec)
+            return
+        targets = set(change.players)
+        if self.scope == "opponents":
+            for p in change.players:
+                targets.update(o for o in f.opp[p] if o >= 0)
+        for p in targets:
+            column.values[p] = self.player_value(f, spec, p)
+
     def explain(self, f: Field, spec: TieBreakSpec, p: int) -> Explanation:
         column = self.compute(f, spec)
         value = column.natural(p)
@@ -135,6 +165,3 @@ def register(cls: T) -> T:
 
 def tiebreak(spec: TieBreakSpec) -> TieBreak:
     return REGISTRY[spec.name]
-
-
-Hook = Callable[[Field, TieBreakSpec], list[Value | None]]

@@ -12,6 +12,8 @@ from crosstable.core.tiebreaks.base import (
     CUT,
     FORE,
     MEDIAN,
+    Change,
+    Column,
     TieBreak,
     Value,
     edition,
@@ -21,6 +23,7 @@ from crosstable.core.tiebreaks.elements import (
     Element,
     apply_cuts,
     buchholz_sums,
+    delta_update,
     elements,
     fore_field,
 )
@@ -53,6 +56,14 @@ def element_text(f: Field, p: int, e: Element) -> str:
     what = KIND_NAMES[f.kind[p][r]]
     cap = " (capped, C.07 2026 16.4)" if e.capped else ""
     return f"{what}: dummy opponent with the player's own score {shown}{cap}"
+
+
+def buchholz_of(f: Field, spec: TieBreakSpec, p: int) -> int:
+    """One player's Buchholz with the spec's cuts, scaled."""
+    kept, _ = apply_cuts(
+        elements(f, p, edition(f, spec)), spec.cut_low, spec.cut_high, f.rounds, product=False
+    )
+    return sum(e.score for e in kept)
 
 
 def buchholz_values(f: Field, spec: TieBreakSpec) -> list[int]:
@@ -119,6 +130,17 @@ class Buchholz(TieBreak):
     def values(self, f: Field, spec: TieBreakSpec) -> list[Value | None]:
         return list(buchholz_values(f, spec))
 
+    def player_value(self, f: Field, spec: TieBreakSpec, p: int) -> Value | None:
+        return buchholz_of(f, spec, p)
+
+    def update(self, f: Field, spec: TieBreakSpec, column: Column, change: Change) -> None:
+        if column.dropped is not None or spec.modified or self.scope != "opponents":
+            super().update(f, spec, column, change)
+            return
+        ed = edition(f, spec)
+        for p in delta_update(f, column.values, change, edition=ed, weighted=False):
+            column.values[p] = buchholz_of(f, spec, p)
+
     def explain(self, f: Field, spec: TieBreakSpec, p: int) -> Explanation:
         reason = self.applies(f, spec)
         if reason:
@@ -134,6 +156,10 @@ class ForeBuchholz(Buchholz):
     title = "Fore Buchholz"
     article = "C.07 8.3"
     tb_type = "D"
+    scope = "field"
+
+    def player_value(self, f: Field, spec: TieBreakSpec, p: int) -> Value | None:
+        return buchholz_of(fore_field(f), spec, p)
 
     def values(self, f: Field, spec: TieBreakSpec) -> list[Value | None]:
         return list(buchholz_values(fore_field(f), spec))

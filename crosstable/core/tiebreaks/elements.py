@@ -18,8 +18,10 @@ unless the least significant value is higher (then that one goes).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 
 from crosstable.core.model import RulesEdition
+from crosstable.core.tiebreaks.base import Change
 from crosstable.core.tiebreaks.field import (
     DRAW,
     FLOSS,
@@ -136,6 +138,44 @@ def _has_unplayed(kinds: list[int]) -> bool:
     return any(k != GAME and k != PENDING for k in kinds)
 
 
+def delta_update(
+    f: Field,
+    values: list[int | Fraction | None],
+    change: Change,
+    *,
+    edition: RulesEdition,
+    weighted: bool,
+    factor: int = 1,
+) -> set[int]:
+    """Add each changed player's new score to their opponents' BH (or SB) values.
+
+    An opponent's element for a game is the changed player's (adjusted) score, so
+    it moves by the same amount (times the points the opponent scored, for SB).
+    Returns the players that need a full recomputation: the two players themselves
+    and, under the 2026 caps, opponents whose forfeit dummy depends on that score.
+    """
+    recompute = set(change.players)
+    reference = f.score if f.predetermined else f.adjusted
+    before = change.old_score if f.predetermined else change.old_adjusted
+    capped = edition is RulesEdition.C07_2026 and not f.predetermined
+    for x in change.players:
+        delta = reference[x] - before[x]
+        if not delta:
+            continue
+        for r, o in enumerate(f.opp[x]):
+            if o < 0 or o in recompute:
+                continue
+            k = f.kind[o][r]
+            if k == GAME or (f.predetermined and k <= FLOSS):
+                step = delta * f.pts[o][r] * factor if weighted else delta
+                current = values[o]
+                if current is not None:
+                    values[o] = current + step
+            elif capped and k in (FWIN, FLOSS):
+                recompute.add(o)
+    return recompute
+
+
 def apply_cuts(
     items: list[Element], low: int, high: int, rounds: int, *, product: bool
 ) -> tuple[list[Element], list[Element]]:
@@ -201,4 +241,5 @@ def fore_field(f: Field) -> Field:
         rating=f.rating,
         active=f.active,
         round_numbers=f.round_numbers,
+        outcome_points=f.outcome_points,
     )

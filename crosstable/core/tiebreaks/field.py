@@ -26,6 +26,7 @@ from fractions import Fraction
 
 from crosstable.core.model import (
     ByeKind,
+    GameResult,
     Outcome,
     RulesEdition,
     System,
@@ -105,6 +106,7 @@ class Field:
     active: list[bool]
     score: list[int] = field(default_factory=list)
     round_numbers: list[int] = field(default_factory=list)
+    outcome_points: dict[Outcome, int] = field(default_factory=dict)
     _adjusted: list[int] | None = None
 
     def __post_init__(self) -> None:
@@ -137,9 +139,34 @@ class Field:
                 self._adjusted = [self.adjusted_score(p) for p in range(self.n)]
         return self._adjusted
 
-    def invalidate(self) -> None:
-        """Forget cached values after a result changed."""
-        self._adjusted = None
+    def set_game(self, r: int, white: int, black: int, result: GameResult | None) -> None:
+        """Record the result of the game ``white``–``black`` (indices) in round index ``r``.
+
+        Scores and adjusted scores of the two players follow; nothing else changes.
+        """
+        wo, bo = (
+            (Outcome.PENDING, Outcome.PENDING)
+            if result is None
+            else (
+                result.white,
+                result.black,
+            )
+        )
+        for me, outcome in ((white, wo), (black, bo)):
+            k, res = _GAME_OUTCOMES[outcome]
+            self.kind[me][r] = k
+            self.res[me][r] = res
+            old = self.pts[me][r]
+            new = self.outcome_points[outcome]
+            self.pts[me][r] = new
+            self.score[me] += new - old
+        if self._adjusted is not None:
+            if self.predetermined:
+                self._adjusted[white] = self.score[white]
+                self._adjusted[black] = self.score[black]
+            else:
+                self._adjusted[white] = self.adjusted_score(white)
+                self._adjusted[black] = self.adjusted_score(black)
 
     def adjusted_score(self, p: int) -> int:
         kinds = self.kind[p]
@@ -282,4 +309,5 @@ def compile_field(
         rating=ratings,
         active=[i + 1 not in excluded for i in range(n)],
         round_numbers=[rnd.number for rnd in tournament.rounds],
+        outcome_points=outcome_points,
     )

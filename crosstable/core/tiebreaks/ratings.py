@@ -118,6 +118,9 @@ class _RatingBased(TieBreak):
     def values(self, f: Field, spec: TieBreakSpec) -> list[Value | None]:
         return [self.per_player(opponents_played(f, spec, p)) for p in f.indices()]
 
+    def player_value(self, f: Field, spec: TieBreakSpec, p: int) -> Value | None:
+        return self.per_player(opponents_played(f, spec, p))
+
     def explain(self, f: Field, spec: TieBreakSpec, p: int) -> Explanation:
         reason = self.applies(f, spec)
         if reason:
@@ -185,11 +188,11 @@ class AverageRatingOfRatedOpponents(_RatingBased):
         return None
 
     def values(self, f: Field, spec: TieBreakSpec) -> list[Value | None]:
-        out: list[Value | None] = []
-        for p in f.indices():
-            games = opponents_played(f, spec, p)
-            out.append(Fraction(sum(g[1] for g in games), len(games)) if games else None)
-        return out
+        return [self.player_value(f, spec, p) for p in f.indices()]
+
+    def player_value(self, f: Field, spec: TieBreakSpec, p: int) -> Value | None:
+        games = opponents_played(f, spec, p)
+        return Fraction(sum(g[1] for g in games), len(games)) if games else None
 
 
 @register

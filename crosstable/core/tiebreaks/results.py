@@ -63,11 +63,10 @@ class _Counting(TieBreak):
         raise NotImplementedError
 
     def values(self, f: Field, spec: TieBreakSpec) -> list[Value | None]:
-        out: list[Value | None] = []
-        rounds = range(f.rounds)
-        for p in f.indices():
-            out.append(sum(1 for r in rounds if self.counts(f, p, r)))
-        return out
+        return [self.player_value(f, spec, p) for p in f.indices()]
+
+    def player_value(self, f: Field, spec: TieBreakSpec, p: int) -> Value | None:
+        return sum(1 for r in range(f.rounds) if self.counts(f, p, r))
 
     def explain(self, f: Field, spec: TieBreakSpec, p: int) -> Explanation:
         items = tuple(
@@ -100,6 +99,9 @@ class Points(TieBreak):
 
     def values(self, f: Field, spec: TieBreakSpec) -> list[Value | None]:
         return list(f.score)
+
+    def player_value(self, f: Field, spec: TieBreakSpec, p: int) -> Value | None:
+        return f.score[p]
 
     def explain(self, f: Field, spec: TieBreakSpec, p: int) -> Explanation:
         items = []
@@ -142,6 +144,10 @@ class Wins(_Counting):
         for kinds, pts in zip(f.kind, f.pts, strict=True):
             out.append(sum(1 for k, v in zip(kinds, pts, strict=True) if v == win and k < FREE))
         return out
+
+    def player_value(self, f: Field, spec: TieBreakSpec, p: int) -> Value | None:
+        win = f.win
+        return sum(1 for k, v in zip(f.kind[p], f.pts[p], strict=True) if v == win and k < FREE)
 
 
 @register
@@ -217,19 +223,12 @@ class ProgressiveScores(TieBreak):
         rounds = f.rounds
         cut = min(spec.cut_low, rounds)
         weights = [rounds - r for r in range(rounds)]
-        out: list[Value | None] = []
-        for pts in f.pts:
-            if cut:
-                running = 0
-                total = 0
-                for r, v in enumerate(pts):
-                    running += v
-                    if r >= cut:
-                        total += running
-                out.append(total)
-            else:
-                out.append(sum(w * v for w, v in zip(weights, pts, strict=True)))
-        return out
+        return [_progressive(pts, cut, weights) for pts in f.pts]
+
+    def player_value(self, f: Field, spec: TieBreakSpec, p: int) -> Value | None:
+        rounds = f.rounds
+        weights = [rounds - r for r in range(rounds)]
+        return _progressive(f.pts[p], min(spec.cut_low, rounds), weights)
 
     def explain(self, f: Field, spec: TieBreakSpec, p: int) -> Explanation:
         running = 0
@@ -246,6 +245,19 @@ class ProgressiveScores(TieBreak):
         return Explanation(
             spec.code, p + 1, value, show(value), tuple(items), f"{join_sum(parts)} = {show(value)}"
         )
+
+
+def _progressive(pts: list[int], cut: int, weights: list[int]) -> int:
+    """Σ of the running score after each round, the first ``cut`` rounds' left out."""
+    if not cut:
+        return sum(w * v for w, v in zip(weights, pts, strict=True))
+    running = 0
+    total = 0
+    for r, v in enumerate(pts):
+        running += v
+        if r >= cut:
+            total += running
+    return total
 
 
 @register
@@ -276,10 +288,10 @@ class StandardPoints(TieBreak):
         return 2 if mine > theirs else 1 if mine == theirs else 0
 
     def values(self, f: Field, spec: TieBreakSpec) -> list[Value | None]:
-        out: list[Value | None] = []
-        for p in f.indices():
-            out.append(sum(e for r in range(f.rounds) if (e := self.element(f, p, r)) is not None))
-        return out
+        return [self.player_value(f, spec, p) for p in f.indices()]
+
+    def player_value(self, f: Field, spec: TieBreakSpec, p: int) -> Value | None:
+        return sum(e for r in range(f.rounds) if (e := self.element(f, p, r)) is not None)
 
     def explain(self, f: Field, spec: TieBreakSpec, p: int) -> Explanation:
         items = []

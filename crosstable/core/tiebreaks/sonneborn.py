@@ -13,16 +13,31 @@ from crosstable.core.tiebreaks.base import (
     CUT,
     LIMIT,
     MEDIAN,
+    Change,
+    Column,
     TieBreak,
     Value,
     edition,
     register,
 )
 from crosstable.core.tiebreaks.buchholz import element_text
-from crosstable.core.tiebreaks.elements import apply_cuts, elements, sonneborn_sums
+from crosstable.core.tiebreaks.elements import (
+    apply_cuts,
+    delta_update,
+    elements,
+    sonneborn_sums,
+)
 from crosstable.core.tiebreaks.explain import Explanation, Item, join_sum, show
 from crosstable.core.tiebreaks.field import FLOSS, FREE, FWIN, GAME, Field
 from crosstable.core.tiebreaks.spec import TieBreakSpec
+
+
+def sonneborn_of(f: Field, spec: TieBreakSpec, p: int) -> int:
+    """One player's Sonneborn-Berger with the spec's cuts, in scale² units."""
+    kept, _ = apply_cuts(
+        elements(f, p, edition(f, spec)), spec.cut_low, spec.cut_high, f.rounds, product=True
+    )
+    return sum(e.score * e.weight for e in kept)
 
 
 def sonneborn_values(f: Field, spec: TieBreakSpec) -> list[int]:
@@ -61,6 +76,18 @@ class SonnebornBerger(TieBreak):
     def values(self, f: Field, spec: TieBreakSpec) -> list[Value | None]:
         factor = self.factor
         return [v * factor for v in sonneborn_values(f, spec)]
+
+    def player_value(self, f: Field, spec: TieBreakSpec, p: int) -> Value | None:
+        return sonneborn_of(f, spec, p) * self.factor
+
+    def update(self, f: Field, spec: TieBreakSpec, column: Column, change: Change) -> None:
+        if column.dropped is not None or spec.modified:
+            super().update(f, spec, column, change)
+            return
+        ed = edition(f, spec)
+        todo = delta_update(f, column.values, change, edition=ed, weighted=True, factor=self.factor)
+        for p in todo:
+            column.values[p] = sonneborn_of(f, spec, p) * self.factor
 
     def explain(self, f: Field, spec: TieBreakSpec, p: int) -> Explanation:
         ed = edition(f, spec)
@@ -167,16 +194,28 @@ class Koya(TieBreak):
     def values(self, f: Field, spec: TieBreakSpec) -> list[Value | None]:
         limit = self.threshold(f, spec)
         qualifies = [s >= limit for s in f.score]
-        out: list[Value | None] = []
-        for kinds, opps, pts in zip(f.kind, f.opp, f.pts, strict=True):
-            out.append(
-                sum(
-                    v
-                    for k, o, v in zip(kinds, opps, pts, strict=True)
-                    if o >= 0 and k <= FLOSS and qualifies[o]
-                )
-            )
-        return out
+        return [_koya(f, p, qualifies) for p in f.indices()]
+
+    def player_value(self, f: Field, spec: TieBreakSpec, p: int) -> Value | None:
+        limit = self.threshold(f, spec)
+        return _koya(f, p, [s >= limit for s in f.score])
+
+    def update(self, f: Field, spec: TieBreakSpec, column: Column, change: Change) -> None:
+        """A player crossing the bar adds (or takes) their opponents' points against them."""
+        limit = self.threshold(f, spec)
+        values = column.values
+        for x in change.players:
+            was, now = change.old_score[x] >= limit, f.score[x] >= limit
+            if was == now:
+                continue
+            sign = 1 if now else -1
+            for r, o in enumerate(f.opp[x]):
+                current = values[o] if o >= 0 else None
+                if current is not None and o not in change.players and f.kind[o][r] <= FLOSS:
+                    values[o] = current + sign * f.pts[o][r]
+        qualifies = [s >= limit for s in f.score]
+        for p in change.players:
+            values[p] = _koya(f, p, qualifies)
 
     def explain(self, f: Field, spec: TieBreakSpec, p: int) -> Explanation:
         limit = self.threshold(f, spec)
@@ -209,3 +248,11 @@ class Koya(TieBreak):
             f"{join_sum(parts)} = {show(value)}",
             note,
         )
+
+
+def _koya(f: Field, p: int, qualifies: list[bool]) -> int:
+    return sum(
+        v
+        for k, o, v in zip(f.kind[p], f.opp[p], f.pts[p], strict=True)
+        if o >= 0 and k <= FLOSS and qualifies[o]
+    )

@@ -1,0 +1,170 @@
+"""The live table (R-RR-12): one new result updates the table without a full recount.
+
+As soon as a game ends its result enters the table. :class:`LiveStandings`
+keeps the compiled field and every tie-break column; :meth:`LiveStandings.record`
+changes the two players' rounds and then lets each tie-break bring its own
+column up to date:
+
+* points, WIN, WON, BPG, BWG, PS, REP, STD and the rating-based values change
+  for the two players only;
+* Buchholz and Sonneborn-Berger move by the change of the two scores for each
+  of their opponents (a delta, no recount); Koya changes for the opponents only
+  when a player crosses the qualifying score; with cut modifiers the opponents
+  are recomputed, one by one;
+* DE is decided when the table is ranked, group by group; AOB, FB, APRO and
+  APPO (opponents of opponents) are recomputed whole.
+
+While games are missing every value is provisional (``Standings.provisional``).
+A withdrawal changes who counts at all, so it rebuilds the table.
+
+>>> from crosstable.core.model import Game, GameResult, Player, Round, Tournament
+>>> t = Tournament(players=(Player(1, "A"), Player(2, "B"), Player(3, "C"), Player(4, "D")),
+...     rounds=(Round(1, (Game(1, 1, 1, 4), Game(1, 2, 2, 3))),))
+>>> live = LiveStandings(t, "SB")
+>>> sorted(live.record(1, 1, 4, GameResult.WHITE_WINS()))
+[0, 3]
+>>> [row.start for row in live.standings().rows][:1]
+[1]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from crosstable.core.errors import RuleError
+from crosstable.core.model import GameResult, RulesEdition, System, Tournament
+from crosstable.core.standings.ranking import rank
+from crosstable.core.standings.table import Standings, assemble
+from crosstable.core.standings.withdrawals import WithdrawalEffect, withdrawal_effect
+from crosstable.core.tiebreaks.base import Change, Column, tiebreak
+from crosstable.core.tiebreaks.field import Field, compile_field
+from crosstable.core.tiebreaks.presets import default_tiebreaks
+from crosstable.core.tiebreaks.spec import TieBreakSpec, parse_codes
+
+
+class LiveStandings:
+    """A standings table kept up to date one result at a time."""
+
+    def __init__(
+        self,
+        tournament: Tournament,
+        tiebreaks: str | Sequence[str] | None = None,
+        *,
+        rules: RulesEdition | None = None,
+        system: System | None = None,
+        withdrawn: Sequence[int] = (),
+    ) -> None:
+        self._system = system or tournament.settings.system
+        self._rules = rules or tournament.settings.rules
+        if tiebreaks is None or (not isinstance(tiebreaks, str) and not tiebreaks):
+            tiebreaks = tournament.settings.tiebreaks or default_tiebreaks(self._system)
+        self._specs = parse_codes(tiebreaks)
+        self._ranked: list[TieBreakSpec] = [s for s in self._specs if s.name != "PTS"]
+        self._withdrawn = frozenset(withdrawn)
+        self._base = tournament
+        self._results: dict[tuple[int, int], GameResult | None] = {}
+        self._index: dict[tuple[int, int, int], tuple[int, int]] = {}
+        for r, rnd in enumerate(tournament.rounds):
+            for g, game in enumerate(rnd.games):
+                self._index[(rnd.number, game.white, game.black)] = (r, g)
+        self._rebuild(tournament)
+
+    # -- state ---------------------------------------------------------------------------
+
+    @property
+    def field(self) -> Field:
+        return self._field
+
+    @property
+    def tournament(self) -> Tournament:
+        """The tournament with every recorded result (built on demand)."""
+        if not self._results:
+            return self._base
+        rounds = list(self._base.rounds)
+        touched: dict[int, list[int]] = {}
+        for r, g in self._results:
+            touched.setdefault(r, []).append(g)
+        for r, games in touched.items():
+            listed = list(rounds[r].games)
+            for g in games:
+                listed[g] = replace(listed[g], result=self._results[(r, g)])
+            rounds[r] = replace(rounds[r], games=tuple(listed))
+        self._base = replace(self._base, rounds=tuple(rounds))
+        self._results.clear()
+        return self._base
+
+    def columns(self) -> dict[str, Column]:
+        """The current tie-break columns by code (DE is decided at ranking time)."""
+        return {spec.code: column for spec, column in zip(self._ranked, self._columns, strict=True)}
+
+    # -- updates -------------------------------------------------------------------------
+
+    def record(
+        self, round_number: int, white: int, black: int, result: GameResult | None
+    ) -> frozenset[int]:
+        """Enter (or clear, with None) the result of ``white``–``black`` in a round.
+
+        Returns the indices of the two players; their values and those that depend on
+        them are up to date afterwards.
+        """
+        key = (round_number, white, black)
+        if key not in self._index:
+            raise RuleError(f"round {round_number} has no game {white}–{black}")
+        r, g = self._index[key]
+        self._results[(r, g)] = result
+        if {white, black} & (self._effect.excluded | self._effect.forfeited):
+            self._rebuild(self.tournament)  # who counts may change: start over
+            return frozenset({white - 1, black - 1})
+        f = self._field
+        w, b = white - 1, black - 1
+        adjusted = f.adjusted
+        change = Change(
+            (w, b),
+            {w: f.score[w], b: f.score[b]},
+            {w: adjusted[w], b: adjusted[b]},
+        )
+        f.set_game(r, w, b, result)
+        for spec, column in zip(self._ranked, self._columns, strict=True):
+            tiebreak(spec).update(f, spec, column, change)
+        return frozenset({w, b})
+
+    def withdraw(self, start: int) -> None:
+        """Mark a player as withdrawn: the table shows the provisional effect at once."""
+        self._withdrawn = self._withdrawn | {start}
+        self._rebuild(self.tournament)
+
+    def standings(self, *, lots_seed: int | None = None) -> Standings:
+        """The ranked table from the current values."""
+        ranking = rank(self._field, self._ranked, columns=self._columns, lots_seed=lots_seed)
+        flags = withdrawal_effect(
+            self._base, self._field, system=self._system, explicit=self._withdrawn, final=False
+        )
+        effect = replace(self._effect, withdrawn=flags.withdrawn)
+        return assemble(
+            self._base,
+            self._field,
+            self._specs,
+            ranking,
+            effect,
+            final=False,
+            system=self._system,
+        )
+
+    # -- internals -----------------------------------------------------------------------
+
+    def _rebuild(self, tournament: Tournament) -> None:
+        raw = compile_field(tournament, system=self._system, edition=self._rules)
+        self._effect: WithdrawalEffect = withdrawal_effect(
+            tournament, raw, system=self._system, explicit=self._withdrawn, final=False
+        )
+        if self._effect.excluded or self._effect.forfeited:
+            raw = compile_field(
+                tournament,
+                system=self._system,
+                edition=self._rules,
+                excluded=self._effect.excluded,
+                forfeit_pending=self._effect.forfeited,
+            )
+        self._field = raw
+        self._columns: list[Column] = [tiebreak(s).compute(raw, s) for s in self._ranked]
