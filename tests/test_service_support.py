@@ -73,8 +73,9 @@ def registered(service: Service, players: int = 5, **regulations: object) -> int
     """A tournament with ``players`` players registered (numbers 1…players); its id."""
     created = service.create_tournament(Regulations(name="Club", **regulations))  # type: ignore[arg-type]
     tid = created.tournament_id
-    for name in NAMES[:players]:
-        service.add_player(tid, PlayerInfo(name, rating=2000))
+    for index in range(players):
+        name = NAMES[index] if index < len(NAMES) else f"Player {index + 1}"
+        service.add_player(tid, PlayerInfo(name, rating=2000 + index))
     return tid
 
 

@@ -15,14 +15,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func, insert, select
 from sqlalchemy.orm import Session
 
 from crosstable.service.bus import CHANNEL, EventBus, Notification
 from crosstable.service.clock import Clock, SystemClock
 from crosstable.service.errors import ConflictError, NotFoundError
 from crosstable.service.live import live_standings
-from crosstable.service.loading import Loaded
+from crosstable.service.loading import load_tournament
 from crosstable.service.unit import Tx
 from crosstable.store import Store
 from crosstable.store.models import EventRow, LiveStandingsRow, TournamentRow
@@ -134,8 +134,9 @@ class ServiceBase:
         seq = row.revision + 1
         row.revision = seq
         at = self._now()
-        session.add(
-            EventRow(
+        session.flush()
+        session.execute(
+            insert(EventRow).values(
                 tournament_id=row.id,
                 seq=seq,
                 at=at,
@@ -147,7 +148,6 @@ class ServiceBase:
                 idempotency_key=idempotency_key,
             )
         )
-        session.flush()
         standings = self._refresh_standings(session, row)
         notification = Notification(
             tournament_id=row.id,
@@ -164,8 +164,8 @@ class ServiceBase:
 
     def _refresh_standings(self, session: Session, row: TournamentRow) -> dict[str, Any] | None:
         """The one place where a change updates the live standings (R-RR-12)."""
-        loaded = Loaded(session, row)
-        body = live_standings(loaded.tournament()) if loaded.drawn else None
+        tournament = load_tournament(session, row)
+        body = None if tournament is None else live_standings(tournament)
         current = session.get(LiveStandingsRow, row.id)
         if body is None:
             if current is not None:

@@ -235,3 +235,112 @@ def _date(text: str | None) -> Any:
     import datetime as dt
 
     return None if not text else dt.date.fromisoformat(text)
+
+
+def load_tournament(session: Session, row: TournamentRow) -> Tournament | None:
+    """The core value read with plain column queries (no ORM objects): the fast path
+    taken after every change to refresh the live standings. None before the draw."""
+    tid = row.id
+    entries = session.execute(
+        select(
+            EntryRow.number,
+            EntryRow.start,
+            EntryRow.name,
+            EntryRow.rating,
+            EntryRow.title,
+            EntryRow.federation,
+            EntryRow.fide_id,
+            EntryRow.birth_date,
+            EntryRow.sex,
+            EntryRow.withdrawn_from,
+        ).where(EntryRow.tournament_id == tid)
+    ).all()
+    if not entries or any(e.start is None for e in entries):
+        return None
+    start_of = {e.number: e.start for e in entries}
+    players = tuple(
+        Player(e.start, e.name, e.rating, e.title, e.federation, e.fide_id, e.birth_date, e.sex)
+        for e in sorted(entries, key=lambda e: e.start)
+    )
+    games: dict[int, list[Game]] = defaultdict(list)
+    for g in session.execute(
+        select(
+            GameRow.round,
+            GameRow.board,
+            GameRow.white,
+            GameRow.black,
+            GameRow.result,
+            GameRow.reason,
+        )
+        .where(GameRow.tournament_id == tid)
+        .order_by(GameRow.round, GameRow.board)
+    ):
+        games[g.round].append(
+            Game(
+                g.round,
+                g.board,
+                start_of[g.white],
+                start_of[g.black],
+                _result(g.result),
+                _reason(g.reason),
+            )
+        )
+    byes: dict[int, list[Bye]] = defaultdict(list)
+    for b in session.execute(
+        select(ByeRow.round, ByeRow.player, ByeRow.kind).where(ByeRow.tournament_id == tid)
+    ):
+        byes[b.round].append(Bye(b.round, start_of[b.player], ByeKind(b.kind)))
+    rounds = tuple(
+        Round(r.number, tuple(games[r.number]), tuple(byes[r.number]), _date(r.date))
+        for r in session.execute(
+            select(RoundRow.number, RoundRow.date)
+            .where(RoundRow.tournament_id == tid)
+            .order_by(RoundRow.number)
+        )
+    )
+    withdrawn = frozenset(e.start for e in entries if e.withdrawn_from is not None)
+    return Tournament(
+        settings=_settings_cached(row),
+        players=players,
+        rounds=rounds,
+        name=row.name,
+        withdrawn=withdrawn,
+    )
+
+
+_RESULTS: dict[str, GameResult] = {}
+
+
+def _result(code: str | None) -> GameResult | None:
+    if code is None:
+        return None
+    value = _RESULTS.get(code)
+    if value is None:
+        value = _RESULTS[code] = GameResult(Outcome(code[0]), Outcome(code[1]))
+    return value
+
+
+_SETTINGS: dict[str, Settings] = {}
+
+
+def _settings_cached(row: TournamentRow) -> Settings:
+    key = repr(
+        (
+            row.system,
+            row.cycles,
+            sorted(row.point_system.items()),
+            row.bye_points,
+            row.tiebreaks,
+            row.withdrawal_rule,
+            row.rules_edition,
+            row.rounds_planned,
+            row.swap_last_rounds,
+            row.time_control,
+        )
+    )
+    settings = _SETTINGS.get(key)
+    if settings is None:
+        if len(_SETTINGS) > 1000:
+            _SETTINGS.clear()
+        settings = _SETTINGS[key] = settings_of(row)
+    return settings

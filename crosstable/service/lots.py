@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from crosstable.core.errors import RuleError
+from crosstable.core.lots import Entrant, draw_lots
 from crosstable.core.model import LotsMethod
 from crosstable.store.models import EntryRow
 
@@ -16,21 +16,10 @@ def draw_order(
     seed: int | None,
     order: tuple[int, ...] = (),
 ) -> tuple[int, ...]:
-    """Registration numbers in starting-number order.
+    """Registration numbers in starting-number order (keys of the draw: registration numbers).
 
     ``order`` (by hand) lists every registration number once, in starting-number order.
     """
-    numbers = [entry.number for entry in entries]
-    if method is LotsMethod.MANUAL:
-        if sorted(order) != sorted(numbers):
-            missing = sorted(set(numbers) - set(order))
-            extra = sorted(set(order) - set(numbers))
-            if extra:
-                raise RuleError(f"by hand: there is no player {extra[0]}")
-            if missing:
-                raise RuleError(f"by hand: the order leaves out player {missing[0]}")
-            raise RuleError("by hand: each player is listed once")
-        return tuple(order)
-    if order:
-        raise RuleError("an order is given only when drawing by hand")
-    raise RuleError("the drawing of lots is not available yet")
+    entrants = [Entrant(str(e.number), e.name, e.rating, e.title) for e in entries]
+    lots = draw_lots(entrants, method, seed=seed, order=tuple(str(n) for n in order))
+    return tuple(int(key) for key in lots.draw.order)

@@ -443,11 +443,19 @@ def _no_round(round_number: int, rounds: int) -> GameRow:
 
 
 def _players(tx: Tx, game: GameRow) -> str:
-    white = tx.session.get(EntryRow, (tx.tournament_id, game.white))
-    black = tx.session.get(EntryRow, (tx.tournament_id, game.black))
-    if white is None or black is None:
+    found = {
+        number: (start, name)
+        for number, start, name in tx.session.execute(
+            select(EntryRow.number, EntryRow.start, EntryRow.name).where(
+                EntryRow.tournament_id == tx.tournament_id,
+                EntryRow.number.in_((game.white, game.black)),
+            )
+        )
+    }
+    if game.white not in found or game.black not in found:
         return ""
-    return f" ({white.start} {white.name} – {black.start} {black.name})"
+    (ws, wn), (bs, bn) = found[game.white], found[game.black]
+    return f" ({ws} {wn} – {bs} {bn})"
 
 
 __all__ = ["Outcome", "Play", "parse_result"]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import re
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
@@ -89,15 +88,14 @@ class PlayerInfo:
 LOCKED_AFTER_START = ("point_system", "bye_points", "tiebreaks", "withdrawal_rule", "rules")
 #: settings that shape the schedule: only before the start
 SCHEDULE_SETTINGS = ("system", "cycles", "rounds", "swap_last_rounds")
-_TIEBREAK_CODE = re.compile(r"^[A-Z][A-Z0-9]*(/[A-Z][A-Z0-9±+-]*)*$")
 
 
 def check_tiebreaks(codes: tuple[str, ...]) -> tuple[str, ...]:
-    """FIDE tie-break codes as written (``BH/C1``); each once."""
+    """FIDE tie-break codes as written (``BH/C1``), each known to the core, each once."""
+    from crosstable.core.tiebreaks.spec import parse_codes
+
     cleaned = tuple(code.strip().upper() for code in codes if code.strip())
-    for code in cleaned:
-        if not _TIEBREAK_CODE.match(code):
-            raise RuleError(f"tie-break {code!r} is not a FIDE code (e.g. DE, SB, BH/C1)")
+    parse_codes(cleaned)
     seen: set[str] = set()
     for code in cleaned:
         if code in seen:

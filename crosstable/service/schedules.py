@@ -2,14 +2,9 @@
 
 from __future__ import annotations
 
-from crosstable.core.errors import RuleError
-from crosstable.core.schedule.types import Schedule
+from crosstable.core.schedule import Schedule, berger_schedule
 
 
 def round_robin_schedule(players: int, *, cycles: int, swap_last_rounds: bool) -> Schedule:
-    """FIDE Berger tables for ``players`` (odd: the free round is the bye), ``cycles`` times."""
-    from crosstable.core.schedule import berger
-
-    if cycles == 1:
-        return berger.berger_table(players)
-    raise RuleError(f"{cycles} cycles: multi-cycle round robins are not available yet")
+    """FIDE Berger tables for ``players`` (odd: a free round), ``cycles`` times (R-RR-5, R-RR-7)."""
+    return berger_schedule(players, cycles, swap_last_rounds=swap_last_rounds)
