@@ -67,7 +67,7 @@ def scheveningen(team_size: int, *, cycles: int = 1) -> Schedule:
     if cycles > 1:
         for start in range(n):
             second = reversed_colours[start:] + reversed_colours[:start]
-            if not _has_triple(_cycles(first, second, cycles)):
+            if not _joins_have_triple(_cycles(first, second, cycles), n, start):
                 break
     rounds = tuple(
         ScheduledRound(number, boards, None, cycle)
@@ -120,15 +120,28 @@ def _cycles(first: list[Boards], second: list[Boards], cycles: int) -> list[tupl
     ]
 
 
-def _has_triple(rounds: list[tuple[int, Boards]]) -> bool:
-    colours: dict[int, list[bool]] = {}
-    for _, boards in rounds:
-        for white, black in boards:
-            colours.setdefault(white, []).append(True)
-            colours.setdefault(black, []).append(False)
-    return any(
-        seq[i] == seq[i + 1] == seq[i + 2] for seq in colours.values() for i in range(len(seq) - 2)
-    )
+def _joins_have_triple(rounds: list[tuple[int, Boards]], n: int, start: int) -> bool:
+    """Three of a colour in a row across a cycle junction or the wrap inside a rotated cycle.
+
+    Within one cycle the tables never give three in a row, so only the rounds
+    around the new neighbours need checking: O(n) per try.
+    """
+    joins = {cycle * n for cycle in range(1, len(rounds) // n)}
+    if start:
+        joins |= {cycle * n + n - start for cycle in range(1, len(rounds) // n, 2)}
+    for join in joins:
+        colours: dict[int, list[bool]] = {}
+        for _, boards in rounds[max(0, join - 2) : join + 2]:
+            for white, black in boards:
+                colours.setdefault(white, []).append(True)
+                colours.setdefault(black, []).append(False)
+        if any(
+            seq[i] == seq[i + 1] == seq[i + 2]
+            for seq in colours.values()
+            for i in range(len(seq) - 2)
+        ):
+            return True
+    return False
 
 
 def team_of(team_size: int, start: int) -> tuple[str, int]:
