@@ -188,7 +188,7 @@ def documents(draw: st.DrawFn) -> TrfDocument:
     )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(documents())
 def test_written_then_parsed_is_equal(doc: TrfDocument) -> None:
     text = write_trf(doc)

@@ -37,12 +37,17 @@ def test_reference_file_reads_and_scores_match(path: Path) -> None:
     for start, written in doc.file_points.items():
         assert tournament.score(start) == written, start
     # every game is seen from both sides exactly as the file wrote it
-    for player in tournament.players:
-        for entry in tournament.entries(player.start):
+    entries = {p.start: tournament.entries(p.start) for p in tournament.players}
+    for start, rows in entries.items():
+        for entry in rows:
             if entry.opponent is not None:
-                back = tournament.entries(entry.opponent)[entry.round - 1]
-                assert back.opponent == player.start
+                back = entries[entry.opponent][entry.round - 1]
+                assert back.opponent == start
                 assert back.colour is entry.colour.opposite()
+                assert back.outcome is entry.outcome.mirror() or {
+                    back.outcome,
+                    entry.outcome,
+                } == {Outcome.FORFEIT_LOSS}
     assert doc.warnings == ()
 
 
