@@ -28,8 +28,9 @@ alternate within every cycle, and whether the highest number is one of them
 
 from __future__ import annotations
 
+import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from crosstable.core.errors import ScheduleError
@@ -261,25 +262,47 @@ def _check_pairs(
     return games
 
 
-def _runs(
-    players: int,
-    history: list[list[tuple[int, Colour]]],
-    cycle_of: Sequence[int],
-) -> list[ColourRun]:
+_WHITE, _BLACK, _NO_GAME = ord("W"), ord("B"), ord(".")
+_RUN = re.compile(rb"W{3,}|B{3,}")
+
+
+def _fast_round(players: int, round_: ScheduledRound) -> tuple[list[tuple[int, int]], int | None]:
+    """The boards and the bye of a well-formed round; ValueError sends it to the slow checks."""
+    boards = list(round_.boards)
+    flat = [who for board in boards for who in board]
+    bye = round_.bye
+    if len(flat) != 2 * len(boards) or not set(map(type, flat)) <= {int}:
+        raise ValueError
+    if flat and (min(flat) < 1 or max(flat) > players):
+        raise ValueError
+    if players % 2 == 0:
+        if bye is not None or len(flat) != players:
+            raise ValueError
+    else:
+        if len(flat) != players - 1:
+            raise ValueError
+        free = set(range(1, players + 1)).difference(flat)
+        if len(free) != 1 or (bye is not None and {bye} != free):
+            raise ValueError
+        bye = free.pop()
+    if len(set(flat)) != len(flat):
+        raise ValueError
+    return boards, bye
+
+
+def _runs(players: int, rows: list[bytearray], cycle_of: Sequence[int]) -> list[ColourRun]:
     runs: list[ColourRun] = []
     for player in range(1, players + 1):
-        games = history[player]
-        start = 0
-        for i in range(1, len(games) + 1):
-            if i < len(games) and games[i][1] is games[start][1]:
-                continue
-            length = i - start
-            if length >= 3:
-                first, colour = games[start]
-                last = games[i - 1][0]
-                cycles = tuple(sorted({cycle_of[first], cycle_of[last]}))
-                runs.append(ColourRun(player, colour, first, last, length, cycles))
-            start = i
+        row = rows[player]
+        played = bytes(row).replace(b".", b"")
+        if b"WWW" not in played and b"BBB" not in played:
+            continue
+        numbers = [i + 1 for i, code in enumerate(row) if code != _NO_GAME]
+        for match in _RUN.finditer(played):
+            first, last = numbers[match.start()], numbers[match.end() - 1]
+            colour = Colour.WHITE if played[match.start()] == _WHITE else Colour.BLACK
+            cycles = tuple(sorted({cycle_of[first], cycle_of[last]}))
+            runs.append(ColourRun(player, colour, first, last, len(match.group()), cycles))
     return runs
 
 
@@ -303,22 +326,35 @@ def verify_schedule(schedule: Schedule, *, pivot: int | None = None) -> Schedule
         )
     cycles = max(1, -(-total // per_cycle))
     cycle_of = [0] + [(i - 1) // per_cycle + 1 for i in range(1, total + 1)]
-    history: list[list[tuple[int, Colour]]] = [[] for _ in range(players + 1)]
+    rows = [bytearray(b".") * total for _ in range(players + 1)]
     byes = [0] * (players + 1)
     checked: list[tuple[int, list[tuple[int, int]]]] = []
-    for position, round_ in enumerate(schedule.rounds, start=1):
-        boards, free = _check_round(players, position, round_, problems)
+    for index, round_ in enumerate(schedule.rounds):
+        position = index + 1
+        try:
+            boards, free = _fast_round(players, round_)
+        except (ValueError, TypeError):
+            boards, free = _check_round(players, position, round_, problems)
         checked.append((position, boards))
         for white, black in boards:
-            history[white].append((position, Colour.WHITE))
-            history[black].append((position, Colour.BLACK))
+            rows[white][index] = _WHITE
+            rows[black][index] = _BLACK
         if free is not None:
             byes[free] += 1
     games = 0
+    width = players + 1
     for cycle in range(1, cycles + 1):
         part = checked[(cycle - 1) * per_cycle : cycle * per_cycle]
-        games += _check_pairs(players, cycle, part, problems)
-    runs = _runs(players, history, cycle_of)
+        keys: set[int] = set()
+        count = 0
+        for _, boards in part:
+            keys.update([w * width + b if w < b else b * width + w for w, b in boards])
+            count += len(boards)
+        if count == len(keys) == players * (players - 1) // 2:
+            games += count
+        else:
+            games += _check_pairs(players, cycle, part, problems)
+    runs = _runs(players, rows, cycle_of)
     for run in runs:
         across = (
             f" (across cycles {run.cycles[0]} and {run.cycles[-1]})" if len(run.cycles) > 1 else ""
@@ -330,7 +366,7 @@ def verify_schedule(schedule: Schedule, *, pivot: int | None = None) -> Schedule
             run.first,
             run.player,
         )
-    colours, alternating = _colour_report(players, history, byes, cycle_of, cycles, problems)
+    colours, alternating = _colour_report(players, rows, byes, per_cycle, cycles, problems)
     if pivot is not None and pivot not in alternating:
         problems.add(
             "not-alternating",
@@ -353,38 +389,34 @@ def verify_schedule(schedule: Schedule, *, pivot: int | None = None) -> Schedule
 
 def _colour_report(
     players: int,
-    history: list[list[tuple[int, Colour]]],
+    rows: list[bytearray],
     byes: list[int],
-    cycle_of: Sequence[int],
+    per_cycle: int,
     cycles: int,
     problems: _Problems,
 ) -> tuple[list[ColourCount], list[int]]:
     colours: list[ColourCount] = []
     alternating: list[int] = []
     for player in range(1, players + 1):
-        games = history[player]
-        whites = sum(1 for _, colour in games if colour is Colour.WHITE)
-        blacks = len(games) - whites
+        row = bytes(rows[player])
+        whites, blacks = row.count(b"W"), row.count(b"B")
         colours.append(ColourCount(player, whites, blacks, byes[player]))
-        balance = [0] * (cycles + 1)
         alternates = True
-        previous: tuple[int, Colour] | None = None
-        for number, colour in games:
-            cycle = cycle_of[number]
-            balance[cycle] += 1 if colour is Colour.WHITE else -1
-            if previous is not None and cycle_of[previous[0]] == cycle and previous[1] is colour:
+        for cycle in range(1, cycles + 1):
+            part = row[(cycle - 1) * per_cycle : cycle * per_cycle].replace(b".", b"")
+            if b"WW" in part or b"BB" in part:
                 alternates = False
-            previous = (number, colour)
+            balance = part.count(b"W") - part.count(b"B")
+            if abs(balance) > 1:
+                heavy = "White" if balance > 0 else "Black"
+                problems.add(
+                    "colour-balance",
+                    f"player {player} is {abs(balance)} colours {heavy}-heavy in cycle {cycle}",
+                    None,
+                    player,
+                )
         if alternates:
             alternating.append(player)
-        for cycle in _unbalanced(balance):
-            problems.add(
-                "colour-balance",
-                f"player {player} is {abs(balance[cycle])} colours "
-                f"{'White' if balance[cycle] > 0 else 'Black'}-heavy in cycle {cycle}",
-                None,
-                player,
-            )
         if cycles > 1 and abs(whites - blacks) > 1:
             problems.add(
                 "colour-balance",
@@ -393,7 +425,3 @@ def _colour_report(
                 player,
             )
     return colours, alternating
-
-
-def _unbalanced(balance: Iterable[int]) -> list[int]:
-    return [cycle for cycle, value in enumerate(balance) if abs(value) > 1]
