@@ -56,3 +56,31 @@ def test_unknown_edition() -> None:
     doc = read_trf(DATA / "tiebreaks/seed-examples/vibe_chess_rr6.trf")
     with pytest.raises(RuleError, match="trf16 or trf2026"):
         write_trf(doc, "trf06")
+
+
+SWISS = sorted((DATA / "swiss-dutch").glob("*.trf"))
+
+
+@pytest.mark.parametrize("path", SWISS, ids=lambda p: p.name)
+def test_before_round_matches_the_reference_cut(path: Path) -> None:
+    """data/README.md: the input for round r keeps rounds 1…r−1, pre-assigned
+    byes of round r, and points recomputed; expected.json lists those byes."""
+    import json
+
+    doc = read_trf(path)
+    absent = json.loads(path.with_suffix("").with_suffix(".expected.json").read_text())["absent"]
+    for number in range(1, len(doc.tournament.rounds) + 1):
+        cut = doc.before_round(number)
+        byes = [
+            [b.player, b.kind.value]
+            for r in cut.tournament.rounds
+            if r.number == number
+            for b in r.byes
+        ]
+        assert byes == absent[str(number)]
+        assert cut.pending_round == (number if byes else None)
+        assert [r.number for r in cut.tournament.rounds][: number - 1] == list(range(1, number))
+        if number in (2, len(doc.tournament.rounds)):
+            again = parse_trf(write_trf(cut))
+            assert again == cut
+            assert again.tournament.settings.rounds == doc.tournament.settings.rounds

@@ -15,6 +15,8 @@ from fractions import Fraction
 
 from crosstable.core.model import ByeKind, Colour, Tournament
 
+_PRE_ASSIGNED = frozenset({ByeKind.HALF, ByeKind.ZERO, ByeKind.FULL})
+
 
 @dataclass(frozen=True, slots=True)
 class Comment:
@@ -168,9 +170,36 @@ class TrfDocument:
         last = rounds[-1]
         if last.games or not last.byes:
             return None
-        if all(bye.kind in (ByeKind.HALF, ByeKind.ZERO, ByeKind.FULL) for bye in last.byes):
+        if all(bye.kind in _PRE_ASSIGNED for bye in last.byes):
             return last.number
         return None
+
+    def before_round(self, number: int) -> TrfDocument:
+        """The file as a pairing program gets it to pair round ``number`` (ITDX).
+
+        Rounds ``1…number−1`` are kept; of round ``number`` only the pre-assigned
+        byes (H, Z, F) stay; the points column is recomputed from rounds
+        ``1…number−1`` and the rank column emptied. Records 240 and ``XXZ``,
+        ``XXR`` and ``XXC`` (initial colour, flags) stay as they are.
+        """
+        if number < 1:
+            raise ValueError(f"round {number}: rounds are numbered from 1")
+        tournament = self.tournament
+        earlier = tuple(r for r in tournament.rounds if r.number < number)
+        played = replace(tournament, rounds=earlier)
+        kept = [
+            replace(r, games=(), byes=tuple(b for b in r.byes if b.kind in _PRE_ASSIGNED))
+            for r in tournament.rounds
+            if r.number == number
+        ]
+        rounds = earlier + tuple(r for r in kept if r.byes)
+        return replace(
+            self,
+            tournament=replace(tournament, rounds=rounds),
+            file_points={p.start: played.score(p.start) for p in tournament.players},
+            file_ranks={p.start: None for p in tournament.players},
+            round_dates={r: d for r, d in self.round_dates.items() if r <= number},
+        )
 
     def with_tournament(self, tournament: Tournament) -> TrfDocument:
         """The same document around another tournament (points column left as it was)."""
