@@ -35,10 +35,17 @@ def version() -> None:
     typer.echo(__version__)
 
 
-def _register() -> None:
-    from crosstable.cli import demo, duration, engine, pair, schedule, standings, trf
+_registered = False
 
-    for module in (schedule, duration, trf, standings, pair, engine, demo):
+
+def _register() -> None:
+    global _registered
+    if _registered:  # main() may run many times in one process (tests): register once
+        return
+    _registered = True
+    from crosstable.cli import demo, duration, engine, pair, schedule, standings, tournament, trf
+
+    for module in (schedule, duration, trf, standings, pair, engine, demo, tournament):
         module.register(app)
 
 

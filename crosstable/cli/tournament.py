@@ -1,0 +1,515 @@
+"""Running a tournament from the terminal: ``crosstable new``, ``player add``, ``draw``,
+``start``, ``result``, ``withdraw``, ``undo``, ``history``, ``export``, ``import``…
+
+Every command works on the database named by ``--db`` (or ``CROSSTABLE_DB``, or
+the per-user default file) and on the tournament named by ``--tournament`` (or
+the current one: the last created, imported or chosen with ``crosstable use``),
+which every output names in its first line.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import getpass
+import json
+import os
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from fractions import Fraction
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from crosstable.core.errors import InputError, RuleError
+from crosstable.core.model import LotsMethod, RulesEdition, System, WithdrawalRule
+from crosstable.core.scoring import PointSystem, points
+
+if TYPE_CHECKING:  # the store and services load only when a command needs them
+    from crosstable.service import Service
+
+CURRENT = "cli.current_tournament"
+
+DbOption = Annotated[
+    str | None,
+    typer.Option("--db", envvar="CROSSTABLE_DB", help="Database file or postgresql:// URL."),
+]
+TournamentOption = Annotated[
+    int | None,
+    typer.Option("--tournament", "-t", help="Tournament id (default: the current one)."),
+]
+
+console = Console(highlight=False, soft_wrap=True)
+player_app = typer.Typer(help="Register, list, edit and remove players.", no_args_is_help=True)
+
+
+@contextmanager
+def _service(db: str | None) -> Iterator[Service]:
+    from crosstable.service import Service
+    from crosstable.store import open_store
+
+    store = open_store(db)
+    try:
+        yield Service(store)
+    finally:
+        store.close()
+
+
+def _actor() -> str:
+    name = os.environ.get("CROSSTABLE_ACTOR")
+    if name:
+        return name
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):  # pragma: no cover - no user name on this system
+        return ""
+
+
+def _current(service: Service, tournament: int | None) -> int:
+    if tournament is not None:
+        service.overview(tournament)  # a clear error when there is none
+        return tournament
+    remembered = service.preference(CURRENT)
+    if remembered is not None:
+        return int(remembered)
+    listed = service.tournaments()
+    if len(listed) == 1:
+        return listed[0].id
+    if not listed:
+        raise RuleError("there is no tournament yet: create one with `crosstable new NAME`")
+    raise RuleError("several tournaments: say which with --tournament ID (see `crosstable use`)")
+
+
+def _header(service: Service, tid: int) -> None:
+    view = service.overview(tid)
+    console.print(f"[bold]#{view.id} {view.name}[/bold] [dim]({view.status})[/dim]")
+
+
+def _said(summary: str, replayed: bool = False) -> None:
+    console.print(("[yellow]unchanged:[/yellow] " if replayed else "") + summary, markup=False)
+
+
+# -- commands ------------------------------------------------------------------------
+
+
+def new(
+    name: Annotated[str, typer.Argument(help="The tournament's name.")],
+    system: Annotated[str, typer.Option(help="round-robin (Swiss and knockout: later).")] = (
+        "round-robin"
+    ),
+    cycles: Annotated[int, typer.Option(help="1: single round robin, 2: double…")] = 1,
+    points_: Annotated[
+        str, typer.Option("--points", help="Point system WIN-DRAW-LOSS, e.g. 3-1-0.")
+    ] = "1-0.5-0",
+    bye_points: Annotated[
+        str | None, typer.Option(help="Points for the free round of an odd field.")
+    ] = None,
+    tiebreaks: Annotated[str, typer.Option(help="FIDE codes in order, e.g. DE,SB,WIN.")] = "",
+    withdrawal: Annotated[str, typer.Option(help="fide-50, keep or annul.")] = "fide-50",
+    rules: Annotated[str, typer.Option(help="C.07 edition: 2024 or 2026.")] = "2024",
+    time_control: Annotated[str, typer.Option(help='e.g. "90+30".')] = "",
+    start_date: Annotated[str | None, typer.Option(help="YYYY-MM-DD.")] = None,
+    end_date: Annotated[str | None, typer.Option(help="YYYY-MM-DD.")] = None,
+    no_swap: Annotated[
+        bool, typer.Option("--no-swap", help="Keep the last rounds of cycle 1 in place.")
+    ] = False,
+    db: DbOption = None,
+) -> None:
+    """Create a tournament from its regulations; it becomes the current one."""
+    from crosstable.service import Regulations
+
+    regulations = Regulations(
+        name=name,
+        system=_choice(System, system, "system"),
+        cycles=cycles,
+        point_system=PointSystem.parse(points_),
+        bye_points=None if bye_points is None else _points(bye_points, "--bye-points"),
+        tiebreaks=tuple(c for c in tiebreaks.split(",") if c.strip()),
+        withdrawal_rule=_choice(WithdrawalRule, withdrawal, "withdrawal rule"),
+        rules=_choice(RulesEdition, rules, "rules"),
+        swap_last_rounds=not no_swap,
+        time_control=time_control,
+        start_date=_date(start_date, "--start-date"),
+        end_date=_date(end_date, "--end-date"),
+    )
+    with _service(db) as service:
+        change = service.create_tournament(regulations, actor=_actor())
+        service.set_preference(CURRENT, str(change.tournament_id))
+        _header(service, change.tournament_id)
+        _said(change.summary)
+
+
+def use(
+    tournament: Annotated[int, typer.Argument(help="Tournament id.")],
+    db: DbOption = None,
+) -> None:
+    """Make a tournament the current one."""
+    with _service(db) as service:
+        service.overview(tournament)
+        service.set_preference(CURRENT, str(tournament))
+        _header(service, tournament)
+        console.print("is now the current tournament")
+
+
+def tournaments(db: DbOption = None) -> None:
+    """List the tournaments in the database (* marks the current one)."""
+    with _service(db) as service:
+        current = service.preference(CURRENT)
+        table = Table("", "id", "name", "system", "players", "status", "changes")
+        for t in service.tournaments():
+            mark = "*" if str(t.id) == current else ""
+            table.add_row(
+                mark, str(t.id), t.name, t.system, str(t.players), t.status, str(t.revision)
+            )
+        console.print(table)
+
+
+@player_app.command("add")
+def player_add(
+    name: Annotated[str, typer.Argument(help="The player's name (a guest needs nothing else).")],
+    rating: Annotated[int | None, typer.Option(help="Rating.")] = None,
+    title: Annotated[str, typer.Option(help="GM, IM, FM…")] = "",
+    federation: Annotated[str, typer.Option(help="e.g. ARM.")] = "",
+    fide_id: Annotated[str, typer.Option(help="FIDE id.")] = "",
+    birth_date: Annotated[str, typer.Option(help="YYYY/MM/DD or the year.")] = "",
+    sex: Annotated[str, typer.Option(help="m or w.")] = "",
+    tournament: TournamentOption = None,
+    db: DbOption = None,
+) -> None:
+    """Register a player (before round 1)."""
+    from crosstable.service import PlayerInfo
+
+    info = PlayerInfo(name, rating, title, federation, fide_id, birth_date, sex)
+    with _service(db) as service:
+        tid = _current(service, tournament)
+        _header(service, tid)
+        _said(service.add_player(tid, info, actor=_actor()).summary)
+
+
+@player_app.command("list")
+def player_list(tournament: TournamentOption = None, db: DbOption = None) -> None:
+    """The players: registration number, starting number, rating, status."""
+    with _service(db) as service:
+        tid = _current(service, tournament)
+        _header(service, tid)
+        table = Table("no.", "start", "name", "rating", "title", "fed", "status")
+        for p in service.overview(tid).players:
+            status = "" if p.withdrawn_from is None else f"withdrew from round {p.withdrawn_from}"
+            if p.place is not None:
+                status = f"place {p.place}"
+            table.add_row(
+                str(p.number),
+                "" if p.start is None else str(p.start),
+                p.name,
+                "" if p.rating is None else str(p.rating),
+                p.title,
+                p.federation,
+                status,
+            )
+        console.print(table)
+
+
+@player_app.command("remove")
+def player_remove(
+    number: Annotated[int, typer.Argument(help="Registration number (see `player list`).")],
+    tournament: TournamentOption = None,
+    db: DbOption = None,
+) -> None:
+    """Remove a player before round 1 (after the start a player withdraws instead)."""
+    with _service(db) as service:
+        tid = _current(service, tournament)
+        _header(service, tid)
+        _said(service.remove_player(tid, number, actor=_actor()).summary)
+
+
+def draw(
+    by: Annotated[str, typer.Option(help="lot (random, seeded), rating or hand.")] = "lot",
+    seed: Annotated[int | None, typer.Option(help="Seed of the drawing by lot.")] = None,
+    order: Annotated[
+        str, typer.Option(help="By hand: registration numbers in starting order, e.g. 3,1,2.")
+    ] = "",
+    tournament: TournamentOption = None,
+    db: DbOption = None,
+) -> None:
+    """Draw the starting numbers (recorded with the seed, so anyone can check it)."""
+    methods = {"lot": LotsMethod.RANDOM, "random": LotsMethod.RANDOM}
+    methods |= {"rating": LotsMethod.RATING, "hand": LotsMethod.MANUAL, "manual": LotsMethod.MANUAL}
+    if by not in methods:
+        raise RuleError(f"--by {by!r}: use lot, rating or hand")
+    numbers = tuple(_int(part, "--order") for part in order.split(",") if part.strip())
+    with _service(db) as service:
+        tid = _current(service, tournament)
+        _header(service, tid)
+        change = service.draw_lots(tid, methods[by], seed=seed, order=numbers, actor=_actor())
+        _said(change.summary)
+
+
+def start(tournament: TournamentOption = None, db: DbOption = None) -> None:
+    """Fix the schedule (FIDE Berger tables) and start round 1."""
+    with _service(db) as service:
+        tid = _current(service, tournament)
+        _said(service.start(tid, actor=_actor()).summary)
+        _header(service, tid)
+        _pairings(service, tid, 1)
+
+
+def result(
+    round_number: Annotated[int, typer.Argument(metavar="ROUND", help="Round.")],
+    board: Annotated[int, typer.Argument(help="Board.")],
+    value: Annotated[
+        str,
+        typer.Argument(metavar="RESULT", help="1-0, ½-½ (1/2-1/2, 0.5-0.5, =), 0-1, +-, -+, --."),
+    ],
+    correct: Annotated[
+        bool, typer.Option("--correct", help="Replace a result already recorded.")
+    ] = False,
+    key: Annotated[
+        str | None, typer.Option(help="Idempotency key: the same report twice counts once.")
+    ] = None,
+    tournament: TournamentOption = None,
+    db: DbOption = None,
+) -> None:
+    """Record the result of a game (with --correct: change a recorded one)."""
+    with _service(db) as service:
+        tid = _current(service, tournament)
+        _header(service, tid)
+        if correct:
+            change = service.correct_result(
+                tid, round_number, board, value, actor=_actor(), idempotency_key=key
+            )
+        else:
+            change = service.record_result(
+                tid, round_number, board, value, actor=_actor(), idempotency_key=key
+            )
+        _said(change.summary, change.replayed)
+
+
+def withdraw(
+    start_number: Annotated[int, typer.Argument(metavar="START", help="Starting number.")],
+    from_round: Annotated[int | None, typer.Option(help="First round not played.")] = None,
+    tournament: TournamentOption = None,
+    db: DbOption = None,
+) -> None:
+    """A player withdraws: their remaining games become forfeits (R-RR-13)."""
+    with _service(db) as service:
+        tid = _current(service, tournament)
+        _header(service, tid)
+        change = service.withdraw(tid, start_number, from_round=from_round, actor=_actor())
+        _said(change.summary)
+
+
+def finish(tournament: TournamentOption = None, db: DbOption = None) -> None:
+    """Every game has a result: fix the final places."""
+    with _service(db) as service:
+        tid = _current(service, tournament)
+        _header(service, tid)
+        _said(service.finish(tid, actor=_actor()).summary)
+        _standings(service, tid)
+
+
+def undo(
+    to: Annotated[
+        int | None, typer.Option("--to", help="Revert to how it was right after change #N.")
+    ] = None,
+    tournament: TournamentOption = None,
+    db: DbOption = None,
+) -> None:
+    """Undo the last change (or, with --to N, everything after change #N)."""
+    with _service(db) as service:
+        tid = _current(service, tournament)
+        _header(service, tid)
+        change = (
+            service.undo(tid, actor=_actor())
+            if to is None
+            else service.revert_to(tid, to, actor=_actor())
+        )
+        _said(change.summary, change.replayed)
+
+
+def history(tournament: TournamentOption = None, db: DbOption = None) -> None:
+    """Every change, oldest first: who, when, what (struck through: undone)."""
+    with _service(db) as service:
+        tid = _current(service, tournament)
+        _header(service, tid)
+        table = Table("#", "when", "who", "what")
+        for item in service.history(tid):
+            what = item.summary
+            style = "strike dim" if item.undone else ""
+            table.add_row(
+                str(item.seq), item.at[:19].replace("T", " "), item.actor, what, style=style
+            )
+        console.print(table)
+
+
+def show(
+    round_number: Annotated[
+        int | None, typer.Option("--round", "-r", help="Only this round's pairings.")
+    ] = None,
+    tournament: TournamentOption = None,
+    db: DbOption = None,
+) -> None:
+    """Pairings with results, and the live standings."""
+    with _service(db) as service:
+        tid = _current(service, tournament)
+        _header(service, tid)
+        view = service.overview(tid)
+        numbers = [round_number] if round_number is not None else range(1, view.rounds + 1)
+        for number in numbers:
+            _pairings(service, tid, number)
+        _standings(service, tid)
+
+
+def export(
+    to: Annotated[str, typer.Option("--to", help="trf2026, trf16 or json.")] = "json",
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="File to write (default: stdout).")
+    ] = None,
+    tournament: TournamentOption = None,
+    db: DbOption = None,
+) -> None:
+    """Export the whole tournament: JSON (with its history) or a FIDE TRF file."""
+    with _service(db) as service:
+        tid = _current(service, tournament)
+        if to == "json":
+            text = json.dumps(service.export_json(tid), ensure_ascii=False, indent=2) + "\n"
+        elif to in ("trf2026", "trf16", "trfx"):
+            text = service.export_trf(tid, to)
+        else:
+            raise RuleError(f"--to {to!r}: use trf2026, trf16 or json")
+    if output is None:
+        typer.echo(text, nl=False)
+    else:
+        _write_atomically(output, text)
+        console.print(f"written {output}", markup=False)
+
+
+def import_(
+    file: Annotated[Path, typer.Argument(help="A crosstable JSON export or a TRF file.")],
+    db: DbOption = None,
+) -> None:
+    """Import a tournament (JSON export with its history, or TRF); it becomes current."""
+    data = file.read_bytes()
+    with _service(db) as service:
+        if data.lstrip()[:1] == b"{":
+            try:
+                document = json.loads(data.decode("utf-8-sig"))
+            except UnicodeDecodeError as error:
+                raise InputError(f"not UTF-8 ({error.reason})", source=str(file)) from None
+            except json.JSONDecodeError as error:
+                raise InputError(
+                    error.msg, source=str(file), line=error.lineno, column=error.colno
+                ) from None
+            tid = service.import_json(document, source=str(file))
+            summary = f"tournament {tid} imported from {file} with its history"
+        else:
+            from crosstable.formats.trf import decode_trf, parse_trf
+
+            parsed = parse_trf(decode_trf(data), source=str(file))
+            change = service.import_tournament(parsed.tournament, actor=_actor(), source=str(file))
+            tid, summary = change.tournament_id, change.summary
+        service.set_preference(CURRENT, str(tid))
+        _header(service, tid)
+        _said(summary)
+
+
+# -- output helpers ------------------------------------------------------------------
+
+
+def _pairings(service: Service, tid: int, number: int) -> None:
+    view = service.overview(tid)
+    table = Table("board", "white", "", "black", title=f"round {number}", title_justify="left")
+    for g in view.games:
+        if g.round != number:
+            continue
+        shown = g.result or ("disputed" if g.disputed else "")
+        if not g.result and not g.disputed and (g.white_report or g.black_report):
+            shown = f"reported {g.white_report or g.black_report}"
+        table.add_row(str(g.board), f"{g.white} {g.white_name}", shown, f"{g.black} {g.black_name}")
+    for rnd, start_number in view.free_rounds:
+        if rnd == number:
+            name = next((p.name for p in view.players if p.start == start_number), "")
+            table.add_row("", f"{start_number} {name}", "free", "")
+    console.print(table)
+
+
+def _standings(service: Service, tid: int) -> None:
+    body = service.live_standings(tid)
+    if not body:
+        return
+    codes: list[str] = list(body.get("tiebreaks", []))
+    label = "standings" + (" (provisional)" if body.get("provisional") else "")
+    table = Table("rank", "start", "name", "points", *codes, title=label, title_justify="left")
+    for row in body["rows"]:
+        values = [_shown(row.get(code)) for code in codes]
+        table.add_row(
+            _shown(row.get("rank")),
+            str(row["start"]),
+            str(row.get("name", "")),
+            _shown(row["points"]),
+            *values,
+        )
+    console.print(table)
+
+
+def _shown(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    path = path.expanduser()
+    handle, temporary = tempfile.mkstemp(dir=path.parent or Path("."), prefix=f".{path.name}.")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def _choice(enum: Any, text: str, what: str) -> Any:
+    try:
+        return enum(text)
+    except ValueError:
+        choices = ", ".join(item.value for item in enum)
+        raise RuleError(f"{what} {text!r}: use one of {choices}") from None
+
+
+def _points(text: str, option: str) -> Fraction:
+    try:
+        return points(text)
+    except (ValueError, ZeroDivisionError):
+        raise RuleError(f"{option} {text!r}: not a number of points") from None
+
+
+def _int(text: str, option: str) -> int:
+    try:
+        return int(text.strip())
+    except ValueError:
+        raise RuleError(f"{option}: {text.strip()!r} is not a number") from None
+
+
+def _date(text: str | None, option: str) -> dt.date | None:
+    if text is None:
+        return None
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        raise RuleError(f"{option} {text!r}: write the date as YYYY-MM-DD") from None
+
+
+def register(app: typer.Typer) -> None:
+    """Add this module's commands to ``app``."""
+    for function in (new, use, tournaments, draw, start, result, withdraw, finish, undo, history):
+        app.command()(function)
+    app.command("show")(show)
+    app.command("export")(export)
+    app.command("import")(import_)
+    app.add_typer(player_app, name="player")
