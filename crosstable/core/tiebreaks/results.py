@@ -28,7 +28,6 @@ from crosstable.core.tiebreaks.field import (
     BLACK,
     FLOSS,
     FREE,
-    FWIN,
     GAME,
     HPB,
     KIND_NAMES,
@@ -264,7 +263,7 @@ def _progressive(pts: list[int], cut: int, weights: list[int]) -> int:
 class StandardPoints(TieBreak):
     """STD: 1 per round won against the scheduled opponent, ½ per round level (7.7).
 
-    Without an opponent the points are compared with a draw's. It counts 1-½-0
+    Without playing, the points are compared with a draw's. It counts 1-½-0
     inside a 3-1-0 event. A free round of an odd round robin is no element.
     """
 
@@ -281,10 +280,11 @@ class StandardPoints(TieBreak):
         if k in (FREE, PENDING):
             return None
         mine = f.pts[p][r]
-        o = f.opp[p][r]
-        # C.07 15.2 (2026): a forfeit loss in a round robin stays an unplayed round
-        # for Type B; compared with a draw it gives 0 all the same.
-        theirs = f.pts[o][r] if o >= 0 and k in (GAME, FWIN, FLOSS) else f.draw
+        # A game is compared with the opponent's points; an unplayed round with a
+        # draw's. Forfeits are unplayed rounds here (and C.07 15.2, 2026, keeps a
+        # forfeit loss unplayed for Type B even in a round robin), so a double
+        # forfeit gives 0, not ½.
+        theirs = f.pts[f.opp[p][r]][r] if k == GAME else f.draw
         return 2 if mine > theirs else 1 if mine == theirs else 0
 
     def values(self, f: Field, spec: TieBreakSpec) -> list[Value | None]:
