@@ -6,8 +6,11 @@ Without either, a per-user file is used (``$XDG_DATA_HOME/crosstable/crosstable.
 by default ``~/.local/share/crosstable/crosstable.db``).
 
 SQLite runs in WAL mode with foreign keys on, a 30 s busy timeout and
-``synchronous=FULL`` (every acknowledged commit survives a crash of the process
-*and* of the machine). Every write transaction starts with ``BEGIN IMMEDIATE``,
+``synchronous=NORMAL``: with WAL that never loses an acknowledged commit when the
+process dies (tested with SIGKILL) and never corrupts the file; only a power cut
+or an OS crash may lose the last commits before a checkpoint. Set
+``CROSSTABLE_SQLITE_SYNCHRONOUS=FULL`` to sync every commit to the disk too
+(slower: one fsync per change). Every write transaction starts with ``BEGIN IMMEDIATE``,
 so writers queue up instead of failing half-way. PostgreSQL keeps its default
 durability (``synchronous_commit=on``); writers serialise per tournament with
 ``SELECT … FOR UPDATE`` on the tournament row (see :mod:`crosstable.service`).
@@ -91,7 +94,7 @@ def _sqlite_engine(url: str) -> Engine:
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_SECONDS * 1000}")
-        cursor.execute("PRAGMA synchronous=FULL")
+        cursor.execute(f"PRAGMA synchronous={_synchronous()}")
         cursor.close()
 
     @event.listens_for(engine, "begin")
@@ -100,6 +103,16 @@ def _sqlite_engine(url: str) -> Engine:
         connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
 
     return engine
+
+
+def _synchronous() -> str:
+    value = os.environ.get("CROSSTABLE_SQLITE_SYNCHRONOUS", "NORMAL").strip().upper()
+    if value not in ("NORMAL", "FULL", "EXTRA"):
+        raise StoreError(
+            f"CROSSTABLE_SQLITE_SYNCHRONOUS={value}: use NORMAL, FULL or EXTRA "
+            "(turning syncing off is not offered)"
+        )
+    return value
 
 
 class Store:
