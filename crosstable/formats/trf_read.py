@@ -299,21 +299,23 @@ def _player(line: Line) -> tuple[Player, Fraction | None, int | None]:
 
 def _entries(line: Line, start: int) -> list[RawEntry]:
     """The round blocks of a ``001`` line (a wholly blank block gives no entry)."""
-    length = len(line.text.rstrip())
+    text = line.text.rstrip()
+    count = max(0, (len(text) - 82) // 10)  # a block starts at 92, 102, …
+    padded = text.ljust(91 + 10 * count)
     entries: list[RawEntry] = []
-    round_number = 0
-    while 92 + 10 * round_number <= length:
-        round_number += 1
-        column = 92 + 10 * (round_number - 1)
-        for gap in (column + 4, column + 6, column + 8, column + 9):
-            if line.char(gap) != " ":
-                raise line.error(
-                    f"round {round_number}: unexpected {line.char(gap)!r} in column {gap} "
-                    f"(the round's entry is columns {column}–{column + 7}: "
-                    "opponent, blank, colour, blank, result)",
-                    gap,
-                )
-        entry = RawEntry.read(line, start, round_number, column)
+    for index in range(count):
+        base = 91 + 10 * index  # 0-based start of round index + 1
+        block = padded[base : base + 10].ljust(10)
+        column = base + 1
+        if block[4] != " " or block[6] != " " or block[8] != " " or block[9] != " ":
+            gap = next(column + i for i in (4, 6, 8, 9) if block[i] != " ")
+            raise line.error(
+                f"round {index + 1}: unexpected {block[gap - column]!r} in column {gap} "
+                f"(the round's entry is columns {column}–{column + 7}: "
+                "opponent, blank, colour, blank, result)",
+                gap,
+            )
+        entry = RawEntry.parse(line, start, index + 1, column, block)
         if entry is not None:
             entries.append(entry)
     return entries

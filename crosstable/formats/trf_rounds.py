@@ -12,7 +12,6 @@ import datetime as dt
 import math
 from collections import Counter
 from dataclasses import dataclass
-from fractions import Fraction
 
 from crosstable.core.errors import RuleError
 from crosstable.core.model import (
@@ -30,7 +29,18 @@ from crosstable.core.scoring import PointSystem
 from crosstable.formats.trf_codes import system_from_text
 from crosstable.formats.trf_text import Line
 
-_COLOURS = {"w": Colour.WHITE, "b": Colour.BLACK, "-": Colour.NONE, " ": Colour.NONE}
+_COLOURS = {
+    "w": Colour.WHITE,
+    "W": Colour.WHITE,
+    "b": Colour.BLACK,
+    "B": Colour.BLACK,
+    "-": Colour.NONE,
+    " ": Colour.NONE,
+}
+_RESULT_CODES = {
+    **{outcome.value: outcome for outcome in Outcome},
+    **{outcome.value.lower(): outcome for outcome in Outcome},
+}
 _BYES = {
     Outcome.HALF_BYE: ByeKind.HALF,
     Outcome.FULL_BYE: ByeKind.FULL,
@@ -42,7 +52,8 @@ _GROUPS = (
     frozenset({Outcome.SHORT_WIN, Outcome.SHORT_DRAW, Outcome.SHORT_LOSS}),
     frozenset({Outcome.UNKNOWN}),
 )
-_CLASSIC = PointSystem()
+# twice the points on the 1-½-0 scale, to test that a game gives at most one point
+_DOUBLED = {outcome: int(2 * outcome.points(PointSystem())) for outcome in Outcome}
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,33 +69,32 @@ class RawEntry:
     outcome: Outcome
 
     @classmethod
-    def read(cls, line: Line, player: int, round_number: int, column: int) -> RawEntry | None:
-        """The entry, or None when all eight columns are blank (nothing recorded)."""
-        opponent_field = line.field(column, column + 3)
-        colour_char = line.char(column + 5)
-        result_char = line.char(column + 7)
-        if not opponent_field.strip() and colour_char == " " and result_char == " ":
-            return None
+    def parse(
+        cls, line: Line, player: int, round_number: int, column: int, block: str
+    ) -> RawEntry | None:
+        """The entry in ``block`` (columns ``column…column+7``), or None when all blank."""
+        opponent_field, colour_char, result_char = block[:4], block[5], block[7]
         text = opponent_field.strip()
+        if not text and colour_char == " " and result_char == " ":
+            return None
         if text and not text.isdigit():
             offset = len(opponent_field) - len(opponent_field.lstrip())
             raise line.error(
                 f"round {round_number}: opponent {text!r} is not a starting number",
                 column + offset,
             )
-        colour = _COLOURS.get(colour_char.lower())
+        colour = _COLOURS.get(colour_char)
         if colour is None:
             raise line.error(
                 f"round {round_number}: colour {colour_char!r}: use w, b or -", column + 5
             )
-        try:
-            outcome = Outcome.from_code(result_char.strip())
-        except RuleError:
+        outcome = _RESULT_CODES.get(result_char)
+        if outcome is None:
             raise line.error(
                 f"round {round_number}: result {result_char!r} is not a TRF result code "
                 "(1 = 0 + - W D L H F U Z or blank)",
                 column + 7,
-            ) from None
+            )
         return cls(line, player, round_number, column, int(text or 0) or None, colour, outcome)
 
     def fail(self, message: str, offset: int = 0) -> Exception:
@@ -283,7 +293,7 @@ def _result(white: Outcome, black: Outcome) -> GameResult | None:
         return GameResult(white, black)
     for group in _GROUPS:
         if white in group and black in group:
-            if white.points(_CLASSIC) + black.points(_CLASSIC) > Fraction(1):
+            if _DOUBLED[white] + _DOUBLED[black] > 2:
                 raise ValueError("together they score more than one game is worth")
             return GameResult(white, black)
     raise ValueError("a normal result, a game of less than one move (W D L) and * do not mix")
