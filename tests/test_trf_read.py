@@ -236,3 +236,55 @@ def test_error_unknown_opponent() -> None:
 def test_error_result_without_opponent() -> None:
     error = error_of(line(1, "0000 - 1"))
     assert (error.line, error.column) == (1, 99)
+
+
+def test_crlf_bom_and_lines_out_of_order() -> None:
+    text = "\ufeff012 Club\r\n" + line(2, "   1 b 0") + "\r\n" + line(1, "   2 w 1") + "\r\n"
+    doc = parse_trf(text)
+    assert doc.tournament.name == "Club"
+    assert [p.start for p in doc.tournament.players] == [1, 2]
+    assert doc.tournament.rounds[0].games[0].white == 1
+
+
+def test_error_starting_number_twice() -> None:
+    error = error_of(line(1, "") + "\n" + line(1, ""))
+    assert (error.line, error.column) == (2, 5)
+    assert "used twice (also on line 1)" in error.message
+
+
+def test_workarounds_are_reported() -> None:
+    text = "\n".join(
+        [
+            "092 Swiss",
+            line(1, "   2 - +  0000 - +     3 w 1"),
+            line(2, "   1 - -  0000 - -     4 w 1"),
+            line(3, "0000 - U  0000 - U     1 - 0"),
+            line(4, "0000 - H  0000 - H     2 b 0"),
+        ]
+    )
+    doc = parse_trf(text)
+    game = doc.tournament.rounds[0].games[0]
+    assert (game.white, game.black) == (1, 2)  # no colours: the lower number is White
+    assert [(b.player, b.kind) for b in doc.tournament.rounds[1].byes] == [
+        (1, ByeKind.FULL),
+        (2, ByeKind.ZERO),
+        (3, ByeKind.PAIRING),
+        (4, ByeKind.HALF),
+    ]
+    assert doc.tournament.rounds[2].games[0].black == 3  # colour taken from player 1
+    assert len(doc.warnings) == 4
+    assert any(
+        "forfeit win without an opponent read as a full-point bye" in w for w in doc.warnings
+    )
+
+
+def test_error_played_game_without_colours() -> None:
+    error = error_of(line(1, "   2 - 1") + "\n" + line(2, "   1 - 0"))
+    assert (error.line, error.column) == (1, 97)
+    assert "only a forfeit may be written without them" in error.message
+
+
+def test_error_bye_with_opponent() -> None:
+    error = error_of(line(1, "   2 w H") + "\n" + line(2, "   1 b H"))
+    assert (error.line, error.column) == (1, 99)
+    assert "a bye (H) cannot have an opponent" in error.message

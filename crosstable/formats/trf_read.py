@@ -10,7 +10,6 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -20,7 +19,6 @@ from crosstable.core.scoring import PointSystem
 from crosstable.formats import trf_records as rec
 from crosstable.formats.trf_codes import (
     SCORE_162_SYMBOLS,
-    XXS_CODES,
     point_system_from_162,
     point_system_from_xxs,
     sex_from_text,
@@ -28,14 +26,9 @@ from crosstable.formats.trf_codes import (
     values_162,
     xxs_values,
 )
+from crosstable.formats.trf_extras import ExtraRecords, error_at
 from crosstable.formats.trf_model import (
-    AbnormalPoints,
-    Acceleration,
-    ByeRecord,
     Comment,
-    NationalRecord,
-    ProhibitedPairing,
-    Team,
     TrfDocument,
 )
 from crosstable.formats.trf_rounds import RawEntry, build_rounds, infer_settings
@@ -114,7 +107,7 @@ class _Reader:
                 previous = headers.get(tag)
                 text = item.line.rest()
                 headers[tag] = text if previous is None else previous + "\n" + text
-        extras = _Extras(self.source, size)
+        extras = ExtraRecords(self.source, size)
         for item in self.records:
             extras.read(item.line, headers)
         name = _single(typed, "012")
@@ -201,7 +194,7 @@ class _Reader:
                     )
         return players, points, ranks, raw
 
-    def _declared_rounds(self, typed: dict[str, list[Line]], extras: _Extras) -> int | None:
+    def _declared_rounds(self, typed: dict[str, list[Line]], extras: ExtraRecords) -> int | None:
         line = _single(typed, "142")
         value = None if line is None else line.integer(5, 12, "number of rounds")
         if extras.rounds is not None:
@@ -214,7 +207,7 @@ class _Reader:
             raise bad.error("the number of rounds must be 1 or more", 5)
         return value
 
-    def _initial_colour(self, typed: dict[str, list[Line]], extras: _Extras) -> Colour | None:
+    def _initial_colour(self, typed: dict[str, list[Line]], extras: ExtraRecords) -> Colour | None:
         line = _single(typed, "152")
         colour = None
         if line is not None:
@@ -230,7 +223,7 @@ class _Reader:
         return colour
 
     def _point_system(
-        self, typed: dict[str, list[Line]], extras: _Extras
+        self, typed: dict[str, list[Line]], extras: ExtraRecords
     ) -> tuple[PointSystem, Fraction | None]:
         lines_162 = typed.get("162", [])
         given: dict[str, Fraction] = {}
@@ -254,13 +247,6 @@ class _Reader:
                 )
             system = from_xxs
         return system, unknown
-
-
-def _error_at(line: Line, prefix: str, column: int) -> Callable[[str], InputError]:
-    def error(message: str) -> InputError:
-        return line.error(f"{prefix}: {message}", column)
-
-    return error
 
 
 def _single(typed: dict[str, list[Line]], tag: str) -> Line | None:
@@ -337,7 +323,7 @@ def _read_162(line: Line) -> dict[str, Fraction]:
             amount, amount_column = words[index]
         else:
             raise line.error(f"162: no points after {symbol}", column)
-        values[symbol] = parse_points(amount, _error_at(line, "162", amount_column))
+        values[symbol] = parse_points(amount, error_at(line, "162", amount_column))
         index += 1
     return values
 
@@ -387,110 +373,6 @@ def _round_dates(lines: list[Line]) -> dict[int, dt.date]:
                     f"132: round {round_number} date {text!r}: write YY/MM/DD", column
                 ) from None
     return dates
-
-
-class _Extras:
-    """Collects the records other than ``001`` and the tournament tags."""
-
-    def __init__(self, source: str, size: int) -> None:
-        self.source = source
-        self.size = size
-        self.rounds: tuple[Line, int] | None = None
-        self.initial: tuple[Line, Colour] | None = None
-        self.xxc_flags: list[str] = []
-        self.xxs: list[tuple[str, Fraction]] = []
-        self.xxs_line: Line | None = None
-        self.byes: list[ByeRecord] = []
-        self.accelerations: list[Acceleration] = []
-        self.fictitious: dict[int, tuple[Fraction | None, ...]] = {}
-        self.prohibited: list[ProhibitedPairing] = []
-        self.forbidden: list[tuple[int, ...]] = []
-        self.absent: list[int] = []
-        self.abnormal: list[AbnormalPoints] = []
-        self.teams: list[Team] = []
-        self.national: list[NationalRecord] = []
-        self.other: list[tuple[str, str]] = []
-
-    def rounds_line(self) -> Line:
-        assert self.rounds is not None
-        return self.rounds[0]
-
-    def _players(self, line: Line, players: tuple[int, ...]) -> tuple[int, ...]:
-        for player in players:
-            if not 1 <= player <= self.size:
-                raise line.error(f"{line.tag}: there is no player {player}", 5)
-        return players
-
-    def read(self, line: Line, headers: dict[str, str]) -> None:
-        tag = line.tag
-        if tag == "XXR":
-            value = line.integer(5, max(5, len(line.text)), "XXR number of rounds", blank_ok=False)
-            assert value is not None
-            if self.rounds is not None and self.rounds[1] != value:
-                raise line.error(
-                    f"XXR given twice with different values (line {self.rounds[0].number})", 5
-                )
-            self.rounds = (line, value)
-        elif tag == "XXC":
-            self._xxc(line)
-        elif tag == "XXS":
-            self._xxs(line)
-        elif tag == "XXZ":
-            self.absent.extend(self._players(line, rec.read_ids(line)))
-        elif tag == "XXP":
-            self.forbidden.append(self._players(line, rec.read_ids(line)))
-        elif tag == "XXA":
-            player, values = rec.read_xxa(line)
-            self._players(line, (player,))
-            if player in self.fictitious:
-                raise line.error(f"XXA: player {player} is given twice", 5)
-            self.fictitious[player] = values
-        elif tag == "240":
-            self.byes.append(rec.read_240(line))
-        elif tag == "250":
-            self.accelerations.append(rec.read_250(line))
-        elif tag == "260":
-            self.prohibited.append(rec.read_260(line))
-        elif tag == "299":
-            self.abnormal.append(rec.read_299(line))
-        elif tag == "013":
-            self.teams.append(rec.read_013(line))
-        elif tag == "310":
-            self.teams.append(rec.read_310(line))
-        elif tag.isalpha() and tag.isupper() and tag in _nrs_federations(headers):
-            self.national.append(rec.read_nrs(line))
-        else:
-            self.other.append((tag, line.text[4:].rstrip()))
-
-    def _xxc(self, line: Line) -> None:
-        for word, column in rec.tokens(line, 5):
-            lowered = word.lower()
-            if lowered in ("white1", "black1"):
-                colour = Colour.WHITE if lowered == "white1" else Colour.BLACK
-                if self.initial is not None and self.initial[1] is not colour:
-                    raise line.error("XXC names both white1 and black1", column)
-                self.initial = (line, colour)
-            elif word not in self.xxc_flags:
-                self.xxc_flags.append(word)
-
-    def _xxs(self, line: Line) -> None:
-        self.xxs_line = self.xxs_line or line
-        for word, column in rec.tokens(line, 5):
-            code, sep, value = word.partition("=")
-            code = code.upper()
-            if not sep or code not in (*XXS_CODES, "W", "D"):
-                raise line.error(
-                    f"XXS {word!r}: write CODE=VALUE with CODE one of "
-                    + " ".join((*XXS_CODES, "W", "D")),
-                    column,
-                )
-            amount = parse_points(value, _error_at(line, f"XXS {code}", column))
-            self.xxs.append((code, amount))
-
-
-def _nrs_federations(headers: dict[str, str]) -> set[str]:
-    """Federations named by 172 lines (``FRA NRO``): their lines are NRS records."""
-    return {text[:3] for text in headers.get("172", "").split("\n") if len(text) >= 3}
 
 
 __all__ = ["TYPED_TAGS", "parse_trf"]
