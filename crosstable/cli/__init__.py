@@ -43,9 +43,19 @@ def _register() -> None:
     if _registered:  # main() may run many times in one process (tests): register once
         return
     _registered = True
-    from crosstable.cli import demo, duration, engine, pair, schedule, standings, tournament, trf
+    from crosstable.cli import (
+        demo,
+        duration,
+        engine,
+        pair,
+        schedule,
+        serve,
+        standings,
+        tournament,
+        trf,
+    )
 
-    for module in (schedule, duration, trf, standings, pair, engine, demo, tournament):
+    for module in (schedule, duration, trf, standings, pair, engine, demo, tournament, serve):
         module.register(app)
 
 

@@ -1,0 +1,442 @@
+"""People and permissions (R-OR-1, R-OR-2): accounts, API tokens, staff, approval, eligibility.
+
+The tournament use cases (:class:`crosstable.service.Service`) know nothing of
+accounts; the web app asks :class:`Accounts` *who may* before calling them.
+Passwords are argon2 hashes (argon2-cffi); API tokens are random and only their
+SHA-256 is stored.
+
+>>> import datetime as dt
+>>> from crosstable.store import open_store
+>>> from crosstable.service import FixedClock
+>>> accounts = Accounts(open_store("sqlite:///:memory:"),
+...                     clock=FixedClock(dt.datetime(2026, 5, 1, tzinfo=dt.UTC)))
+>>> ann = accounts.create_user("ann", "correct horse", is_admin=True)
+>>> accounts.authenticate("ann", "correct horse").username
+'ann'
+>>> accounts.authenticate("ann", "wrong") is None
+True
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import hashlib
+import re
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import select
+
+from crosstable.core.errors import RuleError
+from crosstable.service.clock import Clock, SystemClock
+from crosstable.service.errors import ConflictError, NotFoundError
+from crosstable.store import Store
+from crosstable.store.accounts_models import (
+    AccessRow,
+    ApiTokenRow,
+    EntryAccountRow,
+    StaffRow,
+    UserRow,
+)
+from crosstable.store.models import EntryRow, TournamentRow
+
+_USERNAME = re.compile(r"^[A-Za-z0-9_.\-]{2,40}$")
+MIN_PASSWORD = 8
+#: flags an administrator may set on an account
+USER_FLAGS = ("is_admin", "is_master", "flagged", "rated_games", "online_tournaments", "rating")
+ELIGIBILITY_KEYS = ("min_rated_games", "min_online_tournaments", "refuse_flagged")
+
+
+@dataclass(frozen=True, slots=True)
+class UserInfo:
+    id: int
+    username: str
+    display_name: str
+    is_admin: bool = False
+    is_master: bool = False
+    rated_games: int = 0
+    online_tournaments: int = 0
+    flagged: bool = False
+    rating: int | None = None
+
+    @property
+    def may_organise(self) -> bool:
+        """Administrators and masters may create tournaments (R-OR-1)."""
+        return self.is_admin or self.is_master
+
+
+@dataclass(frozen=True, slots=True)
+class AccessInfo:
+    tournament_id: int
+    owner_id: int | None = None
+    approval: str = "approved"
+    self_registration: bool = False
+    opens_at: str | None = None
+    closes_at: str | None = None
+    eligibility: dict[str, Any] = field(default_factory=dict)
+
+
+def _hasher() -> Any:
+    from argon2 import PasswordHasher
+
+    return PasswordHasher()
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _user(row: UserRow) -> UserInfo:
+    return UserInfo(
+        row.id,
+        row.username,
+        row.display_name,
+        row.is_admin,
+        row.is_master,
+        row.rated_games,
+        row.online_tournaments,
+        row.flagged,
+        row.rating,
+    )
+
+
+def _access(tournament_id: int, row: AccessRow | None) -> AccessInfo:
+    if row is None:
+        return AccessInfo(tournament_id)
+    return AccessInfo(
+        tournament_id,
+        row.owner_id,
+        row.approval,
+        row.self_registration,
+        row.opens_at,
+        row.closes_at,
+        dict(row.eligibility or {}),
+    )
+
+
+def eligibility_problems(rules: dict[str, Any], user: UserInfo) -> list[str]:
+    """Why ``user`` may not enter under ``rules`` (empty: eligible; R-OR-2, R-SE-8).
+
+    >>> eligibility_problems({"min_rated_games": 20}, UserInfo(1, "x", "X", rated_games=3))
+    ['at least 20 rated games are required (you have 3)']
+    >>> eligibility_problems({"refuse_flagged": True}, UserInfo(1, "x", "X", flagged=True))
+    ['players flagged for computer assistance cannot enter']
+    """
+    problems: list[str] = []
+    need = int(rules.get("min_rated_games") or 0)
+    if need and user.rated_games < need:
+        problems.append(f"at least {need} rated games are required (you have {user.rated_games})")
+    need = int(rules.get("min_online_tournaments") or 0)
+    if need and user.online_tournaments < need:
+        problems.append(
+            f"at least {need} online tournament(s) are required "
+            f"(you have {user.online_tournaments})"
+        )
+    if rules.get("refuse_flagged") and user.flagged:
+        problems.append("players flagged for computer assistance cannot enter")
+    return problems
+
+
+class Accounts:
+    """Accounts and permissions over the same store as the tournament service."""
+
+    def __init__(self, store: Store, *, clock: Clock | None = None) -> None:
+        self.store = store
+        self.clock: Clock = clock or SystemClock()
+
+    def _now(self) -> str:
+        return self.clock.now().isoformat(timespec="seconds")
+
+    # -- users ---------------------------------------------------------------------
+
+    def create_user(
+        self,
+        username: str,
+        password: str,
+        *,
+        display_name: str = "",
+        is_admin: bool = False,
+        is_master: bool = False,
+        rating: int | None = None,
+    ) -> UserInfo:
+        name = username.strip()
+        if not _USERNAME.match(name):
+            raise RuleError("a user name has 2–40 letters, digits, dots, dashes or underscores")
+        if len(password) < MIN_PASSWORD:
+            raise RuleError(f"a password needs at least {MIN_PASSWORD} characters")
+        shown = " ".join((display_name or name).split())
+        digest = _hasher().hash(password)
+        with self.store.transaction() as session:
+            taken = session.scalars(select(UserRow).where(UserRow.username == name.lower())).first()
+            if taken is not None:
+                raise ConflictError(f"the user name {name!r} is taken")
+            row = UserRow(
+                username=name.lower(),
+                display_name=shown,
+                password_hash=digest,
+                is_admin=is_admin,
+                is_master=is_master,
+                rated_games=0,
+                online_tournaments=0,
+                flagged=False,
+                rating=rating,
+                created_at=self._now(),
+            )
+            session.add(row)
+            session.flush()
+            return _user(row)
+
+    def authenticate(self, username: str, password: str) -> UserInfo | None:
+        """The user if the password is right (a hash is checked even for unknown names)."""
+        from argon2.exceptions import InvalidHashError, VerificationError
+
+        hasher = _hasher()
+        with self.store.reading() as session:
+            row = session.scalars(
+                select(UserRow).where(UserRow.username == username.strip().lower())
+            ).first()
+        if row is None:
+            # the same work as for a real user: no timing hint that the name is unknown
+            with contextlib.suppress(VerificationError, InvalidHashError):
+                hasher.verify(_DUMMY_HASH, password)
+            return None
+        try:
+            hasher.verify(row.password_hash, password)
+        except (VerificationError, InvalidHashError):
+            return None
+        return _user(row)
+
+    def user(self, user_id: int) -> UserInfo:
+        with self.store.reading() as session:
+            row = session.get(UserRow, user_id)
+            if row is None:
+                raise NotFoundError(f"there is no user {user_id}")
+            return _user(row)
+
+    def find_user(self, username: str) -> UserInfo | None:
+        with self.store.reading() as session:
+            row = session.scalars(
+                select(UserRow).where(UserRow.username == username.strip().lower())
+            ).first()
+            return None if row is None else _user(row)
+
+    def users(self) -> list[UserInfo]:
+        with self.store.reading() as session:
+            return [_user(r) for r in session.scalars(select(UserRow).order_by(UserRow.id))]
+
+    def set_user(self, user_id: int, **values: Any) -> UserInfo:
+        """An administrator changes an account's role or eligibility facts."""
+        unknown = sorted(set(values) - set(USER_FLAGS))
+        if unknown:
+            raise RuleError(f"unknown account setting {unknown[0]!r}")
+        with self.store.transaction() as session:
+            row = session.get(UserRow, user_id)
+            if row is None:
+                raise NotFoundError(f"there is no user {user_id}")
+            for name, value in values.items():
+                setattr(row, name, value)
+            session.flush()
+            return _user(row)
+
+    # -- API tokens ------------------------------------------------------------------
+
+    def create_token(self, user_id: int, label: str = "") -> str:
+        """A new API token for ``user_id``; shown once (only its hash is kept)."""
+        token = "ct_" + secrets.token_urlsafe(32)
+        with self.store.transaction() as session:
+            session.add(
+                ApiTokenRow(
+                    user_id=user_id,
+                    token_hash=token_hash(token),
+                    label=label.strip()[:100],
+                    created_at=self._now(),
+                )
+            )
+        return token
+
+    def user_for_token(self, token: str) -> UserInfo | None:
+        with self.store.reading() as session:
+            row = session.scalars(
+                select(ApiTokenRow).where(ApiTokenRow.token_hash == token_hash(token))
+            ).first()
+            if row is None:
+                return None
+            user = session.get(UserRow, row.user_id)
+            return None if user is None else _user(user)
+
+    def tokens(self, user_id: int) -> list[tuple[int, str, str]]:
+        with self.store.reading() as session:
+            rows = session.scalars(select(ApiTokenRow).where(ApiTokenRow.user_id == user_id))
+            return [(r.id, r.label, r.created_at) for r in rows]
+
+    def revoke_token(self, user_id: int, token_id: int) -> None:
+        with self.store.transaction() as session:
+            row = session.get(ApiTokenRow, token_id)
+            if row is None or row.user_id != user_id:
+                raise NotFoundError(f"there is no token {token_id}")
+            session.delete(row)
+
+    # -- tournaments: owner, approval, staff -----------------------------------------
+
+    def claim(self, tournament_id: int, owner: UserInfo) -> AccessInfo:
+        """``owner`` created the tournament: it is theirs; a master's waits for approval."""
+        approval = "approved" if owner.is_admin else "pending"
+        with self.store.transaction() as session:
+            session.merge(
+                AccessRow(
+                    tournament_id=tournament_id,
+                    owner_id=owner.id,
+                    approval=approval,
+                    self_registration=False,
+                    eligibility={},
+                )
+            )
+            session.merge(StaffRow(tournament_id=tournament_id, user_id=owner.id, role="organiser"))
+        return self.access(tournament_id)
+
+    def access(self, tournament_id: int) -> AccessInfo:
+        with self.store.reading() as session:
+            return _access(tournament_id, session.get(AccessRow, tournament_id))
+
+    def set_access(self, tournament_id: int, **values: Any) -> AccessInfo:
+        allowed = {"self_registration", "opens_at", "closes_at", "eligibility", "approval"}
+        unknown = sorted(set(values) - allowed)
+        if unknown:
+            raise RuleError(f"unknown access setting {unknown[0]!r}")
+        if "eligibility" in values:
+            rules = values["eligibility"]
+            bad = sorted(set(rules) - set(ELIGIBILITY_KEYS))
+            if bad:
+                raise RuleError(f"unknown eligibility rule {bad[0]!r}")
+        for name in ("opens_at", "closes_at"):
+            if values.get(name):
+                _parse_time(values[name])
+        if values.get("approval") not in (None, "approved", "pending", "rejected"):
+            raise RuleError("approval is approved, pending or rejected")
+        with self.store.transaction() as session:
+            if session.get(TournamentRow, tournament_id) is None:
+                raise NotFoundError(f"there is no tournament {tournament_id} in this database")
+            row = session.get(AccessRow, tournament_id)
+            if row is None:
+                row = AccessRow(
+                    tournament_id=tournament_id,
+                    approval="approved",
+                    self_registration=False,
+                    eligibility={},
+                )
+                session.add(row)
+            for name, value in values.items():
+                setattr(row, name, value)
+            session.flush()
+            return _access(tournament_id, row)
+
+    def staff(self, tournament_id: int) -> dict[int, str]:
+        with self.store.reading() as session:
+            rows = session.scalars(select(StaffRow).where(StaffRow.tournament_id == tournament_id))
+            return {r.user_id: r.role for r in rows}
+
+    def set_staff(self, tournament_id: int, user_id: int, role: str | None) -> None:
+        """Make ``user_id`` an organiser or helper of the tournament (None: remove)."""
+        if role not in (None, "organiser", "helper"):
+            raise RuleError("a member of staff is an organiser or a helper")
+        with self.store.transaction() as session:
+            if session.get(UserRow, user_id) is None:
+                raise NotFoundError(f"there is no user {user_id}")
+            row = session.get(StaffRow, (tournament_id, user_id))
+            if role is None:
+                if row is not None:
+                    session.delete(row)
+            elif row is None:
+                session.add(StaffRow(tournament_id=tournament_id, user_id=user_id, role=role))
+            else:
+                row.role = role
+
+    def role(self, user: UserInfo | None, tournament_id: int) -> str | None:
+        """``admin``, ``organiser``, ``helper``, ``player`` or None (a spectator)."""
+        if user is None:
+            return None
+        if user.is_admin:
+            return "admin"
+        with self.store.reading() as session:
+            staff = session.get(StaffRow, (tournament_id, user.id))
+            if staff is not None:
+                return staff.role
+            linked = session.scalars(
+                select(EntryAccountRow).where(
+                    EntryAccountRow.tournament_id == tournament_id,
+                    EntryAccountRow.user_id == user.id,
+                )
+            ).first()
+            return "player" if linked is not None else None
+
+    def pending(self) -> list[int]:
+        """Tournaments of masters waiting for an administrator's approval."""
+        with self.store.reading() as session:
+            rows = session.scalars(select(AccessRow).where(AccessRow.approval == "pending"))
+            return [r.tournament_id for r in rows]
+
+    # -- players with accounts -------------------------------------------------------
+
+    def link_entry(self, tournament_id: int, number: int, user_id: int) -> None:
+        with self.store.transaction() as session:
+            session.merge(
+                EntryAccountRow(tournament_id=tournament_id, number=number, user_id=user_id)
+            )
+
+    def unlink_entry(self, tournament_id: int, number: int) -> None:
+        with self.store.transaction() as session:
+            row = session.get(EntryAccountRow, (tournament_id, number))
+            if row is not None:
+                session.delete(row)
+
+    def entry_of(self, tournament_id: int, user_id: int) -> int | None:
+        """The registration number of the user's (still existing) entry, if any."""
+        with self.store.reading() as session:
+            rows = session.scalars(
+                select(EntryAccountRow).where(
+                    EntryAccountRow.tournament_id == tournament_id,
+                    EntryAccountRow.user_id == user_id,
+                )
+            ).all()
+            for row in rows:
+                if session.get(EntryRow, (tournament_id, row.number)) is not None:
+                    return row.number
+            return None
+
+    def registration_problems(self, tournament_id: int, user: UserInfo) -> list[str]:
+        """Why ``user`` cannot register themself now (empty: they can)."""
+        access = self.access(tournament_id)
+        problems: list[str] = []
+        if access.approval != "approved":
+            problems.append(
+                "the regulations are waiting for an administrator's approval"
+                if access.approval == "pending"
+                else "the regulations were not approved"
+            )
+        if not access.self_registration:
+            problems.append("the organiser has not opened self-registration")
+        now = self.clock.now()
+        if access.opens_at and now < _parse_time(access.opens_at):
+            problems.append(f"registration opens at {access.opens_at}")
+        if access.closes_at and now >= _parse_time(access.closes_at):
+            problems.append(f"registration closed at {access.closes_at}")
+        if self.entry_of(tournament_id, user.id) is not None:
+            problems.append("you are registered already")
+        problems.extend(eligibility_problems(access.eligibility, user))
+        return problems
+
+
+def _parse_time(text: str) -> dt.datetime:
+    try:
+        value = dt.datetime.fromisoformat(str(text))
+    except ValueError:
+        raise RuleError(f"{text!r} is not a date and time (YYYY-MM-DDTHH:MM)") from None
+    return value if value.tzinfo else value.replace(tzinfo=dt.UTC)
+
+
+_DUMMY_HASH = (
+    "$argon2id$v=19$m=65536,t=3,p=4$c29tZXNhbHRzb21lc2FsdA$"
+    "RdescudvJCsgt3ub+b+dWRWJTmaaJObG3xsFfkJu2Pk"
+)

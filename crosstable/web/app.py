@@ -1,0 +1,282 @@
+"""The application factory: one :class:`Site` (service, accounts, templates, live hub) per app.
+
+>>> app = create_app("sqlite:///:memory:")
+>>> paths = app.openapi()["paths"]
+>>> sorted(p for p in paths if p.startswith("/api/v1/tournaments"))[:2]
+['/api/v1/tournaments', '/api/v1/tournaments/{tid}']
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import secrets
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.middleware.sessions import SessionMiddleware
+
+from crosstable.core.errors import CrosstableError
+from crosstable.service import PostgresListener, Service
+from crosstable.service.accounts import Accounts, UserInfo
+from crosstable.service.errors import ConflictError, NotFoundError
+from crosstable.store import Store, open_store
+from crosstable.web import i18n
+from crosstable.web.hub import Hub
+from crosstable.web.security import Caller, RateLimiter, bearer_token, csrf_token
+from crosstable.web.views import CrosstableCache
+
+HERE = Path(__file__).parent
+
+
+@dataclass
+class Site:
+    """Everything a request handler needs."""
+
+    service: Service
+    accounts: Accounts
+    templates: Jinja2Templates
+    hub: Hub
+    tables: CrosstableCache
+    sign_in_limit: RateLimiter
+    report_limit: RateLimiter
+    secure_cookies: bool = False
+
+    def caller(self, request: Request) -> Caller:
+        token = bearer_token(request)
+        if token is not None:
+            return Caller(self.accounts.user_for_token(token), by_token=True)
+        user_id = request.session.get("user")
+        if not user_id:
+            return Caller(None)
+        try:
+            return Caller(self.accounts.user(int(user_id)))
+        except (NotFoundError, ValueError):
+            request.session.pop("user", None)
+            return Caller(None)
+
+    def page(self, request: Request, name: str, status_code: int = 200, **context: Any) -> Response:
+        caller = context.pop("caller", None) or self.caller(request)
+        flash = request.session.pop("flash", None)
+        base = {
+            "request": request,
+            "user": caller.user,
+            "csrf": csrf_token(request),
+            "locale": i18n.current.get(),
+            "locales": i18n.LOCALES,
+            "flash": flash,
+            "path": request.url.path,
+        }
+        return self.templates.TemplateResponse(
+            request, name, base | context, status_code=status_code
+        )
+
+    def render_live(self, tournament_id: int, locale: str) -> tuple[int, str]:
+        """The live crosstable fragment (what SSE pushes) in one language."""
+        token = i18n.current.set(locale)
+        try:
+            view, table = self.tables.get(tournament_id)
+            template = self.templates.env.get_template("_crosstable.html")
+            html = template.render(t=view, table=table, locale=locale)
+            return view.revision, html
+        finally:
+            i18n.current.reset(token)
+
+
+def _secret(service: Service) -> str:
+    secret = os.environ.get("CROSSTABLE_SECRET")
+    if secret:
+        return secret
+    stored = service.preference("web.secret")
+    if stored:
+        return stored
+    fresh = secrets.token_urlsafe(48)
+    service.set_preference("web.secret", fresh)
+    return service.preference("web.secret") or fresh
+
+
+def _templates() -> Jinja2Templates:
+    templates = Jinja2Templates(directory=str(HERE / "templates"))
+    env = templates.env
+    env.add_extension("jinja2.ext.i18n")
+    env.install_gettext_callables(i18n.gettext, i18n.ngettext, newstyle=True)  # type: ignore[attr-defined]
+    env.globals["points"] = lambda v: i18n.points_text(v, i18n.current.get())
+    env.globals["number"] = lambda v: i18n.number_text(v, i18n.current.get())
+    env.globals["date"] = lambda v: i18n.date_text(v, i18n.current.get())
+    env.globals["language_name"] = i18n.language_name
+    env.globals["frac"] = lambda v: Fraction(str(v))
+    env.globals["new_key"] = lambda: secrets.token_hex(8)
+    return templates
+
+
+def create_app(
+    db: str | Store | None = None,
+    *,
+    service: Service | None = None,
+    listen: bool | None = None,
+    secure_cookies: bool | None = None,
+) -> FastAPI:
+    """The web app over the database ``db`` (a path or URL; a :class:`Store`) or a ``service``.
+
+    ``listen`` starts a PostgreSQL LISTEN thread so that several app processes on one
+    database push each other's changes (default: on for PostgreSQL).
+    """
+    if service is None:
+        store = db if isinstance(db, Store) else open_store(db)
+        service = Service(store)
+    accounts = Accounts(service.store, clock=service.clock)
+    templates = _templates()
+    secure = (
+        secure_cookies
+        if secure_cookies is not None
+        else os.environ.get("CROSSTABLE_SECURE_COOKIES", "") in ("1", "true")
+    )
+    site = Site(
+        service=service,
+        accounts=accounts,
+        templates=templates,
+        hub=Hub(service.bus, lambda tid, loc: site.render_live(tid, loc)),
+        tables=CrosstableCache(service),
+        sign_in_limit=RateLimiter(10, 60),
+        report_limit=RateLimiter(60, 60),
+        secure_cookies=secure,
+    )
+    use_listener = service.store.dialect == "postgresql" if listen is None else listen
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        site.hub.start(asyncio.get_running_loop())
+        listener = None
+        if use_listener:
+            listener = PostgresListener(service.store.url, service.bus).start()
+        try:
+            yield
+        finally:
+            site.hub.stop()
+            if listener is not None:
+                listener.stop()
+
+    app = FastAPI(
+        title="crosstable",
+        version="1",
+        description=(
+            "Chess tournaments exact to the FIDE regulations: round robins, live crosstables, "
+            "results from organisers, players and game servers. Authenticate with "
+            "`Authorization: Bearer <API token>` (create one on your account page)."
+        ),
+        lifespan=lifespan,
+        docs_url="/api/docs",
+        redoc_url=None,
+        openapi_url="/api/openapi.json",
+    )
+    app.state.site = site
+    app.add_middleware(
+        SessionMiddleware,
+        secret_key=_secret(service),
+        session_cookie="crosstable_session",
+        same_site="lax",
+        https_only=secure,
+        max_age=14 * 24 * 3600,
+    )
+
+    @app.middleware("http")
+    async def locale_and_headers(request: Request, call_next: Any) -> Response:
+        locale = i18n.choose_locale(
+            request.cookies.get("lang"), request.headers.get("accept-language")
+        )
+        token = i18n.current.set(locale)
+        try:
+            response: Response = await call_next(request)
+        finally:
+            i18n.current.reset(token)
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("X-Frame-Options", "DENY")
+        response.headers.setdefault("Referrer-Policy", "same-origin")
+        response.headers.setdefault("Content-Language", locale)
+        return response
+
+    _error_handlers(app, site)
+    app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
+
+    from crosstable.web.routes import account, api, live, manage, pages, printing, wizard
+
+    for module in (api, live, pages, manage, wizard, account, printing):
+        app.include_router(module.router)
+    return app
+
+
+def _wants_json(request: Request) -> bool:
+    return request.url.path.startswith("/api/") or "application/json" in request.headers.get(
+        "accept", ""
+    )
+
+
+def _error_handlers(app: FastAPI, site: Site) -> None:
+    def status_of(error: CrosstableError) -> int:
+        if isinstance(error, NotFoundError):
+            return 404
+        if isinstance(error, ConflictError):
+            return 409
+        return 422
+
+    @app.exception_handler(CrosstableError)
+    async def crosstable_error(request: Request, error: CrosstableError) -> Response:
+        status = status_of(error)
+        if _wants_json(request):
+            body: dict[str, Any] = {"detail": str(error)}
+            current = getattr(error, "current", None)
+            if current is not None:
+                body["current"] = current
+            return JSONResponse(body, status_code=status)
+        if request.method in ("POST", "PUT", "DELETE") and not request.headers.get("hx-request"):
+            request.session["flash"] = {"kind": "error", "text": str(error)}
+            back = request.headers.get("referer") or "/"
+            return RedirectResponse(back, status_code=303)
+        if request.headers.get("hx-request"):
+            return HTMLResponse(
+                f'<div class="flash error" role="alert">{_escape(str(error))}</div>',
+                status_code=200,
+                headers={"HX-Retarget": "#flash", "HX-Reswap": "innerHTML"},
+            )
+        return site.page(request, "error.html", status_code=status, message=str(error))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, error: StarletteHTTPException) -> Response:
+        if _wants_json(request) or (error.status_code in (401,) and bearer_token(request)):
+            return JSONResponse(
+                {"detail": error.detail}, status_code=error.status_code, headers=error.headers
+            )
+        if error.status_code == 401:
+            return RedirectResponse(f"/signin?next={request.url.path}", status_code=303)
+        if request.headers.get("hx-request"):
+            return HTMLResponse(
+                f'<div class="flash error" role="alert">{_escape(str(error.detail))}</div>',
+                status_code=200,
+                headers={"HX-Retarget": "#flash", "HX-Reswap": "innerHTML"},
+            )
+        return site.page(
+            request, "error.html", status_code=error.status_code, message=str(error.detail)
+        )
+
+
+def _escape(text: str) -> str:
+    from markupsafe import escape
+
+    return str(escape(text))
+
+
+def site_of(request: Request) -> Site:
+    site: Site = request.app.state.site
+    return site
+
+
+__all__ = ["Site", "UserInfo", "create_app", "site_of"]

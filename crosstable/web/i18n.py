@@ -1,0 +1,112 @@
+"""Two languages (English, Russian) through gettext catalogs, and localised numbers and dates.
+
+The language comes from the ``lang`` cookie (the switch in the page header),
+else the browser's ``Accept-Language``, else English. Templates call ``_()``;
+the current language lives in a context variable set per request.
+
+>>> choose_locale(None, "ru-RU,ru;q=0.9,en;q=0.8")
+'ru'
+>>> choose_locale("en", "ru")
+'en'
+>>> points_text(Fraction(5, 2)), points_text(Fraction(21, 4), "ru"), points_text(Fraction(1, 2))
+('2½', '5,25', '½')
+"""
+
+from __future__ import annotations
+
+import contextvars
+import datetime as dt
+from fractions import Fraction
+from functools import cache
+from pathlib import Path
+
+from babel import Locale
+from babel.dates import format_date, format_datetime
+from babel.numbers import format_decimal
+from babel.support import NullTranslations, Translations
+
+LOCALES = ("en", "ru")
+DEFAULT = "en"
+LOCALE_DIR = Path(__file__).parent / "locale"
+
+current: contextvars.ContextVar[str] = contextvars.ContextVar("crosstable_locale", default=DEFAULT)
+
+
+@cache
+def translations(locale: str) -> NullTranslations:
+    if locale == DEFAULT:
+        return NullTranslations()
+    return Translations.load(str(LOCALE_DIR), [locale], domain="messages")
+
+
+def gettext(message: str, **values: object) -> str:
+    text = translations(current.get()).ugettext(message)
+    return text % values if values else text
+
+
+def ngettext(singular: str, plural: str, n: int, **values: object) -> str:
+    text = translations(current.get()).ungettext(singular, plural, n)
+    values.setdefault("num", n)
+    return text % values
+
+
+def choose_locale(cookie: str | None, accept_language: str | None) -> str:
+    if cookie in LOCALES:
+        return cookie
+    weighted: list[tuple[float, str]] = []
+    for part in (accept_language or "").split(","):
+        piece = part.strip()
+        if not piece:
+            continue
+        tag, _, q = piece.partition(";q=")
+        try:
+            weight = float(q) if q else 1.0
+        except ValueError:
+            weight = 0.0
+        weighted.append((weight, tag.split("-")[0].lower()))
+    for _weight, tag in sorted(weighted, key=lambda item: -item[0]):
+        if tag in LOCALES:
+            return tag
+    return DEFAULT
+
+
+def points_text(value: Fraction | float | int | None, locale: str | None = None) -> str:
+    """Points as a crosstable writes them: ``2½``, ``½``, ``4``; other fractions as decimals."""
+    if value is None:
+        return ""
+    frac = value if isinstance(value, Fraction) else Fraction(value).limit_denominator(1000)
+    whole, rest = divmod(frac, 1)
+    if rest == 0:
+        return str(int(whole))
+    if rest == Fraction(1, 2) and frac > 0:
+        return ("" if whole == 0 else str(int(whole))) + "½"
+    return number_text(frac, locale)
+
+
+def number_text(value: Fraction | float | int | None, locale: str | None = None) -> str:
+    """A tie-break value in the reader's notation (``6,5`` in Russian)."""
+    if value is None:
+        return "—"
+    if isinstance(value, Fraction):
+        if value.denominator == 1:
+            return str(value.numerator)
+        value = float(value)
+    return format_decimal(value, format="#,##0.##", locale=locale or current.get())
+
+
+def date_text(value: str | dt.date | None, locale: str | None = None) -> str:
+    if not value:
+        return ""
+    if isinstance(value, str):
+        try:
+            parsed = dt.datetime.fromisoformat(value)
+        except ValueError:
+            return value
+        if len(value) <= 10:
+            return format_date(parsed.date(), format="medium", locale=locale or current.get())
+        return format_datetime(parsed, format="short", locale=locale or current.get())
+    return format_date(value, format="medium", locale=locale or current.get())
+
+
+def language_name(code: str) -> str:
+    return (Locale.parse(code).get_display_name(code) or code).capitalize()

@@ -1,0 +1,267 @@
+"""Actions shared by the pages and the API: permission checks in front of the service's use cases.
+
+The rules of the tournament stay in :mod:`crosstable.service`; what lives here is
+*who may*: masters' tournaments wait for approval (R-OR-2), a player reports only
+their own game (R-OR-3), self-registration respects the window and the
+eligibility rules.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+from dataclasses import dataclass
+from fractions import Fraction
+
+from fastapi import HTTPException
+
+from crosstable.core.errors import RuleError
+from crosstable.core.model import WithdrawalRule
+from crosstable.core.scoring import PointSystem, points
+from crosstable.service import Change, PlayerInfo, Regulations
+from crosstable.web.app import Site
+from crosstable.web.routes.common import MANAGERS, require_approved, require_role, require_user
+from crosstable.web.security import Caller
+
+FORMATS = ("round-robin", "double-round-robin", "scheveningen", "quads", "groups")
+
+
+@dataclass(frozen=True)
+class WizardSpec:
+    """What the tournament wizard (or the API) asks for."""
+
+    name: str
+    format: str = "round-robin"
+    point_system: str = "1-0.5-0"
+    bye_points: str = ""
+    tiebreaks: str = ""
+    withdrawal_rule: str = "fide-50"
+    time_control: str = ""
+    start_date: dt.date | None = None
+    end_date: dt.date | None = None
+    players: tuple[PlayerInfo, ...] = ()
+    details: tuple[tuple[str, str], ...] = ()
+    groups: int = 4
+    qualifiers_per_group: int = 1
+    group_cycles: int = 2
+
+    def tiebreak_codes(self) -> tuple[str, ...]:
+        from crosstable.core.tiebreaks import PRESETS
+
+        raw = self.tiebreaks.strip()
+        if raw.lower() in PRESETS:
+            return PRESETS[raw.lower()]
+        return tuple(c.strip().upper() for c in raw.replace(";", ",").split(",") if c.strip())
+
+    def regulations(self, name: str | None = None) -> Regulations:
+        if self.format not in FORMATS:
+            raise RuleError(f"format {self.format!r}: use one of {', '.join(FORMATS)}")
+        try:
+            rule = WithdrawalRule(self.withdrawal_rule)
+        except ValueError:
+            raise RuleError(f"withdrawal rule {self.withdrawal_rule!r} is not known") from None
+        bye: Fraction | None = None
+        if self.bye_points.strip():
+            try:
+                bye = points(self.bye_points)
+            except (ValueError, ZeroDivisionError):
+                raise RuleError(f"bye value {self.bye_points!r} is not a number") from None
+        cycles = 2 if self.format == "double-round-robin" else 1
+        if self.format == "groups":
+            cycles = self.group_cycles
+        return Regulations(
+            name=name or self.name,
+            cycles=cycles,
+            point_system=PointSystem.parse(self.point_system),
+            bye_points=bye,
+            tiebreaks=self.tiebreak_codes(),
+            withdrawal_rule=rule,
+            time_control=self.time_control,
+            start_date=self.start_date,
+            end_date=self.end_date,
+            details=dict(self.details),
+        )
+
+
+def parse_player_list(text: str) -> list[PlayerInfo]:
+    """One player a line: ``Name``, ``Name, rating`` or ``Name; rating; title; federation``.
+
+    >>> [(p.name, p.rating) for p in parse_player_list("Anna Petrova, 1850\\nBoris\\n\\n")]
+    [('Anna Petrova', 1850), ('Boris', None)]
+    """
+    players: list[PlayerInfo] = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        sep = ";" if ";" in line else ("\t" if "\t" in line else ",")
+        parts = [p.strip() for p in line.split(sep)]
+        players.append(_player_from(parts, f"line {number}"))
+    return players
+
+
+def parse_player_csv(data: bytes) -> list[PlayerInfo]:
+    """A CSV file with a header row: ``name`` and optionally ``rating, title, federation,
+    fide_id`` (Russian headers ``имя, рейтинг`` are understood too)."""
+    text = data.decode("utf-8-sig", errors="replace")
+    try:
+        dialect = csv.Sniffer().sniff(text.splitlines()[0] if text else ",", delimiters=",;\t")
+    except csv.Error:
+        dialect = csv.excel
+    rows = list(csv.reader(io.StringIO(text), dialect))
+    if not rows:
+        raise RuleError("the CSV file is empty")
+    header = [h.strip().lower() for h in rows[0]]
+    aliases = {"имя": "name", "игрок": "name", "рейтинг": "rating", "звание": "title"}
+    header = [aliases.get(h, h) for h in header]
+    if "name" not in header:
+        raise RuleError("the CSV file needs a header row with a 'name' column (line 1)")
+    players = []
+    for index, row in enumerate(rows[1:], 2):
+        if not any(cell.strip() for cell in row):
+            continue
+        values = dict(zip(header, (c.strip() for c in row), strict=False))
+        parts = [values.get(k, "") for k in ("name", "rating", "title", "federation", "fide_id")]
+        players.append(_player_from(parts, f"CSV line {index}"))
+    return players
+
+
+def _player_from(parts: list[str], where: str) -> PlayerInfo:
+    name = parts[0] if parts else ""
+    rating: int | None = None
+    if len(parts) > 1 and parts[1]:
+        try:
+            rating = int(parts[1])
+        except ValueError:
+            raise RuleError(f"{where}: rating {parts[1]!r} is not a whole number") from None
+    title = parts[2] if len(parts) > 2 else ""
+    federation = parts[3] if len(parts) > 3 else ""
+    fide_id = parts[4] if len(parts) > 4 else ""
+    try:
+        return PlayerInfo(name, rating, title, federation, fide_id).checked()
+    except RuleError as error:
+        raise RuleError(f"{where}: {error}") from None
+
+
+def _sections(spec: WizardSpec) -> list[tuple[str, list[PlayerInfo]]]:
+    """The tournaments the wizard creates: one round robin, or one per quad or group."""
+    players = list(spec.players)
+    if spec.format == "quads":
+        from crosstable.core.schedule.quads import quad_sizes
+
+        ordered = sorted(players, key=lambda p: (-(p.rating or 0), p.name))
+        if len(ordered) < 4:
+            raise RuleError("quads need at least four players")
+        out, at = [], 0
+        for index, size in enumerate(quad_sizes(len(ordered)), 1):
+            out.append((f"{spec.name} — quad {index}", ordered[at : at + size]))
+            at += size
+        return out
+    if spec.format == "groups":
+        from crosstable.core.schedule.groups import snake_groups
+
+        ordered = sorted(players, key=lambda p: (-(p.rating or 0), p.name))
+        groups = snake_groups(len(ordered), spec.groups)
+        return [
+            (f"{spec.name} — group {chr(64 + i)}", [ordered[rank - 1] for rank in members])
+            for i, members in enumerate(groups, 1)
+        ]
+    if spec.format == "scheveningen":
+        raise RuleError(
+            "Scheveningen tournaments can be planned here (see the preview), but running them "
+            "is not connected to the tournament store yet"
+        )
+    return [(spec.name, players)]
+
+
+def create_tournaments(site: Site, caller: Caller, spec: WizardSpec) -> list[int]:
+    """Create the tournament(s) of ``spec`` with their players; the caller organises them."""
+    require_user(caller)
+    user = caller.user
+    assert user is not None
+    if not user.may_organise:
+        raise HTTPException(
+            status_code=403,
+            detail="only administrators and masters (winners of an over-the-board event) "
+            "may organise tournaments",
+        )
+    sections = _sections(spec)
+    for name, _players in sections:
+        spec.regulations(name).settings()  # check everything before creating anything
+    ids: list[int] = []
+    for name, players in sections:
+        change = site.service.create_tournament(spec.regulations(name), actor=caller.actor)
+        tid = change.tournament_id
+        site.accounts.claim(tid, user)
+        for player in players:
+            site.service.add_player(tid, player, actor=caller.actor)
+        ids.append(tid)
+    return ids
+
+
+def start(site: Site, caller: Caller, tid: int) -> Change:
+    require_role(site, caller, tid, MANAGERS)
+    require_approved(site, tid)
+    return site.service.start(tid, actor=caller.actor)
+
+
+def report(
+    site: Site,
+    caller: Caller,
+    tid: int,
+    rnd: int,
+    board: int,
+    result: str,
+    idempotency_key: str | None = None,
+) -> Change:
+    """A player with an account reports their own game; anyone else is refused."""
+    require_user(caller)
+    user = caller.user
+    assert user is not None
+    site.report_limit.check(f"user:{user.id}", "result reports")
+    number = site.accounts.entry_of(tid, user.id)
+    view = site.service.overview(tid)
+    start_number = next((p.start for p in view.players if p.number == number), None)
+    if number is None or start_number is None:
+        raise HTTPException(status_code=403, detail="only the two players may report this game")
+    game = next((g for g in view.games if g.round == rnd and g.board == board), None)
+    if game is not None and start_number not in (game.white, game.black):
+        raise HTTPException(status_code=403, detail="you may report only your own games")
+    return site.service.report_result(
+        tid,
+        rnd,
+        board,
+        result,
+        player=start_number,
+        actor=caller.actor,
+        idempotency_key=idempotency_key,
+    )
+
+
+def register_self(site: Site, caller: Caller, tid: int) -> Change:
+    require_user(caller)
+    user = caller.user
+    assert user is not None
+    site.service.overview(tid)
+    problems = site.accounts.registration_problems(tid, user)
+    if problems:
+        raise RuleError("you cannot register: " + "; ".join(problems))
+    change = site.service.add_player(
+        tid, PlayerInfo(user.display_name, user.rating), actor=caller.actor
+    )
+    number = int(change.data.get("number", 0))
+    if number:
+        site.accounts.link_entry(tid, number, user.id)
+    return change
+
+
+def unregister_self(site: Site, caller: Caller, tid: int) -> Change:
+    require_user(caller)
+    user = caller.user
+    assert user is not None
+    number = site.accounts.entry_of(tid, user.id)
+    if number is None:
+        raise RuleError("you are not registered in this tournament")
+    change = site.service.remove_player(tid, number, actor=caller.actor)
+    site.accounts.unlink_entry(tid, number)
+    return change

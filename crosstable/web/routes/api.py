@@ -1,0 +1,456 @@
+"""The JSON API (OpenAPI at /api/openapi.json, docs at /api/docs): everything the pages do.
+
+Apps and online game servers authenticate with ``Authorization: Bearer <token>``;
+the pages' own scripts may use the session cookie plus the ``X-CSRF-Token`` header.
+Errors are ``{"detail": "…"}`` with 401 (no or bad credentials), 403 (not allowed),
+404 (no such thing), 409 (someone changed it first; ``current`` says what is
+there), 422 (against the rules or malformed) and 429 (too many requests).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, HTTPException, Query, Request
+from fastapi.responses import PlainTextResponse
+from pydantic import BaseModel, Field
+
+from crosstable.core.model import LotsMethod
+from crosstable.service import Change, PlayerInfo
+from crosstable.web.app import site_of
+from crosstable.web.routes import actions
+from crosstable.web.routes.common import MANAGERS, RESULT_ENTRY, require_role, require_user
+from crosstable.web.security import UNSAFE, Caller, check_csrf
+
+router = APIRouter(prefix="/api/v1", tags=["api"])
+
+
+def api_caller(request: Request) -> Caller:
+    site = site_of(request)
+    caller = site.caller(request)
+    if caller.by_token and caller.user is None:
+        raise HTTPException(status_code=401, detail="the API token is not valid")
+    if not caller.by_token and request.method in UNSAFE and caller.user is not None:
+        check_csrf(request, None)
+    return caller
+
+
+ApiCaller = Annotated[Caller, Depends(api_caller)]
+
+
+class ChangeOut(BaseModel):
+    tournament: int
+    seq: int
+    kind: str
+    summary: str
+    replayed: bool = False
+
+
+def _out(change: Change) -> ChangeOut:
+    return ChangeOut(
+        tournament=change.tournament_id,
+        seq=change.seq,
+        kind=change.kind,
+        summary=change.summary,
+        replayed=change.replayed,
+    )
+
+
+class ResultIn(BaseModel):
+    result: str = Field(description="1-0, ½-½ (or 1/2-1/2, =), 0-1, +-, -+ or --")
+    idempotency_key: str | None = Field(None, max_length=200)
+    expected_version: int | None = None
+
+
+class CorrectionIn(BaseModel):
+    result: str | None = Field(None, description="the new result; null clears it")
+    expected: str | None = Field(None, description="the result you saw (guards a race)")
+
+
+class ConfirmIn(BaseModel):
+    result: str | None = Field(None, description="null: confirm what was reported")
+
+
+class PlayerIn(BaseModel):
+    name: str = Field(min_length=1, max_length=200)
+    rating: int | None = Field(None, ge=0, le=4000)
+    title: str = Field("", max_length=10)
+    federation: str = Field("", max_length=10)
+    fide_id: str = Field("", max_length=20)
+
+
+class LotsIn(BaseModel):
+    method: Literal["random", "rating", "manual"] = "random"
+    seed: int | None = Field(None, ge=0, le=2**62)
+    order: list[int] = Field(default_factory=list, description="registration numbers, manual")
+
+
+class WithdrawIn(BaseModel):
+    start: int
+    from_round: int | None = None
+
+
+class RevertIn(BaseModel):
+    seq: int
+
+
+class TournamentIn(BaseModel):
+    name: str = Field(min_length=1, max_length=200)
+    format: Literal["round-robin", "double-round-robin"] = "round-robin"
+    point_system: str = "1-0.5-0"
+    bye_points: str | None = None
+    tiebreaks: str = Field("", description="FIDE codes, comma-separated, or a preset name")
+    withdrawal_rule: Literal["fide-50", "keep", "annul"] = "fide-50"
+    time_control: str = ""
+    start_date: dt.date | None = None
+    end_date: dt.date | None = None
+    players: list[PlayerIn] = Field(default_factory=list)
+
+
+@router.get("/me")
+def me(caller: ApiCaller) -> dict[str, Any]:
+    """The account behind the credentials (null when anonymous)."""
+    user = caller.user
+    if user is None:
+        return {"user": None}
+    return {
+        "user": {
+            "id": user.id,
+            "username": user.username,
+            "name": user.display_name,
+            "admin": user.is_admin,
+            "master": user.is_master,
+        }
+    }
+
+
+@router.get("/tournaments")
+def tournaments(request: Request) -> list[dict[str, Any]]:
+    site = site_of(request)
+    return [
+        {
+            "id": t.id,
+            "name": t.name,
+            "status": t.status,
+            "system": t.system,
+            "players": t.players,
+            "revision": t.revision,
+        }
+        for t in site.service.tournaments()
+    ]
+
+
+@router.post("/tournaments", status_code=201)
+def create(body: TournamentIn, request: Request, caller: ApiCaller) -> dict[str, Any]:
+    """Create a round robin from its regulations (administrators and masters)."""
+    site = site_of(request)
+    require_user(caller)
+    spec = actions.WizardSpec(
+        name=body.name,
+        format=body.format,
+        point_system=body.point_system,
+        bye_points=body.bye_points or "",
+        tiebreaks=body.tiebreaks,
+        withdrawal_rule=body.withdrawal_rule,
+        time_control=body.time_control,
+        start_date=body.start_date,
+        end_date=body.end_date,
+        players=tuple(
+            PlayerInfo(p.name, p.rating, p.title, p.federation, p.fide_id) for p in body.players
+        ),
+    )
+    ids = actions.create_tournaments(site, caller, spec)
+    return {"ids": ids, "id": ids[0]}
+
+
+@router.get("/tournaments/{tid}")
+def tournament(tid: int, request: Request) -> dict[str, Any]:
+    site = site_of(request)
+    view = site.service.overview(tid)
+    access = site.accounts.access(tid)
+    return {
+        "id": view.id,
+        "name": view.name,
+        "status": view.status,
+        "revision": view.revision,
+        "rounds": view.rounds,
+        "settings": view.settings,
+        "approval": access.approval,
+        "self_registration": access.self_registration,
+        "players": [
+            {
+                "number": p.number,
+                "start": p.start,
+                "name": p.name,
+                "rating": p.rating,
+                "title": p.title,
+                "federation": p.federation,
+                "withdrawn_from": p.withdrawn_from,
+                "place": p.place,
+            }
+            for p in view.players
+        ],
+    }
+
+
+@router.get("/tournaments/{tid}/standings")
+def standings(tid: int, request: Request) -> dict[str, Any]:
+    """Points, tie-breaks (provisional during play, R-RR-12) and places."""
+    site = site_of(request)
+    view, table = site.tables.get(tid)
+    if table.standings is None:
+        return {"tiebreaks": [], "rows": [], "provisional": True, "revision": view.revision}
+    body: dict[str, Any] = table.standings.to_json()
+    body["revision"] = view.revision
+    return body
+
+
+@router.get("/tournaments/{tid}/crosstable")
+def crosstable(tid: int, request: Request) -> dict[str, Any]:
+    """The crosstable by starting number: each opponent's results, points, tie-breaks, place."""
+    site = site_of(request)
+    view, table = site.tables.get(tid)
+    lines = []
+    for line in table.lines:
+        lines.append(
+            {
+                "start": line.start,
+                "name": line.name,
+                "rating": line.rating,
+                "results": {
+                    str(opponent): [
+                        {"round": c.round, "colour": c.colour, "result": c.text} for c in cells
+                    ]
+                    for opponent, cells in sorted(line.cells.items())
+                },
+                "points": float(line.points),
+                "tiebreaks": {
+                    code: (None if v is None else float(v))
+                    for code, v in zip(table.tiebreaks, line.values, strict=False)
+                },
+                "rank": line.rank,
+            }
+        )
+    return {
+        "revision": view.revision,
+        "status": view.status,
+        "provisional": table.provisional,
+        "tiebreaks": list(table.tiebreaks),
+        "players": lines,
+    }
+
+
+@router.get("/tournaments/{tid}/players/{start}/explain")
+def explain(tid: int, start: int, request: Request) -> list[dict[str, Any]]:
+    """How each value of the player was computed (points first, then every tie-break)."""
+    site = site_of(request)
+    _view, table = site.tables.get(tid)
+    if table.standings is None or not 1 <= start <= table.size:
+        raise HTTPException(status_code=404, detail=f"there is no player {start} in the table")
+    return [e.to_json() for e in table.standings.explain(start)]
+
+
+@router.get("/tournaments/{tid}/rounds/{rnd}")
+def round_games(tid: int, rnd: int, request: Request) -> dict[str, Any]:
+    site = site_of(request)
+    view = site.service.overview(tid)
+    if not 1 <= rnd <= view.rounds:
+        raise HTTPException(status_code=404, detail=f"there is no round {rnd}")
+    return {
+        "round": rnd,
+        "revision": view.revision,
+        "games": [
+            {
+                "board": g.board,
+                "white": g.white,
+                "black": g.black,
+                "white_name": g.white_name,
+                "black_name": g.black_name,
+                "result": g.result,
+                "white_report": g.white_report,
+                "black_report": g.black_report,
+                "disputed": g.disputed,
+                "version": g.version,
+            }
+            for g in view.games
+            if g.round == rnd
+        ],
+        "free": [start for r, start in view.free_rounds if r == rnd],
+    }
+
+
+@router.post("/tournaments/{tid}/rounds/{rnd}/boards/{board}/result")
+def record(
+    tid: int, rnd: int, board: int, body: ResultIn, request: Request, caller: ApiCaller
+) -> ChangeOut:
+    """Enter a result (organiser, helper, or a game server with their token). Repeating the
+    same request (same idempotency key) answers with the first answer."""
+    site = site_of(request)
+    require_role(site, caller, tid, RESULT_ENTRY)
+    site.report_limit.check(f"user:{caller.actor}", "results")
+    change = site.service.record_result(
+        tid,
+        rnd,
+        board,
+        body.result,
+        actor=caller.actor,
+        idempotency_key=body.idempotency_key,
+        expected_version=body.expected_version,
+    )
+    return _out(change)
+
+
+@router.post("/tournaments/{tid}/rounds/{rnd}/boards/{board}/report")
+def report(
+    tid: int, rnd: int, board: int, body: ResultIn, request: Request, caller: ApiCaller
+) -> ChangeOut:
+    """A player reports the result of their own game (R-OR-3)."""
+    site = site_of(request)
+    return _out(actions.report(site, caller, tid, rnd, board, body.result, body.idempotency_key))
+
+
+@router.post("/tournaments/{tid}/rounds/{rnd}/boards/{board}/confirm")
+def confirm(
+    tid: int, rnd: int, board: int, body: ConfirmIn, request: Request, caller: ApiCaller
+) -> ChangeOut:
+    site = site_of(request)
+    require_role(site, caller, tid, RESULT_ENTRY)
+    return _out(site.service.confirm_result(tid, rnd, board, body.result, actor=caller.actor))
+
+
+@router.post("/tournaments/{tid}/rounds/{rnd}/boards/{board}/correct")
+def correct(
+    tid: int, rnd: int, board: int, body: CorrectionIn, request: Request, caller: ApiCaller
+) -> ChangeOut:
+    site = site_of(request)
+    require_role(site, caller, tid, RESULT_ENTRY)
+    change = site.service.correct_result(
+        tid, rnd, board, body.result, expected=body.expected, actor=caller.actor
+    )
+    return _out(change)
+
+
+@router.post("/tournaments/{tid}/rounds/{rnd}/boards/{board}/reject")
+def reject(tid: int, rnd: int, board: int, request: Request, caller: ApiCaller) -> ChangeOut:
+    site = site_of(request)
+    require_role(site, caller, tid, RESULT_ENTRY)
+    return _out(site.service.reject_reports(tid, rnd, board, actor=caller.actor))
+
+
+@router.post("/tournaments/{tid}/players", status_code=201)
+def add_player(tid: int, body: PlayerIn, request: Request, caller: ApiCaller) -> ChangeOut:
+    site = site_of(request)
+    require_role(site, caller, tid, MANAGERS)
+    info = PlayerInfo(body.name, body.rating, body.title, body.federation, body.fide_id)
+    return _out(site.service.add_player(tid, info, actor=caller.actor))
+
+
+@router.delete("/tournaments/{tid}/players/{number}")
+def remove_player(tid: int, number: int, request: Request, caller: ApiCaller) -> ChangeOut:
+    site = site_of(request)
+    require_role(site, caller, tid, MANAGERS)
+    change = site.service.remove_player(tid, number, actor=caller.actor)
+    site.accounts.unlink_entry(tid, number)
+    return _out(change)
+
+
+@router.post("/tournaments/{tid}/registration", status_code=201)
+def register_self(tid: int, request: Request, caller: ApiCaller) -> ChangeOut:
+    """Register yourself (when the organiser opened self-registration and you are eligible)."""
+    site = site_of(request)
+    return _out(actions.register_self(site, caller, tid))
+
+
+@router.delete("/tournaments/{tid}/registration")
+def unregister_self(tid: int, request: Request, caller: ApiCaller) -> ChangeOut:
+    """Withdraw your registration before the start."""
+    site = site_of(request)
+    return _out(actions.unregister_self(site, caller, tid))
+
+
+@router.post("/tournaments/{tid}/lots")
+def draw_lots(tid: int, body: LotsIn, request: Request, caller: ApiCaller) -> ChangeOut:
+    """Starting numbers by lot (reproducible from the published seed), rating or by hand."""
+    site = site_of(request)
+    require_role(site, caller, tid, MANAGERS)
+    change = site.service.draw_lots(
+        tid, LotsMethod(body.method), seed=body.seed, order=tuple(body.order), actor=caller.actor
+    )
+    return _out(change)
+
+
+@router.post("/tournaments/{tid}/start")
+def start(tid: int, request: Request, caller: ApiCaller) -> ChangeOut:
+    site = site_of(request)
+    require_role(site, caller, tid, MANAGERS)
+    return _out(actions.start(site, caller, tid))
+
+
+@router.post("/tournaments/{tid}/withdrawals")
+def withdraw(tid: int, body: WithdrawIn, request: Request, caller: ApiCaller) -> ChangeOut:
+    site = site_of(request)
+    require_role(site, caller, tid, MANAGERS)
+    change = site.service.withdraw(tid, body.start, from_round=body.from_round, actor=caller.actor)
+    return _out(change)
+
+
+@router.post("/tournaments/{tid}/finish")
+def finish(tid: int, request: Request, caller: ApiCaller) -> ChangeOut:
+    site = site_of(request)
+    require_role(site, caller, tid, MANAGERS)
+    return _out(site.service.finish(tid, actor=caller.actor))
+
+
+@router.post("/tournaments/{tid}/undo")
+def undo(tid: int, request: Request, caller: ApiCaller) -> ChangeOut:
+    site = site_of(request)
+    require_role(site, caller, tid, MANAGERS)
+    return _out(site.service.undo(tid, actor=caller.actor))
+
+
+@router.post("/tournaments/{tid}/revert")
+def revert(tid: int, body: RevertIn, request: Request, caller: ApiCaller) -> ChangeOut:
+    site = site_of(request)
+    require_role(site, caller, tid, MANAGERS)
+    return _out(site.service.revert_to(tid, body.seq, actor=caller.actor))
+
+
+@router.get("/tournaments/{tid}/history")
+def history(tid: int, request: Request) -> list[dict[str, Any]]:
+    site = site_of(request)
+    return [
+        {
+            "seq": h.seq,
+            "at": h.at,
+            "actor": h.actor,
+            "kind": h.kind,
+            "summary": h.summary,
+            "undone": h.undone,
+        }
+        for h in site.service.history(tid)
+    ]
+
+
+@router.get("/tournaments/{tid}/export/{fmt}", response_model=None)
+def export(tid: int, fmt: Literal["trf2026", "trf16", "json"], request: Request) -> Any:
+    """TRF-2026, TRF-16 for arbiters' software, or the whole tournament as JSON (R-OR-5)."""
+    site = site_of(request)
+    if fmt == "json":
+        return site.service.export_json(tid)
+    return PlainTextResponse(site.service.export_trf(tid, fmt))
+
+
+@router.get("/calculator")
+def calculator(
+    players: int = Query(ge=3, le=200),
+    time_control: str = Query("G/25 d5", max_length=60),
+    evening: int = Query(180, ge=30, le=24 * 60),
+    double: bool = False,
+) -> dict[str, Any]:
+    """Rounds, games, boards and duration of a round robin before anything is created
+    (R-RR-3, R-RR-16)."""
+    from crosstable.core.duration import estimate_duration
+
+    estimate = estimate_duration(players, time_control, evening_minutes=evening, double=double)
+    return estimate.to_json()

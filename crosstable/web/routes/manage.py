@@ -1,0 +1,232 @@
+"""The organiser's page: players (typed, pasted, CSV, accounts), lots, start, withdrawals,
+finish, undo, helpers, registration window and eligibility rules; administrators approve."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, HTTPException, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from crosstable.core.errors import RuleError
+from crosstable.core.model import LotsMethod
+from crosstable.service import PlayerInfo
+from crosstable.web.i18n import gettext as _
+from crosstable.web.routes import actions
+from crosstable.web.routes.common import (
+    MANAGERS,
+    CheckedForm,
+    caller_of,
+    integer,
+    require_role,
+    text,
+)
+
+router = APIRouter(include_in_schema=False)
+
+
+def _done(request: Request, tid: int, message: str, where: str = "manage") -> Response:
+    request.session["flash"] = {"kind": "ok", "text": message}
+    return RedirectResponse(f"/t/{tid}/{where}", status_code=303)
+
+
+@router.get("/t/{tid}/manage", response_class=HTMLResponse)
+def manage(tid: int, request: Request) -> Response:
+    site, caller = caller_of(request)
+    require_role(site, caller, tid, MANAGERS)
+    from crosstable.web.routes.pages import _context
+
+    context = _context(site, caller, tid)
+    staff = site.accounts.staff(tid)
+    people = {u.id: u for u in site.accounts.users()} if staff else {}
+    staff_list = [(people[uid], role) for uid, role in staff.items() if uid in people]
+    linked = {}
+    for p in context["t"].players:
+        for uid, user in people.items():
+            if site.accounts.entry_of(tid, uid) == p.number:
+                linked[p.number] = user.username
+    return site.page(
+        request,
+        "manage.html",
+        caller=caller,
+        staff=staff_list,
+        linked=linked,
+        **context,
+    )
+
+
+@router.post("/t/{tid}/manage/players")
+def add_players(tid: int, request: Request, form: CheckedForm) -> Response:
+    site, caller = caller_of(request)
+    require_role(site, caller, tid, MANAGERS)
+    players: list[PlayerInfo] = []
+    name = text(form, "name")
+    if name:
+        players.append(
+            PlayerInfo(name, integer(form, "rating"), text(form, "title"), text(form, "federation"))
+        )
+    pasted = text(form, "list")
+    if pasted:
+        players.extend(actions.parse_player_list(pasted))
+    upload = form.get("csv")
+    if isinstance(upload, bytes) and upload.strip():
+        players.extend(actions.parse_player_csv(upload))
+    if not players:
+        raise RuleError("type a name, paste a list or choose a CSV file")
+    checked = [p.checked() for p in players]
+    for player in checked:
+        site.service.add_player(tid, player, actor=caller.actor)
+    username = text(form, "account")
+    if username and len(checked) == 1:
+        user = site.accounts.find_user(username)
+        if user is None:
+            raise RuleError(f"there is no account {username!r}")
+        number = next(p.number for p in reversed(site.service.overview(tid).players))
+        site.accounts.link_entry(tid, number, user.id)
+    return _done(request, tid, _("%(n)s player(s) registered", n=len(checked)))
+
+
+@router.post("/t/{tid}/manage/players/{number}/remove")
+def remove_player(tid: int, number: int, request: Request, form: CheckedForm) -> Response:
+    site, caller = caller_of(request)
+    require_role(site, caller, tid, MANAGERS)
+    change = site.service.remove_player(tid, number, actor=caller.actor)
+    site.accounts.unlink_entry(tid, number)
+    return _done(request, tid, change.summary)
+
+
+@router.post("/t/{tid}/manage/lots")
+def draw_lots(tid: int, request: Request, form: CheckedForm) -> Response:
+    site, caller = caller_of(request)
+    require_role(site, caller, tid, MANAGERS)
+    method = LotsMethod(text(form, "method", "random") or "random")
+    order: tuple[int, ...] = ()
+    if method is LotsMethod.MANUAL:
+        raw = text(form, "order").replace(",", " ").split()
+        try:
+            order = tuple(int(x) for x in raw)
+        except ValueError:
+            raise RuleError("the order lists registration numbers, e.g. 3 1 2 4") from None
+    change = site.service.draw_lots(
+        tid, method, seed=integer(form, "seed"), order=order, actor=caller.actor
+    )
+    return _done(request, tid, change.summary)
+
+
+@router.post("/t/{tid}/manage/start")
+def start(tid: int, request: Request, form: CheckedForm) -> Response:
+    site, caller = caller_of(request)
+    change = actions.start(site, caller, tid)
+    return _done(request, tid, change.summary, "rounds/1")
+
+
+@router.post("/t/{tid}/manage/withdraw")
+def withdraw(tid: int, request: Request, form: CheckedForm) -> Response:
+    site, caller = caller_of(request)
+    require_role(site, caller, tid, MANAGERS)
+    start_number = integer(form, "start")
+    if start_number is None:
+        raise RuleError("choose the player who withdraws")
+    change = site.service.withdraw(
+        tid, start_number, from_round=integer(form, "from_round"), actor=caller.actor
+    )
+    return _done(request, tid, change.summary)
+
+
+@router.post("/t/{tid}/manage/finish")
+def finish(tid: int, request: Request, form: CheckedForm) -> Response:
+    site, caller = caller_of(request)
+    require_role(site, caller, tid, MANAGERS)
+    change = site.service.finish(tid, actor=caller.actor)
+    request.session["flash"] = {"kind": "ok", "text": change.summary}
+    return RedirectResponse(f"/t/{tid}", status_code=303)
+
+
+@router.post("/t/{tid}/manage/undo")
+def undo(tid: int, request: Request, form: CheckedForm) -> Response:
+    site, caller = caller_of(request)
+    require_role(site, caller, tid, MANAGERS)
+    seq = integer(form, "seq")
+    if seq is None:
+        change = site.service.undo(tid, actor=caller.actor)
+    else:
+        change = site.service.revert_to(tid, seq, actor=caller.actor)
+    return _done(request, tid, change.summary, "history")
+
+
+@router.post("/t/{tid}/manage/staff")
+def staff(tid: int, request: Request, form: CheckedForm) -> Response:
+    site, caller = caller_of(request)
+    require_role(site, caller, tid, MANAGERS)
+    username = text(form, "username")
+    user = site.accounts.find_user(username)
+    if user is None:
+        raise RuleError(f"there is no account {username!r}")
+    role = text(form, "role", "helper") or None
+    if role == "none":
+        role = None
+    site.accounts.set_staff(tid, user.id, role)
+    return _done(request, tid, _("staff updated"))
+
+
+@router.post("/t/{tid}/manage/access")
+def access(tid: int, request: Request, form: CheckedForm) -> Response:
+    site, caller = caller_of(request)
+    require_role(site, caller, tid, MANAGERS)
+    values: dict[str, Any] = {
+        "self_registration": text(form, "self_registration") == "on",
+        "opens_at": text(form, "opens_at") or None,
+        "closes_at": text(form, "closes_at") or None,
+        "eligibility": {
+            key: value
+            for key, value in (
+                ("min_rated_games", integer(form, "min_rated_games") or 0),
+                ("min_online_tournaments", integer(form, "min_online_tournaments") or 0),
+                ("refuse_flagged", text(form, "refuse_flagged") == "on"),
+            )
+            if value
+        },
+    }
+    if values["self_registration"]:
+        from crosstable.web.routes.common import require_approved
+
+        require_approved(site, tid)
+    site.accounts.set_access(tid, **values)
+    return _done(request, tid, _("registration settings saved"))
+
+
+@router.post("/t/{tid}/manage/regulations")
+def regulations(tid: int, request: Request, form: CheckedForm) -> Response:
+    site, caller = caller_of(request)
+    require_role(site, caller, tid, MANAGERS)
+    values: dict[str, Any] = {}
+    if "time_control" in form:
+        values["time_control"] = text(form, "time_control")
+    if "tiebreaks" in form:
+        spec = actions.WizardSpec(name="x", tiebreaks=text(form, "tiebreaks"))
+        values["tiebreaks"] = spec.tiebreak_codes()
+    details = {
+        key[len("detail_") :]: text(form, key)
+        for key in form
+        if key.startswith("detail_") and text(form, key)
+    }
+    if details:
+        values["details"] = details
+    if not values:
+        raise RuleError("nothing to change")
+    change = site.service.edit_regulations(
+        tid, actor=caller.actor, override_reason=text(form, "override") or None, **values
+    )
+    return _done(request, tid, change.summary)
+
+
+@router.post("/t/{tid}/approve")
+def approve(tid: int, request: Request, form: CheckedForm) -> Response:
+    """An administrator approves (or rejects) a master's regulations (R-OR-2)."""
+    site, caller = caller_of(request)
+    if caller.user is None or not caller.user.is_admin:
+        raise HTTPException(status_code=403, detail="only an administrator may approve")
+    decision = "rejected" if text(form, "decision") == "reject" else "approved"
+    site.accounts.set_access(tid, approval=decision)
+    request.session["flash"] = {"kind": "ok", "text": decision}
+    return RedirectResponse("/admin", status_code=303)

@@ -1,0 +1,242 @@
+"""Pages everyone may see: tournaments, the crosstable (the main page), standings, players,
+rounds, history and the published regulations; and the result buttons of the round view."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, HTTPException, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from crosstable.core.errors import CrosstableError
+from crosstable.web.app import Site
+from crosstable.web.routes import actions
+from crosstable.web.routes.common import (
+    RESULT_ENTRY,
+    CheckedForm,
+    caller_of,
+    require_role,
+    role_of,
+    text,
+)
+from crosstable.web.security import Caller
+
+router = APIRouter(include_in_schema=False)
+
+RESULT_BUTTONS = ("1-0", "½-½", "0-1")
+FORFEIT_BUTTONS = ("+-", "-+", "--")
+
+
+def _context(site: Site, caller: Caller, tid: int) -> dict[str, Any]:
+    view, table = site.tables.get(tid)
+    role = role_of(site, caller, tid)
+    access = site.accounts.access(tid)
+    mine = number = None
+    if caller.user is not None:
+        number = site.accounts.entry_of(tid, caller.user.id)
+        mine = next((p.start for p in view.players if p.number == number), None)
+    current_round = _current_round(view)
+    return {
+        "t": view,
+        "table": table,
+        "role": role,
+        "access": access,
+        "my_start": mine,
+        "my_number": number,
+        "current_round": current_round,
+        "can_manage": role in ("admin", "organiser"),
+        "can_enter": role in RESULT_ENTRY,
+    }
+
+
+def _current_round(view: Any) -> int:
+    """The first round with a game still without a result (else the last round)."""
+    for game in view.games:
+        if game.result is None:
+            return int(game.round)
+    return int(view.rounds or 0)
+
+
+@router.get("/", response_class=HTMLResponse)
+def home(request: Request) -> Response:
+    site, caller = caller_of(request)
+    listing = site.service.tournaments()
+    return site.page(request, "index.html", caller=caller, tournaments=listing)
+
+
+@router.get("/t/{tid}", response_class=HTMLResponse)
+def crosstable(tid: int, request: Request) -> Response:
+    site, caller = caller_of(request)
+    return site.page(request, "crosstable.html", caller=caller, **_context(site, caller, tid))
+
+
+@router.get("/t/{tid}/live", response_class=HTMLResponse)
+def crosstable_fragment(tid: int, request: Request) -> Response:
+    site, _caller = caller_of(request)
+    from crosstable.web import i18n
+
+    _revision, html = site.render_live(tid, i18n.current.get())
+    return HTMLResponse(html)
+
+
+@router.get("/t/{tid}/standings", response_class=HTMLResponse)
+def standings(tid: int, request: Request) -> Response:
+    site, caller = caller_of(request)
+    return site.page(request, "standings.html", caller=caller, **_context(site, caller, tid))
+
+
+@router.get("/t/{tid}/players/{start}", response_class=HTMLResponse)
+def player(tid: int, start: int, request: Request) -> Response:
+    site, caller = caller_of(request)
+    context = _context(site, caller, tid)
+    table = context["table"]
+    if not 1 <= start <= table.size:
+        raise HTTPException(status_code=404, detail=f"there is no player {start} in the table")
+    explanations = table.standings.explain(start) if table.standings is not None else []
+    games = [g for g in context["t"].games if start in (g.white, g.black)]
+    return site.page(
+        request,
+        "player.html",
+        caller=caller,
+        line=table.line(start),
+        explanations=explanations,
+        games=games,
+        **context,
+    )
+
+
+@router.get("/t/{tid}/explain/{start}", response_class=HTMLResponse)
+def explain(tid: int, start: int, request: Request, code: str = "") -> Response:
+    """One value explained (clicked in the crosstable): the items and the formula."""
+    site, caller = caller_of(request)
+    _view, table = site.tables.get(tid)
+    if table.standings is None or not 1 <= start <= table.size:
+        raise HTTPException(status_code=404, detail=f"there is no player {start} in the table")
+    chosen = [e for e in table.standings.explain(start) if not code or e.code == code]
+    return site.page(
+        request,
+        "_explain.html",
+        caller=caller,
+        explanations=chosen,
+        line=table.line(start),
+        table=table,
+        tid=tid,
+    )
+
+
+@router.get("/t/{tid}/rounds", response_class=HTMLResponse)
+def rounds_index(tid: int, request: Request) -> Response:
+    site, caller = caller_of(request)
+    context = _context(site, caller, tid)
+    if not context["t"].rounds:
+        return RedirectResponse(f"/t/{tid}", status_code=303)
+    return RedirectResponse(f"/t/{tid}/rounds/{context['current_round']}", status_code=303)
+
+
+def _round_context(site: Site, caller: Caller, tid: int, rnd: int) -> dict[str, Any]:
+    context = _context(site, caller, tid)
+    view = context["t"]
+    if not 1 <= rnd <= view.rounds:
+        raise HTTPException(status_code=404, detail=f"there is no round {rnd}")
+    games = [g for g in view.games if g.round == rnd]
+    free = [start for r, start in view.free_rounds if r == rnd]
+    names = {p.start: p.name for p in view.players}
+    return context | {
+        "rnd": rnd,
+        "games": games,
+        "free": [(s, names.get(s, "")) for s in free],
+        "results": RESULT_BUTTONS,
+        "forfeits": FORFEIT_BUTTONS,
+    }
+
+
+@router.get("/t/{tid}/rounds/{rnd}", response_class=HTMLResponse)
+def round_view(tid: int, rnd: int, request: Request) -> Response:
+    site, caller = caller_of(request)
+    return site.page(request, "round.html", caller=caller, **_round_context(site, caller, tid, rnd))
+
+
+@router.get("/t/{tid}/rounds/{rnd}/games", response_class=HTMLResponse)
+def round_games(tid: int, rnd: int, request: Request) -> Response:
+    """The boards of a round (refreshed live on the round view)."""
+    site, caller = caller_of(request)
+    return site.page(
+        request, "_round_games.html", caller=caller, **_round_context(site, caller, tid, rnd)
+    )
+
+
+@router.post("/t/{tid}/rounds/{rnd}/boards/{board}", response_class=HTMLResponse)
+def result_action(
+    tid: int,
+    rnd: int,
+    board: int,
+    request: Request,
+    form: CheckedForm,
+) -> Response:
+    """One tap on a result button: record, report, confirm, correct or reject."""
+    site, caller = caller_of(request)
+    action = text(form, "action", "record")
+    result = text(form, "result") or None
+    key = text(form, "key") or None
+    error = ""
+    try:
+        if action == "report":
+            actions.report(site, caller, tid, rnd, board, result or "", key)
+        else:
+            require_role(site, caller, tid, RESULT_ENTRY)
+            site.report_limit.check(f"user:{caller.actor}", "results")
+            if action == "record":
+                site.service.record_result(
+                    tid, rnd, board, result or "", actor=caller.actor, idempotency_key=key
+                )
+            elif action == "confirm":
+                site.service.confirm_result(tid, rnd, board, result, actor=caller.actor)
+            elif action == "correct":
+                expected = text(form, "expected") or None
+                site.service.correct_result(
+                    tid, rnd, board, result, expected=expected, actor=caller.actor
+                )
+            elif action == "reject":
+                site.service.reject_reports(tid, rnd, board, actor=caller.actor)
+            else:
+                raise HTTPException(status_code=422, detail=f"unknown action {action!r}")
+    except CrosstableError as problem:
+        error = str(problem)
+    if not request.headers.get("hx-request"):
+        if error:
+            request.session["flash"] = {"kind": "error", "text": error}
+        return RedirectResponse(f"/t/{tid}/rounds/{rnd}", status_code=303)
+    context = _round_context(site, caller, tid, rnd)
+    game = next(g for g in context["games"] if g.board == board)
+    return site.page(request, "_game.html", caller=caller, g=game, error=error, **context)
+
+
+@router.get("/t/{tid}/history", response_class=HTMLResponse)
+def history(tid: int, request: Request) -> Response:
+    site, caller = caller_of(request)
+    items = list(reversed(site.service.history(tid)))
+    return site.page(
+        request, "history.html", caller=caller, items=items, **_context(site, caller, tid)
+    )
+
+
+@router.get("/t/{tid}/regulations", response_class=HTMLResponse)
+def regulations(tid: int, request: Request) -> Response:
+    site, caller = caller_of(request)
+    context = _context(site, caller, tid)
+    problems: list[str] = []
+    if caller.user is not None and context["t"].status == "registration":
+        problems = site.accounts.registration_problems(tid, caller.user)
+    return site.page(request, "regulations.html", caller=caller, problems=problems, **context)
+
+
+@router.post("/t/{tid}/register")
+def register(tid: int, request: Request, form: CheckedForm) -> Response:
+    site, caller = caller_of(request)
+    if text(form, "action") == "withdraw":
+        actions.unregister_self(site, caller, tid)
+        request.session["flash"] = {"kind": "ok", "text": "registration withdrawn"}
+    else:
+        actions.register_self(site, caller, tid)
+        request.session["flash"] = {"kind": "ok", "text": "you are registered"}
+    return RedirectResponse(f"/t/{tid}/regulations", status_code=303)

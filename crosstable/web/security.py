@@ -1,0 +1,104 @@
+"""Who is asking, and may they: signed session cookies, CSRF tokens, API tokens, rate limits.
+
+* Sessions: Starlette's ``SessionMiddleware`` (an itsdangerous-signed cookie,
+  HttpOnly, SameSite=Lax, Secure when the site runs behind HTTPS). The cookie
+  holds only the user id and the CSRF token.
+* CSRF: every form carries ``csrf_token``; htmx requests send it as the
+  ``X-CSRF-Token`` header. A state-changing request authenticated by the
+  session cookie without the right token is refused (403). Requests that
+  authenticate with ``Authorization: Bearer <API token>`` carry no cookie and
+  need no CSRF token.
+* Rate limits: a sliding window per key (sign-in attempts per address and
+  name, result reports per user).
+
+>>> limiter = RateLimiter(2, 60)
+>>> [limiter.hit("k", now=t) for t in (0, 1, 2, 61.5)]
+[True, True, False, True]
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass
+
+from fastapi import HTTPException, Request
+
+from crosstable.service.accounts import UserInfo
+
+UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+class RateLimiter:
+    """At most ``limit`` events per ``window`` seconds for each key."""
+
+    def __init__(self, limit: int, window: float) -> None:
+        self.limit = limit
+        self.window = window
+        self._hits: dict[str, deque[float]] = {}
+        self._lock = threading.Lock()
+
+    def hit(self, key: str, *, now: float | None = None) -> bool:
+        """Count one event; False when the key is over its limit (the event is refused)."""
+        moment = time.monotonic() if now is None else now
+        with self._lock:
+            hits = self._hits.setdefault(key, deque())
+            while hits and hits[0] <= moment - self.window:
+                hits.popleft()
+            if len(hits) >= self.limit:
+                return False
+            hits.append(moment)
+            if len(self._hits) > 100_000:  # forget idle keys
+                for stale in [k for k, v in self._hits.items() if not v][:50_000]:
+                    del self._hits[stale]
+            return True
+
+    def check(self, key: str, what: str) -> None:
+        if not self.hit(key):
+            raise HTTPException(
+                status_code=429,
+                detail=f"too many {what}; wait a minute and try again",
+                headers={"Retry-After": str(int(self.window))},
+            )
+
+
+def csrf_token(request: Request) -> str:
+    token = request.session.get("csrf")
+    if not token:
+        token = secrets.token_urlsafe(24)
+        request.session["csrf"] = token
+    return str(token)
+
+
+def check_csrf(request: Request, submitted: str | None) -> None:
+    expected = request.session.get("csrf")
+    given = submitted or request.headers.get("x-csrf-token")
+    if not expected or not given or not hmac.compare_digest(str(expected), str(given)):
+        raise HTTPException(status_code=403, detail="the form expired or was not sent by this site")
+
+
+@dataclass(frozen=True, slots=True)
+class Caller:
+    """The person behind a request: a user (or None), and how they proved it."""
+
+    user: UserInfo | None
+    by_token: bool = False
+
+    @property
+    def signed_in(self) -> bool:
+        return self.user is not None
+
+    @property
+    def actor(self) -> str:
+        return "" if self.user is None else self.user.username
+
+
+def bearer_token(request: Request) -> str | None:
+    header = request.headers.get("authorization", "")
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() == "bearer" and token.strip():
+        return token.strip()
+    return None
