@@ -497,3 +497,25 @@ def test_several_tournaments_in_one_database(service: Service) -> None:
     assert [t.players for t in service.tournaments()] == [4, 6]
     assert results(service, one)[(1, 1)] is None
     assert NAMES[0] in service.overview(two).players[0].name
+
+
+def test_incremental_live_table_equals_a_full_recount(service: Service) -> None:
+    from test_service_support import make_service
+
+    from crosstable.service.live import live_standings
+
+    tid = started(service, 7, tiebreaks=("DE", "SB", "WIN", "KS"))
+    other = make_service(service.store, seed=2)  # another app process, as it were
+    for index, g in enumerate(service.overview(tid).games[:15]):
+        writer = other if index % 5 == 4 else service
+        writer.record_result(tid, g.round, g.board, ("1-0", "½-½", "0-1", "+-")[index % 4])
+        if index == 9:
+            service.correct_result(tid, g.round, g.board, "0-1")
+        stored = dict(service.live_standings(tid) or {})
+        stored.pop("revision")
+        assert stored == live_standings(service.tournament(tid))
+    service.withdraw(tid, 3)
+    service.undo(tid)
+    stored = dict(service.live_standings(tid) or {})
+    stored.pop("revision")
+    assert stored == live_standings(service.tournament(tid))

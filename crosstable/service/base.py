@@ -21,7 +21,7 @@ from sqlalchemy.orm import Session
 from crosstable.service.bus import CHANNEL, EventBus, Notification
 from crosstable.service.clock import Clock, SystemClock
 from crosstable.service.errors import ConflictError, NotFoundError
-from crosstable.service.live import live_standings
+from crosstable.service.live import LiveTables, refresh
 from crosstable.service.loading import load_tournament
 from crosstable.service.unit import Tx
 from crosstable.store import Store
@@ -77,6 +77,7 @@ class ServiceBase:
         self.clock: Clock = clock or SystemClock()
         self.random = random or _random.Random()
         self.bus = bus or EventBus()
+        self.live_tables = LiveTables()
 
     # -- the frame ---------------------------------------------------------------------
 
@@ -94,8 +95,10 @@ class ServiceBase:
         request: dict[str, Any] | None = None,
     ) -> Change:
         notification: Notification | None = None
+        kept: list[tuple[int, Any]] = []
         try:
             with self.store.transaction() as session:
+                kept = session.info.setdefault("crosstable.live", [])
                 row = self._lock(session, tournament_id)
                 if idempotency_key is not None:
                     prior = self._prior(session, tournament_id, idempotency_key, request)
@@ -116,6 +119,8 @@ class ServiceBase:
             return Change(
                 tournament_id, self._revision(tournament_id), kind, same.summary, replayed=True
             )
+        for tournament_id_kept, table in kept:  # committed: the tables are valid
+            self.live_tables.checkin(tournament_id_kept, table)
         if notification is not None:
             self.bus.publish(notification)
         return change
@@ -148,7 +153,7 @@ class ServiceBase:
                 idempotency_key=idempotency_key,
             )
         )
-        standings = self._refresh_standings(session, row)
+        standings = self._refresh_standings(session, row, tx.changes)
         notification = Notification(
             tournament_id=row.id,
             seq=seq,
@@ -162,10 +167,16 @@ class ServiceBase:
             session.execute(select(func.pg_notify(CHANNEL, notification.to_json())))
         return Change(row.id, seq, kind, summary, at, actor, data=data), notification
 
-    def _refresh_standings(self, session: Session, row: TournamentRow) -> dict[str, Any] | None:
+    def _refresh_standings(
+        self, session: Session, row: TournamentRow, changes: list[dict[str, Any]] | None = None
+    ) -> dict[str, Any] | None:
         """The one place where a change updates the live standings (R-RR-12)."""
-        tournament = load_tournament(session, row)
-        body = None if tournament is None else live_standings(tournament)
+        table = self.live_tables.checkout(row.id)
+        body, kept = refresh(
+            table, row.revision, changes or [], lambda: load_tournament(session, row)
+        )
+        if kept is not None:
+            session.info.setdefault("crosstable.live", []).append((row.id, kept))
         current = session.get(LiveStandingsRow, row.id)
         if body is None:
             if current is not None:
