@@ -178,14 +178,16 @@ def assemble(
     listed = list(ranking.order)
     if not final:
         listed += [p for p in range(f.n) if not f.active[p]]
+    aligned: list[Column | None] = [None if s.name == "PTS" else columns[s] for s in specs]
     for p in listed:
         start = p + 1
         values: list[Number | None] = []
-        for spec in specs:
-            if spec.name == "PTS":
+        active = f.active[p]
+        for shown in aligned:
+            if shown is None:
                 values.append(f.points(f.score[p]))
-                continue
-            values.append(columns[spec].natural(p) if f.active[p] else None)
+            else:
+                values.append(shown.natural(p) if active else None)
         rows.append(
             Row(
                 start=start,

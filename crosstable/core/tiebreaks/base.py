@@ -15,7 +15,7 @@ from typing import ClassVar, TypeVar
 from crosstable.core.errors import RuleError
 from crosstable.core.model import RulesEdition
 from crosstable.core.tiebreaks.explain import Explanation, Number, show
-from crosstable.core.tiebreaks.field import Field
+from crosstable.core.tiebreaks.field import Field, fraction
 from crosstable.core.tiebreaks.spec import TieBreakSpec
 
 Value = int | Fraction
@@ -48,7 +48,9 @@ class Column:
             return None
         if self.integral and self.denominator == 1 and isinstance(v, int):
             return v
-        return Fraction(v) / self.denominator
+        if isinstance(v, int):
+            return fraction(v, self.denominator)
+        return v / self.denominator
 
     def key(self, p: int) -> Value | float:
         """Sort key: smaller is better; a missing value sorts last."""

@@ -23,9 +23,11 @@ from crosstable.core.tiebreaks.elements import (
     Element,
     apply_cuts,
     buchholz_sums,
+    cut_sums,
     delta_update,
     elements,
     fore_field,
+    player_sum,
 )
 from crosstable.core.tiebreaks.explain import Explanation, Item, join_sum, show
 from crosstable.core.tiebreaks.field import GAME, KIND_NAMES, Field
@@ -60,6 +62,8 @@ def element_text(f: Field, p: int, e: Element) -> str:
 
 def buchholz_of(f: Field, spec: TieBreakSpec, p: int) -> int:
     """One player's Buchholz with the spec's cuts, scaled."""
+    if not spec.modified:
+        return player_sum(f, p, edition(f, spec), product=False)
     kept, _ = apply_cuts(
         elements(f, p, edition(f, spec)), spec.cut_low, spec.cut_high, f.rounds, product=False
     )
@@ -71,13 +75,7 @@ def buchholz_values(f: Field, spec: TieBreakSpec) -> list[int]:
     ed = edition(f, spec)
     if not spec.modified:
         return buchholz_sums(f, ed)
-    out: list[int] = []
-    for p in f.indices():
-        kept, _ = apply_cuts(
-            elements(f, p, ed), spec.cut_low, spec.cut_high, f.rounds, product=False
-        )
-        out.append(sum(e.score for e in kept))
-    return out
+    return cut_sums(f, ed, spec.cut_low, spec.cut_high, product=False)
 
 
 def explain_buchholz(f: Field, spec: TieBreakSpec, p: int, title: str) -> Explanation:

@@ -23,18 +23,39 @@ from crosstable.core.tiebreaks.field import FLOSS, FWIN, GAME, Field
 from crosstable.core.tiebreaks.spec import TieBreakSpec
 
 
+def meetings(f: Field) -> list[dict[int, list[int]]]:
+    """For each player, the round indices in which they met each opponent.
+
+    The pairings never change once compiled (only results do), so this is cached.
+    """
+    cached = f.cache.get("meetings")
+    if isinstance(cached, list):
+        return cached
+    table: list[dict[int, list[int]]] = []
+    for opps in f.opp:
+        met: dict[int, list[int]] = {}
+        for r, o in enumerate(opps):
+            if o >= 0:
+                met.setdefault(o, []).append(r)
+        table.append(met)
+    f.cache["meetings"] = table
+    return table
+
+
 def encounters(f: Field, spec: TieBreakSpec, p: int, group: set[int]) -> dict[int, list[int]]:
     """Scaled points of ``p`` in each counted game against each member of ``group``."""
     counted = (GAME, FWIN, FLOSS) if f.predetermined or spec.forfeits_as_games else (GAME,)
-    met: dict[int, list[int]] = {}
     kinds = f.kind[p]
-    opps = f.opp[p]
     pts = f.pts[p]
-    for r in range(f.rounds):
-        o = opps[r]
-        if o >= 0 and o in group and kinds[r] in counted:
-            met.setdefault(o, []).append(pts[r])
-    return met
+    met = meetings(f)[p]
+    out: dict[int, list[int]] = {}
+    for o in group:
+        rounds = met.get(o)
+        if rounds:
+            games = [pts[r] for r in rounds if kinds[r] in counted]
+            if games:
+                out[o] = games
+    return out
 
 
 def mini_table(
@@ -46,7 +67,14 @@ def mini_table(
     met_count: dict[int, int] = {}
     for p in group:
         met = encounters(f, spec, p, members)
-        totals[p] = sum((Fraction(sum(v), len(v)) for v in met.values()), Fraction(0))
+        whole = 0
+        parts = Fraction(0)
+        for games in met.values():
+            if len(games) == 1:
+                whole += games[0]
+            else:
+                parts += Fraction(sum(games), len(games))
+        totals[p] = parts + whole
         met_count[p] = len(met)
     return totals, met_count
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from operator import mul
 
 from crosstable.core.model import RulesEdition
 from crosstable.core.tiebreaks.base import Change
@@ -83,59 +84,105 @@ def elements(f: Field, p: int, edition: RulesEdition) -> list[Element]:
     return out
 
 
-def buchholz_sums(f: Field, edition: RulesEdition) -> list[int]:
-    """Plain Buchholz (no modifier) of everyone, scaled: the fast path."""
-    out: list[int] = []
-    if f.predetermined:
-        score = f.score
-        for kinds, opps in zip(f.kind, f.opp, strict=True):
-            out.append(
-                sum(score[o] for k, o in zip(kinds, opps, strict=True) if k <= FLOSS and o >= 0)
-            )
-        return out
-    adjusted = f.adjusted
-    for p in range(f.n):
-        kinds = f.kind[p]
-        opps = f.opp[p]
-        if not _has_unplayed(kinds):
-            out.append(sum(adjusted[o] for k, o in zip(kinds, opps, strict=True) if k == GAME))
+@dataclass(frozen=True, slots=True)
+class ElementTable:
+    """Everyone's elements as parallel lists: scores, weights (own points) and whether
+    the 16.5 VUR exception can apply (then cuts go through :func:`apply_cuts`)."""
+
+    scores: list[list[int]]
+    weights: list[list[int]]
+    with_vur: list[bool]
+
+
+def element_table(f: Field, edition: RulesEdition) -> ElementTable:
+    """The elements of every player, built once per field and edition (results change
+    them, so :meth:`Field.set_game` forgets the table)."""
+    key = f"elements:{edition.value}"
+    cached = f.cache.get(key)
+    if isinstance(cached, ElementTable):
+        return cached
+    scores: list[list[int]] = []
+    weights: list[list[int]] = []
+    with_vur: list[bool] = []
+    reference = f.score if f.predetermined else f.adjusted
+    top = FLOSS if f.predetermined else GAME
+    for kinds, opps, pts in zip(f.kind, f.opp, f.pts, strict=True):
+        if f.predetermined or not _has_unplayed(kinds):
+            picked = [r for r, k in enumerate(kinds) if k <= top and opps[r] >= 0]
+            scores.append([reference[opps[r]] for r in picked])
+            weights.append([pts[r] for r in picked])
+            with_vur.append(False)
         else:
-            out.append(sum(e.score for e in elements(f, p, edition)))
-    return out
+            items = elements(f, len(scores), edition)
+            scores.append([e.score for e in items])
+            weights.append([e.weight for e in items])
+            with_vur.append(any(e.vur for e in items))
+    table = ElementTable(scores, weights, with_vur)
+    f.cache[key] = table
+    return table
+
+
+def buchholz_sums(f: Field, edition: RulesEdition) -> list[int]:
+    """Plain Buchholz (no modifier) of everyone, scaled."""
+    return [sum(row) for row in element_table(f, edition).scores]
 
 
 def sonneborn_sums(f: Field, edition: RulesEdition) -> list[int]:
-    """Plain Sonneborn-Berger of everyone, in scale² units: the fast path."""
-    out: list[int] = []
+    """Plain Sonneborn-Berger of everyone, in scale² units."""
+    table = element_table(f, edition)
+    return [sum(map(mul, s, w)) for s, w in zip(table.scores, table.weights, strict=True)]
+
+
+def player_sum(f: Field, p: int, edition: RulesEdition, *, product: bool) -> int:
+    """One player's plain BH (or SB) without building element objects."""
+    kinds = f.kind[p]
     if f.predetermined:
         score = f.score
-        for kinds, opps, pts in zip(f.kind, f.opp, f.pts, strict=True):
-            out.append(
-                sum(
-                    score[o] * v
-                    for k, o, v in zip(kinds, opps, pts, strict=True)
-                    if k <= FLOSS and o >= 0
-                )
+        if product:
+            return sum(
+                score[o] * v
+                for k, o, v in zip(kinds, f.opp[p], f.pts[p], strict=True)
+                if k <= FLOSS and o >= 0
             )
-        return out
+        return sum(score[o] for k, o in zip(kinds, f.opp[p], strict=True) if k <= FLOSS and o >= 0)
+    if _has_unplayed(kinds):
+        items = elements(f, p, edition)
+        return sum(e.score * e.weight if product else e.score for e in items)
     adjusted = f.adjusted
-    for p in range(f.n):
-        kinds = f.kind[p]
-        if not _has_unplayed(kinds):
-            out.append(
-                sum(
-                    adjusted[o] * v
-                    for k, o, v in zip(kinds, f.opp[p], f.pts[p], strict=True)
-                    if k == GAME
-                )
-            )
-        else:
-            out.append(sum(e.score * e.weight for e in elements(f, p, edition)))
+    if product:
+        return sum(
+            adjusted[o] * v for k, o, v in zip(kinds, f.opp[p], f.pts[p], strict=True) if k == GAME
+        )
+    return sum(adjusted[o] for k, o in zip(kinds, f.opp[p], strict=True) if k == GAME)
+
+
+def cut_sums(f: Field, edition: RulesEdition, low: int, high: int, *, product: bool) -> list[int]:
+    """BH (or SB, ``product``) of everyone with ``low``/``high`` cuts.
+
+    Without a voluntary unplayed round the least significant elements are simply
+    the lowest (score, contribution) pairs, so a sort does it; with one, the 16.5
+    exception goes through :func:`apply_cuts`.
+    """
+    rounds = f.rounds
+    low = min(low, rounds)
+    high = min(high, rounds - low)
+    table = element_table(f, edition)
+    out: list[int] = []
+    for p, (scores, weights) in enumerate(zip(table.scores, table.weights, strict=True)):
+        if table.with_vur[p]:
+            left, _ = apply_cuts(elements(f, p, edition), low, high, rounds, product=product)
+            out.append(sum(e.score * e.weight if product else e.score for e in left))
+            continue
+        pairs = sorted(zip(scores, map(mul, scores, weights) if product else scores, strict=True))
+        kept = pairs[low:]
+        kept = kept[: max(0, len(kept) - high)]
+        out.append(sum(c for _, c in kept))
     return out
 
 
 def _has_unplayed(kinds: list[int]) -> bool:
-    return any(k != GAME and k != PENDING for k in kinds)
+    """Any round that is neither a game nor a game still to be played (two C-level counts)."""
+    return kinds.count(GAME) + kinds.count(PENDING) != len(kinds)
 
 
 def delta_update(

@@ -107,6 +107,7 @@ class Field:
     score: list[int] = field(default_factory=list)
     round_numbers: list[int] = field(default_factory=list)
     outcome_points: dict[Outcome, int] = field(default_factory=dict)
+    cache: dict[str, object] = field(default_factory=dict)  # values results cannot change
     _adjusted: list[int] | None = None
 
     def __post_init__(self) -> None:
@@ -117,7 +118,7 @@ class Field:
 
     def points(self, scaled: int) -> Fraction:
         """Scaled points back to exact points."""
-        return Fraction(scaled, self.scale)
+        return fraction(scaled, self.scale)
 
     def indices(self) -> range:
         return range(self.n)
@@ -160,6 +161,8 @@ class Field:
             new = self.outcome_points[outcome]
             self.pts[me][r] = new
             self.score[me] += new - old
+        for key in [k for k in self.cache if k.startswith("elements:")]:
+            del self.cache[key]
         if self._adjusted is not None:
             if self.predetermined:
                 self._adjusted[white] = self.score[white]
@@ -205,6 +208,20 @@ class Field:
 
 
 _VUR = frozenset({HPB, ZPB, FLOSS})
+
+# Tables have few distinct values; Fractions are immutable, so each is made once.
+_FRACTIONS: dict[tuple[int, int], Fraction] = {}
+
+
+def fraction(numerator: int, denominator: int) -> Fraction:
+    """``Fraction(numerator, denominator)``, shared for values seen before."""
+    key = (numerator, denominator)
+    found = _FRACTIONS.get(key)
+    if found is None:
+        found = Fraction(numerator, denominator)
+        if len(_FRACTIONS) < 65536:
+            _FRACTIONS[key] = found
+    return found
 
 
 def point_scale(values: Iterable[Fraction]) -> int:
@@ -261,28 +278,40 @@ def compile_field(
     pts = [[0] * rounds for _ in range(n)]
     res = [[NONE] * rounds for _ in range(n)]
     col = [[0] * rounds for _ in range(n)]
+    # Enum members are singletons: look outcomes up by identity, the hot loop's cheapest key.
+    table = {id(o): (*_GAME_OUTCOMES[o], outcome_points[o]) for o in _GAME_OUTCOMES}
+    pending = table[id(Outcome.PENDING)]
     for r, rnd in enumerate(tournament.rounds):
         for game in rnd.games:
             w, b = game.white - 1, game.black - 1
-            if game.result is None:
-                wo, bo = Outcome.PENDING, Outcome.PENDING
-            else:
-                wo, bo = game.result.white, game.result.black
-            if not wo.is_decided and (
-                game.white in forfeit_pending or game.black in forfeit_pending
+            result = game.result
+            wo = Outcome.PENDING if result is None else result.white
+            bo = Outcome.PENDING if result is None else result.black
+            if (
+                forfeit_pending
+                and not wo.is_decided
+                and (game.white in forfeit_pending or game.black in forfeit_pending)
             ):
-                wo = Outcome.FORFEIT_LOSS if game.white in forfeit_pending else Outcome.FORFEIT_WIN
-                bo = Outcome.FORFEIT_LOSS if game.black in forfeit_pending else Outcome.FORFEIT_WIN
-            for me, other, outcome, colour in ((w, b, wo, WHITE), (b, w, bo, BLACK)):
-                if other + 1 in excluded and me + 1 not in excluded:
-                    kind[me][r] = FREE
-                    continue
-                k, result = _GAME_OUTCOMES[outcome]
-                opp[me][r] = other
-                kind[me][r] = k
-                res[me][r] = result
-                col[me][r] = colour
-                pts[me][r] = outcome_points[outcome]
+                lost = Outcome.FORFEIT_LOSS
+                wo = lost if game.white in forfeit_pending else Outcome.FORFEIT_WIN
+                bo = lost if game.black in forfeit_pending else Outcome.FORFEIT_WIN
+            wi = pending if wo is Outcome.PENDING else table[id(wo)]
+            bi = pending if bo is Outcome.PENDING else table[id(bo)]
+            if excluded and (game.white in excluded) != (game.black in excluded):
+                if game.white in excluded:
+                    kind[b][r] = FREE
+                    b = -1
+                else:
+                    kind[w][r] = FREE
+                    w = -1
+            if w >= 0:
+                opp[w][r] = b if b >= 0 else game.black - 1
+                kind[w][r], res[w][r], pts[w][r] = wi
+                col[w][r] = WHITE
+            if b >= 0:
+                opp[b][r] = w if w >= 0 else game.white - 1
+                kind[b][r], res[b][r], pts[b][r] = bi
+                col[b][r] = BLACK
         for bye in rnd.byes:
             p = bye.player - 1
             if bye.kind is ByeKind.FREE:

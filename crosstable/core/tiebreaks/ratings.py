@@ -53,16 +53,21 @@ def ratings_of(f: Field, spec: TieBreakSpec) -> list[int | None]:
     return [r if r is not None else fill for r in f.rating]
 
 
-def opponents_played(f: Field, spec: TieBreakSpec, p: int) -> list[tuple[int, int, int]]:
+def opponents_played(
+    f: Field, spec: TieBreakSpec, p: int, ratings: list[int | None] | None = None
+) -> list[tuple[int, int, int]]:
     """(round index, rating, result 2/1/0) of each over-the-board opponent that has a rating,
     after the spec's cuts (lowest ratings first, then highest)."""
-    ratings = ratings_of(f, spec)
+    if ratings is None:
+        ratings = ratings_of(f, spec)
     games = []
-    for r in range(f.rounds):
-        if f.kind[p][r] == GAME:
-            rating = ratings[f.opp[p][r]]
+    opps = f.opp[p]
+    res = f.res[p]
+    for r, k in enumerate(f.kind[p]):
+        if k == GAME:
+            rating = ratings[opps[r]]
             if rating is not None:
-                games.append((r, rating, f.res[p][r]))
+                games.append((r, rating, res[r]))
     low = min(spec.cut_low, f.rounds)
     high = min(spec.cut_high, f.rounds - low)
     if low or high:
@@ -116,7 +121,8 @@ class _RatingBased(TieBreak):
         raise NotImplementedError
 
     def values(self, f: Field, spec: TieBreakSpec) -> list[Value | None]:
-        return [self.per_player(opponents_played(f, spec, p)) for p in f.indices()]
+        ratings = ratings_of(f, spec)
+        return [self.per_player(opponents_played(f, spec, p, ratings)) for p in f.indices()]
 
     def player_value(self, f: Field, spec: TieBreakSpec, p: int) -> Value | None:
         return self.per_player(opponents_played(f, spec, p))
@@ -188,11 +194,11 @@ class AverageRatingOfRatedOpponents(_RatingBased):
         return None
 
     def values(self, f: Field, spec: TieBreakSpec) -> list[Value | None]:
-        return [self.player_value(f, spec, p) for p in f.indices()]
+        ratings = ratings_of(f, spec)
+        return [_mean(opponents_played(f, spec, p, ratings)) for p in f.indices()]
 
     def player_value(self, f: Field, spec: TieBreakSpec, p: int) -> Value | None:
-        games = opponents_played(f, spec, p)
-        return Fraction(sum(g[1] for g in games), len(games)) if games else None
+        return _mean(opponents_played(f, spec, p))
 
 
 @register
@@ -250,7 +256,8 @@ class _AverageOfOpponents(_RatingBased):
         raise NotImplementedError
 
     def values(self, f: Field, spec: TieBreakSpec) -> list[Value | None]:
-        own = [self.of_player(opponents_played(f, spec, p)) for p in f.indices()]
+        ratings = ratings_of(f, spec)
+        own = [self.of_player(opponents_played(f, spec, p, ratings)) for p in f.indices()]
         out: list[Value | None] = []
         for p in f.indices():
             found = [
@@ -262,7 +269,8 @@ class _AverageOfOpponents(_RatingBased):
         return out
 
     def formula(self, f: Field, spec: TieBreakSpec, p: int) -> str:
-        own = [self.of_player(opponents_played(f, spec, q)) for q in f.indices()]
+        ratings = ratings_of(f, spec)
+        own = [self.of_player(opponents_played(f, spec, q, ratings)) for q in f.indices()]
         found = [
             v
             for r in range(f.rounds)
@@ -313,3 +321,7 @@ class Rating(TieBreak):
 
     def values(self, f: Field, spec: TieBreakSpec) -> list[Value | None]:
         return list(ratings_of(f, spec))
+
+
+def _mean(games: list[tuple[int, int, int]]) -> Fraction | None:
+    return Fraction(sum(g[1] for g in games), len(games)) if games else None

@@ -23,8 +23,10 @@ from crosstable.core.tiebreaks.base import (
 from crosstable.core.tiebreaks.buchholz import element_text
 from crosstable.core.tiebreaks.elements import (
     apply_cuts,
+    cut_sums,
     delta_update,
     elements,
+    player_sum,
     sonneborn_sums,
 )
 from crosstable.core.tiebreaks.explain import Explanation, Item, join_sum, show
@@ -34,6 +36,8 @@ from crosstable.core.tiebreaks.spec import TieBreakSpec
 
 def sonneborn_of(f: Field, spec: TieBreakSpec, p: int) -> int:
     """One player's Sonneborn-Berger with the spec's cuts, in scale² units."""
+    if not spec.modified:
+        return player_sum(f, p, edition(f, spec), product=True)
     kept, _ = apply_cuts(
         elements(f, p, edition(f, spec)), spec.cut_low, spec.cut_high, f.rounds, product=True
     )
@@ -45,13 +49,7 @@ def sonneborn_values(f: Field, spec: TieBreakSpec) -> list[int]:
     ed = edition(f, spec)
     if not spec.modified:
         return sonneborn_sums(f, ed)
-    out: list[int] = []
-    for p in f.indices():
-        kept, _ = apply_cuts(
-            elements(f, p, ed), spec.cut_low, spec.cut_high, f.rounds, product=True
-        )
-        out.append(sum(e.score * e.weight for e in kept))
-    return out
+    return cut_sums(f, ed, spec.cut_low, spec.cut_high, product=True)
 
 
 @register
@@ -177,10 +175,17 @@ class Koya(TieBreak):
         return f.scale
 
     def maximum_games(self, f: Field) -> int:
+        """Rounds with an opponent: all of them in a Swiss event; in a round robin the
+        rounds less each player's free rounds (results never change this: cached)."""
         if not f.predetermined:
             return f.rounds
+        cached = f.cache.get("koya-games")
+        if isinstance(cached, int):
+            return cached
         free = [row.count(FREE) for p, row in enumerate(f.kind) if f.active[p]]
-        return f.rounds - (min(free) if free else 0)
+        games = f.rounds - (min(free) if free else 0)
+        f.cache["koya-games"] = games
+        return games
 
     def threshold(self, f: Field, spec: TieBreakSpec) -> Fraction:
         """The qualifying score, scaled."""
@@ -198,7 +203,13 @@ class Koya(TieBreak):
 
     def player_value(self, f: Field, spec: TieBreakSpec, p: int) -> Value | None:
         limit = self.threshold(f, spec)
-        return _koya(f, p, [s >= limit for s in f.score])
+        num, den = limit.numerator, limit.denominator
+        score = f.score
+        return sum(
+            v
+            for k, o, v in zip(f.kind[p], f.opp[p], f.pts[p], strict=True)
+            if o >= 0 and k <= FLOSS and score[o] * den >= num
+        )
 
     def update(self, f: Field, spec: TieBreakSpec, column: Column, change: Change) -> None:
         """A player crossing the bar adds (or takes) their opponents' points against them."""
@@ -213,9 +224,8 @@ class Koya(TieBreak):
                 current = values[o] if o >= 0 else None
                 if current is not None and o not in change.players and f.kind[o][r] <= FLOSS:
                     values[o] = current + sign * f.pts[o][r]
-        qualifies = [s >= limit for s in f.score]
         for p in change.players:
-            values[p] = _koya(f, p, qualifies)
+            values[p] = self.player_value(f, spec, p)
 
     def explain(self, f: Field, spec: TieBreakSpec, p: int) -> Explanation:
         limit = self.threshold(f, spec)
