@@ -375,7 +375,7 @@ def export(
         tid = _current(service, tournament)
         if to == "json":
             text = json.dumps(service.export_json(tid), ensure_ascii=False, indent=2) + "\n"
-        elif to in ("trf2026", "trf16", "trfx"):
+        elif to in ("trf2026", "trf16"):
             text = service.export_trf(tid, to)
         else:
             raise RuleError(f"--to {to!r}: use trf2026, trf16 or json")
