@@ -171,7 +171,7 @@ def rating_order(entrant: Entrant) -> tuple[int, int, str, str]:
 
 
 def _key_order(key: str) -> tuple[int, int, str]:
-    if key.isdigit():
+    if key.isascii() and key.isdigit():
         return (0, int(key), key)
     return (1, 0, key)
 
