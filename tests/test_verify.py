@@ -114,8 +114,8 @@ def test_three_in_a_row_is_reported_with_player_and_rounds() -> None:
     ]
     balance = [p.message for p in report.problems if p.kind == "colour-balance"]
     assert balance == [
-        "player 1 is 3 colours White-heavy in cycle 1",
-        "player 3 is 3 colours Black-heavy in cycle 1",
+        "player 1 has 3 more Whites than Blacks in cycle 1",
+        "player 3 has 3 more Blacks than Whites in cycle 1",
     ]
 
 

@@ -408,10 +408,10 @@ def _colour_report(
                 alternates = False
             balance = part.count(b"W") - part.count(b"B")
             if abs(balance) > 1:
-                heavy = "White" if balance > 0 else "Black"
+                more, fewer = ("Whites", "Blacks") if balance > 0 else ("Blacks", "Whites")
                 problems.add(
                     "colour-balance",
-                    f"player {player} is {abs(balance)} colours {heavy}-heavy in cycle {cycle}",
+                    f"player {player} has {abs(balance)} more {more} than {fewer} in cycle {cycle}",
                     None,
                     player,
                 )
