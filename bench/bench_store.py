@@ -46,7 +46,7 @@ def prepare(url: str, tournaments: int, players: int) -> list[int]:
     return ids
 
 
-def writer(url: str, tournament_ids: list[int], start_at: float) -> tuple[int, float]:
+def writer(url: str, tournament_ids: list[int], start_at: float) -> tuple[int, float, float]:
     store = open_store(url)
     service = Service(store)
     games = []
@@ -55,11 +55,13 @@ def writer(url: str, tournament_ids: list[int], start_at: float) -> tuple[int, f
     while time.time() < start_at:
         time.sleep(0.001)
     began = time.perf_counter()
+    cpu = time.process_time()
     for index, (tid, round_number, board) in enumerate(games):
         service.record_result(tid, round_number, board, RESULTS[index % 3])
     elapsed = time.perf_counter() - began
+    cpu = time.process_time() - cpu
     store.close()
-    return len(games), elapsed
+    return len(games), elapsed, cpu
 
 
 def run(url: str, writers: int, per_writer: int, players: int) -> dict[str, object]:
@@ -71,8 +73,9 @@ def run(url: str, writers: int, per_writer: int, players: int) -> dict[str, obje
     with context.Pool(writers) as pool:
         outcomes = pool.starmap(writer, [(url, group, start_at) for group in groups])
     wall = time.perf_counter() - began - max(0.0, start_at - time.time() + 1.5) - 1.5
-    recorded = sum(n for n, _ in outcomes)
-    slowest = max(t for _, t in outcomes)
+    recorded = sum(n for n, _, _ in outcomes)
+    slowest = max(t for _, t, _ in outcomes)
+    cpu = sum(c for _, _, c in outcomes)
     return {
         "db": "postgresql" if url.startswith("postgres") else "sqlite",
         "writers": writers,
@@ -81,6 +84,8 @@ def run(url: str, writers: int, per_writer: int, players: int) -> dict[str, obje
         "seconds": round(slowest, 3),
         "results_per_second": round(recorded / slowest, 1),
         "ms_per_result_per_writer": round(1000 * slowest * writers / recorded, 2),
+        "writer_cpu_ms_per_result": round(1000 * cpu / recorded, 2),
+        "load_average": round(os.getloadavg()[0], 1),
         "wall_seconds_incl_spawn": round(wall, 2),
     }
 
@@ -95,7 +100,8 @@ def main() -> None:
     print(
         json.dumps(
             {
-                "machine": f"{platform.machine()} {os.cpu_count()} cpus, {platform.python_version()}",
+                "machine": f"{platform.machine()} {os.cpu_count()} cpus",
+                "python": platform.python_version(),
                 "sqlite_synchronous": os.environ.get("CROSSTABLE_SQLITE_SYNCHRONOUS", "NORMAL"),
                 "date": time.strftime("%Y-%m-%d"),
             }

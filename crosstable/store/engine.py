@@ -71,7 +71,7 @@ def make_engine(url: str) -> Engine:
         return _sqlite_engine(url)
     if url.startswith("postgresql"):
         try:
-            return create_engine(url, pool_size=5, max_overflow=20, pool_pre_ping=True)
+            return create_engine(url, pool_size=5, max_overflow=20, pool_recycle=3600)
         except ImportError as error:  # pragma: no cover - depends on the installation
             raise StoreError(
                 f"PostgreSQL needs psycopg 3: pip install 'crosstable[postgres]' ({error})"
