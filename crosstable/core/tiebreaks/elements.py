@@ -173,6 +173,15 @@ def cut_sums(f: Field, edition: RulesEdition, low: int, high: int, *, product: b
             left, _ = apply_cuts(elements(f, p, edition), low, high, rounds, product=product)
             out.append(sum(e.score * e.weight if product else e.score for e in left))
             continue
+        if not product and len(scores) >= low + high and low + high <= 2:
+            # Buchholz: the least significant values are the lowest scores themselves
+            total = sum(scores)
+            if low:
+                total -= min(scores)
+            if high:
+                total -= max(scores)
+            out.append(total)
+            continue
         pairs = sorted(zip(scores, map(mul, scores, weights) if product else scores, strict=True))
         kept = pairs[low:]
         kept = kept[: max(0, len(kept) - high)]

@@ -180,6 +180,17 @@ class AverageRatingOfOpponents(_RatingBased):
     def per_player(self, games: list[tuple[int, int, int]]) -> int | None:
         return average_rating(games)
 
+    def values(self, f: Field, spec: TieBreakSpec) -> list[Value | None]:
+        if spec.modified:
+            return super().values(f, spec)
+        ratings = ratings_of(f, spec)
+        out: list[Value | None] = []
+        for kinds, opps in zip(f.kind, f.opp, strict=True):  # the plain mean, fast
+            met = [ratings[o] for k, o in zip(kinds, opps, strict=True) if k == GAME]
+            known = [r for r in met if r is not None]
+            out.append(round_half_up(sum(known), len(known)) if known else None)
+        return out
+
 
 @register
 class AverageRatingOfRatedOpponents(_RatingBased):
