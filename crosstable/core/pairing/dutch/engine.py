@@ -1,0 +1,417 @@
+"""The FIDE Dutch system (C.04.3, rules in force from 1 February 2026).
+
+Brackets are paired from the top scoregroup down. In each bracket every
+candidate pairing is judged by the quality criteria in priority order:
+
+* completion (C4) and the PAB recipient's score (C5) for the whole field;
+* the number of pairs in the bracket (C6) and the scores of the players who
+  float down (C7);
+* the number and scores of pairs the next bracket can make (C8);
+* the PAB recipient's unplayed games (C9), when the PAB falls in the bracket;
+* colours: topscorers' |CD| > 2 and three in a row (C10, C11), preferences
+  (C12) and strong preferences (C13);
+* repeated floats one and two rounds back, as counts and by score (C14–C21);
+
+then by the order in which the rules generate candidates: which moved-down
+players are paired and with whom, the fewest exchanges between S1 and S2 with
+the smallest difference of BSNs, and S1 players taking the highest possible S2
+opponents. The criteria become the fields of an edge weight and a maximum-weight
+perfect matching of the remaining players finds the best bracket pairing; each
+generation-order choice is then fixed in turn, as the endorsed engine
+bbpPairings does, so both produce the same pairing.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from crosstable.core.model import Colour
+from crosstable.core.pairing.dutch.colours import board_order, colour_of
+from crosstable.core.pairing.dutch.matching import NoValidPairingError, perfect_matching
+from crosstable.core.pairing.dutch.model import Pairing, PairingRequest
+from crosstable.core.pairing.dutch.players import PlayerState, build_states
+from crosstable.core.pairing.dutch.weights import EdgeFields
+
+Fields = dict[object, int]
+
+
+def pair_round(request: PairingRequest) -> Pairing:
+    """Pair the next round of a Dutch Swiss.
+
+    >>> from crosstable.core.pairing.dutch.model import Competitor
+    >>> request = PairingRequest(1, 3, tuple(Competitor(s) for s in range(1, 6)))
+    >>> pair_round(request)
+    Pairing(round=1, boards=((1, 3), (4, 2)), bye=5, absent=())
+    """
+    return _Pairer(request).run()
+
+
+class _Pairer:
+    def __init__(self, request: PairingRequest) -> None:
+        self.request = request
+        players, self.states = build_states(request)
+        players.sort(key=lambda p: (-p.pairing_score, p.rank))
+        self.players = players
+        self.n = n = len(players)
+        self.played_rounds = request.round - 1
+        last_round = request.round >= request.total_rounds
+        threshold = Fraction(self.played_rounds) * max(request.win, request.draw) / 2
+        self.topscorer = [last_round and p.pairing_score > threshold for p in players]
+        self.compat = [[False] * n for _ in range(n)]
+        forbidden = request.forbidden
+        for i in range(n):
+            a = players[i]
+            row = self.compat[i]
+            for j in range(i + 1, n):
+                b = players[j]
+                ok = b.start not in a.opponents and frozenset((a.start, b.start)) not in forbidden
+                if ok and a.absolute and b.absolute and a.preference is b.preference:
+                    ok = self.topscorer[i] or self.topscorer[j]
+                row[j] = ok
+                self.compat[j][i] = ok
+        sizes: dict[Fraction, int] = {}
+        for p in players:
+            sizes[p.pairing_score] = sizes.get(p.pairing_score, 0) + 1
+        self.group_bits = max(sizes.values(), default=1).bit_length()
+        self.alive = set(range(n))
+        self.mate = list(range(n))
+        self.bye_score = Fraction(0)
+        self.single_initial = False
+        self.unplayed_rank: dict[int, int] = {}
+
+    # ------------------------------------------------------------------ setup
+    def run(self) -> Pairing:
+        if self.n == 0:
+            return Pairing(self.request.round, (), None, tuple(sorted(self.request.absent)))
+        if self.n % 2:
+            self._choose_bye_score()
+        self.fields = EdgeFields(self)
+        self._brackets()
+        return self._result()
+
+    def bye_candidate(self, v: int) -> bool:
+        p = self.players[v]
+        return p.bye_eligible and p.pairing_score <= self.bye_score
+
+    def _choose_bye_score(self) -> None:
+        """C4/C5: the lowest score at which a PAB still leaves the rest pairable."""
+        players = self.players
+        scores = sorted({p.pairing_score for p in players})
+        level = {s: i for i, s in enumerate(scores)}
+        top = players[0].pairing_score
+        unit = (self.n + 1).bit_length() + 1
+        dummy = self.n
+        edges = []
+        for i in range(self.n):
+            for j in range(i + 1, self.n):
+                if self.compat[i][j]:
+                    edges.append((i, j, int(players[j].pairing_score >= top)))
+            if players[i].bye_eligible:
+                edges.append((i, dummy, (len(scores) - level[players[i].pairing_score]) << unit))
+        mate = perfect_matching(self.n + 1, edges, 0)
+        if mate is None:
+            raise NoValidPairingError(
+                "no pairing satisfies the absolute criteria: every player would need "
+                "an opponent they may not meet"
+            )
+        bye = mate[dummy]
+        self.bye_score = players[bye].pairing_score
+        if self.bye_score >= top:
+            self.single_initial = all(
+                mate[v] == dummy or players[mate[v]].pairing_score >= top
+                for v in range(self.n)
+                if players[v].pairing_score >= top
+            )
+        counts = sorted(
+            (p.played_games for p in players if p.pairing_score == self.bye_score), reverse=True
+        )
+        for rank, games in enumerate(counts):
+            self.unplayed_rank[games] = rank
+
+    # ---------------------------------------------------------------- solving
+    def _solve(self) -> None:
+        alive = sorted(self.alive)
+        local = {v: k for k, v in enumerate(alive)}
+        edges: list[tuple[int, int, int]] = []
+        for i, j, weight in self.stage_edges:
+            if i in self.alive and j in self.alive and (i, j) not in self.dead:
+                edges.append((local[i], local[j], weight + self.low.get((i, j), 0)))
+        size = len(alive)
+        if size % 2:
+            dummy = size
+            for v in alive:
+                if self.bye_candidate(v):
+                    edges.append((local[v], dummy, 0))
+            size += 1
+        mate = perfect_matching(size, edges, self.layout.bits)
+        if mate is None:
+            raise NoValidPairingError(
+                "no pairing satisfies the absolute criteria and completion (C4)"
+            )
+        for v in alive:
+            partner = mate[local[v]]
+            self.mate[v] = alive[partner] if partner < len(alive) else v
+
+    def _finalize(self, a: int, b: int) -> None:
+        self.alive.discard(a)
+        self.alive.discard(b)
+        self.pairs.append((a, b))
+
+    def _set_low(self, a: int, b: int, value: int) -> None:
+        key = (a, b) if a < b else (b, a)
+        if value:
+            self.low[key] = value
+        else:
+            self.low.pop(key, None)
+
+    def _kill(self, a: int, b: int) -> None:
+        key = (a, b) if a < b else (b, a)
+        self.dead.add(key)
+        self.low.pop(key, None)
+
+    def _has(self, a: int, b: int) -> bool:
+        key = (a, b) if a < b else (b, a)
+        return key in self.base and key not in self.dead
+
+    # --------------------------------------------------------------- brackets
+    def _brackets(self) -> None:
+        players = self.players
+        n = self.n
+        self.pairs: list[tuple[int, int]] = []
+        self.dead: set[tuple[int, int]] = set()
+        self.low: dict[tuple[int, int], int] = {}
+        cursor = 0
+        top = players[0].pairing_score
+        group: list[int] = []
+        while cursor < n and players[cursor].pairing_score >= top:
+            group.append(cursor)
+            cursor += 1
+        self.single = self.single_initial
+        bracket = group
+        movers = 0  # number of MDPs at the front of ``bracket``
+        first_resident = 0  # vertex of the first resident
+        while len(bracket) > 1 or cursor < n:
+            resident_end = len(bracket)
+            next_vertex = first_resident + (resident_end - movers)
+            next_score = players[cursor].pairing_score if cursor < n else None
+            while cursor < n and players[cursor].pairing_score == next_score:
+                bracket.append(cursor)
+                cursor += 1
+            self._stage(bracket, movers, resident_end, first_resident, next_vertex)
+            # players left for the next bracket
+            remaining: list[int] = []
+            new_movers = 0
+            single = n % 2 == 1 and next_score is not None and self.bye_score >= next_score
+            for position, v in enumerate(bracket):
+                if position < resident_end and v not in self.alive:
+                    continue
+                remaining.append(v)
+                if position < resident_end:
+                    new_movers += 1
+                if (
+                    single
+                    and next_score is not None
+                    and players[self.mate[v]].pairing_score < next_score
+                ):
+                    single = False
+            self.single = single
+            bracket = remaining
+            movers = new_movers
+            first_resident = next_vertex
+
+    def _stage(
+        self, bracket: list[int], movers: int, resident_end: int, first_res: int, next_vertex: int
+    ) -> None:
+        self.dead = set()
+        self.low = {}
+        self.base, self.layout, self.stage_edges = self.fields.stage(
+            bracket, movers, resident_end, self.single
+        )
+        self._solve()
+        mate = self.mate
+
+        def in_bracket(v: int) -> bool:
+            return first_res <= mate[v] < next_vertex
+
+        residents = bracket[movers:resident_end]
+        matched: set[int] = set()
+        players = self.players
+        # which moved-down players are paired in this bracket
+        remaining_total = remaining_matched = 0
+        group_score: Fraction | None = None
+        for position in range(movers):
+            v = bracket[position]
+            score = players[v].pairing_score
+            if group_score is None or score < group_score:
+                group_score = score
+                remaining_total = remaining_matched = 0
+                q = position
+                while q < len(bracket) and players[bracket[q]].pairing_score >= group_score:
+                    remaining_total += 1
+                    if in_bracket(bracket[q]):
+                        remaining_matched += 1
+                    q += 1
+            if not remaining_matched:
+                continue
+            if remaining_total <= remaining_matched:
+                matched.add(v)
+                continue
+            remaining_total -= 1
+            if not in_bracket(v):
+                for r in residents:
+                    if self._has(v, r):
+                        self._set_low(v, r, 1)
+                self._solve()
+            if in_bracket(v):
+                matched.add(v)
+                remaining_matched -= 1
+                for r in residents:
+                    if self._has(v, r):
+                        self._set_low(v, r, len(residents) + 1)
+        # their opponents, highest resident first
+        for position in range(movers):
+            v = bracket[position]
+            if v not in matched:
+                continue
+            addend = len(bracket)
+            best = None
+            for r in reversed(residents):
+                if r in matched:
+                    continue
+                if self._has(v, r):
+                    self._set_low(v, r, addend)
+                    addend += 1
+                    best = r
+            if mate[v] != best:
+                self._solve()
+            partner = mate[v]
+            matched.add(partner)
+            self._finalize(v, partner)
+        self._remainder(bracket, movers, resident_end, first_res, next_vertex, matched)
+
+    def _remainder(
+        self,
+        bracket: list[int],
+        movers: int,
+        resident_end: int,
+        first_res: int,
+        next_vertex: int,
+        matched: set[int],
+    ) -> None:
+        mate = self.mate
+        remainder: list[int] = []
+        pairs = 0
+        for v in bracket[movers:resident_end]:
+            if mate[v] < first_res:
+                continue
+            remainder.append(v)
+            if mate[v] < v:
+                pairs += 1
+        size = len(remainder)
+        shift = 2 * self.group_bits
+
+        def low_value(index: int) -> int:
+            return ((int(index < pairs) << shift) - index) * 2
+
+        def down(v: int) -> bool:
+            return v < mate[v] < next_vertex
+
+        for a_index, a in enumerate(remainder):
+            value = low_value(a_index)
+            for b in remainder[a_index + 1 :]:
+                if self._has(a, b):
+                    self._set_low(a, b, value)
+        self._solve()
+        exchanges = sum(1 for v in remainder[:pairs] if not down(v))
+        # S1 players to give up, lowest first
+        left = exchanges
+        index = pairs
+        while index > 0 and left:
+            index -= 1
+            a = remainder[index]
+            value = low_value(index)
+            if down(a):
+                for b in remainder[index + 1 :]:
+                    if self._has(a, b):
+                        self._set_low(a, b, value - 1)
+                self._solve()
+            exchange = not down(a)
+            left -= exchange
+            for b in remainder[index + 1 :]:
+                if exchange:
+                    self._kill(a, b)
+                elif self._has(a, b):
+                    self._set_low(a, b, value)
+        # S2 players to bring in, highest first
+        left = exchanges
+        for index in range(pairs, size):
+            if left <= 1:
+                break
+            a = remainder[index]
+            value = low_value(index)
+            already = down(a)
+            if not already:
+                for b in remainder[index + 1 :]:
+                    if self._has(a, b):
+                        self._set_low(a, b, value + 1)
+                self._solve()
+            if down(a):
+                left -= 1
+                for b in remainder[:index]:
+                    self._kill(a, b)
+                for b in bracket[resident_end:]:
+                    self._kill(a, b)
+            if not already:
+                for b in remainder[index + 1 :]:
+                    if self._has(a, b):
+                        self._set_low(a, b, value)
+        # fix S1 and S2 and drop the tie-break terms
+        for a_index, a in enumerate(remainder):
+            for b in remainder[a_index + 1 :]:
+                if not down(a) or down(b):
+                    self._kill(a, b)
+                else:
+                    self._set_low(a, b, 0)
+        # each S1 player takes the highest S2 player the criteria allow
+        for a in remainder:
+            if not down(a):
+                continue
+            addend = 0
+            best = None
+            for b in reversed(remainder):
+                if b <= a or b in matched:
+                    continue
+                if self._has(a, b):
+                    self._set_low(a, b, addend)
+                    best = b
+                addend += 1
+            if mate[a] != best:
+                self._solve()
+            partner = mate[a]
+            matched.add(a)
+            matched.add(partner)
+            self._finalize(a, partner)
+
+    # ----------------------------------------------------------------- result
+    def _result(self) -> Pairing:
+        players = self.players
+        boards: list[tuple[PlayerState, PlayerState]] = []
+        paired: set[int] = set()
+        for a, b in self.pairs:
+            paired.update((a, b))
+            first, second = (a, b) if players[a].start < players[b].start else (b, a)
+            p, q = players[first], players[second]
+            if colour_of(p, q, self.request.initial_colour) is Colour.WHITE:
+                boards.append((p, q))
+            else:
+                boards.append((q, p))
+        leftover = [players[v].start for v in range(self.n) if v not in paired]
+        if len(leftover) > 1:
+            raise NoValidPairingError("the pairing left more than one player without an opponent")
+        ordered = board_order(boards)
+        return Pairing(
+            round=self.request.round,
+            boards=tuple((w.start, b.start) for w, b in ordered),
+            bye=leftover[0] if leftover else None,
+            absent=tuple(sorted(self.request.absent)),
+        )

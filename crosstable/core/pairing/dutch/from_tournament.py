@@ -1,0 +1,113 @@
+"""Build a :class:`PairingRequest` from a core :class:`Tournament`.
+
+The round to pair is the one after the last round in which anybody was paired
+(a game, a forfeit or a PAB). Byes already entered for that round (half-,
+full- or zero-point, or a known absence) keep those players out of it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from fractions import Fraction
+
+from crosstable.core.errors import RuleError
+from crosstable.core.model import ByeKind, Colour, Entry, Outcome, Tournament
+from crosstable.core.pairing.dutch.model import Competitor, PairingRequest, RoundRecord
+from crosstable.core.scoring import PointSystem
+
+
+def next_round(tournament: Tournament) -> int:
+    """The number of the round to pair next.
+
+    >>> next_round(Tournament())
+    1
+    """
+    last = 0
+    for rnd in tournament.rounds:
+        if rnd.games or any(b.kind is ByeKind.PAIRING for b in rnd.byes):
+            last = max(last, rnd.number)
+    return last + 1
+
+
+def default_rounds(players: int) -> int:
+    """R-SW-3: as many rounds as a knockout of the same field, ⌈log₂ N⌉.
+
+    >>> default_rounds(9), default_rounds(16), default_rounds(1)
+    (4, 4, 1)
+    """
+    return max(1, math.ceil(math.log2(max(players, 1))))
+
+
+def request_for(
+    tournament: Tournament,
+    round_number: int | None = None,
+    *,
+    initial_colour: Colour = Colour.WHITE,
+    accelerations: Mapping[int, Sequence[Fraction]] | None = None,
+    forbidden: Iterable[Iterable[int]] = (),
+    absent: Iterable[int] = (),
+    total_rounds: int | None = None,
+) -> PairingRequest:
+    """The pairing request for ``round_number`` (default: the next round).
+
+    ``forbidden`` lists groups of players who may not meet one another in this
+    round; ``absent`` players are left out besides those with a bye entered.
+    """
+    number = next_round(tournament) if round_number is None else round_number
+    system = tournament.settings.point_system
+    size = len(tournament.players)
+    missing = set(absent)
+    for rnd in tournament.rounds:
+        if rnd.number == number:
+            if rnd.games or any(b.kind is ByeKind.PAIRING for b in rnd.byes):
+                raise RuleError(f"round {number} is already paired")
+            missing.update(b.player for b in rnd.byes)
+    competitors = []
+    accel = accelerations or {}
+    for player in tournament.players:
+        entries = tournament.entries(player.start)
+        history = []
+        for past in range(1, number):
+            entry = next((e for e in entries if e.round == past), None)
+            history.append(_record(entry.outcome if entry else Outcome.ZERO_BYE, entry, system))
+        competitors.append(
+            Competitor(player.start, tuple(history), tuple(accel.get(player.start, ())))
+        )
+    pairs: set[frozenset[int]] = set()
+    for group in forbidden:
+        members = sorted(set(group))
+        for a_index, a in enumerate(members):
+            for b in members[a_index + 1 :]:
+                pairs.add(frozenset((a, b)))
+    rounds = total_rounds or tournament.settings.rounds or default_rounds(size)
+    return PairingRequest(
+        round=number,
+        total_rounds=max(rounds, number),
+        competitors=tuple(competitors),
+        initial_colour=initial_colour,
+        absent=frozenset(s for s in missing if 1 <= s <= size),
+        forbidden=frozenset(pairs),
+        win=system.win,
+        draw=system.draw,
+        loss=system.loss,
+    )
+
+
+def _record(outcome: Outcome, entry: Entry | None, system: PointSystem) -> RoundRecord:
+    if (
+        outcome in (Outcome.PENDING, Outcome.UNKNOWN)
+        and entry is not None
+        and entry.opponent is not None
+    ):
+        raise RuleError(f"round {entry.round} has a game without a result")
+    points = outcome.points(system)
+    if entry is not None and entry.opponent is not None:
+        if outcome.is_over_the_board:
+            return RoundRecord.game(entry.opponent, entry.colour, points)
+        return RoundRecord.forfeit(entry.opponent, points)
+    if outcome is Outcome.PAIRING_BYE:
+        return RoundRecord.pairing_bye(points)
+    if outcome is Outcome.FORFEIT_WIN:
+        return RoundRecord.forfeit(None, points)
+    return RoundRecord.absence(points)

@@ -1,0 +1,168 @@
+"""Edge weights of the Dutch matching: one field per quality criterion.
+
+Field order is the order of the criteria; the matching maximises the fields
+lexicographically. Fields about the bracket being paired count only pairs
+whose lower player is in the bracket; the "next bracket" fields (C8) count
+pairs whose lower player is in the next scoregroup. Criteria to minimise are
+written as penalties (a negative count), which compares the same as bbpPairings'
+"satisfied" counts because the number of pairs in the bracket is fixed first.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+from crosstable.core.model import Colour
+from crosstable.core.pairing.dutch.matching import Layout
+from crosstable.core.pairing.dutch.players import Float, PlayerState
+
+if TYPE_CHECKING:
+    from crosstable.core.pairing.dutch.engine import _Pairer
+
+Fields = dict[object, int]
+
+
+class EdgeFields:
+    """Computes the weight fields of the edges for each bracket."""
+
+    def __init__(self, pairer: _Pairer) -> None:
+        self.pairer = pairer
+        self.players = pairer.players
+        self.scores = sorted({p.pairing_score for p in self.players}, reverse=True)
+        self.bye_count = sum(1 for p in self.players if p.pairing_score == pairer.bye_score)
+
+    def _c9(self, i: int, j: int) -> int:
+        pairer = self.pairer
+        value = 0
+        for v in (i, j):
+            p = self.players[v]
+            if p.pairing_score == pairer.bye_score:
+                value += pairer.unplayed_rank.get(p.played_games, 0)
+        return value
+
+    def base(self, i: int, j: int, lower_in_bracket: bool, single: bool) -> Fields:
+        """Fields of the edge between ``i`` (higher) and ``j`` (lower)."""
+        hi = self.players[i]
+        lo = self.players[j]
+        fields: Fields = {}
+        if lower_in_bracket:
+            fields["pairs"] = 1
+            fields[("scores", hi.pairing_score)] = 1
+        else:
+            fields["next"] = 1
+            fields[("next-scores", hi.pairing_score)] = 1
+        if single:
+            c9 = self._c9(i, j)
+            if c9:
+                fields["c9"] = c9
+        if not lower_in_bracket:
+            return fields
+        _colour_fields(lo, hi, fields)
+        rounds = self.pairer.played_rounds
+        for back, keys in ((0, ("c14", "c15", "c18", "c19")), (1, ("c16", "c17", "c20", "c21"))):
+            if rounds <= back:
+                continue
+            down_lo = lo.floats[back] is Float.DOWN
+            down_hi = hi.floats[back] is Float.DOWN
+            moved = hi.pairing_score > lo.pairing_score
+            count = int(down_lo) + int(not moved and down_hi)
+            if count:
+                fields[keys[0]] = count
+            if moved and lo.floats[back] is Float.UP:
+                fields[keys[1]] = -1
+                fields[(keys[3], hi.pairing_score)] = -1
+            if down_lo:
+                key = (keys[2], lo.pairing_score)
+                fields[key] = fields.get(key, 0) + 1
+            if down_hi:
+                key = (keys[2], hi.pairing_score)
+                fields[key] = fields.get(key, 0) + 1
+        return fields
+
+    def stage(
+        self, bracket: list[int], movers: int, resident_end: int, single: bool
+    ) -> tuple[dict[tuple[int, int], Fields], Layout, list[tuple[int, int, int]]]:
+        pairer = self.pairer
+        compat = pairer.compat
+        position = {v: k for k, v in enumerate(bracket)}
+        base: dict[tuple[int, int], Fields] = {}
+        for lo_pos in range(movers, len(bracket)):
+            j = bracket[lo_pos]
+            for hi_pos in range(lo_pos):
+                i = bracket[hi_pos]
+                if compat[i][j]:
+                    base[(i, j)] = self.base(i, j, lo_pos < resident_end, single)
+        layout = self._layout(bracket, resident_end, single)
+        initial_single = pairer.single_initial
+        edges: list[tuple[int, int, int]] = []
+        alive = sorted(pairer.alive)
+        for index, i in enumerate(alive):
+            row = compat[i]
+            i_in = i in position
+            for j in alive[index + 1 :]:
+                if not row[j]:
+                    continue
+                fields = base.get((i, j))
+                if fields is not None:
+                    edges.append((i, j, layout.pack(fields)))
+                elif i_in and j in position:
+                    continue  # two moved-down players never meet each other
+                elif initial_single:
+                    c9 = self._c9(i, j)
+                    edges.append((i, j, layout.pack({"c9": c9} if c9 else {})))
+                else:
+                    edges.append((i, j, 0))
+        return base, layout, edges
+
+    def _layout(self, bracket: list[int], resident_end: int, single: bool) -> Layout:
+        players = self.players
+        inside = [players[v] for v in bracket[:resident_end]]
+        everyone = [players[v] for v in bracket]
+        half = len(inside) // 2
+
+        def count(group: list[PlayerState], score: Fraction) -> int:
+            return sum(1 for p in group if p.pairing_score == score)
+
+        bounds: list[tuple[object, int]] = [("pairs", half)]
+        bounds += [(("scores", s), count(inside, s)) for s in self.scores]
+        bounds.append(("next", len(everyone) // 2))
+        bounds += [(("next-scores", s), count(everyone, s)) for s in self.scores]
+        if single or self.pairer.single_initial:
+            bounds.append(("c9", self.bye_count * self.bye_count))
+        bounds += [(f"colour{k}", half) for k in range(1, 5)]
+        rounds = self.pairer.played_rounds
+        for back, keys in ((0, ("c14", "c15")), (1, ("c16", "c17"))):
+            if rounds > back:
+                bounds.append((keys[0], sum(1 for p in inside if p.floats[back] is Float.DOWN)))
+                bounds.append((keys[1], sum(1 for p in inside if p.floats[back] is Float.UP)))
+        for back, keys in ((0, ("c18", "c19")), (1, ("c20", "c21"))):
+            if rounds > back:
+                downs = [p for p in inside if p.floats[back] is Float.DOWN]
+                ups = sum(1 for p in inside if p.floats[back] is Float.UP)
+                bounds += [((keys[0], s), count(downs, s)) for s in self.scores]
+                bounds += [((keys[1], s), ups) for s in self.scores]
+        group_bits = self.pairer.group_bits
+        max_low = max((1 << (2 * group_bits + 1)) + 2, 3 * len(bracket) + 2)
+        return Layout(bounds, (len(bracket) // 2 + 1) * max_low)
+
+
+def _colour_fields(p: PlayerState, q: PlayerState, fields: Fields) -> None:
+    """C10–C13 as penalties for the pair (bbpPairings' order of arguments)."""
+    same = p.preference is q.preference and p.preference is not Colour.NONE
+    if same and p.absolute_imbalance and q.absolute_imbalance:
+        fields["colour1"] = -1
+    if same and p.absolute and q.absolute:
+        if p.imbalance == q.imbalance:
+            bad = p.repeated is not Colour.NONE and p.repeated is q.repeated
+        else:
+            weaker = q if p.imbalance > q.imbalance else p
+            bad = weaker.repeated is p.preference.opposite()
+        if bad:
+            fields["colour2"] = -1
+    if same:
+        fields["colour3"] = -1
+        strong_p = p.strong or p.absolute
+        strong_q = q.strong or q.absolute
+        if strong_p and strong_q and not (p.absolute and q.absolute):
+            fields["colour4"] = -1
