@@ -249,6 +249,13 @@ def _error_handlers(app: FastAPI, site: Site) -> None:
             )
         return site.page(request, "error.html", status_code=status, message=str(error))
 
+    @app.exception_handler(OverflowError)
+    async def too_large(request: Request, _error: OverflowError) -> Response:
+        message = "there is no such thing here (a number in the address is too large)"
+        if _wants_json(request):
+            return JSONResponse({"detail": message}, status_code=404)
+        return site.page(request, "error.html", status_code=404, message=message)
+
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, error: StarletteHTTPException) -> Response:
         if _wants_json(request) or (error.status_code in (401,) and bearer_token(request)):

@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, HTTPException, Query, Request
+from fastapi import APIRouter, Depends, HTTPException, Path, Query, Request
 from fastapi.responses import PlainTextResponse
 from pydantic import BaseModel, Field
 
@@ -37,6 +37,8 @@ def api_caller(request: Request) -> Caller:
 
 
 ApiCaller = Annotated[Caller, Depends(api_caller)]
+#: identifiers and numbers in paths: positive, and small enough for any database
+Num = Annotated[int, Path(ge=1, le=2_000_000_000)]
 
 
 class ChangeOut(BaseModel):
@@ -60,7 +62,7 @@ def _out(change: Change) -> ChangeOut:
 class ResultIn(BaseModel):
     result: str = Field(description="1-0, ½-½ (or 1/2-1/2, =), 0-1, +-, -+ or --")
     idempotency_key: str | None = Field(None, max_length=200)
-    expected_version: int | None = None
+    expected_version: int | None = Field(None, ge=0, le=2_000_000_000)
 
 
 class CorrectionIn(BaseModel):
@@ -83,16 +85,18 @@ class PlayerIn(BaseModel):
 class LotsIn(BaseModel):
     method: Literal["random", "rating", "manual"] = "random"
     seed: int | None = Field(None, ge=0, le=2**62)
-    order: list[int] = Field(default_factory=list, description="registration numbers, manual")
+    order: list[Annotated[int, Field(ge=1, le=100_000)]] = Field(
+        default_factory=list, description="registration numbers, manual"
+    )
 
 
 class WithdrawIn(BaseModel):
-    start: int
-    from_round: int | None = None
+    start: int = Field(ge=1, le=2_000_000_000)
+    from_round: int | None = Field(None, ge=1, le=2_000_000_000)
 
 
 class RevertIn(BaseModel):
-    seq: int
+    seq: int = Field(ge=1, le=2_000_000_000)
 
 
 class TournamentIn(BaseModel):
@@ -165,7 +169,7 @@ def create(body: TournamentIn, request: Request, caller: ApiCaller) -> dict[str,
 
 
 @router.get("/tournaments/{tid}")
-def tournament(tid: int, request: Request) -> dict[str, Any]:
+def tournament(tid: Num, request: Request) -> dict[str, Any]:
     site = site_of(request)
     view = site.service.overview(tid)
     access = site.accounts.access(tid)
@@ -195,7 +199,7 @@ def tournament(tid: int, request: Request) -> dict[str, Any]:
 
 
 @router.get("/tournaments/{tid}/standings")
-def standings(tid: int, request: Request) -> dict[str, Any]:
+def standings(tid: Num, request: Request) -> dict[str, Any]:
     """Points, tie-breaks (provisional during play, R-RR-12) and places."""
     site = site_of(request)
     view, table = site.tables.get(tid)
@@ -207,7 +211,7 @@ def standings(tid: int, request: Request) -> dict[str, Any]:
 
 
 @router.get("/tournaments/{tid}/crosstable")
-def crosstable(tid: int, request: Request) -> dict[str, Any]:
+def crosstable(tid: Num, request: Request) -> dict[str, Any]:
     """The crosstable by starting number: each opponent's results, points, tie-breaks, place."""
     site = site_of(request)
     view, table = site.tables.get(tid)
@@ -242,7 +246,7 @@ def crosstable(tid: int, request: Request) -> dict[str, Any]:
 
 
 @router.get("/tournaments/{tid}/players/{start}/explain")
-def explain(tid: int, start: int, request: Request) -> list[dict[str, Any]]:
+def explain(tid: Num, start: Num, request: Request) -> list[dict[str, Any]]:
     """How each value of the player was computed (points first, then every tie-break)."""
     site = site_of(request)
     _view, table = site.tables.get(tid)
@@ -252,7 +256,7 @@ def explain(tid: int, start: int, request: Request) -> list[dict[str, Any]]:
 
 
 @router.get("/tournaments/{tid}/rounds/{rnd}")
-def round_games(tid: int, rnd: int, request: Request) -> dict[str, Any]:
+def round_games(tid: Num, rnd: Num, request: Request) -> dict[str, Any]:
     site = site_of(request)
     view = site.service.overview(tid)
     if not 1 <= rnd <= view.rounds:
@@ -282,7 +286,7 @@ def round_games(tid: int, rnd: int, request: Request) -> dict[str, Any]:
 
 @router.post("/tournaments/{tid}/rounds/{rnd}/boards/{board}/result")
 def record(
-    tid: int, rnd: int, board: int, body: ResultIn, request: Request, caller: ApiCaller
+    tid: Num, rnd: Num, board: Num, body: ResultIn, request: Request, caller: ApiCaller
 ) -> ChangeOut:
     """Enter a result (organiser, helper, or a game server with their token). Repeating the
     same request (same idempotency key) answers with the first answer."""
@@ -303,7 +307,7 @@ def record(
 
 @router.post("/tournaments/{tid}/rounds/{rnd}/boards/{board}/report")
 def report(
-    tid: int, rnd: int, board: int, body: ResultIn, request: Request, caller: ApiCaller
+    tid: Num, rnd: Num, board: Num, body: ResultIn, request: Request, caller: ApiCaller
 ) -> ChangeOut:
     """A player reports the result of their own game (R-OR-3)."""
     site = site_of(request)
@@ -312,7 +316,7 @@ def report(
 
 @router.post("/tournaments/{tid}/rounds/{rnd}/boards/{board}/confirm")
 def confirm(
-    tid: int, rnd: int, board: int, body: ConfirmIn, request: Request, caller: ApiCaller
+    tid: Num, rnd: Num, board: Num, body: ConfirmIn, request: Request, caller: ApiCaller
 ) -> ChangeOut:
     site = site_of(request)
     require_role(site, caller, tid, RESULT_ENTRY)
@@ -321,7 +325,7 @@ def confirm(
 
 @router.post("/tournaments/{tid}/rounds/{rnd}/boards/{board}/correct")
 def correct(
-    tid: int, rnd: int, board: int, body: CorrectionIn, request: Request, caller: ApiCaller
+    tid: Num, rnd: Num, board: Num, body: CorrectionIn, request: Request, caller: ApiCaller
 ) -> ChangeOut:
     site = site_of(request)
     require_role(site, caller, tid, RESULT_ENTRY)
@@ -332,14 +336,14 @@ def correct(
 
 
 @router.post("/tournaments/{tid}/rounds/{rnd}/boards/{board}/reject")
-def reject(tid: int, rnd: int, board: int, request: Request, caller: ApiCaller) -> ChangeOut:
+def reject(tid: Num, rnd: Num, board: Num, request: Request, caller: ApiCaller) -> ChangeOut:
     site = site_of(request)
     require_role(site, caller, tid, RESULT_ENTRY)
     return _out(site.service.reject_reports(tid, rnd, board, actor=caller.actor))
 
 
 @router.post("/tournaments/{tid}/players", status_code=201)
-def add_player(tid: int, body: PlayerIn, request: Request, caller: ApiCaller) -> ChangeOut:
+def add_player(tid: Num, body: PlayerIn, request: Request, caller: ApiCaller) -> ChangeOut:
     site = site_of(request)
     require_role(site, caller, tid, MANAGERS)
     info = PlayerInfo(body.name, body.rating, body.title, body.federation, body.fide_id)
@@ -347,7 +351,7 @@ def add_player(tid: int, body: PlayerIn, request: Request, caller: ApiCaller) ->
 
 
 @router.delete("/tournaments/{tid}/players/{number}")
-def remove_player(tid: int, number: int, request: Request, caller: ApiCaller) -> ChangeOut:
+def remove_player(tid: Num, number: Num, request: Request, caller: ApiCaller) -> ChangeOut:
     site = site_of(request)
     require_role(site, caller, tid, MANAGERS)
     change = site.service.remove_player(tid, number, actor=caller.actor)
@@ -356,21 +360,21 @@ def remove_player(tid: int, number: int, request: Request, caller: ApiCaller) ->
 
 
 @router.post("/tournaments/{tid}/registration", status_code=201)
-def register_self(tid: int, request: Request, caller: ApiCaller) -> ChangeOut:
+def register_self(tid: Num, request: Request, caller: ApiCaller) -> ChangeOut:
     """Register yourself (when the organiser opened self-registration and you are eligible)."""
     site = site_of(request)
     return _out(actions.register_self(site, caller, tid))
 
 
 @router.delete("/tournaments/{tid}/registration")
-def unregister_self(tid: int, request: Request, caller: ApiCaller) -> ChangeOut:
+def unregister_self(tid: Num, request: Request, caller: ApiCaller) -> ChangeOut:
     """Withdraw your registration before the start."""
     site = site_of(request)
     return _out(actions.unregister_self(site, caller, tid))
 
 
 @router.post("/tournaments/{tid}/lots")
-def draw_lots(tid: int, body: LotsIn, request: Request, caller: ApiCaller) -> ChangeOut:
+def draw_lots(tid: Num, body: LotsIn, request: Request, caller: ApiCaller) -> ChangeOut:
     """Starting numbers by lot (reproducible from the published seed), rating or by hand."""
     site = site_of(request)
     require_role(site, caller, tid, MANAGERS)
@@ -381,14 +385,14 @@ def draw_lots(tid: int, body: LotsIn, request: Request, caller: ApiCaller) -> Ch
 
 
 @router.post("/tournaments/{tid}/start")
-def start(tid: int, request: Request, caller: ApiCaller) -> ChangeOut:
+def start(tid: Num, request: Request, caller: ApiCaller) -> ChangeOut:
     site = site_of(request)
     require_role(site, caller, tid, MANAGERS)
     return _out(actions.start(site, caller, tid))
 
 
 @router.post("/tournaments/{tid}/withdrawals")
-def withdraw(tid: int, body: WithdrawIn, request: Request, caller: ApiCaller) -> ChangeOut:
+def withdraw(tid: Num, body: WithdrawIn, request: Request, caller: ApiCaller) -> ChangeOut:
     site = site_of(request)
     require_role(site, caller, tid, MANAGERS)
     change = site.service.withdraw(tid, body.start, from_round=body.from_round, actor=caller.actor)
@@ -396,28 +400,28 @@ def withdraw(tid: int, body: WithdrawIn, request: Request, caller: ApiCaller) ->
 
 
 @router.post("/tournaments/{tid}/finish")
-def finish(tid: int, request: Request, caller: ApiCaller) -> ChangeOut:
+def finish(tid: Num, request: Request, caller: ApiCaller) -> ChangeOut:
     site = site_of(request)
     require_role(site, caller, tid, MANAGERS)
     return _out(site.service.finish(tid, actor=caller.actor))
 
 
 @router.post("/tournaments/{tid}/undo")
-def undo(tid: int, request: Request, caller: ApiCaller) -> ChangeOut:
+def undo(tid: Num, request: Request, caller: ApiCaller) -> ChangeOut:
     site = site_of(request)
     require_role(site, caller, tid, MANAGERS)
     return _out(site.service.undo(tid, actor=caller.actor))
 
 
 @router.post("/tournaments/{tid}/revert")
-def revert(tid: int, body: RevertIn, request: Request, caller: ApiCaller) -> ChangeOut:
+def revert(tid: Num, body: RevertIn, request: Request, caller: ApiCaller) -> ChangeOut:
     site = site_of(request)
     require_role(site, caller, tid, MANAGERS)
     return _out(site.service.revert_to(tid, body.seq, actor=caller.actor))
 
 
 @router.get("/tournaments/{tid}/history")
-def history(tid: int, request: Request) -> list[dict[str, Any]]:
+def history(tid: Num, request: Request) -> list[dict[str, Any]]:
     site = site_of(request)
     return [
         {
@@ -433,7 +437,7 @@ def history(tid: int, request: Request) -> list[dict[str, Any]]:
 
 
 @router.get("/tournaments/{tid}/export/{fmt}", response_model=None)
-def export(tid: int, fmt: Literal["trf2026", "trf16", "json"], request: Request) -> Any:
+def export(tid: Num, fmt: Literal["trf2026", "trf16", "json"], request: Request) -> Any:
     """TRF-2026, TRF-16 for arbiters' software, or the whole tournament as JSON (R-OR-5)."""
     site = site_of(request)
     if fmt == "json":
