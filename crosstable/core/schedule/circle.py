@@ -84,24 +84,42 @@ def circle_round(players: int, number: int) -> ScheduledRound:
     >>> circle_round(5, 1)
     ScheduledRound(number=1, boards=((5, 2), (4, 3)), bye=1, cycle=1)
     """
-    m = _check(players, number)
-    half = (m + 1) // 2
-    shift = number - 1
-    # the player on ring place p is ((p - shift) mod m) + 2
-    ring = [(p - shift) % m + 2 for p in range(m)]
-    top = [1, *ring[: half - 1]]
-    bottom = [ring[m - 1 - c] for c in range(half)]
-    ghost = _ghost_column(players, number)
-    boards: list[tuple[int, int]] = []
-    bye: int | None = None
-    for column in range(half):
-        upper, lower = top[column], bottom[column]
-        if column == ghost and ghost < half:
-            bye = upper if lower > players else lower
-            continue
-        white_on_top = _white_on_top(players, number, column, ghost)
-        boards.append((upper, lower) if white_on_top else (lower, upper))
-    return ScheduledRound(number, tuple(boards), bye)
+    _check(players, number)
+    return _Circle(players).round(number)
+
+
+class _Circle:
+    """The ring written twice, so that each round is a few slices and zips (module docstring)."""
+
+    __slots__ = ("half", "m", "players", "ring")
+
+    def __init__(self, players: int) -> None:
+        self.players = players
+        self.m = table_size(players) - 1
+        self.half = (self.m + 1) // 2
+        self.ring = list(range(2, self.m + 2)) * 2  # place p of round r: ring[m - (r-1) + p]
+
+    def round(self, number: int) -> ScheduledRound:
+        m, half = self.m, self.half
+        start = m - (number - 1)
+        top = [1, *self.ring[start : start + half - 1]]
+        bottom = self.ring[start + m - 1 : start + m - 1 - half : -1]  # bottom[c]: place m-1-c
+        ghost = _ghost_column(self.players, number)
+        left = min(ghost, half)  # columns 1 … left-1 follow the even-field rule
+        boards: list[tuple[int, int]] = [(0, 0)] * half
+        boards[0] = (1, bottom[0]) if _fixed_white(self.players, number) else (bottom[0], 1)
+        boards[2:left:2] = zip(top[2:left:2], bottom[2:left:2], strict=True)
+        boards[1:left:2] = zip(bottom[1:left:2], top[1:left:2], strict=True)
+        if ghost >= half:
+            return ScheduledRound(number, tuple(boards), None)
+        right = ghost + 1
+        if ghost % 2:
+            boards[right:] = zip(top[right:], bottom[right:], strict=True)
+        else:
+            boards[right:] = zip(bottom[right:], top[right:], strict=True)
+        upper, lower = top[ghost], bottom[ghost]
+        del boards[ghost]
+        return ScheduledRound(number, tuple(boards), upper if lower > self.players else lower)
 
 
 def circle_opponent(players: int, number: int, player: int) -> tuple[int | None, Colour]:
@@ -142,5 +160,5 @@ def circle_table(players: int) -> Schedule:
     >>> [sorted(map(sorted, r.boards)) for r in circle_table(6).rounds][1]
     [[1, 5], [2, 3], [4, 6]]
     """
-    rounds = rounds_per_cycle(players)
-    return Schedule(players, tuple(circle_round(players, n) for n in range(1, rounds + 1)))
+    circle = _Circle(players)
+    return Schedule(players, tuple(circle.round(n) for n in range(1, circle.m + 1)))
