@@ -13,7 +13,7 @@ from crosstable.core.standings import compute_standings, crosstable_view
 from crosstable.core.tiebreaks import change_tiebreaks
 from crosstable.formats.trf import read_trf
 from tests.conftest import DATA
-from tests.tiebreak_helpers import tour
+from tests.test_tiebreak_helpers import tour
 
 SEED = DATA / "tiebreaks/seed-examples/vibe_chess_rr6.trf"
 

@@ -11,7 +11,7 @@ from crosstable.core.model import GameResult, RulesEdition, System, Tournament
 from crosstable.core.standings import compute_standings
 from crosstable.core.standings.live import LiveStandings
 from crosstable.core.tiebreaks import compile_field
-from tests.tiebreak_helpers import round_robin, tour
+from tests.test_tiebreak_helpers import round_robin, tour
 
 RESULTS = ["1-0", "0-1", "==", "+-", "-+", "--", ".."]
 CODES = (

@@ -21,7 +21,7 @@ from crosstable.core.tiebreaks.fide_tables import dp, expected
 from crosstable.core.tiebreaks.ratings import perfect_performance, performance
 from crosstable.formats.trf import read_trf
 from tests.conftest import DATA
-from tests.tiebreak_helpers import tour
+from tests.test_tiebreak_helpers import tour
 
 R2024 = RulesEdition.C07_2024
 R2026 = RulesEdition.C07_2026

@@ -1,4 +1,4 @@
-"""Hand-made tournaments for the tie-break and standings tests (plain model values).
+"""Hand-made tournaments for the tie-break and standings tests (plain model values; no tests here).
 
 ``tour(4, [["1-4 1-0", "2-3 =="], …])`` builds round after round from short strings:
 ``"W-B RESULT"`` is a game (results as :meth:`GameResult.parse` reads them, plus ``==``
