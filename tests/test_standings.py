@@ -168,3 +168,20 @@ def test_live_table_is_provisional_until_the_last_game() -> None:
     t = tour(4, [["1-4 1-0", "2-3 .."]])
     table = compute_standings(t, "SB")
     assert table.provisional and table.to_json()["provisional"] is True
+
+
+def test_round_robin_absences_at_the_end_count_as_a_withdrawal() -> None:
+    # 6's last three rounds written without an opponent (Z): inferred, like forfeits
+    t = tour(
+        6,
+        [
+            EARLY[0],
+            EARLY[1],
+            ["6 Z", "2 F", "3-1 ==", "4-5 =="],
+            ["6 Z", "5 F", "1-4 ==", "2-3 =="],
+            ["6 Z", "3 F", "4-2 ==", "5-1 =="],
+        ],
+    )
+    assert compute_standings(t, "SB").row(6).withdrawn == "inferred"
+    swiss = replace(t, settings=replace(t.settings, system=System.SWISS_DUTCH))
+    assert compute_standings(swiss, "SB").row(6).withdrawn == ""

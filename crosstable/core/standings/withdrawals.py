@@ -28,7 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from crosstable.core.model import System, Tournament, WithdrawalRule
-from crosstable.core.tiebreaks.field import FLOSS, FREE, GAME, PENDING, Field
+from crosstable.core.tiebreaks.field import FLOSS, FREE, GAME, PENDING, ZPB, Field
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,8 +42,13 @@ class WithdrawalEffect:
 
 
 def infer_withdrawals(f: Field) -> frozenset[int]:
-    """Players whose record ends in a run of forfeit losses (games not played yet may follow)."""
+    """Players whose record ends in a run of forfeit losses (games not played yet may follow).
+
+    In a round robin a zero-point bye (a round written without the opponent) counts
+    like a forfeit loss: there every round has an opponent.
+    """
     found: set[int] = set()
+    missing = (FLOSS, ZPB) if f.predetermined else (FLOSS,)
     for p in range(f.n):
         trailing = 0
         for k in reversed(f.kind[p]):
@@ -53,7 +58,7 @@ def infer_withdrawals(f: Field) -> frozenset[int]:
                 if trailing:
                     break
                 continue
-            if k == FLOSS:
+            if k in missing:
                 trailing += 1
                 continue
             break
