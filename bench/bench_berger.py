@@ -90,6 +90,8 @@ def main() -> None:
             f"speed-up {statistics.median(peer_off) / statistics.median(ours_off):.1f}x (median)"
         )
 
+    paired = [timed(lambda: [r.boards for r in berger_table(n).rounds]) for _ in range(3)]
+    print(f"berger_table({n}) and every (white, black) pair materialised: {summary(paired)}")
     double = [timed(lambda: berger_schedule(n, cycles=2)) for _ in range(3)]
     print(f"double round robin berger_schedule({n}, cycles=2): {summary(double)}")
     circle = [timed(lambda: circle_table(n)) for _ in range(3)]

@@ -124,15 +124,13 @@ class _Rotation:
         x = _pivot_opponent(number, m)
         # whites x+1 … x+half-1 and blacks x-1 … x-half+1, wrapped into 1…m
         start = m + x
-        others = zip(
-            ring[start : start + half - 1],
-            ring[start - 2 : start - half - 1 : -1],
-            strict=True,
-        )
+        whites = ring[start : start + half - 1]
+        blacks = ring[start - 2 : start - half - 1 : -1]
         if self.odd:
-            return ScheduledRound(number, tuple(others), x)
-        first = (x, self.n) if number & 1 else (self.n, x)
-        return ScheduledRound(number, (first, *others), None)
+            return ScheduledRound(number, bye=x, whites=tuple(whites), blacks=tuple(blacks))
+        if number & 1:
+            return ScheduledRound(number, whites=(x, *whites), blacks=(self.n, *blacks))
+        return ScheduledRound(number, whites=(self.n, *whites), blacks=(x, *blacks))
 
 
 def berger_round(players: int, number: int) -> ScheduledRound:

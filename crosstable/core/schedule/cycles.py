@@ -28,11 +28,6 @@ from crosstable.core.schedule.types import Schedule, ScheduledRound
 __all__ = ["berger_schedule", "circle_schedule", "repeat_cycles"]
 
 
-def _reversed(round_: ScheduledRound, number: int, cycle: int) -> ScheduledRound:
-    boards = tuple([(black, white) for white, black in round_.boards])
-    return ScheduledRound(number, boards, round_.bye, cycle)
-
-
 def repeat_cycles(single: Schedule, cycles: int = 2, *, swap_last_rounds: bool = True) -> Schedule:
     """Play the single-cycle ``single`` ``cycles`` times (odd cycles as cycle 1, even as cycle 2).
 
@@ -59,18 +54,14 @@ def repeat_cycles(single: Schedule, cycles: int = 2, *, swap_last_rounds: bool =
     for cycle in range(1, cycles + 1):
         offset = (cycle - 1) * count
         if cycle % 2:
-            rounds.extend(
-                ScheduledRound(offset + i, r.boards, r.bye, cycle)
-                for i, r in enumerate(first, start=1)
-            )
+            rounds.extend(r.renumbered(offset + i, cycle) for i, r in enumerate(first, start=1))
         elif second is None:
-            second = [_reversed(r, offset + i, cycle) for i, r in enumerate(base, start=1)]
+            second = [
+                r.with_colours_reversed(offset + i, cycle) for i, r in enumerate(base, start=1)
+            ]
             rounds.extend(second)
-        else:  # share the reversed boards built for cycle 2
-            rounds.extend(
-                ScheduledRound(offset + i, r.boards, r.bye, cycle)
-                for i, r in enumerate(second, start=1)
-            )
+        else:  # share the reversed columns built for cycle 2
+            rounds.extend(r.renumbered(offset + i, cycle) for i, r in enumerate(second, start=1))
     return Schedule(single.players, tuple(rounds))
 
 
