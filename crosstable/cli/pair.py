@@ -1,9 +1,162 @@
-"""`crosstable pair` — placeholder until its issue lands."""
+"""`crosstable pair FILE.trf`: the next round of a Swiss by the FIDE Dutch system.
+
+Contract (DESIGN.md): ``--format json`` prints
+``{"round": r, "boards": [[white, black], …], "bye": k|null}``; boards are in
+board order, ``bye`` is the pairing-allocated bye. Players with a bye already
+entered for the round (H, Z or F in the file, TRF-2026 record 240, or XXZ) are
+not paired. Accelerations (250 / XXA, or the Baku method named in 092/192),
+prohibited pairings (260 / XXP) and the initial colour (152 / XXC) are honoured.
+"""
 
 from __future__ import annotations
 
+import json
+import math
+from fractions import Fraction
+from pathlib import Path
+from typing import Annotated
+
 import typer
+
+from crosstable.core.errors import InputError
+from crosstable.core.model import ByeKind, Colour, Tournament
+from crosstable.core.pairing.dutch import Pairing, PairingRequest, pair_round, request_for
+from crosstable.core.pairing.dutch.from_tournament import next_round
+from crosstable.formats.trf_model import TrfDocument
+
+_BAKU = ("BAKU",)
 
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to ``app``."""
+    app.command("pair")(pair)
+
+
+def pair(
+    file: Annotated[Path, typer.Argument(help="TRF file of the tournament so far")],
+    system: Annotated[str, typer.Option("--system", help="pairing system: dutch")] = "dutch",
+    output: Annotated[str, typer.Option("--format", help="json or table")] = "table",
+    round_number: Annotated[
+        int | None, typer.Option("--round", help="round to pair (default: the next one)")
+    ] = None,
+) -> None:
+    """Pair the next round of a Swiss tournament (FIDE Dutch system, 2026 rules)."""
+    from crosstable.cli.trf import read_document
+
+    if system.lower() != "dutch":
+        raise InputError(f"--system {system!r}: only dutch is supported", source="options")
+    if output not in ("json", "table"):
+        raise InputError(f"--format {output!r}: use json or table", source="options")
+    doc = read_document(file)
+    pairing = pair_round(request_from_document(doc, round_number))
+    if output == "json":
+        typer.echo(json.dumps(pairing.as_json()))
+    else:
+        typer.echo(render(pairing))
+
+
+def render(pairing: Pairing) -> str:
+    """The pairing as a plain table.
+
+    >>> print(render(Pairing(2, ((3, 1),), 2, (4,))))
+    Round 2
+    Board  White  Black
+        1      3      1
+    PAB: 2
+    Absent: 4
+    """
+    lines = [f"Round {pairing.round}", "Board  White  Black"]
+    for board, (white, black) in enumerate(pairing.boards, 1):
+        lines.append(f"{board:5d}  {white:5d}  {black:5d}")
+    if pairing.bye is not None:
+        lines.append(f"PAB: {pairing.bye}")
+    if pairing.absent:
+        lines.append("Absent: " + ", ".join(str(s) for s in pairing.absent))
+    return "\n".join(lines)
+
+
+def request_from_document(doc: TrfDocument, round_number: int | None = None) -> PairingRequest:
+    """The pairing request for the next round (or ``round_number``) of a TRF."""
+    tournament = doc.tournament
+    number = next_round(tournament) if round_number is None else round_number
+    if number < 1:
+        raise InputError(f"--round {number}: rounds are numbered from 1", source="options")
+    absent = set(doc.absent)
+    for record in doc.byes:
+        if record.round == number:
+            absent.update(record.players)
+    forbidden: list[tuple[int, ...]] = list(doc.forbidden_pairs)
+    forbidden += [r.players for r in doc.prohibited if r.first_round <= number <= r.last_round]
+    return request_for(
+        tournament,
+        number,
+        initial_colour=initial_colour(doc),
+        accelerations=accelerations(doc),
+        forbidden=forbidden,
+        absent=absent,
+    )
+
+
+def initial_colour(doc: TrfDocument) -> Colour:
+    """152 / XXC, else what round 1 shows, else white."""
+    if doc.initial_colour is not None and doc.initial_colour is not Colour.NONE:
+        return doc.initial_colour
+    return inferred_colour(doc.tournament) or Colour.WHITE
+
+
+def inferred_colour(tournament: Tournament) -> Colour | None:
+    """The colour the first-ranked player present in the first paired round had
+    (inverted when their pairing number there was even)."""
+    for rnd in tournament.rounds:
+        if not rnd.games:
+            continue
+        present = sorted(
+            {s for g in rnd.games for s in (g.white, g.black)}
+            | {b.player for b in rnd.byes if b.kind is ByeKind.PAIRING}
+        )
+        colours = {g.white: Colour.WHITE for g in rnd.games}
+        colours.update({g.black: Colour.BLACK for g in rnd.games})
+        for index, start in enumerate(present):
+            if start in colours:
+                colour = colours[start]
+                return colour.opposite() if index % 2 else colour
+    return None
+
+
+def accelerations(doc: TrfDocument) -> dict[int, list[Fraction]]:
+    """Fictitious points per player and round: 250 records, XXA, or Baku (C.04.5.1)."""
+    size = len(doc.tournament.players)
+    table: dict[int, list[Fraction]] = {}
+    for record in doc.accelerations:
+        for start in range(record.first_player, record.last_player + 1):
+            row = table.setdefault(start, [])
+            if len(row) < record.last_round:
+                row.extend([Fraction(0)] * (record.last_round - len(row)))
+            for number in range(record.first_round, record.last_round + 1):
+                row[number - 1] = record.points
+    for start, values in doc.fictitious_points.items():
+        table[start] = [v if v is not None else Fraction(0) for v in values]
+    if not table and _baku(doc):
+        table = baku(size, doc.tournament.settings.rounds or 0)
+    return table
+
+
+def _baku(doc: TrfDocument) -> bool:
+    text = " ".join(doc.headers.get(tag, "") for tag in ("092", "192")).upper()
+    return any(word in text for word in _BAKU)
+
+
+def baku(players: int, rounds: int) -> dict[int, list[Fraction]]:
+    """C.04.5.1: group A (the first 2·⌈N/4⌉ players) gets 1 point in the first
+    half (rounded up) of the accelerated rounds and ½ in the rest; the
+    accelerated rounds are the first half of the event, rounded up.
+
+    >>> table = baku(161, 9)
+    >>> len(table), [str(p) for p in table[1]]
+    (82, ['1', '1', '1', '1/2', '1/2'])
+    """
+    group_a = 2 * math.ceil(players / 4)
+    accelerated = math.ceil(rounds / 2)
+    full = math.ceil(accelerated / 2)
+    row = [Fraction(1)] * full + [Fraction(1, 2)] * (accelerated - full)
+    return {start: list(row) for start in range(1, min(group_a, players) + 1)}

@@ -27,10 +27,10 @@ from fractions import Fraction
 
 from crosstable.core.model import Colour
 from crosstable.core.pairing.dutch.colours import board_order, colour_of
-from crosstable.core.pairing.dutch.matching import NoValidPairingError, perfect_matching
+from crosstable.core.pairing.dutch.matching import NoValidPairingError, StageGraph, perfect_matching
 from crosstable.core.pairing.dutch.model import Pairing, PairingRequest
 from crosstable.core.pairing.dutch.players import PlayerState, build_states
-from crosstable.core.pairing.dutch.weights import EdgeFields
+from crosstable.core.pairing.dutch.weights import EdgeFields, exchange_shift
 
 Fields = dict[object, int]
 
@@ -54,7 +54,7 @@ class _Pairer:
         self.players = players
         self.n = n = len(players)
         self.played_rounds = request.round - 1
-        last_round = request.round >= request.total_rounds
+        self.last_round = last_round = request.round >= request.total_rounds
         threshold = Fraction(self.played_rounds) * max(request.win, request.draw) / 2
         self.topscorer = [last_round and p.pairing_score > threshold for p in players]
         self.compat = [[False] * n for _ in range(n)]
@@ -130,44 +130,41 @@ class _Pairer:
 
     # ---------------------------------------------------------------- solving
     def _solve(self) -> None:
-        alive = sorted(self.alive)
-        local = {v: k for k, v in enumerate(alive)}
-        edges: list[tuple[int, int, int]] = []
-        for i, j, weight in self.stage_edges:
-            if i in self.alive and j in self.alive and (i, j) not in self.dead:
-                edges.append((local[i], local[j], weight + self.low.get((i, j), 0)))
-        size = len(alive)
-        if size % 2:
-            dummy = size
-            for v in alive:
-                if self.bye_candidate(v):
-                    edges.append((local[v], dummy, 0))
-            size += 1
-        mate = perfect_matching(size, edges, self.layout.bits)
-        if mate is None:
-            raise NoValidPairingError(
-                "no pairing satisfies the absolute criteria and completion (C4)"
-            )
-        for v in alive:
-            partner = mate[local[v]]
-            self.mate[v] = alive[partner] if partner < len(alive) else v
+        for v, partner in self.graph.solve().items():
+            self.mate[v] = partner
 
     def _finalize(self, a: int, b: int) -> None:
         self.alive.discard(a)
         self.alive.discard(b)
+        self.graph.remove_vertex(a)
+        self.graph.remove_vertex(b)
         self.pairs.append((a, b))
 
     def _set_low(self, a: int, b: int, value: int) -> None:
         key = (a, b) if a < b else (b, a)
+        if key not in self.packed or key in self.dead:
+            return
         if value:
             self.low[key] = value
         else:
             self.low.pop(key, None)
+        weight = self.packed[key] + value * self.low_scale + self.hint.get(key, 0)
+        self.graph.set_weight(key[0], key[1], weight)
+
+    def _set_hint(self, a: int, b: int, value: int) -> None:
+        if self.hint_scale == 1:
+            return
+        key = (a, b) if a < b else (b, a)
+        self.hint[key] = value
+        self._set_low(a, b, self.low.get(key, 0))
 
     def _kill(self, a: int, b: int) -> None:
         key = (a, b) if a < b else (b, a)
+        if key in self.dead or key not in self.base:
+            return
         self.dead.add(key)
         self.low.pop(key, None)
+        self.graph.remove_edge(key[0], key[1])
 
     def _has(self, a: int, b: int) -> bool:
         key = (a, b) if a < b else (b, a)
@@ -224,9 +221,14 @@ class _Pairer:
     ) -> None:
         self.dead = set()
         self.low = {}
-        self.base, self.layout, self.stage_edges = self.fields.stage(
-            bracket, movers, resident_end, self.single
-        )
+        self.hint: dict[tuple[int, int], int] = {}
+        stage = self.fields.stage(bracket, movers, resident_end, self.single)
+        self.base, self.packed, self.hint_scale = stage.base, stage.packed, stage.hint_scale
+        self.block = stage.block
+        self.low_scale = 1
+        alive = sorted(self.alive)
+        candidates = [v for v in alive if self.bye_candidate(v)] if len(alive) % 2 else None
+        self.graph = StageGraph(alive, stage.edges, candidates, stage.layout.bits)
         self._solve()
         mate = self.mate
 
@@ -308,7 +310,7 @@ class _Pairer:
             if mate[v] < v:
                 pairs += 1
         size = len(remainder)
-        shift = 2 * self.group_bits
+        shift = exchange_shift(len(bracket[movers:resident_end]))
 
         def low_value(index: int) -> int:
             return ((int(index < pairs) << shift) - index) * 2
@@ -372,25 +374,39 @@ class _Pairer:
                     self._kill(a, b)
                 else:
                     self._set_low(a, b, 0)
-        # each S1 player takes the highest S2 player the criteria allow
-        for a in remainder:
-            if not down(a):
-                continue
-            addend = 0
-            best = None
-            for b in reversed(remainder):
-                if b <= a or b in matched:
-                    continue
-                if self._has(a, b):
-                    self._set_low(a, b, addend)
-                    best = b
-                addend += 1
-            if mate[a] != best:
+        # a hint below every criterion: S1[i] against S2[i] where the criteria allow
+        self.low_scale = self.hint_scale
+        s1 = [v for v in remainder if down(v)]
+        s2 = [v for v in remainder if not down(v)]
+        for i, a in enumerate(s1):
+            for k, b in enumerate(s2):
+                if a < b and self._has(a, b):
+                    self._set_hint(a, b, -abs(k - i))
+        # each S1 player takes the highest S2 player the criteria allow; one
+        # matching settles a block of S1 players, earlier players first
+        radix = size + 2
+        for start in range(0, len(s1), self.block):
+            block = s1[start : start + self.block]
+            settled = True
+            for t, a in enumerate(block):
+                weight = radix ** (len(block) - 1 - t)
+                addend = 0
+                best = None
+                for b in reversed(remainder):
+                    if b <= a or b in matched:
+                        continue
+                    if self._has(a, b):
+                        self._set_low(a, b, addend * weight)
+                        best = b
+                    addend += 1
+                settled = settled and mate[a] == best
+            if not settled:
                 self._solve()
-            partner = mate[a]
-            matched.add(a)
-            matched.add(partner)
-            self._finalize(a, partner)
+            for a in block:
+                partner = mate[a]
+                matched.add(a)
+                matched.add(partner)
+                self._finalize(a, partner)
 
     # ----------------------------------------------------------------- result
     def _result(self) -> Pairing:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from fractions import Fraction
 
 from crosstable.core.errors import RuleError
@@ -80,10 +81,13 @@ def request_for(
         for a_index, a in enumerate(members):
             for b in members[a_index + 1 :]:
                 pairs.add(frozenset((a, b)))
-    rounds = total_rounds or tournament.settings.rounds or default_rounds(size)
+    planned = total_rounds or tournament.settings.rounds
+    if planned is not None and number > planned:
+        raise RuleError(f"round {number} cannot be paired: the event has {planned} rounds")
+    rounds = planned or max(default_rounds(size), number)
     return PairingRequest(
         round=number,
-        total_rounds=max(rounds, number),
+        total_rounds=rounds,
         competitors=tuple(competitors),
         initial_colour=initial_colour,
         absent=frozenset(s for s in missing if 1 <= s <= size),
@@ -111,3 +115,18 @@ def _record(outcome: Outcome, entry: Entry | None, system: PointSystem) -> Round
     if outcome is Outcome.FORFEIT_WIN:
         return RoundRecord.forfeit(None, points)
     return RoundRecord.absence(points)
+
+
+def before_round(tournament: Tournament, round_number: int) -> Tournament:
+    """The tournament as it stood when ``round_number`` was about to be paired:
+    the earlier rounds, and only the byes already entered for that round."""
+    rounds = [r for r in tournament.rounds if r.number < round_number]
+    for rnd in tournament.rounds:
+        if rnd.number == round_number:
+            byes = tuple(b for b in rnd.byes if b.kind in _ENTERED)
+            if byes:
+                rounds.append(replace(rnd, games=(), byes=byes))
+    return replace(tournament, rounds=tuple(rounds))
+
+
+_ENTERED = frozenset({ByeKind.HALF, ByeKind.FULL, ByeKind.ZERO})

@@ -29,7 +29,8 @@ class Layout:
     """Bit positions of the weight fields, highest priority first.
 
     ``bounds`` maps each field to the largest absolute sum any matching can
-    reach; fields with bound 0 take no room. ``low_bound`` is the same for the
+    reach; fields with bound 0 take no room (nor do fields left out because a
+    higher field already determines them). ``low_bound`` is the same for the
     lowest field (tie-breaks of the procedure).
 
     >>> layout = Layout([("a", 3), ("b", 0), ("c", 1)], low_bound=2)
@@ -52,8 +53,9 @@ class Layout:
         total = low
         shift = self.shift
         for key, value in fields.items():
-            if value:
-                total += value << shift[key]
+            place = shift.get(key)
+            if place is not None:
+                total += value << place
         return total
 
 
@@ -97,3 +99,79 @@ def perfect_matching(
 
 def _identity(weight: int) -> int:
     return weight
+
+
+class StageGraph:
+    """The players still to pair, as a graph kept between successive solves.
+
+    Vertex ``dummy`` stands for the pairing-allocated bye when the number of
+    players is odd: it is joined to every player who may receive it, so the
+    best *perfect* matching places the bye too. Weights are shifted by a
+    common offset so that the compiled matcher sees positive numbers only.
+    """
+
+    def __init__(
+        self,
+        vertices: Sequence[int],
+        edges: Iterable[tuple[int, int, int]],
+        bye_candidates: Sequence[int] | None,
+        bits: int,
+    ) -> None:
+        self.offset = 1 << (bits + 1)
+        self.compiled = bits + 2 <= MAX_BITS
+        self.dummy = (max(vertices) + 1) if vertices else 0
+        self.weights: dict[tuple[int, int], int] = {}
+        self.vertices = set(vertices)
+        offset = self.offset
+        self.graph: rx.PyGraph[int, int] = rx.PyGraph(multigraph=False)
+        self.graph.add_nodes_from(range(self.dummy + 1))
+        keep = set(vertices)
+        if bye_candidates is not None:
+            keep.add(self.dummy)
+        for node in range(self.dummy + 1):
+            if node not in keep:
+                self.graph.remove_node(node)
+        edge_list = [(a, b, w + offset) for a, b, w in edges]
+        if bye_candidates is not None:
+            edge_list += [(v, self.dummy, offset) for v in bye_candidates]
+        self.graph.add_edges_from(edge_list)
+        if not self.compiled:  # pragma: no cover - very large brackets only
+            self.weights = {(a, b): w for a, b, w in edge_list}
+
+    def set_weight(self, a: int, b: int, weight: int) -> None:
+        self.graph.update_edge(a, b, weight + self.offset)
+        if not self.compiled:  # pragma: no cover
+            self.weights[(min(a, b), max(a, b))] = weight + self.offset
+
+    def remove_edge(self, a: int, b: int) -> None:
+        self.graph.remove_edge(a, b)
+        self.weights.pop((min(a, b), max(a, b)), None)
+
+    def remove_vertex(self, v: int) -> None:
+        self.graph.remove_node(v)
+        self.vertices.discard(v)
+
+    def solve(self) -> dict[int, int]:
+        """Partner of every player; the bye's recipient is their own partner."""
+        if self.compiled:
+            pairs = rx.max_weight_matching(self.graph, max_cardinality=True, weight_fn=_identity)
+        else:  # pragma: no cover
+            import networkx as nx
+
+            nx_graph = nx.Graph()
+            nx_graph.add_nodes_from(self.graph.node_indices())
+            for a, b in self.graph.edge_list():
+                nx_graph.add_edge(a, b, weight=self.graph.get_edge_data(a, b))
+            pairs = nx.max_weight_matching(nx_graph, maxcardinality=True)
+        mate: dict[int, int] = {}
+        for a, b in pairs:
+            mate[a] = b
+            mate[b] = a
+        result: dict[int, int] = {}
+        for v in self.vertices:
+            if v not in mate:
+                raise NoValidPairingError(
+                    "no pairing satisfies the absolute criteria and completion (C4)"
+                )
+            result[v] = v if mate[v] == self.dummy else mate[v]
+        return result

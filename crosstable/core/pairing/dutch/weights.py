@@ -10,17 +10,30 @@ written as penalties (a negative count), which compares the same as bbpPairings'
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from crosstable.core.model import Colour
-from crosstable.core.pairing.dutch.matching import Layout
+from crosstable.core.pairing.dutch.matching import MAX_BITS, Layout
 from crosstable.core.pairing.dutch.players import Float, PlayerState
 
 if TYPE_CHECKING:
     from crosstable.core.pairing.dutch.engine import _Pairer
 
 Fields = dict[object, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Stage:
+    """The weights of one bracket: fields and packed weights of its edges."""
+
+    base: dict[tuple[int, int], Fields]
+    packed: dict[tuple[int, int], int]
+    layout: Layout
+    edges: list[tuple[int, int, int]]
+    hint_scale: int  # 1 when there is no room for the S1/S2 hint
+    block: int  # S1 players whose opponents one matching chooses together
 
 
 class EdgeFields:
@@ -80,9 +93,7 @@ class EdgeFields:
                 fields[key] = fields.get(key, 0) + 1
         return fields
 
-    def stage(
-        self, bracket: list[int], movers: int, resident_end: int, single: bool
-    ) -> tuple[dict[tuple[int, int], Fields], Layout, list[tuple[int, int, int]]]:
+    def stage(self, bracket: list[int], movers: int, resident_end: int, single: bool) -> Stage:
         pairer = self.pairer
         compat = pairer.compat
         position = {v: k for k, v in enumerate(bracket)}
@@ -93,8 +104,25 @@ class EdgeFields:
                 i = bracket[hi_pos]
                 if compat[i][j]:
                     base[(i, j)] = self.base(i, j, lo_pos < resident_end, single)
-        layout = self._layout(bracket, resident_end, single)
+        residents = resident_end - movers
+        hint_bound = (residents // 2 + 1) * residents
+        scale = 2 * hint_bound + 1
+        block = 1
+        layout = self._layout(bracket, movers, resident_end, single, scale, block)
+        if layout.bits + 2 > MAX_BITS:
+            scale = 1
+            layout = self._layout(bracket, movers, resident_end, single, scale, block)
+        else:
+            spare = MAX_BITS - 2 - layout.bits
+            block = 1 + spare // (residents + 2).bit_length()
+            while block > 1:
+                wider = self._layout(bracket, movers, resident_end, single, scale, block)
+                if wider.bits + 2 <= MAX_BITS:
+                    layout = wider
+                    break
+                block -= 1
         initial_single = pairer.single_initial
+        packed = {key: layout.pack(fields) for key, fields in base.items()}
         edges: list[tuple[int, int, int]] = []
         alive = sorted(pairer.alive)
         for index, i in enumerate(alive):
@@ -103,9 +131,9 @@ class EdgeFields:
             for j in alive[index + 1 :]:
                 if not row[j]:
                     continue
-                fields = base.get((i, j))
-                if fields is not None:
-                    edges.append((i, j, layout.pack(fields)))
+                weight = packed.get((i, j))
+                if weight is not None:
+                    edges.append((i, j, weight))
                 elif i_in and j in position:
                     continue  # two moved-down players never meet each other
                 elif initial_single:
@@ -113,9 +141,17 @@ class EdgeFields:
                     edges.append((i, j, layout.pack({"c9": c9} if c9 else {})))
                 else:
                     edges.append((i, j, 0))
-        return base, layout, edges
+        return Stage(base, packed, layout, edges, scale, block)
 
-    def _layout(self, bracket: list[int], resident_end: int, single: bool) -> Layout:
+    def _layout(
+        self,
+        bracket: list[int],
+        movers: int,
+        resident_end: int,
+        single: bool,
+        scale: int,
+        block: int,
+    ) -> Layout:
         players = self.players
         inside = [players[v] for v in bracket[:resident_end]]
         everyone = [players[v] for v in bracket]
@@ -124,13 +160,23 @@ class EdgeFields:
         def count(group: list[PlayerState], score: Fraction) -> int:
             return sum(1 for p in group if p.pairing_score == score)
 
+        # the lowest score's count is the number of pairs less the others: no room
+        lowest_inside = min(p.pairing_score for p in inside)
+        lowest = min(p.pairing_score for p in everyone)
         bounds: list[tuple[object, int]] = [("pairs", half)]
-        bounds += [(("scores", s), count(inside, s)) for s in self.scores]
+        bounds += [(("scores", s), count(inside, s)) for s in self.scores if s != lowest_inside]
         bounds.append(("next", len(everyone) // 2))
-        bounds += [(("next-scores", s), count(everyone, s)) for s in self.scores]
+        bounds += [(("next-scores", s), count(everyone, s)) for s in self.scores if s != lowest]
         if single or self.pairer.single_initial:
             bounds.append(("c9", self.bye_count * self.bye_count))
-        bounds += [(f"colour{k}", half) for k in range(1, 5)]
+        top_rule = self.pairer.last_round
+        bounds.append(
+            ("colour1", sum(p.absolute_imbalance for p in inside) // 2 if top_rule else 0)
+        )
+        bounds.append(("colour2", sum(p.absolute for p in inside) // 2 if top_rule else 0))
+        bounds.append(("colour3", sum(p.preference is not Colour.NONE for p in inside) // 2))
+        bounds.append(("colour4", sum(p.strong or p.absolute for p in inside) // 2))
+        scores_inside = sorted({p.pairing_score for p in inside}, reverse=True)
         rounds = self.pairer.played_rounds
         for back, keys in ((0, ("c14", "c15")), (1, ("c16", "c17"))):
             if rounds > back:
@@ -140,11 +186,20 @@ class EdgeFields:
             if rounds > back:
                 downs = [p for p in inside if p.floats[back] is Float.DOWN]
                 ups = sum(1 for p in inside if p.floats[back] is Float.UP)
-                bounds += [((keys[0], s), count(downs, s)) for s in self.scores]
-                bounds += [((keys[1], s), ups) for s in self.scores]
-        group_bits = self.pairer.group_bits
-        max_low = max((1 << (2 * group_bits + 1)) + 2, 3 * len(bracket) + 2)
-        return Layout(bounds, (len(bracket) // 2 + 1) * max_low)
+                bounds += [((keys[0], s), count(downs, s)) for s in scores_inside]
+                bounds += [((keys[1], s), min(ups, count(inside, s))) for s in scores_inside]
+        residents = resident_end - movers
+        unit = 1 << (exchange_shift(residents) + 1)
+        exchange = (residents // 2 + 1) * (unit + 2)
+        hint_bound = (residents // 2 + 1) * residents
+        choice = (residents + 2) ** block * scale + hint_bound
+        movers_bound = (movers + 1) * (len(bracket) + residents + 2)
+        return Layout(bounds, max(exchange, choice, movers_bound))
+
+
+def exchange_shift(residents: int) -> int:
+    """Bits that keep "fewest exchanges" above "smallest BSN difference"."""
+    return (residents * residents + 1).bit_length()
 
 
 def _colour_fields(p: PlayerState, q: PlayerState, fields: Fields) -> None:
