@@ -44,9 +44,11 @@ def _register() -> None:
         return
     _registered = True
     from crosstable.cli import (
+        check,
         demo,
         duration,
         engine,
+        generate,
         pair,
         schedule,
         serve,
@@ -56,6 +58,8 @@ def _register() -> None:
     )
 
     for module in (schedule, duration, trf, standings, pair, engine, demo, tournament, serve):
+        module.register(app)
+    for module in (check, generate):
         module.register(app)
 
 
