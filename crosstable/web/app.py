@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -36,6 +37,8 @@ from crosstable.web.security import Caller, RateLimiter, bearer_token, csrf_toke
 from crosstable.web.views import CrosstableCache
 
 HERE = Path(__file__).parent
+#: whitespace between tags (the live fragment goes to every viewer: keep it small)
+_BETWEEN_TAGS = re.compile(r">\s+<")
 
 
 @dataclass
@@ -87,7 +90,7 @@ class Site:
             view, table = self.tables.get(tournament_id)
             template = self.templates.env.get_template("_crosstable.html")
             html = template.render(t=view, table=table, locale=locale)
-            return view.revision, html
+            return view.revision, _BETWEEN_TAGS.sub("><", html).strip()
         finally:
             i18n.current.reset(token)
 
@@ -113,6 +116,8 @@ def _templates() -> Jinja2Templates:
     env.globals["number"] = lambda v: i18n.number_text(v, i18n.current.get())
     env.globals["date"] = lambda v: i18n.date_text(v, i18n.current.get())
     env.globals["language_name"] = i18n.language_name
+    env.globals["tiebreak_name"] = i18n.tiebreak_name
+    env.globals["tiebreak_head"] = i18n.tiebreak_head
     env.globals["frac"] = lambda v: Fraction(str(v))
     env.globals["new_key"] = lambda: secrets.token_hex(8)
     return templates
@@ -188,22 +193,7 @@ def create_app(
         max_age=14 * 24 * 3600,
     )
 
-    @app.middleware("http")
-    async def locale_and_headers(request: Request, call_next: Any) -> Response:
-        locale = i18n.choose_locale(
-            request.cookies.get("lang"), request.headers.get("accept-language")
-        )
-        token = i18n.current.set(locale)
-        try:
-            response: Response = await call_next(request)
-        finally:
-            i18n.current.reset(token)
-        response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        response.headers.setdefault("X-Frame-Options", "DENY")
-        response.headers.setdefault("Referrer-Policy", "same-origin")
-        response.headers.setdefault("Content-Language", locale)
-        return response
-
+    app.add_middleware(LocaleMiddleware)
     _error_handlers(app, site)
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
 
@@ -212,6 +202,50 @@ def create_app(
     for module in (api, live, pages, manage, wizard, account, printing):
         app.include_router(module.router)
     return app
+
+
+class LocaleMiddleware:
+    """Chooses the language of each request and adds the security headers.
+
+    A plain ASGI middleware (not ``BaseHTTPMiddleware``): the live event streams
+    pass through it untouched, without a copy per chunk.
+    """
+
+    HEADERS = (
+        (b"x-content-type-options", b"nosniff"),
+        (b"x-frame-options", b"DENY"),
+        (b"referrer-policy", b"same-origin"),
+    )
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope.get("headers") or ())
+        cookie = headers.get(b"cookie", b"").decode("latin-1")
+        chosen = None
+        for part in cookie.split(";"):
+            name, _, value = part.strip().partition("=")
+            if name == "lang":
+                chosen = value
+        locale = i18n.choose_locale(chosen, headers.get(b"accept-language", b"").decode("latin-1"))
+        extra = (*self.HEADERS, (b"content-language", locale.encode()))
+
+        async def send_with_headers(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                present = {k.lower() for k, _v in message.get("headers", ())}
+                added = [(k, v) for k, v in extra if k not in present]
+                message = dict(message, headers=[*message.get("headers", ()), *added])
+            await send(message)
+
+        token = i18n.current.set(locale)
+        try:
+            await self.app(scope, receive, send_with_headers)
+        finally:
+            i18n.current.reset(token)
 
 
 def _wants_json(request: Request) -> bool:

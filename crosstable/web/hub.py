@@ -31,7 +31,8 @@ Renderer = Callable[[int, str], tuple[int, str]]
 class Viewer:
     tournament_id: int
     locale: str
-    queue: asyncio.Queue[tuple[str, str, int]] = field(default_factory=lambda: asyncio.Queue(64))
+    #: encoded server-sent events (encoded once per language, shared by every viewer)
+    queue: asyncio.Queue[bytes] = field(default_factory=lambda: asyncio.Queue(64))
 
 
 class Hub:
@@ -110,11 +111,15 @@ class Hub:
                     except Exception:
                         log.exception("rendering the live crosstable of %s failed", tid)
                 last = max(n.seq for n in changes)
-                for viewer in viewers:
-                    revision, html = pages.get(viewer.locale, (last, ""))
-                    self._offer(viewer, ("change", summary, revision))
+                encoded: dict[str, bytes] = {}
+                for locale in {v.locale for v in viewers}:
+                    revision, html = pages.get(locale, (last, ""))
+                    message = encode("change", summary, revision)
                     if html:
-                        self._offer(viewer, ("crosstable", html, revision))
+                        message += encode("crosstable", html, revision)
+                    encoded[locale] = message
+                for viewer in viewers:
+                    self._offer(viewer, encoded[viewer.locale])
         finally:
             self._running.discard(tid)
             if self._dirty.get(tid):  # a change arrived after the loop ended
@@ -122,9 +127,19 @@ class Hub:
                 asyncio.get_running_loop().create_task(self._broadcast(tid))
 
     @staticmethod
-    def _offer(viewer: Viewer, item: tuple[str, str, int]) -> None:
+    def _offer(viewer: Viewer, item: bytes) -> None:
         queue = viewer.queue
         if queue.full():  # a slow viewer: drop the oldest, the newest table is what counts
             with contextlib.suppress(asyncio.QueueEmpty):
                 queue.get_nowait()
         queue.put_nowait(item)
+
+
+def encode(event: str, data: str, revision: int) -> bytes:
+    """One server-sent event (``data`` may span lines).
+
+    >>> encode("crosstable", "<p>a</p>", 7)
+    b'event: crosstable\\r\\nid: 7\\r\\ndata: <p>a</p>\\r\\n\\r\\n'
+    """
+    lines = "".join(f"data: {line}\r\n" for line in data.splitlines() or [""])
+    return f"event: {event}\r\nid: {revision}\r\n{lines}\r\n".encode()

@@ -110,3 +110,55 @@ def date_text(value: str | dt.date | None, locale: str | None = None) -> str:
 
 def language_name(code: str) -> str:
     return (Locale.parse(code).get_display_name(code) or code).capitalize()
+
+
+def N_(message: str) -> str:  # noqa: N802 - the gettext convention for "mark, translate later"
+    return message
+
+
+#: the tie-breaks' names, and short column heads (translated when shown)
+TIEBREAK_NAMES = {
+    "DE": N_("Direct encounter"),
+    "WIN": N_("Number of wins"),
+    "WON": N_("Wins over the board"),
+    "SB": N_("Sonneborn-Berger"),
+    "DSB": N_("Sonneborn-Berger, doubled (portal)"),
+    "KS": N_("Koya"),
+    "BH": N_("Buchholz"),
+    "BH/C1": N_("Buchholz cut 1"),
+    "BH/M1": N_("Median Buchholz"),
+    "ARO": N_("Average rating of opponents"),
+    "ARO_RATED": N_("Average rating of all opponents met"),
+    "BPG": N_("Games with Black"),
+    "BWG": N_("Wins with Black"),
+    "PS": N_("Progressive score"),
+    "TPR": N_("Tournament performance rating"),
+    "PTS": N_("Points"),
+    "AOB": N_("Average of opponents' Buchholz"),
+}
+TIEBREAK_HEADS = {
+    "DE": N_("DE"),
+    "WIN": N_("Wins"),
+    "SB": N_("SB"),
+    "DSB": N_("SB×2"),
+    "KS": N_("Koya"),
+    "BH": N_("BH"),
+    "ARO_RATED": N_("Avg. opp."),
+    "ARO": N_("ARO"),
+}
+
+
+@cache
+def _labels(locale: str, short: bool) -> dict[str, str]:
+    source = TIEBREAK_HEADS if short else TIEBREAK_NAMES
+    catalog = translations(locale)
+    return {code: catalog.ugettext(text) for code, text in source.items()}
+
+
+def tiebreak_name(code: str) -> str:
+    """A tie-break's name in the current language (its FIDE code if it has none)."""
+    return _labels(current.get(), False).get(code, code)
+
+
+def tiebreak_head(code: str) -> str:
+    return _labels(current.get(), True).get(code, code)

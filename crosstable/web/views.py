@@ -15,9 +15,13 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from sqlalchemy import select
+
 from crosstable.core.model import Outcome, Tournament
 from crosstable.service import Service
+from crosstable.service.errors import NotFoundError
 from crosstable.service.queries import TournamentView
+from crosstable.store.models import TournamentRow
 
 #: what a crosstable cell shows for one player's outcome of one game
 CELL = {
@@ -32,11 +36,35 @@ CELL = {
 }
 
 
+_CSS = {"1": "r1", "½": "rh", "0": "r0", "+": "rp", "−": "rm"}
+
+
 @dataclass(frozen=True, slots=True)
 class Cell:
     text: str  # "1", "½", "0", "+", "−" or "" (not played yet)
     round: int
     colour: str  # "w" or "b"
+
+    @property
+    def css(self) -> str:
+        return _CSS.get(self.text, "")
+
+
+@dataclass(frozen=True, slots=True)
+class GridCell:
+    """What one crossing of the table shows: every game of the two players (double: two)."""
+
+    text: str  # "1", "½ 0", "" …
+    css: str  # "r1", "rh r0" …
+    rounds: str  # "3 ○" (round 3 with White), "3 ○, 8 ●"
+
+
+def _grid_cell(cells: tuple[Cell, ...]) -> GridCell:
+    return GridCell(
+        " ".join(c.text for c in cells),
+        " ".join(c.css for c in cells),
+        ", ".join(f"{c.round} {'○' if c.colour == 'w' else '●'}" for c in cells),
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +81,8 @@ class PlayerLine:
     withdrawn: bool = False
     excluded: bool = False
     free_rounds: tuple[int, ...] = ()
+    #: one entry per starting number 1…N: the crossing with that opponent (None: oneself)
+    grid: tuple[GridCell | None, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -134,6 +164,12 @@ def build_crosstable(view: TournamentView, tournament: Tournament) -> Crosstable
                 withdrawn=player.start in withdrawn,
                 excluded=bool(row is not None and row.excluded),
                 free_rounds=tuple(free),
+                grid=tuple(
+                    None
+                    if other.start == player.start
+                    else _grid_cell(tuple(cells.get(other.start, ())))
+                    for other in players
+                ),
             )
         )
     if not ranked:
@@ -153,6 +189,23 @@ def build_crosstable(view: TournamentView, tournament: Tournament) -> Crosstable
     )
 
 
+def snapshot(service: Service, tournament_id: int) -> tuple[TournamentView, Tournament]:
+    """The screen view and the core value of a tournament from one consistent read.
+
+    (``Service.overview`` and ``Service.tournament`` each load every row; a page
+    needs both, so this loads them once, with the service's own loaders.)
+    """
+    from crosstable.service.loading import Loaded
+    from crosstable.service.queries import _view
+
+    with service.store.reading() as session:
+        row = session.get(TournamentRow, tournament_id)
+        if row is None:
+            raise NotFoundError(f"there is no tournament {tournament_id} in this database")
+        loaded = Loaded(session, row)
+        return _view(loaded), loaded.tournament()
+
+
 class CrosstableCache:
     """The crosstable of each tournament at its latest revision, computed once for everyone."""
 
@@ -162,14 +215,25 @@ class CrosstableCache:
         self._items: OrderedDict[int, tuple[TournamentView, Crosstable]] = OrderedDict()
         self._lock = threading.Lock()
 
+    def revision(self, tournament_id: int) -> int:
+        """The tournament's current revision (one indexed read; NotFoundError if none)."""
+        with self.service.store.reading() as session:
+            revision = session.scalar(
+                select(TournamentRow.revision).where(TournamentRow.id == tournament_id)
+            )
+        if revision is None:
+            raise NotFoundError(f"there is no tournament {tournament_id} in this database")
+        return int(revision)
+
     def get(self, tournament_id: int) -> tuple[TournamentView, Crosstable]:
-        view = self.service.overview(tournament_id)
+        revision = self.revision(tournament_id)
         with self._lock:
             hit = self._items.get(tournament_id)
-            if hit is not None and hit[0].revision == view.revision:
+            if hit is not None and hit[0].revision == revision:
                 self._items.move_to_end(tournament_id)
                 return hit
-        table = build_crosstable(view, self.service.tournament(tournament_id))
+        view, tournament = snapshot(self.service, tournament_id)
+        table = build_crosstable(view, tournament)
         with self._lock:
             current = self._items.get(tournament_id)
             if current is None or current[0].revision <= view.revision:

@@ -220,7 +220,7 @@ def report(
     assert user is not None
     site.report_limit.check(f"user:{user.id}", "result reports")
     number = site.accounts.entry_of(tid, user.id)
-    view = site.service.overview(tid)
+    view, _table = site.tables.get(tid)
     start_number = next((p.start for p in view.players if p.number == number), None)
     if number is None or start_number is None:
         raise HTTPException(status_code=403, detail="only the two players may report this game")
@@ -242,7 +242,7 @@ def register_self(site: Site, caller: Caller, tid: int) -> Change:
     require_user(caller)
     user = caller.user
     assert user is not None
-    site.service.overview(tid)
+    site.tables.revision(tid)
     problems = site.accounts.registration_problems(tid, user)
     if problems:
         raise RuleError("you cannot register: " + "; ".join(problems))

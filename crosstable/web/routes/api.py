@@ -171,7 +171,7 @@ def create(body: TournamentIn, request: Request, caller: ApiCaller) -> dict[str,
 @router.get("/tournaments/{tid}")
 def tournament(tid: Num, request: Request) -> dict[str, Any]:
     site = site_of(request)
-    view = site.service.overview(tid)
+    view, _table = site.tables.get(tid)
     access = site.accounts.access(tid)
     return {
         "id": view.id,
@@ -258,7 +258,7 @@ def explain(tid: Num, start: Num, request: Request) -> list[dict[str, Any]]:
 @router.get("/tournaments/{tid}/rounds/{rnd}")
 def round_games(tid: Num, rnd: Num, request: Request) -> dict[str, Any]:
     site = site_of(request)
-    view = site.service.overview(tid)
+    view, _table = site.tables.get(tid)
     if not 1 <= rnd <= view.rounds:
         raise HTTPException(status_code=404, detail=f"there is no round {rnd}")
     return {

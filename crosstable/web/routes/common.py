@@ -27,7 +27,7 @@ def require_user(caller: Caller) -> None:
 
 def require_role(site: Site, caller: Caller, tid: int, allowed: tuple[str, ...]) -> str:
     """The caller's role in the tournament, if it is one of ``allowed`` (else 401/403)."""
-    site.service.overview(tid)  # 404 for an unknown tournament, before anything else
+    site.tables.revision(tid)  # 404 for an unknown tournament, before anything else
     require_user(caller)
     role = role_of(site, caller, tid)
     if role not in allowed:

@@ -21,6 +21,7 @@ from sse_starlette import EventSourceResponse, ServerSentEvent
 
 from crosstable.web import i18n
 from crosstable.web.app import site_of
+from crosstable.web.hub import encode
 
 router = APIRouter(tags=["live"])
 
@@ -28,7 +29,7 @@ router = APIRouter(tags=["live"])
 @router.get("/t/{tid}/events", summary="Live updates of one tournament (text/event-stream)")
 async def events(tid: int, request: Request, rev: int | None = None) -> EventSourceResponse:
     site = site_of(request)
-    await asyncio.to_thread(site.service.overview, tid)  # 404 before the stream starts
+    await asyncio.to_thread(site.tables.revision, tid)  # 404 before the stream starts
     locale = i18n.current.get()
     last_id = request.headers.get("last-event-id")
     known = rev
@@ -36,15 +37,14 @@ async def events(tid: int, request: Request, rev: int | None = None) -> EventSou
         known = int(last_id)
     viewer = site.hub.join(tid, locale)
 
-    async def stream() -> AsyncIterator[ServerSentEvent]:
+    async def stream() -> AsyncIterator[ServerSentEvent | bytes]:
         try:
             yield ServerSentEvent(comment="live")
             revision, html = await asyncio.to_thread(site.render_live, tid, locale)
             if known is None or known != revision:
-                yield ServerSentEvent(data=html, event="crosstable", id=str(revision))
+                yield encode("crosstable", html, revision)
             while True:
-                kind, data, revision = await viewer.queue.get()
-                yield ServerSentEvent(data=data, event=kind, id=str(revision))
+                yield await viewer.queue.get()
         finally:
             site.hub.leave(viewer)
 

@@ -46,6 +46,15 @@
     source.addEventListener("change", onChange);
   }
 
+  /* a tie-break value explains itself (one listener for every table, also after live swaps) */
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest(".xt-wrap .tbv[data-p]");
+    if (!button || !window.htmx) return;
+    var tid = button.closest(".xt-wrap").dataset.t;
+    var url = "/t/" + tid + "/explain/" + button.dataset.p + "?code=" + encodeURIComponent(button.dataset.c);
+    htmx.ajax("GET", url, { target: "#explain", swap: "innerHTML" });
+  });
+
   document.addEventListener("DOMContentLoaded", connect);
   document.addEventListener("htmx:load", function () { if (!source) connect(); });
   window.crosstableLive = { connect: connect };
