@@ -130,8 +130,84 @@ class _Pairer:
 
     # ---------------------------------------------------------------- solving
     def _solve(self) -> None:
-        for v, partner in self.graph.solve().items():
+        mate = self.graph.solve()
+        if not self.full:
+            leftover = frozenset(v for v, partner in mate.items() if partner == v)
+            completion = self._completion(leftover)
+            if completion is None:
+                # the rest of the field cannot absorb these players: solve the
+                # whole field for the rest of this bracket
+                self.full = True
+                self.graph = self._full_graph()
+                mate = self.graph.solve()
+            else:
+                mate.update(completion)
+        for v, partner in mate.items():
             self.mate[v] = partner
+
+    def _full_graph(self) -> StageGraph:
+        """The whole field, with the bracket's current weights (slow, exact)."""
+        stage = self.stage_data
+        alive = sorted(self.alive)
+        edges = [e for e in self.fields.full_edges(stage) if e[0] in self.alive]
+        for key, packed in stage.packed.items():
+            if key in self.dead or key[0] not in self.alive or key[1] not in self.alive:
+                continue
+            low = self.low.get(key, 0) * self.low_scale + self.hint.get(key, 0)
+            edges.append((key[0], key[1], packed + low))
+        candidates = [v for v in alive if self.bye_candidate(v)] if len(alive) % 2 else None
+        return StageGraph(alive, edges, candidates, stage.layout.bits)
+
+    def _outside_degrees(self, bracket: list[int]) -> dict[int, int]:
+        outside = self.outside
+        compat = self.compat
+        return {v: sum(1 for u in outside if compat[v][u]) for v in (*bracket, *outside)}
+
+    def _completion(self, leftover: frozenset[int]) -> dict[int, int] | None:
+        """Can the players below the next scoregroup, with ``leftover``, all be
+        paired (one of them taking the PAB when they are odd)? Returns partners
+        for the leftover players (themselves for the PAB), or None."""
+        if leftover in self.completions:
+            return self.completions[leftover]
+        group = [*self.outside, *leftover]
+        size = len(group)
+        result: dict[int, int] | None = None
+        if size == 0:
+            result = {}
+        elif size >= 3 and self._dirac(group, leftover):
+            odd = size % 2 == 1
+            if not odd or any(self.bye_candidate(v) for v in group):
+                filler = self.outside[0] if self.outside else None
+                result = {v: (filler if filler is not None else v) for v in leftover}
+        if result is None:
+            result = self._explicit_completion(group, leftover)
+        self.completions[leftover] = result
+        return result
+
+    def _dirac(self, group: list[int], leftover: frozenset[int]) -> bool:
+        """Dirac: minimum degree at least half the group means a Hamiltonian
+        cycle, so any one player can sit out and the rest pair up."""
+        compat = self.compat
+        need = (len(group) + 1) // 2
+        degree = self.outside_degree
+        for v in group:
+            extra = sum(1 for x in leftover if x != v and compat[v][x])
+            if degree[v] + extra < need:
+                return False
+        return True
+
+    def _explicit_completion(
+        self, group: list[int], leftover: frozenset[int]
+    ) -> dict[int, int] | None:
+        compat = self.compat
+        edges = [(a, b, 1) for k, a in enumerate(group) for b in group[k + 1 :] if compat[a][b]]
+        candidates = [v for v in group if self.bye_candidate(v)] if len(group) % 2 else None
+        graph = StageGraph(group, edges, candidates, 2)
+        try:
+            mate = graph.solve()
+        except NoValidPairingError:
+            return None
+        return {v: mate[v] for v in leftover}
 
     def _finalize(self, a: int, b: int) -> None:
         self.alive.discard(a)
@@ -199,6 +275,19 @@ class _Pairer:
             remaining: list[int] = []
             new_movers = 0
             single = n % 2 == 1 and next_score is not None and self.bye_score >= next_score
+            if single and not self.full:
+                # who of the players left over takes the PAB matters here
+                members = set(bracket)
+                leftover = frozenset(
+                    v
+                    for v in bracket
+                    if v in self.alive and (self.mate[v] == v or self.mate[v] not in members)
+                )
+                group = [*self.outside, *leftover]
+                exact = self._explicit_completion(group, leftover)
+                if exact is not None:
+                    for v, partner in exact.items():
+                        self.mate[v] = partner
             for position, v in enumerate(bracket):
                 if position < resident_end and v not in self.alive:
                     continue
@@ -226,9 +315,17 @@ class _Pairer:
         self.base, self.packed, self.hint_scale = stage.base, stage.packed, stage.hint_scale
         self.block = stage.block
         self.low_scale = 1
-        alive = sorted(self.alive)
-        candidates = [v for v in alive if self.bye_candidate(v)] if len(alive) % 2 else None
-        self.graph = StageGraph(alive, stage.edges, candidates, stage.layout.bits)
+        self.stage_data = stage
+        inside = set(bracket)
+        self.outside = [v for v in sorted(self.alive) if v not in inside]
+        self.completions: dict[frozenset[int], dict[int, int] | None] = {}
+        self.full = self.single_initial and bool(self.outside)
+        if self.full:
+            self.graph = self._full_graph()
+        else:
+            edges = [(a, b, w) for (a, b), w in stage.packed.items()]
+            self.graph = StageGraph(bracket, edges, None, stage.layout.bits, perfect=False)
+            self.outside_degree = self._outside_degrees(bracket)
         self._solve()
         mate = self.mate
 
@@ -388,6 +485,7 @@ class _Pairer:
         for start in range(0, len(s1), self.block):
             block = s1[start : start + self.block]
             settled = True
+            taken: set[int] = set()
             for t, a in enumerate(block):
                 weight = radix ** (len(block) - 1 - t)
                 addend = 0
@@ -397,9 +495,13 @@ class _Pairer:
                         continue
                     if self._has(a, b):
                         self._set_low(a, b, addend * weight)
-                        best = b
+                        if b not in taken:
+                            best = b
                     addend += 1
+                # the current matching is the block's best when each player has
+                # the highest opponent the earlier ones left
                 settled = settled and mate[a] == best
+                taken.add(mate[a])
             if not settled:
                 self._solve()
             for a in block:

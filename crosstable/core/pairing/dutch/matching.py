@@ -104,6 +104,10 @@ def _identity(weight: int) -> int:
 class StageGraph:
     """The players still to pair, as a graph kept between successive solves.
 
+    With ``perfect`` False it is a plain maximum-weight matching: players left
+    over are those the rest of the field absorbs (their own partner in the
+    result), and the weights must be positive.
+
     Vertex ``dummy`` stands for the pairing-allocated bye when the number of
     players is odd: it is joined to every player who may receive it, so the
     best *perfect* matching places the bye too. Weights are shifted by a
@@ -116,8 +120,10 @@ class StageGraph:
         edges: Iterable[tuple[int, int, int]],
         bye_candidates: Sequence[int] | None,
         bits: int,
+        perfect: bool = True,
     ) -> None:
-        self.offset = 1 << (bits + 1)
+        self.perfect = perfect
+        self.offset = 1 << (bits + 1) if perfect else 0
         self.compiled = bits + 2 <= MAX_BITS
         self.dummy = (max(vertices) + 1) if vertices else 0
         self.weights: dict[tuple[int, int], int] = {}
@@ -154,7 +160,9 @@ class StageGraph:
     def solve(self) -> dict[int, int]:
         """Partner of every player; the bye's recipient is their own partner."""
         if self.compiled:
-            pairs = rx.max_weight_matching(self.graph, max_cardinality=True, weight_fn=_identity)
+            pairs = rx.max_weight_matching(
+                self.graph, max_cardinality=self.perfect, weight_fn=_identity
+            )
         else:  # pragma: no cover
             import networkx as nx
 
@@ -162,13 +170,16 @@ class StageGraph:
             nx_graph.add_nodes_from(self.graph.node_indices())
             for a, b in self.graph.edge_list():
                 nx_graph.add_edge(a, b, weight=self.graph.get_edge_data(a, b))
-            pairs = nx.max_weight_matching(nx_graph, maxcardinality=True)
+            pairs = nx.max_weight_matching(nx_graph, maxcardinality=self.perfect)
         mate: dict[int, int] = {}
         for a, b in pairs:
             mate[a] = b
             mate[b] = a
         result: dict[int, int] = {}
         for v in self.vertices:
+            if v not in mate and not self.perfect:
+                result[v] = v
+                continue
             if v not in mate:
                 raise NoValidPairingError(
                     "no pairing satisfies the absolute criteria and completion (C4)"

@@ -31,9 +31,9 @@ class Stage:
     base: dict[tuple[int, int], Fields]
     packed: dict[tuple[int, int], int]
     layout: Layout
-    edges: list[tuple[int, int, int]]
     hint_scale: int  # 1 when there is no room for the S1/S2 hint
     block: int  # S1 players whose opponents one matching chooses together
+    position: dict[int, int]  # the bracket and the next scoregroup: vertex -> place
 
 
 class EdgeFields:
@@ -121,27 +121,31 @@ class EdgeFields:
                     layout = wider
                     break
                 block -= 1
-        initial_single = pairer.single_initial
         packed = {key: layout.pack(fields) for key, fields in base.items()}
+        return Stage(base, packed, layout, scale, block, position)
+
+    def full_edges(self, stage: Stage) -> list[tuple[int, int, int]]:
+        """Every edge between players still to pair: the bracket's own weights,
+        and completion-only weights (C4) for everybody else."""
+        pairer = self.pairer
+        compat = pairer.compat
+        layout = stage.layout
+        position = stage.position
+        initial_single = pairer.single_initial
         edges: list[tuple[int, int, int]] = []
         alive = sorted(pairer.alive)
         for index, i in enumerate(alive):
             row = compat[i]
             i_in = i in position
             for j in alive[index + 1 :]:
-                if not row[j]:
-                    continue
-                weight = packed.get((i, j))
-                if weight is not None:
-                    edges.append((i, j, weight))
-                elif i_in and j in position:
-                    continue  # two moved-down players never meet each other
-                elif initial_single:
+                if not row[j] or (i_in and j in position):
+                    continue  # bracket edges come from the stage; movers never meet
+                if initial_single:
                     c9 = self._c9(i, j)
                     edges.append((i, j, layout.pack({"c9": c9} if c9 else {})))
                 else:
                     edges.append((i, j, 0))
-        return Stage(base, packed, layout, edges, scale, block)
+        return edges
 
     def _layout(
         self,

@@ -1,0 +1,106 @@
+"""Dutch pairing speed: crosstable against py4swiss, side by side, same input.
+
+For each field size a tournament of 4 rounds is generated (seeded, results drawn
+from ratings, 9 rounds planned) and round 5 is paired by each engine in its own
+process; the script prints wall time of the pairing call, peak memory of the
+process and whether the two pairings agree.
+
+    python bench/bench_dutch.py            # 500 and 1000 players
+    python bench/bench_dutch.py 200 500    # chosen sizes
+
+py4swiss is a benchmark peer only: ``pip install py4swiss`` in your shell.
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+OURS = r"""
+import json, resource, sys, time
+from crosstable.cli.pair import request_from_document
+from crosstable.core.pairing.dutch import pair_round
+from crosstable.formats.trf import read_trf
+doc = read_trf(sys.argv[1])
+start = time.perf_counter()
+pairing = pair_round(request_from_document(doc))
+seconds = time.perf_counter() - start
+pairs = [list(b) for b in pairing.boards] + ([[pairing.bye, 0]] if pairing.bye else [])
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+print(json.dumps({"seconds": seconds, "peak_mib": peak, "pairs": pairs}))
+"""
+
+PEER = r"""
+import json, resource, sys, time
+from pathlib import Path
+from py4swiss.engines import DutchEngine
+from py4swiss.trf import TrfParser
+trf = TrfParser.parse(Path(sys.argv[1]))
+start = time.perf_counter()
+pairings = DutchEngine.generate_pairings(trf)
+seconds = time.perf_counter() - start
+out = Path(sys.argv[1]).with_suffix(".py4swiss.txt")
+DutchEngine.write_pairings_to_file(pairings, out)
+lines = out.read_text().split()[1:]
+pairs = [[int(lines[k]), int(lines[k + 1])] for k in range(0, len(lines), 2)]
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+print(json.dumps({"seconds": seconds, "peak_mib": peak, "pairs": pairs}))
+"""
+
+
+def make_event(players: int, folder: Path) -> Path:
+    from crosstable.core.pairing.dutch.generator import GeneratorSettings, generate
+    from crosstable.formats.trf import write_trf
+    from crosstable.formats.trf_model import TrfDocument
+    from crosstable.core.model import Colour, Settings, System
+    from dataclasses import replace
+
+    tournament = generate(GeneratorSettings(players=players, rounds=4, seed=players))
+    tournament = replace(tournament, settings=Settings(system=System.SWISS_DUTCH, rounds=9))
+    doc = TrfDocument.from_tournament(tournament)
+    order = sorted(doc.file_points, key=lambda start: (-doc.file_points[start], start))
+    ranks: dict[int, int | None] = {start: rank for rank, start in enumerate(order, 1)}
+    doc = replace(doc, initial_colour=Colour.WHITE, file_ranks=ranks)
+    path = folder / f"swiss{players}.trf"
+    path.write_text(write_trf(doc))
+    return path
+
+
+def run(code: str, path: Path) -> dict[str, object] | None:
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(path)], capture_output=True, text=True, check=False
+    )
+    if done.returncode:
+        print(done.stderr.strip().splitlines()[-1] if done.stderr else "failed")
+        return None
+    result: dict[str, object] = json.loads(done.stdout)
+    return result
+
+
+def main(sizes: list[int]) -> None:
+    print(f"{platform.processor() or platform.machine()}, Python {platform.python_version()}")
+    print(f"{'players':>8} {'crosstable s':>13} {'MiB':>6} {'py4swiss s':>11} {'MiB':>6}  same")
+    with tempfile.TemporaryDirectory() as folder:
+        for players in sizes:
+            path = make_event(players, Path(folder))
+            ours = run(OURS, path)
+            peer = run(PEER, path)
+            same = "n/a"
+            if ours and peer:
+                same = "yes" if ours["pairs"] == peer["pairs"] else "NO"
+
+            def cell(r: dict[str, object] | None, key: str, fmt: str) -> str:
+                return format(r[key], fmt) if r else "-"
+
+            print(
+                f"{players:>8} {cell(ours, 'seconds', '13.2f')} {cell(ours, 'peak_mib', '6.0f')}"
+                f" {cell(peer, 'seconds', '11.2f')} {cell(peer, 'peak_mib', '6.0f')}  {same}"
+            )
+
+
+if __name__ == "__main__":
+    main([int(a) for a in sys.argv[1:]] or [500, 1000])
