@@ -53,11 +53,12 @@ print(json.dumps({"seconds": seconds, "peak_mib": peak, "pairs": pairs}))
 
 
 def make_event(players: int, folder: Path) -> Path:
+    from dataclasses import replace
+
+    from crosstable.core.model import Colour, Settings, System
     from crosstable.core.pairing.dutch.generator import GeneratorSettings, generate
     from crosstable.formats.trf import write_trf
     from crosstable.formats.trf_model import TrfDocument
-    from crosstable.core.model import Colour, Settings, System
-    from dataclasses import replace
 
     tournament = generate(GeneratorSettings(players=players, rounds=4, seed=players))
     tournament = replace(tournament, settings=Settings(system=System.SWISS_DUTCH, rounds=9))

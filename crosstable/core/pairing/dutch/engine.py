@@ -47,6 +47,9 @@ def pair_round(request: PairingRequest) -> Pairing:
 
 
 class _Pairer:
+    graph: StageGraph
+    full: bool
+
     def __init__(self, request: PairingRequest) -> None:
         self.request = request
         players, self.states = build_states(request)
