@@ -225,3 +225,57 @@ def test_russian_catalog_is_compiled_and_complete() -> None:
     with open(LOCALE_DIR / "messages.pot", "rb") as pot:
         template = {str(m.id) for m in read_po(pot) if m.id}
     assert template <= {str(m.id) for m in source if m.id}
+
+
+def test_undo_from_the_history_page_takes_a_result_back(site) -> None:  # type: ignore[no-untyped-def]
+    client, service, _accounts = site
+    from crosstable.web.demo import PASSWORD, USERNAME, build_demo
+
+    build_demo(service)
+    token = csrf_of(client.get("/signin").text)
+    client.post("/signin", data={"username": USERNAME, "password": PASSWORD, "csrf_token": token})
+    token = csrf_of(client.get("/t/2/rounds/2").text)
+    tapped = client.post(
+        "/t/2/rounds/2/boards/1",
+        data={"csrf_token": token, "action": "record", "result": "0-1", "key": "k1"},
+        headers={"HX-Request": "true"},
+    )
+    assert tapped.status_code == 200 and "done" in tapped.text
+    crossing = client.get("/api/v1/tournaments/2/crosstable").json()["players"]
+    assert crossing[9]["results"]["6"][0]["result"] == "0"  # 10 lost to 6 in round 2
+    undone = client.post("/t/2/manage/undo", data={"csrf_token": token}, follow_redirects=False)
+    assert undone.status_code == 303
+    crossing = client.get("/api/v1/tournaments/2/crosstable").json()["players"]
+    assert crossing[9]["results"]["6"][0]["result"] == ""
+    history = client.get("/t/2/history").text
+    assert "undone" in history and "undo #" in history
+
+
+def test_registration_window_and_approval() -> None:
+    import datetime as dt
+
+    from crosstable.service import FixedClock, Regulations
+
+    clock = FixedClock(dt.datetime(2026, 5, 1, 12, tzinfo=dt.UTC))
+    service = Service(open_store("sqlite:///:memory:"), clock=clock)
+    accounts = Accounts(service.store, clock=clock)
+    master = accounts.create_user("master", "password-master", is_master=True)
+    player = accounts.create_user("player", "password-player")
+    tid = service.create_tournament(Regulations(name="Open")).tournament_id
+    assert accounts.claim(tid, master).approval == "pending"
+    problems = accounts.registration_problems(tid, player)
+    assert any("approval" in p for p in problems)
+    accounts.set_access(
+        tid,
+        approval="approved",
+        self_registration=True,
+        opens_at="2026-05-02T10:00",
+        closes_at="2026-05-03T10:00",
+    )
+    assert accounts.registration_problems(tid, player) == ["registration opens at 2026-05-02T10:00"]
+    accounts.set_access(tid, opens_at="2026-04-01T10:00", closes_at="2026-04-30T10:00")
+    assert accounts.registration_problems(tid, player) == [
+        "registration closed at 2026-04-30T10:00"
+    ]
+    accounts.set_access(tid, closes_at=None)
+    assert accounts.registration_problems(tid, player) == []
