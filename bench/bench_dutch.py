@@ -3,7 +3,8 @@
 For each field size a tournament of 4 rounds is generated (seeded, results drawn
 from ratings, 9 rounds planned) and round 5 is paired by each engine in its own
 process; the script prints wall time of the pairing call, peak memory of the
-process and whether the two pairings agree.
+process (VmHWM: ru_maxrss would carry the parent's peak over the fork) and
+whether the two pairings agree.
 
     python bench/bench_dutch.py            # 500 and 1000 players
     python bench/bench_dutch.py 200 500    # chosen sizes
@@ -21,7 +22,7 @@ import tempfile
 from pathlib import Path
 
 OURS = r"""
-import json, resource, sys, time
+import json, sys, time
 from crosstable.cli.pair import request_from_document
 from crosstable.core.pairing.dutch import pair_round
 from crosstable.formats.trf import read_trf
@@ -30,12 +31,12 @@ start = time.perf_counter()
 pairing = pair_round(request_from_document(doc))
 seconds = time.perf_counter() - start
 pairs = [list(b) for b in pairing.boards] + ([[pairing.bye, 0]] if pairing.bye else [])
-peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+peak = next(int(l.split()[1]) for l in open("/proc/self/status") if l.startswith("VmHWM")) / 1024
 print(json.dumps({"seconds": seconds, "peak_mib": peak, "pairs": pairs}))
 """
 
 PEER = r"""
-import json, resource, sys, time
+import json, sys, time
 from pathlib import Path
 from py4swiss.engines import DutchEngine
 from py4swiss.trf import TrfParser
@@ -47,7 +48,7 @@ out = Path(sys.argv[1]).with_suffix(".py4swiss.txt")
 DutchEngine.write_pairings_to_file(pairings, out)
 lines = out.read_text().split()[1:]
 pairs = [[int(lines[k]), int(lines[k + 1])] for k in range(0, len(lines), 2)]
-peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+peak = next(int(l.split()[1]) for l in open("/proc/self/status") if l.startswith("VmHWM")) / 1024
 print(json.dumps({"seconds": seconds, "peak_mib": peak, "pairs": pairs}))
 """
 

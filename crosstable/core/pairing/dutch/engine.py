@@ -25,6 +25,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import numpy as np
+
 from crosstable.core.model import Colour
 from crosstable.core.pairing.dutch.colours import board_order, colour_of
 from crosstable.core.pairing.dutch.matching import NoValidPairingError, StageGraph, perfect_matching
@@ -60,18 +62,8 @@ class _Pairer:
         self.last_round = last_round = request.round >= request.total_rounds
         threshold = Fraction(self.played_rounds) * max(request.win, request.draw) / 2
         self.topscorer = [last_round and p.pairing_score > threshold for p in players]
-        self.compat = [[False] * n for _ in range(n)]
-        forbidden = request.forbidden
-        for i in range(n):
-            a = players[i]
-            row = self.compat[i]
-            for j in range(i + 1, n):
-                b = players[j]
-                ok = b.start not in a.opponents and frozenset((a.start, b.start)) not in forbidden
-                if ok and a.absolute and b.absolute and a.preference is b.preference:
-                    ok = self.topscorer[i] or self.topscorer[j]
-                row[j] = ok
-                self.compat[j][i] = ok
+        self.allowed = _compatibility(players, self.topscorer, request.forbidden)
+        self.compat: list[list[bool]] = self.allowed.tolist()
         sizes: dict[Fraction, int] = {}
         for p in players:
             sizes[p.pairing_score] = sizes.get(p.pairing_score, 0) + 1
@@ -162,9 +154,11 @@ class _Pairer:
         return StageGraph(alive, edges, candidates, stage.layout.bits)
 
     def _outside_degrees(self, bracket: list[int]) -> dict[int, int]:
-        outside = self.outside
-        compat = self.compat
-        return {v: sum(1 for u in outside if compat[v][u]) for v in (*bracket, *outside)}
+        vertices = [*bracket, *self.outside]
+        if not self.outside:
+            return dict.fromkeys(vertices, 0)
+        counts = self.allowed[np.ix_(vertices, self.outside)].sum(axis=1)
+        return dict(zip(vertices, counts.tolist(), strict=True))
 
     def _completion(self, leftover: frozenset[int]) -> dict[int, int] | None:
         """Can the players below the next scoregroup, with ``leftover``, all be
@@ -536,3 +530,30 @@ class _Pairer:
             bye=leftover[0] if leftover else None,
             absent=tuple(sorted(self.request.absent)),
         )
+
+
+def _compatibility(
+    players: list[PlayerState], topscorer: list[bool], forbidden: frozenset[frozenset[int]]
+) -> np.ndarray[tuple[int, int], np.dtype[np.bool_]]:
+    """C1 and C3 (and prohibited pairings) as a matrix: may ``i`` meet ``j``?"""
+    n = len(players)
+    white = np.array([p.absolute and p.preference is Colour.WHITE for p in players], dtype=bool)
+    black = np.array([p.absolute and p.preference is Colour.BLACK for p in players], dtype=bool)
+    top = np.array(topscorer, dtype=bool)
+    clash = np.outer(white, white) | np.outer(black, black)
+    clash &= ~(top[:, None] | top[None, :])
+    allowed = ~clash
+    np.fill_diagonal(allowed, False)
+    index = {p.start: v for v, p in enumerate(players)}
+    for v, p in enumerate(players):
+        for start in p.opponents:
+            other = index.get(start)
+            if other is not None:
+                allowed[v, other] = allowed[other, v] = False
+    for pair in forbidden:
+        members = [index[s] for s in pair if s in index]
+        if len(members) == 2:
+            a, b = members
+            allowed[a, b] = allowed[b, a] = False
+    assert allowed.shape == (n, n)
+    return allowed

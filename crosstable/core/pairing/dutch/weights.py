@@ -28,7 +28,7 @@ Fields = dict[object, int]
 class Stage:
     """The weights of one bracket: fields and packed weights of its edges."""
 
-    base: dict[tuple[int, int], Fields]
+    base: set[tuple[int, int]]  # the bracket's edges (compatible pairs)
     packed: dict[tuple[int, int], int]
     layout: Layout
     hint_scale: int  # 1 when there is no room for the S1/S2 hint
@@ -97,13 +97,7 @@ class EdgeFields:
         pairer = self.pairer
         compat = pairer.compat
         position = {v: k for k, v in enumerate(bracket)}
-        base: dict[tuple[int, int], Fields] = {}
-        for lo_pos in range(movers, len(bracket)):
-            j = bracket[lo_pos]
-            for hi_pos in range(lo_pos):
-                i = bracket[hi_pos]
-                if compat[i][j]:
-                    base[(i, j)] = self.base(i, j, lo_pos < resident_end, single)
+        residents = resident_end - movers
         residents = resident_end - movers
         hint_bound = (residents // 2 + 1) * residents
         scale = 2 * hint_bound + 1
@@ -121,8 +115,18 @@ class EdgeFields:
                     layout = wider
                     break
                 block -= 1
-        packed = {key: layout.pack(fields) for key, fields in base.items()}
-        return Stage(base, packed, layout, scale, block, position)
+        packer = _Packer(self, layout, single)
+        packed: dict[tuple[int, int], int] = {}
+        weight = packer.weight
+        for lo_pos in range(movers, len(bracket)):
+            j = bracket[lo_pos]
+            row = compat[j]
+            in_bracket = lo_pos < resident_end
+            for hi_pos in range(lo_pos):
+                i = bracket[hi_pos]
+                if row[i]:
+                    packed[(i, j)] = weight(i, j, in_bracket)
+        return Stage(set(packed), packed, layout, scale, block, position)
 
     def full_edges(self, stage: Stage) -> list[tuple[int, int, int]]:
         """Every edge between players still to pair: the bracket's own weights,
@@ -225,3 +229,78 @@ def _colour_fields(p: PlayerState, q: PlayerState, fields: Fields) -> None:
         strong_q = q.strong or q.absolute
         if strong_p and strong_q and not (p.absolute and q.absolute):
             fields["colour4"] = -1
+
+
+class _Packer:
+    """Packed edge weights of one bracket, fast: per-player parts added up.
+
+    Gives the same numbers as ``layout.pack(fields.base(i, j, …))`` (a test
+    checks it), without building the fields of every edge.
+    """
+
+    def __init__(self, fields: EdgeFields, layout: Layout, single: bool) -> None:
+        shift = layout.shift
+        pairer = fields.pairer
+        players = fields.players
+
+        def unit(key: object) -> int:
+            place = shift.get(key)
+            return 0 if place is None else 1 << place
+
+        rounds = pairer.played_rounds
+        self.score_of = [p.pairing_score for p in players]
+        self.current = [unit("pairs") + unit(("scores", p.pairing_score)) for p in players]
+        self.next = [unit("next") + unit(("next-scores", p.pairing_score)) for p in players]
+        self.c9 = [
+            pairer.unplayed_rank.get(p.played_games, 0) * unit("c9")
+            if single and p.pairing_score == pairer.bye_score
+            else 0
+            for p in players
+        ]
+        self.low_part: list[int] = []
+        self.high_part: list[int] = []
+        self.up: list[int] = []
+        for p in players:
+            own = resident = 0
+            for back, count_key, score_key in ((0, "c14", "c18"), (1, "c16", "c20")):
+                if rounds > back and p.floats[back] is Float.DOWN:
+                    own += unit((score_key, p.pairing_score))
+                    resident += unit(count_key)
+            self.low_part.append(own + resident)
+            self.high_part.append(own)
+            self.up.append(
+                sum(1 << back for back in (0, 1) if rounds > back and p.floats[back] is Float.UP)
+            )
+        self.up_count = (unit("c15"), unit("c17"))
+        self.up_score = [
+            (unit(("c19", p.pairing_score)), unit(("c21", p.pairing_score))) for p in players
+        ]
+        self.colour_class = [(p.preference, p.imbalance, p.repeated, p.strong) for p in players]
+        self.colour_memo: dict[tuple[object, object], int] = {}
+        self.players = players
+        self.layout = layout
+
+    def _colour(self, lo: int, hi: int) -> int:
+        key = (self.colour_class[lo], self.colour_class[hi])
+        value = self.colour_memo.get(key)
+        if value is None:
+            found: Fields = {}
+            _colour_fields(self.players[lo], self.players[hi], found)
+            value = self.layout.pack(found)
+            self.colour_memo[key] = value
+        return value
+
+    def weight(self, i: int, j: int, in_bracket: bool) -> int:
+        """Packed weight of the edge between ``i`` (higher) and ``j`` (lower)."""
+        if not in_bracket:
+            return self.next[i] + self.c9[i] + self.c9[j]
+        value = self.current[i] + self.c9[i] + self.c9[j] + self._colour(j, i)
+        if self.score_of[i] == self.score_of[j]:
+            return value + self.low_part[i] + self.low_part[j]
+        value += self.high_part[i] + self.low_part[j]
+        up = self.up[j]
+        if up & 1:
+            value -= self.up_count[0] + self.up_score[i][0]
+        if up & 2:
+            value -= self.up_count[1] + self.up_score[i][1]
+        return value
