@@ -3,7 +3,7 @@
 # Usage: bash scripts/test.sh [extra pytest arguments]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-python3 -m pip install --quiet --disable-pip-version-check -e '.[dev,postgres]'
+python3 -m pip install --quiet --disable-pip-version-check -e '.[dev,postgres,web]'
 # A real PostgreSQL server on loopback for the store tests (installs it with apt-get if missing).
 if [ -x scripts/postgres.sh ]; then
   CROSSTABLE_TEST_PG_URL="$(bash scripts/postgres.sh)"
