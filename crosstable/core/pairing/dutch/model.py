@@ -113,6 +113,14 @@ class PairingRequest:
                     f"player {competitor.start}: {len(competitor.history)} past rounds, "
                     f"expected {self.round - 1}"
                 )
+            for number, record in enumerate(competitor.history, start=1):
+                opponent = record.opponent
+                if opponent is not None and not (
+                    1 <= opponent <= len(self.competitors) and opponent != competitor.start
+                ):
+                    raise RuleError(
+                        f"player {competitor.start}, round {number}: no opponent {opponent}"
+                    )
 
 
 @dataclass(frozen=True, slots=True)
