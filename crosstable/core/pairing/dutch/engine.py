@@ -32,7 +32,7 @@ from crosstable.core.pairing.dutch.colours import board_order, colour_of
 from crosstable.core.pairing.dutch.matching import NoValidPairingError, StageGraph, perfect_matching
 from crosstable.core.pairing.dutch.model import Pairing, PairingRequest
 from crosstable.core.pairing.dutch.players import PlayerState, build_states
-from crosstable.core.pairing.dutch.weights import EdgeFields, exchange_shift
+from crosstable.core.pairing.dutch.weights import SHORTLIST, EdgeFields, exchange_shift
 
 Fields = dict[object, int]
 
@@ -468,44 +468,63 @@ class _Pairer:
                     self._kill(a, b)
                 else:
                     self._set_low(a, b, 0)
-        # a hint below every criterion: S1[i] against S2[i] where the criteria allow
+        # a hint below every criterion: earlier S1 players against higher S2
+        # players, roughly as the choices below will go
         self.low_scale = self.hint_scale
         s1 = [v for v in remainder if down(v)]
         s2 = [v for v in remainder if not down(v)]
         for i, a in enumerate(s1):
             for k, b in enumerate(s2):
                 if a < b and self._has(a, b):
-                    self._set_hint(a, b, -abs(k - i))
-        # each S1 player takes the highest S2 player the criteria allow; one
-        # matching settles a block of S1 players, earlier players first
-        radix = size + 2
-        for start in range(0, len(s1), self.block):
-            block = s1[start : start + self.block]
+                    self._set_hint(a, b, -k * (len(s1) - i))
+        # each S1 player takes the highest S2 player the criteria allow. One
+        # matching settles a block of S1 players at once, earlier players
+        # first: each ranks only its SHORTLIST best opponents; a player whose
+        # choice falls outside its shortlist is settled again alone, ranking all.
+        pending = list(s1)
+        alone = False
+        touched: list[tuple[int, int]] = []
+        while pending:
+            block = pending[:1] if alone else pending[: self.block]
+            radix = size + 2 if alone else SHORTLIST + 1
+            for a, b in touched:
+                self._set_low(a, b, 0)
+            touched = []
             settled = True
             taken: set[int] = set()
+            rank_of: list[dict[int, int]] = []
             for t, a in enumerate(block):
                 weight = radix ** (len(block) - 1 - t)
-                addend = 0
-                best = None
-                for b in reversed(remainder):
-                    if b <= a or b in matched:
-                        continue
-                    if self._has(a, b):
+                candidates = [
+                    b for b in remainder if b > a and b not in matched and self._has(a, b)
+                ]
+                ranks: dict[int, int] = {}
+                for place, b in enumerate(candidates):
+                    addend = max(radix - 1 - place, 0)
+                    ranks[b] = addend
+                    if addend:
                         self._set_low(a, b, addend * weight)
-                        if b not in taken:
-                            best = b
-                    addend += 1
+                        touched.append((a, b))
+                rank_of.append(ranks)
+                best = next((b for b in candidates if b not in taken), None)
                 # the current matching is the block's best when each player has
                 # the highest opponent the earlier ones left
                 settled = settled and mate[a] == best
                 taken.add(mate[a])
             if not settled:
                 self._solve()
-            for a in block:
+            done = 0
+            for t, a in enumerate(block):
                 partner = mate[a]
+                if not alone and not rank_of[t].get(partner):
+                    break
                 matched.add(a)
                 matched.add(partner)
                 self._finalize(a, partner)
+                done += 1
+            touched = [(a, b) for a, b in touched if a in self.alive and b in self.alive]
+            pending = pending[done:]
+            alone = done < len(block)
 
     # ----------------------------------------------------------------- result
     def _result(self) -> Pairing:

@@ -126,7 +126,7 @@ class StageGraph:
         self.offset = 1 << (bits + 1) if perfect else 0
         self.compiled = bits + 2 <= MAX_BITS
         self.dummy = (max(vertices) + 1) if vertices else 0
-        self.weights: dict[tuple[int, int], int] = {}
+        self.pending: dict[tuple[int, int], int] = {}
         self.vertices = set(vertices)
         offset = self.offset
         self.graph: rx.PyGraph[int, int] = rx.PyGraph(multigraph=False)
@@ -141,24 +141,30 @@ class StageGraph:
         if bye_candidates is not None:
             edge_list += [(v, self.dummy, offset) for v in bye_candidates]
         self.graph.add_edges_from(edge_list)
-        if not self.compiled:  # pragma: no cover - very large brackets only
-            self.weights = {(a, b): w for a, b, w in edge_list}
 
     def set_weight(self, a: int, b: int, weight: int) -> None:
-        self.graph.update_edge(a, b, weight + self.offset)
-        if not self.compiled:  # pragma: no cover
-            self.weights[(min(a, b), max(a, b))] = weight + self.offset
+        """New weight for an edge; applied at the next solve."""
+        self.pending[(a, b)] = weight + self.offset
 
     def remove_edge(self, a: int, b: int) -> None:
+        self.pending.pop((a, b), None)
         self.graph.remove_edge(a, b)
-        self.weights.pop((min(a, b), max(a, b)), None)
 
     def remove_vertex(self, v: int) -> None:
         self.graph.remove_node(v)
         self.vertices.discard(v)
 
+    def _flush(self) -> None:
+        vertices = self.vertices
+        update = self.graph.update_edge
+        for (a, b), weight in self.pending.items():
+            if a in vertices and b in vertices:
+                update(a, b, weight)
+        self.pending.clear()
+
     def solve(self) -> dict[int, int]:
         """Partner of every player; the bye's recipient is their own partner."""
+        self._flush()
         if self.compiled:
             pairs = rx.max_weight_matching(
                 self.graph, max_cardinality=self.perfect, weight_fn=_identity

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from crosstable.core.pairing.dutch.engine import _Pairer
 
 Fields = dict[object, int]
+SHORTLIST = 15  # opponents an S1 player ranks when a block is settled together
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,7 +100,7 @@ class EdgeFields:
         position = {v: k for k, v in enumerate(bracket)}
         residents = resident_end - movers
         residents = resident_end - movers
-        hint_bound = (residents // 2 + 1) * residents
+        hint_bound = hint_range(residents)
         scale = 2 * hint_bound + 1
         block = 1
         layout = self._layout(bracket, movers, resident_end, single, scale, block)
@@ -108,7 +109,7 @@ class EdgeFields:
             layout = self._layout(bracket, movers, resident_end, single, scale, block)
         else:
             spare = MAX_BITS - 2 - layout.bits
-            block = 1 + spare // (residents + 2).bit_length()
+            block = 1 + spare // (SHORTLIST + 1).bit_length()
             while block > 1:
                 wider = self._layout(bracket, movers, resident_end, single, scale, block)
                 if wider.bits + 2 <= MAX_BITS:
@@ -199,10 +200,16 @@ class EdgeFields:
         residents = resident_end - movers
         unit = 1 << (exchange_shift(residents) + 1)
         exchange = (residents // 2 + 1) * (unit + 2)
-        hint_bound = (residents // 2 + 1) * residents
-        choice = (residents + 2) ** block * scale + hint_bound
+        hint_bound = hint_range(residents)
+        choice = max((SHORTLIST + 1) ** block, residents + 2) * scale + hint_bound
         movers_bound = (movers + 1) * (len(bracket) + residents + 2)
         return Layout(bounds, max(exchange, choice, movers_bound))
+
+
+def hint_range(residents: int) -> int:
+    """Largest sum of the S1/S2 hint over one matching (see the engine)."""
+    half = residents // 2 + 1
+    return half * half * (residents + 1)
 
 
 def exchange_shift(residents: int) -> int:
