@@ -11,8 +11,10 @@ column up to date:
   of their opponents (a delta, no recount); Koya changes for the opponents only
   when a player crosses the qualifying score; with cut modifiers the opponents
   are recomputed, one by one;
-* DE is decided when the table is ranked, group by group; AOB, FB, APRO and
-  APPO (opponents of opponents) are recomputed whole.
+* DE is decided when the table is ranked, group by group; the table remembers
+  each tied group's places until a game between two of its members changes, so
+  a group that did not change is not decided again; AOB, FB, APRO and APPO
+  (opponents of opponents) are recomputed whole.
 
 While games are missing every value is provisional (``Standings.provisional``).
 A withdrawal changes who counts at all, so it rebuilds the table.
@@ -38,9 +40,13 @@ from crosstable.core.standings.ranking import rank
 from crosstable.core.standings.table import Standings, assemble
 from crosstable.core.standings.withdrawals import WithdrawalEffect, withdrawal_effect
 from crosstable.core.tiebreaks.base import Change, Column, tiebreak
+from crosstable.core.tiebreaks.direct import DirectEncounter
 from crosstable.core.tiebreaks.field import Field, compile_field
 from crosstable.core.tiebreaks.presets import default_tiebreaks
 from crosstable.core.tiebreaks.spec import TieBreakSpec, parse_codes
+
+#: tied groups whose DE places a live table remembers at most (then it starts afresh)
+_REMEMBERED_GROUPS = 4096
 
 
 class LiveStandings:
@@ -64,6 +70,8 @@ class LiveStandings:
         self._withdrawn = frozenset(withdrawn)
         self._base = tournament
         self._results: dict[tuple[int, int], GameResult | None] = {}
+        #: (DE code, tied group) → DE places, valid while no game inside the group changes
+        self._places: dict[tuple[str, tuple[int, ...]], dict[int, int]] = {}
         self._index: dict[tuple[int, int, int], tuple[int, int]] = {}
         for r, rnd in enumerate(tournament.rounds):
             for g, game in enumerate(rnd.games):
@@ -127,6 +135,12 @@ class LiveStandings:
         f.set_game(r, w, b, result)
         for spec, column in zip(self._ranked, self._columns, strict=True):
             tiebreak(spec).update(f, spec, column, change)
+        if self._places:  # forget the DE places of groups holding this game
+            self._places = {
+                key: places
+                for key, places in self._places.items()
+                if w not in places or b not in places
+            }
         return frozenset({w, b})
 
     def withdraw(self, start: int) -> None:
@@ -136,7 +150,13 @@ class LiveStandings:
 
     def standings(self, *, lots_seed: int | None = None) -> Standings:
         """The ranked table from the current values."""
-        ranking = rank(self._field, self._ranked, columns=self._columns, lots_seed=lots_seed)
+        ranking = rank(
+            self._field,
+            self._ranked,
+            columns=self._columns,
+            lots_seed=lots_seed,
+            group_places=self._group_places,
+        )
         flags = withdrawal_effect(
             self._base, self._field, system=self._system, explicit=self._withdrawn, final=False
         )
@@ -153,7 +173,21 @@ class LiveStandings:
 
     # -- internals -----------------------------------------------------------------------
 
+    def _group_places(self, spec: TieBreakSpec, group: list[int]) -> dict[int, int]:
+        """DE places of a tied group: remembered, or decided now (C.07 art. 6)."""
+        key = (spec.code, tuple(group))
+        places = self._places.get(key)
+        if places is None:
+            de = tiebreak(spec)
+            assert isinstance(de, DirectEncounter)
+            _, places = de.places(self._field, spec, group)
+            if len(self._places) >= _REMEMBERED_GROUPS:
+                self._places.clear()
+            self._places[key] = places
+        return places
+
     def _rebuild(self, tournament: Tournament) -> None:
+        self._places = {}
         raw = compile_field(tournament, system=self._system, edition=self._rules)
         self._effect: WithdrawalEffect = withdrawal_effect(
             tournament, raw, system=self._system, explicit=self._withdrawn, final=False

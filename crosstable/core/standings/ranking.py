@@ -12,7 +12,7 @@ are drawn with a seeded :class:`random.Random`, reproducibly, and recorded.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from crosstable.core.tiebreaks.base import Column, tiebreak
@@ -21,6 +21,8 @@ from crosstable.core.tiebreaks.field import Field
 from crosstable.core.tiebreaks.spec import TieBreakSpec
 
 Key = tuple[object, ...]
+#: the DE places of one tied group (``DirectEncounter.places``), possibly remembered
+GroupPlaces = Callable[[TieBreakSpec, list[int]], dict[int, int]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,11 +63,14 @@ def rank(
     columns: Sequence[Column | None] | None = None,
     players: Sequence[int] | None = None,
     lots_seed: int | None = None,
+    group_places: GroupPlaces | None = None,
 ) -> Ranking:
     """Rank ``players`` (indices; default: every active player) of ``f``.
 
     ``columns`` may hold values already computed (e.g. kept up to date by the
     live table), one per spec, None where the column must be computed.
+    ``group_places`` answers DE for a tied group instead of computing it (the live
+    table remembers the answers of groups whose games did not change).
     """
     chosen = [p for p in range(f.n) if f.active[p]] if players is None else list(players)
     keys: dict[int, list[object]] = {p: [-f.score[p]] for p in chosen}
@@ -81,7 +86,11 @@ def rank(
                 while stop < len(ordered) and keys[ordered[stop]] == keys[ordered[start]]:
                     stop += 1
                 if stop - start > 1:
-                    _, places = tb.places(f, spec, ordered[start:stop])
+                    group = ordered[start:stop]
+                    if group_places is not None:
+                        places = group_places(spec, group)
+                    else:
+                        _, places = tb.places(f, spec, group)
                     for p, place in places.items():
                         numbers[p] = place
                 start = stop
