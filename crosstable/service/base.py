@@ -22,7 +22,7 @@ from crosstable.service.bus import CHANNEL, EventBus, Notification
 from crosstable.service.clock import Clock, SystemClock
 from crosstable.service.errors import ConflictError, NotFoundError
 from crosstable.service.live import LiveTables, refresh
-from crosstable.service.loading import load_tournament
+from crosstable.service.loading import load_live
 from crosstable.service.unit import Tx
 from crosstable.store import Store
 from crosstable.store.models import EventRow, LiveStandingsRow, TournamentRow
@@ -64,6 +64,10 @@ Body = Callable[[Tx], "str | Done"]
 
 class ServiceBase:
     """Holds the store and the injected clock, random source and event bus."""
+
+    #: record results through :mod:`crosstable.service.recording` when the live table
+    #: allows (False: always the ordinary path; the answers are the same)
+    fast_path: bool = True
 
     def __init__(
         self,
@@ -172,9 +176,7 @@ class ServiceBase:
     ) -> dict[str, Any] | None:
         """The one place where a change updates the live standings (R-RR-12)."""
         table = self.live_tables.checkout(row.id)
-        body, kept = refresh(
-            table, row.revision, changes or [], lambda: load_tournament(session, row)
-        )
+        body, kept = refresh(table, row.revision, changes or [], lambda: load_live(session, row))
         if kept is not None:
             session.info.setdefault("crosstable.live", []).append((row.id, kept))
         current = session.get(LiveStandingsRow, row.id)

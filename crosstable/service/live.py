@@ -5,10 +5,15 @@ the standings core's JSON (the command line's shape): ``{"tiebreaks": [...],
 "rows": [{"start", "rank", "name", "points", <code>: value…}], "provisional": …}``,
 computed exactly and printed as JSON numbers (4.5).
 
-A service keeps each tournament's :class:`LiveStandings` between changes: when the
-next change is only game results and nobody else changed the tournament meanwhile
+A service keeps each tournament's :class:`LiveTable` between changes: the
+:class:`LiveStandings`, the state of every game (players, result, reason, row
+version) and the tournament's status, all valid at one revision. When the next
+change is only game results and nobody else changed the tournament meanwhile
 (its revision is the one the table was built at), the table is updated for those
-games alone; otherwise it is rebuilt from the database.
+games alone; otherwise it is rebuilt from the database. The fast path for
+recording a result (:mod:`crosstable.service.recording`) reads the game from
+this table instead of the database, and its write succeeds only while the
+database is still at the table's revision.
 """
 
 from __future__ import annotations
@@ -26,14 +31,41 @@ from crosstable.core.standings.live import LiveStandings
 _RESULT_COLUMNS = frozenset({"result", "reason", "white_report", "black_report"})
 
 
+@dataclass(slots=True)
+class GameState:
+    """One game as the database has it at the table's revision."""
+
+    white: int  # starting numbers
+    black: int
+    result: str | None  # TRF codes ("10", "=="…), None: no result yet
+    reason: str
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
+class LiveSource:
+    """What a live table is built from: the core value and the games' row states."""
+
+    tournament: Tournament
+    games: dict[tuple[int, int], GameState]
+    status: str
+    created_at: str
+
+
 @dataclass
 class LiveTable:
     """One tournament's live table, valid at ``revision``."""
 
     revision: int
     standings: LiveStandings
-    #: (round, board) → (white, black) starting numbers
-    boards: dict[tuple[int, int], tuple[int, int]]
+    #: (round, board) → the game's state
+    games: dict[tuple[int, int], GameState]
+    #: the tournament's status (registration, running, finished)
+    status: str
+    #: starting number → name
+    names: dict[int, str]
+    #: the tournament's creation time (with its id, the tournament's identity)
+    created_at: str
 
 
 class LiveTables:
@@ -49,36 +81,41 @@ class LiveTables:
             return self._tables.pop(tournament_id, None)
 
     def checkin(self, tournament_id: int, table: LiveTable) -> None:
+        """Keep ``table`` (unless a newer one came back meanwhile, from another thread)."""
         with self._lock:
-            self._tables[tournament_id] = table
+            kept = self._tables.get(tournament_id)
+            if kept is None or kept.revision <= table.revision:
+                self._tables[tournament_id] = table
 
 
 def refresh(
     table: LiveTable | None,
     revision: int,
     changes: list[dict[str, Any]],
-    load: Callable[[], Tournament | None],
+    load: Callable[[], LiveSource | None],
 ) -> tuple[dict[str, Any] | None, LiveTable | None]:
     """The standings body after a change at ``revision``, and the table to keep."""
     if table is not None and table.revision == revision - 1 and _results_only(changes):
         for change in changes:
-            if "result" in change["after"]:
-                spot = (change["key"]["round"], change["key"]["board"])
-                white, black = table.boards[spot]
-                table.standings.record(spot[0], white, black, _result(change["after"]["result"]))
+            spot = (change["key"]["round"], change["key"]["board"])
+            state = table.games[spot]
+            after = change["after"]
+            state.version += 1  # one change record per row update (see unit.Tx.update)
+            if "reason" in after:
+                state.reason = after["reason"]
+            if "result" in after:
+                state.result = after["result"]
+                table.standings.record(spot[0], state.white, state.black, _result(state.result))
         table.revision = revision
-        return _json(table.standings), table
-    tournament = load()
-    if tournament is None:
+        return standings_json(table.standings), table
+    source = load()
+    if source is None:
         return None, None
+    tournament = source.tournament
     live = LiveStandings(tournament, withdrawn=sorted(tournament.withdrawn))
-    boards = {
-        (rnd.number, game.board): (game.white, game.black)
-        for rnd in tournament.rounds
-        for game in rnd.games
-    }
-    kept = LiveTable(revision, live, boards)
-    return _json(live), kept
+    names = {player.start: player.name for player in tournament.players}
+    kept = LiveTable(revision, live, source.games, source.status, names, source.created_at)
+    return standings_json(live), kept
 
 
 def live_standings(tournament: Tournament) -> dict[str, Any]:
@@ -95,7 +132,8 @@ def final_places(tournament: Tournament) -> dict[int, int]:
     return {row.start: row.rank for row in table.rows if row.rank is not None and not row.excluded}
 
 
-def _json(live: LiveStandings) -> dict[str, Any]:
+def standings_json(live: LiveStandings) -> dict[str, Any]:
+    """The stored and published body of a live table."""
     body: dict[str, Any] = live.standings().to_json()
     return body
 

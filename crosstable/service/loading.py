@@ -27,6 +27,7 @@ from crosstable.core.model import (
     WithdrawalRule,
 )
 from crosstable.core.scoring import PointSystem
+from crosstable.service.live import GameState, LiveSource
 from crosstable.store.models import ByeRow, EntryRow, GameRow, RoundRow, TournamentRow
 
 _POINT_FIELDS = (
@@ -240,6 +241,22 @@ def _date(text: str | None) -> Any:
 def load_tournament(session: Session, row: TournamentRow) -> Tournament | None:
     """The core value read with plain column queries (no ORM objects): the fast path
     taken after every change to refresh the live standings. None before the draw."""
+    return _load(session, row, None)
+
+
+def load_live(session: Session, row: TournamentRow) -> LiveSource | None:
+    """What a live table is built from: the core value, every game's row state and the
+    status (read in the change's transaction). None before the draw."""
+    states: dict[tuple[int, int], GameState] = {}
+    tournament = _load(session, row, states)
+    if tournament is None:
+        return None
+    return LiveSource(tournament, states, row.status, row.created_at)
+
+
+def _load(
+    session: Session, row: TournamentRow, states: dict[tuple[int, int], GameState] | None
+) -> Tournament | None:
     tid = row.id
     entries = session.execute(
         select(
@@ -271,20 +288,17 @@ def load_tournament(session: Session, row: TournamentRow) -> Tournament | None:
             GameRow.black,
             GameRow.result,
             GameRow.reason,
+            GameRow.version,
         )
         .where(GameRow.tournament_id == tid)
         .order_by(GameRow.round, GameRow.board)
     ):
+        white, black = start_of[g.white], start_of[g.black]
         games[g.round].append(
-            Game(
-                g.round,
-                g.board,
-                start_of[g.white],
-                start_of[g.black],
-                _result(g.result),
-                _reason(g.reason),
-            )
+            Game(g.round, g.board, white, black, _result(g.result), _reason(g.reason))
         )
+        if states is not None:
+            states[(g.round, g.board)] = GameState(white, black, g.result, g.reason, g.version)
     byes: dict[int, list[Bye]] = defaultdict(list)
     for b in session.execute(
         select(ByeRow.round, ByeRow.player, ByeRow.kind).where(ByeRow.tournament_id == tid)

@@ -12,6 +12,7 @@ from crosstable.service.base import Change, Done, ServiceBase, Unchanged
 from crosstable.service.errors import ConflictError, NotFoundError
 from crosstable.service.live import final_places
 from crosstable.service.loading import Loaded, result_code, result_label, result_of
+from crosstable.service.recording import record_fast
 from crosstable.service.schedules import round_robin_schedule
 from crosstable.service.unit import Tx
 from crosstable.store.models import ByeRow, EntryRow, GameRow, RoundRow
@@ -100,6 +101,21 @@ class Play(ServiceBase):
         value = parse_result(result)
         why = reason or (Reason.NO_SHOW if value.is_forfeit else Reason.NORMAL)
         request = _request("record", round_number, board, value)
+        if self.fast_path:
+            fast = record_fast(
+                self,
+                tournament_id,
+                round_number,
+                board,
+                value,
+                why,
+                request,
+                actor=actor,
+                idempotency_key=idempotency_key,
+                expected_version=expected_version,
+            )
+            if fast is not None:
+                return fast
 
         def body(tx: Tx) -> str:
             game = _game(tx, round_number, board)

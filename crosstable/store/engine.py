@@ -136,6 +136,36 @@ class Store:
             yield session
 
     @contextmanager
+    def raw_transaction(self) -> Iterator[Any]:
+        """One write transaction on the driver's own connection (sqlite3 or psycopg),
+        from the engine's pool: no ORM, no SQL compilation — the hot path for results
+        (:mod:`crosstable.store.hotpath`). SQLite begins with ``BEGIN IMMEDIATE`` like
+        every other write; committed at the end, rolled back on any error."""
+        raw = self.engine.raw_connection()
+        try:
+            connection: Any = raw.driver_connection
+            sqlite = self.dialect == "sqlite"
+            if sqlite:
+                connection.execute("BEGIN IMMEDIATE")
+            try:
+                yield connection
+                if sqlite:
+                    connection.execute("COMMIT")
+                else:
+                    connection.commit()
+            except BaseException:
+                try:
+                    if not sqlite:
+                        connection.rollback()
+                    elif connection.in_transaction:
+                        connection.execute("ROLLBACK")
+                except Exception:  # the connection is broken: never reuse it
+                    raw.invalidate()
+                raise
+        finally:
+            raw.close()
+
+    @contextmanager
     def reading(self) -> Iterator[Session]:
         """A read-only transaction (a consistent snapshot; never blocks writers)."""
         session = Session(self.engine, expire_on_commit=False, autoflush=False)

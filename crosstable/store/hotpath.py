@@ -1,0 +1,227 @@
+"""The hot path of recording a game result: plain SQL on the driver's own connection.
+
+The service (:mod:`crosstable.service.recording`) knows the game and the
+tournament from its live table, built at some revision; it prepares the event
+and the standings in memory and hands them here. One write transaction does
+the rest, with conditions that make it succeed only if the database is still
+exactly what the table says:
+
+1. ``UPDATE tournaments SET revision = n + 1 WHERE id = … AND revision = n AND
+   created_at = … AND status = 'running'`` — the revision check, the bump, and
+   the tournament's write lock (on PostgreSQL the row lock that every change of
+   the tournament takes first, so changes of one tournament still take turns);
+2. ``UPDATE games … WHERE … AND result IS NULL AND reason = … AND version = …``
+   — the row exactly as the event's ``before`` says;
+3. ``INSERT INTO events`` — the event (a repeated idempotency key violates the
+   unique index);
+4. the live standings row (an upsert), and on PostgreSQL ``pg_notify``.
+
+SQLite runs these as four statements between ``BEGIN IMMEDIATE`` and
+``COMMIT`` (in-process calls: cheap). PostgreSQL runs them as one statement
+(data-modifying ``WITH`` steps, each taking its rows from the one before) that
+is its own transaction: one round trip, one commit, and psycopg prepares it on
+the server after a few executions. Any condition not met, or a repeated
+idempotency key, rolls everything back and :func:`record_result` answers False:
+the caller then takes the ordinary path, which reads the database and answers
+as always (a conflict, a replay, …).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy.exc import DBAPIError
+
+from crosstable.store.engine import Store
+
+_BUMP = (
+    "UPDATE tournaments SET revision = ? "
+    "WHERE id = ? AND revision = ? AND created_at = ? AND status = 'running'"
+)
+_GAME = (
+    "UPDATE games SET result = ?, reason = ?, version = ? WHERE tournament_id = ? "
+    "AND round = ? AND board = ? AND result IS NULL AND reason = ? AND version = ?"
+)
+_EVENT = (
+    "INSERT INTO events (tournament_id, seq, at, actor, kind, summary, changes, data, "
+    "idempotency_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+_STANDINGS = (
+    "INSERT INTO live_standings (tournament_id, revision, body) VALUES (?, ?, ?) "
+    "ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision, "
+    "body = excluded.body"
+)
+
+#: PostgreSQL: the four writes chained in one statement, with pg_notify. If a step
+#: writes nothing, the last line fails (a run-time cast of a text that is no
+#: number: the only way to abort a lone statement) and the whole of it rolls back.
+_PG_ALL = """
+WITH bump AS (
+    UPDATE tournaments SET revision = %(seq)s::integer
+    WHERE id = %(tid)s::integer AND revision = %(revision)s::integer
+      AND created_at = %(created_at)s::varchar AND status = 'running'
+    RETURNING id
+), game AS (
+    UPDATE games SET result = %(result)s::varchar, reason = %(reason)s::varchar,
+        version = %(version)s::integer + 1
+    WHERE tournament_id IN (SELECT id FROM bump) AND round = %(round)s::integer
+      AND board = %(board)s::integer AND result IS NULL
+      AND reason = %(old_reason)s::varchar AND version = %(version)s::integer
+    RETURNING tournament_id
+), event AS (
+    INSERT INTO events (tournament_id, seq, at, actor, kind, summary, changes, data,
+        idempotency_key)
+    SELECT tournament_id, %(seq)s::integer, %(at)s::varchar, %(actor)s::varchar,
+        %(kind)s::varchar, %(summary)s::text, %(changes)s::json, %(data)s::json,
+        %(key)s::varchar
+    FROM game
+    RETURNING tournament_id
+), standings AS (
+    INSERT INTO live_standings (tournament_id, revision, body)
+    SELECT tournament_id, %(seq)s::integer, %(standings)s::json FROM event
+    ON CONFLICT (tournament_id) DO UPDATE
+        SET revision = excluded.revision, body = excluded.body
+    RETURNING tournament_id
+)
+SELECT CASE WHEN count(*) = 1 THEN pg_notify(%(channel)s::text, %(payload)s::text)::text
+    ELSE ('crosstable: stale live table, nothing written (' || count(*) || ')')::integer::text
+    END
+FROM standings
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class ResultWrite:
+    """Everything one recorded result writes (JSON columns already encoded)."""
+
+    tournament_id: int
+    #: the revision the caller's table is at; the event becomes ``revision + 1``
+    revision: int
+    #: the tournament's creation time (with the id, its identity)
+    created_at: str
+    round: int
+    board: int
+    result: str
+    reason: str
+    #: the game row as the caller knows it
+    old_reason: str
+    old_version: int
+    at: str
+    actor: str
+    kind: str
+    summary: str
+    changes: str
+    data: str
+    idempotency_key: str | None
+    standings: str
+    #: ``pg_notify`` channel and payload (PostgreSQL only)
+    channel: str
+    payload: str
+
+
+def record_result(store: Store, write: ResultWrite) -> bool:
+    """Write one result in one transaction; False (nothing written) when the database is
+    not at ``write.revision`` or the game row is not as expected."""
+    dbapi = store.engine.dialect.loaded_dbapi
+    try:
+        if store.dialect == "postgresql":
+            return _record_postgresql(store, write)
+        return _record_sqlite(store, write)
+    except dbapi.Error as error:  # the same exception types as the ORM path raises
+        raise DBAPIError.instance(None, None, error, dbapi.Error) from error
+
+
+def _record_sqlite(store: Store, write: ResultWrite) -> bool:
+    import sqlite3
+
+    seq = write.revision + 1
+    tid = write.tournament_id
+    try:
+        with store.raw_transaction() as connection:
+            bump = (seq, tid, write.revision, write.created_at)
+            if connection.execute(_BUMP, bump).rowcount != 1:
+                raise _StaleError
+            game = (
+                write.result,
+                write.reason,
+                write.old_version + 1,
+                tid,
+                write.round,
+                write.board,
+                write.old_reason,
+                write.old_version,
+            )
+            if connection.execute(_GAME, game).rowcount != 1:
+                raise _StaleError
+            event = (
+                tid,
+                seq,
+                write.at,
+                write.actor,
+                write.kind,
+                write.summary,
+                write.changes,
+                write.data,
+                write.idempotency_key,
+            )
+            try:
+                connection.execute(_EVENT, event)
+            except sqlite3.IntegrityError:  # a repeated idempotency key
+                raise _StaleError from None
+            connection.execute(_STANDINGS, (tid, seq, write.standings))
+    except _StaleError:
+        return False
+    return True
+
+
+def _record_postgresql(store: Store, write: ResultWrite) -> bool:
+    import psycopg
+
+    params = {
+        "seq": write.revision + 1,
+        "tid": write.tournament_id,
+        "revision": write.revision,
+        "created_at": write.created_at,
+        "result": write.result,
+        "reason": write.reason,
+        "version": write.old_version,
+        "round": write.round,
+        "board": write.board,
+        "old_reason": write.old_reason,
+        "at": write.at,
+        "actor": write.actor,
+        "kind": write.kind,
+        "summary": write.summary,
+        "changes": write.changes,
+        "data": write.data,
+        "key": write.idempotency_key,
+        "standings": write.standings,
+        "channel": write.channel,
+        "payload": write.payload,
+    }
+    raw = store.engine.raw_connection()
+    try:
+        connection: Any = raw.driver_connection
+        connection.autocommit = True  # the statement is its own transaction
+        try:
+            connection.execute(_PG_ALL, params)
+        except psycopg.errors.UniqueViolation:  # a repeated idempotency key
+            return False
+        except psycopg.errors.InvalidTextRepresentation as error:
+            if "crosstable: stale" in str(error):
+                return False
+            raise
+        finally:
+            if not connection.closed:
+                connection.autocommit = False
+    except psycopg.OperationalError:
+        raw.invalidate()
+        raise
+    finally:
+        raw.close()
+    return True
+
+
+class _StaleError(Exception):
+    """The database is not what the caller's table says: roll back."""
