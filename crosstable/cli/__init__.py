@@ -44,6 +44,7 @@ def _register() -> None:
         return
     _registered = True
     from crosstable.cli import (
+        bracket,
         check,
         demo,
         duration,
@@ -59,7 +60,7 @@ def _register() -> None:
 
     for module in (schedule, duration, trf, standings, pair, engine, demo, tournament, serve):
         module.register(app)
-    for module in (check, generate):
+    for module in (check, generate, bracket):
         module.register(app)
 
 

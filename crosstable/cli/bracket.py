@@ -1,0 +1,153 @@
+"""`crosstable bracket`: the knockout bracket of a field (R-KO-1).
+
+    crosstable bracket --players 8 --format json            # random order, fresh seed
+    crosstable bracket --players 8 --seed 20260725          # random order, reproducible
+    crosstable bracket --players 6 --seeded --format table  # 1 v 8, 4 v 5…; top seeds get byes
+    crosstable bracket --players-file club.csv --seeded     # seeded by rating
+
+Random order (the portal's rule): the players are drawn into a random order
+with ``random.Random(seed)`` and the 1st meets the 2nd, the 3rd the 4th… The
+seed is printed; without ``--seed`` a fresh one is drawn. Seeded: seed 1 meets
+the last seed, and the top seeds can only meet late; without a players file
+the seeds are the starting numbers. The JSON is described in docs/knockout.md.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from crosstable.core.errors import InputError
+from crosstable.core.model import Player
+from crosstable.core.pairing.knockout_bracket import (
+    Bracket,
+    numbered_players,
+    random_bracket,
+    round_name,
+    seeded_bracket,
+)
+
+_MAX_PLAYERS = 1 << 16
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``bracket`` command to ``app``."""
+    app.command("bracket")(bracket)
+
+
+def bracket(
+    players: Annotated[
+        str | None, typer.Option("--players", "-n", help="Number of players (2 or more).")
+    ] = None,
+    players_file: Annotated[
+        Path | None,
+        typer.Option("--players-file", help="CSV (name,rating[,title]) or TRF file of players."),
+    ] = None,
+    seeded: Annotated[
+        bool, typer.Option("--seeded", help="Seed by rating (1 v N…) instead of a random order.")
+    ] = False,
+    seed: Annotated[
+        str | None, typer.Option("--seed", help="Seed of the random order (an integer).")
+    ] = None,
+    output: Annotated[str, typer.Option("--format", "-f", help="json or table.")] = "table",
+) -> None:
+    """The knockout bracket: round 1's matches and byes, and which match feeds which."""
+    if output not in ("json", "table"):
+        raise InputError(f"--format {output!r}: use json or table", source="options")
+    field = _field(players, players_file)
+    if seeded:
+        if seed is not None:
+            raise InputError(
+                "--seed is the seed of a random order; a seeded bracket draws nothing",
+                source="options",
+            )
+        result = seeded_bracket(field)
+    else:
+        number = secrets.randbelow(2**31) if seed is None else _integer("--seed", seed)
+        result = random_bracket(field, number)
+    if output == "json":
+        typer.echo(json.dumps(result.to_json()))
+        return
+    Console().print(bracket_table(result))
+
+
+def _field(players: str | None, players_file: Path | None) -> tuple[Player, ...]:
+    if players_file is None:
+        if players is None:
+            raise InputError("give --players N or --players-file FILE", source="options")
+        count = _integer("--players", players)
+        if not 2 <= count <= _MAX_PLAYERS:
+            raise InputError(
+                f"--players {count}: a knockout has 2 to {_MAX_PLAYERS} players", source="options"
+            )
+        return numbered_players(count)
+    from crosstable.cli.schedule_variants import read_players_file
+
+    field = read_players_file(players_file)
+    if players is not None and _integer("--players", players) != len(field):
+        raise InputError(
+            f"--players {players}, but {players_file} lists {len(field)} players",
+            source="options",
+        )
+    if len(field) < 2:
+        raise InputError(f"{len(field)} player(s): a knockout needs 2", source=str(players_file))
+    return field
+
+
+def _integer(option: str, text: str) -> int:
+    cleaned = text.strip()
+    digits = cleaned.removeprefix("-")
+    if not digits.isascii() or not digits.isdigit():
+        raise InputError(f"{option} {text!r}: not a whole number", source="options")
+    return int(cleaned)
+
+
+def bracket_table(result: Bracket) -> Table:
+    """One column per round; each slot on the row of its first line's round-1 slot."""
+    names = {p.start: _label(p) for p in result.players}
+    how = "seeded" if result.seed is None else f"random order, seed {result.seed}"
+    table = Table(
+        title=f"Knockout of {len(result.players)} players ({how})",
+        caption=_caption(result, names),
+        show_lines=False,
+    )
+    for rnd in range(1, result.rounds + 1):
+        table.add_column(round_name(result.size >> (rnd - 1)).capitalize())
+    rows = result.size // 2
+    cells = [[""] * result.rounds for _ in range(rows)]
+    for s in result.slots:
+        first = result.first_slot(s.round)
+        row = (s.number - first) << (s.round - 1)
+        if s.players is not None:
+            bye = s.bye_player
+            if bye is not None:
+                text = f"{names[bye]} — bye"
+            else:
+                text = " v ".join(names[p] for p in s.players if p is not None)
+        else:
+            assert s.feeders is not None
+            text = f"W{s.feeders[0]} v W{s.feeders[1]}"
+        cells[row][s.round - 1] = f"{s.number}. {text}"
+    for cell_row in cells:
+        table.add_row(*cell_row)
+    return table
+
+
+def _label(player: Player) -> str:
+    if not player.name:
+        return str(player.start)
+    rating = f" {player.rating}" if player.rating else ""
+    return f"{player.start} {player.name}{rating}"
+
+
+def _caption(result: Bracket, names: dict[int, str]) -> str:
+    parts = ["W5 = winner of slot 5"]
+    if result.byes:
+        parts.append("byes: " + ", ".join(names[p] for p in result.byes))
+    return "; ".join(parts)
