@@ -252,3 +252,18 @@ def test_more_points_goes_on(played: list[str], fmt: MatchFormat, tie: TieRule, 
         assert status.winner == (A if a > b else B) and status.decided_by == "score"
     for stage, (x, y) in enumerate(status.stage_scores[:-1]):
         assert x == y, f"stage {stage} was left tied to reach a later one"
+
+
+def test_world_cup_2023_tie_breaks() -> None:
+    # RULES.md §6.1: two classical games, then 2 rapid (25'+10"), 2 rapid (10'+10"),
+    # 2 blitz (5'+3"), then single games with colours drawn and alternating until a win
+    tie = TieRule.parse("rapid:2,rapid:2,blitz:2,sudden-death")
+    rules = MatchRules(MatchFormat(2), tie, seed=2023)
+    m = play(match(), rules, *["="] * 8)
+    status = m.status(rules)
+    assert [g.kind for g in status.games[:8]] == [GameKind.REGULAR] * 2 + [GameKind.RAPID] * 4 + [
+        GameKind.BLITZ
+    ] * 2
+    assert [(g.number, g.stage, g.kind) for g in status.pending] == [(9, 4, GameKind.SUDDEN_DEATH)]
+    status = play(m, rules, "=", "A").status(rules)
+    assert (status.winner, status.decided_by, len(status.games)) == (A, "sudden-death", 10)
