@@ -236,10 +236,7 @@ class Bracket:
             "seed": self.seed,
             "seeding": list(self.seeding),
             "lines": list(self.lines),
-            "matches": [
-                {"slot": s.number, "players": list(s.players or ())}
-                for s in self.first_round_matches
-            ],
+            "matches": [list(s.players or ()) for s in self.first_round_matches],
             "byes": list(self.byes),
             "bracket": rounds,
         }
