@@ -27,12 +27,12 @@ from crosstable.cli.pair import request_from_document
 from crosstable.core.pairing.dutch import pair_round
 from crosstable.formats.trf import read_trf
 doc = read_trf(sys.argv[1])
-start = time.perf_counter()
+start, cpu = time.perf_counter(), time.process_time()
 pairing = pair_round(request_from_document(doc))
-seconds = time.perf_counter() - start
+seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
 pairs = [list(b) for b in pairing.boards] + ([[pairing.bye, 0]] if pairing.bye else [])
 peak = next(int(l.split()[1]) for l in open("/proc/self/status") if l.startswith("VmHWM")) / 1024
-print(json.dumps({"seconds": seconds, "peak_mib": peak, "pairs": pairs}))
+print(json.dumps({"seconds": seconds, "cpu": cpu, "peak_mib": peak, "pairs": pairs}))
 """
 
 PEER = r"""
@@ -41,15 +41,15 @@ from pathlib import Path
 from py4swiss.engines import DutchEngine
 from py4swiss.trf import TrfParser
 trf = TrfParser.parse(Path(sys.argv[1]))
-start = time.perf_counter()
+start, cpu = time.perf_counter(), time.process_time()
 pairings = DutchEngine.generate_pairings(trf)
-seconds = time.perf_counter() - start
+seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
 out = Path(sys.argv[1]).with_suffix(".py4swiss.txt")
 DutchEngine.write_pairings_to_file(pairings, out)
 lines = out.read_text().split()[1:]
 pairs = [[int(lines[k]), int(lines[k + 1])] for k in range(0, len(lines), 2)]
 peak = next(int(l.split()[1]) for l in open("/proc/self/status") if l.startswith("VmHWM")) / 1024
-print(json.dumps({"seconds": seconds, "peak_mib": peak, "pairs": pairs}))
+print(json.dumps({"seconds": seconds, "cpu": cpu, "peak_mib": peak, "pairs": pairs}))
 """
 
 
@@ -85,7 +85,10 @@ def run(code: str, path: Path) -> dict[str, object] | None:
 
 def main(sizes: list[int]) -> None:
     print(f"{platform.processor() or platform.machine()}, Python {platform.python_version()}")
-    print(f"{'players':>8} {'crosstable s':>13} {'MiB':>6} {'py4swiss s':>11} {'MiB':>6}  same")
+    print(
+        f"{'players':>8} {'crosstable s':>13} {'cpu s':>6} {'MiB':>5}"
+        f" {'py4swiss s':>11} {'cpu s':>6} {'MiB':>5}  same"
+    )
     with tempfile.TemporaryDirectory() as folder:
         for players in sizes:
             path = make_event(players, Path(folder))
@@ -99,8 +102,9 @@ def main(sizes: list[int]) -> None:
                 return format(r[key], fmt) if r else "-"
 
             print(
-                f"{players:>8} {cell(ours, 'seconds', '13.2f')} {cell(ours, 'peak_mib', '6.0f')}"
-                f" {cell(peer, 'seconds', '11.2f')} {cell(peer, 'peak_mib', '6.0f')}  {same}"
+                f"{players:>8} {cell(ours, 'seconds', '13.2f')} {cell(ours, 'cpu', '6.2f')}"
+                f" {cell(ours, 'peak_mib', '5.0f')} {cell(peer, 'seconds', '11.2f')}"
+                f" {cell(peer, 'cpu', '6.2f')} {cell(peer, 'peak_mib', '5.0f')}  {same}"
             )
 
 

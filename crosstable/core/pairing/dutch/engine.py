@@ -29,10 +29,21 @@ import numpy as np
 
 from crosstable.core.model import Colour
 from crosstable.core.pairing.dutch.colours import board_order, colour_of
-from crosstable.core.pairing.dutch.matching import NoValidPairingError, StageGraph, perfect_matching
+from crosstable.core.pairing.dutch.matching import (
+    MAX_BITS,
+    NoValidPairingError,
+    StageGraph,
+    perfect_matching,
+)
 from crosstable.core.pairing.dutch.model import Pairing, PairingRequest
 from crosstable.core.pairing.dutch.players import PlayerState, build_states
-from crosstable.core.pairing.dutch.weights import SHORTLIST, EdgeFields, exchange_shift
+from crosstable.core.pairing.dutch.weights import (
+    SHORTLIST,
+    EdgeFields,
+    Stage,
+    exchange_shift,
+    hint_range,
+)
 
 Fields = dict[object, int]
 
@@ -51,6 +62,12 @@ def pair_round(request: PairingRequest) -> Pairing:
 class _Pairer:
     graph: StageGraph
     full: bool
+    stage_data: Stage
+    block: int
+    low_scale: int
+    hint_scale: int
+    outside: list[int]
+    base_weight: dict[tuple[int, int], int]
 
     def __init__(self, request: PairingRequest) -> None:
         self.request = request
@@ -140,6 +157,40 @@ class _Pairer:
         for v, partner in mate.items():
             self.mate[v] = partner
 
+    def _local_graph(self, s1: list[int], s2: list[int]) -> None:
+        """Solve the S1/S2 choices on the two groups alone.
+
+        Every S1 player meets an S2 player, so the fields above colours are the
+        same for every candidate pairing: they are dropped, which leaves room
+        to settle more S1 players per matching.
+        """
+        layout = self.stage_data.layout
+        keys = []
+        for a in s1:
+            for b in s2:
+                key = (a, b) if a < b else (b, a)
+                if key in self.packed and key not in self.dead:
+                    keys.append(key)
+        high = {key: self.packed[key] >> layout.low_width for key in keys}
+        floor = min(high.values(), default=0)
+        spread = (max(high.values(), default=0) - floor) * (len(s1) + 1)
+        room = MAX_BITS - 4 - spread.bit_length()
+        residents = len(s1) + len(s2)
+        block = self.block
+        while _low_bits(block + 1, residents, self.hint_scale) <= room:
+            block += 1
+        width = max(_low_bits(block, residents, self.hint_scale), layout.low_width)
+        if width > room:
+            return  # no room to spare: keep the whole bracket
+        self.block = block
+        self.base_weight = {key: (value - floor) << width for key, value in high.items()}
+        edges = []
+        for key in keys:
+            low = self.low.get(key, 0) * self.low_scale + self.hint.get(key, 0)
+            edges.append((key[0], key[1], self.base_weight[key] + low))
+        self.graph = StageGraph([*s1, *s2], edges, None, width + spread.bit_length() + 1)
+        self.full = True  # a perfect matching of the two groups: nothing left over
+
     def _full_graph(self) -> StageGraph:
         """The whole field, with the bracket's current weights (slow, exact)."""
         stage = self.stage_data
@@ -221,7 +272,7 @@ class _Pairer:
             self.low[key] = value
         else:
             self.low.pop(key, None)
-        weight = self.packed[key] + value * self.low_scale + self.hint.get(key, 0)
+        weight = self.base_weight[key] + value * self.low_scale + self.hint.get(key, 0)
         self.graph.set_weight(key[0], key[1], weight)
 
     def _set_hint(self, a: int, b: int, value: int) -> None:
@@ -310,6 +361,7 @@ class _Pairer:
         self.hint: dict[tuple[int, int], int] = {}
         stage = self.fields.stage(bracket, movers, resident_end, self.single)
         self.base, self.packed, self.hint_scale = stage.base, stage.packed, stage.hint_scale
+        self.base_weight = self.packed
         self.block = stage.block
         self.low_scale = 1
         self.stage_data = stage
@@ -481,31 +533,43 @@ class _Pairer:
         # matching settles a block of S1 players at once, earlier players
         # first: each ranks only its SHORTLIST best opponents; a player whose
         # choice falls outside its shortlist is settled again alone, ranking all.
+        if len(s1) == len(s2) and not self.full:
+            # every S2 player meets an S1 player: the choices below concern
+            # these two groups only, so the rest of the field can wait
+            self._local_graph(s1, s2)
         pending = list(s1)
         alone = False
         touched: list[tuple[int, int]] = []
+        capacity = max((SHORTLIST + 1) ** self.block, size + 2)
         while pending:
-            block = pending[:1] if alone else pending[: self.block]
-            radix = size + 2 if alone else SHORTLIST + 1
             for a, b in touched:
                 self._set_low(a, b, 0)
             touched = []
-            settled = True
-            taken: set[int] = set()
-            rank_of: list[dict[int, int]] = []
-            for t, a in enumerate(block):
-                weight = radix ** (len(block) - 1 - t)
+            # each player of the block ranks its candidates down to the one it
+            # has now (and one more); earlier players weigh more
+            block: list[tuple[int, list[int], int]] = []
+            product = 1
+            for a in pending[:1] if alone else pending:
                 candidates = [
                     b for b in remainder if b > a and b not in matched and self._has(a, b)
                 ]
-                ranks: dict[int, int] = {}
-                for place, b in enumerate(candidates):
-                    addend = max(radix - 1 - place, 0)
-                    ranks[b] = addend
-                    if addend:
-                        self._set_low(a, b, addend * weight)
-                        touched.append((a, b))
-                rank_of.append(ranks)
+                if alone:
+                    radix = len(candidates) + 1
+                else:
+                    depth = candidates.index(mate[a]) if mate[a] in candidates else SHORTLIST
+                    radix = min(depth + 2, len(candidates)) + 1
+                if block and product * radix > capacity:
+                    break
+                block.append((a, candidates, radix))
+                product *= radix
+            settled = True
+            taken: set[int] = set()
+            weight = product
+            for a, candidates, radix in block:
+                weight //= radix
+                for place, b in enumerate(candidates[: radix - 1]):
+                    self._set_low(a, b, (radix - 1 - place) * weight)
+                    touched.append((a, b))
                 best = next((b for b in candidates if b not in taken), None)
                 # the current matching is the block's best when each player has
                 # the highest opponent the earlier ones left
@@ -514,10 +578,10 @@ class _Pairer:
             if not settled:
                 self._solve()
             done = 0
-            for t, a in enumerate(block):
+            for a, candidates, radix in block:
                 partner = mate[a]
-                if not alone and not rank_of[t].get(partner):
-                    break
+                if partner not in candidates[: radix - 1]:
+                    break  # beyond what it ranked: settle it alone
                 matched.add(a)
                 matched.add(partner)
                 self._finalize(a, partner)
@@ -576,3 +640,9 @@ def _compatibility(
             allowed[a, b] = allowed[b, a] = False
     assert allowed.shape == (n, n)
     return allowed
+
+
+def _low_bits(block: int, residents: int, scale: int) -> int:
+    """Bits for the choice field when ``block`` S1 players are settled at once."""
+    bound: int = max((SHORTLIST + 1) ** block, residents + 2) * scale + hint_range(residents)
+    return (2 * bound).bit_length() + 1

@@ -255,7 +255,8 @@ class _Packer:
             return 0 if place is None else 1 << place
 
         rounds = pairer.played_rounds
-        self.score_of = [p.pairing_score for p in players]
+        level = {score: k for k, score in enumerate(fields.scores)}
+        self.score_of = [level[p.pairing_score] for p in players]
         self.current = [unit("pairs") + unit(("scores", p.pairing_score)) for p in players]
         self.next = [unit("next") + unit(("next-scores", p.pairing_score)) for p in players]
         self.c9 = [
