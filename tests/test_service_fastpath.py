@@ -9,7 +9,7 @@ import json
 import random
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from sqlalchemy import select
@@ -24,8 +24,9 @@ from crosstable.service import (
     PostgresListener,
     Service,
 )
+from crosstable.service import base as base_module
 from crosstable.service import recording as recording_module
-from crosstable.service.live import live_standings
+from crosstable.service.live import LiveTable, LiveTables, live_standings
 from crosstable.store import Store, open_store
 from crosstable.store.hotpath import ResultWrite, record_result
 from crosstable.store.models import EventRow, GameRow, LiveStandingsRow, TournamentRow
@@ -163,6 +164,14 @@ def test_a_change_by_another_service_is_never_missed(
     try:
         there = make_service(other_store, seed=2)
         tid = started(here, 6, tiebreaks=("DE", "SB", "WIN"))
+        loads: list[int] = []
+        load_live = base_module.load_live
+
+        def counted(session: Any, row: TournamentRow) -> Any:
+            loads.append(row.id)
+            return load_live(session, row)
+
+        monkeypatch.setattr(base_module, "load_live", counted)
 
         def check() -> None:
             for service in (here, there):
@@ -194,6 +203,12 @@ def test_a_change_by_another_service_is_never_missed(
         replay = here.record_result(tid, 3, 1, "1-0", idempotency_key="same")
         assert replay.replayed
         assert [h.kind for h in here.history(tid)].count("result") == 8
+        check()
+        # here caught up with there's results from the event log: only there loaded once
+        assert loads == [tid]
+        there.withdraw(tid, 6)  # not only results: both reload
+        here.record_result(tid, 3, 2, "1-0")
+        assert loads == [tid, tid, tid]
         check()
     finally:
         other_store.close()
@@ -276,3 +291,23 @@ def test_fast_changes_are_heard_here_and_in_other_processes(db_url: str, store: 
         assert heard == []
     assert [(n.seq, n.games) for n in here] == [(change.seq, ((1, 2),))]
     assert here[0].standings == live_standings(service.tournament(tid))
+
+
+def test_live_tables_keep_the_newest_and_let_the_least_used_go() -> None:
+    def table(revision: int) -> LiveTable:
+        return LiveTable(revision, cast(Any, None), {}, "running", {}, "")
+
+    tables = LiveTables(capacity=2)
+    tables.checkin(1, table(5))
+    tables.checkin(1, table(4))  # an older one coming back late (another thread)
+    found = tables.checkout(1)
+    assert found is not None and found.revision == 5
+    assert tables.checkout(1) is None  # taken out while a change uses it
+    tables.checkin(1, found)
+    tables.checkin(2, table(1))
+    used = tables.checkout(1)  # 1 is used again: 2 is now the least recently used
+    assert used is not None
+    tables.checkin(1, used)
+    tables.checkin(3, table(1))
+    assert tables.checkout(2) is None
+    assert tables.checkout(1) is not None and tables.checkout(3) is not None

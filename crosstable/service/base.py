@@ -176,7 +176,27 @@ class ServiceBase:
     ) -> dict[str, Any] | None:
         """The one place where a change updates the live standings (R-RR-12)."""
         table = self.live_tables.checkout(row.id)
-        body, kept = refresh(table, row.revision, changes or [], lambda: load_live(session, row))
+
+        def missed(after: int) -> list[list[dict[str, Any]]]:
+            query = (
+                select(EventRow.changes)
+                .where(
+                    EventRow.tournament_id == row.id,
+                    EventRow.seq > after,
+                    EventRow.seq < row.revision,
+                )
+                .order_by(EventRow.seq)
+            )
+            return list(session.scalars(query))
+
+        body, kept = refresh(
+            table,
+            row.revision,
+            changes or [],
+            lambda: load_live(session, row),
+            missed,
+            row.created_at,
+        )
         if kept is not None:
             session.info.setdefault("crosstable.live", []).append((row.id, kept))
         current = session.get(LiveStandingsRow, row.id)

@@ -69,9 +69,13 @@ class LiveTable:
 
 
 class LiveTables:
-    """The live tables a service keeps between changes (thread-safe)."""
+    """The live tables a service keeps between changes (thread-safe), at most
+    ``capacity``: the tables used longest ago are let go first (rebuilt when needed)."""
 
-    def __init__(self) -> None:
+    def __init__(self, capacity: int = 500) -> None:
+        self.capacity = capacity
+        #: in order of use, the least recently used first (checkout takes a table out,
+        #: checkin puts it back at the end)
         self._tables: dict[int, LiveTable] = {}
         self._lock = threading.Lock()
 
@@ -83,9 +87,12 @@ class LiveTables:
     def checkin(self, tournament_id: int, table: LiveTable) -> None:
         """Keep ``table`` (unless a newer one came back meanwhile, from another thread)."""
         with self._lock:
-            kept = self._tables.get(tournament_id)
-            if kept is None or kept.revision <= table.revision:
-                self._tables[tournament_id] = table
+            kept = self._tables.pop(tournament_id, None)
+            self._tables[tournament_id] = (
+                table if kept is None or kept.revision <= table.revision else kept
+            )
+            while len(self._tables) > self.capacity:
+                del self._tables[next(iter(self._tables))]
 
 
 def refresh(
@@ -93,19 +100,26 @@ def refresh(
     revision: int,
     changes: list[dict[str, Any]],
     load: Callable[[], LiveSource | None],
+    missed: Callable[[int], list[list[dict[str, Any]]]] | None = None,
+    created_at: str | None = None,
 ) -> tuple[dict[str, Any] | None, LiveTable | None]:
-    """The standings body after a change at ``revision``, and the table to keep."""
-    if table is not None and table.revision == revision - 1 and _results_only(changes):
-        for change in changes:
-            spot = (change["key"]["round"], change["key"]["board"])
-            state = table.games[spot]
-            after = change["after"]
-            state.version += 1  # one change record per row update (see unit.Tx.update)
-            if "reason" in after:
-                state.reason = after["reason"]
-            if "result" in after:
-                state.result = after["result"]
-                table.standings.record(spot[0], state.white, state.black, _result(state.result))
+    """The standings body after a change at ``revision``, and the table to keep.
+
+    ``missed(n)`` gives the row changes of the events after ``n`` and before this
+    one (made by another process): when they too are results only, the table
+    catches up with them instead of being rebuilt. A table of another tournament
+    that had the same number (``created_at`` differs) is never used.
+    """
+    if table is not None and created_at is not None and table.created_at != created_at:
+        table = None
+    if table is not None and missed is not None and table.revision < revision - 1:
+        earlier = missed(table.revision)
+        if len(earlier) == revision - 1 - table.revision and all(map(results_only, earlier)):
+            for done in earlier:
+                apply_results(table, done)
+            table.revision = revision - 1
+    if table is not None and table.revision == revision - 1 and results_only(changes):
+        apply_results(table, changes)
         table.revision = revision
         return standings_json(table.standings), table
     source = load()
@@ -116,6 +130,21 @@ def refresh(
     names = {player.start: player.name for player in tournament.players}
     kept = LiveTable(revision, live, source.games, source.status, names, source.created_at)
     return standings_json(live), kept
+
+
+def apply_results(table: LiveTable, changes: list[dict[str, Any]]) -> None:
+    """Take the games (and the standings) through one event's result changes
+    (see :func:`results_only`); the caller sets the revision."""
+    for change in changes:
+        spot = (change["key"]["round"], change["key"]["board"])
+        state = table.games[spot]
+        after = change["after"]
+        state.version += 1  # one change record per row update (see unit.Tx.update)
+        if "reason" in after:
+            state.reason = after["reason"]
+        if "result" in after:
+            state.result = after["result"]
+            table.standings.record(spot[0], state.white, state.black, _result(state.result))
 
 
 def live_standings(tournament: Tournament) -> dict[str, Any]:
@@ -138,7 +167,8 @@ def standings_json(live: LiveStandings) -> dict[str, Any]:
     return body
 
 
-def _results_only(changes: list[dict[str, Any]]) -> bool:
+def results_only(changes: list[dict[str, Any]]) -> bool:
+    """True when an event's row changes are game results (and reports) alone."""
     return bool(changes) and all(
         change["table"] == "games"
         and change["before"] is not None

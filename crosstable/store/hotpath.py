@@ -201,6 +201,7 @@ def _record_postgresql(store: Store, write: ResultWrite) -> bool:
         "payload": write.payload,
     }
     raw = store.engine.raw_connection()
+    broken = False
     try:
         connection: Any = raw.driver_connection
         connection.autocommit = True  # the statement is its own transaction
@@ -212,15 +213,41 @@ def _record_postgresql(store: Store, write: ResultWrite) -> bool:
             if "crosstable: stale" in str(error):
                 return False
             raise
+        except psycopg.OperationalError:  # e.g. the server went away
+            broken = True
+            raise
         finally:
-            if not connection.closed:
+            try:
                 connection.autocommit = False
-    except psycopg.OperationalError:
-        raw.invalidate()
-        raise
+            except psycopg.Error:  # closed, or a statement still running
+                broken = True
     finally:
+        if broken:
+            raw.invalidate()  # never back into the pool
         raw.close()
     return True
+
+
+def events_since(store: Store, tournament_id: int, after: int) -> list[tuple[int, Any]]:
+    """(seq, row changes) of the tournament's events after ``after``, oldest first."""
+    import json
+
+    sql = "SELECT seq, changes FROM events WHERE tournament_id = ? AND seq > ? ORDER BY seq"
+    postgres = store.dialect == "postgresql"
+    raw = store.engine.raw_connection()
+    try:
+        connection: Any = raw.driver_connection
+        rows = connection.execute(
+            sql.replace("?", "%s") if postgres else sql, (tournament_id, after)
+        ).fetchall()
+        if postgres:
+            connection.rollback()  # end the read's transaction
+    finally:
+        raw.close()
+    return [
+        (int(seq), json.loads(changes) if isinstance(changes, str) else changes)
+        for seq, changes in rows
+    ]
 
 
 class _StaleError(Exception):
