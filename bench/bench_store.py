@@ -2,14 +2,20 @@
 
     python bench/bench_store.py --db /tmp/bench.db --writers 1 2 4
     python bench/bench_store.py --db "$(bash scripts/postgres.sh)" --writers 1 2 4 8
+    python bench/bench_store.py --db /tmp/bench.db --path ordinary   # without the fast path
 
 Each writer process records every result of its own round robins (``--players``
-players each; one tournament per writer by default) through
+players each, ``--tournaments-per-writer`` of them) through
 ``Service.record_result``: one transaction per result, with the event log, the
-live standings recomputed and stored, and the change notification. The database
+live standings updated and stored, and the change notification. A writer starts
+cold (its first result of each tournament loads the tournament). The database
 runs with the settings the product ships with (SQLite: WAL, synchronous=NORMAL;
 ``CROSSTABLE_SQLITE_SYNCHRONOUS=FULL`` for the stricter one; PostgreSQL: its
-defaults, synchronous_commit=on). Not collected by pytest.
+defaults, synchronous_commit=on). Besides results per second it prints the
+writers' CPU per result, the PostgreSQL server's CPU per result (when the server
+runs on this machine and its data directory is readable) and how busy the whole
+machine was (other jobs included), so figures from a shared machine can be read.
+Not collected by pytest.
 """
 
 from __future__ import annotations
@@ -46,12 +52,23 @@ def prepare(url: str, tournaments: int, players: int) -> list[int]:
     return ids
 
 
-def writer(url: str, tournament_ids: list[int], start_at: float) -> tuple[int, float, float]:
+def writer(
+    url: str,
+    tournament_ids: list[int],
+    start_at: float,
+    fast: bool = True,
+    part: tuple[int, int] = (0, 1),
+) -> tuple[int, float, float]:
+    """Record the results of the tournaments' games (``part``: this writer's share,
+    every n-th game from the k-th, when writers share the tournaments)."""
     store = open_store(url)
     service = Service(store)
+    service.fast_path = fast
     games = []
     for tid in tournament_ids:
         games += [(tid, g.round, g.board) for g in service.overview(tid).games]
+    k, n = part
+    games = games[k::n]
     while time.time() < start_at:
         time.sleep(0.001)
     began = time.perf_counter()
@@ -64,38 +81,127 @@ def writer(url: str, tournament_ids: list[int], start_at: float) -> tuple[int, f
     return len(games), elapsed, cpu
 
 
-def run(url: str, writers: int, per_writer: int, players: int) -> dict[str, object]:
-    ids = prepare(url, writers * per_writer, players)
-    groups = [ids[i * per_writer : (i + 1) * per_writer] for i in range(writers)]
-    start_at = time.time() + 1.5
+def _machine_busy() -> tuple[float, float]:
+    """(busy, total) CPU seconds of the whole machine so far (Linux /proc/stat)."""
+    try:
+        with open("/proc/stat") as stat:
+            fields = [int(v) for v in stat.readline().split()[1:]]
+    except OSError:
+        return 0.0, 0.0
+    ticks = os.sysconf("SC_CLK_TCK")
+    idle = fields[3] + fields[4]
+    return (sum(fields[:8]) - idle) / ticks, sum(fields[:8]) / ticks
+
+
+def _server_cpu(url: str) -> float | None:
+    """CPU seconds used so far by a local PostgreSQL server (postmaster + backends)."""
+    if not url.startswith("postgres"):
+        return None
+    try:
+        import psycopg
+
+        with psycopg.connect(url.replace("+psycopg", "")) as connection:
+            directory = connection.execute("SHOW data_directory").fetchone()[0]
+        with open(f"{directory}/postmaster.pid") as pidfile:
+            postmaster = int(pidfile.readline())
+        ticks = os.sysconf("SC_CLK_TCK")
+        total = 0
+        for pid in [postmaster, *_children(postmaster)]:
+            with open(f"/proc/{pid}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+            # utime, stime, and for the postmaster the reaped backends' cutime, cstime
+            total += sum(int(v) for v in fields[11:15]) if pid == postmaster else 0
+            total += sum(int(v) for v in fields[11:13]) if pid != postmaster else 0
+        return total / ticks
+    except Exception:
+        return None
+
+
+def _children(parent: int) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as stat:
+                    if int(stat.read().rsplit(")", 1)[1].split()[1]) == parent:
+                        found.append(int(entry))
+            except (OSError, ValueError):
+                continue
+    return found
+
+
+def run(
+    url: str,
+    writers: int,
+    per_writer: int,
+    players: int,
+    fast: bool = True,
+    shared: bool = False,
+) -> dict[str, object]:
+    if shared:  # every writer records a share of the results of the same tournaments
+        ids = prepare(url, per_writer, players)
+        jobs = [(ids, (k, writers)) for k in range(writers)]
+    else:
+        ids = prepare(url, writers * per_writer, players)
+        jobs = [(ids[k * per_writer : (k + 1) * per_writer], (0, 1)) for k in range(writers)]
+    start_at = time.time() + 2 + writers  # every writer started and ready
     context = multiprocessing.get_context("spawn")
-    began = time.perf_counter()
     with context.Pool(writers) as pool:
-        outcomes = pool.starmap(writer, [(url, group, start_at) for group in groups])
-    wall = time.perf_counter() - began - max(0.0, start_at - time.time() + 1.5) - 1.5
+        pending = pool.starmap_async(
+            writer, [(url, group, start_at, fast, part) for group, part in jobs]
+        )
+        while time.time() < start_at:
+            time.sleep(0.0005)
+        busy, total = _machine_busy()
+        server = _server_cpu(url)
+        outcomes = pending.get()
+        busy2, total2 = _machine_busy()
+        server2 = _server_cpu(url)
     recorded = sum(n for n, _, _ in outcomes)
     slowest = max(t for _, t, _ in outcomes)
     cpu = sum(c for _, _, c in outcomes)
-    return {
+    out: dict[str, object] = {
         "db": "postgresql" if url.startswith("postgres") else "sqlite",
+        "path": "fast" if fast else "ordinary",
+        "tournaments": "shared" if shared else "own",
         "writers": writers,
         "players": players,
         "results": recorded,
         "seconds": round(slowest, 3),
         "results_per_second": round(recorded / slowest, 1),
-        "ms_per_result_per_writer": round(1000 * slowest * writers / recorded, 2),
-        "writer_cpu_ms_per_result": round(1000 * cpu / recorded, 2),
-        "load_average": round(os.getloadavg()[0], 1),
-        "wall_seconds_incl_spawn": round(wall, 2),
+        "writer_cpu_ms_per_result": round(1000 * cpu / recorded, 3),
     }
+    if server is not None and server2 is not None:
+        out["server_cpu_ms_per_result"] = round(1000 * (server2 - server) / recorded, 3)
+    if total2 > total:
+        cores = os.cpu_count() or 1
+        out["machine_busy_percent"] = round(100 * (busy2 - busy) / (total2 - total), 1)
+        used = cpu + ((server2 or 0) - (server or 0))
+        others = (busy2 - busy) - used
+        out["other_jobs_cpu_percent"] = round(max(0.0, 100 * others / (total2 - total)), 1)
+        out["cores"] = cores
+    out["load_average"] = round(os.getloadavg()[0], 1)
+    return out
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--db", required=True, help="SQLite file or postgresql:// URL")
     parser.add_argument("--writers", type=int, nargs="+", default=[1, 2, 4])
-    parser.add_argument("--tournaments-per-writer", type=int, default=1)
-    parser.add_argument("--players", type=int, default=12)
+    parser.add_argument("--tournaments-per-writer", type=int, default=3)
+    parser.add_argument("--players", type=int, default=16)
+    parser.add_argument("--repeat", type=int, default=1, help="runs per writer count")
+    parser.add_argument(
+        "--shared",
+        action="store_true",
+        help="all writers record into the same tournaments (game k to writer k mod n)",
+    )
+    parser.add_argument(
+        "--path",
+        choices=("fast", "ordinary"),
+        default="fast",
+        help="ordinary: Service.fast_path = False (every result through the ORM path)",
+    )
     args = parser.parse_args()
     print(
         json.dumps(
@@ -108,10 +214,19 @@ def main() -> None:
         )
     )
     for writers in args.writers:
-        url = args.db
-        if not url.startswith("postgres"):
-            url = f"{args.db}.{uuid.uuid4().hex[:8]}"
-        print(json.dumps(run(url, writers, args.tournaments_per_writer, args.players)), flush=True)
+        for _ in range(args.repeat):
+            url = args.db
+            if not url.startswith("postgres"):
+                url = f"{args.db}.{uuid.uuid4().hex[:8]}"
+            figures = run(
+                url,
+                writers,
+                args.tournaments_per_writer,
+                args.players,
+                args.path == "fast",
+                args.shared,
+            )
+            print(json.dumps(figures), flush=True)
 
 
 if __name__ == "__main__":
