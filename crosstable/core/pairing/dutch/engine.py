@@ -375,6 +375,19 @@ class _Pairer:
             edges = [(a, b, w) for (a, b), w in stage.packed.items()]
             self.graph = StageGraph(bracket, edges, None, stage.layout.bits, perfect=False)
             self.outside_degree = self._outside_degrees(bracket)
+        self.preset_pairs: int | None = None
+        if not movers:
+            # a homogeneous bracket: its remainder is the whole bracket, so the
+            # exchange terms can go into the first matching already (S1 size
+            # guessed; checked in _remainder)
+            residents = bracket[:resident_end]
+            self.preset_pairs = len(residents) // 2
+            shift = exchange_shift(len(residents))
+            for a_index, a in enumerate(residents):
+                value = ((int(a_index < self.preset_pairs) << shift) - a_index) * 2
+                for b in residents[a_index + 1 :]:
+                    if self._has(a, b):
+                        self._set_low(a, b, value)
         self._solve()
         mate = self.mate
 
@@ -464,13 +477,19 @@ class _Pairer:
         def down(v: int) -> bool:
             return v < mate[v] < next_vertex
 
-        for a_index, a in enumerate(remainder):
-            value = low_value(a_index)
-            for b in remainder[a_index + 1 :]:
-                if self._has(a, b):
-                    self._set_low(a, b, value)
-        self._solve()
         exchanges = sum(1 for v in remainder[:pairs] if not down(v))
+        if self.preset_pairs is not None and self.preset_pairs != pairs:
+            exchanges = 1  # the terms were set for another S1 size: set them again
+        if exchanges and self.preset_pairs != pairs:
+            # fewest exchanges, then the smallest difference of the exchanged BSNs
+            # (when every S1 player already meets a lower one, nothing beats that)
+            for a_index, a in enumerate(remainder):
+                value = low_value(a_index)
+                for b in remainder[a_index + 1 :]:
+                    if self._has(a, b):
+                        self._set_low(a, b, value)
+            self._solve()
+            exchanges = sum(1 for v in remainder[:pairs] if not down(v))
         # S1 players to give up, lowest first
         left = exchanges
         index = pairs
@@ -514,26 +533,38 @@ class _Pairer:
                     if self._has(a, b):
                         self._set_low(a, b, value)
         # fix S1 and S2 and drop the tie-break terms
+        s1 = [v for v in remainder if down(v)]
+        s2 = [v for v in remainder if not down(v)]
+        local = len(s1) == len(s2) and not self.full
         for a_index, a in enumerate(remainder):
             for b in remainder[a_index + 1 :]:
+                key = (a, b)
                 if not down(a) or down(b):
-                    self._kill(a, b)
+                    if local:
+                        self.dead.add(key)  # the two groups get a graph of their own
+                        self.low.pop(key, None)
+                    else:
+                        self._kill(a, b)
+                elif local:
+                    self.low.pop(key, None)
                 else:
                     self._set_low(a, b, 0)
         # a hint below every criterion: earlier S1 players against higher S2
         # players, roughly as the choices below will go
         self.low_scale = self.hint_scale
-        s1 = [v for v in remainder if down(v)]
-        s2 = [v for v in remainder if not down(v)]
         for i, a in enumerate(s1):
             for k, b in enumerate(s2):
                 if a < b and self._has(a, b):
-                    self._set_hint(a, b, -k * (len(s1) - i))
+                    if local:
+                        if self.hint_scale > 1:
+                            self.hint[(a, b)] = -k * (len(s1) - i)
+                    else:
+                        self._set_hint(a, b, -k * (len(s1) - i))
         # each S1 player takes the highest S2 player the criteria allow. One
         # matching settles a block of S1 players at once, earlier players
-        # first: each ranks only its SHORTLIST best opponents; a player whose
-        # choice falls outside its shortlist is settled again alone, ranking all.
-        if len(s1) == len(s2) and not self.full:
+        # first: each ranks its candidates down to its present opponent; a
+        # player whose choice falls beyond that is settled again alone.
+        if local:
             # every S2 player meets an S1 player: the choices below concern
             # these two groups only, so the rest of the field can wait
             self._local_graph(s1, s2)
@@ -550,9 +581,7 @@ class _Pairer:
             block: list[tuple[int, list[int], int]] = []
             product = 1
             for a in pending[:1] if alone else pending:
-                candidates = [
-                    b for b in remainder if b > a and b not in matched and self._has(a, b)
-                ]
+                candidates = [b for b in s2 if b > a and b not in matched and self._has(a, b)]
                 if alone:
                     radix = len(candidates) + 1
                 else:
