@@ -68,6 +68,8 @@ class _Pairer:
     hint_scale: int
     outside: list[int]
     base_weight: dict[tuple[int, int], int]
+    slots: dict[int, int]
+    whole_field: bool
 
     def __init__(self, request: PairingRequest) -> None:
         self.request = request
@@ -155,25 +157,52 @@ class _Pairer:
             else:
                 mate.update(completion)
         for v, partner in mate.items():
-            self.mate[v] = partner
+            if v < self.n:
+                self.mate[v] = self.slots.get(partner, partner)
 
-    def _local_graph(self, s1: list[int], s2: list[int]) -> None:
-        """Solve the S1/S2 choices on the two groups alone.
+    def _local_plan(
+        self, s1: list[int], s2: list[int], bracket: list[int], resident_end: int
+    ) -> tuple[int, int, int, list[int]] | None:
+        """Can the S1/S2 choices be made on the two groups alone?
 
-        Every S1 player meets an S2 player, so the fields above colours are the
-        same for every candidate pairing: they are dropped, which leaves room
-        to settle more S1 players per matching.
+        Yes when every S1 player meets an S2 player (always so) and the S2
+        players left over (floaters) can be swapped freely: each goes to a
+        player of the next scoregroup whom every S2 player may meet, and no PAB
+        rule looks at them. Then the fields above colours are the same for every
+        candidate pairing and are dropped, which leaves room to settle more S1
+        players per matching. Returns (width, block, floor, floater slots).
         """
+        if self.full or self.single:
+            return None
+        if (
+            self.n % 2
+            and resident_end < len(bracket)
+            and self.bye_score >= self.players[bracket[resident_end]].pairing_score
+        ):
+            return None  # the PAB may come from the next bracket (C9 looks here)
+        partners = {self.mate[a] for a in s1}
+        floaters = [v for v in s2 if v not in partners]
+        slots = []
+        next_group = set(bracket[resident_end:])
+        for v in floaters:
+            partner = self.mate[v]
+            if partner not in next_group:
+                return None
+            slots.append(partner)
+        for x in s2:
+            if any(not self.compat[x][slot] for slot in slots if slot != self.mate[x]):
+                return None
         layout = self.stage_data.layout
-        keys = []
-        for a in s1:
-            for b in s2:
-                key = (a, b) if a < b else (b, a)
-                if key in self.packed and key not in self.dead:
-                    keys.append(key)
-        high = {key: self.packed[key] >> layout.low_width for key in keys}
-        floor = min(high.values(), default=0)
-        spread = (max(high.values(), default=0) - floor) * (len(s1) + 1)
+        high = [
+            self.packed[key] >> layout.low_width
+            for a in s1
+            for b in s2
+            if (key := (a, b) if a < b else (b, a)) in self.packed and key not in self.dead
+        ]
+        if not high:
+            return None
+        floor = min(high)
+        spread = (max(high) - floor) * (len(s1) + 1)
         room = MAX_BITS - 4 - spread.bit_length()
         residents = len(s1) + len(s2)
         block = self.block
@@ -181,18 +210,38 @@ class _Pairer:
             block += 1
         width = max(_low_bits(block, residents, self.hint_scale), layout.low_width)
         if width > room:
-            return  # no room to spare: keep the whole bracket
+            return None
+        return width, block, floor, slots
+
+    def _local_graph(
+        self, s1: list[int], s2: list[int], plan: tuple[int, int, int, list[int]]
+    ) -> None:
+        width, block, floor, slots = plan
+        layout = self.stage_data.layout
         self.block = block
-        self.base_weight = {key: (value - floor) << width for key, value in high.items()}
+        self.base_weight = {}
         edges = []
-        for key in keys:
-            low = self.low.get(key, 0) * self.low_scale + self.hint.get(key, 0)
-            edges.append((key[0], key[1], self.base_weight[key] + low))
-        self.graph = StageGraph([*s1, *s2], edges, None, width + spread.bit_length() + 1)
+        for a in s1:
+            for b in s2:
+                key = (a, b) if a < b else (b, a)
+                if key in self.packed and key not in self.dead:
+                    base = ((self.packed[key] >> layout.low_width) - floor) << width
+                    self.base_weight[key] = base
+                    low = self.low.get(key, 0) * self.low_scale + self.hint.get(key, 0)
+                    edges.append((key[0], key[1], base + low))
+        # one stand-in per floater: any S2 player may take its place
+        stand_ins = [self.n + 1 + k for k in range(len(slots))]
+        for stand_in in stand_ins:
+            edges += [(b, stand_in, 0) for b in s2]
+        vertices = [*s1, *s2, *stand_ins]
+        spread_bits = max(w for _, _, w in edges).bit_length() + len(s1).bit_length() + 1
+        self.graph = StageGraph(vertices, edges, None, spread_bits)
+        self.slots = dict(zip(stand_ins, slots, strict=True))
         self.full = True  # a perfect matching of the two groups: nothing left over
 
     def _full_graph(self) -> StageGraph:
         """The whole field, with the bracket's current weights (slow, exact)."""
+        self.whole_field = True
         stage = self.stage_data
         alive = sorted(self.alive)
         edges = [e for e in self.fields.full_edges(stage) if e[0] in self.alive]
@@ -323,7 +372,7 @@ class _Pairer:
             remaining: list[int] = []
             new_movers = 0
             single = n % 2 == 1 and next_score is not None and self.bye_score >= next_score
-            if single and not self.full:
+            if single and not self.whole_field:
                 # who of the players left over takes the PAB matters here
                 members = set(bracket)
                 leftover = frozenset(
@@ -362,12 +411,14 @@ class _Pairer:
         stage = self.fields.stage(bracket, movers, resident_end, self.single)
         self.base, self.packed, self.hint_scale = stage.base, stage.packed, stage.hint_scale
         self.base_weight = self.packed
+        self.slots = {}
         self.block = stage.block
         self.low_scale = 1
         self.stage_data = stage
         inside = set(bracket)
         self.outside = [v for v in sorted(self.alive) if v not in inside]
         self.completions: dict[frozenset[int], dict[int, int] | None] = {}
+        self.whole_field = False
         self.full = self.single_initial and bool(self.outside)
         if self.full:
             self.graph = self._full_graph()
@@ -535,7 +586,8 @@ class _Pairer:
         # fix S1 and S2 and drop the tie-break terms
         s1 = [v for v in remainder if down(v)]
         s2 = [v for v in remainder if not down(v)]
-        local = len(s1) == len(s2) and not self.full
+        plan = self._local_plan(s1, s2, bracket, resident_end)
+        local = plan is not None
         for a_index, a in enumerate(remainder):
             for b in remainder[a_index + 1 :]:
                 key = (a, b)
@@ -564,10 +616,9 @@ class _Pairer:
         # matching settles a block of S1 players at once, earlier players
         # first: each ranks its candidates down to its present opponent; a
         # player whose choice falls beyond that is settled again alone.
-        if local:
-            # every S2 player meets an S1 player: the choices below concern
-            # these two groups only, so the rest of the field can wait
-            self._local_graph(s1, s2)
+        if plan is not None:
+            # the choices below concern these two groups only
+            self._local_graph(s1, s2, plan)
         pending = list(s1)
         alone = False
         touched: list[tuple[int, int]] = []
