@@ -29,7 +29,13 @@ from crosstable.service import recording as recording_module
 from crosstable.service.live import LiveTable, LiveTables, live_standings
 from crosstable.store import Store, open_store
 from crosstable.store.hotpath import ResultWrite, record_result
-from crosstable.store.models import EventRow, GameRow, LiveStandingsRow, TournamentRow
+from crosstable.store.models import (
+    EventRow,
+    GameRow,
+    LiveStandingsRow,
+    PreferenceRow,
+    TournamentRow,
+)
 
 
 def _spy(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
@@ -311,3 +317,14 @@ def test_live_tables_keep_the_newest_and_let_the_least_used_go() -> None:
     tables.checkin(3, table(1))
     assert tables.checkout(2) is None
     assert tables.checkout(1) is not None and tables.checkout(3) is not None
+
+
+def test_raw_transactions_commit_whole_or_not_at_all(store: Store) -> None:
+    with store.raw_transaction() as connection:
+        connection.execute("INSERT INTO preferences (key, value) VALUES ('kept', '1')")
+    with pytest.raises(RuntimeError), store.raw_transaction() as connection:
+        connection.execute("INSERT INTO preferences (key, value) VALUES ('lost', '1')")
+        raise RuntimeError("a failure half-way")
+    with store.reading() as session:
+        keys = set(session.scalars(select(PreferenceRow.key)))
+    assert {"kept", "lost"} & keys == {"kept"}

@@ -167,10 +167,17 @@ class Store:
 
     @contextmanager
     def reading(self) -> Iterator[Session]:
-        """A read-only transaction (a consistent snapshot; never blocks writers)."""
+        """A read-only transaction (a consistent snapshot; never blocks writers).
+
+        It ends with COMMIT, not ROLLBACK, after dropping anything pending in the
+        session (so nothing is ever written): psycopg forgets its prepared statements
+        at every ROLLBACK, which would keep the hot path's statement from being
+        prepared on a server that also answers readers."""
         session = Session(self.engine, expire_on_commit=False, autoflush=False)
         with session:
             yield session
+            session.expunge_all()
+            session.commit()
 
     def close(self) -> None:
         self.engine.dispose()
