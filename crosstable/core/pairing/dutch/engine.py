@@ -99,13 +99,16 @@ class _Pairer:
             return Pairing(self.request.round, (), None, tuple(sorted(self.request.absent)))
         if self.n % 2:
             self._choose_bye_score()
+        self.candidates = [
+            p.bye_eligible and p.pairing_score <= self.bye_score for p in self.players
+        ]
         self.fields = EdgeFields(self)
         self._brackets()
         return self._result()
 
     def bye_candidate(self, v: int) -> bool:
-        p = self.players[v]
-        return p.bye_eligible and p.pairing_score <= self.bye_score
+        """C2 and C5: may ``v`` receive the PAB (eligible, at most the PAB score)?"""
+        return self.candidates[v]
 
     def _choose_bye_score(self) -> None:
         """C4/C5: the lowest score at which a PAB still leaves the rest pairable."""

@@ -283,8 +283,12 @@ class _Packer:
         self.up_score = [
             (unit(("c19", p.pairing_score)), unit(("c21", p.pairing_score))) for p in players
         ]
-        self.colour_class = [(p.preference, p.imbalance, p.repeated, p.strong) for p in players]
-        self.colour_memo: dict[tuple[object, object], int] = {}
+        classes: dict[tuple[object, ...], int] = {}
+        self.colour_class = [
+            classes.setdefault((p.preference, p.imbalance, p.repeated, p.strong), len(classes))
+            for p in players
+        ]
+        self.colour_memo: dict[tuple[int, int], int] = {}
         self.players = players
         self.layout = layout
 
