@@ -1,19 +1,28 @@
 """Loopback load test of the live crosstable (issue 5): N SSE viewers, results posted.
 
-Starts one ``uvicorn`` process of the web app on a fresh SQLite file with a
-ten-player round robin, connects N viewers to ``/t/{id}/events`` (raw asyncio
-sockets, so the client costs little), then posts results through the JSON API
-with an API token, one after the other, as fast as the server answers (or at a
-fixed rate). For every result it records when the POST was sent and when each
-viewer received the crosstable event with that revision.
+Starts one ``uvicorn`` process of the web app on a fresh SQLite file with the
+demo's ten-player round robin, and a second process holding N spectators on
+``/t/{id}/events`` (plain non-blocking sockets and ``epoll``, so the clients
+cost little). This process posts results through the JSON API with an API
+token, one after the other, as fast as the server answers or at ``--rate``
+results per second, and notes when each POST was sent.
 
-Prints p50/p95/p99 of POST → event received over all (viewer, result) pairs,
-how many events viewers received (renders are coalesced: a viewer that is
-behind gets the newest table, not every one), results per second sustained,
-and the crosstable page's requests per second.
+"Received" is the moment the kernel put the end of the crosstable event into
+the spectator's socket (``SO_TIMESTAMPNS``): what one machine with a thousand
+clients on it adds by reading the sockets one after the other is not the
+server's latency (a real spectator has a CPU of their own). The moment the
+client process got to it is printed too (``client_*``).
 
-    python bench/bench_web.py --viewers 1000 --results 60
-    python bench/bench_web.py --viewers 1000 --results 60 --rate 5
+A spectator that is behind may get the newest table instead of every
+intermediate one (the table is the whole state), so the latency of result r
+for a spectator is the first crosstable event with a revision ≥ r; every
+result must reach every spectator that way (``missing`` counts those that did
+not), and every change must also arrive as a ``change`` event
+(``changes_missing``).
+
+    python bench/bench_web.py --viewers 1000 --results 60 --rate 2
+    python bench/bench_web.py --viewers 1000 --results 60            # as fast as possible
+    python bench/bench_web.py --viewers 100 --http h11 --loop asyncio
 """
 
 from __future__ import annotations
@@ -23,7 +32,10 @@ import asyncio
 import json
 import os
 import platform
+import re
+import select
 import socket
+import struct
 import subprocess
 import sys
 import tempfile
@@ -31,6 +43,19 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+SO_TIMESTAMPNS = 35  # Linux (socket doesn't export it); the control message has the same number
+CROSSTABLE = b"event: crosstable\r\nid: "
+CHANGE = b"event: change\r\nid: "
+SEQ = re.compile(rb'"seq": ?(\d+)')
+BROADCAST = re.compile(r"rendered in ([\d.]+) ms, (\d+) viewers written in ([\d.]+) ms")
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"stderr": {"class": "logging.StreamHandler", "stream": "ext://sys.stderr"}},
+    "loggers": {
+        "crosstable.web.hub": {"level": "DEBUG", "handlers": ["stderr"], "propagate": False}
+    },
+}
 
 
 def prepare(db: Path) -> tuple[int, str]:
@@ -57,43 +82,96 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-async def viewer(
-    port: int, path: str, arrivals: dict[int, float], ready: asyncio.Event, counter: list[int]
-) -> None:
-    """One spectator: reads the stream in chunks and notes when each revision arrives
-    (cheap parsing, so the client's own cost on this machine stays small)."""
-    reader, writer = await asyncio.open_connection("127.0.0.1", port, limit=2**22)
-    writer.write(
-        f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n".encode()
-    )
-    await writer.drain()
-    marker = b"event: crosstable\r\nid: "
-    pending = b""
-    counted = False
-    try:
+# -- the spectators' process ------------------------------------------------------------
+
+
+class Spectator:
+    __slots__ = ("buffer", "changes", "live", "sock", "tables")
+
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock = sock
+        self.buffer = b""
+        self.live = False
+        #: (revision, kernel time, client time) of every crosstable event
+        self.tables: list[tuple[int, float, float]] = []
+        self.changes: set[int] = set()
+
+    def feed(self, chunk: bytes, kernel: float, now: float) -> None:
+        data = self.buffer + chunk
+        if not self.live and b": live" in data:
+            self.live = True
+        done = 0
         while True:
-            chunk = await reader.read(1 << 20)
-            if not chunk:
+            table = data.find(CROSSTABLE, done)
+            change = data.find(CHANGE, done)
+            at = min(table, change) if table >= 0 and change >= 0 else max(table, change)
+            if at < 0:
+                done = max(done, len(data) - 64)
+                break
+            end = data.find(b"\r\n\r\n", at)
+            if end < 0:
+                done = at
+                break
+            if at == table:
+                head = at + len(CROSSTABLE)
+                self.tables.append((int(data[head : data.index(b"\r", head)]), kernel, now))
+            else:
+                self.changes.update(int(s) for s in SEQ.findall(data, at, end))
+            done = end + 4
+        self.buffer = data[done:]
+
+
+def watch(port: int, path: str, count: int) -> None:
+    """Connect ``count`` spectators, say ``ready``, read until ``stop`` on stdin, dump JSON."""
+    poller = select.epoll()
+    spectators: dict[int, Spectator] = {}
+    request = f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n"
+    for index in range(count):
+        sock = socket.create_connection(("127.0.0.1", port))
+        sock.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
+        sock.sendall(request.encode())
+        sock.setblocking(False)
+        spectators[sock.fileno()] = Spectator(sock)
+        poller.register(sock.fileno(), select.EPOLLIN)
+        if index % 100 == 99:
+            time.sleep(0.02)
+    poller.register(sys.stdin.fileno(), select.EPOLLIN)
+    space = socket.CMSG_SPACE(16)
+    ready = False
+    while True:
+        for fd, _mask in poller.poll(1.0):
+            if fd == sys.stdin.fileno():
+                sys.stdin.readline()
+                dump(spectators)
                 return
-            moment = time.perf_counter()
-            if not counted and b":" in chunk:
-                counted = True
-                counter[0] += 1
-                if counter[0] >= counter[1]:
-                    ready.set()
-            pending = pending[-64:] + chunk
-            at = pending.find(marker)
-            while at >= 0:
-                end = pending.find(b"\r", at + len(marker))
-                if end < 0:
-                    break
-                revision = int(pending[at + len(marker) : end])
-                arrivals.setdefault(revision, moment)
-                at = pending.find(marker, end)
-    except (asyncio.CancelledError, ConnectionError):
-        return
-    finally:
-        writer.close()
+            spectator = spectators[fd]
+            try:
+                chunk, ancillary, _flags, _addr = spectator.sock.recvmsg(1 << 20, space)
+            except BlockingIOError:
+                continue
+            now = time.time()
+            if not chunk:
+                poller.unregister(fd)
+                continue
+            kernel = now
+            for level, kind, value in ancillary:
+                if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS:
+                    seconds, nanos = struct.unpack("qq", value[:16])
+                    kernel = seconds + nanos / 1e9
+            spectator.feed(chunk, kernel, now)
+        if not ready and all(s.live for s in spectators.values()):
+            ready = True
+            print("ready", flush=True)
+
+
+def dump(spectators: dict[int, Spectator]) -> None:
+    out = [{"tables": s.tables, "changes": sorted(s.changes)} for s in spectators.values()]
+    json.dump(out, sys.stdout)
+    sys.stdout.write("\n")
+    sys.stdout.flush()
+
+
+# -- the poster and the report ----------------------------------------------------------
 
 
 async def post(port: int, path: str, body: dict[str, object], token: str) -> tuple[int, dict]:
@@ -121,7 +199,12 @@ def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     if not ordered:
         return float("nan")
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+    return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))], 1)
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 async def run(args: argparse.Namespace) -> dict[str, object]:
@@ -130,23 +213,16 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
     tid, token = prepare(db)
     port = free_port()
     env = dict(os.environ, CROSSTABLE_DB=str(db), CROSSTABLE_SECRET="bench")
-    server = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "uvicorn",
-            "crosstable.web.app:create_app",
-            "--factory",
-            "--port",
-            str(port),
-            "--log-level",
-            "warning",
-            "--backlog",
-            "4096",
-        ],
-        env=env,
-        cwd=ROOT,
-    )
+    command = [sys.executable, "-m", "uvicorn", "crosstable.web.app:create_app", "--factory"]
+    command += ["--port", str(port), "--log-level", "warning", "--backlog", "4096"]
+    command += ["--http", args.http, "--loop", args.loop]
+    # the hub's debug lines tell how long each broadcast took to render and to write
+    logging_config = folder / "logging.json"
+    logging_config.write_text(json.dumps(LOGGING))
+    command += ["--log-config", str(logging_config)]
+    server_log = (folder / "server.log").open("w")
+    server = subprocess.Popen(command, env=env, cwd=ROOT, stderr=server_log)
+    spectators = None
     try:
         for _ in range(200):
             try:
@@ -155,39 +231,41 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
                 break
             except OSError:
                 await asyncio.sleep(0.1)
-        arrivals: list[dict[int, float]] = [{} for _ in range(args.viewers)]
-        ready = asyncio.Event()
-        counter = [0, args.viewers]
         path = f"/t/{tid}/events?rev=999999"
-        tasks = []
-        for i in range(args.viewers):
-            tasks.append(asyncio.create_task(viewer(port, path, arrivals[i], ready, counter)))
-            if i % 100 == 99:
-                await asyncio.sleep(0.05)
-        await asyncio.wait_for(ready.wait(), 120)
+        spectators = await asyncio.create_subprocess_exec(
+            sys.executable,
+            __file__,
+            "--watch",
+            str(port),
+            path,
+            str(args.viewers),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            limit=2**30,
+        )
+        assert spectators.stdout is not None and spectators.stdin is not None
+        line = await asyncio.wait_for(spectators.stdout.readline(), 180)
+        assert line.strip() == b"ready", line
         await asyncio.sleep(1.0)
-        for a in arrivals:
-            a.clear()
         sent: dict[int, float] = {}
+        answered: list[float] = []
         games = [(r, b) for r in range(2, 10) for b in range(1, 6)]
-        started = time.perf_counter()
         cycle = ["1-0", "0-1", "½-½"]
-        count = 0
-        index = 0
+        count = index = 0
+        cpu_before = cpu_seconds(server.pid)
+        started = time.perf_counter()
         while count < args.results:
             rnd, board = games[index % len(games)]
             first_pass = index < len(games)
             index += 1
-            if first_pass:
-                route = f"/api/v1/tournaments/{tid}/rounds/{rnd}/boards/{board}/result"
-                body: dict[str, object] = {"result": cycle[count % 3]}
-            else:
-                route = f"/api/v1/tournaments/{tid}/rounds/{rnd}/boards/{board}/correct"
-                body = {"result": cycle[(count + 1) % 3]}
-            moment = time.perf_counter()
+            action = "result" if first_pass else "correct"
+            route = f"/api/v1/tournaments/{tid}/rounds/{rnd}/boards/{board}/{action}"
+            body = {"result": cycle[(count + (0 if first_pass else 1)) % 3]}
+            moment, tick = time.time(), time.perf_counter()
             status, answer = await post(port, route, body, token)
             if status != 200:
                 continue
+            answered.append((time.perf_counter() - tick) * 1000)
             sent[int(answer["seq"])] = moment
             count += 1
             if args.rate:
@@ -196,37 +274,63 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
                     await asyncio.sleep(delay)
         elapsed = time.perf_counter() - started
         await asyncio.sleep(3.0)
-        latencies: list[float] = []
-        received = 0
-        for a in arrivals:
-            for revision, moment in a.items():
-                if revision in sent:
-                    latencies.append((moment - sent[revision]) * 1000)
-                    received += 1
-        newest = max(sent)
-        got_last = sum(1 for a in arrivals if newest in a)
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        cpu = cpu_seconds(server.pid) - cpu_before
+        spectators.stdin.write(b"stop\n")
+        await spectators.stdin.drain()
+        report = json.loads(await spectators.stdout.readline())
+        await spectators.wait()
+        spectators = None
+        kernel: list[float] = []
+        client: list[float] = []
+        missing = changes_missing = events = 0
+        for seen in report:
+            tables = seen["tables"]
+            events += len(tables)
+            changes = set(seen["changes"])
+            for revision, moment in sent.items():
+                changes_missing += revision not in changes
+                first = next((t for t in tables if t[0] >= revision), None)
+                if first is None:
+                    missing += 1
+                    continue
+                kernel.append((first[1] - moment) * 1000)
+                client.append((first[2] - moment) * 1000)
         page_rps = await page_rate(port, tid, args.page_requests)
+        server_log.flush()
+        broadcasts = BROADCAST.findall((folder / "server.log").read_text())
+        renders = [float(r) for r, n, _w in broadcasts if int(n) == args.viewers]
+        writes = [float(w) for _r, n, w in broadcasts if int(n) == args.viewers]
         return {
             "viewers": args.viewers,
+            "http": args.http,
+            "loop": args.loop,
             "results": count,
             "rate_limit": args.rate or None,
             "seconds": round(elapsed, 2),
             "results_per_second": round(count / elapsed, 1),
-            "events_received": received,
-            "events_possible": count * args.viewers,
-            "viewers_with_last_result": got_last,
-            "p50_ms": round(percentile(latencies, 0.50), 1),
-            "p95_ms": round(percentile(latencies, 0.95), 1),
-            "p99_ms": round(percentile(latencies, 0.99), 1),
-            "max_ms": round(max(latencies), 1) if latencies else None,
+            "post_p50_ms": percentile(answered, 0.5),
+            "post_p95_ms": percentile(answered, 0.95),
+            "table_events_received": events,
+            "missing": missing,
+            "changes_missing": changes_missing,
+            "p50_ms": percentile(kernel, 0.50),
+            "p95_ms": percentile(kernel, 0.95),
+            "p99_ms": percentile(kernel, 0.99),
+            "max_ms": round(max(kernel), 1) if kernel else None,
+            "client_p50_ms": percentile(client, 0.50),
+            "client_p95_ms": percentile(client, 0.95),
+            "server_cpu_ms_per_result": round(cpu * 1000 / max(count, 1), 1),
+            "broadcasts": len(writes),
+            "render_p50_ms": percentile(renders, 0.5),
+            "write_all_p50_ms": percentile(writes, 0.5),
+            "write_all_p95_ms": percentile(writes, 0.95),
             "crosstable_page_requests_per_second": page_rps,
         }
     finally:
+        if spectators is not None:
+            spectators.kill()
         server.terminate()
-        server.wait(10)
+        server.wait(20)
 
 
 async def page_rate(port: int, tid: int, total: int) -> float:
@@ -251,15 +355,21 @@ async def page_rate(port: int, tid: int, total: int) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    if len(sys.argv) == 5 and sys.argv[1] == "--watch":
+        watch(int(sys.argv[2]), sys.argv[3], int(sys.argv[4]))
+        return
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--viewers", type=int, default=1000)
     parser.add_argument("--results", type=int, default=60)
     parser.add_argument("--rate", type=float, default=0.0, help="results per second (0: max)")
     parser.add_argument("--page-requests", type=int, default=400)
+    parser.add_argument("--http", default="auto", help="uvicorn --http: auto, h11, httptools")
+    parser.add_argument("--loop", default="auto", help="uvicorn --loop: auto, asyncio, uvloop")
     args = parser.parse_args()
     result = asyncio.run(run(args))
     result["machine"] = f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores"
     result["python"] = platform.python_version()
+    result["load_average"] = os.getloadavg()[0]
     print(json.dumps(result, indent=2))
 
 

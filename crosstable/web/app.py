@@ -149,7 +149,11 @@ def create_app(
         service=service,
         accounts=accounts,
         templates=templates,
-        hub=Hub(service.bus, lambda tid, loc: site.render_live(tid, loc)),
+        hub=Hub(
+            service.bus,
+            lambda tid, loc: site.render_live(tid, loc),
+            lambda tid: site.tables.revision(tid),
+        ),
         tables=CrosstableCache(service),
         sign_in_limit=RateLimiter(10, 60),
         report_limit=RateLimiter(60, 60),
@@ -170,7 +174,7 @@ def create_app(
             if listener is not None:
                 listener.stop()
 
-    app = FastAPI(
+    app = _App(
         title="crosstable",
         version="1",
         description=(
@@ -202,6 +206,19 @@ def create_app(
     for module in (api, live, pages, manage, wizard, account, printing):
         app.include_router(module.router)
     return app
+
+
+class _App(FastAPI):
+    """The application; it hands the live event streams the server's own ``send``.
+
+    An event is written to a thousand connections at once; the middleware's
+    ``send`` wrappers only look at a response's start, so the streams send the
+    start through them and every event straight to the server (routes/live.py).
+    """
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        scope["crosstable.send"] = send
+        await super().__call__(scope, receive, send)
 
 
 class LocaleMiddleware:

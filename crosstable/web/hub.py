@@ -3,11 +3,20 @@
 The service publishes one notification per committed change on its event bus
 (from the thread that made the change, or from the PostgreSQL listener when
 another process made it). The hub hands it to the event loop, renders the new
-crosstable *once* per language in use and puts it on the queue of every
-viewer of that tournament. Renders of one tournament are coalesced: while one
-runs, further changes only mark it dirty, and the next render reads the
-newest state — so a burst of results costs a few renders, never one per
-viewer, and nobody is ever left on an old table.
+crosstable *once* per language in use, encodes the events once and writes the
+same bytes to the connection of every viewer of that tournament.
+
+Renders of one tournament are coalesced: while one runs, further changes only
+mark it dirty, and the next render reads the newest state — so a burst of
+results costs a few renders, never one per viewer, and nobody is left on an
+old table.
+
+Writing costs one call per viewer, not a task: the viewer's ASGI ``send`` is
+run until it would wait, which it only does when that viewer's socket buffer is
+full (a slow phone). Such a viewer gets its own task until the buffer drains;
+meanwhile its changes are kept and only its newest table (the table is the
+whole state, so an older one is useless), so a slow viewer costs a bounded
+amount of memory and never holds up the others.
 """
 
 from __future__ import annotations
@@ -16,8 +25,12 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import Callable
+import signal
+import threading
+import time
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
+from typing import Any
 
 from crosstable.service.bus import EventBus, Notification
 
@@ -25,41 +38,192 @@ log = logging.getLogger(__name__)
 
 #: renders the live fragment of a tournament for one language: (tournament, locale) → html
 Renderer = Callable[[int, str], tuple[int, str]]
+#: an ASGI ``send``
+Send = Callable[[dict[str, Any]], Awaitable[None]]
+
+#: a comment every so many seconds keeps proxies from closing a quiet stream
+PING_SECONDS = 15.0
+PING = b": ping\r\n\r\n"
+#: change events kept for a viewer that cannot take them yet (beyond: one "refresh")
+BACKLOG = 256
 
 
-@dataclass(eq=False)
+@dataclass(frozen=True, slots=True)
+class Message:
+    """What one broadcast gives the viewers of one language, encoded once."""
+
+    revision: int  # of the table
+    change: bytes  # the ``change`` event (empty for the first table of a new viewer)
+    table: bytes  # the ``crosstable`` event (empty when the render failed)
+
+
+@dataclass(eq=False, slots=True)
 class Viewer:
+    """One open event stream."""
+
     tournament_id: int
     locale: str
-    #: encoded server-sent events (encoded once per language, shared by every viewer)
-    queue: asyncio.Queue[bytes] = field(default_factory=lambda: asyncio.Queue(64))
+    send: Send
+    #: the revision of the table the viewer has (or will have once the write in flight ends)
+    revision: int = -1
+    #: set when the stream is over (the hub shut down)
+    ended: asyncio.Event = field(default_factory=asyncio.Event)
+    #: a write that had to wait (the viewer's socket buffer was full)
+    writing: asyncio.Task[None] | None = None
+    changes: list[bytes] = field(default_factory=list)  # while ``writing``
+    table: bytes = b""  # the newest table not yet written (while ``writing``)
+    overflowed: bool = False
+    failed: bool = False
+
+    def offer(self, message: Message) -> None:
+        """Write ``message`` now, or keep it until the write in flight has finished."""
+        table = b""
+        if message.table and message.revision > self.revision:
+            table = message.table
+            self.revision = message.revision
+        if self.failed or not (message.change or table):
+            return
+        if self.writing is not None:
+            if message.change:
+                if len(self.changes) < BACKLOG:
+                    self.changes.append(message.change)
+                else:
+                    self.overflowed = True
+            if table:
+                self.table = table
+            return
+        self.write(message.change + table)
+
+    def write(self, data: bytes) -> None:
+        """Write ``data`` (events or a comment) without a task unless the send has to wait."""
+        if self.failed:
+            return
+        if self.writing is not None:
+            return  # a ping while a write is stuck: nothing to add
+        message = {"type": "http.response.body", "body": data, "more_body": True}
+        try:
+            started = start_eagerly(self.send(message))
+        except Exception:
+            log.debug("a viewer's connection failed", exc_info=True)
+            self.failed = True
+            self.ended.set()
+            return
+        if started is not None:
+            self.writing = asyncio.get_running_loop().create_task(self._drain(started))
+
+    async def _drain(self, started: Coroutine[Any, Any, None]) -> None:
+        try:
+            await started
+            while self.changes or self.table or self.overflowed:
+                pending = self.changes
+                if self.overflowed:
+                    pending = [refresh_event(self.revision)]
+                data = b"".join(pending) + self.table
+                self.changes, self.table, self.overflowed = [], b"", False
+                await self.send({"type": "http.response.body", "body": data, "more_body": True})
+        except Exception:
+            log.debug("a viewer's connection failed", exc_info=True)
+            self.failed = True
+            self.ended.set()
+        finally:
+            self.writing = None
+
+
+def start_eagerly(coroutine: Awaitable[None]) -> Coroutine[Any, Any, None] | None:
+    """Run ``coroutine`` until it finishes (None) or first waits (a coroutine for the rest).
+
+    Writing to a connection whose buffer has room never waits, so the usual case
+    costs a plain call instead of a task and two trips through the event loop.
+
+    >>> async def quick() -> None:
+    ...     pass
+    >>> start_eagerly(quick()) is None
+    True
+    >>> async def slow() -> None:
+    ...     await asyncio.sleep(0)
+    >>> asyncio.run(_await_if_needed(start_eagerly(slow())))
+    'finished later'
+    """
+    if not isinstance(coroutine, Coroutine):  # some other awaitable: let a task await it
+        return _await(coroutine)
+    try:
+        waiting = coroutine.send(None)
+    except StopIteration:
+        return None
+    return _resume(coroutine, waiting)
+
+
+async def _await(awaitable: Awaitable[None]) -> None:
+    await awaitable
+
+
+async def _resume(coroutine: Coroutine[Any, Any, None], waiting: Any) -> None:
+    """Go on with a coroutine that was started by hand and is waiting for ``waiting``
+    (an asyncio future, or None for a bare yield) — what a task would have done."""
+    while True:
+        try:
+            if waiting is None:
+                await asyncio.sleep(0)
+            else:
+                # a task takes the future over from the coroutine that yielded it
+                waiting._asyncio_future_blocking = False
+                await waiting
+        except BaseException as error:  # the future failed, or we were cancelled: tell it
+            try:
+                waiting = coroutine.throw(error)
+            except StopIteration:
+                return
+            continue
+        try:
+            waiting = coroutine.send(None)
+        except StopIteration:
+            return
+
+
+async def _await_if_needed(rest: Coroutine[Any, Any, None] | None) -> str:
+    if rest is None:
+        return "finished at once"
+    await rest
+    return "finished later"
 
 
 class Hub:
-    def __init__(self, bus: EventBus, render: Renderer) -> None:
+    def __init__(self, bus: EventBus, render: Renderer, revision_of: Callable[[int], int]) -> None:
         self.bus = bus
         self.render = render
+        #: a tournament's current revision (NotFoundError if there is none)
+        self.revision_of = revision_of
         self.viewers: dict[int, set[Viewer]] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
         self._unsubscribe: Callable[[], None] | None = None
         self._running: set[int] = set()
         self._dirty: dict[int, list[Notification]] = {}
+        self._pinger: asyncio.TimerHandle | None = None
+        #: the last broadcast per (tournament, language): what a new viewer gets first
+        self._latest: dict[tuple[int, str], Message] = {}
+        self._rendering: dict[tuple[int, str], asyncio.Future[Message]] = {}
 
     def start(self, loop: asyncio.AbstractEventLoop) -> None:
         self._loop = loop
         self._unsubscribe = self.bus.subscribe(self._from_bus)
+        self._pinger = loop.call_later(PING_SECONDS, self._ping)
+        self._end_streams_on_exit()
 
     def stop(self) -> None:
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
+        if self._pinger is not None:
+            self._pinger.cancel()
+            self._pinger = None
+        self.end_all()
 
     @property
     def count(self) -> int:
         return sum(len(v) for v in self.viewers.values())
 
-    def join(self, tournament_id: int, locale: str) -> Viewer:
-        viewer = Viewer(tournament_id, locale)
+    def join(self, tournament_id: int, locale: str, send: Send) -> Viewer:
+        viewer = Viewer(tournament_id, locale, send)
         self.viewers.setdefault(tournament_id, set()).add(viewer)
         return viewer
 
@@ -69,6 +233,49 @@ class Hub:
             group.discard(viewer)
             if not group:
                 del self.viewers[viewer.tournament_id]
+        if viewer.writing is not None:
+            viewer.writing.cancel()
+
+    async def current(self, tournament_id: int, locale: str, have: int = -1) -> Message | None:
+        """The table at the current revision, if newer than the revision the viewer has
+        (the last broadcast's bytes while they are current).
+
+        Call it after :meth:`join`: any change after this read reaches the viewer
+        by a broadcast, so the viewer cannot be left on an older table.
+        """
+        key = (tournament_id, locale)
+        revision = await asyncio.to_thread(self.revision_of, tournament_id)
+        if have >= revision:
+            return None
+        latest = self._latest.get(key)
+        if latest is not None and latest.revision >= revision:
+            return latest
+        rendering = self._rendering.get(key)
+        if rendering is None:  # viewers arriving together share one render
+            rendering = asyncio.ensure_future(self._render(tournament_id, locale))
+            self._rendering[key] = rendering
+            rendering.add_done_callback(lambda _f: self._rendering.pop(key, None))
+        message = await asyncio.shield(rendering)
+        if message.revision >= revision:
+            return message
+        return await self._render(tournament_id, locale)  # that render had begun too early
+
+    async def _render(self, tournament_id: int, locale: str) -> Message:
+        revision, html = await asyncio.to_thread(self.render, tournament_id, locale)
+        message = Message(revision, b"", encode("crosstable", html, revision))
+        self._remember(tournament_id, locale, message)
+        return message
+
+    def _remember(self, tournament_id: int, locale: str, message: Message) -> None:
+        latest = self._latest.get((tournament_id, locale))
+        if message.table and (latest is None or latest.revision <= message.revision):
+            self._latest[(tournament_id, locale)] = Message(message.revision, b"", message.table)
+
+    def end_all(self) -> None:
+        """End every stream (the server is shutting down; browsers reconnect elsewhere)."""
+        for group in self.viewers.values():
+            for viewer in group:
+                viewer.ended.set()
 
     # -- from any thread ---------------------------------------------------------------
 
@@ -81,9 +288,18 @@ class Hub:
 
     # -- on the event loop -------------------------------------------------------------
 
+    def _ping(self) -> None:
+        for group in self.viewers.values():
+            for viewer in list(group):
+                viewer.write(PING)
+        if self._loop is not None:
+            self._pinger = self._loop.call_later(PING_SECONDS, self._ping)
+
     def _changed(self, notification: Notification) -> None:
         tid = notification.tournament_id
         if tid not in self.viewers:
+            for key in [k for k in self._latest if k[0] == tid]:
+                del self._latest[key]
             return
         self._dirty.setdefault(tid, []).append(notification)
         if tid not in self._running:
@@ -94,8 +310,8 @@ class Hub:
         try:
             while self._dirty.get(tid):
                 changes = self._dirty.pop(tid)
-                viewers = list(self.viewers.get(tid, ()))
-                if not viewers:
+                locales = {v.locale for v in self.viewers.get(tid, ())}
+                if not locales:
                     break
                 summary = json.dumps(
                     [
@@ -104,35 +320,63 @@ class Hub:
                     ],
                     ensure_ascii=False,
                 )
-                pages: dict[str, tuple[int, str]] = {}
-                for locale in {v.locale for v in viewers}:
+                last = max(n.seq for n in changes)
+                began = time.perf_counter()
+                messages: dict[str, Message] = {}
+                for locale in locales:
                     try:
-                        pages[locale] = await asyncio.to_thread(self.render, tid, locale)
+                        revision, html = await asyncio.to_thread(self.render, tid, locale)
                     except Exception:
                         log.exception("rendering the live crosstable of %s failed", tid)
-                last = max(n.seq for n in changes)
-                encoded: dict[str, bytes] = {}
-                for locale in {v.locale for v in viewers}:
-                    revision, html = pages.get(locale, (last, ""))
-                    message = encode("change", summary, revision)
-                    if html:
-                        message += encode("crosstable", html, revision)
-                    encoded[locale] = message
+                        revision, html = last, ""
+                    messages[locale] = Message(
+                        revision,
+                        encode("change", summary, revision),
+                        encode("crosstable", html, revision) if html else b"",
+                    )
+                    self._remember(tid, locale, messages[locale])
+                rendered = time.perf_counter()
+                viewers = list(self.viewers.get(tid, ()))
                 for viewer in viewers:
-                    self._offer(viewer, encoded[viewer.locale])
+                    message = messages.get(viewer.locale)
+                    if message is not None:  # (a viewer of another language joined meanwhile)
+                        viewer.offer(message)
+                if log.isEnabledFor(logging.DEBUG):
+                    log.debug(
+                        "broadcast t%s r%s: rendered in %.1f ms, %d viewers written in %.1f ms",
+                        tid,
+                        last,
+                        (rendered - began) * 1000,
+                        len(viewers),
+                        (time.perf_counter() - rendered) * 1000,
+                    )
         finally:
             self._running.discard(tid)
             if self._dirty.get(tid):  # a change arrived after the loop ended
                 self._running.add(tid)
                 asyncio.get_running_loop().create_task(self._broadcast(tid))
 
-    @staticmethod
-    def _offer(viewer: Viewer, item: bytes) -> None:
-        queue = viewer.queue
-        if queue.full():  # a slow viewer: drop the oldest, the newest table is what counts
-            with contextlib.suppress(asyncio.QueueEmpty):
-                queue.get_nowait()
-        queue.put_nowait(item)
+    def _end_streams_on_exit(self) -> None:
+        """End the streams when the server is told to stop (SIGINT/SIGTERM).
+
+        A server waits for open responses before it shuts the application down,
+        and an event stream never ends by itself; so the hub chains itself to the
+        server's signal handlers (only when the server installed Python ones).
+        """
+        if threading.current_thread() is not threading.main_thread():
+            return
+        loop = self._loop
+        for number in (signal.SIGINT, signal.SIGTERM):
+            previous = signal.getsignal(number)
+            if not callable(previous) or previous is signal.default_int_handler:
+                continue
+
+            def handler(sig: int, frame: Any, previous: Any = previous) -> None:
+                if loop is not None and not loop.is_closed():
+                    loop.call_soon_threadsafe(self.end_all)
+                previous(sig, frame)
+
+            signal.signal(number, handler)
 
 
 def encode(event: str, data: str, revision: int) -> bytes:
@@ -143,3 +387,13 @@ def encode(event: str, data: str, revision: int) -> bytes:
     """
     lines = "".join(f"data: {line}\r\n" for line in data.splitlines() or [""])
     return f"event: {event}\r\nid: {revision}\r\n{lines}\r\n".encode()
+
+
+def refresh_event(revision: int) -> bytes:
+    """The ``change`` event that stands for changes a viewer missed: refresh everything.
+
+    >>> refresh_event(9).decode().splitlines()[2]
+    'data: [{"seq": 9, "kind": "refresh", "summary": "", "games": []}]'
+    """
+    body = [{"seq": revision, "kind": "refresh", "summary": "", "games": []}]
+    return encode("change", json.dumps(body), revision)

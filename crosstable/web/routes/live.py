@@ -5,47 +5,104 @@
 * ``crosstable`` — the crosstable fragment (HTML, in the viewer's language), with
   the revision as the event id; the page swaps it in without reloading;
 * ``change`` — JSON: the changes (sequence number, kind, summary, games touched),
-  for pages that refresh a part (the round view) and for apps.
+  for pages that refresh a part (the round view) and for apps. A viewer that
+  missed changes (it reconnected, or it was too slow to take them all) gets one
+  change of kind ``refresh``: refresh everything.
 
-A viewer that connects (or reconnects) with an older revision than the current
-one gets the current table at once, so a dropped connection loses nothing.
+A viewer that connects (or reconnects: the browser sends ``Last-Event-ID``)
+with an older revision than the current one gets the current table at once,
+so a dropped connection loses nothing. A comment every 15 seconds keeps
+proxies from closing a quiet stream.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+import contextlib
+from typing import Any
 
 from fastapi import APIRouter, Request
-from sse_starlette import EventSourceResponse, ServerSentEvent
+from fastapi.responses import Response
 
 from crosstable.web import i18n
 from crosstable.web.app import site_of
-from crosstable.web.hub import encode
+from crosstable.web.hub import Hub, Message, refresh_event
 
 router = APIRouter(tags=["live"])
 
+LIVE = b": live\r\n\r\n"
 
-@router.get("/t/{tid}/events", summary="Live updates of one tournament (text/event-stream)")
-async def events(tid: int, request: Request, rev: int | None = None) -> EventSourceResponse:
+
+class LiveStream(Response):
+    """The event stream of one viewer: the hub writes to it, this waits for the end.
+
+    Leaner than a generic streaming response: no task, timer or queue per viewer
+    (the hub writes every event straight to the connection), only a wait for the
+    viewer to go away.
+    """
+
+    media_type = "text/event-stream"
+
+    def __init__(self, hub: Hub, tournament_id: int, locale: str, known: int | None) -> None:
+        # (not Response.__init__: that would add "content-length: 0")
+        self.status_code = 200
+        self.background = None
+        self.raw_headers = [
+            (b"content-type", b"text/event-stream; charset=utf-8"),
+            (b"cache-control", b"no-store"),
+            (b"x-accel-buffering", b"no"),
+        ]
+        self.hub = hub
+        self.tournament_id = tournament_id
+        self.locale = locale
+        self.known = known
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        await send({"type": "http.response.start", "status": 200, "headers": self.raw_headers})
+        hub = self.hub
+        # the events go straight to the server: the middleware only adds headers (app._App)
+        send = scope.get("crosstable.send", send)
+        viewer = hub.join(self.tournament_id, self.locale, send)
+        viewer.revision = -1 if self.known is None else self.known
+        viewer.write(LIVE)
+
+        gone = False
+
+        async def watch() -> None:
+            nonlocal gone
+            while (await receive())["type"] != "http.disconnect":
+                pass
+            gone = True
+            viewer.ended.set()
+
+        watcher = asyncio.get_running_loop().create_task(watch())
+        try:
+            current = await hub.current(self.tournament_id, self.locale, viewer.revision)
+            if current is not None and current.revision > viewer.revision:
+                changed = refresh_event(current.revision) if self.known is not None else b""
+                viewer.offer(Message(current.revision, changed, current.table))
+            await viewer.ended.wait()
+        finally:
+            watcher.cancel()
+            hub.leave(viewer)
+        if not (gone or viewer.failed):  # the server is stopping: end the response properly
+            with contextlib.suppress(Exception):
+                await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+
+@router.get(
+    "/t/{tid}/events",
+    summary="Live updates of one tournament (text/event-stream)",
+    response_class=LiveStream,
+    status_code=200,
+)
+async def events(tid: int, request: Request, rev: int | None = None) -> LiveStream:
     site = site_of(request)
-    await asyncio.to_thread(site.tables.revision, tid)  # 404 before the stream starts
-    locale = i18n.current.get()
-    last_id = request.headers.get("last-event-id")
+    current = await asyncio.to_thread(site.tables.revision, tid)  # 404 before the stream starts
     known = rev
+    last_id = request.headers.get("last-event-id")
     if last_id and last_id.isdigit():
         known = int(last_id)
-    viewer = site.hub.join(tid, locale)
-
-    async def stream() -> AsyncIterator[ServerSentEvent | bytes]:
-        try:
-            yield ServerSentEvent(comment="live")
-            revision, html = await asyncio.to_thread(site.render_live, tid, locale)
-            if known is None or known != revision:
-                yield encode("crosstable", html, revision)
-            while True:
-                yield await viewer.queue.get()
-        finally:
-            site.hub.leave(viewer)
-
-    return EventSourceResponse(stream(), ping=15, headers={"X-Accel-Buffering": "no"})
+    if known is not None and known > current:  # a table from another database's past
+        known = None
+    return LiveStream(site.hub, tid, i18n.current.get(), known)

@@ -1,0 +1,428 @@
+"""The live crosstable's event streams at the ASGI level: every change reaches every viewer,
+once rendered and encoded for all, a reconnecting viewer catches up, a slow viewer holds
+nobody up and ends on the newest table, and the streams end when the server stops."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from crosstable.service import Service
+from crosstable.service.bus import Notification
+from crosstable.store import open_store
+from crosstable.web import hub as hub_module
+from crosstable.web.app import create_app
+from crosstable.web.demo import build_demo
+from crosstable.web.hub import Message, Viewer, encode, refresh_event, start_eagerly
+
+EVENT = re.compile(r"event: (\w+)\r\nid: (\d+)\r\n((?:data: .*\r\n)+)\r\n")
+
+
+class Stream:
+    """One GET of the app, driven by hand: what the server sent, and a way to hang up."""
+
+    def __init__(self, app: Any, path: str, headers: dict[str, str] | None = None) -> None:
+        self.app = app
+        path, _, query = path.partition("?")
+        raw = [(k.lower().encode(), v.encode()) for k, v in (headers or {}).items()]
+        self.scope = {
+            "type": "http",
+            "asgi": {"version": "3.0"},
+            "http_version": "1.1",
+            "method": "GET",
+            "scheme": "http",
+            "path": path,
+            "raw_path": path.encode(),
+            "query_string": query.encode(),
+            "root_path": "",
+            "headers": [(b"host", b"test"), *raw],
+            "client": ("127.0.0.1", 1),
+            "server": ("test", 80),
+        }
+        self.start: dict[str, Any] | None = None
+        self.body = b""
+        self.complete = False
+        self.arrived = asyncio.Event()
+        self.hang_up = asyncio.Event()
+        self._asked = False
+        self.task = asyncio.get_running_loop().create_task(self._run())
+
+    async def _receive(self) -> dict[str, Any]:
+        if not self._asked:
+            self._asked = True
+            return {"type": "http.request", "body": b"", "more_body": False}
+        await self.hang_up.wait()
+        return {"type": "http.disconnect"}
+
+    async def _send(self, message: dict[str, Any]) -> None:
+        if message["type"] == "http.response.start":
+            self.start = message
+        else:
+            self.body += message.get("body", b"")
+            self.complete = not message.get("more_body", False)
+        self.arrived.set()
+
+    async def _run(self) -> None:
+        await self.app(self.scope, self._receive, self._send)
+
+    def events(self) -> list[tuple[str, int, str]]:
+        text = self.body.decode()
+        return [
+            (kind, int(ident), "\n".join(line[6:] for line in data.splitlines()))
+            for kind, ident, data in EVENT.findall(text)
+        ]
+
+    def tables(self) -> list[int]:
+        return [ident for kind, ident, _ in self.events() if kind == "crosstable"]
+
+    async def wait_for(self, check: Callable[[], bool], seconds: float = 10) -> None:
+        async def until() -> None:
+            while not check():
+                self.arrived.clear()
+                await self.arrived.wait()
+
+        await asyncio.wait_for(until(), seconds)
+
+    async def close(self) -> None:
+        self.hang_up.set()
+        await asyncio.wait_for(self.task, 10)
+
+
+@pytest.fixture()
+def live(tmp_path: Path):  # type: ignore[no-untyped-def]
+    service = Service(open_store(f"sqlite:///{tmp_path / 'live.db'}"))
+    demo = build_demo(service)
+    app = create_app(service=service)
+    return app, service, demo["tournaments"][1]
+
+
+def run(test: Callable[[], Awaitable[None]]) -> None:
+    asyncio.run(asyncio.wait_for(test(), 60))
+
+
+async def _record(service: Service, tid: int, rnd: int, board: int, result: str) -> int:
+    change = await asyncio.to_thread(service.record_result, tid, rnd, board, result, actor="test")
+    return int(change.seq)
+
+
+def test_every_viewer_gets_every_change_and_the_right_table(live) -> None:  # type: ignore[no-untyped-def]
+    app, service, tid = live
+    site = app.state.site
+
+    async def scenario() -> None:
+        site.hub.start(asyncio.get_running_loop())
+        renders: list[tuple[int, str]] = []
+        render = site.hub.render
+        site.hub.render = lambda t, loc: renders.append((t, loc)) or render(t, loc)
+        revision = service.overview(tid).revision
+        viewers = [Stream(app, f"/t/{tid}/events?rev={revision}") for _ in range(3)]
+        viewers += [Stream(app, f"/t/{tid}/events") for _ in range(3)]
+        russian = Stream(app, f"/t/{tid}/events", {"Accept-Language": "ru"})
+        everyone = [*viewers, russian]
+        for viewer in everyone[:3]:
+            await viewer.wait_for(lambda v=viewer: b": live" in v.body)
+        for viewer in everyone[3:]:
+            await viewer.wait_for(lambda v=viewer: v.tables() == [revision])
+        assert all(v.tables() == [] for v in everyone[:3]), "an up-to-date viewer gets no table"
+        # viewers arriving together share one render (per language)
+        assert sorted(loc for _t, loc in renders) == ["en", "ru"]
+        renders.clear()
+        for viewer in everyone:
+            viewer.body = b""
+        assert viewers[0].start is not None
+        headers = dict(viewers[0].start["headers"])
+        assert headers[b"content-type"].startswith(b"text/event-stream")
+        assert headers[b"x-content-type-options"] == b"nosniff"  # the middleware's headers
+
+        seq = await _record(service, tid, 2, 1, "1-0")
+        for viewer in everyone:
+            await viewer.wait_for(lambda v=viewer: seq in v.tables())
+        # one render per language, not per viewer
+        assert sorted(loc for _t, loc in renders) == ["en", "ru"]
+        _rev, english = site.render_live(tid, "en")
+        _rev, russian_html = site.render_live(tid, "ru")
+        for viewer in viewers:
+            kinds = [(kind, ident) for kind, ident, _ in viewer.events()]
+            assert kinds == [("change", seq), ("crosstable", seq)]
+            change, table = viewer.events()
+            assert f'"seq": {seq}' in change[2] and '"kind": "result"' in change[2]
+            assert table[2] == english, "the fragment is the table at that revision"
+        assert russian.events()[1][2] == russian_html != english
+        for viewer in everyone:
+            await viewer.close()
+        assert site.hub.count == 0
+        site.hub.stop()
+
+    run(scenario)
+
+
+def test_a_reconnecting_viewer_catches_up(live) -> None:  # type: ignore[no-untyped-def]
+    app, service, tid = live
+    site = app.state.site
+
+    async def scenario() -> None:
+        site.hub.start(asyncio.get_running_loop())
+        old = service.overview(tid).revision
+        seq = await _record(service, tid, 2, 1, "½-½")
+        # the browser reconnects with the id of the last event it had
+        back = Stream(app, f"/t/{tid}/events?rev={old}", {"Last-Event-ID": str(old)})
+        await back.wait_for(lambda: seq in back.tables())
+        change, table = back.events()
+        assert change[0] == "change" and '"kind": "refresh"' in change[2]
+        assert table[2] == site.render_live(tid, "en")[1]
+        # a first visit without a revision gets the table, without a refresh
+        fresh = Stream(app, f"/t/{tid}/events")
+        await fresh.wait_for(lambda: fresh.tables() == [seq])
+        assert [kind for kind, _i, _d in fresh.events()] == ["crosstable"]
+        # a revision from another database's past is treated as none
+        future = Stream(app, f"/t/{tid}/events?rev={seq + 1000}")
+        await future.wait_for(lambda: future.tables() == [seq])
+        for stream in (back, fresh, future):
+            await stream.close()
+        site.hub.stop()
+
+    run(scenario)
+
+
+def test_an_unknown_tournament_is_404_before_any_stream(live) -> None:  # type: ignore[no-untyped-def]
+    app, _service, _tid = live
+
+    async def scenario() -> None:
+        stream = Stream(app, "/t/999/events")
+        await asyncio.wait_for(stream.task, 10)
+        assert stream.start is not None and stream.start["status"] == 404
+
+    run(scenario)
+
+
+def test_a_slow_viewer_holds_nobody_up_and_ends_on_the_newest_table(live) -> None:  # type: ignore[no-untyped-def]
+    app, service, tid = live
+    site = app.state.site
+
+    async def scenario() -> None:
+        site.hub.start(asyncio.get_running_loop())
+        revision = service.overview(tid).revision
+        quick = Stream(app, f"/t/{tid}/events?rev={revision}")
+        slow = Stream(app, f"/t/{tid}/events?rev={revision}")
+        for stream in (quick, slow):
+            await stream.wait_for(lambda s=stream: b": live" in s.body)
+        # the slow viewer's socket is full: its sends wait until we let them go
+        gate = asyncio.Event()
+        original = slow._send
+
+        async def stuck(message: dict[str, Any]) -> None:
+            await gate.wait()
+            await original(message)
+
+        (slow_viewer,) = [v for v in site.hub.viewers[tid] if v.send.__self__ is slow]
+        slow_viewer.send = stuck
+        seqs = []
+        for board in range(1, 6):
+            seqs.append(await _record(service, tid, 2, board, "1-0"))
+            await quick.wait_for(lambda: seqs[-1] in quick.tables())
+        assert slow.tables() == []
+        gate.set()
+        await slow.wait_for(lambda: seqs[-1] in slow.tables())
+        changes = [i for kind, i, _d in slow.events() if kind == "change"]
+        assert changes == seqs, "every change, in order"
+        assert slow.tables()[-1] == seqs[-1] and len(slow.tables()) <= 2, "no stale tables"
+        assert quick.tables() == seqs
+        for stream in (quick, slow):
+            await stream.close()
+        site.hub.stop()
+
+    run(scenario)
+
+
+def test_streams_end_when_the_server_stops(live) -> None:  # type: ignore[no-untyped-def]
+    app, service, tid = live
+    site = app.state.site
+
+    async def scenario() -> None:
+        site.hub.start(asyncio.get_running_loop())
+        revision = service.overview(tid).revision
+        stream = Stream(app, f"/t/{tid}/events?rev={revision}")
+        await stream.wait_for(lambda: b": live" in stream.body)
+        site.hub.stop()
+        await asyncio.wait_for(stream.task, 10)
+        assert stream.complete and site.hub.count == 0
+
+    run(scenario)
+
+
+def test_quiet_streams_are_pinged(live, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    app, service, tid = live
+    site = app.state.site
+    monkeypatch.setattr(hub_module, "PING_SECONDS", 0.01)
+
+    async def scenario() -> None:
+        site.hub.start(asyncio.get_running_loop())
+        stream = Stream(app, f"/t/{tid}/events?rev={service.overview(tid).revision}")
+        await stream.wait_for(lambda: b": ping" in stream.body)
+        await stream.close()
+        site.hub.stop()
+
+    run(scenario)
+
+
+def test_a_failed_render_still_tells_the_change(live) -> None:  # type: ignore[no-untyped-def]
+    app, service, tid = live
+    site = app.state.site
+
+    async def scenario() -> None:
+        site.hub.start(asyncio.get_running_loop())
+        stream = Stream(app, f"/t/{tid}/events?rev={service.overview(tid).revision}")
+        await stream.wait_for(lambda: b": live" in stream.body)
+
+        def broken(_tid: int, _locale: str) -> tuple[int, str]:
+            raise RuntimeError("template error")
+
+        site.hub.render = broken
+        seq = await _record(service, tid, 3, 1, "0-1")
+        await stream.wait_for(lambda: any(i == seq for _k, i, _d in stream.events()))
+        assert [kind for kind, _i, _d in stream.events()] == ["change"]
+        await stream.close()
+        site.hub.stop()
+
+    run(scenario)
+
+
+def test_changes_of_other_tournaments_are_not_sent(live) -> None:  # type: ignore[no-untyped-def]
+    app, service, tid = live
+    site = app.state.site
+
+    async def scenario() -> None:
+        site.hub.start(asyncio.get_running_loop())
+        stream = Stream(app, f"/t/{tid}/events?rev={service.overview(tid).revision}")
+        await stream.wait_for(lambda: b": live" in stream.body)
+        service.bus.publish(Notification(tournament_id=tid + 100, seq=1, kind="result", summary=""))
+        seq = await _record(service, tid, 3, 2, "1-0")
+        await stream.wait_for(lambda: seq in stream.tables())
+        assert [i for _k, i, _d in stream.events()] == [seq, seq]
+        await stream.close()
+        site.hub.stop()
+
+    run(scenario)
+
+
+# -- the viewer's writing, with a fake connection ---------------------------------------
+
+
+class Connection:
+    """A connection whose sends can be made to wait, like a full socket buffer."""
+
+    def __init__(self) -> None:
+        self.data = b""
+        self.open = asyncio.Event()
+        self.open.set()
+
+    async def send(self, message: dict[str, Any]) -> None:
+        if not self.open.is_set():
+            await self.open.wait()
+        self.data += message["body"]
+
+
+def _message(revision: int, with_table: bool) -> Message:
+    change = encode("change", f'[{{"seq": {revision}}}]', revision)
+    table = encode("crosstable", f"<table>{revision}</table>", revision) if with_table else b""
+    return Message(revision, change, table)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.tuples(st.booleans(), st.booleans(), st.booleans()), min_size=1, max_size=40),
+    st.integers(min_value=1, max_value=8),
+)
+def test_a_viewer_gets_every_change_in_order_and_the_newest_table(
+    steps: list[tuple[bool, bool, bool]], backlog: int
+) -> None:
+    """Whatever the moments its connection stalls, a viewer gets every change in order (or
+    one refresh when too many waited), tables only ever newer, and ends on the newest."""
+
+    async def scenario() -> None:
+        connection = Connection()
+        viewer = Viewer(1, "en", connection.send)
+        newest = 0
+        for revision, (with_table, stall, release) in enumerate(steps, start=1):
+            if stall:
+                connection.open.clear()
+            viewer.offer(_message(revision, with_table))
+            newest = revision if with_table else newest
+            if release:
+                connection.open.set()
+                await asyncio.sleep(0)
+        connection.open.set()
+        while viewer.writing is not None:
+            await asyncio.sleep(0)
+        events = EVENT.findall(connection.data.decode())
+        tables = [int(i) for kind, i, _d in events if kind == "crosstable"]
+        changes = [int(i) for kind, i, d in events if kind == "change" and "refresh" not in d]
+        refreshed = any("refresh" in d for _k, _i, d in events)
+        assert tables == sorted(set(tables)), "tables only ever newer"
+        assert (tables[-1] if tables else 0) == newest
+        if refreshed:
+            assert changes == sorted(set(changes))
+        else:
+            assert changes == list(range(1, len(steps) + 1))
+
+    hub_backlog = hub_module.BACKLOG
+    hub_module.BACKLOG = backlog
+    try:
+        asyncio.run(scenario())
+    finally:
+        hub_module.BACKLOG = hub_backlog
+
+
+def test_start_eagerly_runs_to_the_first_wait_and_hands_over_errors() -> None:
+    async def scenario() -> None:
+        seen: list[str] = []
+
+        async def writes(fail: bool) -> None:
+            seen.append("before")
+            await asyncio.sleep(0.001)
+            if fail:
+                raise OSError("connection reset")
+            seen.append("after")
+
+        rest = start_eagerly(writes(False))
+        assert seen == ["before"] and rest is not None
+        await rest
+        assert seen == ["before", "after"]
+        failing = start_eagerly(writes(True))
+        assert failing is not None
+        with pytest.raises(OSError):
+            await failing
+        # cancelling the rest cancels the coroutine where it waits
+        stopped: list[bool] = []
+
+        async def waits() -> None:
+            try:
+                await asyncio.Event().wait()
+            except asyncio.CancelledError:
+                stopped.append(True)
+                raise
+
+        pending = start_eagerly(waits())
+        assert pending is not None
+        task = asyncio.get_running_loop().create_task(pending)
+        await asyncio.sleep(0)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        assert stopped == [True]
+
+    asyncio.run(scenario())
+
+
+def test_the_refresh_event_stands_for_missed_changes() -> None:
+    assert refresh_event(4).startswith(b"event: change\r\nid: 4\r\n")
