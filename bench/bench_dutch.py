@@ -8,6 +8,7 @@ whether the two pairings agree.
 
     python bench/bench_dutch.py            # 500 and 1000 players
     python bench/bench_dutch.py 200 500    # chosen sizes
+    python bench/bench_dutch.py --crosscheck 100 [SEED]   # random events vs py4swiss
 
 py4swiss is a benchmark peer only: ``pip install py4swiss`` in your shell.
 """
@@ -108,5 +109,63 @@ def main(sizes: list[int]) -> None:
             )
 
 
+def crosscheck(count: int, seed: int) -> None:
+    """Pair a random round of ``count`` random events with both engines and
+    list the events where the pairings differ (TRF files kept for study)."""
+    import random
+    from dataclasses import replace
+
+    from crosstable.cli.pair import request_from_document
+    from crosstable.core.model import Colour, Settings, System
+    from crosstable.core.pairing.dutch import NoValidPairingError, pair_round
+    from crosstable.core.pairing.dutch.from_tournament import before_round
+    from crosstable.core.pairing.dutch.generator import GeneratorSettings, generate
+    from crosstable.formats.trf import read_trf, write_trf
+    from crosstable.formats.trf_model import TrfDocument
+
+    rng = random.Random(seed)
+    folder = Path(tempfile.mkdtemp(prefix="dutch-crosscheck-"))
+    same = differ = 0
+    for index in range(count):
+        players = rng.randint(8, 160)
+        rounds = min(players - 2, rng.randint(3, 9))
+        settings = GeneratorSettings(
+            players=players,
+            rounds=rounds,
+            seed=rng.randrange(10**9),
+            half_bye_rate=rng.choice([0.0, 0.05]),
+            forfeit_rate=rng.choice([0.0, 0.04]),
+        )
+        number = rng.randint(2, rounds)
+        try:
+            tournament = generate(settings)
+        except NoValidPairingError:
+            continue
+        cut = replace(
+            before_round(tournament, number),
+            settings=Settings(system=System.SWISS_DUTCH, rounds=rounds),
+        )
+        doc = TrfDocument.from_tournament(cut)
+        order = sorted(doc.file_points, key=lambda start: (-doc.file_points[start], start))
+        ranks: dict[int, int | None] = {start: rank for rank, start in enumerate(order, 1)}
+        doc = replace(doc, initial_colour=Colour.WHITE, file_ranks=ranks)
+        path = folder / f"event{index}.trf"
+        path.write_text(write_trf(doc))
+        ours = pair_round(request_from_document(read_trf(path)))
+        mine = [list(b) for b in ours.boards] + ([[ours.bye, 0]] if ours.bye else [])
+        peer = run(PEER, path)
+        if peer is None:
+            continue
+        if peer["pairs"] == mine:
+            same += 1
+        else:
+            differ += 1
+            print(f"differs: {path} ({players} players, round {number} of {rounds})")
+    print(f"{same} identical, {differ} different")
+
+
 if __name__ == "__main__":
-    main([int(a) for a in sys.argv[1:]] or [500, 1000])
+    if sys.argv[1:2] == ["--crosscheck"]:
+        crosscheck(int(sys.argv[2]), int(sys.argv[3]) if len(sys.argv) > 3 else 1)
+    else:
+        main([int(a) for a in sys.argv[1:]] or [500, 1000])
