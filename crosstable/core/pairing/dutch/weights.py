@@ -10,6 +10,7 @@ written as penalties (a negative count), which compares the same as bbpPairings'
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING
@@ -166,16 +167,25 @@ class EdgeFields:
         everyone = [players[v] for v in bracket]
         half = len(inside) // 2
 
-        def count(group: list[PlayerState], score: Fraction) -> int:
-            return sum(1 for p in group if p.pairing_score == score)
+        tallies: dict[str, Counter[Fraction]] = {}
+
+        def count(group: list[PlayerState], score: Fraction, name: str) -> int:
+            tally = tallies.get(name)
+            if tally is None:
+                tally = tallies[name] = Counter(p.pairing_score for p in group)
+            return tally[score]
 
         # the lowest score's count is the number of pairs less the others: no room
         lowest_inside = min(p.pairing_score for p in inside)
         lowest = min(p.pairing_score for p in everyone)
         bounds: list[tuple[object, int]] = [("pairs", half)]
-        bounds += [(("scores", s), count(inside, s)) for s in self.scores if s != lowest_inside]
+        bounds += [
+            (("scores", s), count(inside, s, "inside")) for s in self.scores if s != lowest_inside
+        ]
         bounds.append(("next", len(everyone) // 2))
-        bounds += [(("next-scores", s), count(everyone, s)) for s in self.scores if s != lowest]
+        bounds += [
+            (("next-scores", s), count(everyone, s, "everyone")) for s in self.scores if s != lowest
+        ]
         if single or self.pairer.single_initial:
             bounds.append(("c9", self.bye_count * self.bye_count))
         top_rule = self.pairer.last_round
@@ -195,8 +205,10 @@ class EdgeFields:
             if rounds > back:
                 downs = [p for p in inside if p.floats[back] is Float.DOWN]
                 ups = sum(1 for p in inside if p.floats[back] is Float.UP)
-                bounds += [((keys[0], s), count(downs, s)) for s in scores_inside]
-                bounds += [((keys[1], s), min(ups, count(inside, s))) for s in scores_inside]
+                bounds += [((keys[0], s), count(downs, s, keys[0])) for s in scores_inside]
+                bounds += [
+                    ((keys[1], s), min(ups, count(inside, s, "inside"))) for s in scores_inside
+                ]
         residents = resident_end - movers
         unit = 1 << (exchange_shift(residents) + 1)
         exchange = (residents // 2 + 1) * (unit + 2)
