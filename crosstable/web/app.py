@@ -183,7 +183,7 @@ def create_app(
             "`Authorization: Bearer <API token>` (create one on your account page)."
         ),
         lifespan=lifespan,
-        docs_url="/api/docs",
+        docs_url=None if _DOCS_ASSETS else "/api/docs",  # (offline below; else from a CDN)
         redoc_url=None,
         openapi_url="/api/openapi.json",
     )
@@ -200,12 +200,45 @@ def create_app(
     app.add_middleware(LocaleMiddleware)
     _error_handlers(app, site)
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
+    if _DOCS_ASSETS:
+        _offline_api_docs(app, _DOCS_ASSETS)
 
     from crosstable.web.routes import account, api, live, manage, pages, printing, wizard
 
     for module in (api, live, pages, manage, wizard, account, printing):
         app.include_router(module.router)
     return app
+
+
+def _docs_assets() -> str | None:
+    """The folder of Swagger UI's files as the ``fastapi-offline`` package ships them."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("fastapi_offline")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    folder = Path(next(iter(spec.submodule_search_locations))) / "static"
+    return str(folder) if (folder / "swagger-ui-bundle.js").is_file() else None
+
+
+_DOCS_ASSETS = _docs_assets()
+
+
+def _offline_api_docs(app: FastAPI, assets: str) -> None:
+    """``/api/docs``: Swagger UI served from this server, so it works without the internet."""
+    from fastapi.openapi.docs import get_swagger_ui_html
+
+    app.mount("/api/docs/assets", StaticFiles(directory=assets), name="api-docs-assets")
+
+    @app.get("/api/docs", include_in_schema=False)
+    async def api_docs() -> HTMLResponse:
+        return get_swagger_ui_html(
+            openapi_url="/api/openapi.json",
+            title="crosstable — API",
+            swagger_js_url="/api/docs/assets/swagger-ui-bundle.js",
+            swagger_css_url="/api/docs/assets/swagger-ui.css",
+            swagger_favicon_url="/api/docs/assets/favicon.png",
+        )
 
 
 class _App(FastAPI):

@@ -28,6 +28,7 @@ import logging
 import signal
 import threading
 import time
+import types
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
@@ -72,7 +73,8 @@ class Viewer:
     writing: asyncio.Task[None] | None = None
     changes: list[bytes] = field(default_factory=list)  # while ``writing``
     table: bytes = b""  # the newest table not yet written (while ``writing``)
-    overflowed: bool = False
+    #: more changes waited than BACKLOG: the revision of the newest (they become one refresh)
+    overflowed: int = 0
     failed: bool = False
 
     def offer(self, message: Message) -> None:
@@ -88,7 +90,7 @@ class Viewer:
                 if len(self.changes) < BACKLOG:
                     self.changes.append(message.change)
                 else:
-                    self.overflowed = True
+                    self.overflowed = message.revision
             if table:
                 self.table = table
             return
@@ -117,9 +119,9 @@ class Viewer:
             while self.changes or self.table or self.overflowed:
                 pending = self.changes
                 if self.overflowed:
-                    pending = [refresh_event(self.revision)]
+                    pending = [refresh_event(self.overflowed)]
                 data = b"".join(pending) + self.table
-                self.changes, self.table, self.overflowed = [], b"", False
+                self.changes, self.table, self.overflowed = [], b"", 0
                 await self.send({"type": "http.response.body", "body": data, "more_body": True})
         except Exception:
             log.debug("a viewer's connection failed", exc_info=True)
@@ -144,7 +146,7 @@ def start_eagerly(coroutine: Awaitable[None]) -> Coroutine[Any, Any, None] | Non
     >>> asyncio.run(_await_if_needed(start_eagerly(slow())))
     'finished later'
     """
-    if not isinstance(coroutine, Coroutine):  # some other awaitable: let a task await it
+    if not isinstance(coroutine, types.CoroutineType):  # another awaitable: a task awaits it
         return _await(coroutine)
     try:
         waiting = coroutine.send(None)
@@ -201,7 +203,7 @@ class Hub:
         self._pinger: asyncio.TimerHandle | None = None
         #: the last broadcast per (tournament, language): what a new viewer gets first
         self._latest: dict[tuple[int, str], Message] = {}
-        self._rendering: dict[tuple[int, str], asyncio.Future[Message]] = {}
+        self._rendering: dict[tuple[int, str], asyncio.Future[Message | None]] = {}
 
     def start(self, loop: asyncio.AbstractEventLoop) -> None:
         self._loop = loop
@@ -256,12 +258,16 @@ class Hub:
             self._rendering[key] = rendering
             rendering.add_done_callback(lambda _f: self._rendering.pop(key, None))
         message = await asyncio.shield(rendering)
-        if message.revision >= revision:
+        if message is None or message.revision >= revision:
             return message
         return await self._render(tournament_id, locale)  # that render had begun too early
 
-    async def _render(self, tournament_id: int, locale: str) -> Message:
-        revision, html = await asyncio.to_thread(self.render, tournament_id, locale)
+    async def _render(self, tournament_id: int, locale: str) -> Message | None:
+        try:
+            revision, html = await asyncio.to_thread(self.render, tournament_id, locale)
+        except Exception:  # the viewer stays and gets the next change
+            log.exception("rendering the live crosstable of %s failed", tournament_id)
+            return None
         message = Message(revision, b"", encode("crosstable", html, revision))
         self._remember(tournament_id, locale, message)
         return message

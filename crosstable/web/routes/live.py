@@ -24,6 +24,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
+from crosstable.core.errors import CrosstableError
 from crosstable.web import i18n
 from crosstable.web.app import site_of
 from crosstable.web.hub import Hub, Message, refresh_event
@@ -77,7 +78,11 @@ class LiveStream(Response):
 
         watcher = asyncio.get_running_loop().create_task(watch())
         try:
-            current = await hub.current(self.tournament_id, self.locale, viewer.revision)
+            try:
+                current = await hub.current(self.tournament_id, self.locale, viewer.revision)
+            except CrosstableError:  # the tournament is gone
+                current = None
+                viewer.ended.set()
             if current is not None and current.revision > viewer.revision:
                 changed = refresh_event(current.revision) if self.known is not None else b""
                 viewer.offer(Message(current.revision, changed, current.table))
