@@ -107,11 +107,13 @@ def _server_cpu(url: str) -> float | None:
         ticks = os.sysconf("SC_CLK_TCK")
         total = 0
         for pid in [postmaster, *_children(postmaster)]:
-            with open(f"/proc/{pid}/stat") as stat:
-                fields = stat.read().rsplit(")", 1)[1].split()
-            # utime, stime, and for the postmaster the reaped backends' cutime, cstime
-            total += sum(int(v) for v in fields[11:15]) if pid == postmaster else 0
-            total += sum(int(v) for v in fields[11:13]) if pid != postmaster else 0
+            try:
+                with open(f"/proc/{pid}/stat") as stat:
+                    fields = stat.read().rsplit(")", 1)[1].split()
+            except OSError:  # a backend that just ended (the postmaster counts it now)
+                continue
+            # utime, stime; for the postmaster also the ended backends' cutime, cstime
+            total += sum(int(v) for v in fields[11 : 15 if pid == postmaster else 13])
         return total / ticks
     except Exception:
         return None

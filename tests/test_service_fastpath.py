@@ -38,17 +38,18 @@ from crosstable.store.models import (
 )
 
 
-def _spy(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
-    """Every write the fast path tried: True committed, False handed to the ordinary path."""
+def _spy(monkeypatch: pytest.MonkeyPatch, name: str = "record_result") -> list[bool]:
+    """Every write the fast path tried (``record_result``: at the table's revision;
+    ``record_result_locked``: under the lock): True committed, False not."""
     tried: list[bool] = []
-    original = recording_module.record_result
+    original = getattr(recording_module, name)
 
-    def spy(store: Store, write: ResultWrite) -> bool:
-        done = original(store, write)
+    def spy(*args: Any) -> bool:
+        done = bool(original(*args))
         tried.append(done)
         return done
 
-    monkeypatch.setattr(recording_module, "record_result", spy)
+    monkeypatch.setattr(recording_module, name, spy)
     return tried
 
 
@@ -165,6 +166,7 @@ def test_a_change_by_another_service_is_never_missed(
     db_url: str, store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     tried = _spy(monkeypatch)
+    locked = _spy(monkeypatch, "record_result_locked")
     here = make_service(store)
     other_store = open_store(db_url)  # another process, as it were: its own connections
     try:
@@ -194,10 +196,12 @@ def test_a_change_by_another_service_is_never_missed(
         with pytest.raises(ConflictError) as conflict:
             here.record_result(tid, 1, 3, "1-0")
         assert conflict.value.current == "0-1"
-        assert tried == [True, True, False]
-        here.record_result(tid, 2, 1, "1-0")  # the ordinary path rebuilt the table
+        assert tried == [True, True, False]  # then, under the lock, the table caught up
+        assert locked == [False]  # and saw the result there: the ordinary path answered
+        # others write here too: the next results go straight to the locked write
+        here.record_result(tid, 2, 1, "1-0")
         here.record_result(tid, 2, 2, "0-1")
-        assert tried[-1] is True
+        assert tried == [True, True, False] and locked == [False, True, True]
         check()
         there.correct_result(tid, 2, 2, "1-0")
         here.record_result(tid, 2, 3, "½-½")
@@ -209,6 +213,10 @@ def test_a_change_by_another_service_is_never_missed(
         replay = here.record_result(tid, 3, 1, "1-0", idempotency_key="same")
         assert replay.replayed
         assert [h.kind for h in here.history(tid)].count("result") == 8
+        check()
+        there.record_result(tid, 3, 3, "½-½")
+        here.record_result(tid, 4, 1, "1-0")  # caught up and written under the lock
+        assert locked[-1] is True
         check()
         # here caught up with there's results from the event log: only there loaded once
         assert loads == [tid]
@@ -328,3 +336,24 @@ def test_raw_transactions_commit_whole_or_not_at_all(store: Store) -> None:
     with store.reading() as session:
         keys = set(session.scalars(select(PreferenceRow.key)))
     assert {"kept", "lost"} & keys == {"kept"}
+
+
+def test_after_contention_the_lock_is_taken_first_for_a_while(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tried = _spy(monkeypatch)
+    locked = _spy(monkeypatch, "record_result_locked")
+    service = make_service(store)
+    tid = started(service, 4)
+    table = service.live_tables.checkout(tid)
+    assert table is not None
+    table.contended = 2  # as after a write that another process got in before
+    service.live_tables.checkin(tid, table)
+    for board, value in ((1, "1-0"), (2, "0-1")):
+        service.record_result(tid, 1, board, value)
+    service.record_result(tid, 2, 1, "½-½")
+    assert locked == [True, True] and tried == [True]
+    stored = dict(service.live_standings(tid) or {})
+    assert stored.pop("revision") == service.history(tid)[-1].seq
+    assert stored == live_standings(service.tournament(tid))
+    assert service.verify(tid) == []

@@ -66,6 +66,8 @@ class LiveTable:
     names: dict[int, str]
     #: the tournament's creation time (with its id, the tournament's identity)
     created_at: str
+    #: results still to send straight to the locked write (others write here too)
+    contended: int = 0
 
 
 class LiveTables:

@@ -9,19 +9,22 @@ updates the live standings in memory, and writes everything in one transaction
 that succeeds only while the database is still at the table's revision
 (:mod:`crosstable.store.hotpath`).
 
-When the write does not pass, nothing was written and the result is taken out
-of the table again. If other processes recorded results meanwhile, the table
-catches up with them from the event log and the write is tried again; if
-anything else happened — the game has a result now, an expected version
-differs, an idempotency key was used before, the field or the status changed —
-the ordinary path answers (a conflict, a replay, an error, or the same change).
-So the answers are the same; only the work differs. (A try that does not pass
-has read the clock: with a stepping test clock the times then differ by steps.)
+When that write does not pass, nothing was written and the result is taken out
+of the table again. It is tried once more holding the tournament's write lock:
+the table first catches up with the events recorded since its revision (when
+they are all results, e.g. from other processes), then the write goes in, and
+nobody can get in between. If anything else happened — the game has a result
+now, an expected version differs, an idempotency key was used before, the
+field or the status changed — the ordinary path answers (a conflict, a replay,
+an error, or the same change). So the answers are the same; only the work
+differs. (A try that does not pass has read the clock: with a stepping test
+clock the times then differ by a step.)
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from crosstable.core.model import GameResult, Reason
@@ -29,12 +32,19 @@ from crosstable.service.bus import CHANNEL, Notification
 from crosstable.service.live import (
     GameState,
     LiveTable,
+    LiveTables,
     apply_results,
     results_only,
     standings_json,
 )
 from crosstable.service.loading import result_code
-from crosstable.store.hotpath import ResultWrite, events_since, record_result
+from crosstable.store.hotpath import (
+    Current,
+    Events,
+    ResultWrite,
+    record_result,
+    record_result_locked,
+)
 
 if TYPE_CHECKING:
     from crosstable.service.base import Change, ServiceBase
@@ -60,130 +70,174 @@ def record_fast(
     table = tables.checkout(tournament_id)
     if table is None:
         return None
-    for _ in range(ATTEMPTS):
-        game = table.games.get((round_number, board))
-        if (
-            table.status != "running"
-            or game is None
-            or game.result is not None
-            or (expected_version is not None and expected_version != game.version)
-        ):
-            break
-        change = _attempt(
-            service,
-            tournament_id,
-            table,
-            game,
-            (round_number, board),
-            value,
-            reason,
-            request,
-            actor,
-            idempotency_key,
-        )
-        if change is not None:
-            tables.checkin(tournament_id, table)
-            return change
-        # nothing written: the table is as it was; catch up with what others wrote
-        if not _catch_up(service, tournament_id, table):
-            break
-    tables.checkin(tournament_id, table)  # valid at its revision
+    spot = (round_number, board)
+    if not _open(table, spot, expected_version):
+        tables.checkin(tournament_id, table)  # untouched: still valid
+        return None
+    ask = _Request(tournament_id, spot, value, reason, request, actor, idempotency_key)
+    # (an error on the way propagates: the table, perhaps changed, is let go)
+    if table.contended:  # others write this tournament too: straight to the lock
+        table.contended -= 1
+    else:
+        ready = _prepare(service, table, ask)
+        if record_result(service.store, ready.write):
+            return _done(service, tables, table, ready)
+        _take_back(table, ready)
+        table.contended = CONTENDED_RUN
+    # Someone got in between (or the row or the idempotency key says no): try once more
+    # holding the tournament's write lock, after catching up with the events since.
+    held: list[_Ready] = []
+
+    def build(current: Current, events: Events) -> ResultWrite | None:
+        revision, created_at, status = current
+        if created_at != table.created_at or status != "running":
+            return None
+        if not _catch_up(table, revision, events) or not _open(table, spot, expected_version):
+            return None
+        held.append(_prepare(service, table, ask))
+        return held[-1].write
+
+    if record_result_locked(service.store, tournament_id, table.revision, build):
+        return _done(service, tables, table, held[-1])
+    if held:  # refused under the lock: the row or the key says no; let the table go
+        return None
+    tables.checkin(tournament_id, table)  # valid at its (perhaps newer) revision
     return None
 
 
-#: writes tried before handing over to the ordinary path (between two tries the
-#: table catches up with the results other processes recorded meanwhile)
-ATTEMPTS = 3
+#: after a write that did not pass (another process wrote the tournament meanwhile),
+#: this many of the next results go straight to the locked try: under contention it
+#: saves a try that would fail again
+CONTENDED_RUN = 16
 
 
-def _attempt(
-    service: ServiceBase,
-    tournament_id: int,
-    table: LiveTable,
-    game: GameState,
-    spot: tuple[int, int],
-    value: GameResult,
-    reason: Reason,
-    request: dict[str, Any],
-    actor: str,
-    idempotency_key: str | None,
-) -> Change | None:
-    """One try at writing the result at the table's revision; None: nothing written
-    (and the table as it was)."""
-    from crosstable.service.base import Change
+@dataclass(frozen=True, slots=True)
+class _Request:
+    tournament_id: int
+    spot: tuple[int, int]
+    value: GameResult
+    reason: Reason
+    request: dict[str, Any]
+    actor: str
+    idempotency_key: str | None
 
-    round_number, board = spot
-    code = result_code(value)
+
+@dataclass(frozen=True, slots=True)
+class _Ready:
+    """A result entered in the table's standings, and the write that makes it true."""
+
+    ask: _Request
+    game: GameState
+    write: ResultWrite
+    notification: Notification
+    data: dict[str, Any]
+
+
+def _open(table: LiveTable, spot: tuple[int, int], expected_version: int | None) -> bool:
+    """The table says the game waits for its result (and is at the expected version)."""
+    game = table.games.get(spot)
+    return (
+        table.status == "running"
+        and game is not None
+        and game.result is None
+        and (expected_version is None or expected_version == game.version)
+    )
+
+
+def _prepare(service: ServiceBase, table: LiveTable, ask: _Request) -> _Ready:
+    """Enter the result in the table's standings and build the write at its revision."""
+    round_number, board = ask.spot
+    game = table.games[ask.spot]
+    code = result_code(ask.value)
     assert code is not None
+    reason = ask.reason.value
     before: dict[str, Any] = {"result": None}
     after: dict[str, Any] = {"result": code}
-    if game.reason != reason.value:
+    if game.reason != reason:
         before["reason"] = game.reason
-        after["reason"] = reason.value
+        after["reason"] = reason
     key = {"round": round_number, "board": board}
     changes = [{"table": "games", "key": key, "before": before, "after": after}]
     names = table.names
     summary = (
-        f"round {round_number} board {board}: {value.label()} "
+        f"round {round_number} board {board}: {ask.value.label()} "
         f"({game.white} {names[game.white]} – {game.black} {names[game.black]})"
     )
-    data = {"request": request}
-    seq = table.revision + 1
-    table.standings.record(round_number, game.white, game.black, value)
+    data = {"request": ask.request}
+    table.standings.record(round_number, game.white, game.black, ask.value)
     body = standings_json(table.standings)
     at = service._now()
     notification = Notification(
-        tournament_id=tournament_id,
-        seq=seq,
+        tournament_id=ask.tournament_id,
+        seq=table.revision + 1,
         kind=KIND,
         summary=summary,
-        games=(spot,),
+        games=(ask.spot,),
         origin=service.bus.origin,
         standings=body,
     )
     write = ResultWrite(
-        tournament_id=tournament_id,
+        tournament_id=ask.tournament_id,
         revision=table.revision,
         created_at=table.created_at,
         round=round_number,
         board=board,
         result=code,
-        reason=reason.value,
+        reason=reason,
         old_reason=game.reason,
         old_version=game.version,
         at=at,
-        actor=actor,
+        actor=ask.actor,
         kind=KIND,
         summary=summary,
         changes=json.dumps(changes),
         data=json.dumps(data),
-        idempotency_key=idempotency_key,
+        idempotency_key=ask.idempotency_key,
         standings=json.dumps(body),
         channel=CHANNEL,
         payload=notification.to_json(),
     )
-    # (an error propagates: the caller then lets the changed table go)
-    if not record_result(service.store, write):
-        table.standings.record(round_number, game.white, game.black, None)  # as it was
-        return None
-    game.result = code
-    game.reason = reason.value
+    return _Ready(ask, game, write, notification, data)
+
+
+def _take_back(table: LiveTable, ready: _Ready) -> None:
+    """Nothing was written: the table's standings as they were."""
+    game = ready.game
+    table.standings.record(ready.ask.spot[0], game.white, game.black, None)
+
+
+def _done(service: ServiceBase, tables: LiveTables, table: LiveTable, ready: _Ready) -> Change:
+    """The write committed: the table follows, the change is published."""
+    from crosstable.service.base import Change
+
+    write = ready.write
+    game = ready.game
+    game.result = write.result
+    game.reason = write.reason
     game.version += 1
-    table.revision = seq
-    service.bus.publish(notification)
-    return Change(tournament_id, seq, KIND, summary, at, actor, data=data)
+    table.revision = write.revision + 1
+    tables.checkin(write.tournament_id, table)
+    service.bus.publish(ready.notification)
+    return Change(
+        write.tournament_id,
+        table.revision,
+        KIND,
+        write.summary,
+        write.at,
+        write.actor,
+        data=ready.data,
+    )
 
 
-def _catch_up(service: ServiceBase, tournament_id: int, table: LiveTable) -> bool:
-    """Bring the table up to the newest event when the events since its revision are all
-    results (False: nothing new, or something else changed — the table is as it was)."""
-    events = events_since(service.store, tournament_id, table.revision)
+def _catch_up(table: LiveTable, revision: int, events: Events) -> bool:
+    """Bring the table to ``revision`` with the events since its own, when they are all
+    results (False: something else changed; the table is as it was)."""
     seqs = [seq for seq, _ in events]
-    if not events or seqs != list(range(table.revision + 1, table.revision + 1 + len(seqs))):
+    if seqs != list(range(table.revision + 1, revision + 1)):
         return False
     if not all(results_only(changes) for _, changes in events):
         return False
     for _, changes in events:
         apply_results(table, changes)
-    table.revision = seqs[-1]
+    table.revision = revision
     return True

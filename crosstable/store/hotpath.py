@@ -28,12 +28,16 @@ as always (a conflict, a replay, …).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy.exc import DBAPIError
 
 from crosstable.store.engine import Store
+
+_T = TypeVar("_T")
 
 _BUMP = (
     "UPDATE tournaments SET revision = ? "
@@ -120,62 +124,126 @@ class ResultWrite:
     payload: str
 
 
+#: what the locked try reads before it writes: (revision, created_at, status) and the
+#: events after the caller's revision as (seq, row changes)
+Current = tuple[int, str, str]
+Events = list[tuple[int, Any]]
+Build = Callable[[Current, Events], "ResultWrite | None"]
+
+_CURRENT = "SELECT revision, created_at, status FROM tournaments WHERE id = ?"
+_SINCE = "SELECT seq, changes FROM events WHERE tournament_id = ? AND seq > ? ORDER BY seq"
+
+
 def record_result(store: Store, write: ResultWrite) -> bool:
     """Write one result in one transaction; False (nothing written) when the database is
     not at ``write.revision`` or the game row is not as expected."""
-    dbapi = store.engine.dialect.loaded_dbapi
-    try:
-        if store.dialect == "postgresql":
-            return _record_postgresql(store, write)
-        return _record_sqlite(store, write)
-    except dbapi.Error as error:  # the same exception types as the ORM path raises
-        raise DBAPIError.instance(None, None, error, dbapi.Error) from error
+    return _translated(store, _record_postgresql if _postgres(store) else _record_sqlite, write)
+
+
+def record_result_locked(store: Store, tournament_id: int, after: int, build: Build) -> bool:
+    """Take the tournament's write lock first, then read its revision and the events
+    after ``after``, let ``build`` make the write from them (None: write nothing), and
+    write it in the same transaction: nobody can get in between, so it only fails if
+    ``build`` declines or the request repeats an idempotency key (False)."""
+    chosen = _locked_postgresql if _postgres(store) else _locked_sqlite
+    return _translated(store, chosen, tournament_id, after, build)
+
+
+# -- SQLite ------------------------------------------------------------------------------
 
 
 def _record_sqlite(store: Store, write: ResultWrite) -> bool:
-    import sqlite3
-
-    seq = write.revision + 1
-    tid = write.tournament_id
     try:
-        with store.raw_transaction() as connection:
-            bump = (seq, tid, write.revision, write.created_at)
-            if connection.execute(_BUMP, bump).rowcount != 1:
-                raise _StaleError
-            game = (
-                write.result,
-                write.reason,
-                write.old_version + 1,
-                tid,
-                write.round,
-                write.board,
-                write.old_reason,
-                write.old_version,
-            )
-            if connection.execute(_GAME, game).rowcount != 1:
-                raise _StaleError
-            event = (
-                tid,
-                seq,
-                write.at,
-                write.actor,
-                write.kind,
-                write.summary,
-                write.changes,
-                write.data,
-                write.idempotency_key,
-            )
-            try:
-                connection.execute(_EVENT, event)
-            except sqlite3.IntegrityError:  # a repeated idempotency key
-                raise _StaleError from None
-            connection.execute(_STANDINGS, (tid, seq, write.standings))
+        with store.raw_transaction() as connection:  # BEGIN IMMEDIATE … COMMIT
+            _write_sqlite(connection, write)
     except _StaleError:
         return False
     return True
 
 
+def _locked_sqlite(store: Store, tournament_id: int, after: int, build: Build) -> bool:
+    try:
+        with store.raw_transaction() as connection:  # BEGIN IMMEDIATE: the lock
+            current = connection.execute(_CURRENT, (tournament_id,)).fetchone()
+            if current is None:
+                raise _StaleError
+            events = _decoded(connection.execute(_SINCE, (tournament_id, after)).fetchall())
+            write = build(tuple(current), events)
+            if write is None:
+                raise _StaleError
+            _write_sqlite(connection, write)
+    except _StaleError:
+        return False
+    return True
+
+
+def _write_sqlite(connection: Any, write: ResultWrite) -> None:
+    import sqlite3
+
+    seq = write.revision + 1
+    tid = write.tournament_id
+    bump = (seq, tid, write.revision, write.created_at)
+    if connection.execute(_BUMP, bump).rowcount != 1:
+        raise _StaleError
+    game = (
+        write.result,
+        write.reason,
+        write.old_version + 1,
+        tid,
+        write.round,
+        write.board,
+        write.old_reason,
+        write.old_version,
+    )
+    if connection.execute(_GAME, game).rowcount != 1:
+        raise _StaleError
+    event = (
+        tid,
+        seq,
+        write.at,
+        write.actor,
+        write.kind,
+        write.summary,
+        write.changes,
+        write.data,
+        write.idempotency_key,
+    )
+    try:
+        connection.execute(_EVENT, event)
+    except sqlite3.IntegrityError:  # a repeated idempotency key
+        raise _StaleError from None
+    connection.execute(_STANDINGS, (tid, seq, write.standings))
+
+
+# -- PostgreSQL --------------------------------------------------------------------------
+
+
 def _record_postgresql(store: Store, write: ResultWrite) -> bool:
+    with _pg_connection(store) as connection:
+        connection.autocommit = True  # the statement is its own transaction
+        try:
+            return _write_postgresql(connection, write)
+        finally:
+            connection.autocommit = False
+
+
+def _locked_postgresql(store: Store, tournament_id: int, after: int, build: Build) -> bool:
+    with _pg_connection(store) as connection:
+        try:
+            current = connection.execute(_pg(_CURRENT) + " FOR UPDATE", (tournament_id,)).fetchone()
+            events = _decoded(connection.execute(_pg(_SINCE), (tournament_id, after)).fetchall())
+            write = None if current is None else build(tuple(current), events)
+            if write is None or not _write_postgresql(connection, write):
+                connection.rollback()
+                return False
+            connection.commit()
+            return True
+        except BaseException:
+            connection.rollback()
+            raise
+
+
+def _write_postgresql(connection: Any, write: ResultWrite) -> bool:
     import psycopg
 
     params = {
@@ -200,54 +268,63 @@ def _record_postgresql(store: Store, write: ResultWrite) -> bool:
         "channel": write.channel,
         "payload": write.payload,
     }
-    raw = store.engine.raw_connection()
-    broken = False
     try:
-        connection: Any = raw.driver_connection
-        connection.autocommit = True  # the statement is its own transaction
-        try:
-            connection.execute(_PG_ALL, params)
-        except psycopg.errors.UniqueViolation:  # a repeated idempotency key
+        connection.execute(_PG_ALL, params)
+    except psycopg.errors.UniqueViolation:  # a repeated idempotency key
+        return False
+    except psycopg.errors.InvalidTextRepresentation as error:
+        if "crosstable: stale" in str(error):
             return False
-        except psycopg.errors.InvalidTextRepresentation as error:
-            if "crosstable: stale" in str(error):
-                return False
-            raise
-        except psycopg.OperationalError:  # e.g. the server went away
-            broken = True
-            raise
-        finally:
-            try:
-                connection.autocommit = False
-            except psycopg.Error:  # closed, or a statement still running
-                broken = True
-    finally:
-        if broken:
-            raw.invalidate()  # never back into the pool
-        raw.close()
+        raise
     return True
 
 
-def events_since(store: Store, tournament_id: int, after: int) -> list[tuple[int, Any]]:
-    """(seq, row changes) of the tournament's events after ``after``, oldest first."""
-    import json
+@contextmanager
+def _pg_connection(store: Store) -> Iterator[Any]:
+    """A pooled psycopg connection; one that failed on the way is never pooled again."""
+    import psycopg
 
-    sql = "SELECT seq, changes FROM events WHERE tournament_id = ? AND seq > ? ORDER BY seq"
-    postgres = store.dialect == "postgresql"
     raw = store.engine.raw_connection()
     try:
-        connection: Any = raw.driver_connection
-        rows = connection.execute(
-            sql.replace("?", "%s") if postgres else sql, (tournament_id, after)
-        ).fetchall()
-        if postgres:
-            connection.rollback()  # end the read's transaction
+        yield raw.driver_connection
+    except psycopg.OperationalError:  # e.g. the server went away
+        raw.invalidate()
+        raise
     finally:
+        connection: Any = raw.driver_connection
+        if connection is not None and (connection.closed or connection.autocommit):
+            raw.invalidate()  # closed, or left in autocommit by an interrupted statement
         raw.close()
+
+
+# -- both --------------------------------------------------------------------------------
+
+
+def _postgres(store: Store) -> bool:
+    return store.dialect == "postgresql"
+
+
+def _pg(sql: str) -> str:
+    return sql.replace("?", "%s")
+
+
+def _decoded(rows: list[Any]) -> Events:
+    import json
+
     return [
         (int(seq), json.loads(changes) if isinstance(changes, str) else changes)
         for seq, changes in rows
     ]
+
+
+def _translated(store: Store, call: Callable[..., _T], *args: Any) -> _T:
+    """``call(store, *args)``, the driver's errors raised as SQLAlchemy's (as the ORM path
+    raises them)."""
+    dbapi = store.engine.dialect.loaded_dbapi
+    try:
+        return call(store, *args)
+    except dbapi.Error as error:
+        raise DBAPIError.instance(None, None, error, dbapi.Error) from error
 
 
 class _StaleError(Exception):
