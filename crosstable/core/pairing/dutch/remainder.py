@@ -1,0 +1,274 @@
+"""The remainder of a bracket: S1 and S2, exchanges, and who meets whom.
+
+After the moved-down players have their opponents, the rest of the bracket is
+split into S1 and S2 (C.04.3): the fewest exchanges, then the smallest
+difference of the exchanged BSNs, preferring to give up the lowest S1 players
+and to bring in the highest S2 players; then each S1 player, in order, meets
+the highest S2 player the criteria allow. Each step is fixed with one matching,
+as the endorsed engine does; blocks of S1 players are settled together when
+the weights have room.
+"""
+
+from __future__ import annotations
+
+from crosstable.core.pairing.dutch.matching import MAX_BITS, StageGraph
+from crosstable.core.pairing.dutch.state import BracketState
+from crosstable.core.pairing.dutch.weights import SHORTLIST, exchange_shift, hint_range
+
+
+class RemainderPairing(BracketState):
+    """Pairs the remainder of a bracket (mixed into the engine)."""
+
+    def _local_plan(
+        self, s1: list[int], s2: list[int], bracket: list[int], resident_end: int
+    ) -> tuple[int, int, int, list[int]] | None:
+        """Can the S1/S2 choices be made on the two groups alone?
+
+        Yes when every S1 player meets an S2 player (always so) and the S2
+        players left over (floaters) can be swapped freely: each goes to a
+        player of the next scoregroup whom every S2 player may meet, and no PAB
+        rule looks at them. Then the fields above colours are the same for every
+        candidate pairing and are dropped, which leaves room to settle more S1
+        players per matching. Returns (width, block, floor, floater slots).
+        """
+        if self.full or self.single:
+            return None
+        if (
+            self.n % 2
+            and resident_end < len(bracket)
+            and self.bye_score >= self.players[bracket[resident_end]].pairing_score
+        ):
+            return None  # the PAB may come from the next bracket (C9 looks here)
+        partners = {self.mate[a] for a in s1}
+        floaters = [v for v in s2 if v not in partners]
+        slots = []
+        next_group = set(bracket[resident_end:])
+        for v in floaters:
+            partner = self.mate[v]
+            if partner not in next_group:
+                return None
+            slots.append(partner)
+        for x in s2:
+            if any(not self.compat[x][slot] for slot in slots if slot != self.mate[x]):
+                return None
+        layout = self.stage_data.layout
+        high = [
+            self.packed[key] >> layout.low_width
+            for a in s1
+            for b in s2
+            if (key := (a, b) if a < b else (b, a)) in self.packed and key not in self.dead
+        ]
+        if not high:
+            return None
+        floor = min(high)
+        spread = (max(high) - floor) * (len(s1) + 1)
+        room = MAX_BITS - 4 - spread.bit_length()
+        residents = len(s1) + len(s2)
+        block = self.block
+        while low_bits(block + 1, residents, self.hint_scale) <= room:
+            block += 1
+        width = max(low_bits(block, residents, self.hint_scale), layout.low_width)
+        if width > room:
+            return None
+        return width, block, floor, slots
+
+    def _local_graph(
+        self, s1: list[int], s2: list[int], plan: tuple[int, int, int, list[int]]
+    ) -> None:
+        width, block, floor, slots = plan
+        layout = self.stage_data.layout
+        self.block = block
+        self.base_weight = {}
+        edges = []
+        for a in s1:
+            for b in s2:
+                key = (a, b) if a < b else (b, a)
+                if key in self.packed and key not in self.dead:
+                    base = ((self.packed[key] >> layout.low_width) - floor) << width
+                    self.base_weight[key] = base
+                    low = self.low.get(key, 0) * self.low_scale + self.hint.get(key, 0)
+                    edges.append((key[0], key[1], base + low))
+        # one stand-in per floater: any S2 player may take its place
+        stand_ins = [self.n + 1 + k for k in range(len(slots))]
+        for stand_in in stand_ins:
+            edges += [(b, stand_in, 0) for b in s2]
+        vertices = [*s1, *s2, *stand_ins]
+        spread_bits = max(w for _, _, w in edges).bit_length() + len(s1).bit_length() + 1
+        self.graph = StageGraph(vertices, edges, None, spread_bits)
+        self.slots = dict(zip(stand_ins, slots, strict=True))
+        self.full = True  # a perfect matching of the two groups: nothing left over
+
+    def _remainder(
+        self,
+        bracket: list[int],
+        movers: int,
+        resident_end: int,
+        first_res: int,
+        next_vertex: int,
+        matched: set[int],
+    ) -> None:
+        mate = self.mate
+        remainder: list[int] = []
+        pairs = 0
+        for v in bracket[movers:resident_end]:
+            if mate[v] < first_res:
+                continue
+            remainder.append(v)
+            if mate[v] < v:
+                pairs += 1
+        size = len(remainder)
+        shift = exchange_shift(len(bracket[movers:resident_end]))
+
+        def low_value(index: int) -> int:
+            return ((int(index < pairs) << shift) - index) * 2
+
+        def down(v: int) -> bool:
+            return v < mate[v] < next_vertex
+
+        exchanges = sum(1 for v in remainder[:pairs] if not down(v))
+        if self.preset_pairs is not None and self.preset_pairs != pairs:
+            exchanges = 1  # the terms were set for another S1 size: set them again
+        if exchanges and self.preset_pairs != pairs:
+            # fewest exchanges, then the smallest difference of the exchanged BSNs
+            # (when every S1 player already meets a lower one, nothing beats that)
+            for a_index, a in enumerate(remainder):
+                value = low_value(a_index)
+                for b in remainder[a_index + 1 :]:
+                    if self._has(a, b):
+                        self._set_low(a, b, value)
+            self._solve()
+            exchanges = sum(1 for v in remainder[:pairs] if not down(v))
+        # S1 players to give up, lowest first
+        left = exchanges
+        index = pairs
+        while index > 0 and left:
+            index -= 1
+            a = remainder[index]
+            value = low_value(index)
+            if down(a):
+                for b in remainder[index + 1 :]:
+                    if self._has(a, b):
+                        self._set_low(a, b, value - 1)
+                self._solve()
+            exchange = not down(a)
+            left -= exchange
+            for b in remainder[index + 1 :]:
+                if exchange:
+                    self._kill(a, b)
+                elif self._has(a, b):
+                    self._set_low(a, b, value)
+        # S2 players to bring in, highest first
+        left = exchanges
+        for index in range(pairs, size):
+            if left <= 1:
+                break
+            a = remainder[index]
+            value = low_value(index)
+            already = down(a)
+            if not already:
+                for b in remainder[index + 1 :]:
+                    if self._has(a, b):
+                        self._set_low(a, b, value + 1)
+                self._solve()
+            if down(a):
+                left -= 1
+                for b in remainder[:index]:
+                    self._kill(a, b)
+                for b in bracket[resident_end:]:
+                    self._kill(a, b)
+            if not already:
+                for b in remainder[index + 1 :]:
+                    if self._has(a, b):
+                        self._set_low(a, b, value)
+        # fix S1 and S2 and drop the tie-break terms
+        s1 = [v for v in remainder if down(v)]
+        s2 = [v for v in remainder if not down(v)]
+        plan = self._local_plan(s1, s2, bracket, resident_end)
+        local = plan is not None
+        for a_index, a in enumerate(remainder):
+            for b in remainder[a_index + 1 :]:
+                key = (a, b)
+                if not down(a) or down(b):
+                    if local:
+                        self.dead.add(key)  # the two groups get a graph of their own
+                        self.low.pop(key, None)
+                    else:
+                        self._kill(a, b)
+                elif local:
+                    self.low.pop(key, None)
+                else:
+                    self._set_low(a, b, 0)
+        # a hint below every criterion: earlier S1 players against higher S2
+        # players, roughly as the choices below will go
+        self.low_scale = self.hint_scale
+        for i, a in enumerate(s1):
+            for k, b in enumerate(s2):
+                if a < b and self._has(a, b):
+                    if local:
+                        if self.hint_scale > 1:
+                            self.hint[(a, b)] = -k * (len(s1) - i)
+                    else:
+                        self._set_hint(a, b, -k * (len(s1) - i))
+        # each S1 player takes the highest S2 player the criteria allow. One
+        # matching settles a block of S1 players at once, earlier players
+        # first: each ranks its candidates down to its present opponent; a
+        # player whose choice falls beyond that is settled again alone.
+        if plan is not None:
+            # the choices below concern these two groups only
+            self._local_graph(s1, s2, plan)
+        pending = list(s1)
+        alone = False
+        touched: list[tuple[int, int]] = []
+        capacity = max((SHORTLIST + 1) ** self.block, size + 2)
+        while pending:
+            for a, b in touched:
+                self._set_low(a, b, 0)
+            touched = []
+            # each player of the block ranks its candidates down to the one it
+            # has now (and one more); earlier players weigh more
+            block: list[tuple[int, list[int], int]] = []
+            product = 1
+            for a in pending[:1] if alone else pending:
+                candidates = [b for b in s2 if b > a and b not in matched and self._has(a, b)]
+                if alone:
+                    radix = len(candidates) + 1
+                else:
+                    depth = candidates.index(mate[a]) if mate[a] in candidates else SHORTLIST
+                    radix = min(depth + 2, len(candidates)) + 1
+                if block and product * radix > capacity:
+                    break
+                block.append((a, candidates, radix))
+                product *= radix
+            settled = True
+            taken: set[int] = set()
+            weight = product
+            for a, candidates, radix in block:
+                weight //= radix
+                for place, b in enumerate(candidates[: radix - 1]):
+                    self._set_low(a, b, (radix - 1 - place) * weight)
+                    touched.append((a, b))
+                best = next((b for b in candidates if b not in taken), None)
+                # the current matching is the block's best when each player has
+                # the highest opponent the earlier ones left
+                settled = settled and mate[a] == best
+                taken.add(mate[a])
+            if not settled:
+                self._solve()
+            done = 0
+            for a, candidates, radix in block:
+                partner = mate[a]
+                if partner not in candidates[: radix - 1]:
+                    break  # beyond what it ranked: settle it alone
+                matched.add(a)
+                matched.add(partner)
+                self._finalize(a, partner)
+                done += 1
+            touched = [(a, b) for a, b in touched if a in self.alive and b in self.alive]
+            pending = pending[done:]
+            alone = done < len(block)
+
+
+def low_bits(block: int, residents: int, scale: int) -> int:
+    """Bits for the choice field when ``block`` S1 players are settled at once."""
+    bound: int = max((SHORTLIST + 1) ** block, residents + 2) * scale + hint_range(residents)
+    return (2 * bound).bit_length() + 1
