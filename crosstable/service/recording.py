@@ -233,8 +233,8 @@ def _catch_up(table: LiveTable, revision: int, events: Events) -> bool:
     """Bring the table to ``revision`` with the events since its own, when they are all
     results (False: something else changed; the table is as it was)."""
     seqs = [seq for seq, _ in events]
-    if seqs != list(range(table.revision + 1, revision + 1)):
-        return False
+    if revision < table.revision or seqs != list(range(table.revision + 1, revision + 1)):
+        return False  # (a database older than the table: restored from a backup?)
     if not all(results_only(changes) for _, changes in events):
         return False
     for _, changes in events:
