@@ -12,6 +12,7 @@ takes over.
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Sequence
+from typing import Any
 
 import rustworkx as rx
 
@@ -82,8 +83,7 @@ def perfect_matching(
         graph.add_edges_from([(a, b, w + offset) for a, b, w in edge_list])
         pairs = rx.max_weight_matching(graph, max_cardinality=True, weight_fn=_identity)
     else:  # pragma: no cover - exercised only by very large brackets
-        import networkx as nx  # type: ignore[import-untyped]
-
+        nx = _exact_matcher()
         nx_graph = nx.Graph()
         nx_graph.add_nodes_from(range(size))
         nx_graph.add_weighted_edges_from((a, b, w + offset) for a, b, w in edge_list)
@@ -99,6 +99,18 @@ def perfect_matching(
 
 def _identity(weight: int) -> int:
     return weight
+
+
+def _exact_matcher() -> Any:  # pragma: no cover - very large brackets only
+    """networkx's pure-Python matcher takes integers of any size (slow)."""
+    try:
+        import networkx  # type: ignore[import-untyped,unused-ignore]
+    except ImportError:
+        raise RuleError(
+            "this bracket needs more than 120 bits of weight: install networkx "
+            "for the exact (slower) matcher"
+        ) from None
+    return networkx
 
 
 class StageGraph:
@@ -170,8 +182,7 @@ class StageGraph:
                 self.graph, max_cardinality=self.perfect, weight_fn=_identity
             )
         else:  # pragma: no cover
-            import networkx as nx
-
+            nx = _exact_matcher()
             nx_graph = nx.Graph()
             nx_graph.add_nodes_from(self.graph.node_indices())
             for a, b in self.graph.edge_list():
