@@ -35,7 +35,7 @@ from crosstable.core.pairing.dutch.matching import (
     perfect_matching,
 )
 from crosstable.core.pairing.dutch.model import Pairing, PairingRequest
-from crosstable.core.pairing.dutch.players import PlayerState, build_states
+from crosstable.core.pairing.dutch.players import Float, PlayerState, build_states
 from crosstable.core.pairing.dutch.remainder import RemainderPairing
 from crosstable.core.pairing.dutch.weights import EdgeFields, exchange_shift
 
@@ -80,6 +80,14 @@ class _Pairer(RemainderPairing):
     def run(self) -> Pairing:
         if self.n == 0:
             return Pairing(self.request.round, (), None, tuple(sorted(self.request.absent)))
+        if self._uniform():
+            # one scoregroup of players without history (round 1, typically):
+            # every pairing is as good as any other, so the first candidate of
+            # C.04.3 is the answer: S1[i] against S2[i], the last player left
+            # over for the PAB
+            half = self.n // 2
+            self.pairs = [(i, i + half) for i in range(half)]
+            return self._result()
         if self.n % 2:
             self._choose_bye_score()
         self.candidates = [
@@ -88,6 +96,21 @@ class _Pairer(RemainderPairing):
         self.fields = EdgeFields(self)
         self._brackets()
         return self._result()
+
+    def _uniform(self) -> bool:
+        """Every pair may meet and weighs the same, and anyone may take the PAB."""
+        players = self.players
+        first = players[0].pairing_score
+        return (
+            all(
+                p.pairing_score == first
+                and p.played_games == 0
+                and p.floats == (Float.NONE, Float.NONE)
+                and (p.bye_eligible or self.n % 2 == 0)
+                for p in players
+            )
+            and bool(self.allowed.sum() == self.n * (self.n - 1))
+        )
 
     def _choose_bye_score(self) -> None:
         """C4/C5: the lowest score at which a PAB still leaves the rest pairable."""
