@@ -426,3 +426,83 @@ def test_start_eagerly_runs_to_the_first_wait_and_hands_over_errors() -> None:
 
 def test_the_refresh_event_stands_for_missed_changes() -> None:
     assert refresh_event(4).startswith(b"event: change\r\nid: 4\r\n")
+
+
+# -- a real server ----------------------------------------------------------------------
+
+
+def test_a_real_server_pushes_results_and_stops_with_its_spectators(tmp_path: Path) -> None:
+    """uvicorn end to end: a spectator's socket gets the result posted through the API, and
+    SIGTERM ends the open stream properly instead of waiting for the spectator to leave."""
+    import json
+    import os
+    import signal
+    import socket
+    import subprocess
+    import sys
+    import time
+
+    from crosstable.service.accounts import Accounts
+
+    db = tmp_path / "serve.db"
+    service = Service(open_store(f"sqlite:///{db}"))
+    demo = build_demo(service)
+    tid = demo["tournaments"][1]
+    accounts = Accounts(service.store)
+    user = accounts.find_user(demo["username"])
+    assert user is not None
+    token = accounts.create_token(user.id, "test")
+    revision = service.overview(tid).revision
+    service.store.close()
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = int(probe.getsockname()[1])
+    env = dict(os.environ, CROSSTABLE_DB=str(db), CROSSTABLE_SECRET="live-test")
+    command = [sys.executable, "-m", "uvicorn", "crosstable.web.app:create_app", "--factory"]
+    server = subprocess.Popen([*command, "--port", str(port), "--log-level", "warning"], env=env)
+    try:
+        for _ in range(300):
+            try:
+                spectator = socket.create_connection(("127.0.0.1", port), timeout=10)
+                break
+            except OSError:
+                time.sleep(0.05)
+        else:
+            pytest.fail("the server did not start")
+        spectator.sendall(
+            f"GET /t/{tid}/events?rev={revision} HTTP/1.1\r\nHost: t\r\n\r\n".encode()
+        )
+        received = b""
+
+        def read_until(marker: bytes) -> None:
+            nonlocal received
+            while marker not in received:
+                chunk = spectator.recv(65536)
+                assert chunk, received[-500:]
+                received += chunk
+
+        read_until(b": live")
+        body = json.dumps({"result": "1-0"}).encode()
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as poster:
+            poster.sendall(
+                f"POST /api/v1/tournaments/{tid}/rounds/2/boards/1/result HTTP/1.1\r\n"
+                f"Host: t\r\nAuthorization: Bearer {token}\r\nContent-Type: application/json\r\n"
+                f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n".encode()
+                + body
+            )
+            answer = b""
+            while chunk := poster.recv(65536):
+                answer += chunk
+        assert answer.startswith(b"HTTP/1.1 200"), answer[:300]
+        seq = json.loads(answer.partition(b"\r\n\r\n")[2])["seq"]
+        read_until(f"event: crosstable\r\nid: {seq}\r\n".encode())
+        head = received.partition(b"\r\n\r\n")[0].lower()
+        assert b"text/event-stream" in head and b"transfer-encoding: chunked" in head
+        server.send_signal(signal.SIGTERM)
+        read_until(b"\r\n0\r\n\r\n")  # the stream's last chunk: the response ended properly
+        assert server.wait(15) in (0, -signal.SIGTERM)  # (uvicorn re-raises the signal)
+        spectator.close()
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait(10)
