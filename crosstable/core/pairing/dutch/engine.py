@@ -101,16 +101,13 @@ class _Pairer(RemainderPairing):
         """Every pair may meet and weighs the same, and anyone may take the PAB."""
         players = self.players
         first = players[0].pairing_score
-        return (
-            all(
-                p.pairing_score == first
-                and p.played_games == 0
-                and p.floats == (Float.NONE, Float.NONE)
-                and (p.bye_eligible or self.n % 2 == 0)
-                for p in players
-            )
-            and bool(self.allowed.sum() == self.n * (self.n - 1))
-        )
+        return all(
+            p.pairing_score == first
+            and p.played_games == 0
+            and p.floats == (Float.NONE, Float.NONE)
+            and (p.bye_eligible or self.n % 2 == 0)
+            for p in players
+        ) and bool(self.allowed.sum() == self.n * (self.n - 1))
 
     def _choose_bye_score(self) -> None:
         """C4/C5: the lowest score at which a PAB still leaves the rest pairable."""
