@@ -18,21 +18,18 @@ from typing import Any
 from sqlalchemy import select
 
 from crosstable.core.model import Outcome, Tournament
+from crosstable.core.standings.crosstable import CELL_SYMBOLS
 from crosstable.service import Service
 from crosstable.service.errors import NotFoundError
 from crosstable.service.queries import TournamentView
 from crosstable.store.models import TournamentRow
 
-#: what a crosstable cell shows for one player's outcome of one game
+#: what a crosstable cell shows for one player's outcome of one game (byes and
+#: pending games stay blank on the page)
 CELL = {
-    Outcome.WIN: "1",
-    Outcome.SHORT_WIN: "1",
-    Outcome.DRAW: "½",
-    Outcome.SHORT_DRAW: "½",
-    Outcome.LOSS: "0",
-    Outcome.SHORT_LOSS: "0",
-    Outcome.FORFEIT_WIN: "+",
-    Outcome.FORFEIT_LOSS: "−",
+    outcome: symbol
+    for outcome, symbol in CELL_SYMBOLS.items()
+    if outcome.is_decided and not outcome.is_bye
 }
 
 

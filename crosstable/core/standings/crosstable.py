@@ -24,7 +24,8 @@ from crosstable.core.model import Colour, Outcome, Tournament
 from crosstable.core.standings.table import Standings
 from crosstable.core.tiebreaks.explain import Number, number_json, show
 
-_SYMBOL = {
+#: what a crosstable cell shows for one player's outcome of one round
+CELL_SYMBOLS = {
     Outcome.WIN: "1",
     Outcome.SHORT_WIN: "1",
     Outcome.DRAW: "½",
@@ -137,7 +138,7 @@ def crosstable_view(tournament: Tournament, standings: Standings) -> Crosstable:
                 outcome = game.outcome_of(me)
                 if not outcome.is_decided and (me in forfeited or other in forfeited):
                     outcome = Outcome.FORFEIT_LOSS if me in forfeited else Outcome.FORFEIT_WIN
-                symbol = _SYMBOL[outcome]
+                symbol = CELL_SYMBOLS[outcome]
                 if me in excluded or other in excluded:
                     symbol = f"({symbol})"
                 meetings.setdefault((me, other), []).append(symbol)
@@ -145,7 +146,7 @@ def crosstable_view(tournament: Tournament, standings: Standings) -> Crosstable:
                 seen.add(me)
         for bye in rnd.byes:
             per_round[bye.player].append(
-                "—" if bye.kind.value == "free" else _SYMBOL[bye.kind.outcome]
+                "—" if bye.kind.value == "free" else CELL_SYMBOLS[bye.kind.outcome]
             )
             seen.add(bye.player)
         for start in per_round:
