@@ -22,6 +22,7 @@ from crosstable.core.model import (
     System,
     Tournament,
 )
+from crosstable.core.schedule import berger_schedule
 from crosstable.core.scoring import PointSystem
 from crosstable.formats.trf import (
     Acceleration,
@@ -102,25 +103,23 @@ def swiss_rounds(draw: st.DrawFn, count: int) -> tuple[Round, ...]:
 
 
 def round_robin_rounds(count: int, cycles: int, played: int) -> tuple[Round, ...]:
-    """Circle-method rounds; the odd player out has the free round."""
-    seats = list(range(1, count + 1)) + ([0] if count % 2 else [])
+    """FIDE Berger rounds in the table's board order (as the reader numbers them)."""
+    if count < 3:  # two players: one game a cycle, colours alternating
+        rounds = [
+            Round(n, (Game(n, 1, *((1, 2) if n % 2 else (2, 1)), RESULTS[n % len(RESULTS)]),))
+            for n in range(1, cycles + 1)
+        ]
+        return tuple(rounds[:played])
     rounds = []
-    number = 0
-    for cycle in range(cycles):
-        ring = seats[:]
-        for _ in range(len(seats) - 1):
-            number += 1
-            pairs, byes = [], []
-            for index in range(len(ring) // 2):
-                a, b = ring[index], ring[-1 - index]
-                if 0 in (a, b):
-                    byes.append(Bye(number, a or b, ByeKind.FREE))
-                else:
-                    white, black = (a, b) if (number + cycle) % 2 else (b, a)
-                    pairs.append((white, black, RESULTS[(a * 7 + b + number) % len(RESULTS)]))
-            rounds.append(_round(number, pairs, byes, None))
-            ring = [ring[0], ring[-1], *ring[1:-1]]
-    return tuple(rounds[:played])
+    for scheduled in berger_schedule(count, cycles).rounds[:played]:
+        number = scheduled.number
+        games = tuple(
+            Game(number, board, white, black, RESULTS[(white * 7 + black + number) % len(RESULTS)])
+            for board, (white, black) in enumerate(scheduled.boards, start=1)
+        )
+        byes = (Bye(number, scheduled.bye, ByeKind.FREE),) if scheduled.bye else ()
+        rounds.append(Round(number, games, byes))
+    return tuple(rounds)
 
 
 def _round(

@@ -8,7 +8,19 @@ from pathlib import Path
 import pytest
 
 from crosstable.core.errors import InputError
-from crosstable.core.model import ByeKind, Colour, GameResult, Outcome, System
+from crosstable.core.model import (
+    Bye,
+    ByeKind,
+    Colour,
+    Game,
+    GameResult,
+    Outcome,
+    Player,
+    Round,
+    Settings,
+    System,
+    Tournament,
+)
 from crosstable.formats.trf import parse_trf, read_trf
 from tests.conftest import DATA
 
@@ -288,3 +300,54 @@ def test_error_bye_with_opponent() -> None:
     error = error_of(line(1, "   2 w H") + "\n" + line(2, "   1 b H"))
     assert (error.line, error.column) == (1, 99)
     assert "a bye (H) cannot have an opponent" in error.message
+
+
+def test_round_robin_games_take_the_berger_boards() -> None:
+    """No board numbers in TRF: a round of the Berger table gets that table's board order."""
+    from crosstable.core.schedule import berger_schedule
+    from crosstable.formats.trf import parse_trf, write_trf
+    from crosstable.formats.trf_model import TrfDocument
+
+    schedule = berger_schedule(7, cycles=2)
+    rounds = tuple(
+        Round(
+            r.number,
+            tuple(
+                Game(r.number, board, white, black, GameResult.DRAW())
+                for board, (white, black) in enumerate(r.boards, start=1)
+            ),
+            (Bye(r.number, r.bye, ByeKind.FREE),) if r.bye else (),
+        )
+        for r in schedule.rounds
+    )
+    players = tuple(Player(i, f"Player {i}") for i in range(1, 8))
+    settings = Settings(system=System.ROUND_ROBIN, cycles=2)
+    tournament = Tournament(settings=settings, players=players, rounds=rounds)
+    text = write_trf(TrfDocument.from_tournament(tournament))
+    read = parse_trf(text, source="rr7.trf").tournament
+    for scheduled, played in zip(schedule.rounds, read.rounds, strict=True):
+        assert [(g.white, g.black) for g in played.games] == list(scheduled.boards)
+
+
+def _line(start: int, points: str, opponent: int, colour: str, result: str) -> str:
+    head = f"001 {start:>4}      {'P' + str(start):<33} {'':4} {'':3} {'':11} {'':10} {points:>4}"
+    return f"{head} {'':>4}  {opponent:>4} {colour} {result}"
+
+
+def test_round_robin_round_off_the_table_keeps_whites_order() -> None:
+    from crosstable.formats.trf import parse_trf
+
+    def games(entries: list[tuple[int, str, int, str, str]]) -> list[tuple[int, int, int]]:
+        text = "092 Individual: Round-Robin\n" + "\n".join(_line(*e) for e in entries) + "\n"
+        round_one = parse_trf(text, source="x.trf").tournament.rounds[0]
+        return [(g.board, g.white, g.black) for g in round_one.games]
+
+    # Berger round 1 for four is 1-4, 2-3: with other colours the pairs still place the boards
+    table = [(1, "0.0", 4, "b", "0"), (2, "1.0", 3, "w", "1"), (3, "0.0", 2, "b", "0"),
+             (4, "1.0", 1, "w", "1")]  # fmt: skip
+    assert games(table) == [(1, 4, 1), (2, 2, 3)]
+    # six players: 1-2 is a pair of Berger round 2, 3-4 and 5-6 of rounds 1 and 4 —
+    # no single round of the table, so the games stay in White's order
+    mixed = [(1, "1.0", 2, "w", "1"), (2, "0.0", 1, "b", "0"), (3, "0.0", 4, "b", "0"),
+             (4, "1.0", 3, "w", "1"), (5, "1.0", 6, "w", "1"), (6, "0.0", 5, "b", "0")]  # fmt: skip
+    assert games(mixed) == [(1, 1, 2), (2, 4, 3), (3, 5, 6)]

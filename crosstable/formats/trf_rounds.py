@@ -2,8 +2,10 @@
 
 Each game is written twice in a TRF, once on each player's line; the two
 entries must agree (opponents point at each other, opposite colours, results
-that mirror). Games of a round are numbered on boards in the order of White's
-starting number (TRF carries no board numbers).
+that mirror). TRF carries no board numbers: in a round robin whose round is a
+round of the FIDE Berger table for its field, the games take that table's board
+order (board 1 first); otherwise they are numbered in the order of White's
+starting number.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from crosstable.core.model import (
     Settings,
     System,
 )
+from crosstable.core.schedule.berger import berger_table
 from crosstable.core.scoring import PointSystem
 from crosstable.formats.trf_codes import system_from_text
 from crosstable.formats.trf_text import Line
@@ -171,6 +174,7 @@ def build_rounds(
         for entry in entries:
             by_round.setdefault(entry.round, {})[start] = entry
     rounds: list[Round] = []
+    berger = _berger_boards(size) if settings.system is System.ROUND_ROBIN else {}
     for number in range(1, max(by_round, default=0) + 1):
         table = by_round.get(number, {})
         pairs: list[tuple[int, int, GameResult | None]] = []
@@ -195,6 +199,7 @@ def build_rounds(
             if entry.opponent > start:
                 pairs.append(_game(entry, other, warnings))
         pairs.sort()
+        _in_berger_order(pairs, berger)
         games = tuple(
             Game(number, board, white, black, result)
             for board, (white, black, result) in enumerate(pairs, start=1)
@@ -202,6 +207,29 @@ def build_rounds(
         date = dates.get(number)
         rounds.append(Round(number, games, tuple(byes), date))
     return tuple(rounds)
+
+
+def _berger_boards(size: int) -> dict[frozenset[int], tuple[int, int]]:
+    """Each pair of the Berger table for ``size``: its round and board (empty below 3)."""
+    if size < 3:
+        return {}
+    boards: dict[frozenset[int], tuple[int, int]] = {}
+    for scheduled in berger_table(size).rounds:
+        for board, pair in enumerate(scheduled.boards):
+            boards[frozenset(pair)] = (scheduled.number, board)
+    return boards
+
+
+def _in_berger_order(
+    pairs: list[tuple[int, int, GameResult | None]],
+    berger: dict[frozenset[int], tuple[int, int]],
+) -> None:
+    """Sort a round's games by the Berger table's boards when they are one of its rounds."""
+    places = [berger.get(frozenset((white, black))) for white, black, _ in pairs]
+    if not places or None in places or len({place[0] for place in places if place}) != 1:
+        return
+    order = sorted(range(len(pairs)), key=lambda i: places[i] or (0, 0))
+    pairs[:] = [pairs[i] for i in order]
 
 
 def _bye_kind(entry: RawEntry, settings: Settings, warnings: list[str]) -> ByeKind:
