@@ -5,26 +5,13 @@ from __future__ import annotations
 import json
 
 import pytest
-import typer
 
-from crosstable.cli import schedule_variants
-from crosstable.core.errors import CrosstableError
+from crosstable.cli import main
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    """Run the subcommands as `crosstable schedule …` does (errors: one line, exit 2)."""
-    app = typer.Typer()
-    schedule_app = typer.Typer()
-    schedule_variants.register(schedule_app)
-    app.add_typer(schedule_app, name="schedule")
-    try:
-        app(args=list(args), prog_name="crosstable", standalone_mode=True)
-        code = 0
-    except CrosstableError as error:
-        typer.echo(f"crosstable: {error}", err=True)
-        code = 2
-    except SystemExit as done:
-        code = done.code if isinstance(done.code, int) else 0
+    """Run ``crosstable …`` through the real command line (errors: one line, exit 2)."""
+    code = main(list(args))
     out, err = capsys.readouterr()
     return code, out, err
 
