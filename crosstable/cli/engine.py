@@ -69,7 +69,7 @@ def pairing_lines(pairing: Pairing) -> str:
 
 
 def _pair(file: Path, out: Path | None) -> None:
-    from crosstable.cli.generate import write_atomically
+    from crosstable.cli.files import write_atomically
     from crosstable.cli.pair import request_from_document
     from crosstable.cli.trf import read_document
 
@@ -91,7 +91,8 @@ def _check(file: Path) -> None:
 
 
 def _generate(args: list[str]) -> None:
-    from crosstable.cli.generate import generated_trf, write_atomically
+    from crosstable.cli.files import write_atomically
+    from crosstable.cli.generate import generated_trf
 
     index = args.index("-g")
     rest = args[index + 1 :]

@@ -7,13 +7,12 @@ byes) and forfeits. Useful for testing arbiter software and the engine itself.
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
+from crosstable.cli.files import write_atomically
 from crosstable.core.errors import InputError, RuleError
 from crosstable.core.model import Colour
 from crosstable.core.pairing.dutch.generator import GeneratorSettings, generate
@@ -64,16 +63,3 @@ def generated_trf(settings: GeneratorSettings, edition: str = "trf2026") -> str:
         initial_colour=Colour.WHITE,
     )
     return write_trf(doc, edition)
-
-
-def write_atomically(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` whole or not at all."""
-    folder = path.parent if str(path.parent) else Path(".")
-    handle, temporary = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise

@@ -13,7 +13,6 @@ import datetime as dt
 import getpass
 import json
 import os
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from fractions import Fraction
@@ -24,6 +23,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from crosstable.cli.files import write_atomically
 from crosstable.core.errors import InputError, RuleError
 from crosstable.core.model import LotsMethod, RulesEdition, System, WithdrawalRule
 from crosstable.core.scoring import PointSystem, points
@@ -382,7 +382,7 @@ def export(
     if output is None:
         typer.echo(text, nl=False)
     else:
-        _write_atomically(output, text)
+        write_atomically(output, text)
         console.print(f"written {output}", markup=False)
 
 
@@ -460,18 +460,6 @@ def _shown(value: Any) -> str:
     if isinstance(value, float):
         return f"{value:g}"
     return str(value)
-
-
-def _write_atomically(path: Path, text: str) -> None:
-    path = path.expanduser()
-    handle, temporary = tempfile.mkstemp(dir=path.parent or Path("."), prefix=f".{path.name}.")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
 
 
 def _choice(enum: Any, text: str, what: str) -> Any:

@@ -7,14 +7,13 @@ line and column, with exit status 2; nothing is written when a file is bad.
 
 from __future__ import annotations
 
-import os
-import tempfile
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
+from crosstable.cli.files import write_atomically
 from crosstable.core.model import System
 from crosstable.core.scoring import format_points
 from crosstable.formats.json_io import dump_json, load_json
@@ -130,20 +129,7 @@ def convert(
     if output is None:
         typer.echo(text, nl=False)
     else:
-        _write_atomically(output, text)
-
-
-def _write_atomically(path: Path, text: str) -> None:
-    """Write via a temporary file in the same folder, so a failure leaves no partial file."""
-    folder = path.parent if str(path.parent) else Path(".")
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=folder)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
-            stream.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+        write_atomically(output, text)
 
 
 def register(app: typer.Typer) -> None:
