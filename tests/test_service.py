@@ -10,7 +10,7 @@ import pytest
 from test_service_support import NAMES, db_url, registered, service, started, store  # noqa: F401
 
 from crosstable.core.errors import RuleError
-from crosstable.core.model import LotsMethod, System, WithdrawalRule
+from crosstable.core.model import LotsMethod, WithdrawalRule
 from crosstable.core.scoring import PointSystem
 from crosstable.service import (
     ConflictError,
@@ -151,13 +151,6 @@ def test_start_materialises_the_berger_schedule(service: Service) -> None:
     # round 1 of FIDE's table for 5/6 players: 1-6 is the free round, 2-5, 3-4
     assert [(g.white, g.black) for g in view.games if g.round == 1] == [(2, 5), (3, 4)]
     assert (1, 1) in view.free_rounds
-
-
-def test_only_round_robins_can_start_for_now(service: Service) -> None:
-    tid = registered(service, 4, system=System.SWISS_DUTCH)
-    service.draw_lots(tid, LotsMethod.MANUAL, order=(1, 2, 3, 4))
-    with pytest.raises(RuleError, match="only round robins can start"):
-        service.start(tid)
 
 
 # -- results ------------------------------------------------------------------------------

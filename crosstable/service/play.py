@@ -14,6 +14,7 @@ from crosstable.service.live import final_places
 from crosstable.service.loading import Loaded, result_code, result_label, result_of
 from crosstable.service.recording import record_fast
 from crosstable.service.schedules import round_robin_schedule
+from crosstable.service.systems import start_other_system
 from crosstable.service.unit import Tx
 from crosstable.store.models import ByeRow, EntryRow, GameRow, RoundRow
 
@@ -39,14 +40,11 @@ class Play(ServiceBase):
             if row.status != "registration":
                 raise RuleError(f"the tournament has already started (it is {row.status})")
             system = System(row.system)
-            if system is not System.ROUND_ROBIN:
-                raise RuleError(
-                    f"{system.value} tournaments are paired round by round, and that engine "
-                    "is not connected to the tournament store yet: only round robins can start"
-                )
             loaded = Loaded(tx.session, row)
             if not loaded.drawn:
                 raise RuleError("draw lots first: the starting numbers are not fixed")
+            if system is not System.ROUND_ROBIN:
+                return start_other_system(tx, loaded, system)
             schedule = round_robin_schedule(
                 len(loaded.entries), cycles=row.cycles, swap_last_rounds=row.swap_last_rounds
             )

@@ -121,6 +121,8 @@ class EntryRow(Base):
     withdrawn_from: Mapped[int | None] = mapped_column(Integer, nullable=True)
     #: the final place, fixed when the tournament finishes
     place: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: the player's team in a Scheveningen (None in other systems)
+    team: Mapped[str | None] = mapped_column(String(100), nullable=True)
 
 
 class RoundRow(Base):
@@ -166,6 +168,9 @@ class GameRow(Base):
     black_report: Mapped[str | None] = mapped_column(String(2), nullable=True)
     #: optimistic version: +1 at every change of the row
     version: Mapped[int] = mapped_column(Integer, default=1)
+    #: knockout only: the bracket slot of the match and the game's number in it
+    match: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    match_game: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
 
 class ByeRow(Base):
