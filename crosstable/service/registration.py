@@ -73,6 +73,8 @@ class PlayerInfo:
     fide_id: str = ""
     birth_date: str = ""
     sex: str = ""
+    #: the player's team in a Scheveningen ("" elsewhere)
+    team: str = ""
 
     def checked(self) -> PlayerInfo:
         name = " ".join(self.name.split())
@@ -362,6 +364,7 @@ def _info_columns(info: PlayerInfo) -> dict[str, Any]:
         "fide_id": info.fide_id,
         "birth_date": info.birth_date,
         "sex": info.sex,
+        "team": " ".join(info.team.split()) or None,
     }
 
 
