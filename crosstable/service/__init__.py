@@ -20,12 +20,14 @@ from crosstable.service.clock import Clock, FixedClock, SystemClock
 from crosstable.service.errors import ConflictError, NotFoundError
 from crosstable.service.exchange import Exchange
 from crosstable.service.history import History, HistoryItem
+from crosstable.service.knockout import KnockoutPlay
 from crosstable.service.play import Play, parse_result
 from crosstable.service.queries import Queries
 from crosstable.service.registration import PlayerInfo, Registration, Regulations
+from crosstable.service.swiss import SwissPlay
 
 
-class Service(Registration, Play, History, Exchange, Queries):
+class Service(Registration, Play, SwissPlay, KnockoutPlay, History, Exchange, Queries):
     """Every use case of a tournament, over one store, clock, random source and bus."""
 
 
