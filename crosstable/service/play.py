@@ -44,7 +44,7 @@ class Play(ServiceBase):
             if not loaded.drawn:
                 raise RuleError("draw lots first: the starting numbers are not fixed")
             if system is not System.ROUND_ROBIN:
-                return start_other_system(tx, loaded, system)
+                return start_other_system(tx, loaded, system, random=self.random)
             schedule = round_robin_schedule(
                 len(loaded.entries), cycles=row.cycles, swap_last_rounds=row.swap_last_rounds
             )

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import random as _random
+
 from crosstable.core.errors import RuleError
 from crosstable.service.base import Done, ServiceBase
 from crosstable.service.loading import Loaded
 from crosstable.service.unit import Tx
 
 
-def start_swiss(tx: Tx, loaded: Loaded) -> Done:
+def start_swiss(tx: Tx, loaded: Loaded, *, random: _random.Random | None = None) -> Done:
     raise RuleError("Swiss tournaments cannot be started from the tournament store yet")
 
 
