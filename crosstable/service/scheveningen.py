@@ -1,12 +1,114 @@
-"""Scheveningen tournaments in the store: two teams, every player meets the other team."""
+"""Scheveningen tournaments in the store: two teams, every player meets the other team.
+
+The schedule core (:func:`crosstable.core.schedule.scheveningen.scheveningen`)
+works on starting numbers: team A is 1…n, team B is n+1…2n, and board i is
+always A i's game. The drawing of lots gives every player a starting number in
+one list for the whole field, so at the start the numbers are given again team
+by team, keeping the drawn order:
+
+* **team A** is the team of the player who drew starting number 1;
+* within each team the players keep the order of their drawn numbers — that is
+  the board order (after a draw by rating: the rating order; by hand: the order
+  typed);
+* team A's players get 1…n in that order, team B's n+1…2n.
+
+A draw that already lists team A first (by hand) keeps every number. The new
+numbers are row changes of the start event, so undoing the start gives the
+drawn numbers back.
+"""
 
 from __future__ import annotations
 
 from crosstable.core.errors import RuleError
+from crosstable.core.model import Reason
+from crosstable.core.schedule.scheveningen import scheveningen
 from crosstable.service.base import Done
 from crosstable.service.loading import Loaded
 from crosstable.service.unit import Tx
+from crosstable.store.models import EntryRow, GameRow, RoundRow
+
+
+def teams_of(
+    entries: list[EntryRow],
+) -> tuple[tuple[str, list[EntryRow]], tuple[str, list[EntryRow]]]:
+    """The two teams (name, players in drawn order), team A first; RuleError when the
+    entries are not two teams of equal size."""
+    ordered = sorted(entries, key=lambda e: (e.start is None, e.start or 0, e.number))
+    missing = [e for e in ordered if not (e.team or "").strip()]
+    if missing:
+        listed = ", ".join(_who(e) for e in missing)
+        raise RuleError(f"every player of a Scheveningen needs a team: no team for {listed}")
+    teams: dict[str, list[EntryRow]] = {}
+    for entry in ordered:
+        teams.setdefault(str(entry.team).strip(), []).append(entry)
+    if len(teams) != 2:
+        found = ", ".join(f"{name!r} ({_players(len(members))})" for name, members in teams.items())
+        raise RuleError(
+            f"a Scheveningen is played by exactly two teams; there are {len(teams)}: {found}"
+        )
+    (first, a), (second, b) = teams.items()
+    if len(a) != len(b):
+        raise RuleError(
+            f"the two teams of a Scheveningen need the same number of players: "
+            f"{first!r} has {len(a)}, {second!r} has {len(b)}"
+        )
+    return (first, a), (second, b)
 
 
 def start_scheveningen(tx: Tx, loaded: Loaded) -> Done:
-    raise RuleError("Scheveningen tournaments cannot be started from the tournament store yet")
+    """Renumber team by team, insert every round and game, status → running."""
+    row = tx.tournament
+    (name_a, team_a), (name_b, team_b) = teams_of(loaded.entries)
+    n = len(team_a)
+    ordered = team_a + team_b
+    renumbered = any(entry.start != start for start, entry in enumerate(ordered, 1))
+    if renumbered:
+        for entry in loaded.entries:
+            tx.update(entry, start=None)
+        tx.flush()
+        for start, entry in enumerate(ordered, 1):
+            tx.update(entry, start=start)
+        tx.flush()
+    schedule = scheveningen(n, cycles=row.cycles)
+    number_of = {start: entry.number for start, entry in enumerate(ordered, 1)}
+    for scheduled in schedule.rounds:
+        tx.insert(RoundRow(number=scheduled.number, cycle=scheduled.cycle))
+    tx.flush()
+    for scheduled in schedule.rounds:
+        for board, (white, black) in enumerate(scheduled.boards, 1):
+            tx.insert(
+                GameRow(
+                    round=scheduled.number,
+                    board=board,
+                    white=number_of[white],
+                    black=number_of[black],
+                    result=None,
+                    reason=Reason.NORMAL.value,
+                    version=1,
+                )
+            )
+    tx.flush()
+    tx.update(row, status="running")
+    rounds = len(schedule.rounds)
+    games = sum(len(r.boards) for r in schedule.rounds)
+    note = "; starting numbers given team by team in the drawn order" if renumbered else ""
+    return Done(
+        f"tournament started: Scheveningen, {name_a} (1–{n}) against {name_b} "
+        f"({n + 1}–{2 * n}): {rounds} rounds, {games} games{note}",
+        {
+            "rounds": rounds,
+            "teams": [
+                {"team": name_a, "starts": [1, n]},
+                {"team": name_b, "starts": [n + 1, 2 * n]},
+            ],
+            "renumbered": renumbered,
+        },
+    )
+
+
+def _who(entry: EntryRow) -> str:
+    return f"{entry.start} {entry.name}" if entry.start is not None else entry.name
+
+
+def _players(count: int) -> str:
+    return f"{count} player" if count == 1 else f"{count} players"
