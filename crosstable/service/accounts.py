@@ -27,7 +27,8 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import insert, select
+from sqlalchemy.orm import Session
 
 from crosstable.core.errors import RuleError
 from crosstable.service.clock import Clock, SystemClock
@@ -40,7 +41,7 @@ from crosstable.store.accounts_models import (
     StaffRow,
     UserRow,
 )
-from crosstable.store.models import EntryRow, TournamentRow
+from crosstable.store.models import EntryRow, EventRow, TournamentRow
 
 _USERNAME = re.compile(r"^[A-Za-z0-9_.\-]{2,40}$")
 MIN_PASSWORD = 8
@@ -280,10 +281,22 @@ class Accounts:
 
     # -- tournaments: owner, approval, staff -----------------------------------------
 
-    def claim(self, tournament_id: int, owner: UserInfo) -> AccessInfo:
-        """``owner`` created the tournament: it is theirs; a master's waits for approval."""
+    def claim(self, tournament_id: int, owner: UserInfo, *, actor: str = "") -> AccessInfo:
+        """``owner`` created the tournament: it is theirs; a master's waits for approval.
+
+        Recorded in the tournament's history (who, when, what), like every change of
+        its owner, staff, access settings and linked accounts (see :meth:`_log`)."""
         approval = "approved" if owner.is_admin else "pending"
         with self.store.transaction() as session:
+            locked = self._lock(session, tournament_id)
+            before_access = session.get(AccessRow, tournament_id)
+            before_staff = session.get(StaffRow, (tournament_id, owner.id))
+            was = (
+                None
+                if before_access is None
+                else {"owner_id": before_access.owner_id, "approval": before_access.approval}
+            )
+            was_role = None if before_staff is None else before_staff.role
             session.merge(
                 AccessRow(
                     tournament_id=tournament_id,
@@ -294,13 +307,36 @@ class Accounts:
                 )
             )
             session.merge(StaffRow(tournament_id=tournament_id, user_id=owner.id, role="organiser"))
+            session.flush()
+            waits = (
+                "approved (an administrator's tournament)"
+                if approval == "approved"
+                else "waiting for an administrator's approval"
+            )
+            self._log(
+                session,
+                locked,
+                "claim",
+                f"{_name(owner)} organises the tournament; regulations {waits}",
+                {
+                    "user": _user_ref(owner),
+                    "access": {
+                        "before": was,
+                        "after": {"owner_id": owner.id, "approval": approval},
+                    },
+                    "role": {"before": was_role, "after": "organiser"},
+                },
+                actor or owner.username,
+            )
         return self.access(tournament_id)
 
     def access(self, tournament_id: int) -> AccessInfo:
         with self.store.reading() as session:
             return _access(tournament_id, session.get(AccessRow, tournament_id))
 
-    def set_access(self, tournament_id: int, **values: Any) -> AccessInfo:
+    def set_access(self, tournament_id: int, *, actor: str = "", **values: Any) -> AccessInfo:
+        """Change the registration window, self-registration, eligibility rules or (an
+        administrator) the approval; what really changed is recorded in the history."""
         allowed = {"self_registration", "opens_at", "closes_at", "eligibility", "approval"}
         unknown = sorted(set(values) - allowed)
         if unknown:
@@ -316,8 +352,7 @@ class Accounts:
         if values.get("approval") not in (None, "approved", "pending", "rejected"):
             raise RuleError("approval is approved, pending or rejected")
         with self.store.transaction() as session:
-            if session.get(TournamentRow, tournament_id) is None:
-                raise NotFoundError(f"there is no tournament {tournament_id} in this database")
+            locked = self._lock(session, tournament_id)
             row = session.get(AccessRow, tournament_id)
             if row is None:
                 row = AccessRow(
@@ -327,9 +362,28 @@ class Accounts:
                     eligibility={},
                 )
                 session.add(row)
+            before: dict[str, Any] = {}
+            after: dict[str, Any] = {}
             for name, value in values.items():
+                current = getattr(row, name)
+                if name == "eligibility":
+                    current = dict(current or {})
+                    value = dict(value or {})
+                if current != value:
+                    before[name] = current
+                    after[name] = value
                 setattr(row, name, value)
             session.flush()
+            if after:
+                approval = "approval" in after
+                self._log(
+                    session,
+                    locked,
+                    "approval" if approval and len(after) == 1 else "access",
+                    _describe_access(before, after),
+                    {"access": {"before": before, "after": after}},
+                    actor,
+                )
             return _access(tournament_id, row)
 
     def staff(self, tournament_id: int) -> dict[int, str]:
@@ -337,14 +391,21 @@ class Accounts:
             rows = session.scalars(select(StaffRow).where(StaffRow.tournament_id == tournament_id))
             return {r.user_id: r.role for r in rows}
 
-    def set_staff(self, tournament_id: int, user_id: int, role: str | None) -> None:
+    def set_staff(
+        self, tournament_id: int, user_id: int, role: str | None, *, actor: str = ""
+    ) -> None:
         """Make ``user_id`` an organiser or helper of the tournament (None: remove)."""
         if role not in (None, "organiser", "helper"):
             raise RuleError("a member of staff is an organiser or a helper")
         with self.store.transaction() as session:
-            if session.get(UserRow, user_id) is None:
+            locked = self._lock(session, tournament_id)
+            user = session.get(UserRow, user_id)
+            if user is None:
                 raise NotFoundError(f"there is no user {user_id}")
             row = session.get(StaffRow, (tournament_id, user_id))
+            before = None if row is None else row.role
+            if before == role:
+                return
             if role is None:
                 if row is not None:
                     session.delete(row)
@@ -352,6 +413,22 @@ class Accounts:
                 session.add(StaffRow(tournament_id=tournament_id, user_id=user_id, role=role))
             else:
                 row.role = role
+            session.flush()
+            who = _name(_user(user))
+            if role is None:
+                summary = f"staff: {who} is no longer {_article(before)}"
+            elif before is None:
+                summary = f"staff: {who} is now {_article(role)}"
+            else:
+                summary = f"staff: {who} is now {_article(role)} (was {_article(before)})"
+            self._log(
+                session,
+                locked,
+                "staff",
+                summary,
+                {"user": _user_ref(_user(user)), "role": {"before": before, "after": role}},
+                actor,
+            )
 
     def role(self, user: UserInfo | None, tournament_id: int) -> str | None:
         """``admin``, ``organiser``, ``helper``, ``player`` or None (a spectator)."""
@@ -379,17 +456,105 @@ class Accounts:
 
     # -- players with accounts -------------------------------------------------------
 
-    def link_entry(self, tournament_id: int, number: int, user_id: int) -> None:
+    def link_entry(self, tournament_id: int, number: int, user_id: int, *, actor: str = "") -> None:
+        """The entry (registration number) ``number`` is the account ``user_id``'s."""
         with self.store.transaction() as session:
+            locked = self._lock(session, tournament_id)
+            user = session.get(UserRow, user_id)
+            if user is None:
+                raise NotFoundError(f"there is no user {user_id}")
+            row = session.get(EntryAccountRow, (tournament_id, number))
+            before = None if row is None else row.user_id
+            if before == user_id:
+                return
+            previous = None if before is None else session.get(UserRow, before)
             session.merge(
                 EntryAccountRow(tournament_id=tournament_id, number=number, user_id=user_id)
             )
+            session.flush()
+            entry = _entry_name(session, tournament_id, number)
+            was = "" if previous is None else f" (was {previous.username})"
+            self._log(
+                session,
+                locked,
+                "account-link",
+                f"{entry} linked to the account {user.username}{was}",
+                {
+                    "number": number,
+                    "user": _user_ref(_user(user)),
+                    "user_id": {"before": before, "after": user_id},
+                },
+                actor,
+            )
 
-    def unlink_entry(self, tournament_id: int, number: int) -> None:
+    def unlink_entry(self, tournament_id: int, number: int, *, actor: str = "") -> None:
+        """The entry ``number`` no longer belongs to an account (nothing to do: no event)."""
         with self.store.transaction() as session:
+            locked = self._lock(session, tournament_id)
             row = session.get(EntryAccountRow, (tournament_id, number))
-            if row is not None:
-                session.delete(row)
+            if row is None:
+                return
+            user = session.get(UserRow, row.user_id)
+            before = row.user_id
+            session.delete(row)
+            session.flush()
+            entry = _entry_name(session, tournament_id, number)
+            username = f"user {before}" if user is None else user.username
+            self._log(
+                session,
+                locked,
+                "account-unlink",
+                f"{entry} no longer linked to the account {username}",
+                {
+                    "number": number,
+                    "user": None if user is None else _user_ref(_user(user)),
+                    "user_id": {"before": before, "after": None},
+                },
+                actor,
+            )
+
+    # -- the tournament's history ----------------------------------------------------
+
+    def _lock(self, session: Session, tournament_id: int) -> TournamentRow:
+        """The tournament row, locked like every tournament change (first, so the lock
+        order is the services'); NotFoundError if there is none."""
+        query = select(TournamentRow).where(TournamentRow.id == tournament_id).with_for_update()
+        row = session.scalars(query).one_or_none()
+        if row is None:
+            raise NotFoundError(f"there is no tournament {tournament_id} in this database")
+        return row
+
+    def _log(
+        self,
+        session: Session,
+        row: TournamentRow,
+        kind: str,
+        summary: str,
+        data: dict[str, Any],
+        actor: str,
+    ) -> None:
+        """Append an informational event to the tournament's history (who, when, what).
+
+        It has no row changes, so undo and revert pass over it (docs/web.md, "Staff
+        and access in the history"): permissions are not taken back with the results.
+        The revision moves on like at any change, so cached pages are refreshed.
+        """
+        seq = row.revision + 1
+        row.revision = seq
+        session.flush()
+        session.execute(
+            insert(EventRow).values(
+                tournament_id=row.id,
+                seq=seq,
+                at=self.clock.now().isoformat(timespec="microseconds"),
+                actor=actor,
+                kind=kind,
+                summary=summary,
+                changes=[],
+                data=data,
+                idempotency_key=None,
+            )
+        )
 
     def entry_of(self, tournament_id: int, user_id: int) -> int | None:
         """The registration number of the user's (still existing) entry, if any."""
@@ -426,6 +591,59 @@ class Accounts:
             problems.append("you are registered already")
         problems.extend(eligibility_problems(access.eligibility, user))
         return problems
+
+
+def _name(user: UserInfo) -> str:
+    if user.display_name and user.display_name.lower() != user.username:
+        return f"{user.username} ({user.display_name})"
+    return user.username
+
+
+def _user_ref(user: UserInfo) -> dict[str, Any]:
+    return {"id": user.id, "username": user.username}
+
+
+def _article(role: str | None) -> str:
+    return {"organiser": "an organiser", "helper": "a helper"}.get(str(role), str(role))
+
+
+def _entry_name(session: Session, tournament_id: int, number: int) -> str:
+    entry = session.get(EntryRow, (tournament_id, number))
+    return f"player {number}" if entry is None else f"player {number} {entry.name}"
+
+
+def _describe_access(before: dict[str, Any], after: dict[str, Any]) -> str:
+    """What a change of the access settings did, in one line."""
+    parts: list[str] = []
+    if "approval" in after:
+        parts.append(
+            {
+                "approved": "regulations approved by an administrator",
+                "rejected": "regulations rejected by an administrator",
+                "pending": "regulations waiting for an administrator's approval again",
+            }[after["approval"]]
+        )
+    if "self_registration" in after:
+        parts.append(
+            "self-registration opened" if after["self_registration"] else "self-registration closed"
+        )
+    for name, label in (("opens_at", "registration opens"), ("closes_at", "registration closes")):
+        if name in after:
+            value = after[name]
+            parts.append(f"{label} {value}" if value else f"{label}: no limit")
+    if "eligibility" in after:
+        rules = after["eligibility"]
+        listed = []
+        if rules.get("min_rated_games"):
+            listed.append(f"at least {rules['min_rated_games']} rated games")
+        if rules.get("min_online_tournaments"):
+            listed.append(f"at least {rules['min_online_tournaments']} online tournament(s)")
+        if rules.get("refuse_flagged"):
+            listed.append("players flagged for computer assistance refused")
+        parts.append("eligibility: " + ("; ".join(listed) if listed else "anyone"))
+    if list(after) == ["approval"]:
+        return parts[0]
+    return "access: " + ", ".join(parts)
 
 
 def _parse_time(text: str) -> dt.datetime:

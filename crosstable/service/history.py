@@ -48,7 +48,7 @@ def effective(events: list[EventRow]) -> list[int]:
                 stack.pop()
         elif event.kind == "revert":
             stack = list(after.get(int(event.data["to"]), []))
-        else:
+        elif event.changes:  # (an event without row changes only informs: see docs/web.md)
             stack.append(event.seq)
         after[event.seq] = list(stack)
     return stack
@@ -69,7 +69,7 @@ class History(ServiceBase):
                 e.actor,
                 e.kind,
                 e.summary,
-                undone=e.kind not in _REVERSALS and e.seq not in live,
+                undone=e.kind not in _REVERSALS and bool(e.changes) and e.seq not in live,
             )
             for e in events
         ]

@@ -192,7 +192,7 @@ def create_tournaments(site: Site, caller: Caller, spec: WizardSpec) -> list[int
     for name, players in sections:
         change = site.service.create_tournament(spec.regulations(name), actor=caller.actor)
         tid = change.tournament_id
-        site.accounts.claim(tid, user)
+        site.accounts.claim(tid, user, actor=caller.actor)
         for player in players:
             site.service.add_player(tid, player, actor=caller.actor)
         ids.append(tid)
@@ -251,7 +251,7 @@ def register_self(site: Site, caller: Caller, tid: int) -> Change:
     )
     number = int(change.data.get("number", 0))
     if number:
-        site.accounts.link_entry(tid, number, user.id)
+        site.accounts.link_entry(tid, number, user.id, actor=caller.actor)
     return change
 
 
@@ -263,5 +263,5 @@ def unregister_self(site: Site, caller: Caller, tid: int) -> Change:
     if number is None:
         raise RuleError("you are not registered in this tournament")
     change = site.service.remove_player(tid, number, actor=caller.actor)
-    site.accounts.unlink_entry(tid, number)
+    site.accounts.unlink_entry(tid, number, actor=caller.actor)
     return change

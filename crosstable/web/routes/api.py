@@ -355,7 +355,7 @@ def remove_player(tid: Num, number: Num, request: Request, caller: ApiCaller) ->
     site = site_of(request)
     require_role(site, caller, tid, MANAGERS)
     change = site.service.remove_player(tid, number, actor=caller.actor)
-    site.accounts.unlink_entry(tid, number)
+    site.accounts.unlink_entry(tid, number, actor=caller.actor)
     return _out(change)
 
 

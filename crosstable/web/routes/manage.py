@@ -82,7 +82,7 @@ def add_players(tid: int, request: Request, form: CheckedForm) -> Response:
         if user is None:
             raise RuleError(f"there is no account {username!r}")
         number = next(p.number for p in reversed(site.service.overview(tid).players))
-        site.accounts.link_entry(tid, number, user.id)
+        site.accounts.link_entry(tid, number, user.id, actor=caller.actor)
     return _done(request, tid, _("%(n)s player(s) registered", n=len(checked)))
 
 
@@ -91,7 +91,7 @@ def remove_player(tid: int, number: int, request: Request, form: CheckedForm) ->
     site, caller = caller_of(request)
     require_role(site, caller, tid, MANAGERS)
     change = site.service.remove_player(tid, number, actor=caller.actor)
-    site.accounts.unlink_entry(tid, number)
+    site.accounts.unlink_entry(tid, number, actor=caller.actor)
     return _done(request, tid, change.summary)
 
 
@@ -165,7 +165,7 @@ def staff(tid: int, request: Request, form: CheckedForm) -> Response:
     role = text(form, "role", "helper") or None
     if role == "none":
         role = None
-    site.accounts.set_staff(tid, user.id, role)
+    site.accounts.set_staff(tid, user.id, role, actor=caller.actor)
     return _done(request, tid, _("staff updated"))
 
 
@@ -191,7 +191,7 @@ def access(tid: int, request: Request, form: CheckedForm) -> Response:
         from crosstable.web.routes.common import require_approved
 
         require_approved(site, tid)
-    site.accounts.set_access(tid, **values)
+    site.accounts.set_access(tid, actor=caller.actor, **values)
     return _done(request, tid, _("registration settings saved"))
 
 
@@ -227,6 +227,6 @@ def approve(tid: int, request: Request, form: CheckedForm) -> Response:
     if caller.user is None or not caller.user.is_admin:
         raise HTTPException(status_code=403, detail="only an administrator may approve")
     decision = "rejected" if text(form, "decision") == "reject" else "approved"
-    site.accounts.set_access(tid, approval=decision)
+    site.accounts.set_access(tid, approval=decision, actor=caller.actor)
     request.session["flash"] = {"kind": "ok", "text": decision}
     return RedirectResponse("/admin", status_code=303)
