@@ -14,6 +14,7 @@ from crosstable.service.live import final_places
 from crosstable.service.loading import Loaded, result_code, result_label, result_of
 from crosstable.service.recording import record_fast
 from crosstable.service.schedules import round_robin_schedule
+from crosstable.service.swiss import check_swiss_finished, withdraw_swiss
 from crosstable.service.systems import start_other_system
 from crosstable.service.unit import Tx
 from crosstable.store.models import ByeRow, EntryRow, GameRow, RoundRow
@@ -344,6 +345,8 @@ class Play(ServiceBase):
                     f"player {start} {entry.name} withdrew already "
                     f"(from round {entry.withdrawn_from})"
                 )
+            if System(row.system) is System.SWISS_DUTCH:
+                return withdraw_swiss(tx, loaded, entry, from_round)
             games = [g for g in loaded.games if entry.number in (g.white, g.black)]
             pending = [g for g in games if g.result is None]
             if not pending:
@@ -398,6 +401,8 @@ class Play(ServiceBase):
                 listed = ", ".join(f"round {g.round} board {g.board}" for g in missing[:5])
                 more = f" and {len(missing) - 5} more" if len(missing) > 5 else ""
                 raise RuleError(f"{len(missing)} game(s) have no result yet: {listed}{more}")
+            if System(row.system) is System.SWISS_DUTCH:
+                check_swiss_finished(loaded)
             places = final_places(loaded.tournament())
             for entry in loaded.entries:
                 tx.update(entry, place=places.get(loaded.start_of(entry.number)))
