@@ -164,11 +164,19 @@ class TieRule:
 
 @dataclass(frozen=True, slots=True)
 class MatchRules:
-    """The settings every match of a knockout follows; ``seed`` drives every lot."""
+    """The settings every match of a knockout follows; ``seed`` drives every lot.
+
+    ``ahead``: set up every game that is certain to be played, not only the next
+    one — a sequential stage's later games as soon as no result can end the stage
+    before them (both games of a two-game match at once, three of a four-game
+    match). Their results may then come in any order. The tournament store works
+    this way, so that the arbiter's list shows every game known in advance.
+    """
 
     format: MatchFormat = MatchFormat()
     tie_rule: TieRule = TieRule()
     seed: int = 0
+    ahead: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -340,10 +348,12 @@ class _Replay:
             stage_games.append(game)
             if at_once:
                 continue
-            if game.result is None:
-                break
             a, b = _score(stage_games, top, bottom)
-            if abs(a - b) > 2 * (count - len(stage_games)):  # the leader cannot be caught
+            unknown = sum(1 for g in stage_games if g.result is None)
+            if unknown and not self.rules.ahead:
+                break
+            # the leader cannot be caught — or, with results still to come, might not be
+            if abs(a - b) + 2 * unknown > 2 * (count - len(stage_games)):
                 break
         a, b = _score(stage_games, top, bottom)
         self.scores.append((a, b))
