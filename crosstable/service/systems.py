@@ -29,7 +29,7 @@ def start_other_system(
     if system is System.KNOCKOUT:
         from crosstable.service.knockout import start_knockout
 
-        return start_knockout(tx, loaded)
+        return start_knockout(tx, loaded, random=random)
     if system is System.SCHEVENINGEN:
         from crosstable.service.scheveningen import start_scheveningen
 
