@@ -4,12 +4,17 @@
     crosstable bracket --players 8 --seed 20260725          # random order, reproducible
     crosstable bracket --players 6 --seeded --format table  # 1 v 8, 4 v 5…; top seeds get byes
     crosstable bracket --players-file club.csv --seeded     # seeded by rating
+    crosstable bracket --tournament 3 --db club.db          # a stored knockout, as it stands
 
 Random order (the portal's rule): the players are drawn into a random order
 with ``random.Random(seed)`` and the 1st meets the 2nd, the 3rd the 4th… The
 seed is printed; without ``--seed`` a fresh one is drawn. Seeded: seed 1 meets
 the last seed, and the top seeds can only meet late; without a players file
-the seeds are the starting numbers. The JSON is described in docs/knockout.md.
+the seeds are the starting numbers. With ``--tournament ID`` the command shows a
+knockout of the tournament store instead (``--db`` or ``CROSSTABLE_DB`` names the
+database): every match with its games, results and store round/board, the
+champion and the places — :meth:`crosstable.service.knockout.KnockoutPlay.bracket_view`.
+The JSON is described in docs/knockout.md.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ from __future__ import annotations
 import json
 import secrets
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -56,10 +61,36 @@ def bracket(
         str | None, typer.Option("--seed", help="Seed of the random order (an integer).")
     ] = None,
     output: Annotated[str, typer.Option("--format", "-f", help="json or table.")] = "table",
+    tournament: Annotated[
+        int | None,
+        typer.Option("--tournament", "-t", help="Show this stored knockout (tournament id)."),
+    ] = None,
+    db: Annotated[
+        str | None,
+        typer.Option("--db", envvar="CROSSTABLE_DB", help="Database file or postgresql:// URL."),
+    ] = None,
 ) -> None:
     """The knockout bracket: round 1's matches and byes, and which match feeds which."""
     if output not in ("json", "table"):
         raise InputError(f"--format {output!r}: use json or table", source="options")
+    if tournament is not None:
+        given = (
+            [
+                name
+                for name, value in (("--players", players), ("--players-file", players_file))
+                if value is not None
+            ]
+            + (["--seeded"] if seeded else [])
+            + (["--seed"] if seed is not None else [])
+        )
+        if given:
+            raise InputError(
+                f"{given[0]} makes a new bracket; --tournament shows a stored one: "
+                "give one or the other",
+                source="options",
+            )
+        _stored(tournament, db, output)
+        return
     field = _field(players, players_file)
     if seeded:
         if seed is not None:
@@ -151,3 +182,99 @@ def _caption(result: Bracket, names: dict[int, str]) -> str:
     if result.byes:
         parts.append("byes: " + ", ".join(names[p] for p in result.byes))
     return "; ".join(parts)
+
+
+# -- a stored knockout -------------------------------------------------------------------
+
+
+def _stored(tournament: int, db: str | None, output: str) -> None:
+    from crosstable.service import Service
+    from crosstable.store import open_store
+
+    store = open_store(db)
+    try:
+        view = Service(store).bracket_view(tournament)
+    finally:
+        store.close()
+    if output == "json":
+        typer.echo(json.dumps(view))
+        return
+    console = Console(highlight=False, soft_wrap=True)
+    console.print(stored_table(view))
+    for line in stored_notes(view):
+        console.print(line, markup=False)
+
+
+def stored_table(view: dict[str, Any]) -> Table:
+    """One column per round; each match's cell: players, its games (store round R and
+    board B, White–Black by starting number, result), score and who went on."""
+    how = "seeded" if view["order"] == "seeded" else f"random order, seed {view['lots_seed']}"
+    table = Table(
+        title=(
+            f"#{view['tournament']} {view['name']} ({view['status']}): knockout of "
+            f"{view['players']} players ({how}; match {view['format']}, "
+            f"tie rule {view['tie_rule']})"
+        ),
+        show_lines=True,
+    )
+    rounds = view["rounds"]
+    for rnd in rounds:
+        table.add_column(str(rnd["name"]).capitalize())
+    rows = view["size"] // 2
+    cells = [[""] * len(rounds) for _ in range(rows)]
+    for index, rnd in enumerate(rounds):
+        width = 1 << index  # round-1 slots per slot of this round
+        first = view["size"] - (view["size"] >> index) + 1
+        for match in rnd["matches"]:
+            cells[(match["slot"] - first) * width][index] = _match_cell(match)
+        for bye in rnd["byes"]:
+            cells[bye["slot"] - 1][0] = f"{bye['slot']}. {_who(bye)} — bye"
+    for cell_row in cells:
+        if any(cell_row):
+            table.add_row(*cell_row)
+    return table
+
+
+def _who(person: dict[str, Any] | None) -> str:
+    if person is None:
+        return "?"
+    return f"{person['start']} {person['name']}".strip()
+
+
+def _match_cell(match: dict[str, Any]) -> str:
+    top, bottom = match["players"]
+    lines = [f"{match['slot']}. {_who(top)} v {_who(bottom)}"]
+    for game in match["games"]:
+        where = f"R{game['round']} B{game['board']}" if game["round"] is not None else "due"
+        kind = "" if game["kind"] == "regular" else f" {game['kind']}"
+        result = game["result"] or "…"
+        lines.append(f"  g{game['game']}{kind}, {where}: {game['white']}–{game['black']} {result}")
+    if match["winner"] is not None:
+        score = "–".join(_points(x) for x in match["score"])
+        winner = top if top is not None and top["start"] == match["winner"] else bottom
+        lines.append(f"  {score}: {_who(winner)} goes on ({match['decided_by']})")
+    return "\n".join(lines)
+
+
+def _points(value: float) -> str:
+    whole = int(value)
+    return str(whole) if value == whole else (f"{whole}½" if whole else "½")
+
+
+def stored_notes(view: dict[str, Any]) -> list[str]:
+    """Champion, places, and what is left to do (or what is wrong)."""
+    notes: list[str] = []
+    if view["problem"]:
+        notes.append(f"problem: {view['problem']}")
+    if view["champion"] is not None:
+        notes.append(f"champion: {_who(view['champion'])}")
+        places = ", ".join(f"{p['place']}. {_who(p)}" for p in view["placings"] if p["place"])
+        notes.append(f"places: {places}")
+    if view["due"]:
+        notes.append(
+            f"{len(view['due'])} game(s) due: continue the knockout (crosstable pair-round)"
+        )
+    if view["surplus"]:
+        listed = ", ".join(f"round {g['round']} board {g['board']}" for g in view["surplus"])
+        notes.append(f"no longer needed (continue the knockout to remove them): {listed}")
+    return notes
