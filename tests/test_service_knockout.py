@@ -20,11 +20,11 @@ from crosstable.core.model import GameResult, LotsMethod, Player, System
 from crosstable.core.pairing.knockout import Knockout, MatchFormat, MatchRules, TieRule
 from crosstable.core.pairing.knockout_bracket import random_bracket
 from crosstable.service import NotFoundError, PlayerInfo, Regulations, Service
-from crosstable.service.knockout import knockout_places
+from crosstable.service.knockout import check_knockout_correction, knockout_places
 from crosstable.service.loading import Loaded
 from crosstable.service.unit import Tx
 from crosstable.store import Store
-from crosstable.store.models import TournamentRow
+from crosstable.store.models import GameRow, TournamentRow
 
 NAMES = ("Anna", "Boris", "Clara", "Dmitri", "Eva", "Fyodor", "Gayane", "Hovhannes")
 
@@ -349,6 +349,50 @@ def test_correction_after_the_next_round_is_paired(service: Service) -> None:
     service.correct_result(tid, 1, 1, "0-1" if game.white == 1 else "1-0")
     service.pair_next_round(tid)
     assert [players_of(m) for m in matches(service.bracket_view(tid), 2)] == [(4, 2)]
+
+
+def corrected(service: Service, tid: int, rnd: int, board: int, code: str | None) -> None:
+    """What Play.correct_result would do with the hook: update, then check (rolled back
+    when refused)."""
+    with service.store.transaction() as session:
+        row = session.get(TournamentRow, tid)
+        game = session.get(GameRow, (tid, rnd, board))
+        assert row is not None and game is not None
+        tx = Tx(session, row)
+        tx.update(game, result=code)
+        check_knockout_correction(tx)
+
+
+def test_the_correction_hook_refuses_what_would_change_a_paired_round(service: Service) -> None:
+    tid = started(service, 4, match_format="2", tie_rule="playoff")
+    for board in (1, 2):
+        service.record_result(tid, 1, board, "1-0")
+        service.record_result(tid, 2, board, "0-1")  # 2-0 for the White of game 1
+    paired = service.pair_next_round(tid)
+    message = (
+        rf"correction refused: .* this correction changes who went on\. "
+        rf"Undo back to #{paired.seq - 1} first, just before the final was paired"
+    )
+    with pytest.raises(RuleError, match=message):
+        corrected(service, tid, 1, 1, "01")
+    assert service.bracket_view(tid)["problem"] is None  # rolled back
+    # inside the current round a correction passes: 1-1 now, tie-breaks follow
+    service.undo(tid)
+    service.correct_result(tid, 2, 1, "1-0")
+    check_knockout_correction_passes(service, tid)
+    assert [d["kind"] for d in service.bracket_view(tid)["due"]] == ["rapid", "rapid"]
+    service.pair_next_round(tid)
+    service.record_result(tid, 3, 1, "1-0")
+    with pytest.raises(RuleError, match=r"would leave round 3 board 1 \(slot 1, game 3\)"):
+        corrected(service, tid, 2, 1, "01")  # back to 2-0: game 3's result would be outside
+    assert service.verify(tid) == []  # the refused corrections left nothing behind
+
+
+def check_knockout_correction_passes(service: Service, tid: int) -> None:
+    with service.store.transaction() as session:
+        row = session.get(TournamentRow, tid)
+        assert row is not None
+        check_knockout_correction(Tx(session, row))
 
 
 def test_correction_that_makes_tie_breaks_unnecessary(service: Service) -> None:

@@ -147,6 +147,14 @@ class KnockoutState:
     #: starting number → entry
     entries: dict[int, EntryRow] = field(default_factory=dict)
     tournament_id: int = 0
+    #: replayed to check a correction before it is made (the messages say so)
+    correcting: bool = False
+
+    @property
+    def cause(self) -> str:
+        if self.correcting:
+            return "this correction changes who went on"
+        return "a result was changed after the pairing"
 
     def name(self, start: int | None) -> str:
         if start is None:
@@ -169,7 +177,7 @@ def round_label(bracket: Bracket, rnd: int) -> str:
     return f"round {rnd} ({name})" if name.startswith("round of") else f"the {name}"
 
 
-def replay(session: Session, loaded: Loaded) -> KnockoutState:
+def replay(session: Session, loaded: Loaded, *, correcting: bool = False) -> KnockoutState:
     """The engine's state from the stored games, results and byes (never raises for a
     disagreement: it stops there and says so in ``problem``)."""
     row = loaded.row
@@ -183,7 +191,12 @@ def replay(session: Session, loaded: Loaded) -> KnockoutState:
     bracket = knockout_bracket(players, bracket_order(details), rules.seed)
     entries = {entry.start: entry for entry in ordered if entry.start is not None}
     state = KnockoutState(
-        Knockout.start(bracket, rules), {}, {1: 1}, entries=entries, tournament_id=row.id
+        Knockout.start(bracket, rules),
+        {},
+        {1: 1},
+        entries=entries,
+        tournament_id=row.id,
+        correcting=correcting,
     )
     try:
         _replay(session, loaded, state)
@@ -281,7 +294,7 @@ def _replay(session: Session, loaded: Loaded, state: KnockoutState) -> None:
             )
             raise KnockoutMismatchError(
                 f"{state.round_label(rnd + 1)} is paired, but in {state.round_label(rnd)} {what} "
-                f"now: a result was changed after the pairing. {_undo_hint(session, state, rnd)}"
+                f"now: {state.cause}. {_undo_hint(session, state, rnd)}"
             )
         longest = max(len(ko.status(m.slot).games) for m in matches)
         state.base[rnd + 1] = base + longest
@@ -319,14 +332,20 @@ def _changed_players(
     return (
         f"{state.round_label(rnd)} was paired with {stored} at {where} (slot {slot}), but the "
         f"results of {state.round_label(rnd - 1)} now send {state.name(match.top)} and "
-        f"{state.name(match.bottom)} there: a result (or a rating that a tie rule used) was "
-        f"changed after the pairing. {_undo_hint(session, state, rnd - 1)}"
+        f"{state.name(match.bottom)} there: "
+        + ("" if state.correcting else "(or a rating that a tie rule used) ")
+        + f"{state.cause}. {_undo_hint(session, state, rnd - 1)}"
     )
 
 
 def _unexpected_result(state: KnockoutState, ko: Knockout, slot: int, game: GameRow) -> str:
     where = f"round {game.round} board {game.board} (slot {slot}, game {game.match_game})"
     status = ko.status(slot)
+    if state.correcting:
+        return (
+            f"this correction would leave {where} with a result ({result_label(game.result)}) "
+            "outside its match (the match would end before it): clear that result first"
+        )
     if status.decided:
         return (
             f"{where} has a result ({result_label(game.result)}), but the match was decided "
@@ -344,6 +363,13 @@ def _undo_hint(session: Session, state: KnockoutState, rnd: int) -> str:
     """How to take back the pairing of round ``rnd + 1``."""
     label = state.round_label(rnd + 1)
     seq = pairing_event(session, state.tournament_id, rnd + 1)
+    if state.correcting:
+        back = f"#{seq - 1}" if seq is not None else "the event"
+        return (
+            f"Undo back to {back} first, just before {label} was paired "
+            f"(service.revert_to{'' if seq is None else f' / `crosstable undo --to {seq - 1}`'}; "
+            "nothing leaves the history), then make this correction and continue the knockout."
+        )
     if seq is None:
         return f"Correct the result back, or undo back to before {label} was paired."
     return (
@@ -484,6 +510,27 @@ def _forfeit(white: EntryRow, black: EntryRow, rnd: int) -> str | None:
     if gone_black and not gone_white:
         return "+-"
     return None
+
+
+# -- hooks for Play.correct_result and Play.finish -------------------------------------
+
+
+def check_knockout_correction(tx: Tx) -> None:
+    """Refuse a correction (already applied in ``tx``) that would change who went on
+    from a round whose next round is paired, or leave a result outside its match.
+
+    Meant for :meth:`crosstable.service.play.Play.correct_result`: call it right after
+    the game's update, for a knockout; the RuleError rolls the correction back. A
+    correction inside the current round (say, one that makes tie-break games
+    unnecessary) passes: :meth:`KnockoutPlay.pair_next_round` removes those games.
+    """
+    row = tx.tournament
+    if row.system != System.KNOCKOUT.value or row.status == "registration":
+        return
+    tx.flush()
+    state = replay(tx.session, Loaded(tx.session, row), correcting=True)
+    if state.problem is not None:
+        raise RuleError(f"correction refused: {state.problem}")
 
 
 # -- finishing -------------------------------------------------------------------------
@@ -780,6 +827,7 @@ __all__ = [
     "KnockoutMismatchError",
     "KnockoutPlay",
     "KnockoutState",
+    "check_knockout_correction",
     "knockout_bracket",
     "knockout_places",
     "knockout_rules",
