@@ -333,8 +333,12 @@ def _changed_players(
         f"{state.round_label(rnd)} was paired with {stored} at {where} (slot {slot}), but the "
         f"results of {state.round_label(rnd - 1)} now send {state.name(match.top)} and "
         f"{state.name(match.bottom)} there: "
-        + ("" if state.correcting else "(or a rating that a tie rule used) ")
-        + f"{state.cause}. {_undo_hint(session, state, rnd - 1)}"
+        + (
+            state.cause
+            if state.correcting
+            else "a result (or a rating that a tie rule used) was changed after the pairing"
+        )
+        + f". {_undo_hint(session, state, rnd - 1)}"
     )
 
 
