@@ -10,7 +10,8 @@ engine's pairing, or the organiser's own, which the event records as a manual
 pairing with the ways it differs from the Dutch system's.
 
 Players with a half-, zero- or full-point bye entered for a round (H, Z, F) and
-players who withdrew are not paired in it. The pairing-allocated bye (PAB) is a
+players who withdrew are not paired in it (a withdrawn player's round is recorded
+as a zero-point bye, as a TRF file shows an absence). The pairing-allocated bye (PAB) is a
 bye row of kind ``U`` (worth a win unless the point system says otherwise;
 never twice, R-SW-2). Regulations details read here: ``initial_colour``
 (``white``/``black``), ``forbidden`` (``"1-2,3-4"``: pairs by starting number
@@ -285,12 +286,14 @@ def _review(
     for start in sorted(set(seen) & out):
         reason = "withdrew" if why[start] == "withdrawn" else f"has a bye ({why[start]})"
         raise RuleError(f"player {start} {reason} in round {plan.round} and is not paired")
+    if len(present) % 2 and bye is None:
+        raise RuleError("an odd number of players is present: one of them gets the PAB")
+    if bye is not None and len(present) % 2 == 0:
+        raise RuleError(f"an even number of players is present: no PAB (player {bye} must play)")
     missing = sorted(present - set(seen))
     if missing:
         names = ", ".join(str(s) for s in missing)
         raise RuleError(f"player(s) {names} not paired: every player present plays or has the PAB")
-    if len(present) % 2 and bye is None:
-        raise RuleError("an odd number of players is present: one of them gets the PAB")
     history = {c.start: c for c in request.competitors}
     warnings: list[str] = []
     for board, (white, black) in enumerate(boards, 1):
@@ -440,6 +443,9 @@ class SwissPlay(ServiceBase):
                 )
             if pab is not None:
                 tx.insert(ByeRow(round=number, player=numbers[pab], kind="U"))
+            for start, why in plan.absent:
+                if why == "withdrawn":  # recorded as absent (zero-point), as TRF shows it
+                    tx.insert(ByeRow(round=number, player=numbers[start], kind="Z"))
             tx.flush()
             manual = bool(warnings)
             names = {loaded.start_of(e.number): e.name for e in loaded.entries}
