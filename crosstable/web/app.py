@@ -33,6 +33,7 @@ from crosstable.service.errors import ConflictError, NotFoundError
 from crosstable.store import Store, open_store
 from crosstable.web import i18n
 from crosstable.web.hub import Hub
+from crosstable.web.pairing_views import live_fragment
 from crosstable.web.security import Caller, RateLimiter, bearer_token, csrf_token
 from crosstable.web.views import CrosstableCache
 
@@ -88,8 +89,9 @@ class Site:
         token = i18n.current.set(locale)
         try:
             view, table = self.tables.get(tournament_id)
-            template = self.templates.env.get_template("_crosstable.html")
-            html = template.render(t=view, table=table, locale=locale)
+            name, extra = live_fragment(self, view, table)  # a Swiss's table, a bracket
+            template = self.templates.env.get_template(name)
+            html = template.render(t=view, table=table, locale=locale, **extra)
             return view.revision, _BETWEEN_TAGS.sub("><", html).strip()
         finally:
             i18n.current.reset(token)
@@ -203,9 +205,9 @@ def create_app(
     if _DOCS_ASSETS:
         _offline_api_docs(app, _DOCS_ASSETS)
 
-    from crosstable.web.routes import account, api, live, manage, pages, printing, wizard
+    from crosstable.web.routes import account, api, live, manage, pages, pairing, printing, wizard
 
-    for module in (api, live, pages, manage, wizard, account, printing):
+    for module in (api, live, pages, manage, wizard, pairing, account, printing):
         app.include_router(module.router)
     return app
 

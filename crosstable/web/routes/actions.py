@@ -17,14 +17,35 @@ from fractions import Fraction
 from fastapi import HTTPException
 
 from crosstable.core.errors import RuleError
-from crosstable.core.model import WithdrawalRule
+from crosstable.core.model import System, WithdrawalRule
 from crosstable.core.scoring import PointSystem, points
 from crosstable.service import Change, PlayerInfo, Regulations
 from crosstable.web.app import Site
 from crosstable.web.routes.common import MANAGERS, require_approved, require_role, require_user
 from crosstable.web.security import Caller
 
-FORMATS = ("round-robin", "double-round-robin", "scheveningen", "quads", "groups")
+FORMATS = (
+    "round-robin",
+    "double-round-robin",
+    "swiss",
+    "knockout",
+    "scheveningen",
+    "quads",
+    "groups",
+)
+#: the pairing system of each format (what ``Regulations.system`` records)
+SYSTEMS = {
+    "round-robin": System.ROUND_ROBIN,
+    "double-round-robin": System.ROUND_ROBIN,
+    "swiss": System.SWISS_DUTCH,
+    "knockout": System.KNOCKOUT,
+    "scheveningen": System.SCHEVENINGEN,
+    "quads": System.ROUND_ROBIN,
+    "groups": System.ROUND_ROBIN,
+}
+#: settings of a Swiss or a knockout kept in the regulations' details (api_contract)
+INITIAL_COLOURS = ("", "white", "black")
+BRACKETS = ("seeded", "random")
 
 
 @dataclass(frozen=True)
@@ -45,18 +66,57 @@ class WizardSpec:
     groups: int = 4
     qualifiers_per_group: int = 1
     group_cycles: int = 2
+    #: Swiss: the number of rounds (None: ⌈log₂ N⌉, fixed at the start)
+    rounds: int | None = None
+    #: Swiss: colour of the first player in round 1 ("" = by lot at the start)
+    initial_colour: str = ""
+    #: knockout: games of a match, tie rule and bracket order
+    match_format: str = "1"
+    tie_rule: str = "lower-rated"
+    bracket: str = "seeded"
+
+    @property
+    def system(self) -> System:
+        if self.format not in FORMATS:
+            raise RuleError(f"format {self.format!r}: use one of {', '.join(FORMATS)}")
+        return SYSTEMS[self.format]
+
+    def system_details(self) -> dict[str, str]:
+        """The Swiss or knockout settings, checked, as the regulations' details keep them."""
+        if self.format == "swiss":
+            colour = self.initial_colour.strip().lower()
+            if colour not in INITIAL_COLOURS:
+                raise RuleError(
+                    f"initial colour {self.initial_colour!r}: white, black, or empty (by lot)"
+                )
+            if self.rounds is not None and self.rounds < 1:
+                raise RuleError(f"rounds: {self.rounds} — a Swiss has at least one round")
+            return {"initial_colour": colour}
+        if self.format == "knockout":
+            from crosstable.core.pairing.knockout import MatchFormat, TieRule
+
+            match_format = MatchFormat.parse(self.match_format or "1").label()
+            tie_rule = TieRule.parse(self.tie_rule or "lower-rated")
+            bracket = (self.bracket or "seeded").strip().lower()
+            if bracket not in BRACKETS:
+                raise RuleError(f"bracket {self.bracket!r}: seeded or random")
+            return {"match_format": match_format, "tie_rule": tie_rule.label(), "bracket": bracket}
+        return {}
 
     def tiebreak_codes(self) -> tuple[str, ...]:
         from crosstable.core.tiebreaks import PRESETS
 
         raw = self.tiebreaks.strip()
+        if raw.lower() in ("", "default"):
+            return ()
         if raw.lower() in PRESETS:
             return PRESETS[raw.lower()]
         return tuple(c.strip().upper() for c in raw.replace(";", ",").split(",") if c.strip())
 
     def regulations(self, name: str | None = None) -> Regulations:
-        if self.format not in FORMATS:
-            raise RuleError(f"format {self.format!r}: use one of {', '.join(FORMATS)}")
+        from crosstable.core.tiebreaks import default_tiebreaks
+
+        system = self.system
         try:
             rule = WithdrawalRule(self.withdrawal_rule)
         except ValueError:
@@ -72,23 +132,28 @@ class WizardSpec:
             cycles = self.group_cycles
         return Regulations(
             name=name or self.name,
+            system=system,
             cycles=cycles,
             point_system=PointSystem.parse(self.point_system),
             bye_points=bye,
-            tiebreaks=self.tiebreak_codes(),
+            tiebreaks=self.tiebreak_codes() or default_tiebreaks(system),
             withdrawal_rule=rule,
+            rounds=self.rounds if system is System.SWISS_DUTCH else None,
             time_control=self.time_control,
             start_date=self.start_date,
             end_date=self.end_date,
-            details=dict(self.details),
+            details=dict(self.details) | self.system_details(),
         )
 
 
 def parse_player_list(text: str) -> list[PlayerInfo]:
-    """One player a line: ``Name``, ``Name, rating`` or ``Name; rating; title; federation``.
+    """One player a line: ``Name``, ``Name, rating`` or ``Name; rating; title; federation;
+    team; FIDE id`` (any trailing columns may be left out; the team is a Scheveningen's).
 
     >>> [(p.name, p.rating) for p in parse_player_list("Anna Petrova, 1850\\nBoris\\n\\n")]
     [('Anna Petrova', 1850), ('Boris', None)]
+    >>> [(p.name, p.team) for p in parse_player_list("Anna; 1850; WFM; RUS; Dynamo")]
+    [('Anna', 'Dynamo')]
     """
     players: list[PlayerInfo] = []
     for number, line in enumerate(text.splitlines(), 1):
@@ -102,7 +167,7 @@ def parse_player_list(text: str) -> list[PlayerInfo]:
 
 def parse_player_csv(data: bytes) -> list[PlayerInfo]:
     """A CSV file with a header row: ``name`` and optionally ``rating, title, federation,
-    fide_id`` (Russian headers ``имя, рейтинг`` are understood too)."""
+    team, fide_id`` (Russian headers ``имя, рейтинг, звание, команда`` are understood too)."""
     text = data.decode("utf-8-sig", errors="replace")
     try:
         dialect = csv.Sniffer().sniff(text.splitlines()[0] if text else ",", delimiters=",;\t")
@@ -112,7 +177,14 @@ def parse_player_csv(data: bytes) -> list[PlayerInfo]:
     if not rows:
         raise RuleError("the CSV file is empty")
     header = [h.strip().lower() for h in rows[0]]
-    aliases = {"имя": "name", "игрок": "name", "рейтинг": "rating", "звание": "title"}
+    aliases = {
+        "имя": "name",
+        "игрок": "name",
+        "рейтинг": "rating",
+        "звание": "title",
+        "команда": "team",
+        "федерация": "federation",
+    }
     header = [aliases.get(h, h) for h in header]
     if "name" not in header:
         raise RuleError("the CSV file needs a header row with a 'name' column (line 1)")
@@ -121,7 +193,8 @@ def parse_player_csv(data: bytes) -> list[PlayerInfo]:
         if not any(cell.strip() for cell in row):
             continue
         values = dict(zip(header, (c.strip() for c in row), strict=False))
-        parts = [values.get(k, "") for k in ("name", "rating", "title", "federation", "fide_id")]
+        keys = ("name", "rating", "title", "federation", "team", "fide_id")
+        parts = [values.get(k, "") for k in keys]
         players.append(_player_from(parts, f"CSV line {index}"))
     return players
 
@@ -136,15 +209,17 @@ def _player_from(parts: list[str], where: str) -> PlayerInfo:
             raise RuleError(f"{where}: rating {parts[1]!r} is not a whole number") from None
     title = parts[2] if len(parts) > 2 else ""
     federation = parts[3] if len(parts) > 3 else ""
-    fide_id = parts[4] if len(parts) > 4 else ""
+    team = parts[4] if len(parts) > 4 else ""
+    fide_id = parts[5] if len(parts) > 5 else ""
     try:
-        return PlayerInfo(name, rating, title, federation, fide_id).checked()
+        return PlayerInfo(name, rating, title, federation, fide_id, team=team).checked()
     except RuleError as error:
         raise RuleError(f"{where}: {error}") from None
 
 
 def _sections(spec: WizardSpec) -> list[tuple[str, list[PlayerInfo]]]:
-    """The tournaments the wizard creates: one round robin, or one per quad or group."""
+    """The tournaments the wizard creates: one tournament, or one round robin per quad or
+    group (a Scheveningen is one tournament; its players carry their teams)."""
     players = list(spec.players)
     if spec.format == "quads":
         from crosstable.core.schedule.quads import quad_sizes
@@ -166,11 +241,6 @@ def _sections(spec: WizardSpec) -> list[tuple[str, list[PlayerInfo]]]:
             (f"{spec.name} — group {chr(64 + i)}", [ordered[rank - 1] for rank in members])
             for i, members in enumerate(groups, 1)
         ]
-    if spec.format == "scheveningen":
-        raise RuleError(
-            "Scheveningen tournaments can be planned here (see the preview), but running them "
-            "is not connected to the tournament store yet"
-        )
     return [(spec.name, players)]
 
 
@@ -265,3 +335,42 @@ def unregister_self(site: Site, caller: Caller, tid: int) -> Change:
     change = site.service.remove_player(tid, number, actor=caller.actor)
     site.accounts.unlink_entry(tid, number, actor=caller.actor)
     return change
+
+
+def bye(
+    site: Site,
+    caller: Caller,
+    tid: int,
+    start: int | None,
+    round_number: int,
+    kind: str = "H",
+    *,
+    cancel: bool = False,
+) -> Change:
+    """Ask for (or cancel) a bye in a Swiss round not paired yet: a player for themself
+    (half- or zero-point), an organiser for anyone (also a full-point bye)."""
+    site.tables.revision(tid)
+    require_user(caller)
+    user = caller.user
+    assert user is not None
+    code = (kind or "H").strip().upper()
+    if site.accounts.role(user, tid) not in MANAGERS:
+        number = site.accounts.entry_of(tid, user.id)
+        view, _table = site.tables.get(tid)
+        mine = next((p.start for p in view.players if p.number == number), None)
+        if number is None or mine is None:
+            raise HTTPException(
+                status_code=403, detail="only the player or the organiser may ask for a bye"
+            )
+        if start is not None and start != mine:
+            raise HTTPException(status_code=403, detail="you may ask for a bye only for yourself")
+        if code == "F" and not cancel:
+            raise HTTPException(
+                status_code=403, detail="a full-point bye is given by the organiser only"
+            )
+        start = mine
+    if start is None:
+        raise RuleError("choose the player who has the bye")
+    if cancel:
+        return site.service.cancel_bye(tid, start, round_number, actor=caller.actor)
+    return site.service.request_bye(tid, start, round_number, code, actor=caller.actor)

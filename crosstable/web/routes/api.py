@@ -19,6 +19,7 @@ from pydantic import BaseModel, Field
 from crosstable.core.model import LotsMethod
 from crosstable.service import Change, PlayerInfo
 from crosstable.web.app import site_of
+from crosstable.web.pairing_views import key_used, paired_rounds
 from crosstable.web.routes import actions
 from crosstable.web.routes.common import MANAGERS, RESULT_ENTRY, require_role, require_user
 from crosstable.web.security import UNSAFE, Caller, check_csrf
@@ -80,6 +81,7 @@ class PlayerIn(BaseModel):
     title: str = Field("", max_length=10)
     federation: str = Field("", max_length=10)
     fide_id: str = Field("", max_length=20)
+    team: str = Field("", max_length=100, description="the player's team (Scheveningen)")
 
 
 class LotsIn(BaseModel):
@@ -101,7 +103,9 @@ class RevertIn(BaseModel):
 
 class TournamentIn(BaseModel):
     name: str = Field(min_length=1, max_length=200)
-    format: Literal["round-robin", "double-round-robin"] = "round-robin"
+    format: Literal["round-robin", "double-round-robin", "swiss", "knockout", "scheveningen"] = (
+        "round-robin"
+    )
     point_system: str = "1-0.5-0"
     bye_points: str | None = None
     tiebreaks: str = Field("", description="FIDE codes, comma-separated, or a preset name")
@@ -110,6 +114,18 @@ class TournamentIn(BaseModel):
     start_date: dt.date | None = None
     end_date: dt.date | None = None
     players: list[PlayerIn] = Field(default_factory=list)
+    rounds: int | None = Field(None, ge=1, le=100, description="Swiss: null = ⌈log₂ N⌉")
+    initial_colour: Literal["", "white", "black"] = Field(
+        "", description="Swiss: the first player's colour in round 1; empty = by lot"
+    )
+    match_format: str = Field("1", max_length=20, description="knockout: 1, 2 or 2-at-once")
+    tie_rule: str = Field(
+        "lower-rated",
+        max_length=100,
+        description="knockout: lower-rated, lots, playoff, or stages then a decider "
+        "(rapid:2,blitz:2,armageddon)",
+    )
+    bracket: Literal["seeded", "random"] = "seeded"
 
 
 @router.get("/me")
@@ -147,7 +163,8 @@ def tournaments(request: Request) -> list[dict[str, Any]]:
 
 @router.post("/tournaments", status_code=201)
 def create(body: TournamentIn, request: Request, caller: ApiCaller) -> dict[str, Any]:
-    """Create a round robin from its regulations (administrators and masters)."""
+    """Create a tournament (round robin, Swiss, knockout, Scheveningen) from its regulations
+    (administrators and masters)."""
     site = site_of(request)
     require_user(caller)
     spec = actions.WizardSpec(
@@ -161,8 +178,14 @@ def create(body: TournamentIn, request: Request, caller: ApiCaller) -> dict[str,
         start_date=body.start_date,
         end_date=body.end_date,
         players=tuple(
-            PlayerInfo(p.name, p.rating, p.title, p.federation, p.fide_id) for p in body.players
+            PlayerInfo(p.name, p.rating, p.title, p.federation, p.fide_id, team=p.team)
+            for p in body.players
         ),
+        rounds=body.rounds,
+        initial_colour=body.initial_colour,
+        match_format=body.match_format,
+        tie_rule=body.tie_rule,
+        bracket=body.bracket,
     )
     ids = actions.create_tournaments(site, caller, spec)
     return {"ids": ids, "id": ids[0]}
@@ -346,7 +369,9 @@ def reject(tid: Num, rnd: Num, board: Num, request: Request, caller: ApiCaller) 
 def add_player(tid: Num, body: PlayerIn, request: Request, caller: ApiCaller) -> ChangeOut:
     site = site_of(request)
     require_role(site, caller, tid, MANAGERS)
-    info = PlayerInfo(body.name, body.rating, body.title, body.federation, body.fide_id)
+    info = PlayerInfo(
+        body.name, body.rating, body.title, body.federation, body.fide_id, team=body.team
+    )
     return _out(site.service.add_player(tid, info, actor=caller.actor))
 
 
@@ -443,6 +468,157 @@ def export(tid: Num, fmt: Literal["trf2026", "trf16", "json"], request: Request)
     if fmt == "json":
         return site.service.export_json(tid)
     return PlainTextResponse(site.service.export_trf(tid, fmt))
+
+
+# -- Swiss: pairing round by round; byes -------------------------------------------------
+
+
+class PairingIn(BaseModel):
+    round: int | None = Field(
+        None, ge=1, le=1000, description="the round you expect to publish (guards a race)"
+    )
+    boards: (
+        list[
+            Annotated[
+                list[Annotated[int, Field(ge=1, le=100_000)]], Field(min_length=2, max_length=2)
+            ]
+        ]
+        | None
+    ) = Field(
+        None,
+        max_length=50_000,
+        description="[[white, black], …] by starting number in board order; null: the "
+        "Dutch system's pairing",
+    )
+    bye: int | None = Field(None, ge=1, le=100_000, description="the PAB (manual pairing)")
+    allow_rematch: bool = False
+    idempotency_key: str | None = Field(None, max_length=200)
+
+
+class PairingOut(ChangeOut):
+    round: int
+    boards: list[list[int]]
+    bye: int | None
+    manual: bool
+    warnings: list[str]
+
+
+class ByeIn(BaseModel):
+    round: int = Field(ge=1, le=1000)
+    kind: Literal["H", "Z", "F"] = Field("H", description="half-, zero- or full-point bye")
+    start: int | None = Field(
+        None, ge=1, le=100_000, description="the player (organisers); players: themselves"
+    )
+
+
+@router.get("/tournaments/{tid}/pairing")
+def proposed_pairing(tid: Num, request: Request, caller: ApiCaller) -> dict[str, Any]:
+    """The Dutch system's pairing of the next Swiss round, not published (organisers)."""
+    site = site_of(request)
+    require_role(site, caller, tid, MANAGERS)
+    proposal = site.service.propose_round(tid)
+    body: dict[str, Any] = proposal.as_json()
+    return body
+
+
+@router.post("/tournaments/{tid}/pairing/review")
+def review_pairing(
+    tid: Num, body: PairingIn, request: Request, caller: ApiCaller
+) -> dict[str, Any]:
+    """Check a manual pairing without publishing it: 422 when it breaks the rules, else
+    how it differs from the Dutch system's (empty: it is the engine's pairing)."""
+    site = site_of(request)
+    require_role(site, caller, tid, MANAGERS)
+    if body.boards is None:
+        raise HTTPException(status_code=422, detail="give the boards to check")
+    boards = [(b[0], b[1]) for b in body.boards]
+    warnings = site.service.review_pairing(tid, boards, body.bye, allow_rematch=body.allow_rematch)
+    return {"manual": bool(warnings), "warnings": warnings}
+
+
+@router.post("/tournaments/{tid}/pairing")
+def publish_pairing(tid: Num, body: PairingIn, request: Request, caller: ApiCaller) -> PairingOut:
+    """Publish the next Swiss round: the Dutch system's pairing (no boards) or your own
+    (recorded as a manual pairing with its differences from the Dutch system's)."""
+    site = site_of(request)
+    require_role(site, caller, tid, MANAGERS)
+    if body.round is not None and not key_used(site.service, tid, body.idempotency_key):
+        paired = paired_rounds(site.tables.get(tid)[0])
+        if body.round != paired + 1:
+            raise HTTPException(
+                status_code=409,
+                detail=f"round {body.round} cannot be published: the next round is {paired + 1}",
+            )
+    boards = None if body.boards is None else [(b[0], b[1]) for b in body.boards]
+    change = site.service.publish_round(
+        tid,
+        boards,
+        body.bye,
+        allow_rematch=body.allow_rematch,
+        actor=caller.actor,
+        idempotency_key=body.idempotency_key,
+    )
+    data = change.data
+    return PairingOut(
+        **_out(change).model_dump(),
+        round=int(data.get("round", 0)),
+        boards=[list(b) for b in data.get("boards", [])],
+        bye=data.get("bye"),
+        manual=bool(data.get("manual")),
+        warnings=[str(w) for w in data.get("warnings", [])],
+    )
+
+
+@router.get("/tournaments/{tid}/byes")
+def byes(tid: Num, request: Request) -> list[dict[str, Any]]:
+    """Every bye: pairing-allocated (U) and those asked for (H, Z, F), by round."""
+    from crosstable.web.pairing_views import byes as all_byes
+
+    site = site_of(request)
+    site.tables.revision(tid)
+    return [
+        {"round": b.round, "start": b.start, "name": b.name, "kind": b.kind}
+        for b in all_byes(site.service, tid)
+    ]
+
+
+@router.post("/tournaments/{tid}/byes", status_code=201)
+def request_bye(tid: Num, body: ByeIn, request: Request, caller: ApiCaller) -> ChangeOut:
+    """Ask for a bye in a Swiss round not paired yet (players for themselves: H or Z;
+    organisers for anyone, F too)."""
+    site = site_of(request)
+    return _out(actions.bye(site, caller, tid, body.start, body.round, body.kind))
+
+
+@router.delete("/tournaments/{tid}/byes/{rnd}/{start}")
+def cancel_bye(tid: Num, rnd: Num, start: Num, request: Request, caller: ApiCaller) -> ChangeOut:
+    """Take back a bye asked for a round not paired yet: the player is paired again."""
+    site = site_of(request)
+    return _out(actions.bye(site, caller, tid, start, rnd, cancel=True))
+
+
+# -- knockout ------------------------------------------------------------------------------
+
+
+@router.get("/tournaments/{tid}/bracket")
+def bracket(tid: Num, request: Request) -> dict[str, Any]:
+    """A knockout's bracket: rounds, matches, games, scores, winners, byes, champion, places."""
+    site = site_of(request)
+    view, _table = site.tables.get(tid)
+    if view.settings.get("system") != "knockout":
+        raise HTTPException(status_code=422, detail="only a knockout has a bracket")
+    if view.status == "registration":
+        raise HTTPException(status_code=422, detail="the bracket is made at the start")
+    result: dict[str, Any] = site.service.bracket_view(tid)
+    return result
+
+
+@router.post("/tournaments/{tid}/knockout/next")
+def knockout_next(tid: Num, request: Request, caller: ApiCaller) -> ChangeOut:
+    """Continue a knockout: add the tie-break games now due, or pair the next round."""
+    site = site_of(request)
+    require_role(site, caller, tid, MANAGERS)
+    return _out(site.service.pair_next_round(tid, actor=caller.actor))
 
 
 @router.get("/calculator")

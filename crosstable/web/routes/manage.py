@@ -45,12 +45,15 @@ def manage(tid: int, request: Request) -> Response:
         for uid, user in people.items():
             if site.accounts.entry_of(tid, uid) == p.number:
                 linked[p.number] = user.username
+    from crosstable.web import pairing_views
+
     return site.page(
         request,
         "manage.html",
         caller=caller,
         staff=staff_list,
         linked=linked,
+        teams=pairing_views.teams(site.service, tid),
         **context,
     )
 
@@ -63,7 +66,13 @@ def add_players(tid: int, request: Request, form: CheckedForm) -> Response:
     name = text(form, "name")
     if name:
         players.append(
-            PlayerInfo(name, integer(form, "rating"), text(form, "title"), text(form, "federation"))
+            PlayerInfo(
+                name,
+                integer(form, "rating"),
+                text(form, "title"),
+                text(form, "federation"),
+                team=text(form, "team"),
+            )
         )
     pasted = text(form, "list")
     if pasted:
@@ -117,7 +126,9 @@ def draw_lots(tid: int, request: Request, form: CheckedForm) -> Response:
 def start(tid: int, request: Request, form: CheckedForm) -> Response:
     site, caller = caller_of(request)
     change = actions.start(site, caller, tid)
-    return _done(request, tid, change.summary, "rounds/1")
+    system = site.service.overview(tid).settings.get("system")
+    # a Swiss pairs round 1 after the start (the organiser approves it first)
+    return _done(request, tid, change.summary, "pairing" if system == "dutch" else "rounds/1")
 
 
 @router.post("/t/{tid}/manage/withdraw")

@@ -9,6 +9,7 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from crosstable.core.errors import CrosstableError
+from crosstable.web import pairing_views
 from crosstable.web.app import Site
 from crosstable.web.routes import actions
 from crosstable.web.routes.common import (
@@ -36,8 +37,17 @@ def _context(site: Site, caller: Caller, tid: int) -> dict[str, Any]:
         number = site.accounts.entry_of(tid, caller.user.id)
         mine = next((p.start for p in view.players if p.number == number), None)
     current_round = _current_round(view)
+    system = pairing_views.system_of(view)
+    paired = view.rounds
+    if system == pairing_views.SWISS:  # a round holding only byes asked for is not paired yet
+        paired = pairing_views.paired_rounds(view)
+        current_round = min(current_round, paired) if paired else 0
     return {
         "t": view,
+        "system": system,
+        "is_swiss": system == pairing_views.SWISS,
+        "is_knockout": system == pairing_views.KNOCKOUT,
+        "paired": paired,
         "table": table,
         "role": role,
         "access": access,
@@ -66,8 +76,13 @@ def home(request: Request) -> Response:
 
 @router.get("/t/{tid}", response_class=HTMLResponse)
 def crosstable(tid: int, request: Request) -> Response:
+    """The main page: the crosstable (a Swiss: its table by rounds; a knockout: the bracket)."""
     site, caller = caller_of(request)
-    return site.page(request, "crosstable.html", caller=caller, **_context(site, caller, tid))
+    context = _context(site, caller, tid)
+    template, extra = pairing_views.live_fragment(site, context["t"], context["table"])
+    return site.page(
+        request, "crosstable.html", caller=caller, live_template=template, **extra, **context
+    )
 
 
 @router.get("/t/{tid}/live", response_class=HTMLResponse)
@@ -82,7 +97,11 @@ def crosstable_fragment(tid: int, request: Request) -> Response:
 @router.get("/t/{tid}/standings", response_class=HTMLResponse)
 def standings(tid: int, request: Request) -> Response:
     site, caller = caller_of(request)
-    return site.page(request, "standings.html", caller=caller, **_context(site, caller, tid))
+    context = _context(site, caller, tid)
+    bracket = None
+    if context["is_knockout"]:
+        bracket = pairing_views.bracket_of(site.service, context["t"])
+    return site.page(request, "standings.html", caller=caller, bracket=bracket, **context)
 
 
 @router.get("/t/{tid}/players/{start}", response_class=HTMLResponse)
@@ -136,18 +155,29 @@ def rounds_index(tid: int, request: Request) -> Response:
 def _round_context(site: Site, caller: Caller, tid: int, rnd: int) -> dict[str, Any]:
     context = _context(site, caller, tid)
     view = context["t"]
-    if not 1 <= rnd <= view.rounds:
+    if not 1 <= rnd <= context["paired"]:
+        if context["is_swiss"] and 1 <= rnd <= view.rounds:
+            raise HTTPException(status_code=404, detail=f"round {rnd} is not paired yet")
         raise HTTPException(status_code=404, detail=f"there is no round {rnd}")
     games = [g for g in view.games if g.round == rnd]
     free = [start for r, start in view.free_rounds if r == rnd]
     names = {p.start: p.name for p in view.players}
-    return context | {
-        "rnd": rnd,
-        "games": games,
-        "free": [(s, names.get(s, "")) for s in free],
-        "results": RESULT_BUTTONS,
-        "forfeits": FORFEIT_BUTTONS,
-    }
+    extra: dict[str, Any] = {}
+    if context["is_swiss"]:
+        extra = pairing_views.swiss_round(site.service, view, rnd)
+    elif context["is_knockout"]:
+        extra = pairing_views.knockout_round(site.service, view, rnd)
+    return (
+        context
+        | {
+            "rnd": rnd,
+            "games": games,
+            "free": [(s, names.get(s, "")) for s in free],
+            "results": RESULT_BUTTONS,
+            "forfeits": FORFEIT_BUTTONS,
+        }
+        | extra
+    )
 
 
 @router.get("/t/{tid}/rounds/{rnd}", response_class=HTMLResponse)
@@ -161,7 +191,7 @@ def round_games(tid: int, rnd: int, request: Request) -> Response:
     """The boards of a round (refreshed live on the round view)."""
     site, caller = caller_of(request)
     return site.page(
-        request, "_round_games.html", caller=caller, **_round_context(site, caller, tid, rnd)
+        request, "_round_body.html", caller=caller, **_round_context(site, caller, tid, rnd)
     )
 
 

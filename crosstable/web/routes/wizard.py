@@ -35,6 +35,18 @@ class Preview:
     plan: Any = None
     problems: list[str] = field(default_factory=list)
     hours: str = ""
+    #: Swiss: the rounds are the default ⌈log₂ N⌉ (not typed in)
+    default_rounds: bool = False
+    #: Swiss: pairing-allocated byes per round (0 or 1)
+    byes_per_round: int = 0
+    #: knockout: lines of the bracket, byes of the top seeds, matches, games per match
+    bracket_size: int = 0
+    knockout_byes: list[int] = field(default_factory=list)
+    matches: int = 0
+    match_games: int = 0
+    tie_note: str = ""
+    #: Scheveningen: (team, players) in the order first met
+    teams: list[tuple[str, int]] = field(default_factory=list)
 
 
 def spec_from_form(form: dict[str, Any]) -> actions.WizardSpec:
@@ -61,6 +73,11 @@ def spec_from_form(form: dict[str, Any]) -> actions.WizardSpec:
         groups=integer(form, "groups") or 4,
         qualifiers_per_group=integer(form, "qualifiers") or 1,
         group_cycles=integer(form, "group_cycles") or 2,
+        rounds=integer(form, "rounds"),
+        initial_colour=text(form, "initial_colour"),
+        match_format=text(form, "match_format", "1") or "1",
+        tie_rule=text(form, "tie_rule", "lower-rated") or "lower-rated",
+        bracket=text(form, "bracket", "seeded") or "seeded",
     )
 
 
@@ -89,11 +106,22 @@ def preview(form: dict[str, Any]) -> Preview:
         spec.regulations().settings()
     except CrosstableError as error:
         result.problems.append(str(error))
-    if count < 3:
-        result.problems.append("a round robin needs at least 3 players")
+    minimum = {"knockout": 2, "scheveningen": 2}.get(spec.format, 3)
+    if count < minimum:
+        result.problems.append(
+            {
+                "knockout": "a knockout needs at least 2 players",
+                "scheveningen": "a Scheveningen needs at least two players (one a team)",
+                "swiss": "a Swiss needs at least 3 players",
+            }.get(spec.format, "a round robin needs at least 3 players")
+        )
         return result
     try:
-        if spec.format in ("round-robin", "double-round-robin"):
+        if spec.format == "swiss":
+            _swiss_preview(result, spec, count, evening)
+        elif spec.format == "knockout":
+            _knockout_preview(result, spec, count, evening)
+        elif spec.format in ("round-robin", "double-round-robin"):
             double = spec.format == "double-round-robin"
             arithmetic = round_robin_arithmetic(count)
             result.rounds = arithmetic.double_rounds if double else arithmetic.rounds
@@ -108,10 +136,12 @@ def preview(form: dict[str, Any]) -> Preview:
                 )
                 result.hours = format_hours(result.duration.total_minutes)
         elif spec.format == "scheveningen":
+            result.teams = _teams(spec)
             if count % 2:
                 raise RuleError("Scheveningen needs two teams of equal size (an even number)")
             from crosstable.core.schedule.scheveningen import scheveningen
 
+            _check_teams(result.teams, len(spec.players))
             schedule = scheveningen(count // 2)
             result.rounds = len(schedule.rounds)
             result.games = sum(len(r.boards) for r in schedule.rounds)
@@ -141,6 +171,97 @@ def preview(form: dict[str, Any]) -> Preview:
     except CrosstableError as error:
         result.problems.append(str(error))
     return result
+
+
+def _swiss_preview(result: Preview, spec: actions.WizardSpec, count: int, evening: int) -> None:
+    """A Swiss: ⌈log₂ N⌉ rounds unless the organiser says otherwise (R-SW-3), N/2 boards."""
+    from crosstable.core.duration import estimate_duration, format_hours
+
+    default = max(1, (count - 1).bit_length())
+    rounds = spec.rounds or default
+    result.default_rounds = spec.rounds is None
+    if rounds >= count:
+        raise RuleError(
+            f"{rounds} rounds need at least {rounds + 1} players (nobody meets anyone twice); "
+            f"with {count} players a Swiss has at most {count - 1} rounds"
+        )
+    result.rounds = rounds
+    result.boards = count // 2
+    result.games = rounds * result.boards
+    result.byes_per_round = count % 2
+    if spec.time_control:
+        base = estimate_duration(count, spec.time_control, evening_minutes=evening)
+        result.duration = _per_rounds(base, rounds, rounds)
+        result.hours = format_hours(result.duration.total_minutes)
+
+
+def _knockout_preview(result: Preview, spec: actions.WizardSpec, count: int, evening: int) -> None:
+    """A knockout: the bracket's size, the top seeds' byes, rounds, matches and games."""
+    from crosstable.core.duration import estimate_duration, format_hours
+    from crosstable.core.pairing.knockout import MatchFormat, TieRule, seeded_bracket
+    from crosstable.core.pairing.knockout_bracket import bracket_size
+
+    match_format = MatchFormat.parse(spec.match_format or "1")
+    tie_rule = TieRule.parse(spec.tie_rule or "lower-rated")
+    size = bracket_size(count)
+    result.bracket_size = size
+    result.rounds = size.bit_length() - 1
+    result.matches = count - 1
+    result.match_games = match_format.games
+    result.games = result.matches * match_format.games
+    bracket = seeded_bracket(count)
+    result.knockout_byes = sorted(bracket.byes)
+    result.first_round = [
+        (top, bottom)
+        for top, bottom in (s.players for s in bracket.first_round_matches if s.players)
+        if top is not None and bottom is not None
+    ]
+    played = len(result.first_round)
+    result.boards = played * (match_format.games if match_format.at_once else 1)
+    result.tie_note = tie_rule.label()
+    if spec.time_control:
+        base = estimate_duration(max(count, 3), spec.time_control, evening_minutes=evening)
+        sittings = result.rounds * (1 if match_format.at_once else match_format.games)
+        result.duration = _per_rounds(base, result.rounds, sittings)
+        result.hours = format_hours(result.duration.total_minutes)
+
+
+def _per_rounds(base: Any, rounds: int, sittings: int) -> Any:
+    """A round robin's duration estimate redone for ``sittings`` rounds of play."""
+    import math
+    from dataclasses import replace
+
+    total = base.round_minutes * sittings
+    return replace(
+        base,
+        rounds=rounds,
+        total_minutes=total,
+        evenings=math.ceil(sittings / base.rounds_per_evening),
+    )
+
+
+def _teams(spec: actions.WizardSpec) -> list[tuple[str, int]]:
+    counts: dict[str, int] = {}
+    for player in spec.players:
+        counts[player.team] = counts.get(player.team, 0) + 1
+    return list(counts.items())
+
+
+def _check_teams(teams: list[tuple[str, int]], typed: int) -> None:
+    """Two teams of equal size, every typed player in one (a count alone plans only)."""
+    if not typed:
+        return
+    missing = dict(teams).get("", 0)
+    if missing:
+        raise RuleError(
+            f"{missing} player(s) without a team: add the team as the fifth column "
+            "(name; rating; title; federation; team)"
+        )
+    if len(teams) != 2:
+        raise RuleError(f"a Scheveningen has two teams, not {len(teams)}")
+    (a, size_a), (b, size_b) = teams
+    if size_a != size_b:
+        raise RuleError(f"the teams differ in size: {a} {size_a}, {b} {size_b}")
 
 
 @router.get("/new", response_class=HTMLResponse)

@@ -1,0 +1,330 @@
+"""What the pages of the systems paired round by round show: the Swiss table, byes, the bracket.
+
+A Swiss event is not a grid of everyone against everyone: its table (R-SW) has
+one row per player in ranking order and one column per round — the opponent's
+starting number, the colour and the result (``5w1``: White against number 5,
+won) — then points, the tie-breaks and the place. A knockout is shown as its
+bracket (rounds as columns). Everything here is read from the services; the
+rules stay there.
+
+>>> cell = RoundCell(3, opponent=5, colour="w", text="1")
+>>> cell.label, cell.css
+('5w1', 'r1')
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from sqlalchemy import select
+
+from crosstable.core.model import ByeKind, Colour, Entry, Outcome, Tournament
+from crosstable.core.standings.crosstable import CELL_SYMBOLS
+from crosstable.service import Service
+from crosstable.service.queries import TournamentView
+from crosstable.store.models import ByeRow, EntryRow
+
+SWISS = "dutch"
+KNOCKOUT = "knockout"
+SCHEVENINGEN = "scheveningen"
+
+#: a round's result as a Swiss table writes it (byes keep their TRF letter)
+_CSS = {"1": "r1", "½": "rh", "0": "r0", "+": "rp", "−": "rm"}
+#: what a bye is called on the pages (TRF letters: U pairing-allocated, H, F, Z)
+BYE_KINDS = ("H", "Z", "F")
+
+
+def system_of(view: TournamentView) -> str:
+    return str(view.settings.get("system", "round-robin"))
+
+
+def is_swiss(view: TournamentView) -> bool:
+    return system_of(view) == SWISS
+
+
+def is_knockout(view: TournamentView) -> bool:
+    return system_of(view) == KNOCKOUT
+
+
+@dataclass(frozen=True, slots=True)
+class RoundCell:
+    """One player's round: an opponent with a colour and a result, or a bye, or nothing."""
+
+    round: int
+    opponent: int | None = None
+    colour: str = ""  # "w", "b" or ""
+    text: str = ""  # "1", "½", "0", "+", "−"; a bye's letter "U", "H", "F", "Z"; "·" pending
+    bye: str = ""  # "U", "H", "F", "Z" for a bye; "" otherwise
+
+    @property
+    def label(self) -> str:
+        if self.opponent is None:
+            return self.text
+        return f"{self.opponent}{self.colour}{self.text if self.text != '·' else ''}"
+
+    @property
+    def css(self) -> str:
+        if self.bye in ("U", "F"):
+            return "r1 bye"
+        if self.bye == "H":
+            return "rh bye"
+        if self.bye == "Z":
+            return "r0 bye"
+        return _CSS.get(self.text, "")
+
+
+@dataclass(frozen=True, slots=True)
+class SwissLine:
+    start: int
+    name: str
+    rating: int | None
+    title: str
+    cells: tuple[RoundCell, ...]
+    points: Fraction
+    values: tuple[Any, ...]
+    rank: int | None
+    withdrawn: bool = False
+    excluded: bool = False
+
+
+@dataclass(frozen=True)
+class SwissTable:
+    tournament_id: int
+    revision: int
+    rounds: tuple[int, ...]  # round numbers paired so far
+    planned: int | None
+    tiebreaks: tuple[str, ...]
+    lines: tuple[SwissLine, ...]  # in ranking order
+    provisional: bool
+    final: bool
+    notes: tuple[str, ...] = ()
+
+    @property
+    def size(self) -> int:
+        return len(self.lines)
+
+
+def _cell(rnd: int, entry: Entry, bye: ByeKind | None) -> RoundCell:
+    if entry.opponent is not None:
+        text = "·" if entry.outcome is Outcome.PENDING else CELL_SYMBOLS.get(entry.outcome, "")
+        colour = "w" if entry.colour is Colour.WHITE else "b"
+        return RoundCell(rnd, entry.opponent, colour, text)
+    if bye is not None and bye is not ByeKind.FREE:
+        return RoundCell(rnd, text=bye.value, bye=bye.value)
+    return RoundCell(rnd, text="–")  # not paired: absent
+
+
+def swiss_table(view: TournamentView, tournament: Tournament, table: Any) -> SwissTable:
+    """The Swiss table of ``tournament`` with the standings of ``table`` (views.Crosstable)."""
+    byes_by_round = [{b.player: b.kind for b in rnd.byes} for rnd in tournament.rounds]
+    numbers = tuple(r.number for r in tournament.rounds)
+    by_start = {line.start: line for line in table.lines}
+    lines: list[SwissLine] = []
+    for start in table.ranked:
+        line = by_start[start]
+        entries = tournament.entries(start)
+        cells = tuple(
+            _cell(rnd, entries[i], byes_by_round[i].get(start)) for i, rnd in enumerate(numbers)
+        )
+        lines.append(
+            SwissLine(
+                start=start,
+                name=line.name,
+                rating=line.rating,
+                title=line.title,
+                cells=cells,
+                points=line.points,
+                values=line.values,
+                rank=line.rank,
+                withdrawn=line.withdrawn,
+                excluded=line.excluded,
+            )
+        )
+    return SwissTable(
+        tournament_id=view.id,
+        revision=view.revision,
+        rounds=numbers,
+        planned=tournament.settings.rounds,
+        tiebreaks=tuple(table.tiebreaks),
+        lines=tuple(lines),
+        provisional=bool(table.provisional),
+        final=bool(table.final),
+        notes=tuple(table.notes),
+    )
+
+
+class SwissCache:
+    """The Swiss table of each tournament at its latest revision (one build for everyone)."""
+
+    def __init__(self, size: int = 64) -> None:
+        self.size = size
+        self._items: OrderedDict[int, SwissTable] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, service: Service, view: TournamentView, table: Any) -> SwissTable:
+        with self._lock:
+            hit = self._items.get(view.id)
+            if hit is not None and hit.revision == view.revision:
+                return hit
+        from crosstable.web.views import build_crosstable, snapshot
+
+        current, tournament = snapshot(service, view.id)
+        if current.revision != view.revision:  # changed in between: use the newer state
+            view, table = current, build_crosstable(current, tournament)
+        built = swiss_table(view, tournament, table)
+        with self._lock:
+            self._items[view.id] = built
+            self._items.move_to_end(view.id)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+        return built
+
+
+SWISS_TABLES = SwissCache()
+
+
+@dataclass(frozen=True, slots=True)
+class ByeRequest:
+    round: int
+    start: int
+    name: str
+    kind: str  # "U", "H", "F", "Z"
+
+
+def byes(service: Service, tournament_id: int) -> list[ByeRequest]:
+    """Every bye of the tournament (paired rounds and requests for later rounds), by round."""
+    with service.store.reading() as session:
+        rows = session.execute(
+            select(ByeRow.round, ByeRow.kind, EntryRow.start, EntryRow.name)
+            .join(
+                EntryRow,
+                (EntryRow.tournament_id == ByeRow.tournament_id)
+                & (EntryRow.number == ByeRow.player),
+            )
+            .where(ByeRow.tournament_id == tournament_id)
+            .order_by(ByeRow.round, EntryRow.start)
+        ).all()
+    return [
+        ByeRequest(int(r.round), int(r.start or 0), str(r.name), str(r.kind))
+        for r in rows
+        if r.kind != ByeKind.FREE.value
+    ]
+
+
+def teams(service: Service, tournament_id: int) -> dict[int, str]:
+    """Registration number → team (Scheveningen; empty elsewhere)."""
+    with service.store.reading() as session:
+        rows = session.execute(
+            select(EntryRow.number, EntryRow.team).where(EntryRow.tournament_id == tournament_id)
+        ).all()
+    return {int(r.number): str(r.team) for r in rows if r.team}
+
+
+def live_fragment(site: Any, view: TournamentView, table: Any) -> tuple[str, dict[str, Any]]:
+    """The template of the live fragment of this tournament's main page, and what it needs.
+
+    A round robin (or Scheveningen) shows the crosstable grid; a Swiss its table by
+    rounds; a knockout its bracket.
+    """
+    if is_swiss(view):
+        return "_swiss_table.html", {"swiss": SWISS_TABLES.get(site.service, view, table)}
+    if is_knockout(view):
+        return "_bracket.html", {"bracket": bracket_of(site.service, view)}
+    return "_crosstable.html", {}
+
+
+def bracket_of(service: Service, view: TournamentView) -> dict[str, Any] | None:
+    """The service's bracket view (None before the start: there is no bracket yet)."""
+    if view.status == "registration":
+        return None
+    method = getattr(service, "bracket_view", None)
+    if method is None:
+        return None
+    result: dict[str, Any] = method(view.id)
+    return result
+
+
+def paired_rounds(view: TournamentView) -> int:
+    """The last round with a published pairing (a round that only holds byes asked for in
+    advance is not paired yet)."""
+    return max((g.round for g in view.games), default=0)
+
+
+def planned_rounds(service: Service, tournament_id: int) -> int | None:
+    """The rounds of a Swiss, fixed at the start (None before it: ⌈log₂ N⌉ unless set)."""
+    from crosstable.store.models import TournamentRow
+
+    with service.store.reading() as session:
+        value = session.scalar(
+            select(TournamentRow.rounds_planned).where(TournamentRow.id == tournament_id)
+        )
+    return None if value is None else int(value)
+
+
+def swiss_round(service: Service, view: TournamentView, rnd: int) -> dict[str, Any]:
+    """What the round view of a Swiss adds: the byes with their kinds, and whether the
+    organiser can pair the next round now."""
+    games = [g for g in view.games if g.round == rnd]
+    paired = paired_rounds(view)
+    planned = planned_rounds(service, view.id)
+    all_in = all(g.result is not None for g in games)
+    return {
+        "free": [],
+        "round_byes": [b for b in byes(service, view.id) if b.round == rnd],
+        "planned": planned,
+        "next_round": paired + 1
+        if view.status == "running" and rnd == paired and (planned is None or paired < planned)
+        else None,
+        "all_in": all_in,
+    }
+
+
+def knockout_round(service: Service, view: TournamentView, rnd: int) -> dict[str, Any]:
+    """What the round view of a knockout adds: which match and game each board is."""
+    bracket = bracket_of(service, view)
+    boards: dict[int, dict[str, Any]] = {}
+    byes_here: list[dict[str, Any]] = []
+    if bracket is not None:
+        for r in bracket["rounds"]:
+            for match in r["matches"]:
+                for game in match["games"]:
+                    if game.get("round") == rnd and game.get("board") is not None:
+                        boards[int(game["board"])] = {
+                            "round_name": r["name"],
+                            "slot": match["slot"],
+                            "game": game["game"],
+                            "kind": game["kind"],
+                            "score": match.get("score"),
+                            "players": match["players"],
+                        }
+            if rnd == 1:
+                byes_here.extend(r.get("byes", []))
+    games = [g for g in view.games if g.round == rnd]
+    return {
+        "free": [],
+        "ko": bracket,
+        "ko_boards": boards,
+        "ko_byes": byes_here,
+        "champion": None if bracket is None else bracket.get("champion"),
+        "all_in": all(g.result is not None for g in games),
+        "last_round": rnd == max((g.round for g in view.games), default=0),
+    }
+
+
+def key_used(service: Service, tournament_id: int, key: str | None) -> bool:
+    """True when a change with this idempotency key was made (a repeated request)."""
+    if not key:
+        return False
+    from crosstable.store.models import EventRow
+
+    with service.store.reading() as session:
+        found = session.scalar(
+            select(EventRow.id).where(
+                EventRow.tournament_id == tournament_id, EventRow.idempotency_key == key
+            )
+        )
+    return found is not None
