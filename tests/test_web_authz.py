@@ -20,7 +20,7 @@ pytest.importorskip("fastapi")
 
 from fastapi.testclient import TestClient
 
-from crosstable.core.model import LotsMethod
+from crosstable.core.model import LotsMethod, System
 from crosstable.service import PlayerInfo, Regulations, Service
 from crosstable.service.accounts import Accounts
 from crosstable.store import open_store
@@ -48,6 +48,28 @@ class World:
         self.t2 = self._tournament("Master's open", "master", approve=False, start=False)
         self.t3 = self._tournament("Other club", "other", approve=True, start=False)
         a.set_staff(self.t1, self.users["helper"].id, "helper")
+        self.t4 = self._paired("Club Swiss", System.SWISS_DUTCH)
+        self.t5 = self._paired("Club cup", System.KNOCKOUT)
+
+    def _paired(self, name: str, system: System) -> int:
+        """A started Swiss (round 1 published) or knockout of the organiser's; the
+        player's account is linked to starting number 1."""
+        service, accounts = self.service, self.accounts
+        rounds = 3 if system is System.SWISS_DUTCH else None
+        tid = service.create_tournament(
+            Regulations(name=name, system=system, rounds=rounds)
+        ).tournament_id
+        accounts.claim(tid, self.users["organiser"])
+        accounts.set_access(tid, approval="approved")
+        for index in range(4):
+            change = service.add_player(tid, PlayerInfo(f"Player {index + 1}", 2000 - index))
+            if index == 0:
+                accounts.link_entry(tid, int(change.data["number"]), self.users["player"].id)
+        service.draw_lots(tid, LotsMethod.MANUAL, order=(1, 2, 3, 4))
+        service.start(tid)
+        if system is System.SWISS_DUTCH:
+            service.publish_round(tid)
+        return tid
 
     def _tournament(self, name: str, owner: str, *, approve: bool, start: bool) -> int:
         service, accounts = self.service, self.accounts
@@ -121,6 +143,14 @@ def api_routes(w: World) -> list[tuple[str, str, Any, set[str]]]:
         ("POST", f"/api/v1/tournaments/{t}/revert", {"seq": 1}, MANAGE),
         ("POST", "/api/v1/tournaments", {"name": "New", "players": []}, ORGANISERS),
         ("POST", f"/api/v1/tournaments/{w.t3}/start", None, {"admin", "other"}),
+        ("GET", f"/api/v1/tournaments/{w.t4}/pairing", None, MANAGE),
+        ("POST", f"/api/v1/tournaments/{w.t4}/pairing/review", {"boards": [[1, 2]]}, MANAGE),
+        ("POST", f"/api/v1/tournaments/{w.t4}/pairing", {"round": 9}, MANAGE),
+        ("GET", f"/api/v1/tournaments/{w.t4}/byes", None, EVERYONE),
+        ("POST", f"/api/v1/tournaments/{w.t4}/byes", {"round": 3}, MANAGE | {"player"}),
+        ("DELETE", f"/api/v1/tournaments/{w.t4}/byes/3/1", None, MANAGE | {"player"}),
+        ("GET", f"/api/v1/tournaments/{w.t5}/bracket", None, EVERYONE),
+        ("POST", f"/api/v1/tournaments/{w.t5}/knockout/next", None, MANAGE),
     ]
 
 
@@ -141,6 +171,16 @@ def page_routes(w: World) -> list[tuple[str, str, set[str]]]:
         ("POST", f"/t/{w.t3}/manage/finish", {"admin", "other"}),
         ("POST", f"/t/{w.t2}/approve", {"admin"}),
         ("POST", f"/admin/users/{w.users['player'].id}", {"admin"}),
+        ("GET", f"/t/{w.t4}", EVERYONE),
+        ("GET", f"/t/{w.t4}/rounds/1", EVERYONE),
+        ("GET", f"/t/{w.t4}/byes", EVERYONE),
+        ("GET", f"/t/{w.t4}/pairing", MANAGE),
+        ("POST", f"/t/{w.t4}/pairing/review", MANAGE),
+        ("POST", f"/t/{w.t4}/pairing/publish", MANAGE),
+        ("POST", f"/t/{w.t4}/byes", MANAGE | {"player"}),
+        ("GET", f"/t/{w.t5}", EVERYONE),
+        ("GET", f"/t/{w.t5}/bracket", EVERYONE),
+        ("POST", f"/t/{w.t5}/knockout/next", MANAGE),
     ]
 
 
@@ -163,7 +203,14 @@ def test_page_matrix(world: World, role: str) -> None:
     client = world.client(role)
     token = _csrf(client.get("/").text)
     for method, path, allowed in page_routes(world):
-        data = {"csrf_token": token, "username": "helper", "role": "helper", "decision": "approve"}
+        data = {
+            "csrf_token": token,
+            "username": "helper",
+            "role": "helper",
+            "decision": "approve",
+            "round": "3",
+            "kind": "H",
+        }
         if path.startswith("/admin/users"):
             data = {"csrf_token": token, "is_master": "on"}
         if method == "GET":
