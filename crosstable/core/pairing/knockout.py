@@ -48,6 +48,8 @@ from crosstable.core.pairing.knockout_match import (
     MatchStatus,
     TieRule,
     TieStage,
+    parse_round_formats,
+    round_formats_label,
 )
 
 __all__ = [
@@ -64,7 +66,9 @@ __all__ = [
     "Slot",
     "TieRule",
     "TieStage",
+    "parse_round_formats",
     "random_bracket",
+    "round_formats_label",
     "round_name",
     "seeded_bracket",
 ]
@@ -91,10 +95,17 @@ class Knockout:
         """The round being played (the last one paired)."""
         return self.matches[-1].round if self.matches else 1
 
+    @property
+    def third_place_slot(self) -> int:
+        """The slot number of the match for third place: one after the final's."""
+        return self.bracket.size
+
     def match(self, slot: int) -> Match:
         for m in self.matches:
             if m.slot == slot:
                 return m
+        if slot == self.third_place_slot and self.rules.third_place:
+            raise RuleError(f"slot {slot} (third place) is not paired yet: it comes with the final")
         round_of = self.bracket.round_of(slot)
         if round_of == 1 and self.bracket.slot(slot).is_bye:
             raise RuleError(f"slot {slot} is a bye: there is no match")
@@ -105,9 +116,10 @@ class Knockout:
 
     def winner_of(self, slot: int) -> int | None:
         """Who goes on from ``slot`` (the bye's player, the match winner), None if not known."""
-        s = self.bracket.slot(slot)
-        if s.is_bye:
-            return s.bye_player
+        if slot != self.third_place_slot:
+            s = self.bracket.slot(slot)
+            if s.is_bye:
+                return s.bye_player
         for m in self.matches:
             if m.slot == slot:
                 return m.status(self.rules).winner
@@ -130,9 +142,25 @@ class Knockout:
             for g in m.status(self.rules).pending
         )
 
+    def loser_of(self, slot: int) -> int | None:
+        """The loser of the match in ``slot``; None: no match there, or not decided."""
+        for m in self.matches:
+            if m.slot == slot:
+                winner = m.status(self.rules).winner
+                if winner is None:
+                    return None
+                return m.bottom if winner == m.top else m.top
+        return None
+
     @property
     def finished(self) -> bool:
-        return self.champion is not None
+        """The final is decided, and so is the match for third place if there is one."""
+        return self.champion is not None and not self.undecided()
+
+    @property
+    def third_place(self) -> int | None:
+        """The winner of the match for third place (None: none, or not decided)."""
+        return self.winner_of(self.third_place_slot) if self.rules.third_place else None
 
     @property
     def champion(self) -> int | None:
@@ -142,19 +170,27 @@ class Knockout:
     def eliminated_in(self, player: int) -> int | None:
         """The round a player lost in (None: still in, or the champion)."""
         for m in self.matches:
-            if player in m.players:
+            if player in m.players and m.slot != self.third_place_slot:
                 winner = m.status(self.rules).winner
                 if winner is not None and winner != player:
                     return m.round
         return None
 
     def placings(self) -> dict[int, str]:
-        """Shared places by the round of elimination: ``"1"``, ``"2"``, ``"3-4"``, ``"5-8"``…"""
+        """Shared places by the round of elimination: ``"1"``, ``"2"``, ``"3-4"``, ``"5-8"``…
+
+        The match for third place, once decided, splits 3–4 into ``"3"`` and ``"4"``.
+        """
         places: dict[int, str] = {}
         champion = self.champion
+        third = self.third_place
+        fourth = self.loser_of(self.third_place_slot) if third is not None else None
         for player in (p.start for p in self.bracket.players):
             if player == champion:
                 places[player] = "1"
+                continue
+            if player in (third, fourth):
+                places[player] = "3" if player == third else "4"
                 continue
             lost = self.eliminated_in(player)
             if lost is None:
@@ -193,6 +229,9 @@ class Knockout:
 
     def _pair(self, rnd: int) -> tuple[Match, ...]:
         ratings = {p.start: p.rating for p in self.bracket.players}
+        name = _name(self.bracket, rnd)
+        fmt = self.rules.format_of(name)
+        own = None if fmt == self.rules.format else fmt
         matches = []
         for s in self.bracket.round_slots(rnd):
             if s.players is not None:
@@ -204,7 +243,25 @@ class Knockout:
                 top, bottom = (self.winner_of(n) for n in s.feeders)
             if top is None or bottom is None:  # pragma: no cover - R-KO-2 checked first
                 raise RuleError(f"slot {s.number}: a feeding match is not decided")
-            matches.append(Match(s.number, rnd, top, bottom, (ratings[top], ratings[bottom])))
+            matches.append(
+                Match(s.number, rnd, top, bottom, (ratings[top], ratings[bottom]), format=own)
+            )
+        if self.rules.third_place and rnd == self.bracket.rounds and rnd >= 2:
+            semis = self.bracket.slot(self.bracket.size - 1).feeders
+            assert semis is not None
+            losers = [self.loser_of(n) for n in semis]
+            if losers[0] is not None and losers[1] is not None:  # no bye in either semi-final
+                third = self.rules.format_of("third-place")
+                matches.append(
+                    Match(
+                        self.third_place_slot,
+                        rnd,
+                        losers[0],
+                        losers[1],
+                        (ratings[losers[0]], ratings[losers[1]]),
+                        format=None if third == self.rules.format else third,
+                    )
+                )
         return tuple(matches)
 
     # -- output ------------------------------------------------------------------------
@@ -218,6 +275,8 @@ class Knockout:
                 {
                     "slot": m.slot,
                     "round": m.round,
+                    "format": (m.format or self.rules.format).label(),
+                    "third_place": m.slot == self.third_place_slot,
                     "players": list(m.players),
                     "games": [_game_json(g) for g in st.games],
                     "score": [_number(x) for x in st.score],
@@ -228,11 +287,14 @@ class Knockout:
         return {
             "bracket": self.bracket.to_json(),
             "format": self.rules.format.label(),
+            "round_formats": round_formats_label(self.rules.round_formats),
+            "third_place_match": self.rules.third_place,
             "tie_rule": self.rules.tie_rule.label(),
             "lots_seed": self.rules.seed,
             "round": self.round,
             "matches": matches,
             "champion": self.champion,
+            "third_place": self.third_place,
         }
 
 

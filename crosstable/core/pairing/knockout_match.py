@@ -162,9 +162,50 @@ class TieRule:
         return ",".join([f"{s.kind.value}:{s.games}" for s in self.stages] + [self.decider.value])
 
 
+#: the round names a per-round format may name (besides ``round of N``)
+ROUND_KEYS = ("final", "semi-final", "quarter-final", "third-place")
+
+
+def parse_round_formats(text: str) -> tuple[tuple[str, MatchFormat], ...]:
+    """``final:4,semi-final:2`` → formats by round name (``round of 16:2`` works too).
+
+    >>> round_formats_label(parse_round_formats("final:4, Round of 16 : 2-at-once"))
+    'final:4,round of 16:2-at-once'
+    """
+    found: dict[str, MatchFormat] = {}
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            continue
+        name, colon, fmt = part.rpartition(":")
+        name = " ".join(name.lower().split())
+        if not colon or not name:
+            raise RuleError(f"round formats {text!r}: write round:format, e.g. final:4")
+        known = name in ROUND_KEYS or (
+            name.startswith("round of ") and name.removeprefix("round of ").isdigit()
+        )
+        if not known:
+            raise RuleError(
+                f"round formats {text!r}: unknown round {name!r} "
+                "(final, semi-final, quarter-final, round of N, third-place)"
+            )
+        if name in found:
+            raise RuleError(f"round formats {text!r}: {name} is given twice")
+        found[name] = MatchFormat.parse(fmt)
+    return tuple(found.items())
+
+
+def round_formats_label(formats: tuple[tuple[str, MatchFormat], ...]) -> str:
+    return ",".join(f"{name}:{fmt.label()}" for name, fmt in formats)
+
+
 @dataclass(frozen=True, slots=True)
 class MatchRules:
     """The settings every match of a knockout follows; ``seed`` drives every lot.
+
+    ``round_formats`` gives some rounds a format of their own, by name (``final``,
+    ``semi-final``, ``quarter-final``, ``round of N``, ``third-place``); the others
+    play ``format``. The match for third place (``third_place``) plays the final's
+    format unless ``third-place`` is named.
 
     ``ahead``: set up every game that is certain to be played, not only the next
     one — a sequential stage's later games as soon as no result can end the stage
@@ -177,6 +218,17 @@ class MatchRules:
     tie_rule: TieRule = TieRule()
     seed: int = 0
     ahead: bool = False
+    round_formats: tuple[tuple[str, MatchFormat], ...] = ()
+    third_place: bool = False
+
+    def format_of(self, name: str) -> MatchFormat:
+        """The format of the round called ``name`` (``final``, ``round of 16``…)."""
+        for key, fmt in self.round_formats:
+            if key == name:
+                return fmt
+        if name == "third-place":
+            return self.format_of("final")
+        return self.format
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,6 +297,8 @@ class Match:
     bottom: int
     ratings: tuple[int | None, int | None] = (None, None)
     results: tuple[GameResult | None, ...] = ()
+    #: this match's own format (a round with a format of its own); None: the rules'
+    format: MatchFormat | None = None
 
     def __post_init__(self) -> None:
         if self.top == self.bottom:
@@ -297,7 +351,7 @@ class _Replay:
         self.scores: list[tuple[int, int]] = []  # half-points (top, bottom) per stage
 
     def run(self) -> MatchStatus:
-        fmt, tie = self.rules.format, self.rules.tie_rule
+        fmt, tie = self.match.format or self.rules.format, self.rules.tie_rule
         stages = [(GameKind.REGULAR, fmt.games, fmt.at_once)]
         stages += [(s.kind, s.games, False) for s in tie.stages]
         for index, (kind, count, at_once) in enumerate(stages):
