@@ -203,6 +203,71 @@ def test_games_at_once_and_results_in_any_order(service: Service) -> None:
     assert service.knockout_state(tid).champion == 2
 
 
+# -- a longer final, a match for third place --------------------------------------------
+
+
+def test_third_place_match_and_a_longer_final(service: Service) -> None:
+    tid = started(service, 8, round_formats="final:4", third_place="yes", tie_rule="lots")
+    regulations = service.overview(tid).settings["regulations"]
+    assert (regulations["round_formats"], regulations["third_place"]) == ("final:4", "yes")
+    higher_seed_wins(service, tid)
+    service.pair_next_round(tid)
+    higher_seed_wins(service, tid)  # semi-finals: 1 beats 4, 2 beats 3
+    with pytest.raises(RuleError, match="the knockout is not over"):
+        places(service, tid)
+    change = service.pair_next_round(tid)
+    assert change.data["paired_round"] == 3
+    # the final (slot 7) plays four games from round 3 (three certain at once), the match
+    # for third place (slot 8) too, after the final's boards
+    setup = [(g["slot"], g["game"], g["round"], g["board"]) for g in change.data["games"]]
+    assert setup == [
+        (7, 1, 3, 1),
+        (8, 1, 3, 2),
+        (7, 2, 4, 1),
+        (8, 2, 4, 2),
+        (7, 3, 5, 1),
+        (8, 3, 5, 2),
+    ]
+    view = service.bracket_view(tid)
+    final, third = matches(view, 3)
+    assert players_of(final) == (1, 2) and final["format"] == "4"
+    assert third["third_place"] and players_of(third) == (4, 3) and third["format"] == "4"
+    for rnd in (3, 4, 5):  # 2 wins the first three games of both matches
+        win(service, tid, rnd, 1, 2)
+        win(service, tid, rnd, 2, 3)
+    ko = service.knockout_state(tid)
+    assert ko.champion == 2 and ko.third_place == 3 and ko.finished
+    assert len(ko.match(7).status(ko.rules).games) == 3  # 3–0: the fourth is not played
+    assert places(service, tid) == {2: 1, 1: 2, 3: 3, 4: 4, 5: 5, 6: 5, 7: 5, 8: 5}
+    with pytest.raises(RuleError, match="the knockout is over: 2 Boris won"):
+        service.pair_next_round(tid)
+    assert service.bracket_view(tid)["third_place"]["name"] == "Clara"
+
+
+def test_the_knockout_is_not_over_until_third_place_is_decided(service: Service) -> None:
+    tid = started(service, 4, third_place="yes")
+    higher_seed_wins(service, tid)
+    service.pair_next_round(tid)
+    win(service, tid, 2, 1, 1)  # the final
+    with pytest.raises(
+        RuleError, match=r"the final is not over: enter the results of round 2 board 2"
+    ):
+        service.pair_next_round(tid)
+    with pytest.raises(RuleError, match="the knockout is not over"):
+        places(service, tid)
+    win(service, tid, 2, 2, 4)
+    assert places(service, tid) == {1: 1, 2: 2, 4: 3, 3: 4}
+
+
+def test_no_third_place_match_when_a_semi_final_is_a_bye(service: Service) -> None:
+    tid = started(service, 3, third_place="yes")
+    higher_seed_wins(service, tid)  # 2 v 3 in the one semi-final; 1 has a bye
+    service.pair_next_round(tid)
+    assert [players_of(m) for m in matches(service.bracket_view(tid), 2)] == [(1, 2)]
+    higher_seed_wins(service, tid)
+    assert places(service, tid) == {1: 1, 2: 2, 3: 3}
+
+
 # -- byes -------------------------------------------------------------------------------
 
 
@@ -261,13 +326,24 @@ RESULTS = ("1-0", "0-1", "1/2-1/2", "1-0", "0-1", "+-", "-+")
     fmt=st.sampled_from(["1", "2", "2-at-once"]),
     tie=st.sampled_from(["lower-rated", "lots", "playoff", "rapid:2,sudden-death"]),
     seed=st.integers(min_value=0, max_value=10**6),
+    third=st.booleans(),
 )
-def test_knockout_properties(service: Service, players: int, fmt: str, tie: str, seed: int) -> None:
+def test_knockout_properties(
+    service: Service, players: int, fmt: str, tie: str, seed: int, third: bool
+) -> None:
     rng = random.Random(seed)
-    tid = started(service, players, match_format=fmt, tie_rule=tie, lots_seed=str(seed))
+    tid = started(
+        service,
+        players,
+        match_format=fmt,
+        tie_rule=tie,
+        lots_seed=str(seed),
+        third_place="yes" if third else "no",
+        round_formats="final:3" if seed % 2 else "",
+    )
     for _ in range(400):
         ko = service.knockout_state(tid)
-        if ko.champion is not None:
+        if ko.finished:
             break
         waiting = open_games(service, tid)
         for rnd, board, _, _ in rng.sample(waiting, rng.randint(0, len(waiting))):
@@ -279,7 +355,7 @@ def test_knockout_properties(service: Service, players: int, fmt: str, tie: str,
         except RuleError as error:
             # R-KO-2: refused (and nothing changed) only while a match is undecided
             assert service.overview(tid).revision == revision
-            if before.champion is not None:
+            if before.finished:
                 assert "the knockout is over" in str(error)
                 break
             assert before.undecided() and "not over" in str(error)
@@ -294,10 +370,13 @@ def test_knockout_properties(service: Service, players: int, fmt: str, tie: str,
     for m in ko.matches:  # R-KO-4: the champion never lost a match
         if champion in m.players:
             assert ko.winner_of(m.slot) == champion
-    assert len(ko.matches) == players - 1
+    with_third = third and players >= 4  # (3 players: one semi-final is a bye)
+    assert len(ko.matches) == players - 1 + with_third
     assert not open_games(service, tid)
     final = places(service, tid)
     assert final[champion] == 1 and sorted(final) == list(range(1, players + 1))
+    if with_third:
+        assert sorted(final.values())[:4] == [1, 2, 3, 4]
 
 
 # -- undo, corrections ------------------------------------------------------------------
@@ -453,6 +532,8 @@ def test_tie_break_games_of_a_withdrawn_player_are_forfeits(service: Service) ->
         ({"tie_rule": "coin"}, "regulations, tie_rule 'coin': "),
         ({"bracket": "swiss"}, "regulations, bracket 'swiss': use seeded or random"),
         ({"lots_seed": "x1"}, "regulations, lots_seed 'x1': not a whole number"),
+        ({"round_formats": "finals:4"}, "regulations, round_formats 'finals:4': .*unknown round"),
+        ({"third_place": "maybe"}, "regulations, third_place 'maybe': use yes or no"),
     ],
 )
 def test_bad_settings_refuse_the_start(

@@ -48,7 +48,9 @@ from crosstable.core.pairing.knockout import (
     MatchGame,
     MatchRules,
     TieRule,
+    parse_round_formats,
     random_bracket,
+    round_formats_label,
     round_name,
     seeded_bracket,
 )
@@ -62,7 +64,7 @@ from crosstable.store.models import ByeRow, EntryRow, EventRow, GameRow, RoundRo
 #: the event kind of :meth:`KnockoutPlay.pair_next_round`
 KIND = "knockout"
 #: the regulations' details a knockout reads (and the start writes back, normalised)
-DETAILS = ("match_format", "tie_rule", "bracket", "lots_seed")
+DETAILS = ("match_format", "tie_rule", "bracket", "lots_seed", "round_formats", "third_place")
 
 
 # -- settings --------------------------------------------------------------------------
@@ -80,11 +82,22 @@ def knockout_rules(details: Mapping[str, Any], *, seed: int | None = None) -> Ma
         tie = TieRule.parse(rule)
     except RuleError as error:
         raise RuleError(f"regulations, tie_rule {rule!r}: {error}") from None
+    rounds = str(details.get("round_formats") or "")
+    try:
+        formats = parse_round_formats(rounds)
+    except RuleError as error:
+        raise RuleError(f"regulations, round_formats {rounds!r}: {error}") from None
+    third = str(details.get("third_place") or "no").strip().lower()
+    if third not in _YES_NO:
+        raise RuleError(f"regulations, third_place {third!r}: use yes or no")
     if seed is None:
         seed = recorded_seed(details)
         if seed is None:
             raise RuleError("regulations: lots_seed is missing (the start records it)")
-    return MatchRules(fmt, tie, seed, ahead=True)
+    return MatchRules(fmt, tie, seed, ahead=True, round_formats=formats, third_place=_YES_NO[third])
+
+
+_YES_NO = {"yes": True, "true": True, "1": True, "no": False, "false": False, "0": False}
 
 
 def recorded_seed(details: Mapping[str, Any]) -> int | None:
@@ -218,7 +231,8 @@ def _replay(session: Session, loaded: Loaded, state: KnockoutState) -> None:
         where = f"round {game.round} board {game.board}"
         if game.match is None or game.match_game is None:
             raise KnockoutMismatchError(f"{where} is not a game of the bracket (no match slot)")
-        if not 1 <= game.match < bracket.size:
+        last = ko.third_place_slot if ko.rules.third_place else bracket.size - 1
+        if not 1 <= game.match <= last:
             raise KnockoutMismatchError(f"{where}: there is no slot {game.match} in the bracket")
         state.stored[(game.match, game.match_game)] = game
     byes = sorted(start_of[b.player] or 0 for b in loaded.byes if b.round == 1)
@@ -424,6 +438,8 @@ def start_knockout(tx: Tx, loaded: Loaded, *, random: _random.Random | None = No
         tie_rule=rules.tie_rule.label(),
         bracket=order.value,
         lots_seed=str(seed),
+        round_formats=round_formats_label(rules.round_formats),
+        third_place="yes" if rules.third_place else "no",
     )
     tx.update(row, regulations=details)
     by_start = {entry.start: entry for entry in ordered if entry.start is not None}
@@ -439,7 +455,10 @@ def start_knockout(tx: Tx, loaded: Loaded, *, random: _random.Random | None = No
     byes = ", ".join(f"{s} {by_start[s].name}" for s in bracket.byes)
     summary = (
         f"knockout started: {len(players)} players, {bracket.rounds} rounds ({how}; "
-        f"match {rules.format.label()}, tie rule {rules.tie_rule.label()}); "
+        f"match {rules.format.label()}"
+        + "".join(f", {name} {fmt.label()}" for name, fmt in rules.round_formats)
+        + (", a match for third place" if rules.third_place else "")
+        + f", tie rule {rules.tie_rule.label()}); "
         f"{round_label(bracket, 1)}: {len(ko.matches)} match(es)"
         + (f", byes: {byes}" if byes else "")
     )
@@ -550,7 +569,7 @@ def knockout_places(tx: Tx, loaded: Loaded) -> dict[int, int]:
     """
     state = replay(tx.session, loaded).checked()
     ko = state.knockout
-    if ko.champion is None:
+    if not ko.finished:
         raise RuleError(f"the knockout is not over: {_still_to_play(state)}")
     if state.surplus:
         raise RuleError(
@@ -582,7 +601,8 @@ class KnockoutPlay(ServiceBase):
                 return _add_due(tx, state, removed)
             ko = state.knockout
             label = state.round_label(ko.round)
-            if ko.champion is not None:
+            if ko.finished:
+                assert ko.champion is not None
                 over = f"the knockout is over: {state.name(ko.champion)} won; finish it"
                 if removed:
                     return Done(f"{removed}; {over}", {"paired_round": None})
@@ -731,46 +751,18 @@ def _view(row: TournamentRow, state: KnockoutState) -> dict[str, Any]:
             item: dict[str, Any] = {"slot": s.number, "next": s.next}
             if s.feeders is not None:
                 item["from"] = list(s.feeders)
-            paired = next((m for m in ko.matches if m.slot == s.number), None)
-            if paired is None:
-                tops = (
-                    [ko.winner_of(f) for f in s.feeders]
-                    if s.feeders is not None
-                    else list(s.players or (None, None))
-                )
-                item.update(
-                    players=[person(p) for p in tops],
-                    games=[],
-                    score=None,
-                    winner=None,
-                    decided_by=None,
-                )
-                matches.append(item)
-                continue
-            status = paired.status(rules)
-            games = []
-            for g in status.games:
-                stored = state.stored.get((s.number, g.number))
-                games.append(
-                    {
-                        "game": g.number,
-                        "kind": g.kind.value,
-                        "round": stored.round if stored is not None else None,
-                        "board": stored.board if stored is not None else None,
-                        "white": g.white,
-                        "black": g.black,
-                        "result": g.result.label() if g.result is not None else None,
-                    }
-                )
-            item.update(
-                players=[person(paired.top), person(paired.bottom)],
-                games=games,
-                score=[_number(x) for x in status.score],
-                stage_scores=[[_number(a), _number(b)] for a, b in status.stage_scores],
-                winner=status.winner,
-                decided_by=status.decided_by or None,
-            )
-            matches.append(item)
+                known = [ko.winner_of(f) for f in s.feeders]
+            else:
+                known = list(s.players or (None, None))
+            matches.append(_match_item(state, item, known, person))
+        if rnd == bracket.rounds and rules.third_place and rnd >= 2:
+            semis = bracket.slot(bracket.size - 1).feeders
+            assert semis is not None
+            if not any(bracket.slot(n).is_bye for n in semis):
+                item = {"slot": ko.third_place_slot, "next": None, "from": list(semis)}
+                item["third_place"] = True
+                known = [ko.loser_of(n) for n in semis]
+                matches.append(_match_item(state, item, known, person))
         byes = (
             [
                 {**(person(s.bye_player) or {}), "slot": s.number}
@@ -803,6 +795,9 @@ def _view(row: TournamentRow, state: KnockoutState) -> dict[str, Any]:
         "round": ko.round,
         "rounds": rounds,
         "champion": person(ko.champion),
+        "third_place": person(ko.third_place),
+        "third_place_match": rules.third_place,
+        "round_formats": round_formats_label(rules.round_formats),
         "placings": [
             {**(person(start) or {}), "place": placings[start]}
             for start in sorted(placings, key=lambda s: (_place_key(placings[s]), s))
@@ -814,6 +809,53 @@ def _view(row: TournamentRow, state: KnockoutState) -> dict[str, Any]:
         "surplus": [{"round": g.round, "board": g.board} for g in state.surplus],
         "problem": state.problem,
     }
+
+
+def _match_item(
+    state: KnockoutState,
+    item: dict[str, Any],
+    known: list[int | None],
+    person: Any,
+) -> dict[str, Any]:
+    """One match of the view: players, games (where stored), scores, who goes on."""
+    ko = state.knockout
+    slot = item["slot"]
+    paired = next((m for m in ko.matches if m.slot == slot), None)
+    if paired is None:
+        item.update(
+            players=[person(p) for p in known],
+            format=None,
+            games=[],
+            score=None,
+            winner=None,
+            decided_by=None,
+        )
+        return item
+    status = paired.status(ko.rules)
+    games = []
+    for g in status.games:
+        stored = state.stored.get((slot, g.number))
+        games.append(
+            {
+                "game": g.number,
+                "kind": g.kind.value,
+                "round": stored.round if stored is not None else None,
+                "board": stored.board if stored is not None else None,
+                "white": g.white,
+                "black": g.black,
+                "result": g.result.label() if g.result is not None else None,
+            }
+        )
+    item.update(
+        players=[person(paired.top), person(paired.bottom)],
+        format=(paired.format or ko.rules.format).label(),
+        games=games,
+        score=[_number(x) for x in status.score],
+        stage_scores=[[_number(a), _number(b)] for a, b in status.stage_scores],
+        winner=status.winner,
+        decided_by=status.decided_by or None,
+    )
+    return item
 
 
 def _place_key(place: str) -> int:
