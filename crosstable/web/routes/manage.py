@@ -54,6 +54,7 @@ def manage(tid: int, request: Request) -> Response:
         staff=staff_list,
         linked=linked,
         teams=pairing_views.teams(site.service, tid),
+        planned=pairing_views.planned_rounds(site.service, tid),
         **context,
     )
 
