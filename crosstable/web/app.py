@@ -33,6 +33,7 @@ from crosstable.service.errors import ConflictError, NotFoundError
 from crosstable.store import Store, open_store
 from crosstable.web import i18n
 from crosstable.web.hub import Hub
+from crosstable.web.messages import error_text, translate
 from crosstable.web.pairing_views import live_fragment
 from crosstable.web.security import Caller, RateLimiter, bearer_token, csrf_token
 from crosstable.web.views import CrosstableCache
@@ -317,42 +318,44 @@ def _error_handlers(app: FastAPI, site: Site) -> None:
     @app.exception_handler(CrosstableError)
     async def crosstable_error(request: Request, error: CrosstableError) -> Response:
         status = status_of(error)
+        message = error_text(error)  # in the reader's language (web/messages.py)
         if _wants_json(request):
-            body: dict[str, Any] = {"detail": str(error)}
+            body: dict[str, Any] = {"detail": message}
             current = getattr(error, "current", None)
             if current is not None:
                 body["current"] = current
             return JSONResponse(body, status_code=status)
         if request.method in ("POST", "PUT", "DELETE") and not request.headers.get("hx-request"):
-            request.session["flash"] = {"kind": "error", "text": str(error)}
+            request.session["flash"] = {"kind": "error", "text": message}
             back = request.headers.get("referer") or "/"
             return RedirectResponse(back, status_code=303)
         if request.headers.get("hx-request"):
             return HTMLResponse(
-                f'<div class="flash error" role="alert">{_escape(str(error))}</div>',
+                f'<div class="flash error" role="alert">{_escape(message)}</div>',
                 status_code=200,
                 headers={"HX-Retarget": "#flash", "HX-Reswap": "innerHTML"},
             )
-        return site.page(request, "error.html", status_code=status, message=str(error))
+        return site.page(request, "error.html", status_code=status, message=message)
 
     @app.exception_handler(OverflowError)
     async def too_large(request: Request, _error: OverflowError) -> Response:
-        message = "there is no such thing here (a number in the address is too large)"
+        message = translate("there is no such thing here (a number in the address is too large)")
         if _wants_json(request):
             return JSONResponse({"detail": message}, status_code=404)
         return site.page(request, "error.html", status_code=404, message=message)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, error: StarletteHTTPException) -> Response:
+        detail = translate(error.detail) if isinstance(error.detail, str) else error.detail
         if _wants_json(request) or (error.status_code in (401,) and bearer_token(request)):
             return JSONResponse(
-                {"detail": error.detail}, status_code=error.status_code, headers=error.headers
+                {"detail": detail}, status_code=error.status_code, headers=error.headers
             )
         if error.status_code == 401:
             return RedirectResponse(f"/signin?next={request.url.path}", status_code=303)
         if request.headers.get("hx-request"):
             return HTMLResponse(
-                f'<div class="flash error" role="alert">{_escape(str(error.detail))}</div>',
+                f'<div class="flash error" role="alert">{_escape(str(detail))}</div>',
                 status_code=200,
                 headers={"HX-Retarget": "#flash", "HX-Reswap": "innerHTML"},
             )

@@ -39,6 +39,15 @@ def translations(locale: str) -> NullTranslations:
     return Translations.load(str(LOCALE_DIR), [locale], domain="messages")
 
 
+@cache
+def error_translations(locale: str) -> NullTranslations:
+    """The ``errors`` catalogue: the service and rule error messages of
+    :mod:`crosstable.web.messages` (``locale/<lang>/LC_MESSAGES/errors.po``)."""
+    if locale == DEFAULT:
+        return NullTranslations()
+    return Translations.load(str(LOCALE_DIR), [locale], domain="errors")
+
+
 def gettext(message: str, **values: object) -> str:
     text = translations(current.get()).ugettext(message)
     return text % values if values else text

@@ -11,6 +11,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from crosstable.core.errors import CrosstableError
 from crosstable.web import pairing_views
 from crosstable.web.app import Site
+from crosstable.web.messages import error_text, translate
 from crosstable.web.routes import actions
 from crosstable.web.routes.common import (
     RESULT_ENTRY,
@@ -231,7 +232,7 @@ def result_action(
             else:
                 raise HTTPException(status_code=422, detail=f"unknown action {action!r}")
     except CrosstableError as problem:
-        error = str(problem)
+        error = error_text(problem)
     if not request.headers.get("hx-request"):
         if error:
             request.session["flash"] = {"kind": "error", "text": error}
@@ -256,7 +257,7 @@ def regulations(tid: int, request: Request) -> Response:
     context = _context(site, caller, tid)
     problems: list[str] = []
     if caller.user is not None and context["t"].status == "registration":
-        problems = site.accounts.registration_problems(tid, caller.user)
+        problems = [translate(p) for p in site.accounts.registration_problems(tid, caller.user)]
     return site.page(request, "regulations.html", caller=caller, problems=problems, **context)
 
 

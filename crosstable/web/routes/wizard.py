@@ -15,6 +15,7 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from crosstable.core.errors import CrosstableError, RuleError
+from crosstable.web.messages import error_text
 from crosstable.web.routes import actions
 from crosstable.web.routes.common import CheckedForm, caller_of, integer, require_user, text
 
@@ -98,14 +99,14 @@ def preview(form: dict[str, Any]) -> Preview:
     try:
         spec = spec_from_form(form)
     except CrosstableError as error:
-        return Preview(0, text(form, "format"), problems=[str(error)])
+        return Preview(0, text(form, "format"), problems=[error_text(error)])
     count = len(spec.players) or (integer(form, "count") or 0)
     result = Preview(count, spec.format)
     evening = integer(form, "evening") or 180
     try:
         spec.regulations().settings()
     except CrosstableError as error:
-        result.problems.append(str(error))
+        result.problems.append(error_text(error))
     minimum = {"knockout": 2, "scheveningen": 2}.get(spec.format, 3)
     if count < minimum:
         result.problems.append(
@@ -169,7 +170,7 @@ def preview(form: dict[str, Any]) -> Preview:
             result.games = plan.total_games
             result.boards = sum(size // 2 for size in plan.group_sizes)
     except CrosstableError as error:
-        result.problems.append(str(error))
+        result.problems.append(error_text(error))
     return result
 
 

@@ -1,0 +1,662 @@
+"""Service and rule errors in the reader's language (the web app's error messages).
+
+The services and the core raise errors with English messages made by f-strings
+("round 3 board 2 already has 1-0; to change it, correct the result"). They
+stay English there: the command line, logs and the JSON API by default show
+them as they are. The web app shows them in the reader's language:
+
+* :data:`CATALOGUE` lists every message as a *template*: the English text with
+  ``{name}`` where the f-string inserts a value (``"{where} already has
+  {result}; to change it, correct the result"``), and the pieces that messages
+  insert (``"round {round} board {board}"``, ``"no result"``, ``"running"``);
+* :func:`translate` finds the template a message was made from (the most
+  specific one: the most fixed text), looks its translation up in the
+  ``errors`` gettext catalogue (``locale/ru/LC_MESSAGES/errors.po``) and puts
+  the values back — each one translated too when it is itself a template's
+  text ("round 3 board 2" → "тур 3, доска 2"), lists separated by "; " or ", "
+  item by item. A message no template matches stays English.
+
+``tests/test_web_messages.py`` reads every ``raise …Error("…")`` of the
+services, the core and the web routes with :mod:`ast` and fails when its
+message has no template here, so a new message cannot be forgotten. To add
+one: add its template below (placeholders are free names; only the fixed text
+must be the f-string's), then, in ``crosstable/web``::
+
+    pybabel extract --no-default-keywords -k E_ --no-location --omit-header \\
+        -o locale/errors.pot messages.py
+    pybabel update -D errors -i locale/errors.pot -d locale
+    # translate the new entries in locale/ru/LC_MESSAGES/errors.po, then
+    pybabel compile -D errors -d locale
+
+>>> translate("round 3 board 2 already has 1-0; to change it, correct the result", "ru")
+'тур 3, доска 2: уже записан результат 1-0; чтобы его изменить, исправьте результат'
+>>> translate("the tournament has already started (it is running)", "ru")
+'турнир уже начался (состояние: идёт)'
+>>> translate("a message nobody wrote a template for", "ru")
+'a message nobody wrote a template for'
+>>> translate("there is nothing to undo", "en")
+'there is nothing to undo'
+"""
+
+# ruff: noqa: E501 - the catalogue keeps each message on one line, as gettext shows it
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cache
+
+from babel.support import NullTranslations
+
+from crosstable.web import i18n
+
+_PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
+#: a value inside a message (or an item of a list) is itself translated down to this depth
+_DEPTH = 6
+#: how the services join lists of things in a message
+_SEPARATORS = ("; ", ", ")
+
+
+def E_(message: str) -> str:  # noqa: N802 - a gettext-style marker (pybabel extract -k E_)
+    """Marks an error template for the ``errors`` catalogue."""
+    return message
+
+
+#: every error message (and every piece of one) as an English template
+CATALOGUE: tuple[str, ...] = (
+    # -- service/play.py: results, reports, withdrawals, the finish
+    E_("round {round} has no board {board} (boards 1–{boards})"),
+    E_("there is no round {round} in this tournament (rounds 1–{rounds})"),
+    E_("{result} is not a result: use 1-0, ½-½, 0-1, +-, -+ or --"),
+    E_(
+        "round {round} board {board} changed meanwhile (version {version}, not {expected}): it is {result} now"
+    ),
+    E_("{where} is not scheduled: the tournament has not started"),
+    E_("the tournament is finished and its places are fixed; undo the finish first"),
+    E_("absent is white, black or both, not {absent}"),
+    E_("the tournament has already started (it is {status})"),
+    E_("draw lots first: the starting numbers are not fixed"),
+    E_("{where} already has {result}; to change it, correct the result"),
+    E_("{where} has no result yet: record it instead"),
+    E_("{where} is {result} now, not {guard}"),
+    E_("player {player} does not play {where} ({white} – {black})"),
+    E_("{where} is already recorded as {result}; ask the organiser to correct it"),
+    E_("{where} already has {result}: correct it instead"),
+    E_("{where}: there is no report to reject"),
+    E_("the tournament has not started: remove the player instead"),
+    E_("the tournament is finished: a withdrawal is no longer possible"),
+    E_("there is no player with starting number {start}"),
+    E_("player {start} {name} withdrew already (from round {round})"),
+    E_(
+        "player {start} {name} has no game left to play: a withdrawal after the last round is refused"
+    ),
+    E_("there is no round {round} (rounds 1–{rounds})"),
+    E_("player {start} already has a result in round {round}: withdraw from a later round"),
+    E_(
+        "player {start} {name} has no game left from round {round}: a withdrawal after the last round is refused"
+    ),
+    E_("the tournament {what}"),
+    E_("has not started"),
+    E_("is finished already"),
+    E_("{count} game(s) have no result yet: {listed}"),
+    E_("{item} and {count} more"),
+    E_("{where}: nobody reported a result; name the result"),
+    E_("{where} is disputed (White reported {white}, Black {black}): name the result that stands"),
+    # -- pieces the messages insert: places in the tournament, results, states
+    E_("round {round} board {board}"),
+    E_("no result"),
+    E_("registration"),
+    E_("running"),
+    E_("finished"),
+    # -- service/registration.py: regulations, players, lots
+    E_("the tournament has started: {what} only before round 1{note}"),
+    E_("players are added"),
+    E_("players are removed"),
+    E_("after the start a player withdraws instead"),
+    E_("lots are drawn"),
+    E_("tournament {tournament} has no player number {number}"),
+    E_("the tournament ends ({end}) before it starts ({start})"),
+    E_("a player needs a name"),
+    E_("player {name}: sex is 'm', 'w' or empty, not {sex}"),
+    E_("tie-break {code} is listed twice"),
+    E_("a tournament needs a name"),
+    E_("unknown setting {name}"),
+    E_("unknown player detail {name}"),
+    E_("the tournament is finished; undo the finish to change it"),
+    E_("at least two players are needed to draw lots"),
+    E_("{setting} cannot change after the start: the schedule is made (undo the start first)"),
+    E_("the {setting} was published before round 1 and is locked; give a reason to override it"),
+    E_("point system"),
+    E_("bye points"),
+    E_("tiebreaks"),
+    E_("withdrawal rule"),
+    E_("rules"),
+    E_("system"),
+    E_("cycles"),
+    E_("rounds"),
+    E_("swap last rounds"),
+    # -- service/scheveningen.py
+    E_("every player of a Scheveningen needs a team: no team for {listed}"),
+    E_("a Scheveningen is played by exactly two teams; there are {count}: {teams}"),
+    E_("{team} ({count} player)"),
+    E_("{team} ({count} players)"),
+    E_(
+        "the two teams of a Scheveningen need the same number of players: {first} has {size_first}, {second} has {size_second}"
+    ),
+    # -- service/systems.py, base.py, queries.py, history.py, unit.py
+    E_("{system} tournaments cannot be started from the tournament store yet"),
+    E_("there is no tournament {tournament} in this database"),
+    E_("idempotency key {key} was already used for another request (#{seq}: {summary})"),
+    E_("there is nothing to undo"),
+    E_("there is no event #{seq} (events 1–{last})"),
+    E_("#{seq} is the latest event: nothing to revert"),
+    E_("the history names an unknown table {table}"),
+    E_("{where} is missing; the history cannot be replayed"),
+    E_("{where} exists already; the history cannot be replayed"),
+    E_("{where}: {name} is {value}, the history expects {expected}"),
+    # -- service/exchange.py: JSON import and export
+    E_("{where} must be an object"),
+    E_("{where}: unknown field {name}"),
+    E_("a tournament document is a JSON object"),
+    E_("format must be {format}"),
+    E_("version {version} is not supported (this crosstable reads version {supported})"),
+    E_("two players have the same starting number"),
+    E_("TRF export is not available yet"),
+    E_("{where}: {name} is missing"),
+    E_("{where}.{name}: expected {kind}, got {value}"),
+    E_("{name} is missing"),
+    E_("{name} must be a list"),
+    E_("the tournament is not consistent: {error}"),
+    E_("tournament.revision is {revision}, but the last event is #{last}"),
+    E_("history[{index}].seq must be {seq}"),
+    # -- service/accounts.py: accounts, staff, access, eligibility
+    E_("a user name has 2–40 letters, digits, dots, dashes or underscores"),
+    E_("a password needs at least {count} characters"),
+    E_("unknown account setting {name}"),
+    E_("unknown access setting {name}"),
+    E_("approval is approved, pending or rejected"),
+    E_("a member of staff is an organiser or a helper"),
+    E_("{text} is not a date and time (YYYY-MM-DDTHH:MM)"),
+    E_("the user name {name} is taken"),
+    E_("there is no user {user}"),
+    E_("there is no token {token}"),
+    E_("unknown eligibility rule {name}"),
+    E_("at least {need} rated games are required (you have {have})"),
+    E_("at least {need} online tournament(s) are required (you have {have})"),
+    E_("players flagged for computer assistance cannot enter"),
+    E_("the regulations are waiting for an administrator's approval"),
+    E_("the regulations were not approved"),
+    E_("the organiser has not opened self-registration"),
+    E_("registration opens at {time}"),
+    E_("registration closed at {time}"),
+    E_("you are registered already"),
+    # -- core: results, players, rounds (crosstable/core/model.py, battle.py, standings)
+    E_("player {player} cannot meet themself"),
+    E_("there is no round {round}"),
+    E_("result {white}{black}: a forfeit is +- , -+ or --"),
+    E_("result {text} not understood: use 1-0, ½-½ (or 1/2-1/2, 0.5-0.5, =), 0-1, +- , -+ or --"),
+    E_("starting number {start}: must be 1 or more"),
+    E_("player {start}: rating {rating} is negative"),
+    E_("round {round} board {board}: a player cannot meet themself"),
+    E_("cycles: {cycles} — a round robin has at least one cycle"),
+    E_("rounds: {rounds} — at least one round"),
+    E_("starting numbers must be 1…N in order, each once"),
+    E_("round {round} has no board {board}"),
+    E_("unknown result code {code}"),
+    E_("a bye ({side}) is not a game result"),
+    E_("round {round}: no player with starting number {start}"),
+    E_("round {round}: player {start} appears twice"),
+    E_("round {round} has no game {white}–{black}"),
+    # -- core/duration.py: the duration calculator
+    E_("players: {players} — a round robin needs at least 3 players (R-RR-1)"),
+    E_("time control is empty (expected e.g. 25+5, G/25 d5 or 90+30)"),
+    E_(
+        "time control {control}: only the last period can be for the rest of the game; write the earlier ones as moves/minutes (e.g. 40/90,30+30)"
+    ),
+    E_(
+        "time control {control}: the last period must be for the rest of the game (add it without a move count, e.g. 40/90,30+30)"
+    ),
+    E_("time control {control}: the players have no thinking time"),
+    E_("time control {control}: a period of 0 moves"),
+    E_("time control {control}: the increment or delay is in seconds, not {unit}"),
+    E_("evening: {minutes} minutes — must be more than 0"),
+    E_("change-over: {minutes} minutes — must not be negative"),
+    E_(
+        "time control {control}: {piece} is not understood (expected e.g. 25+5, G/25 d5, 40/90,30+30 or 5400+30)"
+    ),
+    # -- core/lots.py: the drawing of lots
+    E_("an order is given only when the numbers are assigned by hand"),
+    E_("a seed is given only when the numbers are drawn by lot"),
+    E_("a drawing by lot needs a seed (an integer, published with the draw)"),
+    E_("by hand: no starting number for {listed} — list every entrant once"),
+    E_("no entrants: nothing to draw"),
+    E_("entrant {entrant} is entered twice"),
+    E_("drawing of lots {method}: use one of {choices}"),
+    E_("by hand: starting number {number} is {key}, who has not entered"),
+    E_("by hand: {key} is listed twice (starting numbers {first} and {number})"),
+    E_("no entrant {key} in this draw"),
+    # -- core/pairing: Swiss (Dutch) pairings
+    E_(
+        "no pairing satisfies the absolute criteria: every player would need an opponent they may not meet"
+    ),
+    E_("the pairing left more than one player without an opponent"),
+    E_("round {round} cannot be paired: the event has {rounds} rounds"),
+    E_("round {round} has a game without a result"),
+    E_("round {round} is already paired"),
+    E_("players: {players} — a Swiss needs at least 2 players"),
+    E_("the lowest rating is above the highest"),
+    E_("{name}: {value} — a rate is between 0 and 1"),
+    E_(
+        "this bracket needs more than 120 bits of weight: install networkx for the exact (slower) matcher"
+    ),
+    E_("no pairing satisfies the absolute criteria and completion (C4)"),
+    E_("round {round}: rounds are numbered from 1"),
+    E_("the initial colour (white or black) must be known"),
+    E_("starting numbers must be 1…N in order"),
+    E_("player {start}: {count} past rounds, expected {expected}"),
+    E_("player {start}, round {round}: no opponent {opponent}"),
+    # -- core/schedule: round robins, groups, quads, Scheveningen
+    E_("the number of players must be a whole number, not {players}"),
+    E_("a round robin needs at least 3 players, not {players}"),
+    E_("round {round} does not exist: {players} players play rounds 1…{rounds}"),
+    E_("player {player} is not a starting number 1…{players}"),
+    E_("the number of cycles must be 1 or more, not {cycles}"),
+    E_("repeat_cycles needs one cycle with rounds numbered 1, 2, …"),
+    E_("groups: {groups} — at least one group"),
+    E_("{players} players cannot fill {groups} groups"),
+    E_("games per match: {games} — at least one"),
+    E_(
+        "{players} players in {groups} groups leaves a group of {smallest}; a round robin needs at least 3 players"
+    ),
+    E_("qualifiers per group: {qualifiers} — between 1 and {most} (fewer than the smallest group)"),
+    E_("a match for third place needs at least four qualifiers"),
+    E_("players: {players} — quads need at least 3 players"),
+    E_("team size {size}: each team needs at least one player"),
+    E_("cycles: {cycles} — at least one cycle"),
+    E_("no player {start} in two teams of {size}"),
+    E_("a schedule needs 2 players or more, not {players}"),
+    # -- core/scoring.py, core/tiebreaks: point systems and tie-breaks
+    E_(
+        "point system {system}: a win must be worth more than a draw, and a draw at least as much as a loss"
+    ),
+    E_("point system {system}: two draws ({draws}) would outscore a win and a loss ({win_loss})"),
+    E_("point system {text}: write it as WIN-DRAW-LOSS, e.g. 3-1-0"),
+    E_("point system {text}: WIN-DRAW-LOSS must be numbers"),
+    E_("tie-break {code}: {name} has no /{modifier} modifier"),
+    E_("tie-break preset {name}: use one of {choices}"),
+    E_(
+        "the tie-break list is part of the published regulations and is locked once round 1 has started; give an override reason to change it"
+    ),
+    E_("tie-break {code}: unknown modifier /{modifier}"),
+    E_("tie-break code is empty"),
+    E_("tie-break {code}: unknown code {head} (known: {known})"),
+    E_("tie-break {code}: empty modifier"),
+    E_("tie-break {code}: limit /{modifier} — write /L-1, /L+2, /L0.5 or /L60%"),
+    E_("tie-break {code}: edition /{modifier} — use /V2024 or /V2026"),
+    # -- service/swiss.py, core/pairing/dutch: Swiss rounds
+    E_("initial colour {colour}: use white or black (or leave it to the lot)"),
+    E_("acceleration {acceleration}: use baku or none"),
+    E_("forbidden pairs: there is no starting number {start} (players 1–{players})"),
+    E_(
+        "forbidden pairs {text}: {pair} is not like 1-2 (starting numbers joined by -, pairs separated by commas)"
+    ),
+    E_("forbidden pairs {text}: {pair} names one player"),
+    E_("a Swiss needs at least two players"),
+    E_(
+        "{rounds} rounds are too many for {players} players: a Swiss without rematches has at most {most}"
+    ),
+    E_("round {round} cannot be paired: {error}"),
+    E_("this is a {system} tournament: rounds are paired this way only in a Swiss"),
+    E_("the tournament has not started: draw lots and start it first"),
+    E_("the tournament is finished: no more rounds are paired"),
+    E_("all {rounds} rounds are paired: enter the last results and finish the tournament"),
+    E_("round {round} cannot be paired yet: {waiting}"),
+    E_("round {round}: enter the results of board {boards} first"),
+    E_("round {round}: enter the results of boards {boards} first"),
+    E_("{first} and {last}"),
+    E_("board {board}: there is no player {start} (players 1–{players})"),
+    E_("player {start} is paired twice ({first} and board {board})"),
+    E_("board {board}"),
+    E_("the PAB"),
+    E_("board {board}: player {start} cannot play themself"),
+    E_("PAB: there is no player {start} (players 1–{players})"),
+    E_("player {start} has the PAB and plays on {board}"),
+    E_("player {start} {reason} in round {round} and is not paired"),
+    E_("withdrew"),
+    E_("has a bye ({kind})"),
+    E_("an odd number of players is present: one of them gets the PAB"),
+    E_("an even number of players is present: no PAB (player {start} must play)"),
+    E_("player(s) {players} not paired: every player present plays or has the PAB"),
+    E_(
+        "board {board}: {white} and {black} met in round {round} already (a rematch; allow it explicitly to publish it)"
+    ),
+    E_(
+        "player {start} already scored a win without playing (PAB, full-point bye or forfeit): the PAB is never given twice"
+    ),
+    E_("a PAB of the organiser's choice needs the whole manual pairing"),
+    E_("bye kind {kind}: use H (half-point), Z (zero-point) or F (full)"),
+    E_("player {start} {name} withdrew from round {round}"),
+    E_("player {start} {name} has no bye in round {round}"),
+    E_("round {round} is paired already: a bye is entered before the pairing"),
+    E_("board {index}: {board} is not a pair (white, black)"),
+    E_(
+        "{who} has no round left to play (the Swiss has {rounds} rounds): a withdrawal after the last round is refused"
+    ),
+    E_("player {start} {name}"),
+    E_("round {round} of {rounds} is not paired yet: pair and play every round before finishing"),
+    E_("board {board}: give White's and Black's numbers: 3-8"),
+    # -- service/knockout.py, core/pairing/knockout*: knockouts
+    E_("regulations, match_format {text}: {error}"),
+    E_("regulations, tie_rule {text}: {error}"),
+    E_("regulations, round_formats {text}: {error}"),
+    E_("regulations, third_place {text}: use yes or no"),
+    E_("regulations: lots_seed is missing (the start records it)"),
+    E_("regulations, lots_seed {text}: not a whole number"),
+    E_("regulations, bracket {text}: use seeded or random"),
+    E_("the knockout has not started: draw lots and start it first"),
+    E_("tournament {tournament} is a {system} tournament, not a knockout"),
+    E_("{where} is not a game of the bracket (no match slot)"),
+    E_("{where}: there is no slot {slot} in the bracket"),
+    E_(
+        "the byes stored do not match the bracket's ({stored} stored, {bracket} in the bracket): were the bracket settings or the players changed after the start?"
+    ),
+    E_(
+        "round {round} board {board} (slot {slot}, game {game}) is stored as {white} – {black}, but the lot gives White to {lot}: were the knockout settings (lots_seed, match_format, tie_rule) changed after the start?"
+    ),
+    E_(
+        "round {round} board {board} (slot {slot}, game {game}) belongs in round {base}: the games of {label} were changed after it was paired"
+    ),
+    E_("{label} is paired, but in {earlier} {what} now: {cause}. {hint}"),
+    E_("slot {slot} ({top} v {bottom}) has no winner"),
+    E_("tie-break games are due or games are left over"),
+    E_(
+        "round {round} board {board} is a game of slot {slot}, which is not paired yet: the games were changed behind the knockout's back"
+    ),
+    E_("correction refused: {problem}"),
+    E_("the knockout is not over: {still}"),
+    E_("{games} no longer needed: continue the knockout to remove them, then finish"),
+    E_("the knockout is finished; undo the finish first"),
+    E_("the knockout is over: {winner} won; finish it"),
+    E_("{label} is not over: {still} (R-KO-2)"),
+    E_("enter the results of {games} first"),
+    E_("tie-break games are due: continue the knockout to add them"),
+    E_("round {round} boards {boards}"),
+    E_("the final"),
+    E_("the semi-final"),
+    E_("the quarter-final"),
+    E_("round {round} (round of {players})"),
+    E_("slot {slot} is a bye: there is no match"),
+    E_("slot {slot} ({name}) is not paired yet"),
+    E_("slot {slot} is in round {round}, which is closed: round {next} is already paired"),
+    E_("round {round} is the final: there is no round to pair after it"),
+    E_("round {round} is not over: {listed} {verb} no winner yet (R-KO-2)"),
+    E_("slot {slot} ({top} v {bottom})"),
+    E_("slot {slot}: a feeding match is not decided"),
+    E_("{players} players need {size} lines, not {lines}"),
+    E_("every player stands on exactly one line of the bracket"),
+    E_("round 1, slot {slot}: two empty lines"),
+    E_("there is no slot {slot} (slots 1…{slots})"),
+    E_("there is no round {round} (rounds 1…{rounds})"),
+    E_("player {player} is not in the bracket"),
+    E_("the seed list must name every player exactly once"),
+    E_("a knockout needs at least 2 players, not {count}"),
+    E_("a bracket has a power of two lines (2, 4, 8…), not {size}"),
+    E_("player {player} qualifies twice"),
+    E_("the plan has {planned} groups, not {groups}"),
+    E_("{group}: {players} players, the plan has {planned}"),
+    E_("a single qualifier wins the event: there is no knockout"),
+    E_("{group}: {qualifiers} qualifiers from {players} players"),
+    E_(
+        "{group}: places {first} and {second} are tied (players {start} and {start2}); break the tie before the knockout (a drawing of lots or a play-off)"
+    ),
+    E_("no groups: nothing to seed"),
+    E_("every group sends the same number of qualifiers (at least one)"),
+    E_("{kind} is a decider, not a stage of extra games"),
+    E_("a stage of extra games has at least one game, not {games}"),
+    E_("tie rule: empty"),
+    E_("tie rule {text}: unknown stage {kind}"),
+    E_("tie rule {text}: {count} is not a number of games"),
+    E_("tie rule {text}: end with a decider ({choices})"),
+    E_("slot {slot}: player {player} cannot meet themself"),
+    E_("slot {slot}, game {game}: enter a final result, not pending"),
+    E_("slot {slot}: there is no game {game} to enter (games set up: {numbers})"),
+    E_(
+        "slot {slot}: game {game} has a result but is not part of the match (games set up: {numbers}); clear it first"
+    ),
+    E_("a match has at least one game, not {games}"),
+    E_("games played at once take both colours: an even number of games"),
+    E_("match format {text}: use 1, 2 or 2-at-once"),
+    E_("slot {slot} (third place) is not paired yet: it comes with the final"),
+    E_("round formats {text}: write round:format, e.g. final:4"),
+    E_(
+        "round formats {text}: unknown round {round} (final, semi-final, quarter-final, round of N, third-place)"
+    ),
+    E_("round formats {text}: {round} is given twice"),
+    # -- web: forms, the wizard, the organiser's page, the API
+    E_("you cannot take away your own administrator rights"),
+    E_("the CSV file is empty"),
+    E_("the CSV file needs a header row with a 'name' column (line 1)"),
+    E_("you cannot register: {problems}"),
+    E_("you are not registered in this tournament"),
+    E_("choose the player who has the bye"),
+    E_("format {format}: use one of {choices}"),
+    E_("quads need at least four players"),
+    E_("initial colour {colour}: white, black, or empty (by lot)"),
+    E_("rounds: {rounds} — a Swiss has at least one round"),
+    E_("bracket {bracket}: seeded or random"),
+    E_("withdrawal rule {rule} is not known"),
+    E_("{where}: rating {rating} is not a whole number"),
+    E_("line {line}"),
+    E_("CSV line {line}"),
+    E_("bye value {value} is not a number"),
+    E_("the regulations were not approved by an administrator"),
+    E_("{name}: {raw} is not a whole number"),
+    E_("type a name, paste a list or choose a CSV file"),
+    E_("choose the player who withdraws"),
+    E_("there is no account {name}"),
+    E_("nothing to change"),
+    E_("the order lists registration numbers, e.g. 3 1 2 4"),
+    E_(
+        "{rounds} rounds need at least {players} players (nobody meets anyone twice); with {count} players a Swiss has at most {most} rounds"
+    ),
+    E_(
+        "{count} player(s) without a team: add the team as the fifth column (name; rating; title; federation; team)"
+    ),
+    E_("a Scheveningen has two teams, not {count}"),
+    E_("the teams differ in size: {a} {size_a}, {b} {size_b}"),
+    E_("{raw} is not a date (YYYY-MM-DD)"),
+    E_("Scheveningen needs two teams of equal size (an even number)"),
+    # -- web: refusals (who may do what)
+    E_("too many {what}; wait a minute and try again"),
+    E_("sign-in attempts"),
+    E_("sign-ups"),
+    E_("result reports"),
+    E_("results"),
+    E_("export formats: trf2026, trf16, json"),
+    E_("a full-point bye is given by the organiser only"),
+    E_("give the boards to check"),
+    E_("only a knockout has a bracket"),
+    E_(
+        "only administrators and masters (winners of an over-the-board event) may organise tournaments"
+    ),
+    E_("only administrators may change accounts"),
+    E_("only administrators may open this page"),
+    E_("only an administrator may approve"),
+    E_("only the organiser of this tournament may do that"),
+    E_("only the organiser or a helper of this tournament may enter results"),
+    E_("only the player or the organiser may ask for a bye"),
+    E_("only the two players may report this game"),
+    E_("round {round} cannot be published: the next round is {next}"),
+    E_("round {round} is not paired yet"),
+    E_("sign in first"),
+    E_("the API token is not valid"),
+    E_("the bracket is made at the start"),
+    E_("the form expired or was not sent by this site"),
+    E_("there are no rounds yet"),
+    E_("there is no player {start} in the table"),
+    E_("unknown PDF"),
+    E_("unknown action {action}"),
+    E_("unknown language"),
+    E_("unknown print page"),
+    E_("you may ask for a bye only for yourself"),
+    E_("you may report only your own games"),
+    E_("there is no such thing here (a number in the address is too large)"),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Template:
+    """One template, ready to match messages."""
+
+    text: str
+    #: the placeholders' names, in order
+    names: tuple[str, ...]
+    #: the template as a pattern twice: values as short as possible, and as long
+    patterns: tuple[re.Pattern[str], re.Pattern[str]]
+    #: the longest piece of fixed text (a quick test before the patterns)
+    anchor: str
+    #: how much fixed text there is (more: more specific, preferred)
+    weight: int
+
+    @classmethod
+    def of(cls, text: str) -> Template:
+        pieces = _PLACEHOLDER.split(text)
+        fixed, names = pieces[0::2], tuple(pieces[1::2])
+
+        def pattern(value: str) -> re.Pattern[str]:
+            regex = "".join(
+                re.escape(piece) + (value if index < len(names) else "")
+                for index, piece in enumerate(fixed)
+            )
+            return re.compile(regex, re.DOTALL)
+
+        return cls(
+            text,
+            names,
+            (pattern("(.*?)"), pattern("(.*)")),
+            max(fixed, key=len),
+            sum(len(piece) for piece in fixed),
+        )
+
+
+@cache
+def templates() -> tuple[Template, ...]:
+    """Every template, the most specific first."""
+    built = [Template.of(text) for text in dict.fromkeys(CATALOGUE)]
+    return tuple(sorted(built, key=lambda t: (-t.weight, t.text)))
+
+
+def matches(text: str) -> Iterator[tuple[Template, tuple[str, ...]]]:
+    """Every way ``text`` is a template's text with values in it (the most specific
+    template first); a value always closes the brackets it opens."""
+    for template in templates():
+        if template.anchor not in text:
+            continue
+        seen: set[tuple[str, ...]] = set()
+        for pattern in template.patterns:
+            found = pattern.fullmatch(text)
+            if found is None or found.groups() in seen:
+                continue
+            seen.add(found.groups())
+            if all(map(_balanced, found.groups())):
+                yield template, found.groups()
+
+
+def translate(message: str, locale: str | None = None) -> str:
+    """``message`` in ``locale`` (default: the request's language); English as it is,
+    and unchanged when no template matches."""
+    language = locale or i18n.current.get()
+    if language == i18n.DEFAULT:
+        return message
+    found, _left = _translate(message, i18n.error_translations(language), 0, {})
+    return message if found is None else found
+
+
+def error_text(error: BaseException, locale: str | None = None) -> str:
+    """What the reader sees of an error raised by a service, the core or the web layer."""
+    return translate(str(error), locale)
+
+
+#: a translation and how many English letters are left in it (fewer: better)
+_Found = tuple[str | None, int]
+
+
+def _translate(
+    text: str, catalog: NullTranslations, depth: int, memo: dict[tuple[str, int], _Found]
+) -> _Found:
+    """The best translation of ``text`` (None: nothing in it is known), and how much
+    English it leaves: a template that matches the whole text, with its values
+    translated in turn, or a list ("a; b", "a, b") item by item — whichever leaves
+    the least English; on a tie the most specific template."""
+    if (text, depth) in memo:
+        return memo[text, depth]
+    best: _Found = (None, _letters(text))
+    if depth <= _DEPTH and text.strip():
+        for template, values in matches(text):
+            translated = catalog.ugettext(template.text)
+            if translated == template.text:
+                continue  # (not translated)
+            used = set(_PLACEHOLDER.findall(translated))
+            filled: dict[str, str] = {}
+            left = 0
+            for name, value in zip(template.names, values, strict=True):
+                if name in used:
+                    done, rest = _translate(value, catalog, depth + 1, memo)
+                    filled[name] = value if done is None else done
+                    left += rest
+            if best[0] is None or left < best[1]:
+                best = (_fill(translated, filled), left)
+            if left == 0:
+                break
+        for separator in _SEPARATORS:
+            if best[1] == 0 or separator not in text:
+                continue
+            parts = text.split(separator)
+            items = [_translate(part, catalog, depth + 1, memo) for part in parts]
+            left = sum(rest for _done, rest in items)
+            if any(done is not None for done, _rest in items) and left < best[1]:
+                joined = [
+                    part if done is None else done
+                    for part, (done, _r) in zip(parts, items, strict=True)
+                ]
+                best = (separator.join(joined), left)
+    memo[text, depth] = best
+    return best
+
+
+def _letters(text: str) -> int:
+    return sum(1 for char in text if "a" <= char.lower() <= "z")
+
+
+def _balanced(value: str) -> bool:
+    """A value of one f-string field closes only brackets it opened, and all of them
+    (else the template matched across two fields: "3 players), 'B' (2" is not a number).
+
+    >>> _balanced("'A' (3 players)"), _balanced("3 players), 'B' (2")
+    (True, False)
+    """
+    depth = 0
+    for char in value:
+        if char in "([":
+            depth += 1
+        elif char in ")]":
+            depth -= 1
+            if depth < 0:
+                return False
+    return depth == 0
+
+
+def _fill(text: str, values: dict[str, str]) -> str:
+    return _PLACEHOLDER.sub(lambda m: values.get(m.group(1), m.group(0)), text)
+
+
+__all__ = [
+    "CATALOGUE",
+    "E_",
+    "Template",
+    "error_text",
+    "matches",
+    "templates",
+    "translate",
+]

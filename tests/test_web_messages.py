@@ -1,0 +1,367 @@
+"""Error messages in the reader's language: every message the code raises has a template,
+every template a Russian translation, and a Russian reader sees Russian errors."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import pkgutil
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import crosstable
+from crosstable.core.errors import CrosstableError
+from crosstable.web.messages import CATALOGUE, matches, templates, translate
+
+ROOT = Path(crosstable.__file__).parent
+#: where errors that reach a reader are raised
+SCANNED = ("service", "core", "web")
+LOCALE = ROOT / "web" / "locale"
+PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
+
+
+# -- reading the code ------------------------------------------------------------------
+
+
+def error_classes() -> set[str]:
+    """Names of every error class the product raises on purpose (CrosstableError's family)."""
+    for package in SCANNED:
+        module = importlib.import_module(f"crosstable.{package}")
+        for info in pkgutil.walk_packages(module.__path__, f"crosstable.{package}."):
+            importlib.import_module(info.name)
+    names: set[str] = set()
+    todo = [CrosstableError]
+    while todo:
+        cls = todo.pop()
+        names.add(cls.__name__)
+        todo.extend(cls.__subclasses__())
+    return names
+
+
+def message_skeleton(node: ast.expr, names: dict[str, list[ast.expr]]) -> list[str]:
+    """The skeletons a message expression can produce: fixed text, ``{}`` per value."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [node.value]
+    if isinstance(node, ast.JoinedStr):
+        text = "".join(
+            value.value if isinstance(value, ast.Constant) else "{}" for value in node.values
+        )
+        return [text]
+    if isinstance(node, ast.IfExp):
+        return message_skeleton(node.body, names) + message_skeleton(node.orelse, names)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left = message_skeleton(node.left, names) or ["{}"]
+        right = message_skeleton(node.right, names) or ["{}"]
+        if left == ["{}"] and right == ["{}"]:
+            return []
+        return [a + b for a in left for b in right]
+    if isinstance(node, ast.Name) and node.id in names:
+        found: list[str] = []
+        for value in names[node.id]:
+            found.extend(message_skeleton(value, {}))
+        return found
+    return []  # a translated text (_()), another error's text, a variable: not a template
+
+
+def assignments(function: ast.AST) -> dict[str, list[ast.expr]]:
+    found: dict[str, list[ast.expr]] = {}
+    for node in ast.walk(function):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target = node.targets[0]
+            if isinstance(target, ast.Name):
+                found.setdefault(target.id, []).append(node.value)
+    return found
+
+
+def raised_messages() -> Iterator[tuple[str, int, str]]:
+    """(file, line, skeleton) of every error raised with a message written in the code:
+    ``raise XError("…")``/``f"…"`` for the product's errors, and HTTPException details."""
+    errors = error_classes()
+    for package in SCANNED:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            scopes = [
+                node
+                for node in ast.walk(tree)
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+            ]
+            seen: set[int] = set()
+            for scope in [*scopes, tree]:
+                names = assignments(scope)
+                for node in ast.walk(scope):
+                    if not isinstance(node, ast.Raise) or not isinstance(node.exc, ast.Call):
+                        continue
+                    if node.lineno in seen:
+                        continue
+                    seen.add(node.lineno)
+                    call = node.exc
+                    func = call.func
+                    name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
+                    if name in errors and call.args:
+                        message = call.args[0]
+                    elif name == "HTTPException":
+                        detail = [k.value for k in call.keywords if k.arg == "detail"]
+                        if not detail and len(call.args) > 1:
+                            detail = [call.args[1]]
+                        if not detail:
+                            continue
+                        message = detail[0]
+                    else:
+                        continue
+                    where = str(path.relative_to(ROOT.parent))
+                    for text in message_skeleton(message, names):
+                        yield where, node.lineno, text
+
+
+# -- the tests -----------------------------------------------------------------------------
+
+
+def translatable(text: str) -> bool:
+    """A message made from this skeleton (any values) is some template's text, and the
+    template's placeholders take only the values, none of the message's words."""
+    sample = text
+    for index in range(text.count("{}")):
+        sample = sample.replace("{}", f"Q{index}Z", 1)
+    return any(
+        not any(re.search(r"[A-Za-z]", re.sub(r"Q\d+Z", "", value)) for value in values)
+        for _template, values in matches(sample)
+    )
+
+
+def test_every_raised_message_has_a_template() -> None:
+    found = list(raised_messages())
+    assert len(found) > 200  # the scan sees the code (it is not looking at nothing)
+    missing = sorted(
+        {
+            f"{where}:{line}: {text!r}"
+            for where, line, text in found
+            if re.search(r"[A-Za-z]", text.replace("{}", "")) and not translatable(text)
+        }
+    )
+    assert missing == [], (
+        "add these messages to crosstable/web/messages.py and translate them "
+        "(see its docstring):\n" + "\n".join(missing)
+    )
+
+
+def test_the_scan_finds_what_it_should() -> None:
+    """The scanner itself: an f-string, a concatenation, a variable and a branch."""
+    code = """
+def f(x, hint):
+    message = f"the tournament has started: {x} only before round 1"
+    if x:
+        raise RuleError(message + (f"; {hint}" if hint else ""))
+    raise NotFoundError("no" if x else f"there is no user {x}")
+"""
+    tree = ast.parse(code)
+    function = tree.body[0]
+    names = assignments(function)
+    raises = [n for n in ast.walk(function) if isinstance(n, ast.Raise)]
+    got = [message_skeleton(r.exc.args[0], names) for r in raises]  # type: ignore[union-attr]
+    assert sorted(sorted(texts) for texts in got) == [
+        ["no", "there is no user {}"],
+        [
+            "the tournament has started: {} only before round 1",
+            "the tournament has started: {} only before round 1; {}",
+        ],
+    ]
+    assert translatable("the tournament has started: {} only before round 1; {}")
+    assert not translatable("the tournament has begun: {}")
+
+
+def catalog(name: str) -> dict[str, str]:
+    from babel.messages.pofile import read_po
+
+    with open(name, "rb") as handle:
+        return {str(m.id): str(m.string) for m in read_po(handle) if m.id}
+
+
+def test_every_template_is_translated_with_its_placeholders() -> None:
+    from babel.messages.mofile import read_mo
+
+    russian = catalog(str(LOCALE / "ru" / "LC_MESSAGES" / "errors.po"))
+    assert len(CATALOGUE) == len(set(CATALOGUE)), "a template is listed twice"
+    untranslated = [t for t in CATALOGUE if not russian.get(t)]
+    assert untranslated == []
+    for text in CATALOGUE:  # (a translation may leave out a value its grammar does not need)
+        assert set(PLACEHOLDER.findall(russian[text])) <= set(PLACEHOLDER.findall(text)), text
+    # the extracted template file and the compiled catalogue are up to date
+    assert set(catalog(str(LOCALE / "errors.pot"))) == set(CATALOGUE)
+    with open(LOCALE / "ru" / "LC_MESSAGES" / "errors.mo", "rb") as handle:
+        compiled = {str(m.id): str(m.string) for m in read_mo(handle) if m.id}
+    assert compiled == {t: russian[t] for t in CATALOGUE}
+
+
+def fill(text: str, values: dict[str, str]) -> str:
+    return PLACEHOLDER.sub(lambda m: values[m.group(1)], text)
+
+
+def test_every_template_is_found_again() -> None:
+    """A message made from a template translates to that template's translation (no
+    other template takes it first), whatever the inserted values."""
+    russian = catalog(str(LOCALE / "ru" / "LC_MESSAGES" / "errors.po"))
+    for template in templates():
+        values = {name: f"Q{index}Z" for index, name in enumerate(template.names)}
+        message = fill(template.text, values)
+        expected = fill(russian[template.text], values)
+        assert translate(message, "ru") == expected, template.text
+
+
+@pytest.mark.parametrize(
+    ("english", "russian"),
+    [
+        (
+            "round 3 board 2 already has 1-0; to change it, correct the result",
+            "тур 3, доска 2: уже записан результат 1-0; чтобы его изменить, исправьте результат",
+        ),
+        (
+            "3 game(s) have no result yet: round 1 board 2, round 2 board 1, "
+            "round 3 board 3 and 4 more",
+            "партий без результата: 3 (тур 1, доска 2, тур 2, доска 1, тур 3, доска 3 и ещё 4)",
+        ),
+        (
+            "the tournament has started: players are removed only before round 1; "
+            "after the start a player withdraws instead",
+            "турнир начался: игроков удаляют только до 1-го тура; "
+            "после старта игрок может только выбыть",
+        ),
+        (
+            "a Scheveningen is played by exactly two teams; there are 3: "
+            "'A' (3 players), 'B' (2 players), 'C' (1 player)",
+            "в схевенингенском турнире играют ровно две команды, а здесь их 3: "
+            "'A' (игроков: 3), 'B' (игроков: 2), 'C' (игроков: 1)",
+        ),
+        (
+            "you cannot register: at least 20 rated games are required (you have 3); "
+            "registration opens at 2026-05-02T10:00",
+            "зарегистрироваться нельзя: нужно не меньше 20 рейтинговых партий (у вас 3); "
+            "регистрация откроется 2026-05-02T10:00",
+        ),
+        (
+            "round 3 cannot be paired yet: round 2: enter the results of boards 1, 2 and 3 first",
+            "жеребьёвку 3-го тура пока проводить нельзя: "
+            "тур 2: сначала внесите результаты на досках 1, 2 и 3",
+        ),
+        (
+            "round 1 is not over: slot 1 (3 v 6), slot 2 (4 v 5) have no winner yet (R-KO-2)",
+            "1-й тур не окончен: пока нет победителя — матч 1 (3 — 6), матч 2 (4 — 5) (R-KO-2)",
+        ),
+        (
+            "the semi-final is not over: enter the results of round 2 boards 1 and 3, "
+            "round 3 board 2 first (R-KO-2)",
+            "полуфинал: ещё не окончен — сначала внесите результаты: "
+            "тур 2, доски 1 и 3, тур 3, доска 2 (R-KO-2)",
+        ),
+        ("a text without a template", "a text without a template"),
+    ],
+)
+def test_composed_messages(english: str, russian: str) -> None:
+    assert translate(english, "ru") == russian
+    assert translate(english, "en") == english
+
+
+def test_real_service_errors_come_out_in_russian() -> None:
+    """Errors raised by the service itself, translated whole (no English word left)."""
+    import datetime as dt
+
+    from crosstable.core.errors import RuleError
+    from crosstable.core.model import LotsMethod
+    from crosstable.service import ConflictError, FixedClock, PlayerInfo, Regulations, Service
+    from crosstable.store import open_store
+
+    service = Service(
+        open_store("sqlite:///:memory:"), clock=FixedClock(dt.datetime(2026, 5, 1, tzinfo=dt.UTC))
+    )
+    tid = service.create_tournament(Regulations(name="Club")).tournament_id
+    for name in ("Anna", "Boris", "Clara", "Dmitri"):
+        service.add_player(tid, PlayerInfo(name))
+    service.draw_lots(tid, LotsMethod.MANUAL, order=(1, 2, 3, 4))
+    service.start(tid)
+    service.record_result(tid, 1, 1, "1-0")
+    attempts = [
+        lambda: service.record_result(tid, 1, 1, "0-1"),
+        lambda: service.add_player(tid, PlayerInfo("Eva")),
+        lambda: service.remove_player(tid, 1),
+        lambda: service.finish(tid),
+        lambda: service.withdraw(tid, 9),
+        lambda: service.record_result(tid, 7, 1, "1-0"),
+        lambda: service.report_result(tid, 1, 2, "1-0", player=1),
+    ]
+    for attempt in attempts:
+        with pytest.raises((RuleError, ConflictError, LookupError)) as caught:
+            attempt()
+        text = translate(str(caught.value), "ru")
+        english = re.findall(r"\b(?:the|is|has|round|board|player|a|an)\b", text)
+        assert english == [], f"{caught.value} → {text}"
+
+
+# -- the web app ---------------------------------------------------------------------------
+
+
+def test_a_russian_reader_gets_russian_errors(tmp_path: Path) -> None:
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
+
+    from crosstable.service import Service
+    from crosstable.service.accounts import Accounts
+    from crosstable.store import open_store
+    from crosstable.web.app import create_app
+
+    service = Service(open_store(f"sqlite:///{tmp_path / 'web.db'}"))
+    accounts = Accounts(service.store)
+    admin = accounts.create_user("arbiter", "password-arbiter", is_admin=True)
+    token = accounts.create_token(admin.id)
+    api = {"Authorization": f"Bearer {token}"}
+    with TestClient(create_app(service=service)) as client:
+        created = client.post(
+            "/api/v1/tournaments", json={"name": "Club", "players": [{"name": "Anna"}]}, headers=api
+        )
+        assert created.status_code == 201, created.text
+        tid = created.json()["id"]
+
+        # the JSON API: the language the client asks for (English by default)
+        lots = {"method": "manual", "order": [1]}
+        english = client.post(f"/api/v1/tournaments/{tid}/lots", json=lots, headers=api)
+        assert english.status_code == 422
+        assert english.json()["detail"] == "at least two players are needed to draw lots"
+        russian = client.post(
+            f"/api/v1/tournaments/{tid}/lots", json=lots, headers=api | {"Accept-Language": "ru"}
+        )
+        assert russian.status_code == 422
+        assert russian.json()["detail"] == "для жеребьёвки нужны хотя бы два игрока"
+        refused = client.get(
+            "/api/v1/tournaments/999", headers={"Accept-Language": "ru-RU,ru;q=0.9"}
+        )
+        assert refused.json()["detail"] == "в этой базе данных нет турнира 999"
+
+        # a page: the organiser's form, the error comes back as a flash message
+        client.headers["Accept-Language"] = "ru-RU,ru;q=0.9,en;q=0.5"
+        page = client.get("/signin").text
+        csrf = re.search(r'name="csrf-token" content="([^"]+)"', page)
+        assert csrf
+        client.post(
+            "/signin",
+            data={"username": "arbiter", "password": "password-arbiter", "csrf_token": csrf[1]},
+        )
+        manage = client.get(f"/t/{tid}/manage")
+        csrf = re.search(r'name="csrf-token" content="([^"]+)"', manage.text)
+        assert csrf
+        answer = client.post(
+            f"/t/{tid}/manage/lots",
+            data={"csrf_token": csrf[1], "method": "rating"},
+            headers={"Referer": f"http://testserver/t/{tid}/manage"},
+        )
+        assert answer.status_code == 200
+        assert "для жеребьёвки нужны хотя бы два игрока" in answer.text
+        assert "at least two players" not in answer.text
+        # an error page
+        missing = client.get("/t/999")
+        assert missing.status_code == 404
+        assert "в этой базе данных нет турнира 999" in missing.text
+        # the same in English for an English reader
+        client.headers["Accept-Language"] = "en"
+        client.cookies.set("lang", "en")
+        assert "there is no tournament 999" in client.get("/t/999").text
