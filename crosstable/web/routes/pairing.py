@@ -172,6 +172,8 @@ def publish(tid: int, request: Request, form: CheckedForm) -> Response:
             "text": _("Round %(r)s is published already.", r=number),
         }
         return RedirectResponse(f"/t/{tid}/rounds/{number}", status_code=303)
+    if number is not None and number > paired + 1 and not repeated:
+        raise RuleError(f"round {number} cannot be published: the next round is {paired + 1}")
     boards = _board_list(form)
     change = site.service.publish_round(
         tid,
