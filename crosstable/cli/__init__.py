@@ -51,6 +51,7 @@ def _register() -> None:
         engine,
         generate,
         pair,
+        rounds,
         schedule,
         serve,
         standings,
@@ -60,7 +61,7 @@ def _register() -> None:
 
     for module in (schedule, duration, trf, standings, pair, engine, demo, tournament, serve):
         module.register(app)
-    for module in (check, generate, bracket):
+    for module in (check, generate, bracket, rounds):
         module.register(app)
 
 

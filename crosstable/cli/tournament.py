@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from crosstable.cli.files import write_atomically
 from crosstable.core.errors import InputError, RuleError
@@ -89,7 +90,7 @@ def _header(service: Service, tid: int) -> None:
 
 
 def _said(summary: str, replayed: bool = False) -> None:
-    console.print(("[yellow]unchanged:[/yellow] " if replayed else "") + summary, markup=False)
+    console.print(Text.assemble(("unchanged: " if replayed else "", "yellow"), summary))
 
 
 # -- commands ------------------------------------------------------------------------
@@ -97,10 +98,30 @@ def _said(summary: str, replayed: bool = False) -> None:
 
 def new(
     name: Annotated[str, typer.Argument(help="The tournament's name.")],
-    system: Annotated[str, typer.Option(help="round-robin (Swiss and knockout: later).")] = (
-        "round-robin"
-    ),
+    system: Annotated[
+        str, typer.Option(help="round-robin, dutch (Swiss), knockout or scheveningen.")
+    ] = "round-robin",
     cycles: Annotated[int, typer.Option(help="1: single round robin, 2: double…")] = 1,
+    rounds: Annotated[
+        int | None, typer.Option(help="Swiss: number of rounds (default ⌈log₂ N⌉).")
+    ] = None,
+    initial_colour: Annotated[
+        str, typer.Option(help="Swiss: white or black for player 1 in round 1 (default: lot).")
+    ] = "",
+    forbidden: Annotated[
+        str, typer.Option(help='Swiss: pairs that may not meet, e.g. "1-2,3-4".')
+    ] = "",
+    acceleration: Annotated[str, typer.Option(help="Swiss: baku (C.04.5.1).")] = "",
+    match_format: Annotated[
+        str | None, typer.Option(help="Knockout: games per match: 1, 2 or 2-at-once.")
+    ] = None,
+    tie_rule: Annotated[
+        str | None,
+        typer.Option(help="Knockout: lower-rated, lots, playoff or e.g. rapid:2,armageddon."),
+    ] = None,
+    bracket: Annotated[
+        str | None, typer.Option(help="Knockout: seeded (1 v N) or random (by lot).")
+    ] = None,
     points_: Annotated[
         str, typer.Option("--points", help="Point system WIN-DRAW-LOSS, e.g. 3-1-0.")
     ] = "1-0.5-0",
@@ -121,10 +142,23 @@ def new(
     """Create a tournament from its regulations; it becomes the current one."""
     from crosstable.service import Regulations
 
+    chosen = _choice(System, _SYSTEM_ALIASES.get(system.strip().lower(), system), "system")
+    details = _system_details(
+        chosen,
+        rounds=rounds,
+        initial_colour=initial_colour,
+        forbidden=forbidden,
+        acceleration=acceleration,
+        match_format=match_format,
+        tie_rule=tie_rule,
+        bracket=bracket,
+    )
     regulations = Regulations(
         name=name,
-        system=_choice(System, system, "system"),
+        system=chosen,
         cycles=cycles,
+        rounds=rounds,
+        details=details,
         point_system=PointSystem.parse(points_),
         bye_points=None if bye_points is None else _points(bye_points, "--bye-points"),
         tiebreaks=tuple(c for c in tiebreaks.split(",") if c.strip()),
@@ -176,13 +210,14 @@ def player_add(
     fide_id: Annotated[str, typer.Option(help="FIDE id.")] = "",
     birth_date: Annotated[str, typer.Option(help="YYYY/MM/DD or the year.")] = "",
     sex: Annotated[str, typer.Option(help="m or w.")] = "",
+    team: Annotated[str, typer.Option(help="Scheveningen: the player's team.")] = "",
     tournament: TournamentOption = None,
     db: DbOption = None,
 ) -> None:
     """Register a player (before round 1)."""
     from crosstable.service import PlayerInfo
 
-    info = PlayerInfo(name, rating, title, federation, fide_id, birth_date, sex)
+    info = PlayerInfo(name, rating, title, federation, fide_id, birth_date, sex, team)
     with _service(db) as service:
         tid = _current(service, tournament)
         _header(service, tid)
@@ -248,11 +283,15 @@ def draw(
 
 
 def start(tournament: TournamentOption = None, db: DbOption = None) -> None:
-    """Fix the schedule (FIDE Berger tables) and start round 1."""
+    """Start the tournament: a round robin's schedule (FIDE Berger tables), a Swiss's
+    rounds and initial colour, a knockout's bracket."""
     with _service(db) as service:
         tid = _current(service, tournament)
         _said(service.start(tid, actor=_actor()).summary)
         _header(service, tid)
+        if service.overview(tid).settings["system"] == System.SWISS_DUTCH.value:
+            console.print("next: `crosstable pair-round` shows round 1's pairing for approval")
+            return
         _pairings(service, tid, 1)
 
 
@@ -355,8 +394,11 @@ def show(
     with _service(db) as service:
         tid = _current(service, tournament)
         _header(service, tid)
-        view = service.overview(tid)
-        numbers = [round_number] if round_number is not None else range(1, view.rounds + 1)
+        if round_number is not None:
+            numbers = [round_number]
+        else:  # the rounds paired so far (not those holding only byes asked for ahead)
+            paired = service.tournament(tid).rounds
+            numbers = [r.number for r in paired if r.games or _pairing_byes(r.byes)]
         for number in numbers:
             _pairings(service, tid, number)
         _standings(service, tid)
@@ -428,11 +470,29 @@ def _pairings(service: Service, tid: int, number: int) -> None:
         if not g.result and not g.disputed and (g.white_report or g.black_report):
             shown = f"reported {g.white_report or g.black_report}"
         table.add_row(str(g.board), f"{g.white} {g.white_name}", shown, f"{g.black} {g.black_name}")
-    for rnd, start_number in view.free_rounds:
-        if rnd == number:
-            name = next((p.name for p in view.players if p.start == start_number), "")
-            table.add_row("", f"{start_number} {name}", "free", "")
+    names = {p.start: p.name for p in view.players}
+    for rnd in service.tournament(tid).rounds:
+        if rnd.number != number:
+            continue
+        for bye in sorted(rnd.byes, key=lambda b: b.player):
+            label = BYE_LABELS.get(bye.kind.value, bye.kind.value)
+            table.add_row("", f"{bye.player} {names.get(bye.player, '')}", label, "")
     console.print(table)
+
+
+#: how a round without an opponent is shown
+BYE_LABELS = {
+    "free": "free",
+    "U": "PAB",
+    "H": "half-point bye",
+    "Z": "zero-point bye",
+    "F": "full-point bye",
+}
+
+
+def _pairing_byes(byes: Any) -> bool:
+    """A round robin's free round or a Swiss's PAB: the round is paired."""
+    return any(bye.kind.value in ("free", "U") for bye in byes)
 
 
 def _standings(service: Service, tid: int) -> None:
@@ -460,6 +520,72 @@ def _shown(value: Any) -> str:
     if isinstance(value, float):
         return f"{value:g}"
     return str(value)
+
+
+_SYSTEM_ALIASES = {"swiss": "dutch", "rr": "round-robin", "roundrobin": "round-robin"}
+
+
+def _system_details(
+    system: System,
+    *,
+    rounds: int | None,
+    initial_colour: str,
+    forbidden: str,
+    acceleration: str,
+    match_format: str | None,
+    tie_rule: str | None,
+    bracket: str | None,
+) -> dict[str, str]:
+    """The regulations' details each system reads (checked here, so a typo fails now)."""
+    swiss = {
+        "--rounds": rounds is not None,
+        "--initial-colour": bool(initial_colour),
+        "--forbidden": bool(forbidden),
+        "--acceleration": bool(acceleration),
+    }
+    knockout = {
+        "--match-format": match_format is not None,
+        "--tie-rule": tie_rule is not None,
+        "--bracket": bracket is not None,
+    }
+    for options, wanted, what in (
+        (swiss, System.SWISS_DUTCH, "Swiss tournaments (--system dutch)"),
+        (knockout, System.KNOCKOUT, "knockout tournaments (--system knockout)"),
+    ):
+        given = [option for option, used in options.items() if used]
+        if given and system is not wanted:
+            raise RuleError(f"{given[0]} is for {what}, not a {system.value}")
+    details: dict[str, str] = {}
+    if system is System.SWISS_DUTCH:
+        from crosstable.service.swiss import parse_forbidden
+
+        if rounds is not None and rounds < 1:
+            raise RuleError(f"--rounds {rounds}: at least one round")
+        colour = initial_colour.strip().lower()
+        if colour not in ("", "white", "black"):
+            raise RuleError(f"--initial-colour {initial_colour!r}: use white or black")
+        speed = acceleration.strip().lower()
+        if speed not in ("", "baku"):
+            raise RuleError(f"--acceleration {acceleration!r}: use baku")
+        parse_forbidden(forbidden)
+        details = {"initial_colour": colour}
+        if forbidden.strip():
+            details["forbidden"] = ",".join(
+                "-".join(str(s) for s in group) for group in parse_forbidden(forbidden)
+            )
+        if speed:
+            details["acceleration"] = speed
+    elif system is System.KNOCKOUT:
+        from crosstable.core.pairing.knockout_match import MatchFormat, TieRule
+
+        details = {
+            "match_format": MatchFormat.parse(match_format or "1").label(),
+            "tie_rule": TieRule.parse(tie_rule or "lower-rated").label(),
+            "bracket": (bracket or "seeded").strip().lower(),
+        }
+        if details["bracket"] not in ("seeded", "random"):
+            raise RuleError(f"--bracket {bracket!r}: use seeded or random")
+    return details
 
 
 def _choice(enum: Any, text: str, what: str) -> Any:

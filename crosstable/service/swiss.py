@@ -284,16 +284,12 @@ def _review(
         seen[bye] = "the PAB"
     why = dict(plan.absent)
     for start in sorted(set(seen) & out):
-        reason = "withdrew" if why[start] == "withdrawn" else f"has a bye ({why[start]})"
-        raise RuleError(f"player {start} {reason} in round {plan.round} and is not paired")
-    if len(present) % 2 and bye is None:
-        raise RuleError("an odd number of players is present: one of them gets the PAB")
-    if bye is not None and len(present) % 2 == 0:
-        raise RuleError(f"an even number of players is present: no PAB (player {bye} must play)")
-    missing = sorted(present - set(seen))
-    if missing:
-        names = ", ".join(str(s) for s in missing)
-        raise RuleError(f"player(s) {names} not paired: every player present plays or has the PAB")
+        reason = (
+            "withdrew before"
+            if why[start] == "withdrawn"
+            else f"has a {BYE_KINDS[why[start]]} bye ({why[start]}) in"
+        )
+        raise RuleError(f"player {start} {reason} round {plan.round}: take them out of the pairing")
     history = {c.start: c for c in request.competitors}
     warnings: list[str] = []
     for board, (white, black) in enumerate(boards, 1):
@@ -307,6 +303,14 @@ def _review(
             if not allow_rematch:
                 raise RuleError(text + " (a rematch; allow it explicitly to publish it)")
             warnings.append(text + " (rematch allowed by the organiser)")
+    if len(present) % 2 and bye is None:
+        raise RuleError("an odd number of players is present: one of them gets the PAB")
+    if bye is not None and len(present) % 2 == 0:
+        raise RuleError(f"an even number of players is present: no PAB (player {bye} must play)")
+    missing = sorted(present - set(seen))
+    if missing:
+        names = ", ".join(str(s) for s in missing)
+        raise RuleError(f"player(s) {names} not paired: every player present plays or has the PAB")
     if bye is not None and not bye_eligible(history[bye], request.win):
         raise RuleError(
             f"player {bye} already scored a win without playing (PAB, full-point bye or "
@@ -476,6 +480,35 @@ class SwissPlay(ServiceBase):
             idempotency_key=idempotency_key,
             request=request,
         )
+
+    def published_with_key(self, tournament_id: int, idempotency_key: str) -> Change | None:
+        """The round published earlier with ``idempotency_key`` (None: none was), so a
+        client that lost the answer can tell that its request went through."""
+        from sqlalchemy import select
+
+        from crosstable.store.models import EventRow
+
+        with self.store.reading() as session:
+            _tournament_row(session, tournament_id)
+            event = session.scalars(
+                select(EventRow).where(
+                    EventRow.tournament_id == tournament_id,
+                    EventRow.idempotency_key == idempotency_key,
+                    EventRow.kind == "pairing",
+                )
+            ).one_or_none()
+            if event is None:
+                return None
+            return Change(
+                tournament_id,
+                event.seq,
+                event.kind,
+                event.summary,
+                event.at,
+                event.actor,
+                replayed=True,
+                data=dict(event.data),
+            )
 
     def request_bye(
         self,
