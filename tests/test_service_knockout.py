@@ -18,7 +18,7 @@ from crosstable.cli import main
 from crosstable.core.errors import RuleError
 from crosstable.core.model import GameResult, LotsMethod, Player, System
 from crosstable.core.pairing.knockout import Knockout, MatchFormat, MatchRules, TieRule
-from crosstable.core.pairing.knockout_bracket import random_bracket
+from crosstable.core.pairing.knockout_bracket import random_bracket, round_name
 from crosstable.service import NotFoundError, PlayerInfo, Regulations, Service
 from crosstable.service.knockout import check_knockout_correction, knockout_places
 from crosstable.service.loading import Loaded
@@ -206,7 +206,9 @@ def test_games_at_once_and_results_in_any_order(service: Service) -> None:
 # -- a longer final, a match for third place --------------------------------------------
 
 
-def test_third_place_match_and_a_longer_final(service: Service) -> None:
+def test_third_place_match_and_a_longer_final(
+    service: Service, db_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     tid = started(service, 8, round_formats="final:4", third_place="yes", tie_rule="lots")
     regulations = service.overview(tid).settings["regulations"]
     assert (regulations["round_formats"], regulations["third_place"]) == ("final:4", "yes")
@@ -242,6 +244,10 @@ def test_third_place_match_and_a_longer_final(service: Service) -> None:
     with pytest.raises(RuleError, match="the knockout is over: 2 Boris won"):
         service.pair_next_round(tid)
     assert service.bracket_view(tid)["third_place"]["name"] == "Clara"
+    assert main(["bracket", "--tournament", str(tid), "--db", db_url]) == 0
+    out, _ = capsys.readouterr()
+    assert "final 4, match for third place" in out and "8. (third place)" in out
+    assert "third place: 3 Clara" in out
 
 
 def test_the_knockout_is_not_over_until_third_place_is_decided(service: Service) -> None:
@@ -593,7 +599,53 @@ def test_cli_shows_a_stored_bracket(
     assert code == 2 and "--players makes a new bracket; --tournament shows a stored one" in err
 
 
-# -- the core option the store uses ----------------------------------------------------------
+# -- the core options the store uses ---------------------------------------------------------
+
+
+@settings(max_examples=25)
+@given(
+    players=st.integers(min_value=2, max_value=40),
+    seed=st.integers(min_value=0, max_value=10**6),
+    final=st.sampled_from(["", "final:4", "final:2-at-once,semi-final:3,third-place:1"]),
+)
+def test_core_third_place_and_round_formats(players: int, seed: int, final: str) -> None:
+    from test_knockout_helpers import play_out
+
+    from crosstable.core.pairing.knockout import parse_round_formats
+
+    rules = MatchRules(
+        MatchFormat(1),
+        TieRule.playoff(),
+        seed,
+        round_formats=parse_round_formats(final),
+        third_place=True,
+    )
+    ko = play_out(Knockout.start(random_bracket(players, seed), rules), random.Random(seed))
+    assert ko.finished and ko.champion is not None
+    with_third = ko.bracket.rounds >= 2 and not any(
+        ko.bracket.slot(n).is_bye for n in (ko.bracket.slot(ko.bracket.size - 1).feeders or ())
+    )
+    assert len(ko.matches) == players - 1 + with_third
+    places = ko.placings()
+    firsts = sorted(int(place.split("-")[0]) for place in places.values())
+    assert firsts[:2] == [1, 2]
+    if with_third:
+        third = ko.match(ko.third_place_slot)
+        assert set(third.players) == {
+            ko.loser_of(n) for n in ko.bracket.slot(ko.bracket.size - 1).feeders or ()
+        }
+        assert places[ko.third_place or 0] == "3" and firsts[2:4] == [3, 4]
+        assert "3-4" not in places.values()
+    for m in ko.matches:
+        name = round_name(ko.bracket.size >> (m.round - 1))
+        if m.slot == ko.third_place_slot:
+            name = "third-place"
+        fmt = rules.format_of(name)
+        regular = [g for g in m.status(rules).games if g.stage == 0]
+        assert len(regular) <= fmt.games and (m.format or rules.format) == fmt
+
+
+# -- the ahead option ------------------------------------------------------------------------
 
 
 @given(

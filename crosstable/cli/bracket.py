@@ -212,8 +212,10 @@ def stored_table(view: dict[str, Any]) -> Table:
     table = Table(
         title=(
             f"#{view['tournament']} {view['name']} ({view['status']}): knockout of "
-            f"{view['players']} players ({how}; match {view['format']}, "
-            f"tie rule {view['tie_rule']})"
+            f"{view['players']} players ({how}; match {view['format']}"
+            + "".join(f", {part.replace(':', ' ')}" for part in _parts(view["round_formats"]))
+            + (", match for third place" if view["third_place_match"] else "")
+            + f", tie rule {view['tie_rule']})"
         ),
         show_lines=True,
     )
@@ -226,13 +228,18 @@ def stored_table(view: dict[str, Any]) -> Table:
         width = 1 << index  # round-1 slots per slot of this round
         first = view["size"] - (view["size"] >> index) + 1
         for match in rnd["matches"]:
-            cells[(match["slot"] - first) * width][index] = _match_cell(match)
+            row = rows // 2 if match.get("third_place") else (match["slot"] - first) * width
+            cells[row][index] = _match_cell(match)
         for bye in rnd["byes"]:
             cells[bye["slot"] - 1][0] = f"{bye['slot']}. {_who(bye)} — bye"
     for cell_row in cells:
         if any(cell_row):
             table.add_row(*cell_row)
     return table
+
+
+def _parts(text: str) -> list[str]:
+    return [part for part in text.split(",") if part]
 
 
 def _who(person: dict[str, Any] | None) -> str:
@@ -243,7 +250,8 @@ def _who(person: dict[str, Any] | None) -> str:
 
 def _match_cell(match: dict[str, Any]) -> str:
     top, bottom = match["players"]
-    lines = [f"{match['slot']}. {_who(top)} v {_who(bottom)}"]
+    what = " (third place)" if match.get("third_place") else ""
+    lines = [f"{match['slot']}.{what} {_who(top)} v {_who(bottom)}"]
     for game in match["games"]:
         where = f"R{game['round']} B{game['board']}" if game["round"] is not None else "due"
         kind = "" if game["kind"] == "regular" else f" {game['kind']}"
@@ -268,6 +276,8 @@ def stored_notes(view: dict[str, Any]) -> list[str]:
         notes.append(f"problem: {view['problem']}")
     if view["champion"] is not None:
         notes.append(f"champion: {_who(view['champion'])}")
+        if view["third_place"] is not None:
+            notes.append(f"third place: {_who(view['third_place'])}")
         places = ", ".join(f"{p['place']}. {_who(p)}" for p in view["placings"] if p["place"])
         notes.append(f"places: {places}")
     if view["due"]:
