@@ -250,8 +250,6 @@ def _write(store: Store, tid: int, **changes: Any) -> ResultWrite:
             "data": json.dumps({}),
             "idempotency_key": None,
             "standings": json.dumps({"rows": []}),
-            "channel": "crosstable_changes",
-            "payload": "{}",
         }
     values.update(changes)
     return ResultWrite(**values)

@@ -4,21 +4,22 @@
 PostgreSQL; ``BEGIN IMMEDIATE`` already serialises writers on SQLite), answers a
 repeated idempotency key with the first answer, runs the use case's body on a
 :class:`~crosstable.service.unit.Tx`, appends the event with the rows before and
-after, refreshes the live standings and notifies (``pg_notify`` inside the
-transaction; the in-process bus after the commit).
-"""
+after and refreshes the live standings; after the commit it announces the change
+(:meth:`ServiceBase._announce`: the in-process bus, and on PostgreSQL the other
+processes through the store's :class:`~crosstable.service.bus.PostgresNotifier`)."""
 
 from __future__ import annotations
 
+import json
 import random as _random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import func, insert, select
+from sqlalchemy import insert, select
 from sqlalchemy.orm import Session
 
-from crosstable.service.bus import CHANNEL, EventBus, Notification
+from crosstable.service.bus import EventBus, Notification, notifier_for
 from crosstable.service.clock import Clock, SystemClock
 from crosstable.service.errors import ConflictError, NotFoundError
 from crosstable.service.live import LiveTables, refresh
@@ -126,8 +127,14 @@ class ServiceBase:
         for tournament_id_kept, table in kept:  # committed: the tables are valid
             self.live_tables.checkin(tournament_id_kept, table)
         if notification is not None:
-            self.bus.publish(notification)
+            self._announce(notification)
         return change
+
+    def _announce(self, notification: Notification) -> None:
+        """A committed change: tell the other processes (PostgreSQL), then this one."""
+        if self.store.dialect == "postgresql":
+            notifier_for(self.store).send(notification)
+        self.bus.publish(notification)
 
     def _append(
         self,
@@ -165,16 +172,15 @@ class ServiceBase:
             summary=summary,
             games=tuple(tx.games),
             origin=self.bus.origin,
-            standings=standings,
+            standings_text=standings,
         )
-        if self.store.dialect == "postgresql":
-            session.execute(select(func.pg_notify(CHANNEL, notification.to_json())))
         return Change(row.id, seq, kind, summary, at, actor, data=data), notification
 
     def _refresh_standings(
         self, session: Session, row: TournamentRow, changes: list[dict[str, Any]] | None = None
-    ) -> dict[str, Any] | None:
-        """The one place where a change updates the live standings (R-RR-12)."""
+    ) -> str | None:
+        """The one place where a change updates the live standings (R-RR-12); their
+        JSON text."""
         table = self.live_tables.checkout(row.id)
 
         def missed(after: int) -> list[list[dict[str, Any]]]:
@@ -189,7 +195,7 @@ class ServiceBase:
             )
             return list(session.scalars(query))
 
-        body, kept = refresh(
+        text, kept = refresh(
             table,
             row.revision,
             changes or [],
@@ -200,16 +206,17 @@ class ServiceBase:
         if kept is not None:
             session.info.setdefault("crosstable.live", []).append((row.id, kept))
         current = session.get(LiveStandingsRow, row.id)
-        if body is None:
+        if text is None:
             if current is not None:
                 session.delete(current)
             return None
+        body = json.loads(text)
         if current is None:
             session.add(LiveStandingsRow(tournament_id=row.id, revision=row.revision, body=body))
         else:
             current.revision = row.revision
             current.body = body
-        return body
+        return text
 
     def _lock(self, session: Session, tournament_id: int) -> TournamentRow:
         query = select(TournamentRow).where(TournamentRow.id == tournament_id).with_for_update()

@@ -1,10 +1,22 @@
 """Change notifications: an in-process event bus, and PostgreSQL LISTEN/NOTIFY between processes.
 
 Every committed change publishes one :class:`Notification` on the service's
-:class:`EventBus`. On PostgreSQL the same notification is also sent with
-``pg_notify`` inside the change's transaction (so it is delivered only if the
-change commits); a :class:`PostgresListener` in every other app process turns
-those back into local publications, so several processes stay in step.
+:class:`EventBus`. On PostgreSQL the same notification also goes to the other
+app processes: after the commit, a :class:`PostgresNotifier` (one per store, a
+thread of its own) sends the notifications waiting in its process with
+``pg_notify``, several in one statement; a :class:`PostgresListener` in every
+other app process turns them back into local publications.
+
+Sending after the commit keeps ``pg_notify`` out of the change's transaction:
+PostgreSQL serialises every transaction that notifies on one cluster-wide lock
+held until its commit is on disk, so notifying inside the change would make all
+writers wait for each other's disk flushes. The price is a notification that
+is never sent when a process dies between its commit and the send (or loses its
+connection). Listeners therefore also poll: every ``poll_interval`` seconds they
+read each tournament's revision, and a change that was committed before the
+previous poll and not heard since is read from the event log and published like
+a notification. A lost notification delays an update by at most two poll
+intervals (1 s by default); it never loses one.
 
 >>> bus = EventBus()
 >>> seen = []
@@ -20,18 +32,46 @@ those back into local publications, so several processes stay in step.
 
 from __future__ import annotations
 
+import atexit
 import json
 import logging
+import os
 import threading
+import time
 import uuid
-from collections.abc import Callable
+import weakref
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 log = logging.getLogger(__name__)
 
-#: the PostgreSQL channel the services notify on
+#: the PostgreSQL channel the services notify on (for the tables in the schema
+#: ``public``; see :func:`channel_for`)
 CHANNEL = "crosstable_changes"
+
+
+def channel_for(schema: str | None) -> str:
+    """The channel of the tables in ``schema``: NOTIFY is per database, so two sets of
+    tables in one database (schemas) keep their notifications apart.
+
+    >>> channel_for("public"), channel_for("club")
+    ('crosstable_changes', 'crosstable_changes.club')
+    """
+    if not schema or schema == "public":
+        return CHANNEL
+    name = f"{CHANNEL}.{schema}"
+    if len(name.encode()) > 63:  # PostgreSQL's longest name
+        import hashlib
+
+        name = f"{CHANNEL}.{hashlib.sha256(schema.encode()).hexdigest()[:32]}"
+    return name
+
+
+def _channel(connection: Any) -> str:
+    """The channel of the tables this connection sees (its current schema)."""
+    row = connection.execute("SELECT current_schema()").fetchone()
+    return channel_for(None if row is None else row[0])
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,8 +86,17 @@ class Notification:
     games: tuple[tuple[int, int], ...] = ()
     #: the bus that made the change (a process does not hear its own echo)
     origin: str = ""
-    #: the live standings after the change (in-process only; too large for NOTIFY)
-    standings: dict[str, Any] | None = field(default=None, compare=False)
+    #: the live standings after the change as stored, JSON text (in-process only; too
+    #: large for NOTIFY); :attr:`standings` decodes it
+    standings_text: str | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def standings(self) -> dict[str, Any] | None:
+        """The live standings after the change (None: not known here)."""
+        if self.standings_text is None:
+            return None
+        body: dict[str, Any] = json.loads(self.standings_text)
+        return body
 
     def to_json(self) -> str:
         """The NOTIFY payload (PostgreSQL allows 8000 bytes: no standings, few games)."""
@@ -73,6 +122,18 @@ class Notification:
             games=tuple((int(r), int(b)) for r, b in body.get("games", [])),
             origin=str(body.get("origin", "")),
         )
+
+
+def games_of(changes: Iterable[dict[str, Any]]) -> tuple[tuple[int, int], ...]:
+    """(round, board) of the games an event's row changes touch, in order, each once."""
+    spots: list[tuple[int, int]] = []
+    for change in changes:
+        if change.get("table") == "games":
+            key = change["key"]
+            spot = (int(key["round"]), int(key["board"]))
+            if spot not in spots:
+                spots.append(spot)
+    return tuple(spots)
 
 
 Subscriber = Callable[[Notification], None]
@@ -113,20 +174,199 @@ class EventBus:
                 log.exception("change subscriber failed")
 
 
+def plain_url(url: str) -> str:
+    """A libpq URL from a SQLAlchemy one (the ``+psycopg`` driver suffix removed)."""
+    return url.replace("postgresql+psycopg://", "postgresql://", 1)
+
+
+class PostgresNotifier:
+    """Sends committed changes' notifications to the other processes (``pg_notify``).
+
+    :meth:`send` only queues (the change has committed; its caller does not wait);
+    a thread of its own sends what is waiting, at most every ``linger`` seconds,
+    all of it in one statement — one short transaction for several changes. A
+    batch that cannot be sent (the server went away) is dropped with a warning:
+    the listeners' polling delivers those changes instead. :meth:`close` sends
+    what is left; so does the end of the process (``atexit``).
+    """
+
+    #: seconds to gather notifications before sending (a bound on the extra delay)
+    linger = 0.01
+    #: notifications in one statement at most
+    batch = 500
+
+    def __init__(self, url: str) -> None:
+        self.url = plain_url(url)
+        #: the channel (known once connected: it depends on the schema)
+        self.channel = CHANNEL
+        self._pending: list[str] = []
+        self._wake = threading.Condition()
+        self._closed = False
+        self._closing = False
+        self._idle = False
+        self._pid = os.getpid()
+        self._sending = False
+        self._thread = threading.Thread(target=self._run, name="crosstable-notify", daemon=True)
+        self._thread.start()
+        _NOTIFIERS.add(self)
+
+    @property
+    def usable(self) -> bool:
+        """Open, and made in this process (a forked child needs a notifier of its own)."""
+        return not self._closed and self._pid == os.getpid()
+
+    def send(self, notification: Notification) -> None:
+        payload = notification.to_json()
+        with self._wake:
+            if self._closed:
+                return
+            self._pending.append(payload)
+            # wake the thread only when it waits for work (or the batch is full): not
+            # for every change while it gathers
+            if self._idle or len(self._pending) >= self.batch:
+                self._idle = False
+                self._wake.notify()
+
+    def flush(self, timeout: float = 5.0) -> bool:
+        """Wait until everything queued so far has been sent (or given up); True if so."""
+        deadline = time.monotonic() + timeout
+        with self._wake:
+            while (self._pending or self._sending) and self._thread.is_alive():
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self._wake.wait(min(left, 0.05))
+        return True
+
+    def close(self, timeout: float = 5.0) -> None:
+        """Send what is waiting at once, then stop (no new notifications are taken)."""
+        if os.getpid() != self._pid:  # a forked copy: the thread is the parent's
+            return
+        with self._wake:
+            self._closing = True
+            self._wake.notify_all()
+        self.flush(timeout)
+        with self._wake:
+            self._closed = True
+            self._wake.notify_all()
+        self._thread.join(timeout)
+        _NOTIFIERS.discard(self)
+
+    def _run(self) -> None:
+        connection: Any = None
+        try:
+            while True:
+                with self._wake:
+                    while not self._pending and not self._closed:
+                        self._idle = True
+                        self._wake.wait()
+                    self._idle = False
+                    if not self._pending:
+                        return  # closed, nothing left
+                    self._sending = True
+                    # let more gather (one transaction for them all), unless closing
+                    due = time.monotonic() + self.linger
+                    while not self._closing and len(self._pending) < self.batch:
+                        left = due - time.monotonic()
+                        if left <= 0:
+                            break
+                        self._wake.wait(left)
+                    payloads = self._pending[: self.batch]
+                    del self._pending[: self.batch]
+                connection = self._send(connection, payloads)
+                with self._wake:
+                    self._sending = False
+                    self._wake.notify_all()
+        finally:
+            if connection is not None:
+                connection.close()
+
+    def _send(self, connection: Any, payloads: list[str]) -> Any:
+        import psycopg
+
+        try:
+            if connection is None or connection.closed:
+                connection = psycopg.connect(self.url, autocommit=True)
+                self.channel = _channel(connection)
+            connection.execute(
+                "SELECT pg_notify(%s, p) FROM unnest(%s::text[]) AS p", (self.channel, payloads)
+            )
+        except Exception:
+            log.warning(
+                "could not send %d change notification(s); other processes' listeners "
+                "will find those changes by polling",
+                len(payloads),
+                exc_info=True,
+            )
+            if connection is not None:
+                connection.close()
+            return None
+        return connection
+
+
+_NOTIFIERS: weakref.WeakSet[PostgresNotifier] = weakref.WeakSet()
+_BY_STORE: weakref.WeakKeyDictionary[Any, PostgresNotifier] = weakref.WeakKeyDictionary()
+_BY_STORE_LOCK = threading.Lock()
+
+
+def notifier_for(store: Any) -> PostgresNotifier:
+    """The notifier of a PostgreSQL store (a :class:`~crosstable.store.Store`): made on
+    first use, shared by every service on that store, closed with it (after sending
+    what is left)."""
+    with _BY_STORE_LOCK:
+        found = _BY_STORE.get(store)
+        if found is None or not found.usable:
+            found = PostgresNotifier(store.url)
+            _BY_STORE[store] = found
+            closing = found
+
+            def close(_engine: Any) -> None:
+                closing.close()
+
+            from sqlalchemy import event
+
+            event.listen(store.engine, "engine_disposed", close)
+        return found
+
+
+@atexit.register
+def _send_the_rest() -> None:
+    for notifier in list(_NOTIFIERS):
+        notifier.close(timeout=2.0)
+
+
 class PostgresListener:
     """LISTENs on PostgreSQL and republishes other processes' changes on ``bus``.
 
     ``url`` is a ``postgresql://`` URL (the ``+psycopg`` driver suffix is accepted).
+    Besides listening it polls every ``poll_interval`` seconds: a change committed
+    before the previous poll that no notification (and no publication on ``bus``)
+    announced is read from the event log and published — so a notification lost
+    on the way (its process died after the commit) delays that change by at most
+    two poll intervals. When a later change of the same tournament was heard
+    meanwhile, listeners are already past it and nothing is published for it.
     """
 
-    def __init__(self, url: str, bus: EventBus) -> None:
-        self.url = url.replace("postgresql+psycopg://", "postgresql://", 1)
+    def __init__(self, url: str, bus: EventBus, *, poll_interval: float = 0.5) -> None:
+        self.url = plain_url(url)
         self.bus = bus
+        self.poll_interval = poll_interval
+        #: the channel listened to (known once connected: it depends on the schema)
+        self.channel = CHANNEL
         self._stop = threading.Event()
         self._ready = threading.Event()
         self._thread: threading.Thread | None = None
+        #: tournament → the newest change heard of (published on ``bus``)
+        self._heard: dict[int, int] = {}
+        #: tournament → its revision at the previous poll (None: no poll yet)
+        self._seen: dict[int, int] | None = None
+        #: changes the poll published (a late notification of one is not published again)
+        self._polled: dict[tuple[int, int], None] = {}
+        self._lock = threading.Lock()
+        self._unsubscribe: Callable[[], None] | None = None
 
     def start(self) -> PostgresListener:
+        self._unsubscribe = self.bus.subscribe(self._heard_of)
         self._thread = threading.Thread(target=self._run, name="crosstable-listen", daemon=True)
         self._thread.start()
         self._ready.wait(10)
@@ -136,6 +376,9 @@ class PostgresListener:
         self._stop.set()
         if self._thread is not None:
             self._thread.join(5)
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
 
     def __enter__(self) -> PostgresListener:
         return self.start()
@@ -143,17 +386,31 @@ class PostgresListener:
     def __exit__(self, *_exc: object) -> None:
         self.stop()
 
+    def _heard_of(self, notification: Notification) -> None:
+        with self._lock:
+            tid = notification.tournament_id
+            if notification.seq > self._heard.get(tid, 0):
+                self._heard[tid] = notification.seq
+
     def _run(self) -> None:
         import psycopg
+        from psycopg import sql
 
         while not self._stop.is_set():
             try:
                 with psycopg.connect(self.url, autocommit=True) as connection:
-                    connection.execute(f"LISTEN {CHANNEL}")
-                    self._ready.set()
+                    self.channel = _channel(connection)
+                    connection.execute(sql.SQL("LISTEN {}").format(sql.Identifier(self.channel)))
+                    self._poll(connection)  # what is there now (and, after a reconnect,
+                    self._ready.set()  # what was missed meanwhile: the next poll sends it)
+                    due = time.monotonic() + self.poll_interval
                     while not self._stop.is_set():
-                        for message in connection.notifies(timeout=0.2):
+                        wait = max(0.0, min(0.2, due - time.monotonic()))
+                        for message in connection.notifies(timeout=wait):
                             self._deliver(message.payload)
+                        if time.monotonic() >= due:
+                            self._poll(connection)
+                            due = time.monotonic() + self.poll_interval
             except Exception:  # reconnect after a lost connection
                 log.exception("LISTEN connection lost; reconnecting")
                 self._ready.set()
@@ -165,5 +422,46 @@ class PostgresListener:
         except (ValueError, KeyError, TypeError):
             log.warning("ignoring a malformed change notification: %r", payload[:200])
             return
-        if notification.origin != self.bus.origin:
-            self.bus.publish(notification)
+        if notification.origin == self.bus.origin:
+            return
+        with self._lock:
+            if (notification.tournament_id, notification.seq) in self._polled:
+                return  # the poll published it already
+        self.bus.publish(notification)
+
+    def _poll(self, connection: Any) -> None:
+        """Publish the changes committed before the previous poll that nobody announced."""
+        now = dict(connection.execute("SELECT id, revision FROM tournaments").fetchall())
+        with self._lock:
+            seen, self._seen = self._seen, now
+            if seen is None:  # the first poll: everything so far counts as heard
+                for tid, revision in now.items():
+                    self._heard[tid] = max(self._heard.get(tid, 0), revision)
+                return
+            missed = [
+                (tid, self._heard.get(tid, 0), revision)
+                for tid, revision in seen.items()
+                if revision > self._heard.get(tid, 0) and tid in now
+            ]
+        if not missed:
+            return
+        rows = connection.execute(
+            "SELECT e.tournament_id, e.seq, e.kind, e.summary, e.changes FROM events AS e "
+            "JOIN unnest(%s::integer[], %s::integer[], %s::integer[]) AS m(t, low, high) "
+            "ON e.tournament_id = m.t AND e.seq > m.low AND e.seq <= m.high "
+            "ORDER BY e.tournament_id, e.seq",
+            ([t for t, _, _ in missed], [low for _, low, _ in missed], [h for _, _, h in missed]),
+        ).fetchall()
+        for tid, seq, kind, summary, changes in rows:
+            if isinstance(changes, str):
+                changes = json.loads(changes)
+            with self._lock:
+                if seq <= self._heard.get(tid, 0):
+                    continue  # heard meanwhile
+                self._polled[(tid, seq)] = None
+                while len(self._polled) > 10_000:
+                    del self._polled[next(iter(self._polled))]
+            log.info(
+                "change %s of tournament %s was not announced: published from the log", seq, tid
+            )
+            self.bus.publish(Notification(tid, seq, kind, summary, games_of(changes), origin=""))

@@ -1,9 +1,10 @@
 """Live standings after each change (R-RR-12): the only coupling to the standings core.
 
-The body stored with the tournament (and sent with in-process notifications) is
-the standings core's JSON (the command line's shape): ``{"tiebreaks": [...],
-"rows": [{"start", "rank", "name", "points", <code>: value…}], "provisional": …}``,
-computed exactly and printed as JSON numbers (4.5).
+The body stored with the tournament (and sent with in-process notifications, as
+JSON text) is the standings core's JSON (the command line's shape):
+``{"tiebreaks": [...], "rows": [{"start", "rank", "name", "points", <code>: value…}],
+"provisional": …}``, computed exactly and printed as JSON numbers (4.5); the live
+table writes it straight as text (:meth:`LiveStandings.json_text`).
 
 A service keeps each tournament's :class:`LiveTable` between changes: the
 :class:`LiveStandings`, the state of every game (players, result, reason, row
@@ -104,8 +105,9 @@ def refresh(
     load: Callable[[], LiveSource | None],
     missed: Callable[[int], list[list[dict[str, Any]]]] | None = None,
     created_at: str | None = None,
-) -> tuple[dict[str, Any] | None, LiveTable | None]:
-    """The standings body after a change at ``revision``, and the table to keep.
+) -> tuple[str | None, LiveTable | None]:
+    """The standings body (JSON text) after a change at ``revision``, and the table to
+    keep.
 
     ``missed(n)`` gives the row changes of the events after ``n`` and before this
     one (made by another process): when they too are results only, the table
@@ -123,7 +125,7 @@ def refresh(
     if table is not None and table.revision == revision - 1 and results_only(changes):
         apply_results(table, changes)
         table.revision = revision
-        return standings_json(table.standings), table
+        return standings_text(table.standings), table
     source = load()
     if source is None:
         return None, None
@@ -131,7 +133,7 @@ def refresh(
     live = LiveStandings(tournament, withdrawn=sorted(tournament.withdrawn))
     names = {player.start: player.name for player in tournament.players}
     kept = LiveTable(revision, live, source.games, source.status, names, source.created_at)
-    return standings_json(live), kept
+    return standings_text(live), kept
 
 
 def apply_results(table: LiveTable, changes: list[dict[str, Any]]) -> None:
@@ -174,10 +176,10 @@ def final_places(tournament: Tournament) -> dict[int, int]:
     return {row.start: row.rank for row in table.rows if row.rank is not None and not row.excluded}
 
 
-def standings_json(live: LiveStandings) -> dict[str, Any]:
-    """The stored and published body of a live table."""
-    body: dict[str, Any] = live.standings().to_json()
-    return body
+def standings_text(live: LiveStandings) -> str:
+    """The stored and published body of a live table: the JSON text of
+    :func:`live_standings` for the same tournament."""
+    return live.json_text()
 
 
 def results_only(changes: list[dict[str, Any]]) -> bool:

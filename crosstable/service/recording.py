@@ -28,14 +28,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from crosstable.core.model import GameResult, Reason
-from crosstable.service.bus import CHANNEL, Notification
+from crosstable.service.bus import Notification
 from crosstable.service.live import (
     GameState,
     LiveTable,
     LiveTables,
     apply_results,
     results_only,
-    standings_json,
+    standings_text,
 )
 from crosstable.service.loading import result_code
 from crosstable.store.hotpath import (
@@ -165,7 +165,7 @@ def _prepare(service: ServiceBase, table: LiveTable, ask: _Request) -> _Ready:
     )
     data = {"request": ask.request}
     table.standings.record(round_number, game.white, game.black, ask.value)
-    body = standings_json(table.standings)
+    body = standings_text(table.standings)
     at = service._now()
     notification = Notification(
         tournament_id=ask.tournament_id,
@@ -174,7 +174,7 @@ def _prepare(service: ServiceBase, table: LiveTable, ask: _Request) -> _Ready:
         summary=summary,
         games=(ask.spot,),
         origin=service.bus.origin,
-        standings=body,
+        standings_text=body,
     )
     write = ResultWrite(
         tournament_id=ask.tournament_id,
@@ -193,9 +193,7 @@ def _prepare(service: ServiceBase, table: LiveTable, ask: _Request) -> _Ready:
         changes=json.dumps(changes),
         data=json.dumps(data),
         idempotency_key=ask.idempotency_key,
-        standings=json.dumps(body),
-        channel=CHANNEL,
-        payload=notification.to_json(),
+        standings=body,
     )
     return _Ready(ask, game, write, notification, data)
 
@@ -217,7 +215,7 @@ def _done(service: ServiceBase, tables: LiveTables, table: LiveTable, ready: _Re
     game.version += 1
     table.revision = write.revision + 1
     tables.checkin(write.tournament_id, table)
-    service.bus.publish(ready.notification)
+    service._announce(ready.notification)
     return Change(
         write.tournament_id,
         table.revision,

@@ -14,7 +14,7 @@ exactly what the table says:
    — the row exactly as the event's ``before`` says;
 3. ``INSERT INTO events`` — the event (a repeated idempotency key violates the
    unique index);
-4. the live standings row (an upsert), and on PostgreSQL ``pg_notify``.
+4. the live standings row (an upsert).
 
 SQLite runs these as four statements between ``BEGIN IMMEDIATE`` and
 ``COMMIT`` (in-process calls: cheap). PostgreSQL runs them as one statement
@@ -23,16 +23,25 @@ is its own transaction: one round trip, one commit, and psycopg prepares it on
 the server after a few executions. Any condition not met, or a repeated
 idempotency key, rolls everything back and :func:`record_result` answers False:
 the caller then takes the ordinary path, which reads the database and answers
-as always (a conflict, a replay, …).
+as always (a conflict, a replay, …). The change notification is the caller's
+business, after the commit (:mod:`crosstable.service.bus`).
+
+On PostgreSQL the hot path keeps a few driver connections of its own, taken out
+of the engine's pool (no check-out, reset and check-in around every result) and
+closed when the store is closed.
 """
 
 from __future__ import annotations
 
+import os
+import threading
+import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from sqlalchemy import event
 from sqlalchemy.exc import DBAPIError
 
 from crosstable.store.engine import Store
@@ -57,9 +66,9 @@ _STANDINGS = (
     "body = excluded.body"
 )
 
-#: PostgreSQL: the four writes chained in one statement, with pg_notify. If a step
-#: writes nothing, the last line fails (a run-time cast of a text that is no
-#: number: the only way to abort a lone statement) and the whole of it rolls back.
+#: PostgreSQL: the four writes chained in one statement. If a step writes nothing,
+#: the last line fails (a run-time cast of a text that is no number: the only way to
+#: abort a lone statement) and the whole of it rolls back.
 _PG_ALL = """
 WITH bump AS (
     UPDATE tournaments SET revision = %(seq)s::integer
@@ -88,8 +97,8 @@ WITH bump AS (
         SET revision = excluded.revision, body = excluded.body
     RETURNING tournament_id
 )
-SELECT CASE WHEN count(*) = 1 THEN pg_notify(%(channel)s::text, %(payload)s::text)::text
-    ELSE ('crosstable: stale live table, nothing written (' || count(*) || ')')::integer::text
+SELECT CASE WHEN count(*) = 1 THEN 1
+    ELSE ('crosstable: stale live table, nothing written (' || count(*) || ')')::integer
     END
 FROM standings
 """
@@ -118,10 +127,8 @@ class ResultWrite:
     changes: str
     data: str
     idempotency_key: str | None
+    #: the live standings' JSON text
     standings: str
-    #: ``pg_notify`` channel and payload (PostgreSQL only)
-    channel: str
-    payload: str
 
 
 #: what the locked try reads before it writes: (revision, created_at, status) and the
@@ -219,27 +226,28 @@ def _write_sqlite(connection: Any, write: ResultWrite) -> None:
 
 
 def _record_postgresql(store: Store, write: ResultWrite) -> bool:
-    with _pg_connection(store) as connection:
-        connection.autocommit = True  # the statement is its own transaction
-        try:
-            return _write_postgresql(connection, write)
-        finally:
-            connection.autocommit = False
+    with _pg_connection(store) as connection:  # autocommit: the statement is its own
+        return _write_postgresql(connection, write)  # transaction
 
 
 def _locked_postgresql(store: Store, tournament_id: int, after: int, build: Build) -> bool:
     with _pg_connection(store) as connection:
+        connection.execute("BEGIN")
         try:
             current = connection.execute(_pg(_CURRENT) + " FOR UPDATE", (tournament_id,)).fetchone()
             events = _decoded(connection.execute(_pg(_SINCE), (tournament_id, after)).fetchall())
             write = None if current is None else build(tuple(current), events)
-            if write is None or not _write_postgresql(connection, write):
-                connection.rollback()
+            if write is None:
+                connection.execute("COMMIT")  # nothing written (a COMMIT keeps psycopg's
+                return False  # prepared statements; a ROLLBACK would drop them)
+            if not _write_postgresql(connection, write):
+                connection.execute("ROLLBACK")
                 return False
-            connection.commit()
+            connection.execute("COMMIT")
             return True
         except BaseException:
-            connection.rollback()
+            if not connection.closed and not connection.broken:
+                connection.execute("ROLLBACK")
             raise
 
 
@@ -265,8 +273,6 @@ def _write_postgresql(connection: Any, write: ResultWrite) -> bool:
         "data": write.data,
         "key": write.idempotency_key,
         "standings": write.standings,
-        "channel": write.channel,
-        "payload": write.payload,
     }
     try:
         connection.execute(_PG_ALL, params)
@@ -281,20 +287,85 @@ def _write_postgresql(connection: Any, write: ResultWrite) -> bool:
 
 @contextmanager
 def _pg_connection(store: Store) -> Iterator[Any]:
-    """A pooled psycopg connection; one that failed on the way is never pooled again."""
+    """A psycopg connection of the hot path's own, in autocommit mode (taken out of the
+    engine's pool once and kept); one that failed on the way is closed, never reused."""
     import psycopg
 
-    raw = store.engine.raw_connection()
+    kept = _kept_connections(store)
+    connection = kept.take()
     try:
-        yield raw.driver_connection
+        yield connection
     except psycopg.OperationalError:  # e.g. the server went away
-        raw.invalidate()
+        connection.close()
         raise
     finally:
-        connection: Any = raw.driver_connection
-        if connection is not None and (connection.closed or connection.autocommit):
-            raw.invalidate()  # closed, or left in autocommit by an interrupted statement
-        raw.close()
+        kept.give_back(connection)
+
+
+class _Connections:
+    """The idle hot-path connections of one PostgreSQL store (at most ``keep``)."""
+
+    keep = 4
+
+    def __init__(self, store: Store) -> None:
+        self._engine = store.engine
+        self._idle: list[Any] = []
+        self._lock = threading.Lock()
+        self._closed = False
+        self._pid = os.getpid()
+
+    def take(self) -> Any:
+        with self._lock:
+            while self._idle:
+                connection = self._idle.pop()
+                if not connection.closed:
+                    return connection
+        raw = self._engine.raw_connection()
+        fresh: Any = raw.driver_connection
+        raw.detach()  # ours now: the pool opens another one when it needs it
+        fresh.autocommit = True
+        return fresh
+
+    def give_back(self, connection: Any) -> None:
+        import psycopg
+
+        if connection.closed:
+            return
+        if connection.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+            connection.close()  # interrupted half-way: never reuse
+            return
+        with self._lock:
+            if not self._closed and len(self._idle) < self.keep:
+                self._idle.append(connection)
+                return
+        connection.close()
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            idle, self._idle = self._idle, []
+        if os.getpid() != self._pid:
+            return  # a forked copy: the connections are the parent's
+        for connection in idle:
+            connection.close()
+
+
+_CONNECTIONS: weakref.WeakKeyDictionary[Store, _Connections] = weakref.WeakKeyDictionary()
+_CONNECTIONS_LOCK = threading.Lock()
+
+
+def _kept_connections(store: Store) -> _Connections:
+    with _CONNECTIONS_LOCK:
+        kept = _CONNECTIONS.get(store)
+        if kept is None or kept._closed or kept._pid != os.getpid():
+            kept = _CONNECTIONS[store] = _Connections(store)
+            closing = kept
+
+            def close(_engine: Any) -> None:
+                closing.close()
+
+            event.listen(store.engine, "engine_disposed", close)
+        return kept
 
 
 # -- both --------------------------------------------------------------------------------

@@ -31,17 +31,25 @@ A withdrawal changes who counts at all, so it rebuilds the table.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import replace
 
 from crosstable.core.errors import RuleError
 from crosstable.core.model import GameResult, RulesEdition, System, Tournament
-from crosstable.core.standings.ranking import rank
-from crosstable.core.standings.table import Standings, assemble
+from crosstable.core.standings.ranking import Ranking, rank
+from crosstable.core.standings.table import (
+    Standings,
+    assemble,
+    document_json,
+    is_provisional,
+    table_notes,
+)
 from crosstable.core.standings.withdrawals import WithdrawalEffect, withdrawal_effect
 from crosstable.core.tiebreaks.base import Change, Column, tiebreak
 from crosstable.core.tiebreaks.direct import DirectEncounter
-from crosstable.core.tiebreaks.field import Field, compile_field
+from crosstable.core.tiebreaks.explain import number_json
+from crosstable.core.tiebreaks.field import FLOSS, ZPB, Field, compile_field
 from crosstable.core.tiebreaks.presets import default_tiebreaks
 from crosstable.core.tiebreaks.spec import TieBreakSpec, parse_codes
 
@@ -69,6 +77,12 @@ class LiveStandings:
         self._ranked: list[TieBreakSpec] = [s for s in self._specs if s.name != "PTS"]
         self._withdrawn = frozenset(withdrawn)
         self._base = tournament
+        self._codes = tuple(spec.code for spec in self._specs)
+        self._names = {player.start: player.name for player in tournament.players}
+        # pieces of the JSON rows that never change (see json_text)
+        self._code_keys = [f",{_compact(code)}:" for code in self._codes]
+        self._number_texts: dict[tuple[object, int, bool], str] = {}
+        self._points_texts: dict[int, str] = {}
         self._results: dict[tuple[int, int], GameResult | None] = {}
         #: (DE code, tied group) → DE places, valid while no game inside the group changes
         self._places: dict[tuple[str, tuple[int, ...]], dict[int, int]] = {}
@@ -133,14 +147,15 @@ class LiveStandings:
             {w: adjusted[w], b: adjusted[b]},
         )
         f.set_game(r, w, b, result)
+        if self._raw is not f:
+            self._raw.set_game(r, w, b, result)
         for spec, column in zip(self._ranked, self._columns, strict=True):
             tiebreak(spec).update(f, spec, column, change)
         if self._places:  # forget the DE places of groups holding this game
-            self._places = {
-                key: places
-                for key, places in self._places.items()
-                if w not in places or b not in places
-            }
+            for held in self._places_of[w] & self._places_of[b]:
+                del self._places[held]
+                for q in held[1]:
+                    self._places_of[q].discard(held)
         return frozenset({w, b})
 
     def withdraw(self, start: int) -> None:
@@ -150,17 +165,8 @@ class LiveStandings:
 
     def standings(self, *, lots_seed: int | None = None) -> Standings:
         """The ranked table from the current values."""
-        ranking = rank(
-            self._field,
-            self._ranked,
-            columns=self._columns,
-            lots_seed=lots_seed,
-            group_places=self._group_places,
-        )
-        flags = withdrawal_effect(
-            self._base, self._field, system=self._system, explicit=self._withdrawn, final=False
-        )
-        effect = replace(self._effect, withdrawn=flags.withdrawn)
+        ranking = self._rank(lots_seed)
+        effect = replace(self._effect, withdrawn=self._withdrawn_flags())
         return assemble(
             self._base,
             self._field,
@@ -171,7 +177,95 @@ class LiveStandings:
             system=self._system,
         )
 
+    def json_text(self) -> str:
+        """``standings().to_json()`` as compact JSON text: the same document, made for a
+        table that changes a little at a time (the service stores and sends it after
+        every result).
+
+        The ranking is done as by :meth:`standings` (with the remembered DE places);
+        the rows are written straight from the field and the columns, each number's
+        text made once (no row objects, no exact fractions on the way).
+        """
+        f = self._field
+        ranking = self._rank(None)
+        withdrawn = self._withdrawn_flags()
+        columns = ranking.columns
+        # each listed code's column (the DE columns are made anew by every ranking);
+        # None: PTS, the points
+        found = iter(columns)
+        aligned = [None if spec.name == "PTS" else next(found) for spec in self._specs]
+        shown = list(zip(self._code_keys, aligned, strict=True))
+        score = f.score
+        active = f.active
+        ranks = ranking.ranks
+        heads = self._row_heads
+        numbers = self._number_texts
+        points = self._points_texts
+        parts: list[str] = []
+        listed = list(ranking.order)
+        listed += [p for p in range(f.n) if not active[p]]
+        for p in listed:
+            pts = points.get(score[p])
+            if pts is None:
+                pts = points[score[p]] = _compact(float(f.points(score[p])))
+            out = [heads[p][0], str(ranks[p]) if active[p] else "null", heads[p][1], pts]
+            for code_key, column in shown:
+                out.append(code_key)
+                if column is None:
+                    out.append(pts)
+                elif not active[p]:
+                    out.append("null")
+                else:
+                    value = column.values[p]
+                    known = (value, column.denominator, column.integral)
+                    text = numbers.get(known)
+                    if text is None:
+                        text = numbers[known] = _compact(number_json(column.natural(p)))
+                    out.append(text)
+            flag = withdrawn.get(p + 1, "")
+            if flag:
+                out.append(f',"withdrawn":{_compact(flag)}')
+            if not active[p]:
+                out.append(',"excluded":true')
+            out.append("}")
+            parts.append("".join(out))
+        head = document_json(
+            self._codes,
+            f.edition,
+            self._system,
+            final=False,
+            provisional=is_provisional(self._base, f),
+            rows=None,
+            notes=table_notes(self._effect, columns),
+        )
+        text = _compact(head)
+        marker = '"rows":null'
+        cut = text.index(marker)
+        return f'{text[:cut]}"rows":[{",".join(parts)}]{text[cut + len(marker) :]}'
+
     # -- internals -----------------------------------------------------------------------
+
+    def _rank(self, lots_seed: int | None) -> Ranking:
+        return rank(
+            self._field,
+            self._ranked,
+            columns=self._columns,
+            lots_seed=lots_seed,
+            group_places=self._group_places,
+        )
+
+    def _withdrawn_flags(self) -> dict[int, str]:
+        """Explicit and inferred withdrawals now (a run of forfeits may end or begin with
+        any result)."""
+        raw = self._raw
+        if not self._withdrawn and not self._base.withdrawn:
+            missing = (FLOSS, ZPB)
+            if not any(k in kinds for kinds in raw.kind for k in missing):
+                return {}  # nobody withdrew, and no run of forfeits anywhere
+        flags = withdrawal_effect(
+            self._base, raw, system=self._system, explicit=self._withdrawn, final=False
+        )
+        return flags.withdrawn
 
     def _group_places(self, spec: TieBreakSpec, group: list[int]) -> dict[int, int]:
         """DE places of a tied group: remembered, or decided now (C.07 art. 6)."""
@@ -183,12 +277,19 @@ class LiveStandings:
             _, places = de.places(self._field, spec, group)
             if len(self._places) >= _REMEMBERED_GROUPS:
                 self._places.clear()
+                for held in self._places_of:
+                    held.clear()
             self._places[key] = places
+            for p in group:
+                self._places_of[p].add(key)
         return places
 
     def _rebuild(self, tournament: Tournament) -> None:
         self._places = {}
         raw = compile_field(tournament, system=self._system, edition=self._rules)
+        #: the field as played, before the withdrawal rule takes anyone out (a full
+        #: recount infers withdrawals from it); the same object when nobody is taken out
+        self._raw = raw
         self._effect: WithdrawalEffect = withdrawal_effect(
             tournament, raw, system=self._system, explicit=self._withdrawn, final=False
         )
@@ -201,4 +302,17 @@ class LiveStandings:
                 forfeit_pending=self._effect.forfeited,
             )
         self._field = raw
+        #: player index → the remembered groups holding them (see record)
+        self._places_of: list[set[tuple[str, tuple[int, ...]]]] = [set() for _ in range(raw.n)]
+        self._row_heads = [
+            (
+                f'{{"start":{p + 1},"rank":',
+                f',"name":{_compact(self._names.get(p + 1, ""))},"points":',
+            )
+            for p in range(raw.n)
+        ]
         self._columns: list[Column] = [tiebreak(s).compute(raw, s) for s in self._ranked]
+
+
+def _compact(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))

@@ -15,7 +15,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from crosstable.core.tiebreaks.base import Column, tiebreak
+from crosstable.core.tiebreaks.base import Column, Value, tiebreak
 from crosstable.core.tiebreaks.direct import DirectEncounter
 from crosstable.core.tiebreaks.field import Field
 from crosstable.core.tiebreaks.spec import TieBreakSpec
@@ -72,29 +72,27 @@ def rank(
     ``group_places`` answers DE for a tied group instead of computing it (the live
     table remembers the answers of groups whose games did not change).
     """
-    chosen = [p for p in range(f.n) if f.active[p]] if players is None else list(players)
-    keys: dict[int, list[object]] = {p: [-f.score[p]] for p in chosen}
+    chosen = [p for p in range(f.n) if f.active[p]] if players is None else sorted(players)
+    score = f.score
+    keys: dict[int, list[object]] = {p: [-score[p]] for p in chosen}
     used: list[Column] = []
     for i, spec in enumerate(specs):
         tb = tiebreak(spec)
         if isinstance(tb, DirectEncounter):
             numbers = [0] * f.n
-            ordered = sorted(chosen, key=lambda p: (keys[p], p))
-            start = 0
-            while start < len(ordered):
-                stop = start + 1
-                while stop < len(ordered) and keys[ordered[stop]] == keys[ordered[start]]:
-                    stop += 1
-                if stop - start > 1:
-                    group = ordered[start:stop]
+            # the players still tied (equal keys so far), each group in ascending order
+            tied: dict[tuple[object, ...], list[int]] = {}
+            for p in chosen:
+                tied.setdefault(tuple(keys[p]), []).append(p)
+            for group in tied.values():
+                if len(group) > 1:
                     if group_places is not None:
                         places = group_places(spec, group)
                     else:
                         _, places = tb.places(f, spec, group)
                     for p, place in places.items():
                         numbers[p] = place
-                start = stop
-            column = Column(spec, list(numbers), 1, False, True)
+            column = Column(spec, list[Value | None](numbers), 1, False, True)
             for p in chosen:
                 keys[p].append(numbers[p])
         else:

@@ -69,34 +69,16 @@ class Standings:
 
     def to_json(self) -> dict[str, object]:
         """The command-line JSON shape (DESIGN.md): rows in ranking order."""
-        rows = []
-        for row in self.rows:
-            item: dict[str, object] = {
-                "start": row.start,
-                "rank": row.rank,
-                "name": row.name,
-                "points": float(row.points),
-            }
-            for code, value in zip(self.tiebreaks, row.values, strict=True):
-                item[code] = number_json(value)
-            if row.withdrawn:
-                item["withdrawn"] = row.withdrawn
-            if row.excluded:
-                item["excluded"] = True
-            rows.append(item)
-        out: dict[str, object] = {
-            "tiebreaks": list(self.tiebreaks),
-            "rules": self.edition.value,
-            "system": "round-robin" if self.system.has_predetermined_pairings else "swiss",
-            "final": self.final,
-            "provisional": self.provisional,
-            "rows": rows,
-        }
-        if self.notes:
-            out["notes"] = list(self.notes)
-        if self.lots:
-            out["lots"] = [lot.to_json() for lot in self.lots]
-        return out
+        return document_json(
+            self.tiebreaks,
+            self.edition,
+            self.system,
+            final=self.final,
+            provisional=self.provisional,
+            rows=[row_json(row, self.tiebreaks) for row in self.rows],
+            notes=self.notes,
+            lots=self.lots,
+        )
 
     def explain(self, start: int) -> list[Explanation]:
         """Every value of one player, explained (points first)."""
@@ -109,6 +91,50 @@ class Standings:
         from crosstable.core.standings.compare import why
 
         return why(self, above, below)
+
+
+def row_json(row: Row, codes: Sequence[str]) -> dict[str, object]:
+    """One row of :meth:`Standings.to_json` (``codes``: the table's tie-break codes)."""
+    item: dict[str, object] = {
+        "start": row.start,
+        "rank": row.rank,
+        "name": row.name,
+        "points": float(row.points),
+    }
+    for code, value in zip(codes, row.values, strict=True):
+        item[code] = number_json(value)
+    if row.withdrawn:
+        item["withdrawn"] = row.withdrawn
+    if row.excluded:
+        item["excluded"] = True
+    return item
+
+
+def document_json(
+    tiebreaks: Sequence[str],
+    edition: RulesEdition,
+    system: System,
+    *,
+    final: bool,
+    provisional: bool,
+    rows: object,
+    notes: Sequence[str] = (),
+    lots: Sequence[Lot] = (),
+) -> dict[str, object]:
+    """The whole of :meth:`Standings.to_json` around its ``rows`` (in this key order)."""
+    out: dict[str, object] = {
+        "tiebreaks": list(tiebreaks),
+        "rules": edition.value,
+        "system": "round-robin" if system.has_predetermined_pairings else "swiss",
+        "final": final,
+        "provisional": provisional,
+        "rows": rows,
+    }
+    if notes:
+        out["notes"] = list(notes)
+    if lots:
+        out["lots"] = [lot.to_json() for lot in lots]
+    return out
 
 
 def compute_standings(
@@ -168,37 +194,13 @@ def assemble(
     ranked = [s for s in specs if s.name != "PTS"]
     for spec, column in zip(ranked, ranking.columns, strict=True):
         columns[spec] = column
-    notes = list(effect.notes)
-    for column in ranking.columns:
-        if column.dropped and column.dropped not in notes:
-            notes.append(column.dropped)
-    notes.extend(extra_notes)
+    notes = table_notes(effect, ranking.columns, extra_notes)
     names = {p.start: p.name for p in tournament.players}
-    rows: list[Row] = []
     listed = list(ranking.order)
     if not final:
         listed += [p for p in range(f.n) if not f.active[p]]
     aligned: list[Column | None] = [None if s.name == "PTS" else columns[s] for s in specs]
-    for p in listed:
-        start = p + 1
-        values: list[Number | None] = []
-        active = f.active[p]
-        for shown in aligned:
-            if shown is None:
-                values.append(f.points(f.score[p]))
-            else:
-                values.append(shown.natural(p) if active else None)
-        rows.append(
-            Row(
-                start=start,
-                name=names.get(start, ""),
-                rank=ranking.ranks.get(p) if f.active[p] else None,
-                points=f.points(f.score[p]),
-                values=tuple(values),
-                withdrawn=effect.withdrawn.get(start, ""),
-                excluded=not f.active[p],
-            )
-        )
+    rows = [build_row(f, p, aligned, ranking, names, effect.withdrawn) for p in listed]
     return Standings(
         tiebreaks=tuple(s.code for s in specs),
         rows=tuple(rows),
@@ -213,6 +215,48 @@ def assemble(
         notes=tuple(notes),
         lots=ranking.lots,
         names=names,
+    )
+
+
+def table_notes(
+    effect: WithdrawalEffect, columns: Sequence[Column], extra: Sequence[str] = ()
+) -> list[str]:
+    """The notes under a table: the withdrawal rule's, then why a tie-break was dropped."""
+    notes = list(effect.notes)
+    for column in columns:
+        if column.dropped and column.dropped not in notes:
+            notes.append(column.dropped)
+    notes.extend(extra)
+    return notes
+
+
+def build_row(
+    f: Field,
+    p: int,
+    aligned: Sequence[Column | None],
+    ranking: Ranking,
+    names: dict[int, str],
+    withdrawn: dict[int, str],
+) -> Row:
+    """Player index ``p``'s row: ``aligned`` holds each listed tie-break's column (None
+    for PTS, the points)."""
+    start = p + 1
+    active = f.active[p]
+    points = f.points(f.score[p])
+    values: list[Number | None] = []
+    for shown in aligned:
+        if shown is None:
+            values.append(points)
+        else:
+            values.append(shown.natural(p) if active else None)
+    return Row(
+        start=start,
+        name=names.get(start, ""),
+        rank=ranking.ranks.get(p) if active else None,
+        points=points,
+        values=tuple(values),
+        withdrawn=withdrawn.get(start, ""),
+        excluded=not active,
     )
 
 
