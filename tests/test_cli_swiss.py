@@ -265,3 +265,26 @@ def test_pair_round_before_the_start(db: str, capsys: pytest.CaptureFixture[str]
     err = fails(capsys, "pair-round", "--db", db)
     assert "has not started" in err
     assert "--format 'xml'" in fails(capsys, "pair-round", "--format", "xml", "--db", db)
+
+
+def test_a_knockout_from_the_terminal(db: str, capsys: pytest.CaptureFixture[str]) -> None:
+    ok(capsys, "new", "Club cup", "--system", "knockout", "--tie-rule", "lower-rated", "--db", db)
+    for name, rating in PLAYERS[:4]:
+        ok(capsys, "player", "add", name, "--rating", str(rating), "--db", db)
+    ok(capsys, "draw", "--by", "rating", "--db", db)
+    out = ok(capsys, "start", "--db", db)
+    assert "round 1" in out and "4 Dmitri" in out and "1 Anna" in out
+    err = fails(capsys, "pair-round", "--db", db)
+    assert "enter the results of round 1 boards 1 and 2 first" in err
+    export = json.loads(ok(capsys, "export", "--to", "json", "--db", db))
+    first = {g["board"]: (g["white"], g["black"]) for g in export["games"]}
+    assert sorted(map(sorted, first.values())) == [[1, 4], [2, 3]]
+    # board 1: the lower seed wins; board 2: a draw, which the lower-rated player survives
+    ok(capsys, "result", "1", "1", "1-0" if first[1][0] == 4 else "0-1", "--db", db)
+    ok(capsys, "result", "1", "2", "½-½", "--db", db)
+    out = ok(capsys, "pair-round", "--db", db)
+    assert "round 2" in out and "4 Dmitri" in out and "3 Clara" in out
+    ok(capsys, "result", "2", "1", "1-0", "--db", db)
+    err = fails(capsys, "pair-round", "--db", db)
+    assert "the knockout is over" in err and "finish it" in err
+    assert "places are final" in ok(capsys, "finish", "--db", db)

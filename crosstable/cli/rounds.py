@@ -206,18 +206,15 @@ def _show_proposal(
 
 
 def _knockout(service: Service, tid: int, output: str) -> None:
-    pair_next = getattr(service, "pair_next_round", None)
-    if pair_next is None:
-        raise RuleError("this version cannot continue a knockout from the command line yet")
-    change = pair_next(tid, actor=_actor())
+    before = {g.round for g in service.overview(tid).games}
+    change = service.pair_next_round(tid, actor=_actor())
     if output == "json":
         typer.echo(json.dumps(change.data | {"seq": change.seq, "summary": change.summary}))
         return
     _header(service, tid)
     _said(change.summary, change.replayed)
-    rounds = sorted({g.round for g in service.overview(tid).games})
-    if rounds:
-        _pairings(service, tid, rounds[-1])
+    for number in sorted({g.round for g in service.overview(tid).games} - before):
+        _pairings(service, tid, number)
 
 
 def bye(

@@ -289,10 +289,15 @@ def start(tournament: TournamentOption = None, db: DbOption = None) -> None:
         tid = _current(service, tournament)
         _said(service.start(tid, actor=_actor()).summary)
         _header(service, tid)
-        if service.overview(tid).settings["system"] == System.SWISS_DUTCH.value:
+        view = service.overview(tid)
+        system = view.settings["system"]
+        if system == System.SWISS_DUTCH.value:
             console.print("next: `crosstable pair-round` shows round 1's pairing for approval")
             return
-        _pairings(service, tid, 1)
+        # a knockout sets up every game of its first matches; a round robin shows round 1
+        last = max((g.round for g in view.games), default=1)
+        for number in range(1, (last if system == System.KNOCKOUT.value else 1) + 1):
+            _pairings(service, tid, number)
 
 
 def result(
@@ -474,8 +479,11 @@ def _pairings(service: Service, tid: int, number: int) -> None:
     for rnd in service.tournament(tid).rounds:
         if rnd.number != number:
             continue
+        gone = {p.start: p.withdrawn_from for p in view.players if p.withdrawn_from}
         for bye in sorted(rnd.byes, key=lambda b: b.player):
             label = BYE_LABELS.get(bye.kind.value, bye.kind.value)
+            if bye.kind.value == "Z" and gone.get(bye.player, number + 1) <= number:
+                label = "withdrew"
             table.add_row("", f"{bye.player} {names.get(bye.player, '')}", label, "")
     console.print(table)
 
