@@ -345,11 +345,17 @@ def test_byes_are_asked_for_by_players_and_organisers(site: Site) -> None:
     assert [(b["round"], b["start"], b["kind"]) for b in listed] == [(2, 9, "H"), (3, 9, "F")]
     page = site.client.get(f"/t/{tid}/byes").text
     assert "half-point bye" in page and "full-point bye" in page
+    # a bye asked for ahead counts from the round it is in, once that round is paired
+    rows = site.client.get(f"/api/v1/tournaments/{tid}/standings").json()["rows"]
+    assert {row["start"]: row["points"] for row in rows}[9] == 0
+    assert 'class="rd"' not in site.client.get(f"/t/{tid}").text
     # round 1 is paired without a thought of round 2's bye; round 2 leaves player 9 out
     site.service.publish_round(tid)
     _results(site, tid, 1)
     proposal = site.client.get(f"/t/{tid}/pairing").text
     assert "half-point bye" in _text(proposal.split('id="pairing-absent"')[1])
+    table = site.client.get(f"/t/{tid}").text
+    assert table.count('class="rd"') == 1  # round 1 only, not round 2 of the bye
     cancelled = site.client.delete(f"{url}/2/9", headers=own)
     assert cancelled.status_code == 200, cancelled.text
     assert [(b["round"], b["kind"]) for b in site.client.get(url).json()] == [(1, "U"), (3, "F")]

@@ -120,6 +120,9 @@ def _cell(rnd: int, entry: Entry, bye: ByeKind | None) -> RoundCell:
 
 def swiss_table(view: TournamentView, tournament: Tournament, table: Any) -> SwissTable:
     """The Swiss table of ``tournament`` with the standings of ``table`` (views.Crosstable)."""
+    from crosstable.service.live import paired_rounds
+
+    tournament = paired_rounds(tournament)  # not the rounds holding only byes asked for ahead
     byes_by_round = [{b.player: b.kind for b in rnd.byes} for rnd in tournament.rounds]
     numbers = tuple(r.number for r in tournament.rounds)
     by_start = {line.start: line for line in table.lines}

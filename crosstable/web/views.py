@@ -117,6 +117,9 @@ def _standings(tournament: Tournament, final: bool) -> Any:
 
 
 def build_crosstable(view: TournamentView, tournament: Tournament) -> Crosstable:
+    from crosstable.service.live import paired_rounds  # (a Swiss's byes asked for ahead)
+
+    tournament = paired_rounds(tournament)  # count from the round they are paired in
     players = tournament.players
     final = view.status == "finished"
     standings = _standings(tournament, final) if players else None
