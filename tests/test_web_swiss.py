@@ -429,3 +429,20 @@ def test_system_pages_refuse_the_wrong_system(site: Site) -> None:
     assert pairing.status_code == 422 and "only a Swiss" in pairing.text
     api = site.client.get(f"/api/v1/tournaments/{tid}/bracket")
     assert api.status_code == 422
+
+
+def test_a_random_bracket_is_drawn_and_its_seed_published(site: Site) -> None:
+    players = "\n".join(f"R{i}; {2000 - i}" for i in range(1, 6))
+    tid = site.create(name="Lots cup", format="knockout", list=players, bracket="random")
+    assert site.service.overview(tid).settings["regulations"]["bracket"] == "random"
+    site.service.draw_lots(tid, LotsMethod.RATING)
+    site.post(f"/t/{tid}/manage/start")
+    bracket = site.service.bracket_view(tid)
+    assert bracket["order"] == "random" and bracket["size"] == 8
+    assert len(bracket["rounds"][0]["byes"]) == 3 and len(bracket["rounds"][0]["matches"]) == 1
+    page = site.client.get(f"/t/{tid}/bracket").text
+    assert "random order" in page and f"<code>{bracket['lots_seed']}</code>" in page
+    # a Swiss that has not paired round 1 yet: the rounds tab says so instead of failing
+    swiss = site.swiss(NINE[:4], rounds=2)
+    answer = site.client.get(f"/t/{swiss}/rounds/1")
+    assert answer.status_code == 404 and "not paired yet" in answer.text

@@ -42,7 +42,7 @@ def _context(site: Site, caller: Caller, tid: int) -> dict[str, Any]:
     paired = view.rounds
     if system == pairing_views.SWISS:  # a round holding only byes asked for is not paired yet
         paired = pairing_views.paired_rounds(view)
-        current_round = min(current_round, paired) if paired else 0
+        current_round = min(current_round, paired) if paired else 1
     return {
         "t": view,
         "system": system,
@@ -157,7 +157,7 @@ def _round_context(site: Site, caller: Caller, tid: int, rnd: int) -> dict[str, 
     context = _context(site, caller, tid)
     view = context["t"]
     if not 1 <= rnd <= context["paired"]:
-        if context["is_swiss"] and 1 <= rnd <= view.rounds:
+        if context["is_swiss"] and rnd >= 1 and view.status != "finished":
             raise HTTPException(status_code=404, detail=f"round {rnd} is not paired yet")
         raise HTTPException(status_code=404, detail=f"there is no round {rnd}")
     games = [g for g in view.games if g.round == rnd]
