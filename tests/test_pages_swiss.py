@@ -201,6 +201,11 @@ def test_organiser_runs_a_nine_player_swiss(
     org.click("form[action$='/manage/start'] button")
     org.wait_for_url(f"**/t/{tid}/pairing")
     service = _service(db)
+    # a spectator watches the Swiss table; it fills in live, without reloading
+    spectator = organiser.context.browser.new_context(viewport=PHONE, locale="en-US")
+    watcher = spectator.new_page()
+    watcher.goto(f"{url}/t/{tid}")
+    watcher.wait_for_selector("#live-state:not(.off)")
 
     for rnd in range(1, 6):
         if rnd == 5:  # player 9 cannot come to the last round: a half-point bye
@@ -245,6 +250,17 @@ def test_organiser_runs_a_nine_player_swiss(
             org.wait_for_url(f"**/t/{tid}/rounds/{rnd}")
         _no_overflow(org)
         _enter_round(org, rnd)
+        # the spectator's table has the round and its points, within seconds
+        tournament = service.tournament(tid)
+        total = float(sum(tournament.score(p.start) for p in tournament.players))
+        watcher.wait_for_function(
+            "([rounds, total]) => document.querySelectorAll('#live table.sw thead th.rd')"
+            ".length === rounds && [...document.querySelectorAll('#live table.sw td.pts')]"
+            ".reduce((s, td) => s + Number(td.textContent.trim().replace('½', '.5')"
+            ".replace(/^\\./, '0.')), 0) === total",
+            arg=[rnd, total],
+            timeout=5000,
+        )
 
     # the history records the manual pairing
     org.goto(f"{url}/t/{tid}/history")
@@ -254,6 +270,8 @@ def test_organiser_runs_a_nine_player_swiss(
     org.click("form[action$='/manage/finish'] button")
     org.wait_for_url(f"**/t/{tid}")
     org.wait_for_selector("#live .final")
+    watcher.wait_for_selector("#live .final", timeout=5000)
+    spectator.close()
     assert org.locator("#live table.sw thead th.rd").count() == 5
 
     # the final standings: places and points as the standings engine computes them

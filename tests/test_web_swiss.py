@@ -265,6 +265,8 @@ def test_swiss_round_is_proposed_then_published(site: Site) -> None:
     assert "Pair round 2" in site.client.get(f"/t/{tid}/rounds/1").text
     table = site.client.get(f"/t/{tid}").text
     assert 'class="xt sw"' in table and "Round 1 of 5 paired." in _text(table)
+    live = site.client.get(f"/t/{tid}/live").text  # what the event stream pushes
+    assert 'class="xt sw"' in live and "Round 1 of 5 paired." in _text(live)
 
 
 def test_a_manual_pairing_is_reviewed_and_recorded(site: Site) -> None:
@@ -416,6 +418,8 @@ def test_knockout_continues_through_the_playoff_to_the_champion(site: Site) -> N
     assert over.status_code == 422 and "finish it" in over.json()["detail"]
     main = site.client.get(f"/t/{tid}").text
     assert 'id="champion"' in main and view["champion"]["name"] in main
+    live = site.client.get(f"/t/{tid}/live").text
+    assert 'class="ko-wrap"' in live and 'id="champion"' in live
     standings = site.client.get(f"/t/{tid}/standings").text
     assert 'id="ko-places"' in standings
     last = max(g.round for g in site.service.overview(tid).games)
