@@ -25,6 +25,7 @@ from crosstable.core.errors import CrosstableError, RuleError
 from crosstable.web import pairing_views
 from crosstable.web.app import Site
 from crosstable.web.i18n import gettext as _
+from crosstable.web.messages import error_text
 from crosstable.web.routes import actions
 from crosstable.web.routes.common import (
     MANAGERS,
@@ -62,7 +63,7 @@ def _proposal(site: Site, tid: int) -> tuple[Any, str]:
     try:
         return site.service.propose_round(tid), ""
     except CrosstableError as error:
-        return None, str(error)
+        return None, error_text(error)
 
 
 @router.get("/t/{tid}/pairing", response_class=HTMLResponse)
@@ -120,7 +121,7 @@ def review(tid: int, request: Request, form: CheckedForm) -> Response:
         boards, bye = _manual(form, count)
         warnings = site.service.review_pairing(tid, boards, bye, allow_rematch=allow)
     except CrosstableError as failure:
-        error = str(failure)
+        error = error_text(failure)
         if not boards:  # keep what could be read of the organiser's choices
             boards = [
                 (integer(form, f"white_{i}") or 0, integer(form, f"black_{i}") or 0)
