@@ -287,4 +287,6 @@ def test_a_knockout_from_the_terminal(db: str, capsys: pytest.CaptureFixture[str
     ok(capsys, "result", "2", "1", "1-0", "--db", db)
     err = fails(capsys, "pair-round", "--db", db)
     assert "the knockout is over" in err and "finish it" in err
-    assert "places are final" in ok(capsys, "finish", "--db", db)
+    out = ok(capsys, "finish", "--db", db)
+    assert "places are final; first: Dmitri" in out
+    assert "places" in out and "standings" not in out  # the bracket decides, not points

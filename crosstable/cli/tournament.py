@@ -351,7 +351,16 @@ def finish(tournament: TournamentOption = None, db: DbOption = None) -> None:
         tid = _current(service, tournament)
         _header(service, tid)
         _said(service.finish(tid, actor=_actor()).summary)
-        _standings(service, tid)
+        view = service.overview(tid)
+        if view.settings["system"] != System.KNOCKOUT.value:
+            _standings(service, tid)
+            return
+        # a knockout's places come from the bracket, not from points
+        table = Table("place", "start", "name", title="places", title_justify="left")
+        for p in sorted(view.players, key=lambda p: (p.place is None, p.place or 0, p.start)):
+            shown = "" if p.place is None else str(p.place)
+            table.add_row(shown, str(p.start), p.name)
+        console.print(table)
 
 
 def undo(
