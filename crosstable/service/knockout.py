@@ -564,8 +564,10 @@ def knockout_places(tx: Tx, loaded: Loaded) -> dict[int, int]:
 
     The champion is 1st, the loser of the final 2nd; players who lost in the same
     round share the places of that round and each gets the best of them: both losing
-    semi-finalists 3 (places 3–4), the quarter-final losers 5 (5–8), and so on.
-    Refused while the final is undecided or the games disagree with the bracket.
+    semi-finalists 3 (places 3–4), the quarter-final losers 5 (5–8), and so on; after
+    a match for third place its winner is 3rd and its loser 4th. Refused while the
+    final (or the match for third place) is undecided, while games no longer needed
+    are stored, or when the games disagree with the bracket.
     """
     state = replay(tx.session, loaded).checked()
     ko = state.knockout
