@@ -418,7 +418,14 @@ def test_correction_after_the_next_round_is_paired(service: Service) -> None:
     win(service, tid, 2, 1, 1)
     # slot 1 corrected: 4 beat 1, but the final 1 v 2 is already paired and played
     game = next(g for g in service.overview(tid).games if (g.round, g.board) == (1, 1))
-    service.correct_result(tid, 1, 1, "0-1" if game.white == 1 else "1-0")
+    flipped = "0-1" if game.white == 1 else "1-0"
+    with pytest.raises(RuleError, match=r"correction refused: .*Undo back to"):
+        service.correct_result(tid, 1, 1, flipped)
+    # a database changed behind the service's back (or by an older version) is caught too
+    with service.store.transaction() as session:
+        row = session.get(GameRow, (tid, 1, 1))
+        assert row is not None
+        row.result = "01" if flipped == "0-1" else "10"
     hint = f"undo back to #{paired.seq - 1}, just before the final was paired"
     with pytest.raises(RuleError, match=hint):
         service.knockout_state(tid)
@@ -431,7 +438,7 @@ def test_correction_after_the_next_round_is_paired(service: Service) -> None:
     # do what it says: revert, correct again, pair again
     service.revert_to(tid, paired.seq - 1)
     assert service.knockout_state(tid).round == 1
-    service.correct_result(tid, 1, 1, "0-1" if game.white == 1 else "1-0")
+    service.correct_result(tid, 1, 1, flipped)
     service.pair_next_round(tid)
     assert [players_of(m) for m in matches(service.bracket_view(tid), 2)] == [(4, 2)]
 
@@ -505,7 +512,13 @@ def test_a_result_on_a_game_no_longer_needed_is_named(service: Service) -> None:
     service.record_result(tid, 2, 1, "1-0")
     service.pair_next_round(tid)
     service.record_result(tid, 3, 1, "1-0")
-    service.correct_result(tid, 2, 1, "0-1")
+    refused = r"correction refused: .*round 3 board 1 \(slot 1, game 3\) .* clear that result first"
+    with pytest.raises(RuleError, match=refused):
+        service.correct_result(tid, 2, 1, "0-1")
+    with service.store.transaction() as session:  # as a database changed behind our back
+        row = session.get(GameRow, (tid, 2, 1))
+        assert row is not None
+        row.result = "01"
     message = r"round 3 board 1 \(slot 1, game 3\) has a result \(1-0\), but the match was decided"
     with pytest.raises(RuleError, match=message):
         service.knockout_state(tid)
@@ -526,6 +539,46 @@ def test_tie_break_games_of_a_withdrawn_player_are_forfeits(service: Service) ->
     ] == ["+-", "-+"]
     ko = service.knockout_state(tid)
     assert ko.champion == 2 and ko.match(1).status(ko.rules).decided_by == "rapid"
+
+
+def test_a_player_waiting_for_the_next_round_withdraws(service: Service) -> None:
+    tid = started(service, 4)  # semi-finals 1 v 4 and 2 v 3
+    win(service, tid, 1, 1, 1)
+    service.withdraw(tid, 1)  # 1 waits for the final: it becomes a forfeit
+    with pytest.raises(RuleError, match="is out of the knockout already"):
+        service.withdraw(tid, 4)
+    win(service, tid, 1, 2, 3)
+    final = service.pair_next_round(tid)
+    assert [g["result"] for g in final.data["games"]] in (["-+"], ["+-"])
+    assert service.knockout_state(tid).champion == 3
+    with pytest.raises(RuleError, match="the knockout is over"):
+        service.withdraw(tid, 2)
+
+
+def test_finish_takes_the_places_from_the_bracket(service: Service) -> None:
+    tid = started(service, 4)
+    win(service, tid, 1, 1, 4)  # the lowest seed beats the top seed
+    with pytest.raises(RuleError, match="the knockout is not over"):
+        service.finish(tid)
+    win(service, tid, 1, 2, 2)
+    service.pair_next_round(tid)
+    win(service, tid, 2, 1, 4)
+    service.finish(tid)
+    placed = {p.start: p.place for p in service.overview(tid).players}
+    assert placed == {4: 1, 2: 2, 1: 3, 3: 3}
+
+
+def test_a_correction_that_changes_who_went_on_is_refused(service: Service) -> None:
+    tid = started(service, 4)
+    win(service, tid, 1, 1, 1)
+    win(service, tid, 1, 2, 2)
+    service.pair_next_round(tid)
+    game = next(g for g in service.overview(tid).games if (g.round, g.board) == (1, 1))
+    before = game.result
+    with pytest.raises(RuleError, match="correction refused"):
+        service.correct_result(tid, 1, 1, "0-1" if game.white == 1 else "1-0")
+    game = next(g for g in service.overview(tid).games if (g.round, g.board) == (1, 1))
+    assert game.result == before  # the refused correction left nothing behind
 
 
 # -- errors -------------------------------------------------------------------------------

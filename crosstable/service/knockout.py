@@ -556,6 +556,31 @@ def check_knockout_correction(tx: Tx) -> None:
         raise RuleError(f"correction refused: {state.problem}")
 
 
+def withdraw_waiting(tx: Tx, loaded: Loaded, entry: EntryRow) -> Done:
+    """A knockout player with no game to play right now (waiting for the next round,
+    or for a match's next games) withdraws: every game the bracket gives them later is
+    inserted as a forfeit loss when it is paired (for ``Play.withdraw``)."""
+    state = replay(tx.session, loaded).checked()
+    ko = state.knockout
+    start = loaded.start_of(entry.number)
+    if ko.finished:
+        raise RuleError(
+            f"player {start} {entry.name} has no game left to play: the knockout is over"
+        )
+    lost = ko.eliminated_in(start)
+    if lost is not None:
+        raise RuleError(
+            f"player {start} {entry.name} is out of the knockout already "
+            f"(lost in {state.round_label(lost)}): there is nothing to withdraw from"
+        )
+    first = max((r.number for r in loaded.rounds), default=0) + 1
+    tx.update(entry, withdrawn_from=first)
+    return Done(
+        f"player {start} {entry.name} withdrew: their next game is a forfeit",
+        {"start": start, "from_round": first, "forfeits": 0},
+    )
+
+
 # -- finishing -------------------------------------------------------------------------
 
 

@@ -10,6 +10,11 @@ from crosstable.core.errors import RuleError
 from crosstable.core.model import GameResult, Outcome, Reason, System
 from crosstable.service.base import Change, Done, ServiceBase, Unchanged
 from crosstable.service.errors import ConflictError, NotFoundError
+from crosstable.service.knockout import (
+    check_knockout_correction,
+    knockout_places,
+    withdraw_waiting,
+)
 from crosstable.service.live import final_places
 from crosstable.service.loading import Loaded, result_code, result_label, result_of
 from crosstable.service.recording import record_fast
@@ -174,6 +179,7 @@ class Play(ServiceBase):
             before = result_label(game.result)
             if not tx.update(game, result=code, reason=why.value):
                 raise Unchanged(f"{where} is already {before}")
+            check_knockout_correction(tx)
             after = "cleared" if value is None else value.label()
             return f"{where}: {before} corrected to {after}{_players(tx, game)}"
 
@@ -349,6 +355,8 @@ class Play(ServiceBase):
                 return withdraw_swiss(tx, loaded, entry, from_round)
             games = [g for g in loaded.games if entry.number in (g.white, g.black)]
             pending = [g for g in games if g.result is None]
+            if not pending and System(row.system) is System.KNOCKOUT:
+                return withdraw_waiting(tx, loaded, entry)
             if not pending:
                 raise RuleError(
                     f"player {start} {entry.name} has no game left to play: "
@@ -396,6 +404,8 @@ class Play(ServiceBase):
                 what = "has not started" if row.status == "registration" else "is finished already"
                 raise RuleError(f"the tournament {what}")
             loaded = Loaded(tx.session, row)
+            knockout = System(row.system) is System.KNOCKOUT
+            bracket_places = knockout_places(tx, loaded) if knockout else None
             missing = [g for g in loaded.games if g.result is None]
             if missing:
                 listed = ", ".join(f"round {g.round} board {g.board}" for g in missing[:5])
@@ -403,7 +413,9 @@ class Play(ServiceBase):
                 raise RuleError(f"{len(missing)} game(s) have no result yet: {listed}{more}")
             if System(row.system) is System.SWISS_DUTCH:
                 check_swiss_finished(loaded)
-            places = final_places(loaded.tournament())
+            places = (
+                bracket_places if bracket_places is not None else final_places(loaded.tournament())
+            )
             for entry in loaded.entries:
                 tx.update(entry, place=places.get(loaded.start_of(entry.number)))
             tx.update(row, status="finished")

@@ -184,6 +184,8 @@ class Registration(ServiceBase):
                         f"{fixed[0].replace('_', ' ')} cannot change after the start: "
                         "the schedule is made (undo the start first)"
                     )
+                if "details" in values:
+                    _check_fixed_details(row, values["details"])
                 locked = [name for name in changing if name in LOCKED_AFTER_START]
                 if locked and not (override_reason or "").strip():
                     raise RuleError(
@@ -322,6 +324,28 @@ def _describe(settings: Settings) -> str:
     if settings.bye_points is not None:
         parts.append(f"free round {format_points(settings.bye_points)}")
     return "; ".join(parts)
+
+
+#: regulations details a Swiss or knockout fixes at the start (bracket, lots, colours)
+FIXED_AT_START = (
+    "initial_colour",
+    "match_format",
+    "tie_rule",
+    "bracket",
+    "lots_seed",
+    "round_formats",
+    "third_place",
+)
+
+
+def _check_fixed_details(row: TournamentRow, details: dict[str, Any]) -> None:
+    current = row.regulations or {}
+    for key in FIXED_AT_START:
+        if key in current and str(details.get(key, "")) != str(current[key]):
+            raise RuleError(
+                f"{key.replace('_', ' ')} cannot change after the start: the pairings "
+                "depend on it (undo the start first)"
+            )
 
 
 def _column_changes(name: str, row: TournamentRow, columns: dict[str, Any]) -> bool:

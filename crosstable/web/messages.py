@@ -350,6 +350,17 @@ CATALOGUE: tuple[str, ...] = (
     E_("round {round} of {rounds} is not paired yet: pair and play every round before finishing"),
     E_("board {board}: give White's and Black's numbers: 3-8"),
     # -- service/knockout.py, core/pairing/knockout*: knockouts
+    E_("player {start} {name} has no game left to play: the knockout is over"),
+    E_(
+        "player {start} {name} is out of the knockout already (lost in {round}): there is nothing to withdraw from"
+    ),
+    E_("{setting} cannot change after the start: the pairings depend on it (undo the start first)"),
+    E_("match format"),
+    E_("tie rule"),
+    E_("bracket"),
+    E_("lots seed"),
+    E_("round formats"),
+    E_("third place"),
     E_("regulations, match_format {text}: {error}"),
     E_("regulations, tie_rule {text}: {error}"),
     E_("regulations, round_formats {text}: {error}"),
