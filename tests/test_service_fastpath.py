@@ -26,6 +26,7 @@ from crosstable.service import (
 )
 from crosstable.service import base as base_module
 from crosstable.service import recording as recording_module
+from crosstable.service.bus import notifier_for
 from crosstable.service.live import LiveTable, LiveTables, live_standings
 from crosstable.store import Store, open_store
 from crosstable.store.hotpath import ResultWrite, record_result
@@ -291,6 +292,8 @@ def test_fast_changes_are_heard_here_and_in_other_processes(db_url: str, store: 
     heard: list[Notification] = []
     elsewhere.bus.subscribe(heard.append)
     if store.dialect == "postgresql":
+        # (notifications go out after the commit: the earlier changes' first)
+        assert notifier_for(store).flush()
         with PostgresListener(db_url, elsewhere.bus):
             change = service.record_result(tid, 1, 2, "0-1")
             deadline = time.monotonic() + 10

@@ -140,7 +140,8 @@ def test_closing_the_store_sends_what_is_waiting(pg_url: str) -> None:
     tid = started(service, 4)
     with _listening(pg_url) as listening:
         notifier = notifier_for(store)
-        notifier.linger = 3600.0  # it would wait that long to gather more, but for the close
+        assert notifier.flush()  # the changes so far went out: the next one would wait
+        notifier.interval = 3600.0  # an hour to gather more, but for the close
         change = service.record_result(tid, 1, 1, "1-0")
         store.close()
         payloads = [m.payload for m in listening.notifies(timeout=2.0, stop_after=50)]

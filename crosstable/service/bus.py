@@ -35,6 +35,7 @@ from __future__ import annotations
 import atexit
 import json
 import logging
+import math
 import os
 import threading
 import time
@@ -183,15 +184,18 @@ class PostgresNotifier:
     """Sends committed changes' notifications to the other processes (``pg_notify``).
 
     :meth:`send` only queues (the change has committed; its caller does not wait);
-    a thread of its own sends what is waiting, at most every ``linger`` seconds,
-    all of it in one statement — one short transaction for several changes. A
-    batch that cannot be sent (the server went away) is dropped with a warning:
-    the listeners' polling delivers those changes instead. :meth:`close` sends
-    what is left; so does the end of the process (``atexit``).
+    a thread of its own sends what is waiting, all of it in one statement. It sends
+    at once when it sent nothing during the last ``interval`` seconds (a change now
+    and then is heard at once); otherwise what comes meanwhile waits for the rest
+    of the interval and goes out together — one short transaction (and one disk
+    flush: NOTIFY makes the transaction durable) for many changes. A batch that
+    cannot be sent (the server went away) is dropped with a warning: the
+    listeners' polling delivers those changes instead. :meth:`close` sends what is
+    left; so does the end of the process (``atexit``).
     """
 
-    #: seconds to gather notifications before sending (a bound on the extra delay)
-    linger = 0.01
+    #: seconds between two sends at least (a bound on the extra delay of a notification)
+    interval = 0.05
     #: notifications in one statement at most
     batch = 500
 
@@ -199,7 +203,7 @@ class PostgresNotifier:
         self.url = plain_url(url)
         #: the channel (known once connected: it depends on the schema)
         self.channel = CHANNEL
-        self._pending: list[str] = []
+        self._pending: list[Notification] = []
         self._wake = threading.Condition()
         self._closed = False
         self._closing = False
@@ -216,11 +220,10 @@ class PostgresNotifier:
         return not self._closed and self._pid == os.getpid()
 
     def send(self, notification: Notification) -> None:
-        payload = notification.to_json()
         with self._wake:
             if self._closed:
                 return
-            self._pending.append(payload)
+            self._pending.append(notification)  # (encoded by the thread, off the change's way)
             # wake the thread only when it waits for work (or the batch is full): not
             # for every change while it gathers
             if self._idle or len(self._pending) >= self.batch:
@@ -254,6 +257,7 @@ class PostgresNotifier:
 
     def _run(self) -> None:
         connection: Any = None
+        last = -math.inf  # when the last batch went out
         try:
             while True:
                 with self._wake:
@@ -264,15 +268,18 @@ class PostgresNotifier:
                     if not self._pending:
                         return  # closed, nothing left
                     self._sending = True
-                    # let more gather (one transaction for them all), unless closing
-                    due = time.monotonic() + self.linger
+                    # not before the interval since the last send is over: let more
+                    # gather meanwhile (one transaction for them all), unless closing
+                    due = last + self.interval
                     while not self._closing and len(self._pending) < self.batch:
                         left = due - time.monotonic()
                         if left <= 0:
                             break
                         self._wake.wait(left)
-                    payloads = self._pending[: self.batch]
+                    taken = self._pending[: self.batch]
                     del self._pending[: self.batch]
+                payloads = [notification.to_json() for notification in taken]
+                last = time.monotonic()
                 connection = self._send(connection, payloads)
                 with self._wake:
                     self._sending = False

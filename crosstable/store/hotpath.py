@@ -14,7 +14,8 @@ exactly what the table says:
    — the row exactly as the event's ``before`` says;
 3. ``INSERT INTO events`` — the event (a repeated idempotency key violates the
    unique index);
-4. the live standings row (an upsert).
+4. the live standings row (SQLite: an upsert; PostgreSQL: an update — the row is
+   there whenever a live table is, written by the same change that made the table).
 
 SQLite runs these as four statements between ``BEGIN IMMEDIATE`` and
 ``COMMIT`` (in-process calls: cheap). PostgreSQL runs them as one statement
@@ -66,35 +67,34 @@ _STANDINGS = (
     "body = excluded.body"
 )
 
-#: PostgreSQL: the four writes chained in one statement. If a step writes nothing,
-#: the last line fails (a run-time cast of a text that is no number: the only way to
-#: abort a lone statement) and the whole of it rolls back.
+#: PostgreSQL: the four writes chained in one statement (server-side parameters
+#: ``$n``, see ``_write_postgresql``). If a step writes nothing, the last line fails (a
+#: run-time cast of a text that is no number: the only way to abort a lone statement)
+#: and the whole of it rolls back.
 _PG_ALL = """
 WITH bump AS (
-    UPDATE tournaments SET revision = %(seq)s::integer
-    WHERE id = %(tid)s::integer AND revision = %(revision)s::integer
-      AND created_at = %(created_at)s::varchar AND status = 'running'
+    UPDATE tournaments SET revision = $1::integer
+    WHERE id = $2::integer AND revision = $3::integer
+      AND created_at = $4::varchar AND status = 'running'
     RETURNING id
 ), game AS (
-    UPDATE games SET result = %(result)s::varchar, reason = %(reason)s::varchar,
-        version = %(version)s::integer + 1
-    WHERE tournament_id IN (SELECT id FROM bump) AND round = %(round)s::integer
-      AND board = %(board)s::integer AND result IS NULL
-      AND reason = %(old_reason)s::varchar AND version = %(version)s::integer
+    UPDATE games SET result = $5::varchar, reason = $6::varchar,
+        version = $7::integer + 1
+    WHERE tournament_id IN (SELECT id FROM bump) AND round = $8::integer
+      AND board = $9::integer AND result IS NULL
+      AND reason = $10::varchar AND version = $7::integer
     RETURNING tournament_id
 ), event AS (
     INSERT INTO events (tournament_id, seq, at, actor, kind, summary, changes, data,
         idempotency_key)
-    SELECT tournament_id, %(seq)s::integer, %(at)s::varchar, %(actor)s::varchar,
-        %(kind)s::varchar, %(summary)s::text, %(changes)s::json, %(data)s::json,
-        %(key)s::varchar
+    SELECT tournament_id, $1::integer, $11::varchar, $12::varchar,
+        $13::varchar, $14::text, $15::json, $16::json,
+        $17::varchar
     FROM game
     RETURNING tournament_id
 ), standings AS (
-    INSERT INTO live_standings (tournament_id, revision, body)
-    SELECT tournament_id, %(seq)s::integer, %(standings)s::json FROM event
-    ON CONFLICT (tournament_id) DO UPDATE
-        SET revision = excluded.revision, body = excluded.body
+    UPDATE live_standings SET revision = $1::integer, body = $18::json
+    WHERE tournament_id IN (SELECT tournament_id FROM event)
     RETURNING tournament_id
 )
 SELECT CASE WHEN count(*) = 1 THEN 1
@@ -254,28 +254,28 @@ def _locked_postgresql(store: Store, tournament_id: int, after: int, build: Buil
 def _write_postgresql(connection: Any, write: ResultWrite) -> bool:
     import psycopg
 
-    params = {
-        "seq": write.revision + 1,
-        "tid": write.tournament_id,
-        "revision": write.revision,
-        "created_at": write.created_at,
-        "result": write.result,
-        "reason": write.reason,
-        "version": write.old_version,
-        "round": write.round,
-        "board": write.board,
-        "old_reason": write.old_reason,
-        "at": write.at,
-        "actor": write.actor,
-        "kind": write.kind,
-        "summary": write.summary,
-        "changes": write.changes,
-        "data": write.data,
-        "key": write.idempotency_key,
-        "standings": write.standings,
-    }
-    try:
-        connection.execute(_PG_ALL, params)
+    params = (
+        write.revision + 1,
+        write.tournament_id,
+        write.revision,
+        write.created_at,
+        write.result,
+        write.reason,
+        write.old_version,
+        write.round,
+        write.board,
+        write.old_reason,
+        write.at,
+        write.actor,
+        write.kind,
+        write.summary,
+        write.changes,
+        write.data,
+        write.idempotency_key,
+        write.standings,
+    )
+    try:  # prepared on the server at once (not after a few runs), kept per connection
+        psycopg.RawCursor(connection).execute(_PG_ALL, params, prepare=True)
     except psycopg.errors.UniqueViolation:  # a repeated idempotency key
         return False
     except psycopg.errors.InvalidTextRepresentation as error:

@@ -83,6 +83,8 @@ class LiveStandings:
         self._code_keys = [f",{_compact(code)}:" for code in self._codes]
         self._number_texts: dict[tuple[object, int, bool], str] = {}
         self._points_texts: dict[int, str] = {}
+        #: (provisional, notes) → the text before and after the rows
+        self._around: tuple[tuple[bool, tuple[str, ...]], str, str] | None = None
         self._results: dict[tuple[int, int], GameResult | None] = {}
         #: (DE code, tied group) → DE places, valid while no game inside the group changes
         self._places: dict[tuple[str, tuple[int, ...]], dict[int, int]] = {}
@@ -229,19 +231,22 @@ class LiveStandings:
                 out.append(',"excluded":true')
             out.append("}")
             parts.append("".join(out))
-        head = document_json(
-            self._codes,
-            f.edition,
-            self._system,
-            final=False,
-            provisional=is_provisional(self._base, f),
-            rows=None,
-            notes=table_notes(self._effect, columns),
-        )
-        text = _compact(head)
-        marker = '"rows":null'
-        cut = text.index(marker)
-        return f'{text[:cut]}"rows":[{",".join(parts)}]{text[cut + len(marker) :]}'
+        around = (is_provisional(self._base, f), tuple(table_notes(self._effect, columns)))
+        if self._around is None or self._around[0] != around:
+            head = document_json(
+                self._codes,
+                f.edition,
+                self._system,
+                final=False,
+                provisional=around[0],
+                rows=None,
+                notes=around[1],
+            )
+            text = _compact(head)
+            marker = '"rows":null'
+            cut = text.index(marker)
+            self._around = (around, text[:cut] + '"rows":[', "]" + text[cut + len(marker) :])
+        return self._around[1] + ",".join(parts) + self._around[2]
 
     # -- internals -----------------------------------------------------------------------
 

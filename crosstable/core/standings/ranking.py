@@ -74,7 +74,8 @@ def rank(
     """
     chosen = [p for p in range(f.n) if f.active[p]] if players is None else sorted(players)
     score = f.score
-    keys: dict[int, list[object]] = {p: [-score[p]] for p in chosen}
+    # one list per criterion (points first), aligned with ``chosen``
+    criteria: list[list[object]] = [[-score[p] for p in chosen]]
     used: list[Column] = []
     for i, spec in enumerate(specs):
         tb = tiebreak(spec)
@@ -82,8 +83,8 @@ def rank(
             numbers = [0] * f.n
             # the players still tied (equal keys so far), each group in ascending order
             tied: dict[tuple[object, ...], list[int]] = {}
-            for p in chosen:
-                tied.setdefault(tuple(keys[p]), []).append(p)
+            for p, prefix in zip(chosen, zip(*criteria, strict=True), strict=True):
+                tied.setdefault(prefix, []).append(p)
             for group in tied.values():
                 if len(group) > 1:
                     if group_places is not None:
@@ -93,17 +94,16 @@ def rank(
                     for p, place in places.items():
                         numbers[p] = place
             column = Column(spec, list[Value | None](numbers), 1, False, True)
-            for p in chosen:
-                keys[p].append(numbers[p])
+            criteria.append([numbers[p] for p in chosen])
         else:
             given = columns[i] if columns is not None else None
             column = given if given is not None else tb.compute(f, spec)
             key = column.key
-            for p in chosen:
-                keys[p].append(key(p))
+            criteria.append([key(p) for p in chosen])
         used.append(column)
-    frozen = {p: tuple(k) for p, k in keys.items()}
-    order = sorted(chosen, key=lambda p: (frozen[p], p))
+    frozen: dict[int, Key] = dict(zip(chosen, zip(*criteria, strict=True), strict=True))
+    # ``chosen`` ascends and the sort is stable: equal keys stay in starting order
+    order = sorted(chosen, key=frozen.__getitem__)
     ranks: dict[int, int] = {}
     lots: list[Lot] = []
     rng = random.Random(lots_seed) if lots_seed is not None else None
