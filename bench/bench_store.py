@@ -12,10 +12,17 @@ cold (its first result of each tournament loads the tournament). The database
 runs with the settings the product ships with (SQLite: WAL, synchronous=NORMAL;
 ``CROSSTABLE_SQLITE_SYNCHRONOUS=FULL`` for the stricter one; PostgreSQL: its
 defaults, synchronous_commit=on). Besides results per second it prints the
-writers' CPU per result, the PostgreSQL server's CPU per result (when the server
-runs on this machine and its data directory is readable) and how busy the whole
-machine was (other jobs included), so figures from a shared machine can be read.
-Not collected by pytest.
+writers' CPU per result (their notification threads included), the CPU per
+result of the PostgreSQL server processes that served the writers' connections
+(``server_cpu_ms_per_result``; the server must run on this machine), that of the
+whole server (``server_total_cpu_ms_per_result``: its WAL writer and
+checkpointer, and other clients if any) and how busy the whole machine was
+(other jobs included), so figures from a shared machine can be read.
+With ``--repeat N`` each writer count runs N times and a summary line gives the
+best and the median (and the load averages seen). ``--warm`` lets each writer
+record one extra tournament's results before the clock starts (the process's
+caches and connections warmed up, as in a server that has been running; each
+timed tournament still loads on its first result). Not collected by pytest.
 """
 
 from __future__ import annotations
@@ -25,11 +32,13 @@ import json
 import multiprocessing
 import os
 import platform
+import statistics
 import time
 import uuid
 
 from crosstable.core.model import LotsMethod
 from crosstable.service import PlayerInfo, Regulations, Service
+from crosstable.service import bus as bus_module
 from crosstable.store import open_store
 
 RESULTS = ("1-0", "½-½", "0-1")
@@ -58,12 +67,17 @@ def writer(
     start_at: float,
     fast: bool = True,
     part: tuple[int, int] = (0, 1),
+    warm: int | None = None,
 ) -> tuple[int, float, float]:
     """Record the results of the tournaments' games (``part``: this writer's share,
-    every n-th game from the k-th, when writers share the tournaments)."""
+    every n-th game from the k-th, when writers share the tournaments; ``warm``: a
+    tournament whose results are recorded first, untimed)."""
     store = open_store(url)
     service = Service(store)
     service.fast_path = fast
+    if warm is not None:
+        for index, g in enumerate(service.overview(warm).games):
+            service.record_result(warm, g.round, g.board, RESULTS[index % 3])
     games = []
     for tid in tournament_ids:
         games += [(tid, g.round, g.board) for g in service.overview(tid).games]
@@ -77,8 +91,44 @@ def writer(
         service.record_result(tid, round_number, board, RESULTS[index % 3])
     elapsed = time.perf_counter() - began
     cpu = time.process_time() - cpu
-    store.close()
+    if store.dialect == "postgresql":
+        # the notifications still waiting go out now; the connections stay open until
+        # the pool ends, so that the parent can read their server processes' CPU time
+        notifier_for = getattr(bus_module, "notifier_for", None)  # (older versions: none)
+        if notifier_for is not None:
+            notifier_for(store).flush()
+        _KEPT.append(store)
+    else:
+        store.close()
     return len(games), elapsed, cpu
+
+
+#: a writer's store, kept open after its run (see ``_backend_cpu``)
+_KEPT: list[object] = []
+
+
+def _backend_cpu(url: str, tag: str) -> dict[int, float]:
+    """CPU seconds so far of each PostgreSQL server process serving the connections
+    named ``tag`` (this run's writers: other clients of the server are left out)."""
+    import psycopg
+
+    with psycopg.connect(url.replace("+psycopg", "")) as connection:
+        pids = [
+            pid
+            for (pid,) in connection.execute(
+                "SELECT pid FROM pg_stat_activity WHERE application_name = %s", (tag,)
+            )
+        ]
+    ticks = os.sysconf("SC_CLK_TCK")
+    found: dict[int, float] = {}
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        found[pid] = (int(fields[11]) + int(fields[12])) / ticks
+    return found
 
 
 def _machine_busy() -> tuple[float, float]:
@@ -139,6 +189,7 @@ def run(
     players: int,
     fast: bool = True,
     shared: bool = False,
+    warm: bool = False,
 ) -> dict[str, object]:
     if shared:  # every writer records a share of the results of the same tournaments
         ids = prepare(url, per_writer, players)
@@ -146,26 +197,38 @@ def run(
     else:
         ids = prepare(url, writers * per_writer, players)
         jobs = [(ids[k * per_writer : (k + 1) * per_writer], (0, 1)) for k in range(writers)]
-    start_at = time.time() + 2 + writers  # every writer started and ready
+    warmers: list[int | None] = prepare(url, writers, players) if warm else [None] * writers
+    postgres = url.startswith("postgres")
+    tag = f"crosstable-bench-{uuid.uuid4().hex[:12]}"
+    if postgres:  # the writers' connections carry a name: their server processes' CPU
+        url = url + ("&" if "?" in url else "?") + f"application_name={tag}"
+    start_at = time.time() + 2 + writers * (8 if warm else 1)  # every writer ready
     context = multiprocessing.get_context("spawn")
     with context.Pool(writers) as pool:
         pending = pool.starmap_async(
-            writer, [(url, group, start_at, fast, part) for group, part in jobs]
+            writer,
+            [
+                (url, group, start_at, fast, part, warmers[k])
+                for k, (group, part) in enumerate(jobs)
+            ],
         )
         while time.time() < start_at:
             time.sleep(0.0005)
         busy, total = _machine_busy()
         server = _server_cpu(url)
+        backends = _backend_cpu(url, tag) if postgres else {}
         outcomes = pending.get()
         busy2, total2 = _machine_busy()
         server2 = _server_cpu(url)
+        backends2 = _backend_cpu(url, tag) if postgres else {}
     recorded = sum(n for n, _, _ in outcomes)
     slowest = max(t for _, t, _ in outcomes)
     cpu = sum(c for _, _, c in outcomes)
     out: dict[str, object] = {
-        "db": "postgresql" if url.startswith("postgres") else "sqlite",
+        "db": "postgresql" if postgres else "sqlite",
         "path": "fast" if fast else "ordinary",
         "tournaments": "shared" if shared else "own",
+        "start": "warm" if warm else "cold",
         "writers": writers,
         "players": players,
         "results": recorded,
@@ -173,12 +236,17 @@ def run(
         "results_per_second": round(recorded / slowest, 1),
         "writer_cpu_ms_per_result": round(1000 * cpu / recorded, 3),
     }
+    mine = sum(spent - backends.get(pid, 0.0) for pid, spent in backends2.items())
+    if backends2:  # the server processes of this run's connections
+        out["server_cpu_ms_per_result"] = round(1000 * mine / recorded, 3)
     if server is not None and server2 is not None:
-        out["server_cpu_ms_per_result"] = round(1000 * (server2 - server) / recorded, 3)
+        # the whole server: its own processes (WAL writer, checkpointer…) and other
+        # clients too, if any
+        out["server_total_cpu_ms_per_result"] = round(1000 * (server2 - server) / recorded, 3)
     if total2 > total:
         cores = os.cpu_count() or 1
         out["machine_busy_percent"] = round(100 * (busy2 - busy) / (total2 - total), 1)
-        used = cpu + ((server2 or 0) - (server or 0))
+        used = cpu + (mine if backends2 else (server2 or 0) - (server or 0))
         others = (busy2 - busy) - used
         out["other_jobs_cpu_percent"] = round(max(0.0, 100 * others / (total2 - total)), 1)
         out["cores"] = cores
@@ -199,6 +267,11 @@ def main() -> None:
         help="all writers record into the same tournaments (game k to writer k mod n)",
     )
     parser.add_argument(
+        "--warm",
+        action="store_true",
+        help="each writer first records one untimed tournament (a warmed-up process)",
+    )
+    parser.add_argument(
         "--path",
         choices=("fast", "ordinary"),
         default="fast",
@@ -216,6 +289,8 @@ def main() -> None:
         )
     )
     for writers in args.writers:
+        rates: list[float] = []
+        loads: list[float] = []
         for _ in range(args.repeat):
             url = args.db
             if not url.startswith("postgres"):
@@ -227,8 +302,20 @@ def main() -> None:
                 args.players,
                 args.path == "fast",
                 args.shared,
+                args.warm,
             )
             print(json.dumps(figures), flush=True)
+            rates.append(float(figures["results_per_second"]))  # type: ignore[arg-type]
+            loads.append(float(figures["load_average"]))  # type: ignore[arg-type]
+        if args.repeat > 1:
+            summary = {
+                "writers": writers,
+                "runs": len(rates),
+                "best_results_per_second": max(rates),
+                "median_results_per_second": statistics.median(rates),
+                "load_averages": loads,
+            }
+            print(json.dumps({"summary": summary}), flush=True)
 
 
 if __name__ == "__main__":
