@@ -220,28 +220,34 @@ class _Pairer(RemainderPairing):
         inside = set(bracket)
         self.outside = [v for v in sorted(self.alive) if v not in inside]
         self.whole_field = False
-        self.full = self.single_initial and bool(self.outside)
-        if self.full:
-            self.graph = self._full_graph()
-        else:
-            edges = [(a, b, w) for (a, b), w in stage.packed.items()]
-            self.graph = StageGraph(bracket, edges, None, stage.layout.bits, perfect=False)
-        self.completion = Completion(
-            self.outside, bracket, self.compat, self.allowed, self.candidates
-        )
         self.preset_pairs = None
         if not movers:
             # a homogeneous bracket: its remainder is the whole bracket, so the
             # exchange terms can go into the first matching already (S1 size
             # guessed; checked in _remainder)
             residents = bracket[:resident_end]
-            self.preset_pairs = len(residents) // 2
+            preset = self.preset_pairs = len(residents) // 2
             shift = exchange_shift(len(residents))
-            for a_index, a in enumerate(residents):
-                value = ((int(a_index < self.preset_pairs) << shift) - a_index) * 2
-                for b in residents[a_index + 1 :]:
-                    if self._has(a, b):
-                        self._set_low(a, b, value)
+            value_of = {a: ((int(k < preset) << shift) - k) * 2 for k, a in enumerate(residents)}
+            resident_end_vertex = residents[-1]
+            self.low = {
+                key: value
+                for key in stage.packed
+                if key[1] <= resident_end_vertex and (value := value_of[key[0]])
+            }
+        self.full = self.single_initial and bool(self.outside)
+        if self.full:
+            self.graph = self._full_graph()
+        else:
+            low = self.low
+            if low:
+                edges = [(a, b, w + low.get((a, b), 0)) for (a, b), w in stage.packed.items()]
+            else:
+                edges = [(a, b, w) for (a, b), w in stage.packed.items()]
+            self.graph = StageGraph(bracket, edges, None, stage.layout.bits, perfect=False)
+        self.completion = Completion(
+            self.outside, bracket, self.compat, self.allowed, self.candidates
+        )
         self._solve()
         mate = self.mate
 

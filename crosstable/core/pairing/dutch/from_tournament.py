@@ -66,11 +66,11 @@ def request_for(
             missing.update(b.player for b in rnd.byes)
     competitors = []
     accel = accelerations or {}
+    by_round = _entries(tournament, number)
     for player in tournament.players:
-        entries = tournament.entries(player.start)
         history = []
         for past in range(1, number):
-            entry = next((e for e in entries if e.round == past), None)
+            entry = by_round.get(past, {}).get(player.start)
             history.append(_record(entry.outcome if entry else Outcome.ZERO_BYE, entry, system))
         competitors.append(
             Competitor(player.start, tuple(history), tuple(accel.get(player.start, ())))
@@ -96,6 +96,30 @@ def request_for(
         draw=system.draw,
         loss=system.loss,
     )
+
+
+def _entries(tournament: Tournament, number: int) -> dict[int, dict[int, Entry]]:
+    """Every player's entry in each round before ``number``, as
+    :meth:`Tournament.entries` gives them (one pass over the games, not one
+    per player)."""
+    result: dict[int, dict[int, Entry]] = {}
+    for rnd in tournament.rounds:
+        if rnd.number >= number:
+            continue
+        found = result.setdefault(rnd.number, {})
+        for bye in reversed(rnd.byes):
+            found[bye.player] = Entry(rnd.number, None, Colour.NONE, bye.kind.outcome)
+        for game in reversed(rnd.games):
+            for start, colour in ((game.white, Colour.WHITE), (game.black, Colour.BLACK)):
+                found[start] = Entry(
+                    rnd.number, game.opponent_of(start), colour, game.outcome_of(start)
+                )
+    for past in range(1, number):
+        found = result.setdefault(past, {})
+        for player in tournament.players:
+            if player.start not in found:
+                found[player.start] = Entry(past, None, Colour.NONE, Outcome.ZERO_BYE)
+    return result
 
 
 def _record(outcome: Outcome, entry: Entry | None, system: PointSystem) -> RoundRecord:

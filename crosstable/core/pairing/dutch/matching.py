@@ -149,7 +149,7 @@ class StageGraph:
         for node in range(self.dummy + 1):
             if node not in keep:
                 self.graph.remove_node(node)
-        edge_list = [(a, b, w + offset) for a, b, w in edges]
+        edge_list = [(a, b, w + offset) for a, b, w in edges] if offset else list(edges)
         if bye_candidates is not None:
             edge_list += [(v, self.dummy, offset) for v in bye_candidates]
         self.graph.add_edges_from(edge_list)

@@ -11,6 +11,9 @@ the weights have room.
 
 from __future__ import annotations
 
+import numpy as np
+
+from crosstable.core.pairing.dutch.assignment import first_optimal_assignment, fits
 from crosstable.core.pairing.dutch.matching import MAX_BITS, StageGraph
 from crosstable.core.pairing.dutch.state import BracketState
 from crosstable.core.pairing.dutch.weights import SHORTLIST, exchange_shift, hint_range
@@ -52,11 +55,12 @@ class RemainderPairing(BracketState):
             if any(not self.compat[x][slot] for slot in slots if slot != self.mate[x]):
                 return None
         layout = self.stage_data.layout
+        packed, dead, low_width = self.packed, self.dead, layout.low_width
         high = [
-            self.packed[key] >> layout.low_width
+            packed[key] >> low_width
             for a in s1
             for b in s2
-            if (key := (a, b) if a < b else (b, a)) in self.packed and key not in self.dead
+            if (key := (a, b) if a < b else (b, a)) in packed and key not in dead
         ]
         if not high:
             return None
@@ -97,6 +101,71 @@ class RemainderPairing(BracketState):
         self.graph = StageGraph(vertices, edges, None, spread_bits)
         self.slots = dict(zip(stand_ins, slots, strict=True))
         self.full = True  # a perfect matching of the two groups: nothing left over
+
+    def _settle_locally(
+        self,
+        s1: list[int],
+        s2: list[int],
+        plan: tuple[int, int, int, list[int]],
+        matched: set[int],
+    ) -> bool:
+        """Each S1 player takes the highest S2 player the criteria allow, all
+        at once (see :mod:`assignment`). False when the weights are too wide
+        for exact int64 arithmetic: the caller then goes step by step."""
+        _, _, floor, slots = plan
+        low_width = self.stage_data.layout.low_width
+        packed, dead, mate = self.packed, self.dead, self.mate
+        size = len(s2)
+        settle = len(s1)
+        column = {b: k for k, b in enumerate(s2)}
+        values: list[list[int]] = []
+        edges: list[list[bool]] = []
+        widest = 0
+        for a in s1:
+            row_values = [0] * size
+            row_edges = [False] * size
+            for k, b in enumerate(s2):
+                key = (a, b)
+                if b > a and key in packed and key not in dead:
+                    value = (packed[key] >> low_width) - floor
+                    row_values[k] = value
+                    row_edges[k] = True
+                    widest = max(widest, value)
+            values.append(row_values)
+            edges.append(row_edges)
+        if not fits(widest.bit_length(), size):
+            return False
+        weight = np.zeros((size, size), dtype=np.int64)
+        edge = np.ones((size, size), dtype=np.bool_)  # floater slots: anyone
+        if settle:
+            weight[:settle] = np.array(values, dtype=np.int64)
+            edge[:settle] = np.array(edges, dtype=np.bool_)
+        start = np.empty(size, dtype=np.int64)
+        taken = set()
+        for r, a in enumerate(s1):
+            start[r] = column[mate[a]]
+            taken.add(mate[a])
+        floaters = [b for b in s2 if b not in taken]
+        for r, b in enumerate(floaters, start=settle):
+            start[r] = column[b]
+        choice = first_optimal_assignment(weight, edge, start, settle)
+        if choice is None:
+            return False
+        chosen = set()
+        for a, k in zip(s1, choice, strict=True):
+            partner = s2[k]
+            chosen.add(partner)
+            mate[a] = partner
+            mate[partner] = a
+            matched.add(a)
+            matched.add(partner)
+            self.alive.discard(a)
+            self.alive.discard(partner)
+            self.pairs.append((a, partner))
+        left = [b for b in s2 if b not in chosen]
+        for b, slot in zip(left, slots, strict=True):
+            mate[b] = slot
+        return True
 
     def _remainder(
         self,
@@ -184,6 +253,8 @@ class RemainderPairing(BracketState):
         s1 = [v for v in remainder if down(v)]
         s2 = [v for v in remainder if not down(v)]
         plan = self._local_plan(s1, s2, bracket, resident_end)
+        if plan is not None and self._settle_locally(s1, s2, plan, matched):
+            return
         local = plan is not None
         for a_index, a in enumerate(remainder):
             for b in remainder[a_index + 1 :]:

@@ -13,7 +13,11 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import repeat
 from typing import TYPE_CHECKING
+
+import numpy as np
+import numpy.typing as npt
 
 from crosstable.core.model import Colour
 from crosstable.core.pairing.dutch.matching import MAX_BITS, Layout
@@ -46,6 +50,30 @@ class EdgeFields:
         self.players = pairer.players
         self.scores = sorted({p.pairing_score for p in self.players}, reverse=True)
         self.bye_count = sum(1 for p in self.players if p.pairing_score == pairer.bye_score)
+        # per player, computed once for every bracket: score level, C9 rank,
+        # float flags (down one and two rounds ago, up as bits) and colour class
+        position = {score: k for k, score in enumerate(self.scores)}
+        self.level = [position[p.pairing_score] for p in self.players]
+        self.c9_rank = [
+            pairer.unplayed_rank.get(p.played_games, 0)
+            if p.pairing_score == pairer.bye_score
+            else 0
+            for p in self.players
+        ]
+        rounds = pairer.played_rounds
+        self.down = [
+            tuple(rounds > back and p.floats[back] is Float.DOWN for back in (0, 1))
+            for p in self.players
+        ]
+        self.up = [
+            sum(1 << back for back in (0, 1) if rounds > back and p.floats[back] is Float.UP)
+            for p in self.players
+        ]
+        classes: dict[tuple[object, ...], int] = {}
+        self.colour_class = [
+            classes.setdefault((p.preference, p.imbalance, p.repeated, p.strong), len(classes))
+            for p in self.players
+        ]
 
     def _c9(self, i: int, j: int) -> int:
         pairer = self.pairer
@@ -97,9 +125,7 @@ class EdgeFields:
 
     def stage(self, bracket: list[int], movers: int, resident_end: int, single: bool) -> Stage:
         pairer = self.pairer
-        compat = pairer.compat
         position = {v: k for k, v in enumerate(bracket)}
-        residents = resident_end - movers
         residents = resident_end - movers
         hint_bound = hint_range(residents)
         scale = 2 * hint_bound + 1
@@ -120,14 +146,30 @@ class EdgeFields:
         packer = _Packer(self, layout, single)
         packed: dict[tuple[int, int], int] = {}
         weight = packer.weight
+        # players with the same class give the same weights: one weight per
+        # pair of classes, spread over the edges a row at a time
+        kinds = packer.classes(bracket)
+        vertices = np.array(bracket, dtype=np.intp)
+        allowed = pairer.allowed
         for lo_pos in range(movers, len(bracket)):
             j = bracket[lo_pos]
-            row = compat[j]
             in_bracket = lo_pos < resident_end
-            for hi_pos in range(lo_pos):
-                i = bracket[hi_pos]
-                if row[i]:
-                    packed[(i, j)] = weight(i, j, in_bracket)
+            mask = allowed[j, vertices[:lo_pos]]
+            his = vertices[:lo_pos][mask]
+            if not his.size:
+                continue
+            his_kinds = kinds[:lo_pos][mask]
+            table: dict[int, int] = {}
+            for kind, first in zip(*np.unique(his_kinds, return_index=True), strict=True):
+                table[int(kind)] = weight(int(his[first]), j, in_bracket)
+            lookup = table.__getitem__
+            packed.update(
+                zip(
+                    zip(his.tolist(), repeat(j)),
+                    map(lookup, his_kinds.tolist()),
+                    strict=True,
+                )
+            )
         return Stage(set(packed), packed, layout, scale, block, position)
 
     def full_edges(self, stage: Stage) -> list[tuple[int, int, int]]:
@@ -259,50 +301,61 @@ class _Packer:
 
     def __init__(self, fields: EdgeFields, layout: Layout, single: bool) -> None:
         shift = layout.shift
-        pairer = fields.pairer
-        players = fields.players
 
         def unit(key: object) -> int:
             place = shift.get(key)
             return 0 if place is None else 1 << place
 
-        rounds = pairer.played_rounds
-        level = {score: k for k, score in enumerate(fields.scores)}
-        self.score_of = [level[p.pairing_score] for p in players]
-        self.current = [unit("pairs") + unit(("scores", p.pairing_score)) for p in players]
-        self.next = [unit("next") + unit(("next-scores", p.pairing_score)) for p in players]
-        self.c9 = [
-            pairer.unplayed_rank.get(p.played_games, 0) * unit("c9")
-            if single and p.pairing_score == pairer.bye_score
-            else 0
-            for p in players
-        ]
+        def per_level(name: str) -> list[int]:
+            return [unit((name, score)) for score in fields.scores]
+
+        level = fields.level
+        self.score_of = level
+        pairs, following = unit("pairs"), unit("next")
+        scores_now = per_level("scores")
+        self.current = [pairs + scores_now[k] for k in level]
+        scores_next = per_level("next-scores")
+        self.next = [following + scores_next[k] for k in level]
+        c9 = unit("c9") if single else 0
+        self.c9 = [rank * c9 for rank in fields.c9_rank]
         self.low_part: list[int] = []
         self.high_part: list[int] = []
-        self.up: list[int] = []
-        for p in players:
-            own = resident = 0
-            for back, count_key, score_key in ((0, "c14", "c18"), (1, "c16", "c20")):
-                if rounds > back and p.floats[back] is Float.DOWN:
-                    own += unit((score_key, p.pairing_score))
-                    resident += unit(count_key)
-            self.low_part.append(own + resident)
+        c18, c20 = per_level("c18"), per_level("c20")
+        c14, c16 = unit("c14"), unit("c16")
+        for k, (last, before) in zip(level, fields.down, strict=True):
+            own = (c18[k] if last else 0) + (c20[k] if before else 0)
+            self.low_part.append(own + (c14 if last else 0) + (c16 if before else 0))
             self.high_part.append(own)
-            self.up.append(
-                sum(1 << back for back in (0, 1) if rounds > back and p.floats[back] is Float.UP)
-            )
+        self.up = fields.up
         self.up_count = (unit("c15"), unit("c17"))
-        self.up_score = [
-            (unit(("c19", p.pairing_score)), unit(("c21", p.pairing_score))) for p in players
-        ]
-        classes: dict[tuple[object, ...], int] = {}
-        self.colour_class = [
-            classes.setdefault((p.preference, p.imbalance, p.repeated, p.strong), len(classes))
-            for p in players
-        ]
+        c19, c21 = per_level("c19"), per_level("c21")
+        self.up_score = [(c19[k], c21[k]) for k in level]
+        self.colour_class = fields.colour_class
         self.colour_memo: dict[tuple[int, int], int] = {}
-        self.players = players
+        self.players = fields.players
         self.layout = layout
+
+    def classes(self, vertices: list[int]) -> npt.NDArray[np.intp]:
+        """A class number per vertex: equal classes give equal weights."""
+        found: dict[tuple[object, ...], int] = {}
+        kinds = [
+            found.setdefault(
+                (
+                    self.current[v],
+                    self.next[v],
+                    self.c9[v],
+                    self.colour_class[v],
+                    self.score_of[v],
+                    self.low_part[v],
+                    self.high_part[v],
+                    self.up[v],
+                    self.up_score[v],
+                ),
+                len(found),
+            )
+            for v in vertices
+        ]
+        return np.array(kinds, dtype=np.intp)
 
     def _colour(self, lo: int, hi: int) -> int:
         key = (self.colour_class[lo], self.colour_class[hi])
