@@ -2,13 +2,20 @@
 
 For each field size a tournament of 4 rounds is generated (seeded, results drawn
 from ratings, 9 rounds planned) and round 5 is paired by each engine in its own
-process; the script prints wall time of the pairing call, peak memory of the
-process (VmHWM: ru_maxrss would carry the parent's peak over the fork) and
-whether the two pairings agree.
+process; the script prints wall and CPU time of the pairing (crosstable: the
+request built from the TRF, then paired; py4swiss: its pairing call), peak
+memory of the process (VmHWM: ru_maxrss would carry the parent's peak over the
+fork), whether the two pairings agree, and the machine's load average (CPU
+time is the steadier figure on a shared machine).
 
-    python bench/bench_dutch.py            # 500 and 1000 players
+    python bench/bench_dutch.py            # 500, 1000 and 2000 players
     python bench/bench_dutch.py 200 500    # chosen sizes
-    python bench/bench_dutch.py --crosscheck 100 [SEED]   # random events vs py4swiss
+    python bench/bench_dutch.py --crosscheck 1000 [SEED]  # random events vs py4swiss
+
+The cross-check pairs a random round of random events (6-400 players, half-point
+byes, absences, forfeits) with both engines, keeps every event as TRF with
+crosstable's pairing beside it, and labels each difference: the py4swiss
+reading that explains it (see READINGS), C5, or "unexplained".
 
 py4swiss is a benchmark peer only: ``pip install py4swiss`` in your shell.
 """
@@ -16,11 +23,23 @@ py4swiss is a benchmark peer only: ``pip install py4swiss`` in your shell.
 from __future__ import annotations
 
 import json
+import math
+import os
 import platform
+import random
 import subprocess
 import sys
 import tempfile
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import replace
+from itertools import combinations
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from crosstable.core.pairing.dutch import Pairing
 
 OURS = r"""
 import json, sys, time
@@ -73,9 +92,21 @@ def make_event(players: int, folder: Path) -> Path:
     return path
 
 
+def child_env() -> dict[str, str]:
+    """The environment for a child process: this checkout importable."""
+    root = str(Path(__file__).resolve().parent.parent)
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
+    return env
+
+
 def run(code: str, path: Path) -> dict[str, object] | None:
     done = subprocess.run(
-        [sys.executable, "-c", code, str(path)], capture_output=True, text=True, check=False
+        [sys.executable, "-c", code, str(path)],
+        capture_output=True,
+        text=True,
+        check=False,
+        env=child_env(),
     )
     if done.returncode:
         print(done.stderr.strip().splitlines()[-1] if done.stderr else "failed")
@@ -84,8 +115,20 @@ def run(code: str, path: Path) -> dict[str, object] | None:
     return result
 
 
+def load() -> str:
+    """The machine's load average (1, 5, 15 minutes): figures on a busy machine mislead."""
+    try:
+        return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    except OSError:
+        return "unknown"
+
+
 def main(sizes: list[int]) -> None:
-    print(f"{platform.processor() or platform.machine()}, Python {platform.python_version()}")
+    cores = os.cpu_count()
+    print(
+        f"{platform.processor() or platform.machine()}, {cores} cores,"
+        f" Python {platform.python_version()}, load {load()}"
+    )
     print(
         f"{'players':>8} {'crosstable s':>13} {'cpu s':>6} {'MiB':>5}"
         f" {'py4swiss s':>11} {'cpu s':>6} {'MiB':>5}  same"
@@ -106,66 +149,202 @@ def main(sizes: list[int]) -> None:
                 f"{players:>8} {cell(ours, 'seconds', '13.2f')} {cell(ours, 'cpu', '6.2f')}"
                 f" {cell(ours, 'peak_mib', '5.0f')} {cell(peer, 'seconds', '11.2f')}"
                 f" {cell(peer, 'cpu', '6.2f')} {cell(peer, 'peak_mib', '5.0f')}  {same}"
+                f"  (load {load()})"
             )
 
 
-def crosscheck(count: int, seed: int) -> None:
-    """Pair a random round of ``count`` random events with both engines and
-    list the events where the pairings differ (TRF files kept for study)."""
-    import random
-    from dataclasses import replace
+PEER_WORKER = r"""
+import json, sys
+from pathlib import Path
+from py4swiss.engines import DutchEngine
+from py4swiss.trf import TrfParser
+for line in sys.stdin:
+    path = Path(line.strip())
+    try:
+        pairings = DutchEngine.generate_pairings(TrfParser.parse(path))
+        out = path.with_suffix(".py4swiss.txt")
+        DutchEngine.write_pairings_to_file(pairings, out)
+        words = out.read_text().split()[1:]
+        pairs = [[int(words[k]), int(words[k + 1])] for k in range(0, len(words), 2)]
+        print(json.dumps({"pairs": pairs}), flush=True)
+    except Exception as error:  # a failure is reported, not fatal
+        print(json.dumps({"error": f"{type(error).__name__}: {error}"}), flush=True)
+"""
 
+# py4swiss follows the 2017 text of C.04.3 in three places where the 2026 text
+# (and the endorsed engine's reference pairings) say otherwise; docs/swiss.md,
+# "Verified against", gives the rules. To classify a difference, crosstable
+# pairs the event again with the older reading(s) switched on: if it then
+# agrees with py4swiss, the difference is that reading.
+READINGS = {
+    "unplayed-downfloat": "a round not played over the board (forfeit loss, zero-point bye) "
+    "counts as a downfloat (2017 A.4.b; 2026 art. 1.4.3: only when it scores more than a loss)",
+    "absent-number": "a player absent and never paired keeps a pairing number "
+    "(reference data: the endorsed engine renumbers)",
+    "no-c9": "no C9 (2026: the PAB goes to the candidate with the fewest unplayed games)",
+}
+
+
+@contextmanager
+def older_readings(names: tuple[str, ...]) -> Iterator[None]:
+    """Switch on py4swiss's readings inside crosstable's engine (diagnosis only)."""
+    from crosstable.core.pairing.dutch import engine, players
+
+    saved: list[tuple[object, str, object]] = []
+
+    def patch(owner: object, name: str, value: object) -> None:
+        saved.append((owner, name, getattr(owner, name)))
+        setattr(owner, name, value)
+
+    if "unplayed-downfloat" in names:
+        current = players._float
+
+        def float_2017(competitor, rounds_back, paired_round, request, states):  # type: ignore[no-untyped-def]
+            if (
+                paired_round >= rounds_back
+                and not competitor.history[paired_round - rounds_back].played
+            ):
+                return players.Float.DOWN
+            return current(competitor, rounds_back, paired_round, request, states)
+
+        patch(players, "_float", float_2017)
+    if "absent-number" in names:
+        build = players.build_states
+
+        def keep_numbers(request):  # type: ignore[no-untyped-def]
+            everyone, states = build(replace(request, absent=frozenset()))
+            return [p for p in everyone if p.start not in request.absent], states
+
+        patch(engine, "build_states", keep_numbers)
+    if "no-c9" in names:
+        choose = engine._Pairer._choose_bye_score
+
+        def without_c9(self):  # type: ignore[no-untyped-def]
+            choose(self)
+            self.unplayed_rank = {}
+
+        patch(engine._Pairer, "_choose_bye_score", without_c9)
+    try:
+        yield
+    finally:
+        for owner, name, value in reversed(saved):
+            setattr(owner, name, value)
+
+
+def classify(path: Path, peer: list[list[int]]) -> str:
+    """Why crosstable and py4swiss differ on the event in ``path``."""
     from crosstable.cli.pair import request_from_document
+    from crosstable.core.pairing.dutch import pair_round
+    from crosstable.formats.trf import read_trf
+
+    request = request_from_document(read_trf(path))
+    for size in range(1, len(READINGS) + 1):
+        for names in combinations(READINGS, size):
+            with older_readings(names):
+                if as_pairs(pair_round(request)) == peer:
+                    return "+".join(names)
+    ours = pair_round(request)
+    scores = {c.start: c.score() for c in request.competitors}
+    peer_bye = next((a for a, b in peer if b == 0), None)
+    if ours.bye is not None and peer_bye is not None and scores[peer_bye] > scores[ours.bye]:
+        return "C5"
+    return "unexplained"
+
+
+def as_pairs(pairing: Pairing) -> list[list[int]]:
+    pairs = [list(board) for board in pairing.boards]
+    return pairs + ([[pairing.bye, 0]] if pairing.bye is not None else [])
+
+
+def random_event(rng: random.Random, index: int, folder: Path) -> tuple[Path, str] | None:
+    """A random event cut before a random round, as TRF, or None if it cannot be made."""
     from crosstable.core.model import Colour, Settings, System
-    from crosstable.core.pairing.dutch import NoValidPairingError, pair_round
+    from crosstable.core.pairing.dutch import NoValidPairingError
     from crosstable.core.pairing.dutch.from_tournament import before_round
     from crosstable.core.pairing.dutch.generator import GeneratorSettings, generate
-    from crosstable.formats.trf import read_trf, write_trf
+    from crosstable.formats.trf import write_trf
     from crosstable.formats.trf_model import TrfDocument
+
+    players = round(math.exp(rng.uniform(math.log(6), math.log(400))))
+    rounds = min(players - 1, rng.randint(3, 11))
+    settings = GeneratorSettings(
+        players=players,
+        rounds=rounds,
+        seed=rng.randrange(10**9),
+        draw_rate=rng.choice([0.2, 0.4]),
+        half_bye_rate=rng.choice([0.0, 0.02, 0.06]),
+        absence_rate=rng.choice([0.0, 0.02, 0.05]),
+        forfeit_rate=rng.choice([0.0, 0.02, 0.05]),
+    )
+    number = rounds if rng.random() < 0.25 else rng.randint(2, rounds)
+    try:
+        tournament = generate(replace(settings, rounds=number))
+    except NoValidPairingError:
+        return None
+    cut = replace(
+        before_round(tournament, number),
+        settings=Settings(system=System.SWISS_DUTCH, rounds=rounds),
+    )
+    doc = TrfDocument.from_tournament(cut)
+    order = sorted(doc.file_points, key=lambda start: (-doc.file_points[start], start))
+    ranks: dict[int, int | None] = {start: rank for rank, start in enumerate(order, 1)}
+    doc = replace(doc, initial_colour=Colour.WHITE, file_ranks=ranks)
+    path = folder / f"event{index}.trf"
+    path.write_text(write_trf(doc))
+    return path, f"{players} players, round {number} of {rounds}"
+
+
+def crosscheck(count: int, seed: int) -> None:
+    """Pair a random round of ``count`` random events (6–400 players, byes,
+    absences, forfeits) with both engines; classify every difference."""
+    from crosstable.cli.pair import request_from_document
+    from crosstable.core.pairing.dutch import NoValidPairingError, pair_round
+    from crosstable.formats.trf import read_trf
 
     rng = random.Random(seed)
     folder = Path(tempfile.mkdtemp(prefix="dutch-crosscheck-"))
-    same = differ = 0
+    print(f"events kept in {folder}")
+    worker = subprocess.Popen(
+        [sys.executable, "-c", PEER_WORKER],
+        env=child_env(),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert worker.stdin is not None and worker.stdout is not None
+    tally: Counter[str] = Counter()
     for index in range(count):
-        players = rng.randint(8, 160)
-        rounds = min(players - 2, rng.randint(3, 9))
-        settings = GeneratorSettings(
-            players=players,
-            rounds=rounds,
-            seed=rng.randrange(10**9),
-            half_bye_rate=rng.choice([0.0, 0.05]),
-            forfeit_rate=rng.choice([0.0, 0.04]),
-        )
-        number = rng.randint(2, rounds)
+        made = random_event(rng, index, folder)
+        if made is None:
+            tally["not generated"] += 1
+            continue
+        path, what = made
         try:
-            tournament = generate(settings)
+            mine = as_pairs(pair_round(request_from_document(read_trf(path))))
         except NoValidPairingError:
-            continue
-        cut = replace(
-            before_round(tournament, number),
-            settings=Settings(system=System.SWISS_DUTCH, rounds=rounds),
-        )
-        doc = TrfDocument.from_tournament(cut)
-        order = sorted(doc.file_points, key=lambda start: (-doc.file_points[start], start))
-        ranks: dict[int, int | None] = {start: rank for rank, start in enumerate(order, 1)}
-        doc = replace(doc, initial_colour=Colour.WHITE, file_ranks=ranks)
-        path = folder / f"event{index}.trf"
-        path.write_text(write_trf(doc))
-        ours = pair_round(request_from_document(read_trf(path)))
-        mine = [list(b) for b in ours.boards] + ([[ours.bye, 0]] if ours.bye else [])
-        peer = run(PEER, path)
-        if peer is None:
-            continue
-        if peer["pairs"] == mine:
-            same += 1
+            mine = None
+        path.with_suffix(".crosstable.json").write_text(json.dumps(mine))
+        worker.stdin.write(f"{path}\n")
+        worker.stdin.flush()
+        answer = json.loads(worker.stdout.readline())
+        peer = answer.get("pairs")
+        if mine is None or peer is None:
+            tally["crosstable failed" if mine is None else "py4swiss failed"] += 1
+            print(f"failed: {path} ({what}) {answer.get('error', '')}")
+        elif peer == mine:
+            tally["identical"] += 1
         else:
-            differ += 1
-            print(f"differs: {path} ({players} players, round {number} of {rounds})")
-    print(f"{same} identical, {differ} different")
+            label = classify(path, peer)
+            tally[label] += 1
+            print(f"differs: {path} ({what}): {label}")
+    worker.stdin.close()
+    worker.wait()
+    print(", ".join(f"{n} {label}" for label, n in tally.most_common()))
 
 
 if __name__ == "__main__":
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     if sys.argv[1:2] == ["--crosscheck"]:
         crosscheck(int(sys.argv[2]), int(sys.argv[3]) if len(sys.argv) > 3 else 1)
     else:
-        main([int(a) for a in sys.argv[1:]] or [500, 1000])
+        main([int(a) for a in sys.argv[1:]] or [500, 1000, 2000])
