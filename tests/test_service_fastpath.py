@@ -192,17 +192,18 @@ def test_a_change_by_another_service_is_never_missed(
         here.record_result(tid, 1, 1, "1-0")  # the start left here a live table
         here.record_result(tid, 1, 2, "½-½")
         assert tried == [True, True]
-        there.record_result(tid, 1, 3, "0-1")
+        there.record_result(tid, 1, 3, "0-1")  # there's first: it reads a table, then fast
+        assert tried == [True, True, True] and loads == [tid]
         # here's table still says round 1 board 3 has no result: the write must not pass
         with pytest.raises(ConflictError) as conflict:
             here.record_result(tid, 1, 3, "1-0")
         assert conflict.value.current == "0-1"
-        assert tried == [True, True, False]  # then, under the lock, the table caught up
+        assert tried[3:] == [False]  # then, under the lock, the table caught up
         assert locked == [False]  # and saw the result there: the ordinary path answered
         # others write here too: the next results go straight to the locked write
         here.record_result(tid, 2, 1, "1-0")
         here.record_result(tid, 2, 2, "0-1")
-        assert tried == [True, True, False] and locked == [False, True, True]
+        assert tried[3:] == [False] and locked == [False, True, True]
         check()
         there.correct_result(tid, 2, 2, "1-0")
         here.record_result(tid, 2, 3, "½-½")

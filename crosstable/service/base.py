@@ -22,7 +22,7 @@ from sqlalchemy.orm import Session
 from crosstable.service.bus import EventBus, Notification, notifier_for
 from crosstable.service.clock import Clock, SystemClock
 from crosstable.service.errors import ConflictError, NotFoundError
-from crosstable.service.live import LiveTables, refresh
+from crosstable.service.live import LiveSource, LiveTables, refresh
 from crosstable.service.loading import load_live
 from crosstable.service.unit import Tx
 from crosstable.store import Store
@@ -199,7 +199,7 @@ class ServiceBase:
             table,
             row.revision,
             changes or [],
-            lambda: load_live(session, row),
+            lambda: self._load_live(session, row),
             missed,
             row.created_at,
         )
@@ -217,6 +217,10 @@ class ServiceBase:
             current.revision = row.revision
             current.body = body
         return text
+
+    def _load_live(self, session: Session, row: TournamentRow) -> LiveSource | None:
+        """What a live table is built from, read in ``session`` (every load goes here)."""
+        return load_live(session, row)
 
     def _lock(self, session: Session, tournament_id: int) -> TournamentRow:
         query = select(TournamentRow).where(TournamentRow.id == tournament_id).with_for_update()

@@ -216,8 +216,8 @@ class PostgresNotifier:
 
     @property
     def usable(self) -> bool:
-        """Open, and made in this process (a forked child needs a notifier of its own)."""
-        return not self._closed and self._pid == os.getpid()
+        """Open (a forked child forgets its parent's notifiers: see ``_forget``)."""
+        return not self._closed
 
     def send(self, notification: Notification) -> None:
         with self._wake:
@@ -320,6 +320,9 @@ def notifier_for(store: Any) -> PostgresNotifier:
     """The notifier of a PostgreSQL store (a :class:`~crosstable.store.Store`): made on
     first use, shared by every service on that store, closed with it (after sending
     what is left)."""
+    found = _BY_STORE.get(store)
+    if found is not None and found.usable:
+        return found
     with _BY_STORE_LOCK:
         found = _BY_STORE.get(store)
         if found is None or not found.usable:
@@ -334,6 +337,15 @@ def notifier_for(store: Any) -> PostgresNotifier:
 
             event.listen(store.engine, "engine_disposed", close)
         return found
+
+
+def _forget() -> None:
+    """In a forked child: the notifiers and their threads are the parent's."""
+    _NOTIFIERS.clear()
+    _BY_STORE.clear()
+
+
+os.register_at_fork(after_in_child=_forget)
 
 
 @atexit.register

@@ -129,11 +129,16 @@ def refresh(
     source = load()
     if source is None:
         return None, None
+    kept = build_table(source, revision)
+    return standings_text(kept.standings), kept
+
+
+def build_table(source: LiveSource, revision: int) -> LiveTable:
+    """A live table from what the database holds at ``revision``."""
     tournament = paired_rounds(source.tournament)
     live = LiveStandings(tournament, withdrawn=sorted(tournament.withdrawn))
     names = {player.start: player.name for player in tournament.players}
-    kept = LiveTable(revision, live, source.games, source.status, names, source.created_at)
-    return standings_text(live), kept
+    return LiveTable(revision, live, source.games, source.status, names, source.created_at)
 
 
 def apply_results(table: LiveTable, changes: list[dict[str, Any]]) -> None:

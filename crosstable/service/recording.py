@@ -34,6 +34,7 @@ from crosstable.service.live import (
     LiveTable,
     LiveTables,
     apply_results,
+    build_table,
     results_only,
     standings_text,
 )
@@ -67,7 +68,7 @@ def record_fast(
 ) -> Change | None:
     """The change, recorded; or None when the ordinary path must decide (nothing written)."""
     tables = service.live_tables
-    table = tables.checkout(tournament_id)
+    table = tables.checkout(tournament_id) or _cold_table(service, tournament_id)
     if table is None:
         return None
     spot = (round_number, board)
@@ -111,7 +112,7 @@ def record_fast(
 CONTENDED_RUN = 16
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class _Request:
     tournament_id: int
     spot: tuple[int, int]
@@ -122,7 +123,7 @@ class _Request:
     idempotency_key: str | None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class _Ready:
     """A result entered in the table's standings, and the write that makes it true."""
 
@@ -131,6 +132,22 @@ class _Ready:
     write: ResultWrite
     notification: Notification
     data: dict[str, Any]
+
+
+def _cold_table(service: ServiceBase, tournament_id: int) -> LiveTable | None:
+    """The live table of a running tournament this service holds none of (e.g. its
+    first result since the process started), read from one snapshot of the database:
+    then even that result takes the fast path. None: not running (or not there)."""
+    from crosstable.store.models import TournamentRow
+
+    with service.store.reading() as session:
+        if service.store.dialect == "postgresql":  # every read from the same snapshot
+            session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
+        row = session.get(TournamentRow, tournament_id)
+        if row is None or row.status != "running":
+            return None
+        source = service._load_live(session, row)
+        return None if source is None else build_table(source, row.revision)
 
 
 def _open(table: LiveTable, spot: tuple[int, int], expected_version: int | None) -> bool:

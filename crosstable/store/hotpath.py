@@ -104,9 +104,10 @@ FROM standings
 """
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class ResultWrite:
-    """Everything one recorded result writes (JSON columns already encoded)."""
+    """Everything one recorded result writes (JSON columns already encoded; not frozen:
+    made once per result, and a frozen dataclass is slow to make)."""
 
     tournament_id: int
     #: the revision the caller's table is at; the event becomes ``revision + 1``
@@ -226,12 +227,13 @@ def _write_sqlite(connection: Any, write: ResultWrite) -> None:
 
 
 def _record_postgresql(store: Store, write: ResultWrite) -> bool:
-    with _pg_connection(store) as connection:  # autocommit: the statement is its own
-        return _write_postgresql(connection, write)  # transaction
+    with _pg_connection(store) as hot:  # autocommit: the statement is its own transaction
+        return _write_postgresql(hot, write)
 
 
 def _locked_postgresql(store: Store, tournament_id: int, after: int, build: Build) -> bool:
-    with _pg_connection(store) as connection:
+    with _pg_connection(store) as hot:
+        connection = hot.connection
         connection.execute("BEGIN")
         try:
             current = connection.execute(_pg(_CURRENT) + " FOR UPDATE", (tournament_id,)).fetchone()
@@ -240,7 +242,7 @@ def _locked_postgresql(store: Store, tournament_id: int, after: int, build: Buil
             if write is None:
                 connection.execute("COMMIT")  # nothing written (a COMMIT keeps psycopg's
                 return False  # prepared statements; a ROLLBACK would drop them)
-            if not _write_postgresql(connection, write):
+            if not _write_postgresql(hot, write):
                 connection.execute("ROLLBACK")
                 return False
             connection.execute("COMMIT")
@@ -251,7 +253,7 @@ def _locked_postgresql(store: Store, tournament_id: int, after: int, build: Buil
             raise
 
 
-def _write_postgresql(connection: Any, write: ResultWrite) -> bool:
+def _write_postgresql(hot: _Hot, write: ResultWrite) -> bool:
     import psycopg
 
     params = (
@@ -275,7 +277,7 @@ def _write_postgresql(connection: Any, write: ResultWrite) -> bool:
         write.standings,
     )
     try:  # prepared on the server at once (not after a few runs), kept per connection
-        psycopg.RawCursor(connection).execute(_PG_ALL, params, prepare=True)
+        hot.cursor.execute(_PG_ALL, params, prepare=True)
     except psycopg.errors.UniqueViolation:  # a repeated idempotency key
         return False
     except psycopg.errors.InvalidTextRepresentation as error:
@@ -286,20 +288,33 @@ def _write_postgresql(connection: Any, write: ResultWrite) -> bool:
 
 
 @contextmanager
-def _pg_connection(store: Store) -> Iterator[Any]:
+def _pg_connection(store: Store) -> Iterator[_Hot]:
     """A psycopg connection of the hot path's own, in autocommit mode (taken out of the
-    engine's pool once and kept); one that failed on the way is closed, never reused."""
+    engine's pool once and kept), with its cursor; one that failed on the way is
+    closed, never reused."""
     import psycopg
 
     kept = _kept_connections(store)
-    connection = kept.take()
+    hot = kept.take()
     try:
-        yield connection
+        yield hot
     except psycopg.OperationalError:  # e.g. the server went away
-        connection.close()
+        hot.connection.close()
         raise
     finally:
-        kept.give_back(connection)
+        kept.give_back(hot)
+
+
+class _Hot:
+    """A kept connection and its cursor (the hot statement is prepared per connection)."""
+
+    __slots__ = ("connection", "cursor")
+
+    def __init__(self, connection: Any) -> None:
+        import psycopg
+
+        self.connection = connection
+        self.cursor = psycopg.RawCursor(connection)
 
 
 class _Connections:
@@ -309,34 +324,32 @@ class _Connections:
 
     def __init__(self, store: Store) -> None:
         self._engine = store.engine
-        self._idle: list[Any] = []
+        self._idle: list[_Hot] = []
         self._lock = threading.Lock()
         self._closed = False
-        self._pid = os.getpid()
 
-    def take(self) -> Any:
+    def take(self) -> _Hot:
         with self._lock:
             while self._idle:
-                connection = self._idle.pop()
-                if not connection.closed:
-                    return connection
+                hot = self._idle.pop()
+                if not hot.connection.closed:
+                    return hot
         raw = self._engine.raw_connection()
         fresh: Any = raw.driver_connection
         raw.detach()  # ours now: the pool opens another one when it needs it
         fresh.autocommit = True
-        return fresh
+        return _Hot(fresh)
 
-    def give_back(self, connection: Any) -> None:
-        import psycopg
-
+    def give_back(self, hot: _Hot) -> None:
+        connection = hot.connection
         if connection.closed:
             return
-        if connection.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+        if connection.pgconn.transaction_status != _IDLE:
             connection.close()  # interrupted half-way: never reuse
             return
         with self._lock:
             if not self._closed and len(self._idle) < self.keep:
-                self._idle.append(connection)
+                self._idle.append(hot)
                 return
         connection.close()
 
@@ -344,20 +357,23 @@ class _Connections:
         with self._lock:
             self._closed = True
             idle, self._idle = self._idle, []
-        if os.getpid() != self._pid:
-            return  # a forked copy: the connections are the parent's
-        for connection in idle:
-            connection.close()
+        for hot in idle:
+            hot.connection.close()
 
 
+#: libpq's transaction status "idle" (no transaction open)
+_IDLE = 0
 _CONNECTIONS: weakref.WeakKeyDictionary[Store, _Connections] = weakref.WeakKeyDictionary()
 _CONNECTIONS_LOCK = threading.Lock()
 
 
 def _kept_connections(store: Store) -> _Connections:
+    kept = _CONNECTIONS.get(store)
+    if kept is not None and not kept._closed:
+        return kept
     with _CONNECTIONS_LOCK:
         kept = _CONNECTIONS.get(store)
-        if kept is None or kept._closed or kept._pid != os.getpid():
+        if kept is None or kept._closed:
             kept = _CONNECTIONS[store] = _Connections(store)
             closing = kept
 
@@ -366,6 +382,14 @@ def _kept_connections(store: Store) -> _Connections:
 
             event.listen(store.engine, "engine_disposed", close)
         return kept
+
+
+def _forget_connections() -> None:
+    """In a forked child: the kept connections are the parent's; never touch them."""
+    _CONNECTIONS.clear()
+
+
+os.register_at_fork(after_in_child=_forget_connections)
 
 
 # -- both --------------------------------------------------------------------------------
