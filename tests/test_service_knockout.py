@@ -733,3 +733,13 @@ def test_games_set_up_ahead_are_always_played(
     assert a.champion == b.champion
     if a.champion is not None:
         assert a.match(1).status(one).games == b.match(1).status(ahead).games
+
+
+def test_settings_the_pairings_depend_on_are_fixed_at_the_start(service: Service) -> None:
+    tid = started(service, 4, match_format="2")
+    regulations = service.export_json(tid)["tournament"]["regulations"]
+    assert regulations["match_format"] == "2"
+    with pytest.raises(RuleError, match="match format cannot change after the start"):
+        service.edit_regulations(tid, details={**regulations, "match_format": "1"})
+    service.edit_regulations(tid, details={**regulations, "venue": "Club"})  # others may
+    assert service.export_json(tid)["tournament"]["regulations"]["venue"] == "Club"

@@ -329,6 +329,7 @@ def _describe(settings: Settings) -> str:
 #: regulations details a Swiss or knockout fixes at the start (bracket, lots, colours)
 FIXED_AT_START = (
     "initial_colour",
+    "acceleration",
     "match_format",
     "tie_rule",
     "bracket",

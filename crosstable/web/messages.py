@@ -355,6 +355,8 @@ CATALOGUE: tuple[str, ...] = (
         "player {start} {name} is out of the knockout already (lost in {round}): there is nothing to withdraw from"
     ),
     E_("{setting} cannot change after the start: the pairings depend on it (undo the start first)"),
+    E_("initial colour"),
+    E_("acceleration"),
     E_("match format"),
     E_("tie rule"),
     E_("bracket"),
