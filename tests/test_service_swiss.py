@@ -534,3 +534,18 @@ def test_publishing_twice_with_the_same_key_counts_once(service: Service) -> Non
     assert len(service.overview(tid).games) == 3
     with pytest.raises(ConflictError, match="already used for another request"):
         service.publish_round(tid, [(1, 2), (3, 4), (5, 6)], idempotency_key="round-1")
+
+
+def test_the_trf_export_carries_the_initial_colour_and_forbidden_pairs(service: Service) -> None:
+    tid = swiss(service, 8, rounds=3, initial_colour="black", forbidden="1-2,3-4")
+    source = random.Random(5)
+    for _ in range(3):
+        service.publish_round(tid)
+        play_round(service, tid, source)
+    document = parse_trf(service.export_trf(tid), source="export")
+    assert document.initial_colour is Colour.BLACK
+    assert set(document.forbidden_pairs) == {(1, 2), (3, 4)}
+    # a pairing program given the file pairs every round as the service did
+    assert [c.round for c in check_document(document) if not c.agrees] == []
+    met = {frozenset((g.white, g.black)) for r in service.tournament(tid).rounds for g in r.games}
+    assert frozenset((1, 2)) not in met and frozenset((3, 4)) not in met

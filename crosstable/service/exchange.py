@@ -9,13 +9,14 @@ it again gives the same document. TRF goes through :mod:`crosstable.formats`.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from crosstable.core.errors import InputError
-from crosstable.core.model import Tournament
+from crosstable.core.model import System, Tournament
 from crosstable.service.base import Change, ServiceBase
 from crosstable.service.errors import NotFoundError
 from crosstable.service.loading import Loaded, result_code, settings_columns
@@ -109,10 +110,27 @@ class Exchange(ServiceBase):
 
         tournament = self.tournament(tournament_id)  # type: ignore[attr-defined]
         document = trf.TrfDocument.from_tournament(tournament)
+        if tournament.settings.system is System.SWISS_DUTCH:
+            document = self._swiss_records(tournament_id, document)
         writer = getattr(trf, "write_trf", None)
         if writer is None:
             raise InputError("TRF export is not available yet", source="export")
         return str(writer(document, edition))
+
+    def _swiss_records(self, tournament_id: int, document: Any) -> Any:
+        """A Swiss's initial colour (XXC) and forbidden pairs (XXP), so that a pairing
+        program re-pairs the exported file exactly as the service did."""
+        from crosstable.service.swiss import initial_colour_of, parse_forbidden
+
+        with self.store.reading() as session:
+            row = session.get(TournamentRow, tournament_id)
+            details = dict(row.regulations or {}) if row is not None else {}
+        colour = initial_colour_of(details) if details.get("initial_colour") else None
+        return replace(
+            document,
+            initial_colour=colour,
+            forbidden_pairs=parse_forbidden(str(details.get("forbidden", ""))),
+        )
 
     def import_tournament(
         self, tournament: Tournament, *, actor: str = "", source: str = ""
