@@ -11,7 +11,6 @@ prohibited pairings (260 / XXP) and the initial colour (152 / XXC) are honoured.
 from __future__ import annotations
 
 import json
-import math
 from fractions import Fraction
 from pathlib import Path
 from typing import Annotated
@@ -21,6 +20,7 @@ import typer
 from crosstable.core.errors import InputError
 from crosstable.core.model import ByeKind, Colour, Tournament
 from crosstable.core.pairing.dutch import Pairing, PairingRequest, pair_round, request_for
+from crosstable.core.pairing.dutch.acceleration import baku
 from crosstable.core.pairing.dutch.from_tournament import next_round
 from crosstable.formats.trf_model import TrfDocument
 
@@ -144,19 +144,3 @@ def accelerations(doc: TrfDocument) -> dict[int, list[Fraction]]:
 def _baku(doc: TrfDocument) -> bool:
     text = " ".join(doc.headers.get(tag, "") for tag in ("092", "192")).upper()
     return any(word in text for word in _BAKU)
-
-
-def baku(players: int, rounds: int) -> dict[int, list[Fraction]]:
-    """C.04.5.1: group A (the first 2·⌈N/4⌉ players) gets 1 point in the first
-    half (rounded up) of the accelerated rounds and ½ in the rest; the
-    accelerated rounds are the first half of the event, rounded up.
-
-    >>> table = baku(161, 9)
-    >>> len(table), [str(p) for p in table[1]]
-    (82, ['1', '1', '1', '1/2', '1/2'])
-    """
-    group_a = 2 * math.ceil(players / 4)
-    accelerated = math.ceil(rounds / 2)
-    full = math.ceil(accelerated / 2)
-    row = [Fraction(1)] * full + [Fraction(1, 2)] * (accelerated - full)
-    return {start: list(row) for start in range(1, min(group_a, players) + 1)}

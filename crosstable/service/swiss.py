@@ -233,7 +233,7 @@ def _plan(loaded: Loaded) -> _Plan:
     absent = {start: "withdrawn" for start in withdrawn} | entered
     accelerations: dict[int, list[Fraction]] | None = None
     if str(details.get("acceleration", "")).strip().lower() == "baku":
-        from crosstable.cli.pair import baku
+        from crosstable.core.pairing.dutch.acceleration import baku
 
         accelerations = baku(len(tournament.players), planned)
     request = request_for(
