@@ -21,6 +21,7 @@ from crosstable.web.routes.common import (
     role_of,
     text,
 )
+from crosstable.web.routes.printing import player_byes
 from crosstable.web.security import Caller
 
 router = APIRouter(include_in_schema=False)
@@ -121,6 +122,7 @@ def player(tid: int, start: int, request: Request) -> Response:
         line=table.line(start),
         explanations=explanations,
         games=games,
+        byes=player_byes(site, context["t"], table.line(start)),
         **context,
     )
 
