@@ -141,7 +141,9 @@ class StageGraph:
         self.pending: dict[tuple[int, int], int] = {}
         self.vertices = set(vertices)
         offset = self.offset
-        self.graph: rx.PyGraph[int, int] = rx.PyGraph(multigraph=False)
+        self.graph: rx.PyGraph[int, int] = rx.PyGraph(
+            multigraph=True
+        )  # edges are never repeated: no duplicate check
         self.graph.add_nodes_from(range(self.dummy + 1))
         keep = set(vertices)
         if bye_candidates is not None:
