@@ -10,6 +10,7 @@ time is the steadier figure on a shared machine).
 
     python bench/bench_dutch.py            # 500, 1000 and 2000 players
     python bench/bench_dutch.py 200 500    # chosen sizes
+    python bench/bench_dutch.py --round 2 --events DIR 1000   # round 2; keep the events
     python bench/bench_dutch.py --crosscheck 1000 [SEED]  # random events vs py4swiss
 
 The cross-check pairs a random round of random events (6-400 players, half-point
@@ -73,21 +74,24 @@ print(json.dumps({"seconds": seconds, "cpu": cpu, "peak_mib": peak, "pairs": pai
 """
 
 
-def make_event(players: int, folder: Path) -> Path:
-    from dataclasses import replace
-
+def make_event(players: int, folder: Path, round_number: int = 5) -> Path:
+    """A generated event of ``players`` with ``round_number - 1`` rounds played
+    (reused when ``folder`` already holds it: generating large fields takes a while)."""
     from crosstable.core.model import Colour, Settings, System
     from crosstable.core.pairing.dutch.generator import GeneratorSettings, generate
     from crosstable.formats.trf import write_trf
     from crosstable.formats.trf_model import TrfDocument
 
-    tournament = generate(GeneratorSettings(players=players, rounds=4, seed=players))
+    path = folder / f"swiss{players}_r{round_number}.trf"
+    if path.exists():
+        return path
+    settings = GeneratorSettings(players=players, rounds=round_number - 1, seed=players)
+    tournament = generate(settings)
     tournament = replace(tournament, settings=Settings(system=System.SWISS_DUTCH, rounds=9))
     doc = TrfDocument.from_tournament(tournament)
     order = sorted(doc.file_points, key=lambda start: (-doc.file_points[start], start))
     ranks: dict[int, int | None] = {start: rank for rank, start in enumerate(order, 1)}
     doc = replace(doc, initial_colour=Colour.WHITE, file_ranks=ranks)
-    path = folder / f"swiss{players}.trf"
     path.write_text(write_trf(doc))
     return path
 
@@ -123,34 +127,39 @@ def load() -> str:
         return "unknown"
 
 
-def main(sizes: list[int]) -> None:
+def main(sizes: list[int], round_number: int = 5, events: Path | None = None) -> None:
+    if events is None:
+        with tempfile.TemporaryDirectory() as folder:
+            main(sizes, round_number, Path(folder))
+        return
+    events.mkdir(parents=True, exist_ok=True)
     cores = os.cpu_count()
     print(
         f"{platform.processor() or platform.machine()}, {cores} cores,"
         f" Python {platform.python_version()}, load {load()}"
     )
+    print(f"round {round_number} of a generated event (results drawn from ratings)")
     print(
         f"{'players':>8} {'crosstable s':>13} {'cpu s':>6} {'MiB':>5}"
         f" {'py4swiss s':>11} {'cpu s':>6} {'MiB':>5}  same"
     )
-    with tempfile.TemporaryDirectory() as folder:
-        for players in sizes:
-            path = make_event(players, Path(folder))
-            ours = run(OURS, path)
-            peer = run(PEER, path)
-            same = "n/a"
-            if ours and peer:
-                same = "yes" if ours["pairs"] == peer["pairs"] else "NO"
+    for players in sizes:
+        path = make_event(players, events, round_number)
+        ours = run(OURS, path)
+        peer = run(PEER, path)
+        same = "n/a"
+        if ours and peer:
+            same = "yes" if ours["pairs"] == peer["pairs"] else "NO"
 
-            def cell(r: dict[str, object] | None, key: str, fmt: str) -> str:
-                return format(r[key], fmt) if r else "-"
+        def cell(r: dict[str, object] | None, key: str, fmt: str) -> str:
+            return format(r[key], fmt) if r else "-"
 
-            print(
-                f"{players:>8} {cell(ours, 'seconds', '13.2f')} {cell(ours, 'cpu', '6.2f')}"
-                f" {cell(ours, 'peak_mib', '5.0f')} {cell(peer, 'seconds', '11.2f')}"
-                f" {cell(peer, 'cpu', '6.2f')} {cell(peer, 'peak_mib', '5.0f')}  {same}"
-                f"  (load {load()})"
-            )
+        print(
+            f"{players:>8} {cell(ours, 'seconds', '13.2f')} {cell(ours, 'cpu', '6.2f')}"
+            f" {cell(ours, 'peak_mib', '5.0f')} {cell(peer, 'seconds', '11.2f')}"
+            f" {cell(peer, 'cpu', '6.2f')} {cell(peer, 'peak_mib', '5.0f')}  {same}"
+            f"  (load {load()})"
+        )
 
 
 PEER_WORKER = r"""
@@ -245,9 +254,13 @@ def classify(path: Path, peer: list[list[int]]) -> str:
                     return "+".join(names)
     ours = pair_round(request)
     scores = {c.start: c.score() for c in request.competitors}
+    played = {c.start: sum(r.played for r in c.history) for c in request.competitors}
     peer_bye = next((a for a, b in peer if b == 0), None)
-    if ours.bye is not None and peer_bye is not None and scores[peer_bye] > scores[ours.bye]:
-        return "C5"
+    if ours.bye is not None and peer_bye is not None:
+        if scores[peer_bye] > scores[ours.bye]:
+            return "C5"  # py4swiss's PAB recipient has a higher score
+        if scores[peer_bye] == scores[ours.bye] and played[peer_bye] < played[ours.bye]:
+            return "C9"  # same score, more unplayed games
     return "unexplained"
 
 
@@ -344,7 +357,16 @@ def crosscheck(count: int, seed: int) -> None:
 
 if __name__ == "__main__":
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-    if sys.argv[1:2] == ["--crosscheck"]:
-        crosscheck(int(sys.argv[2]), int(sys.argv[3]) if len(sys.argv) > 3 else 1)
+    args = sys.argv[1:]
+    if args[:1] == ["--crosscheck"]:
+        crosscheck(int(args[1]), int(args[2]) if len(args) > 2 else 1)
     else:
-        main([int(a) for a in sys.argv[1:]] or [500, 1000, 2000])
+        options: dict[str, str] = {}
+        while args and args[0] in ("--round", "--events"):
+            options[args[0]] = args[1]
+            args = args[2:]
+        main(
+            [int(a) for a in args] or [500, 1000, 2000],
+            int(options.get("--round", 5)),
+            Path(options["--events"]) if "--events" in options else None,
+        )
