@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
+from fractions import Fraction
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -13,6 +14,9 @@ from hypothesis import strategies as st
 from crosstable.core.model import GameResult, Tournament
 from crosstable.core.standings import compute_standings
 from crosstable.core.standings.live import LiveStandings
+from crosstable.core.standings.ranking import _sort_keys
+from crosstable.core.tiebreaks.base import Column
+from crosstable.core.tiebreaks.spec import parse_code
 from tests.test_standings_live_groups import RESULTS, round_robins
 from tests.test_standings_properties import swiss_events
 from tests.test_tiebreak_helpers import tour
@@ -67,3 +71,25 @@ def test_names_are_written_as_json_strings() -> None:
     body = json.loads(live.json_text())
     assert body == compute_standings(t, "SB,DE").to_json()
     assert sorted(row["name"] for row in body["rows"]) == sorted(names)
+
+
+@given(
+    st.lists(
+        st.one_of(
+            st.none(),
+            st.integers(-50, 50),
+            st.fractions(min_value=-20, max_value=20, max_denominator=8),
+        ),
+        min_size=1,
+        max_size=12,
+    ),
+    st.booleans(),
+    st.data(),
+)
+def test_ranking_sort_keys_are_the_columns_keys(
+    values: list[int | Fraction | None], higher: bool, data: st.DataObject
+) -> None:
+    """ranking builds its sort keys a column at a time: exactly ``Column.key``."""
+    column = Column(parse_code("SB"), list(values), 2, higher)
+    chosen = sorted(data.draw(st.sets(st.integers(0, len(values) - 1))))
+    assert _sort_keys(column, chosen) == [column.key(p) for p in chosen]

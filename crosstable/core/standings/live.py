@@ -34,6 +34,8 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import replace
+from itertools import chain
+from typing import cast
 
 from crosstable.core.errors import RuleError
 from crosstable.core.model import GameResult, RulesEdition, System, Tournament
@@ -81,7 +83,10 @@ class LiveStandings:
         self._names = {player.start: player.name for player in tournament.players}
         # pieces of the JSON rows that never change (see json_text)
         self._code_keys = [f",{_compact(code)}:" for code in self._codes]
-        self._number_texts: dict[tuple[object, int, bool], str] = {}
+        #: per listed code: value → its `,"CODE":value` text, for columns of one shape
+        #: (denominator, integral)
+        self._fragments: list[dict[object, str]] = [{} for _ in self._codes]
+        self._shapes: list[tuple[int, bool] | None] = [None for _ in self._codes]
         self._points_texts: dict[int, str] = {}
         #: (provisional, notes) → the text before and after the rows
         self._around: tuple[tuple[bool, tuple[str, ...]], str, str] | None = None
@@ -192,45 +197,53 @@ class LiveStandings:
         ranking = self._rank(None)
         withdrawn = self._withdrawn_flags()
         columns = ranking.columns
-        # each listed code's column (the DE columns are made anew by every ranking);
-        # None: PTS, the points
-        found = iter(columns)
-        aligned = [None if spec.name == "PTS" else next(found) for spec in self._specs]
-        shown = list(zip(self._code_keys, aligned, strict=True))
         score = f.score
         active = f.active
+        # (whole columns at a time, through C-level map/zip: the per-player Python work
+        # is what a table of a few dozen players costs most)
+        known_points = list(map(self._points_texts.get, score))
+        pts = (
+            [text or self._points_text(x) for text, x in zip(known_points, score, strict=True)]
+            if None in known_points
+            else cast(list[str], known_points)
+        )
+        # per listed code, each player's `,"CODE":value` (the DE columns are made anew
+        # by every ranking; PTS shows the points)
+        found = iter(columns)
+        pieces: list[list[str]] = []
+        for index, spec in enumerate(self._specs):
+            code_key = self._code_keys[index]
+            if spec.name == "PTS":
+                pieces.append([code_key + text for text in pts])
+                continue
+            column = next(found)
+            known = self._fragments[index]
+            shape = (column.denominator, column.integral)
+            if self._shapes[index] != shape:  # (values read alike only with one shape)
+                known.clear()
+                self._shapes[index] = shape
+            found_texts = list(map(known.get, column.values))
+            pieces.append(
+                [text or self._fragment(index, column, p) for p, text in enumerate(found_texts)]
+                if None in found_texts
+                else cast(list[str], found_texts)
+            )
+        heads, closers = self._row_heads, self._row_closers
         ranks = ranking.ranks
-        heads = self._row_heads
-        numbers = self._number_texts
-        points = self._points_texts
-        parts: list[str] = []
-        listed = list(ranking.order)
-        listed += [p for p in range(f.n) if not active[p]]
-        for p in listed:
-            pts = points.get(score[p])
-            if pts is None:
-                pts = points[score[p]] = _compact(float(f.points(score[p])))
-            out = [heads[p][0], str(ranks[p]) if active[p] else "null", heads[p][1], pts]
-            for code_key, column in shown:
-                out.append(code_key)
-                if column is None:
-                    out.append(pts)
-                elif not active[p]:
-                    out.append("null")
-                else:
-                    value = column.values[p]
-                    known = (value, column.denominator, column.integral)
-                    text = numbers.get(known)
-                    if text is None:
-                        text = numbers[known] = _compact(number_json(column.natural(p)))
-                    out.append(text)
-            flag = withdrawn.get(p + 1, "")
-            if flag:
-                out.append(f',"withdrawn":{_compact(flag)}')
-            if not active[p]:
-                out.append(',"excluded":true')
-            out.append("}")
-            parts.append("".join(out))
+        shown = list(map(str, map(ranks.get, range(f.n))))
+        fields = zip(heads, shown, self._row_names, pts, *pieces, closers, strict=True)
+        rows = list(map("".join, fields))
+        parts = list(map(rows.__getitem__, ranking.order))
+        if withdrawn or not all(active):
+            parts = [
+                self._flagged(part, p, withdrawn, active[p])
+                for part, p in zip(parts, ranking.order, strict=True)
+            ]
+            for p in range(f.n):
+                if not active[p]:  # unranked, no values, at the end
+                    nulls = "".join(f"{key}{text}" for key, text in self._inactive_values(p, pts))
+                    row = f"{heads[p]}null{self._row_names[p]}{pts[p]}{nulls}}}"
+                    parts.append(self._flagged(row, p, withdrawn, False))
         around = (is_provisional(self._base, f), tuple(table_notes(self._effect, columns)))
         if self._around is None or self._around[0] != around:
             head = document_json(
@@ -250,6 +263,31 @@ class LiveStandings:
 
     # -- internals -----------------------------------------------------------------------
 
+    def _points_text(self, scaled: int) -> str:
+        text = self._points_texts[scaled] = _compact(float(self._field.points(scaled)))
+        return text
+
+    def _fragment(self, index: int, column: Column, p: int) -> str:
+        """``,"CODE":value`` for player index ``p``'s value in ``column`` (kept by value)."""
+        text = self._code_keys[index] + _compact(number_json(column.natural(p)))
+        self._fragments[index][column.values[p]] = text
+        return text
+
+    def _inactive_values(self, p: int, pts: list[str]) -> list[tuple[str, str]]:
+        """A player the withdrawal rule took out: points, and no tie-break values."""
+        return [
+            (key, pts[p] if spec.name == "PTS" else "null")
+            for key, spec in zip(self._code_keys, self._specs, strict=True)
+        ]
+
+    @staticmethod
+    def _flagged(row: str, p: int, withdrawn: dict[int, str], active: bool) -> str:
+        flag = withdrawn.get(p + 1, "")
+        extra = (f',"withdrawn":{_compact(flag)}' if flag else "") + (
+            "" if active else ',"excluded":true'
+        )
+        return f"{row[:-1]}{extra}}}" if extra else row
+
     def _rank(self, lots_seed: int | None) -> Ranking:
         return rank(
             self._field,
@@ -263,10 +301,12 @@ class LiveStandings:
         """Explicit and inferred withdrawals now (a run of forfeits may end or begin with
         any result)."""
         raw = self._raw
-        if not self._withdrawn and not self._base.withdrawn:
-            missing = (FLOSS, ZPB)
-            if not any(k in kinds for kinds in raw.kind for k in missing):
-                return {}  # nobody withdrew, and no run of forfeits anywhere
+        if (
+            not self._withdrawn
+            and not self._base.withdrawn
+            and _MISSING.isdisjoint(chain.from_iterable(raw.kind))
+        ):
+            return {}  # nobody withdrew, and no run of forfeits anywhere
         flags = withdrawal_effect(
             self._base, raw, system=self._system, explicit=self._withdrawn, final=False
         )
@@ -309,15 +349,21 @@ class LiveStandings:
         self._field = raw
         #: player index → the remembered groups holding them (see record)
         self._places_of: list[set[tuple[str, tuple[int, ...]]]] = [set() for _ in range(raw.n)]
-        self._row_heads = [
-            (
-                f'{{"start":{p + 1},"rank":',
-                f',"name":{_compact(self._names.get(p + 1, ""))},"points":',
-            )
-            for p in range(raw.n)
+        # the fixed parts of each player's JSON row (see json_text)
+        self._row_heads = [f'{{"start":{p + 1},"rank":' for p in range(raw.n)]
+        self._row_names = [
+            f',"name":{_compact(self._names.get(p + 1, ""))},"points":' for p in range(raw.n)
         ]
+        self._row_closers = ["}"] * raw.n
         self._columns: list[Column] = [tiebreak(s).compute(raw, s) for s in self._ranked]
 
 
+#: the kinds of round a run of which at the end may mean a withdrawal
+_MISSING = frozenset({FLOSS, ZPB})
+
+
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+
+
 def _compact(value: object) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return _ENCODER.encode(value)

@@ -14,6 +14,9 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import compress
+from operator import neg
+from typing import cast
 
 from crosstable.core.tiebreaks.base import Column, Value, tiebreak
 from crosstable.core.tiebreaks.direct import DirectEncounter
@@ -56,6 +59,16 @@ class Ranking:
         return [q for q in self.order if self.keys[q][:depth] == prefix]
 
 
+def _sort_keys(column: Column, chosen: list[int]) -> list[object]:
+    """``[column.key(p) for p in chosen]``, without a Python call per player when no
+    value is missing (then a key is the value, negated when higher is better)."""
+    values = list(map(column.values.__getitem__, chosen))
+    if None in values:
+        return list(map(column.key, chosen))
+    present = cast(list[Value], values)
+    return list(map(neg, present)) if column.higher_is_better else list(present)
+
+
 def rank(
     f: Field,
     specs: Sequence[TieBreakSpec],
@@ -72,10 +85,10 @@ def rank(
     ``group_places`` answers DE for a tied group instead of computing it (the live
     table remembers the answers of groups whose games did not change).
     """
-    chosen = [p for p in range(f.n) if f.active[p]] if players is None else sorted(players)
-    score = f.score
-    # one list per criterion (points first), aligned with ``chosen``
-    criteria: list[list[object]] = [[-score[p] for p in chosen]]
+    chosen = list(compress(range(f.n), f.active)) if players is None else sorted(players)
+    # one list per criterion (points first), aligned with ``chosen`` (built through
+    # C-level map: per-player Python work is most of a small table's cost)
+    criteria: list[list[object]] = [list(map(neg, map(f.score.__getitem__, chosen)))]
     used: list[Column] = []
     for i, spec in enumerate(specs):
         tb = tiebreak(spec)
@@ -94,26 +107,34 @@ def rank(
                     for p, place in places.items():
                         numbers[p] = place
             column = Column(spec, list[Value | None](numbers), 1, False, True)
-            criteria.append([numbers[p] for p in chosen])
+            criteria.append(list(map(numbers.__getitem__, chosen)))
         else:
             given = columns[i] if columns is not None else None
             column = given if given is not None else tb.compute(f, spec)
-            key = column.key
-            criteria.append([key(p) for p in chosen])
+            criteria.append(_sort_keys(column, chosen))
         used.append(column)
     frozen: dict[int, Key] = dict(zip(chosen, zip(*criteria, strict=True), strict=True))
     # ``chosen`` ascends and the sort is stable: equal keys stay in starting order
     order = sorted(chosen, key=frozen.__getitem__)
     ranks: dict[int, int] = {}
     lots: list[Lot] = []
-    rng = random.Random(lots_seed) if lots_seed is not None else None
+    if lots_seed is None:  # ties share a rank (1, 2, 2, 4)
+        shared = 0
+        previous: Key | None = None
+        for place, p in enumerate(order, 1):
+            mine = frozen[p]
+            if mine != previous:
+                shared, previous = place, mine
+            ranks[p] = shared
+        return Ranking(tuple(order), ranks, frozen, tuple(used))
+    rng = random.Random(lots_seed)
     position = 0
     while position < len(order):
         stop = position + 1
         while stop < len(order) and frozen[order[stop]] == frozen[order[position]]:
             stop += 1
         group = order[position:stop]
-        if rng is not None and len(group) > 1:
+        if len(group) > 1:
             drawn = list(group)
             rng.shuffle(drawn)
             order[position:stop] = drawn
@@ -123,7 +144,7 @@ def rank(
                 Lot(
                     tuple(sorted(p + 1 for p in group)),
                     tuple(p + 1 for p in drawn),
-                    lots_seed if lots_seed is not None else 0,
+                    lots_seed,
                 )
             )
         else:

@@ -60,21 +60,26 @@ def encounters(f: Field, spec: TieBreakSpec, p: int, group: set[int]) -> dict[in
 
 def mini_table(
     f: Field, spec: TieBreakSpec, group: list[int]
-) -> tuple[dict[int, Fraction], dict[int, int]]:
-    """Each member's mini-table score (averages of repeated games) and opponents met."""
+) -> tuple[dict[int, Value], dict[int, int]]:
+    """Each member's mini-table score (averages of repeated games) and opponents met.
+
+    Scores are scaled points, exact: an integer unless games were repeated (then a
+    fraction: the average of those games).
+    """
     members = set(group)
-    totals: dict[int, Fraction] = {}
+    totals: dict[int, Value] = {}
     met_count: dict[int, int] = {}
     for p in group:
         met = encounters(f, spec, p, members)
         whole = 0
-        parts = Fraction(0)
+        parts: Fraction | None = None
         for games in met.values():
             if len(games) == 1:
                 whole += games[0]
             else:
-                parts += Fraction(sum(games), len(games))
-        totals[p] = parts + whole
+                share = Fraction(sum(games), len(games))
+                parts = share if parts is None else parts + share
+        totals[p] = whole if parts is None else parts + whole
         met_count[p] = len(met)
     return totals, met_count
 
