@@ -93,10 +93,11 @@ class LiveStandings:
         self._results: dict[tuple[int, int], GameResult | None] = {}
         #: (DE code, tied group) → DE places, valid while no game inside the group changes
         self._places: dict[tuple[str, tuple[int, ...]], dict[int, int]] = {}
-        self._index: dict[tuple[int, int, int], tuple[int, int]] = {}
-        for r, rnd in enumerate(tournament.rounds):
-            for g, game in enumerate(rnd.games):
-                self._index[(rnd.number, game.white, game.black)] = (r, g)
+        self._index: dict[tuple[int, int, int], tuple[int, int]] = {
+            (rnd.number, game.white, game.black): (r, g)
+            for r, rnd in enumerate(tournament.rounds)
+            for g, game in enumerate(rnd.games)
+        }
         self._rebuild(tournament)
 
     # -- state ---------------------------------------------------------------------------

@@ -26,6 +26,7 @@ scored against them stay (their later rounds are zero-point byes).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import chain
 
 from crosstable.core.model import System, Tournament, WithdrawalRule
 from crosstable.core.tiebreaks.field import FLOSS, FREE, GAME, PENDING, ZPB, Field
@@ -49,6 +50,8 @@ def infer_withdrawals(f: Field) -> frozenset[int]:
     """
     found: set[int] = set()
     missing = (FLOSS, ZPB) if f.predetermined else (FLOSS,)
+    if set(missing).isdisjoint(chain.from_iterable(f.kind)):
+        return frozenset()  # no forfeit loss anywhere (checked at C speed)
     for p in range(f.n):
         trailing = 0
         for k in reversed(f.kind[p]):
