@@ -45,9 +45,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 SO_TIMESTAMPNS = 35  # Linux (socket doesn't export it); the control message has the same number
 CROSSTABLE = b"event: crosstable\r\nid: "
+CELLS = b"event: cells\r\nid: "
 CHANGE = b"event: change\r\nid: "
 SEQ = re.compile(rb'"seq": ?(\d+)')
-BROADCAST = re.compile(r"rendered in ([\d.]+) ms, (\d+) viewers written in ([\d.]+) ms")
+BROADCAST = re.compile(
+    r"broadcast t\d+ r(\d+) \((\d+) changes\): published at ([\d.]+), taken up after ([\d.]+) ms, "
+    r"rendered in ([\d.]+) ms, (\d+) viewers written in ([\d.]+) ms"
+)
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
@@ -86,7 +90,7 @@ def free_port() -> int:
 
 
 class Spectator:
-    __slots__ = ("buffer", "changes", "live", "sock", "tables")
+    __slots__ = ("buffer", "changes", "live", "newest", "received", "sock", "tables")
 
     def __init__(self, sock: socket.socket) -> None:
         self.sock = sock
@@ -95,14 +99,19 @@ class Spectator:
         #: (revision, kernel time, client time) of every crosstable event
         self.tables: list[tuple[int, float, float]] = []
         self.changes: set[int] = set()
+        self.received = 0  # bytes
+        self.newest = -1  # the newest revision of a table
 
     def feed(self, chunk: bytes, kernel: float, now: float) -> None:
+        self.received += len(chunk)
         data = self.buffer + chunk
         if not self.live and b": live" in data:
             self.live = True
         done = 0
         while True:
-            table = data.find(CROSSTABLE, done)
+            # (the changed cells stand for the table)
+            found = [i for i in (data.find(CROSSTABLE, done), data.find(CELLS, done)) if i >= 0]
+            table = min(found, default=-1)
             change = data.find(CHANGE, done)
             at = min(table, change) if table >= 0 and change >= 0 else max(table, change)
             if at < 0:
@@ -113,8 +122,10 @@ class Spectator:
                 done = at
                 break
             if at == table:
-                head = at + len(CROSSTABLE)
-                self.tables.append((int(data[head : data.index(b"\r", head)]), kernel, now))
+                head = data.index(b"id: ", at) + 4
+                revision = int(data[head : data.index(b"\r", head)])
+                self.tables.append((revision, kernel, now))
+                self.newest = max(self.newest, revision)
             else:
                 self.changes.update(int(s) for s in SEQ.findall(data, at, end))
             done = end + 4
@@ -122,7 +133,8 @@ class Spectator:
 
 
 def watch(port: int, path: str, count: int) -> None:
-    """Connect ``count`` spectators, say ``ready``, read until ``stop`` on stdin, dump JSON."""
+    """Connect ``count`` spectators, say ``ready``; on ``until N`` from stdin, read until every
+    spectator has a table at revision N or newer (at most a minute), then dump JSON."""
     poller = select.epoll()
     spectators: dict[int, Spectator] = {}
     request = f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n"
@@ -137,22 +149,27 @@ def watch(port: int, path: str, count: int) -> None:
             time.sleep(0.02)
     poller.register(sys.stdin.fileno(), select.EPOLLIN)
     space = socket.CMSG_SPACE(16)
+    # one receive buffer for every socket: no allocation per read
+    buffer = bytearray(1 << 18)
+    view = memoryview(buffer)
     ready = False
+    until, deadline = None, 0.0
     while True:
-        for fd, _mask in poller.poll(1.0):
+        for fd, _mask in poller.poll(0.1):
             if fd == sys.stdin.fileno():
-                sys.stdin.readline()
-                dump(spectators)
-                return
+                until = int(sys.stdin.readline().split()[1])
+                deadline = time.monotonic() + 60
+                continue
             spectator = spectators[fd]
             try:
-                chunk, ancillary, _flags, _addr = spectator.sock.recvmsg(1 << 20, space)
+                size, ancillary, _flags, _addr = spectator.sock.recvmsg_into([buffer], space)
             except BlockingIOError:
                 continue
             now = time.time()
-            if not chunk:
+            if not size:
                 poller.unregister(fd)
                 continue
+            chunk = bytes(view[:size])
             kernel = now
             for level, kind, value in ancillary:
                 if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS:
@@ -162,10 +179,18 @@ def watch(port: int, path: str, count: int) -> None:
         if not ready and all(s.live for s in spectators.values()):
             ready = True
             print("ready", flush=True)
+        if until is not None and (
+            all(s.newest >= until for s in spectators.values()) or time.monotonic() > deadline
+        ):
+            dump(spectators)
+            return
 
 
 def dump(spectators: dict[int, Spectator]) -> None:
-    out = [{"tables": s.tables, "changes": sorted(s.changes)} for s in spectators.values()]
+    out = [
+        {"tables": s.tables, "changes": sorted(s.changes), "bytes": s.received}
+        for s in spectators.values()
+    ]
     json.dump(out, sys.stdout)
     sys.stdout.write("\n")
     sys.stdout.flush()
@@ -231,7 +256,7 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
                 break
             except OSError:
                 await asyncio.sleep(0.1)
-        path = f"/t/{tid}/events?rev=999999"
+        path = f"/t/{tid}/events?rev=999999" + ("&cells=1" if args.cells else "")
         spectators = await asyncio.create_subprocess_exec(
             sys.executable,
             __file__,
@@ -253,6 +278,7 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
         cycle = ["1-0", "0-1", "½-½"]
         count = index = 0
         cpu_before = cpu_seconds(server.pid)
+        client_cpu_before = cpu_seconds(spectators.pid)
         started = time.perf_counter()
         while count < args.results:
             rnd, board = games[index % len(games)]
@@ -273,17 +299,19 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
                 if delay > 0:
                     await asyncio.sleep(delay)
         elapsed = time.perf_counter() - started
-        await asyncio.sleep(3.0)
-        cpu = cpu_seconds(server.pid) - cpu_before
-        spectators.stdin.write(b"stop\n")
+        # the spectators report once every one has the last result (or after a minute)
+        spectators.stdin.write(f"until {max(sent)}\n".encode())
         await spectators.stdin.drain()
         report = json.loads(await spectators.stdout.readline())
+        cpu = cpu_seconds(server.pid) - cpu_before
+        client_cpu = cpu_seconds(spectators.pid) - client_cpu_before
         await spectators.wait()
         spectators = None
         kernel: list[float] = []
         client: list[float] = []
-        missing = changes_missing = events = 0
+        missing = changes_missing = events = received = 0
         for seen in report:
+            received += seen["bytes"]
             tables = seen["tables"]
             events += len(tables)
             changes = set(seen["changes"])
@@ -297,11 +325,19 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
                 client.append((first[2] - moment) * 1000)
         page_rps = await page_rate(port, tid, args.page_requests)
         server_log.flush()
-        broadcasts = BROADCAST.findall((folder / "server.log").read_text())
-        renders = [float(r) for r, n, _w in broadcasts if int(n) == args.viewers]
-        writes = [float(w) for _r, n, w in broadcasts if int(n) == args.viewers]
+        broadcasts = [
+            (int(r), int(c), float(p), float(u), float(d), int(n), float(w))
+            for r, c, p, u, d, n, w in BROADCAST.findall((folder / "server.log").read_text())
+        ]
+        full = [b for b in broadcasts if b[5] == args.viewers]
+        renders = [b[4] for b in full]
+        writes = [b[6] for b in full]
+        taken_up = [b[3] for b in full]
+        # from sending the POST to the change's publication (the commit), single-change broadcasts
+        committed = [(b[2] - sent[b[0]]) * 1000 for b in full if b[1] == 1 and b[0] in sent]
         return {
             "viewers": args.viewers,
+            "cells": args.cells,
             "http": args.http,
             "loop": args.loop,
             "results": count,
@@ -311,6 +347,7 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
             "post_p50_ms": percentile(answered, 0.5),
             "post_p95_ms": percentile(answered, 0.95),
             "table_events_received": events,
+            "bytes_per_spectator_per_result": round(received / max(len(report) * count, 1)),
             "missing": missing,
             "changes_missing": changes_missing,
             "p50_ms": percentile(kernel, 0.50),
@@ -320,8 +357,14 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
             "client_p50_ms": percentile(client, 0.50),
             "client_p95_ms": percentile(client, 0.95),
             "server_cpu_ms_per_result": round(cpu * 1000 / max(count, 1), 1),
+            "spectators_cpu_ms_per_result": round(client_cpu * 1000 / max(count, 1), 1),
             "broadcasts": len(writes),
+            "post_to_publish_p50_ms": percentile(committed, 0.5),
+            "post_to_publish_p95_ms": percentile(committed, 0.95),
+            "taken_up_p50_ms": percentile(taken_up, 0.5),
+            "taken_up_p95_ms": percentile(taken_up, 0.95),
             "render_p50_ms": percentile(renders, 0.5),
+            "render_p95_ms": percentile(renders, 0.95),
             "write_all_p50_ms": percentile(writes, 0.5),
             "write_all_p95_ms": percentile(writes, 0.95),
             "crosstable_page_requests_per_second": page_rps,
@@ -365,6 +408,9 @@ def main() -> None:
     parser.add_argument("--page-requests", type=int, default=400)
     parser.add_argument("--http", default="auto", help="uvicorn --http: auto, h11, httptools")
     parser.add_argument("--loop", default="auto", help="uvicorn --loop: auto, asyncio, uvloop")
+    parser.add_argument(
+        "--cells", action="store_true", help="spectators take only the changed cells"
+    )
     args = parser.parse_args()
     result = asyncio.run(run(args))
     result["machine"] = f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores"

@@ -5,8 +5,10 @@ nobody up and ends on the newest table, and the streams end when the server stop
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 from collections.abc import Awaitable, Callable
+from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +25,16 @@ from crosstable.store import open_store
 from crosstable.web import hub as hub_module
 from crosstable.web.app import create_app
 from crosstable.web.demo import build_demo
-from crosstable.web.hub import Message, Viewer, encode, refresh_event, start_eagerly
+from crosstable.web.hub import (
+    Message,
+    Viewer,
+    changed_cells,
+    direct_connection,
+    encode,
+    http_chunk,
+    refresh_event,
+    start_eagerly,
+)
 
 EVENT = re.compile(r"event: (\w+)\r\nid: (\d+)\r\n((?:data: .*\r\n)+)\r\n")
 
@@ -297,6 +308,122 @@ def test_a_failed_render_still_tells_the_change(live) -> None:  # type: ignore[n
     run(scenario)
 
 
+class _CellSpans(HTMLParser):
+    """Where each td/th of every tr of a fragment is: (start, end) offsets, row by row
+    (the browser's view of the table, found with the standard library's HTML parser)."""
+
+    def __init__(self, html: str) -> None:
+        super().__init__(convert_charrefs=False)
+        self.html = html
+        self.lines = [0]
+        for line in html.splitlines(keepends=True):
+            self.lines.append(self.lines[-1] + len(line))
+        self.rows: list[list[tuple[int, int]]] = []
+        self.open: int | None = None
+        self.feed(html)
+        self.close()
+
+    def _offset(self) -> int:
+        line, column = self.getpos()
+        return self.lines[line - 1] + column
+
+    def handle_starttag(self, tag: str, attrs: Any) -> None:
+        if tag == "tr":
+            self.rows.append([])
+        elif tag in ("td", "th") and self.open is None:
+            self.open = self._offset()
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("td", "th") and self.open is not None:
+            end = self.html.index(">", self._offset()) + 1
+            self.rows[-1].append((self.open, end))
+            self.open = None
+
+
+def apply_cells(html: str, event: str, revision: int) -> str:
+    """What a page's table becomes with a ``cells`` event (as app.js applies it)."""
+    patch = json.loads(event)
+    assert f'data-revision="{patch["base"]}"' in html, "cells only for the table the page has"
+    rows = _CellSpans(html).rows
+    spans = sorted(((rows[r][c], cell) for r, c, cell in patch["cells"]), reverse=True)
+    for (start, end), cell in spans:
+        html = html[:start] + cell + html[end:]
+    return html.replace(f'data-revision="{patch["base"]}"', f'data-revision="{revision}"', 1)
+
+
+def test_viewers_that_take_cells_get_only_the_changed_cells(live) -> None:  # type: ignore[no-untyped-def]
+    app, service, tid = live
+    site = app.state.site
+
+    async def scenario() -> None:
+        site.hub.start(asyncio.get_running_loop())
+        cells = Stream(app, f"/t/{tid}/events?cells=1")
+        russian = Stream(app, f"/t/{tid}/events?cells=1", {"Accept-Language": "ru"})
+        whole = Stream(app, f"/t/{tid}/events")
+        first = service.overview(tid).revision
+        for stream in (cells, russian, whole):
+            await stream.wait_for(lambda s=stream: s.tables() == [first])
+        pages = {cells: site.render_live(tid, "en")[1], russian: site.render_live(tid, "ru")[1]}
+        results = [(2, 1, "1-0"), (2, 2, "½-½"), (3, 1, "0-1"), (2, 1, "0-1")]
+        for rnd, board, result in results:
+            if (rnd, board) == (2, 1):
+                change = service.correct_result if result == "0-1" else service.record_result
+            else:
+                change = service.record_result
+            seq = (await asyncio.to_thread(change, tid, rnd, board, result)).seq
+            for stream, locale in ((cells, "en"), (russian, "ru")):
+                await stream.wait_for(
+                    lambda s=stream, n=seq: any(i == n for _k, i, _d in s.events())
+                )
+                kind, ident, data = stream.events()[-1]
+                assert (kind, ident) == ("cells", seq)
+                assert len(data) < len(pages[stream]) / 3, "much less than the table"
+                pages[stream] = apply_cells(pages[stream], data, seq)
+                assert pages[stream] == site.render_live(tid, locale)[1]
+            await whole.wait_for(lambda n=seq: n in whole.tables())
+        assert [k for k, _i, _d in whole.events()].count("cells") == 0, "only when asked for"
+        # a change of more than cells (a withdrawal marks the row): the whole table
+        seq = (await asyncio.to_thread(service.withdraw, tid, 10)).seq
+        await cells.wait_for(lambda: seq in cells.tables())
+        assert cells.events()[-1][:2] == ("crosstable", seq)
+        for stream in (cells, russian, whole):
+            await stream.close()
+        site.hub.stop()
+
+    run(scenario)
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.lists(
+        st.lists(st.text("1½0+−— ab<&", max_size=4), min_size=1, max_size=6),
+        min_size=1,
+        max_size=6,
+    ),
+    st.data(),
+)
+def test_changed_cells_turn_the_old_table_into_the_new(rows: list[list[str]], data: Any) -> None:
+    from html import escape
+
+    def table(revision: int, cells: list[list[str]]) -> str:
+        body = "".join(
+            "<tr>" + "".join(f'<td class="c{len(c)}">{escape(c)}</td>' for c in row) + "</tr>"
+            for row in cells
+        )
+        return f'<div data-revision="{revision}"><table><tbody>{body}</tbody></table></div>'
+
+    changed = [[data.draw(st.sampled_from([cell, cell + "½", ""])) for cell in row] for row in rows]
+    old, new = table(1, rows), table(2, changed)
+    cells = changed_cells(old, new)
+    assert cells is not None
+    assert len(cells) == sum(
+        a != b for r, c in zip(rows, changed, strict=True) for a, b in zip(r, c, strict=True)
+    )
+    assert apply_cells(old, json.dumps({"base": 1, "cells": cells}), 2) == new
+    assert changed_cells(old, new.replace("<tbody>", '<tbody class="final">')) is None
+    assert changed_cells(old, table(2, [*changed, ["x"]])) is None, "a row more: the table"
+
+
 def test_changes_of_other_tournaments_are_not_sent(live) -> None:  # type: ignore[no-untyped-def]
     app, service, tid = live
     site = app.state.site
@@ -332,6 +459,55 @@ class Connection:
         self.data += message["body"]
 
 
+def _chunks(raw: bytes) -> bytes:
+    """The body of a chunked HTTP/1.1 stream (an error if it is not well formed)."""
+    body, at = b"", 0
+    while at < len(raw):
+        end = raw.index(b"\r\n", at)
+        size = int(raw[at:end], 16)
+        assert size > 0 or raw[end:] == b"\r\n\r\n", "only the last chunk is empty"
+        body += raw[end + 2 : end + 2 + size]
+        assert raw[end + 2 + size : end + 4 + size] == b"\r\n", "a chunk ends with CRLF"
+        at = end + 4 + size
+    return body
+
+
+class _Flow:
+    def __init__(self, connection: Connection) -> None:
+        self.connection = connection
+
+    @property
+    def write_paused(self) -> bool:
+        return not self.connection.open.is_set()
+
+
+class ServerConnection:
+    """What the hub writes to directly (uvicorn's httptools connection): its transport
+    takes chunks at once, its ``send`` waits while the buffer is over the high-water mark."""
+
+    __module__ = "uvicorn.protocols.http.httptools_impl"
+
+    def __init__(self, connection: Connection) -> None:
+        self.connection = connection
+        self.raw = b""
+        self.response_started = True
+        self.chunked_encoding = True
+        self.response_complete = False
+        self.disconnected = False
+        self.flow = _Flow(connection)
+        self.transport = self
+
+    def write(self, chunk: bytes) -> None:
+        assert not self.flow.write_paused, "no direct write while the buffer is full"
+        self.raw += chunk
+        self.connection.data += _chunks(chunk)
+
+    async def send(self, message: dict[str, Any]) -> None:
+        if self.flow.write_paused:
+            await self.connection.open.wait()
+        self.write(http_chunk(message["body"]))
+
+
 def _message(revision: int, with_table: bool) -> Message:
     change = encode("change", f'[{{"seq": {revision}}}]', revision)
     table = encode("crosstable", f"<table>{revision}</table>", revision) if with_table else b""
@@ -342,16 +518,23 @@ def _message(revision: int, with_table: bool) -> Message:
 @given(
     st.lists(st.tuples(st.booleans(), st.booleans(), st.booleans()), min_size=1, max_size=40),
     st.integers(min_value=1, max_value=8),
+    st.booleans(),
 )
 def test_a_viewer_gets_every_change_in_order_and_the_newest_table(
-    steps: list[tuple[bool, bool, bool]], backlog: int
+    steps: list[tuple[bool, bool, bool]], backlog: int, direct: bool
 ) -> None:
     """Whatever the moments its connection stalls, a viewer gets every change in order (or
-    one refresh when too many waited), tables only ever newer, and ends on the newest."""
+    one refresh when too many waited), tables only ever newer, and ends on the newest —
+    through the server's ``send`` or written straight to the server's connection."""
 
     async def scenario() -> None:
         connection = Connection()
         viewer = Viewer(1, "en", connection.send)
+        if direct:
+            server = ServerConnection(connection)
+            viewer.send = server.send
+            viewer.connection = direct_connection(server.send, {"method": "GET"})
+            assert viewer.connection is server
         newest = 0
         for revision, (with_table, stall, release) in enumerate(steps, start=1):
             if stall:
@@ -428,12 +611,155 @@ def test_the_refresh_event_stands_for_missed_changes() -> None:
     assert refresh_event(4).startswith(b"event: change\r\nid: 4\r\n")
 
 
+def test_only_a_known_server_connection_is_written_to_directly() -> None:
+    server = ServerConnection(Connection())
+    assert direct_connection(server.send, {"method": "GET"}) is server
+    assert direct_connection(server.send, {"method": "HEAD"}) is None, "a HEAD has no body"
+    assert direct_connection(Connection().send, {"method": "GET"}) is None, "another server"
+    server.chunked_encoding = False
+    assert direct_connection(server.send, {"method": "GET"}) is None
+    del server.flow
+    assert direct_connection(server.send, {"method": "GET"}) is None, "another uvicorn"
+
+
+# -- the crosstable kept up to date from the history's row changes ------------------------
+
+RESULTS = ("1-0", "0-1", "½-½")
+SPOT = st.tuples(st.integers(min_value=1, max_value=5), st.integers(min_value=1, max_value=3))
+CHANGE = st.one_of(
+    st.tuples(st.just("record"), SPOT, st.sampled_from(RESULTS)),
+    st.tuples(st.just("correct"), SPOT, st.sampled_from((*RESULTS, None))),
+    st.tuples(st.just("forfeit"), SPOT, st.sampled_from(("white", "black", "both"))),
+    st.tuples(st.just("report"), SPOT, st.sampled_from(RESULTS), st.booleans()),
+    st.tuples(st.just("confirm"), SPOT),
+    st.tuples(st.just("reject"), SPOT),
+    st.tuples(st.just("withdraw"), st.integers(min_value=1, max_value=6)),
+    st.tuples(st.just("undo")),
+)
+
+
+def _six_player_round_robin(service: Service) -> int:
+    from crosstable.core.model import LotsMethod
+    from crosstable.service import PlayerInfo, Regulations
+
+    tid = service.create_tournament(Regulations(name="six", tiebreaks=("SB", "DE"))).tournament_id
+    for n in range(6):
+        service.add_player(tid, PlayerInfo(f"Player {n + 1}", 2000 - 10 * n))
+    service.draw_lots(tid, LotsMethod.MANUAL, order=tuple(range(1, 7)))
+    service.start(tid)
+    return int(tid)
+
+
+def _apply(service: Service, tid: int, change: tuple[Any, ...]) -> None:
+    from crosstable.core.errors import CrosstableError
+
+    kind, *args = change
+    try:
+        if kind == "record":
+            (rnd, board), result = args
+            service.record_result(tid, rnd, board, result)
+        elif kind == "correct":
+            (rnd, board), result = args
+            service.correct_result(tid, rnd, board, result)
+        elif kind == "forfeit":
+            (rnd, board), absent = args
+            service.mark_forfeit(tid, rnd, board, absent=absent)
+        elif kind == "report":
+            (rnd, board), result, white = args
+            for game in service.overview(tid).games:
+                if (game.round, game.board) == (rnd, board):
+                    player = game.white if white else game.black
+                    service.report_result(tid, rnd, board, result, player=player or 0)
+        elif kind == "confirm":
+            (rnd, board) = args[0]
+            service.confirm_result(tid, rnd, board)
+        elif kind == "reject":
+            (rnd, board) = args[0]
+            service.reject_reports(tid, rnd, board)
+        elif kind == "withdraw":
+            service.withdraw(tid, args[0])
+        else:
+            service.undo(tid)
+    except CrosstableError:  # (refused by the rules: nothing changed)
+        pass
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.tuples(CHANGE, st.booleans()), min_size=1, max_size=30))
+def test_the_cached_crosstable_is_the_table_a_reload_gives(
+    changes: list[tuple[tuple[Any, ...], bool]],
+) -> None:
+    """Whatever changes happen, and whenever the table is looked at (after one change or
+    after several), the cached crosstable equals the one a full reload builds."""
+    from crosstable.web.views import CrosstableCache, build_crosstable, snapshot
+
+    service = Service(open_store("sqlite:///:memory:"))
+    tid = _six_player_round_robin(service)
+    cache = CrosstableCache(service)
+    cache.get(tid)
+    for change, look in changes:
+        _apply(service, tid, change)
+        if look:
+            view, table = cache.get(tid)
+            fresh_view, tournament = snapshot(service, tid)
+            assert view == fresh_view
+            assert table == build_crosstable(fresh_view, tournament)
+            assert cache._items[tid].tournament == tournament  # what the next change builds on
+    view, table = cache.get(tid)
+    fresh_view, tournament = snapshot(service, tid)
+    assert (view, table) == (fresh_view, build_crosstable(fresh_view, tournament))
+
+
+def test_results_update_the_cached_crosstable_without_a_reload(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Results (also made by another process on the same database) are applied from the
+    history; anything else, or a tournament created again under the same number, reloads."""
+    from crosstable.web import views
+    from crosstable.web.views import CrosstableCache, build_crosstable
+
+    url = f"sqlite:///{tmp_path / 'cache.db'}"
+    service = Service(open_store(url))
+    other = Service(open_store(url))  # another serve process
+    tid = _six_player_round_robin(service)
+    cache = CrosstableCache(service)
+    cache.get(tid)
+    loads: list[int] = []
+    load = views._load
+    monkeypatch.setattr(
+        views, "_load", lambda session, row: loads.append(row.id) or load(session, row)
+    )
+
+    def check() -> None:
+        view, table = cache.get(tid)
+        fresh_view, tournament = service.overview(tid), service.tournament(tid)
+        assert (view, table) == (fresh_view, build_crosstable(fresh_view, tournament))
+
+    service.record_result(tid, 1, 1, "1-0")
+    check()
+    other.record_result(tid, 1, 2, "½-½")
+    other.report_result(tid, 1, 3, "0-1", player=other.overview(tid).games[2].white or 0)
+    service.correct_result(tid, 1, 1, "0-1")
+    check()
+    assert loads == [], "results are applied, not reloaded"
+    service.withdraw(tid, 6)
+    check()
+    assert loads == [tid], "a withdrawal reloads"
+    for n in range(views.CATCH_UP + 1):
+        other.correct_result(tid, 1, 1, RESULTS[n % 2])
+    check()
+    assert loads == [tid, tid], "too far behind: reloaded"
+
+
 # -- a real server ----------------------------------------------------------------------
 
 
-def test_a_real_server_pushes_results_and_stops_with_its_spectators(tmp_path: Path) -> None:
+@pytest.mark.parametrize("http", ["httptools", "h11"])
+def test_a_real_server_pushes_results_and_stops_with_its_spectators(
+    tmp_path: Path, http: str
+) -> None:
     """uvicorn end to end: a spectator's socket gets the result posted through the API, and
-    SIGTERM ends the open stream properly instead of waiting for the spectator to leave."""
+    SIGTERM ends the open stream properly instead of waiting for the spectator to leave.
+    (With httptools the hub writes the events to the connection itself, with h11 through
+    the server's ``send``: both make the same well-formed chunked stream.)"""
     import json
     import os
     import signal
@@ -459,7 +785,8 @@ def test_a_real_server_pushes_results_and_stops_with_its_spectators(tmp_path: Pa
         port = int(probe.getsockname()[1])
     env = dict(os.environ, CROSSTABLE_DB=str(db), CROSSTABLE_SECRET="live-test")
     command = [sys.executable, "-m", "uvicorn", "crosstable.web.app:create_app", "--factory"]
-    server = subprocess.Popen([*command, "--port", str(port), "--log-level", "warning"], env=env)
+    command += ["--http", http, "--port", str(port), "--log-level", "warning"]
+    server = subprocess.Popen(command, env=env)
     try:
         for _ in range(300):
             try:
@@ -500,9 +827,113 @@ def test_a_real_server_pushes_results_and_stops_with_its_spectators(tmp_path: Pa
         assert b"text/event-stream" in head and b"transfer-encoding: chunked" in head
         server.send_signal(signal.SIGTERM)
         read_until(b"\r\n0\r\n\r\n")  # the stream's last chunk: the response ended properly
+        events = _chunks(received.partition(b"\r\n\r\n")[2]).decode()
+        assert [kind for kind, _i, _d in EVENT.findall(events)] == ["change", "crosstable"]
+        assert events.startswith(": live\r\n\r\n")
         assert server.wait(15) in (0, -signal.SIGTERM)  # (uvicorn re-raises the signal)
         spectator.close()
     finally:
         if server.poll() is None:
             server.kill()
             server.wait(10)
+
+
+# -- a browser applies the changed cells ------------------------------------------------
+
+#: what a cell of the page's table shows (the page's own render has whitespace between
+#: tags, the live events have none)
+CELLS_JS = """() => Array.from(document.querySelectorAll('#live tr')).map(tr =>
+    Array.from(tr.children).map(c => [c.tagName, c.className, c.textContent.trim(),
+                                      c.getAttribute('title')]))"""
+#: record the live events the page's EventSource gets (before the page's scripts run)
+SEEN_JS = """(() => {
+  const Original = window.EventSource;
+  window.seen = [];
+  window.EventSource = function (url) {
+    const source = new Original(url);
+    for (const kind of ["crosstable", "cells"]) {
+      source.addEventListener(kind, (e) => window.seen.push(kind + " " + e.lastEventId));
+    }
+    return source;
+  };
+})();"""
+
+
+def test_a_browser_keeps_its_table_with_the_changed_cells(tmp_path: Path) -> None:
+    """A spectator's page (Chromium) takes ``cells`` events and its table stays the table
+    a fresh page load shows; a page whose table is not the one the cells change asks for
+    the whole table again."""
+    import os
+    import socket
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    chromium = os.environ.get("CROSSTABLE_CHROMIUM")
+    if not chromium:
+        pytest.skip("CROSSTABLE_CHROMIUM is not set")
+    from playwright.sync_api import sync_playwright
+
+    from crosstable.service.accounts import Accounts
+
+    db = tmp_path / "browser.db"
+    service = Service(open_store(f"sqlite:///{db}"))
+    tid = build_demo(service)["tournaments"][1]
+    accounts = Accounts(service.store)
+    user = accounts.find_user("demo")
+    assert user is not None
+    token = accounts.create_token(user.id, "test")
+    service.store.close()
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = int(probe.getsockname()[1])
+    url = f"http://127.0.0.1:{port}"
+    env = dict(os.environ, CROSSTABLE_DB=str(db), CROSSTABLE_SECRET="live-test")
+    command = [sys.executable, "-m", "uvicorn", "crosstable.web.app:create_app", "--factory"]
+    server = subprocess.Popen([*command, "--port", str(port), "--log-level", "warning"], env=env)
+
+    def post(rnd: int, board: int, result: str) -> int:
+        request = urllib.request.Request(
+            f"{url}/api/v1/tournaments/{tid}/rounds/{rnd}/boards/{board}/result",
+            data=json.dumps({"result": result}).encode(),
+            headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
+        )
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            return int(json.loads(answer.read())["seq"])
+
+    try:
+        for _ in range(300):
+            try:
+                urllib.request.urlopen(url + "/", timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.05)
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(
+                executable_path=chromium, args=["--no-sandbox", "--disable-gpu"]
+            )
+            watcher = browser.new_page()
+            watcher.add_init_script(SEEN_JS)
+            watcher.goto(f"{url}/t/{tid}")
+            watcher.wait_for_selector("#live-state:not(.off)")
+            fresh = browser.new_page()
+            wrap = "#live [data-revision]"
+            for n, (rnd, board, result) in enumerate([(2, 1, "1-0"), (2, 2, "½-½"), (3, 4, "0-1")]):
+                if n == 2:  # the page's table is not the one the next cells change
+                    watcher.evaluate(f"document.querySelector('{wrap}').dataset.revision = '1'")
+                seq = post(rnd, board, result)
+                watcher.wait_for_function(
+                    f"document.querySelector('{wrap}').dataset.revision === '{seq}'"
+                    f" && window.seen.some(e => e.endsWith(' {seq}'))",
+                    timeout=15000,
+                )
+                fresh.goto(f"{url}/t/{tid}")
+                assert watcher.evaluate(CELLS_JS) == fresh.evaluate(CELLS_JS)
+            seen = watcher.evaluate("window.seen")
+            assert any(kind.startswith("cells ") for kind in seen), seen
+            assert seen[-1] == f"crosstable {seq}", "a mismatch asks for the whole table"
+            browser.close()
+    finally:
+        server.terminate()
+        server.wait(15)

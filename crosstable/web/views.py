@@ -9,20 +9,24 @@ Everything is computed, nothing is typed in: the organiser never adds up.
 
 from __future__ import annotations
 
+import json
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
 from sqlalchemy import select
+from sqlalchemy.orm import Session
 
-from crosstable.core.model import Outcome, Tournament
+from crosstable.core.model import Outcome, Reason, Tournament
 from crosstable.core.standings.crosstable import CELL_SYMBOLS
 from crosstable.service import Service
 from crosstable.service.errors import NotFoundError
+from crosstable.service.live import results_only
+from crosstable.service.loading import result_label, result_of
 from crosstable.service.queries import TournamentView
-from crosstable.store.models import TournamentRow
+from crosstable.store.models import EventRow, TournamentRow
 
 #: what a crosstable cell shows for one player's outcome of one game (byes and
 #: pending games stay blank on the page)
@@ -195,24 +199,105 @@ def snapshot(service: Service, tournament_id: int) -> tuple[TournamentView, Tour
     (``Service.overview`` and ``Service.tournament`` each load every row; a page
     needs both, so this loads them once, with the service's own loaders.)
     """
-    from crosstable.service.loading import Loaded
-    from crosstable.service.queries import _view
-
     with service.store.reading() as session:
         row = session.get(TournamentRow, tournament_id)
         if row is None:
             raise NotFoundError(f"there is no tournament {tournament_id} in this database")
-        loaded = Loaded(session, row)
-        return _view(loaded), loaded.tournament()
+        return _load(session, row)
+
+
+def _load(session: Session, row: TournamentRow) -> tuple[TournamentView, Tournament]:
+    from crosstable.service.loading import Loaded
+    from crosstable.service.queries import _view
+
+    loaded = Loaded(session, row)
+    return _view(loaded), loaded.tournament()
+
+
+#: a cached table this many changes behind or less is brought up to date from the
+#: history's row changes when they are all game results; beyond, it is reloaded
+CATCH_UP = 64
+
+
+@dataclass(frozen=True, slots=True)
+class _Cached:
+    view: TournamentView
+    tournament: Tournament
+    table: Crosstable
+    #: with the id, the tournament's identity (an id may be used again after a deletion)
+    created_at: str
+
+    @property
+    def revision(self) -> int:
+        return self.view.revision
+
+
+def _reason(text: str) -> Reason:
+    try:
+        return Reason(text)
+    except ValueError:  # (as the service's loader reads it)
+        return Reason.NORMAL
+
+
+def _label(code: str | None) -> str | None:
+    return None if code is None else result_label(code)
+
+
+def catch_up(
+    view: TournamentView, tournament: Tournament, events: list[list[dict[str, Any]]]
+) -> tuple[TournamentView, Tournament]:
+    """``view`` and ``tournament`` after the events' row changes, when every one is a
+    game's result, reason or reports (:func:`crosstable.service.live.results_only`).
+
+    The same columns the service's loader reads, changed the way the store changed
+    them (a game's version goes up by one per change record); the caller sets the
+    revision. A change of anything else raises ``LookupError`` (reload instead).
+    """
+    games = {(g.round, g.board): g for g in view.games}
+    cores = {(g.round, g.board): g for rnd in tournament.rounds for g in rnd.games}
+    touched: set[tuple[int, int]] = set()
+    for changes in events:
+        if not results_only(changes):
+            raise LookupError("not only results")
+        for change in changes:
+            spot = (int(change["key"]["round"]), int(change["key"]["board"]))
+            game, core = games[spot], cores[spot]
+            after = change["after"]
+            shown: dict[str, Any] = {"version": game.version + 1}
+            if "result" in after:
+                shown["result"] = _label(after["result"])
+                core = replace(core, result=result_of(after["result"]))
+            if "reason" in after:
+                core = replace(core, reason=_reason(after["reason"]))
+            for report in ("white_report", "black_report"):
+                if report in after:
+                    shown[report] = _label(after[report])
+            games[spot], cores[spot] = replace(game, **shown), core
+            touched.add(spot)
+    rounds = tuple(
+        replace(rnd, games=tuple(cores[(g.round, g.board)] for g in rnd.games))
+        if any((rnd.number, g.board) in touched for g in rnd.games)
+        else rnd
+        for rnd in tournament.rounds
+    )
+    view = replace(view, games=tuple(games[(g.round, g.board)] for g in view.games))
+    return view, replace(tournament, rounds=rounds)
 
 
 class CrosstableCache:
-    """The crosstable of each tournament at its latest revision, computed once for everyone."""
+    """The crosstable of each tournament at its latest revision, computed once for everyone.
+
+    After a change of game results (the usual change during play) the cached table
+    is brought up to date from the change's row changes in the history (one small
+    read) instead of reloading the whole tournament; any other change, or a table
+    too far behind, reloads it. Either way it is the table at the database's
+    current revision, also when another process made the change.
+    """
 
     def __init__(self, service: Service, size: int = 256) -> None:
         self.service = service
         self.size = size
-        self._items: OrderedDict[int, tuple[TournamentView, Crosstable]] = OrderedDict()
+        self._items: OrderedDict[int, _Cached] = OrderedDict()
         self._lock = threading.Lock()
 
     def revision(self, tournament_id: int) -> int:
@@ -226,19 +311,68 @@ class CrosstableCache:
         return int(revision)
 
     def get(self, tournament_id: int) -> tuple[TournamentView, Crosstable]:
-        revision = self.revision(tournament_id)
-        with self._lock:
-            hit = self._items.get(tournament_id)
-            if hit is not None and hit[0].revision == revision:
-                self._items.move_to_end(tournament_id)
-                return hit
-        view, tournament = snapshot(self.service, tournament_id)
-        table = build_crosstable(view, tournament)
+        with self.service.store.reading() as session:
+            head = session.execute(
+                select(TournamentRow.revision, TournamentRow.created_at).where(
+                    TournamentRow.id == tournament_id
+                )
+            ).first()
+            if head is None:
+                raise NotFoundError(f"there is no tournament {tournament_id} in this database")
+            revision, created_at = int(head[0]), str(head[1])
+            with self._lock:
+                hit = self._items.get(tournament_id)
+                if hit is not None and hit.created_at != created_at:
+                    hit = None  # another tournament that has the same number
+                if hit is not None and hit.revision == revision:
+                    self._items.move_to_end(tournament_id)
+                    return hit.view, hit.table
+            caught_up = None
+            if hit is not None and 0 < revision - hit.revision <= CATCH_UP:
+                caught_up = self._caught_up(session, hit, revision)
+            if caught_up is None:
+                row = session.get(TournamentRow, tournament_id)
+                if row is None:
+                    raise NotFoundError(f"there is no tournament {tournament_id} in this database")
+                view, tournament = _load(session, row)
+                created_at = row.created_at
+            else:
+                view, tournament = caught_up
+        fresh = _Cached(view, tournament, build_crosstable(view, tournament), created_at)
         with self._lock:
             current = self._items.get(tournament_id)
-            if current is None or current[0].revision <= view.revision:
-                self._items[tournament_id] = (view, table)
+            if (
+                current is None
+                or current.created_at != fresh.created_at
+                or current.revision <= fresh.revision
+            ):
+                self._items[tournament_id] = fresh
                 self._items.move_to_end(tournament_id)
             while len(self._items) > self.size:
                 self._items.popitem(last=False)
-        return view, table
+        return fresh.view, fresh.table
+
+    def _caught_up(
+        self, session: Session, hit: _Cached, revision: int
+    ) -> tuple[TournamentView, Tournament] | None:
+        """``hit`` brought to ``revision`` by the history's row changes, if they are results."""
+        query = (
+            select(EventRow.changes)
+            .where(
+                EventRow.tournament_id == hit.view.id,
+                EventRow.seq > hit.revision,
+                EventRow.seq <= revision,
+            )
+            .order_by(EventRow.seq)
+        )
+        events = [
+            json.loads(changes) if isinstance(changes, str) else changes
+            for changes in session.scalars(query)
+        ]
+        if len(events) != revision - hit.revision:
+            return None
+        try:
+            view, tournament = catch_up(hit.view, hit.tournament, events)
+        except (LookupError, TypeError, ValueError):
+            return None  # (not results; reload)
+        return replace(view, revision=revision), tournament

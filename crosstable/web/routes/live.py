@@ -1,9 +1,17 @@
 """Server-sent events: the live crosstable for everyone watching a tournament (R-RR-12).
 
-``GET /t/{id}/events?rev=N`` streams two kinds of events:
+``GET /t/{id}/events?rev=N`` streams these events:
 
 * ``crosstable`` — the crosstable fragment (HTML, in the viewer's language), with
   the revision as the event id; the page swaps it in without reloading;
+* ``cells`` — only with ``&cells=1`` (the pages ask for it): instead of the whole
+  fragment, the cells that changed since the table the viewer has, as JSON
+  ``{"base": revision, "cells": [[row, cell, html], …]}`` (row: every ``<tr>`` of
+  the fragment in order; cell: the row's ``td``/``th``), about a seventh of the
+  bytes. A viewer gets them only when the server knows it has the table at
+  ``base``; a page whose table is not at ``base`` reconnects for the whole table.
+  Any change of more than cells (a withdrawal, the final note) sends the whole
+  fragment;
 * ``change`` — JSON: the changes (sequence number, kind, summary, games touched),
   for pages that refresh a part (the round view) and for apps. A viewer that
   missed changes (it reconnected, or it was too slow to take them all) gets one
@@ -11,8 +19,9 @@
 
 A viewer that connects (or reconnects: the browser sends ``Last-Event-ID``)
 with an older revision than the current one gets the current table at once,
-so a dropped connection loses nothing. A comment every 15 seconds keeps
-proxies from closing a quiet stream.
+so a dropped connection loses nothing; the comment ``: live`` follows once the
+viewer is in step. A comment every 15 seconds keeps proxies from closing a
+quiet stream.
 """
 
 from __future__ import annotations
@@ -27,7 +36,7 @@ from fastapi.responses import Response
 from crosstable.core.errors import CrosstableError
 from crosstable.web import i18n
 from crosstable.web.app import site_of
-from crosstable.web.hub import Hub, Message, refresh_event
+from crosstable.web.hub import Hub, Message, direct_connection, refresh_event
 
 router = APIRouter(tags=["live"])
 
@@ -44,7 +53,9 @@ class LiveStream(Response):
 
     media_type = "text/event-stream"
 
-    def __init__(self, hub: Hub, tournament_id: int, locale: str, known: int | None) -> None:
+    def __init__(
+        self, hub: Hub, tournament_id: int, locale: str, known: int | None, cells: bool = False
+    ) -> None:
         # (not Response.__init__: that would add "content-length: 0")
         self.status_code = 200
         self.background = None
@@ -57,6 +68,7 @@ class LiveStream(Response):
         self.tournament_id = tournament_id
         self.locale = locale
         self.known = known
+        self.cells = cells
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         await send({"type": "http.response.start", "status": 200, "headers": self.raw_headers})
@@ -65,7 +77,8 @@ class LiveStream(Response):
         send = scope.get("crosstable.send", send)
         viewer = hub.join(self.tournament_id, self.locale, send)
         viewer.revision = -1 if self.known is None else self.known
-        viewer.write(LIVE)
+        viewer.connection = direct_connection(send, scope)
+        viewer.cells = self.cells
 
         gone = False
 
@@ -86,6 +99,8 @@ class LiveStream(Response):
             if current is not None and current.revision > viewer.revision:
                 changed = refresh_event(current.revision) if self.known is not None else b""
                 viewer.offer(Message(current.revision, changed, current.table))
+            # in step with the tournament: from here on, everything comes by broadcasts
+            viewer.write(LIVE)
             await viewer.ended.wait()
         finally:
             watcher.cancel()
@@ -101,7 +116,9 @@ class LiveStream(Response):
     response_class=LiveStream,
     status_code=200,
 )
-async def events(tid: int, request: Request, rev: int | None = None) -> LiveStream:
+async def events(
+    tid: int, request: Request, rev: int | None = None, cells: bool = False
+) -> LiveStream:
     site = site_of(request)
     current = await asyncio.to_thread(site.tables.revision, tid)  # 404 before the stream starts
     known = rev
@@ -110,4 +127,4 @@ async def events(tid: int, request: Request, rev: int | None = None) -> LiveStre
         known = int(last_id)
     if known is not None and known > current:  # a table from another database's past
         known = None
-    return LiveStream(site.hub, tid, i18n.current.get(), known)
+    return LiveStream(site.hub, tid, i18n.current.get(), known, cells)

@@ -10,6 +10,12 @@
     el.textContent = ok ? el.dataset.ok : el.dataset.off;
   }
 
+  function updated(live, revision) {
+    live.dataset.events = live.dataset.events.replace(/rev=-?\d+/, "rev=" + revision);
+    if (window.htmx) htmx.process(live);
+    document.dispatchEvent(new CustomEvent("crosstable:updated", { detail: { revision: revision } }));
+  }
+
   function onCrosstable(event) {
     var live = document.getElementById("live");
     if (!live || live.dataset.quiet) return;
@@ -19,10 +25,35 @@
     live.querySelectorAll("tbody tr").forEach(function (tr) {
       if (before[tr.id] !== undefined && before[tr.id] !== tr.textContent) tr.classList.add("flash-new");
     });
-    var url = live.dataset.events.replace(/rev=\d+/, "rev=" + event.lastEventId);
-    live.dataset.events = url;
-    if (window.htmx) htmx.process(live);
-    document.dispatchEvent(new CustomEvent("crosstable:updated", { detail: { revision: event.lastEventId } }));
+    updated(live, event.lastEventId);
+  }
+
+  /* only the cells that changed since the table we have: [row, cell, html] (rows: every tr
+     of the table in order); anything unexpected asks for the whole table again */
+  function onCells(event) {
+    var live = document.getElementById("live");
+    if (!live || live.dataset.quiet) return;
+    var wrap = live.querySelector("[data-revision]"), patch = JSON.parse(event.data);
+    var rows = wrap ? wrap.querySelectorAll("tr") : [], flash = [];
+    var fits = wrap && wrap.dataset.revision === String(patch.base) && patch.cells.every(function (c) {
+      return rows[c[0]] && rows[c[0]].children[c[1]];
+    });
+    if (!fits) { resync(); return; }
+    patch.cells.forEach(function (c) {
+      var row = rows[c[0]];
+      row.children[c[1]].outerHTML = c[2];
+      if (row.parentNode.tagName === "TBODY" && flash.indexOf(row) < 0) flash.push(row);
+    });
+    flash.forEach(function (tr) { tr.classList.remove("flash-new"); void tr.offsetWidth; tr.classList.add("flash-new"); });
+    wrap.dataset.revision = event.lastEventId;
+    updated(live, event.lastEventId);
+  }
+
+  function resync() {
+    var live = document.getElementById("live");
+    if (source) { source.close(); source = null; sourceUrl = null; }
+    if (live) live.dataset.events = live.dataset.events.replace(/rev=-?\d+/, "rev=-1");
+    connect();
   }
 
   function onChange() {
@@ -38,11 +69,12 @@
     if (url === sourceUrl && source) return;
     if (source) { source.close(); source = null; sourceUrl = null; }
     if (!url || !window.EventSource) return;
-    source = new EventSource(url);
+    source = new EventSource(url + (url.indexOf("?") < 0 ? "?" : "&") + "cells=1");
     sourceUrl = url;
     source.addEventListener("open", function () { liveState(true); });
     source.addEventListener("error", function () { liveState(false); });
     source.addEventListener("crosstable", onCrosstable);
+    source.addEventListener("cells", onCells);
     source.addEventListener("change", onChange);
   }
 
