@@ -2,26 +2,32 @@
 
 Starts one ``uvicorn`` process of the web app on a fresh SQLite file with the
 demo's ten-player round robin, and a second process holding N spectators on
-``/t/{id}/events`` (plain non-blocking sockets and ``epoll``, so the clients
-cost little). This process posts results through the JSON API with an API
-token, one after the other, as fast as the server answers or at ``--rate``
-results per second, and notes when each POST was sent.
+``/t/{id}/events`` (plain non-blocking sockets and one ``epoll``, every read
+into one reused buffer, events found by a byte search: the clients cost
+little). This process posts results through the JSON API with an API token,
+one after the other, as fast as the server answers or at ``--rate`` results
+per second, and notes when each POST was sent. ``--cells`` makes the
+spectators ask for the changed cells instead of whole tables, as the pages do.
 
-"Received" is the moment the kernel put the end of the crosstable event into
-the spectator's socket (``SO_TIMESTAMPNS``): what one machine with a thousand
-clients on it adds by reading the sockets one after the other is not the
-server's latency (a real spectator has a CPU of their own). The moment the
+"Received" is the moment the kernel put the end of the crosstable (or cells)
+event into the spectator's socket (``SO_TIMESTAMPNS``): what one machine with a
+thousand clients on it adds by reading the sockets one after the other is not
+the server's latency (a real spectator has a CPU of their own). The moment the
 client process got to it is printed too (``client_*``).
 
 A spectator that is behind may get the newest table instead of every
 intermediate one (the table is the whole state), so the latency of result r
-for a spectator is the first crosstable event with a revision ≥ r; every
-result must reach every spectator that way (``missing`` counts those that did
-not), and every change must also arrive as a ``change`` event
-(``changes_missing``).
+for a spectator is the first table event with a revision ≥ r. After the last
+POST the spectators read on until every one has the last result (at most a
+minute); ``missing`` counts results a spectator never got that way, and
+``changes_missing`` change events that never arrived. The server's debug log
+gives each broadcast's times: ``post_to_publish`` (POST sent → change
+published after its commit), ``taken_up`` (→ the event loop starts the
+broadcast), ``render`` and ``write_all`` (writing to every spectator).
 
-    python bench/bench_web.py --viewers 1000 --results 60 --rate 2
-    python bench/bench_web.py --viewers 1000 --results 60            # as fast as possible
+    python bench/bench_web.py --viewers 1000 --results 60 --rate 2 --cells
+    python bench/bench_web.py --viewers 1000 --results 60 --cells     # as fast as possible
+    python bench/bench_web.py --viewers 1000 --results 60 --rate 2    # whole tables
     python bench/bench_web.py --viewers 100 --http h11 --loop asyncio
 """
 
@@ -187,10 +193,11 @@ def watch(port: int, path: str, count: int) -> None:
 
 
 def dump(spectators: dict[int, Spectator]) -> None:
-    out = [
+    out: list[dict[str, object]] = [
         {"tables": s.tables, "changes": sorted(s.changes), "bytes": s.received}
         for s in spectators.values()
     ]
+    out.append({"cpu": time.process_time()})  # (the process ends before anyone can look)
     json.dump(out, sys.stdout)
     sys.stdout.write("\n")
     sys.stdout.flush()
@@ -304,7 +311,7 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
         await spectators.stdin.drain()
         report = json.loads(await spectators.stdout.readline())
         cpu = cpu_seconds(server.pid) - cpu_before
-        client_cpu = cpu_seconds(spectators.pid) - client_cpu_before
+        client_cpu = report.pop()["cpu"] - client_cpu_before
         await spectators.wait()
         spectators = None
         kernel: list[float] = []
