@@ -18,11 +18,11 @@ from crosstable.service.knockout import (
 from crosstable.service.live import final_places
 from crosstable.service.loading import Loaded, result_code, result_label, result_of
 from crosstable.service.recording import record_fast
-from crosstable.service.schedules import round_robin_schedule
+from crosstable.service.schedules import insert_schedule, round_robin_schedule
 from crosstable.service.swiss import check_swiss_finished, withdraw_swiss
 from crosstable.service.systems import start_other_system
 from crosstable.service.unit import Tx
-from crosstable.store.models import ByeRow, EntryRow, GameRow, RoundRow
+from crosstable.store.models import EntryRow, GameRow, RoundRow
 
 ResultLike = str | GameResult
 
@@ -54,28 +54,8 @@ class Play(ServiceBase):
             schedule = round_robin_schedule(
                 len(loaded.entries), cycles=row.cycles, swap_last_rounds=row.swap_last_rounds
             )
-            number_of = {entry.start: entry.number for entry in loaded.entries}
-            for scheduled in schedule.rounds:
-                tx.insert(RoundRow(number=scheduled.number, cycle=scheduled.cycle))
-            tx.flush()
-            for scheduled in schedule.rounds:
-                for board, (white, black) in enumerate(scheduled.boards, 1):
-                    tx.insert(
-                        GameRow(
-                            round=scheduled.number,
-                            board=board,
-                            white=number_of[white],
-                            black=number_of[black],
-                            result=None,
-                            reason=Reason.NORMAL.value,
-                            version=1,
-                        )
-                    )
-                if scheduled.bye is not None:
-                    tx.insert(
-                        ByeRow(round=scheduled.number, player=number_of[scheduled.bye], kind="free")
-                    )
-            tx.flush()
+            number_of = {loaded.start_of(entry.number): entry.number for entry in loaded.entries}
+            insert_schedule(tx, schedule, number_of)
             tx.update(row, status="running")
             rounds = len(schedule.rounds)
             return Done(

@@ -20,12 +20,12 @@ drawn numbers back.
 from __future__ import annotations
 
 from crosstable.core.errors import RuleError
-from crosstable.core.model import Reason
 from crosstable.core.schedule.scheveningen import scheveningen
 from crosstable.service.base import Done
 from crosstable.service.loading import Loaded
+from crosstable.service.schedules import insert_schedule
 from crosstable.service.unit import Tx
-from crosstable.store.models import EntryRow, GameRow, RoundRow
+from crosstable.store.models import EntryRow
 
 
 def teams_of(
@@ -71,23 +71,7 @@ def start_scheveningen(tx: Tx, loaded: Loaded) -> Done:
         tx.flush()
     schedule = scheveningen(n, cycles=row.cycles)
     number_of = {start: entry.number for start, entry in enumerate(ordered, 1)}
-    for scheduled in schedule.rounds:
-        tx.insert(RoundRow(number=scheduled.number, cycle=scheduled.cycle))
-    tx.flush()
-    for scheduled in schedule.rounds:
-        for board, (white, black) in enumerate(scheduled.boards, 1):
-            tx.insert(
-                GameRow(
-                    round=scheduled.number,
-                    board=board,
-                    white=number_of[white],
-                    black=number_of[black],
-                    result=None,
-                    reason=Reason.NORMAL.value,
-                    version=1,
-                )
-            )
-    tx.flush()
+    insert_schedule(tx, schedule, number_of)
     tx.update(row, status="running")
     rounds = len(schedule.rounds)
     games = sum(len(r.boards) for r in schedule.rounds)
