@@ -52,6 +52,20 @@ class Done:
     data: dict[str, Any] = field(default_factory=dict)
 
 
+def replayed_change(event: EventRow) -> Change:
+    """The answer to a request repeated with its idempotency key: the event it made."""
+    return Change(
+        event.tournament_id,
+        event.seq,
+        event.kind,
+        event.summary,
+        event.at,
+        event.actor,
+        replayed=True,
+        data=dict(event.data),
+    )
+
+
 class Unchanged(Exception):  # noqa: N818 - a signal, not an error
     """Raised by a body when the request asks for what is already there."""
 
@@ -248,16 +262,7 @@ class ServiceBase:
                 f"idempotency key {key!r} was already used for another request "
                 f"(#{event.seq}: {event.summary})"
             )
-        return Change(
-            tournament_id,
-            event.seq,
-            event.kind,
-            event.summary,
-            event.at,
-            event.actor,
-            replayed=True,
-            data=dict(event.data),
-        )
+        return replayed_change(event)
 
     def _revision(self, tournament_id: int) -> int:
         with self.store.reading() as session:

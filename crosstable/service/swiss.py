@@ -37,7 +37,7 @@ from crosstable.core.pairing.dutch import (
     request_for,
 )
 from crosstable.core.pairing.dutch.players import bye_eligible
-from crosstable.service.base import Change, Done, ServiceBase, Unchanged
+from crosstable.service.base import Change, Done, ServiceBase, Unchanged, replayed_change
 from crosstable.service.errors import NotFoundError
 from crosstable.service.loading import Loaded
 from crosstable.service.unit import Tx
@@ -499,16 +499,7 @@ class SwissPlay(ServiceBase):
             ).one_or_none()
             if event is None:
                 return None
-            return Change(
-                tournament_id,
-                event.seq,
-                event.kind,
-                event.summary,
-                event.at,
-                event.actor,
-                replayed=True,
-                data=dict(event.data),
-            )
+            return replayed_change(event)
 
     def request_bye(
         self,
