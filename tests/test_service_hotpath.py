@@ -5,16 +5,25 @@ first result the fast way, with the same rows, standings and answers."""
 # ruff: noqa: F811 - pytest fixtures imported from test_service_support
 from __future__ import annotations
 
+import uuid
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from sqlalchemy import select
-from test_service_support import db_url, make_service, started, store  # noqa: F401
+from test_service_support import (  # noqa: F401
+    PG_URL,
+    db_url,
+    make_service,
+    pg_schema_url,
+    started,
+    store,
+)
 
 from crosstable.service import Service
 from crosstable.service import recording as recording_module
 from crosstable.service.live import live_standings
-from crosstable.store import Store
+from crosstable.store import Store, open_store
 from crosstable.store.models import GameRow
 
 
@@ -104,3 +113,123 @@ def test_a_tournament_not_running_is_left_to_the_ordinary_path(
     with pytest.raises(Exception, match="finished"):
         fresh.record_result(tid, 1, 1, "0-1")
     assert tried == []
+
+
+# -- PostgreSQL: the hot path talks to libpq itself -----------------------------------------
+
+
+@pytest.fixture
+def pg_store() -> Iterator[tuple[Store, str]]:
+    """A store on a fresh PostgreSQL schema, and its URL."""
+    if not PG_URL:
+        pytest.skip("CROSSTABLE_TEST_PG_URL is not set (bash scripts/postgres.sh starts a server)")
+    import psycopg
+
+    schema = "h_" + uuid.uuid4().hex[:16]
+    with psycopg.connect(PG_URL, autocommit=True) as connection:
+        connection.execute(f"CREATE SCHEMA {schema}")
+    url = pg_schema_url(PG_URL, schema)
+    opened = open_store(url)
+    try:
+        yield opened, url
+    finally:
+        opened.close()
+        with psycopg.connect(PG_URL, autocommit=True) as connection:
+            connection.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+def test_a_server_error_is_raised_as_the_ordinary_path_raises_it(
+    pg_store: tuple[Store, str],
+) -> None:
+    from sqlalchemy.exc import DataError
+
+    from crosstable.store.hotpath import record_result
+
+    store, _ = pg_store
+    tid = started(make_service(store), 4)
+    with pytest.raises(DataError, match="too long"):
+        record_result(store, _write(store, tid, result="a result code far too long"))
+    assert record_result(store, _write(store, tid)) is True  # the connection is fine
+
+
+def test_a_lost_connection_fails_one_write_and_the_next_one_reconnects(
+    pg_store: tuple[Store, str],
+) -> None:
+    store, db_url = pg_store
+    import psycopg
+    from sqlalchemy.exc import OperationalError
+
+    from crosstable.store import hotpath
+
+    service = make_service(store)
+    tid = started(service, 4)
+    service.record_result(tid, 1, 1, "1-0")  # the hot path has a connection now
+    kept = hotpath._kept_connections(store)
+    pids = [hot.pgconn.backend_pid for hot in kept._idle]
+    assert pids
+    with psycopg.connect(db_url.replace("+psycopg", ""), autocommit=True) as admin:
+        for pid in pids:
+            admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
+    with pytest.raises(OperationalError):
+        service.record_result(tid, 1, 2, "0-1")
+    change = service.record_result(tid, 1, 2, "0-1")  # a new connection
+    assert not change.replayed
+    _check(service, tid)
+
+
+def test_a_statement_dropped_on_the_server_is_prepared_again(
+    pg_store: tuple[Store, str],
+) -> None:
+    store, _ = pg_store
+    from crosstable.store import hotpath
+
+    service = make_service(store)
+    tid = started(service, 4)
+    service.record_result(tid, 1, 1, "1-0")
+    for hot in hotpath._kept_connections(store)._idle:
+        assert hot.prepared
+        hot.run(b"DEALLOCATE ALL")
+    tried = []
+    original = hotpath._write_postgresql
+
+    def spy(hot: Any, write: Any) -> bool:
+        tried.append(original(hot, write))
+        return tried[-1]
+
+    hotpath._write_postgresql = spy  # type: ignore[assignment]
+    try:
+        service.record_result(tid, 1, 2, "½-½")
+    finally:
+        hotpath._write_postgresql = original  # type: ignore[assignment]
+    assert tried == [True]
+    _check(service, tid)
+
+
+def _write(store: Store, tid: int, **changes: Any) -> Any:
+    from crosstable.store.hotpath import ResultWrite
+    from crosstable.store.models import TournamentRow
+
+    with store.reading() as session:
+        row = session.get(TournamentRow, tid)
+        assert row is not None
+        values: dict[str, Any] = {
+            "tournament_id": tid,
+            "revision": row.revision,
+            "created_at": row.created_at,
+            "round": 1,
+            "board": 1,
+            "result": "10",
+            "reason": "normal",
+            "old_reason": "normal",
+            "old_version": 1,
+            "at": "2026-05-01T18:00:00.000000+00:00",
+            "actor": "",
+            "kind": "result",
+            "summary": "round 1 board 1: 1-0",
+            "changes": "[]",
+            "data": "{}",
+            "idempotency_key": None,
+            "standings": '{"rows":[]}',
+        }
+    values.update(changes)
+    return ResultWrite(**values)

@@ -233,29 +233,31 @@ def _record_postgresql(store: Store, write: ResultWrite) -> bool:
 
 def _locked_postgresql(store: Store, tournament_id: int, after: int, build: Build) -> bool:
     with _pg_connection(store) as hot:
-        connection = hot.connection
-        connection.execute("BEGIN")
+        hot.prepare()  # (not inside the transaction: a failure there could not be retried)
+        hot.run(b"BEGIN")
         try:
-            current = connection.execute(_pg(_CURRENT) + " FOR UPDATE", (tournament_id,)).fetchone()
-            events = _decoded(connection.execute(_pg(_SINCE), (tournament_id, after)).fetchall())
-            write = None if current is None else build(tuple(current), events)
-            if write is None:
-                connection.execute("COMMIT")  # nothing written (a COMMIT keeps psycopg's
-                return False  # prepared statements; a ROLLBACK would drop them)
-            if not _write_postgresql(hot, write):
-                connection.execute("ROLLBACK")
+            found = hot.run(_pg_numbered(_CURRENT + " FOR UPDATE"), (tournament_id,))
+            current = None
+            if found.ntuples:
+                revision, created_at, status = (found.get_value(0, i) for i in range(3))
+                current = (int(revision), hot.text(created_at), hot.text(status))
+            since = hot.run(_pg_numbered(_SINCE), (tournament_id, after))
+            events = _decoded(
+                [(since.get_value(i, 0), since.get_value(i, 1)) for i in range(since.ntuples)]
+            )
+            write = None if current is None else build(current, events)
+            if write is None or not _write_postgresql(hot, write):
+                hot.run(b"ROLLBACK")
                 return False
-            connection.execute("COMMIT")
+            hot.run(b"COMMIT")
             return True
         except BaseException:
-            if not connection.closed and not connection.broken:
-                connection.execute("ROLLBACK")
+            if hot.usable:
+                hot.run(b"ROLLBACK")
             raise
 
 
 def _write_postgresql(hot: _Hot, write: ResultWrite) -> bool:
-    import psycopg
-
     params = (
         write.revision + 1,
         write.tournament_id,
@@ -276,21 +278,21 @@ def _write_postgresql(hot: _Hot, write: ResultWrite) -> bool:
         write.idempotency_key,
         write.standings,
     )
-    try:  # prepared on the server at once (not after a few runs), kept per connection
-        hot.cursor.execute(_PG_ALL, params, prepare=True)
-    except psycopg.errors.UniqueViolation:  # a repeated idempotency key
-        return False
-    except psycopg.errors.InvalidTextRepresentation as error:
-        if "crosstable: stale" in str(error):
+    try:
+        hot.run_prepared(params)
+    except _RefusedError as refused:
+        if refused.sqlstate == _UNIQUE_VIOLATION:  # a repeated idempotency key
             return False
-        raise
+        if refused.sqlstate == _INVALID_TEXT and b"crosstable: stale" in refused.message:
+            return False
+        raise refused.error() from None
     return True
 
 
 @contextmanager
 def _pg_connection(store: Store) -> Iterator[_Hot]:
     """A psycopg connection of the hot path's own, in autocommit mode (taken out of the
-    engine's pool once and kept), with its cursor; one that failed on the way is
+    engine's pool once and kept); one that failed on the way is
     closed, never reused."""
     import psycopg
 
@@ -306,15 +308,105 @@ def _pg_connection(store: Store) -> Iterator[_Hot]:
 
 
 class _Hot:
-    """A kept connection and its cursor (the hot statement is prepared per connection)."""
+    """A kept connection, used through libpq itself (psycopg's ``pgconn``): the hot
+    statement is prepared on it under a name of ours, its parameters go as text, and
+    nothing of psycopg's cursor machinery runs per result (it cost as much client
+    CPU as everything else of the write)."""
 
-    __slots__ = ("connection", "cursor")
+    __slots__ = ("connection", "encoding", "pgconn", "prepared")
 
     def __init__(self, connection: Any) -> None:
+        self.connection = connection
+        self.pgconn = connection.pgconn
+        self.encoding: str = connection.info.encoding
+        self.prepared = False
+
+    @property
+    def usable(self) -> bool:
+        return not self.connection.closed and self.pgconn.status == _CONNECTION_OK
+
+    def text(self, value: bytes | None) -> str:
+        return "" if value is None else value.decode(self.encoding)
+
+    def run(self, sql: bytes, params: tuple[object, ...] = ()) -> Any:
+        """One statement (parameters ``$1``…); its result, or the error raised."""
+        if params:
+            result = self.pgconn.exec_params(sql, [self._param(v) for v in params])
+        else:
+            result = self.pgconn.exec_(sql)
+        return self._checked(result)
+
+    def prepare(self) -> None:
+        """Prepare the hot statement on this connection (once)."""
+        if not self.prepared:
+            self._checked(self.pgconn.prepare(_PG_NAME, _PG_ALL.encode()))
+            self.prepared = True
+
+    def run_prepared(self, params: tuple[object, ...]) -> Any:
+        """The hot statement (prepared on this connection at its first run)."""
+        values = [self._param(v) for v in params]
+        self.prepare()
+        try:
+            return self._checked(self.pgconn.exec_prepared(_PG_NAME, values))
+        except _RefusedError as refused:
+            # prepared statements were dropped (DEALLOCATE ALL, DISCARD): once more
+            if refused.sqlstate != _NO_SUCH_STATEMENT or self.pgconn.transaction_status:
+                raise
+            self._checked(self.pgconn.prepare(_PG_NAME, _PG_ALL.encode()))
+            return self._checked(self.pgconn.exec_prepared(_PG_NAME, values))
+
+    def _param(self, value: object) -> bytes | None:
+        if value is None:
+            return None
+        if isinstance(value, str):
+            return value.encode(self.encoding)
+        return str(value).encode()
+
+    def _checked(self, result: Any) -> Any:
         import psycopg
 
-        self.connection = connection
-        self.cursor = psycopg.RawCursor(connection)
+        if result.status in _OK:
+            return result
+        if self.pgconn.status != _CONNECTION_OK:  # the server went away
+            message = self.pgconn.error_message.decode(self.encoding, "replace")
+            raise psycopg.OperationalError(message.strip() or "the connection was lost")
+        raise _RefusedError(
+            result.error_field(_SQLSTATE) or b"",
+            result.error_message or b"",
+            self.encoding,
+        )
+
+
+class _RefusedError(Exception):
+    """The server refused a statement (SQLSTATE and message as sent)."""
+
+    def __init__(self, sqlstate: bytes, message: bytes, encoding: str) -> None:
+        super().__init__(sqlstate, message)
+        self.sqlstate = sqlstate
+        self.message = message
+        self.encoding = encoding
+
+    def error(self) -> Exception:
+        """The psycopg exception of that SQLSTATE (as psycopg itself would raise)."""
+        import psycopg
+
+        text = self.message.decode(self.encoding, "replace").strip()
+        try:
+            kind: type[Exception] = psycopg.errors.lookup(self.sqlstate.decode())
+        except KeyError:
+            kind = psycopg.DatabaseError
+        return kind(text)
+
+
+#: the hot statement's name on the connections (psycopg names its own ``_pg3_…``)
+_PG_NAME = b"crosstable_record_result"
+#: libpq: result statuses COMMAND_OK and TUPLES_OK, CONNECTION_OK, the SQLSTATE field
+_OK = (1, 2)
+_CONNECTION_OK = 0
+_SQLSTATE = ord("C")
+_UNIQUE_VIOLATION = b"23505"
+_INVALID_TEXT = b"22P02"
+_NO_SUCH_STATEMENT = b"26000"
 
 
 class _Connections:
@@ -399,15 +491,20 @@ def _postgres(store: Store) -> bool:
     return store.dialect == "postgresql"
 
 
-def _pg(sql: str) -> str:
-    return sql.replace("?", "%s")
+def _pg_numbered(sql: str) -> bytes:
+    """A ``?`` statement with PostgreSQL's ``$1``, ``$2``… (libpq's parameters)."""
+    parts = sql.split("?")
+    out = parts[0]
+    for number, part in enumerate(parts[1:], 1):
+        out += f"${number}{part}"
+    return out.encode()
 
 
 def _decoded(rows: list[Any]) -> Events:
     import json
 
     return [
-        (int(seq), json.loads(changes) if isinstance(changes, str) else changes)
+        (int(seq), json.loads(changes) if isinstance(changes, str | bytes) else changes)
         for seq, changes in rows
     ]
 
