@@ -258,26 +258,28 @@ def _locked_postgresql(store: Store, tournament_id: int, after: int, build: Buil
 
 
 def _write_postgresql(hot: _Hot, write: ResultWrite) -> bool:
-    params = (
-        write.revision + 1,
-        write.tournament_id,
-        write.revision,
-        write.created_at,
-        write.result,
-        write.reason,
-        write.old_version,
-        write.round,
-        write.board,
-        write.old_reason,
-        write.at,
-        write.actor,
-        write.kind,
-        write.summary,
-        write.changes,
-        write.data,
-        write.idempotency_key,
-        write.standings,
-    )
+    enc = hot.encoding
+    key = write.idempotency_key
+    params = [  # $1…$18 as text (see _PG_ALL)
+        str(write.revision + 1).encode(),
+        str(write.tournament_id).encode(),
+        str(write.revision).encode(),
+        write.created_at.encode(enc),
+        write.result.encode(enc),
+        write.reason.encode(enc),
+        str(write.old_version).encode(),
+        str(write.round).encode(),
+        str(write.board).encode(),
+        write.old_reason.encode(enc),
+        write.at.encode(enc),
+        write.actor.encode(enc),
+        write.kind.encode(enc),
+        write.summary.encode(enc),
+        write.changes.encode(enc),
+        write.data.encode(enc),
+        None if key is None else key.encode(enc),
+        write.standings.encode(enc),
+    ]
     try:
         hot.run_prepared(params)
     except _RefusedError as refused:
@@ -342,9 +344,9 @@ class _Hot:
             self._checked(self.pgconn.prepare(_PG_NAME, _PG_ALL.encode()))
             self.prepared = True
 
-    def run_prepared(self, params: tuple[object, ...]) -> Any:
-        """The hot statement (prepared on this connection at its first run)."""
-        values = [self._param(v) for v in params]
+    def run_prepared(self, values: list[bytes | None]) -> Any:
+        """The hot statement (prepared on this connection at its first run), its
+        parameters already text."""
         self.prepare()
         try:
             return self._checked(self.pgconn.exec_prepared(_PG_NAME, values))
