@@ -393,6 +393,33 @@ def test_viewers_that_take_cells_get_only_the_changed_cells(live) -> None:  # ty
     run(scenario)
 
 
+def test_no_cells_when_the_fragment_does_not_carry_the_events_revision(live) -> None:  # type: ignore[no-untyped-def]
+    """The page checks the revision its table carries; a fragment built at another
+    revision than the event's (a table of its own that moved on) goes whole."""
+    app, service, tid = live
+    site = app.state.site
+
+    async def scenario() -> None:
+        site.hub.start(asyncio.get_running_loop())
+        render = site.hub.render
+
+        def lagging(t: int, locale: str) -> tuple[int, str]:
+            revision, html = render(t, locale)
+            return revision, html.replace(f'data-revision="{revision}"', 'data-revision="1"')
+
+        site.hub.render = lagging
+        stream = Stream(app, f"/t/{tid}/events?cells=1")
+        await stream.wait_for(lambda: len(stream.tables()) == 1)
+        for board in (1, 2):
+            seq = (await asyncio.to_thread(service.record_result, tid, 2, board, "1-0")).seq
+            await stream.wait_for(lambda n=seq: n in stream.tables())
+        assert [k for k, _i, _d in stream.events()].count("cells") == 0
+        await stream.close()
+        site.hub.stop()
+
+    run(scenario)
+
+
 @settings(max_examples=80, deadline=None)
 @given(
     st.lists(

@@ -369,7 +369,13 @@ class Hub:
         did), as JSON for the ``cells`` event (in a worker thread)."""
         revision, html = self.render(tournament_id, locale)
         cells = None
-        if before is not None and before[0] < revision:
+        # (the page checks the revision the fragment carries: it must be the event's)
+        if (
+            before is not None
+            and before[0] < revision
+            and f' data-revision="{before[0]}"' in before[1]
+            and f' data-revision="{revision}"' in html
+        ):
             changed = changed_cells(before[1], html)
             if changed is not None:
                 body = {"base": before[0], "cells": changed}
