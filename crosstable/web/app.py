@@ -359,9 +359,7 @@ def _error_handlers(app: FastAPI, site: Site) -> None:
                 status_code=200,
                 headers={"HX-Retarget": "#flash", "HX-Reswap": "innerHTML"},
             )
-        return site.page(
-            request, "error.html", status_code=error.status_code, message=str(error.detail)
-        )
+        return site.page(request, "error.html", status_code=error.status_code, message=str(detail))
 
 
 def _escape(text: str) -> str:
