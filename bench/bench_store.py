@@ -68,7 +68,7 @@ def writer(
     fast: bool = True,
     part: tuple[int, int] = (0, 1),
     warm: int | None = None,
-) -> tuple[int, float, float]:
+) -> tuple[int, float, float, float]:
     """Record the results of the tournaments' games (``part``: this writer's share,
     every n-th game from the k-th, when writers share the tournaments; ``warm``: a
     tournament whose results are recorded first, untimed)."""
@@ -83,6 +83,7 @@ def writer(
         games += [(tid, g.round, g.board) for g in service.overview(tid).games]
     k, n = part
     games = games[k::n]
+    late = time.time() - start_at  # > 0: this writer was not ready in time
     while time.time() < start_at:
         time.sleep(0.001)
     began = time.perf_counter()
@@ -100,7 +101,7 @@ def writer(
         _KEPT.append(store)
     else:
         store.close()
-    return len(games), elapsed, cpu
+    return len(games), elapsed, cpu, late
 
 
 #: a writer's store, kept open after its run (see ``_backend_cpu``)
@@ -202,7 +203,9 @@ def run(
     tag = f"crosstable-bench-{uuid.uuid4().hex[:12]}"
     if postgres:  # the writers' connections carry a name: their server processes' CPU
         url = url + ("&" if "?" in url else "?") + f"application_name={tag}"
-    start_at = time.time() + 2 + writers * (8 if warm else 1)  # every writer ready
+    # every writer started, imported and ready (its start-up must not overlap the
+    # others' timed runs: the figure would count it); see "late_start_seconds"
+    start_at = time.time() + 3 + writers * (8 if warm else 3)
     context = multiprocessing.get_context("spawn")
     with context.Pool(writers) as pool:
         pending = pool.starmap_async(
@@ -221,9 +224,10 @@ def run(
         busy2, total2 = _machine_busy()
         server2 = _server_cpu(url)
         backends2 = _backend_cpu(url, tag) if postgres else {}
-    recorded = sum(n for n, _, _ in outcomes)
-    slowest = max(t for _, t, _ in outcomes)
-    cpu = sum(c for _, _, c in outcomes)
+    recorded = sum(n for n, _, _, _ in outcomes)
+    slowest = max(t for _, t, _, _ in outcomes)
+    cpu = sum(c for _, _, c, _ in outcomes)
+    late = max(lateness for _, _, _, lateness in outcomes)
     out: dict[str, object] = {
         "db": "postgresql" if postgres else "sqlite",
         "path": "fast" if fast else "ordinary",
@@ -251,6 +255,8 @@ def run(
         out["other_jobs_cpu_percent"] = round(max(0.0, 100 * others / (total2 - total)), 1)
         out["cores"] = cores
     out["load_average"] = round(os.getloadavg()[0], 1)
+    if late > 0:  # a writer started after the others (its start-up overlapped theirs)
+        out["late_start_seconds"] = round(late, 2)
     return out
 
 
