@@ -35,6 +35,7 @@ from crosstable.web import i18n
 from crosstable.web.hub import Hub
 from crosstable.web.messages import error_text, translate
 from crosstable.web.pairing_views import live_fragment
+from crosstable.web.regulation_text import regulation_items
 from crosstable.web.security import Caller, RateLimiter, bearer_token, csrf_token
 from crosstable.web.views import CrosstableCache
 
@@ -121,6 +122,8 @@ def _templates() -> Jinja2Templates:
     env.globals["language_name"] = i18n.language_name
     env.globals["tiebreak_name"] = i18n.tiebreak_name
     env.globals["tiebreak_head"] = i18n.tiebreak_head
+    env.globals["knockout_round"] = i18n.knockout_round
+    env.globals["regulation_items"] = regulation_items
     env.globals["frac"] = lambda v: Fraction(str(v))
     env.globals["new_key"] = lambda: secrets.token_hex(8)
     return templates

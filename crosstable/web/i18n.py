@@ -171,3 +171,25 @@ def tiebreak_name(code: str) -> str:
 
 def tiebreak_head(code: str) -> str:
     return _labels(current.get(), True).get(code, code)
+
+
+#: knockout rounds with a name of their own (the others are "round of N")
+_ROUND_NAMES = {
+    "final": N_("Final"),
+    "semi-final": N_("Semi-final"),
+    "quarter-final": N_("Quarter-final"),
+}
+
+
+def knockout_round(name: str) -> str:
+    """A knockout round's title in the current language: ``Final``, ``Round of 16``
+    (Russian counts the other way: «1/8 финала», so the text gets both numbers)."""
+    if name in _ROUND_NAMES:
+        return gettext(_ROUND_NAMES[name])
+    head, _sep, tail = name.rpartition(" ")
+    if head == "round of" and tail.isdigit():
+        players = int(tail)
+        # braces, not %: the Russian text uses the fraction only ({fraction}), which a
+        # %-format check would refuse as a placeholder the English text does not have
+        return gettext("Round of {players}").format(players=players, fraction=players // 2)
+    return name

@@ -30,7 +30,7 @@ from typing import Any
 from fpdf import FPDF
 
 from crosstable.web.i18n import gettext as _
-from crosstable.web.i18n import number_text, points_text, tiebreak_head
+from crosstable.web.i18n import knockout_round, number_text, points_text, tiebreak_head
 from crosstable.web.pairing_views import RoundCell, SwissTable
 from crosstable.web.views import Crosstable, PlayerLine
 
@@ -196,12 +196,7 @@ def round_title(name: str, third_place: bool = False) -> str:
     """A knockout round's name in the reader's language."""
     if third_place:
         return _("Match for third place")
-    names = {
-        "final": _("Final"),
-        "semi-final": _("Semi-final"),
-        "quarter-final": _("Quarter-final"),
-    }
-    return names.get(name, name.replace("round of", _("round of")))
+    return knockout_round(name)
 
 
 def game_kind(kind: str) -> str:

@@ -1,0 +1,133 @@
+"""The regulations' details as the regulations page shows them, in the reader's language.
+
+The details are stored as the services keep them (``match_format = "2-at-once"``,
+``tie_rule = "rapid:2,blitz:2,armageddon"``, ``third_place = true``); this module
+turns each into a label and a sentence ("Match: two games, played at once"; "On a
+tie: 2 rapid games, then 2 blitz games, then armageddon"). A value it does not know
+how to read is shown as it is stored, so nothing is ever hidden.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from crosstable.core.errors import RuleError
+from crosstable.core.pairing.knockout import MatchFormat, TieRule, parse_round_formats
+from crosstable.web.i18n import N_, gettext, knockout_round, ngettext
+
+_LABELS = {
+    "venue": N_("Venue"),
+    "organiser": N_("Organiser"),
+    "arbiter": N_("Arbiter"),
+    "initial_colour": N_("First player's colour in round 1"),
+    "match_format": N_("Match"),
+    "tie_rule": N_("On a tie"),
+    "bracket": N_("Bracket"),
+    "lots_seed": N_("Seed of the lots"),
+    "forbidden": N_("Forbidden pairs"),
+    "acceleration": N_("Acceleration"),
+    "round_formats": N_("Matches by round"),
+    "third_place": N_("Match for third place"),
+}
+
+_WORDS = {
+    "white": N_("White"),
+    "black": N_("Black"),
+    "seeded": N_("seeded: 1 against the last, 2 against the one before the last, …"),
+    "random": N_("drawn by lot"),
+    "baku": N_("Baku acceleration (FIDE C.04.5.1)"),
+    "lower-rated": N_("the lower-rated player goes on"),
+    "lots": N_("by lot"),
+    "armageddon": N_("armageddon"),
+    "sudden-death": N_("sudden death"),
+}
+
+
+def regulation_items(details: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """(label, value) for each of the regulations' details, in the current language."""
+    return [(_label(key), _value(key, value)) for key, value in details.items()]
+
+
+def _label(key: str) -> str:
+    return gettext(_LABELS[key]) if key in _LABELS else key
+
+
+def _value(key: str, value: Any) -> str:
+    reader = _READERS.get(key)
+    text = str(value)
+    if reader is None:
+        return gettext(_WORDS[text]) if text in _WORDS else text
+    try:
+        return reader(value)
+    except (RuleError, ValueError, KeyError):
+        return text
+
+
+def match_format_text(value: Any) -> str:
+    """``2-at-once`` → "2 games, played at once"."""
+    fmt = MatchFormat.parse(str(value))
+    games = ngettext("%(num)d game", "%(num)d games", fmt.games)
+    if fmt.games > 1 and not fmt.at_once:
+        return gettext("%(games)s, colours swapped", games=games)
+    if fmt.at_once:
+        return gettext("%(games)s, played at once", games=games)
+    return games
+
+
+def tie_rule_text(value: Any) -> str:
+    """``rapid:2,blitz:2,armageddon`` → "2 rapid games, then 2 blitz games, then …"."""
+    rule = TieRule.parse(str(value))
+    stages = [_stage(stage.kind.value, stage.games) for stage in rule.stages]
+    decider = rule.decider.value
+    parts = [*stages, gettext(_WORDS[decider]) if decider in _WORDS else decider]
+    return gettext(", then ").join(parts)
+
+
+def _stage(kind: str, games: int) -> str:
+    if kind == "rapid":
+        return ngettext("%(num)d rapid game", "%(num)d rapid games", games)
+    if kind == "blitz":
+        return ngettext("%(num)d blitz game", "%(num)d blitz games", games)
+    return f"{games} × {kind}"
+
+
+def round_formats_text(value: Any) -> str:
+    """``final:4,semi-final:2`` → "Final: 4 games, colours swapped; Semi-final: …"."""
+    formats = parse_round_formats(str(value))
+    return "; ".join(
+        f"{_round_title(name)}: {match_format_text(fmt.label())}" for name, fmt in formats
+    )
+
+
+def _round_title(name: str) -> str:
+    if name == "third-place":
+        return gettext("Match for third place")
+    return knockout_round(name)
+
+
+def yes_no(value: Any) -> str:
+    flag = value if isinstance(value, bool) else str(value).strip().lower() in ("1", "true", "yes")
+    return gettext("yes") if flag else gettext("no")
+
+
+def forbidden_text(value: Any) -> str:
+    """``1-2,3-4-5`` → "1 and 2; 3, 4 and 5"."""
+    groups = [g.strip() for g in str(value).split(",") if g.strip()]
+    return "; ".join(_joined(g.split("-")) for g in groups) or "—"
+
+
+def _joined(items: Iterable[str]) -> str:
+    values = [i.strip() for i in items if i.strip()]
+    if len(values) < 2:
+        return "".join(values)
+    return gettext("%(items)s and %(last)s", items=", ".join(values[:-1]), last=values[-1])
+
+
+_READERS: dict[str, Callable[[Any], str]] = {
+    "match_format": match_format_text,
+    "tie_rule": tie_rule_text,
+    "round_formats": round_formats_text,
+    "third_place": yes_no,
+    "forbidden": forbidden_text,
+}
