@@ -14,29 +14,16 @@ it; in CI a skip is a failure).
 
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-CHROMIUM = os.environ.get("CROSSTABLE_CHROMIUM")
-pytestmark = pytest.mark.skipif(not CHROMIUM, reason="CROSSTABLE_CHROMIUM is not set")
+from tests.browser import chromium, needs_chromium, web_server
 
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
+pytestmark = needs_chromium
+
 
 #: seed 003 (crosstable/examples/club_rr6.trf): who met whom, White first, and the result
 SEED_003 = [
@@ -76,58 +63,17 @@ FINAL = {
 FLIP = {"1-0": "0-1", "0-1": "1-0", "½-½": "½-½"}
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     db = tmp_path_factory.mktemp("web") / "pages.db"
-    port = _free_port()
-    env = dict(os.environ, CROSSTABLE_DB=str(db), CROSSTABLE_SECRET="test-secret")
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "uvicorn",
-            "crosstable.web.app:create_app",
-            "--factory",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--log-level",
-            "warning",
-        ],
-        env=env,
-        cwd=Path(__file__).resolve().parents[1],
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(200):
-            try:
-                with urllib.request.urlopen(url + "/", timeout=1):
-                    break
-            except OSError:
-                time.sleep(0.1)
-        else:
-            pytest.fail("the server did not start")
+    with web_server(db) as url:
         yield url
-    finally:
-        process.terminate()
-        process.wait(10)
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield chromium
-        chromium.close()
+    with chromium() as launched:
+        yield launched
 
 
 def _sign_up(page: Any, url: str, username: str, name: str, rating: int | None = None) -> None:

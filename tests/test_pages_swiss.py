@@ -20,29 +20,16 @@ Everything runs on a 360-pixel-wide phone screen. Skipped locally when
 
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-CHROMIUM = os.environ.get("CROSSTABLE_CHROMIUM")
-pytestmark = pytest.mark.skipif(not CHROMIUM, reason="CROSSTABLE_CHROMIUM is not set")
+from tests.browser import chromium, needs_chromium, web_server
 
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
+pytestmark = needs_chromium
+
 PHONE = {"width": 360, "height": 740}
 
 #: nine players, ratings all different: drawing lots by rating gives number 1 to the first
@@ -69,58 +56,17 @@ KNOCKOUT = [
 ]
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
     db = tmp_path_factory.mktemp("web") / "swiss.db"
-    port = _free_port()
-    env = dict(os.environ, CROSSTABLE_DB=str(db), CROSSTABLE_SECRET="test-secret")
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "uvicorn",
-            "crosstable.web.app:create_app",
-            "--factory",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--log-level",
-            "warning",
-        ],
-        env=env,
-        cwd=Path(__file__).resolve().parents[1],
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(200):
-            try:
-                with urllib.request.urlopen(url + "/", timeout=1):
-                    break
-            except OSError:
-                time.sleep(0.1)
-        else:
-            pytest.fail("the server did not start")
+    with web_server(db) as url:
         yield url, db
-    finally:
-        process.terminate()
-        process.wait(10)
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield chromium
-        chromium.close()
+    with chromium() as launched:
+        yield launched
 
 
 @pytest.fixture(scope="module")

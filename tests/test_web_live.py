@@ -35,6 +35,7 @@ from crosstable.web.hub import (
     refresh_event,
     start_eagerly,
 )
+from tests.browser import chromium, needs_chromium, web_server
 
 EVENT = re.compile(r"event: (\w+)\r\nid: (\d+)\r\n((?:data: .*\r\n)+)\r\n")
 
@@ -886,21 +887,12 @@ SEEN_JS = """(() => {
 })();"""
 
 
+@needs_chromium
 def test_a_browser_keeps_its_table_with_the_changed_cells(tmp_path: Path) -> None:
     """A spectator's page (Chromium) takes ``cells`` events and its table stays the table
     a fresh page load shows; a page whose table is not the one the cells change asks for
     the whole table again."""
-    import os
-    import socket
-    import subprocess
-    import sys
-    import time
     import urllib.request
-
-    chromium = os.environ.get("CROSSTABLE_CHROMIUM")
-    if not chromium:
-        pytest.skip("CROSSTABLE_CHROMIUM is not set")
-    from playwright.sync_api import sync_playwright
 
     from crosstable.service.accounts import Accounts
 
@@ -912,55 +904,35 @@ def test_a_browser_keeps_its_table_with_the_changed_cells(tmp_path: Path) -> Non
     assert user is not None
     token = accounts.create_token(user.id, "test")
     service.store.close()
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = int(probe.getsockname()[1])
-    url = f"http://127.0.0.1:{port}"
-    env = dict(os.environ, CROSSTABLE_DB=str(db), CROSSTABLE_SECRET="live-test")
-    command = [sys.executable, "-m", "uvicorn", "crosstable.web.app:create_app", "--factory"]
-    server = subprocess.Popen([*command, "--port", str(port), "--log-level", "warning"], env=env)
 
-    def post(rnd: int, board: int, result: str) -> int:
-        request = urllib.request.Request(
-            f"{url}/api/v1/tournaments/{tid}/rounds/{rnd}/boards/{board}/result",
-            data=json.dumps({"result": result}).encode(),
-            headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
-        )
-        with urllib.request.urlopen(request, timeout=10) as answer:
-            return int(json.loads(answer.read())["seq"])
+    with web_server(db, secret="live-test") as url, chromium() as browser:
 
-    try:
-        for _ in range(300):
-            try:
-                urllib.request.urlopen(url + "/", timeout=1).close()
-                break
-            except OSError:
-                time.sleep(0.05)
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(
-                executable_path=chromium, args=["--no-sandbox", "--disable-gpu"]
+        def post(rnd: int, board: int, result: str) -> int:
+            request = urllib.request.Request(
+                f"{url}/api/v1/tournaments/{tid}/rounds/{rnd}/boards/{board}/result",
+                data=json.dumps({"result": result}).encode(),
+                headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
             )
-            watcher = browser.new_page()
-            watcher.add_init_script(SEEN_JS)
-            watcher.goto(f"{url}/t/{tid}")
-            watcher.wait_for_selector("#live-state:not(.off)")
-            fresh = browser.new_page()
-            wrap = "#live [data-revision]"
-            for n, (rnd, board, result) in enumerate([(2, 1, "1-0"), (2, 2, "½-½"), (3, 4, "0-1")]):
-                if n == 2:  # the page's table is not the one the next cells change
-                    watcher.evaluate(f"document.querySelector('{wrap}').dataset.revision = '1'")
-                seq = post(rnd, board, result)
-                watcher.wait_for_function(
-                    f"document.querySelector('{wrap}').dataset.revision === '{seq}'"
-                    f" && window.seen.some(e => e.endsWith(' {seq}'))",
-                    timeout=15000,
-                )
-                fresh.goto(f"{url}/t/{tid}")
-                assert watcher.evaluate(CELLS_JS) == fresh.evaluate(CELLS_JS)
-            seen = watcher.evaluate("window.seen")
-            assert any(kind.startswith("cells ") for kind in seen), seen
-            assert seen[-1] == f"crosstable {seq}", "a mismatch asks for the whole table"
-            browser.close()
-    finally:
-        server.terminate()
-        server.wait(15)
+            with urllib.request.urlopen(request, timeout=10) as answer:
+                return int(json.loads(answer.read())["seq"])
+
+        watcher = browser.new_page()
+        watcher.add_init_script(SEEN_JS)
+        watcher.goto(f"{url}/t/{tid}")
+        watcher.wait_for_selector("#live-state:not(.off)")
+        fresh = browser.new_page()
+        wrap = "#live [data-revision]"
+        for n, (rnd, board, result) in enumerate([(2, 1, "1-0"), (2, 2, "½-½"), (3, 4, "0-1")]):
+            if n == 2:  # the page's table is not the one the next cells change
+                watcher.evaluate(f"document.querySelector('{wrap}').dataset.revision = '1'")
+            seq = post(rnd, board, result)
+            watcher.wait_for_function(
+                f"document.querySelector('{wrap}').dataset.revision === '{seq}'"
+                f" && window.seen.some(e => e.endsWith(' {seq}'))",
+                timeout=15000,
+            )
+            fresh.goto(f"{url}/t/{tid}")
+            assert watcher.evaluate(CELLS_JS) == fresh.evaluate(CELLS_JS)
+        seen = watcher.evaluate("window.seen")
+        assert any(kind.startswith("cells ") for kind in seen), seen
+        assert seen[-1] == f"crosstable {seq}", "a mismatch asks for the whole table"

@@ -1,0 +1,82 @@
+"""What the browser tests share: a real server process on a free port and Debian's Chromium.
+
+``CROSSTABLE_CHROMIUM`` names the browser (scripts/test.sh sets it to
+``/usr/bin/chromium``); without it the browser tests are skipped locally, and in
+CI a skip is a failure (tests/conftest.py).
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = os.environ.get("CROSSTABLE_CHROMIUM")
+#: mark a module's tests as needing the browser
+needs_chromium = pytest.mark.skipif(not CHROMIUM, reason="CROSSTABLE_CHROMIUM is not set")
+
+#: headless Chromium as root in a container, without the background services
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@contextmanager
+def web_server(db: Path, secret: str = "test-secret") -> Iterator[str]:
+    """``crosstable.web`` under uvicorn on the SQLite file ``db``: yields its URL once it
+    answers, and stops it afterwards."""
+    port = free_port()
+    env = dict(os.environ, CROSSTABLE_DB=str(db), CROSSTABLE_SECRET=secret)
+    command = [sys.executable, "-m", "uvicorn", "crosstable.web.app:create_app", "--factory"]
+    options = ["--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"]
+    process = subprocess.Popen([*command, *options], env=env, cwd=ROOT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(300):
+            try:
+                with urllib.request.urlopen(url + "/", timeout=1):
+                    break
+            except OSError:
+                if process.poll() is not None:
+                    pytest.fail(f"the server stopped at start-up (exit {process.returncode})")
+                time.sleep(0.1)
+        else:
+            pytest.fail("the server did not start")
+        yield url
+    finally:
+        process.terminate()
+        process.wait(15)
+
+
+@contextmanager
+def chromium() -> Iterator[Any]:
+    """Debian's Chromium, headless, through Playwright."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
