@@ -24,10 +24,12 @@ from crosstable.service.knockout import KnockoutPlay
 from crosstable.service.play import Play, parse_result
 from crosstable.service.queries import Queries
 from crosstable.service.registration import PlayerInfo, Registration, Regulations
+from crosstable.service.stage_view import StageView
+from crosstable.service.stages import StagePlay
 from crosstable.service.swiss import SwissPlay
 
 
-class Service(Registration, Play, SwissPlay, KnockoutPlay, History, Exchange, Queries):
+class Service(Registration, Play, SwissPlay, KnockoutPlay, StagePlay, History, Exchange, Queries):
     """Every use case of a tournament, over one store, clock, random source and bus."""
 
 
@@ -44,6 +46,7 @@ __all__ = [
     "PostgresListener",
     "Regulations",
     "Service",
+    "StageView",
     "SystemClock",
     "parse_result",
 ]

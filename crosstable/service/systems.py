@@ -28,7 +28,9 @@ def start_other_system(
         return start_swiss(tx, loaded, random=random)
     if system is System.KNOCKOUT:
         from crosstable.service.knockout import start_knockout
+        from crosstable.service.stage_view import check_stage_start
 
+        check_stage_start(tx.session, tx.tournament, loaded)  # a group stage's knockout
         return start_knockout(tx, loaded, random=random)
     if system is System.SCHEVENINGEN:
         from crosstable.service.scheveningen import start_scheveningen
