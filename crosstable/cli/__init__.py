@@ -54,6 +54,7 @@ def _register() -> None:
         rounds,
         schedule,
         serve,
+        stages,
         standings,
         tournament,
         trf,
@@ -61,7 +62,7 @@ def _register() -> None:
 
     for module in (schedule, duration, trf, standings, pair, engine, demo, tournament, serve):
         module.register(app)
-    for module in (check, generate, bracket, rounds):
+    for module in (check, generate, bracket, rounds, stages):
         module.register(app)
 
 
