@@ -11,8 +11,9 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from fastapi import HTTPException
 
@@ -23,6 +24,9 @@ from crosstable.service import Change, PlayerInfo, Regulations
 from crosstable.web.app import Site
 from crosstable.web.routes.common import MANAGERS, require_approved, require_role, require_user
 from crosstable.web.security import Caller
+
+if TYPE_CHECKING:
+    from crosstable.core.schedule.groups import GroupStagePlan
 
 FORMATS = (
     "round-robin",
@@ -74,6 +78,8 @@ class WizardSpec:
     match_format: str = "1"
     tie_rule: str = "lower-rated"
     bracket: str = "seeded"
+    #: knockout (and the knockout after a group stage): a match for third place
+    third_place: bool = False
 
     @property
     def system(self) -> System:
@@ -100,8 +106,50 @@ class WizardSpec:
             bracket = (self.bracket or "seeded").strip().lower()
             if bracket not in BRACKETS:
                 raise RuleError(f"bracket {self.bracket!r}: seeded or random")
-            return {"match_format": match_format, "tie_rule": tie_rule.label(), "bracket": bracket}
+            chosen = {
+                "match_format": match_format,
+                "tie_rule": tie_rule.label(),
+                "bracket": bracket,
+            }
+            return chosen | ({"third_place": "yes"} if self.third_place else {})
         return {}
+
+    def stage_plan(self) -> GroupStagePlan:
+        """Group stage + knockout: the plan of the groups and the knockout (checked)."""
+        from crosstable.core.pairing.knockout import MatchFormat, TieRule
+        from crosstable.core.schedule.groups import plan_group_stage
+
+        games = MatchFormat.parse(self.match_format or "1").games
+        TieRule.parse(self.tie_rule or "lower-rated")
+        return plan_group_stage(
+            len(self.players),
+            groups=self.groups,
+            cycles=self.group_cycles,
+            qualifiers_per_group=self.qualifiers_per_group,
+            games_per_match=games,
+            third_place_match=self.third_place,
+        )
+
+    def stage_links(self, count: int) -> list[dict[str, str]]:
+        """The details that make the ``count`` groups one event (a fresh key)."""
+        import secrets
+
+        from crosstable.service.stage_view import group_details, group_letter
+
+        event = secrets.token_hex(6)
+        return [
+            group_details(
+                event,
+                self.name,
+                group_letter(index),
+                count,
+                self.qualifiers_per_group,
+                match_format=self.match_format,
+                tie_rule=self.tie_rule,
+                third_place=self.third_place,
+            )
+            for index in range(count)
+        ]
 
     def tiebreak_codes(self) -> tuple[str, ...]:
         from crosstable.core.tiebreaks import PRESETS
@@ -234,12 +282,13 @@ def _sections(spec: WizardSpec) -> list[tuple[str, list[PlayerInfo]]]:
         return out
     if spec.format == "groups":
         from crosstable.core.schedule.groups import snake_groups
+        from crosstable.service.stage_view import group_letter
 
         ordered = sorted(players, key=lambda p: (-(p.rating or 0), p.name))
         groups = snake_groups(len(ordered), spec.groups)
         return [
-            (f"{spec.name} — group {chr(64 + i)}", [ordered[rank - 1] for rank in members])
-            for i, members in enumerate(groups, 1)
+            (f"{spec.name} — group {group_letter(i)}", [ordered[rank - 1] for rank in members])
+            for i, members in enumerate(groups)
         ]
     return [(spec.name, players)]
 
@@ -256,11 +305,17 @@ def create_tournaments(site: Site, caller: Caller, spec: WizardSpec) -> list[int
             "may organise tournaments",
         )
     sections = _sections(spec)
+    links: list[dict[str, str]] = [{} for _section in sections]
+    if spec.format == "groups":  # the groups of one event, and its knockout's settings
+        spec.stage_plan()
+        links = spec.stage_links(len(sections))
     for name, _players in sections:
         spec.regulations(name).settings()  # check everything before creating anything
     ids: list[int] = []
-    for name, players in sections:
-        change = site.service.create_tournament(spec.regulations(name), actor=caller.actor)
+    for (name, players), link in zip(sections, links, strict=True):
+        regulations = spec.regulations(name)
+        regulations = replace(regulations, details=regulations.details | link)
+        change = site.service.create_tournament(regulations, actor=caller.actor)
         tid = change.tournament_id
         site.accounts.claim(tid, user, actor=caller.actor)
         for player in players:

@@ -48,6 +48,8 @@ class Preview:
     tie_note: str = ""
     #: Scheveningen: (team, players) in the order first met
     teams: list[tuple[str, int]] = field(default_factory=list)
+    #: group stage + knockout: the knockout's round 1 by group places (A1, B2; "" a bye)
+    knockout_pairs: list[tuple[str, str]] = field(default_factory=list)
 
 
 def spec_from_form(form: dict[str, Any]) -> actions.WizardSpec:
@@ -79,6 +81,7 @@ def spec_from_form(form: dict[str, Any]) -> actions.WizardSpec:
         match_format=text(form, "match_format", "1") or "1",
         tie_rule=text(form, "tie_rule", "lower-rated") or "lower-rated",
         bracket=text(form, "bracket", "seeded") or "seeded",
+        third_place=text(form, "third_place") in ("on", "yes", "1", "true"),
     )
 
 
@@ -156,6 +159,7 @@ def preview(form: dict[str, Any]) -> Preview:
             result.games = sum(size * (size - 1) // 2 for size in result.groups)
             result.boards = sum(size // 2 for size in result.groups)
         elif spec.format == "groups":
+            from crosstable.core.pairing.knockout import MatchFormat
             from crosstable.core.schedule.groups import plan_group_stage
 
             plan = plan_group_stage(
@@ -163,8 +167,11 @@ def preview(form: dict[str, Any]) -> Preview:
                 groups=spec.groups,
                 cycles=spec.group_cycles,
                 qualifiers_per_group=spec.qualifiers_per_group,
+                games_per_match=MatchFormat.parse(spec.match_format or "1").games,
+                third_place_match=spec.third_place,
             )
             result.plan = plan
+            result.knockout_pairs = _cross_pairs(len(plan.group_sizes), plan.qualifiers_per_group)
             result.groups = list(plan.group_sizes)
             result.rounds = plan.total_rounds
             result.games = plan.total_games
@@ -225,6 +232,23 @@ def _knockout_preview(result: Preview, spec: actions.WizardSpec, count: int, eve
         sittings = result.rounds * (1 if match_format.at_once else match_format.games)
         result.duration = _per_rounds(base, result.rounds, sittings)
         result.hours = format_hours(result.duration.total_minutes)
+
+
+def _cross_pairs(groups: int, qualifiers: int) -> list[tuple[str, str]]:
+    """Round 1 of the knockout after the groups, by group and place (the core's
+    cross-seeding: A1 v B2, B1 v A2 …); an empty side is a bye."""
+    from crosstable.core.pairing.knockout_groups import cross_seeded_lines
+    from crosstable.service.stage_view import group_letter
+
+    if groups * qualifiers < 2:
+        return []
+    keys = [[100 * g + place for place in range(1, qualifiers + 1)] for g in range(groups)]
+    lines, _seeding = cross_seeded_lines(keys)
+    label = {key: f"{group_letter(key // 100)}{key % 100}" for group in keys for key in group}
+    return [
+        (label.get(top or 0, ""), label.get(bottom or 0, ""))
+        for top, bottom in zip(lines[::2], lines[1::2], strict=True)
+    ]
 
 
 def _per_rounds(base: Any, rounds: int, sittings: int) -> Any:
