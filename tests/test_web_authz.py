@@ -50,6 +50,24 @@ class World:
         a.set_staff(self.t1, self.users["helper"].id, "helper")
         self.t4 = self._paired("Club Swiss", System.SWISS_DUTCH)
         self.t5 = self._paired("Club cup", System.KNOCKOUT)
+        self.t6 = self._group_stage()
+
+    def _group_stage(self) -> int:
+        """Two groups of the organiser's, linked as the wizard links them, not finished
+        (creating the knockout stage is then refused by the rules: 422); group A's id."""
+        from crosstable.service.stage_view import group_details
+
+        ids = []
+        for letter in "AB":
+            details = group_details("authz", "Club groups", letter, 2, 1)
+            regulations = Regulations(name=f"Club groups — group {letter}", details=details)
+            tid = self.service.create_tournament(regulations).tournament_id
+            self.accounts.claim(tid, self.users["organiser"])
+            self.accounts.set_access(tid, approval="approved")
+            for index in range(3):
+                self.service.add_player(tid, PlayerInfo(f"{letter} {index + 1}", 1900 - index))
+            ids.append(tid)
+        return ids[0]
 
     def _paired(self, name: str, system: System) -> int:
         """A started Swiss (round 1 published) or knockout of the organiser's; the
@@ -151,6 +169,8 @@ def api_routes(w: World) -> list[tuple[str, str, Any, set[str]]]:
         ("DELETE", f"/api/v1/tournaments/{w.t4}/byes/3/1", None, MANAGE | {"player"}),
         ("GET", f"/api/v1/tournaments/{w.t5}/bracket", None, EVERYONE),
         ("POST", f"/api/v1/tournaments/{w.t5}/knockout/next", None, MANAGE),
+        ("GET", f"/api/v1/tournaments/{w.t6}/stage", None, EVERYONE),
+        ("POST", f"/api/v1/tournaments/{w.t6}/knockout-stage", {}, MANAGE),
     ]
 
 
@@ -181,6 +201,8 @@ def page_routes(w: World) -> list[tuple[str, str, set[str]]]:
         ("GET", f"/t/{w.t5}", EVERYONE),
         ("GET", f"/t/{w.t5}/bracket", EVERYONE),
         ("POST", f"/t/{w.t5}/knockout/next", MANAGE),
+        ("GET", f"/t/{w.t6}", EVERYONE),
+        ("POST", f"/t/{w.t6}/knockout-stage", MANAGE),
     ]
 
 
@@ -225,7 +247,12 @@ def test_page_matrix(world: World, role: str) -> None:
 
 def test_page_forms_need_the_csrf_token(world: World) -> None:
     client = world.client("organiser")
-    for path in (f"/t/{world.t1}/manage/undo", f"/t/{world.t1}/manage/staff", "/signout"):
+    for path in (
+        f"/t/{world.t1}/manage/undo",
+        f"/t/{world.t1}/manage/staff",
+        f"/t/{world.t6}/knockout-stage",
+        "/signout",
+    ):
         assert client.post(path, data={}).status_code == 403, path
         assert client.post(path, data={"csrf_token": "forged"}).status_code == 403, path
 

@@ -570,6 +570,14 @@ class Accounts:
                     return row.number
             return None
 
+    def entry_accounts(self, tournament_id: int) -> dict[int, int]:
+        """Registration number → user id of every entry tied to an account."""
+        with self.store.reading() as session:
+            rows = session.scalars(
+                select(EntryAccountRow).where(EntryAccountRow.tournament_id == tournament_id)
+            )
+            return {row.number: row.user_id for row in rows}
+
     def registration_problems(self, tournament_id: int, user: UserInfo) -> list[str]:
         """Why ``user`` cannot register themself now (empty: they can)."""
         access = self.access(tournament_id)

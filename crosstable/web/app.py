@@ -209,9 +209,19 @@ def create_app(
     if _DOCS_ASSETS:
         _offline_api_docs(app, _DOCS_ASSETS)
 
-    from crosstable.web.routes import account, api, live, manage, pages, pairing, printing, wizard
+    from crosstable.web.routes import (
+        account,
+        api,
+        live,
+        manage,
+        pages,
+        pairing,
+        printing,
+        stages,
+        wizard,
+    )
 
-    for module in (api, live, pages, manage, wizard, pairing, account, printing):
+    for module in (api, live, pages, manage, wizard, pairing, account, printing, stages):
         app.include_router(module.router)
     return app
 

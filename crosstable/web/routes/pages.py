@@ -22,6 +22,7 @@ from crosstable.web.routes.common import (
     text,
 )
 from crosstable.web.routes.printing import player_byes
+from crosstable.web.routes.stages import stage_for_page
 from crosstable.web.security import Caller
 
 router = APIRouter(include_in_schema=False)
@@ -58,6 +59,7 @@ def _context(site: Site, caller: Caller, tid: int) -> dict[str, Any]:
         "current_round": current_round,
         "can_manage": role in ("admin", "organiser"),
         "can_enter": role in RESULT_ENTRY,
+        "stage": stage_for_page(site, view),  # a group stage + knockout event (routes/stages)
     }
 
 
