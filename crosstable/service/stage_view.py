@@ -283,7 +283,7 @@ def check_ready(view: StageView) -> None:
             f"({len(view.groups)} of its {view.expected} groups are here)"
         )
     if view.unfinished:
-        names = ", ".join(f"{g.name} (tournament {g.id}, {g.status})" for g in view.unfinished)
+        names = "; ".join(f"{g.name} (tournament {g.id}, {g.status})" for g in view.unfinished)
         raise RuleError(f"the group stage is not over: {names} not finished yet")
 
 

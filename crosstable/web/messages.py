@@ -518,6 +518,30 @@ CATALOGUE: tuple[str, ...] = (
     E_("you may ask for a bye only for yourself"),
     E_("you may report only your own games"),
     E_("there is no such thing here (a number in the address is too large)"),
+    # -- service/stages.py, stage_view.py, web/routes/stages.py: group stage + knockout
+    E_("tournament {tournament} is not part of a group stage"),
+    E_("regulations, {key} {value}: not a whole number"),
+    E_(
+        "the group stage of {event} has no group {letters} ({present} of its {groups} groups are here)"
+    ),
+    E_("the group stage is not over: {groups} not finished yet"),
+    E_("{group} (tournament {tournament}, {status})"),
+    E_(
+        "this knockout stage has no players from its groups yet: create the knockout stage (crosstable knockout-stage)"
+    ),
+    E_(
+        "the players or starting numbers of the knockout stage changed after it was created (they are the bracket's seeds): undo those changes, or undo back to the knockout stage's creation and create it again"
+    ),
+    E_(
+        "the groups' final standings changed after the knockout stage was created ({seeds} would be someone else now): undo the knockout stage and create it again"
+    ),
+    E_("seed {seed}"),
+    E_("a tournament is named twice among the groups"),
+    E_("a group stage has at least two groups"),
+    E_("tournament {tournament} is a {system}, not a round robin"),
+    E_("tournament {tournament} belongs to a group stage already"),
+    E_("the knockout stage exists already: tournament {tournament} “{name}”"),
+    E_("tournament {tournament} “{name}” is not a knockout waiting for its players"),
 )
 
 
