@@ -122,3 +122,18 @@ def test_the_regulations_page_of_a_knockout_in_russian(tmp_path: Path) -> None:
         assert "Матч 2 партии со сменой цвета" in text
         assert "2 партии в рапид, затем 2 партии в блиц, затем армагеддон" in text
         assert "rapid:2" not in text
+
+
+def test_a_group_of_an_event_names_its_stage_and_hides_the_link_keys() -> None:
+    from crosstable.service.stage_view import group_details
+
+    details = group_details(
+        "k3y", "Spring cup", "B", 4, 2, match_format="2", tie_rule="playoff", third_place=True
+    )
+    shown = dict(regulation_items(details))
+    assert shown["Group"] == "B" and shown["Groups in the event"] == "4"
+    assert shown["Qualifiers per group"] == "2" and shown["Event"] == "Spring cup"
+    assert shown["Knockout: match"] == "2 games, colours swapped"
+    assert shown["Knockout: on a tie"].startswith("2 rapid games, then 2 blitz games")
+    assert shown["Knockout: match for third place"] == "yes"
+    assert "k3y" not in shown.values() and "stage_event" not in shown

@@ -4,7 +4,9 @@ The details are stored as the services keep them (``match_format = "2-at-once"``
 ``tie_rule = "rapid:2,blitz:2,armageddon"``, ``third_place = true``); this module
 turns each into a label and a sentence ("Match: two games, played at once"; "On a
 tie: 2 rapid games, then 2 blitz games, then armageddon"). A value it does not know
-how to read is shown as it is stored, so nothing is ever hidden.
+how to read is shown as it is stored. Only the keys that link the tournaments of a
+group stage + knockout event (its key, the stage, the knockout's seeds as group
+entries) are left out: the page's header shows the event in words.
 """
 
 from __future__ import annotations
@@ -29,7 +31,17 @@ _LABELS = {
     "acceleration": N_("Acceleration"),
     "round_formats": N_("Matches by round"),
     "third_place": N_("Match for third place"),
+    "stage_name": N_("Event"),
+    "stage_group": N_("Group"),
+    "stage_groups": N_("Groups in the event"),
+    "stage_qualifiers": N_("Qualifiers per group"),
+    "knockout_match_format": N_("Knockout: match"),
+    "knockout_tie_rule": N_("Knockout: on a tie"),
+    "knockout_third_place": N_("Knockout: match for third place"),
+    "stage_lots_seed": N_("Seed of the lots at the cut"),
 }
+#: the details that only link an event's tournaments (see the module's docstring)
+_LINKS = frozenset({"stage_event", "stage", "stage_seeds"})
 
 _WORDS = {
     "white": N_("White"),
@@ -46,7 +58,9 @@ _WORDS = {
 
 def regulation_items(details: Mapping[str, Any]) -> list[tuple[str, str]]:
     """(label, value) for each of the regulations' details, in the current language."""
-    return [(_label(key), _value(key, value)) for key, value in details.items()]
+    return [
+        (_label(key), _value(key, value)) for key, value in details.items() if key not in _LINKS
+    ]
 
 
 def _label(key: str) -> str:
@@ -129,5 +143,8 @@ _READERS: dict[str, Callable[[Any], str]] = {
     "tie_rule": tie_rule_text,
     "round_formats": round_formats_text,
     "third_place": yes_no,
+    "knockout_match_format": match_format_text,
+    "knockout_tie_rule": tie_rule_text,
+    "knockout_third_place": yes_no,
     "forbidden": forbidden_text,
 }
