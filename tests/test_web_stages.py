@@ -229,3 +229,49 @@ def test_api_stage_and_create(web: Web) -> None:
     paths = web.app.openapi()["paths"]
     assert "/api/v1/tournaments/{tid}/stage" in paths
     assert "/api/v1/tournaments/{tid}/knockout-stage" in paths
+
+
+def test_api_creates_a_group_stage_and_quads(web: Web) -> None:
+    """POST /tournaments takes the formats the wizard has: groups (linked as one event,
+    with the knockout's settings) and quads (round robins of four by rating)."""
+    client = TestClient(web.app)
+    players = [{"name": n, "rating": r} for n, r in EIGHT]
+    body = {
+        "name": "API cup",
+        "format": "groups",
+        "players": players,
+        "groups": 2,
+        "qualifiers_per_group": 2,
+        "group_cycles": 1,
+        "match_format": "2",
+        "tie_rule": "playoff",
+        "third_place": True,
+    }
+    made = client.post("/api/v1/tournaments", headers=web.auth("ann"), json=body)
+    assert made.status_code == 201, made.text
+    ids = made.json()["ids"]
+    assert len(ids) == 2 and made.json()["id"] == ids[0]
+    stage = client.get(f"/api/v1/tournaments/{ids[1]}/stage").json()
+    assert stage["group"] == "B" and [g["id"] for g in stage["groups"]] == ids
+    assert stage["qualifiers_per_group"] == 2
+    assert stage["knockout_settings"]["tie_rule"] == "rapid:2,blitz:2,armageddon"
+    assert web.service.overview(ids[0]).settings["cycles"] == 1
+    # the snake seeding: the top seed in A, the second in B, the third in B, the fourth in A
+    first = {p.name for p in web.service.overview(ids[0]).players}
+    assert {"Player A", "Player D"} <= first and "Player B" not in first
+    # a knockout plan that cannot be (a third-place match with two qualifiers) creates nothing
+    before = len(web.service.tournaments())
+    bad = client.post(
+        "/api/v1/tournaments",
+        headers=web.auth("ann"),
+        json=body | {"qualifiers_per_group": 1},
+    )
+    assert bad.status_code == 422 and len(web.service.tournaments()) == before
+    quads = client.post(
+        "/api/v1/tournaments",
+        headers=web.auth("ann"),
+        json={"name": "Quads", "format": "quads", "players": players},
+    )
+    assert quads.status_code == 201, quads.text
+    sizes = [len(web.service.overview(t).players) for t in quads.json()["ids"]]
+    assert sizes == [4, 4]

@@ -103,8 +103,12 @@ class RevertIn(BaseModel):
 
 class TournamentIn(BaseModel):
     name: str = Field(min_length=1, max_length=200)
-    format: Literal["round-robin", "double-round-robin", "swiss", "knockout", "scheveningen"] = (
-        "round-robin"
+    format: Literal[
+        "round-robin", "double-round-robin", "swiss", "knockout", "scheveningen", "quads", "groups"
+    ] = Field(
+        "round-robin",
+        description="quads and groups create several tournaments (answered as ids): "
+        "round robins of four by rating, or the groups of a group stage + knockout",
     )
     point_system: str = "1-0.5-0"
     bye_points: str | None = None
@@ -126,6 +130,12 @@ class TournamentIn(BaseModel):
         "(rapid:2,blitz:2,armageddon)",
     )
     bracket: Literal["seeded", "random"] = "seeded"
+    third_place: bool = Field(False, description="knockout, groups: a match for third place")
+    groups: int = Field(4, ge=1, le=256, description="groups: how many groups (snake-seeded)")
+    qualifiers_per_group: int = Field(
+        1, ge=1, le=64, description="groups: the top k of each group go to the knockout"
+    )
+    group_cycles: int = Field(2, ge=1, le=2, description="groups: single or double round robin")
 
 
 @router.get("/me")
@@ -186,6 +196,10 @@ def create(body: TournamentIn, request: Request, caller: ApiCaller) -> dict[str,
         match_format=body.match_format,
         tie_rule=body.tie_rule,
         bracket=body.bracket,
+        third_place=body.third_place,
+        groups=body.groups,
+        qualifiers_per_group=body.qualifiers_per_group,
+        group_cycles=body.group_cycles,
     )
     ids = actions.create_tournaments(site, caller, spec)
     return {"ids": ids, "id": ids[0]}
