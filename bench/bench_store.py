@@ -22,7 +22,15 @@ With ``--repeat N`` each writer count runs N times and a summary line gives the
 best and the median (and the load averages seen). ``--warm`` lets each writer
 record one extra tournament's results before the clock starts (the process's
 caches and connections warmed up, as in a server that has been running; each
-timed tournament still loads on its first result). Not collected by pytest.
+timed tournament still loads on its first result).
+
+Two lengths of run: ``--tournaments-per-writer`` (default 3: a cold burst of
+about a second, which mostly measures process warm-up and the jitter of the
+disk flushes) and ``--sustained N`` (default 20; 0: none), run after it for
+each writer count: N tournaments per writer, several seconds of steady
+recording — the throughput figure. ``--wait-quiet`` starts each run only once
+the machine has been less than 10 % busy for 3 s (other jobs on a shared
+machine), and says how long it waited. Not collected by pytest.
 """
 
 from __future__ import annotations
@@ -45,6 +53,18 @@ RESULTS = ("1-0", "½-½", "0-1")
 
 
 def prepare(url: str, tournaments: int, players: int) -> list[int]:
+    """``tournaments`` started round robins (made by up to 4 processes at once: each
+    takes about 20 commits)."""
+    parts = min(4, max(1, tournaments // 4))
+    if parts == 1:
+        return _prepare(url, tournaments, players)
+    shares = [tournaments // parts + (k < tournaments % parts) for k in range(parts)]
+    with multiprocessing.get_context("spawn").Pool(parts) as pool:
+        made = pool.starmap(_prepare, [(url, share, players) for share in shares])
+    return [tid for ids in made for tid in ids]
+
+
+def _prepare(url: str, tournaments: int, players: int) -> list[int]:
     store = open_store(url)
     service = Service(store)
     ids = []
@@ -265,6 +285,18 @@ def main() -> None:
     parser.add_argument("--db", required=True, help="SQLite file or postgresql:// URL")
     parser.add_argument("--writers", type=int, nargs="+", default=[1, 2, 4])
     parser.add_argument("--tournaments-per-writer", type=int, default=3)
+    parser.add_argument(
+        "--sustained",
+        type=int,
+        default=20,
+        metavar="N",
+        help="then also runs of N tournaments per writer (several seconds; 0: none)",
+    )
+    parser.add_argument(
+        "--wait-quiet",
+        action="store_true",
+        help="start each run once the machine was < 10%% busy for 3 s (at most 120 s)",
+    )
     parser.add_argument("--players", type=int, default=16)
     parser.add_argument("--repeat", type=int, default=1, help="runs per writer count")
     parser.add_argument(
@@ -294,34 +326,67 @@ def main() -> None:
             }
         )
     )
+    lengths = [("short", args.tournaments_per_writer)]
+    if args.sustained > 0:
+        lengths.append(("sustained", args.sustained))
     for writers in args.writers:
-        rates: list[float] = []
-        loads: list[float] = []
-        for _ in range(args.repeat):
-            url = args.db
-            if not url.startswith("postgres"):
-                url = f"{args.db}.{uuid.uuid4().hex[:8]}"
-            figures = run(
-                url,
-                writers,
-                args.tournaments_per_writer,
-                args.players,
-                args.path == "fast",
-                args.shared,
-                args.warm,
-            )
-            print(json.dumps(figures), flush=True)
-            rates.append(float(figures["results_per_second"]))  # type: ignore[arg-type]
-            loads.append(float(figures["load_average"]))  # type: ignore[arg-type]
-        if args.repeat > 1:
-            summary = {
-                "writers": writers,
-                "runs": len(rates),
-                "best_results_per_second": max(rates),
-                "median_results_per_second": statistics.median(rates),
-                "load_averages": loads,
-            }
-            print(json.dumps({"summary": summary}), flush=True)
+        for length, per_writer in lengths:
+            rates: list[float] = []
+            cpus: list[float] = []
+            loads: list[float] = []
+            for _ in range(args.repeat):
+                waited = wait_quiet() if args.wait_quiet else None
+                url = args.db
+                if not url.startswith("postgres"):
+                    url = f"{args.db}.{uuid.uuid4().hex[:8]}"
+                figures = run(
+                    url,
+                    writers,
+                    per_writer,
+                    args.players,
+                    args.path == "fast",
+                    args.shared,
+                    args.warm,
+                )
+                figures = {"run": length, "tournaments_per_writer": per_writer, **figures}
+                if waited is not None:
+                    figures["waited_for_quiet_seconds"] = waited
+                print(json.dumps(figures), flush=True)
+                rates.append(float(figures["results_per_second"]))  # type: ignore[arg-type]
+                cpus.append(
+                    float(figures["writer_cpu_ms_per_result"])  # type: ignore[arg-type]
+                    + float(figures.get("server_cpu_ms_per_result", 0.0))  # type: ignore[arg-type]
+                )
+                loads.append(float(figures["load_average"]))  # type: ignore[arg-type]
+            if args.repeat > 1:
+                summary = {
+                    "writers": writers,
+                    "run": length,
+                    "runs": len(rates),
+                    "best_results_per_second": max(rates),
+                    "median_results_per_second": statistics.median(rates),
+                    "worst_results_per_second": min(rates),
+                    "median_cpu_ms_per_result": round(statistics.median(cpus), 3),
+                    "load_averages": loads,
+                }
+                print(json.dumps({"summary": summary}), flush=True)
+
+
+def wait_quiet(busy_below: float = 10.0, span: float = 3.0, limit: float = 120.0) -> float:
+    """Wait until the whole machine has been less than ``busy_below`` % busy for
+    ``span`` seconds (or ``limit`` seconds have passed); the seconds waited."""
+    began = time.monotonic()
+    quiet_since = time.monotonic()
+    busy, total = _machine_busy()
+    while time.monotonic() - began < limit:
+        time.sleep(0.5)
+        busy2, total2 = _machine_busy()
+        if total2 > total and 100 * (busy2 - busy) / (total2 - total) >= busy_below:
+            quiet_since = time.monotonic()
+        busy, total = busy2, total2
+        if time.monotonic() - quiet_since >= span:
+            break
+    return round(time.monotonic() - began, 1)
 
 
 if __name__ == "__main__":

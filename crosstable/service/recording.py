@@ -168,13 +168,17 @@ def _prepare(service: ServiceBase, table: LiveTable, ask: _Request) -> _Ready:
     code = result_code(ask.value)
     assert code is not None
     reason = ask.reason.value
-    before: dict[str, Any] = {"result": None}
-    after: dict[str, Any] = {"result": code}
-    if game.reason != reason:
-        before["reason"] = game.reason
-        after["reason"] = reason
-    key = {"round": round_number, "board": board}
-    changes = [{"table": "games", "key": key, "before": before, "after": after}]
+    if game.reason == reason and _plain(code):
+        # (the text json.dumps makes of the row change below, made directly)
+        changes = _CHANGE_TEXT % (round_number, board, code)
+    else:
+        before: dict[str, Any] = {"result": None}
+        after: dict[str, Any] = {"result": code}
+        if game.reason != reason:
+            before["reason"] = game.reason
+            after["reason"] = reason
+        key = {"round": round_number, "board": board}
+        changes = json.dumps([{"table": "games", "key": key, "before": before, "after": after}])
     names = table.names
     summary = (
         f"round {round_number} board {board}: {ask.value.label()} "
@@ -207,12 +211,24 @@ def _prepare(service: ServiceBase, table: LiveTable, ask: _Request) -> _Ready:
         actor=ask.actor,
         kind=KIND,
         summary=summary,
-        changes=json.dumps(changes),
+        changes=changes,
         data=json.dumps(data),
         idempotency_key=ask.idempotency_key,
         standings=body,
     )
     return _Ready(ask, game, write, notification, data)
+
+
+#: a result's row change as JSON text (json.dumps's), when the reason stays as it was
+_CHANGE_TEXT = (
+    '[{"table": "games", "key": {"round": %d, "board": %d}, '
+    '"before": {"result": null}, "after": {"result": "%s"}}]'
+)
+
+
+def _plain(code: str) -> bool:
+    """A code json.dumps writes as it is (printable ASCII, nothing to escape)."""
+    return code.isascii() and code.isprintable() and '"' not in code and "\\" not in code
 
 
 def _take_back(table: LiveTable, ready: _Ready) -> None:

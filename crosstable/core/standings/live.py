@@ -34,8 +34,9 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import replace
+from fractions import Fraction
 from itertools import chain
-from typing import cast
+from typing import Any, cast
 
 from crosstable.core.errors import RuleError
 from crosstable.core.model import GameResult, RulesEdition, System, Tournament
@@ -84,10 +85,11 @@ class LiveStandings:
         # pieces of the JSON rows that never change (see json_text)
         self._code_keys = [f",{_compact(code)}:" for code in self._codes]
         #: per listed code: value → its `,"CODE":value` text, for columns of one shape
-        #: (denominator, integral)
+        #: (denominator, integral); shared by every live table (see _shared_texts)
         self._fragments: list[dict[object, str]] = [{} for _ in self._codes]
         self._shapes: list[tuple[int, bool] | None] = [None for _ in self._codes]
-        self._points_texts: dict[int, str] = {}
+        self._points_texts: dict[object, str] = {}
+        self._points_scale = 0
         #: (provisional, notes) → the text before and after the rows
         self._around: tuple[tuple[bool, tuple[str, ...]], str, str] | None = None
         self._results: dict[tuple[int, int], GameResult | None] = {}
@@ -202,6 +204,9 @@ class LiveStandings:
         active = f.active
         # (whole columns at a time, through C-level map/zip: the per-player Python work
         # is what a table of a few dozen players costs most)
+        if self._points_scale != f.scale:
+            self._points_texts = _shared_texts(("points", f.scale))
+            self._points_scale = f.scale
         known_points = list(map(self._points_texts.get, score))
         pts = (
             [text or self._points_text(x) for text, x in zip(known_points, score, strict=True)]
@@ -221,7 +226,7 @@ class LiveStandings:
             known = self._fragments[index]
             shape = (column.denominator, column.integral)
             if self._shapes[index] != shape:  # (values read alike only with one shape)
-                known.clear()
+                known = self._fragments[index] = _shared_texts((code_key, *shape))
                 self._shapes[index] = shape
             found_texts = list(map(known.get, column.values))
             pieces.append(
@@ -265,13 +270,18 @@ class LiveStandings:
     # -- internals -----------------------------------------------------------------------
 
     def _points_text(self, scaled: int) -> str:
-        text = self._points_texts[scaled] = _compact(float(self._field.points(scaled)))
+        text = _compact(float(self._field.points(scaled)))
+        _keep(self._points_texts, scaled, text)
         return text
 
     def _fragment(self, index: int, column: Column, p: int) -> str:
         """``,"CODE":value`` for player index ``p``'s value in ``column`` (kept by value)."""
         text = self._code_keys[index] + _compact(number_json(column.natural(p)))
-        self._fragments[index][column.values[p]] = text
+        value = column.values[p]
+        # (an exact fraction equal to an integer is equal to it as a key too, and may
+        # read otherwise: such a value is written each time, never kept)
+        if not isinstance(value, Fraction) or value.denominator != 1:
+            _keep(self._fragments[index], value, text)
         return text
 
     def _inactive_values(self, p: int, pts: list[str]) -> list[tuple[str, str]]:
@@ -364,6 +374,23 @@ _MISSING = frozenset({FLOSS, ZPB})
 
 
 _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+
+#: the texts of numbers as the JSON rows show them, shared by every live table (a
+#: value reads the same in every tournament): per (code's key, denominator, integral),
+#: and the points per scale; each holds at most _SHARED_LIMIT texts
+_SHARED: dict[tuple[object, ...], dict[object, str]] = {}
+_SHARED_LIMIT = 65536
+
+
+def _shared_texts(kind: tuple[object, ...]) -> dict[object, str]:
+    """The shared texts of one kind of value (made on first use)."""
+    return _SHARED.setdefault(kind, {})
+
+
+def _keep(texts: dict[Any, str], value: object, text: str) -> None:
+    if len(texts) >= _SHARED_LIMIT:
+        texts.clear()  # (values seen long ago; the next tables make them again)
+    texts[value] = text
 
 
 def _compact(value: object) -> str:

@@ -93,11 +93,17 @@ def rank(
     for i, spec in enumerate(specs):
         tb = tiebreak(spec)
         if isinstance(tb, DirectEncounter):
-            numbers = [0] * f.n
+            numbers: list[Value | None] = [0] * f.n
             # the players still tied (equal keys so far), each group in ascending order
-            tied: dict[tuple[object, ...], list[int]] = {}
-            for p, prefix in zip(chosen, zip(*criteria, strict=True), strict=True):
-                tied.setdefault(prefix, []).append(p)
+            # (right after the points, the key so far is the points alone: no tuples)
+            prefixes = criteria[0] if len(criteria) == 1 else zip(*criteria, strict=True)
+            tied: dict[object, list[int]] = {}
+            for p, prefix in zip(chosen, prefixes, strict=True):
+                found = tied.get(prefix)
+                if found is None:
+                    tied[prefix] = [p]
+                else:
+                    found.append(p)
             for group in tied.values():
                 if len(group) > 1:
                     if group_places is not None:
@@ -106,7 +112,7 @@ def rank(
                         _, places = tb.places(f, spec, group)
                     for p, place in places.items():
                         numbers[p] = place
-            column = Column(spec, list[Value | None](numbers), 1, False, True)
+            column = Column(spec, numbers, 1, False, True)
             criteria.append(list(map(numbers.__getitem__, chosen)))
         else:
             given = columns[i] if columns is not None else None

@@ -64,23 +64,41 @@ def mini_table(
     """Each member's mini-table score (averages of repeated games) and opponents met.
 
     Scores are scaled points, exact: an integer unless games were repeated (then a
-    fraction: the average of those games).
+    fraction: the average of those games). (The same sums as :func:`encounters` per
+    member, without its lists: a live table decides tied groups after every result.)
     """
-    members = set(group)
+    counted = (GAME, FWIN, FLOSS) if f.predetermined or spec.forfeits_as_games else (GAME,)
+    met_all = meetings(f)
     totals: dict[int, Value] = {}
     met_count: dict[int, int] = {}
     for p in group:
-        met = encounters(f, spec, p, members)
+        kinds = f.kind[p]
+        pts = f.pts[p]
+        met = met_all[p]
         whole = 0
+        count = 0
         parts: Fraction | None = None
-        for games in met.values():
+        for o in group:
+            rounds = met.get(o)
+            if not rounds:
+                continue
+            if len(rounds) == 1:
+                r = rounds[0]
+                if kinds[r] in counted:
+                    whole += pts[r]
+                    count += 1
+                continue
+            games = [pts[r] for r in rounds if kinds[r] in counted]
+            if not games:
+                continue
+            count += 1
             if len(games) == 1:
                 whole += games[0]
             else:
                 share = Fraction(sum(games), len(games))
                 parts = share if parts is None else parts + share
         totals[p] = whole if parts is None else parts + whole
-        met_count[p] = len(met)
+        met_count[p] = count
     return totals, met_count
 
 
