@@ -27,12 +27,13 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import insert, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from crosstable.core.errors import RuleError
 from crosstable.service.clock import Clock, SystemClock
 from crosstable.service.errors import ConflictError, NotFoundError
+from crosstable.service.history import append_information
 from crosstable.store import Store
 from crosstable.store.accounts_models import (
     AccessRow,
@@ -41,7 +42,7 @@ from crosstable.store.accounts_models import (
     StaffRow,
     UserRow,
 )
-from crosstable.store.models import EntryRow, EventRow, TournamentRow
+from crosstable.store.models import EntryRow, TournamentRow
 
 _USERNAME = re.compile(r"^[A-Za-z0-9_.\-]{2,40}$")
 MIN_PASSWORD = 8
@@ -539,21 +540,14 @@ class Accounts:
         and access in the history"): permissions are not taken back with the results.
         The revision moves on like at any change, so cached pages are refreshed.
         """
-        seq = row.revision + 1
-        row.revision = seq
-        session.flush()
-        session.execute(
-            insert(EventRow).values(
-                tournament_id=row.id,
-                seq=seq,
-                at=self.clock.now().isoformat(timespec="microseconds"),
-                actor=actor,
-                kind=kind,
-                summary=summary,
-                changes=[],
-                data=data,
-                idempotency_key=None,
-            )
+        append_information(
+            session,
+            row,
+            at=self.clock.now().isoformat(timespec="microseconds"),
+            actor=actor,
+            kind=kind,
+            summary=summary,
+            data=data,
         )
 
     def entry_of(self, tournament_id: int, user_id: int) -> int | None:

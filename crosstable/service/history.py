@@ -37,6 +37,40 @@ class HistoryItem:
     undone: bool
 
 
+def append_information(
+    session: Session,
+    row: TournamentRow,
+    *,
+    at: str,
+    actor: str,
+    kind: str,
+    summary: str,
+    data: dict[str, Any],
+) -> int:
+    """Append an informational event to the tournament's history (who, when, what) and
+    answer its number. It has no row changes, so undo and revert pass over it; the
+    revision moves on like at any change, so cached pages are refreshed."""
+    from sqlalchemy import insert
+
+    seq = row.revision + 1
+    row.revision = seq
+    session.flush()
+    session.execute(
+        insert(EventRow).values(
+            tournament_id=row.id,
+            seq=seq,
+            at=at,
+            actor=actor,
+            kind=kind,
+            summary=summary,
+            changes=[],
+            data=data,
+            idempotency_key=None,
+        )
+    )
+    return seq
+
+
 def effective(events: list[EventRow]) -> list[int]:
     """The sequence numbers whose changes are in force now, oldest first."""
     stack: list[int] = []

@@ -36,6 +36,7 @@ from crosstable.core.tiebreaks import default_tiebreaks
 from crosstable.service.base import Change, Done, ServiceBase
 from crosstable.service.bus import Notification
 from crosstable.service.errors import ConflictError, NotFoundError
+from crosstable.service.history import append_information
 from crosstable.service.loading import settings_columns, settings_of
 from crosstable.service.stage_view import (
     EVENT,
@@ -61,7 +62,7 @@ from crosstable.service.stage_view import (
     stage_view,
 )
 from crosstable.service.unit import Tx
-from crosstable.store.models import EntryRow, EventRow, TournamentRow
+from crosstable.store.models import EntryRow, TournamentRow
 
 # -- the use cases -----------------------------------------------------------------------
 
@@ -286,23 +287,8 @@ class StagePlay(ServiceBase):
         self, session: Session, row: TournamentRow, summary: str, data: dict[str, Any], actor: str
     ) -> Notification:
         """An informational event (no row changes: undo and revert pass over it)."""
-        from sqlalchemy import insert
-
-        seq = row.revision + 1
-        row.revision = seq
-        session.flush()
-        session.execute(
-            insert(EventRow).values(
-                tournament_id=row.id,
-                seq=seq,
-                at=self._now(),
-                actor=actor,
-                kind=KIND,
-                summary=summary,
-                changes=[],
-                data=data,
-                idempotency_key=None,
-            )
+        seq = append_information(
+            session, row, at=self._now(), actor=actor, kind=KIND, summary=summary, data=data
         )
         return Notification(row.id, seq, KIND, summary, origin=self.bus.origin)
 
