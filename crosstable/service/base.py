@@ -77,6 +77,39 @@ class Unchanged(Exception):  # noqa: N818 - a signal, not an error
 Body = Callable[[Tx], "str | Done"]
 
 
+def append_event(
+    session: Session,
+    row: TournamentRow,
+    *,
+    at: str,
+    actor: str,
+    kind: str,
+    summary: str,
+    changes: list[dict[str, Any]],
+    data: dict[str, Any],
+    idempotency_key: str | None = None,
+) -> int:
+    """Append the next event of ``row``'s history (its revision moves on) and answer its
+    number: the one insert into the event log that every change goes through."""
+    seq = row.revision + 1
+    row.revision = seq
+    session.flush()
+    session.execute(
+        insert(EventRow).values(
+            tournament_id=row.id,
+            seq=seq,
+            at=at,
+            actor=actor,
+            kind=kind,
+            summary=summary,
+            changes=changes,
+            data=data,
+            idempotency_key=idempotency_key,
+        )
+    )
+    return seq
+
+
 class ServiceBase:
     """Holds the store and the injected clock, random source and event bus."""
 
@@ -161,22 +194,17 @@ class ServiceBase:
     ) -> tuple[Change, Notification]:
         session = tx.session
         row = tx.tournament
-        seq = row.revision + 1
-        row.revision = seq
         at = self._now()
-        session.flush()
-        session.execute(
-            insert(EventRow).values(
-                tournament_id=row.id,
-                seq=seq,
-                at=at,
-                actor=actor,
-                kind=kind,
-                summary=summary,
-                changes=tx.changes,
-                data=data,
-                idempotency_key=idempotency_key,
-            )
+        seq = append_event(
+            session,
+            row,
+            at=at,
+            actor=actor,
+            kind=kind,
+            summary=summary,
+            changes=tx.changes,
+            data=data,
+            idempotency_key=idempotency_key,
         )
         standings = self._refresh_standings(session, row, tx.changes)
         notification = Notification(

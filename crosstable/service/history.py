@@ -17,7 +17,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from crosstable.core.errors import RuleError
-from crosstable.service.base import Change, Done, ServiceBase
+from crosstable.service.base import Change, Done, ServiceBase, append_event
 from crosstable.service.errors import NotFoundError
 from crosstable.service.unit import Tx, apply_change, inverse
 from crosstable.store.models import MODELS, EventRow, TournamentRow
@@ -50,25 +50,9 @@ def append_information(
     """Append an informational event to the tournament's history (who, when, what) and
     answer its number. It has no row changes, so undo and revert pass over it; the
     revision moves on like at any change, so cached pages are refreshed."""
-    from sqlalchemy import insert
-
-    seq = row.revision + 1
-    row.revision = seq
-    session.flush()
-    session.execute(
-        insert(EventRow).values(
-            tournament_id=row.id,
-            seq=seq,
-            at=at,
-            actor=actor,
-            kind=kind,
-            summary=summary,
-            changes=[],
-            data=data,
-            idempotency_key=None,
-        )
+    return append_event(
+        session, row, at=at, actor=actor, kind=kind, summary=summary, changes=[], data=data
     )
-    return seq
 
 
 def effective(events: list[EventRow]) -> list[int]:
