@@ -13,7 +13,13 @@ from typing import Any, cast
 
 import pytest
 from sqlalchemy import select
-from test_service_support import db_url, make_service, started, store  # noqa: F401
+from test_service_support import (  # noqa: F401
+    db_url,
+    make_service,
+    result_write,
+    started,
+    store,
+)
 
 from crosstable.core.errors import CrosstableError
 from crosstable.service import (
@@ -29,7 +35,7 @@ from crosstable.service import recording as recording_module
 from crosstable.service.bus import notifier_for
 from crosstable.service.live import LiveTable, LiveTables, live_standings
 from crosstable.store import Store, open_store
-from crosstable.store.hotpath import ResultWrite, record_result
+from crosstable.store.hotpath import record_result
 from crosstable.store.models import (
     EventRow,
     GameRow,
@@ -230,33 +236,6 @@ def test_a_change_by_another_service_is_never_missed(
         other_store.close()
 
 
-def _write(store: Store, tid: int, **changes: Any) -> ResultWrite:
-    with store.reading() as session:
-        row = session.get(TournamentRow, tid)
-        assert row is not None
-        values: dict[str, Any] = {
-            "tournament_id": tid,
-            "revision": row.revision,
-            "created_at": row.created_at,
-            "round": 1,
-            "board": 1,
-            "result": "10",
-            "reason": "normal",
-            "old_reason": "normal",
-            "old_version": 1,
-            "at": "2026-05-01T18:00:00.000000+00:00",
-            "actor": "",
-            "kind": "result",
-            "summary": "round 1 board 1: 1-0",
-            "changes": json.dumps([]),
-            "data": json.dumps({}),
-            "idempotency_key": None,
-            "standings": json.dumps({"rows": []}),
-        }
-    values.update(changes)
-    return ResultWrite(**values)
-
-
 def test_the_hot_path_writes_all_or_nothing(store: Store) -> None:
     service = make_service(store)
     tid = started(service, 4)
@@ -273,9 +252,9 @@ def test_the_hot_path_writes_all_or_nothing(store: Store) -> None:
         {"idempotency_key": "used"},  # the same request again
     ]
     for change in refused:
-        assert record_result(store, _write(store, tid, **change)) is False, change
+        assert record_result(store, result_write(store, tid, **change)) is False, change
         assert _rows(store, tid) == before, change  # nothing written, not even the revision
-    assert record_result(store, _write(store, tid)) is True
+    assert record_result(store, result_write(store, tid)) is True
     after = _rows(store, tid)
     assert after["revision"] == revision + 1
     assert after["events"][-1][0] == revision + 1

@@ -16,6 +16,7 @@ from test_service_support import (  # noqa: F401
     db_url,
     make_service,
     pg_schema_url,
+    result_write,
     started,
     store,
 )
@@ -148,8 +149,8 @@ def test_a_server_error_is_raised_as_the_ordinary_path_raises_it(
     store, _ = pg_store
     tid = started(make_service(store), 4)
     with pytest.raises(DataError, match="too long"):
-        record_result(store, _write(store, tid, result="a result code far too long"))
-    assert record_result(store, _write(store, tid)) is True  # the connection is fine
+        record_result(store, result_write(store, tid, result="a result code far too long"))
+    assert record_result(store, result_write(store, tid)) is True  # the connection is fine
 
 
 def test_a_lost_connection_fails_one_write_and_the_next_one_reconnects(
@@ -203,33 +204,3 @@ def test_a_statement_dropped_on_the_server_is_prepared_again(
         hotpath._write_postgresql = original  # type: ignore[assignment]
     assert tried == [True]
     _check(service, tid)
-
-
-def _write(store: Store, tid: int, **changes: Any) -> Any:
-    from crosstable.store.hotpath import ResultWrite
-    from crosstable.store.models import TournamentRow
-
-    with store.reading() as session:
-        row = session.get(TournamentRow, tid)
-        assert row is not None
-        values: dict[str, Any] = {
-            "tournament_id": tid,
-            "revision": row.revision,
-            "created_at": row.created_at,
-            "round": 1,
-            "board": 1,
-            "result": "10",
-            "reason": "normal",
-            "old_reason": "normal",
-            "old_version": 1,
-            "at": "2026-05-01T18:00:00.000000+00:00",
-            "actor": "",
-            "kind": "result",
-            "summary": "round 1 board 1: 1-0",
-            "changes": "[]",
-            "data": "{}",
-            "idempotency_key": None,
-            "standings": '{"rows":[]}',
-        }
-    values.update(changes)
-    return ResultWrite(**values)

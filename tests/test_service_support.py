@@ -9,10 +9,12 @@ schema of its own. Without that variable the PostgreSQL cases are skipped locall
 from __future__ import annotations
 
 import datetime as dt
+import json
 import os
 import random
 import uuid
 from collections.abc import Iterator
+from typing import Any
 from urllib.parse import quote
 
 import pytest
@@ -20,6 +22,8 @@ import pytest
 from crosstable.core.model import LotsMethod
 from crosstable.service import FixedClock, PlayerInfo, Regulations, Service
 from crosstable.store import Store, open_store
+from crosstable.store.hotpath import ResultWrite
+from crosstable.store.models import TournamentRow
 
 PG_URL = os.environ.get("CROSSTABLE_TEST_PG_URL", "")
 NAMES = ("Anna", "Boris", "Clara", "Dmitri", "Eva", "Fyodor", "Gayane", "Hovhannes")
@@ -85,3 +89,32 @@ def started(service: Service, players: int = 5, **regulations: object) -> int:
     service.draw_lots(tid, LotsMethod.MANUAL, order=tuple(range(1, players + 1)))
     service.start(tid)
     return tid
+
+
+def result_write(store: Store, tid: int, **changes: Any) -> ResultWrite:
+    """A hot-path write of round 1 board 1 (1-0) at the tournament's revision; ``changes``
+    override any field."""
+    with store.reading() as session:
+        row = session.get(TournamentRow, tid)
+        assert row is not None
+        values: dict[str, Any] = {
+            "tournament_id": tid,
+            "revision": row.revision,
+            "created_at": row.created_at,
+            "round": 1,
+            "board": 1,
+            "result": "10",
+            "reason": "normal",
+            "old_reason": "normal",
+            "old_version": 1,
+            "at": "2026-05-01T18:00:00.000000+00:00",
+            "actor": "",
+            "kind": "result",
+            "summary": "round 1 board 1: 1-0",
+            "changes": json.dumps([]),
+            "data": json.dumps({}),
+            "idempotency_key": None,
+            "standings": json.dumps({"rows": []}),
+        }
+    values.update(changes)
+    return ResultWrite(**values)
