@@ -87,6 +87,29 @@
     htmx.ajax("GET", url, { target: "#explain", swap: "innerHTML" });
   });
 
+  /* the pages carry no inline script (the Content-Security-Policy forbids it): the result
+     buttons, the explanation's close button, the confirmations and the print button are wired
+     here by their data attributes */
+  document.addEventListener("click", function (event) {
+    var el = event.target.closest && event.target.closest("[data-result], [data-close-explain], [data-print]");
+    if (!el) return;
+    if (el.hasAttribute("data-result") && el.form && el.form.elements.result) {
+      el.form.elements.result.value = el.dataset.result;
+    } else if (el.hasAttribute("data-close-explain")) {
+      var box = el.closest(".explain");
+      if (box) box.innerHTML = "";
+    } else if (el.hasAttribute("data-print")) {
+      window.print();
+    }
+  });
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (form.dataset && form.dataset.confirm && !window.confirm(form.dataset.confirm)) event.preventDefault();
+  });
+
+  /* no inline styles or eval under the Content-Security-Policy (read before htmx starts) */
+  if (window.htmx) { htmx.config.includeIndicatorStyles = false; htmx.config.allowEval = false; }
+
   document.addEventListener("DOMContentLoaded", connect);
   document.addEventListener("htmx:load", function () { if (!source) connect(); });
   window.crosstableLive = { connect: connect };
