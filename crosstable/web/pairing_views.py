@@ -89,6 +89,7 @@ class SwissLine:
     rank: int | None
     withdrawn: bool = False
     excluded: bool = False
+    place: str = ""  # "2–7": a shared place as the range (views.place_texts)
 
 
 @dataclass(frozen=True)
@@ -143,6 +144,7 @@ def swiss_table(view: TournamentView, tournament: Tournament, table: Any) -> Swi
                 points=line.points,
                 values=line.values,
                 rank=line.rank,
+                place=line.place,
                 withdrawn=line.withdrawn,
                 excluded=line.excluded,
             )
@@ -297,12 +299,11 @@ def knockout_round(service: Service, view: TournamentView, rnd: int) -> dict[str
                 for game in match["games"]:
                     if game.get("round") == rnd and game.get("board") is not None:
                         boards[int(game["board"])] = {
-                            "round_name": r["name"],
+                            "round_name": "third-place" if match.get("third_place") else r["name"],
                             "slot": match["slot"],
                             "game": game["game"],
                             "kind": game["kind"],
-                            "score": match.get("score"),
-                            "players": match["players"],
+                            **_by_colour(match, game),
                         }
             if rnd == 1:
                 byes_here.extend(r.get("byes", []))
@@ -316,6 +317,17 @@ def knockout_round(service: Service, view: TournamentView, rnd: int) -> dict[str
         "all_in": all(g.result is not None for g in games),
         "last_round": rnd == max((g.round for g in view.games), default=0),
     }
+
+
+def _by_colour(match: dict[str, Any], game: dict[str, Any]) -> dict[str, Any]:
+    """A board's players as the board has them, White first, and the match score in that
+    order (the bracket lists a match top, bottom; issue 15.10)."""
+    players, score = list(match["players"]), match.get("score")
+    top = players[0]
+    if top is not None and top.get("start") == game.get("black"):
+        players.reverse()
+        score = None if score is None else [score[1], score[0]]
+    return {"players": players, "score": score}
 
 
 def key_used(service: Service, tournament_id: int, key: str | None) -> bool:

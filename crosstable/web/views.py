@@ -84,6 +84,10 @@ class PlayerLine:
     free_rounds: tuple[int, ...] = ()
     #: one entry per starting number 1…N: the crossing with that opponent (None: oneself)
     grid: tuple[GridCell | None, ...] = ()
+    #: the place as the tables write it: "2–7" when six players share 2nd place (issue 15.9)
+    place: str = ""
+    #: games played over the board (forfeits and byes are not games played)
+    played: int = 0
 
 
 @dataclass(frozen=True)
@@ -109,6 +113,33 @@ class Crosstable:
 
     def ranked_lines(self) -> list[PlayerLine]:
         return [self.line(s) for s in self.ranked]
+
+
+#: a cell of a game played over the board (not a forfeit)
+_PLAYED = frozenset({"1", "½", "0"})
+
+
+def place_texts(ranks: dict[int, int | None]) -> dict[int, str]:
+    """Each player's place as a table writes it: a shared place is the range of places the
+    tied players hold ("2–7" for six players tied for 2nd), an unshared one the number, no
+    place (withdrawn, excluded) empty.
+
+    >>> place_texts({1: 1, 2: 2, 3: 2, 4: 2, 5: 5, 6: None})
+    {1: '1', 2: '2–4', 3: '2–4', 4: '2–4', 5: '5', 6: ''}
+    """
+    sharing: dict[int, int] = {}
+    for rank in ranks.values():
+        if rank is not None:
+            sharing[rank] = sharing.get(rank, 0) + 1
+    texts: dict[int, str] = {}
+    for start, rank in ranks.items():
+        if rank is None:
+            texts[start] = ""
+        elif sharing[rank] > 1:
+            texts[start] = f"{rank}–{rank + sharing[rank] - 1}"
+        else:
+            texts[start] = str(rank)
+    return texts
 
 
 def _standings(tournament: Tournament, final: bool) -> Any:
@@ -178,6 +209,15 @@ def build_crosstable(view: TournamentView, tournament: Tournament) -> Crosstable
         )
     if not ranked:
         ranked = [line.start for line in sorted(lines, key=lambda x: (-x.points, x.start))]
+    places = place_texts({line.start: line.rank for line in lines})
+    lines = [
+        replace(
+            line,
+            place=places[line.start],
+            played=sum(c.text in _PLAYED for games in line.cells.values() for c in games),
+        )
+        for line in lines
+    ]
     return Crosstable(
         tournament_id=view.id,
         revision=view.revision,
