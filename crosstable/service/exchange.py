@@ -19,6 +19,7 @@ from crosstable.core.errors import InputError
 from crosstable.core.model import System, Tournament
 from crosstable.service.base import Change, ServiceBase
 from crosstable.service.errors import NotFoundError
+from crosstable.service.import_check import check_import
 from crosstable.service.loading import Loaded, result_code, settings_columns
 from crosstable.service.unit import Tx
 from crosstable.store.models import (
@@ -74,6 +75,7 @@ class Exchange(ServiceBase):
     def import_json(self, document: Any, *, source: str = "<input>") -> int:
         """A tournament from :meth:`export_json`'s document; returns its new id."""
         _check_document(document, source)
+        check_import(document, source)
         with self.store.transaction() as session:
             values = dict(document["tournament"])
             revision = values.pop("revision", None)
@@ -255,6 +257,8 @@ def _check_document(document: Any, source: str) -> None:
     for name in ("tournament", "players", "rounds", "games", "byes", "history"):
         if name not in document:
             raise InputError(f"{name} is missing", source=source)
+    if not isinstance(document["tournament"], dict):
+        raise InputError("tournament must be an object", source=source)
     for name in ("players", "rounds", "games", "byes", "history"):
         if not isinstance(document[name], list):
             raise InputError(f"{name} must be a list", source=source)

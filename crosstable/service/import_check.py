@@ -1,0 +1,316 @@
+"""The checks a whole-tournament JSON document passes before it is imported (issue 13 item 5).
+
+An import is either consistent or refused with the first inconsistency found:
+
+* every row of the document is well-formed: known fields only, each of its column's
+  type, integers within the database's range, texts within their column's length,
+  no two rows with the same key (two rounds 3, two games at round 1 board 2);
+* every event of the history is well-formed: ``seq`` 1, 2, 3…, texts where texts
+  belong, row changes naming a known table, the key columns of that table, and
+  before/after values of the columns' types;
+* the history replays: each change finds its row as its ``before`` says (an insert
+  finds none), an undo takes back exactly the change in force at its top (the
+  inverse of its changes, newest first), a revert to event *n* leaves the rows
+  exactly as they were right after *n*;
+* the rows the replay ends with are the document's rows, the tournament row
+  included.
+
+So an imported tournament verifies (``History.verify`` finds nothing), and undo
+and revert work on it as on one made here. Every check is linear in the size of
+the document, which the caller has already bounded (``MAX_DOCUMENT_BYTES``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from crosstable.core.errors import InputError
+from crosstable.store.models import MODELS, Base
+
+#: the largest tournament document the command line reads (a 500-player Swiss with
+#: every result corrected twice is about 5 MB)
+MAX_DOCUMENT_BYTES = 64 * 1024 * 1024
+#: the database's integer ranges (SQLite's are wider; PostgreSQL's are these)
+_INTEGER = 2**31 - 1
+_BIG_INTEGER = 2**63 - 1
+_EVENT_TEXTS = {"at": 40, "actor": 200, "kind": 40, "summary": None}
+_CHANGE_FIELDS = {"table", "key", "before", "after"}
+
+Spot = tuple[str, str]
+State = dict[Spot, dict[str, Any]]
+
+
+class _Columns:
+    """What a table's tracked columns accept."""
+
+    def __init__(self, model: type[Base]) -> None:
+        self.model = model
+        self.columns = {c.key: c for c in model.__table__.columns if c.key not in model.untracked}
+        self.required = {
+            name
+            for name, column in self.columns.items()
+            if not column.nullable and column.default is None
+        }
+
+    def check_values(self, values: Any, where: str, source: str, *, whole: bool) -> None:
+        if not isinstance(values, dict):
+            raise InputError(f"{where} must be an object", source=source)
+        unknown = sorted(set(values) - set(self.columns))
+        if unknown:
+            raise InputError(f"{where}: unknown field {unknown[0]!r}", source=source)
+        if whole:
+            missing = sorted(self.required - set(values))
+            if missing:
+                raise InputError(f"{where}: {missing[0]} is missing", source=source)
+        for name, value in values.items():
+            check_value(self.columns[name], value, f"{where}.{name}", source)
+
+
+def check_value(column: Any, value: Any, where: str, source: str) -> None:
+    """``value`` fits ``column``: its type, the integer range, the text length."""
+    if value is None:
+        if not column.nullable:
+            raise InputError(f"{where} must not be null", source=source)
+        return
+    kind = type(column.type).__name__
+    if kind in ("Integer", "BigInteger"):
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise InputError(f"{where}: expected a whole number, got {_show(value)}", source=source)
+        bound = _BIG_INTEGER if kind == "BigInteger" else _INTEGER
+        if not -bound <= value <= bound:
+            raise InputError(f"{where}: {_show(value)} is out of range", source=source)
+    elif kind == "Boolean":
+        if not isinstance(value, bool):
+            raise InputError(f"{where}: expected true or false, got {_show(value)}", source=source)
+    elif kind in ("String", "Text"):
+        if not isinstance(value, str):
+            raise InputError(f"{where}: expected a text, got {_show(value)}", source=source)
+        length = getattr(column.type, "length", None)
+        if length is not None and len(value) > length:
+            raise InputError(
+                f"{where}: {len(value)} characters, at most {length} fit", source=source
+            )
+        if "\x00" in value:
+            raise InputError(f"{where}: a text must not contain a NUL character", source=source)
+    elif kind == "JSON" and not isinstance(value, dict):
+        raise InputError(f"{where}: expected an object, got {_show(value)}", source=source)
+
+
+def _show(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "…"
+
+
+_TABLES = {name: _Columns(model) for name, model in MODELS.items()}
+_SECTIONS = {"players": "entries", "rounds": "rounds", "games": "games", "byes": "byes"}
+
+
+def _key_text(table: str, values: Mapping[str, Any]) -> str:
+    model = MODELS[table]
+    return json.dumps({name: values.get(name) for name in model.key_columns}, sort_keys=True)
+
+
+def document_rows(document: dict[str, Any], source: str) -> State:
+    """The document's rows (checked) by table and key, the tournament row included."""
+    rows: State = {}
+    tournament = dict(document["tournament"])
+    tournament.pop("revision", None)
+    _TABLES["tournaments"].check_values(tournament, "tournament", source, whole=True)
+    rows[("tournaments", "{}")] = tournament
+    for section, table in _SECTIONS.items():
+        columns = _TABLES[table]
+        for index, item in enumerate(document[section]):
+            where = f"{section}[{index}]"
+            tracked = dict(item) if isinstance(item, dict) else item
+            if isinstance(tracked, dict):
+                version = tracked.pop("version", None)
+                if version is not None and (
+                    not isinstance(version, int) or isinstance(version, bool) or version < 1
+                ):
+                    raise InputError(f"{where}.version must be a positive number", source=source)
+            columns.check_values(tracked, where, source, whole=True)
+            spot = (table, _key_text(table, tracked))
+            if spot in rows:
+                raise InputError(
+                    f"{where}: a second row with the key {spot[1]} in {section}", source=source
+                )
+            rows[spot] = tracked
+    return rows
+
+
+def replay_history(history: list[Any], source: str) -> State:
+    """Replay the history's row changes from nothing (checked); the rows it ends with."""
+    _check_events(history, source)
+    revert_targets = {int(event["data"]["to"]) for event in history if event["kind"] == "revert"}
+    state: State = {}
+    kept: dict[int, State] = {}
+    stack: list[int] = []
+    after: dict[int, list[int]] = {}
+    by_seq: dict[int, dict[str, Any]] = {}
+    for index, event in enumerate(history):
+        seq = index + 1
+        where = f"history[{index}]"
+        changes = event["changes"]
+        kind = event["kind"]
+        if kind == "undo":
+            target = int(event["data"]["undoes"])
+            if not stack or stack[-1] != target:
+                raise InputError(
+                    f"{where} undoes #{target}, which is not the last change in force",
+                    source=source,
+                )
+            expected = [_inverse(c) for c in reversed(by_seq[target]["changes"])]
+            if changes != expected:
+                raise InputError(
+                    f"{where}: the changes do not take back #{target}'s", source=source
+                )
+            stack.pop()
+        elif kind == "revert":
+            stack = list(after.get(int(event["data"]["to"]), []))
+        elif changes:
+            stack.append(seq)
+        for number, change in enumerate(changes):
+            _apply(state, change, f"{where}.changes[{number}]", source)
+        if kind == "revert":
+            to = int(event["data"]["to"])
+            if state != kept[to]:
+                raise InputError(
+                    f"{where} reverts to #{to}, but the rows are not as they were after #{to}",
+                    source=source,
+                )
+        after[seq] = list(stack)
+        by_seq[seq] = event
+        if seq in revert_targets:
+            kept[seq] = {spot: dict(values) for spot, values in state.items()}
+    return state
+
+
+def _check_events(history: list[Any], source: str) -> None:
+    keys: set[str] = set()
+    for index, event in enumerate(history):
+        where = f"history[{index}]"
+        if not isinstance(event, dict):
+            raise InputError(f"{where} must be an object", source=source)
+        if event.get("seq") != index + 1 or isinstance(event.get("seq"), bool):
+            raise InputError(f"{where}.seq must be {index + 1}", source=source)
+        for name, length in _EVENT_TEXTS.items():
+            value = event.get(name)
+            if not isinstance(value, str) or (length is not None and len(value) > length):
+                limit = f" of at most {length} characters" if length else ""
+                raise InputError(f"{where}.{name} must be a text{limit}", source=source)
+        if not event["kind"]:
+            raise InputError(f"{where}.kind must not be empty", source=source)
+        key = event.get("idempotency_key")
+        if key is not None:
+            if not isinstance(key, str) or len(key) > 200:
+                raise InputError(
+                    f"{where}.idempotency_key must be a text of at most 200 characters",
+                    source=source,
+                )
+            if key in keys:
+                raise InputError(f"{where}.idempotency_key is used twice", source=source)
+            keys.add(key)
+        data = event.get("data")
+        if not isinstance(data, dict):
+            raise InputError(f"{where}.data must be an object", source=source)
+        changes = event.get("changes")
+        if not isinstance(changes, list):
+            raise InputError(f"{where}.changes must be a list", source=source)
+        name = {"undo": "undoes", "revert": "to"}.get(event["kind"])
+        if name is not None:
+            target = data.get(name)
+            if not isinstance(target, int) or isinstance(target, bool) or not 1 <= target <= index:
+                raise InputError(
+                    f"{where}.data.{name} must name an earlier event (1–{index})", source=source
+                )
+        for number, change in enumerate(changes):
+            _check_change(change, f"{where}.changes[{number}]", source)
+
+
+def _check_change(change: Any, where: str, source: str) -> None:
+    if not isinstance(change, dict) or set(change) != _CHANGE_FIELDS:
+        raise InputError(
+            f"{where} must be an object with table, key, before and after", source=source
+        )
+    table = change["table"]
+    if table not in _TABLES:
+        raise InputError(f"{where}.table: unknown table {_show(table)}", source=source)
+    columns = _TABLES[table]
+    key = change["key"]
+    names = MODELS[table].key_columns
+    if not isinstance(key, dict) or set(key) != set(names):
+        wanted = ", ".join(names) or "nothing"
+        raise InputError(f"{where}.key must name {wanted}", source=source)
+    for name in names:
+        check_value(columns.columns[name], key[name], f"{where}.key.{name}", source)
+    before, after = change["before"], change["after"]
+    if before is None and after is None:
+        raise InputError(f"{where}: before and after are both null", source=source)
+    for name, values in (("before", before), ("after", after)):
+        if values is None:
+            continue
+        whole = (name == "after" and before is None) or (name == "before" and after is None)
+        columns.check_values(values, f"{where}.{name}", source, whole=whole)
+        for column in names:
+            if column in values and values[column] != key[column]:
+                raise InputError(f"{where}.{name}.{column} differs from its key", source=source)
+
+
+def _apply(state: State, change: dict[str, Any], where: str, source: str) -> None:
+    table = change["table"]
+    spot = (table, json.dumps(change["key"], sort_keys=True))
+    before, after = change["before"], change["after"]
+    current = state.get(spot)
+    if before is None:
+        if current is not None:
+            raise InputError(f"{where} inserts a row that exists already", source=source)
+    else:
+        if current is None:
+            raise InputError(f"{where} changes a row that does not exist", source=source)
+        for name, value in before.items():
+            if current.get(name) != value:
+                raise InputError(
+                    f"{where}: {name} is {_show(current.get(name))} at that point, "
+                    f"the change expects {_show(value)}",
+                    source=source,
+                )
+    if after is None:
+        del state[spot]
+    else:
+        state[spot] = (current or {}) | after
+
+
+def _inverse(change: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "table": change["table"],
+        "key": change["key"],
+        "before": change["after"],
+        "after": change["before"],
+    }
+
+
+def check_import(document: dict[str, Any], source: str) -> None:
+    """Refuse ``document`` (an :class:`InputError` naming the first fault) unless its rows
+    are well-formed and equal to what its well-formed history replays to."""
+    rows = document_rows(document, source)
+    state = replay_history(document["history"], source)
+    for spot in sorted(set(rows) | set(state)):
+        table, key = spot
+        label = "tournament" if table == "tournaments" else f"{table} {key}"
+        if spot not in state:
+            raise InputError(f"{label} is in the document but not in its history", source=source)
+        if spot not in rows:
+            raise InputError(f"{label} is in the history but not in the document", source=source)
+        missing = object()
+        for name in sorted(set(rows[spot]) | set(state[spot])):
+            if rows[spot].get(name, missing) != state[spot].get(name, missing):
+                raise InputError(
+                    f"{label}: {name} is {_show(rows[spot].get(name))}, "
+                    f"its history says {_show(state[spot].get(name))}",
+                    source=source,
+                )
+
+
+__all__ = ["MAX_DOCUMENT_BYTES", "check_import"]
