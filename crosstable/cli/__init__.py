@@ -51,6 +51,7 @@ def _register() -> None:
         engine,
         generate,
         pair,
+        players,
         rounds,
         schedule,
         serve,
@@ -60,9 +61,9 @@ def _register() -> None:
         trf,
     )
 
-    for module in (schedule, duration, trf, standings, pair, engine, demo, tournament, serve):
+    for module in (schedule, duration, trf, standings, pair, engine, demo, tournament, players):
         module.register(app)
-    for module in (check, generate, bracket, rounds, stages):
+    for module in (serve, check, generate, bracket, rounds, stages):
         module.register(app)
 
 

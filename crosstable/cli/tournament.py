@@ -44,7 +44,6 @@ TournamentOption = Annotated[
 ]
 
 console = Console(highlight=False, soft_wrap=True)
-player_app = typer.Typer(help="Register, list, edit and remove players.", no_args_is_help=True)
 
 
 @contextmanager
@@ -199,65 +198,6 @@ def tournaments(db: DbOption = None) -> None:
                 mark, str(t.id), t.name, t.system, str(t.players), t.status, str(t.revision)
             )
         console.print(table)
-
-
-@player_app.command("add")
-def player_add(
-    name: Annotated[str, typer.Argument(help="The player's name (a guest needs nothing else).")],
-    rating: Annotated[int | None, typer.Option(help="Rating.")] = None,
-    title: Annotated[str, typer.Option(help="GM, IM, FM…")] = "",
-    federation: Annotated[str, typer.Option(help="e.g. ARM.")] = "",
-    fide_id: Annotated[str, typer.Option(help="FIDE id.")] = "",
-    birth_date: Annotated[str, typer.Option(help="YYYY/MM/DD or the year.")] = "",
-    sex: Annotated[str, typer.Option(help="m or w.")] = "",
-    team: Annotated[str, typer.Option(help="Scheveningen: the player's team.")] = "",
-    tournament: TournamentOption = None,
-    db: DbOption = None,
-) -> None:
-    """Register a player (before round 1)."""
-    from crosstable.service import PlayerInfo
-
-    info = PlayerInfo(name, rating, title, federation, fide_id, birth_date, sex, team)
-    with _service(db) as service:
-        tid = _current(service, tournament)
-        _header(service, tid)
-        _said(service.add_player(tid, info, actor=_actor()).summary)
-
-
-@player_app.command("list")
-def player_list(tournament: TournamentOption = None, db: DbOption = None) -> None:
-    """The players: registration number, starting number, rating, status."""
-    with _service(db) as service:
-        tid = _current(service, tournament)
-        _header(service, tid)
-        table = Table("no.", "start", "name", "rating", "title", "fed", "status")
-        for p in service.overview(tid).players:
-            status = "" if p.withdrawn_from is None else f"withdrew from round {p.withdrawn_from}"
-            if p.place is not None:
-                status = f"place {p.place}"
-            table.add_row(
-                str(p.number),
-                "" if p.start is None else str(p.start),
-                p.name,
-                "" if p.rating is None else str(p.rating),
-                p.title,
-                p.federation,
-                status,
-            )
-        console.print(table)
-
-
-@player_app.command("remove")
-def player_remove(
-    number: Annotated[int, typer.Argument(help="Registration number (see `player list`).")],
-    tournament: TournamentOption = None,
-    db: DbOption = None,
-) -> None:
-    """Remove a player before round 1 (after the start a player withdraws instead)."""
-    with _service(db) as service:
-        tid = _current(service, tournament)
-        _header(service, tid)
-        _said(service.remove_player(tid, number, actor=_actor()).summary)
 
 
 def draw(
@@ -447,7 +387,14 @@ def import_(
     db: DbOption = None,
 ) -> None:
     """Import a tournament (JSON export with its history, or TRF); it becomes current."""
-    data = file.read_bytes()
+    from crosstable.service.import_check import MAX_DOCUMENT_BYTES
+
+    with file.open("rb") as stream:
+        data = stream.read(MAX_DOCUMENT_BYTES + 1)
+    if len(data) > MAX_DOCUMENT_BYTES:
+        raise InputError(
+            f"the file is larger than {MAX_DOCUMENT_BYTES // 2**20} MiB", source=str(file)
+        )
     with _service(db) as service:
         if data.lstrip()[:1] == b"{":
             try:
@@ -458,6 +405,10 @@ def import_(
                 raise InputError(
                     error.msg, source=str(file), line=error.lineno, column=error.colno
                 ) from None
+            except ValueError:  # json refuses integers of over 4 300 digits
+                raise InputError("a number has too many digits", source=str(file)) from None
+            except RecursionError:
+                raise InputError("the document is nested too deeply", source=str(file)) from None
             tid = service.import_json(document, source=str(file))
             summary = f"tournament {tid} imported from {file} with its history"
         else:
@@ -643,4 +594,3 @@ def register(app: typer.Typer) -> None:
     app.command("show")(show)
     app.command("export")(export)
     app.command("import")(import_)
-    app.add_typer(player_app, name="player")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
@@ -19,8 +20,9 @@ from crosstable.core.model import (
     WithdrawalRule,
 )
 from crosstable.core.scoring import PointSystem, format_points
-from crosstable.service.base import Change, Done, ServiceBase
+from crosstable.service.base import Change, Done, ServiceBase, Unchanged
 from crosstable.service.errors import NotFoundError
+from crosstable.service.field import check_field
 from crosstable.service.loading import Loaded, settings_columns, settings_of
 from crosstable.service.lots import draw_order
 from crosstable.service.unit import Tx
@@ -109,13 +111,25 @@ def check_tiebreaks(codes: tuple[str, ...]) -> tuple[str, ...]:
 class Registration(ServiceBase):
     """Use cases before the first round."""
 
-    def create_tournament(self, regulations: Regulations, *, actor: str = "") -> Change:
+    def create_tournament(
+        self,
+        regulations: Regulations,
+        *,
+        players: Sequence[PlayerInfo] = (),
+        actor: str = "",
+    ) -> Change:
+        """Create a tournament with its first ``players``, in ONE transaction: a refusal
+        or a crash leaves nothing behind (issue 13.10). Everything is checked first —
+        the regulations, the field against the system's cap (service/field.py), every
+        player — and the history is the same as creating, then adding one by one."""
         name = " ".join(regulations.name.split())
         if not name:
             raise RuleError("a tournament needs a name")
         settings = regulations.settings()
         settings = replace(settings, tiebreaks=check_tiebreaks(settings.tiebreaks))
         _check_dates(regulations.start_date, regulations.end_date)
+        check_field(settings.system, len(players), cycles=settings.cycles)
+        infos = [player.checked() for player in players]
         at = self._now()
         with self.store.transaction() as session:
             row = TournamentRow(
@@ -136,8 +150,43 @@ class Registration(ServiceBase):
             )
             summary = f"tournament {row.id} “{name}” created ({_describe(settings)})"
             change, notification = self._append(tx, "create", summary, {}, actor, None)
+            if infos:
+                notification = self._register_all(session, row, infos, actor)
         self.bus.publish(notification)
         return change
+
+    def _register_all(
+        self, session: Any, row: TournamentRow, infos: list[PlayerInfo], actor: str
+    ) -> Notification:
+        """The first players of a new tournament: one ``player-add`` event each (as
+        :meth:`add_player` writes it), the live standings refreshed once at the end."""
+        changes: list[dict[str, Any]] = []
+        for number, info in enumerate(infos, 1):
+            tx = Tx(session, row)
+            tx.insert(EntryRow(number=number, start=None, **_info_columns(info)))
+            tx.flush()
+            summary = f"player {number} {info.name} registered"
+            at = self._now()
+            append_event(
+                session,
+                row,
+                at=at,
+                actor=actor,
+                kind="player-add",
+                summary=summary,
+                changes=tx.changes,
+                data={"number": number},
+            )
+            changes.extend(tx.changes)
+        standings = self._refresh_standings(session, row, changes)
+        return Notification(
+            tournament_id=row.id,
+            seq=row.revision,
+            kind="player-add",
+            summary=summary,
+            origin=self.bus.origin,
+            standings_text=standings,
+        )
 
     def edit_regulations(
         self,
@@ -170,6 +219,8 @@ class Registration(ServiceBase):
             settings = settings_of(row)
             new = replace(settings, **{k: v for k, v in values.items() if hasattr(settings, k)})
             new = replace(new, tiebreaks=check_tiebreaks(new.tiebreaks))
+            if "system" in values or "cycles" in values:  # the field's cap (issue 13.10)
+                check_field(new.system, len(Loaded(tx.session, row).entries), cycles=new.cycles)
             columns = settings_columns(new)
             changing = [
                 name
@@ -226,6 +277,7 @@ class Registration(ServiceBase):
                 select(EntryRow.number).where(EntryRow.tournament_id == tx.tournament_id)
             ).all()
             number = max(numbers, default=0) + 1
+            check_field(System(tx.tournament.system), len(numbers) + 1, cycles=tx.tournament.cycles)
             tx.insert(EntryRow(number=number, start=None, **_info_columns(info)))
             tx.flush()
             cleared = _clear_draw(tx)
@@ -237,20 +289,55 @@ class Registration(ServiceBase):
     def edit_player(
         self, tournament_id: int, number: int, *, actor: str = "", **values: Any
     ) -> Change:
-        """Correct a player's details (name, rating, title…) at any time before the finish."""
-        allowed = {"name", "rating", "title", "federation", "fide_id", "birth_date", "sex"}
-        unknown = sorted(set(values) - allowed)
+        """Correct a player's details (registration number ``number``) until the finish.
+
+        Before the start every detail may change; a change that moves the player in the
+        rating order clears a draw made by rating (it no longer holds). After the start
+        only what no pairing reads may change: everything but the rating of a knockout
+        whose tie rule sends the lower-rated player on (the pairings of every other system
+        follow the starting numbers, fixed by the draw). See docs/store.md.
+        """
+        unknown = sorted(set(values) - set(EDITABLE))
         if unknown:
             raise RuleError(f"unknown player detail {unknown[0]!r}")
+        if not values:
+            raise RuleError("nothing to change: give the player's new name, rating, title…")
 
-        def body(tx: Tx) -> str:
-            if tx.tournament.status == "finished":
+        def body(tx: Tx) -> Done:
+            row = tx.tournament
+            if row.status == "finished":
                 raise RuleError("the tournament is finished; undo the finish to change it")
             entry = _entry(tx, number)
-            current = PlayerInfo(**{k: getattr(entry, k) for k in allowed})
-            info = replace(current, **values).checked()
-            tx.update(entry, **_info_columns(info))
-            return f"player {number} {info.name} edited ({', '.join(sorted(values))})"
+            current = PlayerInfo(**{k: getattr(entry, k) for k in EDITABLE})
+            try:
+                info = replace(current, **values).checked()
+            except RuleError as error:  # the checks name a player by a stand-in number
+                said = str(error)
+                for prefix in ("player 1: ", f"player {' '.join(current.name.split())}: "):
+                    said = said.removeprefix(prefix)
+                raise RuleError(f"player {number} {current.name}: {said}") from None
+            changed = [k for k in EDITABLE if getattr(info, k) != getattr(current, k)]
+            if not changed:
+                raise Unchanged(f"player {number} {info.name}: nothing changed")
+            if row.status != "registration" and "rating" in changed:
+                reason = _rating_fixed(row)
+                if reason:
+                    raise RuleError(f"rating of player {number} {current.name}: {reason}")
+            before = _rating_order(tx) if row.draw_method == LotsMethod.RATING.value else None
+            columns = _info_columns(info)
+            tx.update(entry, **{k: columns[k] for k in EDITABLE})
+            shown = "; ".join(
+                f"{_DETAIL_NAMES[k]} {_shown(getattr(current, k))} → {_shown(getattr(info, k))}"
+                for k in changed
+            )
+            note = ""
+            if before is not None and before != _rating_order(tx):
+                if row.status == "registration":
+                    _clear_draw(tx)
+                    note = "; the rating order changed, so the draw is cleared: draw lots again"
+                else:
+                    note = "; the starting numbers stay as drawn"
+            return Done(f"player {number} {info.name} edited: {shown}{note}", {"fields": changed})
 
         return self._change(tournament_id, "player-edit", body, actor=actor)
 
@@ -312,6 +399,57 @@ class Registration(ServiceBase):
             return Done(f"starting numbers drawn {how}: {listing}", {"order": list(numbers)})
 
         return self._change(tournament_id, "draw", body, actor=actor)
+
+
+#: the player details ``edit_player`` may change
+EDITABLE = ("name", "rating", "title", "federation", "fide_id", "birth_date", "sex")
+_DETAIL_NAMES = {
+    "name": "name",
+    "rating": "rating",
+    "title": "title",
+    "federation": "federation",
+    "fide_id": "FIDE id",
+    "birth_date": "birth date",
+    "sex": "sex",
+}
+
+
+def _shown(value: object) -> str:
+    return "(none)" if value in (None, "") else str(value)
+
+
+def _rating_fixed(row: TournamentRow) -> str:
+    """Why the ratings may not change after this tournament's start ("" if they may).
+
+    A knockout's drawn match goes to the lower-rated player under the ``lower-rated``
+    tie rule, so a new rating could change who plays on; no other pairing reads ratings
+    after the draw (round robins follow the Berger tables, Swiss pairings the starting
+    numbers, a Scheveningen its board order).
+    """
+    if row.system != System.KNOCKOUT.value:
+        return ""
+    from crosstable.core.pairing.knockout_match import Decider, TieRule
+
+    rule = str((row.regulations or {}).get("tie_rule") or "lower-rated")
+    try:
+        decider = TieRule.parse(rule).decider
+    except RuleError:
+        return ""
+    if decider is not Decider.LOWER_RATED:
+        return ""
+    return (
+        "cannot change after the start: the tie rule sends the lower-rated player on "
+        "when a match is drawn (undo the start first)"
+    )
+
+
+def _rating_order(tx: Tx) -> tuple[int, ...]:
+    entries = tx.session.scalars(
+        select(EntryRow).where(EntryRow.tournament_id == tx.tournament_id)
+    ).all()
+    if len(entries) < 2:
+        return tuple(e.number for e in entries)
+    return draw_order(entries, LotsMethod.RATING, seed=None)
 
 
 def _describe(settings: Settings) -> str:

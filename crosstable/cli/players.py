@@ -1,0 +1,146 @@
+"""Players from the terminal: ``crosstable player add``, ``list``, ``edit`` and ``remove``.
+
+Players are named by their registration number (``player list`` shows it next to
+the starting number), the number ``player remove`` and the JSON API use too: it
+exists from registration on, while starting numbers come only with the draw.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+
+from crosstable.cli.tournament import (
+    DbOption,
+    TournamentOption,
+    _actor,
+    _current,
+    _header,
+    _said,
+    _service,
+    console,
+)
+from crosstable.core.errors import RuleError
+
+player_app = typer.Typer(help="Register, list, edit and remove players.", no_args_is_help=True)
+
+
+@player_app.command("add")
+def player_add(
+    name: Annotated[str, typer.Argument(help="The player's name (a guest needs nothing else).")],
+    rating: Annotated[int | None, typer.Option(help="Rating.")] = None,
+    title: Annotated[str, typer.Option(help="GM, IM, FM…")] = "",
+    federation: Annotated[str, typer.Option(help="e.g. ARM.")] = "",
+    fide_id: Annotated[str, typer.Option(help="FIDE id.")] = "",
+    birth_date: Annotated[str, typer.Option(help="YYYY/MM/DD or the year.")] = "",
+    sex: Annotated[str, typer.Option(help="m or w.")] = "",
+    team: Annotated[str, typer.Option(help="Scheveningen: the player's team.")] = "",
+    tournament: TournamentOption = None,
+    db: DbOption = None,
+) -> None:
+    """Register a player (before round 1)."""
+    from crosstable.service import PlayerInfo
+
+    info = PlayerInfo(name, rating, title, federation, fide_id, birth_date, sex, team)
+    with _service(db) as service:
+        tid = _current(service, tournament)
+        _header(service, tid)
+        _said(service.add_player(tid, info, actor=_actor()).summary)
+
+
+@player_app.command("list")
+def player_list(tournament: TournamentOption = None, db: DbOption = None) -> None:
+    """The players: registration number, starting number, rating, status."""
+    with _service(db) as service:
+        tid = _current(service, tournament)
+        _header(service, tid)
+        table = Table("no.", "start", "name", "rating", "title", "fed", "status")
+        for p in service.overview(tid).players:
+            status = "" if p.withdrawn_from is None else f"withdrew from round {p.withdrawn_from}"
+            if p.place is not None:
+                status = f"place {p.place}"
+            table.add_row(
+                str(p.number),
+                "" if p.start is None else str(p.start),
+                p.name,
+                "" if p.rating is None else str(p.rating),
+                p.title,
+                p.federation,
+                status,
+            )
+        console.print(table)
+
+
+@player_app.command("edit")
+def player_edit(
+    number: Annotated[int, typer.Argument(help="Registration number (see `player list`).")],
+    name: Annotated[str | None, typer.Option(help="The new name.")] = None,
+    rating: Annotated[
+        str | None, typer.Option(help="The new rating, or 'unrated' to clear it.")
+    ] = None,
+    title: Annotated[str | None, typer.Option(help="GM, IM, FM… ('' clears it).")] = None,
+    federation: Annotated[str | None, typer.Option(help="e.g. ARM.")] = None,
+    fide_id: Annotated[str | None, typer.Option(help="FIDE id.")] = None,
+    birth_date: Annotated[str | None, typer.Option(help="YYYY/MM/DD or the year.")] = None,
+    sex: Annotated[str | None, typer.Option(help="m or w.")] = None,
+    tournament: TournamentOption = None,
+    db: DbOption = None,
+) -> None:
+    """Correct a player's details; after the start, only those no pairing depends on.
+
+    The change is kept in the history, and `crosstable undo` takes it back.
+    """
+    values: dict[str, Any] = {
+        key: value
+        for key, value in (
+            ("name", name),
+            ("title", title),
+            ("federation", federation),
+            ("fide_id", fide_id),
+            ("birth_date", birth_date),
+            ("sex", sex),
+        )
+        if value is not None
+    }
+    if rating is not None:
+        values["rating"] = _rating(rating)
+    if not values:
+        raise RuleError(
+            "player edit: say what changes, e.g. --name, --rating, --title, --federation, "
+            "--fide-id, --birth-date or --sex"
+        )
+    with _service(db) as service:
+        tid = _current(service, tournament)
+        _header(service, tid)
+        change = service.edit_player(tid, number, actor=_actor(), **values)
+        _said(change.summary, change.replayed)
+
+
+def _rating(text: str) -> int | None:
+    cleaned = text.strip().lower()
+    if cleaned in ("", "unrated", "none", "-"):
+        return None
+    try:
+        return int(cleaned)
+    except ValueError:
+        raise RuleError(f"--rating {text!r}: a whole number, or 'unrated'") from None
+
+
+@player_app.command("remove")
+def player_remove(
+    number: Annotated[int, typer.Argument(help="Registration number (see `player list`).")],
+    tournament: TournamentOption = None,
+    db: DbOption = None,
+) -> None:
+    """Remove a player before round 1 (after the start a player withdraws instead)."""
+    with _service(db) as service:
+        tid = _current(service, tournament)
+        _header(service, tid)
+        _said(service.remove_player(tid, number, actor=_actor()).summary)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``crosstable player …`` to ``app``."""
+    app.add_typer(player_app, name="player")
