@@ -16,13 +16,20 @@ and migrated by the same Alembic chain (revision 0002).
   regulations are approved, the registration window and the eligibility rules.
 * ``entry_accounts`` — which entry (registration number) belongs to which user,
   so a player can report their own game.
+* ``web_sessions`` — the web sessions (revision 0004, issue 13 item 7): the signed
+  cookie carries a random session id, the row (its SHA-256) says whose it is and
+  whether it was revoked; signing out, a password change and an administrator's
+  "sign out everywhere" revoke rows, so a copied cookie stops working.
+* ``sign_in_counters`` — failed sign-ins (and sign-ups) per address and per account
+  in fixed windows (revision 0004, issue 13 item 11), shared by every process that
+  serves the database; rows of past windows are deleted.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, ForeignKey, Integer, String
+from sqlalchemy import JSON, BigInteger, Boolean, ForeignKey, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from crosstable.store.models import Base
@@ -87,3 +94,27 @@ class EntryAccountRow(Base):
     tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"), primary_key=True)
     number: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+
+
+class SessionRow(Base):
+    __tablename__ = "web_sessions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    #: SHA-256 of the session id that the signed cookie carries (the id is never stored)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    #: ISO date-times in UTC
+    created_at: Mapped[str] = mapped_column(String(40))
+    last_seen_at: Mapped[str] = mapped_column(String(40), index=True)
+    #: None: the session is valid (until it is idle too long)
+    revoked_at: Mapped[str | None] = mapped_column(String(40), nullable=True)
+
+
+class SignInCounterRow(Base):
+    __tablename__ = "sign_in_counters"
+
+    #: "address:<ip>", "account:<sha-256 of the name>", "signup:<ip>" (at most 100 characters)
+    key: Mapped[str] = mapped_column(String(100), primary_key=True)
+    #: the window's start, in seconds since 1970 (UTC)
+    window_start: Mapped[int] = mapped_column(BigInteger, primary_key=True, index=True)
+    attempts: Mapped[int] = mapped_column(Integer, default=0)

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
@@ -30,13 +31,21 @@ from crosstable.core.errors import CrosstableError
 from crosstable.service import PostgresListener, Service
 from crosstable.service.accounts import Accounts, UserInfo
 from crosstable.service.errors import ConflictError, NotFoundError
+from crosstable.service.sessions import Sessions, SignInLimits
 from crosstable.store import Store, open_store
 from crosstable.web import i18n
 from crosstable.web.hub import Hub
 from crosstable.web.messages import error_text, translate
 from crosstable.web.pairing_views import live_fragment
 from crosstable.web.regulation_text import regulation_items
-from crosstable.web.security import Caller, RateLimiter, bearer_token, csrf_token
+from crosstable.web.security import (
+    Caller,
+    RateLimiter,
+    bearer_token,
+    csrf_token,
+    safe_next,
+    safe_referer,
+)
 from crosstable.web.views import CrosstableCache
 
 HERE = Path(__file__).parent
@@ -53,7 +62,8 @@ class Site:
     templates: Jinja2Templates
     hub: Hub
     tables: CrosstableCache
-    sign_in_limit: RateLimiter
+    sessions: Sessions
+    sign_in_limits: SignInLimits
     report_limit: RateLimiter
     secure_cookies: bool = False
 
@@ -61,14 +71,24 @@ class Site:
         token = bearer_token(request)
         if token is not None:
             return Caller(self.accounts.user_for_token(token), by_token=True)
-        user_id = request.session.get("user")
-        if not user_id:
-            return Caller(None)
-        try:
-            return Caller(self.accounts.user(int(user_id)))
-        except (NotFoundError, ValueError):
-            request.session.pop("user", None)
-            return Caller(None)
+        known = getattr(request.state, "caller", None)
+        if isinstance(known, Caller):
+            return known
+        request.session.pop("user", None)  # a cookie from before server-side sessions
+        session_id = request.session.get("sid")
+        user = self.sessions.user(str(session_id)) if session_id else None
+        if user is None and session_id:
+            # revoked, idle or unknown (issue 13 item 7): signed out, with a fresh CSRF token
+            request.session.clear()
+        caller = Caller(user)
+        request.state.caller = caller
+        return caller
+
+    def sign_in(self, request: Request, user_id: int, session_id: str | None = None) -> None:
+        """Start a fresh cookie (and CSRF token) on a new server-side session."""
+        request.session.clear()
+        request.session["sid"] = session_id or self.sessions.open(user_id)
+        request.state.caller = None
 
     def page(self, request: Request, name: str, status_code: int = 200, **context: Any) -> Response:
         caller = context.pop("caller", None) or self.caller(request)
@@ -161,7 +181,8 @@ def create_app(
             lambda tid: site.tables.revision(tid),
         ),
         tables=CrosstableCache(service),
-        sign_in_limit=RateLimiter(10, 60),
+        sessions=Sessions(service.store, clock=service.clock),
+        sign_in_limits=SignInLimits(service.store, clock=service.clock),
         report_limit=RateLimiter(60, 60),
         secure_cookies=secure,
     )
@@ -223,6 +244,7 @@ def create_app(
 
     for module in (api, live, pages, manage, wizard, pairing, account, printing, stages):
         app.include_router(module.router)
+    app.include_router(account.api_router)  # POST /api/v1/users/{id}/signout
     return app
 
 
@@ -340,7 +362,7 @@ def _error_handlers(app: FastAPI, site: Site) -> None:
             return JSONResponse(body, status_code=status)
         if request.method in ("POST", "PUT", "DELETE") and not request.headers.get("hx-request"):
             request.session["flash"] = {"kind": "error", "text": message}
-            back = request.headers.get("referer") or "/"
+            back = safe_referer(request)
             return RedirectResponse(back, status_code=303)
         if request.headers.get("hx-request"):
             return HTMLResponse(
@@ -365,14 +387,17 @@ def _error_handlers(app: FastAPI, site: Site) -> None:
                 {"detail": detail}, status_code=error.status_code, headers=error.headers
             )
         if error.status_code == 401:
-            return RedirectResponse(f"/signin?next={request.url.path}", status_code=303)
+            target = quote(safe_next(request.url.path), safe="/")
+            return RedirectResponse(f"/signin?next={target}", status_code=303)
         if request.headers.get("hx-request"):
             return HTMLResponse(
                 f'<div class="flash error" role="alert">{_escape(str(detail))}</div>',
                 status_code=200,
                 headers={"HX-Retarget": "#flash", "HX-Reswap": "innerHTML"},
             )
-        return site.page(request, "error.html", status_code=error.status_code, message=str(detail))
+        page = site.page(request, "error.html", status_code=error.status_code, message=str(detail))
+        page.headers.update(error.headers or {})  # Retry-After of a 429
+        return page
 
 
 def _escape(text: str) -> str:

@@ -2,18 +2,27 @@
 
 * Sessions: Starlette's ``SessionMiddleware`` (an itsdangerous-signed cookie,
   HttpOnly, SameSite=Lax, Secure when the site runs behind HTTPS). The cookie
-  holds only the user id and the CSRF token.
+  holds the session id (``sid``) and the CSRF token; who the session belongs to,
+  and whether it still counts, is the server's row
+  (:class:`crosstable.service.sessions.Sessions`, issue 13 item 7): a revoked,
+  idle or unknown session is a signed-out visitor.
 * CSRF: every form carries ``csrf_token``; htmx requests send it as the
   ``X-CSRF-Token`` header. A state-changing request authenticated by the
   session cookie without the right token is refused (403). Requests that
   authenticate with ``Authorization: Bearer <API token>`` carry no cookie and
-  need no CSRF token.
-* Rate limits: a sliding window per key (sign-in attempts per address and
-  name, result reports per user).
+  need no CSRF token. The token lives in the signed cookie next to the session
+  id; signing in and out starts a fresh cookie, so a fresh token.
+* Rate limits: failed sign-ins per address and per account in the database
+  (:class:`crosstable.service.sessions.SignInLimits`, shared by every process);
+  result reports per user in each process (:class:`RateLimiter`, a sliding window).
+* Redirects: every ``next`` (and the way back after an error) goes through
+  :func:`safe_next`: only a path of this site (issue 13 item 8).
 
 >>> limiter = RateLimiter(2, 60)
 >>> [limiter.hit("k", now=t) for t in (0, 1, 2, 61.5)]
 [True, True, False, True]
+>>> [safe_next(t) for t in ("/t/3/rounds/2?x=1", "//evil.example", "/\\evil", "https://e.x")]
+['/t/3/rounds/2?x=1', '/', '/', '/']
 """
 
 from __future__ import annotations
@@ -24,12 +33,50 @@ import threading
 import time
 from collections import deque
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 from fastapi import HTTPException, Request
 
 from crosstable.service.accounts import UserInfo
 
 UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+#: the longest ``next`` that is followed (a longer one sends the visitor home)
+NEXT_MAX = 2000
+
+
+def safe_next(target: str | None, fallback: str = "/") -> str:
+    """``target`` if it is a path of this site, else ``fallback`` (no open redirects).
+
+    A path of this site starts with one ``/`` followed by anything but ``/`` or
+    ``\\`` (``//host`` and ``/\\host`` are other sites to a browser), and has only
+    printable ASCII without a backslash: browsers drop tabs and newlines from
+    addresses (``/\t/host`` is ``//host``) and read ``\\`` as ``/``. A scheme
+    (``https:``, ``javascript:``) never starts with ``/``. ``%2F%2Fhost`` in a
+    query arrives decoded, as ``//host``.
+    """
+    if not target or len(target) > NEXT_MAX or not target.startswith("/"):
+        return fallback
+    if target[1:2] in ("/", "\\"):
+        return fallback
+    if any(not ("!" <= char <= "~") or char == "\\" for char in target):
+        return fallback
+    return target
+
+
+def safe_referer(request: Request, fallback: str = "/") -> str:
+    """The page a form was sent from, if it is this site's (its path and query)."""
+    referer = request.headers.get("referer") or ""
+    parsed = urlsplit(referer)
+    if parsed.scheme not in ("http", "https") or parsed.netloc != request.url.netloc:
+        return fallback
+    path = parsed.path or "/"
+    return safe_next(path + (f"?{parsed.query}" if parsed.query else ""), fallback)
+
+
+def client_address(request: Request) -> str:
+    """The address the request came from: the peer's, or what a configured proxy says
+    (``crosstable serve --trusted-proxy``; by default no forwarded header is trusted)."""
+    return request.client.host if request.client else "?"
 
 
 class RateLimiter:

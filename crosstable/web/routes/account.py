@@ -1,49 +1,69 @@
-"""Sign-up, sign-in (rate-limited), sign-out, the account page (API tokens), the language
-switch, and the administrator's page (approvals, masters, flags)."""
+"""Sign-up, sign-in (limited per address and per account), sign-out, the account page
+(API tokens, password, sign out everywhere), the language switch, and the administrator's
+page (approvals, masters, flags, sign a user out everywhere) with its API twin.
+
+Sessions are server-side rows (issue 13 item 7): sign-out, a password change and
+"sign out everywhere" revoke them, so an old cookie is a signed-out visitor. Every
+``next`` goes through :func:`crosstable.web.security.safe_next` (item 8). Sign-in
+refusals are 429 with Retry-After, counted in the database (item 11).
+"""
 
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import urlparse
 
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from crosstable.core.errors import RuleError
 from crosstable.web import i18n
+from crosstable.web.app import Site
 from crosstable.web.i18n import gettext as _
+from crosstable.web.routes.api import ApiCaller, Num
 from crosstable.web.routes.common import CheckedForm, caller_of, integer, require_user, text
+from crosstable.web.security import Caller, client_address, safe_next
 
 router = APIRouter(include_in_schema=False)
+#: the JSON API's account routes (documented in the OpenAPI description)
+api_router = APIRouter(prefix="/api/v1", tags=["api"])
 
 
-def _safe_next(target: str) -> str:
-    """Only local paths (no open redirects)."""
-    parsed = urlparse(target or "/")
-    if parsed.scheme or parsed.netloc or not (parsed.path or "/").startswith("/"):
-        return "/"
-    return target or "/"
+def _too_many(wait: int, signups: bool = False) -> HTTPException:
+    minutes = max(1, -(-wait // 60))
+    detail = (
+        f"too many sign-ups from this address; try again in {minutes} min"
+        if signups
+        else f"too many sign-in attempts; try again in {minutes} min"
+    )
+    return HTTPException(status_code=429, detail=detail, headers={"Retry-After": str(wait)})
+
+
+def _require_admin(caller: Caller) -> None:
+    if caller.user is None or not caller.user.is_admin:
+        raise HTTPException(status_code=403, detail="only administrators may change accounts")
 
 
 @router.get("/signin", response_class=HTMLResponse)
 def signin_page(request: Request, next: str = "/") -> Response:
     site, caller = caller_of(request)
-    return site.page(request, "signin.html", caller=caller, next=_safe_next(next))
+    return site.page(request, "signin.html", caller=caller, next=safe_next(next))
 
 
 @router.post("/signin")
 def signin(request: Request, form: CheckedForm) -> Response:
     site, _caller = caller_of(request)
-    username = text(form, "username").lower()
-    address = request.client.host if request.client else "?"
-    site.sign_in_limit.check(f"signin:{address}:{username}", "sign-in attempts")
+    username = text(form, "username").lower()[:200]
+    address = client_address(request)
+    wait = site.sign_in_limits.refused(address, username)
+    if wait is not None:
+        raise _too_many(wait)
     user = site.accounts.authenticate(username, text(form, "password"))
     if user is None:
+        site.sign_in_limits.failed(address, username)
         request.session["flash"] = {"kind": "error", "text": _("wrong user name or password")}
         return RedirectResponse("/signin", status_code=303)
-    request.session.clear()  # a fresh session (and CSRF token) at every sign-in
-    request.session["user"] = user.id
-    return RedirectResponse(_safe_next(text(form, "next", "/")), status_code=303)
+    site.sign_in(request, user.id)  # a fresh session (and CSRF token) at every sign-in
+    return RedirectResponse(safe_next(text(form, "next", "/")), status_code=303)
 
 
 @router.get("/signup", response_class=HTMLResponse)
@@ -55,8 +75,9 @@ def signup_page(request: Request) -> Response:
 @router.post("/signup")
 def signup(request: Request, form: CheckedForm) -> Response:
     site, _caller = caller_of(request)
-    address = request.client.host if request.client else "?"
-    site.sign_in_limit.check(f"signup:{address}", "sign-ups")
+    wait = site.sign_in_limits.signup(client_address(request))
+    if wait is not None:
+        raise _too_many(wait, signups=True)
     rating = integer(form, "rating")
     first = not site.accounts.users()
     user = site.accounts.create_user(
@@ -66,8 +87,7 @@ def signup(request: Request, form: CheckedForm) -> Response:
         rating=rating,
         is_admin=first,  # the first account of a new site administers it
     )
-    request.session.clear()
-    request.session["user"] = user.id
+    site.sign_in(request, user.id)
     welcome = _("welcome, %(name)s", name=user.display_name)
     request.session["flash"] = {"kind": "ok", "text": welcome}
     return RedirectResponse("/", status_code=303)
@@ -75,6 +95,49 @@ def signup(request: Request, form: CheckedForm) -> Response:
 
 @router.post("/signout")
 def signout(request: Request, form: CheckedForm) -> Response:
+    site, _caller = caller_of(request)
+    session_id = request.session.get("sid")
+    if session_id:
+        site.sessions.close(str(session_id))  # the cookie is worth nothing from now on
+    request.session.clear()
+    return RedirectResponse("/", status_code=303)
+
+
+@router.post("/account/password")
+def change_password(request: Request, form: CheckedForm) -> Response:
+    """A new password: every session of the account ends, this browser gets a new one."""
+    site, caller = caller_of(request)
+    require_user(caller)
+    assert caller.user is not None
+    address = client_address(request)
+    wait = site.sign_in_limits.refused(address, caller.user.username)
+    if wait is not None:
+        raise _too_many(wait)
+    new = text(form, "new_password")
+    if new != text(form, "repeat_password"):
+        raise RuleError("the new password and its repetition differ")
+    try:
+        session_id = site.sessions.change_password(
+            caller.user.id, text(form, "current_password"), new
+        )
+    except RuleError as error:
+        if str(error) == "the current password is not right":
+            site.sign_in_limits.failed(address, caller.user.username)
+        raise
+    site.sign_in(request, caller.user.id, session_id)
+    request.session["flash"] = {
+        "kind": "ok",
+        "text": _("password changed; every other session of this account is signed out"),
+    }
+    return RedirectResponse("/account", status_code=303)
+
+
+@router.post("/account/signout-everywhere")
+def signout_everywhere(request: Request, form: CheckedForm) -> Response:
+    site, caller = caller_of(request)
+    require_user(caller)
+    assert caller.user is not None
+    site.sessions.revoke_all(caller.user.id)
     request.session.clear()
     return RedirectResponse("/", status_code=303)
 
@@ -116,7 +179,7 @@ def revoke_token(token_id: int, request: Request, form: CheckedForm) -> Response
 def language(code: str, request: Request, next: str = "/") -> Response:
     if code not in i18n.LOCALES:
         raise HTTPException(status_code=404, detail="unknown language")
-    response = RedirectResponse(_safe_next(next), status_code=303)
+    response = RedirectResponse(safe_next(next), status_code=303)
     response.set_cookie("lang", code, max_age=365 * 24 * 3600, samesite="lax")
     return response
 
@@ -137,8 +200,8 @@ def admin(request: Request) -> Response:
 @router.post("/admin/users/{user_id}")
 def admin_user(user_id: int, request: Request, form: CheckedForm) -> Response:
     site, caller = caller_of(request)
-    if caller.user is None or not caller.user.is_admin:
-        raise HTTPException(status_code=403, detail="only administrators may change accounts")
+    _require_admin(caller)
+    assert caller.user is not None
     values: dict[str, Any] = {
         "is_master": text(form, "is_master") == "on",
         "is_admin": text(form, "is_admin") == "on",
@@ -151,3 +214,30 @@ def admin_user(user_id: int, request: Request, form: CheckedForm) -> Response:
     site.accounts.set_user(user_id, **values)
     request.session["flash"] = {"kind": "ok", "text": _("account updated")}
     return RedirectResponse("/admin", status_code=303)
+
+
+@router.post("/admin/users/{user_id}/signout")
+def admin_signout(user_id: int, request: Request, form: CheckedForm) -> Response:
+    """An administrator signs a user out everywhere (every browser session is revoked)."""
+    site, caller = caller_of(request)
+    _require_admin(caller)
+    ended = _sign_out_everywhere(site, user_id)
+    text_ = _("%(name)s is signed out everywhere (%(count)s sessions ended)", **ended)
+    request.session["flash"] = {"kind": "ok", "text": text_}
+    return RedirectResponse("/admin", status_code=303)
+
+
+def _sign_out_everywhere(site: Site, user_id: int) -> dict[str, Any]:
+    user = site.accounts.user(user_id)  # 404 for an unknown user
+    return {"name": "@" + user.username, "count": site.sessions.revoke_all(user_id)}
+
+
+@api_router.post("/users/{user_id}/signout")
+def api_signout(user_id: Num, request: Request, caller: ApiCaller) -> dict[str, Any]:
+    """Administrators: sign a user out everywhere — every browser session of the account
+    ends at once (its API tokens stay; revoke those on the account page)."""
+    require_user(caller)
+    _require_admin(caller)
+    site = caller_of(request)[0]
+    ended = _sign_out_everywhere(site, user_id)
+    return {"user": user_id, "sessions_ended": ended["count"]}
