@@ -1,22 +1,46 @@
 """`crosstable serve` — the web application (issue 5) on a database, migrations applied.
 
-crosstable serve [--db URL] [--host 127.0.0.1] [--port 8000]
+crosstable serve [--db URL] [--host 127.0.0.1] [--port 8000] [--trusted-proxy ADDR ...]
 
 Several ``serve`` processes on one PostgreSQL database stay in step: each
 LISTENs for the others' changes and pushes them to its own viewers.
+
+Forwarded headers (``X-Forwarded-For``, ``X-Forwarded-Proto``) are believed only
+from the proxies named with ``--trusted-proxy`` (an address or a network such as
+``10.0.0.0/8``; repeat it) or in ``CROSSTABLE_TRUSTED_PROXIES`` (comma-separated).
+By default none is trusted, not even 127.0.0.1: otherwise anyone who reaches the
+port on this machine could claim any address and walk past the sign-in limits
+(issue 13 item 11).
+
+>>> trusted_proxies(["127.0.0.1", "10.0.0.0/8"], env="")
+('127.0.0.1', '10.0.0.0/8')
+>>> server_options(())
+{'proxy_headers': False}
+>>> server_options(("127.0.0.1",))
+{'proxy_headers': True, 'forwarded_allow_ips': '127.0.0.1'}
 """
 
 from __future__ import annotations
 
-from typing import Annotated
+import ipaddress
+import os
+from collections.abc import Sequence
+from typing import Annotated, Any
 
 import typer
 
 from crosstable.core.errors import CrosstableError
 
+#: the environment variable that names the trusted proxies (comma-separated)
+TRUSTED_PROXIES_ENV = "CROSSTABLE_TRUSTED_PROXIES"
+
 
 class WebMissingError(CrosstableError):
     """The web extra is not installed."""
+
+
+class ProxyAddressError(CrosstableError):
+    """A trusted proxy is not an address or a network."""
 
 
 def register(app: typer.Typer) -> None:
@@ -35,13 +59,56 @@ def serve(
     ] = None,
     host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", help="Port to listen on.")] = 8000,
+    trusted_proxy: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--trusted-proxy",
+            help="A reverse proxy (address or network) whose X-Forwarded-For and "
+            f"X-Forwarded-Proto are believed; repeat for several (also ${TRUSTED_PROXIES_ENV}, "
+            "comma-separated). Default: none.",
+        ),
+    ] = None,
 ) -> None:
     """Run the web application: live crosstables, results, print pages, JSON API."""
-    run(db, host=host, port=port)
+    run(db, host=host, port=port, trusted=trusted_proxies(trusted_proxy or []))
 
 
-def run(db: str | None, *, host: str = "127.0.0.1", port: int = 8000, banner: str = "") -> None:
+def trusted_proxies(given: Sequence[str], env: str | None = None) -> tuple[str, ...]:
+    """The proxies named on the command line and in the environment, each checked."""
+    named = os.environ.get(TRUSTED_PROXIES_ENV, "") if env is None else env
+    found: list[str] = []
+    for item in [*given, *named.split(",")]:
+        value = item.strip()
+        if not value:
+            continue
+        try:
+            ipaddress.ip_network(value, strict=False)
+        except ValueError:
+            raise ProxyAddressError(
+                f"trusted proxy {value!r}: not an IP address or network (e.g. 10.0.0.1, 10.0.0.0/8)"
+            ) from None
+        if value not in found:
+            found.append(value)
+    return tuple(found)
+
+
+def server_options(trusted: Sequence[str]) -> dict[str, Any]:
+    """uvicorn's settings for forwarded headers: off unless proxies are named."""
+    if not trusted:
+        return {"proxy_headers": False}
+    return {"proxy_headers": True, "forwarded_allow_ips": ",".join(trusted)}
+
+
+def run(
+    db: str | None,
+    *,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    banner: str = "",
+    trusted: Sequence[str] | None = None,
+) -> None:
     """Start the server (blocks until interrupted)."""
+    proxies = trusted_proxies([]) if trusted is None else tuple(trusted)
     try:
         import uvicorn
 
@@ -55,4 +122,11 @@ def run(db: str | None, *, host: str = "127.0.0.1", port: int = 8000, banner: st
     app = create_app(db)
     shown = resolve_url(db)
     typer.echo(banner or f"crosstable on http://{host}:{port}/  (database {shown})")
-    uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=3)
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        timeout_graceful_shutdown=3,
+        **server_options(proxies),
+    )
