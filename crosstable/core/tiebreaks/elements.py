@@ -173,8 +173,10 @@ def cut_sums(f: Field, edition: RulesEdition, low: int, high: int, *, product: b
             left, _ = apply_cuts(elements(f, p, edition), low, high, rounds, product=product)
             out.append(sum(e.score * e.weight if product else e.score for e in left))
             continue
-        if not product and len(scores) >= low + high and low + high <= 2:
-            # Buchholz: the least significant values are the lowest scores themselves
+        if not product and low <= 1 and high <= 1 and len(scores) >= low + high:
+            # Buchholz, Cut-1 / Median-1: the least (most) significant value is the lowest
+            # (highest) score itself, cut once each. Cut-2 and beyond take the sort below
+            # (a single min() here once cut only one value for /C2: issue 18).
             total = sum(scores)
             if low:
                 total -= min(scores)

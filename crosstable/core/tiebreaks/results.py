@@ -14,13 +14,16 @@ Fraction(5, 2)
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import ClassVar
 
+from crosstable.core.model import RulesEdition
 from crosstable.core.tiebreaks.base import (
     CUT,
     REGISTRY,
     REVERSE,
     TieBreak,
     Value,
+    edition,
     register,
 )
 from crosstable.core.tiebreaks.explain import Explanation, Item, join_sum, show
@@ -28,6 +31,7 @@ from crosstable.core.tiebreaks.field import (
     BLACK,
     FLOSS,
     FREE,
+    FWIN,
     GAME,
     HPB,
     KIND_NAMES,
@@ -61,11 +65,18 @@ class _Counting(TieBreak):
     def counts(self, f: Field, p: int, r: int) -> bool:
         raise NotImplementedError
 
+    def counts_for(self, f: Field, spec: TieBreakSpec, p: int, r: int) -> bool:
+        """The definition: does round index ``r`` of player ``p`` count (for this spec)?"""
+        return self.counts(f, p, r)
+
+    def note(self, f: Field, spec: TieBreakSpec) -> str:
+        return self.article
+
     def values(self, f: Field, spec: TieBreakSpec) -> list[Value | None]:
         return [self.player_value(f, spec, p) for p in f.indices()]
 
     def player_value(self, f: Field, spec: TieBreakSpec, p: int) -> Value | None:
-        return sum(1 for r in range(f.rounds) if self.counts(f, p, r))
+        return sum(1 for r in range(f.rounds) if self.counts_for(f, spec, p, r))
 
     def explain(self, f: Field, spec: TieBreakSpec, p: int) -> Explanation:
         items = tuple(
@@ -76,11 +87,11 @@ class _Counting(TieBreak):
                 1,
             )
             for r in range(f.rounds)
-            if self.counts(f, p, r)
+            if self.counts_for(f, spec, p, r)
         )
         value = len(items)
         return Explanation(
-            spec.code, p + 1, value, str(value), items, f"{self.title}: {value}", self.article
+            spec.code, p + 1, value, str(value), items, f"{self.title}: {value}", self.note(f, spec)
         )
 
 
@@ -149,43 +160,101 @@ class Wins(_Counting):
         return sum(1 for k, v in zip(f.kind[p], f.pts[p], strict=True) if v == win and k < FREE)
 
 
+def forfeit_wins_are_games(f: Field, spec: TieBreakSpec) -> bool:
+    """C.07 2026 15.2: with pre-determined pairings a forfeit win is a regular game for
+    the Type B tie-breaks (only forfeit losses stay unplayed rounds), so it counts in
+    WON, BWG and BPG. The 2024 text (and Swiss events, art. 16) keep 7.2–7.4's "over
+    the board". The reasoning, with the article numbers, is in docs/tiebreaks.md."""
+    return f.predetermined and edition(f, spec) is RulesEdition.C07_2026
+
+
+class _OverTheBoard(_Counting):
+    """WON, BPG, BWG: games over the board, forfeit wins too in a 2026 round robin."""
+
+    games_only: ClassVar[str]
+    with_forfeit_wins: ClassVar[str]
+
+    def played(self, f: Field, spec: TieBreakSpec) -> tuple[int, ...]:
+        """The kinds of round that are games for this tie-break."""
+        return (GAME, FWIN) if forfeit_wins_are_games(f, spec) else (GAME,)
+
+    def values(self, f: Field, spec: TieBreakSpec) -> list[Value | None]:
+        kinds = self.played(f, spec)
+        return [
+            sum(1 for r in range(f.rounds) if self.counted(f, p, r, kinds)) for p in f.indices()
+        ]
+
+    def player_value(self, f: Field, spec: TieBreakSpec, p: int) -> Value | None:
+        kinds = self.played(f, spec)
+        return sum(1 for r in range(f.rounds) if self.counted(f, p, r, kinds))
+
+    def counted(self, f: Field, p: int, r: int, kinds: tuple[int, ...]) -> bool:
+        raise NotImplementedError
+
+    def counts_for(self, f: Field, spec: TieBreakSpec, p: int, r: int) -> bool:
+        return self.counted(f, p, r, self.played(f, spec))
+
+    def counts(self, f: Field, p: int, r: int) -> bool:
+        return self.counted(f, p, r, (GAME,))
+
+    def note(self, f: Field, spec: TieBreakSpec) -> str:
+        return self.with_forfeit_wins if forfeit_wins_are_games(f, spec) else self.games_only
+
+
 @register
-class GamesWon(_Counting):
-    """WON: games won over the board (7.2)."""
+class GamesWon(_OverTheBoard):
+    """WON: games won over the board (7.2); in a 2026 round robin forfeit wins too (15.2)."""
 
     name = "WON"
     title = "Number of games won"
     article = "C.07 7.2: games won over the board (forfeits and byes do not count)"
+    games_only = article
+    with_forfeit_wins = (
+        "C.07 7.2 with 15.2 (2026): games won, a forfeit win counted as a game "
+        "(pre-determined pairings)"
+    )
     tb_type = "B"
 
-    def counts(self, f: Field, p: int, r: int) -> bool:
-        return f.kind[p][r] == GAME and f.res[p][r] == WIN
+    def counted(self, f: Field, p: int, r: int, kinds: tuple[int, ...]) -> bool:
+        return f.kind[p][r] in kinds and f.res[p][r] == WIN
 
 
 @register
-class BlackGames(_Counting):
-    """BPG: games played over the board with Black (7.3)."""
+class BlackGames(_OverTheBoard):
+    """BPG: games played over the board with Black (7.3); in a 2026 round robin a forfeit
+    win with Black too, never a forfeit loss (15.2)."""
 
     name = "BPG"
     title = "Number of games played with Black"
     article = "C.07 7.3: games played over the board with Black"
+    games_only = article
+    with_forfeit_wins = (
+        "C.07 7.3 with 15.2 (2026): games played with Black, a forfeit win counted as a "
+        "game, a forfeit loss not (pre-determined pairings)"
+    )
     tb_type = "B"
 
-    def counts(self, f: Field, p: int, r: int) -> bool:
-        return f.kind[p][r] == GAME and f.col[p][r] == BLACK
+    def counted(self, f: Field, p: int, r: int, kinds: tuple[int, ...]) -> bool:
+        return f.kind[p][r] in kinds and f.col[p][r] == BLACK
 
 
 @register
-class BlackWins(_Counting):
-    """BWG: games won over the board with Black (7.4)."""
+class BlackWins(_OverTheBoard):
+    """BWG: games won over the board with Black (7.4); in a 2026 round robin forfeit wins
+    with Black too (15.2)."""
 
     name = "BWG"
     title = "Number of games won with Black"
     article = "C.07 7.4: games won over the board with Black"
+    games_only = article
+    with_forfeit_wins = (
+        "C.07 7.4 with 15.2 (2026): games won with Black, a forfeit win counted as a "
+        "game (pre-determined pairings)"
+    )
     tb_type = "B"
 
-    def counts(self, f: Field, p: int, r: int) -> bool:
-        return f.kind[p][r] == GAME and f.col[p][r] == BLACK and f.res[p][r] == WIN
+    def counted(self, f: Field, p: int, r: int, kinds: tuple[int, ...]) -> bool:
+        return f.kind[p][r] in kinds and f.col[p][r] == BLACK and f.res[p][r] == WIN
 
 
 @register
