@@ -17,6 +17,11 @@ give its qualifiers, and they are *cross-seeded* into the bracket:
 With two qualifiers from an even number of groups this is the familiar
 A1 v B2, B1 v A2, C1 v D2, D1 v C2, and group mates can meet only in the final.
 
+A player who played no game in the group — forfeits, no-shows and set-up
+timeouts only, or byes — does not go on, whatever their place (R-SE-6, seed
+002: "players who played no game cannot go on to the next round"); the next
+player moves up (:func:`played_a_game`, :func:`group_qualifiers`).
+
 >>> lines, seeding = cross_seeded_lines([[11, 12], [21, 22]])
 >>> lines
 (11, 22, 21, 12)
@@ -31,7 +36,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from crosstable.core.errors import RuleError
-from crosstable.core.model import Player, Tournament
+from crosstable.core.model import Player, Reason, Tournament
 from crosstable.core.pairing.knockout import Knockout
 from crosstable.core.pairing.knockout_bracket import (
     Bracket,
@@ -71,6 +76,68 @@ def group_ranking(
                 "knockout (a drawing of lots or a play-off)"
             )
     return tuple(row.start for row in rows)
+
+
+#: results that are not a game played (R-SE-6): no move was made at the board
+_NOT_PLAYED = frozenset({Reason.NO_SHOW, Reason.SETUP_TIMEOUT})
+
+
+def played_a_game(group: Tournament, start: int) -> bool:
+    """Whether the player played at least one game in ``group`` (R-SE-6).
+
+    A game counts when its result is over the board (a win, draw or loss, also a
+    short game of less than one move: the player was at the board) and it was not
+    decided by a no-show or by the battle-chess set-up time (R-SE-9). Forfeits,
+    byes and the free round of an odd round robin are not games played.
+    """
+    for rnd in group.rounds:
+        for game in rnd.games:
+            if start not in (game.white, game.black) or game.reason in _NOT_PLAYED:
+                continue
+            if game.outcome_of(start).is_over_the_board:
+                return True
+    return False
+
+
+def group_qualifiers(
+    group: Tournament,
+    qualifiers: int,
+    tiebreaks: str | Sequence[str] | None = None,
+    *,
+    lots_seed: int | None = None,
+    at_least: int | None = None,
+) -> tuple[int, ...]:
+    """The group's top ``qualifiers`` starting numbers in ranking order, leaving out
+    every player who played no game (R-SE-6): the next player moves up.
+
+    A tie between the last qualifier and the first player left out that the
+    tie-breaks do not break is an error, as in :func:`group_ranking`. Fewer
+    players who played than ``at_least`` (default: ``qualifiers``) is an error;
+    with a smaller ``at_least`` the group sends the players it has.
+    """
+    label = group.name or "group"
+    standings = compute_standings(group, tiebreaks, final=True, lots_seed=lots_seed)
+    rows = [row for row in standings.rows if not row.excluded]
+    if not 1 <= qualifiers < len(rows):
+        raise RuleError(f"{label}: {qualifiers} qualifiers from {len(rows)} players")
+    eligible = [row for row in rows if played_a_game(group, row.start)]
+    needed = qualifiers if at_least is None else at_least
+    if len(eligible) < needed:
+        played = {row.start for row in eligible}
+        idle = [row.start for row in rows if row.start not in played]
+        raise RuleError(
+            f"{label}: only {len(eligible)} of its players played a game, {needed} must go "
+            f"on (players {', '.join(map(str, idle))} played none)"
+        )
+    if len(eligible) > qualifiers:
+        last, first_out = eligible[qualifiers - 1], eligible[qualifiers]
+        if last.rank is None or last.rank == first_out.rank:
+            raise RuleError(
+                f"{label}: places {qualifiers} and {qualifiers + 1} are tied (players "
+                f"{last.start} and {first_out.start}); break the tie before the next stage "
+                "(a drawing of lots or a play-off)"
+            )
+    return tuple(row.start for row in eligible[:qualifiers])
 
 
 def cross_seeded_lines(
@@ -198,13 +265,12 @@ def knockout_from_groups(
             raise RuleError(
                 f"{label}: {len(group.players)} players, the plan has {plan.group_sizes[index]}"
             )
-        ranked = group_ranking(
+        top = group_qualifiers(  # R-SE-6: who played no game does not go on
             replace(group, name=label),
+            plan.qualifiers_per_group,
             tiebreaks,
-            qualifiers=plan.qualifiers_per_group,
             lots_seed=lots_seed,
         )
-        top = ranked[: plan.qualifiers_per_group]
         qualifiers.append([replace(group.player(s), start=numbers[s - 1]) for s in top])
     if plan.qualifiers < 2:
         raise RuleError("a single qualifier wins the event: there is no knockout")

@@ -1,0 +1,102 @@
+"""Who goes on from a finished stage of a series (R-SE-5, R-SE-6).
+
+A stage's groups are round robins. When the last game of a stage ends its
+places are final (R-RR-12); each group sends its top ``k`` by the group's
+standings (points, then the series' tie-breaks) — except that a player who
+played no game in the stage (forfeits, no-shows or set-up timeouts only, or only
+byes) cannot go on (R-SE-6): the next player of the group moves up. A group whose
+players who played are fewer than ``k`` sends those it has.
+
+The qualifiers enter the next stage as :class:`~crosstable.core.series.groups.Entrant`
+values carrying their place (among those who go on: a player who moved up
+from 3rd to 2nd is seeded as a runner-up) and their group, so the next stage's
+seeding puts every group winner first, then every runner-up, and so on.
+
+>>> outcome = GroupOutcome(ranking=(17, 4, 9, 12), played=frozenset({4, 9, 12}))
+>>> outcome.qualifiers(2)
+(4, 9)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+
+from crosstable.core.errors import RuleError
+from crosstable.core.model import Tournament
+from crosstable.core.pairing.knockout_groups import (
+    group_qualifiers,
+    group_ranking,
+    played_a_game,
+)
+from crosstable.core.series.groups import Entrant
+
+
+@dataclass(frozen=True, slots=True)
+class GroupOutcome:
+    """A finished group: its players (the caller's keys) in final ranking order,
+    and the set of those who played at least one game."""
+
+    ranking: tuple[int, ...]
+    played: frozenset[int]
+
+    def __post_init__(self) -> None:
+        if len(set(self.ranking)) != len(self.ranking):
+            raise RuleError("a player is ranked twice in one group")
+        if not self.played <= set(self.ranking):
+            raise RuleError("a player who played is not in the group's ranking")
+
+    def qualifiers(self, count: int) -> tuple[int, ...]:
+        """The top ``count`` of those who played (R-SE-6), best first."""
+        if count < 0:
+            raise RuleError(f"qualifiers per group: {count} — never negative")
+        return tuple(key for key in self.ranking if key in self.played)[:count]
+
+
+def outcome_of(
+    group: Tournament,
+    keys: Sequence[int],
+    qualifiers: int,
+    tiebreaks: str | Sequence[str] | None = None,
+    *,
+    lots_seed: int | None = None,
+    label: str = "",
+) -> GroupOutcome:
+    """The outcome of a finished round robin whose starting number j is ``keys[j - 1]``.
+
+    The ranking is the group's final standings; an unbroken tie at the cut (between
+    the last of the ``qualifiers`` who played and the next) is an error, as for the
+    knockout (break it by lots with ``lots_seed`` or by a play-off).
+    """
+    if len(keys) != len(group.players):
+        raise RuleError(f"{len(keys)} keys for a group of {len(group.players)} players")
+    named = replace(group, name=label or group.name)
+    group_qualifiers(named, qualifiers, tiebreaks, lots_seed=lots_seed, at_least=0)  # the cut
+    ranking = group_ranking(named, tiebreaks, lots_seed=lots_seed)
+    played = frozenset(keys[s - 1] for s in ranking if played_a_game(group, s))
+    return GroupOutcome(tuple(keys[s - 1] for s in ranking), played)
+
+
+def stage_entrants(
+    outcomes: Sequence[GroupOutcome],
+    per_group: int,
+    ratings: Mapping[int, int | None] | None = None,
+) -> tuple[Entrant, ...]:
+    """The next stage's entrants: each group's qualifiers with their place and group."""
+    entrants: list[Entrant] = []
+    seen: set[int] = set()
+    for index, outcome in enumerate(outcomes):
+        for place, key in enumerate(outcome.qualifiers(per_group), 1):
+            if key in seen:
+                raise RuleError(f"player {key} qualifies twice")
+            seen.add(key)
+            rating = None if ratings is None else ratings.get(key)
+            entrants.append(Entrant(key, rating, place, index))
+    return tuple(entrants)
+
+
+def left_out(outcomes: Sequence[GroupOutcome]) -> tuple[int, ...]:
+    """The players of the stage who played no game (R-SE-6), group by group."""
+    return tuple(
+        key for outcome in outcomes for key in outcome.ranking if key not in outcome.played
+    )
