@@ -21,7 +21,7 @@ from functools import cache
 from pathlib import Path
 
 from babel import Locale
-from babel.dates import format_date, format_datetime
+from babel.dates import format_date
 from babel.numbers import format_decimal
 from babel.support import NullTranslations, Translations
 
@@ -113,8 +113,32 @@ def date_text(value: str | dt.date | None, locale: str | None = None) -> str:
             return value
         if len(value) <= 10:
             return format_date(parsed.date(), format="medium", locale=locale or current.get())
-        return format_datetime(parsed, format="short", locale=locale or current.get())
+        return moment_text(parsed, locale)
     return format_date(value, format="medium", locale=locale or current.get())
+
+
+def moment_text(value: dt.datetime, locale: str | None = None) -> str:
+    """A moment (a history entry, a token's creation) without ambiguity: the month by name,
+    the time on 24 hours and the time zone (issue 15.11; "12/1/26, 8:21 AM" could be
+    January 12 or December 1).
+
+    >>> moment = dt.datetime(2026, 12, 1, 8, 21, 5, tzinfo=dt.UTC)
+    >>> moment_text(moment, "en"), moment_text(moment, "ru").replace("\\u202f", " ")
+    ('Dec 1, 2026, 08:21 UTC', '1 дек. 2026 г., 08:21 UTC')
+    >>> moment_text(moment.astimezone(dt.timezone(dt.timedelta(hours=3))), "en")
+    'Dec 1, 2026, 11:21 UTC+03:00'
+    """
+    chosen = locale or current.get()
+    day = format_date(value.date(), format="medium", locale=chosen)
+    text = f"{day}, {value:%H:%M}"
+    offset = value.utcoffset()
+    if offset is None:  # (a moment stored without its zone: as it was written)
+        return text
+    if not offset:
+        return f"{text} UTC"
+    sign, rest = ("+" if offset > dt.timedelta(0) else "-"), abs(offset)
+    hours, minutes = divmod(int(rest.total_seconds()) // 60, 60)
+    return f"{text} UTC{sign}{hours:02d}:{minutes:02d}"
 
 
 def language_name(code: str) -> str:

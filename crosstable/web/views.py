@@ -142,6 +142,26 @@ def place_texts(ranks: dict[int, int | None]) -> dict[int, str]:
     return texts
 
 
+#: history entries without row changes (who organises, access, staff, account links:
+#: crosstable.service.accounts): undo and revert pass over them, so "revert to here" would
+#: not bring back what they say. (The knockout stage's kind is informational on a group but
+#: a change on the knockout itself, so it stays revertible.)
+INFORMATIONAL = frozenset(
+    {"claim", "approval", "access", "staff", "account-link", "account-unlink"}
+)
+
+
+def revertible(items: list[Any]) -> set[int]:
+    """The history entries (``Service.history``) the organiser may revert to: not the
+    latest, not one already undone, not an informational one (issue 15.11)."""
+    latest = max((item.seq for item in items), default=0)
+    return {
+        item.seq
+        for item in items
+        if item.seq != latest and not item.undone and item.kind not in INFORMATIONAL
+    }
+
+
 def _standings(tournament: Tournament, final: bool) -> Any:
     """The standings core (issue 3); None when it cannot rank this tournament."""
     try:

@@ -3,13 +3,14 @@ rounds, history and the published regulations; and the result buttons of the rou
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
 
 from crosstable.core.errors import CrosstableError
-from crosstable.web import pairing_views
+from crosstable.web import pairing_views, views
 from crosstable.web.app import Site
 from crosstable.web.messages import error_text, translate
 from crosstable.web.routes import actions
@@ -76,6 +77,28 @@ def home(request: Request) -> Response:
     site, caller = caller_of(request)
     listing = site.service.tournaments()
     return site.page(request, "index.html", caller=caller, tournaments=listing)
+
+
+#: the tabs a page may name as its own (anything else: none is current)
+TABS = ("table", "bracket", "round", "standings", "regulations", "history", "print", "manage")
+STATIC = Path(__file__).resolve().parents[1] / "static"
+
+
+@router.get("/favicon.ico")
+def favicon() -> Response:
+    """The site's icon where browsers look for it first (issue 15.10)."""
+    return FileResponse(STATIC / "favicon.ico", media_type="image/x-icon")
+
+
+@router.get("/t/{tid}/tabs", response_class=HTMLResponse)
+def tab_links(tid: int, request: Request, tab: str = "") -> Response:
+    """The tab bar's links as they are now: static/app.js swaps them in after a change, so
+    a page opened before round 1 gains its Rounds tab when the round is published."""
+    site, caller = caller_of(request)
+    current = tab if tab in TABS else ""
+    context = _context(site, caller, tid) | {"request": request, "tab": current}
+    # (not site.page: a fragment must not take the page's flash message)
+    return site.templates.TemplateResponse(request, "_tab_links.html", context)
 
 
 @router.get("/t/{tid}", response_class=HTMLResponse)
@@ -251,7 +274,12 @@ def history(tid: int, request: Request) -> Response:
     site, caller = caller_of(request)
     items = list(reversed(site.service.history(tid)))
     return site.page(
-        request, "history.html", caller=caller, items=items, **_context(site, caller, tid)
+        request,
+        "history.html",
+        caller=caller,
+        items=items,
+        revertible=views.revertible(items),
+        **_context(site, caller, tid),
     )
 
 

@@ -56,11 +56,21 @@
     connect();
   }
 
-  function onChange() {
+  /* changes that only touch results: the tab bar stays as it is */
+  var RESULT_KINDS = ["result", "report", "confirmation", "correction", "rejection"];
+
+  function onChange(event) {
     document.querySelectorAll("[data-live-refresh]").forEach(function (el) {
       if (el.contains(document.activeElement) && document.activeElement.tagName === "INPUT") return;
       if (window.htmx) htmx.ajax("GET", el.dataset.liveRefresh, { target: el, swap: "innerHTML" });
     });
+    /* a round published, the start, an undo: the tabs may change (a Rounds tab appears) */
+    var changes = [];
+    try { changes = JSON.parse(event.data); } catch (e) { changes = [{ kind: "refresh" }]; }
+    var tabs = document.querySelector("[data-live-tabs]");
+    if (tabs && window.htmx && changes.some(function (c) { return RESULT_KINDS.indexOf(c.kind) < 0; })) {
+      htmx.ajax("GET", tabs.dataset.liveTabs, { target: tabs, swap: "innerHTML" });
+    }
   }
 
   function connect() {
