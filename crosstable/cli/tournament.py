@@ -136,6 +136,12 @@ def new(
     no_swap: Annotated[
         bool, typer.Option("--no-swap", help="Keep the last rounds of cycle 1 in place.")
     ] = False,
+    venue: Annotated[str, typer.Option(help="Where it is played (the city).")] = "",
+    federation: Annotated[str, typer.Option(help="The organising federation, e.g. ARM.")] = "",
+    arbiter: Annotated[str, typer.Option(help="The chief arbiter.")] = "",
+    deputy_arbiter: Annotated[
+        str, typer.Option(help="Deputy chief arbiters, separated by semicolons.")
+    ] = "",
     db: DbOption = None,
 ) -> None:
     """Create a tournament from its regulations; it becomes the current one."""
@@ -152,6 +158,15 @@ def new(
         tie_rule=tie_rule,
         bracket=bracket,
     )
+    deputies = "\n".join(part.strip() for part in deputy_arbiter.split(";") if part.strip())
+    for key, value in (
+        ("venue", venue),
+        ("federation", federation),
+        ("arbiter", arbiter),
+        ("deputy_arbiter", deputies),
+    ):
+        if value.strip():
+            details[key] = value.strip()
     regulations = Regulations(
         name=name,
         system=chosen,
@@ -373,6 +388,7 @@ def export(
             text = json.dumps(service.export_json(tid), ensure_ascii=False, indent=2) + "\n"
         elif to in ("trf2026", "trf16"):
             text = service.export_trf(tid, to)
+            _say_unfinished_round(service, tid)
         else:
             raise RuleError(f"--to {to!r}: use trf2026, trf16 or json")
     if output is None:
@@ -380,6 +396,21 @@ def export(
     else:
         write_atomically(output, text)
         console.print(f"written {output}", markup=False)
+
+
+def _say_unfinished_round(service: Service, tid: int) -> None:
+    """Tell (on stderr) whether the TRF holds a round still being played."""
+    waiting = [g for g in service.overview(tid).games if g.result is None]
+    if waiting:
+        rounds = sorted({g.round for g in waiting})
+        listed = ", ".join(str(r) for r in rounds)
+        which = f"round {listed} is" if len(rounds) == 1 else f"rounds {listed} are"
+        games = "1 game" if len(waiting) == 1 else f"{len(waiting)} games"
+        typer.echo(
+            f"note: {which} not finished: the file includes their pairings, "
+            f"{games} without a result",
+            err=True,
+        )
 
 
 def import_(
@@ -415,7 +446,9 @@ def import_(
             from crosstable.formats.trf import decode_trf, parse_trf
 
             parsed = parse_trf(decode_trf(data), source=str(file))
-            change = service.import_tournament(parsed.tournament, actor=_actor(), source=str(file))
+            change = service.import_tournament(
+                parsed.tournament, actor=_actor(), source=str(file), headers=parsed.headers
+            )
             tid, summary = change.tournament_id, change.summary
         service.set_preference(CURRENT, str(tid))
         _header(service, tid)

@@ -317,7 +317,12 @@ def _player_line(doc: TrfDocument, player: Player, blocks: dict[int, str]) -> st
     )
     last = max(blocks, default=0)
     cells = [blocks.get(number, " " * 8) for number in range(1, last + 1)]
-    return (head + "  ".join(cells)).rstrip()
+    line = head + "  ".join(cells)
+    if cells and cells[-1].strip() and cells[-1].endswith(" "):
+        # a pairing still without its result keeps the round field's full width (the
+        # result column blank): pairing programs read the field by its columns
+        return line
+    return line.rstrip()
 
 
 __all__ = ["EDITIONS", "TRF2026_TAGS", "Round", "trf16_losses", "write_trf"]

@@ -21,6 +21,7 @@ from crosstable.service.base import Change, ServiceBase
 from crosstable.service.errors import NotFoundError
 from crosstable.service.import_check import check_import
 from crosstable.service.loading import Loaded, result_code, settings_columns
+from crosstable.service.trf_header import header_records, stored_header
 from crosstable.service.unit import Tx
 from crosstable.store.models import (
     Base,
@@ -112,6 +113,18 @@ class Exchange(ServiceBase):
 
         tournament = self.tournament(tournament_id)  # type: ignore[attr-defined]
         document = trf.TrfDocument.from_tournament(tournament)
+        with self.store.reading() as session:
+            row = session.get(TournamentRow, tournament_id)
+            assert row is not None  # (self.tournament found it)
+            teams = {e.team for e in Loaded(session, row).entries if e.team}
+            headers = header_records(
+                tournament,
+                details=dict(row.regulations or {}),
+                start_date=row.start_date,
+                end_date=row.end_date,
+                teams=len(teams),
+            )
+        document = replace(document, headers=document.headers | headers)
         if tournament.settings.system is System.SWISS_DUTCH:
             document = self._swiss_records(tournament_id, document)
         writer = getattr(trf, "write_trf", None)
@@ -135,21 +148,34 @@ class Exchange(ServiceBase):
         )
 
     def import_tournament(
-        self, tournament: Tournament, *, actor: str = "", source: str = ""
+        self,
+        tournament: Tournament,
+        *,
+        actor: str = "",
+        source: str = "",
+        headers: dict[str, str] | None = None,
     ) -> Change:
-        """A new tournament from a core value (e.g. read from TRF), recorded as one event."""
+        """A new tournament from a core value (e.g. read from TRF), recorded as one event;
+        ``headers`` (a TRF's header records) give its venue, arbiters, dates and time
+        control (see :mod:`crosstable.service.trf_header`)."""
         at = self._now()
+        header = stored_header(headers or {})
+        columns = settings_columns(tournament.settings)
+        if header.get("time_control") and not columns["time_control"]:
+            columns["time_control"] = header["time_control"]
         with self.store.transaction() as session:
             status = "running" if tournament.rounds else "registration"
             row = TournamentRow(
                 name=tournament.name or "imported tournament",
                 status=status,
-                regulations={},
+                regulations=header["details"],
+                start_date=header.get("start_date"),
+                end_date=header.get("end_date"),
                 created_at=at,
                 revision=0,
                 draw_method=None if not tournament.players else "manual",
                 draw_seed=None,
-                **settings_columns(tournament.settings),
+                **columns,
             )
             if tournament.draw is not None:
                 row.draw_method = tournament.draw.method.value
