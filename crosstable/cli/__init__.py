@@ -65,6 +65,9 @@ def _register() -> None:
         module.register(app)
     for module in (serve, check, generate, bracket, rounds, stages):
         module.register(app)
+    from crosstable.cli import series  # the portal's series (issue 11)
+
+    series.register(app)
 
 
 def fail(message: str) -> None:

@@ -1,0 +1,256 @@
+"""`crosstable series slots|groups|plan` — a series' calendar and stages (R-SE-1, R-SE-4).
+
+    crosstable series slots --kind weekend --time 18:00 --tz Europe/Moscow \\
+        --from 2026-12-05 --count 4 --format json
+    crosstable series slots --kind monthly --day 31 --time 12:00 --tz Europe/Berlin \\
+        --from 2027-01-01 --count 12 --format ics
+    crosstable series groups --players 23 [--max-size 10] --format json
+    crosstable series plan --players 40 --format json
+
+The rules are in docs/series.md; the core is :mod:`crosstable.core.series`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+import zoneinfo
+from enum import StrEnum
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from crosstable.core.errors import InputError
+from crosstable.core.series.calendar import (
+    MAX_SLOTS,
+    CalendarKind,
+    SeriesCalendar,
+    slots,
+    weekday_number,
+)
+from crosstable.core.series.groups import DEFAULT_MAX_GROUP_SIZE, group_sizes_for
+from crosstable.core.series.plan import SeriesFormat, plan_series
+
+series_app = typer.Typer(
+    help="A series' calendar slots, stage groups and stage plan.",
+    no_args_is_help=True,
+)
+
+_TIME = re.compile(r"^([01]\d|2[0-3]):([0-5]\d)$")
+
+
+class SlotsFormat(StrEnum):
+    JSON = "json"
+    TABLE = "table"
+    ICS = "ics"
+
+
+class OutputFormat(StrEnum):
+    JSON = "json"
+    TABLE = "table"
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``crosstable series`` to ``app``."""
+    app.add_typer(series_app, name="series")
+
+
+def _option(name: str, message: str) -> InputError:
+    return InputError(message, source=name)
+
+
+def parse_time(text: str) -> dt.time:
+    """``HH:MM`` (24-hour) → a wall-clock time."""
+    found = _TIME.match(text.strip())
+    if not found:
+        raise _option("--time", f"{text!r} is not a time HH:MM (00:00 to 23:59)")
+    return dt.time(int(found[1]), int(found[2]))
+
+
+def parse_zone(text: str) -> zoneinfo.ZoneInfo:
+    """An IANA time zone name (``Europe/Moscow``) → its zone."""
+    name = text.strip()
+    if not name or name.startswith("/") or ".." in name:
+        raise _option("--tz", f"{text!r} is not a time zone name (e.g. Europe/Moscow)")
+    try:
+        return zoneinfo.ZoneInfo(name)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError, OSError):
+        raise _option(
+            "--tz", f"unknown time zone {text!r} (an IANA name such as Europe/Moscow)"
+        ) from None
+
+
+def parse_date(text: str) -> dt.date:
+    try:
+        return dt.date.fromisoformat(text.strip())
+    except ValueError:
+        raise _option("--from", f"{text!r} is not a date YYYY-MM-DD") from None
+
+
+def series_calendar(
+    kind: CalendarKind, weekday: str | None, day: int | None, time: str, tz: str
+) -> SeriesCalendar:
+    """The calendar the options describe (every option checked, one message each)."""
+    if weekday is not None and kind is not CalendarKind.WEEKLY:
+        raise _option("--weekday", f"a {kind.value} series has no weekday (only --kind weekly)")
+    if day is not None and kind is not CalendarKind.MONTHLY:
+        raise _option(
+            "--day", f"a {kind.value} series has no day of the month (only --kind monthly)"
+        )
+    if kind is CalendarKind.WEEKLY and weekday is None:
+        raise _option("--weekday", "a weekly series needs its weekday (mon…sun)")
+    if kind is CalendarKind.MONTHLY:
+        if day is None:
+            raise _option("--day", "a monthly series needs its day of the month (1…31)")
+        if not 1 <= day <= 31:
+            raise _option("--day", f"{day} is not a day of the month (1…31)")
+    number = None
+    if weekday is not None:
+        try:
+            number = weekday_number(weekday)
+        except ValueError:
+            raise _option("--weekday", f"{weekday!r} is not a weekday (mon…sun)") from None
+    return SeriesCalendar(kind, parse_time(time), parse_zone(tz), number, day)
+
+
+@series_app.command("slots")
+def slots_command(
+    kind: Annotated[
+        CalendarKind,
+        typer.Option("--kind", help="weekend, workdays, weekly, monthly (regular has no slots)."),
+    ],
+    time: Annotated[str, typer.Option("--time", help="Local start time HH:MM (24-hour).")],
+    tz: Annotated[str, typer.Option("--tz", help="The series' time zone, e.g. Europe/Moscow.")],
+    start: Annotated[
+        str, typer.Option("--from", help="First date YYYY-MM-DD (in the series' zone).")
+    ],
+    count: Annotated[int, typer.Option("--count", "-n", help=f"How many slots (1…{MAX_SLOTS}).")],
+    weekday: Annotated[str | None, typer.Option("--weekday", help="mon…sun (weekly only).")] = None,
+    day: Annotated[
+        int | None, typer.Option("--day", help="Day of the month 1…31 (monthly only).")
+    ] = None,
+    name: Annotated[str, typer.Option("--name", help="The series' name (ics only).")] = "Series",
+    output: Annotated[
+        SlotsFormat, typer.Option("--format", "-f", help="json, a readable table, or ics.")
+    ] = SlotsFormat.TABLE,
+) -> None:
+    """The next N start times of a series on or after a date (SPEC R-SE-1).
+
+    Weekend: every Saturday and Sunday; workdays: Monday to Friday; weekly: the
+    chosen weekday; monthly: the chosen day, or the month's last day when shorter.
+    Each at the local time with that day's UTC offset; a time that a daylight-saving
+    change skips moves forward by the gap, a repeated hour is its first occurrence.
+    """
+    if kind is CalendarKind.REGULAR:
+        raise _option(
+            "--kind",
+            "a regular series has no calendar slots: each edition starts as soon as "
+            "the previous one ends",
+        )
+    calendar = series_calendar(kind, weekday, day, time, tz)
+    first = parse_date(start)
+    if not 1 <= count <= MAX_SLOTS:
+        raise _option("--count", f"{count}: between 1 and {MAX_SLOTS} slots")
+    found = slots(calendar, first, count)
+    if output is SlotsFormat.JSON:
+        typer.echo(json.dumps({"slots": [s.isoformat() for s in found]}, indent=2))
+        return
+    if output is SlotsFormat.ICS:
+        from crosstable.formats.ical import series_feed
+
+        stamp = dt.datetime(first.year, first.month, first.day, tzinfo=dt.UTC)
+        feed = series_feed(name, found, series_id=_slug(name), stamp=stamp)
+        typer.echo(feed.decode("utf-8"), nl=False)
+        return
+    table = Table(title=f"{kind.value} series at {time} {calendar.zone_name}")
+    table.add_column("#", justify="right")
+    table.add_column("Day")
+    table.add_column("Start (local)")
+    table.add_column("UTC offset")
+    table.add_column("UTC")
+    for number, slot in enumerate(found, 1):
+        table.add_row(
+            str(number),
+            slot.strftime("%a"),
+            slot.strftime("%Y-%m-%d %H:%M"),
+            slot.strftime("%z")[:3] + ":" + slot.strftime("%z")[3:],
+            slot.astimezone(dt.UTC).strftime("%Y-%m-%d %H:%M"),
+        )
+    Console().print(table)
+
+
+def _slug(name: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "series"
+
+
+@series_app.command("groups")
+def groups_command(
+    players: Annotated[int, typer.Option("--players", "-n", help="Entries in the stage.")],
+    max_size: Annotated[
+        int, typer.Option("--max-size", "-g", help="Most players in one group.")
+    ] = DEFAULT_MAX_GROUP_SIZE,
+    output: Annotated[
+        OutputFormat, typer.Option("--format", "-f", help="json or a readable table.")
+    ] = OutputFormat.TABLE,
+) -> None:
+    """The stage's groups (SPEC R-SE-4): the fewest of at most --max-size players
+    (default 10), sizes differing by at most one, none under 3, largest first."""
+    sizes = group_sizes_for(players, max_size)
+    if output is OutputFormat.JSON:
+        typer.echo(json.dumps({"groups": list(sizes)}, indent=2))
+        return
+    table = Table(title=f"{players} players, at most {max_size} a group: {len(sizes)} groups")
+    table.add_column("Groups", justify="right")
+    table.add_column("Players each", justify="right")
+    for size in sorted(set(sizes), reverse=True):
+        table.add_row(str(sizes.count(size)), str(size))
+    Console().print(table)
+
+
+@series_app.command("plan")
+def plan_command(
+    players: Annotated[int, typer.Option("--players", "-n", help="Entries in stage 1.")],
+    max_size: Annotated[
+        int, typer.Option("--max-size", "-g", help="Most players in one group.")
+    ] = DEFAULT_MAX_GROUP_SIZE,
+    qualifiers: Annotated[
+        int, typer.Option("--qualifiers", "-q", help="Qualifiers per group.")
+    ] = 2,
+    final_min: Annotated[int, typer.Option("--final-min", help="Fewest players in the final.")] = 6,
+    super_final: Annotated[
+        int, typer.Option("--super-final", help="The final's top k play the super-final (0: none).")
+    ] = 4,
+    output: Annotated[
+        OutputFormat, typer.Option("--format", "-f", help="json or a readable table.")
+    ] = OutputFormat.TABLE,
+) -> None:
+    """Every stage of an edition if everyone plays: groups → … → final → super-final."""
+    fmt = SeriesFormat(
+        max_group_size=max_size,
+        qualifiers_per_group=qualifiers,
+        final_min=final_min,
+        super_final_players=super_final,
+    )
+    stages = plan_series(players, fmt)
+    if output is OutputFormat.JSON:
+        typer.echo(json.dumps({"stages": [s.to_json() for s in stages]}, indent=2))
+        return
+    table = Table(title=f"An edition of {players} players")
+    for column in ("Stage", "Kind", "Players", "Groups", "Go on", "Rounds", "Games"):
+        table.add_column(column, justify="right" if column != "Kind" else "left")
+    for s in stages:
+        sizes = sorted(set(s.group_sizes), reverse=True)
+        groups = " + ".join(f"{s.group_sizes.count(n)}×{n}" for n in sizes)
+        table.add_row(
+            str(s.number),
+            s.kind.value,
+            str(s.players),
+            groups,
+            str(s.qualifiers),
+            str(s.rounds),
+            str(s.games),
+        )
+    Console().print(table)
