@@ -22,8 +22,9 @@ offset on that day, so a Berlin series at 18:00 is ``+01:00`` in winter and
   in force before the change (``fold=0``);
 * a time that happens twice (the fall-back hour) is its first occurrence, with
   the summer offset (``fold=0``);
-* on a day the zone skips entirely (Pacific/Apia, 30 December 2011) there is no
-  slot: a slot that would not come after the previous one is dropped.
+* when the gap would push the start onto the next day — a day the zone skips
+  entirely (Pacific/Apia, 30 December 2011), or a gap across midnight — that day
+  has no slot.
 
 The core does no I/O: the caller passes the zone as a :class:`datetime.tzinfo`
 (in practice ``zoneinfo.ZoneInfo("Europe/Berlin")``, resolved by the CLI or the
@@ -201,9 +202,11 @@ def upcoming(
     previous = None if after is None else after.astimezone(_UTC)
     for date in slot_dates(calendar, first):
         start = local_start(date, calendar.time, calendar.zone)
+        if start.date() != date:
+            continue  # a gap pushed it to the next day: that day has no such time
         instant = start.astimezone(_UTC)
         if previous is not None and instant <= previous:
-            continue  # a skipped day, or a slot not later than ``after``
+            continue  # not later than ``after``
         previous = instant
         yield start
 
