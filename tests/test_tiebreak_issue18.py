@@ -210,3 +210,23 @@ def test_cli_2026_round_robin_forfeit_win(
         assert code == 0, err
         row = next(r for r in json.loads(out)["rows"] if r["start"] == 1)
         assert [row["WON"], row["BWG"], row["BPG"]] == want, rules
+
+
+# -- found by the properties of tests/test_tiebreak_definitions.py ------------------------
+
+
+@pytest.mark.parametrize("code", ["APRO", "APPO", "APRO/C1", "APPO/U1500"])
+def test_one_players_average_of_the_opponents_performances(code: str) -> None:
+    # player_value of APRO and APPO raised NotImplementedError (the base class's
+    # per-player form needed per_player, which they do not define)
+    t = tour(
+        4,
+        [["1-4 1-0", "2-3 =="], ["4-3 0-1", "1-2 =="], ["2-4 1-0", "3-1 0-1"]],
+        ratings=[2000, 1900, 1800, 1700],
+    )
+    f = compile_field(t)
+    spec = parse_code(code)
+    tb = REGISTRY[spec.name]
+    column_values = tb.compute(f, spec).values
+    assert [tb.player_value(f, spec, p) for p in range(4)] == column_values
+    assert column_values == [definition(f, spec, p) for p in range(4)]

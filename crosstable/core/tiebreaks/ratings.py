@@ -266,6 +266,11 @@ class _AverageOfOpponents(_RatingBased):
     def of_player(self, games: list[tuple[int, int, int]]) -> int | None:
         raise NotImplementedError
 
+    def player_value(self, f: Field, spec: TieBreakSpec, p: int) -> Value | None:
+        # (the base class's per-player form averaged the player's own games through
+        # per_player, which these do not define: it raised; issue 18's property found it)
+        return self.values(f, spec)[p]
+
     def values(self, f: Field, spec: TieBreakSpec) -> list[Value | None]:
         ratings = ratings_of(f, spec)
         own = [self.of_player(opponents_played(f, spec, p, ratings)) for p in f.indices()]
