@@ -36,7 +36,7 @@ from crosstable.service import PlayerInfo, Regulations, Service
 from crosstable.store import open_store
 from crosstable.web.app import create_app
 from crosstable.web.pairing_views import RoundCell
-from crosstable.web.pdf import first_slot, swiss_cell_text
+from crosstable.web.sheets import first_slot, swiss_cell_text
 
 SEVEN = [
     ("Григорьев, Павел", 2210),

@@ -13,373 +13,36 @@ Each system prints what its screen shows:
 * a Scheveningen: the team grid, team A's players as rows and team B's as columns
   (:func:`teams_pdf`, from :func:`team_grid`).
 
-The small values below (:class:`Sheet`, :class:`BracketSheet`, :class:`TeamGrid`…)
-are shared with the print pages (``templates/print_*.html``), so the paper and the
-PDF say the same thing. Nothing is computed here that the screens do not compute:
-the results, points, tie-breaks, places and the bracket come from the services.
+What they print (:class:`~crosstable.web.sheets.Sheet`, ``BracketSheet``, ``TeamGrid``,
+the details under the title…) is :mod:`crosstable.web.sheets`, shared with the print
+pages (``templates/print_*.html``), so the paper and the PDF say the same thing; this
+module only draws. Nothing is computed here that the screens do not compute.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 from fpdf import FPDF
 
 from crosstable.web.i18n import gettext as _
-from crosstable.web.i18n import knockout_round, number_text, points_text, tiebreak_head
-from crosstable.web.pairing_views import RoundCell, SwissTable
-from crosstable.web.views import Crosstable, PlayerLine
-
-# -- what a printed sheet shows (shared with the print pages) -----------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Board:
-    """One board of a pairing list or a result slip."""
-
-    board: int
-    white: int | None
-    white_name: str
-    black: int | None
-    black_name: str
-    result: str = ""
-    match: str = ""  # a knockout: "Semi-final · Match 5 · rapid 3"
-
-
-@dataclass(frozen=True, slots=True)
-class ByeLine:
-    """A player without a game in a round, with the kind of bye."""
-
-    start: int
-    name: str
-    kind: str  # "U" (pairing-allocated; a knockout's bracket bye), "H", "F", "Z", "free"
-    label: str  # what it is called, in the reader's language
-
-
-@dataclass(frozen=True, slots=True)
-class Sheet:
-    """One round's pairing list (and slips)."""
-
-    round: int
-    boards: tuple[Board, ...]
-    byes: tuple[ByeLine, ...] = ()
-
-    @property
-    def knockout(self) -> bool:
-        return any(b.match for b in self.boards)
-
-
-@dataclass(frozen=True, slots=True)
-class Winner:
-    """A certificate: the place ("1", "3–4"), the name, one more line (the points)."""
-
-    place: str
-    name: str
-    detail: str = ""
-
-
-#: the order byes are listed in on a sheet
-BYE_ORDER = {"U": 0, "F": 1, "H": 2, "Z": 3, "free": 4}
-
-
-def bye_label(kind: str, knockout: bool = False) -> str:
-    """What a bye is called: ``U`` is the pairing-allocated bye of a Swiss and a player
-    who goes on without a match in a knockout; ``free`` the free round of an odd round
-    robin; ``""`` a round the player was not paired in (absent)."""
-    if kind == "U" and knockout:
-        return _("Bye (goes on without a match)")
-    names = {
-        "U": _("pairing-allocated bye"),
-        "H": _("half-point bye"),
-        "Z": _("zero-point bye"),
-        "F": _("full-point bye"),
-        "free": _("free round"),
-        "": _("not paired"),
-    }
-    return names.get(kind, kind)
-
-
-# -- the Swiss table ------------------------------------------------------------------------
-
-
-def swiss_cell_text(cell: RoundCell) -> str:
-    """A round of the printed Swiss table: ``5w1`` (against number 5 with White, won),
-    ``3b½``, ``6w+`` (a forfeit win); a bye by its kind (``bye`` for the pairing-allocated
-    bye, ``H``, ``F``, ``Z``); ``–`` not paired. The colour letters are translated."""
-    if cell.opponent is not None:
-        colour = _("w") if cell.colour == "w" else _("b")
-        result = "" if cell.text == "·" else cell.text
-        return f"{cell.opponent}{colour}{result}"
-    if cell.bye:
-        return _("bye") if cell.bye == "U" else cell.bye
-    return "–"
-
-
-def swiss_legend() -> list[str]:
-    """The notes under a printed Swiss table: how to read a round's cell, and the byes."""
-    byes = "; ".join(
-        f"{code} — {bye_label(kind)}"
-        for code, kind in ((_("bye"), "U"), ("H", "H"), ("F", "F"), ("Z", "Z"), ("–", ""))
-    )
-    return [
-        _(
-            "A round's cell: the opponent's starting number, the colour (w White, b Black) "
-            "and the result (1, ½, 0; + and − for forfeits)."
-        ),
-        byes,
-    ]
-
-
-# -- the bracket ----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class BracketLine:
-    """One line of a match box: a player (or who will come), the score, whether they won."""
-
-    start: int | None
-    name: str
-    score: str = ""
-    winner: bool = False
-    loser: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class GameLine:
-    label: str  # "game 1", "rapid 3"
-    white: int | None
-    black: int | None
-    result: str  # "1-0", "…"
-    where: str  # "round 3, board 2" (or "")
-
-
-@dataclass(frozen=True, slots=True)
-class BracketBox:
-    """A match (or a first-round bye) at its place in the bracket."""
-
-    slot: int
-    round: int
-    index: int  # top to bottom within its round, from 0
-    lines: tuple[BracketLine, ...]  # two for a match, one for a bye
-    stages: str = ""  # "games 1–1; rapid 2–0" when tie-break games were played
-    games: tuple[GameLine, ...] = ()
-    how: str = ""  # "Goes on: … — rapid tie-break"
-    bye: bool = False
-    third_place: bool = False
-
-
-@dataclass(frozen=True)
-class BracketSheet:
-    size: int
-    titles: tuple[str, ...]  # the rounds' names
-    columns: tuple[tuple[BracketBox, ...], ...]  # round by round, top to bottom
-    third_place: BracketBox | None
-    champion: str
-    places: tuple[tuple[str, int, str], ...]  # ("3–4", start, name)
-    note: str
-    problem: str = ""
-
-    @property
-    def boxes(self) -> list[BracketBox]:
-        """Every match, round by round (the match for third place last)."""
-        out = [box for column in self.columns for box in column if not box.bye]
-        if self.third_place is not None:
-            out.append(self.third_place)
-        return out
-
-
-def round_title(name: str, third_place: bool = False) -> str:
-    """A knockout round's name in the reader's language."""
-    if third_place:
-        return _("Match for third place")
-    return knockout_round(name)
-
-
-def game_kind(kind: str) -> str:
-    kinds = {
-        "regular": _("game"),
-        "rapid": _("rapid"),
-        "blitz": _("blitz"),
-        "armageddon": _("armageddon"),
-        "sudden-death": _("sudden death"),
-    }
-    return kinds.get(kind, kind)
-
-
-def _decided(how: str | None) -> str:
-    names = {
-        "score": _("on score"),
-        "rapid": _("rapid tie-break"),
-        "blitz": _("blitz tie-break"),
-        "armageddon": _("armageddon"),
-        "sudden-death": _("sudden death"),
-        "lower-rated": _("the lower-rated player goes on"),
-        "lots": _("by lot"),
-    }
-    return names.get(how or "", how or "")
-
-
-def _score(value: Any) -> str:
-    return "" if value is None else points_text(Fraction(str(value)))
-
-
-def first_slot(size: int, rnd: int) -> int:
-    """The number of round ``rnd``'s first slot in a bracket of ``size`` lines.
-
-    >>> [first_slot(8, r) for r in (1, 2, 3)]
-    [1, 5, 7]
-    """
-    return size - (size >> (rnd - 1)) + 1
-
-
-def _box(match: Mapping[str, Any], rnd: int, size: int) -> BracketBox:
-    third = bool(match.get("third_place"))
-    feeders = match.get("from") or []
-    winner = match.get("winner")
-    score = match.get("score")
-    lines = []
-    for index, person in enumerate(match["players"]):
-        if person is None:
-            if feeders:
-                waiting = (
-                    _("loser of match %(s)s", s=feeders[index])
-                    if third
-                    else _("winner of match %(s)s", s=feeders[index])
-                )
-            else:
-                waiting = "—"
-            lines.append(BracketLine(None, waiting))
-            continue
-        start = int(person["start"])
-        lines.append(
-            BracketLine(
-                start,
-                str(person["name"]),
-                _score(score[index]) if score is not None else "",
-                winner == start,
-                winner is not None and winner != start,
-            )
-        )
-    kinds: list[str] = []
-    for game in match.get("games", []):
-        if game["kind"] not in kinds:
-            kinds.append(game["kind"])
-    stage_scores = match.get("stage_scores") or []
-    stages = ""
-    if len(stage_scores) > 1:
-        stage_names = {"regular": _("games")}
-        stages = "; ".join(
-            f"{stage_names.get(kind, game_kind(kind))} {_score(a)}–{_score(b)}"
-            for kind, (a, b) in zip(kinds, stage_scores, strict=False)
-        )
-    games = tuple(
-        GameLine(
-            f"{game_kind(g['kind'])} {g['game']}",
-            g.get("white"),
-            g.get("black"),
-            g.get("result") or "…",
-            f"{_('round')} {g['round']}, {_('board')} {g['board']}" if g.get("round") else "",
-        )
-        for g in match.get("games", [])
-    )
-    how = ""
-    if winner is not None:
-        name = next((line.name for line in lines if line.start == winner), str(winner))
-        how = f"{_('Goes on')}: {name} — {_decided(match.get('decided_by'))}"
-    slot = int(match["slot"])
-    index = 0 if third else slot - first_slot(size, rnd)
-    return BracketBox(slot, rnd, index, tuple(lines), stages, games, how, False, third)
-
-
-def bracket_sheet(bracket: Mapping[str, Any]) -> BracketSheet:
-    """The service's bracket view (``bracket_view``) laid out for paper."""
-    size = int(bracket["size"])
-    titles: list[str] = []
-    columns: list[tuple[BracketBox, ...]] = []
-    third: BracketBox | None = None
-    for r in bracket["rounds"]:
-        rnd = int(r["round"])
-        titles.append(round_title(str(r["name"])))
-        boxes: list[BracketBox] = []
-        for match in r["matches"]:
-            box = _box(match, rnd, size)
-            if box.third_place:
-                third = box
-            else:
-                boxes.append(box)
-        for bye in r.get("byes", []):
-            slot = int(bye["slot"])
-            line = BracketLine(int(bye["start"]), str(bye.get("name", "")), winner=True)
-            boxes.append(BracketBox(slot, rnd, slot - first_slot(size, rnd), (line,), bye=True))
-        columns.append(tuple(sorted(boxes, key=lambda b: b.index)))
-    champion = bracket.get("champion") or {}
-    orders = {"seeded": _("seeded"), "random": _("random order")}
-    order = str(bracket.get("order", ""))
-    note = (
-        f"{_('Match')}: {bracket.get('format', '')} · {_('On a tie')}: "
-        f"{bracket.get('tie_rule', '')} · {_('Bracket')}: {orders.get(order, order)}"
-    )
-    if order == "random" and bracket.get("lots_seed") is not None:
-        note += f" ({_('seed')} {bracket['lots_seed']})"
-    places = tuple(
-        (str(p["place"]).replace("-", "–") if p.get("place") else "–", int(p["start"]), p["name"])
-        for p in bracket.get("placings", [])
-    )
-    return BracketSheet(
-        size=size,
-        titles=tuple(titles),
-        columns=tuple(columns),
-        third_place=third,
-        champion=str(champion.get("name", "")),
-        places=places,
-        note=note,
-        problem=str(bracket.get("problem") or ""),
-    )
-
-
-# -- the Scheveningen team grid ---------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class TeamGrid:
-    """Team A's players as rows, team B's as columns; each crossing is the row player's
-    result against the column player (both games in a double Scheveningen)."""
-
-    teams: tuple[str, str]
-    rows: tuple[PlayerLine, ...]
-    columns: tuple[PlayerLine, ...]
-    cells: tuple[tuple[str, ...], ...]
-    scores: tuple[Fraction, Fraction]
-
-
-def team_grid(table: Crosstable, team_of: Mapping[int, str]) -> TeamGrid | None:
-    """The grid of a Scheveningen (``team_of``: starting number → team); None unless
-    the players make two teams (before the drawing of lots, say)."""
-    teams: dict[str, list[PlayerLine]] = {}
-    for line in table.lines:
-        team = team_of.get(line.start)
-        if not team:
-            return None
-        teams.setdefault(team, []).append(line)
-    if len(teams) != 2:
-        return None
-    (name_a, rows), (name_b, columns) = sorted(
-        teams.items(), key=lambda item: min(line.start for line in item[1])
-    )
-    cells = tuple(
-        tuple(" ".join(c.text for c in row.cells.get(col.start, ())) for col in columns)
-        for row in rows
-    )
-    scores = (
-        sum((r.points for r in rows), Fraction(0)),
-        sum((c.points for c in columns), Fraction(0)),
-    )
-    return TeamGrid((name_a, name_b), tuple(rows), tuple(columns), cells, scores)
-
+from crosstable.web.i18n import number_text, points_text, tiebreak_head
+from crosstable.web.pairing_views import SwissTable
+from crosstable.web.sheets import (
+    BracketBox,
+    BracketSheet,
+    Detail,
+    Sheet,
+    TeamGrid,
+    Winner,
+    first_slot,
+    round_title,
+    swiss_cell_text,
+    swiss_legend,
+)
+from crosstable.web.views import Crosstable
 
 # -- the document ------------------------------------------------------------------------------
 
@@ -402,6 +65,11 @@ class _Document(FPDF):
         self.set_margins(10, 10, 10)
         self.footer_text = title
 
+    def normalize_text(self, text: str) -> str:
+        """Open Sans has no narrow no-break space (Russian dates: "2026 г."): a no-break
+        space instead."""
+        return super().normalize_text(text.replace("\u202f", "\u00a0"))
+
     def footer(self) -> None:
         self.set_y(-9)
         self.set_font("Sans", "", 7)
@@ -413,6 +81,60 @@ class _Document(FPDF):
         self.set_font("Sans", "B", size)
         self.multi_cell(0, size * 0.5, text)
         self.ln(2)
+
+    def details(self, details: Sequence[Detail], size: int = 8) -> None:
+        """The tournament under its title: "Venue: … · Dates: … · Arbiter: …", the
+        tie-breaks in their order on a line of their own (issue 15.12)."""
+        if not details:
+            return
+        self.set_font("Sans", "", size)
+        tiebreaks = _("Tie-breaks")
+        first = [d for d in details if d.label != tiebreaks]
+        rest = [d for d in details if d.label == tiebreaks]
+        for group in (first, rest):
+            if group:
+                text = " · ".join(f"{d.label}: {d.value}" for d in group)
+                self.multi_cell(0, size * 0.5, text, new_x="LMARGIN", new_y="NEXT")
+        self.ln(1)
+
+    def widths(
+        self,
+        heads: Sequence[str],
+        rows: Sequence[Sequence[str]],
+        *,
+        size: float,
+        flex: int = 1,
+        same: Sequence[int] = (),
+        least: float = 30.0,
+    ) -> tuple[list[float], float]:
+        """Column widths for :meth:`grid` and the font size that lets them fit: each column
+        as wide as its widest text (the header in bold: a header is never cut while there
+        is room, "Рейтинг" and not "Рейт…"), the columns ``same`` as wide as the widest of
+        them, the table as wide as the page (a narrow one widened in proportion), the
+        ``flex`` column (the names) at least ``least`` mm when the page is short of room
+        (longer names are cut then). A table too wide gets a smaller font."""
+        room = self.w - self.l_margin - self.r_margin
+        while True:
+            pad = 2 * self.c_margin + 0.8
+            self.set_font("Sans", "B", size)
+            need = [self.get_string_width(h) + pad for h in heads]
+            self.set_font("Sans", "", size)
+            for row in rows:
+                for j, value in enumerate(row):
+                    need[j] = max(need[j], self.get_string_width(value) + pad)
+            if same:
+                widest = max(need[j] for j in same)
+                for j in same:
+                    need[j] = widest
+            others = sum(w for j, w in enumerate(need) if j != flex)
+            if others + max(least, need[flex]) <= room:
+                need[flex] = max(least, need[flex])
+                scale = room / sum(need)
+                return [w * scale for w in need], size
+            if others + least <= room or size <= 5:
+                need[flex] = max(least, room - others)
+                return need, size
+            size -= 0.5
 
     def note(self, text: str, size: int = 8) -> None:
         self.set_font("Sans", "", size)
@@ -470,6 +192,11 @@ def _number(value: Any, locale: str) -> str:
     return "" if value is None else number_text(value, locale)
 
 
+def _tb_number(code: str, value: Any, locale: str) -> str:
+    """A tie-break value as the screens show it (DE 0, "not tied or not separated": –)."""
+    return "–" if code == "DE" and value == 0 else _number(value, locale)
+
+
 def _provisional(pdf: _Document, provisional: bool, final: bool) -> None:
     if final:
         pdf.note(_("Final standings."))
@@ -480,22 +207,19 @@ def _provisional(pdf: _Document, provisional: bool, final: bool) -> None:
 # -- the crosstable, by system ------------------------------------------------------------------
 
 
-def crosstable_pdf(table: Crosstable, title: str, locale: str) -> bytes:
+def crosstable_pdf(
+    table: Crosstable, title: str, locale: str, details: Sequence[Detail] = ()
+) -> bytes:
     """Seed 000's table on A4 landscape: №, name, rating, a column per opponent, points,
-    tie-breaks, place (a round robin)."""
+    tie-breaks, place (a round robin), under the title and the tournament's details."""
     pdf = _Document("L", title)
     pdf.add_page()
     pdf.heading(title)
+    pdf.details(details)
     _provisional(pdf, table.provisional, table.final)
     n = table.size
-    width = pdf.w - 20
-    fixed = 8 + 12 + 12 + 10 * len(table.tiebreaks) + 10
-    cell = max(5.0, min(9.0, (width - fixed - 40) / max(n, 1)))
-    name_w = min(90.0, max(30.0, width - fixed - cell * n))
     heads = ["№", _("Player"), _("Rating"), *[str(i) for i in range(1, n + 1)], _("Pts")]
-    widths = [8, name_w, 12, *([cell] * n), 12]
     heads += [*(tiebreak_head(code) for code in table.tiebreaks), _("Place")]
-    widths += [10] * len(table.tiebreaks) + [10]
     rows: list[list[str]] = []
     for line in table.lines:
         values: list[str] = [str(line.start), line.name, str(line.rating or "")]
@@ -505,47 +229,54 @@ def crosstable_pdf(table: Crosstable, title: str, locale: str) -> bytes:
             else:
                 values.append(" ".join(c.text for c in line.cells.get(opponent, ())))
         values.append(points_text(line.points, locale))
-        values.extend(_number(value, locale) for value in line.values)
-        values.append(str(line.rank or ""))
+        values.extend(
+            _tb_number(code, value, locale)
+            for code, value in zip(table.tiebreaks, line.values, strict=True)
+        )
+        values.append(line.place)
         rows.append(values)
+    opponents = range(3, 3 + n)
+    widths, size = pdf.widths(heads, rows, size=8 if n <= 16 else 6, same=opponents)
     pdf.grid(
         heads,
         widths,
         rows,
-        size=8 if n <= 16 else 6,
+        size=size,
         shade=lambda i, j: j == 3 + table.lines[i].start - 1,
     )
     return _bytes(pdf)
 
 
-def swiss_pdf(swiss: SwissTable, title: str, locale: str) -> bytes:
+def swiss_pdf(swiss: SwissTable, title: str, locale: str, details: Sequence[Detail] = ()) -> bytes:
     """The Swiss table on A4 landscape: place, name, №, rating, one column per round
     (opponent, colour, result, or the bye), points and tie-breaks, in ranking order."""
     pdf = _Document("L", title)
     pdf.add_page()
     pdf.heading(title)
+    pdf.details(details)
     _provisional(pdf, swiss.provisional, swiss.final)
     rounds = len(swiss.rounds)
-    width = pdf.w - 20
-    fixed = 10 + 8 + 12 + 11 + 12 * len(swiss.tiebreaks)
-    cell = max(8.0, min(14.0, (width - fixed - 45) / max(rounds, 1)))
-    name_w = min(90.0, max(35.0, width - fixed - cell * rounds))
     heads = [_("Place"), _("Player"), "№", _("Rating"), *(str(r) for r in swiss.rounds)]
     heads += [_("Pts"), *(tiebreak_head(code) for code in swiss.tiebreaks)]
-    widths = [10, name_w, 8, 12, *([cell] * rounds), 11, *([12] * len(swiss.tiebreaks))]
     rows = [
         [
-            str(line.rank or ""),
+            line.place,
             f"{line.title} {line.name}".strip(),
             str(line.start),
             str(line.rating or ""),
             *(swiss_cell_text(c) for c in line.cells),
             points_text(line.points, locale),
-            *(_number(v, locale) for v in line.values),
+            *(
+                _tb_number(code, v, locale)
+                for code, v in zip(swiss.tiebreaks, line.values, strict=True)
+            ),
         ]
         for line in swiss.lines
     ]
-    pdf.grid(heads, widths, rows, size=8 if rounds <= 11 else 6)
+    widths, size = pdf.widths(
+        heads, rows, size=8 if rounds <= 11 else 6, same=range(4, 4 + rounds), least=35.0
+    )
+    pdf.grid(heads, widths, rows, size=size)
     pdf.ln(2)
     if swiss.planned:
         pdf.note(_("Round %(r)s of %(n)s paired.", r=rounds, n=swiss.planned))
@@ -574,13 +305,14 @@ def _draw_box(pdf: _Document, box: BracketBox, x: float, y: float, w: float, h: 
             pdf.cell(score_w, line_h, line.score, border=1, align="C")
 
 
-def bracket_pdf(sheet: BracketSheet, title: str) -> bytes:
+def bracket_pdf(sheet: BracketSheet, title: str, details: Sequence[Detail] = ()) -> bytes:
     """The bracket on A4 landscape (rounds as columns, a box per match, lines from each
     match to the next), the champion and the match for third place; then the places and
     every match with its games, round and board."""
     pdf = _Document("L", title)
     pdf.add_page()
     pdf.heading(title)
+    pdf.details(details)
     if sheet.champion:
         pdf.set_font("Sans", "B", 12)
         pdf.cell(0, 7, f"{_('Champion')}: {sheet.champion}")
@@ -697,12 +429,15 @@ def _match_detail(pdf: _Document, box: BracketBox) -> None:
     pdf.ln(2)
 
 
-def teams_pdf(grid: TeamGrid, table: Crosstable, title: str, locale: str) -> bytes:
+def teams_pdf(
+    grid: TeamGrid, table: Crosstable, title: str, locale: str, details: Sequence[Detail] = ()
+) -> bytes:
     """A Scheveningen on A4 landscape: the team grid (team A's rows × team B's columns,
     each player's points, the team scores), then the individual standings."""
     pdf = _Document("L", title)
     pdf.add_page()
     pdf.heading(title)
+    pdf.details(details)
     a, b = grid.teams
     pdf.set_font("Sans", "B", 11)
     score = f"{points_text(grid.scores[0], locale)} – {points_text(grid.scores[1], locale)}"
@@ -752,18 +487,21 @@ def _standings_table(
     pdf.cell(0, 7, _("Standings"))
     pdf.ln(7)
     heads = [_("Place"), _("Player"), _("Team"), _("Pts"), *map(tiebreak_head, table.tiebreaks)]
-    widths = [12, 80, 50, 12, *([14] * len(table.tiebreaks))]
     rows = [
         [
-            str(line.rank or ""),
+            line.place,
             f"{line.start}. {line.name}",
             team_of.get(line.start, ""),
             points_text(line.points, locale),
-            *(_number(v, locale) for v in line.values),
+            *(
+                _tb_number(code, v, locale)
+                for code, v in zip(table.tiebreaks, line.values, strict=True)
+            ),
         ]
         for line in table.ranked_lines()
     ]
-    pdf.grid(heads, widths, rows, size=8, left=(1, 2))
+    widths, size = pdf.widths(heads, rows, size=8)
+    pdf.grid(heads, widths, rows, size=size, left=(1, 2))
     _provisional(pdf, table.provisional, table.final)
 
 

@@ -22,10 +22,11 @@ from crosstable.service import Service
 from crosstable.service.queries import TournamentView
 from crosstable.web import i18n, pairing_views
 from crosstable.web import pdf as pdfs
+from crosstable.web import sheets as paper
 from crosstable.web.app import Site
 from crosstable.web.i18n import gettext as _
-from crosstable.web.pdf import Board, ByeLine, Sheet, Winner
 from crosstable.web.routes.common import caller_of
+from crosstable.web.sheets import Board, ByeLine, Sheet, Winner
 from crosstable.web.views import PlayerLine
 
 router = APIRouter(include_in_schema=False)
@@ -64,7 +65,7 @@ def player_byes(site: Site, view: TournamentView, line: PlayerLine) -> dict[int,
         kind = kinds.get((rnd, line.start), "")
         if knockout and not kind:
             continue
-        out[rnd] = pdfs.bye_label(kind, knockout)
+        out[rnd] = paper.bye_label(kind, knockout)
     return out
 
 
@@ -96,9 +97,9 @@ def _knockout_matches(site: Site, view: TournamentView, rnd: int) -> dict[int, s
     return {
         board: " · ".join(
             (
-                pdfs.round_title(str(m["round_name"]), int(m["slot"]) == size),
+                paper.round_title(str(m["round_name"]), int(m["slot"]) == size),
                 f"{_('Match')} {m['slot']}",
-                f"{pdfs.game_kind(str(m['kind']))} {m['game']}",
+                f"{paper.game_kind(str(m['kind']))} {m['game']}",
             )
         )
         for board, m in found["ko_boards"].items()
@@ -128,11 +129,11 @@ def sheets(site: Site, view: TournamentView, rounds: list[int]) -> list[Sheet]:
         )
         byes = sorted(
             (
-                ByeLine(start, names.get(start, ""), kind, pdfs.bye_label(kind, knockout))
+                ByeLine(start, names.get(start, ""), kind, paper.bye_label(kind, knockout))
                 for (r, start), kind in kinds.items()
                 if r == rnd
             ),
-            key=lambda b: (pdfs.BYE_ORDER.get(b.kind, 9), b.start),
+            key=lambda b: (paper.BYE_ORDER.get(b.kind, 9), b.start),
         )
         out.append(Sheet(rnd, boards, tuple(byes)))
     return out
@@ -166,11 +167,11 @@ def wall_chart(site: Site, view: TournamentView, table: Any) -> dict[str, Any]:
         return {"swiss": pairing_views.SWISS_TABLES.get(site.service, view, table)}
     if pairing_views.is_knockout(view):
         bracket = pairing_views.bracket_of(site.service, view)
-        return {"bracket": None if bracket is None else pdfs.bracket_sheet(bracket)}
+        return {"bracket": None if bracket is None else paper.bracket_sheet(bracket)}
     if pairing_views.system_of(view) == pairing_views.SCHEVENINGEN:
         numbers = pairing_views.teams(site.service, view.id)
         team_of = {p.start: numbers.get(p.number, "") for p in view.players if p.start}
-        return {"team_grid": pdfs.team_grid(table, team_of)}
+        return {"team_grid": paper.team_grid(table, team_of)}
     return {}
 
 
@@ -205,8 +206,9 @@ def print_page(tid: int, what: str, request: Request, round: int = 0) -> Respons
     extra: dict[str, Any] = {}
     if what == "crosstable":
         extra = wall_chart(site, view, table)
-        extra["cell_text"] = pdfs.swiss_cell_text
-        extra["legend"] = pdfs.swiss_legend() if "swiss" in extra else []
+        extra["details"] = paper.tournament_details(view.settings, tuple(table.tiebreaks))
+        extra["cell_text"] = paper.swiss_cell_text
+        extra["legend"] = paper.swiss_legend() if "swiss" in extra else []
     elif what in ("pairings", "slips"):
         extra["sheets"] = sheets(site, view, _chosen_rounds(view, round))
     else:
@@ -222,13 +224,15 @@ def pdf(tid: int, name: str, request: Request, round: int = 0) -> Response:
     locale = i18n.current.get()
     if name == "crosstable.pdf":
         chart = wall_chart(site, view, table)
+        details = paper.tournament_details(view.settings, tuple(table.tiebreaks))
         if chart.get("swiss") is not None:
-            return _pdf(pdfs.swiss_pdf(chart["swiss"], view.name, locale), name)
+            return _pdf(pdfs.swiss_pdf(chart["swiss"], view.name, locale, details), name)
         if chart.get("bracket") is not None:
-            return _pdf(pdfs.bracket_pdf(chart["bracket"], view.name), name)
+            return _pdf(pdfs.bracket_pdf(chart["bracket"], view.name, details), name)
         if chart.get("team_grid") is not None:
-            return _pdf(pdfs.teams_pdf(chart["team_grid"], table, view.name, locale), name)
-        return _pdf(pdfs.crosstable_pdf(table, view.name, locale), name)
+            grid = chart["team_grid"]
+            return _pdf(pdfs.teams_pdf(grid, table, view.name, locale, details), name)
+        return _pdf(pdfs.crosstable_pdf(table, view.name, locale, details), name)
     if name in ("pairings.pdf", "slips.pdf"):
         if not printed_rounds(view):
             raise HTTPException(status_code=404, detail="there are no rounds yet")

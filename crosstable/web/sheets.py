@@ -1,0 +1,403 @@
+"""What a printed sheet shows, shared by the print pages (``templates/print_*.html``) and
+the PDF downloads (:mod:`crosstable.web.pdf`), so the paper and the PDF say the same thing:
+the tournament's details under its title (:func:`tournament_details`), the pairing lists'
+boards and byes (:class:`Sheet`), the certificates (:class:`Winner`), the printed Swiss
+table's cells, the bracket laid out for paper (:func:`bracket_sheet`) and a Scheveningen's
+team grid (:func:`team_grid`). Nothing is computed here that the screens do not compute:
+the results, points, tie-breaks, places and the bracket come from the services.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from crosstable.web.i18n import date_text, knockout_round, points_text, tiebreak_name
+from crosstable.web.i18n import gettext as _
+from crosstable.web.pairing_views import RoundCell
+from crosstable.web.views import Crosstable, PlayerLine
+
+# -- the tournament under its title -----------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Detail:
+    """One line under a printed title: "Venue: Moscow"."""
+
+    label: str
+    value: str
+
+
+def tournament_details(settings: Mapping[str, Any], tiebreaks: tuple[str, ...]) -> list[Detail]:
+    """What a wall chart says about the tournament under its title (issue 15.12): venue,
+    dates, chief and deputy arbiters, organiser, time control and the tie-breaks in their
+    order; only what the regulations give (``settings``: ``TournamentView.settings``)."""
+    details = settings.get("regulations") or {}
+    out: list[Detail] = []
+    if details.get("venue"):
+        out.append(Detail(_("Venue"), str(details["venue"])))
+    start, end = settings.get("start_date"), settings.get("end_date")
+    if start or end:
+        dates = [date_text(d) for d in (start, end) if d]
+        out.append(Detail(_("Dates"), " – ".join(dict.fromkeys(dates))))
+    if details.get("arbiter"):
+        out.append(Detail(_("Arbiter"), str(details["arbiter"])))
+    if details.get("deputy_arbiter"):
+        out.append(Detail(_("Deputy arbiter"), str(details["deputy_arbiter"])))
+    if details.get("organiser"):
+        out.append(Detail(_("Organiser"), str(details["organiser"])))
+    if settings.get("time_control"):
+        out.append(Detail(_("Time control"), str(settings["time_control"])))
+    if tiebreaks:
+        order = "; ".join(f"{i}. {tiebreak_name(code)}" for i, code in enumerate(tiebreaks, 1))
+        out.append(Detail(_("Tie-breaks"), order))
+    return out
+
+
+# -- what a printed sheet shows (shared with the print pages) -----------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """One board of a pairing list or a result slip."""
+
+    board: int
+    white: int | None
+    white_name: str
+    black: int | None
+    black_name: str
+    result: str = ""
+    match: str = ""  # a knockout: "Semi-final · Match 5 · rapid 3"
+
+
+@dataclass(frozen=True, slots=True)
+class ByeLine:
+    """A player without a game in a round, with the kind of bye."""
+
+    start: int
+    name: str
+    kind: str  # "U" (pairing-allocated; a knockout's bracket bye), "H", "F", "Z", "free"
+    label: str  # what it is called, in the reader's language
+
+
+@dataclass(frozen=True, slots=True)
+class Sheet:
+    """One round's pairing list (and slips)."""
+
+    round: int
+    boards: tuple[Board, ...]
+    byes: tuple[ByeLine, ...] = ()
+
+    @property
+    def knockout(self) -> bool:
+        return any(b.match for b in self.boards)
+
+
+@dataclass(frozen=True, slots=True)
+class Winner:
+    """A certificate: the place ("1", "3–4"), the name, one more line (the points)."""
+
+    place: str
+    name: str
+    detail: str = ""
+
+
+#: the order byes are listed in on a sheet
+BYE_ORDER = {"U": 0, "F": 1, "H": 2, "Z": 3, "free": 4}
+
+
+def bye_label(kind: str, knockout: bool = False) -> str:
+    """What a bye is called: ``U`` is the pairing-allocated bye of a Swiss and a player
+    who goes on without a match in a knockout; ``free`` the free round of an odd round
+    robin; ``""`` a round the player was not paired in (absent)."""
+    if kind == "U" and knockout:
+        return _("Bye (goes on without a match)")
+    names = {
+        "U": _("pairing-allocated bye"),
+        "H": _("half-point bye"),
+        "Z": _("zero-point bye"),
+        "F": _("full-point bye"),
+        "free": _("free round"),
+        "": _("not paired"),
+    }
+    return names.get(kind, kind)
+
+
+# -- the Swiss table ------------------------------------------------------------------------
+
+
+def swiss_cell_text(cell: RoundCell) -> str:
+    """A round of the printed Swiss table: ``5w1`` (against number 5 with White, won),
+    ``3b½``, ``6w+`` (a forfeit win); a bye by its kind (``bye`` for the pairing-allocated
+    bye, ``H``, ``F``, ``Z``); ``–`` not paired. The colour letters are translated."""
+    if cell.opponent is not None:
+        colour = _("w") if cell.colour == "w" else _("b")
+        result = "" if cell.text == "·" else cell.text
+        return f"{cell.opponent}{colour}{result}"
+    if cell.bye:
+        return _("bye") if cell.bye == "U" else cell.bye
+    return "–"
+
+
+def swiss_legend() -> list[str]:
+    """The notes under a printed Swiss table: how to read a round's cell, and the byes."""
+    byes = "; ".join(
+        f"{code} — {bye_label(kind)}"
+        for code, kind in ((_("bye"), "U"), ("H", "H"), ("F", "F"), ("Z", "Z"), ("–", ""))
+    )
+    return [
+        _(
+            "A round's cell: the opponent's starting number, the colour (w White, b Black) "
+            "and the result (1, ½, 0; + and − for forfeits)."
+        ),
+        byes,
+    ]
+
+
+# -- the bracket ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class BracketLine:
+    """One line of a match box: a player (or who will come), the score, whether they won."""
+
+    start: int | None
+    name: str
+    score: str = ""
+    winner: bool = False
+    loser: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class GameLine:
+    label: str  # "game 1", "rapid 3"
+    white: int | None
+    black: int | None
+    result: str  # "1-0", "…"
+    where: str  # "round 3, board 2" (or "")
+
+
+@dataclass(frozen=True, slots=True)
+class BracketBox:
+    """A match (or a first-round bye) at its place in the bracket."""
+
+    slot: int
+    round: int
+    index: int  # top to bottom within its round, from 0
+    lines: tuple[BracketLine, ...]  # two for a match, one for a bye
+    stages: str = ""  # "games 1–1; rapid 2–0" when tie-break games were played
+    games: tuple[GameLine, ...] = ()
+    how: str = ""  # "Goes on: … — rapid tie-break"
+    bye: bool = False
+    third_place: bool = False
+
+
+@dataclass(frozen=True)
+class BracketSheet:
+    size: int
+    titles: tuple[str, ...]  # the rounds' names
+    columns: tuple[tuple[BracketBox, ...], ...]  # round by round, top to bottom
+    third_place: BracketBox | None
+    champion: str
+    places: tuple[tuple[str, int, str], ...]  # ("3–4", start, name)
+    note: str
+    problem: str = ""
+
+    @property
+    def boxes(self) -> list[BracketBox]:
+        """Every match, round by round (the match for third place last)."""
+        out = [box for column in self.columns for box in column if not box.bye]
+        if self.third_place is not None:
+            out.append(self.third_place)
+        return out
+
+
+def round_title(name: str, third_place: bool = False) -> str:
+    """A knockout round's name in the reader's language."""
+    if third_place:
+        return _("Match for third place")
+    return knockout_round(name)
+
+
+def game_kind(kind: str) -> str:
+    kinds = {
+        "regular": _("game"),
+        "rapid": _("rapid"),
+        "blitz": _("blitz"),
+        "armageddon": _("armageddon"),
+        "sudden-death": _("sudden death"),
+    }
+    return kinds.get(kind, kind)
+
+
+def _decided(how: str | None) -> str:
+    names = {
+        "score": _("on score"),
+        "rapid": _("rapid tie-break"),
+        "blitz": _("blitz tie-break"),
+        "armageddon": _("armageddon"),
+        "sudden-death": _("sudden death"),
+        "lower-rated": _("the lower-rated player goes on"),
+        "lots": _("by lot"),
+    }
+    return names.get(how or "", how or "")
+
+
+def _score(value: Any) -> str:
+    return "" if value is None else points_text(Fraction(str(value)))
+
+
+def first_slot(size: int, rnd: int) -> int:
+    """The number of round ``rnd``'s first slot in a bracket of ``size`` lines.
+
+    >>> [first_slot(8, r) for r in (1, 2, 3)]
+    [1, 5, 7]
+    """
+    return size - (size >> (rnd - 1)) + 1
+
+
+def _box(match: Mapping[str, Any], rnd: int, size: int) -> BracketBox:
+    third = bool(match.get("third_place"))
+    feeders = match.get("from") or []
+    winner = match.get("winner")
+    score = match.get("score")
+    lines = []
+    for index, person in enumerate(match["players"]):
+        if person is None:
+            if feeders:
+                waiting = (
+                    _("loser of match %(s)s", s=feeders[index])
+                    if third
+                    else _("winner of match %(s)s", s=feeders[index])
+                )
+            else:
+                waiting = "—"
+            lines.append(BracketLine(None, waiting))
+            continue
+        start = int(person["start"])
+        lines.append(
+            BracketLine(
+                start,
+                str(person["name"]),
+                _score(score[index]) if score is not None else "",
+                winner == start,
+                winner is not None and winner != start,
+            )
+        )
+    kinds: list[str] = []
+    for game in match.get("games", []):
+        if game["kind"] not in kinds:
+            kinds.append(game["kind"])
+    stage_scores = match.get("stage_scores") or []
+    stages = ""
+    if len(stage_scores) > 1:
+        stage_names = {"regular": _("games")}
+        stages = "; ".join(
+            f"{stage_names.get(kind, game_kind(kind))} {_score(a)}–{_score(b)}"
+            for kind, (a, b) in zip(kinds, stage_scores, strict=False)
+        )
+    games = tuple(
+        GameLine(
+            f"{game_kind(g['kind'])} {g['game']}",
+            g.get("white"),
+            g.get("black"),
+            g.get("result") or "…",
+            f"{_('round')} {g['round']}, {_('board')} {g['board']}" if g.get("round") else "",
+        )
+        for g in match.get("games", [])
+    )
+    how = ""
+    if winner is not None:
+        name = next((line.name for line in lines if line.start == winner), str(winner))
+        how = f"{_('Goes on')}: {name} — {_decided(match.get('decided_by'))}"
+    slot = int(match["slot"])
+    index = 0 if third else slot - first_slot(size, rnd)
+    return BracketBox(slot, rnd, index, tuple(lines), stages, games, how, False, third)
+
+
+def bracket_sheet(bracket: Mapping[str, Any]) -> BracketSheet:
+    """The service's bracket view (``bracket_view``) laid out for paper."""
+    size = int(bracket["size"])
+    titles: list[str] = []
+    columns: list[tuple[BracketBox, ...]] = []
+    third: BracketBox | None = None
+    for r in bracket["rounds"]:
+        rnd = int(r["round"])
+        titles.append(round_title(str(r["name"])))
+        boxes: list[BracketBox] = []
+        for match in r["matches"]:
+            box = _box(match, rnd, size)
+            if box.third_place:
+                third = box
+            else:
+                boxes.append(box)
+        for bye in r.get("byes", []):
+            slot = int(bye["slot"])
+            line = BracketLine(int(bye["start"]), str(bye.get("name", "")), winner=True)
+            boxes.append(BracketBox(slot, rnd, slot - first_slot(size, rnd), (line,), bye=True))
+        columns.append(tuple(sorted(boxes, key=lambda b: b.index)))
+    champion = bracket.get("champion") or {}
+    orders = {"seeded": _("seeded"), "random": _("random order")}
+    order = str(bracket.get("order", ""))
+    note = (
+        f"{_('Match')}: {bracket.get('format', '')} · {_('On a tie')}: "
+        f"{bracket.get('tie_rule', '')} · {_('Bracket')}: {orders.get(order, order)}"
+    )
+    if order == "random" and bracket.get("lots_seed") is not None:
+        note += f" ({_('seed')} {bracket['lots_seed']})"
+    places = tuple(
+        (str(p["place"]).replace("-", "–") if p.get("place") else "–", int(p["start"]), p["name"])
+        for p in bracket.get("placings", [])
+    )
+    return BracketSheet(
+        size=size,
+        titles=tuple(titles),
+        columns=tuple(columns),
+        third_place=third,
+        champion=str(champion.get("name", "")),
+        places=places,
+        note=note,
+        problem=str(bracket.get("problem") or ""),
+    )
+
+
+# -- the Scheveningen team grid ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TeamGrid:
+    """Team A's players as rows, team B's as columns; each crossing is the row player's
+    result against the column player (both games in a double Scheveningen)."""
+
+    teams: tuple[str, str]
+    rows: tuple[PlayerLine, ...]
+    columns: tuple[PlayerLine, ...]
+    cells: tuple[tuple[str, ...], ...]
+    scores: tuple[Fraction, Fraction]
+
+
+def team_grid(table: Crosstable, team_of: Mapping[int, str]) -> TeamGrid | None:
+    """The grid of a Scheveningen (``team_of``: starting number → team); None unless
+    the players make two teams (before the drawing of lots, say)."""
+    teams: dict[str, list[PlayerLine]] = {}
+    for line in table.lines:
+        team = team_of.get(line.start)
+        if not team:
+            return None
+        teams.setdefault(team, []).append(line)
+    if len(teams) != 2:
+        return None
+    (name_a, rows), (name_b, columns) = sorted(
+        teams.items(), key=lambda item: min(line.start for line in item[1])
+    )
+    cells = tuple(
+        tuple(" ".join(c.text for c in row.cells.get(col.start, ())) for col in columns)
+        for row in rows
+    )
+    scores = (
+        sum((r.points for r in rows), Fraction(0)),
+        sum((c.points for c in columns), Fraction(0)),
+    )
+    return TeamGrid((name_a, name_b), tuple(rows), tuple(columns), cells, scores)
