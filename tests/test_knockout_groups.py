@@ -3,18 +3,30 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
 from crosstable.core.errors import RuleError
-from crosstable.core.model import Game, GameResult, Player, Round, Settings, Tournament
+from crosstable.core.model import (
+    Game,
+    GameResult,
+    Outcome,
+    Player,
+    Reason,
+    Round,
+    Settings,
+    Tournament,
+)
 from crosstable.core.pairing.knockout import MatchRules
 from crosstable.core.pairing.knockout_bracket import BracketOrder
 from crosstable.core.pairing.knockout_groups import (
     cross_seeded_bracket,
     cross_seeded_lines,
+    group_qualifiers,
     group_ranking,
     knockout_from_groups,
+    played_a_game,
 )
 from crosstable.core.schedule.cycles import berger_schedule
 from crosstable.core.schedule.groups import plan_group_stage, snake_groups
@@ -131,3 +143,80 @@ def test_group_mates_kept_apart(groups: int, per_group: int) -> None:
         for i, a in enumerate(q):
             for b in q[i + 1 :]:
                 assert (placed[a] ^ placed[b]).bit_length() >= best_possible
+
+
+def forfeit_winner_group(members: tuple[int, ...], rng: random.Random) -> Tournament:
+    """A finished single round robin in which local player 1 wins every game by forfeit
+    (its opponents never came) and every other game is played."""
+    played = group(members, rng, cycles=1)
+    rounds = []
+    for rnd in played.rounds:
+        games = []
+        for game in rnd.games:
+            if 1 in (game.white, game.black):
+                text = "+-" if game.white == 1 else "-+"
+                game = replace(game, result=GameResult.parse(text), reason=Reason.NO_SHOW)
+            games.append(game)
+        rounds.append(replace(rnd, games=tuple(games)))
+    return replace(played, rounds=tuple(rounds))
+
+
+def test_a_player_who_played_no_game_does_not_qualify() -> None:
+    # R-SE-6 (seed 002): the forfeit-only winner of group A stays out, the next moves up
+    plan = plan_group_stage(8, groups=2, cycles=1, qualifiers_per_group=1)
+    members = snake_groups(8, 2)
+    rng = random.Random(4)
+    groups = [forfeit_winner_group(members[0], rng), group(members[1], rng, cycles=1)]
+    ranking = group_ranking(groups[0], lots_seed=2)
+    assert ranking[0] == 1  # three forfeit wins: first on points
+    assert not played_a_game(groups[0], 1) and played_a_game(groups[0], 2)
+    ko = knockout_from_groups(groups, plan, lots_seed=2)
+    a_qualifier = members[0][ranking[1] - 1]
+    assert a_qualifier in ko.bracket.seeding and members[0][0] not in ko.bracket.seeding
+    assert group_qualifiers(groups[0], 1, lots_seed=2) == (ranking[1],)
+    # two from the group: the second and third placed
+    assert group_qualifiers(groups[0], 2, lots_seed=2) == ranking[1:3]
+
+
+def test_forfeits_byes_and_set_up_timeouts_are_no_game_played() -> None:
+    rng = random.Random(9)
+    base = group((1, 2, 3), rng, cycles=1)  # three players: two games and a free round each
+    assert all(played_a_game(base, p.start) for p in base.players)
+    g1, g2 = [g for r in base.rounds for g in r.games if 1 in (g.white, g.black)]
+    timeout = replace(g1, result=GameResult.parse("1-0"), reason=Reason.SETUP_TIMEOUT)
+    forfeit = replace(
+        g2, result=GameResult.parse("-+" if g2.white == 1 else "+-"), reason=Reason.NO_SHOW
+    )
+    swap = {id(g1): timeout, id(g2): forfeit}
+    rounds = tuple(
+        replace(r, games=tuple(swap.get(id(g), g) for g in r.games)) for r in base.rounds
+    )
+    changed = replace(base, rounds=rounds)
+    assert not played_a_game(changed, 1)  # a set-up timeout and a forfeit: no game played
+    won = (Outcome.SHORT_WIN, Outcome.SHORT_LOSS)
+    short = replace(g1, result=GameResult(*(won if g1.white == 1 else won[::-1])))
+    rounds = tuple(
+        replace(r, games=tuple({id(g1): short, id(g2): forfeit}.get(id(g), g) for g in r.games))
+        for r in base.rounds
+    )
+    assert played_a_game(replace(base, rounds=rounds), 1)  # a short game was at the board
+    never = Tournament(Settings(), base.players, ())
+    assert not any(played_a_game(never, p.start) for p in base.players)
+
+
+def test_too_few_who_played_is_refused() -> None:
+    rng = random.Random(3)
+    g = group((1, 4, 5, 8), rng, cycles=1)
+    forfeits = tuple(
+        replace(
+            r,
+            games=tuple(
+                replace(x, result=GameResult.parse("+-"), reason=Reason.NO_SHOW) for x in r.games
+            ),
+        )
+        for r in g.rounds
+    )
+    idle = replace(g, rounds=forfeits, name="group C")
+    with pytest.raises(RuleError, match="group C: only 0 of its players played a game, 1 must"):
+        group_qualifiers(idle, 1, lots_seed=1)
+    assert group_qualifiers(idle, 1, lots_seed=1, at_least=0) == ()
