@@ -154,6 +154,7 @@ def api_routes(w: World) -> list[tuple[str, str, Any, set[str]]]:
         ("POST", f"/api/v1/tournaments/{t}/rounds/1/boards/2/correct", {"result": "0-1"}, ENTRY),
         ("POST", f"/api/v1/tournaments/{t}/rounds/1/boards/1/reject", None, ENTRY),
         ("POST", f"/api/v1/tournaments/{t}/players", {"name": "Late"}, MANAGE),
+        ("PATCH", f"/api/v1/tournaments/{t}/players/2", {"title": "FM"}, MANAGE),
         ("POST", f"/api/v1/tournaments/{t}/lots", {"method": "rating"}, MANAGE),
         ("POST", f"/api/v1/tournaments/{t}/withdrawals", {"start": 4}, MANAGE),
         ("POST", f"/api/v1/tournaments/{t}/finish", None, MANAGE),
@@ -188,6 +189,7 @@ def page_routes(w: World) -> list[tuple[str, str, set[str]]]:
         ("GET", "/account", EVERYONE - {"anonymous"}),
         ("POST", f"/t/{t}/manage/undo", MANAGE),
         ("POST", f"/t/{t}/manage/staff", MANAGE),
+        ("POST", f"/t/{t}/manage/players/2/edit", MANAGE),
         ("POST", f"/t/{w.t3}/manage/finish", {"admin", "other"}),
         ("POST", f"/t/{w.t2}/approve", {"admin"}),
         ("POST", f"/admin/users/{w.users['player'].id}", {"admin"}),
@@ -250,6 +252,7 @@ def test_page_forms_need_the_csrf_token(world: World) -> None:
     for path in (
         f"/t/{world.t1}/manage/undo",
         f"/t/{world.t1}/manage/staff",
+        f"/t/{world.t1}/manage/players/2/edit",
         f"/t/{world.t6}/knockout-stage",
         "/signout",
     ):

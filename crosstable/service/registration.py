@@ -20,7 +20,8 @@ from crosstable.core.model import (
     WithdrawalRule,
 )
 from crosstable.core.scoring import PointSystem, format_points
-from crosstable.service.base import Change, Done, ServiceBase, Unchanged
+from crosstable.service.base import Change, Done, ServiceBase, Unchanged, append_event
+from crosstable.service.bus import Notification
 from crosstable.service.errors import NotFoundError
 from crosstable.service.field import check_field
 from crosstable.service.loading import Loaded, settings_columns, settings_of
@@ -340,6 +341,19 @@ class Registration(ServiceBase):
             return Done(f"player {number} {info.name} edited: {shown}{note}", {"fields": changed})
 
         return self._change(tournament_id, "player-edit", body, actor=actor)
+
+    def player_details(self, tournament_id: int) -> dict[int, PlayerInfo]:
+        """Every player's details by registration number (what ``edit_player`` changes)."""
+        with self.store.reading() as session:
+            if session.get(TournamentRow, tournament_id) is None:
+                raise NotFoundError(f"there is no tournament {tournament_id} in this database")
+            entries = session.scalars(
+                select(EntryRow).where(EntryRow.tournament_id == tournament_id)
+            ).all()
+            return {
+                e.number: PlayerInfo(**{k: getattr(e, k) for k in EDITABLE}, team=e.team or "")
+                for e in entries
+            }
 
     def remove_player(self, tournament_id: int, number: int, *, actor: str = "") -> Change:
         def body(tx: Tx) -> str:

@@ -123,6 +123,14 @@ CATALOGUE: tuple[str, ...] = (
     E_("a tournament needs a name"),
     E_("unknown setting {name}"),
     E_("unknown player detail {name}"),
+    E_("nothing to change: give the player's new name, rating, title…"),
+    E_("player {number} {name}: {problem}"),
+    E_("rating of player {number} {name}: {problem}"),
+    E_("sex is 'm', 'w' or empty, not {sex}"),
+    E_("rating {rating} is negative"),
+    E_(
+        "cannot change after the start: the tie rule sends the lower-rated player on when a match is drawn (undo the start first)"
+    ),
     E_("the tournament is finished; undo the finish to change it"),
     E_("at least two players are needed to draw lots"),
     E_("{setting} cannot change after the start: the schedule is made (undo the start first)"),
@@ -487,6 +495,12 @@ CATALOGUE: tuple[str, ...] = (
     E_("too many {what}; wait a minute and try again"),
     E_("sign-in attempts"),
     E_("sign-ups"),
+    # -- web/routes/account.py, service/sessions.py: sign-in limits, password (issue 13)
+    E_("too many sign-in attempts; try again in {minutes} min"),
+    E_("too many sign-ups from this address; try again in {minutes} min"),
+    E_("the new password and its repetition differ"),
+    E_("the current password is not right"),
+    E_("a password has at most 1000 characters"),
     E_("result reports"),
     E_("results"),
     E_("export formats: trf2026, trf16, json"),

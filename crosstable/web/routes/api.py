@@ -648,3 +648,6 @@ def calculator(
 
     estimate = estimate_duration(players, time_control, evening_minutes=evening, double=double)
     return estimate.to_json()
+
+
+from crosstable.web.routes import api_players as _api_players  # noqa: E402, F401 - its routes join this router

@@ -55,6 +55,7 @@ def manage(tid: int, request: Request) -> Response:
         linked=linked,
         teams=pairing_views.teams(site.service, tid),
         planned=pairing_views.planned_rounds(site.service, tid),
+        details=site.service.player_details(tid),
         **context,
     )
 
@@ -102,6 +103,22 @@ def remove_player(tid: int, number: int, request: Request, form: CheckedForm) ->
     require_role(site, caller, tid, MANAGERS)
     change = site.service.remove_player(tid, number, actor=caller.actor)
     site.accounts.unlink_entry(tid, number, actor=caller.actor)
+    return _done(request, tid, change.summary)
+
+
+#: the player details the edit form may send (the rating apart: a number or empty)
+PLAYER_FIELDS = ("name", "title", "federation", "fide_id", "birth_date", "sex")
+
+
+@router.post("/t/{tid}/manage/players/{number}/edit")
+def edit_player(tid: int, number: int, request: Request, form: CheckedForm) -> Response:
+    """Correct a player's details (issue 15 item 5): only the fields the form sends."""
+    site, caller = caller_of(request)
+    require_role(site, caller, tid, MANAGERS)
+    values: dict[str, Any] = {key: text(form, key) for key in PLAYER_FIELDS if key in form}
+    if "rating" in form:
+        values["rating"] = integer(form, "rating")
+    change = site.service.edit_player(tid, number, actor=caller.actor, **values)
     return _done(request, tid, change.summary)
 
 
