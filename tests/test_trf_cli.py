@@ -59,9 +59,18 @@ def test_validate_warns_about_points_and_counts(
     )
     path = tmp_path / "w.trf"
     path.write_text(text, encoding="latin-1")
+    # a points column that does not add up is an error (issue 15 item 4) …
     status, out, err = run(capsys, "trf", "validate", str(path))
+    line = 1 + text.splitlines().index(next(x for x in text.splitlines() if "   4.5    1" in x))
+    assert status == 2 and out == ""
+    assert err == (
+        f"crosstable: {path}:{line}:81: player 1: the points column (81–84) says 4.5, "
+        "the games give 4 (scoring 1-0.5-0) (--lenient reads it with a warning)\n"
+    )
+    # … and a warning with --lenient, which takes the games' score
+    status, out, err = run(capsys, "trf", "validate", "--lenient", str(path))
     assert status == 0 and ": ok — " in out
-    assert "player 1: file 4.5, computed 4" in err
+    assert "player 1: the points column (81–84) says 4.5, the games give 4" in err
     assert "062 says 13 players, the file has 12" in err
 
 

@@ -6,9 +6,11 @@ import datetime as dt
 from dataclasses import replace
 from fractions import Fraction
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from crosstable.core.errors import InputError
 from crosstable.core.model import (
     Bye,
     ByeKind,
@@ -39,8 +41,6 @@ RESULTS = [
     GameResult(OC.WIN, OC.LOSS),
     GameResult(OC.LOSS, OC.WIN),
     GameResult(OC.DRAW, OC.DRAW),
-    GameResult(OC.DRAW, OC.LOSS),
-    GameResult(OC.LOSS, OC.LOSS),
     GameResult(OC.FORFEIT_WIN, OC.FORFEIT_LOSS),
     GameResult(OC.FORFEIT_LOSS, OC.FORFEIT_WIN),
     GameResult(OC.FORFEIT_LOSS, OC.FORFEIT_LOSS),
@@ -48,6 +48,9 @@ RESULTS = [
     GameResult(OC.SHORT_DRAW, OC.SHORT_DRAW),
     GameResult(OC.UNKNOWN, OC.UNKNOWN),
 ]
+# less than a game is worth: the two sides of the game contradict each other, so the
+# reader refuses them unless --lenient (issue 15 item 4)
+SHORT_RESULTS = [GameResult(OC.DRAW, OC.LOSS), GameResult(OC.LOSS, OC.LOSS)]
 # normalized: an optional value equal to its default is None, as the reader gives it
 POINT_SYSTEMS = [
     PointSystem(),
@@ -83,7 +86,8 @@ def players(draw: st.DrawFn, count: int) -> tuple[Player, ...]:
 
 
 @st.composite
-def swiss_rounds(draw: st.DrawFn, count: int) -> tuple[Round, ...]:
+def swiss_rounds(draw: st.DrawFn, count: int, lenient: bool = False) -> tuple[Round, ...]:
+    results = RESULTS + SHORT_RESULTS if lenient else RESULTS
     rounds = []
     for number in range(1, draw(st.integers(1, 8)) + 1):
         order = draw(st.permutations(list(range(1, count + 1))))
@@ -91,7 +95,7 @@ def swiss_rounds(draw: st.DrawFn, count: int) -> tuple[Round, ...]:
         pairs = []
         for index in range(0, len(present) - 1, 2):
             white, black = present[index], present[index + 1]
-            pairs.append((white, black, draw(st.sampled_from(RESULTS))))
+            pairs.append((white, black, draw(st.sampled_from(results))))
         byes = []
         if len(present) % 2:
             kind = draw(
@@ -137,7 +141,7 @@ def _round(
 
 
 @st.composite
-def documents(draw: st.DrawFn) -> TrfDocument:
+def documents(draw: st.DrawFn, lenient: bool = False) -> TrfDocument:
     count = draw(st.integers(2, 14))
     field = draw(players(count))
     point_system = draw(st.sampled_from(POINT_SYSTEMS))
@@ -152,7 +156,7 @@ def documents(draw: st.DrawFn) -> TrfDocument:
         setup = Settings(System.ROUND_ROBIN, cycles, point_system, tiebreaks=tuple(tiebreaks))
         setup = replace(setup, rounds=total)
     else:
-        rounds = draw(swiss_rounds(count))
+        rounds = draw(swiss_rounds(count, lenient))
         declared = draw(st.none() | st.integers(len(rounds), 11))
         setup = Settings(System.SWISS_DUTCH, 1, point_system, tiebreaks=tuple(tiebreaks))
         setup = replace(setup, rounds=declared)
@@ -194,6 +198,20 @@ def test_written_then_parsed_is_equal(doc: TrfDocument) -> None:
     again = parse_trf(text, source="generated")
     assert again == doc
     assert write_trf(again) == text
+
+
+@settings(max_examples=40, deadline=None)
+@given(documents(lenient=True))
+def test_lenient_documents_round_trip(doc: TrfDocument) -> None:
+    """A game both players lost reads back as written with --lenient, and is an error without."""
+    text = write_trf(doc)
+    again = parse_trf(text, source="generated", lenient=True)
+    assert again == doc
+    assert write_trf(again) == text
+    short = any(g.result in SHORT_RESULTS for r in doc.tournament.rounds for g in r.games)
+    if short:
+        with pytest.raises(InputError, match="results contradict each other"):
+            parse_trf(text, source="generated")
 
 
 @settings(max_examples=60, deadline=None)

@@ -210,11 +210,30 @@ def test_error_results_do_not_mirror() -> None:
     assert "do not match" in error.message
 
 
-def test_unusual_but_legal_results_are_kept() -> None:
+def test_games_short_of_a_point_are_errors_unless_lenient() -> None:
+    """Issue 15 item 4: `4 w 0` against `1 b 0` is a contradiction, not a result."""
     text = line(1, "   2 w =     2 b 0") + "\n" + line(2, "   1 b 0     1 w 0")
-    t = parse_trf(text).tournament
+    error = error_of(text)
+    assert (error.line, error.column) == (1, 99)
+    assert "results contradict each other" in error.message
+    assert "one player drew and the other lost" in error.message
+    error = error_of(line(1, "   2 w 1     2 b 0") + "\n" + line(2, "   1 b 0     1 w 0"))
+    assert (error.line, error.column, error.message) == (
+        1,
+        109,
+        "round 2: results contradict each other: player 1 has '0', player 2 has '0' "
+        "(line 2): both players lost",
+    )
+    doc = parse_trf(text, lenient=True)
+    t = doc.tournament
     assert t.rounds[0].games[0].result == GameResult(Outcome.DRAW, Outcome.LOSS)
     assert t.rounds[1].games[0].result == GameResult(Outcome.LOSS, Outcome.LOSS)
+    assert [w for w in doc.warnings if "contradict" in w or "lost" in w] == [
+        "line 1: round 1: player 1 has '=', player 2 has '0' (line 2): "
+        "one player drew and the other lost; read as written",
+        "line 1: round 2: player 1 has '0', player 2 has '0' (line 2): "
+        "both players lost; read as written",
+    ]
 
 
 def test_error_bad_result_code_column() -> None:

@@ -17,6 +17,7 @@ from typing import Annotated
 
 import typer
 
+from crosstable.cli.trf import Lenient
 from crosstable.core.errors import InputError
 from crosstable.core.model import ByeKind, Colour, Tournament
 from crosstable.core.pairing.dutch import Pairing, PairingRequest, pair_round, request_for
@@ -39,15 +40,17 @@ def pair(
     round_number: Annotated[
         int | None, typer.Option("--round", help="round to pair (default: the next one)")
     ] = None,
+    lenient: Lenient = False,
 ) -> None:
     """Pair the next round of a Swiss tournament (FIDE Dutch system, 2026 rules)."""
-    from crosstable.cli.trf import read_document
+    from crosstable.cli.trf import echo_warnings, read_document
 
     if system.lower() != "dutch":
         raise InputError(f"--system {system!r}: only dutch is supported", source="options")
     if output not in ("json", "table"):
         raise InputError(f"--format {output!r}: use json or table", source="options")
-    doc = read_document(file)
+    doc = read_document(file, lenient=lenient)
+    echo_warnings(file, doc)
     pairing = pair_round(request_from_document(doc, round_number))
     if output == "json":
         typer.echo(json.dumps(pairing.as_json()))

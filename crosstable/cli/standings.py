@@ -15,6 +15,7 @@ from typing import Annotated, TypeVar
 
 import typer
 
+from crosstable.cli.trf import Lenient
 from crosstable.core.errors import InputError, RuleError
 from crosstable.core.model import RulesEdition, System
 from crosstable.core.standings import Standings, compute_standings, crosstable_view
@@ -71,14 +72,16 @@ def standings(
         typer.Option("--lots", help="Break ties left after the list by lots drawn with this seed"),
     ] = None,
     output: Annotated[str, typer.Option("--format", help="json, table or crosstable")] = "table",
+    lenient: Lenient = False,
 ) -> None:
     """Standings with FIDE tie-breaks (C.07), live or final."""
-    from crosstable.formats.trf import read_trf
+    from crosstable.cli.trf import echo_warnings, read_document
 
     if output not in FORMATS:
         raise InputError(f"--format {output!r}: use json, table or crosstable", source="options")
     source = str(file)
-    document = read_trf(file)
+    document = read_document(file, lenient=lenient)
+    echo_warnings(file, document)
     tournament = document.tournament
     chosen_system = _choice(system, SYSTEMS, "--system")
     chosen_rules = _choice(rules, RULES, "--rules")
@@ -172,7 +175,7 @@ def _starts(text: str | None, size: int, option: str) -> list[int]:
     out = []
     for part in text.split(","):
         part = part.strip()
-        if not part.isdigit():
+        if not (part.isascii() and part.isdigit() and len(part) <= 6):
             raise InputError(
                 f"{option} {text!r}: {part!r} is not a starting number", source="options"
             )

@@ -7,6 +7,7 @@ line and column, with exit status 2; nothing is written when a file is bad.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
@@ -14,10 +15,12 @@ from typing import Annotated
 import typer
 
 from crosstable.cli.files import write_atomically
+from crosstable.core.errors import InputError
 from crosstable.core.model import System
-from crosstable.core.scoring import format_points
 from crosstable.formats.json_io import dump_json, load_json
-from crosstable.formats.trf import TrfDocument, decode_trf, parse_trf, trf16_losses, write_trf
+from crosstable.formats.trf import TrfDocument, parse_trf, read_bytes, trf16_losses, write_trf
+from crosstable.formats.trf_encoding import decode_with_note
+from crosstable.formats.trf_text import RecoverableError
 
 trf_app = typer.Typer(
     name="trf",
@@ -32,34 +35,47 @@ class Target(StrEnum):
     JSON = "json"
 
 
-def read_document(path: Path) -> TrfDocument:
-    """A TRF or tournament-JSON file as a document (InputError naming the file if bad)."""
-    text = decode_trf(path.read_bytes())
-    if text.lstrip().startswith("{"):
-        return load_json(text, source=str(path))
-    return parse_trf(text, source=str(path))
+#: ``--lenient``, shared by trf validate/convert, standings and pair.
+LENIENT_HELP = (
+    "Read files from sloppy programs: a game both players lost, a points column that "
+    "does not add up, an unknown record code become warnings instead of errors."
+)
+Lenient = Annotated[bool, typer.Option("--lenient", help=LENIENT_HELP)]
+
+
+def read_document(path: Path, *, lenient: bool = False) -> TrfDocument:
+    """A TRF or tournament-JSON file as a document (InputError naming the file if bad).
+
+    A recoverable inconsistency, when not ``lenient``, is an error that says
+    ``--lenient`` would read it; a guessed encoding is the first warning.
+    """
+    text, note = decode_with_note(read_bytes(path))
+    try:
+        if text.lstrip().startswith("{"):
+            doc = load_json(text, source=str(path))
+        else:
+            doc = parse_trf(text, source=str(path), lenient=lenient)
+    except RecoverableError as error:
+        raise InputError(
+            f"{error.message} (--lenient reads it with a warning)",
+            source=error.source,
+            line=error.line,
+            column=error.column,
+        ) from None
+    return doc if note is None else replace(doc, warnings=(note, *doc.warnings))
+
+
+def echo_warnings(path: Path, doc: TrfDocument) -> None:
+    """The reader's warnings on stderr, one line each, naming the file."""
+    for warning in doc.warnings:
+        typer.echo(f"{path}: warning: {warning}", err=True)
 
 
 def consistency_warnings(doc: TrfDocument) -> list[str]:
-    """What the file says that does not agree with its own games (not errors)."""
+    """What the file says that does not agree with its own games (not errors); the
+    points column is the reader's check (an error unless ``--lenient``)."""
     tournament = doc.tournament
     warnings = list(doc.warnings)
-    differing = [
-        (start, written, tournament.score(start))
-        for start, written in sorted(doc.file_points.items())
-        if tournament.score(start) != written
-    ]
-    if differing:
-        shown = ", ".join(
-            f"player {s}: file {format_points(w)}, computed {format_points(c)}"
-            for s, w, c in differing[:5]
-        )
-        more = f" and {len(differing) - 5} more" if len(differing) > 5 else ""
-        warnings.append(
-            f"points column (81–84) differs from the score computed with "
-            f"{tournament.settings.point_system.label()} for {len(differing)} player(s): "
-            f"{shown}{more}; the file may use another scoring"
-        )
     size = len(tournament.players)
     rated = sum(1 for p in tournament.players if p.rating)
     for tag, count, what in (("062", size, "players"), ("072", rated, "rated players")):
@@ -97,13 +113,14 @@ def summary(doc: TrfDocument) -> str:
 @trf_app.command()
 def validate(
     file: Annotated[Path, typer.Argument(help="TRF file (or tournament JSON) to check.")],
+    lenient: Lenient = False,
 ) -> None:
     """Check a TRF file: columns, the two entries of every game, and the tags.
 
     Prints "FILE: ok — …" and any warnings (exit 0), or one line naming the
     line and column of the first error (exit 2).
     """
-    doc = read_document(file)
+    doc = read_document(file, lenient=lenient)
     typer.echo(f"{file}: ok — {summary(doc)}")
     for warning in consistency_warnings(doc):
         typer.echo(f"{file}: warning: {warning}", err=True)
@@ -116,9 +133,11 @@ def convert(
     output: Annotated[
         Path | None, typer.Option("-o", "--output", help="Write here instead of stdout.")
     ] = None,
+    lenient: Lenient = False,
 ) -> None:
     """Convert to TRF-2026, TRF-16 or tournament JSON (stdout unless -o)."""
-    doc = read_document(file)
+    doc = read_document(file, lenient=lenient)
+    echo_warnings(file, doc)
     if to is Target.JSON:
         text = dump_json(doc)
     else:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import json
+import re
 import types
 import typing
 from enum import Enum
@@ -29,6 +30,8 @@ from typing import Any
 from crosstable.core.errors import CrosstableError, InputError
 from crosstable.core.model import Tournament
 from crosstable.core.scoring import points as parse_points
+from crosstable.formats.json_checks import check_document
+from crosstable.formats.limits import MAX_FILE_BYTES, MAX_POINTS, MAX_TEXT, is_number_text
 from crosstable.formats.trf_model import TrfDocument
 from crosstable.formats.trf_text import decimal_text
 
@@ -51,8 +54,14 @@ def tournament_to_json(doc: TrfDocument | Tournament) -> dict[str, Any]:
     return data
 
 
-def tournament_from_json(data: object, source: str = "<json>") -> TrfDocument:
-    """Read back what :func:`tournament_to_json` wrote; errors name the JSON path."""
+def tournament_from_json(
+    data: object, source: str = "<json>", *, lenient: bool = False
+) -> TrfDocument:
+    """Read back what :func:`tournament_to_json` wrote; errors name the JSON path.
+
+    Only a document a TRF can hold is accepted (:mod:`crosstable.formats.json_checks`);
+    ``lenient`` as for :func:`~crosstable.formats.trf_read.parse_trf`.
+    """
     if not isinstance(data, dict):
         raise InputError("a tournament JSON document is an object", source=source)
     if data.get("format") != FORMAT:
@@ -71,6 +80,7 @@ def tournament_from_json(data: object, source: str = "<json>") -> TrfDocument:
         {**extras, "tournament": tournament}, TrfDocument, "$.trf", decoded={"tournament"}
     )
     assert isinstance(doc, TrfDocument)
+    check_document(doc, source, lenient=lenient)
     return doc
 
 
@@ -79,12 +89,23 @@ def dump_json(doc: TrfDocument | Tournament) -> str:
     return json.dumps(tournament_to_json(doc), indent=2, ensure_ascii=False) + "\n"
 
 
-def load_json(text: str, source: str = "<json>") -> TrfDocument:
+def load_json(text: str, source: str = "<json>", *, lenient: bool = False) -> TrfDocument:
+    """Tournament JSON text as a document (at most ``MAX_FILE_BYTES`` characters)."""
+    if len(text) > MAX_FILE_BYTES:
+        raise InputError(f"more than {MAX_FILE_BYTES} characters", source=source)
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_constant=_no_constant)
     except json.JSONDecodeError as error:
         raise InputError(error.msg, source=source, line=error.lineno, column=error.colno) from None
-    return tournament_from_json(data, source)
+    except ValueError as error:  # an integer of more than 4 300 digits, NaN, Infinity
+        raise InputError(f"not a tournament JSON value: {error}", source=source) from None
+    except RecursionError:
+        raise InputError("the JSON is nested too deeply", source=source) from None
+    return tournament_from_json(data, source, lenient=lenient)
+
+
+def _no_constant(name: str) -> object:
+    raise ValueError(f"{name} is not a number")
 
 
 # ---------------------------------------------------------------- encoding
@@ -200,12 +221,7 @@ class _Decoder:
                 allowed = ", ".join(repr(m.value) for m in hint)
                 raise self.fail(path, f"{data!r} is not one of {allowed}") from None
         if hint is Fraction:
-            if isinstance(data, bool) or not isinstance(data, int | float | str):
-                raise self.fail(path, "expected a number")
-            try:
-                return parse_points(repr(data) if isinstance(data, float) else data)
-            except (ValueError, ZeroDivisionError):
-                raise self.fail(path, f"{data!r} is not a number") from None
+            return self._points(data, path)
         if hint is dt.date:
             try:
                 return dt.date.fromisoformat(str(data))
@@ -220,13 +236,38 @@ class _Decoder:
         if hint is int:
             if isinstance(data, bool) or not isinstance(data, int):
                 raise self.fail(path, "expected a whole number")
+            if abs(data) > _MAX_INT:
+                raise self.fail(path, f"{data}: too large")
             return data
         if hint is str:
             if not isinstance(data, str):
                 raise self.fail(path, "expected a string")
+            if len(data) > MAX_TEXT:
+                raise self.fail(path, f"longer than {MAX_TEXT} characters")
             return data
         raise self.fail(path, f"cannot read a {hint!r}")
 
+    def _points(self, data: object, path: str) -> Fraction:
+        """A number, or a string such as ``"4.5"`` or ``"1/3"``; at most 9 999 either way."""
+        if isinstance(data, bool) or not isinstance(data, int | float | str):
+            raise self.fail(path, "expected a number")
+        if isinstance(data, str) and not _POINTS_TEXT.match(data.strip()):
+            raise self.fail(path, f"{data[:40]!r} is not a number")
+        if isinstance(data, int) and abs(data) > MAX_POINTS:
+            raise self.fail(path, f"{data}: at most {MAX_POINTS} either way")
+        try:
+            value = parse_points(repr(data) if isinstance(data, float) else data)
+        except (ValueError, ZeroDivisionError, OverflowError):
+            raise self.fail(path, f"{data!r} is not a number") from None
+        if abs(value) > MAX_POINTS:
+            raise self.fail(path, f"{data!r}: at most {MAX_POINTS} either way")
+        return value
+
+
+#: Whole numbers in a tournament JSON (ids, seeds, ratings): below 2⁶³ either way.
+_MAX_INT = 2**63 - 1
+#: A points string: a decimal (``"4.5"``, ``"-1"``, ``"2½"``) or a fraction (``"1/3"``).
+_POINTS_TEXT = re.compile(r"^-?[0-9]{1,6}(?:[.,][0-9]{1,6})?½?$|^-?[0-9]{1,6}/[0-9]{1,6}$|^½$")
 
 _FIELDS: dict[type[Any], tuple[dict[str, Any], frozenset[str]]] = {}
 
@@ -242,5 +283,5 @@ def _fields(cls: type[Any]) -> tuple[dict[str, Any], frozenset[str]]:
 def _key(key: str, hint: Any) -> object:
     """Object keys are strings in JSON; integer keys come back as numbers."""
     if hint is int:
-        return int(key) if key.lstrip("-").isdigit() else key
+        return int(key) if is_number_text(key.removeprefix("-")) else key
     return key

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from fractions import Fraction
+from typing import TypeVar
 
 from crosstable.core.errors import InputError
 from crosstable.core.model import Colour
 from crosstable.formats import trf_records as rec
+from crosstable.formats.limits import MAX_ROUNDS
 from crosstable.formats.trf_codes import XXS_CODES
 from crosstable.formats.trf_model import (
     AbnormalPoints,
@@ -18,6 +20,8 @@ from crosstable.formats.trf_model import (
     Team,
 )
 from crosstable.formats.trf_text import Line, parse_points
+
+_T = TypeVar("_T")
 
 
 def error_at(line: Line, prefix: str, column: int) -> Callable[[str], InputError]:
@@ -58,14 +62,42 @@ class ExtraRecords:
     def _players(self, line: Line, players: tuple[int, ...]) -> tuple[int, ...]:
         for player in players:
             if not 1 <= player <= self.size:
-                raise line.error(f"{line.tag}: there is no player {player}", 5)
+                raise line.error(
+                    f"{line.tag}: there is no player {player} (the file has {self.size})",
+                    _column_of(line, player),
+                )
         return players
+
+    def _round_range(self, line: Line, first: int, last: int) -> None:
+        for number in (first, last):
+            if not 1 <= number <= MAX_ROUNDS:
+                raise line.error(
+                    f"{line.tag}: round {number}: rounds are 1…{MAX_ROUNDS}",
+                    _column_of(line, number),
+                )
+        if first > last:
+            raise line.error(
+                f"{line.tag}: the first round ({first}) is after the last ({last})",
+                _column_of(line, first),
+            )
+
+    def _writable(self, line: Line, write: Callable[[_T], str], value: _T) -> _T:
+        """``value`` if the writer can write it back; else an error at ``line``."""
+        try:
+            write(value)
+        except ValueError as error:
+            raise line.error(
+                f"record {line.tag}: {error}, so it cannot be written back", 5
+            ) from None
+        return value
 
     def read(self, line: Line, headers: dict[str, str]) -> None:
         tag = line.tag
         if tag == "XXR":
             value = line.integer(5, max(5, len(line.text)), "XXR number of rounds", blank_ok=False)
             assert value is not None
+            if value > MAX_ROUNDS:
+                raise line.error(f"XXR: {value} rounds: at most {MAX_ROUNDS}", 5)
             if self.rounds is not None and self.rounds[1] != value:
                 raise line.error(
                     f"XXR given twice with different values (line {self.rounds[0].number})", 5
@@ -82,25 +114,53 @@ class ExtraRecords:
         elif tag == "XXA":
             player, values = rec.read_xxa(line)
             self._players(line, (player,))
+            if len(values) > MAX_ROUNDS:
+                raise line.error(f"XXA: more than {MAX_ROUNDS} rounds", 5)
+            self._writable(line, lambda v: rec.format_xxa(player, v), values)
             if player in self.fictitious:
                 raise line.error(f"XXA: player {player} is given twice", 5)
             self.fictitious[player] = values
         elif tag == "240":
-            self.byes.append(rec.read_240(line))
+            bye = rec.read_240(line)
+            self._round_range(line, bye.round, bye.round)
+            self._players(line, bye.players)
+            self.byes.append(bye)
         elif tag == "250":
-            self.accelerations.append(rec.read_250(line))
+            acceleration = self._writable(line, rec.format_250, rec.read_250(line))
+            self._round_range(line, acceleration.first_round, acceleration.last_round)
+            self._players(line, (acceleration.first_player, acceleration.last_player))
+            if acceleration.first_player > acceleration.last_player:
+                raise line.error(
+                    f"250: the first player ({acceleration.first_player}) is after the last "
+                    f"({acceleration.last_player})",
+                    _column_of(line, acceleration.first_player),
+                )
+            self.accelerations.append(acceleration)
         elif tag == "260":
-            self.prohibited.append(rec.read_260(line))
+            prohibited = rec.read_260(line)
+            self._round_range(line, prohibited.first_round, prohibited.last_round)
+            self._players(line, prohibited.players)
+            self.prohibited.append(prohibited)
         elif tag == "299":
-            self.abnormal.append(rec.read_299(line))
+            abnormal = self._writable(line, rec.format_299, rec.read_299(line))
+            if abnormal.round is not None:
+                self._round_range(line, abnormal.round, abnormal.round)
+            self._players(line, abnormal.players)
+            self.abnormal.append(abnormal)
         elif tag == "013":
-            self.teams.append(rec.read_013(line))
+            self.teams.append(self._team(line, rec.read_013(line)))
         elif tag == "310":
-            self.teams.append(rec.read_310(line))
+            self.teams.append(self._team(line, rec.read_310(line)))
         elif tag.isalpha() and tag.isupper() and tag in _nrs_federations(headers):
-            self.national.append(rec.read_nrs(line))
+            national = rec.read_nrs(line)
+            self._players(line, (national.start,))
+            self.national.append(national)
         else:
             self.other.append((tag, line.text[4:].rstrip()))
+
+    def _team(self, line: Line, team: Team) -> Team:
+        self._players(line, team.members)
+        return self._writable(line, rec.format_310, team)
 
     def _xxc(self, line: Line) -> None:
         for word, column in rec.tokens(line, 5):
@@ -126,6 +186,14 @@ class ExtraRecords:
                 )
             amount = parse_points(value, error_at(line, f"XXS {code}", column))
             self.xxs.append((code, amount))
+
+
+def _column_of(line: Line, number: int) -> int:
+    """The column of the first word of ``line`` (from column 5) that reads as ``number``."""
+    for word, column in rec.tokens(line, 5):
+        if word.lstrip("0") == str(number).lstrip("0") and word.isascii() and word.isdigit():
+            return column
+    return 5
 
 
 def _nrs_federations(headers: dict[str, str]) -> set[str]:

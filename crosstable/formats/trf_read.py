@@ -10,13 +10,14 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from crosstable.core.errors import InputError, RuleError
 from crosstable.core.model import Colour, Player, Tournament
-from crosstable.core.scoring import PointSystem
+from crosstable.core.scoring import PointSystem, format_points
 from crosstable.formats import trf_records as rec
+from crosstable.formats.limits import MAX_LINE, MAX_ROUNDS
 from crosstable.formats.trf_codes import (
     SCORE_162_SYMBOLS,
     point_system_from_162,
@@ -34,20 +35,28 @@ from crosstable.formats.trf_model import (
 from crosstable.formats.trf_rounds import RawEntry, build_rounds, infer_settings
 from crosstable.formats.trf_text import Line, parse_points, split_lines
 
+#: A record code: three digits (``001``, ``092``, ``240``), or three capital letters
+#: (``XXR``, a national-rating federation such as ``FRA``, a program's own ``DAT``).
+_RECORD_CODE = re.compile(r"^(?:[0-9]{3}|[A-Z]{3})$")
 #: Tournament tags whose value is typed (not kept in ``headers``).
 TYPED_TAGS = frozenset({"012", "132", "142", "152", "162", "202", "212"})
 _HEADER_TAG = re.compile(r"^\d\d2$")
 
 
-def parse_trf(text: str, source: str = "<input>") -> TrfDocument:
+def parse_trf(text: str, source: str = "<input>", *, lenient: bool = False) -> TrfDocument:
     """Parse TRF text; ``source`` names it in error messages.
+
+    ``lenient`` (the command line's ``--lenient``) reads files from sloppy programs:
+    the recoverable inconsistencies — a game whose two entries give less than a game
+    is worth (``0`` against ``0``), a points column that does not add up, a record
+    code that is no TRF code — become warnings on the document instead of errors.
 
     >>> doc = parse_trf("012 Club\\n001    1      A" + " " * 68 + "1.0        2 w 1\\n"
     ...                 "001    2      B" + " " * 68 + "0.0        1 b 0\\n")
     >>> doc.tournament.name, [str(g.result.label()) for g in doc.tournament.rounds[0].games]
     ('Club', ['1-0'])
     """
-    reader = _Reader(source)
+    reader = _Reader(source, lenient)
     for number, raw in enumerate(split_lines(text), start=1):
         reader.feed(Line(raw, number, source))
     return reader.finish()
@@ -60,8 +69,9 @@ class _Tagged:
 
 
 class _Reader:
-    def __init__(self, source: str) -> None:
+    def __init__(self, source: str, lenient: bool = False) -> None:
         self.source = source
+        self.lenient = lenient
         self.headers: list[_Tagged] = []
         self.players: list[Line] = []
         self.records: list[_Tagged] = []
@@ -74,12 +84,26 @@ class _Reader:
         text = line.text
         if not text.strip():
             return
+        if len(text) > MAX_LINE:
+            raise line.error(
+                f"the line has {len(text)} characters; a TRF line has at most {MAX_LINE} "
+                f"({MAX_ROUNDS} rounds)",
+                MAX_LINE + 1,
+            )
         if text.startswith("###"):
             self.comments.append(Comment(text[3:].rstrip(), self.last_key))
             return
         if len(text) > 3 and text[3] != " ":
             raise line.error(f"record code {text[:3]!r} must be followed by a blank", 4)
         tag = text[:3]
+        if not _RECORD_CODE.match(tag):
+            problem = (
+                f"record code {tag!r} is not a TRF code "
+                "(three digits, or three capital letters such as XXR)"
+            )
+            if not self.lenient:
+                raise line.error(problem, 1, recoverable=True)
+            self.warnings.append(f"line {line.number}: {problem}: kept as text")
         if tag == "001":
             start = line.integer(5, 8, "starting number", blank_ok=False)
             key = f"001/{start}"
@@ -116,10 +140,15 @@ class _Reader:
         point_system, unknown_points = self._point_system(typed, extras)
         tiebreaks, standings = _tiebreaks(typed)
         dates = _round_dates(typed.get("132", []))
+        if not players:  # an empty file is not an empty tournament (issue 15 item 4)
+            raise InputError(
+                "no player lines (001): this is not a tournament report file, or it is empty",
+                source=self.source,
+            )
         settings = infer_settings(
             headers, raw, size, rounds_declared, point_system, tiebreaks, self.warnings
         )
-        built = build_rounds(raw, size, settings, dates, self.warnings)
+        built = build_rounds(raw, size, settings, dates, self.warnings, self.lenient)
         try:
             tournament = Tournament(
                 settings=settings,
@@ -129,6 +158,7 @@ class _Reader:
             )
         except RuleError as error:
             raise InputError(str(error), source=self.source) from None
+        points = self._check_points(tournament, points, bool(extras.abnormal))
         return TrfDocument(
             tournament=tournament,
             headers=headers,
@@ -153,13 +183,49 @@ class _Reader:
             warnings=tuple(self.warnings),
         )
 
+    def _check_points(
+        self, tournament: Tournament, written: dict[int, Fraction], abnormal: bool
+    ) -> dict[int, Fraction]:
+        """The points column (81–84) must equal the score of the games (issue 15 item 4).
+
+        With records 299 (penalties, bonuses) a difference is a warning and the column
+        is kept; with ``--lenient`` it is a warning and the column takes the score.
+        """
+        kept = dict(written)
+        lines = {line.integer(5, 8, "starting number"): line for line in self.players}
+        system = tournament.settings.point_system.label()
+        # a file for pairing round r (ITDX) may carry round r's pre-assigned byes while
+        # its points column counts rounds 1…r−1 only (data/README.md, before_round)
+        pending = TrfDocument(tournament).pending_round
+        before = replace(tournament, rounds=tournament.rounds[:-1]) if pending else None
+        for start in sorted(written):
+            computed = tournament.score(start)
+            if computed == written[start] or (
+                before is not None and before.score(start) == written[start]
+            ):
+                continue
+            problem = (
+                f"player {start}: the points column (81–84) says "
+                f"{format_points(written[start])}, the games give {format_points(computed)} "
+                f"(scoring {system})"
+            )
+            line = lines[start]
+            if not (self.lenient or abnormal):
+                raise line.error(problem, 81, recoverable=True)
+            if abnormal:
+                self.warnings.append(f"line {line.number}: {problem}; records 299 may say why")
+            else:
+                self.warnings.append(f"line {line.number}: {problem}; the games' score is used")
+                kept[start] = computed
+        return kept
+
     def _players(
         self,
     ) -> tuple[list[Player], dict[int, Fraction], dict[int, int | None], dict[int, list[RawEntry]]]:
         by_start: dict[int, tuple[Player, Fraction | None, int | None, list[RawEntry]]] = {}
         lines: dict[int, Line] = {}
         for line in self.players:
-            player, written, rank = _player(line)
+            player, written, rank = _player(line, self.warnings)
             if player.start in lines:
                 raise line.error(
                     f"starting number {player.start} is used twice "
@@ -197,6 +263,8 @@ class _Reader:
     def _declared_rounds(self, typed: dict[str, list[Line]], extras: ExtraRecords) -> int | None:
         line = _single(typed, "142")
         value = None if line is None else line.integer(5, 12, "number of rounds")
+        if value is not None and value > MAX_ROUNDS and line is not None:
+            raise line.error(f"142: {value} rounds: at most {MAX_ROUNDS}", 5)
         if extras.rounds is not None:
             xxr_line, xxr = extras.rounds
             if value is not None and value != xxr:
@@ -256,14 +324,19 @@ def _single(typed: dict[str, list[Line]], tag: str) -> Line | None:
     return lines[0] if lines else None
 
 
-def _player(line: Line) -> tuple[Player, Fraction | None, int | None]:
+def _player(line: Line, warnings: list[str]) -> tuple[Player, Fraction | None, int | None]:
     start = line.integer(5, 8, "starting number", blank_ok=False)
     assert start is not None
     if start < 1:
         raise line.error("starting number 0: numbers start at 1", 5)
     sex = sex_from_text(line.char(10))
     if sex is None:
-        raise line.error(f"sex {line.char(10)!r}: use m, w or blank", 10)
+        # sex plays no part in pairing or tie-breaks: never refuse a file for it (issue 18.3)
+        warnings.append(
+            f"line {line.number}: sex {line.char(10)!r} in column 10 is not m, w (f) or blank: "
+            "read as not given"
+        )
+        sex = ""
     for column in (90, 91):
         if line.char(column) != " ":
             raise line.error(
@@ -347,7 +420,7 @@ def _codes(text: str) -> tuple[str, ...]:
     return tuple(code for code in re.split(r"[,;\s]+", text.strip()) if code)
 
 
-_DATE = re.compile(r"^(\d{2}|\d{4})[/.-](\d{1,2})[/.-](\d{1,2})$")
+_DATE = re.compile(r"^(\d{2}|\d{4})[/.-](\d{1,2})[/.-](\d{1,2})$", re.ASCII)
 
 
 def _round_dates(lines: list[Line]) -> dict[int, dt.date]:

@@ -12,6 +12,7 @@ import re
 from fractions import Fraction
 
 from crosstable.core.model import ByeKind
+from crosstable.formats.limits import is_number_text
 from crosstable.formats.trf_model import (
     AbnormalPoints,
     Acceleration,
@@ -20,7 +21,7 @@ from crosstable.formats.trf_model import (
     ProhibitedPairing,
     Team,
 )
-from crosstable.formats.trf_text import Line, format_fixed, parse_points
+from crosstable.formats.trf_text import Line, format_fixed, number_problem, parse_points
 
 _BYE_KINDS = {"F": ByeKind.FULL, "H": ByeKind.HALF, "Z": ByeKind.ZERO}
 
@@ -33,8 +34,8 @@ def tokens(line: Line, first: int) -> list[tuple[str, int]]:
 
 def _number(line: Line, word: tuple[str, int], what: str) -> int:
     text, column = word
-    if not text.isdigit():
-        raise line.error(f"{what} {text!r} is not a whole number", column)
+    if not is_number_text(text):
+        raise line.error(f"{what} {number_problem(text)}", column)
     return int(text)
 
 

@@ -27,10 +27,11 @@ from crosstable.core.model import (
     Settings,
     System,
 )
-from crosstable.core.schedule.berger import berger_table
+from crosstable.core.schedule.berger import berger_round
 from crosstable.core.scoring import PointSystem
+from crosstable.formats.limits import is_number_text
 from crosstable.formats.trf_codes import system_from_text
-from crosstable.formats.trf_text import Line
+from crosstable.formats.trf_text import Line, number_problem
 
 _COLOURS = {
     "w": Colour.WHITE,
@@ -80,11 +81,10 @@ class RawEntry:
         text = opponent_field.strip()
         if not text and colour_char == " " and result_char == " ":
             return None
-        if text and not text.isdigit():
+        if text and not is_number_text(text):
             offset = len(opponent_field) - len(opponent_field.lstrip())
             raise line.error(
-                f"round {round_number}: opponent {text!r} is not a starting number",
-                column + offset,
+                f"round {round_number}: opponent {number_problem(text)}", column + offset
             )
         colour = _COLOURS.get(colour_char)
         if colour is None:
@@ -100,8 +100,10 @@ class RawEntry:
             )
         return cls(line, player, round_number, column, int(text or 0) or None, colour, outcome)
 
-    def fail(self, message: str, offset: int = 0) -> Exception:
-        return self.line.error(f"round {self.round}: {message}", self.column + offset)
+    def fail(self, message: str, offset: int = 0, *, recoverable: bool = False) -> Exception:
+        return self.line.error(
+            f"round {self.round}: {message}", self.column + offset, recoverable=recoverable
+        )
 
 
 def infer_settings(
@@ -168,13 +170,16 @@ def build_rounds(
     settings: Settings,
     dates: dict[int, dt.date],
     warnings: list[str],
+    lenient: bool = False,
 ) -> tuple[Round, ...]:
+    """The rounds 1…(the last one any line has); ``lenient`` turns the recoverable
+    contradictions between the two entries of a game into warnings."""
     by_round: dict[int, dict[int, RawEntry]] = {}
     for start, entries in raw.items():
         for entry in entries:
             by_round.setdefault(entry.round, {})[start] = entry
     rounds: list[Round] = []
-    berger = _berger_boards(size) if settings.system is System.ROUND_ROBIN else {}
+    berger = settings.system is System.ROUND_ROBIN and size >= 3
     for number in range(1, max(by_round, default=0) + 1):
         table = by_round.get(number, {})
         pairs: list[tuple[int, int, GameResult | None]] = []
@@ -197,9 +202,10 @@ def build_rounds(
                     f"{'' if other is None else f'(line {other.line.number}) '}{said}"
                 )
             if entry.opponent > start:
-                pairs.append(_game(entry, other, warnings))
+                pairs.append(_game(entry, other, warnings, lenient))
         pairs.sort()
-        _in_berger_order(pairs, berger)
+        if berger:
+            _in_berger_order(pairs, size)
         games = tuple(
             Game(number, board, white, black, result)
             for board, (white, black, result) in enumerate(pairs, start=1)
@@ -209,26 +215,41 @@ def build_rounds(
     return tuple(rounds)
 
 
-def _berger_boards(size: int) -> dict[frozenset[int], tuple[int, int]]:
-    """Each pair of the Berger table for ``size``: its round and board (empty below 3)."""
-    if size < 3:
-        return {}
-    boards: dict[frozenset[int], tuple[int, int]] = {}
-    for scheduled in berger_table(size).rounds:
-        for board, pair in enumerate(scheduled.boards):
-            boards[frozenset(pair)] = (scheduled.number, board)
-    return boards
+def _berger_round_of(size: int, first: int, second: int) -> int:
+    """The round of the Berger table for ``size`` (≥ 3) in which two players meet, in O(1).
+
+    With ``n`` the table's even size and ``m = n − 1``: players ``i, j < n`` meet in
+    the round ``r`` with ``i + j ≡ r + 1 (mod m)``, player ``x`` meets ``n`` in the
+    round with ``2x ≡ r + 1`` (crosstable.core.schedule.berger).
+
+    >>> [_berger_round_of(6, 1, 6), _berger_round_of(6, 2, 1), _berger_round_of(6, 3, 6)]
+    [1, 2, 5]
+    """
+    n = size + (size & 1)
+    m = n - 1
+    low, high = min(first, second), max(first, second)
+    partner = low if high == n else high
+    return (low + partner - 2) % m + 1
 
 
-def _in_berger_order(
-    pairs: list[tuple[int, int, GameResult | None]],
-    berger: dict[frozenset[int], tuple[int, int]],
-) -> None:
-    """Sort a round's games by the Berger table's boards when they are one of its rounds."""
-    places = [berger.get(frozenset((white, black))) for white, black, _ in pairs]
-    if not places or None in places or len({place[0] for place in places if place}) != 1:
+def _in_berger_order(pairs: list[tuple[int, int, GameResult | None]], size: int) -> None:
+    """Sort a round's games by the Berger table's boards when they are one of its rounds.
+
+    Only the one round of the table the games could be is built (O(players)), never the
+    whole table: a ``092 Round-Robin`` header over 9 999 players costs no more than its
+    games (issue 13 item 4).
+    """
+    if not pairs:
         return
-    order = sorted(range(len(pairs)), key=lambda i: places[i] or (0, 0))
+    numbers = {_berger_round_of(size, white, black) for white, black, _ in pairs}
+    if len(numbers) != 1:
+        return
+    scheduled = berger_round(size, numbers.pop())
+    boards = {frozenset(pair): board for board, pair in enumerate(scheduled.boards)}
+    places = [boards.get(frozenset((white, black))) for white, black, _ in pairs]
+    if None in places:
+        return
+    order = sorted(range(len(pairs)), key=lambda i: places[i] or 0)
     pairs[:] = [pairs[i] for i in order]
 
 
@@ -261,7 +282,7 @@ def _bye_kind(entry: RawEntry, settings: Settings, warnings: list[str]) -> ByeKi
 
 
 def _game(
-    first: RawEntry, second: RawEntry, warnings: list[str]
+    first: RawEntry, second: RawEntry, warnings: list[str], lenient: bool = False
 ) -> tuple[int, int, GameResult | None]:
     for entry in (first, second):
         if entry.outcome.is_bye:
@@ -269,16 +290,39 @@ def _game(
                 f"a bye ({entry.outcome.value}) cannot have an opponent ({entry.opponent})", 7
             )
     white, black = _colours(first, second, warnings)
+    said = (
+        f"player {first.player} has {first.outcome.value!r}, "
+        f"player {second.player} has {second.outcome.value!r} (line {second.line.number})"
+    )
     try:
         result = _result(white.outcome, black.outcome)
     except (RuleError, ValueError) as error:
-        raise first.fail(
-            f"results do not match: player {first.player} has {first.outcome.value!r}, "
-            f"player {second.player} has {second.outcome.value!r} (line {second.line.number}): "
-            f"{error}",
-            7,
-        ) from None
+        raise first.fail(f"results do not match: {said}: {error}", 7) from None
+    short = _short_of_a_game(result)
+    if short:
+        if not lenient:
+            raise first.fail(f"results contradict each other: {said}: {short}", 7, recoverable=True)
+        warnings.append(
+            f"line {first.line.number}: round {first.round}: {said}: {short}; read as written"
+        )
     return white.player, black.player, result
+
+
+def _short_of_a_game(result: GameResult | None) -> str:
+    """Why two entries of a played game do not add up to one game's points, or ``""``.
+
+    ``0 0``, ``= 0``, ``0 =`` (and the same with ``W D L``) give less than a game is
+    worth: the two sides contradict each other unless an arbiter decided so, which a
+    TRF cannot say (issue 15 item 4). A double forfeit ``- -`` is a result of its own.
+    """
+    if result is None or result.is_forfeit or Outcome.UNKNOWN in (result.white, result.black):
+        return ""
+    total = _DOUBLED[result.white] + _DOUBLED[result.black]
+    if total == 0:
+        return "both players lost"
+    if total == 1:
+        return "one player drew and the other lost"
+    return ""
 
 
 def _colours(first: RawEntry, second: RawEntry, warnings: list[str]) -> tuple[RawEntry, RawEntry]:

@@ -7,8 +7,14 @@ from collections.abc import Callable
 from fractions import Fraction
 
 from crosstable.core.errors import InputError
+from crosstable.formats.limits import MAX_NUMBER_TEXT, MAX_POINTS, is_number_text
 
-_POINTS = re.compile(r"^-?\d+(?:[.,]\d*)?$|^-?[.,]\d+$")
+# ASCII digits only: ``\d`` would also match ``²`` or ``６`` (issue 13 item 4)
+_POINTS = re.compile(r"^-?[0-9]+(?:[.,][0-9]*)?$|^-?[.,][0-9]+$")
+
+
+class RecoverableError(InputError):
+    """An inconsistency that a reader can get past: ``--lenient`` turns it into a warning."""
 
 
 class Line:
@@ -36,8 +42,11 @@ class Line:
         """The text from column ``first`` on, trailing blanks dropped."""
         return self.text[first - 1 :].rstrip()
 
-    def error(self, message: str, column: int | None = None) -> InputError:
-        return InputError(message, source=self.source, line=self.number, column=column)
+    def error(
+        self, message: str, column: int | None = None, *, recoverable: bool = False
+    ) -> InputError:
+        kind = RecoverableError if recoverable else InputError
+        return kind(message, source=self.source, line=self.number, column=column)
 
     def integer(self, first: int, last: int, what: str, *, blank_ok: bool = True) -> int | None:
         """A right-aligned whole number in columns ``first…last``; None when blank."""
@@ -47,9 +56,9 @@ class Line:
             if blank_ok:
                 return None
             raise self.error(f"{what} is missing (columns {first}–{last})", first)
-        if not text.isdigit():
+        if not is_number_text(text):
             offset = len(raw) - len(raw.lstrip())
-            raise self.error(f"{what} {text!r} is not a whole number", first + offset)
+            raise self.error(f"{what} {number_problem(text)}", first + offset)
         return int(text)
 
     def points(self, first: int, last: int, what: str) -> Fraction | None:
@@ -63,10 +72,26 @@ class Line:
 
 
 def parse_points(text: str, error: Callable[[str], InputError]) -> Fraction:
-    """``4.5``, ``4,5``, ``.5``, ``-1.0`` as an exact fraction."""
-    if not _POINTS.match(text):
-        raise error(f"{text!r} is not a number of points")
-    return Fraction(text.replace(",", "."))
+    """``4.5``, ``4,5``, ``.5``, ``-1.0`` as an exact fraction (at most 12 characters,
+    at most 9 999 either way)."""
+    if len(text) > MAX_NUMBER_TEXT or not _POINTS.match(text):
+        raise error(f"{shown(text)} is not a number of points")
+    value = Fraction(text.replace(",", "."))
+    if abs(value) > MAX_POINTS:
+        raise error(f"{text} points: at most {MAX_POINTS} either way")
+    return value
+
+
+def number_problem(text: str) -> str:
+    """What is wrong with ``text`` as a whole number (for a message)."""
+    if text.isascii() and text.isdigit():
+        return f"{shown(text)} has more than {MAX_NUMBER_TEXT} digits"
+    return f"{shown(text)} is not a whole number (digits 0–9)"
+
+
+def shown(text: str) -> str:
+    """A bad value quoted for a message, cut when it is long."""
+    return repr(text) if len(text) <= 20 else repr(text[:20]) + f"… ({len(text)} characters)"
 
 
 def format_fixed(value: Fraction, width: int) -> str:
