@@ -23,6 +23,7 @@ from crosstable.core.model import ByeKind, Colour, Tournament
 from crosstable.core.pairing.dutch import Pairing, PairingRequest, pair_round, request_for
 from crosstable.core.pairing.dutch.acceleration import baku
 from crosstable.core.pairing.dutch.from_tournament import next_round
+from crosstable.formats.limits import MAX_ROUNDS
 from crosstable.formats.trf_model import TrfDocument
 
 _BAKU = ("BAKU",)
@@ -84,6 +85,8 @@ def request_from_document(doc: TrfDocument, round_number: int | None = None) -> 
     number = next_round(tournament) if round_number is None else round_number
     if number < 1:
         raise InputError(f"--round {number}: rounds are numbered from 1", source="options")
+    if number > MAX_ROUNDS:
+        raise InputError(f"--round {number}: at most {MAX_ROUNDS}", source="options")
     absent = set(doc.absent)
     for record in doc.byes:
         if record.round == number:

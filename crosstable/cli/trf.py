@@ -52,7 +52,7 @@ def read_document(path: Path, *, lenient: bool = False) -> TrfDocument:
     text, note = decode_with_note(read_bytes(path))
     try:
         if text.lstrip().startswith("{"):
-            doc = load_json(text, source=str(path))
+            doc = load_json(text, source=str(path), lenient=lenient)
         else:
             doc = parse_trf(text, source=str(path), lenient=lenient)
     except RecoverableError as error:

@@ -33,7 +33,7 @@ from crosstable.formats.trf_model import (
     TrfDocument,
 )
 from crosstable.formats.trf_rounds import RawEntry, build_rounds, infer_settings
-from crosstable.formats.trf_text import Line, parse_points, split_lines
+from crosstable.formats.trf_text import Line, format_fixed, parse_points, split_lines
 
 #: A record code: three digits (``001``, ``092``, ``240``), or three capital letters
 #: (``XXR``, a national-rating federation such as ``FRA``, a program's own ``DAT``).
@@ -397,6 +397,10 @@ def _read_162(line: Line) -> dict[str, Fraction]:
         else:
             raise line.error(f"162: no points after {symbol}", column)
         values[symbol] = parse_points(amount, error_at(line, "162", amount_column))
+        try:
+            format_fixed(values[symbol], 4)  # how the writer gives it back
+        except ValueError as error:
+            raise line.error(f"162: {symbol} {amount}: {error}", amount_column) from None
         index += 1
     return values
 
