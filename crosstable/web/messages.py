@@ -457,6 +457,53 @@ CATALOGUE: tuple[str, ...] = (
         "round formats {text}: unknown round {round} (final, semi-final, quarter-final, round of N, third-place)"
     ),
     E_("round formats {text}: {round} is given twice"),
+    # -- core: a series' calendar, groups, registration, qualification, plan (issue 11)
+    E_(
+        "{group}: only {count} of its players played a game, {needed} must go on (players {players} played none)"
+    ),
+    E_(
+        "{group}: places {first} and {second} are tied (players {start} and {start2}); break the tie before the next stage (a drawing of lots or a play-off)"
+    ),
+    E_("the start time is a wall-clock time: give the zone separately"),
+    E_("a weekly series needs its weekday (mon…sun)"),
+    E_("weekday {weekday}: 0 (Monday) to 6 (Sunday)"),
+    E_("only a weekly series has a weekday"),
+    E_("a monthly series needs its day of the month (1…31)"),
+    E_("day {day}: a day of the month is 1 to 31"),
+    E_("only a monthly series has a day of the month"),
+    E_("weekday {text}: one of {choices}"),
+    E_(
+        "a regular series has no calendar slots: each edition starts as soon as the previous one ends"
+    ),
+    E_("the calendar runs past the year 9999"),
+    E_("count {count}: between 1 and {most} slots"),
+    E_("a postponement moves the start later"),
+    E_("{name} {moment}: a moment needs its time zone"),
+    E_("a player enters the stage twice"),
+    E_("{players} players do not fill groups of {sizes}"),
+    E_("max group size {size}: between {low} and {high}"),
+    E_("{players} players: at most {most} in one stage"),
+    E_("{players} players: a group needs at least {least}"),
+    E_(
+        "{players} players cannot be split into groups of {low} to {high} whose sizes differ by at most one (allow larger groups)"
+    ),
+    E_("this series has no super-final"),
+    E_("{players} players for the super-final: it needs at least 2"),
+    E_("more than {most} stages"),
+    E_("qualifiers per group: {count} — at least one"),
+    E_("qualifiers per group: {count} — at most half of the largest group ({most})"),
+    E_("final of at least {count}: between {low} and the largest group ({high})"),
+    E_("group cycles: {cycles} — between 1 and {most}"),
+    E_("final cycles: {cycles} — between 1 and {most}"),
+    E_("super-final cycles: {cycles} — between 1 and {most}"),
+    E_("super-final of {players}: 0 (none) or 2 to 10 players"),
+    E_("a player is ranked twice in one group"),
+    E_("a player who played is not in the group's ranking"),
+    E_("qualifiers per group: {count} — never negative"),
+    E_("{keys} keys for a group of {players} players"),
+    E_("{count} entries: a count is never negative"),
+    E_("{count} registered: a count is never negative"),
+    E_("minimum {minimum}: a stage needs at least {least} players"),
     # -- web: forms, the wizard, the organiser's page, the API
     E_("you cannot take away your own administrator rights"),
     E_("the CSV file is empty"),
