@@ -205,9 +205,9 @@ def test_bad_calendars_and_requests_are_refused() -> None:
     zone = ZoneInfo("UTC")
     with pytest.raises(RuleError, match="weekly series needs its weekday"):
         SeriesCalendar(CalendarKind.WEEKLY, dt.time(18), zone)
-    with pytest.raises(RuleError, match="weekend series has no day of the month"):
+    with pytest.raises(RuleError, match="only a monthly series has a day of the month"):
         SeriesCalendar(CalendarKind.WEEKEND, dt.time(18), zone, day=3)
-    with pytest.raises(RuleError, match="monthly series has no weekday"):
+    with pytest.raises(RuleError, match="only a weekly series has a weekday"):
         SeriesCalendar(CalendarKind.MONTHLY, dt.time(18), zone, weekday=1, day=1)
     with pytest.raises(RuleError, match="day 32"):
         SeriesCalendar(CalendarKind.MONTHLY, dt.time(18), zone, day=32)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 from dataclasses import replace
 
@@ -178,7 +179,7 @@ def test_every_plan_ends_in_one_final(
         return
     finals = [s for s in stages if s.kind is StageKind.FINAL]
     assert len(finals) == 1 and len(finals[0].group_sizes) == 1
-    for before, after in zip(stages, stages[1:], strict=False):
+    for before, after in itertools.pairwise(stages):
         assert after.players == before.qualifiers < before.players
         assert before.qualifiers_per_group < min(before.group_sizes)
     for s in stages:

@@ -97,16 +97,14 @@ class SeriesCalendar:
             if not 0 <= self.weekday <= 6:
                 raise RuleError(f"weekday {self.weekday}: 0 (Monday) to 6 (Sunday)")
         elif self.weekday is not None:
-            raise RuleError(f"a {self.kind.value} series has no weekday (only a weekly one)")
+            raise RuleError("only a weekly series has a weekday")
         if self.kind is CalendarKind.MONTHLY:
             if self.day is None:
                 raise RuleError("a monthly series needs its day of the month (1…31)")
             if not 1 <= self.day <= 31:
                 raise RuleError(f"day {self.day}: a day of the month is 1 to 31")
         elif self.day is not None:
-            raise RuleError(
-                f"a {self.kind.value} series has no day of the month (only a monthly one)"
-            )
+            raise RuleError("only a monthly series has a day of the month")
 
     @property
     def zone_name(self) -> str:
@@ -154,7 +152,10 @@ def is_slot_day(calendar: SeriesCalendar, date: dt.date) -> bool:
 def slot_dates(calendar: SeriesCalendar, first: dt.date) -> Iterator[dt.date]:
     """The series' slot days from ``first`` on (inclusive), in order, without end."""
     if calendar.kind is CalendarKind.REGULAR:
-        raise RuleError(_REGULAR)
+        raise RuleError(
+            "a regular series has no calendar slots: each edition starts as soon as "
+            "the previous one ends"
+        )
     try:
         if calendar.kind is CalendarKind.MONTHLY:
             assert calendar.day is not None
@@ -277,8 +278,3 @@ def postponed_start(
 def _aware(moment: dt.datetime, name: str) -> None:
     if moment.tzinfo is None or moment.utcoffset() is None:
         raise RuleError(f"{name} {moment.isoformat()}: a moment needs its time zone")
-
-
-_REGULAR = (
-    "a regular series has no calendar slots: each edition starts as soon as the previous one ends"
-)

@@ -44,6 +44,8 @@ from crosstable.core.series.groups import (
 #: the most stages one edition may have (10 000 entries in groups of 10 need 7; with at most
 #: half of a group going on, a stage of three or more groups keeps at most 3/4 of its players)
 MAX_STAGES = 100
+#: the most cycles of a stage's round robins
+MAX_CYCLES = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,13 +74,14 @@ class SeriesFormat:
                 f"final of at least {self.final_min}: between {MIN_GROUP_SIZE} and the "
                 f"largest group ({self.max_group_size})"
             )
-        for name, cycles in (
-            ("group", self.group_cycles),
-            ("final", self.final_cycles),
-            ("super-final", self.super_final_cycles),
-        ):
-            if not 1 <= cycles <= 4:
-                raise RuleError(f"{name} cycles: {cycles} — between 1 and 4")
+        if not 1 <= self.group_cycles <= MAX_CYCLES:
+            raise RuleError(f"group cycles: {self.group_cycles} — between 1 and {MAX_CYCLES}")
+        if not 1 <= self.final_cycles <= MAX_CYCLES:
+            raise RuleError(f"final cycles: {self.final_cycles} — between 1 and {MAX_CYCLES}")
+        if not 1 <= self.super_final_cycles <= MAX_CYCLES:
+            raise RuleError(
+                f"super-final cycles: {self.super_final_cycles} — between 1 and {MAX_CYCLES}"
+            )
         if self.super_final_players == 1 or not 0 <= self.super_final_players <= 10:
             raise RuleError(
                 f"super-final of {self.super_final_players}: 0 (none) or 2 to 10 players"

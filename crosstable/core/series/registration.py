@@ -47,7 +47,7 @@ from fractions import Fraction
 
 from crosstable.core.errors import RuleError
 from crosstable.core.series.calendar import SeriesCalendar, postponed_start
-from crosstable.core.series.groups import DEFAULT_MAX_GROUP_SIZE, MIN_GROUP_SIZE
+from crosstable.core.series.groups import DEFAULT_MAX_GROUP_SIZE, MAX_GROUP_SIZE, MIN_GROUP_SIZE
 
 #: R-SE-2: extended while fewer than this share of the last table's places are taken
 EXTENSION_SHARE = Fraction(3, 5)
@@ -65,8 +65,8 @@ def last_table(entries: int, max_size: int = DEFAULT_MAX_GROUP_SIZE) -> tuple[in
     """``(taken, places)`` of the last table when ``entries`` fill tables of ``max_size``."""
     if entries < 0:
         raise RuleError(f"{entries} entries: a count is never negative")
-    if max_size < MIN_GROUP_SIZE:
-        raise RuleError(f"max group size {max_size}: at least {MIN_GROUP_SIZE}")
+    if not MIN_GROUP_SIZE <= max_size <= MAX_GROUP_SIZE:
+        raise RuleError(f"max group size {max_size}: between {MIN_GROUP_SIZE} and {MAX_GROUP_SIZE}")
     if entries == 0:
         return 0, max_size
     return entries - max_size * ((entries - 1) // max_size), max_size
