@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 from pathlib import Path
 
 import pytest
@@ -48,11 +49,89 @@ def test_demo_prints_schedule_and_crosstable(capsys: pytest.CaptureFixture[str])
     assert "direct encounter" in out
 
 
-def test_demo_database_is_fresh(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from crosstable.cli.demo import _demo_database
+def _served(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, object]]:
+    """Stand in for the web server: record what ``demo`` would serve, and return."""
+    import crosstable.cli.serve
 
+    calls: list[dict[str, object]] = []
+
+    def run(db: str | None, **options: object) -> None:
+        calls.append({"db": db, **options})
+
+    monkeypatch.setattr(crosstable.cli.serve, "run", run)
+    return calls
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def test_demo_keeps_what_users_made_between_starts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 15 item 1: a tournament made between two starts is there after the second."""
+    from crosstable.service import PlayerInfo, Regulations, Service
+    from crosstable.store import open_store
+
+    served = _served(monkeypatch)
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
-    first = _demo_database(None)
-    Path(first).write_text("old")
-    assert _demo_database(None) == first
-    assert not Path(first).exists()
+    port = str(_free_port())
+    assert main(["demo", "--port", port]) == 0
+    assert "FIDE Berger table" in capsys.readouterr().out
+    database = tmp_path / "crosstable" / "demo.sqlite"
+    assert served[-1]["db"] == str(database) and served[-1]["port"] == int(port)
+    banner = str(served[-1]["banner"])
+    assert f"Demo database {database} created; it is kept from one start to the next" in banner
+    assert "/t/2" in banner and "Sign in as demo / demo-demo" in banner
+    # a user makes a tournament in the running demo
+    with open_store(str(database)) as store:
+        service = Service(store)
+        made = service.create_tournament(Regulations(name="Made in the demo")).tournament_id
+        service.add_player(made, PlayerInfo("Visitor"))
+    assert main(["demo", "--port", port]) == 0
+    assert "kept as it was left (--reset recreates it)" in str(served[-1]["banner"])
+    with open_store(str(database)) as store:
+        names = [t.name for t in Service(store).tournaments()]
+    assert names.count("Made in the demo") == 1 and len(names) == 3  # nothing built twice
+    # --reset recreates it, and says so
+    assert main(["demo", "--port", port, "--reset"]) == 0
+    assert f"Demo database {database} recreated (--reset)." in str(served[-1]["banner"])
+    with open_store(str(database)) as store:
+        names = [t.name for t in Service(store).tournaments()]
+    assert "Made in the demo" not in names and len(names) == 2
+
+
+def test_a_busy_port_is_refused_before_the_database_is_touched(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    served = _served(monkeypatch)
+    database = tmp_path / "demo.sqlite"
+    port = _free_port()
+    assert main(["demo", "--db", str(database), "--port", str(port)]) == 0
+    before = (database.stat().st_mtime_ns, database.read_bytes())
+    capsys.readouterr()
+    with socket.socket() as taken:  # a running demo holds the port
+        taken.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        taken.bind(("127.0.0.1", port))
+        taken.listen()
+        for extra in ([], ["--reset"]):
+            argv = ["demo", "--db", str(database), "--port", str(port), *extra]
+            assert main(argv) == 2
+            captured = capsys.readouterr()
+            assert captured.err == (
+                f"crosstable: port {port} on 127.0.0.1 is busy (Address already in use): "
+                "another demo or server runs there; stop it, or choose another port with --port\n"
+            )
+            assert captured.out == ""  # no URL, no "Stop with Ctrl-C"
+    assert (database.stat().st_mtime_ns, database.read_bytes()) == before
+    assert len(served) == 1
+
+
+def test_reset_refuses_a_database_that_is_not_a_file(monkeypatch: pytest.MonkeyPatch) -> None:
+    from crosstable.cli.demo import remove_database
+    from crosstable.core.errors import RuleError
+
+    with pytest.raises(RuleError, match="--reset recreates a SQLite file only"):
+        remove_database("postgresql://someone@localhost/club")

@@ -4,20 +4,28 @@
    players of seed 003's club round robin): the FIDE Berger pairing list of
    every round with its results, then the crosstable with Sonneborn-Berger and
    the FIDE round-robin tie-breaks, and seed 003's SB walk-through for one player.
-2. Unless ``--no-serve``: builds the web demo on its own SQLite file (that
-   six-player event finished, and a ten-player round robin in progress) and
-   serves it, printing the URL and a login. Stop it with Ctrl-C.
+2. Unless ``--no-serve``: serves the web demo on its own SQLite file (that
+   six-player event finished, and a ten-player round robin in progress),
+   printing the URL and a login. Stop it with Ctrl-C.
+
+The demo database is built on the first start and kept afterwards: what users
+made in the demo (tournaments, accounts, results) is still there after a
+restart; ``--reset`` recreates it, and says so. The port is checked before the
+database is touched, so a second ``demo`` while one runs stops with one line
+naming the busy port (exit status 2) and leaves the running one alone.
 """
 
 from __future__ import annotations
 
 import os
+import socket
 from importlib import resources
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
+from crosstable.core.errors import CrosstableError, RuleError
 from crosstable.core.model import GameResult, Tournament
 from crosstable.core.schedule import berger_table
 
@@ -44,12 +52,25 @@ def demo(
         typer.Option("--db", help="SQLite file for the web demo (default: a per-user demo file)."),
     ] = None,
     host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port", help="Port to listen on.")] = 8000,
+    port: Annotated[
+        int, typer.Option("--port", min=1, max=65535, help="Port to listen on.")
+    ] = 8000,
+    reset: Annotated[
+        bool,
+        typer.Option(
+            "--reset", help="Recreate the web demo's database (what was made in it is lost)."
+        ),
+    ] = False,
 ) -> None:
-    """A demo round robin: schedule, results, crosstable and tie-breaks; then the web app."""
+    """A demo round robin: schedule, results, crosstable and tie-breaks; then the web app.
+
+    The web demo's database is kept from one start to the next; --reset recreates it.
+    """
+    if serve:
+        check_port(host, port)  # before anything is printed or touched
     typer.echo(render_example())
     if serve:
-        _serve(db, host, port)
+        _serve(db, host, port, reset=reset)
 
 
 def render_example() -> str:
@@ -100,37 +121,82 @@ def _label(result: GameResult | None) -> str:
     return "" if result is None else result.label()
 
 
-def _demo_database(db: str | None) -> str:
+class PortBusyError(CrosstableError):
+    """The demo's port is taken (another demo or server runs there)."""
+
+
+def check_port(host: str, port: int) -> None:
+    """PortBusyError unless a server could listen on ``host:port`` now."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except OSError as error:
+        raise PortBusyError(f"--host {host}: {error.strerror or error}") from None
+    family, kind, proto, _name, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server does
+        try:
+            probe.bind(address)
+        except OSError as error:
+            raise PortBusyError(
+                f"port {port} on {host} is busy ({error.strerror or error}): another demo "
+                f"or server runs there; stop it, or choose another port with --port"
+            ) from None
+
+
+def demo_database(db: str | None) -> str:
+    """The web demo's database: ``--db``, else the per-user demo file (its folder made)."""
     if db:
         return db
     base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
     folder = base / "crosstable"
     folder.mkdir(parents=True, exist_ok=True)
-    path = folder / "demo.sqlite"
-    for suffix in ("", "-wal", "-shm"):  # a fresh demo every time
-        Path(str(path) + suffix).unlink(missing_ok=True)
-    return str(path)
+    return str(folder / "demo.sqlite")
 
 
-def _serve(db: str | None, host: str, port: int) -> None:
+def remove_database(database: str) -> None:
+    """Delete a SQLite demo database and its journal files (``--reset``)."""
+    from crosstable.store import resolve_url
+
+    url = resolve_url(database)
+    if not url.startswith("sqlite:///") or url == "sqlite:///:memory:":
+        raise RuleError(f"--reset recreates a SQLite file only, not {database}")
+    path = url[len("sqlite:///") :]
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        Path(path + suffix).unlink(missing_ok=True)
+
+
+def _serve(db: str | None, host: str, port: int, *, reset: bool = False) -> None:
     try:
         from crosstable.cli.serve import run
         from crosstable.service import Service
         from crosstable.store import open_store
-        from crosstable.web.demo import build_demo
+        from crosstable.web.demo import build_demo, find_demo
     except ImportError as error:
         typer.echo(
             f"\nThe web demo needs the web extra: pip install 'crosstable[web]' ({error.name})"
         )
         return
-    database = _demo_database(db)
+    database = demo_database(db)
+    if reset:
+        remove_database(database)
     store = open_store(database)
     with store:
-        made = build_demo(Service(store))
+        service = Service(store)
+        made = None if reset else find_demo(service)
+        if made is not None:
+            said = f"Demo database {database} kept as it was left (--reset recreates it)."
+        else:
+            made = build_demo(service)
+            said = (
+                f"Demo database {database} recreated (--reset)."
+                if reset
+                else f"Demo database {database} created; it is kept from one start to the next."
+            )
     url = f"http://{host}:{port}"
     banner = (
-        f"\nWeb demo: {url}{made['path']}  (finished event: {url}{made['finished_path']})\n"
-        f"Sign in as {made['username']} / {made['password']}  — database {database}\n"
+        f"\n{said}\n"
+        f"Web demo: {url}{made['path']}  (finished event: {url}{made['finished_path']})\n"
+        f"Sign in as {made['username']} / {made['password']}\n"
         "Stop with Ctrl-C."
     )
     run(database, host=host, port=port, banner=banner)

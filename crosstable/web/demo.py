@@ -30,6 +30,9 @@ from crosstable.service.accounts import Accounts
 
 USERNAME = "demo"
 PASSWORD = "demo-demo"
+#: the preference that remembers the demo's tournaments (finished, live) once built
+BUILT = "demo.tournaments"
+LIVE_NAME = "Клубный чемпионат (demo)"
 
 #: ten players for the round robin in progress (starting numbers 1…10 in this order)
 TEN = (
@@ -72,7 +75,7 @@ def build_demo(service: Service) -> dict[str, Any]:
     accounts.claim(finished, user)
 
     regulations = Regulations(
-        name="Клубный чемпионат (demo)",
+        name=LIVE_NAME,
         time_control="G/25 d5",
         details={"venue": "Chess club", "arbiter": "A. Arbiter"},
     )
@@ -91,6 +94,32 @@ def build_demo(service: Service) -> dict[str, Any]:
     service.start(live, actor=USERNAME)
     for board, result in enumerate(FIRST_ROUND, 1):
         service.record_result(live, 1, board, result, actor=USERNAME)
+    service.set_preference(BUILT, f"{finished},{live}")
+    return _answer(finished, live)
+
+
+def find_demo(service: Service) -> dict[str, Any] | None:
+    """The demo already built in this database (as :func:`build_demo` answers), or None.
+
+    A database built before the demo remembered its tournaments is recognised by the
+    demo organiser's account and the tournaments' names.
+    """
+    remembered = service.preference(BUILT)
+    if remembered:
+        finished, live = (int(part) for part in remembered.split(","))
+        return _answer(finished, live)
+    accounts = Accounts(service.store, clock=service.clock)
+    if accounts.find_user(USERNAME) is None:
+        return None
+    listed = service.tournaments()
+    live_ids = [t.id for t in listed if t.name == LIVE_NAME]
+    finished_ids = [t.id for t in listed if t.id not in live_ids]
+    if not live_ids or not finished_ids:
+        return None
+    return _answer(finished_ids[0], live_ids[0])
+
+
+def _answer(finished: int, live: int) -> dict[str, Any]:
     return {
         "path": f"/t/{live}",
         "finished_path": f"/t/{finished}",
