@@ -15,11 +15,10 @@ import re
 from typing import Any
 
 from crosstable.core.errors import CrosstableError, InputError
-from crosstable.formats.limits import MAX_PLAYERS, MAX_RATING, MAX_ROUNDS
+from crosstable.formats.limits import CONTROL, MAX_PLAYERS, MAX_RATING, MAX_ROUNDS
 from crosstable.formats.trf_model import TrfDocument
 from crosstable.formats.trf_text import RecoverableError, format_fixed
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029\x85]")
 _HEADER_TAG = re.compile(r"^[0-9]{2}2$")
 #: Player fields and their TRF widths (columns of the ``001`` line).
 _WIDTHS = (("title", 3), ("federation", 3), ("fide_id", 11), ("birth_date", 10))
@@ -67,7 +66,7 @@ def check_document(doc: TrfDocument, source: str, *, lenient: bool = False) -> N
     for tag, text in doc.headers.items():
         if not _HEADER_TAG.match(tag):
             raise fail(f"$.trf.headers.{tag}", "a tournament tag is three digits ending in 2")
-        if _CONTROL.search(text.replace("\n", "")):
+        if CONTROL.search(text.replace("\n", "")):
             raise fail(f"$.trf.headers.{tag}", "a control character cannot be written")
     for index, comment in enumerate(doc.comments):
         _one_line(comment.text, f"$.trf.comments[{index}].text", fail)
@@ -101,7 +100,7 @@ def _record_players(doc: TrfDocument) -> list[tuple[str, tuple[int, ...]]]:
 
 
 def _one_line(value: str, path: str, fail: Any) -> None:
-    if _CONTROL.search(value):
+    if CONTROL.search(value):
         raise fail(path, f"{value[:40]!r}: a line break or control character cannot be written")
 
 

@@ -9,6 +9,8 @@ at most a few seconds and a bounded amount of memory (issue 13 item 4; docs/trf.
 
 from __future__ import annotations
 
+import re
+
 #: Starting numbers 1…9 999: columns 5–8 of a ``001`` line.
 MAX_PLAYERS = 9_999
 #: Rounds 1…999: the round fields of records 240, 250 and 260 have three columns.
@@ -25,6 +27,11 @@ MAX_NUMBER_TEXT = 12
 MAX_POINTS = 9_999
 #: Characters of one JSON text value (a name, a header, a comment).
 MAX_TEXT = 10_000
+
+
+#: Characters no TRF line and no JSON text value may hold: they break the columns or the
+#: lines of a TRF (a tab is one character but several columns in an editor).
+CONTROL = re.compile(r"[\x00-\x1f\x7f\x85\u2028\u2029]")
 
 
 def is_number_text(text: str) -> bool:

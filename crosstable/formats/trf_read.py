@@ -17,7 +17,7 @@ from crosstable.core.errors import InputError, RuleError
 from crosstable.core.model import Colour, Player, Tournament
 from crosstable.core.scoring import PointSystem, format_points
 from crosstable.formats import trf_records as rec
-from crosstable.formats.limits import MAX_LINE, MAX_ROUNDS
+from crosstable.formats.limits import CONTROL, MAX_LINE, MAX_ROUNDS
 from crosstable.formats.trf_codes import (
     SCORE_162_SYMBOLS,
     point_system_from_162,
@@ -40,7 +40,7 @@ from crosstable.formats.trf_text import Line, format_fixed, parse_points, split_
 _RECORD_CODE = re.compile(r"^(?:[0-9]{3}|[A-Z]{3})$")
 #: Tournament tags whose value is typed (not kept in ``headers``).
 TYPED_TAGS = frozenset({"012", "132", "142", "152", "162", "202", "212"})
-_HEADER_TAG = re.compile(r"^\d\d2$")
+_HEADER_TAG = re.compile(r"^[0-9][0-9]2$")
 
 
 def parse_trf(text: str, source: str = "<input>", *, lenient: bool = False) -> TrfDocument:
@@ -89,6 +89,13 @@ class _Reader:
                 f"the line has {len(text)} characters; a TRF line has at most {MAX_LINE} "
                 f"({MAX_ROUNDS} rounds)",
                 MAX_LINE + 1,
+            )
+        control = CONTROL.search(text)
+        if control is not None:
+            raise line.error(
+                f"control character U+{ord(control.group()):04X} in column {control.start() + 1}"
+                " (a TRF line holds text and blanks only; a tab shifts the columns)",
+                control.start() + 1,
             )
         if text.startswith("###"):
             self.comments.append(Comment(text[3:].rstrip(), self.last_key))
