@@ -2,9 +2,18 @@
 
 The event log is append-only. Undoing appends an event that applies the undone
 event's row changes backwards; reverting to event *n* appends one event that
-takes back, newest first, everything recorded after *n* (undos included, so a
-revert can itself be reverted). What is "undone" is read from the log, never
-stored by rewriting it.
+brings every row to what it was right after *n* (undos and earlier reverts
+included, so a revert can itself be reverted). A revert records only the rows
+that differ between now and then (R-OR-4; issue 13 item 1: it used to take back
+every later event's changes one by one, so reverting back and forth doubled the
+event each time): its size is bounded by the state it changes, never by the
+history. What is "undone" is read from the log, never stored by rewriting it.
+
+Reopening a finished tournament (an undo or a revert that takes the status back
+from "finished") needs a reason and a confirmation, and the refusal says what it
+takes back — except taking back the one result that finished the tournament by
+itself, which is an ordinary undo (see docs/store.md, "Undo, revert and the
+finish").
 """
 
 from __future__ import annotations
@@ -17,10 +26,14 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from crosstable.core.errors import RuleError
+from crosstable.service.approval import WITHDRAWN, withdraw_if_changed
 from crosstable.service.base import Change, Done, ServiceBase, append_event
 from crosstable.service.errors import NotFoundError
 from crosstable.service.unit import Tx, apply_change, inverse
 from crosstable.store.models import MODELS, EventRow, TournamentRow
+
+#: a row of a tournament: (table, its key as sorted JSON)
+Spot = tuple[str, str]
 
 #: events that take others back (they are not themselves undone by ``undo``)
 _REVERSALS = ("undo", "revert")
@@ -92,8 +105,19 @@ class History(ServiceBase):
             for e in events
         ]
 
-    def undo(self, tournament_id: int, *, actor: str = "") -> Change:
-        """Take back the last change still in force (not the creation)."""
+    def undo(
+        self,
+        tournament_id: int,
+        *,
+        actor: str = "",
+        reason: str | None = None,
+        confirm: bool = False,
+    ) -> Change:
+        """Take back the last change still in force (not the creation).
+
+        Taking back an organiser's finish (or anything else that reopens a finished
+        tournament) needs ``reason`` and ``confirm``; taking back the result that
+        finished the tournament by itself does not."""
 
         def body(tx: Tx) -> Done:
             events = _events(tx.session, tx.tournament_id)
@@ -101,14 +125,41 @@ class History(ServiceBase):
             if len(stack) <= 1:
                 raise RuleError("there is nothing to undo")
             target = next(e for e in events if e.seq == stack[-1])
-            for change in reversed(target.changes):
-                apply_change(tx, inverse(change))
-            return Done(f"undo #{target.seq}: {target.summary}", {"undoes": target.seq})
+            was = tx.tournament.status
+            changes = [inverse(change) for change in reversed(target.changes)]
+            for change in changes:
+                apply_change(tx, change)
+            data: dict[str, Any] = {"undoes": target.seq}
+            summary = f"undo #{target.seq}: {target.summary}"
+            reopened = _check_reopening(
+                tx,
+                was,
+                changes,
+                ordinary=_finished_by_itself(target),
+                action=f"undo #{target.seq}",
+                reason=reason,
+                confirm=confirm,
+            )
+            if reopened:
+                data["reopened"] = reopened
+                summary += f"; reopens the finished tournament (reason: {reopened['reason']})"
+            return Done(*_with_approval(tx, changes, summary, data))
 
         return self._change(tournament_id, "undo", body, actor=actor)
 
-    def revert_to(self, tournament_id: int, seq: int, *, actor: str = "") -> Change:
-        """Bring the tournament back to how it was right after event ``seq``."""
+    def revert_to(
+        self,
+        tournament_id: int,
+        seq: int,
+        *,
+        actor: str = "",
+        reason: str | None = None,
+        confirm: bool = False,
+    ) -> Change:
+        """Bring the tournament back to how it was right after event ``seq``: one event
+        with the rows that differ between now and then (as many changes as rows that
+        differ, however long the history since). Reopening a finished tournament needs
+        ``reason`` and ``confirm`` (see :meth:`undo`)."""
 
         def body(tx: Tx) -> Done:
             events = _events(tx.session, tx.tournament_id)
@@ -117,12 +168,31 @@ class History(ServiceBase):
             later = [e for e in events if e.seq > seq]
             if not later:
                 raise RuleError(f"#{seq} is the latest event: nothing to revert")
-            for event in reversed(later):
-                for change in reversed(event.changes):
-                    apply_change(tx, inverse(change))
+            then = replayed_rows([e for e in events if e.seq <= seq])
+            changes = differences(current_rows(tx.session, tx.tournament_id), then)
+            was = tx.tournament.status
+            for change in changes:
+                apply_change(tx, change)
+            data: dict[str, Any] = {"to": seq}
             if not tx.changes:
-                return Done(f"reverted to #{seq} (nothing had changed since)", {"to": seq})
-            return Done(f"reverted to #{seq}: {len(later)} later event(s) taken back", {"to": seq})
+                return Done(f"reverted to #{seq} (nothing had changed since)", data)
+            stack = effective(events)
+            kept = effective([e for e in events if e.seq <= seq])
+            by_seq = {e.seq: e for e in events}
+            reopened = _check_reopening(
+                tx,
+                was,
+                changes,
+                ordinary=stack[:-1] == kept and _finished_by_itself(by_seq[stack[-1]]),
+                action=f"reverting to #{seq}",
+                reason=reason,
+                confirm=confirm,
+            )
+            summary = f"reverted to #{seq}: {len(later)} later event(s) taken back"
+            if reopened:
+                data["reopened"] = reopened
+                summary += f"; reopens the finished tournament (reason: {reopened['reason']})"
+            return Done(*_with_approval(tx, changes, summary, data))
 
         return self._change(tournament_id, "revert", body, actor=actor)
 
@@ -132,23 +202,11 @@ class History(ServiceBase):
         with self.store.reading() as session:
             row = self._exists(session, tournament_id)
             events = _events(session, tournament_id)
-            state: dict[tuple[str, str], dict[str, Any]] = {}
+            state = replayed_rows(events)
             problems: list[str] = []
-            for event in events:
-                for change in event.changes:
-                    spot = (change["table"], json.dumps(change["key"], sort_keys=True))
-                    if change["after"] is None:
-                        state.pop(spot, None)
-                    else:
-                        state[spot] = state.get(spot, {}) | change["after"]
             if events and row.revision != events[-1].seq:
                 problems.append(f"revision {row.revision} but the last event is #{events[-1].seq}")
-            actual: dict[tuple[str, str], dict[str, Any]] = {}
-            for table, model in MODELS.items():
-                column = model.__table__.c["id" if model is TournamentRow else "tournament_id"]
-                rows = session.scalars(select(model).where(column == tournament_id)).all()
-                for item in rows:
-                    actual[(table, json.dumps(item.row_key(), sort_keys=True))] = item.snapshot()
+            actual = current_rows(session, tournament_id)
             for spot in sorted(set(state) | set(actual)):
                 if spot not in actual:
                     problems.append(
@@ -172,3 +230,117 @@ class History(ServiceBase):
 def _events(session: Session, tournament_id: int) -> list[EventRow]:
     query = select(EventRow).where(EventRow.tournament_id == tournament_id).order_by(EventRow.seq)
     return list(session.scalars(query))
+
+
+# -- the rows now and then -----------------------------------------------------------------
+
+
+def replayed_rows(events: list[EventRow]) -> dict[Spot, dict[str, Any]]:
+    """Every row of the tournament as the history ``events`` (oldest first, from the
+    creation) leaves it: the replay that :meth:`History.verify` checks the rows with."""
+    state: dict[Spot, dict[str, Any]] = {}
+    for event in events:
+        for change in event.changes:
+            spot = (change["table"], json.dumps(change["key"], sort_keys=True))
+            if change["after"] is None:
+                state.pop(spot, None)
+            else:
+                state[spot] = state.get(spot, {}) | change["after"]
+    return state
+
+
+def current_rows(session: Session, tournament_id: int) -> dict[Spot, dict[str, Any]]:
+    """Every row of the tournament as the database holds it (tracked columns)."""
+    actual: dict[Spot, dict[str, Any]] = {}
+    for table, model in MODELS.items():
+        column = model.__table__.c["id" if model is TournamentRow else "tournament_id"]
+        rows = session.scalars(select(model).where(column == tournament_id)).all()
+        for item in rows:
+            actual[(table, json.dumps(item.row_key(), sort_keys=True))] = item.snapshot()
+    return actual
+
+
+#: the order rows are inserted in (a game or a bye refers to its round and players)
+_PARENTS_FIRST = tuple(MODELS)
+
+
+def differences(
+    now: dict[Spot, dict[str, Any]], then: dict[Spot, dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """The row changes that take the rows ``now`` to ``then``: one per row that differs
+    (only the columns that differ), inserts parents first, deletes children first."""
+    inserts: list[dict[str, Any]] = []
+    updates: list[dict[str, Any]] = []
+    deletes: list[dict[str, Any]] = []
+    order = {table: index for index, table in enumerate(_PARENTS_FIRST)}
+    for spot in sorted(set(now) | set(then), key=lambda s: (order.get(s[0], len(order)), s[1])):
+        table, key = spot[0], json.loads(spot[1])
+        before, after = now.get(spot), then.get(spot)
+        if before is None and after is not None:
+            inserts.append({"table": table, "key": key, "before": None, "after": dict(after)})
+        elif after is None and before is not None:
+            deletes.append({"table": table, "key": key, "before": dict(before), "after": None})
+        elif before is not None and after is not None:
+            differ = [name for name in after if name in before and before[name] != after[name]]
+            if differ:
+                updates.append(
+                    {
+                        "table": table,
+                        "key": key,
+                        "before": {name: before[name] for name in differ},
+                        "after": {name: after[name] for name in differ},
+                    }
+                )
+    return inserts + updates + deletes[::-1]
+
+
+# -- reopening a finished tournament -------------------------------------------------------
+
+
+def _finished_by_itself(event: EventRow) -> bool:
+    """The event is a result that finished the tournament by itself (docs/store.md)."""
+    return bool((event.data or {}).get("finished") == "auto")
+
+
+def _check_reopening(
+    tx: Tx,
+    was: str,
+    changes: list[dict[str, Any]],
+    *,
+    ordinary: bool,
+    action: str,
+    reason: str | None,
+    confirm: bool,
+) -> dict[str, Any]:
+    """``changes`` (applied in ``tx``) took a finished tournament back to running or
+    registration: refused without a reason and a confirmation, saying what it takes
+    back (issue 13 item 2). What to record with the event (empty: not a reopening)."""
+    if was != "finished" or tx.tournament.status == "finished" or ordinary:
+        return {}
+    results = sum(
+        1
+        for change in changes
+        if change["table"] == "games"
+        and change["before"] is not None
+        and change["before"].get("result") is not None
+        and (change["after"] is None or "result" in change["after"])
+    )
+    why = (reason or "").strip()
+    if not why or not confirm:
+        what = "no result" if results == 0 else "1 result" if results == 1 else f"{results} results"
+        raise RuleError(
+            f"{action} reopens the finished tournament: it takes back the final places "
+            f"and {what}; give a reason and confirm"
+        )
+    return {"reason": why, "results": results}
+
+
+def _with_approval(
+    tx: Tx, changes: list[dict[str, Any]], summary: str, data: dict[str, Any]
+) -> tuple[str, dict[str, Any]]:
+    """Withdraw an administrator's approval when ``changes`` leave other regulations
+    than the approved ones (see :mod:`crosstable.service.approval`)."""
+    withdrawn = withdraw_if_changed(tx, changes)
+    if not withdrawn:
+        return summary, data
+    return f"{summary}; {WITHDRAWN}", data | withdrawn
