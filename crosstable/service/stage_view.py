@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 from crosstable.core.errors import RuleError
 from crosstable.core.model import Player
 from crosstable.core.pairing.knockout import MatchFormat, TieRule
-from crosstable.core.pairing.knockout_groups import cross_seeded_bracket, group_ranking
+from crosstable.core.pairing.knockout_groups import cross_seeded_bracket, group_qualifiers
 from crosstable.service.loading import Loaded
 from crosstable.store.models import EntryRow, TournamentRow
 
@@ -253,11 +253,10 @@ def qualifiers(
         assert row is not None
         loaded = Loaded(session, row)
         tournament = loaded.tournament()
-        order = group_ranking(
-            replace(tournament, name=row.name), None, qualifiers=k, lots_seed=lots_seed
-        )
+        # R-SE-6: who played no game in the group does not go on; the next moves up
+        order = group_qualifiers(replace(tournament, name=row.name), k, lots_seed=lots_seed)
         players = []
-        for place, start in enumerate(order[:k], 1):
+        for place, start in enumerate(order, 1):
             entry = loaded.entry_by_start(start)
             assert entry is not None
             key = index * k + place  # unique within the event
