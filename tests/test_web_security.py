@@ -271,3 +271,34 @@ def test_sign_ups_are_limited_per_address(client: TestClient) -> None:
         )
         codes.append(answer.status_code)
     assert codes == [422] * 10 + [429] * 2
+
+
+def test_serve_passes_the_proxy_settings_to_uvicorn(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``crosstable serve`` itself: proxy headers off by default, on for the named proxies
+    (the option and the environment variable), a bad address one line and status 2."""
+    import uvicorn
+
+    from crosstable.cli import main
+
+    seen: list[dict[str, Any]] = []
+    monkeypatch.setattr(uvicorn, "run", lambda _app, **options: seen.append(options))
+    monkeypatch.delenv("CROSSTABLE_TRUSTED_PROXIES", raising=False)
+    db = str(tmp_path / "serve.db")
+    assert main(["serve", "--db", db]) == 0
+    assert seen[-1]["proxy_headers"] is False and "forwarded_allow_ips" not in seen[-1]
+    argv = ["serve", "--db", db, "--trusted-proxy", "127.0.0.1", "--trusted-proxy", "10.0.0.0/8"]
+    assert main(argv) == 0
+    assert seen[-1]["proxy_headers"] is True
+    assert seen[-1]["forwarded_allow_ips"] == "127.0.0.1,10.0.0.0/8"
+    monkeypatch.setenv("CROSSTABLE_TRUSTED_PROXIES", "192.0.2.10, 192.0.2.11")
+    assert main(["serve", "--db", db]) == 0
+    assert seen[-1]["forwarded_allow_ips"] == "192.0.2.10,192.0.2.11"
+    assert main(["serve", "--db", db, "--trusted-proxy", "localhost"]) == 2
+    assert len(seen) == 3
+    error = capsys.readouterr().err.strip().splitlines()
+    assert error[-1] == (
+        "crosstable: trusted proxy 'localhost': not an IP address or network "
+        "(e.g. 10.0.0.1, 10.0.0.0/8)"
+    )
