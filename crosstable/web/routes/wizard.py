@@ -50,6 +50,45 @@ class Preview:
     teams: list[tuple[str, int]] = field(default_factory=list)
     #: group stage + knockout: the knockout's round 1 by group places (A1, B2; "" a bye)
     knockout_pairs: list[tuple[str, str]] = field(default_factory=list)
+    #: no players typed: the number only plans (the tournament is created without players)
+    planned_only: bool = False
+
+
+#: the fewest players each format of the wizard can start with (what the start checks:
+#: a round robin's Berger table needs 3, a Swiss, a knockout or a Scheveningen 2, quads 4;
+#: a group stage's plan checks its groups)
+MINIMUM = {
+    "round-robin": 3,
+    "double-round-robin": 3,
+    "swiss": 2,
+    "knockout": 2,
+    "scheveningen": 2,
+    "quads": 4,
+    "groups": 3,
+}
+_FORMAT_NAMES = {
+    "round-robin": "a round robin",
+    "double-round-robin": "a double round robin",
+    "swiss": "a Swiss",
+    "knockout": "a knockout",
+    "scheveningen": "a Scheveningen",
+    "quads": "a quads event",
+    "groups": "a group stage",
+}
+
+
+class TooFewPlayersError(RuleError):
+    """The players typed cannot start the format (the wizard marks the players field)."""
+
+
+def check_minimum(format_: str, players: int) -> None:
+    """RuleError naming the players field when ``players`` cannot start ``format_``."""
+    least = MINIMUM.get(format_, 3)
+    if players < least:
+        what = _FORMAT_NAMES.get(format_, "a round robin")
+        raise TooFewPlayersError(
+            f"players: {what} needs at least {least} players, and the list has {players}"
+        )
 
 
 def spec_from_form(form: dict[str, Any]) -> actions.WizardSpec:
@@ -104,21 +143,18 @@ def preview(form: dict[str, Any]) -> Preview:
     except CrosstableError as error:
         return Preview(0, text(form, "format"), problems=[error_text(error)])
     count = len(spec.players) or (integer(form, "count") or 0)
-    result = Preview(count, spec.format)
+    result = Preview(count, spec.format, planned_only=not spec.players)
     evening = integer(form, "evening") or 180
     try:
         spec.regulations().settings()
     except CrosstableError as error:
         result.problems.append(error_text(error))
-    minimum = {"knockout": 2, "scheveningen": 2}.get(spec.format, 3)
-    if count < minimum:
-        result.problems.append(
-            {
-                "knockout": "a knockout needs at least 2 players",
-                "scheveningen": "a Scheveningen needs at least two players (one a team)",
-                "swiss": "a Swiss needs at least 3 players",
-            }.get(spec.format, "a round robin needs at least 3 players")
-        )
+    if count == 0:  # nothing typed: say so (the tournament is created without players)
+        return result
+    try:
+        check_minimum(spec.format, count)
+    except CrosstableError as error:
+        result.problems.append(error_text(error))
         return result
     try:
         if spec.format == "swiss":
@@ -299,8 +335,8 @@ def wizard(request: Request) -> Response:
             detail="only administrators and masters (winners of an over-the-board event) "
             "may organise tournaments",
         )
-    empty = preview({"count": "6", "time_control": "G/25 d5"})
-    return site.page(request, "wizard.html", caller=caller, preview=empty)
+    empty = preview({"time_control": "G/25 d5"})  # what the empty form would create
+    return site.page(request, "wizard.html", caller=caller, preview=empty, values={})
 
 
 @router.post("/new/preview", response_class=HTMLResponse)
@@ -311,9 +347,26 @@ def wizard_preview(request: Request, form: CheckedForm) -> Response:
 
 @router.post("/new")
 def create(request: Request, form: CheckedForm) -> Response:
+    """Create what the preview shows; a refusal shows the form again, as it was typed,
+    with the message (and the players field marked when the field is too small)."""
     site, caller = caller_of(request)
-    spec = spec_from_form(form)
-    ids = actions.create_tournaments(site, caller, spec)
+    try:
+        spec = spec_from_form(form)
+        if spec.players:  # none typed: created empty, players added on the manage page
+            check_minimum(spec.format, len(spec.players))
+        ids = actions.create_tournaments(site, caller, spec)
+    except CrosstableError as error:
+        message = error_text(error)
+        return site.page(
+            request,
+            "wizard.html",
+            status_code=422,
+            caller=caller,
+            preview=preview(form),
+            values={k: v for k, v in form.items() if isinstance(v, str)},
+            error=message,
+            error_field="list" if isinstance(error, TooFewPlayersError) else "",
+        )
     request.session["flash"] = {
         "kind": "ok",
         "text": f"created: {', '.join(str(i) for i in ids)}",
