@@ -433,3 +433,22 @@ def test_json_with_a_game_both_players_lost_needs_lenient() -> None:
     with pytest.raises(InputError, match="both players lost"):
         load_json(data, source="t.json")
     assert load_json(data, lenient=True) == doc
+
+
+# ---------------------------------------------------------------- found by the fuzz targets
+
+
+def test_control_characters_in_a_line_are_refused(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A tab read as one column then written back shifted nothing, but JSON refused it."""
+    path = written(tmp_path, swiss_text().replace("Test0001 Player0001", "Test0001\tPlayer0001"))
+    err = refused(capsys, path, "trf", "validate")
+    assert ":2:23: control character U+0009 in column 23" in err
+
+
+def test_a_tag_with_a_unicode_digit_is_not_a_tournament_tag() -> None:
+    doc = parse_trf(swiss_text() + "６12 x\n", lenient=True)
+    assert "６12" not in doc.headers
+    assert doc.other_records == (("６12", "x"),)
+    assert load_json(dump_json(doc), lenient=True) == doc
