@@ -222,8 +222,12 @@ def test_bad_calendars_and_requests_are_refused() -> None:
     for count in (0, MAX_SLOTS + 1):
         with pytest.raises(RuleError, match=f"count {count}"):
             slots(weekend, dt.date(2026, 1, 1), count)
-    with pytest.raises(RuleError, match="past the year 9999"):
-        slots(weekend, dt.date(9999, 12, 1), 100)
+    for first in (dt.date(9998, 12, 1), dt.date(9999, 1, 1), dt.date(1, 1, 1)):
+        with pytest.raises(RuleError, match="the calendar covers the years 1900 to 9998"):
+            slots(weekend, first, 100)
+    with pytest.raises(RuleError, match="covers the years 1900 to 9998"):
+        next_slot(weekend, dt.datetime(1, 1, 1, tzinfo=UTC))
+    assert slots(weekend, dt.date(9998, 12, 26), 2)[-1].year == 9998
     with pytest.raises(RuleError, match="needs its time zone"):
         next_slot(weekend, dt.datetime(2026, 1, 1))
     assert weekday_number("MON") == 0 and weekday_number("friday") == 4

@@ -208,3 +208,18 @@ def test_feed_refuses_bad_input() -> None:
     with pytest.raises(RuleError, match="positive time"):
         series_feed("x", [], series_id="1", stamp=STAMP, duration=dt.timedelta(0))
     assert feed_events(series_feed("x", [], series_id="1", stamp=STAMP)) == []
+
+
+def test_the_calendar_ends_cleanly(capsys: pytest.CaptureFixture[str]) -> None:
+    for first in ("0001-01-01", "9999-01-01"):
+        code, out, err = run(
+            capsys, "series", "slots", "--kind", "weekend", "--time", "00:30",
+            "--tz", "Europe/Moscow", "--from", first, "--count", "2",
+        )  # fmt: skip
+        assert code == 2 and out == "" and "covers the years 1900 to 9998" in err
+    code, out, _ = run(
+        capsys, "series", "slots", "--kind", "monthly", "--day", "31", "--time", "23:00",
+        "--tz", "Pacific/Kiritimati", "--from", "9998-12-01", "--count", "1", "--format", "ics",
+    )  # fmt: skip
+    assert code == 0
+    assert feed_events(out.encode())[0].decoded("dtstart").year == 9998

@@ -32,6 +32,8 @@ from crosstable.core.errors import RuleError
 PRODID = "-//crosstable//series calendar//EN"
 #: how long one slot is shown in a calendar unless the series says otherwise
 DEFAULT_DURATION = dt.timedelta(hours=2)
+#: the last day a VTIMEZONE may cover (icalendar adds the zone's offset past it)
+_LAST_ZONE_DATE = dt.date(9998, 12, 31)
 #: the most events one feed carries
 MAX_EVENTS = 1000
 
@@ -83,6 +85,8 @@ def series_feed(
         calendar.add_component(event)
     if starts:
         first = min(s.date() for s in starts) - dt.timedelta(days=366)
-        last = max(s.date() for s in starts) + dt.timedelta(days=366)
+        latest = max(s.date() for s in starts)
+        room = max(_LAST_ZONE_DATE - latest, dt.timedelta(0))
+        last = latest + min(dt.timedelta(days=366), room)
         calendar.add_missing_timezones(first_date=first, last_date=last)
     return bytes(calendar.to_ical())

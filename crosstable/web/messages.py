@@ -484,7 +484,7 @@ CATALOGUE: tuple[str, ...] = (
     E_(
         "a regular series has no calendar slots: each edition starts as soon as the previous one ends"
     ),
-    E_("the calendar runs past the year 9999"),
+    E_("the calendar covers the years {first} to {last}"),
     E_("count {count}: between 1 and {most} slots"),
     E_("a postponement moves the start later"),
     E_("{name} {moment}: a moment needs its time zone"),

@@ -58,6 +58,8 @@ MAX_SLOTS = 1000
 REGULAR_POSTPONEMENT = dt.timedelta(days=1)
 
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+#: the years a calendar covers (the zone database's range, and room to add a day or a week)
+FIRST_YEAR, LAST_YEAR = 1900, 9998
 _WEEKDAY_NAMES = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
 _UTC = dt.UTC
@@ -156,28 +158,38 @@ def slot_dates(calendar: SeriesCalendar, first: dt.date) -> Iterator[dt.date]:
             "a regular series has no calendar slots: each edition starts as soon as "
             "the previous one ends"
         )
-    try:
-        if calendar.kind is CalendarKind.MONTHLY:
-            assert calendar.day is not None
-            year, month = first.year, first.month
-            while True:
-                date = dt.date(year, month, month_slot_day(year, month, calendar.day))
-                if date >= first:
-                    yield date
-                year, month = (year + 1, 1) if month == 12 else (year, month + 1)
-        date = first
-        if calendar.kind is CalendarKind.WEEKLY:
-            assert calendar.weekday is not None
-            date += dt.timedelta(days=(calendar.weekday - first.weekday()) % 7)
-            while True:
-                yield date
-                date += dt.timedelta(days=7)
+    if not FIRST_YEAR <= first.year <= LAST_YEAR:
+        raise _outside()
+    for date in _slot_days(calendar, first):
+        if date.year > LAST_YEAR:
+            raise _outside()
+        yield date
+
+
+def _outside() -> RuleError:
+    return RuleError(f"the calendar covers the years {FIRST_YEAR} to {LAST_YEAR}")
+
+
+def _slot_days(calendar: SeriesCalendar, first: dt.date) -> Iterator[dt.date]:
+    if calendar.kind is CalendarKind.MONTHLY:
+        assert calendar.day is not None
+        year, month = first.year, first.month
         while True:
-            if is_slot_day(calendar, date):
+            date = dt.date(year, month, month_slot_day(year, month, calendar.day))
+            if date >= first:
                 yield date
-            date += dt.timedelta(days=1)
-    except (OverflowError, ValueError):
-        raise RuleError("the calendar runs past the year 9999") from None
+            year, month = (year + 1, 1) if month == 12 else (year, month + 1)
+    date = first
+    if calendar.kind is CalendarKind.WEEKLY:
+        assert calendar.weekday is not None
+        date += dt.timedelta(days=(calendar.weekday - first.weekday()) % 7)
+        while True:
+            yield date
+            date += dt.timedelta(days=7)
+    while True:
+        if is_slot_day(calendar, date):
+            yield date
+        date += dt.timedelta(days=1)
 
 
 def local_start(date: dt.date, time: dt.time, zone: dt.tzinfo) -> dt.datetime:
@@ -234,8 +246,10 @@ def slots_after(
 ) -> tuple[dt.datetime, ...]:
     """The next ``count`` slots strictly after the instant ``moment`` (aware)."""
     _aware(moment, "moment")
-    first = moment.astimezone(calendar.zone).date() - dt.timedelta(days=1)
     _count(count)
+    if not FIRST_YEAR <= moment.year <= LAST_YEAR:
+        raise _outside()
+    first = moment.astimezone(calendar.zone).date() - dt.timedelta(days=1)
     found: list[dt.datetime] = []
     for start in upcoming(calendar, first, after=moment):
         found.append(start)
