@@ -452,3 +452,16 @@ def test_a_tag_with_a_unicode_digit_is_not_a_tournament_tag() -> None:
     assert "６12" not in doc.headers
     assert doc.other_records == (("６12", "x"),)
     assert load_json(dump_json(doc), lenient=True) == doc
+
+
+def test_xxa_points_keep_to_their_columns() -> None:
+    """`XXA    1 10.25` was read as 10.2, the 5 in the blank column dropped."""
+    with pytest.raises(InputError, match="XXA: unexpected '5' in column 14"):
+        parse_trf(swiss_text() + "XXA    1 10.25\n")
+
+
+@pytest.mark.parametrize("name", ["cycles", "rounds"])
+def test_json_cycles_and_planned_rounds_are_bounded(name: str) -> None:
+    bad = _set(good_json(), f"tournament.settings.{name}", 10**12)
+    with pytest.raises(InputError, match=rf"settings\.{name}: 1000000000000: at most 999"):
+        tournament_from_json(bad, source="t.json")

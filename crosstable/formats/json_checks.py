@@ -46,6 +46,10 @@ def check_document(doc: TrfDocument, source: str, *, lenient: bool = False) -> N
             _one_line(value, f"{path}.{name}", fail)
             if len(value) > width:
                 raise fail(f"{path}.{name}", f"{value!r} is longer than {width} characters")
+    settings = tournament.settings
+    for name, value in (("cycles", settings.cycles), ("rounds", settings.rounds)):
+        if value is not None and value > MAX_ROUNDS:
+            raise fail(f"$.tournament.settings.{name}", f"{value}: at most {MAX_ROUNDS}")
     if len(tournament.rounds) > MAX_ROUNDS:
         raise fail("$.tournament.rounds", f"more than {MAX_ROUNDS} rounds")
     for index, rnd in enumerate(tournament.rounds):

@@ -228,6 +228,12 @@ def read_xxa(line: Line) -> tuple[int, tuple[Fraction | None, ...]]:
     values: list[Fraction | None] = []
     column = 10
     while column <= len(line.text):
+        if line.char(column + 4) != " ":
+            raise line.error(
+                f"XXA: unexpected {line.char(column + 4)!r} in column {column + 4}: "
+                "each round's points take 4 columns and a blank",
+                column + 4,
+            )
         values.append(
             line.points(column, column + 3, f"fictitious points, round {len(values) + 1}")
         )
