@@ -109,6 +109,30 @@ def test_a_year_of_slots_is_the_day_by_day_walk(cal: SeriesCalendar, first: dt.d
     check_slot(after, later, cal.time, cal.zone)
 
 
+@pytest.mark.parametrize("zone", ZONES)
+@pytest.mark.parametrize("kind", [k for k in CalendarKind if k is not CalendarKind.REGULAR])
+def test_every_kind_over_2027_at_the_changeover_times(zone: str, kind: CalendarKind) -> None:
+    """Deterministic: 2027 with the times the DST changes touch (every zone's gap and
+    repeated hour fall on a Sunday between 01:00 and 03:00) and an evening time."""
+    for time in (dt.time(1, 30), dt.time(2, 30), dt.time(18)):
+        for weekday, mday in ((6, None), (6, 31)) if kind is CalendarKind.MONTHLY else ((6, None),):
+            cal = SeriesCalendar(
+                kind,
+                time,
+                ZoneInfo(zone),
+                weekday if kind is CalendarKind.WEEKLY else None,
+                (mday or 28) if kind is CalendarKind.MONTHLY else None,
+            )
+            first = dt.date(2027, 1, 1)
+            year = [first + dt.timedelta(days=k) for k in range(365)]
+            expected = [d for d in year if allowed(kind, d, cal.weekday, cal.day)]
+            found = slots(cal, first, len(expected))
+            for slot, day in zip(found, expected, strict=True):
+                check_slot(slot, day, time, ZoneInfo(zone))
+            instants = [x.astimezone(UTC) for x in found]
+            assert instants == sorted(set(instants))
+
+
 @settings(max_examples=60, deadline=None)
 @given(calendars, st.datetimes(dt.datetime(2024, 1, 1), dt.datetime(2030, 1, 1)))
 def test_slots_after_a_moment_are_the_first_later_ones(
