@@ -34,7 +34,9 @@ from crosstable.service.errors import ConflictError, NotFoundError
 from crosstable.service.sessions import Sessions, SignInLimits
 from crosstable.store import Store, open_store
 from crosstable.web import i18n
+from crosstable.web.headers import SecurityHeaders
 from crosstable.web.hub import Hub
+from crosstable.web.limits import BodyLimit
 from crosstable.web.messages import error_text, translate
 from crosstable.web.pairing_views import live_fragment
 from crosstable.web.regulation_text import regulation_items
@@ -225,6 +227,8 @@ def create_app(
     )
 
     app.add_middleware(LocaleMiddleware)
+    app.add_middleware(BodyLimit)  # before a body is read (web/limits.py)
+    app.add_middleware(SecurityHeaders)  # CSP, HSTS over HTTPS (web/headers.py)
     _error_handlers(app, site)
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     if _DOCS_ASSETS:
@@ -293,17 +297,11 @@ class _App(FastAPI):
 
 
 class LocaleMiddleware:
-    """Chooses the language of each request and adds the security headers.
+    """Chooses the language of each request (the security headers: web/headers.py).
 
     A plain ASGI middleware (not ``BaseHTTPMiddleware``): the live event streams
     pass through it untouched, without a copy per chunk.
     """
-
-    HEADERS = (
-        (b"x-content-type-options", b"nosniff"),
-        (b"x-frame-options", b"DENY"),
-        (b"referrer-policy", b"same-origin"),
-    )
 
     def __init__(self, app: Any) -> None:
         self.app = app
@@ -320,7 +318,7 @@ class LocaleMiddleware:
             if name == "lang":
                 chosen = value
         locale = i18n.choose_locale(chosen, headers.get(b"accept-language", b"").decode("latin-1"))
-        extra = (*self.HEADERS, (b"content-language", locale.encode()))
+        extra = ((b"content-language", locale.encode()),)
 
         async def send_with_headers(message: Any) -> None:
             if message["type"] == "http.response.start":

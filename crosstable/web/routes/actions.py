@@ -21,8 +21,15 @@ from crosstable.core.errors import RuleError
 from crosstable.core.model import System, WithdrawalRule
 from crosstable.core.scoring import PointSystem, points
 from crosstable.service import Change, PlayerInfo, Regulations
+from crosstable.service.field import check_event_field, check_field
 from crosstable.web.app import Site
-from crosstable.web.routes.common import MANAGERS, require_approved, require_role, require_user
+from crosstable.web.routes.common import (
+    MANAGERS,
+    check_value,
+    require_approved,
+    require_role,
+    require_user,
+)
 from crosstable.web.security import Caller
 
 if TYPE_CHECKING:
@@ -251,15 +258,17 @@ def _player_from(parts: list[str], where: str) -> PlayerInfo:
     name = parts[0] if parts else ""
     rating: int | None = None
     if len(parts) > 1 and parts[1]:
-        try:
-            rating = int(parts[1])
-        except ValueError:
-            raise RuleError(f"{where}: rating {parts[1]!r} is not a whole number") from None
+        if not (parts[1].isascii() and parts[1].isdigit() and len(parts[1]) <= 9):
+            raise RuleError(f"{where}: rating {parts[1][:40]!r} is not a whole number")
+        rating = int(parts[1])
     title = parts[2] if len(parts) > 2 else ""
     federation = parts[3] if len(parts) > 3 else ""
     team = parts[4] if len(parts) > 4 else ""
     fide_id = parts[5] if len(parts) > 5 else ""
     try:
+        columns = ("name", "rating", "title", "federation", "team", "fide_id")
+        for field, value in zip(columns, parts, strict=False):
+            check_value(field, value)  # plain text that the store can hold (issue 13.12)
         return PlayerInfo(name, rating, title, federation, fide_id, team=team).checked()
     except RuleError as error:
         raise RuleError(f"{where}: {error}") from None
@@ -304,22 +313,26 @@ def create_tournaments(site: Site, caller: Caller, spec: WizardSpec) -> list[int
             detail="only administrators and masters (winners of an over-the-board event) "
             "may organise tournaments",
         )
+    # check everything before creating anything: the field's cap first (issue 13.10)
+    if spec.format in ("quads", "groups"):
+        check_event_field(len(spec.players))
     sections = _sections(spec)
     links: list[dict[str, str]] = [{} for _section in sections]
     if spec.format == "groups":  # the groups of one event, and its knockout's settings
         spec.stage_plan()
         links = spec.stage_links(len(sections))
-    for name, _players in sections:
-        spec.regulations(name).settings()  # check everything before creating anything
+    for name, players in sections:
+        settings = spec.regulations(name).settings()
+        check_field(settings.system, len(players), cycles=settings.cycles)
+    checked = [[player.checked() for player in players] for _name, players in sections]
     ids: list[int] = []
-    for (name, players), link in zip(sections, links, strict=True):
+    for (name, _players), players, link in zip(sections, checked, links, strict=True):
         regulations = spec.regulations(name)
         regulations = replace(regulations, details=regulations.details | link)
-        change = site.service.create_tournament(regulations, actor=caller.actor)
+        # the tournament and its players in one transaction
+        change = site.service.create_tournament(regulations, players=players, actor=caller.actor)
         tid = change.tournament_id
         site.accounts.claim(tid, user, actor=caller.actor)
-        for player in players:
-            site.service.add_player(tid, player, actor=caller.actor)
         ids.append(tid)
     return ids
 

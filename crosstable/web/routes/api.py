@@ -21,8 +21,15 @@ from crosstable.service import Change, PlayerInfo
 from crosstable.web.app import site_of
 from crosstable.web.pairing_views import key_used, paired_rounds
 from crosstable.web.routes import actions
-from crosstable.web.routes.common import MANAGERS, RESULT_ENTRY, require_role, require_user
-from crosstable.web.security import UNSAFE, Caller, check_csrf
+from crosstable.web.routes.common import (
+    MANAGERS,
+    RESULT_ENTRY,
+    Body,
+    csrf,
+    require_role,
+    require_user,
+)
+from crosstable.web.security import UNSAFE, Caller
 
 router = APIRouter(prefix="/api/v1", tags=["api"])
 
@@ -33,7 +40,7 @@ def api_caller(request: Request) -> Caller:
     if caller.by_token and caller.user is None:
         raise HTTPException(status_code=401, detail="the API token is not valid")
     if not caller.by_token and request.method in UNSAFE and caller.user is not None:
-        check_csrf(request, None)
+        csrf(request)
     return caller
 
 
@@ -60,22 +67,24 @@ def _out(change: Change) -> ChangeOut:
     )
 
 
-class ResultIn(BaseModel):
-    result: str = Field(description="1-0, ½-½ (or 1/2-1/2, =), 0-1, +-, -+ or --")
+class ResultIn(Body):
+    result: str = Field(max_length=20, description="1-0, ½-½ (or 1/2-1/2, =), 0-1, +-, -+ or --")
     idempotency_key: str | None = Field(None, max_length=200)
     expected_version: int | None = Field(None, ge=0, le=2_000_000_000)
 
 
-class CorrectionIn(BaseModel):
-    result: str | None = Field(None, description="the new result; null clears it")
-    expected: str | None = Field(None, description="the result you saw (guards a race)")
+class CorrectionIn(Body):
+    result: str | None = Field(None, max_length=20, description="the new result; null clears it")
+    expected: str | None = Field(
+        None, max_length=20, description="the result you saw (guards a race)"
+    )
 
 
-class ConfirmIn(BaseModel):
-    result: str | None = Field(None, description="null: confirm what was reported")
+class ConfirmIn(Body):
+    result: str | None = Field(None, max_length=20, description="null: confirm what was reported")
 
 
-class PlayerIn(BaseModel):
+class PlayerIn(Body):
     name: str = Field(min_length=1, max_length=200)
     rating: int | None = Field(None, ge=0, le=4000)
     title: str = Field("", max_length=10)
@@ -84,7 +93,7 @@ class PlayerIn(BaseModel):
     team: str = Field("", max_length=100, description="the player's team (Scheveningen)")
 
 
-class LotsIn(BaseModel):
+class LotsIn(Body):
     method: Literal["random", "rating", "manual"] = "random"
     seed: int | None = Field(None, ge=0, le=2**62)
     order: list[Annotated[int, Field(ge=1, le=100_000)]] = Field(
@@ -92,16 +101,16 @@ class LotsIn(BaseModel):
     )
 
 
-class WithdrawIn(BaseModel):
+class WithdrawIn(Body):
     start: int = Field(ge=1, le=2_000_000_000)
     from_round: int | None = Field(None, ge=1, le=2_000_000_000)
 
 
-class RevertIn(BaseModel):
+class RevertIn(Body):
     seq: int = Field(ge=1, le=2_000_000_000)
 
 
-class TournamentIn(BaseModel):
+class TournamentIn(Body):
     name: str = Field(min_length=1, max_length=200)
     format: Literal[
         "round-robin", "double-round-robin", "swiss", "knockout", "scheveningen", "quads", "groups"
@@ -110,14 +119,21 @@ class TournamentIn(BaseModel):
         description="quads and groups create several tournaments (answered as ids): "
         "round robins of four by rating, or the groups of a group stage + knockout",
     )
-    point_system: str = "1-0.5-0"
-    bye_points: str | None = None
-    tiebreaks: str = Field("", description="FIDE codes, comma-separated, or a preset name")
+    point_system: str = Field("1-0.5-0", max_length=20)
+    bye_points: str | None = Field(None, max_length=20)
+    tiebreaks: str = Field(
+        "", max_length=400, description="FIDE codes, comma-separated, or a preset name"
+    )
     withdrawal_rule: Literal["fide-50", "keep", "annul"] = "fide-50"
-    time_control: str = ""
+    time_control: str = Field("", max_length=100)
     start_date: dt.date | None = None
     end_date: dt.date | None = None
-    players: list[PlayerIn] = Field(default_factory=list)
+    players: list[PlayerIn] = Field(
+        default_factory=list,
+        description="the players, registered with the tournament in one transaction; at "
+        "most 100 in a round robin or Scheveningen, 512 in a knockout, 1000 in a Swiss, "
+        "quads or groups",
+    )
     rounds: int | None = Field(None, ge=1, le=100, description="Swiss: null = ⌈log₂ N⌉")
     initial_colour: Literal["", "white", "black"] = Field(
         "", description="Swiss: the first player's colour in round 1; empty = by lot"
@@ -487,7 +503,7 @@ def export(tid: Num, fmt: Literal["trf2026", "trf16", "json"], request: Request)
 # -- Swiss: pairing round by round; byes -------------------------------------------------
 
 
-class PairingIn(BaseModel):
+class PairingIn(Body):
     round: int | None = Field(
         None, ge=1, le=1000, description="the round you expect to publish (guards a race)"
     )
@@ -517,7 +533,7 @@ class PairingOut(ChangeOut):
     warnings: list[str]
 
 
-class ByeIn(BaseModel):
+class ByeIn(Body):
     round: int = Field(ge=1, le=1000)
     kind: Literal["H", "Z", "F"] = Field("H", description="half-, zero- or full-point bye")
     start: int | None = Field(

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any
 
 from fastapi import Depends, HTTPException, Request
 from fastapi.responses import RedirectResponse
+from pydantic import BaseModel, ValidationInfo, field_validator
 
 from crosstable.core.errors import RuleError
 from crosstable.web.app import Site, site_of
+from crosstable.web.limits import UPLOAD
 from crosstable.web.security import Caller, check_csrf
 
 #: who may do what in a tournament (R-OR-1)
@@ -50,8 +53,84 @@ def require_approved(site: Site, tid: int) -> None:
         )
 
 
+#: the longest text a form field may carry (characters); the store's column widths
+#: where a field goes to one, 200 for any other field (issue 13.12)
+FIELD_LENGTHS = {
+    "title": 10,
+    "federation": 10,
+    "fide_id": 20,
+    "sex": 1,
+    "birth_date": 10,
+    "start_date": 10,
+    "end_date": 10,
+    "bye_points": 20,
+    "point_system": 20,
+    "team": 100,
+    "time_control": 100,
+    "label": 100,
+    "opens_at": 40,
+    "closes_at": 40,
+    "username": 80,
+    "tiebreaks": 400,
+    "tiebreak_list": 400,
+    "list": UPLOAD,  # a pasted player list (each line is checked as a player)
+    "order": 20_000,  # starting order by hand: up to 1 000 numbers
+    "override": 2000,
+    "password": 1000,
+}
+DEFAULT_LENGTH = 200
+DETAIL_LENGTH = 2000
+#: C0 controls but tab and newlines, DEL: never part of a name or a setting (PostgreSQL
+#: refuses NUL in text outright)
+_CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def _field(name: str) -> str:
+    return name.replace("_", " ")
+
+
+def check_value(name: str, value: str) -> str:
+    """``value`` of form field ``name`` if it is plain text of a sensible length, else a
+    RuleError naming the field (a 4xx, never a 500 from the database)."""
+    if _CONTROLS.search(value):
+        raise RuleError(f"{_field(name)}: control characters are not allowed")
+    limit = FIELD_LENGTHS.get(name, DETAIL_LENGTH if name.startswith("detail_") else DEFAULT_LENGTH)
+    if len(value) > limit:
+        raise RuleError(f"{_field(name)}: at most {limit} characters")
+    return value
+
+
+class Body(BaseModel):
+    """A JSON request body: every text in it is plain text (no NUL or other control
+    characters), else a 422 naming the field (issue 13.12)."""
+
+    @field_validator("*", mode="after")
+    @classmethod
+    def _plain_text(cls, value: Any, info: ValidationInfo) -> Any:
+        texts = value if isinstance(value, list) else [value]
+        for item in texts:
+            if isinstance(item, str) and _CONTROLS.search(item):
+                raise ValueError(f"{info.field_name}: control characters are not allowed")
+        return value
+
+
+def _csrf_given(request: Request, submitted: str | None) -> str | None:
+    """The CSRF token sent (form field, else header); a 403 for one that cannot be a
+    token (not ASCII: hmac.compare_digest would raise)."""
+    given = submitted or request.headers.get("x-csrf-token")
+    if given is not None and not given.isascii():
+        raise HTTPException(status_code=403, detail="the form expired or was not sent by this site")
+    return given
+
+
+def csrf(request: Request, submitted: str | None = None) -> None:
+    """The CSRF check (R-OR: CSRF protection on every form and unsafe API call)."""
+    check_csrf(request, _csrf_given(request, submitted))
+
+
 async def checked_form(request: Request) -> dict[str, Any]:
-    """The submitted form, after the CSRF check (R-OR: CSRF protection on every form)."""
+    """The submitted form, after the CSRF check (R-OR: CSRF protection on every form);
+    every text value checked by :func:`check_value` (the CSRF check comes first)."""
     form = await request.form()
     values: dict[str, Any] = {}
     for key, raw in form.multi_items():
@@ -63,7 +142,16 @@ async def checked_form(request: Request) -> dict[str, Any]:
             values[key] = (current if isinstance(current, list) else [current]) + [value]
         else:
             values[key] = value
-    check_csrf(request, str(values.get("csrf_token") or "") or None)
+    token = values.get("csrf_token")
+    csrf(request, str(token[-1] if isinstance(token, list) else token or "") or None)
+    for key, value in values.items():
+        if key == "csrf_token":
+            continue
+        if _CONTROLS.search(key) or len(key) > 100:  # detail_* names become settings
+            raise RuleError("the form has a field that no page sends")
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, str):
+                check_value(key, item)
     return values
 
 
@@ -86,14 +174,25 @@ def text(values: dict[str, Any], name: str, default: str = "") -> str:
     return str(value if value is not None else default).strip()
 
 
-def integer(values: dict[str, Any], name: str) -> int | None:
+#: the numbers a form may carry: what the store's integer columns hold
+LARGEST = 2_000_000_000
+_WHOLE = re.compile(r"[+-]?[0-9]{1,19}")
+
+
+def integer(
+    values: dict[str, Any], name: str, *, low: int = -LARGEST, high: int = LARGEST
+) -> int | None:
+    """Form field ``name`` as a whole number in ``low``…``high`` (ASCII digits only:
+    ``int()`` would read ``١٢`` as 12), None when empty; else a RuleError naming it."""
     raw = text(values, name)
     if not raw:
         return None
-    try:
-        return int(raw)
-    except ValueError:
-        raise RuleError(f"{name.replace('_', ' ')}: {raw!r} is not a whole number") from None
+    if not _WHOLE.fullmatch(raw):
+        raise RuleError(f"{name.replace('_', ' ')}: {raw[:40]!r} is not a whole number")
+    number = int(raw)
+    if not low <= number <= high:
+        raise RuleError(f"{name.replace('_', ' ')}: {number} is out of range ({low}–{high})")
+    return number
 
 
 #: a form parameter that has passed the CSRF check

@@ -126,17 +126,19 @@ def edit_player(tid: int, number: int, request: Request, form: CheckedForm) -> R
 def draw_lots(tid: int, request: Request, form: CheckedForm) -> Response:
     site, caller = caller_of(request)
     require_role(site, caller, tid, MANAGERS)
-    method = LotsMethod(text(form, "method", "random") or "random")
+    chosen = text(form, "method", "random") or "random"
+    try:
+        method = LotsMethod(chosen)
+    except ValueError:  # issue 13.12: a 4xx naming the field, not a 500
+        raise RuleError(f"method {chosen[:40]!r}: random, rating or manual") from None
     order: tuple[int, ...] = ()
     if method is LotsMethod.MANUAL:
         raw = text(form, "order").replace(",", " ").split()
-        try:
-            order = tuple(int(x) for x in raw)
-        except ValueError:
-            raise RuleError("the order lists registration numbers, e.g. 3 1 2 4") from None
-    change = site.service.draw_lots(
-        tid, method, seed=integer(form, "seed"), order=order, actor=caller.actor
-    )
+        if len(raw) > 1000 or not all(x.isascii() and x.isdigit() and len(x) <= 6 for x in raw):
+            raise RuleError("the order lists registration numbers, e.g. 3 1 2 4")
+        order = tuple(int(x) for x in raw)
+    seed = integer(form, "seed", low=0, high=2**62)
+    change = site.service.draw_lots(tid, method, seed=seed, order=order, actor=caller.actor)
     return _done(request, tid, change.summary)
 
 
