@@ -66,9 +66,11 @@ def _build(db: Path) -> dict[str, Any]:
         return tid
 
     # 15.2: six players, a match for third place
-    made["knockout"] = create(
-        actions.WizardSpec(name="Кубок", format="knockout", third_place=True), _players("К", 6)
+    # (lots seed 1: both quarter-finals begin with the lower player of the bracket as White)
+    ko_spec = actions.WizardSpec(
+        name="Кубок", format="knockout", third_place=True, details=(("lots_seed", "1"),)
     )
+    made["knockout"] = create(ko_spec, _players("К", 6))
     # 15.9: 1 beats everyone, 8 loses to everyone, the six others draw among themselves
     shared = create(
         actions.WizardSpec(
@@ -321,6 +323,9 @@ def test_a_knockout_board_lists_white_first(
 ) -> None:
     url, made = site
     games = [g for g in made["service"].overview(made["knockout"]).games if g.round == 1]
+    bracket = made["service"].bracket_view(made["knockout"])
+    tops = {m["players"][0]["start"] for m in bracket["rounds"][0]["matches"]}
+    assert any(g.black in tops for g in games)  # the bracket's order is not the colours'
     page = _page(browser, view)
     page.goto(f"{url}/t/{made['knockout']}/rounds/1")
     items = page.locator("#ko-boards li")
