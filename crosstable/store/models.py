@@ -133,6 +133,9 @@ class RoundRow(Base):
     number: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
     cycle: Mapped[int] = mapped_column(Integer, default=1)
     date: Mapped[str | None] = mapped_column(String(10), nullable=True)
+    #: battle chess (R-RR-9): the computer has drawn the colours of this round's games
+    #: (migration 0005; None or False: not drawn — always so in other tournaments)
+    colours_drawn: Mapped[bool | None] = mapped_column(Boolean, nullable=True)
 
 
 class GameRow(Base):
