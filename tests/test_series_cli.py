@@ -223,3 +223,9 @@ def test_the_calendar_ends_cleanly(capsys: pytest.CaptureFixture[str]) -> None:
     )  # fmt: skip
     assert code == 0
     assert feed_events(out.encode())[0].decoded("dtstart").year == 9998
+
+
+def test_help_cites_no_requirement_numbers(capsys: pytest.CaptureFixture[str]) -> None:
+    for command in ("slots", "groups", "plan"):
+        code, out, _ = run(capsys, "series", command, "--help")
+        assert code == 0 and "R-SE" not in out and "SPEC" not in out, out

@@ -137,7 +137,7 @@ def slots_command(
         SlotsFormat, typer.Option("--format", "-f", help="json, a readable table, or ics.")
     ] = SlotsFormat.TABLE,
 ) -> None:
-    """The next N start times of a series on or after a date (SPEC R-SE-1).
+    """The next N start times of a series on or after a date.
 
     Weekend: every Saturday and Sunday; workdays: Monday to Friday; weekly: the
     chosen weekday; monthly: the chosen day, or the month's last day when shorter.
@@ -196,7 +196,7 @@ def groups_command(
         OutputFormat, typer.Option("--format", "-f", help="json or a readable table.")
     ] = OutputFormat.TABLE,
 ) -> None:
-    """The stage's groups (SPEC R-SE-4): the fewest of at most --max-size players
+    """The stage's groups: the fewest of at most --max-size players
     (default 10), sizes differing by at most one, none under 3, largest first."""
     sizes = group_sizes_for(players, max_size)
     if output is OutputFormat.JSON:
