@@ -28,7 +28,7 @@ import pytest
 pytest.importorskip("fastapi")
 
 from fastapi.testclient import TestClient
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from crosstable.core.model import LotsMethod, System
@@ -768,3 +768,47 @@ def test_a_swiss_cell_reads_opponent_colour_result(opponent: int, colour: str, t
     assert swiss_cell_text(RoundCell(3, text="H", bye="H")) == "H"
     assert swiss_cell_text(RoundCell(3, text="U", bye="U")) == "bye"
     assert swiss_cell_text(RoundCell(3, text="–")) == "–"
+
+
+# -- the PDF's columns (issue 15.12) ---------------------------------------------------------
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    players=st.integers(min_value=3, max_value=24),
+    tiebreaks=st.lists(
+        st.sampled_from(["DE", "WIN", "SB", "KS", "BH", "ARO_RATED"]), max_size=5, unique=True
+    ),
+    locale=st.sampled_from(["en", "ru"]),
+    name=st.text(alphabet="Аб Вг-Дежз Ivan", min_size=1, max_size=60),
+)
+def test_pdf_columns_fit_their_headers_and_fill_the_page(
+    players: int, tiebreaks: list[str], locale: str, name: str
+) -> None:
+    """Every header of a round robin's PDF table fits its column uncut ("Рейтинг", not
+    "Рейт…") while the table is no wider than the page, and a table that does not need the
+    whole width is spread over it (no fifth of the page left empty)."""
+    from crosstable.web import i18n
+    from crosstable.web.pdf import _Document
+
+    token = i18n.current.set(locale)
+    try:
+        heads = ["№", i18n.gettext("Player"), i18n.gettext("Rating")]
+        heads += [str(i) for i in range(1, players + 1)] + [i18n.gettext("Pts")]
+        heads += [i18n.tiebreak_head(c) for c in tiebreaks] + [i18n.gettext("Place")]
+        row = ["24", f"{name} {name}", "2810", *(["½"] * players), "11½"]
+        row += ["12,75"] * len(tiebreaks) + ["10–12"]
+        pdf = _Document("L", "t")
+        opponents = range(3, 3 + players)
+        widths, size = pdf.widths(heads, [row] * 3, size=8, same=opponents)
+    finally:
+        i18n.current.reset(token)
+    room = pdf.w - pdf.l_margin - pdf.r_margin
+    assert sum(widths) <= room + 1e-6
+    pdf.set_font("Sans", "B", size)
+    for head, width in zip(heads, widths, strict=True):
+        if head != heads[1]:  # (the names' column is the one that gives way)
+            assert pdf.get_string_width(head) <= width - 2 * pdf.c_margin, (head, width)
+    assert len({round(widths[j], 6) for j in opponents}) == 1
+    if size == 8:  # no need to shrink: the page's width is used
+        assert sum(widths) >= room - 1e-6
