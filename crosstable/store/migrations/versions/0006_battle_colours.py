@@ -5,8 +5,8 @@ round's games (a battle-chess tournament only; in every other tournament the
 colours come from the schedule and the column stays None). The draw is one
 recorded change of the round row and its games, so undo takes it back.
 
-Revision ID: 0005
-Revises: 0004
+Revision ID: 0006
+Revises: 0005 (0005_account_events, issue 12 items 2–4, written alongside)
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0005"
-down_revision = "0004"
+revision = "0006"
+down_revision = "0005"
 branch_labels = None
 depends_on = None
 
