@@ -17,8 +17,11 @@ MAX_PLAYERS = 9_999
 MAX_ROUNDS = 999
 #: A rating has four columns (49–52).
 MAX_RATING = 9_999
-#: Bytes of a TRF or tournament-JSON file.
-MAX_FILE_BYTES = 32 * 1024 * 1024
+#: Bytes of a TRF or tournament-JSON file: 9 999 players of 40 rounds fit (a 300-player
+#: Swiss of 11 rounds is 40 kB); a file at the limit reads in seconds, not minutes.
+MAX_FILE_BYTES = 4 * 1024 * 1024
+#: Lines of a TRF: 9 999 players, as many national-rating lines, and room for records.
+MAX_LINES = 50_000
 #: Characters of one TRF line: a ``001`` line with :data:`MAX_ROUNDS` rounds.
 MAX_LINE = 91 + 10 * MAX_ROUNDS
 #: Characters of one number written in a TRF (``0001``, ``4.5``, ``-1.25``).

@@ -10,14 +10,14 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 
 from crosstable.core.errors import InputError, RuleError
-from crosstable.core.model import Colour, Player, Tournament
+from crosstable.core.model import ByeKind, Colour, Outcome, Player, Tournament
 from crosstable.core.scoring import PointSystem, format_points
 from crosstable.formats import trf_records as rec
-from crosstable.formats.limits import CONTROL, MAX_LINE, MAX_ROUNDS
+from crosstable.formats.limits import CONTROL, MAX_LINE, MAX_LINES, MAX_ROUNDS
 from crosstable.formats.trf_codes import (
     SCORE_162_SYMBOLS,
     point_system_from_162,
@@ -58,6 +58,12 @@ def parse_trf(text: str, source: str = "<input>", *, lenient: bool = False) -> T
     """
     reader = _Reader(source, lenient)
     for number, raw in enumerate(split_lines(text), start=1):
+        if number > MAX_LINES:
+            raise InputError(
+                f"more than {MAX_LINES} lines: no tournament report needs so many",
+                source=source,
+                line=number,
+            )
         reader.feed(Line(raw, number, source))
     return reader.finish()
 
@@ -204,12 +210,11 @@ class _Reader:
         # a file for pairing round r (ITDX) may carry round r's pre-assigned byes while
         # its points column counts rounds 1…r−1 only (data/README.md, before_round)
         pending = TrfDocument(tournament).pending_round
-        before = replace(tournament, rounds=tournament.rounds[:-1]) if pending else None
+        scores = scores_of(tournament)
+        before = scores_of(tournament, last=-1) if pending else {}
         for start in sorted(written):
-            computed = tournament.score(start)
-            if computed == written[start] or (
-                before is not None and before.score(start) == written[start]
-            ):
+            computed = scores[start]
+            if computed == written[start] or before.get(start) == written[start]:
                 continue
             problem = (
                 f"player {start}: the points column (81–84) says "
@@ -322,6 +327,30 @@ class _Reader:
                 )
             system = from_xxs
         return system, unknown
+
+
+def scores_of(tournament: Tournament, last: int | None = None) -> dict[int, Fraction]:
+    """Every player's :meth:`Tournament.score` in one pass over the rounds (``last``: a
+    slice end, ``-1`` leaves the last round out); ``score`` per player is O(rounds ×
+    games) each, too slow for 1 000 players."""
+    system = tournament.settings.point_system
+    worth = {outcome: outcome.points(system) for outcome in Outcome}
+    absent = worth[Outcome.ZERO_BYE]
+    totals = {p.start: Fraction(0) for p in tournament.players}
+    for rnd in tournament.rounds[:last]:
+        seen: set[int] = set()
+        for game in rnd.games:
+            for start in (game.white, game.black):
+                totals[start] += worth[game.outcome_of(start)]
+                seen.add(start)
+        for bye in rnd.byes:
+            if bye.kind is ByeKind.FREE:
+                totals[bye.player] += tournament.settings.free_round_points
+            totals[bye.player] += worth[bye.kind.outcome]
+            seen.add(bye.player)
+        for start in totals.keys() - seen:
+            totals[start] += absent
+    return totals
 
 
 def _single(typed: dict[str, list[Line]], tag: str) -> Line | None:
