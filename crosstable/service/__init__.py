@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 from crosstable.service.base import Change
+from crosstable.service.battle import Battle
 from crosstable.service.bus import EventBus, Notification, PostgresListener
 from crosstable.service.clock import Clock, FixedClock, SystemClock
 from crosstable.service.errors import ConflictError, NotFoundError
@@ -29,7 +30,9 @@ from crosstable.service.stages import StagePlay
 from crosstable.service.swiss import SwissPlay
 
 
-class Service(Registration, Play, SwissPlay, KnockoutPlay, StagePlay, History, Exchange, Queries):
+class Service(
+    Battle, Registration, Play, SwissPlay, KnockoutPlay, StagePlay, History, Exchange, Queries
+):
     """Every use case of a tournament, over one store, clock, random source and bus."""
 
 

@@ -1,0 +1,325 @@
+"""Battle chess (R-RR-9, R-SE-9; issue 12 item 1): colours drawn per round, set-up timeouts.
+
+A tournament is battle chess when its regulations' details say ``variant:
+battle`` (docs/battle.md). Then:
+
+* the schedule (FIDE Berger tables) still decides who meets whom, but not who has
+  White: the computer draws each game's colours from the tournament's seed
+  (``battle_seed``, drawn with the injected random source when the regulations
+  give none), the round and the two players' starting numbers
+  (:class:`crosstable.core.battle.BattleColours`), so anyone with the seed can check
+  every colour afterwards;
+* "just before the game" is: round 1 at the start, round r + 1 when the last result
+  of round r is recorded — each its own recorded change (``colours``), undoable —
+  or earlier by the organiser's "draw colours for round r" step
+  (:meth:`Battle.draw_colours`, only for the next round not yet drawn);
+* a result (and a forfeit, and a player's report) of a game whose colours are not
+  drawn yet is refused: who had White is not known;
+* a set-up timeout (R-SE-9) is recorded with :meth:`Battle.record_setup_timeout`:
+  nobody finished setting up → a draw; only one did → that player wins. It is
+  stored as TRF's result of a game shorter than one move (``W``/``D``/``L``) with the
+  reason ``setup-timeout``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import select
+
+from crosstable.core import battle as rules
+from crosstable.core.battle import BattleColours
+from crosstable.core.errors import RuleError
+from crosstable.core.model import Reason, System
+from crosstable.service.base import Change, Done
+from crosstable.service.play import Play, ResultLike
+from crosstable.service.registration import Registration, Regulations
+from crosstable.service.unit import Tx
+from crosstable.store.models import EntryRow, GameRow, RoundRow, TournamentRow
+
+#: the regulations' details that cannot change once the tournament has started
+FIXED_AT_START = (rules.VARIANT, rules.SEED)
+
+
+class Battle(Registration, Play):
+    """The battle-chess use cases, and the battle-chess checks of the ordinary ones."""
+
+    # -- regulations ---------------------------------------------------------------
+
+    def create_tournament(
+        self, regulations: Regulations, *, players: Any = (), actor: str = ""
+    ) -> Change:
+        details = rules.check_battle_details(
+            regulations.details, regulations.system, self._new_seed(regulations.details)
+        )
+        if details != dict(regulations.details):
+            from dataclasses import replace
+
+            regulations = replace(regulations, details=details)
+        return super().create_tournament(regulations, players=players, actor=actor)
+
+    def edit_regulations(
+        self,
+        tournament_id: int,
+        *,
+        actor: str = "",
+        override_reason: str | None = None,
+        **values: Any,
+    ) -> Change:
+        if "details" in values or "system" in values:
+            with self.store.reading() as session:
+                row = session.get(TournamentRow, tournament_id)
+                if row is not None:
+                    current = dict(row.regulations or {})
+                    system = values.get("system", System(row.system))
+                    new = values.get("details", current)
+                    # a battle tournament keeps its seed through an edit that leaves it out
+                    if (
+                        "details" in values
+                        and rules.is_battle(new)
+                        and not str(new.get(rules.SEED, "")).strip()
+                        and current.get(rules.SEED)
+                    ):
+                        new = dict(new) | {rules.SEED: current[rules.SEED]}
+                    checked = rules.check_battle_details(new, system, self._new_seed(new))
+                    if row.status != "registration":
+                        for key in FIXED_AT_START:
+                            if str(current.get(key, "")) != str(checked.get(key, "")):
+                                raise RuleError(
+                                    f"{key.replace('_', ' ')} cannot change after the start: "
+                                    "the colours depend on it (undo the start first)"
+                                )
+                    if "details" in values:
+                        values["details"] = checked
+        return super().edit_regulations(
+            tournament_id, actor=actor, override_reason=override_reason, **values
+        )
+
+    def _new_seed(self, details: Any) -> int | None:
+        if not rules.is_battle(details) or str(details.get(rules.SEED, "")).strip():
+            return None
+        return int(self.random.getrandbits(48))
+
+    # -- colours -------------------------------------------------------------------
+
+    def start(self, tournament_id: int, *, actor: str = "") -> Change:
+        change = super().start(tournament_id, actor=actor)
+        if not change.replayed and self._battle(tournament_id) is not None:
+            self.draw_colours(tournament_id, 1, actor=actor)
+        return change
+
+    def draw_colours(self, tournament_id: int, round_number: int, *, actor: str = "") -> Change:
+        """Draw the colours of every game of ``round_number`` (the next round not drawn)."""
+
+        def body(tx: Tx) -> Done:
+            row = tx.tournament
+            battle = rules.battle_rules(row.regulations)
+            if battle is None:
+                raise RuleError(
+                    "this tournament is not battle chess: its colours come from the schedule"
+                )
+            if row.status == "registration":
+                raise RuleError("the colours are drawn once the tournament has started")
+            if row.status == "finished":
+                raise RuleError("the tournament is finished; undo the finish first")
+            rounds = {
+                r.number: r
+                for r in tx.session.scalars(
+                    select(RoundRow).where(RoundRow.tournament_id == row.id)
+                )
+            }
+            target = rounds.get(round_number)
+            if target is None:
+                raise RuleError(f"there is no round {round_number}")
+            if target.colours_drawn:
+                raise RuleError(f"the colours of round {round_number} are already drawn")
+            earlier = [
+                n for n in sorted(rounds) if n < round_number and not rounds[n].colours_drawn
+            ]
+            if earlier:
+                raise RuleError(
+                    f"round {earlier[0]}'s colours are not drawn yet: the rounds are drawn "
+                    "in order, just before each is played"
+                )
+            starts = {
+                e.number: (e.start or 0, e.name)
+                for e in tx.session.scalars(
+                    select(EntryRow).where(EntryRow.tournament_id == row.id)
+                )
+            }
+            number_of = {start: number for number, (start, _) in starts.items()}
+            colours = BattleColours(battle.seed)
+            games = tx.session.scalars(
+                select(GameRow)
+                .where(GameRow.tournament_id == row.id, GameRow.round == round_number)
+                .order_by(GameRow.board)
+            ).all()
+            boards: list[dict[str, int]] = []
+            shown: list[str] = []
+            for game in games:
+                white, black = colours.colours(
+                    round_number, starts[game.white][0], starts[game.black][0]
+                )
+                tx.update(game, white=number_of[white], black=number_of[black])
+                boards.append({"board": game.board, "white": white, "black": black})
+                shown.append(
+                    f"board {game.board}: {starts[game.white][1]} (White) – {starts[game.black][1]}"
+                )
+            tx.update(target, colours_drawn=True)
+            summary = f"round {round_number}: colours drawn by the computer"
+            if shown:
+                summary += " — " + "; ".join(shown)
+            return Done(summary, {"round": round_number, "boards": boards})
+
+        return self._change(tournament_id, "colours", body, actor=actor)
+
+    def colours_drawn(self, tournament_id: int) -> dict[int, bool] | None:
+        """Round → are its colours drawn (None: not a battle-chess tournament)."""
+        with self.store.reading() as session:
+            row = session.get(TournamentRow, tournament_id)
+            if row is None or not rules.is_battle(row.regulations):
+                return None
+            return {
+                number: bool(drawn)
+                for number, drawn in session.execute(
+                    select(RoundRow.number, RoundRow.colours_drawn).where(
+                        RoundRow.tournament_id == tournament_id
+                    )
+                )
+            }
+
+    def battle_rules(self, tournament_id: int) -> rules.BattleRules | None:
+        """The tournament's battle-chess rules (None: not battle chess)."""
+        return self._battle(tournament_id)
+
+    def _battle(self, tournament_id: int) -> rules.BattleRules | None:
+        with self.store.reading() as session:
+            row = session.get(TournamentRow, tournament_id)
+            return None if row is None else rules.battle_rules(row.regulations)
+
+    def _check_drawn(self, tournament_id: int, round_number: int, board: int) -> None:
+        """Refuse a result of a battle-chess game whose colours are not drawn yet."""
+        drawn = self.colours_drawn(tournament_id)
+        if drawn is None or round_number not in drawn or drawn[round_number]:
+            return
+        raise RuleError(
+            f"round {round_number} board {board}: the colours of round {round_number} are "
+            "not drawn yet, so who has White is not known; draw them first"
+        )
+
+    # -- results ---------------------------------------------------------------------
+
+    def record_result(
+        self,
+        tournament_id: int,
+        round_number: int,
+        board: int,
+        result: ResultLike,
+        *,
+        actor: str = "",
+        idempotency_key: str | None = None,
+        expected_version: int | None = None,
+        reason: Reason | None = None,
+    ) -> Change:
+        self._check_drawn(tournament_id, round_number, board)
+        if reason is Reason.SETUP_TIMEOUT and self._battle(tournament_id) is None:
+            raise RuleError(_NOT_BATTLE)
+        change = super().record_result(
+            tournament_id,
+            round_number,
+            board,
+            result,
+            actor=actor,
+            idempotency_key=idempotency_key,
+            expected_version=expected_version,
+            reason=reason,
+        )
+        if not change.replayed:
+            self._draw_next(tournament_id, round_number, actor)
+        return change
+
+    def report_result(
+        self,
+        tournament_id: int,
+        round_number: int,
+        board: int,
+        result: ResultLike,
+        *,
+        player: int,
+        actor: str = "",
+        idempotency_key: str | None = None,
+    ) -> Change:
+        self._check_drawn(tournament_id, round_number, board)
+        change = super().report_result(
+            tournament_id,
+            round_number,
+            board,
+            result,
+            player=player,
+            actor=actor,
+            idempotency_key=idempotency_key,
+        )
+        if not change.replayed:
+            self._draw_next(tournament_id, round_number, actor)
+        return change
+
+    def record_setup_timeout(
+        self,
+        tournament_id: int,
+        round_number: int,
+        board: int,
+        finished: str,
+        *,
+        actor: str = "",
+        idempotency_key: str | None = None,
+        expected_version: int | None = None,
+    ) -> Change:
+        """R-SE-9: ``finished`` is who set up the pieces in time — ``none`` (a draw),
+        ``white`` or ``black`` (that player wins)."""
+        value = rules.setup_timeout_result(finished)
+        if self._battle(tournament_id) is None:
+            self._battle_tournament_exists(tournament_id)
+            raise RuleError(_NOT_BATTLE)
+        return self.record_result(
+            tournament_id,
+            round_number,
+            board,
+            value,
+            actor=actor,
+            idempotency_key=idempotency_key,
+            expected_version=expected_version,
+            reason=Reason.SETUP_TIMEOUT,
+        )
+
+    def _battle_tournament_exists(self, tournament_id: int) -> None:
+        from crosstable.service.errors import NotFoundError
+
+        with self.store.reading() as session:
+            if session.get(TournamentRow, tournament_id) is None:
+                raise NotFoundError(f"there is no tournament {tournament_id} in this database")
+
+    def _draw_next(self, tournament_id: int, round_number: int, actor: str) -> None:
+        """The round is complete: the next round's colours are drawn (its own change)."""
+        with self.store.reading() as session:
+            row = session.get(TournamentRow, tournament_id)
+            if row is None or row.status != "running" or not rules.is_battle(row.regulations):
+                return
+            pending = session.scalars(
+                select(GameRow.board).where(
+                    GameRow.tournament_id == tournament_id,
+                    GameRow.round == round_number,
+                    GameRow.result.is_(None),
+                )
+            ).first()
+            following = session.get(RoundRow, (tournament_id, round_number + 1))
+            if pending is not None or following is None or following.colours_drawn:
+                return
+        self.draw_colours(tournament_id, round_number + 1, actor=actor)
+
+
+_NOT_BATTLE = "a set-up timeout is a battle-chess result; this tournament is not battle chess"
+
+
+def battle_of(row: TournamentRow) -> rules.BattleRules | None:
+    """The battle-chess rules of a tournament row (None: not battle chess)."""
+    return rules.battle_rules(row.regulations)
