@@ -147,7 +147,7 @@ def test_setup_timeout_is_refused_for_a_wrong_side(service: Service) -> None:
 
 def test_setup_timeout_counts_as_a_game_played_in_tie_breaks(service: Service) -> None:
     tid = battle(service)
-    board, white, black = pairs(service, tid, 1)[0]
+    board, white, _ = pairs(service, tid, 1)[0]
     service.record_setup_timeout(tid, 1, board, "white")
     standings = compute_standings(service.tournament(tid), "SB,WON,BPG,REP")
     row = next(r for r in standings.rows if r.start == white)
