@@ -444,12 +444,8 @@ def teams_pdf(
     pdf.cell(0, 7, f"{a} {score} {b}")
     pdf.ln(8)
     n = len(grid.columns)
-    width = pdf.w - 20
-    cell = max(10.0, min(24.0, (width - 8 - 12 - 12 - 60) / max(n, 1)))
-    name_w = min(70.0, max(40.0, width - 8 - 12 - 12 - cell * n))
     heads = ["№", f"{a} \\ {b}", _("Rating"), *(f"{c.start}. {c.name}" for c in grid.columns)]
     heads.append(_("Pts"))
-    widths = [8, name_w, 12, *([cell] * n), 12]
     rows = [
         [
             str(row.start),
@@ -469,7 +465,13 @@ def teams_pdf(
             points_text(grid.scores[1], locale),
         ]
     )
-    pdf.grid(heads, widths, rows, size=8)
+    # the opponents' columns share what the rest leaves (their heads are names: cut if need be)
+    widths, size = pdf.widths(heads[:3] + heads[-1:], [r[:3] + r[-1:] for r in rows], size=8)
+    room = pdf.w - pdf.l_margin - pdf.r_margin
+    fixed = [widths[0], min(widths[1], 70.0), widths[2]]
+    cell = max(10.0, (room - sum(fixed) - widths[3]) / max(n, 1))
+    widths = [*fixed, *([cell] * n), widths[3]]
+    pdf.grid(heads, widths, rows, size=size)
     pdf.ln(4)
     _standings_table(
         pdf,
