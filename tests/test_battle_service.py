@@ -211,3 +211,22 @@ def test_property_the_same_seed_gives_the_same_colours(
         assert a == b
         for _, white, black in a:
             assert colours.colours(rnd, white, black) == (white, black)
+
+
+def test_setup_words_as_a_result_and_a_correction(service: Service) -> None:
+    tid = battle(service)
+    board, white, _ = pairs(service, tid, 1)[0]
+    service.record_result(tid, 1, board, "setup-white")
+    game = service.tournament(tid).rounds[0].games[board - 1]
+    assert game.reason is Reason.SETUP_TIMEOUT and game.outcome_of(white) is Outcome.SHORT_WIN
+    service.correct_result(tid, 1, board, "setup-draw")
+    game = service.tournament(tid).rounds[0].games[board - 1]
+    assert game.reason is Reason.SETUP_TIMEOUT and game.outcome_of(white) is Outcome.SHORT_DRAW
+    service.correct_result(tid, 1, board, "1-0")
+    game = service.tournament(tid).rounds[0].games[board - 1]
+    assert game.reason is Reason.NORMAL and game.outcome_of(white) is Outcome.WIN
+    with pytest.raises(RuleError, match="not 1-0"):
+        service.correct_result(tid, 1, board, "1-0", reason=Reason.SETUP_TIMEOUT)
+    plain = started(service, 4)
+    with pytest.raises(RuleError, match="not battle chess"):
+        service.record_result(plain, 1, 1, "setup-black")

@@ -30,7 +30,7 @@ from sqlalchemy import select
 from crosstable.core import battle as rules
 from crosstable.core.battle import BattleColours
 from crosstable.core.errors import RuleError
-from crosstable.core.model import Reason, System
+from crosstable.core.model import GameResult, Reason, System
 from crosstable.service.base import Change, Done
 from crosstable.service.play import Play, ResultLike
 from crosstable.service.registration import Registration, Regulations
@@ -221,9 +221,8 @@ class Battle(Registration, Play):
         expected_version: int | None = None,
         reason: Reason | None = None,
     ) -> Change:
+        result, reason = self._setup_alias(tournament_id, result, reason)
         self._check_drawn(tournament_id, round_number, board)
-        if reason is Reason.SETUP_TIMEOUT and self._battle(tournament_id) is None:
-            raise RuleError(_NOT_BATTLE)
         change = super().record_result(
             tournament_id,
             round_number,
@@ -237,6 +236,52 @@ class Battle(Registration, Play):
         if not change.replayed:
             self._draw_next(tournament_id, round_number, actor)
         return change
+
+    def correct_result(
+        self,
+        tournament_id: int,
+        round_number: int,
+        board: int,
+        result: ResultLike | None,
+        *,
+        expected: ResultLike | None = None,
+        actor: str = "",
+        idempotency_key: str | None = None,
+        reason: Reason | None = None,
+    ) -> Change:
+        if result is not None:
+            result, reason = self._setup_alias(tournament_id, result, reason)
+        return super().correct_result(
+            tournament_id,
+            round_number,
+            board,
+            result,
+            expected=expected,
+            actor=actor,
+            idempotency_key=idempotency_key,
+            reason=reason,
+        )
+
+    def _setup_alias(
+        self, tournament_id: int, result: ResultLike, reason: Reason | None
+    ) -> tuple[ResultLike, Reason | None]:
+        """``setup-draw``, ``setup-white``, ``setup-black`` (the CLI's and the API's words
+        for a set-up timeout) as the result and reason; refused outside battle chess."""
+        if isinstance(result, str):
+            finished = SETUP_WORDS.get(result.strip().lower())
+            if finished is not None:
+                result, reason = rules.setup_timeout_result(finished), Reason.SETUP_TIMEOUT
+        if reason is Reason.SETUP_TIMEOUT:
+            if self._battle(tournament_id) is None:
+                self._battle_tournament_exists(tournament_id)
+                raise RuleError(_NOT_BATTLE)
+            value = result if isinstance(result, GameResult) else GameResult.parse(result)
+            if not rules.is_setup_result(value):
+                raise RuleError(
+                    f"a set-up timeout is a draw or a win of the player who set up in time, "
+                    f"not {value.label()}"
+                )
+        return result, reason
 
     def report_result(
         self,
@@ -277,9 +322,6 @@ class Battle(Registration, Play):
         """R-SE-9: ``finished`` is who set up the pieces in time — ``none`` (a draw),
         ``white`` or ``black`` (that player wins)."""
         value = rules.setup_timeout_result(finished)
-        if self._battle(tournament_id) is None:
-            self._battle_tournament_exists(tournament_id)
-            raise RuleError(_NOT_BATTLE)
         return self.record_result(
             tournament_id,
             round_number,
@@ -317,6 +359,13 @@ class Battle(Registration, Play):
         self.draw_colours(tournament_id, round_number + 1, actor=actor)
 
 
+#: the words for a set-up timeout's result → who finished setting up in time
+SETUP_WORDS = {
+    "setup-draw": "none",
+    "setup-none": "none",
+    "setup-white": "white",
+    "setup-black": "black",
+}
 _NOT_BATTLE = "a set-up timeout is a battle-chess result; this tournament is not battle chess"
 
 
