@@ -23,13 +23,24 @@ and migrated by the same Alembic chain (revision 0002).
 * ``sign_in_counters`` — failed sign-ins (and sign-ups) per address and per account
   in fixed windows (revision 0004, issue 13 item 11), shared by every process that
   serves the database; rows of past windows are deleted.
+* ``account_events`` — the site's record of what administrators did to an account
+  (revision 0005, issue 12 items 2–4): flagged for computer help or cleared (who,
+  when, why, and the decision per running tournament), the eligibility counts
+  adjusted, the master status granted or revoked. Administrators only see it.
+
+Since revision 0005 ``users.rated_games`` and ``users.online_tournaments`` are the
+administrator's *adjustments* (games and online tournaments played elsewhere); the
+counts the eligibility rules read are what the site knows plus these
+(:mod:`crosstable.service.eligibility`). ``users.is_master`` is a master status an
+administrator granted; a winner of a finished over-the-board event is a master
+without it (:mod:`crosstable.service.organisers`).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Boolean, ForeignKey, Integer, String
+from sqlalchemy import JSON, BigInteger, Boolean, ForeignKey, Integer, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from crosstable.store.models import Base
@@ -44,6 +55,7 @@ class UserRow(Base):
     password_hash: Mapped[str] = mapped_column(String(200))
     is_admin: Mapped[bool] = mapped_column(Boolean, default=False)
     is_master: Mapped[bool] = mapped_column(Boolean, default=False)
+    #: the administrator's adjustments (played elsewhere), added to the site's counts
     rated_games: Mapped[int] = mapped_column(Integer, default=0)
     online_tournaments: Mapped[int] = mapped_column(Integer, default=0)
     flagged: Mapped[bool] = mapped_column(Boolean, default=False)
@@ -84,7 +96,8 @@ class AccessRow(Base):
     #: ISO date-times; None: no limit on that side
     opens_at: Mapped[str | None] = mapped_column(String(40), nullable=True)
     closes_at: Mapped[str | None] = mapped_column(String(40), nullable=True)
-    #: {"min_rated_games": 20, "min_online_tournaments": 1, "refuse_flagged": true}
+    #: {"min_rated_games": 20, "min_online_tournaments": 1} ("refuse_flagged" of older
+    #: documents is read and ignored: the fair-play ban is site-wide, R-SE-8)
     eligibility: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
 
 
@@ -93,7 +106,8 @@ class EntryAccountRow(Base):
 
     tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"), primary_key=True)
     number: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
-    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    #: indexed (revision 0005): an account's entries are looked up for its record
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
 
 
 class SessionRow(Base):
@@ -118,3 +132,19 @@ class SignInCounterRow(Base):
     #: the window's start, in seconds since 1970 (UTC)
     window_start: Mapped[int] = mapped_column(BigInteger, primary_key=True, index=True)
     attempts: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class AccountEventRow(Base):
+    __tablename__ = "account_events"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    #: ISO date-time (the service's clock)
+    at: Mapped[str] = mapped_column(String(40))
+    #: who did it (a user name)
+    actor: Mapped[str] = mapped_column(String(200), default="")
+    #: "flag", "unflag", "adjust", "master-grant", "master-revoke"
+    kind: Mapped[str] = mapped_column(String(40))
+    summary: Mapped[str] = mapped_column(Text, default="")
+    #: the reason, the values before and after, the decision per tournament
+    data: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
