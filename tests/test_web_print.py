@@ -789,7 +789,7 @@ def test_pdf_columns_fit_their_headers_and_fill_the_page(
     "Рейт…") while the table is no wider than the page, and a table that does not need the
     whole width is spread over it (no fifth of the page left empty)."""
     from crosstable.web import i18n
-    from crosstable.web.pdf import _Document
+    from crosstable.web.pdf_document import Document
 
     token = i18n.current.set(locale)
     try:
@@ -798,7 +798,7 @@ def test_pdf_columns_fit_their_headers_and_fill_the_page(
         heads += [i18n.tiebreak_head(c) for c in tiebreaks] + [i18n.gettext("Place")]
         row = ["24", f"{name} {name}", "2810", *(["½"] * players), "11½"]
         row += ["12,75"] * len(tiebreaks) + ["10–12"]
-        pdf = _Document("L", "t")
+        pdf = Document("L", "t")
         opponents = range(3, 3 + players)
         widths, size = pdf.widths(heads, [row] * 3, size=8, same=opponents)
     finally:

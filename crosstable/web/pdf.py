@@ -16,20 +16,23 @@ Each system prints what its screen shows:
 What they print (:class:`~crosstable.web.sheets.Sheet`, ``BracketSheet``, ``TeamGrid``,
 the details under the title…) is :mod:`crosstable.web.sheets`, shared with the print
 pages (``templates/print_*.html``), so the paper and the PDF say the same thing; this
-module only draws. Nothing is computed here that the screens do not compute.
+module only draws, on :class:`~crosstable.web.pdf_document.Document`. Nothing is
+computed here that the screens do not compute.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from pathlib import Path
-from typing import Any
-
-from fpdf import FPDF
+from collections.abc import Mapping, Sequence
 
 from crosstable.web.i18n import gettext as _
-from crosstable.web.i18n import number_text, points_text, tiebreak_head
+from crosstable.web.i18n import points_text, tiebreak_head
 from crosstable.web.pairing_views import SwissTable
+from crosstable.web.pdf_document import (
+    Document,
+    pdf_bytes,
+    provisional_note,
+    tb_number,
+)
 from crosstable.web.sheets import (
     BracketBox,
     BracketSheet,
@@ -44,166 +47,6 @@ from crosstable.web.sheets import (
 )
 from crosstable.web.views import Crosstable
 
-# -- the document ------------------------------------------------------------------------------
-
-
-def _font_dir() -> Path:
-    import ttf_opensans  # type: ignore[import-untyped]
-
-    return Path(ttf_opensans.__file__).parent / "ttf"
-
-
-class _Document(FPDF):
-    def __init__(self, orientation: str = "P", title: str = "") -> None:
-        super().__init__(orientation=orientation, unit="mm", format="A4")
-        fonts = _font_dir()
-        self.add_font("Sans", "", str(fonts / "OpenSans-Regular.ttf"))
-        self.add_font("Sans", "B", str(fonts / "OpenSans-Bold.ttf"))
-        self.set_title(title)
-        self.set_creator("crosstable")
-        self.set_auto_page_break(auto=True, margin=12)
-        self.set_margins(10, 10, 10)
-        self.footer_text = title
-
-    def normalize_text(self, text: str) -> str:
-        """Open Sans has no narrow no-break space (Russian dates: "2026 г."): a no-break
-        space instead."""
-        return super().normalize_text(text.replace("\u202f", "\u00a0"))
-
-    def footer(self) -> None:
-        self.set_y(-9)
-        self.set_font("Sans", "", 7)
-        self.set_text_color(120)
-        self.cell(0, 4, f"{self.footer_text} · {self.page_no()}", align="C")
-        self.set_text_color(0)
-
-    def heading(self, text: str, size: int = 14) -> None:
-        self.set_font("Sans", "B", size)
-        self.multi_cell(0, size * 0.5, text)
-        self.ln(2)
-
-    def details(self, details: Sequence[Detail], size: int = 8) -> None:
-        """The tournament under its title: "Venue: … · Dates: … · Arbiter: …", the
-        tie-breaks in their order on a line of their own (issue 15.12)."""
-        if not details:
-            return
-        self.set_font("Sans", "", size)
-        tiebreaks = _("Tie-breaks")
-        first = [d for d in details if d.label != tiebreaks]
-        rest = [d for d in details if d.label == tiebreaks]
-        for group in (first, rest):
-            if group:
-                text = " · ".join(f"{d.label}: {d.value}" for d in group)
-                self.multi_cell(0, size * 0.5, text, new_x="LMARGIN", new_y="NEXT")
-        self.ln(1)
-
-    def widths(
-        self,
-        heads: Sequence[str],
-        rows: Sequence[Sequence[str]],
-        *,
-        size: float,
-        flex: int = 1,
-        same: Sequence[int] = (),
-        least: float = 30.0,
-    ) -> tuple[list[float], float]:
-        """Column widths for :meth:`grid` and the font size that lets them fit: each column
-        as wide as its widest text (the header in bold: a header is never cut while there
-        is room, "Рейтинг" and not "Рейт…"), the columns ``same`` as wide as the widest of
-        them, the table as wide as the page (a narrow one widened in proportion), the
-        ``flex`` column (the names) at least ``least`` mm when the page is short of room
-        (longer names are cut then). A table too wide gets a smaller font."""
-        room = self.w - self.l_margin - self.r_margin
-        while True:
-            pad = 2 * self.c_margin + 0.8
-            self.set_font("Sans", "B", size)
-            need = [self.get_string_width(h) + pad for h in heads]
-            self.set_font("Sans", "", size)
-            for row in rows:
-                for j, value in enumerate(row):
-                    need[j] = max(need[j], self.get_string_width(value) + pad)
-            if same:
-                widest = max(need[j] for j in same)
-                for j in same:
-                    need[j] = widest
-            others = sum(w for j, w in enumerate(need) if j != flex)
-            if others + max(least, need[flex]) <= room:
-                need[flex] = max(least, need[flex])
-                scale = room / sum(need)
-                return [w * scale for w in need], size
-            if others + least <= room or size <= 5:
-                need[flex] = max(least, room - others)
-                return need, size
-            size -= 0.5
-
-    def note(self, text: str, size: int = 8) -> None:
-        self.set_font("Sans", "", size)
-        self.multi_cell(0, size * 0.5, text)
-        self.ln(1)
-
-    def fit(self, text: str, width: float) -> str:
-        """``text`` cut (with …) to fit a cell ``width`` wide in the current font."""
-        room = width - 2 * self.c_margin
-        if self.get_string_width(text) <= room:
-            return text
-        while text and self.get_string_width(text + "…") > room:
-            text = text[:-1]
-        return text + "…"
-
-    def grid(
-        self,
-        heads: Sequence[str],
-        widths: Sequence[float],
-        rows: Sequence[Sequence[str]],
-        *,
-        size: float = 8,
-        height: float = 6,
-        left: tuple[int, ...] = (1,),
-        shade: Callable[[int, int], bool] | None = None,
-    ) -> None:
-        """A table with its header repeated on every page it runs over."""
-
-        def header() -> None:
-            self.set_font("Sans", "B", size)
-            for head, w in zip(heads, widths, strict=True):
-                self.cell(w, height, self.fit(head, w), border=1, align="C")
-            self.ln()
-            self.set_font("Sans", "", size)
-
-        header()
-        for i, row in enumerate(rows):
-            if self.will_page_break(height):
-                self.add_page()
-                header()
-            for j, (value, w) in enumerate(zip(row, widths, strict=True)):
-                fill = shade is not None and shade(i, j)
-                if fill:
-                    self.set_fill_color(200)
-                align = "L" if j in left else "C"
-                self.cell(w, height, self.fit(value, w), border=1, align=align, fill=fill)
-            self.ln()
-
-
-def _bytes(pdf: FPDF) -> bytes:
-    return bytes(pdf.output())
-
-
-def _number(value: Any, locale: str) -> str:
-    return "" if value is None else number_text(value, locale)
-
-
-def _tb_number(code: str, value: Any, locale: str) -> str:
-    """A tie-break value as the screens show it (DE 0, "not tied or not separated": –)."""
-    return "–" if code == "DE" and value == 0 else _number(value, locale)
-
-
-def _provisional(pdf: _Document, provisional: bool, final: bool) -> None:
-    if final:
-        pdf.note(_("Final standings."))
-    elif provisional:
-        pdf.note(_("Provisional: tie-breaks change until the last game ends."))
-
-
 # -- the crosstable, by system ------------------------------------------------------------------
 
 
@@ -212,11 +55,11 @@ def crosstable_pdf(
 ) -> bytes:
     """Seed 000's table on A4 landscape: №, name, rating, a column per opponent, points,
     tie-breaks, place (a round robin), under the title and the tournament's details."""
-    pdf = _Document("L", title)
+    pdf = Document("L", title)
     pdf.add_page()
     pdf.heading(title)
     pdf.details(details)
-    _provisional(pdf, table.provisional, table.final)
+    provisional_note(pdf, table.provisional, table.final)
     n = table.size
     heads = ["№", _("Player"), _("Rating"), *[str(i) for i in range(1, n + 1)], _("Pts")]
     heads += [*(tiebreak_head(code) for code in table.tiebreaks), _("Place")]
@@ -230,7 +73,7 @@ def crosstable_pdf(
                 values.append(" ".join(c.text for c in line.cells.get(opponent, ())))
         values.append(points_text(line.points, locale))
         values.extend(
-            _tb_number(code, value, locale)
+            tb_number(code, value, locale)
             for code, value in zip(table.tiebreaks, line.values, strict=True)
         )
         values.append(line.place)
@@ -244,17 +87,17 @@ def crosstable_pdf(
         size=size,
         shade=lambda i, j: j == 3 + table.lines[i].start - 1,
     )
-    return _bytes(pdf)
+    return pdf_bytes(pdf)
 
 
 def swiss_pdf(swiss: SwissTable, title: str, locale: str, details: Sequence[Detail] = ()) -> bytes:
     """The Swiss table on A4 landscape: place, name, №, rating, one column per round
     (opponent, colour, result, or the bye), points and tie-breaks, in ranking order."""
-    pdf = _Document("L", title)
+    pdf = Document("L", title)
     pdf.add_page()
     pdf.heading(title)
     pdf.details(details)
-    _provisional(pdf, swiss.provisional, swiss.final)
+    provisional_note(pdf, swiss.provisional, swiss.final)
     rounds = len(swiss.rounds)
     heads = [_("Place"), _("Player"), "№", _("Rating"), *(str(r) for r in swiss.rounds)]
     heads += [_("Pts"), *(tiebreak_head(code) for code in swiss.tiebreaks)]
@@ -267,7 +110,7 @@ def swiss_pdf(swiss: SwissTable, title: str, locale: str, details: Sequence[Deta
             *(swiss_cell_text(c) for c in line.cells),
             points_text(line.points, locale),
             *(
-                _tb_number(code, v, locale)
+                tb_number(code, v, locale)
                 for code, v in zip(swiss.tiebreaks, line.values, strict=True)
             ),
         ]
@@ -282,10 +125,10 @@ def swiss_pdf(swiss: SwissTable, title: str, locale: str, details: Sequence[Deta
         pdf.note(_("Round %(r)s of %(n)s paired.", r=rounds, n=swiss.planned))
     for text in [*swiss_legend(), *swiss.notes]:
         pdf.note(text, 7)
-    return _bytes(pdf)
+    return pdf_bytes(pdf)
 
 
-def _draw_box(pdf: _Document, box: BracketBox, x: float, y: float, w: float, h: float) -> None:
+def _draw_box(pdf: Document, box: BracketBox, x: float, y: float, w: float, h: float) -> None:
     """A match box: a line per player (name left, score right), the winner in bold."""
     line_h = h / max(len(box.lines), 1)
     size = max(5.0, min(8.0, line_h * 2.0))
@@ -309,7 +152,7 @@ def bracket_pdf(sheet: BracketSheet, title: str, details: Sequence[Detail] = ())
     """The bracket on A4 landscape (rounds as columns, a box per match, lines from each
     match to the next), the champion and the match for third place; then the places and
     every match with its games, round and board."""
-    pdf = _Document("L", title)
+    pdf = Document("L", title)
     pdf.add_page()
     pdf.heading(title)
     pdf.details(details)
@@ -351,10 +194,10 @@ def bracket_pdf(sheet: BracketSheet, title: str, details: Sequence[Detail] = ())
         pdf.ln(7)
         for box in matches:
             _match_detail(pdf, box)
-    return _bytes(pdf)
+    return pdf_bytes(pdf)
 
 
-def _draw_bracket(pdf: _Document, sheet: BracketSheet) -> None:
+def _draw_bracket(pdf: Document, sheet: BracketSheet) -> None:
     rounds = len(sheet.columns)
     top = pdf.get_y() + 6
     bottom = pdf.h - 24
@@ -399,7 +242,7 @@ def _detail_height(box: BracketBox) -> float:
     return 6 + 5 * (len(box.games) + bool(box.stages) + bool(box.how)) + 2
 
 
-def _match_detail(pdf: _Document, box: BracketBox) -> None:
+def _match_detail(pdf: Document, box: BracketBox) -> None:
     if pdf.will_page_break(_detail_height(box)):
         pdf.add_page()
     pdf.set_font("Sans", "B", 9)
@@ -434,7 +277,7 @@ def teams_pdf(
 ) -> bytes:
     """A Scheveningen on A4 landscape: the team grid (team A's rows × team B's columns,
     each player's points, the team scores), then the individual standings."""
-    pdf = _Document("L", title)
+    pdf = Document("L", title)
     pdf.add_page()
     pdf.heading(title)
     pdf.details(details)
@@ -479,11 +322,11 @@ def teams_pdf(
         locale,
         {line.start: a for line in grid.rows} | {line.start: b for line in grid.columns},
     )
-    return _bytes(pdf)
+    return pdf_bytes(pdf)
 
 
 def _standings_table(
-    pdf: _Document, table: Crosstable, locale: str, team_of: Mapping[int, str]
+    pdf: Document, table: Crosstable, locale: str, team_of: Mapping[int, str]
 ) -> None:
     pdf.set_font("Sans", "B", 10)
     pdf.cell(0, 7, _("Standings"))
@@ -496,7 +339,7 @@ def _standings_table(
             team_of.get(line.start, ""),
             points_text(line.points, locale),
             *(
-                _tb_number(code, v, locale)
+                tb_number(code, v, locale)
                 for code, v in zip(table.tiebreaks, line.values, strict=True)
             ),
         ]
@@ -504,7 +347,7 @@ def _standings_table(
     ]
     widths, size = pdf.widths(heads, rows, size=8)
     pdf.grid(heads, widths, rows, size=size, left=(1, 2))
-    _provisional(pdf, table.provisional, table.final)
+    provisional_note(pdf, table.provisional, table.final)
 
 
 # -- pairing lists, slips, certificates -----------------------------------------------------------
@@ -513,7 +356,7 @@ def _standings_table(
 def pairings_pdf(title: str, sheets: Sequence[Sheet]) -> bytes:
     """Pairing lists: a page per round — board, White, Black, result (blank to fill in);
     in a knockout the match and game of each board; then the byes by kind."""
-    pdf = _Document("P", title)
+    pdf = Document("P", title)
     for sheet in sheets:
         pdf.add_page()
         pdf.heading(f"{title} — {_('Round')} {sheet.round}")
@@ -540,13 +383,13 @@ def pairings_pdf(title: str, sheets: Sequence[Sheet]) -> bytes:
     if not sheets:
         pdf.add_page()
         pdf.heading(_("No round is paired yet."))
-    return _bytes(pdf)
+    return pdf_bytes(pdf)
 
 
 def slips_pdf(title: str, sheets: Sequence[Sheet]) -> bytes:
     """Result slips, four to a page, each round on new pages: round, board (and in a
     knockout the match and game), players, boxes to tick, signatures."""
-    pdf = _Document("P", title)
+    pdf = Document("P", title)
     pdf.set_auto_page_break(False)
     for sheet in sheets:
         for index, g in enumerate(sheet.boards):
@@ -577,13 +420,13 @@ def slips_pdf(title: str, sheets: Sequence[Sheet]) -> bytes:
             pdf.set_dash_pattern()
     if not any(sheet.boards for sheet in sheets):
         pdf.add_page()
-    return _bytes(pdf)
+    return pdf_bytes(pdf)
 
 
 def certificates_pdf(title: str, winners: Sequence[Winner], date: str) -> bytes:
     """A certificate per prize-winner: the place, the name and (but in a knockout) the
     points."""
-    pdf = _Document("L", title)
+    pdf = Document("L", title)
     pdf.set_auto_page_break(False)
     for winner in winners:
         pdf.add_page()
@@ -611,4 +454,4 @@ def certificates_pdf(title: str, winners: Sequence[Winner], date: str) -> bytes:
     if not winners:
         pdf.add_page()
         pdf.heading(_("No places yet: certificates are printed when the tournament is finished."))
-    return _bytes(pdf)
+    return pdf_bytes(pdf)
