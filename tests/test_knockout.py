@@ -188,7 +188,7 @@ def test_next_round_only_when_every_match_is_decided() -> None:
     ko = Knockout.start(seeded_bracket(8), MatchRules(seed=3))
     slot, game = ko.pending_games()[0]
     ko = ko.record(slot, game.number, GameResult.parse("1-0"))
-    with pytest.raises(RuleError, match=r"round 1 is not over: slot 2 \(4 v 5\), .* \(R-KO-2\)"):
+    with pytest.raises(RuleError, match=r"round 1 is not over: slot 2 \(4 v 5\), .*"):
         ko.pair_next_round()
     ko = play_round(ko, random.Random(1))
     ko = ko.pair_next_round()

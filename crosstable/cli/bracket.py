@@ -28,6 +28,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from crosstable.cli import counted
 from crosstable.core.errors import InputError
 from crosstable.core.model import Player
 from crosstable.core.pairing.knockout_bracket import (
@@ -127,7 +128,9 @@ def _field(players: str | None, players_file: Path | None) -> tuple[Player, ...]
             source="options",
         )
     if len(field) < 2:
-        raise InputError(f"{len(field)} player(s): a knockout needs 2", source=str(players_file))
+        raise InputError(
+            f"{counted(len(field), 'player')}: a knockout needs 2", source=str(players_file)
+        )
     return field
 
 
@@ -282,7 +285,8 @@ def stored_notes(view: dict[str, Any]) -> list[str]:
         notes.append(f"places: {places}")
     if view["due"]:
         notes.append(
-            f"{len(view['due'])} game(s) due: continue the knockout (crosstable pair-round)"
+            f"{counted(len(view['due']), 'game')} due: continue the knockout "
+            "(crosstable pair-round)"
         )
     if view["surplus"]:
         listed = ", ".join(f"round {g['round']} board {g['board']}" for g in view["surplus"])

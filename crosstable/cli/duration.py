@@ -14,6 +14,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from crosstable.cli import counted
 from crosstable.core.duration import (
     CHANGEOVER_MINUTES,
     DEFAULT_EVENING_MINUTES,
@@ -57,7 +58,7 @@ def duration(
     """Rounds, games and hours of a round robin; club evenings needed.
 
     Minutes per player = base minutes + increment (or delay) seconds; worst-case
-    game = twice that; a scheduled round = worst case + 15 minutes (seeds 001, 004).
+    game = twice that; a scheduled round = worst case + 15 minutes for the change-over.
     """
     estimate = estimate_duration(players, time_control, evening_minutes=evening, double=double)
     if output is OutputFormat.JSON:
@@ -93,7 +94,7 @@ def duration_table(e: DurationEstimate) -> Table:
         f"{_minutes(e.round_minutes)} (worst case + {CHANGEOVER_MINUTES} min change-over)",
     )
     table.add_row("Total", f"{_minutes(e.total_minutes)} ≈ {format_hours(e.total_minutes)}")
-    evening = f"{_minutes(e.evening_minutes)} evening: {e.rounds_per_evening} round(s)"
+    evening = f"{_minutes(e.evening_minutes)} evening: {counted(e.rounds_per_evening, 'round')}"
     if e.round_longer_than_evening:
         evening += " — a round is longer than the evening; one round per evening assumed"
     table.add_row("Rounds per evening", evening)

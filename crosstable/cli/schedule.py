@@ -25,7 +25,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from crosstable.cli import schedule_variants
+from crosstable.cli import counted, schedule_variants
 from crosstable.core.errors import InputError, RuleError
 from crosstable.core.schedule import (
     Schedule,
@@ -153,7 +153,9 @@ def _show(schedule: Schedule, output: OutputFormat, title: str) -> None:
     if output is OutputFormat.JSON:
         typer.echo(json.dumps(schedule.to_json(), separators=(", ", ": ")))
         return
-    Console().print(schedule_table(schedule, title))
+    console = Console()
+    console.print(schedule_table(schedule, title))
+    console.print(schedule_caption(schedule), soft_wrap=True)  # one line, not the table's width
 
 
 def pairing_list(round_: ScheduledRound) -> str:
@@ -165,12 +167,17 @@ def pairing_list(round_: ScheduledRound) -> str:
     return ", ".join(f"{white} — {black}" for white, black in round_.boards)
 
 
+def schedule_caption(schedule: Schedule) -> str:
+    """What the table shows, in words: ``5 rounds, 15 games; White first, left``."""
+    games = sum(len(r.boards) for r in schedule.rounds)
+    return f"{counted(len(schedule.rounds), 'round')}, {counted(games, 'game')}; White first, left"
+
+
 def schedule_table(schedule: Schedule, title: str) -> Table:
     """A Rich table: one row a round, its pairings White first, and the bye."""
     rounds = schedule.rounds
-    games = sum(len(r.boards) for r in rounds)
     several = len({r.cycle for r in rounds}) > 1
-    table = Table(title=title, caption=f"{len(rounds)} rounds, {games} games; White first, left")
+    table = Table(title=title)
     table.add_column("Round", justify="right")
     if several:
         table.add_column("Cycle", justify="right")
@@ -187,10 +194,11 @@ def schedule_table(schedule: Schedule, title: str) -> Table:
 
 def _print_report(report: ScheduleReport, source: str) -> None:
     console = Console()
-    verdict = "sound" if report.ok else f"{len(report.problems)} problem(s)"
+    verdict = "sound" if report.ok else counted(len(report.problems), "problem")
     console.print(
-        f"{source}: {report.players} players, {report.rounds} rounds "
-        f"({report.cycles} cycle(s) of {report.rounds_per_cycle}), {report.games} games: {verdict}"
+        f"{source}: {counted(report.players, 'player')}, {counted(report.rounds, 'round')} "
+        f"({counted(report.cycles, 'cycle')} of {report.rounds_per_cycle}), "
+        f"{counted(report.games, 'game')}: {verdict}"
     )
     for problem in report.problems:
         console.print(f"  - {problem.message}", markup=False)

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from rich.table import Table
 
+from crosstable.cli import counted
 from crosstable.cli.tournament import (
     DbOption,
     TournamentOption,
@@ -159,7 +160,8 @@ def _show(view: StageView, output: str) -> None:
     settings = view.settings
     console.print(
         f"[bold]{view.name}[/bold]: group stage of {view.expected} groups, "
-        f"{view.qualifiers} qualifier(s) per group; knockout: match {settings['match_format']}, "
+        f"{counted(view.qualifiers, 'qualifier')} per group; "
+        f"knockout: match {settings['match_format']}, "
         f"tie rule {settings['tie_rule']}, third place {settings['third_place']}"
     )
     table = Table("group", "tournament", "players", "status", title="groups")

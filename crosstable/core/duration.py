@@ -59,7 +59,7 @@ def round_robin_arithmetic(players: int) -> Arithmetic:
     Arithmetic(players=7, rounds=7, games=21, boards=3, double_rounds=14, double_games=42)
     """
     if players < 3:
-        raise RuleError(f"players: {players} — a round robin needs at least 3 players (R-RR-1)")
+        raise RuleError(f"players: {players} — a round robin needs at least 3 players")
     rounds = players - 1 if players % 2 == 0 else players
     games = players * (players - 1) // 2
     return Arithmetic(players, rounds, games, players // 2, 2 * rounds, 2 * games)

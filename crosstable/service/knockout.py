@@ -635,7 +635,7 @@ class KnockoutPlay(ServiceBase):
                     return Done(f"{removed}; {over}", {"paired_round": None})
                 raise RuleError(over)
             if ko.undecided():
-                waiting = f"{label} is not over: {_still_to_play(state)} (R-KO-2)"
+                waiting = f"{label} is not over: {_still_to_play(state)}"
                 if removed:
                     return Done(f"{removed}; {waiting}", {"paired_round": None})
                 raise RuleError(waiting)

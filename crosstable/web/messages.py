@@ -217,7 +217,7 @@ CATALOGUE: tuple[str, ...] = (
     E_("round {round}: player {start} appears twice"),
     E_("round {round} has no game {white}–{black}"),
     # -- core/duration.py: the duration calculator
-    E_("players: {players} — a round robin needs at least 3 players (R-RR-1)"),
+    E_("players: {players} — a round robin needs at least 3 players"),
     E_("time control is empty (expected e.g. 25+5, G/25 d5 or 90+30)"),
     E_(
         "time control {control}: only the last period can be for the rest of the game; write the earlier ones as moves/minutes (e.g. 40/90,30+30)"
@@ -411,7 +411,7 @@ CATALOGUE: tuple[str, ...] = (
     E_("{games} no longer needed: continue the knockout to remove them, then finish"),
     E_("the knockout is finished; undo the finish first"),
     E_("the knockout is over: {winner} won; finish it"),
-    E_("{label} is not over: {still} (R-KO-2)"),
+    E_("{label} is not over: {still}"),
     E_("enter the results of {games} first"),
     E_("tie-break games are due: continue the knockout to add them"),
     E_("round {round} boards {boards}"),
@@ -423,7 +423,7 @@ CATALOGUE: tuple[str, ...] = (
     E_("slot {slot} ({name}) is not paired yet"),
     E_("slot {slot} is in round {round}, which is closed: round {next} is already paired"),
     E_("round {round} is the final: there is no round to pair after it"),
-    E_("round {round} is not over: {listed} {verb} no winner yet (R-KO-2)"),
+    E_("round {round} is not over: {listed} {verb} no winner yet"),
     E_("slot {slot} ({top} v {bottom})"),
     E_("slot {slot}: a feeding match is not decided"),
     E_("{players} players need {size} lines, not {lines}"),

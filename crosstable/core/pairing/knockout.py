@@ -15,7 +15,7 @@ match (R-KO-4).
 >>> ko.pair_next_round()
 Traceback (most recent call last):
 ...
-crosstable.core.errors.RuleError: round 1 is not over: slot 2 (2 v 3) has no winner yet (R-KO-2)
+crosstable.core.errors.RuleError: round 1 is not over: slot 2 (2 v 3) has no winner yet
 >>> game = ko.pending_games()[0][1]
 >>> ko = ko.record(2, 1, GameResult.parse("1-0" if game.white == 3 else "0-1"))
 >>> ko = ko.pair_next_round()
@@ -224,7 +224,7 @@ class Knockout:
         if open_matches:
             listed = ", ".join(f"slot {m.slot} ({m.top} v {m.bottom})" for m in open_matches)
             verb = "has" if len(open_matches) == 1 else "have"
-            raise RuleError(f"round {rnd} is not over: {listed} {verb} no winner yet (R-KO-2)")
+            raise RuleError(f"round {rnd} is not over: {listed} {verb} no winner yet")
         return replace(self, matches=self.matches + self._pair(rnd + 1))
 
     def _pair(self, rnd: int) -> tuple[Match, ...]:
