@@ -242,3 +242,6 @@ def register(app: typer.Typer) -> None:
     """Add this module's commands to ``app``."""
     app.command("pair-round")(pair_round)
     app.command("bye")(bye)
+    from crosstable.cli import battle  # battle chess (issue 12 item 1)
+
+    battle.register(app)
