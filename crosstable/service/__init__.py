@@ -25,13 +25,23 @@ from crosstable.service.knockout import KnockoutPlay
 from crosstable.service.play import Play, parse_result
 from crosstable.service.queries import Queries
 from crosstable.service.registration import PlayerInfo, Registration, Regulations
+from crosstable.service.series import SeriesPlay
 from crosstable.service.stage_view import StageView
 from crosstable.service.stages import StagePlay
 from crosstable.service.swiss import SwissPlay
 
 
 class Service(
-    Battle, Registration, Play, SwissPlay, KnockoutPlay, StagePlay, History, Exchange, Queries
+    Battle,
+    Registration,
+    Play,
+    SwissPlay,
+    KnockoutPlay,
+    StagePlay,
+    History,
+    Exchange,
+    Queries,
+    SeriesPlay,
 ):
     """Every use case of a tournament, over one store, clock, random source and bus."""
 

@@ -1,0 +1,380 @@
+"""A series and its editions: create and show a series, open its next edition on the
+calendar, register and withdraw (R-SE-1, R-SE-2, R-SE-3; issue 11).
+
+Every use case is one transaction with one line of the series' history
+(:func:`~crosstable.service.series.outbox.record`); the moments come from the
+injected clock. The rules are the core's (:mod:`crosstable.core.series`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from crosstable.core.errors import RuleError
+from crosstable.core.series.calendar import CalendarKind, SeriesCalendar, next_slot
+from crosstable.core.series.plan import SeriesFormat
+from crosstable.core.series.registration import may_withdraw, stage_one_registration
+from crosstable.service.base import ServiceBase
+from crosstable.service.errors import NotFoundError
+from crosstable.service.registration import check_tiebreaks
+from crosstable.service.series.outbox import notify, record
+from crosstable.store.series_models import SeriesEditionRow, SeriesRegistrationRow, SeriesRow
+
+#: the longest lead of a registration deadline before the start: four weeks
+MAX_DEADLINE_MINUTES = 4 * 7 * 24 * 60
+MAX_NAME = 200
+
+
+@dataclass(frozen=True, slots=True)
+class SeriesSettings:
+    """What a series is created with (the template and the calendar)."""
+
+    name: str
+    kind: str
+    start_time: str
+    zone: str
+    weekday: int | None = None
+    day: int | None = None
+    max_group_size: int = 10
+    qualifiers_per_group: int = 2
+    final_min: int = 6
+    group_cycles: int = 1
+    final_cycles: int = 1
+    super_final_players: int = 4
+    super_final_cycles: int = 2
+    tiebreaks: tuple[str, ...] = ()
+    time_control: str = ""
+    pre_registration: bool = False
+    deadline_minutes: int = 60
+
+
+def calendar_of(row: SeriesRow) -> SeriesCalendar:
+    """The core calendar of a stored series."""
+    hours, minutes = (int(part) for part in row.start_time.split(":"))
+    return SeriesCalendar(
+        CalendarKind(row.kind), dt.time(hours, minutes), ZoneInfo(row.zone), row.weekday, row.day
+    )
+
+
+def format_of(row: SeriesRow) -> SeriesFormat:
+    """The core format (stages, final, super-final) of a stored series."""
+    return SeriesFormat(
+        max_group_size=row.max_group_size,
+        qualifiers_per_group=row.qualifiers_per_group,
+        final_min=row.final_min,
+        group_cycles=row.group_cycles,
+        final_cycles=row.final_cycles,
+        super_final_players=row.super_final_players,
+        super_final_cycles=row.super_final_cycles,
+    )
+
+
+def moment(text: str) -> dt.datetime:
+    """A stored ISO moment (UTC)."""
+    return dt.datetime.fromisoformat(text)
+
+
+def iso(value: dt.datetime) -> str:
+    return value.astimezone(dt.UTC).isoformat(timespec="seconds")
+
+
+def active_entries(session: Session, edition_id: int) -> list[SeriesRegistrationRow]:
+    """The edition's registered players who have not withdrawn, in registration order."""
+    query = (
+        select(SeriesRegistrationRow)
+        .where(
+            SeriesRegistrationRow.edition_id == edition_id,
+            SeriesRegistrationRow.withdrawn_at.is_(None),
+        )
+        .order_by(SeriesRegistrationRow.id)
+    )
+    return list(session.scalars(query))
+
+
+def _checked(settings: SeriesSettings) -> tuple[str, SeriesCalendar]:
+    name = " ".join(settings.name.split())
+    if not name:
+        raise RuleError("a series needs a name")
+    if len(name) > MAX_NAME:
+        raise RuleError(f"a series' name has at most {MAX_NAME} characters")
+    try:
+        kind = CalendarKind(settings.kind)
+    except ValueError:
+        raise RuleError(
+            f"unknown calendar kind {settings.kind!r} (weekend, workdays, weekly, monthly, regular)"
+        ) from None
+    try:
+        hours, minutes = (int(part) for part in settings.start_time.split(":"))
+        start = dt.time(hours, minutes)
+    except ValueError:
+        raise RuleError(f"start time {settings.start_time!r}: HH:MM, e.g. 19:00") from None
+    try:
+        zone = ZoneInfo(settings.zone)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise RuleError(
+            f"unknown time zone {settings.zone!r} (an IANA name such as Europe/Moscow)"
+        ) from None
+    calendar = SeriesCalendar(kind, start, zone, settings.weekday, settings.day)
+    SeriesFormat(  # checks the format's bounds
+        max_group_size=settings.max_group_size,
+        qualifiers_per_group=settings.qualifiers_per_group,
+        final_min=settings.final_min,
+        group_cycles=settings.group_cycles,
+        final_cycles=settings.final_cycles,
+        super_final_players=settings.super_final_players,
+        super_final_cycles=settings.super_final_cycles,
+    )
+    if not 0 <= settings.deadline_minutes <= MAX_DEADLINE_MINUTES:
+        raise RuleError(
+            f"registration deadline: between 0 and {MAX_DEADLINE_MINUTES} minutes before the start"
+        )
+    return name, calendar
+
+
+class SeriesEditions(ServiceBase):
+    """Use cases of a series and its editions."""
+
+    def create_series(self, settings: SeriesSettings, *, actor: str = "") -> int:
+        """A new series (no edition yet: :meth:`open_edition`); its id."""
+        name, _calendar = _checked(settings)
+        tiebreaks = check_tiebreaks(settings.tiebreaks)
+        at = self._now()
+        with self.store.transaction() as session:
+            row = SeriesRow(
+                name=name,
+                kind=settings.kind,
+                weekday=settings.weekday,
+                day=settings.day,
+                start_time=settings.start_time,
+                zone=settings.zone,
+                max_group_size=settings.max_group_size,
+                qualifiers_per_group=settings.qualifiers_per_group,
+                final_min=settings.final_min,
+                group_cycles=settings.group_cycles,
+                final_cycles=settings.final_cycles,
+                super_final_players=settings.super_final_players,
+                super_final_cycles=settings.super_final_cycles,
+                tiebreaks=",".join(tiebreaks),
+                time_control=settings.time_control,
+                pre_registration=settings.pre_registration,
+                deadline_minutes=settings.deadline_minutes,
+                created_at=at,
+            )
+            session.add(row)
+            session.flush()
+            record(session, row.id, None, "create", f"series {row.id} “{name}” created", at=at)
+            return row.id
+
+    def series_info(self, series_id: int) -> dict[str, Any]:
+        """The series' settings and its editions as plain JSON values."""
+        with self.store.reading() as session:
+            row = _series(session, series_id)
+            info = {column.key: getattr(row, column.key) for column in SeriesRow.__table__.columns}
+            info["editions"] = [
+                _edition_info(session, edition) for edition in _editions(session, series_id)
+            ]
+            return info
+
+    def open_edition(self, series_id: int, *, actor: str = "") -> int:
+        """The series' next edition, at the calendar's next slot after now (or after the
+        previous edition's start); registration open until the deadline. Its id."""
+        now = self.clock.now()
+        at = self._now()
+        with self.store.transaction() as session:
+            row = _series(session, series_id, lock=True)
+            editions = _editions(session, series_id)
+            if any(e.state == "registration" for e in editions):
+                raise RuleError("the series has an edition open for registration already")
+            after = max([now, *(moment(e.planned_start) for e in editions)])
+            calendar = calendar_of(row)
+            if calendar.kind is CalendarKind.REGULAR:
+                start = after + dt.timedelta(days=1)  # pragma: no cover - simple
+            else:
+                start = next_slot(calendar, after)
+            deadline = start - dt.timedelta(minutes=row.deadline_minutes)
+            number = len(editions) + 1
+            edition = SeriesEditionRow(
+                series_id=series_id,
+                number=number,
+                planned_start=iso(start),
+                deadline=iso(deadline),
+                first_deadline=iso(deadline),
+                state="registration",
+                stage=0,
+                postponed=0,
+                extended=False,
+                created_at=at,
+            )
+            session.add(edition)
+            session.flush()
+            record(
+                session,
+                series_id,
+                edition.id,
+                "edition",
+                f"edition {number} opened: starts {start.isoformat()}, registration until "
+                f"{deadline.astimezone(calendar.zone).isoformat()}",
+                at=at,
+                actor=actor,
+            )
+            return edition.id
+
+    def register_for_edition(
+        self,
+        edition_id: int,
+        name: str,
+        *,
+        rating: int | None = None,
+        user_id: int | None = None,
+        actor: str = "",
+    ) -> int:
+        """A player registers for stage 1 (R-SE-2); the registration's id."""
+        player = " ".join(name.split())
+        if not player:
+            raise RuleError("a player needs a name")
+        if len(player) > MAX_NAME:
+            raise RuleError(f"a player's name has at most {MAX_NAME} characters")
+        now = self.clock.now()
+        at = self._now()
+        with self.store.transaction() as session:
+            edition = _edition(session, edition_id, lock=True)
+            series = _series(session, edition.series_id)
+            if edition.state != "registration" or edition.closed_at is not None:
+                raise RuleError(f"registration for edition {edition.number} is closed")
+            entries = active_entries(session, edition_id)
+            state = stage_one_registration(
+                now,
+                moment(edition.deadline),
+                len(entries),
+                pre_registration=series.pre_registration,
+                max_size=series.max_group_size,
+                first_deadline=moment(edition.first_deadline),
+            )
+            if not state.is_open:
+                raise RuleError(f"registration for edition {edition.number} is closed")
+            taken = {e.name.casefold() for e in entries}
+            if player.casefold() in taken:
+                raise RuleError(f"{player} is registered for edition {edition.number} already")
+            entry = SeriesRegistrationRow(
+                edition_id=edition_id,
+                name=player,
+                rating=rating,
+                user_id=user_id,
+                registered_at=at,
+                withdrawn_at=None,
+            )
+            session.add(entry)
+            session.flush()
+            record(
+                session,
+                series.id,
+                edition_id,
+                "register",
+                f"{player} registered for edition {edition.number}",
+                at=at,
+                actor=actor,
+                data={"registration": entry.id},
+            )
+            notify(
+                session,
+                entry,
+                "registered",
+                f"registered:{entry.id}",
+                {"edition": edition.id, "series": series.name, "start": edition.planned_start},
+                at=at,
+            )
+            return entry.id
+
+    def withdraw_from_edition(self, edition_id: int, name: str, *, actor: str = "") -> None:
+        """A player withdraws; only until stage 1 starts (R-SE-2)."""
+        player = " ".join(name.split())
+        now = self.clock.now()
+        at = self._now()
+        with self.store.transaction() as session:
+            edition = _edition(session, edition_id, lock=True)
+            if edition.state != "registration" or not may_withdraw(
+                now, moment(edition.planned_start)
+            ):
+                raise RuleError(
+                    f"edition {edition.number} has started: a player may withdraw only before "
+                    "stage 1 starts"
+                )
+            found = [
+                e
+                for e in active_entries(session, edition_id)
+                if e.name.casefold() == player.casefold()
+            ]
+            if not found:
+                raise NotFoundError(f"{player} is not registered for edition {edition.number}")
+            found[0].withdrawn_at = at
+            record(
+                session,
+                edition.series_id,
+                edition_id,
+                "withdraw",
+                f"{player} withdrew from edition {edition.number}",
+                at=at,
+                actor=actor,
+                data={"registration": found[0].id},
+            )
+
+    def edition_info(self, edition_id: int) -> dict[str, Any]:
+        """An edition: its moments, state, stage and players (JSON values)."""
+        with self.store.reading() as session:
+            return _edition_info(session, _edition(session, edition_id))
+
+
+def _series(session: Session, series_id: int, *, lock: bool = False) -> SeriesRow:
+    query = select(SeriesRow).where(SeriesRow.id == series_id)
+    row = session.scalars(query.with_for_update() if lock else query).one_or_none()
+    if row is None:
+        raise NotFoundError(f"there is no series {series_id} in this database")
+    return row
+
+
+def _edition(session: Session, edition_id: int, *, lock: bool = False) -> SeriesEditionRow:
+    query = select(SeriesEditionRow).where(SeriesEditionRow.id == edition_id)
+    row = session.scalars(query.with_for_update() if lock else query).one_or_none()
+    if row is None:
+        raise NotFoundError(f"there is no series edition {edition_id} in this database")
+    return row
+
+
+def _editions(session: Session, series_id: int) -> list[SeriesEditionRow]:
+    query = (
+        select(SeriesEditionRow)
+        .where(SeriesEditionRow.series_id == series_id)
+        .order_by(SeriesEditionRow.number)
+    )
+    return list(session.scalars(query))
+
+
+def _edition_info(session: Session, edition: SeriesEditionRow) -> dict[str, Any]:
+    count = session.scalar(
+        select(func.count())
+        .select_from(SeriesRegistrationRow)
+        .where(
+            SeriesRegistrationRow.edition_id == edition.id,
+            SeriesRegistrationRow.withdrawn_at.is_(None),
+        )
+    )
+    return {
+        "id": edition.id,
+        "series": edition.series_id,
+        "number": edition.number,
+        "planned_start": edition.planned_start,
+        "deadline": edition.deadline,
+        "state": edition.state,
+        "stage": edition.stage,
+        "postponed": edition.postponed,
+        "extended": edition.extended,
+        "closed_at": edition.closed_at,
+        "finished_at": edition.finished_at,
+        "registered": int(count or 0),
+    }

@@ -1,0 +1,86 @@
+"""The series' record and its notifications, written in the caller's transaction.
+
+:func:`record` appends one line to ``series_events`` (the series' history); a
+time-driven step passes its ``step`` key, unique in the table, so the same step
+can never be recorded twice. :func:`notify` writes an outbox row (R-SE-5) in the same
+transaction as the change that causes it; its ``dedupe_key`` is unique, so a
+notification is queued at most once whatever runs the step. A sender (not built yet,
+docs/series.md) reads the unsent rows, delivers them and sets ``sent_at``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from crosstable.store.series_models import SeriesEventRow, SeriesOutboxRow, SeriesRegistrationRow
+
+
+def record(
+    session: Session,
+    series_id: int,
+    edition_id: int | None,
+    kind: str,
+    summary: str,
+    *,
+    at: str,
+    actor: str = "",
+    data: dict[str, Any] | None = None,
+    step: str | None = None,
+) -> None:
+    """One line of the series' history."""
+    session.add(
+        SeriesEventRow(
+            series_id=series_id,
+            edition_id=edition_id,
+            at=at,
+            actor=actor,
+            kind=kind,
+            summary=summary,
+            data=data or {},
+            step=step,
+        )
+    )
+
+
+def step_done(session: Session, step: str) -> bool:
+    """The time-driven step ``step`` was recorded already."""
+    query = select(SeriesEventRow.id).where(SeriesEventRow.step == step)
+    return session.scalars(query).first() is not None
+
+
+def notify(
+    session: Session,
+    registration: SeriesRegistrationRow,
+    kind: str,
+    dedupe_key: str,
+    payload: dict[str, Any],
+    *,
+    at: str,
+) -> None:
+    """Queue a notification to a registered player (skipped if the key is queued)."""
+    query = select(SeriesOutboxRow.id).where(SeriesOutboxRow.dedupe_key == dedupe_key)
+    if session.scalars(query).first() is not None:
+        return
+    session.add(
+        SeriesOutboxRow(
+            user_id=registration.user_id,
+            recipient=registration.name,
+            kind=kind,
+            payload=payload,
+            created_at=at,
+            sent_at=None,
+            attempts=0,
+            dedupe_key=dedupe_key,
+        )
+    )
+
+
+def outbox(session: Session, *, unsent_only: bool = False) -> list[SeriesOutboxRow]:
+    """The outbox in the order it was written."""
+    query = select(SeriesOutboxRow).order_by(SeriesOutboxRow.id)
+    if unsent_only:
+        query = query.where(SeriesOutboxRow.sent_at.is_(None))
+    return list(session.scalars(query))

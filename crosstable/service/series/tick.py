@@ -1,0 +1,639 @@
+"""The clock's pass over every series (issue 11 item 6): :meth:`SeriesClock.tick`.
+
+One tick does every time-driven step that is due, edition by edition, each edition's
+steps in order until none is due (a server that was down for a day catches up in
+order: one postponement per missed slot, then the start). The steps:
+
+* **the deadline** (R-SE-2, R-SE-3): the core's :func:`stage_one_registration`
+  says open, extended (recorded once) or closed; closed with fewer than 15 players,
+  :func:`start_decision` moves the start and the deadline to the next slot and every
+  registered player gets a ``start-moved`` notification; closed with enough, the
+  registration is recorded as closed;
+* **stage 1** at the planned start (R-SE-4): the groups from the core (sizes, snake
+  seeding by rating), recorded with their players, then each group made an ordinary
+  round robin — created with its players, lots drawn, started: all its games at once
+  (Service.create_tournament / draw_lots / start); then the stage is recorded as
+  started with a ``stage-starts`` notification per player (group, first game);
+* **a stage's end** (R-SE-5, R-SE-6, R-RR-12): when every group's tournament is
+  finished (a round robin finishes by itself with its last result; one still running
+  with every result in is finished here), the qualifiers by the core
+  (:func:`outcome_of`: a player with no game played does not go on), ``qualified`` /
+  ``eliminated`` notifications, and the next stage — groups, the final, the
+  super-final — made the same way; after the last stage the edition is finished.
+
+Safety with several processes: one tick runs at a time per database (on PostgreSQL
+a session advisory lock, taken with ``pg_try_advisory_lock``: a second process
+finds it taken and does nothing; on SQLite a lease row). Every step re-reads its
+edition under ``SELECT … FOR UPDATE`` and checks that it is still due, and records
+itself with a unique step key (:func:`~crosstable.service.series.outbox.record`), so a
+step is never done twice; the groups' tournaments carry their group's id in their
+regulations, so a tick stopped between creating a group's tournament and recording
+it adopts that tournament instead of making a second one.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, cast
+
+from sqlalchemy import func, select, text
+from sqlalchemy.orm import Session
+
+from crosstable.core.errors import RuleError
+from crosstable.core.model import LotsMethod, StageKind
+from crosstable.core.series.groups import Entrant, seed_groups, seeding_order
+from crosstable.core.series.plan import StagePlan, next_stage
+from crosstable.core.series.qualification import GroupOutcome, outcome_of, stage_entrants
+from crosstable.core.series.registration import (
+    RegistrationPhase,
+    stage_one_registration,
+    start_decision,
+)
+from crosstable.service.base import ServiceBase
+from crosstable.service.registration import PlayerInfo, Regulations
+from crosstable.service.series.editions import (
+    active_entries,
+    calendar_of,
+    format_of,
+    iso,
+    moment,
+)
+from crosstable.service.series.outbox import notify, record
+from crosstable.store.models import EntryRow, GameRow, PreferenceRow, TournamentRow
+from crosstable.store.series_models import (
+    SeriesEditionRow,
+    SeriesGroupRow,
+    SeriesRegistrationRow,
+    SeriesRow,
+    SeriesStageRow,
+)
+
+if TYPE_CHECKING:
+    from crosstable.service import Service
+
+#: the PostgreSQL advisory lock key of the tick ("series" in ASCII)
+TICK_LOCK = 0x736572696573
+#: SQLite: how long a tick's lease holds if its process dies
+LEASE = dt.timedelta(minutes=10)
+LEASE_KEY = "series.tick.lease"
+#: the most steps one edition takes in one tick (a guard against a loop)
+MAX_STEPS = 1000
+
+
+def group_letter(index: int) -> str:
+    """A, B, … Z, AA, AB …"""
+    letters = ""
+    index += 1
+    while index:
+        index, rest = divmod(index - 1, 26)
+        letters = chr(ord("A") + rest) + letters
+    return letters
+
+
+class SeriesClock(ServiceBase):
+    """The time-driven steps of every series."""
+
+    def tick(self) -> list[str]:
+        """One pass of every step that is due; what was done, one line per step."""
+        done: list[str] = []
+        with self._tick_lock() as mine:
+            if not mine:
+                return done
+            with self.store.reading() as session:
+                query = (
+                    select(SeriesEditionRow.id)
+                    .where(SeriesEditionRow.state.in_(("registration", "running")))
+                    .order_by(SeriesEditionRow.planned_start, SeriesEditionRow.id)
+                )
+                editions = list(session.scalars(query))
+            for edition_id in editions:
+                for _ in range(MAX_STEPS):
+                    said = self._step(edition_id)
+                    if said is None:
+                        break
+                    done.append(said)
+        return done
+
+    # -- one step -------------------------------------------------------------------
+
+    def _step(self, edition_id: int) -> str | None:
+        with self.store.reading() as session:
+            edition = session.get(SeriesEditionRow, edition_id)
+            assert edition is not None
+            state, stage_number = edition.state, edition.stage
+            closed = edition.closed_at is not None
+        if state == "registration":
+            return self._deadline(edition_id) if not closed else self._first_stage(edition_id)
+        if state != "running":
+            return None
+        stage = self._stage(edition_id, stage_number)
+        if stage.started_at is None:
+            return self._start_stage(edition_id, stage.id)
+        if stage.finished_at is None:
+            return self._stage_end(edition_id, stage.id)
+        return None  # pragma: no cover - a finished stage leaves the edition finished or on
+
+    def _deadline(self, edition_id: int) -> str | None:
+        now = self.clock.now()
+        at = self._now()
+        with self.store.transaction() as session:
+            edition, series = _locked(session, edition_id)
+            if edition.state != "registration" or edition.closed_at is not None:
+                return None
+            if now < moment(edition.deadline):
+                return None
+            entries = active_entries(session, edition_id)
+            registration = stage_one_registration(
+                now,
+                moment(edition.deadline),
+                len(entries),
+                pre_registration=series.pre_registration,
+                max_size=series.max_group_size,
+                first_deadline=moment(edition.first_deadline),
+            )
+            if registration.phase is RegistrationPhase.EXTENDED:
+                if edition.extended:
+                    return None
+                edition.extended = True
+                said = (
+                    f"edition {edition.number}: registration extended until "
+                    f"{registration.closes.isoformat()} (the last table is short of 60 %)"
+                )
+                record(
+                    session,
+                    series.id,
+                    edition_id,
+                    "extended",
+                    said,
+                    at=at,
+                    step=f"edition {edition_id}: extended",
+                )
+                return said
+            if registration.phase is RegistrationPhase.OPEN:  # pragma: no cover - checked above
+                return None
+            calendar = calendar_of(series)
+            start = moment(edition.planned_start).astimezone(calendar.zone)
+            decision = start_decision(len(entries), start, moment(edition.deadline), calendar)
+            if decision.postponed:
+                edition.postponed += 1
+                edition.planned_start = iso(decision.start)
+                edition.deadline = iso(decision.deadline)
+                edition.extended = False
+                said = (
+                    f"edition {edition.number}: {len(entries)} registered, fewer than 15 — "
+                    f"the start moves to {decision.start.isoformat()}"
+                )
+                record(
+                    session,
+                    series.id,
+                    edition_id,
+                    "postponed",
+                    said,
+                    at=at,
+                    step=f"edition {edition_id}: postponed {edition.postponed}",
+                    data={"start": edition.planned_start, "registered": len(entries)},
+                )
+                for entry in entries:
+                    notify(
+                        session,
+                        entry,
+                        "start-moved",
+                        f"start-moved:{edition_id}:{edition.postponed}:{entry.id}",
+                        {
+                            "edition": edition_id,
+                            "series": series.name,
+                            "start": edition.planned_start,
+                        },
+                        at=at,
+                    )
+                return said
+            edition.closed_at = iso(max(now, registration.closes))
+            said = f"edition {edition.number}: registration closed with {len(entries)} players"
+            record(
+                session,
+                series.id,
+                edition_id,
+                "closed",
+                said,
+                at=at,
+                step=f"edition {edition_id}: closed",
+                data={"registered": len(entries)},
+            )
+            return said
+
+    def _first_stage(self, edition_id: int) -> str | None:
+        now = self.clock.now()
+        at = self._now()
+        with self.store.transaction() as session:
+            edition, series = _locked(session, edition_id)
+            if edition.state != "registration" or now < moment(edition.planned_start):
+                return None
+            entries = active_entries(session, edition_id)
+            entrants = [Entrant(e.id, e.rating) for e in entries]
+            plan = next_stage(len(entrants), 1, format_of(series))
+            _make_stage(session, edition, series, plan, entrants, at=at)
+            edition.state = "running"
+            edition.stage = 1
+            said = (
+                f"edition {edition.number}: stage 1 made — {len(plan.group_sizes)} groups "
+                f"of {'/'.join(str(size) for size in plan.group_sizes)}"
+            )
+            record(
+                session,
+                series.id,
+                edition_id,
+                "stage-made",
+                said,
+                at=at,
+                step=f"edition {edition_id}: stage 1 made",
+            )
+            return said
+
+    def _start_stage(self, edition_id: int, stage_id: int) -> str:
+        """Create and start every group's round robin, then record the stage's start."""
+        with self.store.reading() as session:
+            stage = session.get(SeriesStageRow, stage_id)
+            edition = session.get(SeriesEditionRow, edition_id)
+            assert stage is not None and edition is not None
+            series = session.get(SeriesRow, edition.series_id)
+            assert series is not None
+            groups = _groups(session, stage_id)
+            names = {
+                r.id: r
+                for r in session.scalars(
+                    select(SeriesRegistrationRow).where(
+                        SeriesRegistrationRow.edition_id == edition_id
+                    )
+                )
+            }
+        for group in groups:
+            self._group_tournament(series, edition, stage, group, names)
+        at = self._now()
+        with self.store.transaction() as session:
+            edition, series = _locked(session, edition_id)
+            stage = session.get(SeriesStageRow, stage_id)
+            assert stage is not None
+            if stage.started_at is not None:  # pragma: no cover - one tick at a time
+                return f"edition {edition.number}: stage {stage.number} started already"
+            stage.started_at = at
+            groups = _groups(session, stage_id)
+            for group in groups:
+                assert group.tournament_id is not None
+                firsts = _first_games(session, group.tournament_id)
+                for number, key in enumerate(group.players, 1):
+                    entry = names[key]
+                    notify(
+                        session,
+                        entry,
+                        "stage-starts",
+                        f"stage-starts:{stage_id}:{key}",
+                        {
+                            "edition": edition_id,
+                            "series": series.name,
+                            "stage": stage.number,
+                            "kind": stage.kind,
+                            "group": group_letter(group.letter),
+                            "tournament": group.tournament_id,
+                            "first_game": firsts.get(number),
+                        },
+                        at=at,
+                    )
+            said = (
+                f"edition {edition.number}: stage {stage.number} ({stage.kind}) started — "
+                f"{len(groups)} round robins, every game created"
+            )
+            record(
+                session,
+                series.id,
+                edition_id,
+                "stage-start",
+                said,
+                at=at,
+                step=f"edition {edition_id}: stage {stage.number} starts",
+            )
+            return said
+
+    def _group_tournament(
+        self,
+        series: SeriesRow,
+        edition: SeriesEditionRow,
+        stage: SeriesStageRow,
+        group: SeriesGroupRow,
+        names: dict[int, SeriesRegistrationRow],
+    ) -> None:
+        service = cast("Service", self)
+        title = _group_title(series, edition, stage, group)
+        tid = group.tournament_id
+        if tid is None:
+            tid = self._adopt(title, group.id)
+        if tid is None:
+            regulations = Regulations(
+                name=title,
+                cycles=stage.cycles,
+                tiebreaks=tuple(code for code in series.tiebreaks.split(",") if code),
+                time_control=series.time_control,
+                details={
+                    "series": str(series.id),
+                    "series_edition": str(edition.id),
+                    "series_stage": str(stage.number),
+                    "series_group": str(group.id),
+                },
+            )
+            players = [
+                PlayerInfo(names[key].name, rating=names[key].rating) for key in group.players
+            ]
+            tid = service.create_tournament(
+                regulations, players=players, actor="tick"
+            ).tournament_id
+        if group.tournament_id is None:
+            with self.store.transaction() as session:
+                row = session.get(SeriesGroupRow, group.id)
+                assert row is not None
+                row.tournament_id = tid
+            group.tournament_id = tid
+        with self.store.reading() as session:
+            trow = session.get(TournamentRow, tid)
+            assert trow is not None
+            status, drawn = trow.status, trow.draw_method is not None
+        if status == "registration":
+            if not drawn:
+                service.draw_lots(tid, LotsMethod.RANDOM, actor="tick")
+            service.start(tid, actor="tick")
+
+    def _adopt(self, title: str, group_id: int) -> int | None:
+        """The tournament a stopped tick created for the group (None: none)."""
+        with self.store.reading() as session:
+            for row in session.scalars(select(TournamentRow).where(TournamentRow.name == title)):
+                if (row.regulations or {}).get("series_group") == str(group_id):
+                    return row.id
+        return None
+
+    def _stage_end(self, edition_id: int, stage_id: int) -> str | None:
+        service = cast("Service", self)
+        with self.store.reading() as session:
+            groups = _groups(session, stage_id)
+            statuses = {}
+            for group in groups:
+                assert group.tournament_id is not None
+                trow = session.get(TournamentRow, group.tournament_id)
+                assert trow is not None
+                statuses[group.tournament_id] = (trow.status, _complete(session, trow.id))
+        for tid, (status, complete) in statuses.items():
+            if status == "running" and complete:  # a group whose regulations ask to confirm
+                service.finish(tid, actor="tick")
+            elif status != "finished":
+                return None
+        outcomes = []
+        with self.store.reading() as session:
+            stage = session.get(SeriesStageRow, stage_id)
+            assert stage is not None
+            edition = session.get(SeriesEditionRow, edition_id)
+            assert edition is not None
+            series = session.get(SeriesRow, edition.series_id)
+            assert series is not None
+            tiebreaks = [code for code in series.tiebreaks.split(",") if code] or None
+            for group in groups:
+                assert group.tournament_id is not None
+                keys = _keys_by_start(session, group)
+                outcomes.append(
+                    outcome_of(
+                        service.tournament(group.tournament_id),
+                        keys,
+                        stage.qualifiers_per_group,
+                        tiebreaks,
+                        lots_seed=group.tournament_id,
+                        label=f"group {group_letter(group.letter)}",
+                    )
+                )
+        at = self._now()
+        with self.store.transaction() as session:
+            edition, series = _locked(session, edition_id)
+            stage = session.get(SeriesStageRow, stage_id)
+            assert stage is not None
+            if stage.finished_at is not None:  # pragma: no cover - one tick at a time
+                return None
+            stage.finished_at = at
+            entries = {
+                r.id: r
+                for r in session.scalars(
+                    select(SeriesRegistrationRow).where(
+                        SeriesRegistrationRow.edition_id == edition_id
+                    )
+                )
+            }
+            per_group = stage.qualifiers_per_group
+            going = stage_entrants(outcomes, per_group, {k: r.rating for k, r in entries.items()})
+            on = {e.key for e in going}
+            for outcome in outcomes:
+                for key in outcome.ranking:
+                    kind = "qualified" if key in on else "eliminated"
+                    if per_group:
+                        notify(
+                            session,
+                            entries[key],
+                            kind,
+                            f"{kind}:{stage_id}:{key}",
+                            {
+                                "edition": edition_id,
+                                "series": series.name,
+                                "stage": stage.number,
+                                "played": key in outcome.played,
+                            },
+                            at=at,
+                        )
+            said = (
+                f"edition {edition.number}: stage {stage.number} ({stage.kind}) ended — "
+                + _winners(outcomes, entries)
+            )
+            plan = _following(stage, len(going), series)
+            if plan is None:
+                edition.state = "finished"
+                edition.finished_at = at
+                said += "; the edition is finished"
+            else:
+                _make_stage(session, edition, series, plan, list(going), at=at)
+                edition.stage = plan.number
+                said += f"; {len(going)} go on to stage {plan.number} ({plan.kind.value})"
+            record(
+                session,
+                series.id,
+                edition_id,
+                "stage-end",
+                said,
+                at=at,
+                step=f"edition {edition_id}: stage {stage.number} ends",
+                data={"qualified": sorted(on)},
+            )
+            return said
+
+    # -- helpers --------------------------------------------------------------------
+
+    def _stage(self, edition_id: int, number: int) -> SeriesStageRow:
+        with self.store.reading() as session:
+            query = select(SeriesStageRow).where(
+                SeriesStageRow.edition_id == edition_id, SeriesStageRow.number == number
+            )
+            return session.scalars(query).one()
+
+    @contextmanager
+    def _tick_lock(self) -> Iterator[bool]:
+        if self.store.dialect == "postgresql":
+            with self.store.engine.connect() as connection:
+                got = connection.execute(
+                    text("SELECT pg_try_advisory_lock(:key)"), {"key": TICK_LOCK}
+                ).scalar()
+                connection.commit()
+                try:
+                    yield bool(got)
+                finally:
+                    if got:
+                        connection.execute(
+                            text("SELECT pg_advisory_unlock(:key)"), {"key": TICK_LOCK}
+                        )
+                        connection.commit()
+            return
+        now = self.clock.now()
+        with self.store.transaction() as session:
+            lease = session.get(PreferenceRow, LEASE_KEY)
+            if lease is not None and moment(lease.value) > now:
+                got = False
+            else:
+                got = True
+                if lease is None:
+                    session.add(PreferenceRow(key=LEASE_KEY, value=iso(now + LEASE)))
+                else:
+                    lease.value = iso(now + LEASE)
+        try:
+            yield got
+        finally:
+            if got:
+                with self.store.transaction() as session:
+                    lease = session.get(PreferenceRow, LEASE_KEY)
+                    if lease is not None:
+                        session.delete(lease)
+
+
+def _locked(session: Session, edition_id: int) -> tuple[SeriesEditionRow, SeriesRow]:
+    query = select(SeriesEditionRow).where(SeriesEditionRow.id == edition_id).with_for_update()
+    edition = session.scalars(query).one()
+    series = session.get(SeriesRow, edition.series_id)
+    assert series is not None
+    return edition, series
+
+
+def _groups(session: Session, stage_id: int) -> list[SeriesGroupRow]:
+    query = (
+        select(SeriesGroupRow)
+        .where(SeriesGroupRow.stage_id == stage_id)
+        .order_by(SeriesGroupRow.letter)
+    )
+    return list(session.scalars(query))
+
+
+def _make_stage(
+    session: Session,
+    edition: SeriesEditionRow,
+    series: SeriesRow,
+    plan: StagePlan,
+    entrants: list[Entrant],
+    *,
+    at: str,
+) -> None:
+    """The stage's row and its groups with their players (tournaments come next)."""
+    if plan.kind is StageKind.GROUPS:
+        groups = seed_groups(entrants, series.max_group_size)
+    else:
+        groups = (tuple(e.key for e in seeding_order(entrants)),)
+    stage = SeriesStageRow(
+        edition_id=edition.id,
+        number=plan.number,
+        kind=plan.kind.value,
+        cycles=plan.cycles,
+        qualifiers_per_group=plan.qualifiers_per_group,
+        created_at=at,
+    )
+    session.add(stage)
+    session.flush()
+    for letter, players in enumerate(groups):
+        session.add(SeriesGroupRow(stage_id=stage.id, letter=letter, players=list(players)))
+    session.flush()
+
+
+def _following(stage: SeriesStageRow, going: int, series: SeriesRow) -> StagePlan | None:
+    """The next stage for ``going`` qualifiers (None: the edition is over)."""
+    fmt = format_of(series)
+    if stage.qualifiers_per_group == 0 or stage.kind == StageKind.SUPER_FINAL.value:
+        return None
+    try:
+        return next_stage(
+            going, stage.number + 1, fmt, after_final=stage.kind == StageKind.FINAL.value
+        )
+    except RuleError:  # too few went on (R-SE-6 left players out): the edition ends here
+        return None
+
+
+def _group_title(
+    series: SeriesRow, edition: SeriesEditionRow, stage: SeriesStageRow, group: SeriesGroupRow
+) -> str:
+    head = f"{series.name} #{edition.number}"
+    if stage.kind == StageKind.FINAL.value:
+        return f"{head} — final"
+    if stage.kind == StageKind.SUPER_FINAL.value:
+        return f"{head} — super-final"
+    return f"{head} — stage {stage.number}, group {group_letter(group.letter)}"
+
+
+def _complete(session: Session, tournament_id: int) -> bool:
+    games, with_result = session.execute(
+        select(func.count(), func.count(GameRow.result)).where(
+            GameRow.tournament_id == tournament_id
+        )
+    ).one()
+    return bool(games) and games == with_result
+
+
+def _keys_by_start(session: Session, group: SeriesGroupRow) -> list[int]:
+    """The group's registration ids in starting-number order."""
+    rows = session.scalars(select(EntryRow).where(EntryRow.tournament_id == group.tournament_id))
+    by_start = sorted((row.start or 0, group.players[row.number - 1]) for row in rows)
+    return [key for _start, key in by_start]
+
+
+def _first_games(session: Session, tournament_id: int) -> dict[int, dict[str, object]]:
+    """Entry number → the player's first game (round, board, colour, opponent)."""
+    names = {
+        row.number: row.name
+        for row in session.scalars(select(EntryRow).where(EntryRow.tournament_id == tournament_id))
+    }
+    found: dict[int, dict[str, object]] = {}
+    query = (
+        select(GameRow)
+        .where(GameRow.tournament_id == tournament_id)
+        .order_by(GameRow.round, GameRow.board)
+    )
+    for game in session.scalars(query):
+        for me, other, colour in (
+            (game.white, game.black, "white"),
+            (game.black, game.white, "black"),
+        ):
+            found.setdefault(
+                me,
+                {
+                    "round": game.round,
+                    "board": game.board,
+                    "colour": colour,
+                    "opponent": names.get(other, ""),
+                },
+            )
+    return found
+
+
+def _winners(outcomes: list[GroupOutcome], entries: dict[int, SeriesRegistrationRow]) -> str:
+    tops = [
+        f"{group_letter(index)}: {entries[o.ranking[0]].name}"
+        for index, o in enumerate(outcomes)
+        if o.ranking
+    ]
+    return "winners " + ", ".join(tops)
