@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import re
 import secrets
@@ -21,6 +22,7 @@ from typing import Any
 from urllib.parse import quote
 
 from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
@@ -369,6 +371,15 @@ def _error_handlers(app: FastAPI, site: Site) -> None:
                 headers={"HX-Retarget": "#flash", "HX-Reswap": "innerHTML"},
             )
         return site.page(request, "error.html", status_code=status, message=message)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(_request: Request, error: RequestValidationError) -> Response:
+        # FastAPI's own answer, as ASCII JSON: a lone surrogate ("\udc80") sent in a JSON
+        # string is echoed back escaped instead of failing to encode (a 500; issue 13.12)
+        from fastapi.encoders import jsonable_encoder
+
+        body = json.dumps({"detail": jsonable_encoder(error.errors())}, ensure_ascii=True)
+        return Response(body, status_code=422, media_type="application/json")
 
     @app.exception_handler(OverflowError)
     async def too_large(request: Request, _error: OverflowError) -> Response:
