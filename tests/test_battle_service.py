@@ -230,3 +230,17 @@ def test_setup_words_as_a_result_and_a_correction(service: Service) -> None:
     plain = started(service, 4)
     with pytest.raises(RuleError, match="not battle chess"):
         service.record_result(plain, 1, 1, "setup-black")
+
+
+def test_the_crosstable_marks_a_setup_timeout(service: Service) -> None:
+    from crosstable.core.standings import crosstable_view
+
+    tid = battle(service)
+    (board, white, black), (other, w2, b2) = pairs(service, tid, 1)
+    service.record_setup_timeout(tid, 1, board, "black")
+    service.record_result(tid, 1, other, "1-0")
+    tournament = service.tournament(tid)
+    view = crosstable_view(tournament, compute_standings(tournament, "SB"))
+    cell = {row.start: row.cells for row in view.rows}
+    assert cell[white][black - 1] == ("0ˢ",) and cell[black][white - 1] == ("1ˢ",)
+    assert cell[w2][b2 - 1] == ("1",)

@@ -19,6 +19,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from crosstable.core.battle import SETUP_MARK
 from crosstable.core.model import Outcome, Reason, Tournament
 from crosstable.core.standings.crosstable import CELL_SYMBOLS
 from crosstable.service import Service
@@ -48,7 +49,7 @@ class Cell:
 
     @property
     def css(self) -> str:
-        return _CSS.get(self.text, "")
+        return _CSS.get(self.text.removesuffix(SETUP_MARK), "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,6 +194,13 @@ def build_crosstable(view: TournamentView, tournament: Tournament) -> Crosstable
         notes = tuple(standings.notes)
     lines: list[PlayerLine] = []
     withdrawn = {p.start for p in view.players if p.withdrawn_from is not None}
+    setup = {
+        (rnd.number, start)
+        for rnd in tournament.rounds
+        for game in rnd.games
+        if game.reason is Reason.SETUP_TIMEOUT
+        for start in (game.white, game.black)
+    }
     for player in players:
         cells: dict[int, list[Cell]] = {}
         free: list[int] = []
@@ -201,9 +209,10 @@ def build_crosstable(view: TournamentView, tournament: Tournament) -> Crosstable
                 if entry.outcome is Outcome.PENDING or entry.outcome.is_bye:
                     free.append(entry.round)
                 continue
-            cells.setdefault(entry.opponent, []).append(
-                Cell(CELL.get(entry.outcome, ""), entry.round, entry.colour.value)
-            )
+            text = CELL.get(entry.outcome, "")
+            if text and (entry.round, player.start) in setup:
+                text += SETUP_MARK  # a battle-chess set-up timeout (R-SE-9): its own mark
+            cells.setdefault(entry.opponent, []).append(Cell(text, entry.round, entry.colour.value))
         row, values = rows.get(player.start, (None, ()))
         lines.append(
             PlayerLine(
@@ -234,7 +243,11 @@ def build_crosstable(view: TournamentView, tournament: Tournament) -> Crosstable
         replace(
             line,
             place=places[line.start],
-            played=sum(c.text in _PLAYED for games in line.cells.values() for c in games),
+            played=sum(
+                c.text.removesuffix(SETUP_MARK) in _PLAYED
+                for games in line.cells.values()
+                for c in games
+            ),
         )
         for line in lines
     ]

@@ -3,8 +3,9 @@
 One row per player in starting-number order; in a round robin one column per
 opponent (with one result per cycle), in a Swiss event one column per round
 (opponent, colour, result). Then points, tie-breaks and place. Results are
-``1 ½ 0``; forfeits ``+``/``−``; a game not played yet is ``·``; games of a
-player taken out by the withdrawal rule stay, in brackets, e.g. ``(1)``.
+``1 ½ 0``; forfeits ``+``/``−``; a battle-chess set-up timeout ``1ˢ ½ˢ 0ˢ``; a game
+not played yet is ``·``; games of a player taken out by the withdrawal rule stay,
+in brackets, e.g. ``(1)``.
 
 >>> from crosstable.core.model import Game, GameResult, Player, Round, Tournament
 >>> from crosstable.core.standings.table import compute_standings
@@ -20,7 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from crosstable.core.model import Colour, Outcome, Tournament
+from crosstable.core.battle import SETUP_MARK
+from crosstable.core.model import Colour, Outcome, Reason, Tournament
 from crosstable.core.standings.table import Standings
 from crosstable.core.tiebreaks.explain import Number, number_json, show
 
@@ -139,6 +141,8 @@ def crosstable_view(tournament: Tournament, standings: Standings) -> Crosstable:
                 if not outcome.is_decided and (me in forfeited or other in forfeited):
                     outcome = Outcome.FORFEIT_LOSS if me in forfeited else Outcome.FORFEIT_WIN
                 symbol = CELL_SYMBOLS[outcome]
+                if game.reason is Reason.SETUP_TIMEOUT and game.result is not None:
+                    symbol += SETUP_MARK  # battle chess, R-SE-9: its own mark
                 if me in excluded or other in excluded:
                     symbol = f"({symbol})"
                 meetings.setdefault((me, other), []).append(symbol)
