@@ -100,3 +100,22 @@ def test_generate_rejects_bad_options(tmp_path: Path, capsys: pytest.CaptureFixt
     assert main(["generate", "--players", "1", "--rounds", "3", "-o", str(tmp_path / "g")]) == 2
     assert main(["generate", "--players", "9", "--rounds", "3", "--byes", "2", "-o", "g"]) == 2
     assert "rate" in capsys.readouterr().err
+
+
+def test_engine_config_takes_ascii_digits_and_bounded_sizes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 13.4: `int()` read a full-width ６ as 6, and 10⁹ players would never finish."""
+    config = tmp_path / "gen.cfg"
+    out = tmp_path / "out.trf"
+    for text, message in (
+        ("PlayersNumber=６\n", "gen.cfg:1:15: PlayersNumber: '６' is not a whole number"),
+        ("PlayersNumber=1000000000\n", "gen.cfg:1:15: PlayersNumber: 1000000000: at most 9999"),
+        ("RoundsNumber=1000\n", "gen.cfg:1:14: RoundsNumber: 1000: at most 999"),
+    ):
+        config.write_text(text, encoding="utf-8")
+        assert main(["engine", "--dutch", "-g", str(config), "-o", str(out)]) == 2
+        assert message in capsys.readouterr().err
+    assert main(["engine", "--dutch", "-g", "-o", str(out), "-s", "３"]) == 2
+    assert "-s '３': not a whole number" in capsys.readouterr().err
+    assert not out.exists()

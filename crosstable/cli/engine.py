@@ -22,6 +22,7 @@ import typer
 from crosstable.core.errors import InputError, RuleError
 from crosstable.core.pairing.dutch import Pairing, pair_round
 from crosstable.core.pairing.dutch.generator import GeneratorSettings
+from crosstable.formats.limits import MAX_PLAYERS, MAX_ROUNDS, is_number_text
 
 _CONTEXT = {"allow_extra_args": True, "ignore_unknown_options": True}
 _USAGE = (
@@ -130,10 +131,13 @@ def _one_in(rate: int) -> float:
 
 
 def _integer(text: str, what: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise InputError(f"{what} {text!r}: not a whole number", source="arguments") from None
+    if not is_number_text(text.removeprefix("-")):  # ASCII digits: int() takes "６" as 6
+        raise InputError(f"{what} {text!r}: not a whole number", source="arguments")
+    return int(text)
+
+
+#: Bounds of the generator's settings (the TRF's 4-column starting number, 3-column round).
+_BOUNDS = {"PlayersNumber": MAX_PLAYERS, "RoundsNumber": MAX_ROUNDS}
 
 
 _KEYS = (
@@ -158,13 +162,20 @@ def _config(path: Path) -> dict[str, int]:
         key = key.strip()
         if not sep or key not in _KEYS:
             raise InputError(f"unknown setting {key!r}", source=str(path), line=number, column=1)
-        try:
-            values[key] = int(value.strip())
-        except ValueError:
+        amount = value.strip()
+        if not is_number_text(amount.removeprefix("-")):
             raise InputError(
-                f"{key}: {value.strip()!r} is not a whole number",
+                f"{key}: {amount!r} is not a whole number",
                 source=str(path),
                 line=number,
                 column=len(key) + 2,
-            ) from None
+            )
+        values[key] = int(amount)
+        if key in _BOUNDS and values[key] > _BOUNDS[key]:
+            raise InputError(
+                f"{key}: {amount}: at most {_BOUNDS[key]}",
+                source=str(path),
+                line=number,
+                column=len(key) + 2,
+            )
     return values
