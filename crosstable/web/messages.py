@@ -541,7 +541,7 @@ CATALOGUE: tuple[str, ...] = (
         "{rounds} rounds need at least {players} players (nobody meets anyone twice); with {count} players a Swiss has at most {most} rounds"
     ),
     E_(
-        "{count} player(s) without a team: add the team as the fifth column (name; rating; title; federation; team)"
+        "players without a team: {count}; add the team as the fifth column (name; rating; title; federation; team)"
     ),
     E_("a Scheveningen has two teams, not {count}"),
     E_("the teams differ in size: {a} {size_a}, {b} {size_b}"),

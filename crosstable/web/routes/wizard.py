@@ -315,7 +315,7 @@ def _check_teams(teams: list[tuple[str, int]], typed: int) -> None:
     missing = dict(teams).get("", 0)
     if missing:
         raise RuleError(
-            f"{missing} player(s) without a team: add the team as the fifth column "
+            f"players without a team: {missing}; add the team as the fifth column "
             "(name; rating; title; federation; team)"
         )
     if len(teams) != 2:
