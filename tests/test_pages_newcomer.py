@@ -210,6 +210,7 @@ def test_the_player_page_shows_the_games_and_explains_on_demand(
             [box["x"] + 5, box["y"] + box["height"] / 2],
         )
         assert on_top, row.inner_text()
+    assert page.evaluate("document.documentElement.scrollWidth") <= view[0]
     panel = page.locator("#tb-details")
     assert panel.get_attribute("open") is None
     assert not page.locator(".explain-box").is_visible()
@@ -266,6 +267,11 @@ def test_shared_places_show_as_ranges_with_games_played(
         de = cells[4]  # DE: the six drew each other — tied, not separated: a dash, not 0
         assert de == "–", (name, cells)
     assert seen_places == places and seen_played == played
+    # the column is a table's column (not laid out as the round view's grid of boards)
+    shown = page.eval_on_selector_all(
+        "#standings .played", "cells => cells.map(c => getComputedStyle(c).display)"
+    )
+    assert set(shown) == {"table-cell"}, shown
     # the crosstable and the player page write the place the same way
     page.goto(f"{url}/t/{made['shared']}")
     grid = {
