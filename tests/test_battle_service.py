@@ -244,3 +244,41 @@ def test_the_crosstable_marks_a_setup_timeout(service: Service) -> None:
     cell = {row.start: row.cells for row in view.rows}
     assert cell[white][black - 1] == ("0ˢ",) and cell[black][white - 1] == ("1ˢ",)
     assert cell[w2][b2 - 1] == ("1",)
+
+
+def test_trf_export_says_battle_chess_and_import_reads_it_back(service: Service) -> None:
+    from crosstable.formats.trf import parse_trf
+
+    tid = battle(service)
+    (board, white, black), (other, _, _) = pairs(service, tid, 1)
+    service.record_setup_timeout(tid, 1, board, "white")
+    service.record_setup_timeout(tid, 1, other, "none")
+    text = service.export_trf(tid)
+    assert "battle chess, colours seed 424242, set-up 5 min" in text
+    assert " W " in text or " W\n" in text or "w W" in text
+    parsed = parse_trf(text)
+    copy = service.import_tournament(parsed.tournament, headers=parsed.headers).tournament_id
+    assert service.battle_rules(copy) == service.battle_rules(tid)
+    games = service.tournament(copy).rounds[0].games
+    assert [g.reason for g in games] == [Reason.SETUP_TIMEOUT, Reason.SETUP_TIMEOUT]
+    assert service.colours_drawn(copy) == service.colours_drawn(tid)
+    # the next round is drawn from the same seed: the same colours as the original's
+    service.draw_colours(copy, 3)
+    service.draw_colours(tid, 3)
+    assert pairs(service, copy, 3) == pairs(service, tid, 3)
+    assert pairs(service, copy, 2) == pairs(service, tid, 2)
+    assert "battle chess, colours seed 424242" in service.export_trf(copy)
+    assert games[board - 1].outcome_of(white) is Outcome.SHORT_WIN
+    assert games[board - 1].outcome_of(black) is Outcome.SHORT_LOSS
+
+
+def test_json_export_keeps_battle_chess(service: Service) -> None:
+    tid = battle(service)
+    service.record_setup_timeout(tid, 1, 1, "black")
+    document = service.export_json(tid)
+    copy = service.import_json(document)
+    assert service.battle_rules(copy) == service.battle_rules(tid)
+    assert service.colours_drawn(copy) == service.colours_drawn(tid)
+    assert service.tournament(copy).rounds[0].games[0].reason is Reason.SETUP_TIMEOUT
+    service.undo(copy)  # the history came along: the set-up timeout is undone
+    assert service.tournament(copy).rounds[0].games[0].result is None

@@ -23,6 +23,8 @@ battle`` (docs/battle.md). Then:
 
 from __future__ import annotations
 
+import re
+from dataclasses import replace
 from typing import Any
 
 from sqlalchemy import select
@@ -30,8 +32,9 @@ from sqlalchemy import select
 from crosstable.core import battle as rules
 from crosstable.core.battle import BattleColours
 from crosstable.core.errors import RuleError
-from crosstable.core.model import GameResult, Reason, System
+from crosstable.core.model import GameResult, Reason, System, Tournament
 from crosstable.service.base import Change, Done
+from crosstable.service.exchange import Exchange
 from crosstable.service.play import Play, ResultLike
 from crosstable.service.registration import Registration, Regulations
 from crosstable.service.unit import Tx
@@ -41,7 +44,7 @@ from crosstable.store.models import EntryRow, GameRow, RoundRow, TournamentRow
 FIXED_AT_START = (rules.VARIANT, rules.SEED)
 
 
-class Battle(Registration, Play):
+class Battle(Registration, Play, Exchange):
     """The battle-chess use cases, and the battle-chess checks of the ordinary ones."""
 
     # -- regulations ---------------------------------------------------------------
@@ -53,8 +56,6 @@ class Battle(Registration, Play):
             regulations.details, regulations.system, self._new_seed(regulations.details)
         )
         if details != dict(regulations.details):
-            from dataclasses import replace
-
             regulations = replace(regulations, details=details)
         return super().create_tournament(regulations, players=players, actor=actor)
 
@@ -99,6 +100,79 @@ class Battle(Registration, Play):
         if not rules.is_battle(details) or str(details.get(rules.SEED, "")).strip():
             return None
         return int(self.random.getrandbits(48))
+
+    # -- TRF -------------------------------------------------------------------------
+
+    def export_trf(self, tournament_id: int, edition: str = "trf2026") -> str:
+        """As :meth:`Exchange.export_trf`; a battle-chess tournament says so in its 092,
+        with the seed and the set-up time, and its set-up timeouts are the W/D/L games."""
+        text = super().export_trf(tournament_id, edition)
+        found = self._battle(tournament_id)
+        if found is None:
+            return text
+        lines = text.split("\n")
+        for index, line in enumerate(lines):
+            if line.startswith("092 "):
+                lines[index] = "092 " + trf_type_text(line[4:], found)
+                break
+        else:
+            at = next((i + 1 for i, line in enumerate(lines) if line.startswith("012")), 0)
+            lines.insert(at, "092 " + trf_type_text("", found))
+        return "\n".join(lines)
+
+    def import_tournament(
+        self,
+        tournament: Tournament,
+        *,
+        actor: str = "",
+        source: str = "",
+        headers: dict[str, str] | None = None,
+    ) -> Change:
+        """As :meth:`Exchange.import_tournament`; a TRF that says battle chess in its 092
+        (as :meth:`export_trf` writes it) gives a battle-chess tournament: its W/D/L games
+        are set-up timeouts, its rounds with a result have their colours drawn, and the
+        seed and set-up time are its regulations' (a second recorded change)."""
+        details = battle_from_trf(headers)
+        if details is None:
+            return super().import_tournament(
+                tournament, actor=actor, source=source, headers=headers
+            )
+        rules.check_battle_details(details, tournament.settings.system, 0)
+        rounds = tuple(
+            replace(
+                rnd,
+                games=tuple(
+                    replace(game, reason=Reason.SETUP_TIMEOUT)
+                    if game.result is not None and rules.is_setup_result(game.result)
+                    else game
+                    for game in rnd.games
+                ),
+            )
+            for rnd in tournament.rounds
+        )
+        change = super().import_tournament(
+            replace(tournament, rounds=rounds), actor=actor, source=source, headers=headers
+        )
+        played = {rnd.number for rnd in rounds if any(g.result is not None for g in rnd.games)}
+        # and, as in play, the round after a complete one (its colours are the drawn ones)
+        played |= {
+            rnd.number + 1
+            for rnd in rounds
+            if rnd.games and all(g.result is not None for g in rnd.games)
+        }
+
+        def body(tx: Tx) -> Done:
+            row = tx.tournament
+            seed = details.get(rules.SEED) or str(self._new_seed({rules.VARIANT: rules.BATTLE}))
+            tx.update(row, regulations=dict(row.regulations or {}) | details | {rules.SEED: seed})
+            for number in sorted(played):
+                found = tx.session.get(RoundRow, (row.id, number))
+                if found is not None:
+                    tx.update(found, colours_drawn=True)
+            return Done("battle chess read from the file: colours seed and set-up time")
+
+        self._change(change.tournament_id, "regulations", body, actor=actor)
+        return change
 
     # -- colours -------------------------------------------------------------------
 
@@ -357,6 +431,35 @@ class Battle(Registration, Play):
             if pending is not None or following is None or following.colours_drawn:
                 return
         self.draw_colours(tournament_id, round_number + 1, actor=actor)
+
+
+#: how an exported TRF says battle chess: words added to its 092 (type of tournament)
+TRF_WORDS = "battle chess"
+_TRF_BATTLE = re.compile(
+    r"battle chess(?:, colours seed (?P<seed>\d{1,16}))?(?:, set-up (?P<minutes>\d{1,3}) min)?",
+    re.IGNORECASE,
+)
+
+
+def trf_type_text(text: str, found: rules.BattleRules) -> str:
+    """A 092 text with the battle-chess words (docs/battle.md)."""
+    words = f"{TRF_WORDS}, colours seed {found.seed}"
+    if found.setup_minutes is not None:
+        words += f", set-up {found.setup_minutes} min"
+    return f"{text.rstrip()}; {words}" if text.strip() else words
+
+
+def battle_from_trf(headers: dict[str, str] | None) -> dict[str, str] | None:
+    """The battle-chess details a TRF's 092 gives (None: not battle chess)."""
+    found = _TRF_BATTLE.search((headers or {}).get("092", ""))
+    if found is None:
+        return None
+    details = {rules.VARIANT: rules.BATTLE}
+    if found.group("seed"):
+        details[rules.SEED] = str(int(found.group("seed")))
+    if found.group("minutes"):
+        details[rules.SETUP_MINUTES] = str(int(found.group("minutes")))
+    return details
 
 
 #: the words for a set-up timeout's result → who finished setting up in time
