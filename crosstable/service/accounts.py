@@ -28,12 +28,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, object_session
 
 from crosstable.core.errors import RuleError
+from crosstable.service.account_entries import EntryAccounts
 from crosstable.service.clock import Clock, SystemClock
 from crosstable.service.errors import ConflictError, NotFoundError
+from crosstable.service.fair_play import PortalRules
 from crosstable.service.history import append_information
+from crosstable.service.organisers import (
+    master_status,
+    organiser_problem_staff,
+)
 from crosstable.store import Store
 from crosstable.store.accounts_models import (
     AccessRow,
@@ -42,13 +48,15 @@ from crosstable.store.accounts_models import (
     StaffRow,
     UserRow,
 )
-from crosstable.store.models import EntryRow, TournamentRow
+from crosstable.store.models import TournamentRow
 
 _USERNAME = re.compile(r"^[A-Za-z0-9_.\-]{2,40}$")
 MIN_PASSWORD = 8
 #: flags an administrator may set on an account
 USER_FLAGS = ("is_admin", "is_master", "flagged", "rated_games", "online_tournaments", "rating")
-ELIGIBILITY_KEYS = ("min_rated_games", "min_online_tournaments", "refuse_flagged")
+ELIGIBILITY_KEYS = ("min_rated_games", "min_online_tournaments")
+#: read in older eligibility documents and dropped: the fair-play ban is site-wide (R-SE-8)
+OLD_ELIGIBILITY_KEYS = ("refuse_flagged",)
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,12 +99,16 @@ def token_hash(token: str) -> str:
 
 
 def _user(row: UserRow) -> UserInfo:
+    """The account; a master by the results or an administrator's grant (R-OR-1), read
+    from the row's session (a detached row: its granted flag)."""
+    session = object_session(row)
+    is_master = row.is_master if session is None else master_status(session, row).is_master
     return UserInfo(
         row.id,
         row.username,
         row.display_name,
         row.is_admin,
-        row.is_master,
+        is_master,
         row.rated_games,
         row.online_tournaments,
         row.flagged,
@@ -118,30 +130,7 @@ def _access(tournament_id: int, row: AccessRow | None) -> AccessInfo:
     )
 
 
-def eligibility_problems(rules: dict[str, Any], user: UserInfo) -> list[str]:
-    """Why ``user`` may not enter under ``rules`` (empty: eligible; R-OR-2, R-SE-8).
-
-    >>> eligibility_problems({"min_rated_games": 20}, UserInfo(1, "x", "X", rated_games=3))
-    ['at least 20 rated games are required (you have 3)']
-    >>> eligibility_problems({"refuse_flagged": True}, UserInfo(1, "x", "X", flagged=True))
-    ['players flagged for computer assistance cannot enter']
-    """
-    problems: list[str] = []
-    need = int(rules.get("min_rated_games") or 0)
-    if need and user.rated_games < need:
-        problems.append(f"at least {need} rated games are required (you have {user.rated_games})")
-    need = int(rules.get("min_online_tournaments") or 0)
-    if need and user.online_tournaments < need:
-        problems.append(
-            f"at least {need} online tournament(s) are required "
-            f"(you have {user.online_tournaments})"
-        )
-    if rules.get("refuse_flagged") and user.flagged:
-        problems.append("players flagged for computer assistance cannot enter")
-    return problems
-
-
-class Accounts:
+class Accounts(EntryAccounts, PortalRules):
     """Accounts and permissions over the same store as the tournament service."""
 
     def __init__(self, store: Store, *, clock: Clock | None = None) -> None:
@@ -228,16 +217,39 @@ class Accounts:
         with self.store.reading() as session:
             return [_user(r) for r in session.scalars(select(UserRow).order_by(UserRow.id))]
 
-    def set_user(self, user_id: int, **values: Any) -> UserInfo:
-        """An administrator changes an account's role or eligibility facts."""
+    def set_user(self, user_id: int, *, actor: str = "", **values: Any) -> UserInfo:
+        """An administrator changes an account's settings. The flag, the granted master
+        status and the adjustments go through :meth:`flag`/:meth:`unflag`,
+        :meth:`set_master` and :meth:`adjust`, so each is recorded (flagging a player
+        of a running tournament needs :meth:`flag` with a decision per tournament)."""
         unknown = sorted(set(values) - set(USER_FLAGS))
         if unknown:
             raise RuleError(f"unknown account setting {unknown[0]!r}")
-        with self.store.transaction() as session:
+        why = "set with the account's settings"
+        with self.store.reading() as session:
             row = session.get(UserRow, user_id)
             if row is None:
                 raise NotFoundError(f"there is no user {user_id}")
-            for name, value in values.items():
+            flagged, granted = row.flagged, row.is_master
+            adjusted = (row.rated_games, row.online_tournaments)
+        if "flagged" in values and bool(values["flagged"]) != flagged:
+            if values["flagged"]:
+                self.flag(user_id, why, actor=actor)
+            else:
+                self.unflag(user_id, why, actor=actor)
+        if "is_master" in values and bool(values["is_master"]) != granted:
+            self.set_master(user_id, bool(values["is_master"]), reason=why, actor=actor)
+        games = values.get("rated_games", adjusted[0])
+        tournaments = values.get("online_tournaments", adjusted[1])
+        if (games, tournaments) != adjusted:
+            self.adjust(
+                user_id, games=int(games), tournaments=int(tournaments), reason=why, actor=actor
+            )
+        plain = {k: v for k, v in values.items() if k in ("is_admin", "rating")}
+        with self.store.transaction() as session:
+            row = session.get(UserRow, user_id)
+            assert row is not None
+            for name, value in plain.items():
                 setattr(row, name, value)
             session.flush()
             return _user(row)
@@ -343,10 +355,15 @@ class Accounts:
         if unknown:
             raise RuleError(f"unknown access setting {unknown[0]!r}")
         if "eligibility" in values:
-            rules = values["eligibility"]
+            rules = {
+                k: v
+                for k, v in dict(values["eligibility"] or {}).items()
+                if k not in OLD_ELIGIBILITY_KEYS
+            }
             bad = sorted(set(rules) - set(ELIGIBILITY_KEYS))
             if bad:
                 raise RuleError(f"unknown eligibility rule {bad[0]!r}")
+            values = values | {"eligibility": rules}
         for name in ("opens_at", "closes_at"):
             if values.get(name):
                 _parse_time(values[name])
@@ -407,6 +424,14 @@ class Accounts:
             before = None if row is None else row.role
             if before == role:
                 return
+            if role == "organiser":
+                problem = organiser_problem_staff(session, tournament_id, user_id)
+                if problem:
+                    raise RuleError(f"{user.username} cannot organise: {problem}")
+            elif before == "organiser":
+                problem = self._leaving_organiser(session, tournament_id, user_id)
+                if problem:
+                    raise RuleError(problem)
             if role is None:
                 if row is not None:
                     session.delete(row)
@@ -455,65 +480,6 @@ class Accounts:
             rows = session.scalars(select(AccessRow).where(AccessRow.approval == "pending"))
             return [r.tournament_id for r in rows]
 
-    # -- players with accounts -------------------------------------------------------
-
-    def link_entry(self, tournament_id: int, number: int, user_id: int, *, actor: str = "") -> None:
-        """The entry (registration number) ``number`` is the account ``user_id``'s."""
-        with self.store.transaction() as session:
-            locked = self._lock(session, tournament_id)
-            user = session.get(UserRow, user_id)
-            if user is None:
-                raise NotFoundError(f"there is no user {user_id}")
-            row = session.get(EntryAccountRow, (tournament_id, number))
-            before = None if row is None else row.user_id
-            if before == user_id:
-                return
-            previous = None if before is None else session.get(UserRow, before)
-            session.merge(
-                EntryAccountRow(tournament_id=tournament_id, number=number, user_id=user_id)
-            )
-            session.flush()
-            entry = _entry_name(session, tournament_id, number)
-            was = "" if previous is None else f" (was {previous.username})"
-            self._log(
-                session,
-                locked,
-                "account-link",
-                f"{entry} linked to the account {user.username}{was}",
-                {
-                    "number": number,
-                    "user": _user_ref(_user(user)),
-                    "user_id": {"before": before, "after": user_id},
-                },
-                actor,
-            )
-
-    def unlink_entry(self, tournament_id: int, number: int, *, actor: str = "") -> None:
-        """The entry ``number`` no longer belongs to an account (nothing to do: no event)."""
-        with self.store.transaction() as session:
-            locked = self._lock(session, tournament_id)
-            row = session.get(EntryAccountRow, (tournament_id, number))
-            if row is None:
-                return
-            user = session.get(UserRow, row.user_id)
-            before = row.user_id
-            session.delete(row)
-            session.flush()
-            entry = _entry_name(session, tournament_id, number)
-            username = f"user {before}" if user is None else user.username
-            self._log(
-                session,
-                locked,
-                "account-unlink",
-                f"{entry} no longer linked to the account {username}",
-                {
-                    "number": number,
-                    "user": None if user is None else _user_ref(_user(user)),
-                    "user_id": {"before": before, "after": None},
-                },
-                actor,
-            )
-
     # -- the tournament's history ----------------------------------------------------
 
     def _lock(self, session: Session, tournament_id: int) -> TournamentRow:
@@ -550,50 +516,6 @@ class Accounts:
             data=data,
         )
 
-    def entry_of(self, tournament_id: int, user_id: int) -> int | None:
-        """The registration number of the user's (still existing) entry, if any."""
-        with self.store.reading() as session:
-            rows = session.scalars(
-                select(EntryAccountRow).where(
-                    EntryAccountRow.tournament_id == tournament_id,
-                    EntryAccountRow.user_id == user_id,
-                )
-            ).all()
-            for row in rows:
-                if session.get(EntryRow, (tournament_id, row.number)) is not None:
-                    return row.number
-            return None
-
-    def entry_accounts(self, tournament_id: int) -> dict[int, int]:
-        """Registration number → user id of every entry tied to an account."""
-        with self.store.reading() as session:
-            rows = session.scalars(
-                select(EntryAccountRow).where(EntryAccountRow.tournament_id == tournament_id)
-            )
-            return {row.number: row.user_id for row in rows}
-
-    def registration_problems(self, tournament_id: int, user: UserInfo) -> list[str]:
-        """Why ``user`` cannot register themself now (empty: they can)."""
-        access = self.access(tournament_id)
-        problems: list[str] = []
-        if access.approval != "approved":
-            problems.append(
-                "the regulations are waiting for an administrator's approval"
-                if access.approval == "pending"
-                else "the regulations were not approved"
-            )
-        if not access.self_registration:
-            problems.append("the organiser has not opened self-registration")
-        now = self.clock.now()
-        if access.opens_at and now < _parse_time(access.opens_at):
-            problems.append(f"registration opens at {access.opens_at}")
-        if access.closes_at and now >= _parse_time(access.closes_at):
-            problems.append(f"registration closed at {access.closes_at}")
-        if self.entry_of(tournament_id, user.id) is not None:
-            problems.append("you are registered already")
-        problems.extend(eligibility_problems(access.eligibility, user))
-        return problems
-
 
 def _name(user: UserInfo) -> str:
     if user.display_name and user.display_name.lower() != user.username:
@@ -607,11 +529,6 @@ def _user_ref(user: UserInfo) -> dict[str, Any]:
 
 def _article(role: str | None) -> str:
     return {"organiser": "an organiser", "helper": "a helper"}.get(str(role), str(role))
-
-
-def _entry_name(session: Session, tournament_id: int, number: int) -> str:
-    entry = session.get(EntryRow, (tournament_id, number))
-    return f"player {number}" if entry is None else f"player {number} {entry.name}"
 
 
 def _describe_access(before: dict[str, Any], after: dict[str, Any]) -> str:
@@ -640,8 +557,6 @@ def _describe_access(before: dict[str, Any], after: dict[str, Any]) -> str:
             listed.append(f"at least {rules['min_rated_games']} rated games")
         if rules.get("min_online_tournaments"):
             listed.append(f"at least {rules['min_online_tournaments']} online tournament(s)")
-        if rules.get("refuse_flagged"):
-            listed.append("players flagged for computer assistance refused")
         parts.append("eligibility: " + ("; ".join(listed) if listed else "anyone"))
     if list(after) == ["approval"]:
         return parts[0]

@@ -15,6 +15,7 @@ from crosstable.core.errors import RuleError
 from crosstable.core.model import Player
 from crosstable.core.pairing.knockout import MatchFormat, TieRule
 from crosstable.core.pairing.knockout_groups import cross_seeded_bracket, group_qualifiers
+from crosstable.service.fair_play import flagged_entries
 from crosstable.service.loading import Loaded
 from crosstable.store.models import EntryRow, TournamentRow
 
@@ -253,8 +254,12 @@ def qualifiers(
         assert row is not None
         loaded = Loaded(session, row)
         tournament = loaded.tournament()
-        # R-SE-6: who played no game in the group does not go on; the next moves up
-        order = group_qualifiers(replace(tournament, name=row.name), k, lots_seed=lots_seed)
+        # R-SE-6: who played no game in the group does not go on; the next moves up;
+        # R-SE-8: nor does an account flagged for computer help (service/fair_play.py)
+        barred = frozenset(loaded.start_of(n) for n in flagged_entries(session, member.id))
+        order = group_qualifiers(
+            replace(tournament, name=row.name), k, lots_seed=lots_seed, barred=barred
+        )
         players = []
         for place, start in enumerate(order, 1):
             entry = loaded.entry_by_start(start)

@@ -106,9 +106,11 @@ def group_qualifiers(
     *,
     lots_seed: int | None = None,
     at_least: int | None = None,
+    barred: frozenset[int] = frozenset(),
 ) -> tuple[int, ...]:
     """The group's top ``qualifiers`` starting numbers in ranking order, leaving out
-    every player who played no game (R-SE-6): the next player moves up.
+    every player who played no game (R-SE-6) and every starting number in ``barred``
+    (an account flagged for computer help, R-SE-8): the next player moves up.
 
     A tie between the last qualifier and the first player left out that the
     tie-breaks do not break is an error, as in :func:`group_ranking`. Fewer
@@ -120,11 +122,17 @@ def group_qualifiers(
     rows = [row for row in standings.rows if not row.excluded]
     if not 1 <= qualifiers < len(rows):
         raise RuleError(f"{label}: {qualifiers} qualifiers from {len(rows)} players")
-    eligible = [row for row in rows if played_a_game(group, row.start)]
+    eligible = [row for row in rows if played_a_game(group, row.start) and row.start not in barred]
     needed = qualifiers if at_least is None else at_least
     if len(eligible) < needed:
         played = {row.start for row in eligible}
         idle = [row.start for row in rows if row.start not in played]
+        if barred & set(idle):
+            raise RuleError(
+                f"{label}: only {len(eligible)} of its players may go on, {needed} must go on "
+                f"(players {', '.join(map(str, idle))} played no game or are barred for "
+                "computer help)"
+            )
         raise RuleError(
             f"{label}: only {len(eligible)} of its players played a game, {needed} must go "
             f"on (players {', '.join(map(str, idle))} played none)"

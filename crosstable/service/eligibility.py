@@ -1,0 +1,243 @@
+"""Eligibility from what the site knows (R-OR-2, R-X-2; issue 12 item 3).
+
+A player's *playing record* is counted from the site's own tournaments:
+
+* **games**: the games of the entries linked to the account that were played over
+  the board — a win, a draw or a loss at the board; forfeits, byes, games decided
+  by a no-show or by the battle-chess set-up time are not games played (the same
+  reading as R-SE-6's "played a game", :func:`played_over_the_board`);
+* **online tournaments**: finished tournaments of the online kind the account
+  played in (an entry linked to it). A tournament is *online* or *over the board*
+  by its regulations' ``venue_kind`` (``online`` or ``otb``; default ``online``).
+
+The administrator's manual adjustment (games or tournaments played elsewhere) is
+kept apart (``users.rated_games``, ``users.online_tournaments``) and added:
+"23 = 18 on the site + 5 adjusted".
+
+An over-the-board event needs at least :data:`OTB_MINIMUM` registered players who
+are eligible (seed 002: at least 20 games and one online tournament; the
+tournament's own rules when it has some) before it can start (:func:`start_problems`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import or_, select
+from sqlalchemy.orm import Session
+
+from crosstable.core.errors import RuleError
+from crosstable.store.accounts_models import AccessRow, EntryAccountRow, UserRow
+from crosstable.store.models import EntryRow, GameRow, TournamentRow
+
+#: the regulations' detail that says where the games are played
+VENUE_KIND = "venue_kind"
+VENUE_KINDS = ("online", "otb")
+#: R-X-2: an over-the-board event starts with at least this many eligible players
+OTB_MINIMUM = 10
+#: R-X-2 (seed 002): the rules an over-the-board event applies when it sets none
+OTB_RULES: dict[str, int] = {"min_rated_games": 20, "min_online_tournaments": 1}
+#: results at the board (each side's TRF code): 1, = and 0
+_AT_THE_BOARD = frozenset("10=")
+_NOT_PLAYED = frozenset({"no-show", "setup-timeout"})
+
+
+def venue_kind(details: Mapping[str, Any] | None) -> str:
+    """``online`` or ``otb`` (an unknown value reads as the default, online)."""
+    value = str((details or {}).get(VENUE_KIND, "online")).strip().lower()
+    return value if value in VENUE_KINDS else "online"
+
+
+def check_venue_kind(details: Mapping[str, Any]) -> None:
+    """Refuse a ``venue_kind`` that is neither online nor otb."""
+    if VENUE_KIND in details and str(details[VENUE_KIND]).strip().lower() not in VENUE_KINDS:
+        raise RuleError(
+            f"venue kind is online or otb (over the board), not {str(details[VENUE_KIND])[:40]!r}"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class PlayingRecord:
+    """What the site counts for an account, and the administrator's adjustment."""
+
+    games_on_site: int = 0
+    games_adjusted: int = 0
+    tournaments_on_site: int = 0
+    tournaments_adjusted: int = 0
+
+    @property
+    def games(self) -> int:
+        return self.games_on_site + self.games_adjusted
+
+    @property
+    def tournaments(self) -> int:
+        return self.tournaments_on_site + self.tournaments_adjusted
+
+    def games_text(self) -> str:
+        """``23 = 18 on the site + 5 adjusted`` (``18`` when nothing is adjusted)."""
+        return _sum_text(self.games, self.games_on_site, self.games_adjusted)
+
+    def tournaments_text(self) -> str:
+        return _sum_text(self.tournaments, self.tournaments_on_site, self.tournaments_adjusted)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "games": {
+                "total": self.games,
+                "on_site": self.games_on_site,
+                "adjusted": self.games_adjusted,
+            },
+            "online_tournaments": {
+                "total": self.tournaments,
+                "on_site": self.tournaments_on_site,
+                "adjusted": self.tournaments_adjusted,
+            },
+        }
+
+
+def _sum_text(total: int, on_site: int, adjusted: int) -> str:
+    if not adjusted:
+        return str(total)
+    sign = "+" if adjusted > 0 else "−"
+    return f"{total} = {on_site} on the site {sign} {abs(adjusted)} adjusted"
+
+
+def played_over_the_board(game: GameRow, number: int) -> bool:
+    """Whether ``number`` (an entry number) played ``game`` at the board."""
+    if game.result is None or number not in (game.white, game.black):
+        return False
+    return set(game.result) <= _AT_THE_BOARD and game.reason not in _NOT_PLAYED
+
+
+def playing_record(session: Session, user: UserRow) -> PlayingRecord:
+    """The account's games and finished online tournaments on the site, plus the
+    administrator's adjustment."""
+    links = session.scalars(select(EntryAccountRow).where(EntryAccountRow.user_id == user.id))
+    games = 0
+    tournaments = 0
+    for link in links:
+        row = session.get(TournamentRow, link.tournament_id)
+        if row is None or session.get(EntryRow, (link.tournament_id, link.number)) is None:
+            continue
+        query = select(GameRow).where(
+            GameRow.tournament_id == link.tournament_id,
+            or_(GameRow.white == link.number, GameRow.black == link.number),
+        )
+        games += sum(played_over_the_board(g, link.number) for g in session.scalars(query))
+        if row.status == "finished" and venue_kind(row.regulations) == "online":
+            tournaments += 1
+    return PlayingRecord(games, user.rated_games or 0, tournaments, user.online_tournaments or 0)
+
+
+def rules_of(
+    eligibility: Mapping[str, Any] | None, details: Mapping[str, Any] | None
+) -> dict[str, int]:
+    """The tournament's counted rules: its own, or R-X-2's for an over-the-board event."""
+    rules = {
+        key: int((eligibility or {}).get(key) or 0)
+        for key in ("min_rated_games", "min_online_tournaments")
+    }
+    if venue_kind(details) == "otb":
+        for key, least in OTB_RULES.items():
+            rules[key] = max(rules[key], least)
+    return {key: value for key, value in rules.items() if value}
+
+
+def eligibility_problems(rules: Mapping[str, Any], record: PlayingRecord) -> list[str]:
+    """Why a player with ``record`` may not enter under ``rules`` (empty: eligible).
+
+    >>> eligibility_problems({"min_rated_games": 20}, PlayingRecord(18, 0))
+    ['eligibility: at least 20 games played are required (you have 18)']
+    >>> eligibility_problems({"min_rated_games": 20}, PlayingRecord(18, 5))
+    []
+    """
+    problems: list[str] = []
+    need = int(rules.get("min_rated_games") or 0)
+    if need and record.games < need:
+        problems.append(
+            f"eligibility: at least {need} games played are required "
+            f"(you have {record.games_text()})"
+        )
+    need = int(rules.get("min_online_tournaments") or 0)
+    if need and record.tournaments < need:
+        problems.append(
+            f"eligibility: at least {need} finished online tournament(s) are required "
+            f"(you have {record.tournaments_text()})"
+        )
+    return problems
+
+
+def start_problems(session: Session, row: TournamentRow) -> list[str]:
+    """Why the tournament cannot start under the portal's rules (empty: it can).
+
+    Refused: an entry of an account flagged for computer help (R-SE-8); organisers
+    who would all play (R-X-1); an over-the-board event with fewer than
+    :data:`OTB_MINIMUM` eligible registered players, naming who is not eligible and
+    why (R-X-2)."""
+    from crosstable.service.organisers import organiser_problem_at_start
+
+    problems: list[str] = []
+    links = {
+        link.number: link.user_id
+        for link in session.scalars(
+            select(EntryAccountRow).where(EntryAccountRow.tournament_id == row.id)
+        )
+        if session.get(EntryRow, (row.id, link.number)) is not None
+    }
+    users = {number: session.get(UserRow, uid) for number, uid in links.items()}
+    flagged = sorted(n for n, user in users.items() if user is not None and user.flagged)
+    if flagged:
+        names = ", ".join(_entry(session, row.id, n) for n in flagged)
+        problems.append(
+            f"fair play: {names} — an account flagged for computer help cannot take part; "
+            "remove the entry before the start"
+        )
+    organisers = organiser_problem_at_start(session, row.id)
+    if organisers:
+        problems.append(organisers)
+    if venue_kind(row.regulations) == "otb":
+        rules = rules_of(eligibility_of(session, row.id), row.regulations)
+        eligible = 0
+        missing: list[str] = []
+        entries = session.scalars(select(EntryRow).where(EntryRow.tournament_id == row.id))
+        for entry in entries:
+            user = users.get(entry.number)
+            if user is None:
+                missing.append(f"{_entry(session, row.id, entry.number)}: no account on the site")
+                continue
+            why = eligibility_problems(rules, playing_record(session, user))
+            if user.flagged or why:
+                reasons = [p.removeprefix("eligibility: ") for p in why]
+                if user.flagged:
+                    reasons.append("flagged for computer help")
+                text = "; ".join(r.replace("(you have", "(has") for r in reasons)
+                missing.append(f"{_entry(session, row.id, entry.number)}: {text}")
+            else:
+                eligible += 1
+        if eligible < OTB_MINIMUM:
+            listed = f" — not eligible: {' | '.join(missing)}" if missing else ""
+            problems.append(
+                f"an over-the-board event needs at least {OTB_MINIMUM} eligible registered "
+                f"players to start; it has {eligible}{listed}"
+            )
+    return problems
+
+
+def eligibility_of(session: Session, tournament_id: int) -> dict[str, Any]:
+    """The tournament's eligibility rules as its organiser set them."""
+    access = session.get(AccessRow, tournament_id)
+    return dict(access.eligibility or {}) if access is not None else {}
+
+
+def check_start(session: Session, row: TournamentRow) -> None:
+    """The start's hook (service/play.py): RuleError with every reason at once."""
+    problems = start_problems(session, row)
+    if problems:
+        raise RuleError("the tournament cannot start: " + "; ".join(problems))
+
+
+def _entry(session: Session, tournament_id: int, number: int) -> str:
+    entry = session.get(EntryRow, (tournament_id, number))
+    return f"player {number}" if entry is None else f"player {number} {entry.name}"

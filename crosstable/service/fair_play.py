@@ -1,0 +1,300 @@
+"""Fair play and the administrators' acts on accounts (R-SE-8, R-OR-1, R-OR-2; issue 12).
+
+Seed 002: "players using computer programs cannot take part". The ban is site-wide
+and always on (no tournament setting turns it off): a flagged account cannot
+register, be added by an organiser (an entry linked to it), be linked to an entry,
+or qualify into the next stage (:func:`fair_play_problem`; the group stage's
+qualifiers in :mod:`crosstable.service.stage_view`), and a tournament with a
+flagged account's entry does not start (:mod:`crosstable.service.eligibility`).
+
+Flagging a player who is already in running tournaments needs the administrator's
+decision for each of them — ``withdraw`` (under that tournament's withdrawal rule,
+:meth:`crosstable.service.Service.withdraw`) or ``stay`` (until the end) — and the
+decisions are recorded with the flag. Who flagged, when and why, the adjustments of
+the eligibility counts and the grants and revocations of the master status are
+rows of ``account_events``, which only administrators see (:meth:`PortalRules.account_history`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from crosstable.core.errors import RuleError
+from crosstable.service.clock import Clock
+from crosstable.service.eligibility import PlayingRecord, playing_record
+from crosstable.service.errors import NotFoundError
+from crosstable.service.organisers import MasterStatus, master_status
+from crosstable.store import Store
+from crosstable.store.accounts_models import AccountEventRow, EntryAccountRow, UserRow
+from crosstable.store.models import EntryRow, TournamentRow
+
+if TYPE_CHECKING:
+    from crosstable.service import Service
+
+DECISIONS = ("withdraw", "stay")
+MAX_REASON = 500
+#: the most an adjustment may add or take away
+MAX_ADJUSTMENT = 10_000
+
+
+def fair_play_problem(user: UserRow | None) -> str | None:
+    """Why the account may not take part (None: it may)."""
+    if user is not None and user.flagged:
+        return "fair play: an account flagged for computer help cannot take part in tournaments"
+    return None
+
+
+def flagged_entries(session: Session, tournament_id: int) -> set[int]:
+    """The registration numbers of the tournament's entries whose account is flagged."""
+    query = (
+        select(EntryAccountRow.number)
+        .join(UserRow, UserRow.id == EntryAccountRow.user_id)
+        .where(EntryAccountRow.tournament_id == tournament_id, UserRow.flagged.is_(True))
+    )
+    numbers = set(session.scalars(query))
+    return {n for n in numbers if session.get(EntryRow, (tournament_id, n)) is not None}
+
+
+@dataclass(frozen=True, slots=True)
+class RunningEntry:
+    """An entry of the account in a tournament that is running."""
+
+    tournament_id: int
+    name: str
+    number: int
+    start: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class AccountEvent:
+    at: str
+    actor: str
+    kind: str
+    summary: str
+    data: dict[str, Any]
+
+
+def running_entries(session: Session, user_id: int) -> list[RunningEntry]:
+    """The account's entries in running tournaments (not withdrawn yet)."""
+    found: list[RunningEntry] = []
+    links = session.scalars(select(EntryAccountRow).where(EntryAccountRow.user_id == user_id))
+    for link in links:
+        entry = session.get(EntryRow, (link.tournament_id, link.number))
+        row = session.get(TournamentRow, link.tournament_id)
+        if entry is None or row is None or row.status != "running":
+            continue
+        if entry.withdrawn_from is not None:
+            continue
+        found.append(RunningEntry(row.id, row.name, entry.number, entry.start))
+    return sorted(found, key=lambda r: r.tournament_id)
+
+
+def _reason(text: str) -> str:
+    reason = " ".join(str(text or "").split())
+    if not reason:
+        raise RuleError("give the reason (it is kept with the account's record)")
+    if len(reason) > MAX_REASON:
+        raise RuleError(f"the reason has at most {MAX_REASON} characters")
+    return reason
+
+
+def _decision_text(decision: str) -> str:
+    return "withdrawn" if decision == "withdraw" else "stays until the end"
+
+
+class PortalRules:
+    """The administrators' acts on accounts (mixed into :class:`Accounts`)."""
+
+    store: Store
+    clock: Clock
+
+    def _record(
+        self,
+        session: Session,
+        user: UserRow,
+        kind: str,
+        summary: str,
+        data: dict[str, Any],
+        actor: str,
+    ) -> None:
+        session.add(
+            AccountEventRow(
+                user_id=user.id,
+                at=self.clock.now().isoformat(timespec="seconds"),
+                actor=actor,
+                kind=kind,
+                summary=summary,
+                data=data,
+            )
+        )
+
+    def _user_row(self, session: Session, user_id: int) -> UserRow:
+        row = session.get(UserRow, user_id)
+        if row is None:
+            raise NotFoundError(f"there is no user {user_id}")
+        return row
+
+    # -- fair play --------------------------------------------------------------------
+
+    def running_entries(self, user_id: int) -> list[RunningEntry]:
+        with self.store.reading() as session:
+            self._user_row(session, user_id)
+            return running_entries(session, user_id)
+
+    def flag(
+        self,
+        user_id: int,
+        reason: str,
+        *,
+        decisions: Mapping[int, str] | None = None,
+        service: Service | None = None,
+        actor: str = "",
+    ) -> list[RunningEntry]:
+        """Flag the account for computer help: ``decisions`` says, for every running
+        tournament it plays in, ``withdraw`` or ``stay``; withdrawn where chosen (the
+        tournament's history records the withdrawal), then the flag, the reason and
+        the decisions are recorded. Returns the entries that were withdrawn."""
+        why = _reason(reason)
+        chosen = {int(k): str(v).strip().lower() for k, v in (decisions or {}).items()}
+        with self.store.reading() as session:
+            user = self._user_row(session, user_id)
+            if user.flagged:
+                raise RuleError(f"{user.username} is flagged already")
+            running = running_entries(session, user_id)
+        known = {r.tournament_id for r in running}
+        for tid, value in chosen.items():
+            if tid not in known:
+                raise RuleError(
+                    f"tournament {tid}: {user.username} plays in no running tournament {tid}"
+                )
+            if value not in DECISIONS:
+                raise RuleError(
+                    f"tournament {tid}: the decision is withdraw or stay, not {value[:20]!r}"
+                )
+        undecided = [r for r in running if r.tournament_id not in chosen]
+        if undecided:
+            names = ", ".join(f"{r.name} (tournament {r.tournament_id})" for r in undecided)
+            raise RuleError(
+                f"fair play: {user.username} plays in running tournaments; decide for each "
+                f"whether they withdraw or stay until the end: {names}"
+            )
+        withdrawn = [r for r in running if chosen[r.tournament_id] == "withdraw"]
+        if withdrawn and service is None:
+            raise RuleError("a withdrawal needs the tournament service")
+        for entry in withdrawn:
+            assert service is not None and entry.start is not None
+            service.withdraw(entry.tournament_id, entry.start, actor=actor)
+        with self.store.transaction() as session:
+            row = self._user_row(session, user_id)
+            row.flagged = True
+            listed: list[dict[str, Any]] = [
+                {
+                    "tournament_id": r.tournament_id,
+                    "name": r.name,
+                    "number": r.number,
+                    "decision": chosen[r.tournament_id],
+                }
+                for r in running
+            ]
+            summary = f"flagged for computer help: {why}"
+            if listed:
+                summary += " — " + "; ".join(
+                    f"{d['name']}: " + _decision_text(str(d["decision"])) for d in listed
+                )
+            self._record(
+                session, row, "flag", summary, {"reason": why, "tournaments": listed}, actor
+            )
+        return withdrawn
+
+    def unflag(self, user_id: int, reason: str, *, actor: str = "") -> None:
+        """Clear the flag (the reason is recorded; past withdrawals stay)."""
+        why = _reason(reason)
+        with self.store.transaction() as session:
+            row = self._user_row(session, user_id)
+            if not row.flagged:
+                raise RuleError(f"{row.username} is not flagged")
+            row.flagged = False
+            self._record(session, row, "unflag", f"flag cleared: {why}", {"reason": why}, actor)
+
+    # -- eligibility counts -----------------------------------------------------------
+
+    def record(self, user_id: int) -> PlayingRecord:
+        """The account's games and online tournaments: the site's count and the adjustment."""
+        with self.store.reading() as session:
+            return playing_record(session, self._user_row(session, user_id))
+
+    def adjust(
+        self,
+        user_id: int,
+        *,
+        games: int | None = None,
+        tournaments: int | None = None,
+        reason: str,
+        actor: str = "",
+    ) -> PlayingRecord:
+        """Set the administrator's adjustment (games or online tournaments played
+        elsewhere, e.g. +5), kept apart from what the site counts, with the reason."""
+        why = _reason(reason)
+        for label, value in (("games", games), ("online tournaments", tournaments)):
+            if value is not None and not -MAX_ADJUSTMENT <= value <= MAX_ADJUSTMENT:
+                raise RuleError(
+                    f"the adjustment of {label} is between -{MAX_ADJUSTMENT} and {MAX_ADJUSTMENT}"
+                )
+        with self.store.transaction() as session:
+            row = self._user_row(session, user_id)
+            before = {"games": row.rated_games, "tournaments": row.online_tournaments}
+            if games is not None:
+                row.rated_games = games
+            if tournaments is not None:
+                row.online_tournaments = tournaments
+            after = {"games": row.rated_games, "tournaments": row.online_tournaments}
+            if after != before:
+                text = (
+                    f"eligibility adjusted: games {before['games']:+d} → {after['games']:+d}, "
+                    f"online tournaments {before['tournaments']:+d} → "
+                    f"{after['tournaments']:+d}: {why}"
+                )
+                data = {"reason": why, "before": before, "after": after}
+                self._record(session, row, "adjust", text, data, actor)
+            session.flush()
+            return playing_record(session, row)
+
+    # -- masters ----------------------------------------------------------------------
+
+    def master(self, user_id: int) -> MasterStatus:
+        with self.store.reading() as session:
+            return master_status(session, self._user_row(session, user_id))
+
+    def set_master(
+        self, user_id: int, grant: bool, *, reason: str = "", actor: str = ""
+    ) -> MasterStatus:
+        """An administrator grants (or revokes) the master status, recorded with the reason."""
+        why = " ".join(str(reason or "").split())[:MAX_REASON]
+        with self.store.transaction() as session:
+            row = self._user_row(session, user_id)
+            row.is_master = grant
+            kind = "master-grant" if grant else "master-revoke"
+            text = "master status granted" if grant else "master status revoked"
+            self._record(
+                session, row, kind, text + (f": {why}" if why else ""), {"reason": why}, actor
+            )
+            session.flush()
+            return master_status(session, row)
+
+    def account_history(self, user_id: int) -> list[AccountEvent]:
+        """What administrators did to the account, oldest first (administrators only)."""
+        with self.store.reading() as session:
+            self._user_row(session, user_id)
+            rows = session.scalars(
+                select(AccountEventRow)
+                .where(AccountEventRow.user_id == user_id)
+                .order_by(AccountEventRow.id)
+            )
+            return [
+                AccountEvent(r.at, r.actor, r.kind, r.summary, dict(r.data or {})) for r in rows
+            ]
