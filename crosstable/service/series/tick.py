@@ -401,7 +401,7 @@ class SeriesClock(ServiceBase):
                     outcome_of(
                         service.tournament(group.tournament_id),
                         keys,
-                        stage.qualifiers_per_group,
+                        max(1, stage.qualifiers_per_group),  # the last stage: its winner
                         tiebreaks,
                         lots_seed=group.tournament_id,
                         label=f"group {group_letter(group.letter)}",
