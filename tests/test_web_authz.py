@@ -153,6 +153,15 @@ def api_routes(w: World) -> list[tuple[str, str, Any, set[str]]]:
         ("POST", f"/api/v1/tournaments/{t}/rounds/1/boards/1/confirm", {}, ENTRY),
         ("POST", f"/api/v1/tournaments/{t}/rounds/1/boards/2/correct", {"result": "0-1"}, ENTRY),
         ("POST", f"/api/v1/tournaments/{t}/rounds/1/boards/1/reject", None, ENTRY),
+        # battle chess (issue 12.1): a classical tournament answers 422 to those allowed
+        ("POST", f"/api/v1/tournaments/{t}/rounds/2/colours", None, MANAGE),
+        (
+            "POST",
+            f"/api/v1/tournaments/{t}/rounds/1/boards/2/setup-timeout",
+            {"finished": "white"},
+            ENTRY,
+        ),
+        ("GET", f"/api/v1/tournaments/{t}/battle", None, EVERYONE),
         ("POST", f"/api/v1/tournaments/{t}/players", {"name": "Late"}, MANAGE),
         ("PATCH", f"/api/v1/tournaments/{t}/players/2", {"title": "FM"}, MANAGE),
         ("POST", f"/api/v1/tournaments/{t}/lots", {"method": "rating"}, MANAGE),
@@ -188,6 +197,7 @@ def page_routes(w: World) -> list[tuple[str, str, set[str]]]:
         ("GET", "/admin", {"admin"}),
         ("GET", "/account", EVERYONE - {"anonymous"}),
         ("POST", f"/t/{t}/manage/undo", MANAGE),
+        ("POST", f"/t/{t}/rounds/2/colours", MANAGE),  # battle chess (issue 12.1)
         ("POST", f"/t/{t}/manage/staff", MANAGE),
         ("POST", f"/t/{t}/manage/players/2/edit", MANAGE),
         ("POST", f"/t/{w.t3}/manage/finish", {"admin", "other"}),

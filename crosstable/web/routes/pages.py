@@ -303,3 +303,9 @@ def register(tid: int, request: Request, form: CheckedForm) -> Response:
         actions.register_self(site, caller, tid)
         request.session["flash"] = {"kind": "ok", "text": "you are registered"}
     return RedirectResponse(f"/t/{tid}/regulations", status_code=303)
+
+
+from crosstable.web.routes import battle as _battle  # noqa: E402 - battle chess (issue 12.1)
+
+router.include_router(_battle.router)
+router.include_router(_battle.api_router)
