@@ -326,3 +326,46 @@ def test_two_services_ticking_at_once_do_nothing_twice(db_url: str) -> None:
     finally:
         first.close()
         second.close()
+
+
+def test_a_tick_while_another_runs_does_nothing(db_url: str) -> None:
+    first = open_store(db_url)
+    second = open_store(db_url)
+    try:
+        service, clock = make(first)
+        other = Service(second, clock=FixedClock(MORNING + dt.timedelta(days=1)))
+        _sid, edition = workdays(service)
+        for index in range(20):
+            service.register_for_edition(edition, f"Player {index}")
+        clock.advance(dt.timedelta(days=1))
+        with service._tick_lock() as mine:  # another process is in the middle of a tick
+            assert mine
+            before = counts(first)
+            assert other.tick() == []
+            assert counts(first) == before
+        assert len(other.tick()) == 3  # once it is over, the next tick does the work
+    finally:
+        first.close()
+        second.close()
+
+
+def test_a_tick_that_died_holds_sqlite_for_ten_minutes_only(tmp_path: object) -> None:
+    from crosstable.store.models import PreferenceRow
+
+    opened = open_store(f"sqlite:///{tmp_path}/lease.db")
+    try:
+        service, clock = make(opened)
+        _sid, edition = workdays(service)
+        for index in range(20):
+            service.register_for_edition(edition, f"Player {index}")
+        clock.advance(dt.timedelta(days=1))
+        with opened.transaction() as session:  # the lease of a process killed mid-tick
+            until = (MORNING + dt.timedelta(days=1, minutes=10)).isoformat()
+            session.add(PreferenceRow(key="series.tick.lease", value=until))
+        assert service.tick() == []
+        clock.advance(dt.timedelta(minutes=11))
+        assert len(service.tick()) == 3
+        with opened.reading() as session:
+            assert session.get(PreferenceRow, "series.tick.lease") is None
+    finally:
+        opened.close()
