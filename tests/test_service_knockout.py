@@ -90,7 +90,7 @@ def higher_seed_wins(service: Service, tid: int) -> None:
 
 
 def test_eight_players_seeded_one_game_to_the_end(service: Service) -> None:
-    tid = started(service, 8)
+    tid = started(service, 8, finish="confirm")  # the organiser finishes it
     view = service.bracket_view(tid)
     assert view["order"] == "seeded" and view["format"] == "1"
     assert view["tie_rule"] == "lower-rated"
@@ -209,7 +209,9 @@ def test_games_at_once_and_results_in_any_order(service: Service) -> None:
 def test_third_place_match_and_a_longer_final(
     service: Service, db_url: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    tid = started(service, 8, round_formats="final:4", third_place="yes", tie_rule="lots")
+    tid = started(
+        service, 8, round_formats="final:4", third_place="yes", tie_rule="lots", finish="confirm"
+    )
     regulations = service.overview(tid).settings["regulations"]
     assert (regulations["round_formats"], regulations["third_place"]) == ("final:4", "yes")
     higher_seed_wins(service, tid)
@@ -346,6 +348,7 @@ def test_knockout_properties(
         lots_seed=str(seed),
         third_place="yes" if third else "no",
         round_formats="final:3" if seed % 2 else "",
+        finish="confirm",  # pair_next_round's answers after the final are checked below
     )
     for _ in range(400):
         ko = service.knockout_state(tid)
@@ -412,7 +415,7 @@ def test_undo_takes_back_a_pairing(service: Service) -> None:
 
 
 def test_correction_after_the_next_round_is_paired(service: Service) -> None:
-    tid = started(service, 4)
+    tid = started(service, 4, finish="confirm")  # corrections after the final
     higher_seed_wins(service, tid)  # 1 beats 4, 2 beats 3
     paired = service.pair_next_round(tid)
     win(service, tid, 2, 1, 1)

@@ -48,6 +48,7 @@ def make_groups(
     for index, size in enumerate(sizes):
         letter = group_letter(index)
         details = group_details(event, name, letter, len(sizes), qualifiers, **knockout)
+        details["finish"] = "confirm"  # these tests finish (and reopen) each group themselves
         regulations = Regulations(name=f"{name} — group {letter}", cycles=cycles, details=details)
         tid = service.create_tournament(regulations).tournament_id
         for n in range(size):
@@ -137,7 +138,7 @@ def test_whole_event_four_groups_of_four(service: Service, cycles: int) -> None:
     finish_all(service, ids, rng)
     while not cut_is_clear(service, ids, 2):  # replay until no tie at the cut
         for tid in ids:
-            service.undo(tid)
+            service.undo(tid, reason="no tie at the cut", confirm=True)  # reopens it
             for game in service.overview(tid).games:
                 service.correct_result(tid, game.round, game.board, rng.choice(RESULTS))
             service.finish(tid)
@@ -279,7 +280,7 @@ def test_start_checks_the_groups_and_the_seeds(service: Service) -> None:
         service.start(ko)
     service.undo(ko)
     # a group reopened: refused until it is finished again
-    service.undo(ids[0])  # the finish (the informational event is passed over)
+    service.undo(ids[0], reason="a late correction", confirm=True)  # the finish (reopens it)
     assert service.overview(ids[0]).status == "running"
     with pytest.raises(RuleError, match="the group stage is not over: Spring cup — group A"):
         service.start(ko)

@@ -132,7 +132,7 @@ def test_baku_acceleration_pairs_the_top_half_among_themselves(service: Service)
 
 def test_a_nine_player_five_round_swiss_passes_the_checker(service: Service) -> None:
     source = random.Random(2026)
-    tid = swiss(service, 9, rounds=5)
+    tid = swiss(service, 9, rounds=5, finish="confirm")  # the organiser finishes it
     service.request_bye(tid, 4, 3, "H")
     service.request_bye(tid, 7, 4, "Z")
     published: list[RoundProposal] = []
@@ -459,7 +459,7 @@ def test_a_withdrawn_player_is_not_paired(service: Service) -> None:
 
 
 def test_no_withdrawal_after_the_last_round(service: Service) -> None:
-    tid = swiss(service, 4, rounds=2)
+    tid = swiss(service, 4, rounds=2, finish="confirm")  # (else finished: refused anyway)
     for _ in range(2):
         service.publish_round(tid)
         play_round(service, tid, random.Random(8))

@@ -242,8 +242,9 @@ def start(tournament: TournamentOption = None, db: DbOption = None) -> None:
     rounds and initial colour, a knockout's bracket."""
     with _service(db) as service:
         tid = _current(service, tournament)
-        _said(service.start(tid, actor=_actor()).summary)
-        _header(service, tid)
+        change = service.start(tid, actor=_actor())
+        _header(service, tid)  # as every command: the header first, then what happened
+        _said(change.summary)
         view = service.overview(tid)
         system = view.settings["system"]
         if system == System.SWISS_DUTCH.value:
@@ -257,7 +258,7 @@ def start(tournament: TournamentOption = None, db: DbOption = None) -> None:
 
 def result(
     round_number: Annotated[int, typer.Argument(metavar="ROUND", help="Round.")],
-    board: Annotated[int, typer.Argument(help="Board.")],
+    board: Annotated[int, typer.Argument(metavar="BOARD", help="Board.")],
     value: Annotated[
         str,
         typer.Argument(metavar="RESULT", help="1-0, ½-½ (1/2-1/2, 0.5-0.5, =), 0-1, +-, -+, --."),
@@ -292,7 +293,8 @@ def withdraw(
     tournament: TournamentOption = None,
     db: DbOption = None,
 ) -> None:
-    """A player withdraws: their remaining games become forfeits (R-RR-13)."""
+    """A player withdraws: their remaining games become forfeits (or are annulled, as the
+    regulations' withdrawal rule says)."""
     with _service(db) as service:
         tid = _current(service, tournament)
         _header(service, tid)
@@ -315,40 +317,6 @@ def finish(tournament: TournamentOption = None, db: DbOption = None) -> None:
         for p in sorted(view.players, key=lambda p: (p.place is None, p.place or 0, p.start)):
             shown = "" if p.place is None else str(p.place)
             table.add_row(shown, str(p.start), p.name)
-        console.print(table)
-
-
-def undo(
-    to: Annotated[
-        int | None, typer.Option("--to", help="Revert to how it was right after change #N.")
-    ] = None,
-    tournament: TournamentOption = None,
-    db: DbOption = None,
-) -> None:
-    """Undo the last change (or, with --to N, everything after change #N)."""
-    with _service(db) as service:
-        tid = _current(service, tournament)
-        _header(service, tid)
-        change = (
-            service.undo(tid, actor=_actor())
-            if to is None
-            else service.revert_to(tid, to, actor=_actor())
-        )
-        _said(change.summary, change.replayed)
-
-
-def history(tournament: TournamentOption = None, db: DbOption = None) -> None:
-    """Every change, oldest first: who, when, what (struck through: undone)."""
-    with _service(db) as service:
-        tid = _current(service, tournament)
-        _header(service, tid)
-        table = Table("#", "when", "who", "what")
-        for item in service.history(tid):
-            what = item.summary
-            style = "strike dim" if item.undone else ""
-            table.add_row(
-                str(item.seq), item.at[:19].replace("T", " "), item.actor, what, style=style
-            )
         console.print(table)
 
 
@@ -622,6 +590,8 @@ def _date(text: str | None, option: str) -> dt.date | None:
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to ``app``."""
+    from crosstable.cli.history import history, undo
+
     for function in (new, use, tournaments, draw, start, result, withdraw, finish, undo, history):
         app.command()(function)
     app.command("show")(show)

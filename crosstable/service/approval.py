@@ -64,19 +64,29 @@ def regulations_snapshot(row: TournamentRow) -> dict[str, Any]:
 
 
 def approved_snapshot(session: Session, tournament_id: int) -> dict[str, Any] | None:
-    """The regulations the latest approval approved (None: not known, e.g. an approval
-    recorded before approvals kept them)."""
-    query = (
-        select(EventRow.data)
-        .where(EventRow.tournament_id == tournament_id, EventRow.kind.in_(_APPROVING))
-        .order_by(EventRow.seq.desc())
+    """The regulations as they were when the latest approval was given (replayed from
+    the history up to that entry; None: no approval in the history)."""
+    from crosstable.service.history import replayed_rows
+
+    events = list(
+        session.scalars(
+            select(EventRow).where(EventRow.tournament_id == tournament_id).order_by(EventRow.seq)
+        )
     )
-    for data in session.scalars(query):
-        after = ((data or {}).get("access") or {}).get("after") or {}
-        if after.get("approval") == "approved":
-            kept = data.get("regulations")
-            return dict(kept) if isinstance(kept, dict) else None
-    return None
+    approved = None
+    for event in events:
+        if event.kind in _APPROVING:
+            after = ((event.data or {}).get("access") or {}).get("after") or {}
+            if after.get("approval") == "approved":
+                approved = event.seq
+    if approved is None:
+        return None
+    rows = replayed_rows([e for e in events if e.seq <= approved])
+    row = rows.get(("tournaments", "{}"), {})
+    values: dict[str, Any] = json.loads(
+        json.dumps({name: row.get(name) for name in REGULATION_COLUMNS}, sort_keys=True)
+    )
+    return values
 
 
 def withdraw_if_changed(

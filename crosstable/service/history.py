@@ -39,6 +39,11 @@ Spot = tuple[str, str]
 _REVERSALS = ("undo", "revert")
 
 
+class ReopeningError(RuleError):
+    """An undo or a revert would reopen a finished tournament without a reason and a
+    confirmation; the message says what it would take back."""
+
+
 @dataclass(frozen=True, slots=True)
 class HistoryItem:
     seq: int
@@ -328,7 +333,7 @@ def _check_reopening(
     why = (reason or "").strip()
     if not why or not confirm:
         what = "no result" if results == 0 else "1 result" if results == 1 else f"{results} results"
-        raise RuleError(
+        raise ReopeningError(
             f"{action} reopens the finished tournament: it takes back the final places "
             f"and {what}; give a reason and confirm"
         )

@@ -69,6 +69,9 @@ class LiveTable:
     created_at: str
     #: results still to send straight to the locked write (others write here too)
     contended: int = 0
+    #: games without a result (the fast path leaves the last one to the ordinary path,
+    #: which finishes the tournament with it: see crosstable.service.finishing)
+    open_games: int = 0
 
 
 class LiveTables:
@@ -138,7 +141,9 @@ def build_table(source: LiveSource, revision: int) -> LiveTable:
     tournament = paired_rounds(source.tournament)
     live = LiveStandings(tournament, withdrawn=sorted(tournament.withdrawn))
     names = {player.start: player.name for player in tournament.players}
-    return LiveTable(revision, live, source.games, source.status, names, source.created_at)
+    table = LiveTable(revision, live, source.games, source.status, names, source.created_at)
+    table.open_games = sum(1 for game in source.games.values() if game.result is None)
+    return table
 
 
 def apply_results(table: LiveTable, changes: list[dict[str, Any]]) -> None:
@@ -152,6 +157,7 @@ def apply_results(table: LiveTable, changes: list[dict[str, Any]]) -> None:
         if "reason" in after:
             state.reason = after["reason"]
         if "result" in after:
+            table.open_games += (after["result"] is None) - (state.result is None)
             state.result = after["result"]
             table.standings.record(spot[0], state.white, state.black, _result(state.result))
 

@@ -9,17 +9,14 @@ from sqlalchemy import select
 from crosstable.core.errors import RuleError
 from crosstable.core.model import GameResult, Outcome, Reason, System
 from crosstable.service.base import Change, Done, ServiceBase, Unchanged
+from crosstable.service.eligibility import check_start
 from crosstable.service.errors import ConflictError, NotFoundError
-from crosstable.service.knockout import (
-    check_knockout_correction,
-    knockout_places,
-    withdraw_waiting,
-)
-from crosstable.service.live import final_places
+from crosstable.service.finishing import final_standing, finish_by_itself, fix_places, winners
+from crosstable.service.knockout import check_knockout_correction, withdraw_waiting
 from crosstable.service.loading import Loaded, result_code, result_label, result_of
 from crosstable.service.recording import record_fast
 from crosstable.service.schedules import insert_schedule, round_robin_schedule
-from crosstable.service.swiss import check_swiss_finished, withdraw_swiss
+from crosstable.service.swiss import withdraw_swiss
 from crosstable.service.systems import start_other_system
 from crosstable.service.unit import Tx
 from crosstable.store.models import EntryRow, GameRow, RoundRow
@@ -45,6 +42,7 @@ class Play(ServiceBase):
             row = tx.tournament
             if row.status != "registration":
                 raise RuleError(f"the tournament has already started (it is {row.status})")
+            check_start(tx.session, row)  # the portal's rules: R-SE-8, R-X-1, R-X-2
             system = System(row.system)
             loaded = Loaded(tx.session, row)
             if not loaded.drawn:
@@ -101,7 +99,7 @@ class Play(ServiceBase):
             if fast is not None:
                 return fast
 
-        def body(tx: Tx) -> str:
+        def body(tx: Tx) -> Done:
             game = _game(tx, round_number, board)
             _check_version(game, expected_version, round_number, board)
             code = result_code(value)
@@ -115,7 +113,7 @@ class Play(ServiceBase):
                     current=result_label(game.result),
                 )
             tx.update(game, result=code, reason=why.value)
-            return f"{where}: {value.label()}{_players(tx, game)}"
+            return finish_by_itself(tx, f"{where}: {value.label()}{_players(tx, game)}")
 
         return self._change(
             tournament_id,
@@ -215,7 +213,7 @@ class Play(ServiceBase):
         value = parse_result(result)
         request = _request("report", round_number, board, value) | {"player": player}
 
-        def body(tx: Tx) -> str:
+        def body(tx: Tx) -> str | Done:
             game = _game(tx, round_number, board)
             where = f"round {round_number} board {board}"
             loaded = Loaded(tx.session, tx.tournament)
@@ -240,7 +238,7 @@ class Play(ServiceBase):
                 return text + " (awaiting confirmation)"
             if other == code:
                 tx.update(game, result=code, reason=_reason_for(value).value)
-                return text + "; both players agree, result recorded"
+                return finish_by_itself(tx, text + "; both players agree, result recorded")
             return text + f"; the opponent reported {result_label(other)}: disputed"
 
         return self._change(
@@ -264,7 +262,7 @@ class Play(ServiceBase):
         """The organiser confirms a reported result, or decides a dispute by naming it."""
         value = None if result is None else parse_result(result)
 
-        def body(tx: Tx) -> str:
+        def body(tx: Tx) -> Done:
             game = _game(tx, round_number, board)
             where = f"round {round_number} board {board}"
             if game.result is not None:
@@ -287,7 +285,8 @@ class Play(ServiceBase):
             assert decided is not None
             tx.update(game, result=code, reason=_reason_for(decided).value)
             verb = "decided" if len(reports) > 1 else "confirmed"
-            return f"{where}: {decided.label()} {verb} by the organiser{_players(tx, game)}"
+            summary = f"{where}: {decided.label()} {verb} by the organiser{_players(tx, game)}"
+            return finish_by_itself(tx, summary)
 
         return self._change(tournament_id, "confirmation", body, actor=actor)
 
@@ -373,35 +372,29 @@ class Play(ServiceBase):
                 {"start": start, "from_round": first, "forfeits": len(forfeits)},
             )
 
-        return self._change(tournament_id, "withdrawal", body, actor=actor)
+        return self._change(
+            tournament_id, "withdrawal", lambda tx: finish_by_itself(tx, body(tx)), actor=actor
+        )
 
     def finish(self, tournament_id: int, *, actor: str = "") -> Change:
-        """Every game has a result: the places become final (withdrawal rule applied)."""
+        """Every game has a result: the places become final (withdrawal rule applied).
+
+        A tournament usually finishes by itself with its last result
+        (:mod:`crosstable.service.finishing`); finishing a finished tournament
+        changes nothing and says so (a replayed change)."""
 
         def body(tx: Tx) -> Done:
             row = tx.tournament
-            if row.status != "running":
-                what = "has not started" if row.status == "registration" else "is finished already"
-                raise RuleError(f"the tournament {what}")
+            if row.status == "registration":
+                raise RuleError("the tournament has not started")
             loaded = Loaded(tx.session, row)
-            knockout = System(row.system) is System.KNOCKOUT
-            bracket_places = knockout_places(tx, loaded) if knockout else None
-            missing = [g for g in loaded.games if g.result is None]
-            if missing:
-                listed = ", ".join(f"round {g.round} board {g.board}" for g in missing[:5])
-                more = f" and {len(missing) - 5} more" if len(missing) > 5 else ""
-                raise RuleError(f"{len(missing)} game(s) have no result yet: {listed}{more}")
-            if System(row.system) is System.SWISS_DUTCH:
-                check_swiss_finished(loaded)
-            places = (
-                bracket_places if bracket_places is not None else final_places(loaded.tournament())
-            )
-            for entry in loaded.entries:
-                tx.update(entry, place=places.get(loaded.start_of(entry.number)))
-            tx.update(row, status="finished")
-            winner = [e for e in loaded.entries if places.get(loaded.start_of(e.number)) == 1]
-            names = " and ".join(e.name for e in winner) or "nobody"
-            return Done(f"tournament finished: places are final; first: {names}", {})
+            if row.status == "finished":
+                raise Unchanged(
+                    "the tournament is finished already: places are final; first: "
+                    + winners(loaded)
+                )
+            places = final_standing(tx, loaded)
+            return Done(f"tournament finished: {fix_places(tx, loaded, places)}", {})
 
         return self._change(tournament_id, "finish", body, actor=actor)
 

@@ -19,6 +19,11 @@ field or the status changed — the ordinary path answers (a conflict, a replay,
 an error, or the same change). So the answers are the same; only the work
 differs. (A try that does not pass has read the clock: with a stepping test
 clock the times then differ by a step.)
+
+The result of the last game without one (by the table's count) is left to the
+ordinary path too: it may finish the tournament in the same change
+(:mod:`crosstable.service.finishing`), which needs the rows. That is one result
+per round at most; every other result of the round takes the fast path.
 """
 
 from __future__ import annotations
@@ -72,7 +77,7 @@ def record_fast(
     if table is None:
         return None
     spot = (round_number, board)
-    if not _open(table, spot, expected_version):
+    if not _open(table, spot, expected_version) or _last(table):
         tables.checkin(tournament_id, table)  # untouched: still valid
         return None
     ask = _Request(tournament_id, spot, value, reason, request, actor, idempotency_key)
@@ -94,6 +99,8 @@ def record_fast(
         if created_at != table.created_at or status != "running":
             return None
         if not _catch_up(table, revision, events) or not _open(table, spot, expected_version):
+            return None
+        if _last(table):
             return None
         held.append(_prepare(service, table, ask))
         return held[-1].write
@@ -159,6 +166,12 @@ def _open(table: LiveTable, spot: tuple[int, int], expected_version: int | None)
         and game.result is None
         and (expected_version is None or expected_version == game.version)
     )
+
+
+def _last(table: LiveTable) -> bool:
+    """The game is the last one without a result: the ordinary path records it, as the
+    result may finish the tournament (crosstable.service.finishing; issue 15 item 7)."""
+    return table.open_games <= 1
 
 
 def _prepare(service: ServiceBase, table: LiveTable, ask: _Request) -> _Ready:
@@ -245,6 +258,7 @@ def _done(service: ServiceBase, tables: LiveTables, table: LiveTable, ready: _Re
     game = ready.game
     game.result = write.result
     game.reason = write.reason
+    table.open_games -= 1
     game.version += 1
     table.revision = write.revision + 1
     tables.checkin(write.tournament_id, table)

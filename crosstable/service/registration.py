@@ -20,10 +20,12 @@ from crosstable.core.model import (
     WithdrawalRule,
 )
 from crosstable.core.scoring import PointSystem, format_points
+from crosstable.service.approval import WITHDRAWN, withdraw_if_changed
 from crosstable.service.base import Change, Done, ServiceBase, Unchanged, append_event
 from crosstable.service.bus import Notification
 from crosstable.service.errors import NotFoundError
 from crosstable.service.field import check_field
+from crosstable.service.finishing import check_finish_setting
 from crosstable.service.loading import Loaded, settings_columns, settings_of
 from crosstable.service.lots import draw_order
 from crosstable.service.unit import Tx
@@ -129,6 +131,7 @@ class Registration(ServiceBase):
         settings = regulations.settings()
         settings = replace(settings, tiebreaks=check_tiebreaks(settings.tiebreaks))
         _check_dates(regulations.start_date, regulations.end_date)
+        check_finish_setting(regulations.details)
         check_field(settings.system, len(players), cycles=settings.cycles)
         infos = [player.checked() for player in players]
         at = self._now()
@@ -256,16 +259,21 @@ class Registration(ServiceBase):
             updates["start_date"] = _iso(start)
             updates["end_date"] = _iso(end)
             if "details" in values:
+                check_finish_setting(values["details"])
                 updates["regulations"] = {str(k): str(v) for k, v in values["details"].items()}
             if row.status == "finished":
                 raise RuleError("the tournament is finished; undo the finish to change it")
             tx.update(row, **updates)
             data: dict[str, Any] = {}
             what = ", ".join(sorted(values))
+            summary = f"regulations changed ({what})"
             if started and override_reason:
                 data["override"] = override_reason.strip()
-                return Done(f"regulations changed ({what}); override: {override_reason}", data)
-            return Done(f"regulations changed ({what})", data)
+                summary += f"; override: {override_reason}"
+            withdrawn = withdraw_if_changed(tx, tx.changes, edit=True)  # issue 13 item 3
+            if withdrawn:
+                return Done(f"{summary}; {WITHDRAWN}", data | withdrawn)
+            return Done(summary, data)
 
         return self._change(tournament_id, "regulations", body, actor=actor)
 

@@ -159,6 +159,14 @@ CATALOGUE: tuple[str, ...] = (
     E_("there is nothing to undo"),
     E_("there is no event #{seq} (events 1–{last})"),
     E_("#{seq} is the latest event: nothing to revert"),
+    E_(
+        "{action} reopens the finished tournament: it takes back the final places and {results}; give a reason and confirm"
+    ),
+    E_("undo #{seq}"),
+    E_("reverting to #{seq}"),
+    E_("1 result"),
+    E_("{count} results"),
+    E_("finish is auto or confirm, not {value}"),
     E_("the history names an unknown table {table}"),
     E_("{where} is missing; the history cannot be replayed"),
     E_("{where} exists already; the history cannot be replayed"),

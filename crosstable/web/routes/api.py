@@ -106,7 +106,14 @@ class WithdrawIn(Body):
     from_round: int | None = Field(None, ge=1, le=2_000_000_000)
 
 
-class RevertIn(Body):
+class ReopenIn(Body):
+    """Reopening a finished tournament (issue 13.2): why, and that it is meant."""
+
+    reason: str | None = Field(None, max_length=500, description="why it is reopened")
+    confirm: bool = Field(False, description="true: reopen it (its final places go)")
+
+
+class RevertIn(ReopenIn):
     seq: int = Field(ge=1, le=2_000_000_000)
 
 
@@ -462,17 +469,21 @@ def finish(tid: Num, request: Request, caller: ApiCaller) -> ChangeOut:
 
 
 @router.post("/tournaments/{tid}/undo")
-def undo(tid: Num, request: Request, caller: ApiCaller) -> ChangeOut:
+def undo(tid: Num, request: Request, caller: ApiCaller, body: ReopenIn | None = None) -> ChangeOut:
+    """Reopening a finished tournament needs ``reason`` and ``confirm`` (422 without)."""
     site = site_of(request)
     require_role(site, caller, tid, MANAGERS)
-    return _out(site.service.undo(tid, actor=caller.actor))
+    ask = body or ReopenIn(reason=None, confirm=False)
+    return _out(site.service.undo(tid, actor=caller.actor, reason=ask.reason, confirm=ask.confirm))
 
 
 @router.post("/tournaments/{tid}/revert")
 def revert(tid: Num, body: RevertIn, request: Request, caller: ApiCaller) -> ChangeOut:
+    """Reopening a finished tournament needs ``reason`` and ``confirm`` (422 without)."""
     site = site_of(request)
     require_role(site, caller, tid, MANAGERS)
-    return _out(site.service.revert_to(tid, body.seq, actor=caller.actor))
+    reopen = site.service.revert_to
+    return _out(reopen(tid, body.seq, actor=caller.actor, reason=body.reason, confirm=body.confirm))
 
 
 @router.get("/tournaments/{tid}/history")

@@ -11,7 +11,10 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from crosstable.core.errors import RuleError
 from crosstable.core.model import LotsMethod
 from crosstable.service import PlayerInfo
+from crosstable.service.history import ReopeningError
 from crosstable.web.i18n import gettext as _
+from crosstable.web.i18n import ngettext
+from crosstable.web.messages import error_text
 from crosstable.web.routes import actions
 from crosstable.web.routes.common import (
     MANAGERS,
@@ -94,7 +97,8 @@ def add_players(tid: int, request: Request, form: CheckedForm) -> Response:
             raise RuleError(f"there is no account {username!r}")
         number = next(p.number for p in reversed(site.service.overview(tid).players))
         site.accounts.link_entry(tid, number, user.id, actor=caller.actor)
-    return _done(request, tid, _("%(n)s player(s) registered", n=len(checked)))
+    registered = ngettext("%(num)d player registered", "%(num)d players registered", len(checked))
+    return _done(request, tid, registered)
 
 
 @router.post("/t/{tid}/manage/players/{number}/remove")
@@ -175,13 +179,24 @@ def finish(tid: int, request: Request, form: CheckedForm) -> Response:
 
 @router.post("/t/{tid}/manage/undo")
 def undo(tid: int, request: Request, form: CheckedForm) -> Response:
+    """Undo, or revert to ``seq``. Reopening a finished tournament needs ``reason`` and
+    ``confirm``: refused without, the history page then asks for them (issue 13.2)."""
     site, caller = caller_of(request)
     require_role(site, caller, tid, MANAGERS)
     seq = integer(form, "seq")
-    if seq is None:
-        change = site.service.undo(tid, actor=caller.actor)
-    else:
-        change = site.service.revert_to(tid, seq, actor=caller.actor)
+    reason = text(form, "reason")[:500] or None
+    confirm = text(form, "confirm") in ("on", "yes", "1")
+    try:
+        if seq is None:
+            change = site.service.undo(tid, actor=caller.actor, reason=reason, confirm=confirm)
+        else:
+            change = site.service.revert_to(
+                tid, seq, actor=caller.actor, reason=reason, confirm=confirm
+            )
+    except ReopeningError as refused:
+        request.session["flash"] = {"kind": "error", "text": error_text(refused)}
+        again = "last" if seq is None else str(seq)
+        return RedirectResponse(f"/t/{tid}/history?reopen={again}#reopen", status_code=303)
     return _done(request, tid, change.summary, "history")
 
 

@@ -1,0 +1,103 @@
+"""The finish: the final places, fixed by the organiser or by the last result (R-RR-12).
+
+Seeds 000 and 002: the tournament ends with its last game, and the places are
+distributed then. So a result that completes the tournament finishes it in the
+same change (issue 15 item 7): the result's event also fixes the places and sets
+the status to finished (its data says ``"finished": "auto"``, its summary says so),
+and undoing that result reopens the tournament as an ordinary undo. "Complete"
+is, per system:
+
+* round robin and Scheveningen — every scheduled game has a result;
+* Swiss — every planned round is paired and every game has a result;
+* knockout — the final (and the match for third place) is decided, with no game
+  left that the bracket no longer needs.
+
+Regulations that say ``finish = confirm`` keep the tournament running until the
+organiser finishes it (:meth:`crosstable.service.play.Play.finish`). Finishing a
+finished tournament changes nothing and says so (a replayed change).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from sqlalchemy import func, select
+
+from crosstable.core.errors import RuleError
+from crosstable.core.model import System
+from crosstable.service.base import Done
+from crosstable.service.knockout import knockout_places
+from crosstable.service.live import final_places
+from crosstable.service.loading import Loaded
+from crosstable.service.swiss import check_swiss_finished
+from crosstable.service.unit import Tx
+from crosstable.store.models import GameRow
+
+#: the regulations' detail that says how the tournament finishes
+FINISH = "finish"
+#: auto: with its last result (the default); confirm: when the organiser finishes it
+FINISH_MODES = ("auto", "confirm")
+
+
+def finish_mode(details: Mapping[str, Any] | None) -> str:
+    """``auto`` or ``confirm`` (what the regulations say; auto when they say nothing)."""
+    return str((details or {}).get(FINISH) or "auto").strip().lower()
+
+
+def check_finish_setting(details: Mapping[str, Any]) -> None:
+    """Refuse a ``finish`` detail that is neither auto nor confirm."""
+    if FINISH in details and finish_mode(details) not in FINISH_MODES:
+        raise RuleError(f"finish is auto or confirm, not {str(details[FINISH])[:40]!r}")
+
+
+def final_standing(tx: Tx, loaded: Loaded) -> dict[int, int]:
+    """The final place by starting number; RuleError while the tournament is not over."""
+    row = loaded.row
+    knockout = System(row.system) is System.KNOCKOUT
+    bracket_places = knockout_places(tx, loaded) if knockout else None
+    missing = [g for g in loaded.games if g.result is None]
+    if missing:
+        listed = ", ".join(f"round {g.round} board {g.board}" for g in missing[:5])
+        more = f" and {len(missing) - 5} more" if len(missing) > 5 else ""
+        raise RuleError(f"{len(missing)} game(s) have no result yet: {listed}{more}")
+    if System(row.system) is System.SWISS_DUTCH:
+        check_swiss_finished(loaded)
+    return bracket_places if bracket_places is not None else final_places(loaded.tournament())
+
+
+def fix_places(tx: Tx, loaded: Loaded, places: dict[int, int]) -> str:
+    """Write the final places and the status; what to say ("places are final; first: …")."""
+    for entry in loaded.entries:
+        tx.update(entry, place=places.get(loaded.start_of(entry.number)))
+    tx.update(loaded.row, status="finished")
+    return "places are final; first: " + winners(loaded)
+
+
+def winners(loaded: Loaded) -> str:
+    first = [e for e in loaded.entries if e.place == 1]
+    return " and ".join(e.name for e in first) or "nobody"
+
+
+def finish_by_itself(tx: Tx, answer: str | Done) -> Done:
+    """``answer`` (a result's summary), finishing the tournament in the same change when
+    that result completed it and the regulations do not ask the organiser to confirm."""
+    done = answer if isinstance(answer, Done) else Done(answer)
+    row = tx.tournament
+    if row.status != "running" or finish_mode(row.regulations) != "auto":
+        return done
+    tx.flush()
+    counts = select(func.count(), func.count(GameRow.result)).where(GameRow.tournament_id == row.id)
+    games, with_result = tx.session.execute(counts).one()
+    if games == 0 or with_result < games:
+        return done
+    loaded = Loaded(tx.session, row)
+    try:
+        places = final_standing(tx, loaded)
+    except RuleError:  # not over yet (a Swiss round to pair, a knockout match to go on)
+        return done
+    said = fix_places(tx, loaded, places)
+    return Done(
+        f"{done.summary}; the last result is in: the tournament is finished, {said}",
+        done.data | {"finished": "auto"},
+    )
