@@ -249,3 +249,23 @@ def test_the_reproducers(web: Any) -> None:
         headers={"content-type": "application/json", "x-csrf-token": "\xe9t\xe9".encode("latin-1")},
     )
     assert answer.status_code == 403
+
+
+def test_the_wizard_preview_is_bounded_by_the_cap(web: Any) -> None:
+    # count=2000000000 made the preview build a Berger table of two billion players (the
+    # process was killed for memory); 150 shows the same missing check cheaply
+    client, _service, _auth, csrf, _tids = web
+    for count, message in (
+        ("150", "at most 100 players, not 150"),
+        ("2000000000", "at most 100 players, not 2000000000"),
+    ):
+        answer = client.post(
+            "/new/preview",
+            data={"csrf_token": csrf, "name": "X", "format": "round-robin", "count": count},
+        )
+        assert answer.status_code == 200 and message in answer.text
+    answer = client.post(
+        "/new/preview",
+        data={"csrf_token": csrf, "name": "X", "format": "swiss", "count": "1001"},
+    )
+    assert "a Swiss has at most 1000 players, not 1001" in answer.text

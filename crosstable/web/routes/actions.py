@@ -302,6 +302,15 @@ def _sections(spec: WizardSpec) -> list[tuple[str, list[PlayerInfo]]]:
     return [(spec.name, players)]
 
 
+def check_format_field(format_: str, players: int) -> None:
+    """RuleError when ``players`` are more than the format's cap (issue 13.10): before the
+    wizard's preview builds a schedule of that size, or anything is created."""
+    if format_ in ("quads", "groups"):
+        check_event_field(players)
+    elif format_ in SYSTEMS:
+        check_field(SYSTEMS[format_], players, cycles=2 if format_.startswith("double") else 1)
+
+
 def create_tournaments(site: Site, caller: Caller, spec: WizardSpec) -> list[int]:
     """Create the tournament(s) of ``spec`` with their players; the caller organises them."""
     require_user(caller)

@@ -111,7 +111,7 @@ def review(tid: int, request: Request, form: CheckedForm) -> Response:
         return site.page(
             request, "pairing.html", caller=caller, proposal=None, problem=problem, **context
         )
-    count = integer(form, "count") or len(proposal.boards)
+    count = integer(form, "count", low=0, high=1000) or len(proposal.boards)  # issue 13.12
     allow = text(form, "allow_rematch") == "on"
     boards: list[tuple[int, int]] = []
     bye: int | None = None

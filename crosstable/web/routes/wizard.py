@@ -89,6 +89,7 @@ def check_minimum(format_: str, players: int) -> None:
         raise TooFewPlayersError(
             f"players: {what} needs at least {least} players, and the list has {players}"
         )
+    actions.check_format_field(format_, players)  # and at most the cap (issue 13.10)
 
 
 def spec_from_form(form: dict[str, Any]) -> actions.WizardSpec:
