@@ -431,3 +431,16 @@ def test_a_player_made_the_only_organiser_is_refused(service: Service) -> None:
     accounts.set_staff(tid, admin.id, "organiser")
     accounts.set_staff(tid, anna.id, "organiser")
     assert accounts.staff(tid) == {admin.id: "organiser", anna.id: "organiser"}
+
+
+def test_the_regulations_refuse_an_unknown_venue_kind(service: Service) -> None:
+    with pytest.raises(RuleError, match="venue kind is online or otb"):
+        service.create_tournament(Regulations(name="Hybrid", details={"venue_kind": "hybrid"}))
+    tid = service.create_tournament(Regulations(name="Club", details=OTB)).tournament_id
+    with pytest.raises(RuleError, match="venue kind is online or otb"):
+        service.edit_regulations(tid, details={"venue_kind": "moon"})
+    service.edit_regulations(tid, details={"venue_kind": "online"})
+    with service.store.reading() as session:
+        row = session.get(TournamentRow, tid)
+        assert row is not None
+        assert venue_kind(row.regulations) == "online"

@@ -178,6 +178,7 @@ def start_problems(session: Session, row: TournamentRow) -> list[str]:
     why (R-X-2)."""
     from crosstable.service.organisers import organiser_problem_at_start
 
+    check_venue_kind(row.regulations or {})
     problems: list[str] = []
     links = {
         link.number: link.user_id
@@ -217,11 +218,11 @@ def start_problems(session: Session, row: TournamentRow) -> list[str]:
             else:
                 eligible += 1
         if eligible < OTB_MINIMUM:
-            listed = f" — not eligible: {' | '.join(missing)}" if missing else ""
-            problems.append(
+            needs = (
                 f"an over-the-board event needs at least {OTB_MINIMUM} eligible registered "
-                f"players to start; it has {eligible}{listed}"
+                f"players to start; it has {eligible}"
             )
+            problems.append(f"{needs} — not eligible: {' | '.join(missing)}" if missing else needs)
     return problems
 
 

@@ -25,6 +25,7 @@ from crosstable.service.base import Change, Done, ServiceBase, Unchanged, append
 from crosstable.service.bus import Notification
 from crosstable.service.errors import NotFoundError
 from crosstable.service.field import check_field
+from crosstable.service.eligibility import check_venue_kind
 from crosstable.service.finishing import check_finish_setting
 from crosstable.service.loading import Loaded, settings_columns, settings_of
 from crosstable.service.lots import draw_order
@@ -132,6 +133,7 @@ class Registration(ServiceBase):
         settings = replace(settings, tiebreaks=check_tiebreaks(settings.tiebreaks))
         _check_dates(regulations.start_date, regulations.end_date)
         check_finish_setting(regulations.details)
+        check_venue_kind(regulations.details)  # online or otb (issue 12.3)
         check_field(settings.system, len(players), cycles=settings.cycles)
         infos = [player.checked() for player in players]
         at = self._now()
@@ -260,6 +262,7 @@ class Registration(ServiceBase):
             updates["end_date"] = _iso(end)
             if "details" in values:
                 check_finish_setting(values["details"])
+                check_venue_kind(values["details"])
                 updates["regulations"] = {str(k): str(v) for k, v in values["details"].items()}
             if row.status == "finished":
                 raise RuleError("the tournament is finished; undo the finish to change it")
