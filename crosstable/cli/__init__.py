@@ -67,9 +67,10 @@ def _register() -> None:
         module.register(app)
     for module in (serve, check, generate, bracket, rounds, stages):
         module.register(app)
-    from crosstable.cli import series  # the portal's series (issue 11)
+    from crosstable.cli import series, tick  # the portal's series (issue 11)
 
     series.register(app)
+    tick.register(app)
 
 
 def counted(count: int, singular: str, plural: str | None = None) -> str:

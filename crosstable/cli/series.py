@@ -1,4 +1,5 @@
-"""`crosstable series slots|groups|plan` — a series' calendar and stages (R-SE-1, R-SE-4).
+"""`crosstable series slots|groups|plan` — a series' calendar and stages (R-SE-1, R-SE-4);
+`crosstable series create|open|show|editions|register|withdraw` — a series in a database.
 
     crosstable series slots --kind weekend --time 18:00 --tz Europe/Moscow \\
         --from 2026-12-05 --count 4 --format json
@@ -6,6 +7,8 @@
         --from 2027-01-01 --count 12 --format ics
     crosstable series groups --players 23 [--max-size 10] --format json
     crosstable series plan --players 40 --format json
+    crosstable series create "Workday blitz" --kind workdays --time 19:00 --tz Europe/Moscow
+    crosstable series register 1 "Anna Petrova" --rating 1850
 
 The rules are in docs/series.md; the core is :mod:`crosstable.core.series`.
 """
@@ -16,8 +19,10 @@ import datetime as dt
 import json
 import re
 import zoneinfo
+from collections.abc import Iterator
+from contextlib import contextmanager
 from enum import StrEnum
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
@@ -34,8 +39,11 @@ from crosstable.core.series.calendar import (
 from crosstable.core.series.groups import DEFAULT_MAX_GROUP_SIZE, group_sizes_for
 from crosstable.core.series.plan import SeriesFormat, plan_series
 
+if TYPE_CHECKING:  # the store and services load only when a command needs them
+    from crosstable.service import Service
+
 series_app = typer.Typer(
-    help="A series' calendar slots, stage groups and stage plan.",
+    help="A series' calendar slots, stage groups and stage plan; series in a database.",
     no_args_is_help=True,
 )
 
@@ -254,3 +262,209 @@ def plan_command(
             str(s.games),
         )
     Console().print(table)
+
+
+# -- the organiser's commands over a database (issue 11) ----------------------------------
+
+DbOption = Annotated[
+    str | None,
+    typer.Option("--db", envvar="CROSSTABLE_DB", help="Database file or postgresql:// URL."),
+]
+NowOption = Annotated[
+    str | None,
+    typer.Option(
+        "--now",
+        help="Act as if it were this moment (ISO with its offset). For demos and tests only.",
+    ),
+]
+
+
+def parse_now(text: str | None) -> dt.datetime | None:
+    """``--now``: an ISO date-time with its UTC offset (None: the real clock)."""
+    if text is None:
+        return None
+    try:
+        moment = dt.datetime.fromisoformat(text.strip())
+    except ValueError:
+        moment = None
+    if moment is None or moment.tzinfo is None:
+        raise _option(
+            "--now",
+            f"{text!r} is not a date-time with its UTC offset (e.g. 2026-12-01T18:00:00+03:00)",
+        )
+    return moment
+
+
+@contextmanager
+def series_service(db: str | None, now: str | None) -> Iterator[Service]:
+    """The services over ``db``; the clock stands at ``now`` when it is given."""
+    from crosstable.service import FixedClock, Service
+    from crosstable.store import open_store
+
+    moment = parse_now(now)
+    store = open_store(db)
+    try:
+        yield Service(store, clock=None if moment is None else FixedClock(moment))
+    finally:
+        store.close()
+
+
+@series_app.command("create")
+def create_command(
+    name: Annotated[str, typer.Argument(help="The series' name.")],
+    kind: Annotated[
+        CalendarKind, typer.Option("--kind", help="weekend, workdays, weekly, monthly, regular.")
+    ],
+    time: Annotated[str, typer.Option("--time", help="Local start time HH:MM (24-hour).")],
+    tz: Annotated[str, typer.Option("--tz", help="The series' time zone, e.g. Europe/Moscow.")],
+    weekday: Annotated[str | None, typer.Option("--weekday", help="mon…sun (weekly only).")] = None,
+    day: Annotated[
+        int | None, typer.Option("--day", help="Day of the month 1…31 (monthly only).")
+    ] = None,
+    max_size: Annotated[
+        int, typer.Option("--max-size", "-g", help="Most players in one group.")
+    ] = DEFAULT_MAX_GROUP_SIZE,
+    qualifiers: Annotated[
+        int, typer.Option("--qualifiers", "-q", help="Qualifiers per group.")
+    ] = 2,
+    final_min: Annotated[int, typer.Option("--final-min", help="Fewest players in the final.")] = 6,
+    super_final: Annotated[
+        int, typer.Option("--super-final", help="The final's top k play the super-final (0: none).")
+    ] = 4,
+    tiebreaks: Annotated[
+        str, typer.Option("--tiebreaks", help="FIDE tie-break codes, comma-separated.")
+    ] = "",
+    time_control: Annotated[str, typer.Option("--time-control", help="e.g. G/5 d3.")] = "",
+    pre_registration: Annotated[
+        bool, typer.Option("--pre-registration", help="Editions are never extended.")
+    ] = False,
+    deadline: Annotated[
+        int, typer.Option("--deadline", help="Registration closes this many minutes before.")
+    ] = 60,
+    db: DbOption = None,
+    now: NowOption = None,
+) -> None:
+    """Create a series and open its first edition at the calendar's next slot."""
+    from crosstable.service.series import SeriesSettings
+
+    calendar = series_calendar(kind, weekday, day, time, tz)
+    settings = SeriesSettings(
+        name=name,
+        kind=kind.value,
+        start_time=time.strip(),
+        zone=calendar.zone_name,
+        weekday=calendar.weekday,
+        day=calendar.day,
+        max_group_size=max_size,
+        qualifiers_per_group=qualifiers,
+        final_min=final_min,
+        super_final_players=super_final,
+        tiebreaks=tuple(code for code in tiebreaks.split(",") if code.strip()),
+        time_control=time_control,
+        pre_registration=pre_registration,
+        deadline_minutes=deadline,
+    )
+    with series_service(db, now) as service:
+        sid = service.create_series(settings)
+        edition = service.edition_info(service.open_edition(sid))
+    typer.echo(
+        f"series {sid} “{' '.join(name.split())}” created; edition {edition['number']} "
+        f"(id {edition['id']}) starts {edition['planned_start']}, registration until "
+        f"{edition['deadline']}"
+    )
+
+
+@series_app.command("open")
+def open_command(
+    series: Annotated[int, typer.Argument(help="The series' id.")],
+    db: DbOption = None,
+    now: NowOption = None,
+) -> None:
+    """Open the series' next edition (after the last one's start)."""
+    with series_service(db, now) as service:
+        edition = service.edition_info(service.open_edition(series))
+    typer.echo(
+        f"edition {edition['number']} (id {edition['id']}) starts {edition['planned_start']}, "
+        f"registration until {edition['deadline']}"
+    )
+
+
+@series_app.command("show")
+def show_command(
+    series: Annotated[int, typer.Argument(help="The series' id.")],
+    output: Annotated[
+        OutputFormat, typer.Option("--format", "-f", help="json or a readable table.")
+    ] = OutputFormat.TABLE,
+    db: DbOption = None,
+) -> None:
+    """A series: its calendar, its format and its editions."""
+    with series_service(db, None) as service:
+        info = service.series_info(series)
+    if output is OutputFormat.JSON:
+        typer.echo(json.dumps(info, indent=2, ensure_ascii=False))
+        return
+    table = Table(title=f"series {info['id']} “{info['name']}”", show_header=False)
+    for key, value in info.items():
+        if key not in ("id", "name", "editions"):
+            table.add_row(key.replace("_", " "), "" if value is None else str(value))
+    table.add_row("editions", str(len(info["editions"])))
+    Console().print(table)
+
+
+@series_app.command("editions")
+def editions_command(
+    series: Annotated[int, typer.Argument(help="The series' id.")],
+    output: Annotated[
+        OutputFormat, typer.Option("--format", "-f", help="json or a readable table.")
+    ] = OutputFormat.TABLE,
+    db: DbOption = None,
+) -> None:
+    """The series' editions: start, deadline, state, stage, registered players."""
+    with series_service(db, None) as service:
+        editions = service.series_info(series)["editions"]
+    if output is OutputFormat.JSON:
+        typer.echo(json.dumps({"editions": editions}, indent=2))
+        return
+    table = Table(title=f"editions of series {series}")
+    for column in ("#", "Id", "Start (UTC)", "State", "Stage", "Registered", "Moved"):
+        table.add_column(column)
+    for e in editions:
+        table.add_row(
+            str(e["number"]),
+            str(e["id"]),
+            e["planned_start"],
+            e["state"],
+            str(e["stage"]),
+            str(e["registered"]),
+            str(e["postponed"]),
+        )
+    Console().print(table)
+
+
+@series_app.command("register")
+def register_command(
+    edition: Annotated[int, typer.Argument(help="The edition's id.")],
+    name: Annotated[str, typer.Argument(help="The player's name.")],
+    rating: Annotated[int | None, typer.Option("--rating", help="The player's rating.")] = None,
+    db: DbOption = None,
+    now: NowOption = None,
+) -> None:
+    """Register a player for an edition's stage 1 (until the deadline)."""
+    if rating is not None and not 0 <= rating <= 4000:
+        raise _option("--rating", f"{rating}: a rating between 0 and 4000")
+    with series_service(db, now) as service:
+        service.register_for_edition(edition, name, rating=rating)
+    typer.echo(f"{' '.join(name.split())} registered for edition {edition}")
+
+
+@series_app.command("withdraw")
+def withdraw_command(
+    edition: Annotated[int, typer.Argument(help="The edition's id.")],
+    name: Annotated[str, typer.Argument(help="The player's name.")],
+    db: DbOption = None,
+    now: NowOption = None,
+) -> None:
+    """Withdraw a player from an edition (only before stage 1 starts)."""
+    with series_service(db, now) as service:
+        service.withdraw_from_edition(edition, name)
+    typer.echo(f"{' '.join(name.split())} withdrew from edition {edition}")
