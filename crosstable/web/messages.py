@@ -670,6 +670,26 @@ CATALOGUE: tuple[str, ...] = (
     E_("{where}: {count} characters, at most {length} fit"),
     E_("{where}: a text must not contain a NUL character"),
     E_("{where}: expected an object, got {value}"),
+    # battle chess (issue 12 item 1; core/battle.py, service/battle.py)
+    E_("variant: {value} is not known; the only variant is 'battle'"),
+    E_("{key}: only a battle-chess tournament has one"),
+    E_("battle chess is a round robin here; a {system} tournament cannot be one"),
+    E_("setup minutes: {value} is not a whole number of minutes"),
+    E_("setup minutes: {value} — the set-up time is 1 to {most} minutes"),
+    E_("battle seed: {value} is not a whole number from 0 to {most}"),
+    E_("battle seed: a battle-chess tournament needs a seed for its colours"),
+    E_("set-up timeout: {value} — say who finished setting up: none, white or black"),
+    E_("{key} cannot change after the start: the colours depend on it (undo the start first)"),
+    E_("this tournament is not battle chess: its colours come from the schedule"),
+    E_("the colours are drawn once the tournament has started"),
+    E_("the tournament is finished; undo the finish first"),
+    E_("the colours of round {round} are already drawn"),
+    E_("round {round}'s colours are not drawn yet: the rounds are drawn in order, just before each is played"),
+    E_("round {round} board {board}: the colours of round {again} are not drawn yet, so who has White is not known; draw them first"),
+    E_("a set-up timeout is a battle-chess result; this tournament is not battle chess"),
+    E_("a set-up timeout is a draw or a win of the player who set up in time, not {result}"),
+    E_("setup minutes"),
+    E_("battle seed"),
 )
 
 

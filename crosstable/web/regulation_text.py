@@ -20,6 +20,7 @@ from crosstable.web.i18n import N_, gettext, knockout_round, ngettext
 
 _LABELS = {
     "venue": N_("Venue"),
+    "venue_kind": N_("Kind of event"),
     "organiser": N_("Organiser"),
     "arbiter": N_("Arbiter"),
     "initial_colour": N_("First player's colour in round 1"),
@@ -39,6 +40,9 @@ _LABELS = {
     "knockout_tie_rule": N_("Knockout: on a tie"),
     "knockout_third_place": N_("Knockout: match for third place"),
     "stage_lots_seed": N_("Seed of the lots at the cut"),
+    "variant": N_("Variant"),
+    "setup_minutes": N_("Set-up time"),
+    "battle_seed": N_("Seed of the colours"),
 }
 #: the details that only link an event's tournaments (see the module's docstring)
 _LINKS = frozenset({"stage_event", "stage", "stage_seeds"})
@@ -53,14 +57,59 @@ _WORDS = {
     "lots": N_("by lot"),
     "armageddon": N_("armageddon"),
     "sudden-death": N_("sudden death"),
+    # venue_kind (issue 12.3): online counts for eligibility, over the board makes masters
+    "online": N_("online"),
+    "otb": N_("over the board (the players meet at the venue)"),
 }
 
 
-def regulation_items(details: Mapping[str, Any]) -> list[tuple[str, str]]:
-    """(label, value) for each of the regulations' details, in the current language."""
+def regulation_items(details: Mapping[str, Any], status: str = "") -> list[tuple[str, str]]:
+    """(label, value) for each of the regulations' details, in the current language.
+
+    A battle-chess tournament's seed of the colours is shown as its SHA-256 until the
+    tournament is finished (``status``), then as it is: anyone can then check that it
+    is the seed announced and recompute every game's colours (docs/battle.md)."""
     return [
-        (_label(key), _value(key, value)) for key, value in details.items() if key not in _LINKS
+        (_label(key), seed_text(value, status) if key == "battle_seed" else _value(key, value))
+        for key, value in details.items()
+        if key not in _LINKS
     ]
+
+
+def seed_text(value: Any, status: str) -> str:
+    """The seed of the colours: as it is once finished, before that its SHA-256."""
+    import hashlib
+
+    if status == "finished":
+        return str(value)
+    digest = hashlib.sha256(str(value).encode()).hexdigest()
+    return gettext(
+        "SHA-256 %(digest)s (the seed itself is shown once the tournament is finished)",
+        digest=digest,
+    )
+
+
+def variant_text(value: Any) -> str:
+    """``battle`` → what battle chess means for the colours (R-RR-9)."""
+    if str(value).strip().lower() != "battle":
+        return str(value)
+    return gettext(
+        "battle chess: the schedule decides who meets whom; the computer draws the colours "
+        "of each game just before its round (round 1 at the start, each next round when "
+        "the round before is complete, or earlier when the organiser draws it)"
+    )
+
+
+def setup_text(value: Any) -> str:
+    """``5`` → the set-up time and what a timeout gives (R-SE-9)."""
+    minutes = int(str(value))
+    return ngettext(
+        "%(num)d minute: if neither player has finished setting up the pieces, the game is "
+        "a draw; if only one has, that player wins",
+        "%(num)d minutes: if neither player has finished setting up the pieces, the game is "
+        "a draw; if only one has, that player wins",
+        minutes,
+    )
 
 
 def _label(key: str) -> str:
@@ -147,4 +196,6 @@ _READERS: dict[str, Callable[[Any], str]] = {
     "knockout_tie_rule": tie_rule_text,
     "knockout_third_place": yes_no,
     "forbidden": forbidden_text,
+    "variant": variant_text,
+    "setup_minutes": setup_text,
 }

@@ -203,6 +203,9 @@ def _round_context(site: Site, caller: Caller, tid: int, rnd: int) -> dict[str, 
             "free": [(s, names.get(s, "")) for s in free],
             "results": RESULT_BUTTONS,
             "forfeits": FORFEIT_BUTTONS,
+            # battle chess (issue 12.1): the rules and which rounds' colours are drawn
+            "battle": site.service.battle_rules(tid),
+            "colours_drawn": site.service.colours_drawn(tid) or {},
         }
         | extra
     )

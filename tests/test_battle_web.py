@@ -1,0 +1,110 @@
+"""Battle chess on the web pages and the JSON API (issue 12 item 1)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+
+from fastapi.testclient import TestClient
+
+from crosstable.core.model import LotsMethod
+from crosstable.service import PlayerInfo, Regulations, Service
+from crosstable.service.accounts import Accounts
+from crosstable.store import open_store
+from crosstable.web.app import create_app
+
+BATTLE = {"variant": "battle", "setup_minutes": "5", "battle_seed": "424242"}
+
+
+@pytest.fixture()
+def site(tmp_path: Path) -> Any:
+    service = Service(open_store(f"sqlite:///{tmp_path / 'web.db'}"))
+    accounts = Accounts(service.store)
+    user = accounts.create_user("organiser", "password-organiser", is_master=True)
+    tid = service.create_tournament(Regulations(name="Battle", details=BATTLE)).tournament_id
+    accounts.claim(tid, user)
+    accounts.set_access(tid, approval="approved")
+    for name in ("Anna", "Boris", "Clara", "Dmitri"):
+        service.add_player(tid, PlayerInfo(name, 1800))
+    service.draw_lots(tid, LotsMethod.MANUAL, order=(1, 2, 3, 4))
+    service.start(tid)
+    token = accounts.create_token(user.id, "game server")
+    with TestClient(create_app(service=service)) as client:
+        yield client, service, tid, {"Authorization": f"Bearer {token}"}
+
+
+def csrf_of(html: str) -> str:
+    match = re.search(r'name="csrf-token" content="([^"]+)"', html)
+    assert match
+    return match.group(1)
+
+
+def sign_in(client: TestClient) -> None:
+    token = csrf_of(client.get("/signin").text)
+    client.post(
+        "/signin",
+        data={"username": "organiser", "password": "password-organiser", "csrf_token": token},
+    )
+
+
+def test_api_setup_timeout_and_refusal_before_the_draw(site: Any) -> None:
+    client, _, tid, auth = site
+    base = f"/api/v1/tournaments/{tid}"
+    refused = client.post(f"{base}/rounds/2/boards/1/result", json={"result": "1-0"}, headers=auth)
+    assert refused.status_code == 422 and "not drawn yet" in refused.json()["detail"]
+    posted = client.post(
+        f"{base}/rounds/1/boards/1/setup-timeout", json={"finished": "black"}, headers=auth
+    )
+    assert posted.status_code == 200, posted.text
+    bad = client.post(
+        f"{base}/rounds/1/boards/2/setup-timeout", json={"finished": "both"}, headers=auth
+    )
+    assert bad.status_code == 422 and "finished" in bad.text
+    words = client.post(
+        f"{base}/rounds/1/boards/2/result", json={"result": "setup-draw"}, headers=auth
+    )
+    assert words.status_code == 200, words.text
+    rules = client.get(f"{base}/battle").json()
+    assert rules == {"battle": True, "setup_minutes": 5, "colours_drawn": [1, 2], "seed": None}
+    crossing = client.get(f"{base}/crosstable").json()["players"]
+    shown = {r["result"] for p in crossing for games in p["results"].values() for r in games}
+    assert {"1ˢ", "0ˢ", "½ˢ"} <= shown
+    drawn = client.post(f"{base}/rounds/3/colours", headers=auth)
+    assert drawn.status_code == 200 and drawn.json()["kind"] == "colours"
+    again = client.post(f"{base}/rounds/3/colours", headers=auth)
+    assert again.status_code == 422 and "already drawn" in again.json()["detail"]
+
+
+def test_round_page_draws_colours_and_has_setup_buttons(site: Any) -> None:
+    client, _, tid, _ = site
+    sign_in(client)
+    page = client.get(f"/t/{tid}/rounds/1").text
+    assert "the computer has drawn the colours of this round" in page
+    assert 'data-result="setup-white"' in page and "Set-up time: 5 min." in page
+    page = client.get(f"/t/{tid}/rounds/2").text
+    assert 'data-drawn="no"' in page and 'id="draw-colours"' in page
+    token = csrf_of(page)
+    done = client.post(
+        f"/t/{tid}/rounds/2/colours", data={"csrf_token": token}, follow_redirects=False
+    )
+    assert done.status_code == 303
+    assert 'data-drawn="yes"' in client.get(f"/t/{tid}/rounds/2").text
+    tapped = client.post(
+        f"/t/{tid}/rounds/1/boards/1",
+        data={"csrf_token": token, "action": "record", "result": "setup-white", "key": "k1"},
+        headers={"HX-Request": "true"},
+    )
+    assert tapped.status_code == 200 and "1-0ˢ" in tapped.text
+    assert "1ˢ" in client.get(f"/t/{tid}").text
+
+
+def test_russian_round_page(site: Any) -> None:
+    client, _, tid, _ = site
+    sign_in(client)
+    page = client.get(f"/t/{tid}/rounds/2", headers={"Accept-Language": "ru"}).text
+    assert "Боевые шахматы" in page
