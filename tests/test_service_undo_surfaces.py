@@ -44,7 +44,7 @@ def test_the_command_line_asks_for_a_reason_and_yes(
     db = str(tmp_path / "club.db")
     service = Service(open_store(db))
     try:
-        tid, first = finished_by_the_organiser(service)
+        _, first = finished_by_the_organiser(service)
     finally:
         service.store.close()
     capsys.readouterr()
@@ -120,9 +120,7 @@ def test_the_history_page_and_the_api(tmp_path: Path) -> None:
             data={"username": "admin", "password": "password-admin", "csrf_token": signin},
         )
         csrf = _csrf(page.get(f"/t/{tid}/history").text)
-        asked = page.post(
-            f"/t/{tid}/manage/undo", data={"csrf_token": csrf, "seq": str(first)}
-        )
+        asked = page.post(f"/t/{tid}/manage/undo", data={"csrf_token": csrf, "seq": str(first)})
         assert asked.status_code == 200
         assert f"reopen={first}" in str(asked.url)
         assert "the final places and 5 results" in asked.text
