@@ -108,3 +108,31 @@ def test_russian_round_page(site: Any) -> None:
     sign_in(client)
     page = client.get(f"/t/{tid}/rounds/2", headers={"Accept-Language": "ru"}).text
     assert "Боевые шахматы" in page
+
+
+def test_the_wizard_creates_a_battle_chess_tournament(site: Any) -> None:
+    client, service, tid, _ = site
+    sign_in(client)
+    page = client.get("/new").text
+    assert 'name="battle"' in page and 'name="setup_minutes"' in page
+    form = {
+        "csrf_token": csrf_of(page),
+        "name": "Battle open",
+        "format": "round-robin",
+        "list": "Anna\nBoris\nClara\nDmitri",
+        "battle": "on",
+        "setup_minutes": "7",
+        "tiebreaks": "rr",
+    }
+    created = client.post("/new", data=form, follow_redirects=False)
+    assert created.status_code == 303, created.text[:500]
+    new = max(t.id for t in service.tournaments())
+    assert new != tid
+    rules = service.battle_rules(new)
+    assert rules is not None and rules.setup_minutes == 7
+    page = client.get(f"/t/{new}/regulations").text
+    assert "battle chess: the schedule decides who meets whom" in page
+    assert "7 minutes: if neither player has finished setting up" in page
+    assert "SHA-256" in page and str(rules.seed) not in page
+    bad = client.post("/new", data=form | {"setup_minutes": "900"}, follow_redirects=False)
+    assert bad.status_code == 422 and "1 to 120 minutes" in bad.text

@@ -100,6 +100,10 @@ def spec_from_form(form: dict[str, Any]) -> actions.WizardSpec:
     details = tuple(
         (key, text(form, key)) for key in ("venue", "organiser", "arbiter") if text(form, key)
     )
+    if text(form, "battle") in ("on", "yes", "1", "true"):  # battle chess (issue 12.1)
+        details += (("variant", "battle"),)
+        if text(form, "setup_minutes"):
+            details += (("setup_minutes", text(form, "setup_minutes")),)
     tiebreaks = text(form, "tiebreak_list") if text(form, "tiebreaks") == "custom" else ""
     return actions.WizardSpec(
         name=text(form, "name"),
