@@ -168,3 +168,17 @@ def test_api_patch_after_the_start_of_a_knockout(site: Any) -> None:
     refused = client.patch(url, json={"rating": 1000}, headers=headers)
     assert refused.status_code == 422
     assert refused.json()["detail"].startswith("rating of player 1 Anna A.: cannot change after")
+
+
+def test_registering_says_player_or_players(site: Any) -> None:
+    client, service, _headers = site
+    tid = service.create_tournament(Regulations(name="Club")).tournament_id
+    token = _signed_in(client)
+    url = f"/t/{tid}/manage/players"
+    one = client.post(url, data={"csrf_token": token, "name": "Anna"})
+    assert "1 player registered" in one.text  # (the page the redirect leads to)
+    two = client.post(url, data={"csrf_token": token, "list": "Boris, 2000\nClara, 1900"})
+    assert "2 players registered" in two.text and "(s)" not in two.text
+    client.cookies.set("lang", "ru")
+    five = client.post(url, data={"csrf_token": token, "list": "Dmitri\nEva\nFyodor\nGleb\nHanna"})
+    assert "зарегистрировано 5 участников" in five.text

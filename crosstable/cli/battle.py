@@ -32,7 +32,7 @@ from crosstable.core.errors import RuleError
 
 def battle(
     setup_minutes: Annotated[
-        int | None, typer.Option(help="Set-up time in minutes (R-SE-9), 1 to 120.")
+        int | None, typer.Option(help="Set-up time in minutes, 1 to 120.")
     ] = None,
     seed: Annotated[
         int | None, typer.Option(help="The seed the colours are drawn from (default: drawn).")
