@@ -107,7 +107,7 @@ def web(db_url: str) -> Any:  # noqa: F811
     accounts = Accounts(svc.store)
     admin = accounts.create_user("arbiter", "password-arbiter", is_admin=True)
     token = accounts.create_token(admin.id, "test")
-    with TestClient(create_app(svc=svc), raise_server_exceptions=False) as client:
+    with TestClient(create_app(service=svc), raise_server_exceptions=False) as client:
         yield client, svc, {"Authorization": f"Bearer {token}"}
     svc.store.close()
 
