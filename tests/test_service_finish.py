@@ -234,3 +234,22 @@ def test_reverting_past_the_organisers_finish_from_later_on(service: Service) ->
     with pytest.raises(RuleError, match=r"and 1 result; give a reason and confirm"):
         service.revert_to(tid, result.seq - 1)
     assert service.overview(tid).status == "finished"
+
+
+def test_the_regulations_page_says_how_the_tournament_finishes() -> None:
+    from crosstable.web import i18n
+    from crosstable.web.regulation_text import regulation_items
+
+    token = i18n.current.set("ru")
+    try:
+        assert regulation_items({"finish": "confirm"}) == [
+            (
+                "Окончание турнира",
+                "когда организатор завершает турнир: тогда места становятся итоговыми",
+            )
+        ]
+    finally:
+        i18n.current.reset(token)
+    assert regulation_items({"finish": "auto"}) == [
+        ("End of the tournament", "with its last result: the places are final then")
+    ]

@@ -40,6 +40,7 @@ _LABELS = {
     "knockout_tie_rule": N_("Knockout: on a tie"),
     "knockout_third_place": N_("Knockout: match for third place"),
     "stage_lots_seed": N_("Seed of the lots at the cut"),
+    "finish": N_("End of the tournament"),
     "variant": N_("Variant"),
     "setup_minutes": N_("Set-up time"),
     "battle_seed": N_("Seed of the colours"),
@@ -110,6 +111,16 @@ def setup_text(value: Any) -> str:
         "a draw; if only one has, that player wins",
         minutes,
     )
+
+
+def finish_text(value: Any) -> str:
+    """``auto`` / ``confirm``: how the tournament finishes (service/finishing.py)."""
+    mode = str(value).strip().lower()
+    if mode == "auto":
+        return gettext("with its last result: the places are final then")
+    if mode == "confirm":
+        return gettext("when the organiser finishes it: the places are final then")
+    return str(value)
 
 
 def _label(key: str) -> str:
@@ -196,6 +207,7 @@ _READERS: dict[str, Callable[[Any], str]] = {
     "knockout_tie_rule": tie_rule_text,
     "knockout_third_place": yes_no,
     "forbidden": forbidden_text,
+    "finish": finish_text,
     "variant": variant_text,
     "setup_minutes": setup_text,
 }
