@@ -699,12 +699,69 @@ CATALOGUE: tuple[str, ...] = (
     E_("the colours are drawn once the tournament has started"),
     E_("the tournament is finished; undo the finish first"),
     E_("the colours of round {round} are already drawn"),
-    E_("round {round}'s colours are not drawn yet: the rounds are drawn in order, just before each is played"),
-    E_("round {round} board {board}: the colours of round {again} are not drawn yet, so who has White is not known; draw them first"),
+    E_(
+        "round {round}'s colours are not drawn yet: the rounds are drawn in order, just before each is played"
+    ),
+    E_(
+        "round {round} board {board}: the colours of round {again} are not drawn yet, so who has White is not known; draw them first"
+    ),
     E_("a set-up timeout is a battle-chess result; this tournament is not battle chess"),
     E_("a set-up timeout is a draw or a win of the player who set up in time, not {result}"),
     E_("setup minutes"),
     E_("battle seed"),
+    # the portal's rules (issue 12 items 2-4: fair play, eligibility, masters, organisers)
+    E_("venue kind is online or otb (over the board), not {value}"),
+    E_("eligibility: at least {need} games played are required (you have {have})"),
+    E_("eligibility: at least {need} finished online tournament(s) are required (you have {have})"),
+    E_("{total} = {site} on the site + {adjusted} adjusted"),
+    E_("{total} = {site} on the site − {adjusted} adjusted"),
+    E_("the tournament cannot start: {problems}"),
+    E_(
+        "fair play: {names} — an account flagged for computer help cannot take part; remove the entry before the start"
+    ),
+    E_(
+        "an over-the-board event needs at least {least} eligible registered players to start; it has {count}"
+    ),
+    E_(
+        "an over-the-board event needs at least {least} eligible registered players to start; it has {count} — not eligible: {missing}"
+    ),
+    E_("{entry}: no account on the site"),
+    E_(
+        "organisers: a sole organiser may not play in their own tournament (add another organiser who does not play first)"
+    ),
+    E_(
+        "organisers: a sole organiser may not play in their own tournament (this player would organise alone)"
+    ),
+    E_(
+        "organisers: with several organisers, at least one of them does not play ({names} already play)"
+    ),
+    E_(
+        "organisers: with several organisers, at least one of them does not play (every organiser would play)"
+    ),
+    E_("organisers: with several organisers, at least one of them does not play ({names} play)"),
+    E_(
+        "organisers: with several organisers, at least one of them does not play (every organiser left would play)"
+    ),
+    E_("{name} cannot organise: {problem}"),
+    E_("{name} cannot play in this tournament: {problems}"),
+    E_("fair play: an account flagged for computer help cannot take part in tournaments"),
+    E_("give the reason (it is kept with the account's record)"),
+    E_("the reason has at most {most} characters"),
+    E_("{name} is flagged already"),
+    E_("{name} is not flagged"),
+    E_("tournament {tournament}: {name} plays in no running tournament {again}"),
+    E_("tournament {tournament}: the decision is withdraw or stay, not {value}"),
+    E_(
+        "fair play: {name} plays in running tournaments; decide for each whether they withdraw or stay until the end: {tournaments}"
+    ),
+    E_("{name} (tournament {tournament})"),
+    E_("a withdrawal needs the tournament service"),
+    E_("the adjustment of {what} is between -{least} and {most}"),
+    E_(
+        "{label}: only {count} of its players may go on, {needed} must go on (players {players} played no game or are barred for computer help)"
+    ),
+    E_("decisions: {key} is not a tournament id"),
+    E_("only the account itself or an administrator may see this"),
 )
 
 

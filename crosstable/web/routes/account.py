@@ -19,6 +19,7 @@ from crosstable.core.errors import RuleError
 from crosstable.web import i18n
 from crosstable.web.app import Site
 from crosstable.web.i18n import gettext as _
+from crosstable.web.routes import portal_rules
 from crosstable.web.routes.api import ApiCaller, Num
 from crosstable.web.routes.common import CheckedForm, caller_of, integer, require_user, text
 from crosstable.web.security import Caller, client_address, safe_next
@@ -154,6 +155,8 @@ def account(request: Request) -> Response:
         caller=caller,
         tokens=site.accounts.tokens(caller.user.id),
         new_token=token,
+        record=site.accounts.record(caller.user.id),
+        master=site.accounts.master(caller.user.id),
     )
 
 
@@ -192,8 +195,14 @@ def admin(request: Request) -> Response:
         raise HTTPException(status_code=403, detail="only administrators may open this page")
     names = {t.id: t for t in site.service.tournaments()}
     pending = [names[tid] for tid in site.accounts.pending() if tid in names]
+    users = site.accounts.users()
     return site.page(
-        request, "admin.html", caller=caller, users=site.accounts.users(), pending=pending
+        request,
+        "admin.html",
+        caller=caller,
+        users=users,
+        pending=pending,
+        portal={u.id: portal_rules.account_view(site, u.id) for u in users},
     )
 
 
@@ -202,16 +211,15 @@ def admin_user(user_id: int, request: Request, form: CheckedForm) -> Response:
     site, caller = caller_of(request)
     _require_admin(caller)
     assert caller.user is not None
+    # the flag and the adjustments have forms of their own (with the reason, recorded);
+    # "master" here is the status an administrator grants (recorded too)
     values: dict[str, Any] = {
         "is_master": text(form, "is_master") == "on",
         "is_admin": text(form, "is_admin") == "on",
-        "flagged": text(form, "flagged") == "on",
-        "rated_games": integer(form, "rated_games") or 0,
-        "online_tournaments": integer(form, "online_tournaments") or 0,
     }
     if user_id == caller.user.id and not values["is_admin"]:
         raise RuleError("you cannot take away your own administrator rights")
-    site.accounts.set_user(user_id, **values)
+    site.accounts.set_user(user_id, actor=caller.actor, **values)
     request.session["flash"] = {"kind": "ok", "text": _("account updated")}
     return RedirectResponse("/admin", status_code=303)
 
@@ -241,3 +249,60 @@ def api_signout(user_id: Num, request: Request, caller: ApiCaller) -> dict[str, 
     site = caller_of(request)[0]
     ended = _sign_out_everywhere(site, user_id)
     return {"user": user_id, "sessions_ended": ended["count"]}
+
+
+# -- fair play, eligibility counts, masters (issue 12 items 2-4) ------------------------
+
+
+@router.post("/admin/users/{user_id}/flag")
+def admin_flag(user_id: int, request: Request, form: CheckedForm) -> Response:
+    """Flag an account for computer help: the reason and, for each running tournament
+    it plays in, withdraw or stay (fields ``decision_<tournament id>``)."""
+    site, caller = caller_of(request)
+    _require_admin(caller)
+    decisions = {
+        int(key.removeprefix("decision_")): text(form, key)
+        for key in form
+        if key.startswith("decision_") and key.removeprefix("decision_").isdigit()
+    }
+    portal_rules.flag(site, caller, user_id, text(form, "reason"), decisions)
+    request.session["flash"] = {"kind": "ok", "text": _("account flagged")}
+    return RedirectResponse("/admin", status_code=303)
+
+
+@router.post("/admin/users/{user_id}/unflag")
+def admin_unflag(user_id: int, request: Request, form: CheckedForm) -> Response:
+    site, caller = caller_of(request)
+    _require_admin(caller)
+    site.accounts.unflag(user_id, text(form, "reason"), actor=caller.actor)
+    request.session["flash"] = {"kind": "ok", "text": _("flag cleared")}
+    return RedirectResponse("/admin", status_code=303)
+
+
+@router.post("/admin/users/{user_id}/adjust")
+def admin_adjust(user_id: int, request: Request, form: CheckedForm) -> Response:
+    site, caller = caller_of(request)
+    _require_admin(caller)
+    site.accounts.adjust(
+        user_id,
+        games=portal_rules.adjustment(form, "games"),
+        tournaments=portal_rules.adjustment(form, "online_tournaments"),
+        reason=text(form, "reason"),
+        actor=caller.actor,
+    )
+    request.session["flash"] = {"kind": "ok", "text": _("eligibility counts adjusted")}
+    return RedirectResponse("/admin", status_code=303)
+
+
+@router.post("/admin/users/{user_id}/master")
+def admin_master(user_id: int, request: Request, form: CheckedForm) -> Response:
+    site, caller = caller_of(request)
+    _require_admin(caller)
+    grant = text(form, "decision") == "grant"
+    site.accounts.set_master(user_id, grant, reason=text(form, "reason"), actor=caller.actor)
+    shown = _("master status granted") if grant else _("master status revoked")
+    request.session["flash"] = {"kind": "ok", "text": shown}
+    return RedirectResponse("/admin", status_code=303)
+
+
+api_router.include_router(portal_rules.api_router)

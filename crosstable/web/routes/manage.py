@@ -88,13 +88,17 @@ def add_players(tid: int, request: Request, form: CheckedForm) -> Response:
     if not players:
         raise RuleError("type a name, paste a list or choose a CSV file")
     checked = [p.checked() for p in players]
-    for player in checked:
-        site.service.add_player(tid, player, actor=caller.actor)
     username = text(form, "account")
+    user = None
     if username and len(checked) == 1:
         user = site.accounts.find_user(username)
         if user is None:
             raise RuleError(f"there is no account {username!r}")
+        # fair play and the organisers' rule before the entry exists (issue 12.2, 12.4)
+        site.accounts.check_entry(tid, user.id)
+    for player in checked:
+        site.service.add_player(tid, player, actor=caller.actor)
+    if user is not None:
         number = next(p.number for p in reversed(site.service.overview(tid).players))
         site.accounts.link_entry(tid, number, user.id, actor=caller.actor)
     registered = ngettext("%(num)d player registered", "%(num)d players registered", len(checked))
