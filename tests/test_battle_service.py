@@ -282,3 +282,14 @@ def test_json_export_keeps_battle_chess(service: Service) -> None:
     assert service.tournament(copy).rounds[0].games[0].reason is Reason.SETUP_TIMEOUT
     service.undo(copy)  # the history came along: the set-up timeout is undone
     assert service.tournament(copy).rounds[0].games[0].result is None
+
+
+def test_setup_timeout_counts_in_rating_based_tie_breaks(service: Service) -> None:
+    """C.07 art. 10 counts opponents played over the board: a set-up timeout is one."""
+    tid = battle(service)
+    board, white, black = pairs(service, tid, 1)[0]
+    service.record_setup_timeout(tid, 1, board, "none")
+    tournament = service.tournament(tid)
+    standings = compute_standings(tournament, "ARO")
+    row = next(r for r in standings.rows if r.start == white)
+    assert row.values[standings.tiebreaks.index("ARO")] == tournament.player(black).rating
