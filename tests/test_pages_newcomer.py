@@ -108,6 +108,18 @@ def _build(db: Path) -> dict[str, Any]:
         create(actions.WizardSpec(name=f"Швейцарка {i}", format="swiss"), _players("Ш", 6))
         for i in range(len(VIEWS))
     ]
+    # …and a Swiss per view with round 1 played, round 2 not published yet
+    made["swiss_played"] = []
+    for i in range(len(VIEWS)):
+        tid = create(
+            actions.WizardSpec(name=f"Швейцарка, тур 2 {i}", format="swiss"), [*_players("Т", 6)]
+        )
+        service.publish_round(tid, actor=USERNAME)
+        for game in service.overview(tid).games:
+            if game.white and game.black and game.result is None:
+                result = "1-0" if game.white < game.black else "0-1"
+                service.record_result(tid, game.round, game.board, result, actor=USERNAME)
+        made["swiss_played"].append(tid)
     service.store.close()
     return made
 
@@ -368,6 +380,29 @@ def test_a_guest_page_gains_the_rounds_tab_when_round_1_is_published(
         f"/t/{swiss}/rounds/1"
     )
     assert guest.locator("#tabs a[aria-current]").count() == 1  # still the crosstable's
+    organiser.context.close()
+    guest.context.close()
+
+
+@pytest.mark.parametrize("view", VIEWS, ids=IDS)
+def test_a_round_view_gains_the_next_rounds_link_when_it_is_published(
+    site: tuple[str, dict[str, Any]],
+    browser: Any,
+    signed_in: dict[str, Any],
+    view: tuple[int, str],
+) -> None:
+    url, made = site
+    swiss = made["swiss_played"][VIEWS.index(view)]
+    guest = _page(browser, view)
+    guest.goto(f"{url}/t/{swiss}/rounds/1")
+    assert guest.locator("nav.rounds a").all_inner_texts() == ["1"]
+    organiser = _page(browser, view, signed_in["organiser"])
+    organiser.goto(f"{url}/t/{swiss}/pairing")
+    organiser.locator("#publish").click()
+    organiser.wait_for_load_state()
+    guest.locator("nav.rounds a", has_text="2").wait_for(timeout=10000)
+    assert guest.locator("nav.rounds a").all_inner_texts() == ["1", "2"]
+    assert guest.locator("nav.rounds a[aria-current]").inner_text() == "1"
     organiser.context.close()
     guest.context.close()
 
