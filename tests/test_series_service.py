@@ -369,3 +369,34 @@ def test_a_tick_that_died_holds_sqlite_for_ten_minutes_only(tmp_path: object) ->
             assert session.get(PreferenceRow, "series.tick.lease") is None
     finally:
         opened.close()
+
+
+def test_an_edition_that_cannot_go_on_does_not_stop_the_others(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    service, clock = make(store)
+    sid, first = workdays(service)
+    other_sid = service.create_series(
+        SeriesSettings("Weekend rapid", "weekend", "12:00", "Europe/Moscow", pre_registration=True)
+    )
+    second = service.open_edition(other_sid)
+    for index in range(15):
+        service.register_for_edition(first, f"Player {index}")
+        service.register_for_edition(second, f"Player {index}")
+    from crosstable.service.series import tick as ticking
+
+    real = ticking.SeriesClock._deadline
+
+    def broken(self: ticking.SeriesClock, edition_id: int) -> str | None:
+        if edition_id == first:
+            raise RuleError("a fault in this edition")
+        return real(self, edition_id)
+
+    monkeypatch.setattr(ticking.SeriesClock, "_deadline", broken)
+    clock.advance(dt.timedelta(days=4))  # past both deadlines
+    done = service.tick()
+    assert f"edition id {first}: cannot go on: a fault in this edition" in done
+    assert "edition 1: registration closed with 15 players" in done
+    assert service.edition_info(second)["closed_at"] is not None
+    assert service.edition_info(first)["closed_at"] is None
+    del sid

@@ -38,14 +38,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, cast
 
-from sqlalchemy import func, select, text
-from sqlalchemy.orm import Session
+from sqlalchemy import select, text
 
-from crosstable.core.errors import RuleError
-from crosstable.core.model import LotsMethod, StageKind
-from crosstable.core.series.groups import Entrant, seed_groups, seeding_order
-from crosstable.core.series.plan import StagePlan, next_stage
-from crosstable.core.series.qualification import GroupOutcome, outcome_of, stage_entrants
+from crosstable.core.errors import CrosstableError
+from crosstable.core.model import LotsMethod
+from crosstable.core.series.groups import Entrant
+from crosstable.core.series.plan import next_stage
+from crosstable.core.series.qualification import outcome_of, stage_entrants
 from crosstable.core.series.registration import (
     RegistrationPhase,
     stage_one_registration,
@@ -61,7 +60,19 @@ from crosstable.service.series.editions import (
     moment,
 )
 from crosstable.service.series.outbox import notify, record
-from crosstable.store.models import EntryRow, GameRow, PreferenceRow, TournamentRow
+from crosstable.service.series.stages import (
+    all_results_in,
+    first_games,
+    following,
+    group_letter,
+    group_title,
+    keys_by_start,
+    locked,
+    make_stage,
+    stage_groups,
+    winners,
+)
+from crosstable.store.models import PreferenceRow, TournamentRow
 from crosstable.store.series_models import (
     SeriesEditionRow,
     SeriesGroupRow,
@@ -82,16 +93,6 @@ LEASE_KEY = "series.tick.lease"
 MAX_STEPS = 1000
 
 
-def group_letter(index: int) -> str:
-    """A, B, … Z, AA, AB …"""
-    letters = ""
-    index += 1
-    while index:
-        index, rest = divmod(index - 1, 26)
-        letters = chr(ord("A") + rest) + letters
-    return letters
-
-
 class SeriesClock(ServiceBase):
     """The time-driven steps of every series."""
 
@@ -110,7 +111,11 @@ class SeriesClock(ServiceBase):
                 editions = list(session.scalars(query))
             for edition_id in editions:
                 for _ in range(MAX_STEPS):
-                    said = self._step(edition_id)
+                    try:
+                        said = self._step(edition_id)
+                    except CrosstableError as error:  # this edition waits; the others go on
+                        done.append(f"edition id {edition_id}: cannot go on: {error}")
+                        break
                     if said is None:
                         break
                     done.append(said)
@@ -139,7 +144,7 @@ class SeriesClock(ServiceBase):
         now = self.clock.now()
         at = self._now()
         with self.store.transaction() as session:
-            edition, series = _locked(session, edition_id)
+            edition, series = locked(session, edition_id)
             if edition.state != "registration" or edition.closed_at is not None:
                 return None
             if now < moment(edition.deadline):
@@ -227,13 +232,13 @@ class SeriesClock(ServiceBase):
         now = self.clock.now()
         at = self._now()
         with self.store.transaction() as session:
-            edition, series = _locked(session, edition_id)
+            edition, series = locked(session, edition_id)
             if edition.state != "registration" or now < moment(edition.planned_start):
                 return None
             entries = active_entries(session, edition_id)
             entrants = [Entrant(e.id, e.rating) for e in entries]
             plan = next_stage(len(entrants), 1, format_of(series))
-            _make_stage(session, edition, series, plan, entrants, at=at)
+            make_stage(session, edition, series, plan, entrants, at=at)
             edition.state = "running"
             edition.stage = 1
             said = (
@@ -259,7 +264,7 @@ class SeriesClock(ServiceBase):
             assert stage is not None and edition is not None
             series = session.get(SeriesRow, edition.series_id)
             assert series is not None
-            groups = _groups(session, stage_id)
+            groups = stage_groups(session, stage_id)
             names = {
                 r.id: r
                 for r in session.scalars(
@@ -272,16 +277,16 @@ class SeriesClock(ServiceBase):
             self._group_tournament(series, edition, stage, group, names)
         at = self._now()
         with self.store.transaction() as session:
-            edition, series = _locked(session, edition_id)
+            edition, series = locked(session, edition_id)
             stage = session.get(SeriesStageRow, stage_id)
             assert stage is not None
             if stage.started_at is not None:  # pragma: no cover - one tick at a time
                 return f"edition {edition.number}: stage {stage.number} started already"
             stage.started_at = at
-            groups = _groups(session, stage_id)
+            groups = stage_groups(session, stage_id)
             for group in groups:
                 assert group.tournament_id is not None
-                firsts = _first_games(session, group.tournament_id)
+                firsts = first_games(session, group.tournament_id)
                 for number, key in enumerate(group.players, 1):
                     entry = names[key]
                     notify(
@@ -324,7 +329,7 @@ class SeriesClock(ServiceBase):
         names: dict[int, SeriesRegistrationRow],
     ) -> None:
         service = cast("Service", self)
-        title = _group_title(series, edition, stage, group)
+        title = group_title(series, edition, stage, group)
         tid = group.tournament_id
         if tid is None:
             tid = self._adopt(title, group.id)
@@ -373,13 +378,13 @@ class SeriesClock(ServiceBase):
     def _stage_end(self, edition_id: int, stage_id: int) -> str | None:
         service = cast("Service", self)
         with self.store.reading() as session:
-            groups = _groups(session, stage_id)
+            groups = stage_groups(session, stage_id)
             statuses = {}
             for group in groups:
                 assert group.tournament_id is not None
                 trow = session.get(TournamentRow, group.tournament_id)
                 assert trow is not None
-                statuses[group.tournament_id] = (trow.status, _complete(session, trow.id))
+                statuses[group.tournament_id] = (trow.status, all_results_in(session, trow.id))
         for tid, (status, complete) in statuses.items():
             if status == "running" and complete:  # a group whose regulations ask to confirm
                 service.finish(tid, actor="tick")
@@ -396,7 +401,7 @@ class SeriesClock(ServiceBase):
             tiebreaks = [code for code in series.tiebreaks.split(",") if code] or None
             for group in groups:
                 assert group.tournament_id is not None
-                keys = _keys_by_start(session, group)
+                keys = keys_by_start(session, group)
                 outcomes.append(
                     outcome_of(
                         service.tournament(group.tournament_id),
@@ -409,7 +414,7 @@ class SeriesClock(ServiceBase):
                 )
         at = self._now()
         with self.store.transaction() as session:
-            edition, series = _locked(session, edition_id)
+            edition, series = locked(session, edition_id)
             stage = session.get(SeriesStageRow, stage_id)
             assert stage is not None
             if stage.finished_at is not None:  # pragma: no cover - one tick at a time
@@ -445,15 +450,15 @@ class SeriesClock(ServiceBase):
                         )
             said = (
                 f"edition {edition.number}: stage {stage.number} ({stage.kind}) ended — "
-                + _winners(outcomes, entries)
+                + winners(outcomes, entries)
             )
-            plan = _following(stage, len(going), series)
+            plan = following(stage, len(going), series)
             if plan is None:
                 edition.state = "finished"
                 edition.finished_at = at
                 said += "; the edition is finished"
             else:
-                _make_stage(session, edition, series, plan, list(going), at=at)
+                make_stage(session, edition, series, plan, list(going), at=at)
                 edition.stage = plan.number
                 said += f"; {len(going)} go on to stage {plan.number} ({plan.kind.value})"
             record(
@@ -513,127 +518,3 @@ class SeriesClock(ServiceBase):
                     lease = session.get(PreferenceRow, LEASE_KEY)
                     if lease is not None:
                         session.delete(lease)
-
-
-def _locked(session: Session, edition_id: int) -> tuple[SeriesEditionRow, SeriesRow]:
-    query = select(SeriesEditionRow).where(SeriesEditionRow.id == edition_id).with_for_update()
-    edition = session.scalars(query).one()
-    series = session.get(SeriesRow, edition.series_id)
-    assert series is not None
-    return edition, series
-
-
-def _groups(session: Session, stage_id: int) -> list[SeriesGroupRow]:
-    query = (
-        select(SeriesGroupRow)
-        .where(SeriesGroupRow.stage_id == stage_id)
-        .order_by(SeriesGroupRow.letter)
-    )
-    return list(session.scalars(query))
-
-
-def _make_stage(
-    session: Session,
-    edition: SeriesEditionRow,
-    series: SeriesRow,
-    plan: StagePlan,
-    entrants: list[Entrant],
-    *,
-    at: str,
-) -> None:
-    """The stage's row and its groups with their players (tournaments come next)."""
-    if plan.kind is StageKind.GROUPS:
-        groups = seed_groups(entrants, series.max_group_size)
-    else:
-        groups = (tuple(e.key for e in seeding_order(entrants)),)
-    stage = SeriesStageRow(
-        edition_id=edition.id,
-        number=plan.number,
-        kind=plan.kind.value,
-        cycles=plan.cycles,
-        qualifiers_per_group=plan.qualifiers_per_group,
-        created_at=at,
-    )
-    session.add(stage)
-    session.flush()
-    for letter, players in enumerate(groups):
-        session.add(SeriesGroupRow(stage_id=stage.id, letter=letter, players=list(players)))
-    session.flush()
-
-
-def _following(stage: SeriesStageRow, going: int, series: SeriesRow) -> StagePlan | None:
-    """The next stage for ``going`` qualifiers (None: the edition is over)."""
-    fmt = format_of(series)
-    if stage.qualifiers_per_group == 0 or stage.kind == StageKind.SUPER_FINAL.value:
-        return None
-    try:
-        return next_stage(
-            going, stage.number + 1, fmt, after_final=stage.kind == StageKind.FINAL.value
-        )
-    except RuleError:  # too few went on (R-SE-6 left players out): the edition ends here
-        return None
-
-
-def _group_title(
-    series: SeriesRow, edition: SeriesEditionRow, stage: SeriesStageRow, group: SeriesGroupRow
-) -> str:
-    head = f"{series.name} #{edition.number}"
-    if stage.kind == StageKind.FINAL.value:
-        return f"{head} — final"
-    if stage.kind == StageKind.SUPER_FINAL.value:
-        return f"{head} — super-final"
-    return f"{head} — stage {stage.number}, group {group_letter(group.letter)}"
-
-
-def _complete(session: Session, tournament_id: int) -> bool:
-    games, with_result = session.execute(
-        select(func.count(), func.count(GameRow.result)).where(
-            GameRow.tournament_id == tournament_id
-        )
-    ).one()
-    return bool(games) and games == with_result
-
-
-def _keys_by_start(session: Session, group: SeriesGroupRow) -> list[int]:
-    """The group's registration ids in starting-number order."""
-    rows = session.scalars(select(EntryRow).where(EntryRow.tournament_id == group.tournament_id))
-    by_start = sorted((row.start or 0, group.players[row.number - 1]) for row in rows)
-    return [key for _start, key in by_start]
-
-
-def _first_games(session: Session, tournament_id: int) -> dict[int, dict[str, object]]:
-    """Entry number → the player's first game (round, board, colour, opponent)."""
-    names = {
-        row.number: row.name
-        for row in session.scalars(select(EntryRow).where(EntryRow.tournament_id == tournament_id))
-    }
-    found: dict[int, dict[str, object]] = {}
-    query = (
-        select(GameRow)
-        .where(GameRow.tournament_id == tournament_id)
-        .order_by(GameRow.round, GameRow.board)
-    )
-    for game in session.scalars(query):
-        for me, other, colour in (
-            (game.white, game.black, "white"),
-            (game.black, game.white, "black"),
-        ):
-            found.setdefault(
-                me,
-                {
-                    "round": game.round,
-                    "board": game.board,
-                    "colour": colour,
-                    "opponent": names.get(other, ""),
-                },
-            )
-    return found
-
-
-def _winners(outcomes: list[GroupOutcome], entries: dict[int, SeriesRegistrationRow]) -> str:
-    tops = [
-        f"{group_letter(index)}: {entries[o.ranking[0]].name}"
-        for index, o in enumerate(outcomes)
-        if o.ranking
-    ]
-    return "winners " + ", ".join(tops)

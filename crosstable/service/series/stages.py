@@ -1,0 +1,161 @@
+"""The stages of an edition in the store: their rows, groups and what a tick reads of them.
+
+:func:`make_stage` records a stage and its groups with their players (the core's
+sizes and snake seeding; one group for the final and the super-final); the groups'
+tournaments are made by :mod:`crosstable.service.series.tick`. :func:`following`
+plans the next stage from the qualifiers (None: the edition is over).
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from crosstable.core.errors import RuleError
+from crosstable.core.model import StageKind
+from crosstable.core.series.groups import Entrant, seed_groups, seeding_order
+from crosstable.core.series.plan import StagePlan, next_stage
+from crosstable.core.series.qualification import GroupOutcome
+from crosstable.service.series.editions import format_of
+from crosstable.store.models import EntryRow, GameRow
+from crosstable.store.series_models import (
+    SeriesEditionRow,
+    SeriesGroupRow,
+    SeriesRegistrationRow,
+    SeriesRow,
+    SeriesStageRow,
+)
+
+
+def group_letter(index: int) -> str:
+    """A, B, … Z, AA, AB …"""
+    letters = ""
+    index += 1
+    while index:
+        index, rest = divmod(index - 1, 26)
+        letters = chr(ord("A") + rest) + letters
+    return letters
+
+
+def locked(session: Session, edition_id: int) -> tuple[SeriesEditionRow, SeriesRow]:
+    query = select(SeriesEditionRow).where(SeriesEditionRow.id == edition_id).with_for_update()
+    edition = session.scalars(query).one()
+    series = session.get(SeriesRow, edition.series_id)
+    assert series is not None
+    return edition, series
+
+
+def stage_groups(session: Session, stage_id: int) -> list[SeriesGroupRow]:
+    query = (
+        select(SeriesGroupRow)
+        .where(SeriesGroupRow.stage_id == stage_id)
+        .order_by(SeriesGroupRow.letter)
+    )
+    return list(session.scalars(query))
+
+
+def make_stage(
+    session: Session,
+    edition: SeriesEditionRow,
+    series: SeriesRow,
+    plan: StagePlan,
+    entrants: list[Entrant],
+    *,
+    at: str,
+) -> None:
+    """The stage's row and its groups with their players (tournaments come next)."""
+    if plan.kind is StageKind.GROUPS:
+        groups = seed_groups(entrants, series.max_group_size)
+    else:
+        groups = (tuple(e.key for e in seeding_order(entrants)),)
+    stage = SeriesStageRow(
+        edition_id=edition.id,
+        number=plan.number,
+        kind=plan.kind.value,
+        cycles=plan.cycles,
+        qualifiers_per_group=plan.qualifiers_per_group,
+        created_at=at,
+    )
+    session.add(stage)
+    session.flush()
+    for letter, players in enumerate(groups):
+        session.add(SeriesGroupRow(stage_id=stage.id, letter=letter, players=list(players)))
+    session.flush()
+
+
+def following(stage: SeriesStageRow, going: int, series: SeriesRow) -> StagePlan | None:
+    """The next stage for ``going`` qualifiers (None: the edition is over)."""
+    fmt = format_of(series)
+    if stage.qualifiers_per_group == 0 or stage.kind == StageKind.SUPER_FINAL.value:
+        return None
+    try:
+        return next_stage(
+            going, stage.number + 1, fmt, after_final=stage.kind == StageKind.FINAL.value
+        )
+    except RuleError:  # too few went on (R-SE-6 left players out): the edition ends here
+        return None
+
+
+def group_title(
+    series: SeriesRow, edition: SeriesEditionRow, stage: SeriesStageRow, group: SeriesGroupRow
+) -> str:
+    head = f"{series.name} #{edition.number}"
+    if stage.kind == StageKind.FINAL.value:
+        return f"{head} — final"
+    if stage.kind == StageKind.SUPER_FINAL.value:
+        return f"{head} — super-final"
+    return f"{head} — stage {stage.number}, group {group_letter(group.letter)}"
+
+
+def all_results_in(session: Session, tournament_id: int) -> bool:
+    games, with_result = session.execute(
+        select(func.count(), func.count(GameRow.result)).where(
+            GameRow.tournament_id == tournament_id
+        )
+    ).one()
+    return bool(games) and games == with_result
+
+
+def keys_by_start(session: Session, group: SeriesGroupRow) -> list[int]:
+    """The group's registration ids in starting-number order."""
+    rows = session.scalars(select(EntryRow).where(EntryRow.tournament_id == group.tournament_id))
+    by_start = sorted((row.start or 0, group.players[row.number - 1]) for row in rows)
+    return [key for _start, key in by_start]
+
+
+def first_games(session: Session, tournament_id: int) -> dict[int, dict[str, object]]:
+    """Entry number → the player's first game (round, board, colour, opponent)."""
+    names = {
+        row.number: row.name
+        for row in session.scalars(select(EntryRow).where(EntryRow.tournament_id == tournament_id))
+    }
+    found: dict[int, dict[str, object]] = {}
+    query = (
+        select(GameRow)
+        .where(GameRow.tournament_id == tournament_id)
+        .order_by(GameRow.round, GameRow.board)
+    )
+    for game in session.scalars(query):
+        for me, other, colour in (
+            (game.white, game.black, "white"),
+            (game.black, game.white, "black"),
+        ):
+            found.setdefault(
+                me,
+                {
+                    "round": game.round,
+                    "board": game.board,
+                    "colour": colour,
+                    "opponent": names.get(other, ""),
+                },
+            )
+    return found
+
+
+def winners(outcomes: list[GroupOutcome], entries: dict[int, SeriesRegistrationRow]) -> str:
+    tops = [
+        f"{group_letter(index)}: {entries[o.ranking[0]].name}"
+        for index, o in enumerate(outcomes)
+        if o.ranking
+    ]
+    return "winners " + ", ".join(tops)
