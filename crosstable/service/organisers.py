@@ -51,17 +51,24 @@ class MasterStatus:
 
 
 def won_events(session: Session, user_id: int) -> list[TournamentRow]:
-    """The finished over-the-board events in which the account's entry placed first."""
-    won: list[TournamentRow] = []
-    links = session.scalars(select(EntryAccountRow).where(EntryAccountRow.user_id == user_id))
-    for link in links:
-        entry = session.get(EntryRow, (link.tournament_id, link.number))
-        if entry is None or entry.place != 1:
-            continue
-        row = session.get(TournamentRow, link.tournament_id)
-        if row is not None and row.status == "finished" and venue_kind(row.regulations) == "otb":
-            won.append(row)
-    return sorted(won, key=lambda r: r.id)
+    """The finished over-the-board events in which the account's entry placed first
+    (one query: an account's status is read at every request)."""
+    query = (
+        select(TournamentRow)
+        .join(EntryAccountRow, EntryAccountRow.tournament_id == TournamentRow.id)
+        .join(
+            EntryRow,
+            (EntryRow.tournament_id == EntryAccountRow.tournament_id)
+            & (EntryRow.number == EntryAccountRow.number),
+        )
+        .where(
+            EntryAccountRow.user_id == user_id,
+            EntryRow.place == 1,
+            TournamentRow.status == "finished",
+        )
+        .order_by(TournamentRow.id)
+    )
+    return [row for row in session.scalars(query) if venue_kind(row.regulations) == "otb"]
 
 
 def master_status(session: Session, user: UserRow) -> MasterStatus:

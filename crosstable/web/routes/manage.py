@@ -232,7 +232,6 @@ def access(tid: int, request: Request, form: CheckedForm) -> Response:
             for key, value in (
                 ("min_rated_games", integer(form, "min_rated_games") or 0),
                 ("min_online_tournaments", integer(form, "min_online_tournaments") or 0),
-                ("refuse_flagged", text(form, "refuse_flagged") == "on"),
             )
             if value
         },
