@@ -145,7 +145,7 @@ def test_a_workdays_edition_from_postponement_to_the_super_final(store: Store) -
     done = service.tick()
     assert done == [
         "edition 1: registration closed with 40 players",
-        "edition 1: stage 1 made — 4 groups of 10/10/10/10",
+        "edition 1: stage 1 made — 4 groups: 4×10",
         "edition 1: stage 1 (groups) started — 4 round robins, every game created",
     ]
     with pytest.raises(RuleError, match="withdraw only before stage 1 starts"):
@@ -242,7 +242,7 @@ def test_an_edition_without_pre_registration_is_extended_once(store: Store) -> N
         service.register_for_edition(edition, f"Player {index}")
     done = service.tick()
     assert done[0] == "edition 1: registration closed with 26 players"
-    assert done[1] == "edition 1: stage 1 made — 3 groups of 9/9/8"
+    assert done[1] == "edition 1: stage 1 made — 3 groups: 2×9, 1×8"
 
 
 def test_registration_refusals(store: Store) -> None:
@@ -316,7 +316,7 @@ def test_two_services_ticking_at_once_do_nothing_twice(db_url: str) -> None:
         assert Counter(done) == Counter(
             [
                 "edition 1: registration closed with 40 players",
-                "edition 1: stage 1 made — 4 groups of 10/10/10/10",
+                "edition 1: stage 1 made — 4 groups: 4×10",
                 "edition 1: stage 1 (groups) started — 4 round robins, every game created",
             ]
         )

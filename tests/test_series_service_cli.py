@@ -56,7 +56,7 @@ def test_a_series_from_the_command_line(capsys: pytest.CaptureFixture[str], db: 
     code, out, _err = run(capsys, "tick", "--db", db, "--now", "2026-12-01T19:00:00+03:00")
     assert code == 0
     assert out.splitlines() == [
-        "edition 1: stage 1 made — 2 groups of 8/7",
+        "edition 1: stage 1 made — 2 groups: 1×8, 1×7",
         "edition 1: stage 1 (groups) started — 2 round robins, every game created",
     ]
     code, out, _err = run(capsys, "series", "editions", "1", "--db", db, "--format", "json")

@@ -54,6 +54,12 @@ def stage_groups(session: Session, stage_id: int) -> list[SeriesGroupRow]:
     return list(session.scalars(query))
 
 
+def sizes_text(sizes: tuple[int, ...]) -> str:
+    """``4 groups: 3×10, 1×9`` (largest first; short at any number of groups)."""
+    counts = sorted({size: sizes.count(size) for size in sizes}.items(), reverse=True)
+    return f"{len(sizes)} groups: " + ", ".join(f"{count}×{size}" for size, count in counts)
+
+
 def make_stage(
     session: Session,
     edition: SeriesEditionRow,

@@ -69,6 +69,7 @@ from crosstable.service.series.stages import (
     keys_by_start,
     locked,
     make_stage,
+    sizes_text,
     stage_groups,
     winners,
 )
@@ -241,10 +242,7 @@ class SeriesClock(ServiceBase):
             make_stage(session, edition, series, plan, entrants, at=at)
             edition.state = "running"
             edition.stage = 1
-            said = (
-                f"edition {edition.number}: stage 1 made — {len(plan.group_sizes)} groups "
-                f"of {'/'.join(str(size) for size in plan.group_sizes)}"
-            )
+            said = f"edition {edition.number}: stage 1 made — {sizes_text(plan.group_sizes)}"
             record(
                 session,
                 series.id,
