@@ -400,3 +400,39 @@ def test_an_edition_that_cannot_go_on_does_not_stop_the_others(
     assert service.edition_info(second)["closed_at"] is not None
     assert service.edition_info(first)["closed_at"] is None
     del sid
+
+
+@pytest.mark.parametrize("stop", ["after-create", "after-lots"])
+def test_a_tick_stopped_midway_through_a_stage_is_resumed_without_doubles(
+    store: Store, monkeypatch: pytest.MonkeyPatch, stop: str
+) -> None:
+    service, clock = make(store)
+    _sid, edition = workdays(service, pre_registration=True)
+    for index in range(30):
+        service.register_for_edition(edition, f"Player {index}", rating=1500 + index)
+    clock.advance(dt.timedelta(days=1))
+    name = "create_tournament" if stop == "after-create" else "draw_lots"
+    real = getattr(Service, name)
+    calls: list[int] = []
+
+    def dying(self: Service, *args: object, **kwargs: object) -> object:
+        answer = real(self, *args, **kwargs)
+        calls.append(1)
+        if len(calls) == 2:  # the second group's tournament: the process dies here
+            raise RuntimeError("killed")
+        return answer
+
+    monkeypatch.setattr(Service, name, dying)
+    with pytest.raises(RuntimeError, match="killed"):
+        service.tick()
+    monkeypatch.setattr(Service, name, real)
+    done = service.tick()
+    assert done == ["edition 1: stage 1 (groups) started — 3 round robins, every game created"]
+    with store.reading() as session:
+        tournaments = session.scalars(select(TournamentRow).order_by(TournamentRow.id)).all()
+        groups = session.scalars(select(SeriesGroupRow)).all()
+    assert len(tournaments) == 3  # the second group's tournament adopted, not made again
+    assert all(t.status == "running" for t in tournaments)
+    assert sorted(g.tournament_id for g in groups) == [t.id for t in tournaments]
+    assert Counter(r.kind for r in outbox(store))["stage-starts"] == 30
+    assert service.tick() == []
