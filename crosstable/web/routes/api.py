@@ -9,22 +9,33 @@ there), 422 (against the rules or malformed) and 429 (too many requests).
 
 from __future__ import annotations
 
-import datetime as dt
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, HTTPException, Path, Query, Request
 from fastapi.responses import PlainTextResponse
-from pydantic import BaseModel, Field
+from pydantic import BaseModel
 
 from crosstable.core.model import LotsMethod
 from crosstable.service import Change, PlayerInfo
 from crosstable.web.app import site_of
 from crosstable.web.pairing_views import key_used, paired_rounds
 from crosstable.web.routes import actions
+from crosstable.web.routes.api_models import (
+    ByeIn,
+    ConfirmIn,
+    CorrectionIn,
+    LotsIn,
+    PairingIn,
+    PlayerIn,
+    ReopenIn,
+    ResultIn,
+    RevertIn,
+    TournamentIn,
+    WithdrawIn,
+)
 from crosstable.web.routes.common import (
     MANAGERS,
     RESULT_ENTRY,
-    Body,
     csrf,
     require_role,
     require_user,
@@ -65,100 +76,6 @@ def _out(change: Change) -> ChangeOut:
         summary=change.summary,
         replayed=change.replayed,
     )
-
-
-class ResultIn(Body):
-    result: str = Field(max_length=20, description="1-0, ½-½ (or 1/2-1/2, =), 0-1, +-, -+ or --")
-    idempotency_key: str | None = Field(None, max_length=200)
-    expected_version: int | None = Field(None, ge=0, le=2_000_000_000)
-
-
-class CorrectionIn(Body):
-    result: str | None = Field(None, max_length=20, description="the new result; null clears it")
-    expected: str | None = Field(
-        None, max_length=20, description="the result you saw (guards a race)"
-    )
-
-
-class ConfirmIn(Body):
-    result: str | None = Field(None, max_length=20, description="null: confirm what was reported")
-
-
-class PlayerIn(Body):
-    name: str = Field(min_length=1, max_length=200)
-    rating: int | None = Field(None, ge=0, le=4000)
-    title: str = Field("", max_length=10)
-    federation: str = Field("", max_length=10)
-    fide_id: str = Field("", max_length=20)
-    team: str = Field("", max_length=100, description="the player's team (Scheveningen)")
-
-
-class LotsIn(Body):
-    method: Literal["random", "rating", "manual"] = "random"
-    seed: int | None = Field(None, ge=0, le=2**62)
-    order: list[Annotated[int, Field(ge=1, le=100_000)]] = Field(
-        default_factory=list, description="registration numbers, manual"
-    )
-
-
-class WithdrawIn(Body):
-    start: int = Field(ge=1, le=2_000_000_000)
-    from_round: int | None = Field(None, ge=1, le=2_000_000_000)
-
-
-class ReopenIn(Body):
-    """Reopening a finished tournament (issue 13.2): why, and that it is meant."""
-
-    reason: str | None = Field(None, max_length=500, description="why it is reopened")
-    confirm: bool = Field(False, description="true: reopen it (its final places go)")
-
-
-class RevertIn(ReopenIn):
-    seq: int = Field(ge=1, le=2_000_000_000)
-
-
-class TournamentIn(Body):
-    name: str = Field(min_length=1, max_length=200)
-    format: Literal[
-        "round-robin", "double-round-robin", "swiss", "knockout", "scheveningen", "quads", "groups"
-    ] = Field(
-        "round-robin",
-        description="quads and groups create several tournaments (answered as ids): "
-        "round robins of four by rating, or the groups of a group stage + knockout",
-    )
-    point_system: str = Field("1-0.5-0", max_length=20)
-    bye_points: str | None = Field(None, max_length=20)
-    tiebreaks: str = Field(
-        "", max_length=400, description="FIDE codes, comma-separated, or a preset name"
-    )
-    withdrawal_rule: Literal["fide-50", "keep", "annul"] = "fide-50"
-    time_control: str = Field("", max_length=100)
-    start_date: dt.date | None = None
-    end_date: dt.date | None = None
-    players: list[PlayerIn] = Field(
-        default_factory=list,
-        description="the players, registered with the tournament in one transaction; at "
-        "most 100 in a round robin or Scheveningen, 512 in a knockout, 1000 in a Swiss, "
-        "quads or groups",
-    )
-    rounds: int | None = Field(None, ge=1, le=100, description="Swiss: null = ⌈log₂ N⌉")
-    initial_colour: Literal["", "white", "black"] = Field(
-        "", description="Swiss: the first player's colour in round 1; empty = by lot"
-    )
-    match_format: str = Field("1", max_length=20, description="knockout: 1, 2 or 2-at-once")
-    tie_rule: str = Field(
-        "lower-rated",
-        max_length=100,
-        description="knockout: lower-rated, lots, playoff, or stages then a decider "
-        "(rapid:2,blitz:2,armageddon)",
-    )
-    bracket: Literal["seeded", "random"] = "seeded"
-    third_place: bool = Field(False, description="knockout, groups: a match for third place")
-    groups: int = Field(4, ge=1, le=256, description="groups: how many groups (snake-seeded)")
-    qualifiers_per_group: int = Field(
-        1, ge=1, le=64, description="groups: the top k of each group go to the knockout"
-    )
-    group_cycles: int = Field(2, ge=1, le=2, description="groups: single or double round robin")
 
 
 @router.get("/me")
@@ -225,7 +142,8 @@ def create(body: TournamentIn, request: Request, caller: ApiCaller) -> dict[str,
         group_cycles=body.group_cycles,
     )
     ids = actions.create_tournaments(site, caller, spec)
-    return {"ids": ids, "id": ids[0]}
+    # R-X-8: a warning, not a refusal (e.g. Buchholz chosen for a round robin)
+    return {"ids": ids, "id": ids[0], "warnings": list(spec.warnings())}
 
 
 @router.get("/tournaments/{tid}")
@@ -514,42 +432,12 @@ def export(tid: Num, fmt: Literal["trf2026", "trf16", "json"], request: Request)
 # -- Swiss: pairing round by round; byes -------------------------------------------------
 
 
-class PairingIn(Body):
-    round: int | None = Field(
-        None, ge=1, le=1000, description="the round you expect to publish (guards a race)"
-    )
-    boards: (
-        list[
-            Annotated[
-                list[Annotated[int, Field(ge=1, le=100_000)]], Field(min_length=2, max_length=2)
-            ]
-        ]
-        | None
-    ) = Field(
-        None,
-        max_length=50_000,
-        description="[[white, black], …] by starting number in board order; null: the "
-        "Dutch system's pairing",
-    )
-    bye: int | None = Field(None, ge=1, le=100_000, description="the PAB (manual pairing)")
-    allow_rematch: bool = False
-    idempotency_key: str | None = Field(None, max_length=200)
-
-
 class PairingOut(ChangeOut):
     round: int
     boards: list[list[int]]
     bye: int | None
     manual: bool
     warnings: list[str]
-
-
-class ByeIn(Body):
-    round: int = Field(ge=1, le=1000)
-    kind: Literal["H", "Z", "F"] = Field("H", description="half-, zero- or full-point bye")
-    start: int | None = Field(
-        None, ge=1, le=100_000, description="the player (organisers); players: themselves"
-    )
 
 
 @router.get("/tournaments/{tid}/pairing")
