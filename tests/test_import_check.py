@@ -89,6 +89,11 @@ def _mutations(document: dict[str, Any]) -> list[tuple[str, dict[str, Any], str]
         lambda d: d["history"][1]["changes"][0].__setitem__("table", "users"),
     )
     mutate(
+        "a list where a table name belongs",
+        "unknown table",
+        lambda d: d["history"][1]["changes"][0].__setitem__("table", ["games"]),
+    )
+    mutate(
         "a change without its key",
         "key must name",
         lambda d: d["history"][1]["changes"][0].__setitem__("key", {}),

@@ -127,7 +127,15 @@ def new(
     bye_points: Annotated[
         str | None, typer.Option(help="Points for the free round of an odd field.")
     ] = None,
-    tiebreaks: Annotated[str, typer.Option(help="FIDE codes in order, e.g. DE,SB,WIN.")] = "",
+    tiebreaks: Annotated[
+        str,
+        typer.Option(
+            "--tiebreaks",
+            "--preset",
+            help="FIDE codes in order, e.g. DE,SB,WIN, or a preset: rr, sb-de-ks, de-sb-ks, "
+            "swiss, portal, portal-doubled (docs/tiebreaks.md).",
+        ),
+    ] = "",
     withdrawal: Annotated[str, typer.Option(help="fide-50, keep or annul.")] = "fide-50",
     rules: Annotated[str, typer.Option(help="C.07 edition: 2024 or 2026.")] = "2024",
     time_control: Annotated[str, typer.Option(help='e.g. "90+30".')] = "",
@@ -145,6 +153,7 @@ def new(
     db: DbOption = None,
 ) -> None:
     """Create a tournament from its regulations; it becomes the current one."""
+    from crosstable.core.tiebreaks.presets import buchholz_warnings, preset_or_codes
     from crosstable.service import Regulations
 
     chosen = _choice(System, _SYSTEM_ALIASES.get(system.strip().lower(), system), "system")
@@ -175,7 +184,7 @@ def new(
         details=details,
         point_system=PointSystem.parse(points_),
         bye_points=None if bye_points is None else _points(bye_points, "--bye-points"),
-        tiebreaks=tuple(c for c in tiebreaks.split(",") if c.strip()),
+        tiebreaks=preset_or_codes(tiebreaks),
         withdrawal_rule=_choice(WithdrawalRule, withdrawal, "withdrawal rule"),
         rules=_choice(RulesEdition, rules, "rules"),
         swap_last_rounds=not no_swap,
@@ -185,6 +194,8 @@ def new(
     )
     with _service(db) as service:
         change = service.create_tournament(regulations, actor=_actor())
+        for warning in buchholz_warnings(chosen, regulations.tiebreaks):  # R-X-8
+            typer.echo(f"warning: {warning}", err=True)
         service.set_preference(CURRENT, str(change.tournament_id))
         _header(service, change.tournament_id)
         _said(change.summary)
@@ -383,6 +394,12 @@ def _say_unfinished_round(service: Service, tid: int) -> None:
 
 def import_(
     file: Annotated[Path, typer.Argument(help="A crosstable JSON export or a TRF file.")],
+    lenient: Annotated[
+        bool,
+        typer.Option(
+            "--lenient", help="TRF: read a file from a sloppy program with warnings (trf validate)."
+        ),
+    ] = False,
     db: DbOption = None,
 ) -> None:
     """Import a tournament (JSON export with its history, or TRF); it becomes current."""
@@ -411,9 +428,10 @@ def import_(
             tid = service.import_json(document, source=str(file))
             summary = f"tournament {tid} imported from {file} with its history"
         else:
-            from crosstable.formats.trf import decode_trf, parse_trf
+            from crosstable.cli.trf import echo_warnings, read_document
 
-            parsed = parse_trf(decode_trf(data), source=str(file))
+            parsed = read_document(file, lenient=lenient)  # (bounded as every TRF read is)
+            echo_warnings(file, parsed)
             change = service.import_tournament(
                 parsed.tournament, actor=_actor(), source=str(file), headers=parsed.headers
             )

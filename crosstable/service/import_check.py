@@ -218,12 +218,13 @@ def _check_events(history: list[Any], source: str) -> None:
         changes = event.get("changes")
         if not isinstance(changes, list):
             raise InputError(f"{where}.changes must be a list", source=source)
-        name = {"undo": "undoes", "revert": "to"}.get(event["kind"])
-        if name is not None:
-            target = data.get(name)
+        target_field = {"undo": "undoes", "revert": "to"}.get(event["kind"])
+        if target_field is not None:
+            target = data.get(target_field)
             if not isinstance(target, int) or isinstance(target, bool) or not 1 <= target <= index:
                 raise InputError(
-                    f"{where}.data.{name} must name an earlier event (1–{index})", source=source
+                    f"{where}.data.{target_field} must name an earlier event (1–{index})",
+                    source=source,
                 )
         for number, change in enumerate(changes):
             _check_change(change, f"{where}.changes[{number}]", source)
@@ -235,7 +236,7 @@ def _check_change(change: Any, where: str, source: str) -> None:
             f"{where} must be an object with table, key, before and after", source=source
         )
     table = change["table"]
-    if table not in _TABLES:
+    if not isinstance(table, str) or table not in _TABLES:
         raise InputError(f"{where}.table: unknown table {_show(table)}", source=source)
     columns = _TABLES[table]
     key = change["key"]

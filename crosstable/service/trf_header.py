@@ -61,9 +61,9 @@ def header_records(
         if text:
             headers[tag] = text
     for tag, value in (("042", start_date), ("052", end_date)):
-        text = trf_date(value)
-        if text:
-            headers[tag] = text
+        date = trf_date(value)
+        if date:
+            headers[tag] = date
     players = tournament.players
     headers["062"] = str(len(players))
     headers["072"] = str(sum(1 for p in players if p.rating is not None and p.rating > 0))
