@@ -293,3 +293,12 @@ def test_setup_timeout_counts_in_rating_based_tie_breaks(service: Service) -> No
     standings = compute_standings(tournament, "ARO")
     row = next(r for r in standings.rows if r.start == white)
     assert row.values[standings.tiebreaks.index("ARO")] == tournament.player(black).rating
+
+
+def test_a_short_game_code_in_battle_chess_is_a_setup_timeout(service: Service) -> None:
+    tid = battle(service)
+    service.record_result(tid, 1, 1, "DD")
+    assert service.tournament(tid).rounds[0].games[0].reason is Reason.SETUP_TIMEOUT
+    plain = started(service, 4)
+    service.record_result(plain, 1, 1, "WL")  # a TRF short game elsewhere: as it is
+    assert service.tournament(plain).rounds[0].games[0].reason is Reason.NORMAL

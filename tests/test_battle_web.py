@@ -136,3 +136,18 @@ def test_the_wizard_creates_a_battle_chess_tournament(site: Any) -> None:
     assert "SHA-256" in page and str(rules.seed) not in page
     bad = client.post("/new", data=form | {"setup_minutes": "900"}, follow_redirects=False)
     assert bad.status_code == 422 and "1 to 120 minutes" in bad.text
+
+
+def test_a_setup_timeout_is_corrected_from_the_round_page(site: Any) -> None:
+    client, service, tid, _ = site
+    sign_in(client)
+    service.record_setup_timeout(tid, 1, 1, "white")
+    page = client.get(f"/t/{tid}/rounds/1").text
+    assert 'name="expected" value="WL"' in page
+    tapped = client.post(
+        f"/t/{tid}/rounds/1/boards/1",
+        data={"csrf_token": csrf_of(page), "action": "correct", "result": "0-1", "expected": "WL"},
+        headers={"HX-Request": "true"},
+    )
+    assert tapped.status_code == 200 and 'role="alert"' not in tapped.text
+    assert service.tournament(tid).rounds[0].games[0].result.label() == "0-1"  # type: ignore[union-attr]

@@ -194,6 +194,11 @@ class GameResult:
             "-/+": "-+",
             "0-0": "00",
             "*": "**",
+            # TRF's codes of a game shorter than one move, as result_label shows them
+            # (battle chess writes its set-up timeouts so, R-SE-9)
+            "WL": "WL",
+            "LW": "LW",
+            "DD": "DD",
         }
         codes = aliases.get(cleaned)
         if codes is None:

@@ -345,6 +345,10 @@ class Battle(Registration, Play, Exchange):
             finished = SETUP_WORDS.get(result.strip().lower())
             if finished is not None:
                 result, reason = rules.setup_timeout_result(finished), Reason.SETUP_TIMEOUT
+        if reason is None and self._battle(tournament_id) is not None:
+            value = result if isinstance(result, GameResult) else GameResult.parse(result)
+            if rules.is_setup_result(value):  # in battle chess a W/D/L game is a set-up timeout
+                reason = Reason.SETUP_TIMEOUT
         if reason is Reason.SETUP_TIMEOUT:
             if self._battle(tournament_id) is None:
                 self._battle_tournament_exists(tournament_id)
