@@ -302,3 +302,18 @@ def test_a_short_game_code_in_battle_chess_is_a_setup_timeout(service: Service) 
     plain = started(service, 4)
     service.record_result(plain, 1, 1, "WL")  # a TRF short game elsewhere: as it is
     assert service.tournament(plain).rounds[0].games[0].reason is Reason.NORMAL
+
+
+def test_the_history_replays_to_the_rows_after_draws_and_undos(service: Service) -> None:
+    tid = battle(service, 5)
+    service.record_setup_timeout(tid, 1, 1, "white")
+    service.record_result(tid, 1, 2, "1-0")  # round 1 complete: round 2 drawn by itself
+    service.undo(tid)  # takes back that draw (its own change) …
+    assert service.colours_drawn(tid)[2] is False  # type: ignore[index]
+    service.undo(tid)  # … then the result
+    assert service.tournament(tid).rounds[0].games[1].result is None
+    service.draw_colours(tid, 2)
+    first = next(item.seq for item in service.history(tid) if item.kind == "colours")
+    service.revert_to(tid, first)  # right after round 1's draw at the start
+    assert service.verify(tid) == []
+    assert service.colours_drawn(tid) == {r: r == 1 for r in range(1, 6)}
