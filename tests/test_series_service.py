@@ -219,14 +219,40 @@ def test_a_server_down_for_days_catches_up_in_order(store: Store) -> None:
         service.register_for_edition(edition, f"Player {index}")
     clock.advance(dt.timedelta(days=3, hours=7))  # Friday 16:00 UTC: three deadlines missed
     done = service.tick()
+    # the slots of Wednesday, Thursday and Friday passed with their deadlines: nobody
+    # could register for them, so the start moves at once to the first slot still ahead
     assert done == [
-        "edition 1: 5 registered, fewer than 15 — the start moves to 2026-12-02T19:00:00+03:00",
-        "edition 1: 5 registered, fewer than 15 — the start moves to 2026-12-03T19:00:00+03:00",
-        "edition 1: 5 registered, fewer than 15 — the start moves to 2026-12-04T19:00:00+03:00",
-        "edition 1: 5 registered, fewer than 15 — the start moves to 2026-12-07T19:00:00+03:00",
+        "edition 1: 5 registered, fewer than 15 — the start moves to 2026-12-07T19:00:00+03:00"
     ]
     moved = [r for r in outbox(store) if r.kind == "start-moved"]
-    assert len(moved) == 4 * 5 and len({r.dedupe_key for r in moved}) == 20
+    assert len(moved) == 5 and {r.payload["start"] for r in moved} == {"2026-12-07T16:00:00+00:00"}
+    assert service.tick() == []
+    for index in range(5, 15):
+        service.register_for_edition(edition, f"Player {index}")
+    clock.advance(dt.timedelta(days=3))  # Monday 16:00 UTC: the start
+    assert service.tick()[:2] == [
+        "edition 1: registration closed with 15 players",
+        "edition 1: stage 1 made — 2 groups: 1×8, 1×7",
+    ]
+
+
+def test_an_extension_then_a_postponement(store: Store) -> None:
+    service, clock = make(store)
+    _sid, edition = workdays(service)  # without pre-registration
+    for index in range(5):  # 5 of the last table's 10 places: short, extended
+        service.register_for_edition(edition, f"Player {index}")
+    clock.advance(dt.timedelta(hours=7))
+    assert "registration extended until 2026-12-08T15:00:00+00:00" in service.tick()[0]
+    clock.advance(dt.timedelta(days=7))  # Tuesday 16:00 UTC: the week is over
+    assert service.tick() == [
+        "edition 1: 5 registered, fewer than 15 — the start moves to 2026-12-09T19:00:00+03:00"
+    ]
+    assert service.edition_info(edition)["extended"] is True  # never a second week
+    service.register_for_edition(edition, "Player 5")  # the new deadline is ahead: open
+    clock.advance(dt.timedelta(days=1))
+    assert service.tick() == [
+        "edition 1: 6 registered, fewer than 15 — the start moves to 2026-12-10T19:00:00+03:00"
+    ]
 
 
 def test_an_edition_without_pre_registration_is_extended_once(store: Store) -> None:
@@ -436,3 +462,25 @@ def test_a_tick_stopped_midway_through_a_stage_is_resumed_without_doubles(
     assert sorted(g.tournament_id for g in groups) == [t.id for t in tournaments]
     assert Counter(r.kind for r in outbox(store))["stage-starts"] == 30
     assert service.tick() == []
+
+
+def test_an_edition_extended_again_after_a_postponement_waits_and_does_not_fail(
+    store: Store,
+) -> None:
+    service, clock = make(store)
+    _sid, edition = workdays(service)
+    for index in range(5):
+        service.register_for_edition(edition, f"Player {index}")
+    clock.advance(dt.timedelta(hours=7))  # Tuesday 16:00 UTC
+    assert "registration extended" in service.tick()[0]
+    clock.advance(dt.timedelta(hours=18))  # Wednesday 10:00 UTC
+    service.register_for_edition(edition, "Player 5")  # 6 of 10: the extension ends
+    assert service.tick() == [
+        "edition 1: 6 registered, fewer than 15 — the start moves to 2026-12-02T19:00:00+03:00"
+    ]
+    service.withdraw_from_edition(edition, "Player 0")  # short of 60 % again
+    clock.advance(dt.timedelta(hours=5, minutes=30))  # Wednesday 15:30 UTC: deadline past
+    before = counts(store)
+    assert service.tick() == []  # still within the week: registration stays open, once
+    assert counts(store) == before
+    service.register_for_edition(edition, "Player 6")

@@ -2,7 +2,8 @@
 
 One tick does every time-driven step that is due, edition by edition, each edition's
 steps in order until none is due (a server that was down for a day catches up in
-order: one postponement per missed slot, then the start). The steps:
+order: the start moves past the slots whose deadline went by, then the close and the
+start). The steps:
 
 * **the deadline** (R-SE-2, R-SE-3): the core's :func:`stage_one_registration`
   says open, extended (recorded once) or closed; closed with fewer than 15 players,
@@ -182,11 +183,18 @@ class SeriesClock(ServiceBase):
             calendar = calendar_of(series)
             start = moment(edition.planned_start).astimezone(calendar.zone)
             decision = start_decision(len(entries), start, moment(edition.deadline), calendar)
+            skipped = 0
+            while decision.postponed and decision.deadline <= now and skipped < MAX_STEPS:
+                # a slot whose deadline passed while no tick ran (a server that was down):
+                # nobody could register for it, so the start moves on to the first slot
+                # still ahead, in one step and one notification
+                decision = start_decision(len(entries), decision.start, decision.deadline, calendar)
+                skipped += 1
             if decision.postponed:
                 edition.postponed += 1
                 edition.planned_start = iso(decision.start)
                 edition.deadline = iso(decision.deadline)
-                edition.extended = False
+                # ``extended`` stays: the week of extension counts from the first deadline
                 said = (
                     f"edition {edition.number}: {len(entries)} registered, fewer than 15 — "
                     f"the start moves to {decision.start.isoformat()}"
@@ -199,7 +207,11 @@ class SeriesClock(ServiceBase):
                     said,
                     at=at,
                     step=f"edition {edition_id}: postponed {edition.postponed}",
-                    data={"start": edition.planned_start, "registered": len(entries)},
+                    data={
+                        "start": edition.planned_start,
+                        "registered": len(entries),
+                        "slots_passed": skipped,
+                    },
                 )
                 for entry in entries:
                     notify(
