@@ -69,6 +69,7 @@ def test_every_staff_and_access_change_is_in_the_history(service: Service) -> No
 
     accounts.set_staff(tid, users["bob"].id, "helper", actor="master")
     assert last(service, tid).summary == "staff: bob is now a helper"
+    accounts.set_master(users["bob"].id, True, actor="admin")  # organisers: R-OR-1
     accounts.set_staff(tid, users["bob"].id, "organiser", actor="master")
     assert last(service, tid).summary == "staff: bob is now an organiser (was a helper)"
     accounts.set_staff(tid, users["bob"].id, None, actor="master")

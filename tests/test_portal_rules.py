@@ -416,6 +416,22 @@ def test_a_sole_organiser_may_not_play_several_keep_one_off_the_board(
     service.start(tid)
 
 
+def test_an_organiser_is_an_administrator_or_a_master(service: Service) -> None:
+    accounts = accounts_of(service)
+    bob = person(accounts, "bob")
+    tid = service.create_tournament(Regulations(name="Open")).tournament_id
+    with pytest.raises(RuleError) as refused:
+        accounts.set_staff(tid, bob.id, "organiser")
+    assert str(refused.value) == (
+        "bob cannot organise: an organiser is an administrator or a master (a winner of an "
+        "over-the-board event of the site); make them a helper"
+    )
+    accounts.set_staff(tid, bob.id, "helper")  # anyone may help
+    accounts.set_master(bob.id, True, actor="admin")
+    accounts.set_staff(tid, bob.id, "organiser")
+    assert accounts.staff(tid) == {bob.id: "organiser"}
+
+
 def test_a_player_made_the_only_organiser_is_refused(service: Service) -> None:
     accounts = accounts_of(service)
     admin = person(accounts, "admin", is_admin=True)

@@ -424,6 +424,11 @@ class Accounts(EntryAccounts, PortalRules):
             before = None if row is None else row.role
             if before == role:
                 return
+            if role == "organiser" and not _user(user).may_organise:
+                raise RuleError(
+                    f"{user.username} cannot organise: an organiser is an administrator or a "
+                    "master (a winner of an over-the-board event of the site); make them a helper"
+                )
             if role == "organiser":
                 problem = organiser_problem_staff(session, tournament_id, user_id)
                 if problem:

@@ -78,6 +78,7 @@ CATALOGUE: tuple[str, ...] = (
     E_("the tournament has already started (it is {status})"),
     E_("draw lots first: the starting numbers are not fixed"),
     E_("{where} already has {result}; to change it, correct the result"),
+    E_("{where} already has {result}; the tournament is finished and its places are fixed"),
     E_("{where} has no result yet: record it instead"),
     E_("{where} is {result} now, not {guard}"),
     E_("player {player} does not play {where} ({white} – {black})"),
@@ -310,6 +311,9 @@ CATALOGUE: tuple[str, ...] = (
     E_("point system {text}: WIN-DRAW-LOSS must be numbers"),
     E_("tie-break {code}: {name} has no /{modifier} modifier"),
     E_("tie-break preset {name}: use one of {choices}"),
+    E_(
+        "Buchholz ({code}) is not for a round robin: everyone meets the same field, so it only repeats the score order; Sonneborn-Berger or direct encounter tells equal players apart"
+    ),
     E_(
         "the tie-break list is part of the published regulations and is locked once round 1 has started; give an override reason to change it"
     ),
@@ -726,6 +730,9 @@ CATALOGUE: tuple[str, ...] = (
         "an over-the-board event needs at least {least} eligible registered players to start; it has {count} — not eligible: {missing}"
     ),
     E_("{entry}: no account on the site"),
+    E_("at least {need} games played are required (has {have})"),
+    E_("at least {need} finished online tournament(s) are required (has {have})"),
+    E_("flagged for computer help"),
     E_(
         "organisers: a sole organiser may not play in their own tournament (add another organiser who does not play first)"
     ),
@@ -743,6 +750,9 @@ CATALOGUE: tuple[str, ...] = (
         "organisers: with several organisers, at least one of them does not play (every organiser left would play)"
     ),
     E_("{name} cannot organise: {problem}"),
+    E_(
+        "{name} cannot organise: an organiser is an administrator or a master (a winner of an over-the-board event of the site); make them a helper"
+    ),
     E_("{name} cannot play in this tournament: {problems}"),
     E_("fair play: an account flagged for computer help cannot take part in tournaments"),
     E_("give the reason (it is kept with the account's record)"),
