@@ -76,6 +76,15 @@ def test_a_series_from_the_command_line(capsys: pytest.CaptureFixture[str], db: 
     assert err == (
         "crosstable: edition 1 has started: a player may withdraw only before stage 1 starts\n"
     )
+    code, out, _err = run(capsys, "series", "history", "1", "--db", db)
+    kinds = [line.split()[1] for line in out.splitlines()]
+    assert kinds[:2] == ["create", "edition"] and kinds.count("register") == 16
+    assert kinds[-4:] == ["withdraw", "closed", "stage-made", "stage-start"]
+    assert out.splitlines()[-1].endswith(
+        "stage 1 (groups) started — 2 round robins, every game created"
+    )
+    code, out, err = run(capsys, "series", "history", "1", "--db", db, "--format", "json")
+    assert json.loads(out)["history"][0]["summary"] == "series 1 “Workday blitz” created"
     code, out, err = run(capsys, "series", "open", "1", "--db", db, "--now", NOON)
     assert (code, err) == (0, "")
     assert out.startswith("edition 2 (id 2) starts 2026-12-02T16:00:00+00:00")
@@ -89,6 +98,7 @@ def test_a_series_from_the_command_line(capsys: pytest.CaptureFixture[str], db: 
         (("series", "register", "7", "Anna"), "there is no series edition 7 in this database"),
         (("series", "register", "1", "Anna", "--rating", "-5"), "--rating: -5: a rating between"),
         (("series", "show", "4"), "there is no series 4 in this database"),
+        (("series", "history", "4"), "there is no series 4 in this database"),
         (("series", "create", "X", "--kind", "weekly", "--time", "19:00", "--tz", "UTC"),
          "--weekday: a weekly series needs its weekday"),
         (("series", "create", "X", "--kind", "weekend", "--time", "7pm", "--tz", "UTC"),

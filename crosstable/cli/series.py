@@ -1,5 +1,6 @@
 """`crosstable series slots|groups|plan` — a series' calendar and stages (R-SE-1, R-SE-4);
-`crosstable series create|open|show|editions|register|withdraw` — a series in a database.
+`crosstable series create|open|show|editions|register|withdraw|history` — a series in a
+database.
 
     crosstable series slots --kind weekend --time 18:00 --tz Europe/Moscow \\
         --from 2026-12-05 --count 4 --format json
@@ -468,3 +469,21 @@ def withdraw_command(
     with series_service(db, now) as service:
         service.withdraw_from_edition(edition, name)
     typer.echo(f"{' '.join(name.split())} withdrew from edition {edition}")
+
+
+@series_app.command("history")
+def history_command(
+    series: Annotated[int, typer.Argument(help="The series' id.")],
+    output: Annotated[
+        OutputFormat, typer.Option("--format", "-f", help="json or one line per step.")
+    ] = OutputFormat.TABLE,
+    db: DbOption = None,
+) -> None:
+    """The series' history: every registration, withdrawal and time-driven step."""
+    with series_service(db, None) as service:
+        lines = service.series_history(series)
+    if output is OutputFormat.JSON:
+        typer.echo(json.dumps({"history": lines}, indent=2, ensure_ascii=False))
+        return
+    for line in lines:
+        typer.echo(f"{line['at'][:19]}  {line['kind']:<12} {line['summary']}")

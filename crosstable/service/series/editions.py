@@ -17,14 +17,24 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from crosstable.core.errors import RuleError
-from crosstable.core.series.calendar import CalendarKind, SeriesCalendar, next_slot
+from crosstable.core.series.calendar import (
+    REGULAR_POSTPONEMENT,
+    CalendarKind,
+    SeriesCalendar,
+    next_slot,
+)
 from crosstable.core.series.plan import SeriesFormat
 from crosstable.core.series.registration import may_withdraw, stage_one_registration
 from crosstable.service.base import ServiceBase
 from crosstable.service.errors import NotFoundError
 from crosstable.service.registration import check_tiebreaks
 from crosstable.service.series.outbox import notify, record
-from crosstable.store.series_models import SeriesEditionRow, SeriesRegistrationRow, SeriesRow
+from crosstable.store.series_models import (
+    SeriesEditionRow,
+    SeriesEventRow,
+    SeriesRegistrationRow,
+    SeriesRow,
+)
 
 #: the longest lead of a registration deadline before the start: four weeks
 MAX_DEADLINE_MINUTES = 4 * 7 * 24 * 60
@@ -194,7 +204,7 @@ class SeriesEditions(ServiceBase):
             after = max([now, *(moment(e.planned_start) for e in editions)])
             calendar = calendar_of(row)
             if calendar.kind is CalendarKind.REGULAR:
-                start = after + dt.timedelta(days=1)  # pragma: no cover - simple
+                start = after + REGULAR_POSTPONEMENT  # the core's delay for a regular series
             else:
                 start = next_slot(calendar, after)
             deadline = start - dt.timedelta(minutes=row.deadline_minutes)
@@ -323,6 +333,26 @@ class SeriesEditions(ServiceBase):
                 actor=actor,
                 data={"registration": found[0].id},
             )
+
+    def series_history(self, series_id: int) -> list[dict[str, Any]]:
+        """The series' history, oldest first: every use case and time-driven step."""
+        with self.store.reading() as session:
+            _series(session, series_id)
+            query = (
+                select(SeriesEventRow)
+                .where(SeriesEventRow.series_id == series_id)
+                .order_by(SeriesEventRow.id)
+            )
+            return [
+                {
+                    "at": row.at,
+                    "actor": row.actor,
+                    "kind": row.kind,
+                    "edition": row.edition_id,
+                    "summary": row.summary,
+                }
+                for row in session.scalars(query)
+            ]
 
     def edition_info(self, edition_id: int) -> dict[str, Any]:
         """An edition: its moments, state, stage and players (JSON values)."""
