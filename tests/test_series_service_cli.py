@@ -1,3 +1,4 @@
+# ruff: noqa: F811 - pytest fixtures imported from test_service_support
 """`crosstable series create|open|show|editions|register|withdraw` and `crosstable tick`
 over a database (issue 11): the clock set with --now, every bad option one line on
 stderr with exit status 2."""
@@ -8,6 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
+from test_service_support import db_url  # noqa: F401
 
 from crosstable.cli import main
 
@@ -132,3 +134,38 @@ def test_registration_after_the_deadline_is_refused(
     late = "2026-12-01T18:30:00+03:00"
     code, out, err = run(capsys, "series", "register", "1", "Anna", "--db", db, "--now", late)
     assert (code, out, err) == (2, "", "crosstable: registration for edition 1 is closed\n")
+
+
+def test_two_processes_ticking_at_once_do_each_step_once(
+    capsys: pytest.CaptureFixture[str], db_url: str
+) -> None:
+    import subprocess
+    import sys
+
+    create(capsys, db_url)
+    for index in range(20):
+        code, _out, err = run(
+            capsys, "series", "register", "1", f"P{index}", "--db", db_url, "--now", NOON
+        )
+        assert code == 0, err
+    program = "import sys; from crosstable.cli import main; sys.exit(main())"
+    command = [sys.executable, "-c", program, "tick", "--db", db_url, "--now"]
+    start = "2026-12-01T19:00:00+03:00"
+    processes = [
+        subprocess.Popen(
+            [*command, start], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
+        for _ in range(2)
+    ]
+    outputs = [process.communicate(timeout=300) for process in processes]
+    assert [process.returncode for process in processes] == [0, 0], outputs
+    lines = [line for out, _err in outputs for line in out.splitlines() if line != "nothing is due"]
+    assert lines == [
+        "edition 1: registration closed with 20 players",
+        "edition 1: stage 1 made — 2 groups: 2×10",
+        "edition 1: stage 1 (groups) started — 2 round robins, every game created",
+    ]
+    code, out, _err = run(capsys, "tick", "--db", db_url, "--now", start)
+    assert out == "nothing is due\n"
+    code, out, _err = run(capsys, "series", "editions", "1", "--db", db_url, "--format", "json")
+    assert json.loads(out)["editions"][0]["stage"] == 1
