@@ -4,7 +4,7 @@ The organiser signs up, creates a battle-chess round robin in the wizard (set-up
 time 5 minutes), draws lots and starts: round 1's colours are drawn by the
 computer; round 2 says its colours are not drawn yet. A set-up timeout is entered
 with the round page's button, and a spectator's live crosstable shows it with its
-own mark (``1ˢ``/``0ˢ``) without reloading. Skipped locally when
+own mark (``1†``/``0†``) without reloading. Skipped locally when
 ``CROSSTABLE_CHROMIUM`` is not set (in CI a skip is a failure).
 """
 
@@ -66,9 +66,9 @@ def test_a_setup_timeout_shows_in_the_live_crosstable(server: str) -> None:
         card.locator("details.setup summary").click()
         card.locator("button[data-result=setup-black]").click()
         org.wait_for_selector(f"#g1-{board}.done")
-        assert "0-1ˢ" in org.locator(f"#g1-{board} .result").inner_text()
-        _wait_cell(watcher, white, black, "0ˢ")
-        _wait_cell(watcher, black, white, "1ˢ")
+        assert "0-1†" in org.locator(f"#g1-{board} .result").inner_text()
+        _wait_cell(watcher, white, black, "0†")
+        _wait_cell(watcher, black, white, "1†")
 
         org.goto(f"{url}/t/{tid}/rounds/2")
         assert org.locator("#battle-colours").get_attribute("data-drawn") == "no"

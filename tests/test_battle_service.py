@@ -242,7 +242,7 @@ def test_the_crosstable_marks_a_setup_timeout(service: Service) -> None:
     tournament = service.tournament(tid)
     view = crosstable_view(tournament, compute_standings(tournament, "SB"))
     cell = {row.start: row.cells for row in view.rows}
-    assert cell[white][black - 1] == ("0ˢ",) and cell[black][white - 1] == ("1ˢ",)
+    assert cell[white][black - 1] == ("0†",) and cell[black][white - 1] == ("1†",)
     assert cell[w2][b2 - 1] == ("1",)
 
 

@@ -73,7 +73,7 @@ def test_api_setup_timeout_and_refusal_before_the_draw(site: Any) -> None:
     assert rules == {"battle": True, "setup_minutes": 5, "colours_drawn": [1, 2], "seed": None}
     crossing = client.get(f"{base}/crosstable").json()["players"]
     shown = {r["result"] for p in crossing for games in p["results"].values() for r in games}
-    assert {"1ˢ", "0ˢ", "½ˢ"} <= shown
+    assert {"1†", "0†", "½†"} <= shown
     drawn = client.post(f"{base}/rounds/3/colours", headers=auth)
     assert drawn.status_code == 200 and drawn.json()["kind"] == "colours"
     again = client.post(f"{base}/rounds/3/colours", headers=auth)
@@ -99,8 +99,8 @@ def test_round_page_draws_colours_and_has_setup_buttons(site: Any) -> None:
         data={"csrf_token": token, "action": "record", "result": "setup-white", "key": "k1"},
         headers={"HX-Request": "true"},
     )
-    assert tapped.status_code == 200 and "1-0ˢ" in tapped.text
-    assert "1ˢ" in client.get(f"/t/{tid}").text
+    assert tapped.status_code == 200 and "1-0†" in tapped.text
+    assert "1†" in client.get(f"/t/{tid}").text
 
 
 def test_russian_round_page(site: Any) -> None:
@@ -151,3 +151,13 @@ def test_a_setup_timeout_is_corrected_from_the_round_page(site: Any) -> None:
     )
     assert tapped.status_code == 200 and 'role="alert"' not in tapped.text
     assert service.tournament(tid).rounds[0].games[0].result.label() == "0-1"  # type: ignore[union-attr]
+
+
+def test_the_pdf_crosstable_has_the_mark(site: Any, caplog: pytest.LogCaptureFixture) -> None:
+    """The set-up mark is a glyph the PDF font has (a missing one would print blank)."""
+    client, service, tid, _ = site
+    service.record_setup_timeout(tid, 1, 1, "white")
+    with caplog.at_level("WARNING"):
+        answer = client.get(f"/t/{tid}/pdf/crosstable.pdf")
+    assert answer.status_code == 200 and answer.content.startswith(b"%PDF")
+    assert "missing the following glyphs" not in caplog.text

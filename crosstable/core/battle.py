@@ -36,8 +36,8 @@ SETUP_MINUTES = "setup_minutes"
 SEED = "battle_seed"
 #: the longest set-up time the regulations may give (minutes)
 MAX_SETUP_MINUTES = 120
-#: what the crosstable adds to the result of a set-up timeout (R-SE-9): ``1ˢ``, ``½ˢ``, ``0ˢ``
-SETUP_MARK = "ˢ"
+#: what the crosstable adds to the result of a set-up timeout (R-SE-9): ``1†``, ``½†``, ``0†``
+SETUP_MARK = "†"
 #: the largest published seed (it fits the store's integer columns and a TRF line)
 MAX_SEED = 2**53
 

@@ -3,7 +3,7 @@
 One row per player in starting-number order; in a round robin one column per
 opponent (with one result per cycle), in a Swiss event one column per round
 (opponent, colour, result). Then points, tie-breaks and place. Results are
-``1 ½ 0``; forfeits ``+``/``−``; a battle-chess set-up timeout ``1ˢ ½ˢ 0ˢ``; a game
+``1 ½ 0``; forfeits ``+``/``−``; a battle-chess set-up timeout ``1† ½† 0†``; a game
 not played yet is ``·``; games of a player taken out by the withdrawal rule stay,
 in brackets, e.g. ``(1)``.
 
