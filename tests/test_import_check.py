@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from test_service_support import db_url, make_service, service, started, store  # noqa: F401
 
 from crosstable.core.errors import CrosstableError, InputError
+from crosstable.core.model import System
 from crosstable.service import Service
 from crosstable.store import open_store
 
@@ -228,3 +229,24 @@ def test_a_mutated_export_is_refused_or_imports_consistently(
     with contextlib.suppress(CrosstableError):
         service.undo(tid)
     assert service.verify(tid) == []
+
+
+def test_an_import_past_the_field_cap_is_refused(service: Service) -> None:
+    """A tournament made here cannot have more players than its system's cap (issue 13
+    item 10), and neither can an imported one."""
+    from crosstable.core.model import Player, Tournament
+    from crosstable.service.field import MAX_PLAYERS
+
+    cap = MAX_PLAYERS[System.ROUND_ROBIN]
+    document = service.export_json(started(service, 4))
+    document["tournament"]["system"] = "bughouse"
+    for event in document["history"]:  # the history says so too: consistent, but unknown
+        for change in event["changes"]:
+            if change["table"] == "tournaments" and change["after"] and "system" in change["after"]:
+                change["after"]["system"] = "bughouse"
+    with pytest.raises(InputError, match="unknown system"):
+        service.import_json(document, source="t.json")
+    many = Tournament(players=tuple(Player(n, f"P{n}") for n in range(1, cap + 2)))
+    with pytest.raises(CrosstableError, match=f"at most {cap} players"):
+        service.import_tournament(many, source="big.trf")
+    assert len(service.tournaments()) == 1

@@ -15,10 +15,11 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from crosstable.core.errors import InputError
+from crosstable.core.errors import InputError, RuleError
 from crosstable.core.model import System, Tournament
 from crosstable.service.base import Change, ServiceBase
 from crosstable.service.errors import NotFoundError
+from crosstable.service.field import check_field
 from crosstable.service.import_check import check_import
 from crosstable.service.loading import Loaded, result_code, settings_columns
 from crosstable.service.trf_header import header_records, stored_header
@@ -77,6 +78,7 @@ class Exchange(ServiceBase):
         """A tournament from :meth:`export_json`'s document; returns its new id."""
         _check_document(document, source)
         check_import(document, source)
+        _check_field(document, source)
         with self.store.transaction() as session:
             values = dict(document["tournament"])
             revision = values.pop("revision", None)
@@ -158,6 +160,9 @@ class Exchange(ServiceBase):
         """A new tournament from a core value (e.g. read from TRF), recorded as one event;
         ``headers`` (a TRF's header records) give its venue, arbiters, dates and time
         control (see :mod:`crosstable.service.trf_header`)."""
+        check_field(
+            tournament.settings.system, len(tournament.players), cycles=tournament.settings.cycles
+        )
         at = self._now()
         header = stored_header(headers or {})
         columns = settings_columns(tournament.settings)
@@ -288,6 +293,21 @@ def _check_document(document: Any, source: str) -> None:
     for name in ("players", "rounds", "games", "byes", "history"):
         if not isinstance(document[name], list):
             raise InputError(f"{name} must be a list", source=source)
+
+
+def _check_field(document: dict[str, Any], source: str) -> None:
+    """The imported field is within the cap of its system (as a tournament made here)."""
+    values = document["tournament"]
+    try:
+        system = System(values["system"])
+    except ValueError:
+        raise InputError(
+            f"tournament.system: unknown system {values['system']!r}", source=source
+        ) from None
+    try:
+        check_field(system, len(document["players"]), cycles=int(values.get("cycles") or 1))
+    except RuleError as error:
+        raise InputError(str(error), source=source) from None
 
 
 def _check_consistent(session: Session, row: TournamentRow, source: str) -> None:

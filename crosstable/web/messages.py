@@ -120,6 +120,7 @@ CATALOGUE: tuple[str, ...] = (
     E_("the tournament ends ({end}) before it starts ({start})"),
     E_("a player needs a name"),
     E_("player {name}: sex is 'm', 'w' or empty, not {sex}"),
+    E_("player {name}: a club is at most {count} characters long"),
     E_("tie-break {code} is listed twice"),
     E_("a tournament needs a name"),
     E_("unknown setting {name}"),
@@ -128,6 +129,7 @@ CATALOGUE: tuple[str, ...] = (
     E_("player {number} {name}: {problem}"),
     E_("rating of player {number} {name}: {problem}"),
     E_("sex is 'm', 'w' or empty, not {sex}"),
+    E_("a club is at most {count} characters long"),
     E_("rating {rating} is negative"),
     E_(
         "cannot change after the start: the tie rule sends the lower-rated player on when a match is drawn (undo the start first)"
@@ -314,6 +316,9 @@ CATALOGUE: tuple[str, ...] = (
     E_(
         "Buchholz ({code}) is not for a round robin: everyone meets the same field, so it only repeats the score order; Sonneborn-Berger or direct encounter tells equal players apart"
     ),
+    E_("players: {players} — a tournament needs at least 2 players"),
+    E_("rounds per evening: {rounds} — at least one"),
+    E_("reserve evenings: {reserve} — zero or more"),
     E_(
         "the tie-break list is part of the published regulations and is locked once round 1 has started; give an override reason to change it"
     ),
@@ -689,6 +694,7 @@ CATALOGUE: tuple[str, ...] = (
     E_("{where}: {count} characters, at most {length} fit"),
     E_("{where}: a text must not contain a NUL character"),
     E_("{where}: expected an object, got {value}"),
+    E_("tournament.system: unknown system {system}"),
     # battle chess (issue 12 item 1; core/battle.py, service/battle.py)
     E_("variant: {value} is not known; the only variant is 'battle'"),
     E_("{key}: only a battle-chess tournament has one"),
