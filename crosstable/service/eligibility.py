@@ -113,21 +113,29 @@ def played_over_the_board(game: GameRow, number: int) -> bool:
 
 def playing_record(session: Session, user: UserRow) -> PlayingRecord:
     """The account's games and finished online tournaments on the site, plus the
-    administrator's adjustment."""
-    links = session.scalars(select(EntryAccountRow).where(EntryAccountRow.user_id == user.id))
-    games = 0
-    tournaments = 0
-    for link in links:
-        row = session.get(TournamentRow, link.tournament_id)
-        if row is None or session.get(EntryRow, (link.tournament_id, link.number)) is None:
-            continue
-        query = select(GameRow).where(
-            GameRow.tournament_id == link.tournament_id,
-            or_(GameRow.white == link.number, GameRow.black == link.number),
+    administrator's adjustment (two queries, whatever the number of entries)."""
+    link = (EntryAccountRow.tournament_id == GameRow.tournament_id) & or_(
+        GameRow.white == EntryAccountRow.number, GameRow.black == EntryAccountRow.number
+    )
+    query = (
+        select(GameRow, EntryAccountRow.number)
+        .join(EntryAccountRow, link)
+        .where(EntryAccountRow.user_id == user.id, GameRow.result.is_not(None))
+    )
+    games = sum(played_over_the_board(game, number) for game, number in session.execute(query))
+    finished = (
+        select(TournamentRow)
+        .join(EntryAccountRow, EntryAccountRow.tournament_id == TournamentRow.id)
+        .join(
+            EntryRow,
+            (EntryRow.tournament_id == EntryAccountRow.tournament_id)
+            & (EntryRow.number == EntryAccountRow.number),
         )
-        games += sum(played_over_the_board(g, link.number) for g in session.scalars(query))
-        if row.status == "finished" and venue_kind(row.regulations) == "online":
-            tournaments += 1
+        .where(EntryAccountRow.user_id == user.id, TournamentRow.status == "finished")
+    )
+    tournaments = sum(
+        venue_kind(row.regulations) == "online" for row in session.scalars(finished).unique()
+    )
     return PlayingRecord(games, user.rated_games or 0, tournaments, user.online_tournaments or 0)
 
 
