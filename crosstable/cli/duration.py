@@ -1,6 +1,11 @@
 """`crosstable duration` — how long a round robin takes (R-RR-3, R-RR-16).
 
 crosstable duration --players 8 --time-control "G/25 d5" --evening 180 --format json
+crosstable duration -n 16 -t "G/25 d5" --groups 4 --qualifiers 1 --cycles 2
+
+The JSON keeps DESIGN.md's keys as they are and adds ``advice`` (the format advice
+by field size, R-X-9) and, with ``--groups``, ``group_stage`` (the plan and its
+evenings, R-X-10).
 """
 
 from __future__ import annotations
@@ -15,12 +20,19 @@ from rich.console import Console
 from rich.table import Table
 
 from crosstable.cli import counted
+from crosstable.core.advice import Advice, format_advice
 from crosstable.core.duration import (
     CHANGEOVER_MINUTES,
     DEFAULT_EVENING_MINUTES,
     DurationEstimate,
     estimate_duration,
     format_hours,
+)
+from crosstable.core.schedule.groups import (
+    GroupStagePlan,
+    StageEvenings,
+    plan_group_stage,
+    stage_evenings,
 )
 from crosstable.core.scoring import format_points
 
@@ -54,6 +66,19 @@ def duration(
     output: Annotated[
         OutputFormat, typer.Option("--format", "-f", help="json or a readable table.")
     ] = OutputFormat.TABLE,
+    groups: Annotated[
+        int | None,
+        typer.Option("--groups", help="Group stage + knockout: the number of groups."),
+    ] = None,
+    qualifiers: Annotated[
+        int, typer.Option("--qualifiers", help="Group stage: qualifiers per group.")
+    ] = 1,
+    cycles: Annotated[
+        int, typer.Option("--cycles", help="Group stage: cycles of each group (2: double).")
+    ] = 1,
+    reserve: Annotated[
+        int, typer.Option("--reserve", help="Group stage: reserve evenings for play-offs.")
+    ] = 1,
 ) -> None:
     """Rounds, games and hours of a round robin; club evenings needed.
 
@@ -61,17 +86,31 @@ def duration(
     game = twice that; a scheduled round = worst case + 15 minutes for the change-over.
     """
     estimate = estimate_duration(players, time_control, evening_minutes=evening, double=double)
+    advice = format_advice(players)
+    stage: tuple[GroupStagePlan, StageEvenings] | None = None
+    if groups is not None:
+        plan = plan_group_stage(
+            players, groups=groups, cycles=cycles, qualifiers_per_group=qualifiers
+        )
+        stage = plan, stage_evenings(plan, estimate.rounds_per_evening, reserve=reserve)
     if output is OutputFormat.JSON:
-        typer.echo(json.dumps(estimate.to_json(), indent=2))
+        data: dict[str, object] = dict(estimate.to_json())
+        data["advice"] = advice.to_json()  # added keys only: DESIGN.md's stay as they are
+        if stage is not None:
+            data["group_stage"] = stage[0].to_json() | stage[1].to_json()
+        typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
         return
-    Console().print(duration_table(estimate))
+    console = Console()
+    console.print(duration_table(estimate, advice))
+    if stage is not None:
+        console.print(group_stage_table(*stage))
 
 
 def _minutes(value: Fraction) -> str:
     return f"{format_points(value)} min"
 
 
-def duration_table(e: DurationEstimate) -> Table:
+def duration_table(e: DurationEstimate, advice: Advice | None = None) -> Table:
     """The estimate as a Rich table for the terminal."""
     kind = "double round robin" if e.double else "round robin"
     table = Table(
@@ -99,4 +138,31 @@ def duration_table(e: DurationEstimate) -> Table:
         evening += " — a round is longer than the evening; one round per evening assumed"
     table.add_row("Rounds per evening", evening)
     table.add_row("Evenings", str(e.evenings))
+    if advice is not None:
+        table.add_row("Format advice", advice.text)
+    return table
+
+
+def group_stage_table(plan: GroupStagePlan, evenings: StageEvenings) -> Table:
+    """A group stage + knockout: its groups, games and the evenings it needs (R-X-10)."""
+    kind = {1: "round robins", 2: "double round robins"}.get(
+        plan.cycles, f"{plan.cycles}-cycle round robins"
+    )
+    table = Table(
+        title=f"Group stage: {' + '.join(map(str, plan.group_sizes))} ({kind}), "
+        f"{plan.qualifiers} to the knockout",
+        show_header=False,
+    )
+    table.add_column("", style="bold")
+    table.add_column("")
+    table.add_row("Group rounds", f"{plan.group_rounds} ({plan.group_games} games)")
+    names = ", ".join(plan.knockout_round_names) or "none"
+    table.add_row(
+        "Knockout rounds", f"{plan.knockout_rounds}: {names} ({plan.knockout_games} games)"
+    )
+    table.add_row("Games", str(plan.total_games))
+    table.add_row("Group evenings", str(evenings.group_evenings))
+    table.add_row("Knockout evenings", str(evenings.knockout_evenings))
+    table.add_row("Reserve evenings", str(evenings.reserve_evenings))
+    table.add_row("Evenings", str(evenings.evenings))
     return table

@@ -168,3 +168,49 @@ def plan_group_stage(
         total_games=group_games + knockout_games,
         total_rounds=group_rounds + knockout_rounds * games_per_match,
     )
+
+
+@dataclass(frozen=True, slots=True)
+class StageEvenings:
+    """The club evenings a group stage + knockout needs (R-X-10)."""
+
+    group_evenings: int
+    knockout_evenings: int
+    reserve_evenings: int
+
+    @property
+    def evenings(self) -> int:
+        return self.group_evenings + self.knockout_evenings + self.reserve_evenings
+
+    def to_json(self) -> dict[str, int]:
+        return {
+            "group_evenings": self.group_evenings,
+            "knockout_evenings": self.knockout_evenings,
+            "reserve_evenings": self.reserve_evenings,
+            "evenings": self.evenings,
+        }
+
+
+def stage_evenings(
+    plan: GroupStagePlan, rounds_per_evening: int, *, reserve: int = 1
+) -> StageEvenings:
+    """Evenings = the group rounds at ``rounds_per_evening`` an evening, then one
+    evening per knockout round and game of a match, then ``reserve`` evenings.
+
+    Seed 001's reading: six group rounds two an evening are three evenings; the
+    semi-finals and the final are an evening each (a knockout round waits for the
+    winners of the one before, and a drawn knockout game is decided on the same
+    evening by its tie rule); the sixth evening of seed 001's "six evenings" is the
+    reserve for play-offs and a postponed game.
+
+    >>> plan = plan_group_stage(16, groups=4, cycles=2, qualifiers_per_group=1)
+    >>> stage_evenings(plan, 2).to_json()
+    {'group_evenings': 3, 'knockout_evenings': 2, 'reserve_evenings': 1, 'evenings': 6}
+    """
+    if rounds_per_evening < 1:
+        raise RuleError(f"rounds per evening: {rounds_per_evening} — at least one")
+    if reserve < 0:
+        raise RuleError(f"reserve evenings: {reserve} — zero or more")
+    group = -(-plan.group_rounds // rounds_per_evening)
+    knockout = plan.knockout_rounds * plan.games_per_match
+    return StageEvenings(group, knockout, reserve if knockout else 0)

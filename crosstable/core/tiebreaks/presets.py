@@ -1,7 +1,11 @@
 """Tie-break lists: the presets and the rule that a list is locked once play starts.
 
-* ``rr`` — FIDE's recommendation for individual round robins (C.02 2017, seeds
-  001, 003): DE, WIN, SB, KS. C.07 itself sets no default order.
+* ``rr`` — FIDE's recommendation for individual round robins (C.02 2017):
+  DE, WIN, SB, KS. C.07 itself sets no default order.
+* ``sb-de-ks`` — the "usual order for a round robin" of seeds 001 and 004:
+  Sonneborn-Berger, direct encounter, Koya.
+* ``de-sb-ks`` — the order seed 003 quotes as FIDE's for round robins: direct
+  encounter, Sonneborn-Berger, Koya.
 * ``swiss`` — Buchholz first (R-SW-4): BH/C1, BH, SB, DE, WIN.
 * ``portal`` — the portal's order (seeds 000, 002): SB, then the average rating
   of the rated opponents met, unrounded (``ARO_RATED``).
@@ -26,6 +30,8 @@ from crosstable.core.tiebreaks.spec import parse_codes
 
 PRESETS: dict[str, tuple[str, ...]] = {
     "rr": ("DE", "WIN", "SB", "KS"),
+    "sb-de-ks": ("SB", "DE", "KS"),
+    "de-sb-ks": ("DE", "SB", "KS"),
     "swiss": ("BH/C1", "BH", "SB", "DE", "WIN"),
     "portal": ("SB", "ARO_RATED"),
     "portal-doubled": ("DSB", "ARO_RATED"),
@@ -33,13 +39,55 @@ PRESETS: dict[str, tuple[str, ...]] = {
 
 
 def preset(name: str) -> tuple[str, ...]:
-    """A preset by name (``rr``, ``swiss``, ``portal``, ``portal-doubled``)."""
+    """A preset by name (``rr``, ``sb-de-ks``, ``de-sb-ks``, ``swiss``, ``portal``…)."""
     try:
         return PRESETS[name.lower()]
     except KeyError:
         raise RuleError(
             f"tie-break preset {name!r}: use one of {', '.join(sorted(PRESETS))}"
         ) from None
+
+
+def preset_or_codes(text: str) -> tuple[str, ...]:
+    """A preset's list when ``text`` names one, else the codes written in ``text``.
+
+    >>> preset_or_codes("sb-de-ks"), preset_or_codes("de, sb; ks")
+    (('SB', 'DE', 'KS'), ('DE', 'SB', 'KS'))
+    """
+    raw = text.strip()
+    if raw.lower() in PRESETS:
+        return PRESETS[raw.lower()]
+    return tuple(c.strip().upper() for c in raw.replace(";", ",").split(",") if c.strip())
+
+
+#: the Buchholz family (C.07 8.1-8.3): BH, its cuts and medians, and the FIDE Buchholz
+BUCHHOLZ_FAMILY = ("BH", "FB", "AOB")
+
+
+def buchholz_warnings(system: System, codes: Sequence[str]) -> tuple[str, ...]:
+    """A warning (not a refusal) for each Buchholz code chosen for a round robin (R-X-8).
+
+    In a complete round robin everyone meets the same field, so a player's
+    Buchholz is the field's total minus their own points: it only repeats the
+    score order (seed 004: "do not use Buchholz in a round robin").
+
+    >>> [w[:42] for w in buchholz_warnings(System.ROUND_ROBIN, ("BH/C1", "SB"))]
+    ['Buchholz (BH/C1) is not for a round robin:']
+    >>> buchholz_warnings(System.SWISS_DUTCH, ("BH",))
+    ()
+    """
+    if system is not System.ROUND_ROBIN:
+        return ()
+    warnings = []
+    for code in codes:
+        base = code.strip().upper().split("/")[0]
+        if base in BUCHHOLZ_FAMILY:
+            warnings.append(
+                f"Buchholz ({code.strip().upper()}) is not for a round robin: everyone meets "
+                "the same field, so it only repeats the score order; Sonneborn-Berger or "
+                "direct encounter tells equal players apart"
+            )
+    return tuple(warnings)
 
 
 def default_tiebreaks(system: System) -> tuple[str, ...]:

@@ -159,14 +159,20 @@ class WizardSpec:
         ]
 
     def tiebreak_codes(self) -> tuple[str, ...]:
-        from crosstable.core.tiebreaks import PRESETS
+        from crosstable.core.tiebreaks.presets import preset_or_codes
 
         raw = self.tiebreaks.strip()
         if raw.lower() in ("", "default"):
             return ()
-        if raw.lower() in PRESETS:
-            return PRESETS[raw.lower()]
-        return tuple(c.strip().upper() for c in raw.replace(";", ",").split(",") if c.strip())
+        return preset_or_codes(raw)
+
+    def warnings(self) -> tuple[str, ...]:
+        """What the regulations allow but the arbiter should hear about (R-X-8: Buchholz
+        chosen for a round robin) — shown, never refused."""
+        from crosstable.core.tiebreaks.presets import buchholz_warnings
+
+        settings = self.regulations().settings()
+        return buchholz_warnings(settings.system, settings.tiebreaks)
 
     def regulations(self, name: str | None = None) -> Regulations:
         from crosstable.core.tiebreaks import default_tiebreaks

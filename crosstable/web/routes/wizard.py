@@ -15,7 +15,7 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from crosstable.core.errors import CrosstableError, RuleError
-from crosstable.web.messages import error_text
+from crosstable.web.messages import error_text, translate
 from crosstable.web.routes import actions
 from crosstable.web.routes.common import CheckedForm, caller_of, integer, require_user, text
 
@@ -52,6 +52,12 @@ class Preview:
     knockout_pairs: list[tuple[str, str]] = field(default_factory=list)
     #: no players typed: the number only plans (the tournament is created without players)
     planned_only: bool = False
+    #: warnings, not refusals (R-X-8: Buchholz chosen for a round robin)
+    warnings: list[str] = field(default_factory=list)
+    #: the format advice by field size (R-X-9; core/advice.py)
+    advice: Any = None
+    #: group stage + knockout: the evenings it needs (R-X-10)
+    stage_evenings: Any = None
 
 
 #: the fewest players each format of the wizard can start with (what the start checks:
@@ -152,8 +158,13 @@ def preview(form: dict[str, Any]) -> Preview:
     evening = integer(form, "evening") or 180
     try:
         spec.regulations().settings()
+        result.warnings = [translate(w) for w in spec.warnings()]
     except CrosstableError as error:
         result.problems.append(error_text(error))
+    if count >= 2 and spec.format in ("round-robin", "double-round-robin"):
+        from crosstable.core.advice import format_advice
+
+        result.advice = format_advice(count)
     if count == 0:  # nothing typed: say so (the tournament is created without players)
         return result
     try:
@@ -217,9 +228,21 @@ def preview(form: dict[str, Any]) -> Preview:
             result.rounds = plan.total_rounds
             result.games = plan.total_games
             result.boards = sum(size // 2 for size in plan.group_sizes)
+            if spec.time_control:
+                _stage_evenings(result, spec, plan, evening)
     except CrosstableError as error:
         result.problems.append(error_text(error))
     return result
+
+
+def _stage_evenings(result: Preview, spec: actions.WizardSpec, plan: Any, evening: int) -> None:
+    """The evenings of a group stage + knockout: the groups' rounds at the time control's
+    rounds an evening, an evening per knockout round, a reserve (core stage_evenings)."""
+    from crosstable.core.duration import estimate_duration
+    from crosstable.core.schedule.groups import stage_evenings
+
+    base = estimate_duration(max(plan.group_sizes), spec.time_control, evening_minutes=evening)
+    result.stage_evenings = stage_evenings(plan, base.rounds_per_evening)
 
 
 def _swiss_preview(result: Preview, spec: actions.WizardSpec, count: int, evening: int) -> None:
