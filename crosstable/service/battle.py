@@ -295,8 +295,10 @@ class Battle(Registration, Play, Exchange):
         expected_version: int | None = None,
         reason: Reason | None = None,
     ) -> Change:
-        result, reason = self._setup_alias(tournament_id, result, reason)
-        self._check_drawn(tournament_id, round_number, board)
+        found = self._battle(tournament_id)  # one read; a classical tournament needs no more
+        result, reason = self._setup_alias(tournament_id, result, reason, found)
+        if found is not None:
+            self._check_drawn(tournament_id, round_number, board)
         change = super().record_result(
             tournament_id,
             round_number,
@@ -307,7 +309,7 @@ class Battle(Registration, Play, Exchange):
             expected_version=expected_version,
             reason=reason,
         )
-        if not change.replayed:
+        if found is not None and not change.replayed:
             self._draw_next(tournament_id, round_number, actor)
         return change
 
@@ -337,20 +339,26 @@ class Battle(Registration, Play, Exchange):
         )
 
     def _setup_alias(
-        self, tournament_id: int, result: ResultLike, reason: Reason | None
+        self,
+        tournament_id: int,
+        result: ResultLike,
+        reason: Reason | None,
+        found: rules.BattleRules | bool | None = True,
     ) -> tuple[ResultLike, Reason | None]:
         """``setup-draw``, ``setup-white``, ``setup-black`` (the CLI's and the API's words
-        for a set-up timeout) as the result and reason; refused outside battle chess."""
+        for a set-up timeout) as the result and reason; refused outside battle chess.
+        ``found``: the tournament's battle rules when already read (True: read them)."""
+        battle = self._battle(tournament_id) if found is True else found
         if isinstance(result, str):
             finished = SETUP_WORDS.get(result.strip().lower())
             if finished is not None:
                 result, reason = rules.setup_timeout_result(finished), Reason.SETUP_TIMEOUT
-        if reason is None and self._battle(tournament_id) is not None:
+        if reason is None and battle is not None:
             value = result if isinstance(result, GameResult) else GameResult.parse(result)
             if rules.is_setup_result(value):  # in battle chess a W/D/L game is a set-up timeout
                 reason = Reason.SETUP_TIMEOUT
         if reason is Reason.SETUP_TIMEOUT:
-            if self._battle(tournament_id) is None:
+            if battle is None:
                 self._battle_tournament_exists(tournament_id)
                 raise RuleError(_NOT_BATTLE)
             value = result if isinstance(result, GameResult) else GameResult.parse(result)
