@@ -11,7 +11,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.config import Config
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import text
+from sqlalchemy import inspect, text
 from test_service_support import db_url, make_service, started, store  # noqa: F401
 
 from crosstable.store import Store, StoreError, default_db_path, open_store, resolve_url
@@ -70,6 +70,43 @@ def test_migrations_reach_the_head_and_match_the_models(db_url: str, store: Stor
             if not _foreign_table(diff)  # tables of other parts (accounts…) are theirs
         ]
     assert ours == []
+
+
+def test_migration_0008_gives_every_registered_player_an_empty_club(
+    db_url: str, store: Store
+) -> None:
+    """A database at 0007 (no ``entries.club``) upgrades in place: its players keep
+    everything and get the club "" (issue 15 item 5); 0008 also goes back down."""
+    from alembic import command
+
+    from crosstable.store.engine import upgrade
+
+    service = make_service(store)
+    tid = started(service, 4)
+    config = Config()
+    config.set_main_option("script_location", "crosstable.store:migrations")
+    with store._writer.connect() as connection, connection.begin():
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0007")
+    with store.engine.connect() as connection:
+        columns = {c["name"] for c in inspect(connection).get_columns("entries")}
+        assert "club" not in columns and "fide_id" in columns
+        assert (
+            connection.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0007"
+        )
+    upgrade(store)
+    with store.engine.connect() as connection:
+        rows = connection.execute(
+            text("SELECT number, name, club FROM entries WHERE tournament_id = :t ORDER BY number"),
+            {"t": tid},
+        ).all()
+    assert [tuple(row) for row in rows] == [
+        (1, "Anna", ""),
+        (2, "Boris", ""),
+        (3, "Clara", ""),
+        (4, "Dmitri", ""),
+    ]
+    assert service.edit_player(tid, 2, club="Yerevan CC").summary.endswith("→ Yerevan CC")
 
 
 def _foreign_table(diff: object) -> bool:

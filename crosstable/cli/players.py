@@ -37,13 +37,14 @@ def player_add(
     birth_date: Annotated[str, typer.Option(help="YYYY/MM/DD or the year.")] = "",
     sex: Annotated[str, typer.Option(help="m or w.")] = "",
     team: Annotated[str, typer.Option(help="Scheveningen: the player's team.")] = "",
+    club: Annotated[str, typer.Option(help="The player's club (not written to TRF).")] = "",
     tournament: TournamentOption = None,
     db: DbOption = None,
 ) -> None:
     """Register a player (before round 1)."""
     from crosstable.service import PlayerInfo
 
-    info = PlayerInfo(name, rating, title, federation, fide_id, birth_date, sex, team)
+    info = PlayerInfo(name, rating, title, federation, fide_id, birth_date, sex, team, club)
     with _service(db) as service:
         tid = _current(service, tournament)
         _header(service, tid)
@@ -85,6 +86,7 @@ def player_edit(
     fide_id: Annotated[str | None, typer.Option(help="FIDE id.")] = None,
     birth_date: Annotated[str | None, typer.Option(help="YYYY/MM/DD or the year.")] = None,
     sex: Annotated[str | None, typer.Option(help="m or w.")] = None,
+    club: Annotated[str | None, typer.Option(help="The player's club ('' clears it).")] = None,
     tournament: TournamentOption = None,
     db: DbOption = None,
 ) -> None:
@@ -101,6 +103,7 @@ def player_edit(
             ("fide_id", fide_id),
             ("birth_date", birth_date),
             ("sex", sex),
+            ("club", club),
         )
         if value is not None
     }
@@ -109,7 +112,7 @@ def player_edit(
     if not values:
         raise RuleError(
             "player edit: say what changes, e.g. --name, --rating, --title, --federation, "
-            "--fide-id, --birth-date or --sex"
+            "--fide-id, --birth-date, --sex or --club"
         )
     with _service(db) as service:
         tid = _current(service, tournament)

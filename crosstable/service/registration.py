@@ -23,9 +23,9 @@ from crosstable.core.scoring import PointSystem, format_points
 from crosstable.service.approval import WITHDRAWN, withdraw_if_changed
 from crosstable.service.base import Change, Done, ServiceBase, Unchanged, append_event
 from crosstable.service.bus import Notification
+from crosstable.service.eligibility import check_venue_kind
 from crosstable.service.errors import NotFoundError
 from crosstable.service.field import check_field
-from crosstable.service.eligibility import check_venue_kind
 from crosstable.service.finishing import check_finish_setting
 from crosstable.service.loading import Loaded, settings_columns, settings_of
 from crosstable.service.lots import draw_order
@@ -81,6 +81,8 @@ class PlayerInfo:
     sex: str = ""
     #: the player's team in a Scheveningen ("" elsewhere)
     team: str = ""
+    #: the player's club ("" when not given; not in TRF)
+    club: str = ""
 
     def checked(self) -> PlayerInfo:
         name = " ".join(self.name.split())
@@ -89,9 +91,14 @@ class PlayerInfo:
         if self.sex not in ("", "m", "w"):
             raise RuleError(f"player {name}: sex is 'm', 'w' or empty, not {self.sex!r}")
         Player(start=1, name=name, rating=self.rating)  # the core's own checks
-        return replace(self, name=name)
+        club = " ".join(self.club.split())
+        if len(club) > CLUB_LENGTH:
+            raise RuleError(f"player {name}: a club is at most {CLUB_LENGTH} characters long")
+        return replace(self, name=name, club=club)
 
 
+#: the longest club name the store keeps (entries.club)
+CLUB_LENGTH = 100
 #: settings that FIDE wants published before round 1 (C.07; R-RR-13): locked after the start
 LOCKED_AFTER_START = ("point_system", "bye_points", "tiebreaks", "withdrawal_rule", "rules")
 #: settings that shape the schedule: only before the start
@@ -427,7 +434,7 @@ class Registration(ServiceBase):
 
 
 #: the player details ``edit_player`` may change
-EDITABLE = ("name", "rating", "title", "federation", "fide_id", "birth_date", "sex")
+EDITABLE = ("name", "rating", "title", "federation", "fide_id", "birth_date", "sex", "club")
 _DETAIL_NAMES = {
     "name": "name",
     "rating": "rating",
@@ -436,6 +443,7 @@ _DETAIL_NAMES = {
     "fide_id": "FIDE id",
     "birth_date": "birth date",
     "sex": "sex",
+    "club": "club",
 }
 
 
@@ -552,6 +560,7 @@ def _info_columns(info: PlayerInfo) -> dict[str, Any]:
         "fide_id": info.fide_id,
         "birth_date": info.birth_date,
         "sex": info.sex,
+        "club": info.club,
         "team": " ".join(info.team.split()) or None,
     }
 

@@ -117,6 +117,8 @@ class EntryRow(Base):
     fide_id: Mapped[str] = mapped_column(String(20), default="")
     birth_date: Mapped[str] = mapped_column(String(10), default="")
     sex: Mapped[str] = mapped_column(String(1), default="")
+    #: the player's club ("" when not given; migration 0008; not in TRF)
+    club: Mapped[str] = mapped_column(String(100), default="", server_default="")
     #: the first round the player no longer plays (None: not withdrawn)
     withdrawn_from: Mapped[int | None] = mapped_column(Integer, nullable=True)
     #: the final place, fixed when the tournament finishes

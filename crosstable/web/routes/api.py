@@ -128,7 +128,7 @@ def create(body: TournamentIn, request: Request, caller: ApiCaller) -> dict[str,
         start_date=body.start_date,
         end_date=body.end_date,
         players=tuple(
-            PlayerInfo(p.name, p.rating, p.title, p.federation, p.fide_id, team=p.team)
+            PlayerInfo(p.name, p.rating, p.title, p.federation, p.fide_id, team=p.team, club=p.club)
             for p in body.players
         ),
         rounds=body.rounds,
@@ -325,7 +325,13 @@ def add_player(tid: Num, body: PlayerIn, request: Request, caller: ApiCaller) ->
     site = site_of(request)
     require_role(site, caller, tid, MANAGERS)
     info = PlayerInfo(
-        body.name, body.rating, body.title, body.federation, body.fide_id, team=body.team
+        body.name,
+        body.rating,
+        body.title,
+        body.federation,
+        body.fide_id,
+        team=body.team,
+        club=body.club,
     )
     return _out(site.service.add_player(tid, info, actor=caller.actor))
 

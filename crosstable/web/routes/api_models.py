@@ -38,6 +38,7 @@ class PlayerIn(Body):
     federation: str = Field("", max_length=10)
     fide_id: str = Field("", max_length=20)
     team: str = Field("", max_length=100, description="the player's team (Scheveningen)")
+    club: str = Field("", max_length=100, description="the player's club (not in TRF)")
 
 
 class LotsIn(Body):

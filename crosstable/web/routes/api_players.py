@@ -28,6 +28,7 @@ class PlayerEditIn(BaseModel):
     fide_id: str | None = Field(None, max_length=20)
     birth_date: str | None = Field(None, max_length=10, description="YYYY/MM/DD or the year")
     sex: str | None = Field(None, max_length=1, description="m, w or empty")
+    club: str | None = Field(None, max_length=100, description="the player's club")
 
 
 @router.patch("/tournaments/{tid}/players/{number}")

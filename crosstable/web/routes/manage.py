@@ -77,6 +77,7 @@ def add_players(tid: int, request: Request, form: CheckedForm) -> Response:
                 text(form, "title"),
                 text(form, "federation"),
                 team=text(form, "team"),
+                club=text(form, "club"),
             )
         )
     pasted = text(form, "list")
@@ -115,7 +116,7 @@ def remove_player(tid: int, number: int, request: Request, form: CheckedForm) ->
 
 
 #: the player details the edit form may send (the rating apart: a number or empty)
-PLAYER_FIELDS = ("name", "title", "federation", "fide_id", "birth_date", "sex")
+PLAYER_FIELDS = ("name", "title", "federation", "fide_id", "birth_date", "sex", "club")
 
 
 @router.post("/t/{tid}/manage/players/{number}/edit")

@@ -140,11 +140,14 @@ def player(tid: int, start: int, request: Request) -> Response:
         raise HTTPException(status_code=404, detail=f"there is no player {start} in the table")
     explanations = table.standings.explain(start) if table.standings is not None else []
     games = [g for g in context["t"].games if start in (g.white, g.black)]
+    numbers = [p.number for p in context["t"].players if p.start == start]
+    details = site.service.player_details(tid).get(numbers[0]) if numbers else None
     return site.page(
         request,
         "player.html",
         caller=caller,
         line=table.line(start),
+        club=details.club if details else "",
         explanations=explanations,
         games=games,
         byes=player_byes(site, context["t"], table.line(start)),
