@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -172,7 +173,7 @@ def _view(loaded: Loaded) -> TournamentView:
         "time_control": row.time_control,
         "start_date": row.start_date,
         "end_date": row.end_date,
-        "regulations": row.regulations,
+        "regulations": published_regulations(row.regulations, row.status),
         "draw_method": row.draw_method,
         "draw_seed": row.draw_seed,
     }
@@ -188,3 +189,16 @@ def _view(loaded: Loaded) -> TournamentView:
         free_rounds=free,
         rounds=len(loaded.rounds),
     )
+
+
+def published_regulations(details: dict[str, Any] | None, status: str) -> dict[str, Any]:
+    """The regulations' details as anyone may read them: a battle-chess tournament's seed
+    of the colours is its SHA-256 (``sha256:…``) until the tournament is finished, so
+    nobody can work out the colours of games still to come."""
+    from crosstable.core import battle
+
+    shown = dict(details or {})
+    seed = shown.get(battle.SEED)
+    if battle.is_battle(shown) and status != "finished" and seed not in (None, ""):
+        shown[battle.SEED] = "sha256:" + hashlib.sha256(str(seed).encode()).hexdigest()
+    return shown

@@ -100,7 +100,8 @@ CATALOGUE: tuple[str, ...] = (
     E_("the tournament {what}"),
     E_("has not started"),
     E_("is finished already"),
-    E_("{count} game(s) have no result yet: {listed}"),
+    E_("{count} games have no result yet: {listed}"),
+    E_("1 game has no result yet: {listed}"),
     E_("{item} and {count} more"),
     E_("{where}: nobody reported a result; name the result"),
     E_("{where} is disputed (White reported {white}, Black {black}): name the result that stands"),
@@ -202,7 +203,7 @@ CATALOGUE: tuple[str, ...] = (
     E_("there is no token {token}"),
     E_("unknown eligibility rule {name}"),
     E_("at least {need} rated games are required (you have {have})"),
-    E_("at least {need} online tournament(s) are required (you have {have})"),
+    E_("at least {need} online tournaments are required (you have {have})"),
     E_("players flagged for computer assistance cannot enter"),
     E_("the regulations are waiting for an administrator's approval"),
     E_("the regulations were not approved"),
@@ -364,7 +365,7 @@ CATALOGUE: tuple[str, ...] = (
     E_("full-point"),
     E_("an odd number of players is present: one of them gets the PAB"),
     E_("an even number of players is present: no PAB (player {start} must play)"),
-    E_("player(s) {players} not paired: every player present plays or has the PAB"),
+    E_("players {players} are not paired: every player present plays or has the PAB"),
     E_(
         "board {board}: {white} and {black} met in round {round} already (a rematch; allow it explicitly to publish it)"
     ),
@@ -695,6 +696,7 @@ CATALOGUE: tuple[str, ...] = (
     E_("{where}: a text must not contain a NUL character"),
     E_("{where}: expected an object, got {value}"),
     E_("tournament.system: unknown system {system}"),
+    E_("a battle-chess tournament can be exported by everyone once it is finished (the file carries the seed of the colours)"),
     # battle chess (issue 12 item 1; core/battle.py, service/battle.py)
     E_("variant: {value} is not known; the only variant is 'battle'"),
     E_("{key}: only a battle-chess tournament has one"),
@@ -722,7 +724,9 @@ CATALOGUE: tuple[str, ...] = (
     # the portal's rules (issue 12 items 2-4: fair play, eligibility, masters, organisers)
     E_("venue kind is online or otb (over the board), not {value}"),
     E_("eligibility: at least {need} games played are required (you have {have})"),
-    E_("eligibility: at least {need} finished online tournament(s) are required (you have {have})"),
+    E_("eligibility: at least 1 game played is required (you have {have})"),
+    E_("eligibility: at least {need} finished online tournaments are required (you have {have})"),
+    E_("eligibility: at least 1 finished online tournament is required (you have {have})"),
     E_("{total} = {site} on the site + {adjusted} adjusted"),
     E_("{total} = {site} on the site − {adjusted} adjusted"),
     E_("the tournament cannot start: {problems}"),
@@ -737,7 +741,9 @@ CATALOGUE: tuple[str, ...] = (
     ),
     E_("{entry}: no account on the site"),
     E_("at least {need} games played are required (has {have})"),
-    E_("at least {need} finished online tournament(s) are required (has {have})"),
+    E_("at least 1 game played is required (has {have})"),
+    E_("at least {need} finished online tournaments are required (has {have})"),
+    E_("at least 1 finished online tournament is required (has {have})"),
     E_("flagged for computer help"),
     E_(
         "organisers: a sole organiser may not play in their own tournament (add another organiser who does not play first)"

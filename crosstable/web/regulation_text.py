@@ -81,9 +81,13 @@ def seed_text(value: Any, status: str) -> str:
     """The seed of the colours: as it is once finished, before that its SHA-256."""
     import hashlib
 
-    if status == "finished":
-        return str(value)
-    digest = hashlib.sha256(str(value).encode()).hexdigest()
+    text = str(value)
+    if text.startswith("sha256:"):  # as the service publishes it before the finish
+        digest = text.removeprefix("sha256:")
+    elif status == "finished":
+        return text
+    else:
+        digest = hashlib.sha256(text.encode()).hexdigest()
     return gettext(
         "SHA-256 %(digest)s (the seed itself is shown once the tournament is finished)",
         digest=digest,

@@ -37,6 +37,7 @@ from crosstable.web.routes.common import (
     MANAGERS,
     RESULT_ENTRY,
     csrf,
+    require_export_allowed,
     require_role,
     require_user,
 )
@@ -427,9 +428,13 @@ def history(tid: Num, request: Request) -> list[dict[str, Any]]:
 
 
 @router.get("/tournaments/{tid}/export/{fmt}", response_model=None)
-def export(tid: Num, fmt: Literal["trf2026", "trf16", "json"], request: Request) -> Any:
-    """TRF-2026, TRF-16 for arbiters' software, or the whole tournament as JSON (R-OR-5)."""
+def export(
+    tid: Num, fmt: Literal["trf2026", "trf16", "json"], request: Request, caller: ApiCaller
+) -> Any:
+    """TRF-2026, TRF-16 for arbiters' software, or the whole tournament as JSON (R-OR-5);
+    a battle-chess tournament's only for its organisers until it is finished."""
     site = site_of(request)
+    require_export_allowed(site, caller, tid)
     if fmt == "json":
         return site.service.export_json(tid)
     return PlainTextResponse(site.service.export_trf(tid, fmt))

@@ -197,3 +197,18 @@ def integer(
 
 #: a form parameter that has passed the CSRF check
 CheckedForm = Annotated[dict[str, Any], Depends(checked_form)]
+
+
+def require_export_allowed(site: Site, caller: Caller, tid: int) -> None:
+    """A battle-chess tournament's export carries the seed of its colours: until it is
+    finished only its organisers (and administrators) may download it."""
+    from crosstable.core import battle
+
+    view = site.service.overview(tid)
+    secret = battle.is_battle(view.settings.get("regulations")) and view.status != "finished"
+    if secret and role_of(site, caller, tid) not in MANAGERS:
+        raise HTTPException(
+            status_code=403,
+            detail="a battle-chess tournament can be exported by everyone once it is "
+            "finished (the file carries the seed of the colours)",
+        )

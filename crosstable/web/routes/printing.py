@@ -25,7 +25,7 @@ from crosstable.web import pdf as pdfs
 from crosstable.web import sheets as paper
 from crosstable.web.app import Site
 from crosstable.web.i18n import gettext as _
-from crosstable.web.routes.common import caller_of
+from crosstable.web.routes.common import caller_of, require_export_allowed
 from crosstable.web.sheets import Board, ByeLine, Sheet, Winner
 from crosstable.web.views import PlayerLine
 
@@ -250,7 +250,8 @@ def pdf(tid: int, name: str, request: Request, round: int = 0) -> Response:
 @router.get("/t/{tid}/export/{fmt}")
 def export(tid: int, fmt: str, request: Request) -> Response:
     """TRF-2026, TRF-16 or JSON, as a download."""
-    site, _caller = caller_of(request)
+    site, caller = caller_of(request)
+    require_export_allowed(site, caller, tid)
     if fmt == "json":
         return JSONResponse(
             site.service.export_json(tid),
