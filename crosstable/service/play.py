@@ -100,10 +100,12 @@ class Play(ServiceBase):
                 return fast
 
         def body(tx: Tx) -> Done:
-            game = _game(tx, round_number, board)
-            _check_version(game, expected_version, round_number, board)
             code = result_code(value)
             where = f"round {round_number} board {board}"
+            if tx.tournament.status == "finished":  # (perhaps by the last result of another)
+                _settled(tx, round_number, board, code)
+            game = _game(tx, round_number, board)
+            _check_version(game, expected_version, round_number, board)
             if game.result == code:
                 raise Unchanged(f"{where}: {value.label()} is already recorded")
             if game.result is not None:
@@ -439,6 +441,22 @@ def _game(tx: Tx, round_number: int, board: int) -> GameRow:
     ).all()
     raise NotFoundError(
         f"round {round_number} has no board {board} (boards 1–{max(boards, default=0)})"
+    )
+
+
+def _settled(tx: Tx, round_number: int, board: int, code: str | None) -> None:
+    """A result for a game of a finished tournament: the same result is there already
+    (nothing to do), or another one (a conflict naming it), as while it was running."""
+    game = tx.session.get(GameRow, (tx.tournament_id, round_number, board))
+    if game is None or game.result is None:
+        return
+    where = f"round {round_number} board {board}"
+    if game.result == code:
+        raise Unchanged(f"{where}: {result_label(code)} is already recorded")
+    raise ConflictError(
+        f"{where} already has {result_label(game.result)}; "
+        "the tournament is finished and its places are fixed",
+        current=result_label(game.result),
     )
 
 
