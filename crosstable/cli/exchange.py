@@ -1,0 +1,119 @@
+"""Whole tournaments in and out: ``crosstable export`` (JSON with its history, TRF-2026,
+TRF-16) and ``crosstable import`` (a JSON export or a TRF file)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from crosstable.cli.files import write_atomically
+from crosstable.cli.tournament import (
+    CURRENT,
+    DbOption,
+    TournamentOption,
+    _actor,
+    _current,
+    _header,
+    _said,
+    _service,
+    console,
+)
+from crosstable.core.errors import InputError, RuleError
+
+if TYPE_CHECKING:
+    from crosstable.service import Service
+
+
+def export(
+    to: Annotated[str, typer.Option("--to", help="trf2026, trf16 or json.")] = "json",
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="File to write (default: stdout).")
+    ] = None,
+    tournament: TournamentOption = None,
+    db: DbOption = None,
+) -> None:
+    """Export the whole tournament: JSON (with its history) or a FIDE TRF file."""
+    with _service(db) as service:
+        tid = _current(service, tournament)
+        if to == "json":
+            text = json.dumps(service.export_json(tid), ensure_ascii=False, indent=2) + "\n"
+        elif to in ("trf2026", "trf16"):
+            text = service.export_trf(tid, to)
+            _say_unfinished_round(service, tid)
+        else:
+            raise RuleError(f"--to {to!r}: use trf2026, trf16 or json")
+    if output is None:
+        typer.echo(text, nl=False)
+    else:
+        write_atomically(output, text)
+        console.print(f"written {output}", markup=False)
+
+
+def _say_unfinished_round(service: Service, tid: int) -> None:
+    """Tell (on stderr) whether the TRF holds a round still being played."""
+    waiting = [g for g in service.overview(tid).games if g.result is None]
+    if waiting:
+        rounds = sorted({g.round for g in waiting})
+        listed = ", ".join(str(r) for r in rounds)
+        which = f"round {listed} is" if len(rounds) == 1 else f"rounds {listed} are"
+        games = "1 game" if len(waiting) == 1 else f"{len(waiting)} games"
+        typer.echo(
+            f"note: {which} not finished: the file includes their pairings, "
+            f"{games} without a result",
+            err=True,
+        )
+
+
+def import_(
+    file: Annotated[Path, typer.Argument(help="A crosstable JSON export or a TRF file.")],
+    lenient: Annotated[
+        bool,
+        typer.Option(
+            "--lenient", help="TRF: read a file from a sloppy program with warnings (trf validate)."
+        ),
+    ] = False,
+    db: DbOption = None,
+) -> None:
+    """Import a tournament (JSON export with its history, or TRF); it becomes current."""
+    from crosstable.service.import_check import MAX_DOCUMENT_BYTES
+
+    with file.open("rb") as stream:
+        data = stream.read(MAX_DOCUMENT_BYTES + 1)
+    if len(data) > MAX_DOCUMENT_BYTES:
+        raise InputError(
+            f"the file is larger than {MAX_DOCUMENT_BYTES // 2**20} MiB", source=str(file)
+        )
+    with _service(db) as service:
+        if data.lstrip()[:1] == b"{":
+            try:
+                document = json.loads(data.decode("utf-8-sig"))
+            except UnicodeDecodeError as error:
+                raise InputError(f"not UTF-8 ({error.reason})", source=str(file)) from None
+            except json.JSONDecodeError as error:
+                raise InputError(
+                    error.msg, source=str(file), line=error.lineno, column=error.colno
+                ) from None
+            except ValueError:  # json refuses integers of over 4 300 digits
+                raise InputError("a number has too many digits", source=str(file)) from None
+            except RecursionError:
+                raise InputError("the document is nested too deeply", source=str(file)) from None
+            tid = service.import_json(document, source=str(file))
+            summary = f"tournament {tid} imported from {file} with its history"
+        else:
+            from crosstable.cli.trf import echo_warnings, read_document
+
+            parsed = read_document(file, lenient=lenient)  # (bounded as every TRF read is)
+            echo_warnings(file, parsed)
+            change = service.import_tournament(
+                parsed.tournament, actor=_actor(), source=str(file), headers=parsed.headers
+            )
+            tid, summary = change.tournament_id, change.summary
+        service.set_preference(CURRENT, str(tid))
+        _header(service, tid)
+        _said(summary)
+
+
+# -- output helpers ------------------------------------------------------------------
