@@ -65,3 +65,13 @@ def test_bad_battle_options(db: str, capsys: pytest.CaptureFixture[str]) -> None
     assert code == 2 and "--off" in err
     code, _, err = run(capsys, "result", "1", "1", "setup-white", "--db", db)
     assert code == 2 and "Traceback" not in err
+
+
+def test_new_makes_a_battle_chess_tournament(db: str, capsys: pytest.CaptureFixture[str]) -> None:
+    ok(capsys, "new", "Battle", "--battle", "--setup-minutes", "7", "--db", db)
+    out = ok(capsys, "battle", "--db", db)
+    assert "battle chess" in out and "7 min" in out
+    code, _, err = run(capsys, "new", "Open", "--system", "dutch", "--battle", "--db", db)
+    assert code == 2 and "round robin" in err
+    code, _, err = run(capsys, "new", "Club", "--setup-minutes", "5", "--db", db)
+    assert code == 2 and "add --battle" in err

@@ -147,6 +147,15 @@ def new(
     deputy_arbiter: Annotated[
         str, typer.Option(help="Deputy chief arbiters, separated by semicolons.")
     ] = "",
+    battle: Annotated[
+        bool,
+        typer.Option(
+            "--battle", help="Battle chess: each game's colours drawn just before the game."
+        ),
+    ] = False,
+    setup_minutes: Annotated[
+        int | None, typer.Option(help="Battle chess: the set-up time in minutes.")
+    ] = None,
     db: DbOption = None,
 ) -> None:
     """Create a tournament from its regulations; it becomes the current one."""
@@ -173,6 +182,14 @@ def new(
     ):
         if value.strip():
             details[key] = value.strip()
+    if setup_minutes is not None and not battle:
+        raise RuleError("--setup-minutes is for battle chess: add --battle")
+    if battle:
+        from crosstable.core import battle as battle_rules
+
+        details[battle_rules.VARIANT] = battle_rules.BATTLE
+        if setup_minutes is not None:
+            details[battle_rules.SETUP_MINUTES] = str(setup_minutes)
     regulations = Regulations(
         name=name,
         system=chosen,
