@@ -279,7 +279,7 @@ def test_the_counts_come_from_the_site_and_the_adjustment_is_kept_apart(
     assert accounts.registration_problems(rules_tid, anna) == [
         "eligibility: at least 20 games played are required (you have 9 = 4 on the site "
         "+ 5 adjusted)",
-        "eligibility: at least 2 finished online tournament(s) are required (you have 1)",
+        "eligibility: at least 2 finished online tournaments are required (you have 1)",
     ]
     accounts.adjust(anna.id, games=16, tournaments=1, reason="imported")
     assert accounts.registration_problems(rules_tid, anna) == []
@@ -305,7 +305,7 @@ def test_an_over_the_board_event_needs_ten_eligible_players(service: Service) ->
     newcomer = person(accounts, "newcomer")
     assert accounts.registration_problems(tid, newcomer) == [
         "eligibility: at least 20 games played are required (you have 0)",
-        "eligibility: at least 1 finished online tournament(s) are required (you have 0)",
+        "eligibility: at least 1 finished online tournament is required (you have 0)",
     ]
     for user in players[:8]:
         accounts.adjust(user.id, games=20, tournaments=1, reason="imported")
@@ -318,7 +318,7 @@ def test_an_over_the_board_event_needs_ten_eligible_players(service: Service) ->
         "the tournament cannot start: an over-the-board event needs at least 10 eligible "
         "registered players to start; it has 8 — not eligible: "
     )
-    assert "player 9 p8: at least 1 finished online tournament(s) are required (has 0)" in message
+    assert "player 9 p8: at least 1 finished online tournament is required (has 0)" in message
     assert "player 10 p9: at least 20 games played are required (has 0)" in message
     assert f"player {guest} Guest: no account on the site" in message
     accounts.adjust(players[8].id, games=25, tournaments=1, reason="imported")

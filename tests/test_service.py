@@ -427,7 +427,7 @@ def test_revert_to_any_point_and_back(service: Service) -> None:
     snapshot = results(service, tid)
     first = min(marks.values())
     reverted = service.revert_to(tid, first)
-    assert "3 later event(s)" in reverted.summary
+    assert "3 later events taken back" in reverted.summary
     assert sum(r is not None for r in results(service, tid).values()) == 1
     # revert the revert: everything is back
     service.revert_to(tid, reverted.seq - 1)

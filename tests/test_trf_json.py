@@ -87,8 +87,14 @@ def test_errors_name_the_json_path() -> None:
         tournament_from_json(bad, source="t.json")
     bad = json.loads(json.dumps(good))
     bad["tournament"]["players"][0]["colour"] = "w"
-    with pytest.raises(InputError, match=r"players\[0\]: unknown field\(s\) colour"):
+    with pytest.raises(InputError, match=r"players\[0\]: unknown field 'colour'$"):
         tournament_from_json(bad)
+    bad["tournament"]["players"][0]["club"] = "Yerevan"  # two: the plural, no "(s)"
+    with pytest.raises(InputError, match=r"players\[0\]: unknown fields 'club', 'colour'$"):
+        tournament_from_json(bad)
+    many = {**good, **{f"extra{n}": n for n in range(7)}}
+    with pytest.raises(InputError, match=r"unknown fields 'extra0', .*'extra4' and 2 more$"):
+        tournament_from_json(many)
     bad = json.loads(json.dumps(good))
     bad["tournament"]["rounds"][0]["games"][0]["white"] = 99
     with pytest.raises(InputError, match="no player with starting number 99"):

@@ -218,7 +218,7 @@ def test_every_template_is_found_again() -> None:
             "тур 3, доска 2: уже записан результат 1-0; чтобы его изменить, исправьте результат",
         ),
         (
-            "3 game(s) have no result yet: round 1 board 2, round 2 board 1, "
+            "3 games have no result yet: round 1 board 2, round 2 board 1, "
             "round 3 board 3 and 4 more",
             "партий без результата: 3 (тур 1, доска 2, тур 2, доска 1, тур 3, доска 3 и ещё 4)",
         ),

@@ -70,7 +70,7 @@ def tournament_from_json(
         raise InputError(f'"version" {data.get("version")!r}: this reader knows 1', source=source)
     unknown = set(data) - {"format", "version", "tournament", "trf"}
     if unknown:
-        raise InputError(f"unknown field(s) {', '.join(sorted(unknown))}", source=source)
+        raise InputError(_unknown(unknown), source=source)
     decoder = _Decoder(source)
     tournament = decoder.value(data.get("tournament"), Tournament, "$.tournament")
     extras = data.get("trf", {})
@@ -166,7 +166,7 @@ class _Decoder:
         hints, names = _fields(cls)
         unknown = set(data) - names
         if unknown:
-            raise self.fail(path, f"unknown field(s) {', '.join(sorted(unknown))}")
+            raise self.fail(path, _unknown(unknown))
         values = {
             name: item
             if name in (decoded or set())
@@ -285,3 +285,13 @@ def _key(key: str, hint: Any) -> object:
     if hint is int:
         return int(key) if is_number_text(key.removeprefix("-")) else key
     return key
+
+
+def _unknown(names: set[str]) -> str:
+    """``unknown field 'x'``, ``unknown fields 'a', 'b'`` (the first five, each cut to 40
+    characters: a hostile document's keys do not make a huge message)."""
+    ordered = sorted(names)
+    listed = ", ".join(repr(name[:40]) for name in ordered[:5])
+    if len(ordered) > 5:
+        listed += f" and {len(ordered) - 5} more"
+    return f"unknown field {listed}" if len(names) == 1 else f"unknown fields {listed}"

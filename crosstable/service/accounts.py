@@ -31,6 +31,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, object_session
 
 from crosstable.core.errors import RuleError
+from crosstable.core.wording import counted
 from crosstable.service.account_entries import EntryAccounts
 from crosstable.service.clock import Clock, SystemClock
 from crosstable.service.errors import ConflictError, NotFoundError
@@ -559,9 +560,10 @@ def _describe_access(before: dict[str, Any], after: dict[str, Any]) -> str:
         rules = after["eligibility"]
         listed = []
         if rules.get("min_rated_games"):
-            listed.append(f"at least {rules['min_rated_games']} rated games")
+            listed.append(f"at least {counted(rules['min_rated_games'], 'rated game')}")
         if rules.get("min_online_tournaments"):
-            listed.append(f"at least {rules['min_online_tournaments']} online tournament(s)")
+            need = rules["min_online_tournaments"]
+            listed.append(f"at least {counted(need, 'online tournament')}")
         parts.append("eligibility: " + ("; ".join(listed) if listed else "anyone"))
     if list(after) == ["approval"]:
         return parts[0]

@@ -165,13 +165,18 @@ def eligibility_problems(rules: Mapping[str, Any], record: PlayingRecord) -> lis
     need = int(rules.get("min_rated_games") or 0)
     if need and record.games < need:
         problems.append(
-            f"eligibility: at least {need} games played are required "
+            f"eligibility: at least 1 game played is required (you have {record.games_text()})"
+            if need == 1
+            else f"eligibility: at least {need} games played are required "
             f"(you have {record.games_text()})"
         )
     need = int(rules.get("min_online_tournaments") or 0)
     if need and record.tournaments < need:
         problems.append(
-            f"eligibility: at least {need} finished online tournament(s) are required "
+            "eligibility: at least 1 finished online tournament is required "
+            f"(you have {record.tournaments_text()})"
+            if need == 1
+            else f"eligibility: at least {need} finished online tournaments are required "
             f"(you have {record.tournaments_text()})"
         )
     return problems

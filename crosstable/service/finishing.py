@@ -60,7 +60,12 @@ def final_standing(tx: Tx, loaded: Loaded) -> dict[int, int]:
     if missing:
         listed = ", ".join(f"round {g.round} board {g.board}" for g in missing[:5])
         more = f" and {len(missing) - 5} more" if len(missing) > 5 else ""
-        raise RuleError(f"{len(missing)} game(s) have no result yet: {listed}{more}")
+        message = (
+            f"1 game has no result yet: {listed}{more}"
+            if len(missing) == 1
+            else f"{len(missing)} games have no result yet: {listed}{more}"
+        )
+        raise RuleError(message)
     if System(row.system) is System.SWISS_DUTCH:
         check_swiss_finished(loaded)
     return bracket_places if bracket_places is not None else final_places(loaded.tournament())

@@ -26,6 +26,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from crosstable.core.errors import RuleError
+from crosstable.core.wording import counted
 from crosstable.service.approval import WITHDRAWN, withdraw_if_changed
 from crosstable.service.base import Change, Done, ServiceBase, append_event
 from crosstable.service.errors import NotFoundError
@@ -193,7 +194,7 @@ class History(ServiceBase):
                 reason=reason,
                 confirm=confirm,
             )
-            summary = f"reverted to #{seq}: {len(later)} later event(s) taken back"
+            summary = f"reverted to #{seq}: {counted(len(later), 'later event')} taken back"
             if reopened:
                 data["reopened"] = reopened
                 summary += f"; reopens the finished tournament (reason: {reopened['reason']})"

@@ -37,6 +37,7 @@ from crosstable.core.pairing.dutch import (
     request_for,
 )
 from crosstable.core.pairing.dutch.players import bye_eligible
+from crosstable.core.wording import counted
 from crosstable.service.base import Change, Done, ServiceBase, Unchanged, replayed_change
 from crosstable.service.errors import NotFoundError
 from crosstable.service.loading import Loaded
@@ -309,8 +310,11 @@ def _review(
         raise RuleError(f"an even number of players is present: no PAB (player {bye} must play)")
     missing = sorted(present - set(seen))
     if missing:
+        # always two or more: the checks above leave an even number unpaired
         names = ", ".join(str(s) for s in missing)
-        raise RuleError(f"player(s) {names} not paired: every player present plays or has the PAB")
+        raise RuleError(
+            f"players {names} are not paired: every player present plays or has the PAB"
+        )
     if bye is not None and not bye_eligible(history[bye], request.win):
         raise RuleError(
             f"player {bye} already scored a win without playing (PAB, full-point bye or "
@@ -453,7 +457,7 @@ class SwissPlay(ServiceBase):
             tx.flush()
             manual = bool(warnings)
             names = {loaded.start_of(e.number): e.name for e in loaded.entries}
-            summary = f"round {number} paired: {len(chosen)} board(s)"
+            summary = f"round {number} paired: {counted(len(chosen), 'board')}"
             if pab is not None:
                 summary += f", PAB {pab} {names[pab]}"
             if plan.absent:
@@ -676,10 +680,13 @@ def withdraw_swiss(tx: Tx, loaded: Loaded, entry: EntryRow, from_round: int | No
             tx.delete(rnd)
     parts = [f"{who} withdrew from round {first}"]
     if forfeits:
-        parts.append(f"{len(forfeits)} game(s) forfeited")
+        parts.append(f"{counted(len(forfeits), 'game')} forfeited")
     if dropped:
+        rounds = ", ".join(str(b.round) for b in dropped)  # a player's byes: a round each
         parts.append(
-            f"requested bye(s) in round(s) {', '.join(str(b.round) for b in dropped)} dropped"
+            f"requested byes in rounds {rounds} dropped"
+            if len(dropped) > 1
+            else f"requested bye in round {rounds} dropped"
         )
     parts.append(f"not paired from round {max(first, paired + 1)} on")
     return Done(

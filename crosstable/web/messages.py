@@ -696,7 +696,9 @@ CATALOGUE: tuple[str, ...] = (
     E_("{where}: a text must not contain a NUL character"),
     E_("{where}: expected an object, got {value}"),
     E_("tournament.system: unknown system {system}"),
-    E_("a battle-chess tournament can be exported by everyone once it is finished (the file carries the seed of the colours)"),
+    E_(
+        "a battle-chess tournament can be exported by everyone once it is finished (the file carries the seed of the colours)"
+    ),
     # battle chess (issue 12 item 1; core/battle.py, service/battle.py)
     E_("variant: {value} is not known; the only variant is 'battle'"),
     E_("{key}: only a battle-chess tournament has one"),
