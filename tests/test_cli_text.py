@@ -91,6 +91,24 @@ def test_the_demo_cites_no_seeds(capsys: pytest.CaptureFixture[str]) -> None:
     assert CITATION.findall(capsys.readouterr().out) == []
 
 
+def test_tiebreak_explanations_cite_no_seeds(capsys: pytest.CaptureFixture[str]) -> None:
+    """``standings --explain`` (and the web's explanation panel, made from the same
+    explanations) of every tie-break the core knows: the portal's ARO_RATED and DSB
+    said "(seeds 000, 002)" to users."""
+    from crosstable.core.tiebreaks import REGISTRY
+
+    example = ROOT / "examples" / "club_rr6.trf"
+    found = []
+    for code in sorted(REGISTRY):
+        for explain in ("1", "1,2"):
+            argv = ["standings", str(example), "--tiebreaks", code, "--explain", explain]
+            assert main(argv) == 0, argv
+            out = capsys.readouterr().out
+            assert f"{code} of player 1" in out or explain == "1,2", (code, out)
+            found += [f"{code} --explain {explain}: {m}" for m in CITATION.findall(out)]
+    assert len(REGISTRY) > 20 and found == []
+
+
 def test_the_scan_finds_what_it_looks_for() -> None:
     for cited in ("players: 2 — needs 3 (R-RR-1)", "as in seed 003", "(seeds 001, 004)"):
         assert CITATION.search(cited), cited

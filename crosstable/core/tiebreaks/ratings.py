@@ -198,7 +198,8 @@ class AverageRatingOfRatedOpponents(_RatingBased):
 
     name = "ARO_RATED"
     title = "Average rating of rated opponents (portal)"
-    article = "portal rules (seeds 000, 002): average rating of the opponents met, unrounded"
+    # the portal's rules: seeds 000, 002 (cited here, not in the explanation users read)
+    article = "portal rules: average rating of the opponents met, unrounded"
     integral = False
 
     def applies(self, f: Field, spec: TieBreakSpec) -> str | None:

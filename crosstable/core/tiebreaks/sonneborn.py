@@ -152,7 +152,8 @@ class DoubledSonnebornBerger(SonnebornBerger):
 
     name = "DSB"
     title = "Sonneborn-Berger, doubled (portal)"
-    article = "portal rules (seeds 000, 002): 2 × scores of opponents beaten + scores drawn"
+    # the portal's rules: seeds 000, 002 (cited here, not in the explanation users read)
+    article = "portal rules: 2 × scores of opponents beaten + scores drawn"
     factor = 2
 
 
