@@ -173,3 +173,22 @@ class SeriesOutboxRow(Base):
     sent_at: Mapped[str | None] = mapped_column(String(40), nullable=True, index=True)
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     dedupe_key: Mapped[str] = mapped_column(String(200), unique=True)
+    #: the sender's (migration 0009): not before this moment; the last failure; given
+    #: up after the last allowed attempt; no e-mail address (in-site only); read
+    next_try_at: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    last_error: Mapped[str] = mapped_column(Text, default="")
+    gave_up_at: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    mail_skipped: Mapped[bool] = mapped_column(Boolean, default=False)
+    read_at: Mapped[str | None] = mapped_column(String(40), nullable=True)
+
+
+class NotificationPrefsRow(Base):
+    """Where and what a user is told (migration 0009): the e-mail address the sender
+    mails to, and the kinds of notification the user does not want by mail."""
+
+    __tablename__ = "notification_prefs"
+
+    user_id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    email: Mapped[str] = mapped_column(String(320), default="")
+    #: kinds not mailed (registered, start-moved, stage-starts, qualified, eliminated, news)
+    muted: Mapped[list[str]] = mapped_column(JSON, default=list)

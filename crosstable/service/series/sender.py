@@ -1,0 +1,240 @@
+"""The outbox's sender (issue 11 item 5, R-SE-5): every due notification mailed once.
+
+A row is *due* when it is not sent, not given up and its ``next_try_at`` (if any) has
+come. :func:`send_due` takes due rows one at a time, each in its own write
+transaction: the row is claimed with ``SELECT … FOR UPDATE SKIP LOCKED`` on
+PostgreSQL (a second sender skips it and takes the next one; on SQLite the write
+transaction's ``BEGIN IMMEDIATE`` lets one sender in at a time), delivered over
+SMTP (the standard library's :mod:`smtplib`) and marked sent in that same
+transaction, so a row is never mailed twice by two senders. A refused or failed
+delivery counts an attempt and sets ``next_try_at`` to now + ``base_delay`` ×
+2^(attempts − 1); after ``max_attempts`` the row is given up (``gave_up_at``, the
+last error kept). A recipient without an e-mail address, or who unsubscribed from
+the kind, is marked sent with ``mail_skipped`` (the in-site notification stands).
+
+A crash between the SMTP server's acceptance and the commit can still repeat one
+mail at the next pass (at-least-once at that single moment; SMTP offers no
+transaction with the database).
+
+Settings come from :meth:`MailSettings.from_env`: ``CROSSTABLE_SMTP_HOST`` (no
+host: no mail is sent), ``CROSSTABLE_SMTP_PORT`` (25), ``CROSSTABLE_SMTP_FROM``,
+``CROSSTABLE_SMTP_STARTTLS`` (1/true), ``CROSSTABLE_SMTP_USER`` /
+``CROSSTABLE_SMTP_PASSWORD``, ``CROSSTABLE_BASE_URL`` and ``CROSSTABLE_SECRET`` (the
+unsubscribe link's address and signing key).
+"""
+
+from __future__ import annotations
+
+import base64
+import datetime as dt
+import hashlib
+import hmac
+import os
+import smtplib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from email.message import EmailMessage
+from email.policy import SMTP
+from typing import Any
+
+from sqlalchemy import or_, select
+from sqlalchemy.orm import Session
+
+from crosstable.service.clock import Clock
+from crosstable.store import Store
+from crosstable.store.series_models import NotificationPrefsRow, SeriesOutboxRow
+
+#: the kinds a user may choose (the outbox's kinds; "news" is written by the news feed)
+#: long unsubscribe links stay one line (RFC 5322 allows 998 characters)
+MAIL_POLICY = SMTP.clone(max_line_length=998)
+KINDS = ("registered", "start-moved", "stage-starts", "qualified", "eliminated", "news")
+
+
+@dataclass(frozen=True)
+class MailSettings:
+    host: str
+    port: int = 25
+    sender: str = "crosstable@localhost"
+    starttls: bool = False
+    username: str = ""
+    password: str = ""
+    max_attempts: int = 5
+    base_delay: dt.timedelta = dt.timedelta(minutes=1)
+    base_url: str = ""
+    secret: str = ""
+    timeout: float = 30.0
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> MailSettings | None:
+        """The settings from the environment; None when no SMTP host is set."""
+        values = os.environ if env is None else env
+        host = values.get("CROSSTABLE_SMTP_HOST", "").strip()
+        if not host:
+            return None
+        return cls(
+            host=host,
+            port=int(values.get("CROSSTABLE_SMTP_PORT", "25")),
+            sender=values.get("CROSSTABLE_SMTP_FROM", "crosstable@localhost"),
+            starttls=values.get("CROSSTABLE_SMTP_STARTTLS", "").lower() in ("1", "true", "yes"),
+            username=values.get("CROSSTABLE_SMTP_USER", ""),
+            password=values.get("CROSSTABLE_SMTP_PASSWORD", ""),
+            base_url=values.get("CROSSTABLE_BASE_URL", "").rstrip("/"),
+            secret=values.get("CROSSTABLE_SECRET", ""),
+        )
+
+
+@dataclass
+class SendReport:
+    sent: int = 0
+    skipped: int = 0
+    failed: int = 0
+    gave_up: int = 0
+    errors: list[str] = field(default_factory=list)
+
+
+def unsubscribe_token(secret: str, user_id: int, kind: str) -> str:
+    """A signed token naming the user and the kind (HMAC-SHA256 over both)."""
+    body = f"{user_id}:{kind}"
+    mac = hmac.new(secret.encode(), body.encode(), hashlib.sha256).hexdigest()[:32]
+    return base64.urlsafe_b64encode(f"{body}:{mac}".encode()).decode().rstrip("=")
+
+
+def read_unsubscribe_token(secret: str, token: str) -> tuple[int, str] | None:
+    """The user and kind of a token signed with ``secret``; None when it is not genuine."""
+    try:
+        padded = token + "=" * (-len(token) % 4)
+        user, kind, mac = base64.urlsafe_b64decode(padded.encode()).decode().split(":")
+        user_id = int(user)
+    except (ValueError, UnicodeDecodeError):
+        return None
+    expected = unsubscribe_token(secret, user_id, kind)
+    if kind not in KINDS or not hmac.compare_digest(expected, token.rstrip("=")):
+        return None
+    _ = mac
+    return user_id, kind
+
+
+def set_address(store: Store, user_id: int, email: str) -> None:
+    """The user's e-mail address for notifications ("" removes it)."""
+    with store.transaction() as session:
+        prefs = session.get(NotificationPrefsRow, user_id)
+        if prefs is None:
+            session.add(NotificationPrefsRow(user_id=user_id, email=email.strip(), muted=[]))
+        else:
+            prefs.email = email.strip()
+
+
+def unsubscribe(store: Store, user_id: int, kind: str) -> None:
+    """No more mail of ``kind`` to the user (the in-site list still shows it)."""
+    with store.transaction() as session:
+        prefs = session.get(NotificationPrefsRow, user_id)
+        if prefs is None:
+            session.add(NotificationPrefsRow(user_id=user_id, email="", muted=[kind]))
+        elif kind not in prefs.muted:
+            prefs.muted = [*prefs.muted, kind]
+
+
+def _iso(value: dt.datetime) -> str:
+    return value.astimezone(dt.UTC).isoformat(timespec="seconds")
+
+
+def _claim(session: Session, now: str, skip_locked: bool) -> SeriesOutboxRow | None:
+    query = (
+        select(SeriesOutboxRow)
+        .where(
+            SeriesOutboxRow.sent_at.is_(None),
+            SeriesOutboxRow.gave_up_at.is_(None),
+            or_(SeriesOutboxRow.next_try_at.is_(None), SeriesOutboxRow.next_try_at <= now),
+        )
+        .order_by(SeriesOutboxRow.id)
+        .limit(1)
+    )
+    if skip_locked:
+        query = query.with_for_update(skip_locked=True)
+    return session.scalars(query).first()
+
+
+def _address(session: Session, row: SeriesOutboxRow) -> tuple[str, NotificationPrefsRow | None]:
+    prefs = session.get(NotificationPrefsRow, row.user_id) if row.user_id is not None else None
+    if prefs is not None and prefs.email:
+        return prefs.email, prefs
+    return (row.recipient if "@" in row.recipient else ""), prefs
+
+
+SUBJECTS = {
+    "registered": "{series}: registration confirmed",
+    "start-moved": "{series}: the start moved to {start}",
+    "stage-starts": "{series}: stage {stage} starts",
+    "qualified": "{series}: you qualified from stage {stage}",
+    "eliminated": "{series}: stage {stage} is over for you",
+    "news": "{series}: news",
+}
+
+
+def compose(row: SeriesOutboxRow, address: str, settings: MailSettings) -> EmailMessage:
+    """The mail for one outbox row, with its unsubscribe link when the site is known."""
+    payload: dict[str, Any] = {"series": "", "start": "", "stage": "", **row.payload}
+    message = EmailMessage(policy=MAIL_POLICY)
+    message["From"] = settings.sender
+    message["To"] = address
+    message["Subject"] = SUBJECTS.get(row.kind, "{series}").format(**payload)
+    lines = [message["Subject"], ""]
+    if row.kind == "stage-starts":
+        lines.append(f"Your group: {payload.get('group', '')}")
+        if payload.get("first_game"):
+            lines.append(f"Your first game: {payload['first_game']}")
+    if row.kind == "start-moved":
+        lines.append(f"The new start: {payload['start']}")
+    if settings.base_url and settings.secret and row.user_id is not None:
+        token = unsubscribe_token(settings.secret, row.user_id, row.kind)
+        link = f"{settings.base_url}/notifications/unsubscribe/{token}"
+        lines += ["", f"No more mails like this one: {link}"]
+        message["List-Unsubscribe"] = f"<{link}>"
+    message.set_content("\n".join(lines) + "\n")
+    return message
+
+
+def deliver(message: EmailMessage, settings: MailSettings) -> None:
+    """One mail over SMTP; raises :class:`smtplib.SMTPException` or OSError on failure."""
+    with smtplib.SMTP(settings.host, settings.port, timeout=settings.timeout) as smtp:
+        if settings.starttls:
+            smtp.starttls()
+        if settings.username:
+            smtp.login(settings.username, settings.password)
+        smtp.send_message(message)
+
+
+def send_due(store: Store, clock: Clock, settings: MailSettings, *, limit: int = 500) -> SendReport:
+    """Deliver up to ``limit`` due outbox rows; what happened, counted."""
+    report = SendReport()
+    skip_locked = store.dialect == "postgresql"
+    for _ in range(limit):
+        now = clock.now()
+        with store.transaction() as session:
+            row = _claim(session, _iso(now), skip_locked)
+            if row is None:
+                break
+            address, prefs = _address(session, row)
+            if not address or (prefs is not None and row.kind in prefs.muted):
+                row.sent_at = _iso(now)
+                row.mail_skipped = True
+                report.skipped += 1
+                continue
+            try:
+                deliver(compose(row, address, settings), settings)
+            except (smtplib.SMTPException, OSError) as error:
+                row.attempts += 1
+                row.last_error = f"{type(error).__name__}: {error}"[:1000]
+                report.errors.append(f"notification {row.id}: {row.last_error}")
+                if row.attempts >= settings.max_attempts:
+                    row.gave_up_at = _iso(now)
+                    report.gave_up += 1
+                else:
+                    delay = settings.base_delay * (2 ** (row.attempts - 1))
+                    row.next_try_at = _iso(now + delay)
+                    report.failed += 1
+                continue
+            row.attempts += 1
+            row.sent_at = _iso(now)
+            report.sent += 1
+    return report

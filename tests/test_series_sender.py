@@ -1,0 +1,224 @@
+"""The outbox's sender (issue 11 item 5, R-SE-5) against a real SMTP server on loopback
+(aiosmtpd, started by the test): every due row mailed exactly once, also with two
+senders at once on PostgreSQL; a refused delivery retried after its backoff (the
+clock moved, no sleeping); given up after the last attempt; no address or an
+unsubscribed kind: no mail; the unsubscribe token signed."""
+
+# ruff: noqa: F811 - pytest fixtures imported from test_service_support
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+import socket
+import threading
+from collections import Counter
+from collections.abc import Iterator
+from email import message_from_bytes
+from email.policy import default
+from typing import Any
+
+import pytest
+from aiosmtpd.controller import Controller
+from sqlalchemy import select
+from test_service_support import db_url, store  # noqa: F401
+
+from crosstable.service import FixedClock, Service
+from crosstable.service.series import SeriesSettings
+from crosstable.service.series.sender import (
+    MailSettings,
+    read_unsubscribe_token,
+    send_due,
+    set_address,
+    unsubscribe,
+    unsubscribe_token,
+)
+from crosstable.store import Store, open_store
+from crosstable.store.series_models import SeriesOutboxRow
+
+MORNING = dt.datetime(2026, 12, 1, 9, 0, tzinfo=dt.UTC)
+
+
+class Recorder:
+    """An SMTP handler keeping every accepted mail; refuses the first ``refuse`` tries
+    for each address in ``refused``."""
+
+    def __init__(self, refuse: int = 0, refused: tuple[str, ...] = ()) -> None:
+        self.mails: list[Any] = []
+        self.refuse = refuse
+        self.refused = refused
+        self.tries: Counter[str] = Counter()
+        self.lock = threading.Lock()
+
+    async def handle_RCPT(self, server, session, envelope, address, options):  # noqa: N802
+        with self.lock:
+            self.tries[address] += 1
+            if address in self.refused and self.tries[address] <= self.refuse:
+                return "450 mailbox busy, try later"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
+    async def handle_DATA(self, server, session, envelope):  # noqa: N802
+        with self.lock:
+            self.mails.append(message_from_bytes(envelope.content, policy=default))
+        return "250 Message accepted"
+
+
+@pytest.fixture
+def smtp() -> Iterator[tuple[Recorder, Controller]]:
+    recorder = Recorder()
+    with socket.socket() as probe:  # a free loopback port (aiosmtpd needs it named)
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    controller = Controller(recorder, hostname="127.0.0.1", port=port)
+    controller.start()
+    try:
+        yield recorder, controller
+    finally:
+        controller.stop()
+
+
+def settings_for(controller: Controller, **extra: Any) -> MailSettings:
+    return MailSettings(
+        host="127.0.0.1",
+        port=controller.port,
+        sender="series@example.org",
+        base_url="https://chess.example.org",
+        secret="s3cret",
+        **extra,
+    )
+
+
+def season(store: Store, players: int) -> tuple[Service, FixedClock]:
+    """A series with ``players`` registered (users 1…N, each with an address but the
+    last): one ``registered`` outbox row each."""
+    clock = FixedClock(MORNING)
+    service = Service(store, clock=clock, random=random.Random(1))
+    sid = service.create_series(
+        SeriesSettings("Workday blitz", "workdays", "19:00", "Europe/Moscow", time_control="G/5")
+    )
+    edition = service.open_edition(sid)
+    for n in range(1, players + 1):
+        service.register_for_edition(edition, f"Player {n}", rating=1500 + n, user_id=n)
+        if n < players:
+            set_address(store, n, f"p{n}@example.org")
+    return service, clock
+
+
+def rows(store: Store) -> list[SeriesOutboxRow]:
+    with store.reading() as session:
+        return list(session.scalars(select(SeriesOutboxRow).order_by(SeriesOutboxRow.id)))
+
+
+def test_every_due_row_mailed_once_and_no_address_skipped(store: Store, smtp) -> None:
+    recorder, controller = smtp
+    _, clock = season(store, 5)
+    report = send_due(store, clock, settings_for(controller))
+    assert (report.sent, report.skipped, report.failed) == (4, 1, 0)
+    assert sorted(m["To"] for m in recorder.mails) == [f"p{n}@example.org" for n in range(1, 5)]
+    mail = recorder.mails[0]
+    assert mail["Subject"] == "Workday blitz: registration confirmed"
+    link = mail["List-Unsubscribe"].strip("<>")
+    assert link.startswith("https://chess.example.org/notifications/unsubscribe/")
+    assert link.split("/")[-1] in mail.get_content()
+    assert all(r.sent_at is not None for r in rows(store))
+    assert [r.mail_skipped for r in rows(store)] == [False] * 4 + [True]
+    # a second pass finds nothing due: nothing mailed twice
+    again = send_due(store, clock, settings_for(controller))
+    assert (again.sent, again.skipped) == (0, 0)
+    assert len(recorder.mails) == 4
+
+
+def test_refused_delivery_is_retried_after_its_backoff(store: Store, smtp) -> None:
+    recorder, controller = smtp
+    recorder.refuse, recorder.refused = 1, ("p2@example.org",)
+    _, clock = season(store, 3)
+    settings = settings_for(controller, base_delay=dt.timedelta(minutes=2))
+    first = send_due(store, clock, settings)
+    assert (first.sent, first.failed) == (1, 1)
+    failed = next(r for r in rows(store) if r.user_id == 2)
+    assert failed.sent_at is None and failed.attempts == 1
+    assert failed.next_try_at == "2026-12-01T09:02:00+00:00"
+    assert "450" in failed.last_error
+    # not yet due: nothing tried
+    clock.advance(dt.timedelta(minutes=1))
+    assert send_due(store, clock, settings).sent == 0
+    assert recorder.tries["p2@example.org"] == 1
+    clock.advance(dt.timedelta(minutes=1))
+    assert send_due(store, clock, settings).sent == 1
+    assert Counter(m["To"] for m in recorder.mails) == {"p1@example.org": 1, "p2@example.org": 1}
+
+
+def test_given_up_after_the_last_attempt(store: Store, smtp) -> None:
+    recorder, controller = smtp
+    recorder.refuse, recorder.refused = 99, ("p1@example.org",)
+    _, clock = season(store, 2)
+    settings = settings_for(controller, max_attempts=3, base_delay=dt.timedelta(minutes=1))
+    gave_up = 0
+    for _ in range(5):
+        gave_up += send_due(store, clock, settings).gave_up
+        clock.advance(dt.timedelta(hours=1))
+    row = next(r for r in rows(store) if r.user_id == 1)
+    assert (row.attempts, row.sent_at, gave_up) == (3, None, 1)
+    assert row.gave_up_at is not None
+    assert recorder.tries["p1@example.org"] == 3
+
+
+def test_unsubscribed_kind_is_not_mailed(store: Store, smtp) -> None:
+    recorder, controller = smtp
+    _, clock = season(store, 3)
+    unsubscribe(store, 1, "registered")
+    report = send_due(store, clock, settings_for(controller))
+    assert (report.sent, report.skipped) == (1, 2)
+    assert [m["To"] for m in recorder.mails] == ["p2@example.org"]
+
+
+def test_unsubscribe_token_is_signed() -> None:
+    token = unsubscribe_token("key", 7, "stage-starts")
+    assert read_unsubscribe_token("key", token) == (7, "stage-starts")
+    assert read_unsubscribe_token("other key", token) is None
+    assert read_unsubscribe_token("key", token[:-2] + "xx") is None
+    assert read_unsubscribe_token("key", "not a token") is None
+    assert read_unsubscribe_token("key", unsubscribe_token("key", 7, "no-such-kind")) is None
+
+
+def test_mail_settings_from_the_environment() -> None:
+    assert MailSettings.from_env({}) is None
+    settings = MailSettings.from_env(
+        {
+            "CROSSTABLE_SMTP_HOST": "mail",
+            "CROSSTABLE_SMTP_PORT": "587",
+            "CROSSTABLE_SMTP_STARTTLS": "1",
+        }
+    )
+    assert settings is not None
+    assert (settings.host, settings.port, settings.starttls) == ("mail", 587, True)
+
+
+def test_two_senders_at_once_mail_each_row_once(db_url: str, smtp) -> None:
+    recorder, controller = smtp
+    first, second = open_store(db_url), open_store(db_url)
+    try:
+        season(first, 30)
+        settings = settings_for(controller)
+        barrier = threading.Barrier(2)
+        reports = []
+
+        def run(store: Store) -> None:
+            barrier.wait()
+            reports.append(send_due(store, FixedClock(MORNING), settings))
+
+        threads = [threading.Thread(target=run, args=(s,)) for s in (first, second)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert sum(r.sent for r in reports) == 29
+        assert sum(r.skipped for r in reports) == 1
+        assert Counter(m["To"] for m in recorder.mails) == {
+            f"p{n}@example.org": 1 for n in range(1, 30)
+        }
+        assert all(r.sent_at is not None for r in rows(first))
+    finally:
+        first.close()
+        second.close()
