@@ -244,11 +244,12 @@ def create_app(
         pages,
         pairing,
         printing,
+        series,
         stages,
         wizard,
     )
 
-    for module in (api, live, pages, manage, wizard, pairing, account, printing, stages):
+    for module in (api, live, pages, manage, wizard, pairing, account, printing, stages, series):
         app.include_router(module.router)
     app.include_router(account.api_router)  # POST /api/v1/users/{id}/signout
     return app

@@ -1,0 +1,298 @@
+"""A portal's series on the web (issue 11 item 7; R-SE-1, R-SE-2): the list of series, a
+series' page (calendar, next edition, registration, past editions, iCalendar feed), an
+edition's page (stages, groups and their tournaments), the creation form, and the JSON API.
+
+The rules are the services' (:mod:`crosstable.service.series`); what lives here is who
+may: any signed-in user registers and withdraws himself (under his display name, tied to
+his account), administrators and masters create a series (as the wizard checks).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from fastapi import APIRouter, HTTPException, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from pydantic import BaseModel, Field
+
+from crosstable.core.errors import RuleError
+from crosstable.core.series.calendar import WEEKDAYS
+from crosstable.formats.ical import series_feed
+from crosstable.service.series import SeriesSettings
+from crosstable.service.series.views import (
+    edition_by_number,
+    registered_names,
+    series_list,
+    upcoming_starts,
+)
+from crosstable.web import i18n
+from crosstable.web.app import Site, site_of
+from crosstable.web.routes.api import ApiCaller, Num
+from crosstable.web.routes.common import CheckedForm, caller_of, integer, require_user, text
+from crosstable.web.security import Caller
+
+pages = APIRouter(include_in_schema=False)
+api = APIRouter(prefix="/api/v1", tags=["api"])
+router = APIRouter()
+
+#: the slots an iCalendar feed carries
+FEED_SLOTS = 30
+
+
+def require_organiser(caller: Caller) -> None:
+    """Administrators and masters create a series (the wizard's rule for a tournament)."""
+    require_user(caller)
+    if caller.user is None or not caller.user.may_organise:
+        raise HTTPException(
+            status_code=403,
+            detail="only administrators and masters (winners of an over-the-board event) "
+            "may organise tournaments",
+        )
+
+
+def _edition_id(site: Site, series_id: int, number: int) -> int:
+    return int(edition_by_number(site.service, series_id, number)["id"])
+
+
+def register(site: Site, caller: Caller, series_id: int, number: int) -> int:
+    """The caller registers himself (his display name, his account) for stage 1."""
+    require_user(caller)
+    user = caller.user
+    assert user is not None
+    edition = _edition_id(site, series_id, number)
+    return site.service.register_for_edition(
+        edition, user.display_name, user_id=user.id, actor=caller.actor
+    )
+
+
+def withdraw(site: Site, caller: Caller, series_id: int, number: int) -> None:
+    """The caller withdraws his own registration (until stage 1 starts)."""
+    require_user(caller)
+    user = caller.user
+    assert user is not None
+    edition = _edition_id(site, series_id, number)
+    names = registered_names(site.service, edition, user.id)
+    if not names:
+        raise RuleError(f"{user.display_name} is not registered for edition {number}")
+    site.service.withdraw_from_edition(edition, names[0], actor=caller.actor)
+
+
+def _moment(value: str | None, zone: str) -> str:
+    """A stored UTC moment in the series' zone, the zone named."""
+    if not value:
+        return ""
+    moment = dt.datetime.fromisoformat(value).astimezone(ZoneInfo(zone))
+    return f"{i18n.moment_text(moment)} ({zone})"
+
+
+def _series_page(site: Site, caller: Caller, series_id: int) -> dict[str, Any]:
+    info = site.service.series_info(series_id)
+    editions = info["editions"]
+    upcoming = [e for e in editions if e["state"] == "registration"]
+    nxt = upcoming[0] if upcoming else None
+    mine = False
+    if nxt is not None and caller.user is not None:
+        mine = bool(registered_names(site.service, nxt["id"], caller.user.id))
+    return {
+        "s": info,
+        "next": nxt,
+        "mine": mine,
+        "past": [e for e in editions if e["state"] != "registration"],
+        "slots": [
+            f"{i18n.moment_text(start)} ({info['zone']})"
+            for start in upcoming_starts(site.service, series_id, 5)
+        ],
+        "when": lambda value: _moment(value, info["zone"]),
+    }
+
+
+# -- the pages ------------------------------------------------------------------------------
+
+
+@pages.get("/series", response_class=HTMLResponse)
+def series_index(request: Request) -> Response:
+    site, caller = caller_of(request)
+    rows = series_list(site.service)
+    for row in rows:
+        nxt = row["next"]
+        row["next_text"] = "" if nxt is None else _moment(nxt["planned_start"], row["zone"])
+    return site.page(request, "series_list.html", caller=caller, rows=rows, weekdays=WEEKDAYS)
+
+
+@pages.get("/series/new", response_class=HTMLResponse)
+def series_form(request: Request) -> Response:
+    site, caller = caller_of(request)
+    require_organiser(caller)
+    return site.page(request, "series_new.html", caller=caller, values={}, weekdays=WEEKDAYS)
+
+
+@pages.post("/series/new")
+def series_create(request: Request, form: CheckedForm) -> Response:
+    site, caller = caller_of(request)
+    require_organiser(caller)
+    settings = _settings_from_form(form)
+    series_id = site.service.create_series(settings, actor=caller.actor)
+    site.service.open_edition(series_id, actor=caller.actor)
+    return RedirectResponse(f"/series/{series_id}", status_code=303)
+
+
+@pages.get("/series/{series_id}.ics")
+def series_ics(series_id: Num, request: Request) -> Response:
+    site = site_of(request)
+    info = site.service.series_info(series_id)
+    starts = upcoming_starts(site.service, series_id, FEED_SLOTS)
+    body = series_feed(
+        info["name"],
+        starts,
+        series_id=str(series_id),
+        stamp=site.service.clock.now(),
+        url=str(request.url_for("series_page", series_id=series_id)),
+    )
+    return Response(body, media_type="text/calendar; charset=utf-8")
+
+
+@pages.get("/series/{series_id}", response_class=HTMLResponse)
+def series_page(series_id: Num, request: Request) -> Response:
+    site, caller = caller_of(request)
+    context = _series_page(site, caller, series_id)
+    return site.page(request, "series.html", caller=caller, weekdays=WEEKDAYS, **context)
+
+
+@pages.get("/series/{series_id}/editions/{number}", response_class=HTMLResponse)
+def edition_page(series_id: Num, number: Num, request: Request) -> Response:
+    site, caller = caller_of(request)
+    info = site.service.series_info(series_id)
+    edition = edition_by_number(site.service, series_id, number)
+    return site.page(
+        request,
+        "series_edition.html",
+        caller=caller,
+        s=info,
+        e=edition,
+        when=lambda value: _moment(value, info["zone"]),
+    )
+
+
+@pages.post("/series/{series_id}/editions/{number}/register")
+def register_page(series_id: Num, number: Num, request: Request, form: CheckedForm) -> Response:
+    site, caller = caller_of(request)
+    register(site, caller, series_id, number)
+    request.session["flash"] = {"kind": "ok", "text": i18n.gettext("You are registered.")}
+    return RedirectResponse(f"/series/{series_id}", status_code=303)
+
+
+@pages.post("/series/{series_id}/editions/{number}/withdraw")
+def withdraw_page(series_id: Num, number: Num, request: Request, form: CheckedForm) -> Response:
+    site, caller = caller_of(request)
+    withdraw(site, caller, series_id, number)
+    request.session["flash"] = {"kind": "ok", "text": i18n.gettext("You have withdrawn.")}
+    return RedirectResponse(f"/series/{series_id}", status_code=303)
+
+
+def _optional(form: dict[str, Any], name: str) -> int | None:
+    return integer(form, name) if text(form, name) else None
+
+
+def _settings_from_form(form: dict[str, Any]) -> SeriesSettings:
+    weekday_text = text(form, "weekday")
+    weekday = None
+    if weekday_text:
+        if weekday_text not in WEEKDAYS:
+            raise RuleError(f"weekday {weekday_text!r}: one of {', '.join(WEEKDAYS)}")
+        weekday = WEEKDAYS.index(weekday_text)
+    return SeriesSettings(
+        name=text(form, "name"),
+        kind=text(form, "kind"),
+        start_time=text(form, "start_time"),
+        zone=text(form, "zone"),
+        weekday=weekday,
+        day=_optional(form, "day"),
+        max_group_size=_optional(form, "max_group_size") or 10,
+        qualifiers_per_group=_optional(form, "qualifiers_per_group") or 2,
+        time_control=text(form, "time_control"),
+        deadline_minutes=_optional(form, "deadline_minutes") or 60,
+    )
+
+
+# -- the JSON API ---------------------------------------------------------------------------
+
+
+class SeriesIn(BaseModel):
+    name: str = Field(max_length=200)
+    kind: str = Field(max_length=20, description="weekend, workdays, weekly, monthly, regular")
+    start_time: str = Field(max_length=5, description="local start time HH:MM")
+    zone: str = Field(max_length=64, description="IANA time zone, e.g. Europe/Moscow")
+    weekday: int | None = Field(None, ge=0, le=6, description="weekly: 0 Monday … 6 Sunday")
+    day: int | None = Field(None, ge=1, le=31, description="monthly: the day of the month")
+    max_group_size: int = Field(10, ge=3, le=100)
+    qualifiers_per_group: int = Field(2, ge=1, le=100)
+    final_min: int = Field(6, ge=2, le=1000)
+    group_cycles: int = Field(1, ge=1, le=4)
+    final_cycles: int = Field(1, ge=1, le=4)
+    super_final_players: int = Field(4, ge=0, le=100)
+    super_final_cycles: int = Field(2, ge=1, le=4)
+    tiebreaks: list[str] = Field(default_factory=list, max_length=20)
+    time_control: str = Field("", max_length=100)
+    pre_registration: bool = False
+    deadline_minutes: int = Field(60, ge=0, le=40320)
+
+
+@api.get("/series")
+def api_series_list(request: Request) -> dict[str, Any]:
+    """Every series with its open edition (null when none)."""
+    return {"series": series_list(site_of(request).service)}
+
+
+@api.get("/series/{series_id}")
+def api_series(series_id: Num, request: Request) -> dict[str, Any]:
+    """A series: its settings, calendar and editions."""
+    site = site_of(request)
+    info = site.service.series_info(series_id)
+    info["upcoming_slots"] = [
+        start.isoformat() for start in upcoming_starts(site.service, series_id, 5)
+    ]
+    return info
+
+
+@api.get("/series/{series_id}/editions/{number}")
+def api_edition(series_id: Num, number: Num, request: Request) -> dict[str, Any]:
+    """Edition ``number``: moments, state, registered count, stages and their groups."""
+    return edition_by_number(site_of(request).service, series_id, number)
+
+
+@api.post("/series", status_code=201)
+def api_create(body: SeriesIn, request: Request, caller: ApiCaller) -> dict[str, Any]:
+    """Create a series (administrators and masters) and open its first edition."""
+    require_organiser(caller)
+    site = site_of(request)
+    values = body.model_dump()
+    values["tiebreaks"] = tuple(values["tiebreaks"])
+    series_id = site.service.create_series(SeriesSettings(**values), actor=caller.actor)
+    site.service.open_edition(series_id, actor=caller.actor)
+    return site.service.series_info(series_id)
+
+
+@api.post("/series/{series_id}/editions/{number}/registrations", status_code=201)
+def api_register(
+    series_id: Num, number: Num, request: Request, caller: ApiCaller
+) -> dict[str, Any]:
+    """Register the caller for stage 1 of the edition (until its deadline)."""
+    site = site_of(request)
+    registration = register(site, caller, series_id, number)
+    return {"registration": registration} | edition_by_number(site.service, series_id, number)
+
+
+@api.delete("/series/{series_id}/editions/{number}/registrations")
+def api_withdraw(
+    series_id: Num, number: Num, request: Request, caller: ApiCaller
+) -> dict[str, Any]:
+    """Withdraw the caller's registration (until stage 1 starts)."""
+    site = site_of(request)
+    withdraw(site, caller, series_id, number)
+    return edition_by_number(site.service, series_id, number)
+
+
+router.include_router(pages)
+router.include_router(api)
