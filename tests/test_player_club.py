@@ -92,6 +92,15 @@ def test_cli_player_add_and_edit_club(tmp_path: Path, capsys: pytest.CaptureFixt
     assert main(["player", "edit", "1", "--club", "z" * 101, "--db", db]) == 2
     err = capsys.readouterr().err
     assert "a club is at most 100 characters long" in err and err.count("\n") == 1, err
+    assert main(["player", "list", "--db", db]) == 0
+    listed = capsys.readouterr().out
+    assert "club" in listed and "Yerevan CC" in listed
+    assert main(["player", "edit", "2", "--club", "", "--db", db]) == 0
+    capsys.readouterr()
+    assert main(["player", "list", "--db", db]) == 0
+    assert "club" not in capsys.readouterr().out  # no empty column
+    assert main(["player", "edit", "2", "--club", "Yerevan CC", "--db", db]) == 0
+    capsys.readouterr()
     assert main(["export", "--to", "json", "--db", db]) == 0
     exported = json.loads(capsys.readouterr().out)
     assert [p["club"] for p in exported["players"]] == ["", "Yerevan CC"]

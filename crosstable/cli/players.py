@@ -57,7 +57,11 @@ def player_list(tournament: TournamentOption = None, db: DbOption = None) -> Non
     with _service(db) as service:
         tid = _current(service, tournament)
         _header(service, tid)
+        clubs = {n: info.club for n, info in service.player_details(tid).items()}
+        shown = any(clubs.values())  # a club column only when someone has a club
         table = Table("no.", "start", "name", "rating", "title", "fed", "status")
+        if shown:
+            table.add_column("club")
         for p in service.overview(tid).players:
             status = "" if p.withdrawn_from is None else f"withdrew from round {p.withdrawn_from}"
             if p.place is not None:
@@ -70,6 +74,7 @@ def player_list(tournament: TournamentOption = None, db: DbOption = None) -> Non
                 p.title,
                 p.federation,
                 status,
+                *([clubs.get(p.number, "")] if shown else []),
             )
         console.print(table)
 
