@@ -9,6 +9,7 @@ unsubscribed kind: no mail; the unsubscribe token signed."""
 from __future__ import annotations
 
 import datetime as dt
+import os
 import random
 import socket
 import threading
@@ -222,3 +223,30 @@ def test_two_senders_at_once_mail_each_row_once(db_url: str, smtp) -> None:
     finally:
         first.close()
         second.close()
+
+
+def test_tick_send_mails_the_due_rows(tmp_path, smtp, capsys, monkeypatch) -> None:
+    from crosstable.cli import main
+
+    recorder, controller = smtp
+    for name in list(os.environ):
+        if name.startswith("CROSSTABLE_SMTP_"):
+            monkeypatch.delenv(name)
+    url = f"sqlite:///{tmp_path}/tick.db"
+    with open_store(url) as opened:
+        season(opened, 3)
+    now = "2026-12-01T12:00:00+03:00"
+    assert main(["tick", "--db", url, "--now", now, "--send"]) == 2
+    assert capsys.readouterr().err == (
+        "error: --send needs an SMTP server: --smtp-host or CROSSTABLE_SMTP_HOST\n"
+    )
+    args = ["tick", "--db", url, "--now", now, "--send", "--smtp-host", "127.0.0.1"]
+    assert main([*args, "--smtp-port", str(controller.port)]) == 0
+    out = capsys.readouterr().out
+    assert out.endswith("notifications: 2 mailed, 1 without mail, 0 to retry, 0 given up\n")
+    assert sorted(m["To"] for m in recorder.mails) == ["p1@example.org", "p2@example.org"]
+    assert main([*args, "--smtp-port", str(controller.port)]) == 0
+    assert capsys.readouterr().out.endswith(
+        "notifications: 0 mailed, 0 without mail, 0 to retry, 0 given up\n"
+    )
+    assert len(recorder.mails) == 2

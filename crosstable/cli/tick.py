@@ -1,11 +1,17 @@
-"""`crosstable tick [--db URL] [--now ISO]` — one pass of every series' time-driven steps.
+"""`crosstable tick [--db URL] [--now ISO] [--send]` — one pass of every series' time-driven steps.
 
 For cron or a systemd timer: every step that is due (deadlines, extensions,
 postponements, stages' starts and ends) is done once, in order; a second process
 ticking at the same moment does nothing. ``--now`` is for demos and tests only.
+``--send`` then mails the outbox's due notifications (crosstable.service.series.sender:
+once each, retried with a backoff) over the SMTP server of ``--smtp-host`` /
+``CROSSTABLE_SMTP_HOST`` and the other ``CROSSTABLE_SMTP_*`` settings.
 """
 
 from __future__ import annotations
+
+import dataclasses
+from typing import Annotated
 
 import typer
 
@@ -17,11 +23,57 @@ def register(app: typer.Typer) -> None:
     app.command("tick")(tick_command)
 
 
-def tick_command(db: DbOption = None, now: NowOption = None) -> None:
+def tick_command(
+    db: DbOption = None,
+    now: NowOption = None,
+    send: Annotated[
+        bool, typer.Option("--send", help="Then mail the due notifications over SMTP.")
+    ] = False,
+    smtp_host: Annotated[
+        str | None,
+        typer.Option("--smtp-host", envvar="CROSSTABLE_SMTP_HOST", help="SMTP server's host."),
+    ] = None,
+    smtp_port: Annotated[
+        int | None,
+        typer.Option("--smtp-port", envvar="CROSSTABLE_SMTP_PORT", help="SMTP port (25)."),
+    ] = None,
+    smtp_from: Annotated[
+        str | None,
+        typer.Option("--smtp-from", envvar="CROSSTABLE_SMTP_FROM", help="The mails' From."),
+    ] = None,
+    smtp_starttls: Annotated[
+        bool, typer.Option("--smtp-starttls", help="Use STARTTLS (or CROSSTABLE_SMTP_STARTTLS=1).")
+    ] = False,
+) -> None:
     """Do every series step that is due now, once; print one line per step."""
+    from crosstable.service.series.sender import MailSettings, send_due
+
+    settings = None
+    if send:
+        base = MailSettings.from_env() or MailSettings(host=smtp_host or "")
+        settings = dataclasses.replace(
+            base,
+            host=smtp_host or base.host,
+            port=smtp_port or base.port,
+            sender=smtp_from or base.sender,
+            starttls=smtp_starttls or base.starttls,
+        )
+        if not settings.host:
+            typer.echo(
+                "error: --send needs an SMTP server: --smtp-host or CROSSTABLE_SMTP_HOST", err=True
+            )
+            raise typer.Exit(2)
     with series_service(db, now) as service:
         done = service.tick()
-    for line in done:
-        typer.echo(line)
-    if not done:
-        typer.echo("nothing is due")
+        for line in done:
+            typer.echo(line)
+        if not done:
+            typer.echo("nothing is due")
+        if settings is not None:
+            report = send_due(service.store, service.clock, settings)
+            for error in report.errors:
+                typer.echo(f"not delivered: {error}", err=True)
+            typer.echo(
+                f"notifications: {report.sent} mailed, {report.skipped} without mail, "
+                f"{report.failed} to retry, {report.gave_up} given up"
+            )
