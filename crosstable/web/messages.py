@@ -546,6 +546,8 @@ CATALOGUE: tuple[str, ...] = (
     E_("{player} is not registered for edition {edition}"),
     E_("there is no series {series} in this database"),
     E_("there is no series edition {edition} in this database"),
+    E_("weekday {weekday}: one of {days}"),
+    E_("series {series} has no edition {edition}"),
     # -- web: forms, the wizard, the organiser's page, the API
     E_("you cannot take away your own administrator rights"),
     E_("the CSV file is empty"),
