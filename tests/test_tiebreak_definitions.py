@@ -178,7 +178,10 @@ def round_robins(draw: st.DrawFn) -> tuple[Tournament, list[int]]:
         bye_points=draw(st.sampled_from([None, Fraction(1, 2)])),
     )
     rule = draw(st.sampled_from(list(WithdrawalRule)))
-    return replace(t, settings=replace(t.settings, withdrawal_rule=rule)), withdrawn
+    # R-RR-14: both values of the regulations' forfeit setting (fast path == definition)
+    counted = draw(st.booleans())
+    settings = replace(t.settings, withdrawal_rule=rule, forfeits_in_tiebreaks=counted)
+    return replace(t, settings=settings), withdrawn
 
 
 def _withdrawn_game(item: str, who: int, lost: str) -> str:

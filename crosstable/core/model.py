@@ -380,6 +380,10 @@ class Settings:
     rounds: int | None = None  # planned number of rounds, when not implied by the system
     swap_last_rounds: bool = True  # FIDE's recommendation for double round robins (R-RR-7)
     time_control: str = ""
+    # R-RR-14: whether forfeits count as games in the tie-breaks of a round robin
+    # (C.07 15.2, the default); False treats every forfeit as an unplayed round
+    # (C.07 art. 16), see docs/tiebreaks.md "Forfeits in tie-breaks".
+    forfeits_in_tiebreaks: bool = True
 
     def __post_init__(self) -> None:
         if self.cycles < 1:

@@ -9,6 +9,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from crosstable.core.errors import RuleError
 from crosstable.core.model import (
     Bye,
     ByeKind,
@@ -65,6 +66,25 @@ def point_system_from_json(body: dict[str, Any]) -> PointSystem:
     return PointSystem(**values)
 
 
+#: the regulations detail saying whether forfeits count in tie-breaks (R-RR-14)
+FORFEITS_IN_TIEBREAKS = "forfeits_in_tiebreaks"
+_FORFEIT_VALUES = {"yes": True, "no": False}
+
+
+def check_forfeit_setting(details: dict[str, Any] | None) -> None:
+    """Refuse a ``forfeits_in_tiebreaks`` detail that is neither yes nor no."""
+    if details and FORFEITS_IN_TIEBREAKS in details:
+        value = str(details[FORFEITS_IN_TIEBREAKS])
+        if value.strip().lower() not in _FORFEIT_VALUES:
+            raise RuleError(f"forfeits in tie-breaks is yes or no, not {value[:40]!r}")
+
+
+def forfeits_in_tiebreaks(details: dict[str, Any] | None) -> bool:
+    """Whether forfeits count as games in tie-breaks (default yes: C.07 15.2)."""
+    value = str((details or {}).get(FORFEITS_IN_TIEBREAKS, "yes")).strip().lower()
+    return _FORFEIT_VALUES.get(value, True)
+
+
 def settings_of(row: TournamentRow) -> Settings:
     return Settings(
         system=System(row.system),
@@ -77,6 +97,7 @@ def settings_of(row: TournamentRow) -> Settings:
         rounds=row.rounds_planned,
         swap_last_rounds=row.swap_last_rounds,
         time_control=row.time_control,
+        forfeits_in_tiebreaks=forfeits_in_tiebreaks(row.regulations),
     )
 
 
@@ -350,6 +371,7 @@ def _settings_cached(row: TournamentRow) -> Settings:
             row.rounds_planned,
             row.swap_last_rounds,
             row.time_control,
+            forfeits_in_tiebreaks(row.regulations),  # a regulations detail (R-RR-14)
         )
     )
     settings = _SETTINGS.get(key)

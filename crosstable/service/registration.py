@@ -27,7 +27,13 @@ from crosstable.service.eligibility import check_venue_kind
 from crosstable.service.errors import NotFoundError
 from crosstable.service.field import check_field
 from crosstable.service.finishing import check_finish_setting
-from crosstable.service.loading import Loaded, settings_columns, settings_of
+from crosstable.service.loading import (
+    Loaded,
+    check_forfeit_setting,
+    forfeits_in_tiebreaks,
+    settings_columns,
+    settings_of,
+)
 from crosstable.service.lots import draw_order
 from crosstable.service.unit import Tx
 from crosstable.store.models import EntryRow, EventRow, TournamentRow
@@ -141,6 +147,7 @@ class Registration(ServiceBase):
         _check_dates(regulations.start_date, regulations.end_date)
         check_finish_setting(regulations.details)
         check_venue_kind(regulations.details)  # online or otb (issue 12.3)
+        check_forfeit_setting(regulations.details)  # R-RR-14
         check_field(settings.system, len(players), cycles=settings.cycles)
         infos = [player.checked() for player in players]
         at = self._now()
@@ -251,6 +258,10 @@ class Registration(ServiceBase):
                 if "details" in values:
                     _check_fixed_details(row, values["details"])
                 locked = [name for name in changing if name in LOCKED_AFTER_START]
+                if "details" in values and forfeits_in_tiebreaks(
+                    values["details"]
+                ) != forfeits_in_tiebreaks(row.regulations):
+                    locked.append("forfeits_in_tiebreaks")  # a tie-break rule (R-RR-14)
                 if locked and not (override_reason or "").strip():
                     raise RuleError(
                         f"the {locked[0].replace('_', ' ')} was published before round 1 and is "
@@ -270,6 +281,7 @@ class Registration(ServiceBase):
             if "details" in values:
                 check_finish_setting(values["details"])
                 check_venue_kind(values["details"])
+                check_forfeit_setting(values["details"])
                 updates["regulations"] = {str(k): str(v) for k, v in values["details"].items()}
             if row.status == "finished":
                 raise RuleError("the tournament is finished; undo the finish to change it")

@@ -142,6 +142,7 @@ CATALOGUE: tuple[str, ...] = (
     E_("point system"),
     E_("bye points"),
     E_("tiebreaks"),
+    E_("forfeits in tiebreaks"),  # R-RR-14, locked like the tie-break list
     E_("withdrawal rule"),
     E_("rules"),
     E_("system"),
@@ -171,6 +172,7 @@ CATALOGUE: tuple[str, ...] = (
     E_("1 result"),
     E_("{count} results"),
     E_("finish is auto or confirm, not {value}"),
+    E_("forfeits in tie-breaks is yes or no, not {value}"),  # R-RR-14
     E_("the history names an unknown table {table}"),
     E_("{where} is missing; the history cannot be replayed"),
     E_("{where} exists already; the history cannot be replayed"),

@@ -44,6 +44,7 @@ _LABELS = {
     "variant": N_("Variant"),
     "setup_minutes": N_("Set-up time"),
     "battle_seed": N_("Seed of the colours"),
+    "forfeits_in_tiebreaks": N_("Forfeits in tie-breaks"),
 }
 #: the details that only link an event's tournaments (see the module's docstring)
 _LINKS = frozenset({"stage_event", "stage", "stage_seeds"})
@@ -124,6 +125,22 @@ def finish_text(value: Any) -> str:
         return gettext("with its last result: the places are final then")
     if mode == "confirm":
         return gettext("when the organiser finishes it: the places are final then")
+    return str(value)
+
+
+def forfeits_text(value: Any) -> str:
+    """``yes`` / ``no``: whether forfeits count as games in tie-breaks (R-RR-14)."""
+    flag = str(value).strip().lower()
+    if flag == "yes":
+        return gettext(
+            "counted as games: a forfeit win is a win and a forfeit loss a loss "
+            "against that opponent (FIDE C.07 15.2)"
+        )
+    if flag == "no":
+        return gettext(
+            "not counted: a forfeit, won or lost, is treated as an unplayed round "
+            "(FIDE C.07 article 16); it still counts for the points"
+        )
     return str(value)
 
 
@@ -214,4 +231,5 @@ _READERS: dict[str, Callable[[Any], str]] = {
     "finish": finish_text,
     "variant": variant_text,
     "setup_minutes": setup_text,
+    "forfeits_in_tiebreaks": forfeits_text,
 }

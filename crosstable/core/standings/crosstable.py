@@ -127,7 +127,7 @@ def crosstable_view(tournament: Tournament, standings: Standings) -> Crosstable:
     excluded = standings.withdrawals.excluded
     forfeited = standings.withdrawals.forfeited
     by_row = {row.start: row for row in standings.rows}
-    by_opponent = standings.field.predetermined
+    by_opponent = standings.field.round_robin
     meetings: dict[tuple[int, int], list[str]] = {}
     per_round: dict[int, list[str]] = {p.start: [] for p in tournament.players}
     for rnd in tournament.rounds:

@@ -267,7 +267,7 @@ def is_provisional(tournament: Tournament, f: Field) -> bool:
     planned = tournament.settings.rounds
     if planned is not None and planned > f.rounds:
         return True
-    if f.predetermined and tournament.players:
+    if f.round_robin and tournament.players:
         size = len(tournament.players)
         per_cycle = size - 1 if size % 2 == 0 else size
         if f.rounds < per_cycle * tournament.settings.cycles:

@@ -49,7 +49,7 @@ def infer_withdrawals(f: Field) -> frozenset[int]:
     like a forfeit loss: there every round has an opponent.
     """
     found: set[int] = set()
-    missing = (FLOSS, ZPB) if f.predetermined else (FLOSS,)
+    missing = (FLOSS, ZPB) if f.round_robin else (FLOSS,)
     if set(missing).isdisjoint(chain.from_iterable(f.kind)):
         return frozenset()  # no forfeit loss anywhere (checked at C speed)
     for p in range(f.n):

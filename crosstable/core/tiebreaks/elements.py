@@ -300,4 +300,5 @@ def fore_field(f: Field) -> Field:
         active=f.active,
         round_numbers=f.round_numbers,
         outcome_points=f.outcome_points,
+        round_robin=f.round_robin,
     )

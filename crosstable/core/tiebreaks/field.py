@@ -95,7 +95,9 @@ class Field:
     win: int
     draw: int
     loss: int
-    predetermined: bool  # round robin / Scheveningen (C.07 15.2)
+    # forfeits count as games (C.07 15.2): a round robin / Scheveningen whose
+    # regulations do not say otherwise (Settings.forfeits_in_tiebreaks, R-RR-14)
+    predetermined: bool
     edition: RulesEdition
     opp: list[list[int]]
     kind: list[list[int]]
@@ -108,6 +110,8 @@ class Field:
     round_numbers: list[int] = field(default_factory=list)
     outcome_points: dict[Outcome, int] = field(default_factory=dict)
     cache: dict[str, object] = field(default_factory=dict)  # values results cannot change
+    # pairings fixed in advance (round robin / Scheveningen), whatever the forfeit setting
+    round_robin: bool = False
     _adjusted: list[int] | None = None
 
     def __post_init__(self) -> None:
@@ -328,7 +332,7 @@ def compile_field(
         win=int(ps.win * scale),
         draw=int(ps.draw * scale),
         loss=int(ps.loss * scale),
-        predetermined=predetermined,
+        predetermined=predetermined and settings.forfeits_in_tiebreaks,
         edition=edition or settings.rules,
         opp=opp,
         kind=kind,
@@ -339,4 +343,5 @@ def compile_field(
         active=[i + 1 not in excluded for i in range(n)],
         round_numbers=[rnd.number for rnd in tournament.rounds],
         outcome_points=outcome_points,
+        round_robin=predetermined,
     )
