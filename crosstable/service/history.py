@@ -164,8 +164,9 @@ class History(ServiceBase):
     ) -> Change:
         """Bring the tournament back to how it was right after event ``seq``: one event
         with the rows that differ between now and then (as many changes as rows that
-        differ, however long the history since). Reopening a finished tournament needs
-        ``reason`` and ``confirm`` (see :meth:`undo`)."""
+        differ, however long the history since): the later events' changes are taken
+        back in memory (:func:`rolled_back`), then only the differences are written.
+        Reopening a finished tournament needs ``reason`` and ``confirm`` (see :meth:`undo`)."""
 
         def body(tx: Tx) -> Done:
             events = _events(tx.session, tx.tournament_id)
@@ -174,8 +175,8 @@ class History(ServiceBase):
             later = [e for e in events if e.seq > seq]
             if not later:
                 raise RuleError(f"#{seq} is the latest event: nothing to revert")
-            then = replayed_rows([e for e in events if e.seq <= seq])
-            changes = differences(current_rows(tx.session, tx.tournament_id), then)
+            now = current_rows(tx.session, tx.tournament_id)
+            changes = differences(now, rolled_back(now, later))
             was = tx.tournament.status
             for change in changes:
                 apply_change(tx, change)
@@ -252,6 +253,26 @@ def replayed_rows(events: list[EventRow]) -> dict[Spot, dict[str, Any]]:
                 state.pop(spot, None)
             else:
                 state[spot] = state.get(spot, {}) | change["after"]
+    return state
+
+
+def rolled_back(
+    now: dict[Spot, dict[str, Any]], later: list[EventRow]
+) -> dict[Spot, dict[str, Any]]:
+    """The rows as they were before the events ``later`` (oldest first), from the rows
+    ``now``: each of their changes taken back in memory, newest first. Columns no later
+    event changed keep the values the rows have now (e.g. a column's default filled in
+    by the database), so only what those events changed can differ."""
+    state = {spot: dict(values) for spot, values in now.items()}
+    for event in reversed(later):
+        for change in reversed(event.changes):
+            spot = (change["table"], json.dumps(change["key"], sort_keys=True))
+            if change["before"] is None:
+                state.pop(spot, None)
+            elif change["after"] is None:
+                state[spot] = dict(change["before"])
+            else:
+                state[spot] = state.get(spot, {}) | change["before"]
     return state
 
 
