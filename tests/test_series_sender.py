@@ -250,3 +250,49 @@ def test_tick_send_mails_the_due_rows(tmp_path, smtp, capsys, monkeypatch) -> No
         "notifications: 0 mailed, 0 without mail, 0 to retry, 0 given up\n"
     )
     assert len(recorder.mails) == 2
+
+
+def test_the_in_site_list_unread_and_read(store: Store, smtp) -> None:
+    from crosstable.service.series import inbox
+
+    _, controller = smtp
+    _, clock = season(store, 3)
+    # every outbox row is an in-site notification, mailed or not (user 3 has no address)
+    send_due(store, clock, settings_for(controller))
+    listed = inbox.notifications(store, 3)
+    assert [(n.kind, n.read, n.mailed) for n in listed] == [("registered", False, False)]
+    assert listed[0].as_dict()["data"]["series"] == "Workday blitz"
+    assert inbox.notifications(store, 1)[0].mailed
+    assert (inbox.unread_count(store, 1), inbox.unread_count(store, 3)) == (1, 1)
+    assert inbox.mark_read(store, 3, MORNING, [listed[0].id]) == 1
+    assert inbox.mark_read(store, 3, MORNING) == 0  # nothing unread is left
+    assert (inbox.unread_count(store, 1), inbox.unread_count(store, 3)) == (1, 0)
+    assert inbox.notifications(store, 3)[0].read
+    # another user's notification cannot be marked read
+    assert inbox.mark_read(store, 3, MORNING, [inbox.notifications(store, 1)[0].id]) == 0
+    assert inbox.unread_count(store, 1) == 1
+
+
+def test_preferences_choose_what_is_mailed(store: Store, smtp) -> None:
+    from crosstable.core.errors import RuleError
+    from crosstable.service.series import inbox
+
+    recorder, controller = smtp
+    _, clock = season(store, 3)
+    assert inbox.preferences(store, 3) == inbox.Preferences("", ())
+    chosen = inbox.set_preferences(store, 3, " p3@example.org ", ["stage-starts", "news"])
+    assert chosen.email == "p3@example.org"
+    assert "registered" in chosen.muted and chosen.mailed == ("stage-starts", "news")
+    assert inbox.set_preferences(store, 2, "p2@example.org", list(inbox.KINDS)).muted == ()
+    report = send_due(store, clock, settings_for(controller))
+    assert (report.sent, report.skipped) == (2, 1)  # user 3 muted "registered"
+    assert sorted(m["To"] for m in recorder.mails) == ["p1@example.org", "p2@example.org"]
+    for bad, message in (
+        ("no address", "no address is not an e-mail address"),
+        ("x" * 300 + "@" + "y" * 30, "an e-mail address is at most 320 characters long"),
+    ):
+        with pytest.raises(RuleError, match=message):
+            inbox.set_preferences(store, 3, bad, [])
+    with pytest.raises(RuleError, match="spam is not a kind of notification"):
+        inbox.set_preferences(store, 3, "", ["spam"])
+    assert inbox.preferences(store, 3).email == "p3@example.org"  # a refusal changes nothing
