@@ -51,6 +51,16 @@ class World:
         self.t4 = self._paired("Club Swiss", System.SWISS_DUTCH)
         self.t5 = self._paired("Club cup", System.KNOCKOUT)
         self.t6 = self._group_stage()
+        self.s1 = self._series()
+
+    def _series(self) -> int:
+        """A workdays series with its first edition open for registration (issue 11.7)."""
+        from crosstable.service.series import SeriesSettings
+
+        settings = SeriesSettings("Evening", "workdays", "18:00", "Europe/Moscow")
+        series_id = self.service.create_series(settings)
+        self.service.open_edition(series_id)
+        return series_id
 
     def _group_stage(self) -> int:
         """Two groups of the organiser's, linked as the wizard links them, not finished
@@ -135,6 +145,8 @@ EVERYONE = set(ROLES)
 ENTRY = {"admin", "organiser", "helper"}
 MANAGE = {"admin", "organiser"}
 ORGANISERS = {"admin", "organiser", "other", "master"}
+SIGNED_IN = EVERYONE - {"anonymous"}
+SERIES_BAD_KIND = {"name": "S", "kind": "yearly", "start_time": "18:00", "zone": "UTC"}
 
 
 def api_routes(w: World) -> list[tuple[str, str, Any, set[str]]]:
@@ -190,6 +202,14 @@ def api_routes(w: World) -> list[tuple[str, str, Any, set[str]]]:
         ("POST", f"/api/v1/tournaments/{w.t5}/knockout/next", None, MANAGE),
         ("GET", f"/api/v1/tournaments/{w.t6}/stage", None, EVERYONE),
         ("POST", f"/api/v1/tournaments/{w.t6}/knockout-stage", {}, MANAGE),
+        # a portal's series (issue 11.7): anyone reads; administrators and masters create
+        # (an unknown calendar kind: 422 for them); a signed-in user registers himself
+        ("GET", "/api/v1/series", None, EVERYONE),
+        ("GET", f"/api/v1/series/{w.s1}", None, EVERYONE),
+        ("GET", f"/api/v1/series/{w.s1}/editions/1", None, EVERYONE),
+        ("POST", "/api/v1/series", SERIES_BAD_KIND, ORGANISERS),
+        ("POST", f"/api/v1/series/{w.s1}/editions/1/registrations", None, SIGNED_IN),
+        ("DELETE", f"/api/v1/series/{w.s1}/editions/1/registrations", None, SIGNED_IN),
     ]
 
 
@@ -228,6 +248,14 @@ def page_routes(w: World) -> list[tuple[str, str, set[str]]]:
         ("POST", f"/t/{w.t5}/knockout/next", MANAGE),
         ("GET", f"/t/{w.t6}", EVERYONE),
         ("POST", f"/t/{w.t6}/knockout-stage", MANAGE),
+        ("GET", "/series", EVERYONE),
+        ("GET", f"/series/{w.s1}", EVERYONE),
+        ("GET", f"/series/{w.s1}.ics", EVERYONE),
+        ("GET", f"/series/{w.s1}/editions/1", EVERYONE),
+        ("GET", "/series/new", ORGANISERS),
+        ("POST", "/series/new", ORGANISERS),
+        ("POST", f"/series/{w.s1}/editions/1/register", SIGNED_IN),
+        ("POST", f"/series/{w.s1}/editions/1/withdraw", SIGNED_IN),
     ]
 
 
@@ -277,6 +305,8 @@ def test_page_forms_need_the_csrf_token(world: World) -> None:
         f"/t/{world.t1}/manage/staff",
         f"/t/{world.t1}/manage/players/2/edit",
         f"/t/{world.t6}/knockout-stage",
+        f"/series/{world.s1}/editions/1/register",
+        "/series/new",
         "/signout",
     ):
         assert client.post(path, data={}).status_code == 403, path
