@@ -71,6 +71,9 @@ def test_an_odd_round_robin_keeps_its_free_rounds() -> None:
     odd = tour(3, [["1-2 +-", "3 free"], ["2-3 1-0", "1 free"], ["3-1 =", "2 free"]])
     f = compile_field(with_setting(odd, False))
     assert f.round_robin and not f.predetermined
+    # Koya's maximum score is the pairing system's: 2 games each (one free round)
+    koya = REGISTRY["KS"]
+    assert koya.maximum_games(f) == koya.maximum_games(compile_field(odd)) == 2  # type: ignore[attr-defined]
     assert [r.points for r in compute_standings(with_setting(odd, False)).rows] == [
         r.points for r in compute_standings(odd).rows
     ]

@@ -339,7 +339,7 @@ def _points(f: Field, scaled: int) -> Fraction:
 def _koya(f: Field, spec: TieBreakSpec, p: int) -> Value:
     """The points scored against everyone with at least 50 % of the maximum score
     (``/L``: the bar moved by half points, by points, or set as a share)."""
-    if f.predetermined:
+    if f.round_robin:  # (the pairing system's, whatever the forfeit setting)
         # the maximum counts the rounds with an opponent: a player of an odd field
         # has a free round per cycle (withdrawn players, taken out, are not counted)
         free = [f.kind[q].count(FREE) for q in range(f.n) if f.active[q]]

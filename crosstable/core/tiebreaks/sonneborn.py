@@ -178,7 +178,7 @@ class Koya(TieBreak):
     def maximum_games(self, f: Field) -> int:
         """Rounds with an opponent: all of them in a Swiss event; in a round robin the
         rounds less each player's free rounds (results never change this: cached)."""
-        if not f.predetermined:
+        if not f.round_robin:  # (the pairing system's, whatever the forfeit setting)
             return f.rounds
         cached = f.cache.get("koya-games")
         if isinstance(cached, int):
