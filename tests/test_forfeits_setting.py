@@ -7,7 +7,9 @@ tie-break list), the regulations page's words, and the stored tournament's stand
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from test_service_support import db_url, service, started, store  # noqa: F401
@@ -19,6 +21,8 @@ from crosstable.core.standings import compute_standings
 from crosstable.core.tiebreaks import REGISTRY
 from crosstable.core.tiebreaks.field import compile_field
 from crosstable.core.tiebreaks.spec import parse_code
+from crosstable.formats.trf_model import TrfDocument
+from crosstable.formats.trf_write import write_trf
 from crosstable.service import Service
 from crosstable.service.live import live_standings
 from crosstable.web import i18n
@@ -148,3 +152,33 @@ def test_the_setting_is_locked_after_round_1(service: Service) -> None:
         tid, details={"forfeits_in_tiebreaks": "no"}, override_reason="the regulations say so"
     )
     assert service.tournament(tid).settings.forfeits_in_tiebreaks is False
+
+
+# -- the command line: crosstable standings FILE --forfeits-in-tiebreaks yes|no
+
+
+def _cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    from crosstable.cli import main
+
+    code = main(["standings", *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_the_standings_command_takes_the_setting(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    t = tour(4, EVEN)
+    path = tmp_path / "rr.trf"
+    path.write_text(write_trf(TrfDocument(tournament=t)))
+    args = (str(path), "--tiebreaks", "SB", "--format", "json")
+    _, default, _ = _cli(capsys, *args)
+    _, yes, _ = _cli(capsys, *args, "--forfeits-in-tiebreaks", "yes")
+    code, no, _ = _cli(capsys, *args, "--forfeits-in-tiebreaks", "no")
+    assert code == 0 and default == yes
+    sb = {r["start"]: r["SB"] for r in json.loads(no)["rows"]}
+    core = compute_standings(with_setting(t, False), "SB").to_json()
+    assert sb == {r["start"]: r["SB"] for r in core["rows"]}
+    assert json.loads(no) != json.loads(yes)
+    code, _, err = _cli(capsys, *args, "--forfeits-in-tiebreaks", "maybe")
+    assert code == 2 and "--forfeits-in-tiebreaks 'maybe': use yes or no" in err

@@ -10,6 +10,7 @@ is used, else the system's preset.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, TypeVar
 
@@ -25,6 +26,7 @@ from crosstable.core.tiebreaks.presets import PRESETS
 FORMATS = ("json", "table", "crosstable")
 SYSTEMS = {"round-robin": System.ROUND_ROBIN, "swiss": System.SWISS_DUTCH}
 RULES = {"2024": RulesEdition.C07_2024, "2026": RulesEdition.C07_2026}
+FORFEITS = {"yes": True, "no": False}
 
 
 def register(app: typer.Typer) -> None:
@@ -71,6 +73,14 @@ def standings(
         int | None,
         typer.Option("--lots", help="Break ties left after the list by lots drawn with this seed"),
     ] = None,
+    forfeits: Annotated[
+        str | None,
+        typer.Option(
+            "--forfeits-in-tiebreaks",
+            help="yes (default, C.07 15.2): a round robin's forfeits count as games in the "
+            "tie-breaks; no: they are unplayed rounds (C.07 art. 16), as the regulations may say",
+        ),
+    ] = None,
     output: Annotated[str, typer.Option("--format", help="json, table or crosstable")] = "table",
     lenient: Lenient = False,
 ) -> None:
@@ -85,6 +95,10 @@ def standings(
     tournament = document.tournament
     chosen_system = _choice(system, SYSTEMS, "--system")
     chosen_rules = _choice(rules, RULES, "--rules")
+    counted = _choice(forfeits, FORFEITS, "--forfeits-in-tiebreaks")  # R-RR-14
+    if counted is not None:
+        settings = replace(tournament.settings, forfeits_in_tiebreaks=counted)
+        tournament = replace(tournament, settings=settings)
     codes: str | tuple[str, ...] | None
     if tiebreaks is not None:
         codes = PRESETS.get(tiebreaks.strip().lower(), tiebreaks)
