@@ -296,3 +296,38 @@ def test_preferences_choose_what_is_mailed(store: Store, smtp) -> None:
     with pytest.raises(RuleError, match="spam is not a kind of notification"):
         inbox.set_preferences(store, 3, "", ["spam"])
     assert inbox.preferences(store, 3).email == "p3@example.org"  # a refusal changes nothing
+
+
+def test_the_notifications_api(tmp_path) -> None:
+    from fastapi.testclient import TestClient
+
+    from crosstable.service.accounts import Accounts
+    from crosstable.web.app import create_app
+
+    with open_store(f"sqlite:///{tmp_path}/web.db") as opened:
+        accounts = Accounts(opened)
+        player = accounts.create_user("player", "password-player")
+        other = accounts.create_user("other", "password-other")
+        service, _ = season(opened, 0)
+        edition = 1  # the series' first edition, opened by season()
+        service.register_for_edition(edition, "Player", user_id=player.id)
+        service.register_for_edition(edition, "Other", user_id=other.id)
+        client = TestClient(create_app(service=service))
+        auth = {"Authorization": f"Bearer {accounts.create_token(player.id)}"}
+        assert client.get("/api/v1/notifications").status_code == 401
+        answer = client.get("/api/v1/notifications", headers=auth).json()
+        assert answer["unread"] == 1
+        assert [n["kind"] for n in answer["notifications"]] == ["registered"]
+        assert answer["notifications"][0]["data"]["series"] == "Workday blitz"
+        mine = answer["notifications"][0]["id"]
+        read = client.post("/api/v1/notifications/read", json={"ids": [mine + 1]}, headers=auth)
+        assert read.json() == {"marked": 0, "unread": 1}  # another user's: untouched
+        read = client.post("/api/v1/notifications/read", json={}, headers=auth)
+        assert read.json() == {"marked": 1, "unread": 0}
+        body = {"email": "me@example.org", "mailed": ["stage-starts"]}
+        saved = client.put("/api/v1/notifications/preferences", json=body, headers=auth)
+        assert saved.status_code == 200 and saved.json()["mailed"] == ["stage-starts"]
+        got = client.get("/api/v1/notifications/preferences", headers=auth).json()
+        assert got["email"] == "me@example.org" and "registered" in got["muted"]
+        bad = client.put("/api/v1/notifications/preferences", json={"email": "nope"}, headers=auth)
+        assert 400 <= bad.status_code < 500 and "nope is not an e-mail address" in bad.text

@@ -241,6 +241,7 @@ def create_app(
         api,
         live,
         manage,
+        notifications,
         pages,
         pairing,
         printing,
@@ -251,6 +252,7 @@ def create_app(
 
     for module in (api, live, pages, manage, wizard, pairing, account, printing, stages, series):
         app.include_router(module.router)
+    app.include_router(notifications.router)  # /api/v1/notifications (issue 11.5)
     app.include_router(account.api_router)  # POST /api/v1/users/{id}/signout
     return app
 
