@@ -312,7 +312,7 @@ def test_withdrawal_forfeits_every_later_game(service: Service) -> None:
     service.record_result(tid, 1, 1, "1-0")
     service.record_result(tid, 1, 2, "1-0")
     change = service.withdraw(tid, 4, actor="arbiter")
-    assert "from round 2" in change.summary and "2 game(s)" in change.summary
+    assert "from round 2" in change.summary and "2 games forfeited" in change.summary
     for g in service.overview(tid).games:
         if 4 in (g.white, g.black) and g.round >= 2:
             assert g.result == ("-+" if g.white == 4 else "+-")

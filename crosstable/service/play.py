@@ -8,6 +8,7 @@ from sqlalchemy import select
 
 from crosstable.core.errors import RuleError
 from crosstable.core.model import GameResult, Outcome, Reason, System
+from crosstable.core.wording import counted
 from crosstable.service.base import Change, Done, ServiceBase, Unchanged
 from crosstable.service.eligibility import check_start
 from crosstable.service.errors import ConflictError, NotFoundError
@@ -370,7 +371,7 @@ class Play(ServiceBase):
                 tx.update(game, result=code, reason=Reason.NO_SHOW.value)
             return Done(
                 f"player {start} {entry.name} withdrew from round {first}: "
-                f"{len(forfeits)} game(s) forfeited",
+                f"{counted(len(forfeits), 'game')} forfeited",
                 {"start": start, "from_round": first, "forfeits": len(forfeits)},
             )
 

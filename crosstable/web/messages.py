@@ -703,6 +703,7 @@ CATALOGUE: tuple[str, ...] = (
     E_("{where}: a text must not contain a NUL character"),
     E_("{where}: expected an object, got {value}"),
     E_("tournament.system: unknown system {system}"),
+    E_("the tournament has not started"),
     E_(
         "a battle-chess tournament can be exported by everyone once it is finished (the file carries the seed of the colours)"
     ),
