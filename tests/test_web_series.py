@@ -6,6 +6,7 @@ Russian."""
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from typing import Any
 
@@ -217,3 +218,29 @@ def test_creation_form(web: Web) -> None:
     sid = int(made.headers["location"].rsplit("/", 1)[1])
     assert web.service.series_info(sid)["weekday"] == 2
     assert "Every week on Wednesday at 19:00" in ann.get(f"/series/{sid}").text
+
+
+def test_edition_page_shows_the_groups_of_a_started_stage(web: Web) -> None:
+    sid = web.create()["id"]
+    edition = web.service.series_info(sid)["editions"][0]["id"]
+    for index in range(16):
+        web.service.register_for_edition(edition, f"Player {index + 1:02d}", rating=2000 - index)
+    # Monday 4 May 18:00 Moscow is 15:00 UTC; the clock stands at Friday 1 May 18:00 UTC
+    web.service.clock.advance(dt.timedelta(days=3))  # type: ignore[attr-defined]
+    done = web.service.tick()
+    assert any("started" in step for step in done), done
+    client = TestClient(web.app)
+    info = client.get(f"/api/v1/series/{sid}/editions/1").json()
+    (stage,) = info["stages"]
+    assert stage["kind"] == "groups" and [g["letter"] for g in stage["groups"]] == ["A", "B"]
+    assert sum(g["players"] for g in stage["groups"]) == 16
+    page = client.get(f"/series/{sid}/editions/1").text
+    for group in stage["groups"]:
+        assert f'<a href="/t/{group["tournament"]}">Group {group["letter"]}</a>' in page
+    assert "Stage 1" in page
+    assert f"{stage['qualifiers_per_group']} qualifiers per group" in page
+    ru = client.get(f"/series/{sid}/editions/1", headers={"Accept-Language": "ru"}).text
+    assert "Группа A" in ru and "Этап 1" in ru
+    # the edition is under way: registration through the API is refused with the reason
+    late = client.post(f"/api/v1/series/{sid}/editions/1/registrations", headers=web.auth("pia"))
+    assert late.status_code == 422 and "closed" in late.json()["detail"]
