@@ -8,6 +8,7 @@ unsubscribed kind: no mail; the unsubscribe token signed."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import os
 import random
@@ -331,3 +332,36 @@ def test_the_notifications_api(tmp_path) -> None:
         assert got["email"] == "me@example.org" and "registered" in got["muted"]
         bad = client.put("/api/v1/notifications/preferences", json={"email": "nope"}, headers=auth)
         assert 400 <= bad.status_code < 500 and "nope is not an e-mail address" in bad.text
+
+
+def test_the_unsubscribe_link(tmp_path, smtp) -> None:
+    from fastapi.testclient import TestClient
+
+    from crosstable.web.app import _secret, create_app
+
+    recorder, controller = smtp
+    with open_store(f"sqlite:///{tmp_path}/web.db") as opened:
+        service, clock = season(opened, 2)
+        client = TestClient(create_app(service=service))
+        secret = _secret(service)
+        settings = dataclasses.replace(settings_for(controller), secret=secret)
+        send_due(opened, clock, settings)
+        link = recorder.mails[0]["List-Unsubscribe"].strip("<>")
+        path = link.removeprefix("https://chess.example.org")
+        page = client.get(path)
+        assert page.status_code == 200 and 'id="unsubscribe-form"' in page.text
+        assert "registered" in page.text
+        assert client.post(path, data={}).status_code == 403  # no CSRF token
+        csrf = page.text.split('name="csrf_token" value="')[1].split('"')[0]
+        done = client.post(path, data={"csrf_token": csrf})
+        assert done.status_code == 200 and 'id="unsubscribed"' in done.text
+        assert inbox_prefs(opened, 1) == ("registered",)
+        forged = unsubscribe_token("another secret", 1, "stage-starts")
+        answer = client.get(f"/notifications/unsubscribe/{forged}")
+        assert answer.status_code == 404 and "not valid" in answer.text
+
+
+def inbox_prefs(store: Store, user_id: int) -> tuple[str, ...]:
+    from crosstable.service.series import inbox
+
+    return inbox.preferences(store, user_id).muted

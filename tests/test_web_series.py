@@ -241,6 +241,8 @@ def test_edition_page_shows_the_groups_of_a_started_stage(web: Web) -> None:
     assert f"{stage['qualifiers_per_group']} qualifiers per group" in page
     ru = client.get(f"/series/{sid}/editions/1", headers={"Accept-Language": "ru"}).text
     assert "Группа A" in ru and "Этап 1" in ru
+    series_page = client.get(f"/series/{sid}").text
+    assert "Editions under way" in series_page and "Past editions" not in series_page
     # the edition is under way: registration through the API is refused with the reason
     late = client.post(f"/api/v1/series/{sid}/editions/1/registrations", headers=web.auth("pia"))
     assert late.status_code == 422 and "closed" in late.json()["detail"]

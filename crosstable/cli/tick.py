@@ -70,6 +70,9 @@ def tick_command(
         if not done:
             typer.echo("nothing is due")
         if settings is not None:
+            if not settings.secret:  # the web's own (crosstable.web.app): its links verify
+                secret = service.preference("web.secret") or ""
+                settings = dataclasses.replace(settings, secret=secret)
             report = send_due(service.store, service.clock, settings)
             for error in report.errors:
                 typer.echo(f"not delivered: {error}", err=True)

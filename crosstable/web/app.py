@@ -253,6 +253,7 @@ def create_app(
     for module in (api, live, pages, manage, wizard, pairing, account, printing, stages, series):
         app.include_router(module.router)
     app.include_router(notifications.router)  # /api/v1/notifications (issue 11.5)
+    app.include_router(notifications.pages)  # /notifications/unsubscribe/{token}
     app.include_router(account.api_router)  # POST /api/v1/users/{id}/signout
     return app
 

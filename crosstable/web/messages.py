@@ -134,6 +134,7 @@ CATALOGUE: tuple[str, ...] = (
     E_("an e-mail address is at most {count} characters long"),
     E_("{address} is not an e-mail address"),
     E_("{kind} is not a kind of notification"),
+    E_("this unsubscribe link is not valid"),
     E_("rating {rating} is negative"),
     E_(
         "cannot change after the start: the tie rule sends the lower-rated player on when a match is drawn (undo the start first)"

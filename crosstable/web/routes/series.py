@@ -99,7 +99,8 @@ def _series_page(site: Site, caller: Caller, series_id: int) -> dict[str, Any]:
         "s": info,
         "next": nxt,
         "mine": mine,
-        "past": [e for e in editions if e["state"] != "registration"],
+        "running": [e for e in editions if e["state"] == "running"],
+        "past": [e for e in editions if e["state"] == "finished"],
         "slots": [
             f"{i18n.moment_text(start)} ({info['zone']})"
             for start in upcoming_starts(site.service, series_id, 5)
