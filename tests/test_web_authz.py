@@ -179,6 +179,11 @@ def api_routes(w: World) -> list[tuple[str, str, Any, set[str]]]:
         ("POST", f"/api/v1/users/{w.users['player'].id}/unflag", {"reason": ""}, {"admin"}),
         ("POST", f"/api/v1/users/{w.users['player'].id}/adjust", {"reason": ""}, {"admin"}),
         ("POST", f"/api/v1/users/{w.users['admin'].id}/master", {"grant": True}, {"admin"}),
+        # a user's own notifications (issue 11.5): any signed-in caller, never another's
+        ("GET", "/api/v1/notifications", None, SIGNED_IN),
+        ("POST", "/api/v1/notifications/read", {"ids": None}, SIGNED_IN),
+        ("GET", "/api/v1/notifications/preferences", None, SIGNED_IN),
+        ("PUT", "/api/v1/notifications/preferences", {"email": ""}, SIGNED_IN),
         ("GET", f"/api/v1/users/{w.users['player'].id}/record", None, {"admin", "player"}),
         ("GET", f"/api/v1/users/{w.users['player'].id}/history", None, {"admin"}),
         ("GET", f"/api/v1/tournaments/{t}/organisers", None, EVERYONE),
