@@ -365,3 +365,30 @@ def inbox_prefs(store: Store, user_id: int) -> tuple[str, ...]:
     from crosstable.service.series import inbox
 
     return inbox.preferences(store, user_id).muted
+
+
+def test_migration_0009_keeps_the_outbox_and_goes_back_down(store: Store) -> None:
+    """Rows queued at 0008 upgrade to due, unread, not skipped; 0009 also goes down."""
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy import inspect, text
+
+    from crosstable.store.engine import upgrade
+
+    season(store, 2)
+    config = Config()
+    config.set_main_option("script_location", "crosstable.store:migrations")
+    with store._writer.connect() as connection, connection.begin():
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0008")
+    with store.engine.connect() as connection:
+        columns = {c["name"] for c in inspect(connection).get_columns("series_outbox")}
+        assert "next_try_at" not in columns and "dedupe_key" in columns
+        assert "notification_prefs" not in inspect(connection).get_table_names()
+    upgrade(store)
+    assert [(r.sent_at, r.next_try_at, r.mail_skipped, r.read_at) for r in rows(store)] == [
+        (None, None, False, None)
+    ] * 2
+    with store.engine.connect() as connection:
+        version = connection.execute(text("SELECT version_num FROM alembic_version")).scalar()
+        assert version == "0009"
