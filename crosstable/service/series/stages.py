@@ -158,10 +158,17 @@ def first_games(session: Session, tournament_id: int) -> dict[int, dict[str, obj
     return found
 
 
+#: the group winners a stage's history line names (a stage of 1 000 groups would make
+#: a line of 20 kB; the edition page and the news list them all)
+NAMED_WINNERS = 12
+
+
 def winners(outcomes: list[GroupOutcome], entries: dict[int, SeriesRegistrationRow]) -> str:
     tops = [
         f"{group_letter(index)}: {entries[o.ranking[0]].name}"
         for index, o in enumerate(outcomes)
         if o.ranking
     ]
-    return "winners " + ", ".join(tops)
+    shown = ", ".join(tops[:NAMED_WINNERS])
+    more = len(tops) - NAMED_WINNERS
+    return "winners " + shown + (f" and {more} more" if more > 0 else "")
