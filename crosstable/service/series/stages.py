@@ -8,7 +8,7 @@ plans the next stage from the qualifiers (None: the edition is over).
 
 from __future__ import annotations
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from crosstable.core.errors import RuleError
@@ -111,15 +111,6 @@ def group_title(
     if stage.kind == StageKind.SUPER_FINAL.value:
         return f"{head} — super-final"
     return f"{head} — stage {stage.number}, group {group_letter(group.letter)}"
-
-
-def all_results_in(session: Session, tournament_id: int) -> bool:
-    games, with_result = session.execute(
-        select(func.count(), func.count(GameRow.result)).where(
-            GameRow.tournament_id == tournament_id
-        )
-    ).one()
-    return bool(games) and games == with_result
 
 
 def keys_by_start(session: Session, group: SeriesGroupRow) -> list[int]:
