@@ -147,6 +147,12 @@ def new(
     deputy_arbiter: Annotated[
         str, typer.Option(help="Deputy chief arbiters, separated by semicolons.")
     ] = "",
+    finish: Annotated[
+        str,
+        typer.Option(
+            help="auto: it finishes by itself with its last result; confirm: by `finish`."
+        ),
+    ] = "auto",
     battle: Annotated[
         bool,
         typer.Option(
@@ -182,6 +188,10 @@ def new(
     ):
         if value.strip():
             details[key] = value.strip()
+    if finish not in ("auto", "confirm"):
+        raise RuleError(f"--finish {finish!r}: use auto or confirm")
+    if finish == "confirm":
+        details["finish"] = "confirm"
     if setup_minutes is not None and not battle:
         raise RuleError("--setup-minutes is for battle chess: add --battle")
     if battle:

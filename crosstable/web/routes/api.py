@@ -141,6 +141,18 @@ def create(body: TournamentIn, request: Request, caller: ApiCaller) -> dict[str,
         groups=body.groups,
         qualifiers_per_group=body.qualifiers_per_group,
         group_cycles=body.group_cycles,
+        details=tuple(
+            (key, value)
+            for key, value in (
+                ("venue", body.venue.strip()),
+                ("federation", body.federation.strip()),
+                ("organiser", body.organiser.strip()),
+                ("arbiter", body.arbiter.strip()),
+                ("finish", "" if body.finish == "auto" else body.finish),
+                ("venue_kind", "" if body.venue_kind == "online" else body.venue_kind),
+            )
+            if value
+        ),
     )
     ids = actions.create_tournaments(site, caller, spec)
     # R-X-8: a warning, not a refusal (e.g. Buchholz chosen for a round robin)

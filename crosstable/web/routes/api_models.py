@@ -107,6 +107,18 @@ class TournamentIn(Body):
         1, ge=1, le=64, description="groups: the top k of each group go to the knockout"
     )
     group_cycles: int = Field(2, ge=1, le=2, description="groups: single or double round robin")
+    venue: str = Field("", max_length=200, description="where it is played (TRF 022)")
+    federation: str = Field("", max_length=10, description="the organising federation (032)")
+    organiser: str = Field("", max_length=200)
+    arbiter: str = Field("", max_length=200, description="the chief arbiter (102)")
+    finish: Literal["auto", "confirm"] = Field(
+        "auto",
+        description="auto: it finishes by itself with its last result; confirm: the "
+        "organiser's Finish fixes the places",
+    )
+    venue_kind: Literal["online", "otb"] = Field(
+        "online", description="online, or over the board (the portal's eligibility rules)"
+    )
 
 
 class PairingIn(Body):
