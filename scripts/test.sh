@@ -18,4 +18,4 @@ python3 -m ruff check .
 python3 -m ruff format --check .
 python3 -m mypy crosstable/core
 python3 -m mypy crosstable
-python3 -m pytest -q "$@"
+python3 -m pytest -q --durations=20 "$@"
