@@ -34,7 +34,13 @@ router = APIRouter(prefix="/api/v1", tags=["api"])
 
 
 class ReadIn(BaseModel):
-    ids: Annotated[list[int], Field(max_length=1000)] | None = None
+    ids: (
+        Annotated[
+            list[Annotated[int, Field(ge=1, le=2_000_000_000)]],  # what the database holds
+            Field(max_length=1000),
+        ]
+        | None
+    ) = None
 
 
 class PreferencesIn(BaseModel):
