@@ -178,3 +178,4 @@ def test_export_import_export_is_byte_identical(
         parsed = parse_trf(first)
         copy = target.import_tournament(parsed.tournament, headers=parsed.headers).tournament_id
         assert target.export_trf(copy, edition) == first
+        assert target.verify(copy) == []  # the rows are what the import's history says

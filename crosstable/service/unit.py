@@ -41,6 +41,12 @@ class Tx:
     def insert(self, row: Base) -> None:
         if not isinstance(row, TournamentRow):
             row.tournament_id = self.tournament.id  # type: ignore[attr-defined]
+        for column in row.__table__.columns:
+            # a column left out takes its default NOW, so the history's snapshot is the row
+            # the database will hold (e.g. a club added later with default "")
+            default = column.default
+            if getattr(row, column.key) is None and default is not None and default.is_scalar:
+                setattr(row, column.key, default.arg)
         self.session.add(row)
         self.changes.append(_change(row, None, row.snapshot()))
         self._note_game(row)
