@@ -484,3 +484,17 @@ def test_an_edition_extended_again_after_a_postponement_waits_and_does_not_fail(
     assert service.tick() == []  # still within the week: registration stays open, once
     assert counts(store) == before
     service.register_for_edition(edition, "Player 6")
+
+
+def test_the_same_name_is_found_whatever_its_letter_case(store: Store) -> None:
+    """The same-name check is one look-up of the case-folded name (migration 0010): Cyrillic
+    and ß fold as Python folds them on every database, a withdrawn name may come back."""
+    service, _clock = make(store)
+    _sid, edition = workdays(service)
+    for name in ("Иван Петров", "Straße", "Anna"):
+        service.register_for_edition(edition, name)
+    for again in ("ИВАН ПЕТРОВ", "STRASSE", "anna"):
+        with pytest.raises(RuleError, match="already"):
+            service.register_for_edition(edition, again)
+    service.withdraw_from_edition(edition, "Anna")
+    service.register_for_edition(edition, "ANNA")  # the withdrawn registration is not in force

@@ -33,6 +33,7 @@ from sqlalchemy import (
     JSON,
     Boolean,
     ForeignKey,
+    Index,
     Integer,
     String,
     Text,
@@ -99,10 +100,13 @@ class SeriesEditionRow(Base):
 
 class SeriesRegistrationRow(Base):
     __tablename__ = "series_registrations"
+    __table_args__ = (Index("ix_series_registrations_folded_name", "edition_id", "folded_name"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     edition_id: Mapped[int] = mapped_column(ForeignKey("series_editions.id"), index=True)
     name: Mapped[str] = mapped_column(String(200))
+    #: the name case-folded (the same-name check, one index look-up; migration 0010)
+    folded_name: Mapped[str] = mapped_column(String(200), default="", server_default="")
     rating: Mapped[int | None] = mapped_column(Integer, nullable=True)
     user_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
     registered_at: Mapped[str] = mapped_column(String(40))

@@ -272,16 +272,17 @@ class SeriesEditions(ServiceBase):
             )
             if not state.is_open:
                 raise RuleError(f"registration for edition {edition.number} is closed")
-            # (only names of the same length can be the same name: the database narrows
-            # them down, so a registration costs the same with 10 or 10 000 players)
-            alike = select(SeriesRegistrationRow.name).where(
-                *active, func.length(SeriesRegistrationRow.name) == len(player)
+            # one index look-up of the folded name, however many players are registered
+            folded = player.casefold()[:200]
+            same = select(SeriesRegistrationRow.id).where(
+                *active, SeriesRegistrationRow.folded_name == folded
             )
-            if any(other.casefold() == player.casefold() for other in session.scalars(alike)):
+            if session.scalars(same.limit(1)).first() is not None:
                 raise RuleError(f"{player} is registered for edition {edition.number} already")
             entry = SeriesRegistrationRow(
                 edition_id=edition_id,
                 name=player,
+                folded_name=folded,
                 rating=rating,
                 user_id=user_id,
                 registered_at=at,
