@@ -105,6 +105,7 @@ class Site:
             "locales": i18n.LOCALES,
             "flash": flash,
             "path": request.url.path,
+            "unread": _unread(self.service, caller.user),  # the header's badge (issue 11.5)
         }
         return self.templates.TemplateResponse(
             request, name, base | context, status_code=status_code
@@ -121,6 +122,15 @@ class Site:
             return view.revision, _BETWEEN_TAGS.sub("><", html).strip()
         finally:
             i18n.current.reset(token)
+
+
+def _unread(service: Service, user: Any) -> int:
+    """The signed-in user's unread notifications (0 for a guest)."""
+    if user is None:
+        return 0
+    from crosstable.service.series.inbox import unread_count
+
+    return unread_count(service.store, int(user.id))
 
 
 def _secret(service: Service) -> str:

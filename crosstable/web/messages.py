@@ -134,6 +134,7 @@ CATALOGUE: tuple[str, ...] = (
     E_("an e-mail address is at most {count} characters long"),
     E_("{address} is not an e-mail address"),
     E_("{kind} is not a kind of notification"),
+    E_("{channel} is not a channel of notifications"),
     E_("this unsubscribe link is not valid"),
     E_("rating {rating} is negative"),
     E_(

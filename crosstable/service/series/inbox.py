@@ -4,6 +4,11 @@ notifications page and its API read and write (the web layer calls only these).
 Every outbox row of the user is an in-site notification, mailed or not (no address,
 unsubscribed, given up); ``read_at`` marks it read. The user's choices live in
 ``notification_prefs``: the address the sender mails to and the kinds not mailed.
+
+The choices per channel (the notifications' settings page): a kind is mailed unless
+its bare name is in ``muted`` (what the mail sender reads), shown in the site unless
+``site:<kind>`` is, and sent to Telegram unless ``telegram:<kind>`` is — one list, no
+schema change, and the sender's reading of ``muted`` stays as it was.
 """
 
 from __future__ import annotations
@@ -22,6 +27,8 @@ from crosstable.store import Store
 from crosstable.store.series_models import NotificationPrefsRow, SeriesOutboxRow
 
 MAX_EMAIL = 320
+#: the channels a user chooses per kind (e-mail, the in-site list, Telegram)
+CHANNELS = ("email", "site", "telegram")
 
 
 @dataclass(frozen=True)
@@ -48,10 +55,33 @@ class Notification:
 class Preferences:
     email: str
     muted: tuple[str, ...]
+    #: ``channel:kind`` entries for the site and Telegram (the kinds not delivered there)
+    off: tuple[str, ...] = ()
 
     @property
     def mailed(self) -> tuple[str, ...]:
         return tuple(kind for kind in KINDS if kind not in self.muted)
+
+    def receives(self, channel: str, kind: str) -> bool:
+        """Whether ``kind`` goes to ``channel`` (email, site, telegram)."""
+        if channel == "email":
+            return kind not in self.muted
+        return f"{channel}:{kind}" not in self.off
+
+
+def _off_entries(muted: list[str]) -> tuple[str, ...]:
+    return tuple(
+        f"{channel}:{kind}"
+        for channel in CHANNELS[1:]
+        for kind in KINDS
+        if f"{channel}:{kind}" in muted
+    )
+
+
+def _hidden(store: Store, user_id: int) -> list[str]:
+    """The kinds the user does not want in the site's list."""
+    prefs = preferences(store, user_id)
+    return [kind for kind in KINDS if not prefs.receives("site", kind)]
 
 
 def notifications(store: Store, user_id: int, *, limit: int = 100) -> list[Notification]:
@@ -60,6 +90,7 @@ def notifications(store: Store, user_id: int, *, limit: int = 100) -> list[Notif
         query = (
             select(SeriesOutboxRow)
             .where(SeriesOutboxRow.user_id == user_id)
+            .where(SeriesOutboxRow.kind.notin_(_hidden(store, user_id)))
             .order_by(SeriesOutboxRow.id.desc())
             .limit(limit)
         )
@@ -77,9 +108,13 @@ def notifications(store: Store, user_id: int, *, limit: int = 100) -> list[Notif
 
 
 def unread_count(store: Store, user_id: int) -> int:
+    """The user's unread notifications (of the kinds shown in the site)."""
+    hidden = _hidden(store, user_id)
     with store.reading() as session:
         query = select(func.count()).where(
-            SeriesOutboxRow.user_id == user_id, SeriesOutboxRow.read_at.is_(None)
+            SeriesOutboxRow.user_id == user_id,
+            SeriesOutboxRow.read_at.is_(None),
+            SeriesOutboxRow.kind.notin_(hidden),
         )
         return int(session.scalar(query) or 0)
 
@@ -102,11 +137,25 @@ def preferences(store: Store, user_id: int) -> Preferences:
         row = session.get(NotificationPrefsRow, user_id)
         if row is None:
             return Preferences("", ())
-        return Preferences(row.email, tuple(kind for kind in KINDS if kind in row.muted))
+        return Preferences(
+            row.email,
+            tuple(kind for kind in KINDS if kind in row.muted),
+            _off_entries(list(row.muted)),
+        )
 
 
-def set_preferences(store: Store, user_id: int, email: str, mailed: list[str]) -> Preferences:
-    """The user's address and the kinds mailed (the others muted); refused when bad."""
+def set_preferences(
+    store: Store,
+    user_id: int,
+    email: str,
+    mailed: list[str],
+    *,
+    channels: dict[str, list[str]] | None = None,
+) -> Preferences:
+    """The user's address and the kinds mailed (the others muted); refused when bad.
+
+    ``channels`` maps ``site`` and ``telegram`` to the kinds delivered there (the
+    others are not); without it those choices stay as they were."""
     address = email.strip()
     if len(address) > MAX_EMAIL:
         raise RuleError(f"an e-mail address is at most {MAX_EMAIL} characters long")
@@ -115,11 +164,23 @@ def set_preferences(store: Store, user_id: int, email: str, mailed: list[str]) -
     unknown = [kind for kind in mailed if kind not in KINDS]
     if unknown:
         raise RuleError(f"{unknown[0]} is not a kind of notification")
+    for channel, kinds in (channels or {}).items():
+        if channel not in CHANNELS[1:]:
+            raise RuleError(f"{channel} is not a channel of notifications")
+        unknown = [kind for kind in kinds if kind not in KINDS]
+        if unknown:
+            raise RuleError(f"{unknown[0]} is not a kind of notification")
     muted = [kind for kind in KINDS if kind not in mailed]
     with store.transaction() as session:
         row = session.get(NotificationPrefsRow, user_id)
+        kept = list(_off_entries(list(row.muted))) if row is not None else []
+        if channels is not None:
+            kept = [e for e in kept if e.split(":", 1)[0] not in channels]
+            for channel, kinds in channels.items():
+                kept += [f"{channel}:{kind}" for kind in KINDS if kind not in kinds]
+        stored = muted + kept
         if row is None:
-            session.add(NotificationPrefsRow(user_id=user_id, email=address, muted=muted))
+            session.add(NotificationPrefsRow(user_id=user_id, email=address, muted=stored))
         else:
-            row.email, row.muted = address, muted
-    return Preferences(address, tuple(muted))
+            row.email, row.muted = address, stored
+    return Preferences(address, tuple(muted), _off_entries(stored))

@@ -123,3 +123,20 @@ def edition_by_number(service: ServiceBase, series_id: int, number: int) -> dict
                 }
             )
         return info
+
+
+def edition_places(service: ServiceBase, edition_ids: set[int]) -> dict[int, dict[str, Any]]:
+    """For each edition id: its series' id and zone and the edition's number (the links
+    and local times of a user's notifications)."""
+    if not edition_ids:
+        return {}
+    with service.store.reading() as session:
+        query = (
+            select(SeriesEditionRow.id, SeriesEditionRow.number, SeriesRow.id, SeriesRow.zone)
+            .join(SeriesRow, SeriesRow.id == SeriesEditionRow.series_id)
+            .where(SeriesEditionRow.id.in_(sorted(edition_ids)[:1000]))
+        )
+        return {
+            edition: {"series": series, "number": number, "zone": zone}
+            for edition, number, series, zone in session.execute(query)
+        }

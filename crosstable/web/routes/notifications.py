@@ -12,6 +12,17 @@ through :mod:`crosstable.service.series.inbox`:
   is signed with the site's secret (``CROSSTABLE_SECRET`` or the stored one, which
   ``crosstable tick --send`` uses too); a bad one is 404.
 
+The pages (signed-in users; a guest is sent to the sign-in page):
+
+* ``GET /notifications`` — the list, unread ones marked, each with its link (the
+  edition, the group's tournament) and its moment in the reader's zone (the series'
+  zone stated; ``static/zones.js`` rewrites it in the browser's); ``POST
+  /notifications/read`` (a form: ``id`` or none for all) marks read;
+* ``GET``/``POST /notifications/settings`` — the e-mail address and, per kind, the
+  channels (e-mail, in the site, Telegram) the user receives it on.
+
+The header of every page shows the unread count as a badge (``base.html``).
+
 Every route needs a signed-in caller (401) and only ever reads or changes the
 caller's own notifications.
 """
@@ -21,14 +32,16 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Request
-from fastapi.responses import HTMLResponse, Response
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import BaseModel, Field
 
 from crosstable.service.series import inbox
 from crosstable.service.series.sender import read_unsubscribe_token, unsubscribe
+from crosstable.service.series.views import edition_places
+from crosstable.web import i18n
 from crosstable.web.app import site_of
 from crosstable.web.routes.api import ApiCaller
-from crosstable.web.routes.common import CheckedForm, require_user
+from crosstable.web.routes.common import CheckedForm, caller_of, integer, require_user, text
 
 router = APIRouter(prefix="/api/v1", tags=["api"])
 
@@ -118,3 +131,123 @@ def unsubscribe_post(token: str, request: Request, form: CheckedForm) -> Respons
     user, kind = _token_owner(request, token)
     unsubscribe(site_of(request).service.store, user, kind)
     return site_of(request).page(request, "notifications.html", kind=kind, token=token, done=True)
+
+
+# -- the in-site list and the settings (issue 11.5) --------------------------------------
+
+
+def _signed_in(request: Request) -> int | None:
+    _site, caller = caller_of(request)
+    return None if caller.user is None else int(caller.user.id)
+
+
+def _to_signin(request: Request) -> Response:
+    return RedirectResponse(f"/signin?next={request.url.path}", status_code=303)
+
+
+def _local(value: Any, zone: str) -> dict[str, str] | None:
+    """A stored UTC moment for the page: ISO (the browser's script reads it) and the text
+    in the series' zone, the zone named."""
+    import datetime as dt
+    from zoneinfo import ZoneInfo
+
+    if not isinstance(value, str) or not value:
+        return None
+    try:
+        moment = dt.datetime.fromisoformat(value)
+        shown = moment.astimezone(ZoneInfo(zone)) if zone else moment
+    except (ValueError, KeyError):
+        return None
+    return {"iso": moment.isoformat(), "text": f"{i18n.moment_text(shown)} ({zone or 'UTC'})"}
+
+
+def notification_items(site: Any, user: int) -> list[dict[str, Any]]:
+    """The user's notifications as the page shows them."""
+    listed = inbox.notifications(site.service.store, user)
+    editions = {
+        int(n.payload["edition"]) for n in listed if isinstance(n.payload.get("edition"), int)
+    }
+    places = edition_places(site.service, editions)
+    items = []
+    for n in listed:
+        place = places.get(n.payload.get("edition", 0)) or {}
+        zone = str(place.get("zone", ""))
+        items.append(
+            {
+                "n": n,
+                "data": n.payload,
+                "edition_url": (
+                    f"/series/{place['series']}/editions/{place['number']}" if place else ""
+                ),
+                "start": _local(n.payload.get("start"), zone),
+                "created": _local(n.created_at, zone),
+            }
+        )
+    return items
+
+
+@pages.get("/notifications", response_class=HTMLResponse)
+def notifications_page(request: Request) -> Response:
+    user = _signed_in(request)
+    if user is None:
+        return _to_signin(request)
+    site = site_of(request)
+    items = notification_items(site, user)
+    return site.page(request, "notifications_list.html", items=items)
+
+
+@pages.post("/notifications/read")
+def notifications_read(request: Request, form: CheckedForm) -> Response:
+    """Mark one notification read (``id``) or all of them (no ``id``)."""
+    user = _signed_in(request)
+    if user is None:
+        return _to_signin(request)
+    service = site_of(request).service
+    number = integer(form, "id", low=1)
+    inbox.mark_read(service.store, user, service.clock.now(), None if number is None else [number])
+    return RedirectResponse("/notifications", status_code=303)
+
+
+def _settings_page(request: Request, user: int, status_code: int = 200) -> Response:
+    site = site_of(request)
+    prefs = inbox.preferences(site.service.store, user)
+    linked = None  # the Telegram account linked (the Telegram sign-in, below)
+    return site.page(
+        request,
+        "notifications_settings.html",
+        status_code=status_code,
+        prefs=prefs,
+        kinds=inbox.KINDS,
+        channels=inbox.CHANNELS,
+        telegram=linked,
+    )
+
+
+@pages.get("/notifications/settings", response_class=HTMLResponse)
+def settings_page(request: Request) -> Response:
+    user = _signed_in(request)
+    if user is None:
+        return _to_signin(request)
+    return _settings_page(request, user)
+
+
+@pages.post("/notifications/settings")
+def settings_post(request: Request, form: CheckedForm) -> Response:
+    """The address and, per channel, the kinds received (a checkbox ``channel:kind``)."""
+    user = _signed_in(request)
+    if user is None:
+        return _to_signin(request)
+    chosen = {
+        channel: [kind for kind in inbox.KINDS if text(form, f"{channel}:{kind}")]
+        for channel in inbox.CHANNELS
+    }
+    store = site_of(request).service.store
+    inbox.set_preferences(
+        store,
+        user,
+        text(form, "email"),
+        chosen["email"],
+        channels={"site": chosen["site"], "telegram": chosen["telegram"]},
+    )
+    request.session["flash"] = {"kind": "ok", "text": i18n.gettext("Your choices are saved.")}
+    return RedirectResponse("/notifications/settings", status_code=303)
