@@ -1,0 +1,346 @@
+"""Title norms (FIDE Title Regulations B.01, effective 1 January 2024; docs/ratings.md).
+
+For each player and each of the GM, IM, WGM and WIM norms: is it made, can it
+still be made with the rounds left, and if not, which requirement fails.
+
+A norm needs (B.01 1.4): at least 9 games (1.4.1; 8 in a 9-round event when the
+ninth was a forfeit win or a pairing-allocated bye, 1.4.1c), opponents from at
+least two federations other than the player's (1.4.3), at most 3/5 of them from
+the player's federation and at most 2/3 from any one federation (1.4.4,
+maxima rounded down), at least half title-holders other than CM/WCM (1.4.5a)
+and a third, at least 3, holding the norm's title or a higher one (1.4.5b-e,
+minima rounded up); the average rating Ra of the opponents (1.4.6-1.4.7: an
+unrated opponent counts as 1400, the lowest opponent below the norm's rating
+floor is raised to it, only one, the average rounded .5 up) at least the norm's
+minimum, a score of at least 35 % and a performance Ra + dp(p) at least the
+norm's level (1.4.8-1.4.9, p rounded to a whole percentage, .5 up).
+
+Counted games: played over the board with a normal result (1.4.2c); in a round
+robin not the games against an unrated opponent who scored nothing against the
+rated players (1.4.2b). The federation rule can be waived for the events of
+1.4.3a-d (a national championship's final, a Swiss with 20 foreign rated
+players …): ``federation_exempt``.
+
+With rounds left: in a round robin the remaining opponents are known (the
+schedule), so the norm's requirements are checked over all of them and the
+score still needed is exact; in a Swiss they are not, so the check assumes the
+best possible remaining opponents for the mix and their average rating equal to
+that of the opponents met so far (an estimate, marked so).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from fractions import Fraction
+
+from crosstable.core.model import Outcome, Tournament
+from crosstable.core.tiebreaks.fide_tables import dp
+from crosstable.core.tiebreaks.ratings import round_half_up
+
+
+@dataclass(frozen=True, slots=True)
+class NormRule:
+    code: str
+    performance: int  # 1.4.8
+    average: int  # 1.4.8a
+    floor: int  # 1.4.6b
+    titles: frozenset[str]  # the norm's title or higher (1.4.5b-e)
+    women: bool
+
+
+NORMS = (
+    NormRule("GM", 2600, 2380, 2200, frozenset({"GM"}), False),
+    NormRule("IM", 2450, 2230, 2050, frozenset({"GM", "IM"}), False),
+    NormRule("WGM", 2400, 2180, 2000, frozenset({"GM", "IM", "WGM"}), True),
+    NormRule("WIM", 2250, 2030, 1850, frozenset({"GM", "IM", "WGM", "WIM"}), True),
+)
+#: 1.4.5a: title-holders (CM and WCM do not count)
+TITLE_HOLDERS = frozenset({"GM", "IM", "FM", "WGM", "WIM", "WFM"})
+#: titles a player holds that make a norm pointless
+_COVERED = {
+    "GM": {"GM", "IM", "WGM", "WIM"},
+    "IM": {"IM", "WIM"},
+    "WGM": {"WGM", "WIM"},
+    "WIM": {"WIM"},
+}
+_TRF_TITLES = {"G": "GM", "M": "IM", "F": "FM", "C": "CM", "WG": "WGM", "WM": "WIM"}
+_TRF_TITLES |= {"WF": "WFM", "WC": "WCM"}
+UNRATED_AS = 1400  # 1.4.6d
+MIN_GAMES = 9  # 1.4.1a
+MIN_PERCENTAGE = 35  # 1.4.8b
+_NOT_A_FEDERATION = frozenset({"", "FID"})  # FIDE-flagged players count for no federation
+
+
+def title_code(text: str) -> str:
+    """A title as TRF writes it (``g``, ``wm``) or in full (``GM``), as ``GM``, ``WIM`` …
+
+    >>> title_code("g"), title_code("wm"), title_code("IM"), title_code("")
+    ('GM', 'WIM', 'IM', '')
+    """
+    word = text.strip().upper()
+    return _TRF_TITLES.get(word, word)
+
+
+@dataclass(frozen=True, slots=True)
+class Opponent:
+    start: int
+    rating: int | None
+    title: str  # as title_code gives it
+    federation: str
+
+
+@dataclass(frozen=True, slots=True)
+class NormCheck:
+    """One norm for one player."""
+
+    norm: str
+    status: str  # "made", "secured", "possible", "not possible"
+    games: int  # counted games played
+    score: Fraction
+    average: int | None  # Ra (1.4.7), over the opponents the check uses
+    performance: int | None  # Rp = Ra + dp over the games played
+    required: Fraction | None  # total score the norm needs, None if out of reach
+    still_needed: Fraction | None  # from the games left
+    games_left: int
+    estimate: bool  # a Swiss with rounds left: future opponents assumed
+    failures: tuple[str, ...]  # the requirements not met (or no longer reachable)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerNorms:
+    start: int
+    name: str
+    checks: tuple[NormCheck, ...]
+
+
+def adjusted_average(ratings: list[int | None], floor: int) -> int | None:
+    """Ra (1.4.6-1.4.7): unrated as 1400, the lowest below the floor raised to it, .5 up.
+
+    >>> adjusted_average([2500, 2400, None], 2200)   # 1400 raised to 2200
+    2367
+    >>> adjusted_average([2000, 2100, 2500], 2200)   # only the 2000 is raised
+    2267
+    """
+    if not ratings:
+        return None
+    counted = sorted(UNRATED_AS if r is None else r for r in ratings)
+    if counted[0] < floor:
+        counted[0] = floor
+    return round_half_up(sum(counted), len(counted))
+
+
+def percentage(halves: int, games: int) -> int:
+    """The score as a whole percentage, .5 up (1.4.9)."""
+    return round_half_up(100 * halves, 2 * games)
+
+
+def required_score(average: int, games: int, rule: NormRule) -> Fraction | None:
+    """The least score over ``games`` games against an average of ``average`` that makes
+    the norm's performance and 35 % (None: not even with every game won).
+
+    >>> required_score(2380, 9, NORMS[0]), required_score(2434, 9, NORMS[0])
+    (Fraction(7, 1), Fraction(13, 2))
+    """
+    if games <= 0 or average < rule.average:
+        return None
+    for halves in range(2 * games + 1):
+        share = percentage(halves, games)
+        if share >= MIN_PERCENTAGE and average + dp(share) >= rule.performance:
+            return Fraction(halves, 2)
+    return None
+
+
+def mix_failures(
+    opponents: list[Opponent], games: int, own: str, rule: NormRule, exempt: bool, extra: int = 0
+) -> list[str]:
+    """The opponent-mix requirements (1.4.3-1.4.5) ``opponents`` fail for ``games`` games;
+    ``extra`` opponents still to come are assumed to help every requirement."""
+    failures: list[str] = []
+    own = own.strip().upper()
+    federations = Counter(o.federation.strip().upper() for o in opponents)
+    if not exempt:
+        foreign = {f for f in federations if f not in _NOT_A_FEDERATION and f != own}
+        if len(foreign) + extra < 2:
+            failures.append("opponents from at least 2 federations other than the player's")
+        home = federations.get(own, 0) if own not in _NOT_A_FEDERATION else 0
+        if home > 3 * games // 5:
+            failures.append(f"at most {3 * games // 5} opponents from the player's federation")
+        counted = [n for f, n in federations.items() if f not in _NOT_A_FEDERATION]
+        if counted and max(counted) > 2 * games // 3:
+            failures.append(f"at most {2 * games // 3} opponents from one federation")
+    holders = sum(1 for o in opponents if o.title in TITLE_HOLDERS)
+    if holders + extra < -(-games // 2):
+        failures.append(f"at least {-(-games // 2)} title-holders among the opponents")
+    needed = max(3, -(-games // 3))
+    if sum(1 for o in opponents if o.title in rule.titles) + extra < needed:
+        failures.append(f"at least {needed} opponents with the {rule.code} title or higher")
+    return failures
+
+
+def check_norm(
+    rule: NormRule,
+    own_federation: str,
+    played: list[tuple[Opponent, int]],
+    future: list[Opponent],
+    unknown_left: int,
+    *,
+    exempt: bool = False,
+    bye_counts: bool = False,
+) -> NormCheck:
+    """One norm from the games ``played`` ((opponent, result in halves) each), the
+    ``future`` opponents known from the schedule and ``unknown_left`` rounds whose
+    opponents are not known yet. ``bye_counts``: 1.4.1c applies to the 8 games."""
+    opponents = [o for o, _ in played]
+    halves = sum(h for _, h in played)
+    n = len(played)
+    score = Fraction(halves, 2)
+    average_now = adjusted_average([o.rating for o in opponents], rule.floor)
+    rp = None if average_now is None else average_now + dp(percentage(halves, n))
+    left = len(future) + unknown_left
+    if not left:
+        counted = n + 1 if bye_counts and n == MIN_GAMES - 1 else n
+        failures = _final_failures(rule, own_federation, opponents, n, counted, halves, exempt)
+        required = None if average_now is None else required_score(average_now, n, rule)
+        return NormCheck(
+            rule.code, "not possible" if failures else "made", n, score, average_now, rp,
+            required, None, 0, False, tuple(failures),
+        )  # fmt: skip
+    if not unknown_left:  # a round robin: every remaining opponent known
+        everyone = opponents + future
+        total = n + len(future)
+        average = adjusted_average([o.rating for o in everyone], rule.floor)
+        failures = mix_failures(everyone, total, own_federation, rule, exempt)
+        if total < MIN_GAMES:
+            failures.insert(0, f"at least {MIN_GAMES} games")
+        estimate = False
+    else:  # a Swiss: the best case for the mix, the average so far for the rest
+        total = n + left
+        average = average_now
+        failures = mix_failures(opponents, total, own_federation, rule, exempt, extra=left)
+        if total < MIN_GAMES:
+            failures.insert(0, f"at least {MIN_GAMES} games")
+        estimate = True
+    required = None if average is None else required_score(average, total, rule)
+    if average is not None and average < rule.average:
+        failures.append(f"opponents' average rating at least {rule.average} (is {average})")
+    elif required is None and average is not None:
+        failures.append(f"performance {rule.performance}: out of reach")
+    needed = None if required is None else max(required - score, Fraction(0))
+    if needed is not None and needed > left:
+        failures.append(f"needs {_points(needed)} from {left} games left")
+    if estimate and not _final_failures(rule, own_federation, opponents, n, n, halves, exempt):
+        status, failures = "made", []  # 1.4.1e: a Swiss's later games may be left out
+    elif failures:
+        status = "not possible"
+    elif needed == 0 and not estimate:
+        status = "secured"  # a round robin's norm counts every scheduled game (1.4.1e)
+    else:
+        status = "possible"
+    return NormCheck(
+        rule.code, status, n, score, average, rp, required, needed, left, estimate,
+        tuple(failures),
+    )  # fmt: skip
+
+
+def _final_failures(
+    rule: NormRule,
+    own: str,
+    opponents: list[Opponent],
+    n: int,
+    counted: int,
+    halves: int,
+    exempt: bool,
+) -> list[str]:
+    failures = []
+    if counted < MIN_GAMES:
+        failures.append(f"at least {MIN_GAMES} games (has {n})")
+    if n == 0:
+        return failures
+    failures.extend(mix_failures(opponents, n, own, rule, exempt))
+    average = adjusted_average([o.rating for o in opponents], rule.floor)
+    assert average is not None
+    if average < rule.average:
+        failures.append(f"opponents' average rating at least {rule.average} (is {average})")
+    share = percentage(halves, n)
+    if share < MIN_PERCENTAGE:
+        failures.append(f"a score of at least {MIN_PERCENTAGE} % (is {share} %)")
+    if average + dp(share) < rule.performance:
+        failures.append(f"performance at least {rule.performance} (is {average + dp(share)})")
+    return failures
+
+
+def _points(value: Fraction) -> str:
+    whole, half = divmod(value, 1)
+    return f"{int(whole)}½" if half else str(int(whole))
+
+
+def tournament_norms(
+    tournament: Tournament, *, federation_exempt: bool = False, planned_rounds: int | None = None
+) -> tuple[PlayerNorms, ...]:
+    """Every player's norm checks (only the norms the player could use: women's norms
+    for women, none the player's own title already covers)."""
+    players = {p.start: p for p in tournament.players}
+    opponent = {
+        p.start: Opponent(p.start, p.rating, title_code(p.title), p.federation)
+        for p in tournament.players
+    }
+    planned = planned_rounds or tournament.settings.rounds or len(tournament.rounds)
+    robin = tournament.settings.system.has_predetermined_pairings
+    blank = _blank_unrated(tournament) if robin else set()
+    out = []
+    for start, player in players.items():
+        played: list[tuple[Opponent, int]] = []
+        future: list[Opponent] = []
+        used = 0
+        missed_free = False
+        for entry in tournament.entries(start):
+            outcome = entry.outcome
+            if outcome is Outcome.PENDING and entry.opponent is not None:
+                future.append(opponent[entry.opponent])
+                continue
+            if outcome in (Outcome.PENDING, Outcome.UNKNOWN):
+                if entry.opponent is None and robin:
+                    used += 1  # the free round of an odd round robin
+                continue
+            used += 1
+            if outcome in (Outcome.FORFEIT_WIN, Outcome.PAIRING_BYE):
+                missed_free = True
+            if outcome.is_rated and entry.opponent is not None and entry.opponent not in blank:
+                halves = {Outcome.WIN: 2, Outcome.DRAW: 1, Outcome.LOSS: 0}[outcome]
+                played.append((opponent[entry.opponent], halves))
+        unknown = 0 if robin else max(planned - used - len(future), 0)
+        own_title = title_code(player.title)
+        covered = _COVERED.get(own_title, set())
+        checks = tuple(
+            check_norm(
+                rule,
+                player.federation,
+                played,
+                future,
+                unknown,
+                exempt=federation_exempt,
+                bye_counts=missed_free and planned == MIN_GAMES,
+            )
+            for rule in NORMS
+            if rule.code not in covered and (not rule.women or player.sex.lower() == "w")
+        )
+        out.append(PlayerNorms(start, player.name, checks))
+    return tuple(out)
+
+
+def _blank_unrated(tournament: Tournament) -> set[int]:
+    """1.4.2b: unrated players of a round robin who scored nothing against rated ones."""
+    rated = {p.start for p in tournament.players if p.rating is not None}
+    blank = set()
+    for player in tournament.players:
+        if player.rating is not None:
+            continue
+        scored = any(
+            e.opponent in rated and e.outcome in (Outcome.WIN, Outcome.DRAW)
+            for e in tournament.entries(player.start)
+        )
+        finished = all(e.outcome.is_decided for e in tournament.entries(player.start))
+        if not scored and finished:
+            blank.add(player.start)
+    return blank
