@@ -1,0 +1,227 @@
+"""A knockout's games in the store: the start, the games inserted as the bracket sets them up,
+corrections checked against the bracket, withdrawals and the final places.
+"""
+
+from __future__ import annotations
+
+import random as _random
+from typing import Any
+
+from sqlalchemy import select
+
+from crosstable.core.errors import RuleError
+from crosstable.core.model import Reason, System
+from crosstable.core.pairing.knockout import (
+    BracketOrder,
+    Knockout,
+    round_formats_label,
+)
+from crosstable.service.base import Done
+from crosstable.service.knockout.replay import (
+    Due,
+    check_knockout,
+    games_text,
+    replay,
+    round_label,
+    still_to_play,
+)
+from crosstable.service.knockout.settings import (
+    bracket_order,
+    knockout_bracket,
+    knockout_rules,
+    recorded_seed,
+)
+from crosstable.service.loading import Loaded, player_of, result_label
+from crosstable.service.unit import Tx
+from crosstable.store.models import ByeRow, EntryRow, GameRow, RoundRow
+
+# -- starting --------------------------------------------------------------------------
+
+
+def start_knockout(tx: Tx, loaded: Loaded, *, random: _random.Random | None = None) -> Done:
+    """Fix the bracket and the settings (written back into the regulations), insert
+    round 1's games and byes, status → running. ``random`` draws ``lots_seed`` when the
+    regulations do not give one (the service's injected source)."""
+    row = tx.tournament
+    check_knockout(row)
+    details = dict(row.regulations or {})
+    seed = recorded_seed(details)
+    if seed is None:
+        seed = (random or _random.Random()).randrange(1, 10**9)
+    rules = knockout_rules(details, seed=seed)
+    order = bracket_order(details)
+    ordered = sorted(loaded.entries, key=lambda e: e.start or 0)
+    players = tuple(player_of(entry) for entry in ordered)
+    bracket = knockout_bracket(players, order, seed)
+    ko = Knockout.start(bracket, rules)
+    details.update(
+        match_format=rules.format.label(),
+        tie_rule=rules.tie_rule.label(),
+        bracket=order.value,
+        lots_seed=str(seed),
+        round_formats=round_formats_label(rules.round_formats),
+        third_place="yes" if rules.third_place else "no",
+    )
+    tx.update(row, regulations=details)
+    by_start = {entry.start: entry for entry in ordered if entry.start is not None}
+    tx.insert(RoundRow(number=1, cycle=1))
+    tx.flush()
+    due = [Due(slot, game, game.number) for slot, game in ko.pending_games()]
+    inserted = insert_games(tx, due, by_start)
+    for start in bracket.byes:
+        tx.insert(ByeRow(round=1, player=by_start[start].number, kind="U"))
+    tx.flush()
+    tx.update(row, status="running")
+    how = "seeded" if order is BracketOrder.SEEDED else f"random order, seed {seed}"
+    byes = ", ".join(f"{s} {by_start[s].name}" for s in bracket.byes)
+    summary = (
+        f"knockout started: {len(players)} players, {bracket.rounds} rounds ({how}; "
+        f"match {rules.format.label()}"
+        + "".join(f", {name} {fmt.label()}" for name, fmt in rules.round_formats)
+        + (", a match for third place" if rules.third_place else "")
+        + f", tie rule {rules.tie_rule.label()}); "
+        f"{round_label(bracket, 1)}: {len(ko.matches)} match(es)"
+        + (f", byes: {byes}" if byes else "")
+    )
+    return Done(
+        summary,
+        {
+            "rounds": bracket.rounds,
+            "paired_round": 1,
+            "lots_seed": seed,
+            "games": inserted,
+            "byes": list(bracket.byes),
+        },
+    )
+
+
+def insert_games(tx: Tx, due: list[Due], by_start: dict[int, EntryRow]) -> list[dict[str, Any]]:
+    """Insert ``due`` games (rounds as needed; boards after the last of each round, in
+    bracket order). A game of a player who withdrew before it is a forfeit at once."""
+    tid = tx.tournament_id
+    rounds = set(tx.session.scalars(select(RoundRow.number).where(RoundRow.tournament_id == tid)))
+    boards: dict[int, int] = {}
+    for number, board in tx.session.execute(
+        select(GameRow.round, GameRow.board).where(GameRow.tournament_id == tid)
+    ):
+        boards[number] = max(boards.get(number, 0), board)
+    new_rounds = sorted({d.round for d in due} - rounds)
+    for number in new_rounds:
+        tx.insert(RoundRow(number=number, cycle=1))
+    if new_rounds:
+        tx.flush()
+    inserted: list[dict[str, Any]] = []
+    for d in sorted(due, key=lambda d: (d.round, d.slot, d.game.number)):
+        board = boards.get(d.round, 0) + 1
+        boards[d.round] = board
+        white, black = by_start[d.game.white], by_start[d.game.black]
+        result = _forfeit(white, black, d.round)
+        tx.insert(
+            GameRow(
+                round=d.round,
+                board=board,
+                white=white.number,
+                black=black.number,
+                result=result,
+                reason=Reason.NO_SHOW.value if result else Reason.NORMAL.value,
+                version=1,
+                match=d.slot,
+                match_game=d.game.number,
+            )
+        )
+        inserted.append(
+            {
+                "round": d.round,
+                "board": board,
+                "slot": d.slot,
+                "game": d.game.number,
+                "kind": d.game.kind.value,
+                "white": d.game.white,
+                "black": d.game.black,
+                "result": result_label(result) if result else None,
+            }
+        )
+    tx.flush()
+    return inserted
+
+
+def _forfeit(white: EntryRow, black: EntryRow, rnd: int) -> str | None:
+    """The forfeit result of a game whose player withdrew before ``rnd`` (both: none)."""
+    gone_white = white.withdrawn_from is not None and white.withdrawn_from <= rnd
+    gone_black = black.withdrawn_from is not None and black.withdrawn_from <= rnd
+    if gone_white and not gone_black:
+        return "-+"
+    if gone_black and not gone_white:
+        return "+-"
+    return None
+
+
+# -- hooks for Play.correct_result and Play.finish -------------------------------------
+
+
+def check_knockout_correction(tx: Tx) -> None:
+    """Refuse a correction (already applied in ``tx``) that would change who went on
+    from a round whose next round is paired, or leave a result outside its match.
+
+    Meant for :meth:`crosstable.service.play.Play.correct_result`: call it right after
+    the game's update, for a knockout; the RuleError rolls the correction back. A
+    correction inside the current round (say, one that makes tie-break games
+    unnecessary) passes: :meth:`KnockoutPlay.pair_next_round` removes those games.
+    """
+    row = tx.tournament
+    if row.system != System.KNOCKOUT.value or row.status == "registration":
+        return
+    tx.flush()
+    state = replay(tx.session, Loaded(tx.session, row), correcting=True)
+    if state.problem is not None:
+        raise RuleError(f"correction refused: {state.problem}")
+
+
+def withdraw_waiting(tx: Tx, loaded: Loaded, entry: EntryRow) -> Done:
+    """A knockout player with no game to play right now (waiting for the next round,
+    or for a match's next games) withdraws: every game the bracket gives them later is
+    inserted as a forfeit loss when it is paired (for ``Play.withdraw``)."""
+    state = replay(tx.session, loaded).checked()
+    ko = state.knockout
+    start = loaded.start_of(entry.number)
+    if ko.finished:
+        raise RuleError(
+            f"player {start} {entry.name} has no game left to play: the knockout is over"
+        )
+    lost = ko.eliminated_in(start)
+    if lost is not None:
+        raise RuleError(
+            f"player {start} {entry.name} is out of the knockout already "
+            f"(lost in {state.round_label(lost)}): there is nothing to withdraw from"
+        )
+    first = max((r.number for r in loaded.rounds), default=0) + 1
+    tx.update(entry, withdrawn_from=first)
+    return Done(
+        f"player {start} {entry.name} withdrew: their next game is a forfeit",
+        {"start": start, "from_round": first, "forfeits": 0},
+    )
+
+
+# -- finishing -------------------------------------------------------------------------
+
+
+def knockout_places(tx: Tx, loaded: Loaded) -> dict[int, int]:
+    """Final places from the bracket, by starting number (for ``Play.finish``).
+
+    The champion is 1st, the loser of the final 2nd; players who lost in the same
+    round share the places of that round and each gets the best of them: both losing
+    semi-finalists 3 (places 3–4), the quarter-final losers 5 (5–8), and so on; after
+    a match for third place its winner is 3rd and its loser 4th. Refused while the
+    final (or the match for third place) is undecided, while games no longer needed
+    are stored, or when the games disagree with the bracket.
+    """
+    state = replay(tx.session, loaded).checked()
+    ko = state.knockout
+    if not ko.finished:
+        raise RuleError(f"the knockout is not over: {still_to_play(state)}")
+    if state.surplus:
+        raise RuleError(
+            f"{games_text(state.surplus)} no longer needed: continue the knockout to remove "
+            "them, then finish"
+        )
+    return {start: int(place.split("-")[0]) for start, place in ko.placings().items() if place}

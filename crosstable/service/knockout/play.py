@@ -1,0 +1,144 @@
+"""The use cases of a knockout: continue the bracket, its state, its view."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from crosstable.core.errors import RuleError
+from crosstable.core.pairing.knockout import (
+    Knockout,
+)
+from crosstable.service.base import Change, Done, ServiceBase
+from crosstable.service.errors import NotFoundError
+from crosstable.service.knockout.games import insert_games
+from crosstable.service.knockout.replay import (
+    Due,
+    KnockoutState,
+    check_knockout,
+    games_text,
+    replay,
+    round_label,
+    still_to_play,
+)
+from crosstable.service.knockout.settings import KIND
+from crosstable.service.knockout.view import bracket_view_of
+from crosstable.service.loading import Loaded
+from crosstable.service.unit import Tx
+from crosstable.store.models import EntryRow, TournamentRow
+
+# -- use cases ---------------------------------------------------------------------------
+
+
+class KnockoutPlay(ServiceBase):
+    """Use cases of a knockout: pair the next games and rounds of the bracket."""
+
+    def pair_next_round(self, tournament_id: int, *, actor: str = "") -> Change:
+        """Continue the knockout: add the tie-break games now due, or — when every match
+        of the round is decided (R-KO-2) — the next round's matches."""
+
+        def body(tx: Tx) -> Done:
+            row = tx.tournament
+            check_knockout(row)
+            if row.status == "finished":
+                raise RuleError("the knockout is finished; undo the finish first")
+            loaded = Loaded(tx.session, row)
+            state = replay(tx.session, loaded).checked()
+            removed = _remove(tx, state)
+            if state.due:
+                return _add_due(tx, state, removed)
+            ko = state.knockout
+            label = state.round_label(ko.round)
+            if ko.finished:
+                assert ko.champion is not None
+                over = f"the knockout is over: {state.name(ko.champion)} won; finish it"
+                if removed:
+                    return Done(f"{removed}; {over}", {"paired_round": None})
+                raise RuleError(over)
+            if ko.undecided():
+                waiting = f"{label} is not over: {still_to_play(state)}"
+                if removed:
+                    return Done(f"{removed}; {waiting}", {"paired_round": None})
+                raise RuleError(waiting)
+            return _pair_round(tx, state, removed)
+
+        return self._change(tournament_id, KIND, body, actor=actor)
+
+    def knockout_state(self, tournament_id: int) -> Knockout:
+        """The engine's state, replayed from the stored games (RuleError when they
+        disagree with the bracket, saying what to do)."""
+        with self.store.reading() as session:
+            return _read(session, tournament_id).checked().knockout
+
+    def bracket_view(self, tournament_id: int) -> dict[str, Any]:
+        """The bracket for screens and the command line (JSON-able; docs/knockout.md)."""
+        with self.store.reading() as session:
+            state = _read(session, tournament_id)
+            row = session.get(TournamentRow, tournament_id)
+            assert row is not None
+            return bracket_view_of(row, state)
+
+
+def _read(session: Session, tournament_id: int) -> KnockoutState:
+    row = session.get(TournamentRow, tournament_id)
+    if row is None:
+        raise NotFoundError(f"there is no tournament {tournament_id} in this database")
+    return replay(session, Loaded(session, row))
+
+
+def _remove(tx: Tx, state: KnockoutState) -> str:
+    """Delete the stored games no longer part of their match (no result); what was done."""
+    if not state.surplus:
+        return ""
+    text = games_text(state.surplus)
+    for game in state.surplus:
+        tx.delete(game)
+    return f"{text} no longer needed, removed"
+
+
+def _add_due(tx: Tx, state: KnockoutState, removed: str) -> Done:
+    by_start: dict[int, EntryRow] = state.entries
+    inserted = insert_games(tx, state.due, by_start)
+    ko = state.knockout
+    slots = sorted({d.slot for d in state.due})
+    listed = "; ".join(
+        f"slot {slot} ({state.name(ko.match(slot).top)} v {state.name(ko.match(slot).bottom)}): "
+        + ", ".join(
+            f"{d.game.kind.value} game {d.game.number} at round {g['round']} board {g['board']}"
+            for d, g in zip(state.due, _sorted_like(state.due, inserted), strict=True)
+            if d.slot == slot
+        )
+        for slot in slots
+    )
+    summary = f"{state.round_label(ko.round)}: games added — {listed}"
+    if removed:
+        summary = f"{removed}; {summary}"
+    return Done(summary, {"paired_round": None, "knockout_round": ko.round, "games": inserted})
+
+
+def _sorted_like(due: list[Due], inserted: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``inserted`` (sorted by round, slot, game) in the order of ``due``."""
+    by_key = {(g["slot"], g["game"]): g for g in inserted}
+    return [by_key[(d.slot, d.game.number)] for d in due]
+
+
+def _pair_round(tx: Tx, state: KnockoutState, removed: str) -> Done:
+    ko = state.knockout
+    rnd = ko.round
+    longest = max(len(ko.status(m.slot).games) for m in ko.matches if m.round == rnd)
+    base = state.base[rnd] + longest
+    paired = ko.pair_next_round()
+    due = [Due(slot, game, base + game.number - 1) for slot, game in paired.pending_games()]
+    inserted = insert_games(tx, due, state.entries)
+    label = round_label(ko.bracket, rnd + 1)
+    listed = ", ".join(
+        f"{state.name(m.top)} v {state.name(m.bottom)}"
+        for m in paired.matches
+        if m.round == rnd + 1
+    )
+    first = min(d.round for d in due)
+    summary = f"{label} paired (from round {first}): {listed}"
+    if removed:
+        summary = f"{removed}; {summary}"
+    return Done(summary, {"paired_round": rnd + 1, "knockout_round": rnd + 1, "games": inserted})

@@ -1,0 +1,133 @@
+"""A Swiss's start, withdrawals and finish (called through its system's rules)."""
+
+from __future__ import annotations
+
+import random as _random
+
+from crosstable.core.errors import RuleError
+from crosstable.core.pairing.dutch import (
+    default_rounds,
+    next_round,
+)
+from crosstable.core.wording import counted
+from crosstable.service.base import Done
+from crosstable.service.loading import Loaded
+from crosstable.service.swiss.settings import check_details, max_rounds
+from crosstable.service.unit import Tx
+from crosstable.store.models import EntryRow
+
+# -- the start -----------------------------------------------------------------------------
+
+
+def start_swiss(tx: Tx, loaded: Loaded, *, random: _random.Random | None = None) -> Done:
+    """Fix the rounds and the initial colour; status → running; nothing paired yet."""
+    row = tx.tournament
+    players = len(loaded.entries)
+    if players < 2:
+        raise RuleError("a Swiss needs at least two players")
+    details = dict(row.regulations or {})
+    check_details(details, players)
+    rounds = row.rounds_planned or default_rounds(players)
+    if rounds > max_rounds(players):
+        raise RuleError(
+            f"{rounds} rounds are too many for {players} players: a Swiss without rematches "
+            f"has at most {max_rounds(players)}"
+        )
+    colour = str(details.get("initial_colour", "")).strip().lower()
+    drawn = not colour
+    if drawn:
+        colour = (random or _random.Random()).choice(("white", "black"))
+    details["initial_colour"] = colour
+    tx.update(row, status="running", rounds_planned=rounds, regulations=details)
+    how = "drawn by lot" if drawn else "as the regulations say"
+    return Done(
+        f"tournament started: Swiss (Dutch system), {rounds} rounds, {players} players; "
+        f"player 1 has {colour} in round 1 ({how}); pair round 1 when ready",
+        {"rounds": rounds, "initial_colour": colour, "colour_drawn": drawn},
+    )
+
+
+# -- withdrawal and finish (called from crosstable.service.play for a Swiss) -------------------
+
+
+def withdraw_swiss(tx: Tx, loaded: Loaded, entry: EntryRow, from_round: int | None) -> Done:
+    """A Swiss player leaves: a game of theirs still without a result from ``from_round``
+    on is forfeited (the opponent present wins), byes they asked for in rounds not yet
+    paired are dropped, and no later round pairs them."""
+    start = loaded.start_of(entry.number)
+    who = f"player {start} {entry.name}"
+    paired = next_round(loaded.tournament()) - 1
+    planned = loaded.row.rounds_planned or default_rounds(len(loaded.entries))
+    games = [g for g in loaded.games if entry.number in (g.white, g.black)]
+    pending = [g for g in games if g.result is None]
+    if from_round is not None:
+        first = from_round
+    elif pending:
+        first = min(g.round for g in pending)
+    else:
+        first = paired + 1
+    if first > planned:
+        if from_round is None:
+            raise RuleError(
+                f"{who} has no round left to play (the Swiss has {planned} rounds): "
+                "a withdrawal after the last round is refused"
+            )
+        raise RuleError(f"there is no round {first} (rounds 1–{planned})")
+    if first < 1:
+        raise RuleError(f"there is no round {first} (rounds 1–{planned})")
+    done = [g.round for g in games if g.round >= first and g.result is not None]
+    done += [
+        b.round
+        for b in loaded.byes
+        if b.player == entry.number and b.round >= first and b.kind == "U"
+    ]
+    if done:
+        raise RuleError(
+            f"player {start} already has a result in round {min(done)}: withdraw from a later round"
+        )
+    tx.update(entry, withdrawn_from=first)
+    forfeits = [g for g in pending if g.round >= first]
+    for game in forfeits:
+        opponent = loaded.by_number[game.black if game.white == entry.number else game.white]
+        gone = opponent.withdrawn_from is not None and opponent.withdrawn_from <= game.round
+        lost = "-+" if game.white == entry.number else "+-"
+        tx.update(game, result="--" if gone else lost, reason="no-show")
+    dropped = [
+        b for b in loaded.byes if b.player == entry.number and b.round >= first and b.round > paired
+    ]
+    for bye in dropped:
+        tx.delete(bye)
+    emptied = (
+        {b.round for b in dropped}
+        - {b.round for b in loaded.byes if b not in dropped}
+        - {g.round for g in loaded.games}
+    )
+    for rnd in loaded.rounds:
+        if rnd.number in emptied:
+            tx.delete(rnd)
+    parts = [f"{who} withdrew from round {first}"]
+    if forfeits:
+        parts.append(f"{counted(len(forfeits), 'game')} forfeited")
+    if dropped:
+        rounds = ", ".join(str(b.round) for b in dropped)  # a player's byes: a round each
+        parts.append(
+            f"requested byes in rounds {rounds} dropped"
+            if len(dropped) > 1
+            else f"requested bye in round {rounds} dropped"
+        )
+    parts.append(f"not paired from round {max(first, paired + 1)} on")
+    return Done(
+        ": ".join(parts[:1]) + ": " + "; ".join(parts[1:]),
+        {"start": start, "from_round": first, "forfeits": len(forfeits)},
+    )
+
+
+def check_swiss_finished(loaded: Loaded) -> None:
+    """Every planned round of a Swiss is paired (the results are checked by the caller)."""
+    planned = loaded.row.rounds_planned or default_rounds(len(loaded.entries))
+    number = next_round(loaded.tournament())
+    if number <= planned:
+        raise RuleError(
+            f"round {number} of {planned} is not paired yet: pair and play every round "
+            "before finishing"
+        )

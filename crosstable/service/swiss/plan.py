@@ -1,0 +1,266 @@
+"""The next round of a Swiss as the store has it: the Dutch system's proposal, and the
+checks of an organiser's own pairing against the absolute rules and the Dutch system's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from crosstable.core.errors import RuleError
+from crosstable.core.model import Colour, System, Tournament
+from crosstable.core.pairing.dutch import (
+    NoValidPairingError,
+    Pairing,
+    PairingRequest,
+    default_rounds,
+    next_round,
+    pair_round,
+    request_for,
+)
+from crosstable.core.pairing.dutch.players import bye_eligible
+from crosstable.service.loading import Loaded
+from crosstable.service.swiss.settings import BYE_KINDS, initial_colour_of, parse_forbidden
+
+Board = tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class RoundProposal:
+    """The Dutch system's pairing of the next round, before it is published.
+
+    Starting numbers throughout; ``boards`` are (white, black) in board order,
+    ``bye`` is the PAB, ``absent`` the players not paired and why
+    (``"H"``, ``"Z"``, ``"F"`` or ``"withdrawn"``).
+    """
+
+    round: int
+    boards: tuple[Board, ...]
+    bye: int | None
+    absent: tuple[tuple[int, str], ...]
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "round": self.round,
+            "boards": [list(board) for board in self.boards],
+            "bye": self.bye,
+            "absent": [list(item) for item in self.absent],
+        }
+
+
+# -- the state of the next round ---------------------------------------------------------------
+
+
+@dataclass
+class Plan:
+    """The next round as the store has it: the engine's request and its pairing."""
+
+    loaded: Loaded
+    tournament: Tournament
+    round: int
+    request: PairingRequest
+    absent: tuple[tuple[int, str], ...]
+    pairing: Pairing | None  # None: the engine finds no valid pairing
+    error: str = ""
+
+    def proposal(self) -> RoundProposal:
+        if self.pairing is None:
+            raise RuleError(f"round {self.round} cannot be paired: {self.error}")
+        return RoundProposal(self.round, self.pairing.boards, self.pairing.bye, self.absent)
+
+
+def check_swiss(loaded: Loaded) -> None:
+    row = loaded.row
+    if System(row.system) is not System.SWISS_DUTCH:
+        raise RuleError(
+            f"this is a {row.system} tournament: rounds are paired this way only in a Swiss"
+        )
+
+
+def check_running(loaded: Loaded) -> None:
+    status = loaded.row.status
+    if status == "registration":
+        raise RuleError("the tournament has not started: draw lots and start it first")
+    if status == "finished":
+        raise RuleError("the tournament is finished: no more rounds are paired")
+
+
+def _pending(loaded: Loaded) -> str | None:
+    """ "round 2: enter the results of boards 1 and 3 first", or None when all are in."""
+    missing = [g for g in loaded.games if g.result is None]
+    if not missing:
+        return None
+    first = min(g.round for g in missing)
+    boards = [str(g.board) for g in missing if g.round == first]
+    listed = boards[0] if len(boards) == 1 else ", ".join(boards[:-1]) + " and " + boards[-1]
+    noun = "board" if len(boards) == 1 else "boards"
+    return f"round {first}: enter the results of {noun} {listed} first"
+
+
+def plan_round(loaded: Loaded) -> Plan:
+    check_swiss(loaded)
+    check_running(loaded)
+    row = loaded.row
+    tournament = loaded.tournament()
+    number = next_round(tournament)
+    planned = row.rounds_planned or default_rounds(len(tournament.players))
+    if number > planned:
+        raise RuleError(
+            f"all {planned} rounds are paired: enter the last results and finish the tournament"
+        )
+    waiting = _pending(loaded)
+    if waiting is not None:
+        raise RuleError(f"round {number} cannot be paired yet: {waiting}")
+    details = dict(row.regulations or {})
+    entered = {
+        loaded.start_of(b.player): b.kind
+        for b in loaded.byes
+        if b.round == number and b.kind in BYE_KINDS
+    }
+    withdrawn = {
+        loaded.start_of(e.number)
+        for e in loaded.entries
+        if e.withdrawn_from is not None and e.withdrawn_from <= number
+    }
+    absent = {start: "withdrawn" for start in withdrawn} | entered
+    accelerations: dict[int, list[Fraction]] | None = None
+    if str(details.get("acceleration", "")).strip().lower() == "baku":
+        from crosstable.core.pairing.dutch.acceleration import baku
+
+        accelerations = baku(len(tournament.players), planned)
+    request = request_for(
+        tournament,
+        number,
+        initial_colour=initial_colour_of(details),
+        accelerations=accelerations,
+        forbidden=parse_forbidden(str(details.get("forbidden", ""))),
+        absent=withdrawn,
+        total_rounds=planned,
+    )
+    pairing: Pairing | None = None
+    error = ""
+    try:
+        pairing = pair_round(request)
+    except NoValidPairingError as failure:
+        error = str(failure)
+    return Plan(loaded, tournament, number, request, tuple(sorted(absent.items())), pairing, error)
+
+
+# -- checking a manual pairing -------------------------------------------------------------
+
+
+def review(
+    plan: Plan, boards: tuple[Board, ...], bye: int | None, allow_rematch: bool
+) -> list[str]:
+    """Refuse a pairing that breaks the absolute rules; the warnings of one that is
+    allowed but not the Dutch system's (empty: it is exactly the engine's)."""
+    request = plan.request
+    size = len(request.competitors)
+    out = {start for start, _ in plan.absent}
+    present = set(range(1, size + 1)) - out
+    seen: dict[int, str] = {}
+    for board, (white, black) in enumerate(boards, 1):
+        for start in (white, black):
+            if not 1 <= start <= size:
+                raise RuleError(f"board {board}: there is no player {start} (players 1–{size})")
+            if start in seen:
+                raise RuleError(f"player {start} is paired twice ({seen[start]} and board {board})")
+            seen[start] = f"board {board}"
+        if white == black:
+            raise RuleError(f"board {board}: player {white} cannot play themself")
+    if bye is not None:
+        if not 1 <= bye <= size:
+            raise RuleError(f"PAB: there is no player {bye} (players 1–{size})")
+        if bye in seen:
+            raise RuleError(f"player {bye} has the PAB and plays on {seen[bye]}")
+        seen[bye] = "the PAB"
+    why = dict(plan.absent)
+    for start in sorted(set(seen) & out):
+        reason = (
+            "withdrew before"
+            if why[start] == "withdrawn"
+            else f"has a {BYE_KINDS[why[start]]} bye ({why[start]}) in"
+        )
+        raise RuleError(f"player {start} {reason} round {plan.round}: take them out of the pairing")
+    history = {c.start: c for c in request.competitors}
+    warnings: list[str] = []
+    for board, (white, black) in enumerate(boards, 1):
+        rounds = [
+            number
+            for number, record in enumerate(history[white].history, 1)
+            if record.played and record.opponent == black
+        ]
+        if rounds:
+            text = f"board {board}: {white} and {black} met in round {rounds[0]} already"
+            if not allow_rematch:
+                raise RuleError(text + " (a rematch; allow it explicitly to publish it)")
+            warnings.append(text + " (rematch allowed by the organiser)")
+    if len(present) % 2 and bye is None:
+        raise RuleError("an odd number of players is present: one of them gets the PAB")
+    if bye is not None and len(present) % 2 == 0:
+        raise RuleError(f"an even number of players is present: no PAB (player {bye} must play)")
+    missing = sorted(present - set(seen))
+    if missing:
+        # always two or more: the checks above leave an even number unpaired
+        names = ", ".join(str(s) for s in missing)
+        raise RuleError(
+            f"players {names} are not paired: every player present plays or has the PAB"
+        )
+    if bye is not None and not bye_eligible(history[bye], request.win):
+        raise RuleError(
+            f"player {bye} already scored a win without playing (PAB, full-point bye or "
+            "forfeit): the PAB is never given twice"
+        )
+    for group in request.forbidden:
+        for board, (white, black) in enumerate(boards, 1):
+            if frozenset((white, black)) == group:
+                warnings.append(f"board {board}: {white} and {black} are a forbidden pair")
+    warnings += _colour_warnings(plan, boards)
+    engine = plan.pairing
+    if engine is None:
+        warnings.append(f"the Dutch system finds no pairing for this round ({plan.error})")
+        return warnings
+    ours = {frozenset(b): b for b in engine.boards}
+    for board, (white, black) in enumerate(boards, 1):
+        same = ours.get(frozenset((white, black)))
+        if same is None:
+            warnings.append(f"board {board}: {white} – {black} is not a pair of the Dutch system")
+        elif same != (white, black):
+            warnings.append(
+                f"board {board}: {white} – {black} has the colours reversed "
+                f"(the Dutch system gives {same[0]} – {same[1]})"
+            )
+    if bye != engine.bye:
+        warnings.append(f"PAB: {_who(bye)} instead of {_who(engine.bye)}")
+    if not warnings and tuple(boards) != engine.boards:
+        warnings.append("the board order differs from the Dutch system's")
+    return warnings
+
+
+def _who(start: int | None) -> str:
+    return "nobody" if start is None else f"player {start}"
+
+
+def _colour_warnings(plan: Plan, boards: tuple[Board, ...]) -> list[str]:
+    """C.04.1 f/g: a colour difference above 2 or the same colour three times in a row."""
+    warnings: list[str] = []
+    for board, pair in enumerate(boards, 1):
+        for start, colour in zip(pair, (Colour.WHITE, Colour.BLACK), strict=True):
+            played = [
+                r.colour
+                for r in plan.request.competitors[start - 1].history
+                if r.played and r.colour is not Colour.NONE
+            ] + [colour]
+            difference = played.count(Colour.WHITE) - played.count(Colour.BLACK)
+            word = "white" if colour is Colour.WHITE else "black"
+            if abs(difference) > 2:
+                warnings.append(
+                    f"board {board}: player {start} would have a colour difference "
+                    f"of {difference:+d}"
+                )
+            elif played[-3:] == [colour] * 3:
+                warnings.append(
+                    f"board {board}: player {start} would have {word} three times in a row"
+                )
+    return warnings

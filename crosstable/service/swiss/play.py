@@ -1,0 +1,271 @@
+"""The use cases of a Swiss: propose, review and publish each round, byes asked ahead."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from crosstable.core.errors import RuleError
+from crosstable.core.pairing.dutch import (
+    default_rounds,
+    next_round,
+)
+from crosstable.core.wording import counted
+from crosstable.service.base import Change, Done, ServiceBase, Unchanged, replayed_change
+from crosstable.service.errors import NotFoundError
+from crosstable.service.loading import Loaded
+from crosstable.service.swiss.plan import (
+    Board,
+    RoundProposal,
+    check_running,
+    check_swiss,
+    plan_round,
+    review,
+)
+from crosstable.service.swiss.settings import BYE_KINDS
+from crosstable.service.unit import Tx
+from crosstable.store.models import ByeRow, EntryRow, GameRow, RoundRow
+
+# -- the use cases ---------------------------------------------------------------------------
+
+
+class SwissPlay(ServiceBase):
+    """Use cases of a Swiss tournament: propose and publish each round's pairing."""
+
+    def propose_round(self, tournament_id: int) -> RoundProposal:
+        """The Dutch system's pairing of the next round (nothing is changed)."""
+        with self.store.reading() as session:
+            loaded = Loaded(session, _tournament_row(session, tournament_id))
+            return plan_round(loaded).proposal()
+
+    def review_pairing(
+        self,
+        tournament_id: int,
+        boards: list[Board] | tuple[Board, ...],
+        bye: int | None = None,
+        *,
+        allow_rematch: bool = False,
+    ) -> list[str]:
+        """Check an organiser's pairing of the next round without publishing it: a
+        RuleError when it breaks the rules, else how it differs from the Dutch system's."""
+        wanted = _boards(boards)
+        with self.store.reading() as session:
+            loaded = Loaded(session, _tournament_row(session, tournament_id))
+            return review(plan_round(loaded), wanted, bye, allow_rematch)
+
+    def publish_round(
+        self,
+        tournament_id: int,
+        boards: list[Board] | tuple[Board, ...] | None = None,
+        bye: int | None = None,
+        *,
+        allow_rematch: bool = False,
+        actor: str = "",
+        idempotency_key: str | None = None,
+    ) -> Change:
+        """Publish the next round: the Dutch system's pairing (``boards`` None) or the
+        organiser's (recorded as a manual pairing, with warnings, when it differs)."""
+        wanted = None if boards is None else _boards(boards)
+        if wanted is None and bye is not None:
+            raise RuleError("a PAB of the organiser's choice needs the whole manual pairing")
+        request = {
+            "op": "publish",
+            "boards": None if wanted is None else [list(b) for b in wanted],
+            "bye": bye,
+            "allow_rematch": allow_rematch,
+        }
+
+        def body(tx: Tx) -> Done:
+            loaded = Loaded(tx.session, tx.tournament)
+            plan = plan_round(loaded)
+            if wanted is None:
+                proposal = plan.proposal()
+                chosen, pab, warnings = proposal.boards, proposal.bye, []
+            else:
+                chosen, pab = wanted, bye
+                warnings = review(plan, wanted, bye, allow_rematch)
+            number = plan.round
+            if not any(r.number == number for r in loaded.rounds):
+                tx.insert(RoundRow(number=number, cycle=1))
+                tx.flush()
+            numbers = {loaded.start_of(e.number): e.number for e in loaded.entries}
+            for board, (white, black) in enumerate(chosen, 1):
+                tx.insert(
+                    GameRow(
+                        round=number,
+                        board=board,
+                        white=numbers[white],
+                        black=numbers[black],
+                        result=None,
+                        reason="normal",
+                        version=1,
+                    )
+                )
+            if pab is not None:
+                tx.insert(ByeRow(round=number, player=numbers[pab], kind="U"))
+            for start, why in plan.absent:
+                if why == "withdrawn":  # recorded as absent (zero-point), as TRF shows it
+                    tx.insert(ByeRow(round=number, player=numbers[start], kind="Z"))
+            tx.flush()
+            manual = bool(warnings)
+            names = {loaded.start_of(e.number): e.name for e in loaded.entries}
+            summary = f"round {number} paired: {counted(len(chosen), 'board')}"
+            if pab is not None:
+                summary += f", PAB {pab} {names[pab]}"
+            if plan.absent:
+                summary += f", {len(plan.absent)} not paired"
+            if manual:
+                summary += "; manual pairing, differs from the Dutch system's: " + "; ".join(
+                    warnings
+                )
+            data: dict[str, Any] = {
+                "round": number,
+                "boards": [list(b) for b in chosen],
+                "bye": pab,
+                "absent": [list(a) for a in plan.absent],
+                "manual": manual,
+                "warnings": warnings,
+            }
+            return Done(summary, data)
+
+        return self._change(
+            tournament_id,
+            "pairing",
+            body,
+            actor=actor,
+            idempotency_key=idempotency_key,
+            request=request,
+        )
+
+    def published_with_key(self, tournament_id: int, idempotency_key: str) -> Change | None:
+        """The round published earlier with ``idempotency_key`` (None: none was), so a
+        client that lost the answer can tell that its request went through."""
+        from sqlalchemy import select
+
+        from crosstable.store.models import EventRow
+
+        with self.store.reading() as session:
+            _tournament_row(session, tournament_id)
+            event = session.scalars(
+                select(EventRow).where(
+                    EventRow.tournament_id == tournament_id,
+                    EventRow.idempotency_key == idempotency_key,
+                    EventRow.kind == "pairing",
+                )
+            ).one_or_none()
+            if event is None:
+                return None
+            return replayed_change(event)
+
+    def request_bye(
+        self,
+        tournament_id: int,
+        start: int,
+        round_number: int,
+        kind: str = "H",
+        *,
+        actor: str = "",
+    ) -> Change:
+        """A player will not play ``round_number`` (not paired yet): a half-point (H),
+        zero-point (Z) or full-point (F) bye, as the regulations allow."""
+        code = kind.strip().upper()
+        if code not in BYE_KINDS:
+            raise RuleError(f"bye kind {kind!r}: use H (half-point), Z (zero-point) or F (full)")
+
+        def body(tx: Tx) -> Done:
+            loaded = Loaded(tx.session, tx.tournament)
+            entry = _future_round(loaded, start, round_number)
+            if entry.withdrawn_from is not None and entry.withdrawn_from <= round_number:
+                raise RuleError(
+                    f"player {start} {entry.name} withdrew from round {entry.withdrawn_from}"
+                )
+            what = f"{BYE_KINDS[code]} bye ({code})"
+            current = next(
+                (b for b in loaded.byes if b.round == round_number and b.player == entry.number),
+                None,
+            )
+            where = f"player {start} {entry.name}: {what} in round {round_number}"
+            if current is not None:
+                if current.kind == code:
+                    raise Unchanged(f"{where} is already entered")
+                before = current.kind
+                tx.update(current, kind=code)
+                return Done(f"{where} (was {before})", _bye_data(start, round_number, code))
+            if not any(r.number == round_number for r in loaded.rounds):
+                tx.insert(RoundRow(number=round_number, cycle=1))
+                tx.flush()
+            tx.insert(ByeRow(round=round_number, player=entry.number, kind=code))
+            tx.flush()
+            return Done(where, _bye_data(start, round_number, code))
+
+        return self._change(tournament_id, "bye", body, actor=actor)
+
+    def cancel_bye(
+        self, tournament_id: int, start: int, round_number: int, *, actor: str = ""
+    ) -> Change:
+        """Take back a bye requested for a round not paired yet: the player is paired."""
+
+        def body(tx: Tx) -> Done:
+            loaded = Loaded(tx.session, tx.tournament)
+            entry = _future_round(loaded, start, round_number)
+            current = next(
+                (b for b in loaded.byes if b.round == round_number and b.player == entry.number),
+                None,
+            )
+            if current is None:
+                raise RuleError(f"player {start} {entry.name} has no bye in round {round_number}")
+            kind = current.kind
+            tx.delete(current)
+            others = [b for b in loaded.byes if b.round == round_number and b is not current]
+            games = [g for g in loaded.games if g.round == round_number]
+            if not others and not games:
+                rnd = next(r for r in loaded.rounds if r.number == round_number)
+                tx.delete(rnd)
+            return Done(
+                f"player {start} {entry.name}: bye ({kind}) in round {round_number} cancelled, "
+                "the player will be paired",
+                _bye_data(start, round_number, None),
+            )
+
+        return self._change(tournament_id, "bye-cancel", body, actor=actor)
+
+
+def _bye_data(start: int, round_number: int, kind: str | None) -> dict[str, Any]:
+    return {"start": start, "round": round_number, "kind": kind}
+
+
+def _future_round(loaded: Loaded, start: int, round_number: int) -> EntryRow:
+    """The player, checked to be in a running Swiss whose ``round_number`` is not paired."""
+    check_swiss(loaded)
+    check_running(loaded)
+    entry = loaded.entry_by_start(start)
+    if entry is None:
+        raise NotFoundError(f"there is no player with starting number {start}")
+    planned = loaded.row.rounds_planned or default_rounds(len(loaded.entries))
+    if not 1 <= round_number <= planned:
+        raise RuleError(f"there is no round {round_number} (rounds 1–{planned})")
+    paired = next_round(loaded.tournament()) - 1
+    if round_number <= paired:
+        raise RuleError(
+            f"round {round_number} is paired already: a bye is entered before the pairing"
+        )
+    return entry
+
+
+def _boards(boards: list[Board] | tuple[Board, ...]) -> tuple[Board, ...]:
+    out: list[Board] = []
+    for index, board in enumerate(boards, 1):
+        try:
+            white, black = board
+            out.append((int(white), int(black)))
+        except (TypeError, ValueError):
+            raise RuleError(f"board {index}: {board!r} is not a pair (white, black)") from None
+    return tuple(out)
+
+
+def _tournament_row(session: Any, tournament_id: int) -> Any:
+    from crosstable.store.models import TournamentRow
+
+    row = session.get(TournamentRow, tournament_id)
+    if row is None:
+        raise NotFoundError(f"there is no tournament {tournament_id} in this database")
+    return row
