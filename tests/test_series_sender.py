@@ -337,13 +337,14 @@ def test_the_notifications_api(tmp_path) -> None:
 def test_the_unsubscribe_link(tmp_path, smtp) -> None:
     from fastapi.testclient import TestClient
 
-    from crosstable.web.app import _secret, create_app
+    from crosstable.web.app import create_app
+    from crosstable.web.site import site_secret
 
     recorder, controller = smtp
     with open_store(f"sqlite:///{tmp_path}/web.db") as opened:
         service, clock = season(opened, 2)
         client = TestClient(create_app(service=service))
-        secret = _secret(service)
+        secret = site_secret(service)
         settings = dataclasses.replace(settings_for(controller), secret=secret)
         send_due(opened, clock, settings)
         link = recorder.mails[0]["List-Unsubscribe"].strip("<>")

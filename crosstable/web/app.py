@@ -1,4 +1,4 @@
-"""The application factory: one :class:`Site` (service, accounts, templates, live hub) per app.
+"""The application factory: one :class:`~crosstable.web.site.Site` (web/site.py) per app.
 
 >>> app = create_app("sqlite:///:memory:")
 >>> paths = app.openapi()["paths"]
@@ -11,11 +11,9 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import re
 import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -31,7 +29,7 @@ from starlette.middleware.sessions import SessionMiddleware
 
 from crosstable.core.errors import CrosstableError
 from crosstable.service import PostgresListener, Service
-from crosstable.service.accounts import Accounts, UserInfo
+from crosstable.service.accounts import Accounts
 from crosstable.service.errors import ConflictError, NotFoundError
 from crosstable.service.sessions import Sessions, SignInLimits
 from crosstable.store import Store, open_store
@@ -40,109 +38,17 @@ from crosstable.web.headers import SecurityHeaders
 from crosstable.web.hub import Hub
 from crosstable.web.limits import BodyLimit
 from crosstable.web.messages import error_text, translate
-from crosstable.web.pairing_views import live_fragment
 from crosstable.web.regulation_text import regulation_items
 from crosstable.web.security import (
-    Caller,
     RateLimiter,
     bearer_token,
-    csrf_token,
     safe_next,
     safe_referer,
 )
+from crosstable.web.site import Site, site_of, site_secret
 from crosstable.web.views import CrosstableCache
 
 HERE = Path(__file__).parent
-#: whitespace between tags (the live fragment goes to every viewer: keep it small)
-_BETWEEN_TAGS = re.compile(r">\s+<")
-
-
-@dataclass
-class Site:
-    """Everything a request handler needs."""
-
-    service: Service
-    accounts: Accounts
-    templates: Jinja2Templates
-    hub: Hub
-    tables: CrosstableCache
-    sessions: Sessions
-    sign_in_limits: SignInLimits
-    report_limit: RateLimiter
-    secure_cookies: bool = False
-
-    def caller(self, request: Request) -> Caller:
-        token = bearer_token(request)
-        if token is not None:
-            return Caller(self.accounts.user_for_token(token), by_token=True)
-        known = getattr(request.state, "caller", None)
-        if isinstance(known, Caller):
-            return known
-        request.session.pop("user", None)  # a cookie from before server-side sessions
-        session_id = request.session.get("sid")
-        user = self.sessions.user(str(session_id)) if session_id else None
-        if user is None and session_id:
-            # revoked, idle or unknown (issue 13 item 7): signed out, with a fresh CSRF token
-            request.session.clear()
-        caller = Caller(user)
-        request.state.caller = caller
-        return caller
-
-    def sign_in(self, request: Request, user_id: int, session_id: str | None = None) -> None:
-        """Start a fresh cookie (and CSRF token) on a new server-side session."""
-        request.session.clear()
-        request.session["sid"] = session_id or self.sessions.open(user_id)
-        request.state.caller = None
-
-    def page(self, request: Request, name: str, status_code: int = 200, **context: Any) -> Response:
-        caller = context.pop("caller", None) or self.caller(request)
-        flash = request.session.pop("flash", None)
-        base = {
-            "request": request,
-            "user": caller.user,
-            "csrf": csrf_token(request),
-            "locale": i18n.current.get(),
-            "locales": i18n.LOCALES,
-            "flash": flash,
-            "path": request.url.path,
-            "unread": _unread(self.service, caller.user),  # the header's badge (issue 11.5)
-        }
-        return self.templates.TemplateResponse(
-            request, name, base | context, status_code=status_code
-        )
-
-    def render_live(self, tournament_id: int, locale: str) -> tuple[int, str]:
-        """The live crosstable fragment (what SSE pushes) in one language."""
-        token = i18n.current.set(locale)
-        try:
-            view, table = self.tables.get(tournament_id)
-            name, extra = live_fragment(self, view, table)  # a Swiss's table, a bracket
-            template = self.templates.env.get_template(name)
-            html = template.render(t=view, table=table, locale=locale, **extra)
-            return view.revision, _BETWEEN_TAGS.sub("><", html).strip()
-        finally:
-            i18n.current.reset(token)
-
-
-def _unread(service: Service, user: Any) -> int:
-    """The signed-in user's unread notifications (0 for a guest)."""
-    if user is None:
-        return 0
-    from crosstable.service.series.inbox import unread_count
-
-    return unread_count(service.store, int(user.id))
-
-
-def _secret(service: Service) -> str:
-    secret = os.environ.get("CROSSTABLE_SECRET")
-    if secret:
-        return secret
-    stored = service.preference("web.secret")
-    if stored:
-        return stored
-    fresh = secrets.token_urlsafe(48)
-    service.set_preference("web.secret", fresh)
-    return service.preference("web.secret") or fresh
 
 
 def _templates() -> Jinja2Templates:
@@ -231,7 +137,7 @@ def create_app(
     app.state.site = site
     app.add_middleware(
         SessionMiddleware,
-        secret_key=_secret(service),
+        secret_key=site_secret(service),
         session_cookie="crosstable_session",
         same_site="lax",
         https_only=secure,
@@ -249,6 +155,7 @@ def create_app(
     from crosstable.web.routes import (
         account,
         api,
+        api_players,
         live,
         manage,
         notifications,
@@ -260,7 +167,19 @@ def create_app(
         wizard,
     )
 
-    for module in (api, live, pages, manage, wizard, pairing, account, printing, stages, series):
+    for module in (
+        api,
+        api_players,
+        live,
+        pages,
+        manage,
+        wizard,
+        pairing,
+        account,
+        printing,
+        stages,
+        series,
+    ):
         app.include_router(module.router)
     app.include_router(notifications.router)  # /api/v1/notifications (issue 11.5)
     app.include_router(notifications.pages)  # /notifications/unsubscribe/{token}
@@ -429,9 +348,4 @@ def _escape(text: str) -> str:
     return str(escape(text))
 
 
-def site_of(request: Request) -> Site:
-    site: Site = request.app.state.site
-    return site
-
-
-__all__ = ["Site", "UserInfo", "create_app", "site_of"]
+__all__ = ["Site", "create_app", "site_of"]

@@ -17,12 +17,12 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from crosstable.core.errors import RuleError
 from crosstable.web import i18n
-from crosstable.web.app import Site
 from crosstable.web.i18n import gettext as _
 from crosstable.web.routes import portal_rules
 from crosstable.web.routes.api import ApiCaller, Num
 from crosstable.web.routes.common import CheckedForm, caller_of, integer, require_user, text
 from crosstable.web.security import Caller, client_address, safe_next
+from crosstable.web.site import Site
 
 router = APIRouter(include_in_schema=False)
 #: the JSON API's account routes (documented in the OpenAPI description)

@@ -22,7 +22,6 @@ from crosstable.core.model import System, WithdrawalRule
 from crosstable.core.scoring import PointSystem, points
 from crosstable.service import Change, PlayerInfo, Regulations
 from crosstable.service.field import check_event_field, check_field
-from crosstable.web.app import Site
 from crosstable.web.routes.common import (
     MANAGERS,
     check_value,
@@ -31,6 +30,7 @@ from crosstable.web.routes.common import (
     require_user,
 )
 from crosstable.web.security import Caller
+from crosstable.web.site import Site
 
 if TYPE_CHECKING:
     from crosstable.core.schedule.groups import GroupStagePlan

@@ -17,7 +17,6 @@ from pydantic import BaseModel
 
 from crosstable.core.model import LotsMethod
 from crosstable.service import Change, PlayerInfo
-from crosstable.web.app import site_of
 from crosstable.web.pairing_views import key_used, paired_rounds
 from crosstable.web.routes import actions
 from crosstable.web.routes.api_models import (
@@ -42,6 +41,7 @@ from crosstable.web.routes.common import (
     require_user,
 )
 from crosstable.web.security import UNSAFE, Caller
+from crosstable.web.site import site_of
 
 router = APIRouter(prefix="/api/v1", tags=["api"])
 
@@ -586,6 +586,3 @@ def calculator(
 
     estimate = estimate_duration(players, time_control, evening_minutes=evening, double=double)
     return estimate.to_json()
-
-
-from crosstable.web.routes import api_players as _api_players  # noqa: E402, F401 - its routes join this router

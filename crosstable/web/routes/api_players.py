@@ -2,20 +2,22 @@
 
 ``PATCH /api/v1/tournaments/{tid}/players/{number}`` — the player named by the
 registration number, as ``DELETE`` on the same path. Only the fields sent change;
-``"rating": null`` makes the player unrated. The routes join :mod:`api`'s router
-(this module keeps ``api.py`` small).
+``"rating": null`` makes the player unrated. The app includes this router right after
+:mod:`api`'s (this module keeps ``api.py`` small).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from fastapi import Request
+from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
-from crosstable.web.app import site_of
-from crosstable.web.routes.api import ApiCaller, ChangeOut, Num, _out, router
+from crosstable.web.routes.api import ApiCaller, ChangeOut, Num, _out
 from crosstable.web.routes.common import MANAGERS, require_role
+from crosstable.web.site import site_of
+
+router = APIRouter(prefix="/api/v1", tags=["api"])
 
 
 class PlayerEditIn(BaseModel):

@@ -22,7 +22,6 @@ from fastapi.responses import RedirectResponse, Response
 from pydantic import Field
 
 from crosstable.core.errors import CrosstableError
-from crosstable.web.app import site_of
 from crosstable.web.messages import error_text
 from crosstable.web.routes.api import ApiCaller, ChangeOut, Num, _out
 from crosstable.web.routes.common import (
@@ -33,6 +32,7 @@ from crosstable.web.routes.common import (
     caller_of,
     require_role,
 )
+from crosstable.web.site import site_of
 
 router = APIRouter(include_in_schema=False)
 api_router = APIRouter(prefix="/api/v1", tags=["api"])

@@ -10,9 +10,11 @@ from fastapi.responses import RedirectResponse
 from pydantic import BaseModel, ValidationInfo, field_validator
 
 from crosstable.core.errors import RuleError
-from crosstable.web.app import Site, site_of
+from crosstable.service import StageView
+from crosstable.web import pairing_views
 from crosstable.web.limits import UPLOAD
 from crosstable.web.security import Caller, check_csrf
+from crosstable.web.site import Site, site_of
 
 #: who may do what in a tournament (R-OR-1)
 MANAGERS = ("admin", "organiser")
@@ -212,3 +214,58 @@ def require_export_allowed(site: Site, caller: Caller, tid: int) -> None:
             detail="a battle-chess tournament can be exported by everyone once it is "
             "finished (the file carries the seed of the colours)",
         )
+
+
+# -- the data every page of one tournament shows ---------------------------------
+
+
+def page_context(site: Site, caller: Caller, tid: int) -> dict[str, Any]:
+    """What every page of one tournament shows: the tournament, its table, the caller's
+    role and entry, the current round and the system's switches for the templates."""
+    view, table = site.tables.get(tid)
+    role = role_of(site, caller, tid)
+    access = site.accounts.access(tid)
+    mine = number = None
+    if caller.user is not None:
+        number = site.accounts.entry_of(tid, caller.user.id)
+        mine = next((p.start for p in view.players if p.number == number), None)
+    current_round = _current_round(view)
+    system = pairing_views.system_of(view)
+    paired = view.rounds
+    if system == pairing_views.SWISS:  # a round holding only byes asked for is not paired yet
+        paired = pairing_views.paired_rounds(view)
+        current_round = min(current_round, paired) if paired else 1
+    return {
+        "t": view,
+        "system": system,
+        "is_swiss": system == pairing_views.SWISS,
+        "is_knockout": system == pairing_views.KNOCKOUT,
+        "paired": paired,
+        "table": table,
+        "role": role,
+        "access": access,
+        "my_start": mine,
+        "my_number": number,
+        "current_round": current_round,
+        "can_manage": role in ("admin", "organiser"),
+        "can_enter": role in RESULT_ENTRY,
+        "stage": stage_for_page(site, view),  # a group stage + knockout event
+    }
+
+
+def _current_round(view: Any) -> int:
+    """The first round with a game still without a result (else the last round)."""
+    for game in view.games:
+        if game.result is None:
+            return int(game.round)
+    return int(view.rounds or 0)
+
+
+def stage_for_page(site: Site, view: Any) -> StageView | None:
+    """The event of a group or knockout page (None for any other tournament: no query)."""
+    from crosstable.service.stage_view import EVENT
+
+    details = view.settings.get("regulations") or {}
+    if not details.get(EVENT):
+        return None
+    return site.service.stage_of(view.id)

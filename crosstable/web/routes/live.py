@@ -35,8 +35,8 @@ from fastapi.responses import Response
 
 from crosstable.core.errors import CrosstableError
 from crosstable.web import i18n
-from crosstable.web.app import site_of
 from crosstable.web.hub import Hub, Message, direct_connection, refresh_event
+from crosstable.web.site import site_of
 
 router = APIRouter(tags=["live"])
 

@@ -21,6 +21,7 @@ from crosstable.web.routes.common import (
     CheckedForm,
     caller_of,
     integer,
+    page_context,
     require_role,
     text,
 )
@@ -37,9 +38,7 @@ def _done(request: Request, tid: int, message: str, where: str = "manage") -> Re
 def manage(tid: int, request: Request) -> Response:
     site, caller = caller_of(request)
     require_role(site, caller, tid, MANAGERS)
-    from crosstable.web.routes.pages import _context
-
-    context = _context(site, caller, tid)
+    context = page_context(site, caller, tid)
     staff = site.accounts.staff(tid)
     people = {u.id: u for u in site.accounts.users()} if staff else {}
     staff_list = [(people[uid], role) for uid, role in staff.items() if uid in people]

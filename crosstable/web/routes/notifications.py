@@ -39,9 +39,9 @@ from crosstable.service.series import inbox
 from crosstable.service.series.sender import read_unsubscribe_token, unsubscribe
 from crosstable.service.series.views import edition_places
 from crosstable.web import i18n
-from crosstable.web.app import site_of
 from crosstable.web.routes.api import ApiCaller
 from crosstable.web.routes.common import CheckedForm, caller_of, integer, require_user, text
+from crosstable.web.site import site_of, site_secret
 
 router = APIRouter(prefix="/api/v1", tags=["api"])
 
@@ -111,9 +111,7 @@ pages = APIRouter(include_in_schema=False)
 
 
 def _token_owner(request: Request, token: str) -> tuple[int, str]:
-    from crosstable.web.app import _secret
-
-    found = read_unsubscribe_token(_secret(site_of(request).service), token)
+    found = read_unsubscribe_token(site_secret(site_of(request).service), token)
     if found is None:
         raise HTTPException(status_code=404, detail="this unsubscribe link is not valid")
     return found

@@ -11,65 +11,24 @@ from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Resp
 
 from crosstable.core.errors import CrosstableError
 from crosstable.web import pairing_views, views
-from crosstable.web.app import Site
 from crosstable.web.messages import error_text, translate
 from crosstable.web.routes import actions
 from crosstable.web.routes.common import (
     RESULT_ENTRY,
     CheckedForm,
     caller_of,
+    page_context,
     require_role,
-    role_of,
     text,
 )
 from crosstable.web.routes.printing import player_byes
-from crosstable.web.routes.stages import stage_for_page
 from crosstable.web.security import Caller
+from crosstable.web.site import Site
 
 router = APIRouter(include_in_schema=False)
 
 RESULT_BUTTONS = ("1-0", "½-½", "0-1")
 FORFEIT_BUTTONS = ("+-", "-+", "--")
-
-
-def _context(site: Site, caller: Caller, tid: int) -> dict[str, Any]:
-    view, table = site.tables.get(tid)
-    role = role_of(site, caller, tid)
-    access = site.accounts.access(tid)
-    mine = number = None
-    if caller.user is not None:
-        number = site.accounts.entry_of(tid, caller.user.id)
-        mine = next((p.start for p in view.players if p.number == number), None)
-    current_round = _current_round(view)
-    system = pairing_views.system_of(view)
-    paired = view.rounds
-    if system == pairing_views.SWISS:  # a round holding only byes asked for is not paired yet
-        paired = pairing_views.paired_rounds(view)
-        current_round = min(current_round, paired) if paired else 1
-    return {
-        "t": view,
-        "system": system,
-        "is_swiss": system == pairing_views.SWISS,
-        "is_knockout": system == pairing_views.KNOCKOUT,
-        "paired": paired,
-        "table": table,
-        "role": role,
-        "access": access,
-        "my_start": mine,
-        "my_number": number,
-        "current_round": current_round,
-        "can_manage": role in ("admin", "organiser"),
-        "can_enter": role in RESULT_ENTRY,
-        "stage": stage_for_page(site, view),  # a group stage + knockout event (routes/stages)
-    }
-
-
-def _current_round(view: Any) -> int:
-    """The first round with a game still without a result (else the last round)."""
-    for game in view.games:
-        if game.result is None:
-            return int(game.round)
-    return int(view.rounds or 0)
 
 
 @router.get("/", response_class=HTMLResponse)
@@ -96,7 +55,7 @@ def tab_links(tid: int, request: Request, tab: str = "") -> Response:
     a page opened before round 1 gains its Rounds tab when the round is published."""
     site, caller = caller_of(request)
     current = tab if tab in TABS else ""
-    context = _context(site, caller, tid) | {"request": request, "tab": current}
+    context = page_context(site, caller, tid) | {"request": request, "tab": current}
     # (not site.page: a fragment must not take the page's flash message)
     return site.templates.TemplateResponse(request, "_tab_links.html", context)
 
@@ -105,7 +64,7 @@ def tab_links(tid: int, request: Request, tab: str = "") -> Response:
 def crosstable(tid: int, request: Request) -> Response:
     """The main page: the crosstable (a Swiss: its table by rounds; a knockout: the bracket)."""
     site, caller = caller_of(request)
-    context = _context(site, caller, tid)
+    context = page_context(site, caller, tid)
     template, extra = pairing_views.live_fragment(site, context["t"], context["table"])
     return site.page(
         request, "crosstable.html", caller=caller, live_template=template, **extra, **context
@@ -124,7 +83,7 @@ def crosstable_fragment(tid: int, request: Request) -> Response:
 @router.get("/t/{tid}/standings", response_class=HTMLResponse)
 def standings(tid: int, request: Request) -> Response:
     site, caller = caller_of(request)
-    context = _context(site, caller, tid)
+    context = page_context(site, caller, tid)
     bracket = None
     if context["is_knockout"]:
         bracket = pairing_views.bracket_of(site.service, context["t"])
@@ -134,7 +93,7 @@ def standings(tid: int, request: Request) -> Response:
 @router.get("/t/{tid}/players/{start}", response_class=HTMLResponse)
 def player(tid: int, start: int, request: Request) -> Response:
     site, caller = caller_of(request)
-    context = _context(site, caller, tid)
+    context = page_context(site, caller, tid)
     table = context["table"]
     if not 1 <= start <= table.size:
         raise HTTPException(status_code=404, detail=f"there is no player {start} in the table")
@@ -177,14 +136,14 @@ def explain(tid: int, start: int, request: Request, code: str = "") -> Response:
 @router.get("/t/{tid}/rounds", response_class=HTMLResponse)
 def rounds_index(tid: int, request: Request) -> Response:
     site, caller = caller_of(request)
-    context = _context(site, caller, tid)
+    context = page_context(site, caller, tid)
     if not context["t"].rounds:
         return RedirectResponse(f"/t/{tid}", status_code=303)
     return RedirectResponse(f"/t/{tid}/rounds/{context['current_round']}", status_code=303)
 
 
 def _round_context(site: Site, caller: Caller, tid: int, rnd: int) -> dict[str, Any]:
-    context = _context(site, caller, tid)
+    context = page_context(site, caller, tid)
     view = context["t"]
     if not 1 <= rnd <= context["paired"]:
         if context["is_swiss"] and rnd >= 1 and view.status != "finished":
@@ -285,14 +244,14 @@ def history(tid: int, request: Request) -> Response:
         caller=caller,
         items=items,
         revertible=views.revertible(items),
-        **_context(site, caller, tid),
+        **page_context(site, caller, tid),
     )
 
 
 @router.get("/t/{tid}/regulations", response_class=HTMLResponse)
 def regulations(tid: int, request: Request) -> Response:
     site, caller = caller_of(request)
-    context = _context(site, caller, tid)
+    context = page_context(site, caller, tid)
     problems: list[str] = []
     if caller.user is not None and context["t"].status == "registration":
         problems = [translate(p) for p in site.accounts.registration_problems(tid, caller.user)]

@@ -23,7 +23,6 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from crosstable.core.errors import CrosstableError, RuleError
 from crosstable.web import pairing_views
-from crosstable.web.app import Site
 from crosstable.web.i18n import gettext as _
 from crosstable.web.messages import error_text
 from crosstable.web.routes import actions
@@ -32,10 +31,12 @@ from crosstable.web.routes.common import (
     CheckedForm,
     caller_of,
     integer,
+    page_context,
     require_role,
     text,
 )
 from crosstable.web.security import Caller
+from crosstable.web.site import Site
 
 router = APIRouter(include_in_schema=False)
 
@@ -44,9 +45,7 @@ router = APIRouter(include_in_schema=False)
 
 
 def _swiss_context(site: Site, caller: Caller, tid: int) -> dict[str, Any]:
-    from crosstable.web.routes.pages import _context
-
-    context = _context(site, caller, tid)
+    context = page_context(site, caller, tid)
     view = context["t"]
     if not pairing_views.is_swiss(view):
         raise RuleError(_("only a Swiss tournament is paired round by round here"))
@@ -248,9 +247,7 @@ def bye_action(tid: int, request: Request, form: CheckedForm) -> Response:
 def bracket(tid: int, request: Request) -> Response:
     """The knockout's bracket: rounds as columns, every match with its games and winner."""
     site, caller = caller_of(request)
-    from crosstable.web.routes.pages import _context
-
-    context = _context(site, caller, tid)
+    context = page_context(site, caller, tid)
     view = context["t"]
     if not pairing_views.is_knockout(view):
         raise HTTPException(status_code=404, detail="only a knockout has a bracket")

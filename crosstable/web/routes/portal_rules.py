@@ -22,11 +22,11 @@ from fastapi import APIRouter, HTTPException, Request
 from pydantic import Field
 
 from crosstable.service.fair_play import MAX_ADJUSTMENT, MAX_REASON
-from crosstable.web.app import Site
 from crosstable.web.routes.api import ApiCaller, Num
 from crosstable.web.routes.common import MANAGERS, Body, caller_of, integer, require_role
 from crosstable.web.routes.common import require_user as _require_user
 from crosstable.web.security import Caller
+from crosstable.web.site import Site
 
 api_router = APIRouter()
 

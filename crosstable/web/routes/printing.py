@@ -23,10 +23,10 @@ from crosstable.service.queries import TournamentView
 from crosstable.web import i18n, pairing_views
 from crosstable.web import pdf as pdfs
 from crosstable.web import sheets as paper
-from crosstable.web.app import Site
 from crosstable.web.i18n import gettext as _
-from crosstable.web.routes.common import caller_of, require_export_allowed
+from crosstable.web.routes.common import caller_of, page_context, require_export_allowed
 from crosstable.web.sheets import Board, ByeLine, Sheet, Winner
+from crosstable.web.site import Site
 from crosstable.web.views import PlayerLine
 
 router = APIRouter(include_in_schema=False)
@@ -181,9 +181,7 @@ def wall_chart(site: Site, view: TournamentView, table: Any) -> dict[str, Any]:
 @router.get("/t/{tid}/print", response_class=HTMLResponse)
 def print_index(tid: int, request: Request) -> Response:
     site, caller = caller_of(request)
-    from crosstable.web.routes.pages import _context
-
-    context = _context(site, caller, tid)
+    context = page_context(site, caller, tid)
     return site.page(
         request,
         "print_index.html",
@@ -199,9 +197,7 @@ def print_page(tid: int, what: str, request: Request, round: int = 0) -> Respons
     site, caller = caller_of(request)
     if what not in PAGES:
         raise HTTPException(status_code=404, detail="unknown print page")
-    from crosstable.web.routes.pages import _context
-
-    context = _context(site, caller, tid)
+    context = page_context(site, caller, tid)
     view, table = context["t"], context["table"]
     extra: dict[str, Any] = {}
     if what == "crosstable":

@@ -28,10 +28,10 @@ from crosstable.service.series.views import (
     upcoming_starts,
 )
 from crosstable.web import i18n
-from crosstable.web.app import Site, site_of
 from crosstable.web.routes.api import ApiCaller, Num
 from crosstable.web.routes.common import CheckedForm, caller_of, integer, require_user, text
 from crosstable.web.security import Caller
+from crosstable.web.site import Site, site_of
 
 pages = APIRouter(include_in_schema=False)
 api = APIRouter(prefix="/api/v1", tags=["api"])

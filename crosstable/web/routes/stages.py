@@ -19,24 +19,14 @@ from pydantic import BaseModel, Field
 from crosstable.core.errors import RuleError
 from crosstable.service import Change, StageView
 from crosstable.service.errors import NotFoundError
-from crosstable.web.app import Site, site_of
 from crosstable.web.routes.api import ApiCaller, Num
 from crosstable.web.routes.common import MANAGERS, CheckedForm, caller_of, require_role
 from crosstable.web.security import Caller
+from crosstable.web.site import Site, site_of
 
 pages = APIRouter(include_in_schema=False)
 api = APIRouter(prefix="/api/v1", tags=["api"])
 router = APIRouter()
-
-
-def stage_for_page(site: Site, view: Any) -> StageView | None:
-    """The event of a group or knockout page (None for any other tournament: no query)."""
-    from crosstable.service.stage_view import EVENT
-
-    details = view.settings.get("regulations") or {}
-    if not details.get(EVENT):
-        return None
-    return site.service.stage_of(view.id)
 
 
 def create_stage(site: Site, caller: Caller, tid: int, *, lots_seed: int | None = None) -> Change:

@@ -1,0 +1,126 @@
+"""The site: everything a request handler needs (service, accounts, templates, live hub).
+
+One :class:`Site` per app; :func:`crosstable.web.app.create_app` builds it and the
+route modules reach it through :func:`site_of`. It lives apart from the app factory so
+that the route modules (which the factory includes) import it without an import circle.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from fastapi import Request
+from fastapi.responses import Response
+from fastapi.templating import Jinja2Templates
+
+from crosstable.service import Service
+from crosstable.service.accounts import Accounts
+from crosstable.service.sessions import Sessions, SignInLimits
+from crosstable.web import i18n
+from crosstable.web.hub import Hub
+from crosstable.web.pairing_views import live_fragment
+from crosstable.web.security import Caller, RateLimiter, bearer_token, csrf_token
+from crosstable.web.views import CrosstableCache
+
+#: whitespace between tags (the live fragment goes to every viewer: keep it small)
+_BETWEEN_TAGS = re.compile(r">\s+<")
+
+
+@dataclass
+class Site:
+    """Everything a request handler needs."""
+
+    service: Service
+    accounts: Accounts
+    templates: Jinja2Templates
+    hub: Hub
+    tables: CrosstableCache
+    sessions: Sessions
+    sign_in_limits: SignInLimits
+    report_limit: RateLimiter
+    secure_cookies: bool = False
+
+    def caller(self, request: Request) -> Caller:
+        token = bearer_token(request)
+        if token is not None:
+            return Caller(self.accounts.user_for_token(token), by_token=True)
+        known = getattr(request.state, "caller", None)
+        if isinstance(known, Caller):
+            return known
+        request.session.pop("user", None)  # a cookie from before server-side sessions
+        session_id = request.session.get("sid")
+        user = self.sessions.user(str(session_id)) if session_id else None
+        if user is None and session_id:
+            # revoked, idle or unknown (issue 13 item 7): signed out, with a fresh CSRF token
+            request.session.clear()
+        caller = Caller(user)
+        request.state.caller = caller
+        return caller
+
+    def sign_in(self, request: Request, user_id: int, session_id: str | None = None) -> None:
+        """Start a fresh cookie (and CSRF token) on a new server-side session."""
+        request.session.clear()
+        request.session["sid"] = session_id or self.sessions.open(user_id)
+        request.state.caller = None
+
+    def page(self, request: Request, name: str, status_code: int = 200, **context: Any) -> Response:
+        caller = context.pop("caller", None) or self.caller(request)
+        flash = request.session.pop("flash", None)
+        base = {
+            "request": request,
+            "user": caller.user,
+            "csrf": csrf_token(request),
+            "locale": i18n.current.get(),
+            "locales": i18n.LOCALES,
+            "flash": flash,
+            "path": request.url.path,
+            "unread": _unread(self.service, caller.user),  # the header's badge (issue 11.5)
+        }
+        return self.templates.TemplateResponse(
+            request, name, base | context, status_code=status_code
+        )
+
+    def render_live(self, tournament_id: int, locale: str) -> tuple[int, str]:
+        """The live crosstable fragment (what SSE pushes) in one language."""
+        token = i18n.current.set(locale)
+        try:
+            view, table = self.tables.get(tournament_id)
+            name, extra = live_fragment(self, view, table)  # a Swiss's table, a bracket
+            template = self.templates.env.get_template(name)
+            html = template.render(t=view, table=table, locale=locale, **extra)
+            return view.revision, _BETWEEN_TAGS.sub("><", html).strip()
+        finally:
+            i18n.current.reset(token)
+
+
+def _unread(service: Service, user: Any) -> int:
+    """The signed-in user's unread notifications (0 for a guest)."""
+    if user is None:
+        return 0
+    from crosstable.service.series.inbox import unread_count
+
+    return unread_count(service.store, int(user.id))
+
+
+def site_of(request: Request) -> Site:
+    """The site of the app that serves ``request``."""
+    site: Site = request.app.state.site
+    return site
+
+
+def site_secret(service: Service) -> str:
+    """The key that signs cookies and links: ``CROSSTABLE_SECRET``, else one kept in the
+    database (made on first use, so every process on one database shares it)."""
+    secret = os.environ.get("CROSSTABLE_SECRET")
+    if secret:
+        return secret
+    stored = service.preference("web.secret")
+    if stored:
+        return stored
+    fresh = secrets.token_urlsafe(48)
+    service.set_preference("web.secret", fresh)
+    return service.preference("web.secret") or fresh

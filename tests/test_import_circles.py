@@ -1,0 +1,100 @@
+"""No import circles in the web layer (issue 14 item 5): the app factory imports the
+route modules, the route modules import the site (web/site.py) and the shared page data
+(routes/common.py), never the factory or each other in a loop.
+
+Every import counts, a lazy one inside a function too: a circle hidden behind a
+function-level import is still a circle (it only moves the failure to run time).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import crosstable
+
+PACKAGE = Path(crosstable.__file__).parent
+
+
+def _module_name(path: Path) -> str:
+    return ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+
+
+def import_graph(folder: str) -> dict[str, set[str]]:
+    """Module -> the modules of ``crosstable/<folder>`` it imports (anywhere in it).
+
+    A package's ``__init__.py`` is no node: ``from crosstable.web import views`` is an
+    arrow to ``crosstable.web.views``."""
+    root = PACKAGE / folder
+    modules = {
+        _module_name(path): path for path in root.rglob("*.py") if path.name != "__init__.py"
+    }
+    graph: dict[str, set[str]] = {name: set() for name in modules}
+    for name, path in modules.items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            targets: list[str] = []
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                targets = [node.module, *(f"{node.module}.{alias.name}" for alias in node.names)]
+            graph[name].update(t for t in targets if t in modules and t != name)
+    return graph
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for target in sorted(graph[node]):
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in on_stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                top = stack.pop()
+                on_stack.discard(top)
+                component.append(top)
+                if top == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_the_graph_sees_the_imports() -> None:
+    """The reader finds module-level and function-level imports (else the test below
+    would pass on an empty graph)."""
+    graph = import_graph("web")
+    assert "crosstable.web.site" in graph["crosstable.web.routes.common"]
+    assert "crosstable.web.routes.api" in graph["crosstable.web.app"]  # inside create_app
+    assert "crosstable.web.pairing_views" in graph["crosstable.web.routes.pages"]
+
+
+def test_circles_are_found() -> None:
+    assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert circles({"a": {"b"}, "b": set()}) == []
+
+
+def test_the_web_layer_has_no_import_circle() -> None:
+    assert circles(import_graph("web")) == []
+
+
+def test_no_route_module_imports_the_app_factory() -> None:
+    graph = import_graph("web")
+    importers = sorted(name for name, targets in graph.items() if "crosstable.web.app" in targets)
+    assert importers == []
