@@ -1,4 +1,5 @@
-"""Errors of the service layer, each a one-line message for the arbiter."""
+"""Errors of the service layer, each a one-line message for the arbiter (a template and its
+parameters, as every :class:`~crosstable.core.errors.CrosstableError`)."""
 
 from __future__ import annotations
 
@@ -16,8 +17,10 @@ class ConflictError(CrosstableError):
 
     >>> str(ConflictError("round 1 board 2 already has 1-0", current="1-0"))
     'round 1 board 2 already has 1-0'
+    >>> ConflictError("{where} already has {result}", where="round 1 board 2", result="1-0").params
+    {'where': 'round 1 board 2', 'result': '1-0'}
     """
 
-    def __init__(self, message: str, *, current: str | None = None) -> None:
-        super().__init__(message)
+    def __init__(self, message: str, /, *, current: str | None = None, **params: object) -> None:
+        super().__init__(message, **params)
         self.current = current

@@ -1,5 +1,13 @@
 """Service and rule errors in the reader's language (the web app's error messages).
 
+Errors now carry their own parameters (issue 14 item 4): ``raise RuleError("there
+is no round {round} (rounds 1–{rounds})", round=9, rounds=7)`` keeps the template
+and the values (:class:`crosstable.core.text.Message`), and :func:`translate`
+turns such a message into the reader's language by a gettext lookup of its
+template, its values translated in turn and numbers in the reader's notation. A
+message without a template of its own (an old f-string) is still matched with
+the regular expressions below until every raise carries its template.
+
 The services and the core raise errors with English messages made by f-strings
 ("round 3 board 2 already has 1-0; to change it, correct the result"). They
 stay English there: the command line, logs and the JSON API by default show
@@ -45,10 +53,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import cache
 
 from babel.support import NullTranslations
 
+from crosstable.core.errors import CrosstableError, InputError
+from crosstable.core.text import Message
 from crosstable.web import i18n
 
 _PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
@@ -859,17 +870,64 @@ def matches(text: str) -> Iterator[tuple[Template, tuple[str, ...]]]:
 
 def translate(message: str, locale: str | None = None) -> str:
     """``message`` in ``locale`` (default: the request's language); English as it is,
-    and unchanged when no template matches."""
+    and unchanged when nothing in it is known.
+
+    A :class:`~crosstable.core.text.Message` is translated by its template (a gettext
+    lookup in the ``errors`` catalogue) with its parameters translated in turn and
+    numbers in the reader's notation; a plain text is looked up as a whole, and until
+    every message carries its template, matched against :data:`CATALOGUE`.
+
+    >>> from crosstable.core.text import Message
+    >>> translate(Message("{where} is {result} now, not {guard}", guard="1-0", result="0-1",
+    ...     where=Message("round {round} board {board}", round=2, board=1)), "ru")
+    'тур 2, доска 1: сейчас результат 0-1, а не 1-0'
+    """
     language = locale or i18n.current.get()
     if language == i18n.DEFAULT:
         return message
-    found, _left = _translate(message, i18n.error_translations(language), 0, {})
-    return message if found is None else found
+    return _Reader(language).text(message)
 
 
 def error_text(error: BaseException, locale: str | None = None) -> str:
-    """What the reader sees of an error raised by a service, the core or the web layer."""
+    """What the reader sees of an error raised by a service, the core or the web layer
+    (an input error's file, line and column as they are, its message translated)."""
+    if isinstance(error, InputError):
+        return f"{error.location()}: {translate(error.message, locale)}"
+    if isinstance(error, CrosstableError):
+        return translate(error.text, locale)
     return translate(str(error), locale)
+
+
+class _Reader:
+    """Translates messages into one language (see :func:`translate`)."""
+
+    def __init__(self, language: str) -> None:
+        self.language = language
+        self.catalog = i18n.error_translations(language)
+        self.known: dict[object, object] = getattr(self.catalog, "_catalog", {})
+
+    def text(self, message: str) -> str:
+        if (
+            isinstance(message, Message)
+            and message.params
+            and (message.is_list or message.template in self.known)
+        ):
+            return message.render(self.lookup, self.number)
+        return self.lookup(str(message))
+
+    def lookup(self, text: str) -> str:
+        """A template's or a plain text's translation (itself when there is none)."""
+        if text in self.known:
+            return self.catalog.ugettext(text)
+        found, _left = _translate(text, self.catalog, 0, {})
+        return text if found is None else found
+
+    def number(self, value: object) -> str:
+        if isinstance(value, int) or (isinstance(value, Fraction) and value.denominator == 1):
+            return str(value)
+        if isinstance(value, (float, Fraction)):
+            return i18n.number_text(value, self.language)
+        return str(value)
 
 
 #: a translation and how many English letters are left in it (fewer: better)
