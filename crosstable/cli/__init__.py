@@ -71,6 +71,9 @@ def _register() -> None:
 
     series.register(app)
     tick.register(app)
+    from crosstable.cli import ratings  # FIDE ratings and title norms (issue 16)
+
+    ratings.register(app)
 
 
 def counted(count: int, singular: str, plural: str | None = None) -> str:

@@ -344,3 +344,26 @@ def _blank_unrated(tournament: Tournament) -> set[int]:
         if not scored and finished:
             blank.add(player.start)
     return blank
+
+
+def check_json(check: NormCheck) -> dict[str, object]:
+    """One norm check as the command line's JSON writes it."""
+
+    def number(value: Fraction | None) -> float | int | None:
+        if value is None:
+            return None
+        return int(value) if value.denominator == 1 else float(value)
+
+    return {
+        "norm": check.norm,
+        "status": check.status,
+        "games": check.games,
+        "score": number(check.score),
+        "average": check.average,
+        "performance": check.performance,
+        "required": number(check.required),
+        "still_needed": number(check.still_needed),
+        "games_left": check.games_left,
+        "estimate": check.estimate,
+        "failures": list(check.failures),
+    }

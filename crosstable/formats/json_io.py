@@ -51,7 +51,28 @@ def tournament_to_json(doc: TrfDocument | Tournament) -> dict[str, Any]:
             for f in dataclasses.fields(doc)
             if f.name not in _SKIPPED
         }
+    data["ratings"] = _ratings(doc, tournament)
     return data
+
+
+def _ratings(doc: TrfDocument | Tournament, tournament: Tournament) -> list[dict[str, Any]]:
+    """The FIDE rating figures per player (docs/ratings.md): derived from the games, so
+    written for readers and ignored when the JSON is read back. K follows the rating
+    and the birth year in the tournament's year (:func:`tournament_year`)."""
+    from crosstable.core.ratings import player_json, rate_tournament
+
+    year = tournament_year(doc)
+    return [player_json(row) for row in rate_tournament(tournament, year=year)]
+
+
+def tournament_year(doc: TrfDocument | Tournament) -> int | None:
+    """The tournament's year: the start date (TRF 042), else the first round's date."""
+    tournament = doc if isinstance(doc, Tournament) else doc.tournament
+    start = doc.headers.get("042", "").strip() if isinstance(doc, TrfDocument) else ""
+    if len(start) >= 4 and start[:4].isascii() and start[:4].isdigit():
+        return int(start[:4])
+    dates = [r.date for r in tournament.rounds if r.date is not None]
+    return min(dates).year if dates else None
 
 
 def tournament_from_json(
@@ -68,7 +89,8 @@ def tournament_from_json(
         raise InputError(f'"format" must be "{FORMAT}"', source=source)
     if data.get("version") != VERSION:
         raise InputError(f'"version" {data.get("version")!r}: this reader knows 1', source=source)
-    unknown = set(data) - {"format", "version", "tournament", "trf"}
+    # "ratings" is derived from the games (the export's rating figures): not read back
+    unknown = set(data) - {"format", "version", "tournament", "trf", "ratings"}
     if unknown:
         raise InputError(_unknown(unknown), source=source)
     decoder = _Decoder(source)

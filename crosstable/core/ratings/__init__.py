@@ -14,6 +14,7 @@ from crosstable.core.ratings.report import (
     PlayerHistory,
     PlayerRating,
     birth_year,
+    player_json,
     rate_tournament,
 )
 from crosstable.core.ratings.rules import (
@@ -41,6 +42,7 @@ __all__ = [
     "initial_rating",
     "is_rated_pair",
     "k_factor",
+    "player_json",
     "rate_tournament",
     "round_change",
 ]

@@ -184,3 +184,59 @@ def _player(
         tpr,
         None,
     )
+
+
+def _number(value: Fraction | None) -> float | int | None:
+    """A figure for JSON: whole numbers as integers, the rest to two decimals."""
+    if value is None:
+        return None
+    if value.denominator == 1:
+        return int(value)
+    return round(float(value), 2)
+
+
+def game_json(game: GameRating) -> dict[str, object]:
+    return {
+        "round": game.round,
+        "opponent": game.opponent,
+        "opponent_rating": game.opponent_rating,
+        "score": _number(game.score),
+        "expected": _number(game.expected),
+        "change": _number(game.change),
+        "note": game.note,
+    }
+
+
+def player_json(row: PlayerRating) -> dict[str, object]:
+    """One player's figures as the command line's and the export's JSON write them."""
+    first = row.initial
+    return {
+        "start": row.start,
+        "name": row.name,
+        "rating": row.rating,
+        "games_rated": row.games_rated,
+        "score": _number(row.score),
+        "expected": _number(row.expected),
+        "k": None if row.k is None else row.k.value,
+        "k_reason": None if row.k is None else row.k.reason,
+        "change": _number(row.change),
+        "change_rounded": row.change_rounded,
+        "new_rating": None
+        if row.rating is None or row.change_rounded is None
+        else row.rating + row.change_rounded,
+        "aro": row.aro,
+        "tpr": row.tpr,
+        "initial": None
+        if first is None
+        else {
+            "games": first.games,
+            "score": _number(first.score),
+            "average": _number(first.average),
+            "p": None if first.percentage is None else first.percentage / 100,
+            "dp": first.dp,
+            "rating": first.rating,
+            "published": first.published,
+            "note": first.note,
+        },
+        "games": [game_json(g) for g in row.games],
+    }

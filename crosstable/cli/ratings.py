@@ -1,0 +1,228 @@
+"""`crosstable ratings FILE` and `crosstable norms FILE` (FIDE B.02 and B.01; docs/ratings.md).
+
+``ratings --format json`` prints ``{"rating_type": …, "year": …, "players": [{"start": 1,
+"games_rated": 5, "expected": 3.77, "k": 20, "change": 4.6, "change_rounded": 5, "tpr": …,
+"aro": …, "initial": null | {…}, "games": [...]}, …]}``; ``norms --format json`` prints
+``{"players": [{"start": 1, "name": …, "norms": [{"norm": "GM", "status": …}, …]}, …]}``.
+A TRF does not say how many rated games a player had before or whether they ever
+reached 2400: K follows the rating and the birth year unless ``--k`` or ``--new`` say
+otherwise.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from crosstable.cli.trf import Lenient
+from crosstable.core.errors import InputError
+from crosstable.core.norms import check_json, tournament_norms
+from crosstable.core.ratings import (
+    PlayerHistory,
+    PlayerRating,
+    RatingType,
+    player_json,
+    rate_tournament,
+)
+from crosstable.core.tiebreaks.explain import show
+from crosstable.formats.json_io import tournament_year
+
+FORMATS = ("json", "table")
+TYPES = {t.value: t for t in RatingType}
+_STATUS_SHOWN = ("made", "secured", "possible")
+
+
+def register(app: typer.Typer) -> None:
+    """Add this module's commands to ``app``."""
+    app.command(name="ratings")(ratings)
+    app.command(name="norms")(norms)
+
+
+def ratings(
+    file: Annotated[Path, typer.Argument(help="Tournament Report File (or tournament JSON)")],
+    output: Annotated[str, typer.Option("--format", help="json or table")] = "table",
+    rating_type: Annotated[
+        str, typer.Option("--type", help="standard, rapid or blitz (default standard)")
+    ] = "standard",
+    year: Annotated[
+        int | None,
+        typer.Option("--year", help="The tournament's year (under-18 K); default from the file"),
+    ] = None,
+    k: Annotated[
+        str | None,
+        typer.Option("--k", help="K as the rating list gives it, e.g. 3=40,7=10"),
+    ] = None,
+    new: Annotated[
+        str | None,
+        typer.Option("--new", help="Players with fewer than 30 rated games before, e.g. 4,9"),
+    ] = None,
+    lenient: Lenient = False,
+) -> None:
+    """FIDE rating changes (B.02): per player games rated, expected score, K, change,
+    TPR, average rating of opponents; first-rating figures for unrated players."""
+    from crosstable.cli.trf import echo_warnings, read_document
+
+    _format(output)
+    kind = TYPES.get(rating_type.strip().lower())
+    if kind is None:
+        raise InputError(f"--type {rating_type!r}: use standard, rapid or blitz", source="options")
+    document = read_document(file, lenient=lenient)
+    echo_warnings(file, document)
+    size = len(document.tournament.players)
+    history: dict[int, PlayerHistory] = {}
+    for start in _starts(new, size, "--new"):
+        history[start] = PlayerHistory(rated_games_before=0)
+    for start, value in _pairs(k, size, "--k").items():
+        history[start] = PlayerHistory(k=value)
+    when = year if year is not None else tournament_year(document)
+    rows = rate_tournament(document.tournament, rating_type=kind, year=when, history=history)
+    if output == "json":
+        payload = {
+            "rating_type": kind.value,
+            "year": when,
+            "players": [player_json(r) for r in rows],
+        }
+        typer.echo(json.dumps(payload, ensure_ascii=False, indent=2))
+    else:
+        typer.echo(render_ratings(rows, kind, when))
+
+
+def norms(
+    file: Annotated[Path, typer.Argument(help="Tournament Report File (or tournament JSON)")],
+    output: Annotated[str, typer.Option("--format", help="json or table")] = "table",
+    rounds: Annotated[
+        int | None,
+        typer.Option("--rounds", help="Rounds planned (default: the file's XXR/142 or rounds)"),
+    ] = None,
+    exempt: Annotated[
+        bool,
+        typer.Option(
+            "--federation-exempt",
+            help="The federation rule is waived (B.01 1.4.3a-d: a national championship's "
+            "final, a zonal, a large international Swiss)",
+        ),
+    ] = False,
+    every: Annotated[
+        bool, typer.Option("--all", help="Every check, with the requirements not met")
+    ] = False,
+    lenient: Lenient = False,
+) -> None:
+    """Title norms (B.01): who made a GM/IM/WGM/WIM norm or can still make one."""
+    from crosstable.cli.trf import echo_warnings, read_document
+
+    _format(output)
+    if rounds is not None and not 1 <= rounds <= 99:
+        raise InputError(f"--rounds {rounds}: give 1 to 99", source="options")
+    document = read_document(file, lenient=lenient)
+    echo_warnings(file, document)
+    rows = tournament_norms(document.tournament, federation_exempt=exempt, planned_rounds=rounds)
+    if output == "json":
+        payload = {
+            "players": [
+                {
+                    "start": r.start,
+                    "name": r.name,
+                    "norms": [
+                        check_json(c) for c in r.checks if every or c.status in _STATUS_SHOWN
+                    ],
+                }
+                for r in rows
+            ]
+        }
+        typer.echo(json.dumps(payload, ensure_ascii=False, indent=2))
+        return
+    lines = []
+    for row in rows:
+        for c in row.checks:
+            if not every and c.status not in _STATUS_SHOWN:
+                continue
+            figures = f"{show(c.score)}/{c.games}"
+            if c.average is not None:
+                figures += f", Ra {c.average}"
+            if c.performance is not None:
+                figures += f", Rp {c.performance}"
+            line = f"{row.start:>4}  {row.name}: {c.norm} norm {c.status} ({figures})"
+            if c.status == "possible" and c.still_needed is not None:
+                line += f"; needs {show(c.still_needed)} from {c.games_left} games left"
+                if c.estimate:
+                    line += " if the next opponents average the same"
+            if c.failures:
+                line += "; not met: " + "; ".join(c.failures)
+            lines.append(line)
+    typer.echo("\n".join(lines) if lines else "no norm made and none still possible")
+
+
+def render_ratings(rows: tuple[PlayerRating, ...], kind: RatingType, year: int | None) -> str:
+    headers = ["No", "Name", "Rtg", "Games", "Score", "Exp", "K", "Change", "New", "TPR", "ARO"]
+    lines = []
+    notes = []
+    for r in rows:
+        if r.rating is None:
+            first = r.initial
+            shown = "—" if first is None or first.rating is None else str(first.rating)
+            state = "" if first is None or first.published else " (not published)"
+            lines.append(
+                [str(r.start), r.name, "unrated", str(r.games_rated), show(r.score), "", "",
+                 "", f"first {shown}{state}", _opt(r.tpr), _opt(r.aro)]
+            )  # fmt: skip
+            if first is not None and first.note:
+                notes.append(f"{r.start}: {first.note}")
+            continue
+        change = "" if r.change is None else f"{float(r.change):+.1f}"
+        new = "" if r.change_rounded is None else str(r.rating + r.change_rounded)
+        lines.append(
+            [str(r.start), r.name, str(r.rating), str(r.games_rated), show(r.score),
+             f"{float(r.expected):.2f}", "" if r.k is None else str(r.k.value), change, new,
+             _opt(r.tpr), _opt(r.aro)]
+        )  # fmt: skip
+    widths = [max([len(h)] + [len(line[i]) for line in lines]) for i, h in enumerate(headers)]
+    out = []
+    for line in [headers, *lines]:
+        cells = [
+            text.ljust(width) if i == 1 else text.rjust(width)
+            for i, (text, width) in enumerate(zip(line, widths, strict=True))
+        ]
+        out.append("  ".join(cells).rstrip())
+    out.append("")
+    out.append(
+        f"FIDE {kind.value} rating, B.02 as in force from 1 March 2024"
+        + ("" if year is None else f"; K for {year}")
+        + "; forfeits and unplayed games are not rated"
+    )
+    out.extend(f"note: {n}" for n in notes)
+    return "\n".join(out)
+
+
+def _opt(value: int | None) -> str:
+    return "" if value is None else str(value)
+
+
+def _format(output: str) -> None:
+    if output not in FORMATS:
+        raise InputError(f"--format {output!r}: use json or table", source="options")
+
+
+def _starts(text: str | None, size: int, option: str) -> list[int]:
+    from crosstable.cli.standings import _starts as parse
+
+    return parse(text, size, option)
+
+
+def _pairs(text: str | None, size: int, option: str) -> dict[int, int]:
+    out: dict[int, int] = {}
+    if text is None or not text.strip():
+        return out
+    for part in text.split(","):
+        start, sep, value = part.partition("=")
+        value = value.strip()
+        if not sep or not (value.isascii() and value.isdigit() and 1 <= int(value) <= 40):
+            raise InputError(
+                f"{option} {text!r}: {part.strip()!r} is not START=K with K 1 to 40",
+                source="options",
+            )
+        (number,) = _starts(start, size, option)
+        out[number] = int(value)
+    return out

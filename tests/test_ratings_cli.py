@@ -1,0 +1,143 @@
+"""`crosstable ratings` and `crosstable norms`; the JSON export's rating figures."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from crosstable.cli import main
+from crosstable.formats.json_io import load_json
+from crosstable.formats.trf_model import TrfDocument
+from crosstable.formats.trf_write import write_trf
+from tests.conftest import DATA
+from tests.test_norms import FIELD, _robin, _seven
+
+DOMLOUP = DATA / "tiebreaks/real/fr_domloup_fide_41_a.trf"
+KILKENNY = DATA / "tiebreaks/real/icu_kilkenny_masters_2011.trf"
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_ratings_json_per_player(capsys: pytest.CaptureFixture[str]) -> None:
+    # figures worked by hand in tests/test_ratings.py::test_real_swiss_by_hand
+    code, out, err = run(capsys, "ratings", str(DOMLOUP), "--format", "json")
+    assert code == 0 and err == ""
+    data = json.loads(out)
+    assert data["rating_type"] == "standard" and data["year"] == 2026
+    first = data["players"][0]
+    assert {k: first[k] for k in ("games_rated", "score", "expected", "k", "change")} == {
+        "games_rated": 5,
+        "score": 4,
+        "expected": 3.77,
+        "k": 20,
+        "change": 4.6,
+    }
+    assert (first["change_rounded"], first["new_rating"], first["tpr"], first["aro"]) == (
+        5,
+        2234,
+        2269,
+        2029,
+    )
+    assert first["games"][0] == {
+        "round": 1,
+        "opponent": 13,
+        "opponent_rating": 1922,
+        "score": 1,
+        "expected": 0.86,
+        "change": 2.8,  # 20 x (1 - .86)
+        "note": "",
+    }
+    assert data["players"][18]["change_rounded"] == -26
+
+
+def test_ratings_table_and_options(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "ratings", str(DOMLOUP), "--k", "1=40", "--new", "19")
+    assert code == 0
+    first = out.splitlines()[1].split()
+    assert first[:2] == ["1", "Player"] and "+9.2" in first  # 40 x 0.23
+    assert "B.02 as in force from 1 March 2024" in out
+    code, out, _ = run(capsys, "ratings", str(KILKENNY))
+    assert code == 0 and "unrated" in out and "first 2200 (not published)" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--k", "1=99"], "'1=99' is not START=K with K 1 to 40"),
+        (["--k", "99=20"], "there is no player 99"),
+        (["--new", "x"], "'x' is not a starting number"),
+        (["--type", "bullet"], "use standard, rapid or blitz"),
+        (["--format", "xml"], "use json or table"),
+    ],
+)
+def test_ratings_bad_options(
+    capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    code, out, err = run(capsys, "ratings", str(DOMLOUP), *args)
+    assert code == 2 and out == ""
+    assert message in err and "Traceback" not in err
+
+
+def test_ratings_bad_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    bad = tmp_path / "bad.trf"
+    line = "001    1      Player 001".ljust(48) + "abcd FRA"
+    bad.write_text(line + "\n", encoding="utf-8")
+    code, _, err = run(capsys, "ratings", str(bad))
+    assert code == 2 and str(bad) in err and "Traceback" not in err
+
+
+def _norm_file(tmp_path: Path, played: int = 9) -> Path:
+    path = tmp_path / "norm.trf"
+    tournament = _robin(FIELD, _seven, played_rounds=played)
+    path.write_text(write_trf(TrfDocument.from_tournament(tournament)), encoding="utf-8")
+    return path
+
+
+def test_norms_report(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = _norm_file(tmp_path)
+    code, out, err = run(capsys, "norms", str(path))
+    assert code == 0, err
+    assert "1  Candidate: GM norm made (7/9, Ra 2380, Rp 2600)" in out
+    code, out, _ = run(capsys, "norms", str(path), "--format", "json")
+    first = json.loads(out)["players"][0]
+    assert [n["norm"] for n in first["norms"]] == ["GM", "IM"]
+    assert first["norms"][0]["status"] == "made" and first["norms"][0]["performance"] == 2600
+
+
+def test_norms_with_rounds_left(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = _norm_file(tmp_path, played=6)
+    code, out, err = run(capsys, "norms", str(path), "--format", "json")
+    assert code == 0, err
+    gm = json.loads(out)["players"][0]["norms"][0]
+    assert gm["status"] == "possible" and gm["games_left"] == 3 and gm["required"] == 7
+
+
+def test_norms_real_file_and_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "norms", str(KILKENNY))
+    assert code == 0 and out.strip() == "no norm made and none still possible"
+    code, out, _ = run(capsys, "norms", str(KILKENNY), "--all")
+    assert "at least 9 games (has 6)" in out
+    code, _, err = run(capsys, "norms", str(KILKENNY), "--rounds", "0")
+    assert code == 2 and "--rounds 0" in err
+
+
+def test_json_export_carries_the_ratings_and_reads_back(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    out_file = tmp_path / "t.json"
+    code, _, err = run(capsys, "trf", "convert", str(DOMLOUP), "--to", "json", "-o", str(out_file))
+    assert code == 0, err
+    text = out_file.read_text(encoding="utf-8")
+    data = json.loads(text)
+    assert data["ratings"][0]["change"] == 4.6 and data["ratings"][0]["tpr"] == 2269
+    back = load_json(text)
+    assert len(back.tournament.players) == 24
+    # TRF export unchanged: no rating fields in TRF (no documented record for them)
+    code, trf, _ = run(capsys, "trf", "convert", str(out_file), "--to", "trf16")
+    assert code == 0 and "4.6" not in trf
