@@ -141,3 +141,15 @@ def test_json_export_carries_the_ratings_and_reads_back(
     # TRF export unchanged: no rating fields in TRF (no documented record for them)
     code, trf, _ = run(capsys, "trf", "convert", str(out_file), "--to", "trf16")
     assert code == 0 and "4.6" not in trf
+
+
+def test_period_games_limit_k(capsys: pytest.CaptureFixture[str]) -> None:
+    # new player (K 40) with 30 more games on the list: 35 games, 700 // 35 = 20
+    code, out, err = run(
+        capsys, "ratings", str(DOMLOUP), "--new", "1", "--period-games", "1=30", "--format", "json"
+    )
+    assert code == 0, err
+    first = json.loads(out)["players"][0]
+    assert first["k"] == 20 and "K x 35 games <= 700" in first["k_reason"]
+    code, _, err = run(capsys, "ratings", str(DOMLOUP), "--period-games", "1=-3")
+    assert code == 2 and "is not START=N with N 0 to 999" in err

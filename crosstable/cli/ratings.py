@@ -12,6 +12,7 @@ otherwise.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated
 
@@ -59,6 +60,13 @@ def ratings(
         str | None,
         typer.Option("--new", help="Players with fewer than 30 rated games before, e.g. 4,9"),
     ] = None,
+    period: Annotated[
+        str | None,
+        typer.Option(
+            "--period-games",
+            help="Rated games on the same rating list outside this event (K x n <= 700), e.g. 3=12",
+        ),
+    ] = None,
     lenient: Lenient = False,
 ) -> None:
     """FIDE rating changes (B.02): per player games rated, expected score, K, change,
@@ -68,15 +76,21 @@ def ratings(
     _format(output)
     kind = TYPES.get(rating_type.strip().lower())
     if kind is None:
-        raise InputError(f"--type {rating_type!r}: use standard, rapid or blitz", source="options")
+        raise InputError(
+            "--type {value}: use standard, rapid or blitz",
+            value=repr(rating_type),
+            source="options",
+        )
     document = read_document(file, lenient=lenient)
     echo_warnings(file, document)
     size = len(document.tournament.players)
     history: dict[int, PlayerHistory] = {}
     for start in _starts(new, size, "--new"):
         history[start] = PlayerHistory(rated_games_before=0)
-    for start, value in _pairs(k, size, "--k").items():
-        history[start] = PlayerHistory(k=value)
+    for start, value in _pairs(period, size, "--period-games", "N", 0, 999).items():
+        history[start] = replace(history.get(start, PlayerHistory()), games_in_period=value)
+    for start, value in _pairs(k, size, "--k", "K", 1, 40).items():
+        history[start] = replace(history.get(start, PlayerHistory()), k=value)
     when = year if year is not None else tournament_year(document)
     rows = rate_tournament(document.tournament, rating_type=kind, year=when, history=history)
     if output == "json":
@@ -115,7 +129,7 @@ def norms(
 
     _format(output)
     if rounds is not None and not 1 <= rounds <= 99:
-        raise InputError(f"--rounds {rounds}: give 1 to 99", source="options")
+        raise InputError("--rounds {rounds}: give 1 to 99", rounds=rounds, source="options")
     document = read_document(file, lenient=lenient)
     echo_warnings(file, document)
     rows = tournament_norms(document.tournament, federation_exempt=exempt, planned_rounds=rounds)
@@ -202,7 +216,9 @@ def _opt(value: int | None) -> str:
 
 def _format(output: str) -> None:
     if output not in FORMATS:
-        raise InputError(f"--format {output!r}: use json or table", source="options")
+        raise InputError(
+            "--format {value}: use json or table", value=repr(output), source="options"
+        )
 
 
 def _starts(text: str | None, size: int, option: str) -> list[int]:
@@ -211,16 +227,26 @@ def _starts(text: str | None, size: int, option: str) -> list[int]:
     return parse(text, size, option)
 
 
-def _pairs(text: str | None, size: int, option: str) -> dict[int, int]:
+def _pairs(
+    text: str | None, size: int, option: str, name: str, low: int, high: int
+) -> dict[int, int]:
     out: dict[int, int] = {}
     if text is None or not text.strip():
         return out
     for part in text.split(","):
         start, sep, value = part.partition("=")
         value = value.strip()
-        if not sep or not (value.isascii() and value.isdigit() and 1 <= int(value) <= 40):
+        if not sep or not (
+            value.isascii() and value.isdigit() and len(value) <= 4 and low <= int(value) <= high
+        ):
             raise InputError(
-                f"{option} {text!r}: {part.strip()!r} is not START=K with K 1 to 40",
+                "{option} {text}: {part} is not START={name} with {name} {low} to {high}",
+                option=option,
+                text=repr(text),
+                part=repr(part.strip()),
+                name=name,
+                low=low,
+                high=high,
                 source="options",
             )
         (number,) = _starts(start, size, option)
