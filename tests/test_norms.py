@@ -264,3 +264,14 @@ def test_unrated_opponent_without_a_point_in_a_round_robin_is_left_out() -> None
 def test_performance_levels_need_the_minimum_average(rule: NormRule) -> None:
     assert required_score(rule.average - 1, 9, rule) is None
     assert required_score(rule.average, 9, rule) is not None
+
+
+def test_points_above_the_norm_count_as_extra_games() -> None:
+    # 1.4.1d: 9 / 9 against 2380 where 7 is needed: two full points over, 11 games
+    rows = tournament_norms(_robin(FIELD, lambda o: "1"))
+    gm = _checks(rows, 1)["GM"]
+    assert gm.status == "made" and gm.counts_as == 11
+    assert _checks(tournament_norms(_robin(FIELD, _seven)), 1)["GM"].counts_as == 9
+    # 8.5 / 9: half a point over is no extra game
+    half = _checks(tournament_norms(_robin(FIELD, lambda o: "=" if o == 2 else "1")), 1)["GM"]
+    assert half.counts_as == 10  # 8.5 - 7 = 1.5: one full point

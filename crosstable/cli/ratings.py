@@ -158,6 +158,8 @@ def norms(
                 figures += f", Ra {c.average}"
             if c.performance is not None:
                 figures += f", Rp {c.performance}"
+            if c.counts_as and c.counts_as != c.games:
+                figures += f"; counts as {c.counts_as} games"
             line = f"{row.start:>4}  {row.name}: {c.norm} norm {c.status} ({figures})"
             if c.status == "possible" and c.still_needed is not None:
                 line += f"; needs {show(c.still_needed)} from {c.games_left} games left"

@@ -69,6 +69,7 @@ _TRF_TITLES |= {"WF": "WFM", "WC": "WCM"}
 UNRATED_AS = 1400  # 1.4.6d
 MIN_GAMES = 9  # 1.4.1a
 MIN_PERCENTAGE = 35  # 1.4.8b
+MAX_COUNTED = 13  # 1.7
 _NOT_A_FEDERATION = frozenset({"", "FID"})  # FIDE-flagged players count for no federation
 
 
@@ -105,6 +106,7 @@ class NormCheck:
     games_left: int
     estimate: bool  # a Swiss with rounds left: future opponents assumed
     failures: tuple[str, ...]  # the requirements not met (or no longer reachable)
+    counts_as: int = 0  # games the made norm counts for in a title application
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,6 +207,7 @@ def check_norm(
         return NormCheck(
             rule.code, "not possible" if failures else "made", n, score, average_now, rp,
             required, None, 0, False, tuple(failures),
+            0 if failures else counts_as(counted, score, required),
         )  # fmt: skip
     if not unknown_left:  # a round robin: every remaining opponent known
         everyone = opponents + future
@@ -237,10 +240,26 @@ def check_norm(
         status = "secured"  # a round robin's norm counts every scheduled game (1.4.1e)
     else:
         status = "possible"
+    games_counted = 0
+    if status == "made" and average_now is not None:
+        games_counted = counts_as(n, score, required_score(average_now, n, rule))
     return NormCheck(
         rule.code, status, n, score, average, rp, required, needed, left, estimate,
-        tuple(failures),
+        tuple(failures), games_counted,
     )  # fmt: skip
+
+
+def counts_as(games: int, score: Fraction, required: Fraction | None) -> int:
+    """The games a made norm counts for: each full point above the score required
+    adds one (1.4.1d), at most 13 (1.7: a longer event counts as 13 games).
+
+    >>> counts_as(9, Fraction(9), Fraction(7)), counts_as(9, Fraction(15, 2), Fraction(7))
+    (11, 9)
+    >>> counts_as(15, Fraction(12), Fraction(10))
+    13
+    """
+    extra = 0 if required is None else int(score - required)
+    return min(games + max(extra, 0), MAX_COUNTED)
 
 
 def _final_failures(
@@ -366,4 +385,5 @@ def check_json(check: NormCheck) -> dict[str, object]:
         "games_left": check.games_left,
         "estimate": check.estimate,
         "failures": list(check.failures),
+        "counts_as": check.counts_as,
     }
