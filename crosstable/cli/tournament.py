@@ -162,6 +162,13 @@ def new(
     setup_minutes: Annotated[
         int | None, typer.Option(help="Battle chess: the set-up time in minutes.")
     ] = None,
+    ties: Annotated[
+        str,
+        typer.Option(
+            help="Players equal after the whole tie-break list: shared (share the place) "
+            "or lots (drawn by the computer when the places are fixed)."
+        ),
+    ] = "shared",
     db: DbOption = None,
 ) -> None:
     """Create a tournament from its regulations; it becomes the current one."""
@@ -192,6 +199,8 @@ def new(
         raise RuleError(f"--finish {finish!r}: use auto or confirm")
     if finish == "confirm":
         details["finish"] = "confirm"
+    if ties.strip().lower() != "shared":  # R-RR-10 (checked by the service)
+        details["ties"] = ties.strip().lower()
     if setup_minutes is not None and not battle:
         raise RuleError("--setup-minutes is for battle chess: add --battle")
     if battle:
@@ -431,6 +440,13 @@ def _standings(service: Service, tid: int) -> None:
             *values,
         )
     console.print(table)
+    for lot in body.get("lots", []):  # the lots that broke a tie (R-RR-10)
+        console.print(
+            f"lots drawn, seed {lot['seed']}: players {', '.join(map(str, lot['players']))} "
+            f"were equal on points and every tie-break; order {', '.join(map(str, lot['order']))}",
+            markup=False,
+            highlight=False,
+        )
 
 
 def _shown(value: Any) -> str:

@@ -384,6 +384,10 @@ class Settings:
     # (C.07 15.2, the default); False treats every forfeit as an unplayed round
     # (C.07 art. 16), see docs/tiebreaks.md "Forfeits in tie-breaks".
     forfeits_in_tiebreaks: bool = True
+    # R-RR-10: the seed of the lots that break the ties left after the whole list, when
+    # the regulations ask for lots (drawn once, at the finish: service/lots.py); None:
+    # such ties share a place
+    lots_seed: int | None = None
 
     def __post_init__(self) -> None:
         if self.cycles < 1:

@@ -29,10 +29,12 @@ from crosstable.service.series import SeriesPlay
 from crosstable.service.stage_view import StageView
 from crosstable.service.stages import StagePlay
 from crosstable.service.swiss import SwissPlay
+from crosstable.service.tie_lots import TieLots
 
 
 class Service(
     Battle,
+    TieLots,
     Registration,
     Play,
     SwissPlay,

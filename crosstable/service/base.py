@@ -157,6 +157,7 @@ class ServiceBase:
                     if prior is not None:
                         return prior
                 tx = Tx(session, row)
+                tx.random = self.random
                 answer = body(tx)
                 done = answer if isinstance(answer, Done) else Done(answer)
                 if not tx.changes:

@@ -19,6 +19,7 @@ finished tournament changes nothing and says so (a replayed change).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from typing import Any
 
@@ -30,6 +31,13 @@ from crosstable.service.base import Done
 from crosstable.service.knockout import knockout_places
 from crosstable.service.live import final_places
 from crosstable.service.loading import Loaded
+from crosstable.service.lots import (
+    TIES_SEED,
+    TIES_SEED_LIMIT,
+    shared_places,
+    ties_by_lots,
+    ties_lots_seed,
+)
 from crosstable.service.swiss import check_swiss_finished
 from crosstable.service.unit import Tx
 from crosstable.store.models import GameRow
@@ -68,7 +76,26 @@ def final_standing(tx: Tx, loaded: Loaded) -> dict[int, int]:
         raise RuleError(message)
     if System(row.system) is System.SWISS_DUTCH:
         check_swiss_finished(loaded)
-    return bracket_places if bracket_places is not None else final_places(loaded.tournament())
+    if bracket_places is not None:
+        return bracket_places
+    places = final_places(loaded.tournament())
+    if ties_by_lots(row.regulations) and shared_places(places):
+        return lots_for_ties(tx, loaded)
+    return places
+
+
+def lots_for_ties(tx: Tx, loaded: Loaded) -> dict[int, int]:
+    """The final places when a tie is left after the whole list and the regulations ask
+    for lots (R-RR-10): the seed is drawn once (the service's random source), recorded in
+    the regulations as a change of this same event (undo takes it back; the history,
+    replayed, gives the same places) and the standings are ranked with it."""
+    row = loaded.row
+    seed = ties_lots_seed(row.regulations)
+    if seed is None:
+        source = tx.random if tx.random is not None else random.SystemRandom()
+        seed = source.randrange(TIES_SEED_LIMIT)
+        tx.update(row, regulations=dict(row.regulations or {}) | {TIES_SEED: str(seed)})
+    return final_places(loaded.tournament())
 
 
 def fix_places(tx: Tx, loaded: Loaded, places: dict[int, int]) -> str:
@@ -76,7 +103,11 @@ def fix_places(tx: Tx, loaded: Loaded, places: dict[int, int]) -> str:
     for entry in loaded.entries:
         tx.update(entry, place=places.get(loaded.start_of(entry.number)))
     tx.update(loaded.row, status="finished")
-    return "places are final; first: " + winners(loaded)
+    said = "places are final; first: " + winners(loaded)
+    seed = ties_lots_seed(loaded.row.regulations)
+    if seed is not None:  # R-RR-10: the history says the ties were drawn, and with what
+        said += f"; ties after the tie-breaks: lots drawn, seed {seed}"
+    return said
 
 
 def winners(loaded: Loaded) -> str:

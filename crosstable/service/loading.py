@@ -29,6 +29,7 @@ from crosstable.core.model import (
 )
 from crosstable.core.scoring import PointSystem
 from crosstable.service.live import GameState, LiveSource
+from crosstable.service.lots import ties_lots_seed
 from crosstable.store.models import ByeRow, EntryRow, GameRow, RoundRow, TournamentRow
 
 _POINT_FIELDS = (
@@ -98,6 +99,7 @@ def settings_of(row: TournamentRow) -> Settings:
         swap_last_rounds=row.swap_last_rounds,
         time_control=row.time_control,
         forfeits_in_tiebreaks=forfeits_in_tiebreaks(row.regulations),
+        lots_seed=ties_lots_seed(row.regulations),  # R-RR-10: drawn at the finish
     )
 
 
@@ -372,6 +374,7 @@ def _settings_cached(row: TournamentRow) -> Settings:
             row.swap_last_rounds,
             row.time_control,
             forfeits_in_tiebreaks(row.regulations),  # a regulations detail (R-RR-14)
+            ties_lots_seed(row.regulations),  # R-RR-10
         )
     )
     settings = _SETTINGS.get(key)

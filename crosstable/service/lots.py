@@ -1,9 +1,12 @@
-"""The drawing of lots for starting numbers (R-RR-4): the one place that calls the lots core."""
+"""The drawing of lots: for starting numbers (R-RR-4: the one place that calls the lots
+core), and the regulations' lots for the ties left after the tie-break list (R-RR-10)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
+from crosstable.core.errors import RuleError
 from crosstable.core.lots import Entrant, draw_lots
 from crosstable.core.model import LotsMethod
 from crosstable.store.models import EntryRow
@@ -23,3 +26,45 @@ def draw_order(
     entrants = [Entrant(str(e.number), e.name, e.rating, e.title) for e in entries]
     lots = draw_lots(entrants, method, seed=seed, order=tuple(str(n) for n in order))
     return tuple(int(key) for key in lots.draw.order)
+
+
+# -- lots as the last tie-break of a stored tournament (R-RR-10) ------------------------
+
+#: the regulations' detail that says what happens to players still equal after the whole
+#: tie-break list: ``shared`` (the default: they share a place) or ``lots``
+TIES = "ties"
+TIES_VALUES = ("shared", "lots")
+#: the seed of those lots: drawn by the computer (the service's random source) when the
+#: final places are fixed and a tie is left, recorded with them (docs/standings.md)
+TIES_SEED = "ties_lots_seed"
+#: the seeds' range (as the battle seed's: 0 … 2**53, exact in JSON numbers)
+TIES_SEED_LIMIT = 2**53
+
+
+def check_ties_setting(details: Mapping[str, Any] | None) -> None:
+    """Refuse a ``ties`` detail that is neither shared nor lots."""
+    if details and TIES in details:
+        value = str(details[TIES])
+        if value.strip().lower() not in TIES_VALUES:
+            raise RuleError(
+                f"ties after the tie-breaks are shared or lots (drawn), not {value[:40]!r}"
+            )
+
+
+def ties_by_lots(details: Mapping[str, Any] | None) -> bool:
+    """Whether the regulations' tie-break order ends with lots."""
+    return str((details or {}).get(TIES, "shared")).strip().lower() == "lots"
+
+
+def ties_lots_seed(details: Mapping[str, Any] | None) -> int | None:
+    """The recorded seed of the lots for ties (None: not drawn)."""
+    text = str((details or {}).get(TIES_SEED, "")).strip()
+    if not (text.isascii() and text.isdigit()) or len(text) > 16:
+        return None
+    seed = int(text)
+    return seed if seed <= TIES_SEED_LIMIT else None
+
+
+def shared_places(places: Mapping[int, int]) -> bool:
+    """True when two players have the same place."""
+    return len(set(places.values())) < len(places)

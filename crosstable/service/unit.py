@@ -10,6 +10,7 @@ revert need. Rows are named by their key within the tournament (``{"round": 2,
 
 from __future__ import annotations
 
+from random import Random
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -33,6 +34,9 @@ class Tx:
         self.changes: list[Change] = []
         #: (round, board) of games touched, for the change notification
         self.games: list[tuple[int, int]] = []
+        #: the service's random source (a use case that draws, e.g. the lots for ties at
+        #: the finish, R-RR-10); set by the service for its changes
+        self.random: Random | None = None
 
     @property
     def tournament_id(self) -> int:

@@ -189,6 +189,14 @@ CATALOGUE: tuple[str, ...] = (
     E_("{count} results"),
     E_("finish is auto or confirm, not {value}"),
     E_("forfeits in tie-breaks is yes or no, not {value}"),  # R-RR-14
+    # -- service/lots.py, service/tie_lots.py: lots for ties (R-RR-10)
+    E_("ties after the tie-breaks are shared or lots (drawn), not {value}"),
+    E_(
+        "the seed of the lots for ties is drawn by the computer when the final places are fixed; it is not given by hand"
+    ),
+    E_(
+        "ties after the tie-breaks (shared or lots) were published before round 1 and are locked; give a reason to override it"
+    ),
     E_("the history names an unknown table {table}"),
     E_("{where} is missing; the history cannot be replayed"),
     E_("{where} exists already; the history cannot be replayed"),

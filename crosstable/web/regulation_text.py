@@ -45,6 +45,8 @@ _LABELS = {
     "setup_minutes": N_("Set-up time"),
     "battle_seed": N_("Seed of the colours"),
     "forfeits_in_tiebreaks": N_("Forfeits in tie-breaks"),
+    "ties": N_("Players equal after the tie-breaks"),
+    "ties_lots_seed": N_("Seed of the lots for ties"),
 }
 #: the details that only link an event's tournaments (see the module's docstring)
 _LINKS = frozenset({"stage_event", "stage", "stage_seeds"})
@@ -201,6 +203,18 @@ def _round_title(name: str) -> str:
     return knockout_round(name)
 
 
+def ties_text(value: Any) -> str:
+    """``shared`` / ``lots``: what happens to players equal after the whole list (R-RR-10)."""
+    flag = str(value).strip().lower()
+    if flag == "shared":
+        return gettext("they share the place")
+    if flag == "lots":
+        return gettext(
+            "lots are drawn: the computer draws the seed when the final places are fixed"
+        )
+    return str(value)
+
+
 def yes_no(value: Any) -> str:
     flag = value if isinstance(value, bool) else str(value).strip().lower() in ("1", "true", "yes")
     return gettext("yes") if flag else gettext("no")
@@ -232,4 +246,5 @@ _READERS: dict[str, Callable[[Any], str]] = {
     "variant": variant_text,
     "setup_minutes": setup_text,
     "forfeits_in_tiebreaks": forfeits_text,
+    "ties": ties_text,
 }

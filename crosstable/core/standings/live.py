@@ -40,12 +40,13 @@ from typing import Any, cast
 
 from crosstable.core.errors import RuleError
 from crosstable.core.model import GameResult, RulesEdition, System, Tournament
-from crosstable.core.standings.ranking import Ranking, rank
+from crosstable.core.standings.ranking import Lot, Ranking, rank
 from crosstable.core.standings.table import (
     Standings,
     assemble,
     document_json,
     is_provisional,
+    lots_notes,
     table_notes,
 )
 from crosstable.core.standings.withdrawals import WithdrawalEffect, withdrawal_effect
@@ -91,7 +92,7 @@ class LiveStandings:
         self._points_texts: dict[object, str] = {}
         self._points_scale = 0
         #: (provisional, notes) → the text before and after the rows
-        self._around: tuple[tuple[bool, tuple[str, ...]], str, str] | None = None
+        self._around: tuple[tuple[bool, tuple[str, ...], tuple[Lot, ...]], str, str] | None = None
         self._results: dict[tuple[int, int], GameResult | None] = {}
         #: (DE code, tied group) → DE places, valid while no game inside the group changes
         self._places: dict[tuple[str, tuple[int, ...]], dict[int, int]] = {}
@@ -174,8 +175,9 @@ class LiveStandings:
         self._rebuild(self.tournament)
 
     def standings(self, *, lots_seed: int | None = None) -> Standings:
-        """The ranked table from the current values."""
-        ranking = self._rank(lots_seed)
+        """The ranked table from the current values (``lots_seed``: default the
+        tournament's settings' seed, R-RR-10)."""
+        ranking = self._rank(self._base.settings.lots_seed if lots_seed is None else lots_seed)
         effect = replace(self._effect, withdrawn=self._withdrawn_flags())
         return assemble(
             self._base,
@@ -197,7 +199,7 @@ class LiveStandings:
         text made once (no row objects, no exact fractions on the way).
         """
         f = self._field
-        ranking = self._rank(None)
+        ranking = self._rank(self._base.settings.lots_seed)
         withdrawn = self._withdrawn_flags()
         columns = ranking.columns
         score = f.score
@@ -250,7 +252,8 @@ class LiveStandings:
                     nulls = "".join(f"{key}{text}" for key, text in self._inactive_values(p, pts))
                     row = f"{heads[p]}null{self._row_names[p]}{pts[p]}{nulls}}}"
                     parts.append(self._flagged(row, p, withdrawn, False))
-        around = (is_provisional(self._base, f), tuple(table_notes(self._effect, columns)))
+        notes = table_notes(self._effect, columns, lots_notes(ranking.lots))
+        around = (is_provisional(self._base, f), tuple(notes), ranking.lots)
         if self._around is None or self._around[0] != around:
             head = document_json(
                 self._codes,
@@ -260,6 +263,7 @@ class LiveStandings:
                 provisional=around[0],
                 rows=None,
                 notes=around[1],
+                lots=around[2],
             )
             text = _compact(head)
             marker = '"rows":null'

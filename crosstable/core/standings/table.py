@@ -153,8 +153,11 @@ def compute_standings(
     ``final`` applies the withdrawal rule to explicit and inferred withdrawals and
     leaves excluded players out; otherwise the table is live: explicit withdrawals
     show their provisional effect and excluded players stay in, unranked, at the end.
-    ``lots_seed`` breaks ties left after the list by a reproducible drawing of lots.
+    ``lots_seed`` breaks ties left after the list by a reproducible drawing of lots
+    (default: the tournament's settings' seed, R-RR-10).
     """
+    if lots_seed is None:
+        lots_seed = tournament.settings.lots_seed
     system = system or tournament.settings.system
     edition = rules or tournament.settings.rules
     if tiebreaks is None or (not isinstance(tiebreaks, str) and not tiebreaks):
@@ -194,7 +197,7 @@ def assemble(
     ranked = [s for s in specs if s.name != "PTS"]
     for spec, column in zip(ranked, ranking.columns, strict=True):
         columns[spec] = column
-    notes = table_notes(effect, ranking.columns, extra_notes)
+    notes = table_notes(effect, ranking.columns, [*extra_notes, *lots_notes(ranking.lots)])
     names = {p.start: p.name for p in tournament.players}
     listed = list(ranking.order)
     if not final:
@@ -216,6 +219,17 @@ def assemble(
         lots=ranking.lots,
         names=names,
     )
+
+
+def lots_notes(lots: Sequence[Lot]) -> list[str]:
+    """One note per tie the lots broke (R-RR-10), e.g. "lots drawn, seed 7: players 2,
+    5 were equal on points and every tie-break; the lots put them in the order 5, 2"."""
+    return [
+        f"lots drawn, seed {lot.seed}: players {', '.join(map(str, lot.players))} were "
+        "equal on points and every tie-break; the lots put them in the order "
+        f"{', '.join(map(str, lot.order))}"
+        for lot in lots
+    ]
 
 
 def table_notes(

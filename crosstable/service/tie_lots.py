@@ -1,0 +1,67 @@
+"""The regulations' lots for ties left after the whole tie-break list (R-RR-10).
+
+The detail ``ties`` is ``shared`` (the default: players still equal after the whole
+list share a place) or ``lots`` (the list ends with lots). It is part of the
+published tie-break order, so it is locked after the start as the list is (an
+override needs a reason). The seed of the lots (``ties_lots_seed``) is never given
+by hand: it is drawn by the computer when the final places are fixed and a tie is
+left (:func:`crosstable.service.finishing.lots_for_ties`), recorded with them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from crosstable.core.errors import RuleError
+from crosstable.service.base import Change
+from crosstable.service.lots import TIES_SEED, check_ties_setting, ties_by_lots
+from crosstable.service.registration import Registration, Regulations
+from crosstable.store.models import TournamentRow
+
+
+class TieLots(Registration):
+    """The checks of the ``ties`` detail in the regulations' use cases."""
+
+    def create_tournament(
+        self, regulations: Regulations, *, players: Any = (), actor: str = ""
+    ) -> Change:
+        check_ties_setting(regulations.details)
+        if str(regulations.details.get(TIES_SEED, "")).strip():
+            raise RuleError(
+                "the seed of the lots for ties is drawn by the computer when the final places "
+                "are fixed; it is not given by hand"
+            )
+        return super().create_tournament(regulations, players=players, actor=actor)
+
+    def edit_regulations(
+        self,
+        tournament_id: int,
+        *,
+        actor: str = "",
+        override_reason: str | None = None,
+        **values: Any,
+    ) -> Change:
+        if "details" in values:
+            new = dict(values["details"])
+            check_ties_setting(new)
+            with self.store.reading() as session:
+                row = session.get(TournamentRow, tournament_id)
+                current = dict(row.regulations or {}) if row is not None else {}
+                started = row is not None and row.status != "registration"
+            drawn = str(current.get(TIES_SEED, ""))
+            if TIES_SEED in new and str(new[TIES_SEED]) != drawn:
+                raise RuleError(
+                    "the seed of the lots for ties is drawn by the computer when the final "
+                    "places are fixed; it is not given by hand"
+                )
+            if drawn and TIES_SEED not in new:  # an edit that leaves it out keeps it
+                values["details"] = new | {TIES_SEED: drawn}
+            changed = ties_by_lots(new) != ties_by_lots(current)
+            if started and changed and not (override_reason or "").strip():
+                raise RuleError(
+                    "ties after the tie-breaks (shared or lots) were published before round 1 "
+                    "and are locked; give a reason to override it"
+                )
+        return super().edit_regulations(
+            tournament_id, actor=actor, override_reason=override_reason, **values
+        )
