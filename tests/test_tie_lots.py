@@ -65,6 +65,10 @@ def test_a_tie_left_after_the_list_is_drawn_once_with_the_injected_seed(service:
     assert [row["rank"] for row in body["rows"]] == [1, 2, 3, 4]
     assert any(f"lots drawn, seed {seed}" in note for note in body["notes"])
     assert service.verify(tid) == []
+    # an export and an import: the same seed, the same places
+    copy = service.import_json(service.export_json(tid))
+    assert ties_lots_seed(regulations(service, copy)) == seed
+    assert places(service, copy) == places(service, tid)
 
 
 def test_undo_takes_the_seed_back_and_a_new_finish_draws_again(service: Service) -> None:
