@@ -32,6 +32,7 @@ from crosstable.core.norms import (
     PlayerNorms,
     adjusted_average,
     check_norm,
+    large_swiss,
     required_score,
     tournament_norms,
 )
@@ -275,3 +276,51 @@ def test_points_above_the_norm_count_as_extra_games() -> None:
     # 8.5 / 9: half a point over is no extra game
     half = _checks(tournament_norms(_robin(FIELD, lambda o: "=" if o == 2 else "1")), 1)["GM"]
     assert half.counts_as == 10  # 8.5 - 7 = 1.5: one full point
+
+
+def _open_field(foreign: int, federations: tuple[str, ...], titled: int) -> Tournament:
+    """A Swiss: player 1 (ENG) and ``foreign`` rated players of ``federations`` in turn,
+    the first ``titled`` of them GMs; one round, 1 v 2, 3 v 4 … all drawn."""
+    players = [Player(1, "Host player", 2300, "", "ENG")]
+    for i in range(foreign):
+        title = "g" if i < titled else ""
+        players.append(Player(i + 2, f"P{i + 2}", 2400, title, federations[i % len(federations)]))
+    if len(players) % 2:
+        players.append(Player(len(players) + 1, "Local", 2000, "", "ENG"))
+    games = tuple(
+        Game(1, b, w, w + 1, GameResult.parse("½-½"))
+        for b, w in enumerate(range(1, len(players), 2), start=1)
+    )
+    return Tournament(
+        Settings(system=System.SWISS_DUTCH, rounds=9), tuple(players), (Round(1, games),)
+    )
+
+
+def test_large_swiss_waives_the_federation_rule() -> None:
+    # 1.4.3d: 20 rated players not of the host federation, 3 federations, 10 titled
+    assert large_swiss(_open_field(20, ("GER", "FRA", "NED"), 10), "ENG")
+    assert not large_swiss(_open_field(19, ("GER", "FRA", "NED"), 10), "ENG")
+    assert not large_swiss(_open_field(20, ("GER", "FRA"), 10), "ENG")
+    assert not large_swiss(_open_field(20, ("GER", "FRA", "NED"), 9), "ENG")
+    # the host federation's own players do not count
+    assert not large_swiss(_open_field(20, ("GER", "FRA", "NED"), 10), "GER")
+    # a round robin never is one
+    t = _open_field(20, ("GER", "FRA", "NED"), 10)
+    assert not large_swiss(Tournament(Settings(), t.players, t.rounds), "ENG")
+
+
+def test_large_swiss_counts_only_players_who_missed_at_most_one_round() -> None:
+    t = _open_field(20, ("GER", "FRA", "NED"), 10)  # players 2-21 foreign, 22 local
+    draw = GameResult.parse("½-½")
+
+    def later(number: int, absent_21: bool) -> Round:
+        games = [Game(number, b, w, w + 1, draw) for b, w in enumerate(range(1, 21, 2), 1)]
+        if absent_21:  # 21 sits out with a half-point bye, 22 gets the pairing bye
+            byes = (Bye(number, 21, ByeKind.HALF), Bye(number, 22, ByeKind.PAIRING))
+            return Round(number, tuple(games), byes)
+        return Round(number, (*games, Game(number, 11, 21, 22, draw)))
+
+    twice = Tournament(t.settings, t.players, (*t.rounds, later(2, True), later(3, True)))
+    assert not large_swiss(twice, "ENG")  # 21 missed two rounds: 19 counted
+    once = Tournament(t.settings, t.players, (*t.rounds, later(2, True), later(3, False)))
+    assert large_swiss(once, "ENG")  # one round missed; 22's pairing bye is no absence

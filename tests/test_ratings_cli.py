@@ -153,3 +153,27 @@ def test_period_games_limit_k(capsys: pytest.CaptureFixture[str]) -> None:
     assert first["k"] == 20 and "K x 35 games <= 700" in first["k_reason"]
     code, _, err = run(capsys, "ratings", str(DOMLOUP), "--period-games", "1=-3")
     assert code == 2 and "is not START=N with N 0 to 999" in err
+
+
+def test_norms_large_swiss_from_the_host_federation(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from dataclasses import replace
+
+    from tests.test_norms import _open_field
+
+    doc = TrfDocument.from_tournament(_open_field(20, ("GER", "FRA", "NED"), 10))
+    doc = replace(doc, headers={**doc.headers, "032": "ENG"})
+    path = tmp_path / "open.trf"
+    path.write_text(write_trf(doc), encoding="utf-8")
+    code, out, err = run(capsys, "norms", str(path), "--format", "json")
+    assert code == 0, err
+    assert json.loads(out)["federation_rule_waived"] == (
+        "a Swiss with 20 or more rated players from outside ENG"
+    )
+    code, out, _ = run(capsys, "norms", str(path), "--host", "GER", "--format", "json")
+    assert json.loads(out)["federation_rule_waived"] is None
+    code, out, _ = run(capsys, "norms", str(path))
+    assert out.splitlines()[-1] == (
+        "the federation rule is waived: a Swiss with 20 or more rated players from outside ENG"
+    )

@@ -20,7 +20,7 @@ import typer
 
 from crosstable.cli.trf import Lenient
 from crosstable.core.errors import InputError
-from crosstable.core.norms import check_json, tournament_norms
+from crosstable.core.norms import check_json, large_swiss, tournament_norms
 from crosstable.core.ratings import (
     PlayerHistory,
     PlayerRating,
@@ -122,6 +122,15 @@ def norms(
     every: Annotated[
         bool, typer.Option("--all", help="Every check, with the requirements not met")
     ] = False,
+    host: Annotated[
+        str | None,
+        typer.Option(
+            "--host",
+            help="The host federation (default: the file's 032); a Swiss with 20 rated "
+            "players of 3 other federations, 10 of them GM/IM/WGM/WIM, waives the "
+            "federation rule",
+        ),
+    ] = None,
     lenient: Lenient = False,
 ) -> None:
     """Title norms (B.01): who made a GM/IM/WGM/WIM norm or can still make one."""
@@ -132,9 +141,14 @@ def norms(
         raise InputError("--rounds {rounds}: give 1 to 99", rounds=rounds, source="options")
     document = read_document(file, lenient=lenient)
     echo_warnings(file, document)
+    where = (host if host is not None else document.headers.get("032", "")).strip().upper()
+    waived = "given" if exempt else ""
+    if not exempt and where and large_swiss(document.tournament, where):
+        exempt, waived = True, f"a Swiss with 20 or more rated players from outside {where}"
     rows = tournament_norms(document.tournament, federation_exempt=exempt, planned_rounds=rounds)
     if output == "json":
         payload = {
+            "federation_rule_waived": waived or None,
             "players": [
                 {
                     "start": r.start,
@@ -144,7 +158,7 @@ def norms(
                     ],
                 }
                 for r in rows
-            ]
+            ],
         }
         typer.echo(json.dumps(payload, ensure_ascii=False, indent=2))
         return
@@ -168,7 +182,11 @@ def norms(
             if c.failures:
                 line += "; not met: " + "; ".join(c.failures)
             lines.append(line)
-    typer.echo("\n".join(lines) if lines else "no norm made and none still possible")
+    if not lines:
+        lines.append("no norm made and none still possible")
+    if waived and waived != "given":
+        lines.append(f"the federation rule is waived: {waived}")
+    typer.echo("\n".join(lines))
 
 
 def render_ratings(rows: tuple[PlayerRating, ...], kind: RatingType, year: int | None) -> str:

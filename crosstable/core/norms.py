@@ -348,6 +348,46 @@ def tournament_norms(
     return tuple(out)
 
 
+#: 1.4.3d: a Swiss whose field waives the federation rule
+LARGE_SWISS_FOREIGN = 20
+LARGE_SWISS_FEDERATIONS = 3
+LARGE_SWISS_TITLED = 10
+_NORM_TITLES = frozenset({"GM", "IM", "WGM", "WIM"})
+
+
+def large_swiss(tournament: Tournament, host: str) -> bool:
+    """1.4.3d: a Swiss with at least 20 FIDE-rated players not of the host federation,
+    of at least 3 federations, 10 of them GM, IM, WGM or WIM — counting only players
+    who missed at most one round (a pairing-allocated bye is not missed). The rule
+    asks it of every round; players who missed at most one round are taken as there.
+
+    >>> large_swiss(Tournament(), "ENG")
+    False
+    """
+    if tournament.settings.system.has_predetermined_pairings:
+        return False
+    host = host.strip().upper()
+    counted = []
+    for player in tournament.players:
+        federation = player.federation.strip().upper()
+        if player.rating is None or federation in _NOT_A_FEDERATION or federation == host:
+            continue
+        missed = sum(
+            1
+            for e in tournament.entries(player.start)
+            if e.outcome.is_decided
+            and not e.outcome.is_over_the_board
+            and e.outcome not in (Outcome.PAIRING_BYE, Outcome.FORFEIT_WIN)
+        )
+        if missed <= 1:
+            counted.append(player)
+    return (
+        len(counted) >= LARGE_SWISS_FOREIGN
+        and len({p.federation.strip().upper() for p in counted}) >= LARGE_SWISS_FEDERATIONS
+        and sum(1 for p in counted if title_code(p.title) in _NORM_TITLES) >= LARGE_SWISS_TITLED
+    )
+
+
 def _blank_unrated(tournament: Tournament) -> set[int]:
     """1.4.2b: unrated players of a round robin who scored nothing against rated ones."""
     rated = {p.start for p in tournament.players if p.rating is not None}
