@@ -239,9 +239,7 @@ def test_the_player_page_shows_the_games_and_explains_on_demand(
 def _expected_places(service: Service, tid: int) -> tuple[dict[str, str], dict[str, int]]:
     """Each player's place as the range the tied players hold, and games played, from
     the service's standings and games (computed here, not by the page's helper)."""
-    from crosstable.web.views import snapshot
-
-    view, tournament = snapshot(service, tid)
+    view, tournament = service.snapshot(tid)
     from crosstable.core.standings.table import compute_standings
 
     standings = compute_standings(tournament, final=False)

@@ -719,41 +719,42 @@ def test_the_cached_crosstable_is_the_table_a_reload_gives(
 ) -> None:
     """Whatever changes happen, and whenever the table is looked at (after one change or
     after several), the cached crosstable equals the one a full reload builds."""
-    from crosstable.web.views import CrosstableCache, build_crosstable, snapshot
+    from crosstable.service.crosstable import build_crosstable
+    from crosstable.service.tables import ReadModel, snapshot
 
     service = Service(open_store("sqlite:///:memory:"))
     tid = _six_player_round_robin(service)
-    cache = CrosstableCache(service)
+    cache = ReadModel(service.store)
     cache.get(tid)
     for change, look in changes:
         _apply(service, tid, change)
         if look:
             view, table = cache.get(tid)
-            fresh_view, tournament = snapshot(service, tid)
+            fresh_view, tournament = snapshot(service.store, tid)
             assert view == fresh_view
             assert table == build_crosstable(fresh_view, tournament)
             assert cache._items[tid].tournament == tournament  # what the next change builds on
     view, table = cache.get(tid)
-    fresh_view, tournament = snapshot(service, tid)
+    fresh_view, tournament = snapshot(service.store, tid)
     assert (view, table) == (fresh_view, build_crosstable(fresh_view, tournament))
 
 
 def test_results_update_the_cached_crosstable_without_a_reload(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """Results (also made by another process on the same database) are applied from the
     history; anything else, or a tournament created again under the same number, reloads."""
-    from crosstable.web import views
-    from crosstable.web.views import CrosstableCache, build_crosstable
+    from crosstable.service import tables
+    from crosstable.service.crosstable import build_crosstable
 
     url = f"sqlite:///{tmp_path / 'cache.db'}"
     service = Service(open_store(url))
     other = Service(open_store(url))  # another serve process
     tid = _six_player_round_robin(service)
-    cache = CrosstableCache(service)
+    cache = service.read_model
     cache.get(tid)
     loads: list[int] = []
-    load = views._load
+    load = tables._load
     monkeypatch.setattr(
-        views, "_load", lambda session, row: loads.append(row.id) or load(session, row)
+        tables, "_load", lambda session, row: loads.append(row.id) or load(session, row)
     )
 
     def check() -> None:
@@ -771,7 +772,7 @@ def test_results_update_the_cached_crosstable_without_a_reload(tmp_path: Path, m
     service.withdraw(tid, 6)
     check()
     assert loads == [tid], "a withdrawal reloads"
-    for n in range(views.CATCH_UP + 1):
+    for n in range(tables.CATCH_UP + 1):
         other.correct_result(tid, 1, 1, RESULTS[n % 2])
     check()
     assert loads == [tid, tid], "too far behind: reloaded"

@@ -20,7 +20,7 @@ database is still at the table's revision.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -120,11 +120,7 @@ def refresh(
     if table is not None and created_at is not None and table.created_at != created_at:
         table = None
     if table is not None and missed is not None and table.revision < revision - 1:
-        earlier = missed(table.revision)
-        if len(earlier) == revision - 1 - table.revision and all(map(results_only, earlier)):
-            for done in earlier:
-                apply_results(table, done)
-            table.revision = revision - 1
+        catch_up(table, missed(table.revision), revision - 1)
     if table is not None and table.revision == revision - 1 and results_only(changes):
         apply_results(table, changes)
         table.revision = revision
@@ -149,17 +145,64 @@ def build_table(source: LiveSource, revision: int) -> LiveTable:
 def apply_results(table: LiveTable, changes: list[dict[str, Any]]) -> None:
     """Take the games (and the standings) through one event's result changes
     (see :func:`results_only`); the caller sets the revision."""
-    for change in changes:
-        spot = (change["key"]["round"], change["key"]["board"])
-        state = table.games[spot]
-        after = change["after"]
-        state.version += 1  # one change record per row update (see unit.Tx.update)
-        if "reason" in after:
-            state.reason = after["reason"]
-        if "result" in after:
-            table.open_games += (after["result"] is None) - (state.result is None)
-            state.result = after["result"]
-            table.standings.record(spot[0], state.white, state.black, _result(state.result))
+    for change in game_changes([changes]):
+        _apply(table, change)
+
+
+def catch_up(table: LiveTable, events: Sequence[list[dict[str, Any]]], revision: int) -> bool:
+    """Bring ``table`` to ``revision`` with ``events``, the row changes of every event
+    after the table's revision up to ``revision``, when they are all results (False:
+    something else changed, or an event is missing; the table is as it was)."""
+    if revision < table.revision or len(events) != revision - table.revision:
+        return False
+    try:
+        found = game_changes(events)
+    except LookupError:
+        return False
+    for change in found:
+        _apply(table, change)
+    table.revision = revision
+    return True
+
+
+def _apply(table: LiveTable, change: GameChange) -> None:
+    state = table.games[change.spot]
+    after = change.after
+    state.version += 1  # one change record per row update (see unit.Tx.update)
+    if "reason" in after:
+        state.reason = after["reason"]
+    if "result" in after:
+        table.open_games += (after["result"] is None) - (state.result is None)
+        state.result = after["result"]
+        table.standings.record(change.spot[0], state.white, state.black, _result(state.result))
+
+
+@dataclass(frozen=True, slots=True)
+class GameChange:
+    """One game's row change in a recorded event of results only: the game, and the
+    columns it changed to (some of result, reason, white_report, black_report; the
+    row's version goes up by one with each change)."""
+
+    spot: tuple[int, int]  # (round, board)
+    after: dict[str, Any]
+
+
+def game_changes(events: Iterable[list[dict[str, Any]]]) -> list[GameChange]:
+    """The one reading of recorded row changes that the kept tables replay (the live
+    table here, the pages' read model in :mod:`crosstable.service.tables`): every
+    game change of ``events`` (each an event's row changes), in order.
+
+    Raises ``LookupError`` when an event is anything but game results (and reports):
+    then the caller reloads from the database instead.
+    """
+    found: list[GameChange] = []
+    for changes in events:
+        if not results_only(changes):
+            raise LookupError("not only results")
+        for change in changes:
+            key = change["key"]
+            found.append(GameChange((int(key["round"]), int(key["board"])), change["after"]))
+    return found
 
 
 def live_standings(tournament: Tournament) -> dict[str, Any]:

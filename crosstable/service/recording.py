@@ -38,9 +38,8 @@ from crosstable.service.live import (
     GameState,
     LiveTable,
     LiveTables,
-    apply_results,
     build_table,
-    results_only,
+    catch_up,
     standings_text,
 )
 from crosstable.service.loading import result_code
@@ -278,11 +277,6 @@ def _catch_up(table: LiveTable, revision: int, events: Events) -> bool:
     """Bring the table to ``revision`` with the events since its own, when they are all
     results (False: something else changed; the table is as it was)."""
     seqs = [seq for seq, _ in events]
-    if revision < table.revision or seqs != list(range(table.revision + 1, revision + 1)):
+    if seqs != list(range(table.revision + 1, revision + 1)):
         return False  # (a database older than the table: restored from a backup?)
-    if not all(results_only(changes) for _, changes in events):
-        return False
-    for _, changes in events:
-        apply_results(table, changes)
-    table.revision = revision
-    return True
+    return catch_up(table, [changes for _, changes in events], revision)

@@ -46,7 +46,6 @@ from crosstable.web.security import (
     safe_referer,
 )
 from crosstable.web.site import Site, site_of, site_secret
-from crosstable.web.views import CrosstableCache
 
 HERE = Path(__file__).parent
 
@@ -100,7 +99,7 @@ def create_app(
             lambda tid, loc: site.render_live(tid, loc),
             lambda tid: site.tables.revision(tid),
         ),
-        tables=CrosstableCache(service),
+        tables=service.read_model,
         sessions=Sessions(service.store, clock=service.clock),
         sign_in_limits=SignInLimits(service.store, clock=service.clock),
         report_limit=RateLimiter(60, 60),

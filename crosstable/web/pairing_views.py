@@ -20,13 +20,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from sqlalchemy import select
-
 from crosstable.core.model import ByeKind, Colour, Entry, Outcome, Tournament
 from crosstable.core.standings.crosstable import CELL_SYMBOLS
 from crosstable.service import Service
-from crosstable.service.queries import TournamentView
-from crosstable.store.models import ByeRow, EntryRow
+from crosstable.service.queries import ByeRequest, TournamentView
 
 SWISS = "dutch"
 KNOCKOUT = "knockout"
@@ -175,12 +172,10 @@ class SwissCache:
             hit = self._items.get(view.id)
             if hit is not None and hit.revision == view.revision:
                 return hit
-        from crosstable.web.views import build_crosstable, snapshot
-
-        current, tournament = snapshot(service, view.id)
-        if current.revision != view.revision:  # changed in between: use the newer state
-            view, table = current, build_crosstable(current, tournament)
-        built = swiss_table(view, tournament, table)
+        state = service.table_state(view.id)  # (the service's kept state: no reload)
+        if state.revision != view.revision:  # changed in between: use the newer state
+            view, table = state.view, state.table
+        built = swiss_table(view, state.tournament, table)
         with self._lock:
             self._items[view.id] = built
             self._items.move_to_end(view.id)
@@ -192,41 +187,14 @@ class SwissCache:
 SWISS_TABLES = SwissCache()
 
 
-@dataclass(frozen=True, slots=True)
-class ByeRequest:
-    round: int
-    start: int
-    name: str
-    kind: str  # "U", "H", "F", "Z"
-
-
 def byes(service: Service, tournament_id: int) -> list[ByeRequest]:
     """Every bye of the tournament (paired rounds and requests for later rounds), by round."""
-    with service.store.reading() as session:
-        rows = session.execute(
-            select(ByeRow.round, ByeRow.kind, EntryRow.start, EntryRow.name)
-            .join(
-                EntryRow,
-                (EntryRow.tournament_id == ByeRow.tournament_id)
-                & (EntryRow.number == ByeRow.player),
-            )
-            .where(ByeRow.tournament_id == tournament_id)
-            .order_by(ByeRow.round, EntryRow.start)
-        ).all()
-    return [
-        ByeRequest(int(r.round), int(r.start or 0), str(r.name), str(r.kind))
-        for r in rows
-        if r.kind != ByeKind.FREE.value
-    ]
+    return service.byes(tournament_id)
 
 
 def teams(service: Service, tournament_id: int) -> dict[int, str]:
     """Registration number → team (Scheveningen; empty elsewhere)."""
-    with service.store.reading() as session:
-        rows = session.execute(
-            select(EntryRow.number, EntryRow.team).where(EntryRow.tournament_id == tournament_id)
-        ).all()
-    return {int(r.number): str(r.team) for r in rows if r.team}
+    return service.teams(tournament_id)
 
 
 def live_fragment(site: Any, view: TournamentView, table: Any) -> tuple[str, dict[str, Any]]:
@@ -261,13 +229,7 @@ def paired_rounds(view: TournamentView) -> int:
 
 def planned_rounds(service: Service, tournament_id: int) -> int | None:
     """The rounds of a Swiss, fixed at the start (None before it: ⌈log₂ N⌉ unless set)."""
-    from crosstable.store.models import TournamentRow
-
-    with service.store.reading() as session:
-        value = session.scalar(
-            select(TournamentRow.rounds_planned).where(TournamentRow.id == tournament_id)
-        )
-    return None if value is None else int(value)
+    return service.planned_rounds(tournament_id)
 
 
 def swiss_round(service: Service, view: TournamentView, rnd: int) -> dict[str, Any]:
@@ -332,14 +294,4 @@ def _by_colour(match: dict[str, Any], game: dict[str, Any]) -> dict[str, Any]:
 
 def key_used(service: Service, tournament_id: int, key: str | None) -> bool:
     """True when a change with this idempotency key was made (a repeated request)."""
-    if not key:
-        return False
-    from crosstable.store.models import EventRow
-
-    with service.store.reading() as session:
-        found = session.scalar(
-            select(EventRow.id).where(
-                EventRow.tournament_id == tournament_id, EventRow.idempotency_key == key
-            )
-        )
-    return found is not None
+    return service.key_used(tournament_id, key)

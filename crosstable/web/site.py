@@ -20,11 +20,11 @@ from fastapi.templating import Jinja2Templates
 from crosstable.service import Service
 from crosstable.service.accounts import Accounts
 from crosstable.service.sessions import Sessions, SignInLimits
+from crosstable.service.tables import ReadModel
 from crosstable.web import i18n
 from crosstable.web.hub import Hub
 from crosstable.web.pairing_views import live_fragment
 from crosstable.web.security import Caller, RateLimiter, bearer_token, csrf_token
-from crosstable.web.views import CrosstableCache
 
 #: whitespace between tags (the live fragment goes to every viewer: keep it small)
 _BETWEEN_TAGS = re.compile(r">\s+<")
@@ -38,7 +38,7 @@ class Site:
     accounts: Accounts
     templates: Jinja2Templates
     hub: Hub
-    tables: CrosstableCache
+    tables: ReadModel  # the service's read model (crosstable.service.tables)
     sessions: Sessions
     sign_in_limits: SignInLimits
     report_limit: RateLimiter

@@ -1,0 +1,236 @@
+"""The read model: each tournament's current state as the pages read it, kept once per service.
+
+Where a tournament's state is, and which copy is the truth (issue 14 item 1):
+
+* **The database** (the rows and the history of changes) is the truth. Every
+  other copy is a cache that knows the revision, and with the tournament's
+  creation time the tournament, it is valid at, and is used only while that
+  is the database's current revision.
+* **The write side's live table** (:class:`crosstable.service.live.LiveTable`):
+  the live standings and every game's row state, so that a result is recorded
+  without reading the tournament (:mod:`crosstable.service.recording`). It
+  cannot go stale unnoticed: a write built from it commits only while the
+  database is still at the table's revision (:mod:`crosstable.store.hotpath`).
+* **The stored standings row**, written with every change in the change's
+  transaction: the standings as JSON for readers without a live table (the
+  command line's ``show``, other processes; :meth:`Queries.live_standings`).
+* **This read model** (:class:`ReadModel`): the screen view, the core value and
+  the crosstable of each tournament at its latest revision, computed once for
+  every reader — a thousand spectators of the live page cost one table per
+  change, not one each. Every read first asks the database for the
+  tournament's revision and creation time (one indexed read), so a reader never
+  gets a table older than the database; a kept copy at an older revision is
+  brought up to date by replaying the history's row changes, or reloaded.
+
+Both caches replay recorded changes through one reading of them,
+:func:`crosstable.service.live.game_changes` (results only; anything else
+reloads), so they cannot read a change differently.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, replace
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from crosstable.core.model import Reason, Tournament
+from crosstable.service.crosstable import Crosstable, build_crosstable
+from crosstable.service.errors import NotFoundError
+from crosstable.service.live import game_changes
+from crosstable.service.loading import Loaded, result_label, result_of
+from crosstable.service.queries import TournamentView, tournament_view
+from crosstable.store import Store
+from crosstable.store.models import EventRow, TournamentRow
+
+#: a kept table this many changes behind or less is brought up to date from the
+#: history's row changes when they are all game results; beyond, it is reloaded
+CATCH_UP = 64
+
+
+@dataclass(frozen=True, slots=True)
+class TableState:
+    """One tournament as the pages read it, valid at ``view.revision``."""
+
+    view: TournamentView
+    tournament: Tournament
+    table: Crosstable
+    #: with the id, the tournament's identity (an id may be used again after a deletion)
+    created_at: str
+
+    @property
+    def revision(self) -> int:
+        return self.view.revision
+
+
+def snapshot(store: Store, tournament_id: int) -> tuple[TournamentView, Tournament]:
+    """The screen view and the core value of a tournament from one consistent read.
+
+    (``Service.overview`` and ``Service.tournament`` each load every row; a page
+    needs both, so this loads them once, with the service's own loaders.)
+    """
+    with store.reading() as session:
+        row = session.get(TournamentRow, tournament_id)
+        if row is None:
+            raise NotFoundError(f"there is no tournament {tournament_id} in this database")
+        return _load(session, row)
+
+
+def _load(session: Session, row: TournamentRow) -> tuple[TournamentView, Tournament]:
+    loaded = Loaded(session, row)
+    return tournament_view(loaded), loaded.tournament()
+
+
+def _reason(text: str) -> Reason:
+    try:
+        return Reason(text)
+    except ValueError:  # (as the service's loader reads it)
+        return Reason.NORMAL
+
+
+def _label(code: str | None) -> str | None:
+    return None if code is None else result_label(code)
+
+
+def replay(
+    view: TournamentView, tournament: Tournament, events: list[list[dict[str, Any]]]
+) -> tuple[TournamentView, Tournament]:
+    """``view`` and ``tournament`` after the events' row changes, when every one is a
+    game's result, reason or reports (:func:`crosstable.service.live.game_changes`).
+
+    The same columns the service's loader reads, changed the way the store changed
+    them (a game's version goes up by one per change record); the caller sets the
+    revision. A change of anything else raises ``LookupError`` (reload instead).
+    """
+    found = game_changes(events)
+    games = {(g.round, g.board): g for g in view.games}
+    cores = {(g.round, g.board): g for rnd in tournament.rounds for g in rnd.games}
+    touched: set[tuple[int, int]] = set()
+    for change in found:
+        spot = change.spot
+        game, core = games[spot], cores[spot]
+        after = change.after
+        shown: dict[str, Any] = {"version": game.version + 1}
+        if "result" in after:
+            shown["result"] = _label(after["result"])
+            core = replace(core, result=result_of(after["result"]))
+        if "reason" in after:
+            core = replace(core, reason=_reason(after["reason"]))
+        for report in ("white_report", "black_report"):
+            if report in after:
+                shown[report] = _label(after[report])
+        games[spot], cores[spot] = replace(game, **shown), core
+        touched.add(spot)
+    rounds = tuple(
+        replace(rnd, games=tuple(cores[(g.round, g.board)] for g in rnd.games))
+        if any((rnd.number, g.board) in touched for g in rnd.games)
+        else rnd
+        for rnd in tournament.rounds
+    )
+    view = replace(view, games=tuple(games[(g.round, g.board)] for g in view.games))
+    return view, replace(tournament, rounds=rounds)
+
+
+class ReadModel:
+    """The crosstable of each tournament at its latest revision, computed once for everyone.
+
+    After a change of game results (the usual change during play) the kept table
+    is brought up to date from the change's row changes in the history (one small
+    read) instead of reloading the whole tournament; any other change, or a table
+    too far behind, reloads it. Either way it is the table at the database's
+    current revision, also when another process made the change. At most ``size``
+    tournaments are kept (the least recently read are let go first).
+    """
+
+    def __init__(self, store: Store, size: int = 256) -> None:
+        self.store = store
+        self.size = size
+        self._items: OrderedDict[int, TableState] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def revision(self, tournament_id: int) -> int:
+        """The tournament's current revision (one indexed read; NotFoundError if none)."""
+        with self.store.reading() as session:
+            revision = session.scalar(
+                select(TournamentRow.revision).where(TournamentRow.id == tournament_id)
+            )
+        if revision is None:
+            raise NotFoundError(f"there is no tournament {tournament_id} in this database")
+        return int(revision)
+
+    def get(self, tournament_id: int) -> tuple[TournamentView, Crosstable]:
+        """The screen view and the crosstable at the current revision."""
+        state = self.current(tournament_id)
+        return state.view, state.table
+
+    def current(self, tournament_id: int) -> TableState:
+        """The tournament's state at the database's current revision."""
+        with self.store.reading() as session:
+            head = session.execute(
+                select(TournamentRow.revision, TournamentRow.created_at).where(
+                    TournamentRow.id == tournament_id
+                )
+            ).first()
+            if head is None:
+                raise NotFoundError(f"there is no tournament {tournament_id} in this database")
+            revision, created_at = int(head[0]), str(head[1])
+            with self._lock:
+                hit = self._items.get(tournament_id)
+                if hit is not None and hit.created_at != created_at:
+                    hit = None  # another tournament that has the same number
+                if hit is not None and hit.revision == revision:
+                    self._items.move_to_end(tournament_id)
+                    return hit
+            caught_up = None
+            if hit is not None and 0 < revision - hit.revision <= CATCH_UP:
+                caught_up = self._caught_up(session, hit, revision)
+            if caught_up is None:
+                row = session.get(TournamentRow, tournament_id)
+                if row is None:
+                    raise NotFoundError(f"there is no tournament {tournament_id} in this database")
+                view, tournament = _load(session, row)
+                created_at = row.created_at
+            else:
+                view, tournament = caught_up
+        fresh = TableState(view, tournament, build_crosstable(view, tournament), created_at)
+        with self._lock:
+            kept = self._items.get(tournament_id)
+            if (
+                kept is None
+                or kept.created_at != fresh.created_at
+                or kept.revision <= fresh.revision
+            ):
+                self._items[tournament_id] = fresh
+                self._items.move_to_end(tournament_id)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+        return fresh
+
+    def _caught_up(
+        self, session: Session, hit: TableState, revision: int
+    ) -> tuple[TournamentView, Tournament] | None:
+        """``hit`` brought to ``revision`` by the history's row changes, if they are results."""
+        query = (
+            select(EventRow.changes)
+            .where(
+                EventRow.tournament_id == hit.view.id,
+                EventRow.seq > hit.revision,
+                EventRow.seq <= revision,
+            )
+            .order_by(EventRow.seq)
+        )
+        events = [
+            json.loads(changes) if isinstance(changes, str) else changes
+            for changes in session.scalars(query)
+        ]
+        if len(events) != revision - hit.revision:
+            return None
+        try:
+            view, tournament = replay(hit.view, hit.tournament, events)
+        except (LookupError, TypeError, ValueError):
+            return None  # (not results; reload)
+        return replace(view, revision=revision), tournament
