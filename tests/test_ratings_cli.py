@@ -177,3 +177,49 @@ def test_norms_large_swiss_from_the_host_federation(
     assert out.splitlines()[-1] == (
         "the federation rule is waived: a Swiss with 20 or more rated players from outside ENG"
     )
+
+
+def _two_players(tmp_path: Path, control: str) -> Path:
+    """2700 beat 2100; the TRF's 122 says the time control."""
+    path = tmp_path / "two.trf"
+    lines = [
+        f"122 {control}",
+        "001    1      A                                 2700"
+        "                             1.0          2 w 1",
+        "001    2      B                                 2100"
+        "                             0.0          1 b 0",
+    ]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("control", "kind", "rated"),
+    [
+        ("90+30", "standard", 1),  # 120 minutes for 60 moves
+        ("25+10", "rapid", 0),  # 35 minutes: rapid, and 600 apart with a 2700: not rated
+        ("G/5", "blitz", 0),
+        ("an hour and a half each", "standard", 1),  # 122 is free text: not read
+    ],
+)
+def test_rating_type_from_the_time_control(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, control: str, kind: str, rated: int
+) -> None:
+    code, out, err = run(
+        capsys, "ratings", str(_two_players(tmp_path, control)), "--format", "json"
+    )
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["rating_type"] == kind and data["players"][0]["games_rated"] == rated
+    if rated == 0:
+        assert data["players"][0]["games"][0]["note"] == "600 points or more apart: not rated"
+
+
+def test_bullet_is_refused_unless_a_type_is_given(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = _two_players(tmp_path, "1+0")
+    code, out, err = run(capsys, "ratings", str(path))
+    assert code == 2 and out == "" and "is not FIDE-rated; give --type" in err
+    code, out, _ = run(capsys, "ratings", str(path), "--type", "standard", "--format", "json")
+    assert code == 0 and json.loads(out)["rating_type_from"] == "--type"

@@ -1,8 +1,9 @@
 """`crosstable ratings FILE` and `crosstable norms FILE` (FIDE B.02 and B.01; docs/ratings.md).
 
-``ratings --format json`` prints ``{"rating_type": …, "year": …, "players": [{"start": 1,
-"games_rated": 5, "expected": 3.77, "k": 20, "change": 4.6, "change_rounded": 5, "tpr": …,
-"aro": …, "initial": null | {…}, "games": [...]}, …]}``; ``norms --format json`` prints
+``ratings --format json`` prints ``{"rating_type": …, "rating_type_from": …, "year": …,
+"players": [{"start": 1, "games_rated": 5, "expected": 3.77, "k": 20, "change": 4.6,
+"change_rounded": 5, "tpr": …, "aro": …, "initial": null | {…}, "games": [...]}, …]}``;
+``norms --format json`` prints
 ``{"players": [{"start": 1, "name": …, "norms": [{"norm": "GM", "status": …}, …]}, …]}``.
 A TRF does not say how many rated games a player had before or whether they ever
 reached 2400: K follows the rating and the birth year unless ``--k`` or ``--new`` say
@@ -19,7 +20,8 @@ from typing import Annotated
 import typer
 
 from crosstable.cli.trf import Lenient
-from crosstable.core.errors import InputError
+from crosstable.core.duration import parse_time_control
+from crosstable.core.errors import InputError, RuleError
 from crosstable.core.norms import check_json, large_swiss, tournament_norms
 from crosstable.core.ratings import (
     PlayerHistory,
@@ -27,6 +29,7 @@ from crosstable.core.ratings import (
     RatingType,
     player_json,
     rate_tournament,
+    rating_type_for,
 )
 from crosstable.core.tiebreaks.explain import show
 from crosstable.formats.json_io import tournament_year
@@ -46,8 +49,12 @@ def ratings(
     file: Annotated[Path, typer.Argument(help="Tournament Report File (or tournament JSON)")],
     output: Annotated[str, typer.Option("--format", help="json or table")] = "table",
     rating_type: Annotated[
-        str, typer.Option("--type", help="standard, rapid or blitz (default standard)")
-    ] = "standard",
+        str | None,
+        typer.Option(
+            "--type",
+            help="standard, rapid or blitz (default: from the file's time control, else standard)",
+        ),
+    ] = None,
     year: Annotated[
         int | None,
         typer.Option("--year", help="The tournament's year (under-18 K); default from the file"),
@@ -74,8 +81,8 @@ def ratings(
     from crosstable.cli.trf import echo_warnings, read_document
 
     _format(output)
-    kind = TYPES.get(rating_type.strip().lower())
-    if kind is None:
+    kind = None if rating_type is None else TYPES.get(rating_type.strip().lower())
+    if rating_type is not None and kind is None:
         raise InputError(
             "--type {value}: use standard, rapid or blitz",
             value=repr(rating_type),
@@ -83,6 +90,10 @@ def ratings(
         )
     document = read_document(file, lenient=lenient)
     echo_warnings(file, document)
+    control = document.tournament.settings.time_control or document.headers.get(
+        "222", document.headers.get("122", "")
+    )
+    kind, kind_from = _rating_type(file, control, kind)
     size = len(document.tournament.players)
     history: dict[int, PlayerHistory] = {}
     for start in _starts(new, size, "--new"):
@@ -96,12 +107,13 @@ def ratings(
     if output == "json":
         payload = {
             "rating_type": kind.value,
+            "rating_type_from": kind_from,
             "year": when,
             "players": [player_json(r) for r in rows],
         }
         typer.echo(json.dumps(payload, ensure_ascii=False, indent=2))
     else:
-        typer.echo(render_ratings(rows, kind, when))
+        typer.echo(render_ratings(rows, kind, when, kind_from))
 
 
 def norms(
@@ -189,7 +201,9 @@ def norms(
     typer.echo("\n".join(lines))
 
 
-def render_ratings(rows: tuple[PlayerRating, ...], kind: RatingType, year: int | None) -> str:
+def render_ratings(
+    rows: tuple[PlayerRating, ...], kind: RatingType, year: int | None, kind_from: str = ""
+) -> str:
     headers = ["No", "Name", "Rtg", "Games", "Score", "Exp", "K", "Change", "New", "TPR", "ARO"]
     lines = []
     notes = []
@@ -222,12 +236,37 @@ def render_ratings(rows: tuple[PlayerRating, ...], kind: RatingType, year: int |
         out.append("  ".join(cells).rstrip())
     out.append("")
     out.append(
-        f"FIDE {kind.value} rating, B.02 as in force from 1 March 2024"
+        f"FIDE {kind.value} rating"
+        + (f" ({kind_from})" if kind_from not in ("--type", "default") else "")
+        + ", B.02 as in force from 1 March 2024"
         + ("" if year is None else f"; K for {year}")
         + "; forfeits and unplayed games are not rated"
     )
     out.extend(f"note: {n}" for n in notes)
     return "\n".join(out)
+
+
+def _rating_type(
+    file: Path, time_control: str, chosen: RatingType | None
+) -> tuple[RatingType, str]:
+    """The list the games count for: as chosen, else by the time control, else standard."""
+    if chosen is not None:
+        return chosen, "--type"
+    if not time_control.strip():
+        return RatingType.STANDARD, "default"
+    try:
+        control = parse_time_control(time_control)
+    except RuleError:  # TRF 122 is free text
+        return RatingType.STANDARD, f"default (time control {time_control.strip()!r} not read)"
+    found = rating_type_for(control.minutes_per_player)
+    if found is None:
+        raise InputError(
+            "time control {control}: 3 minutes or less for 60 moves is not FIDE-rated; "
+            "give --type to rate it anyway",
+            control=control.notation(),
+            source=str(file),
+        )
+    return found, f"time control {control.notation()}"
 
 
 def _opt(value: int | None) -> str:

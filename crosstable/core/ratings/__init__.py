@@ -25,6 +25,7 @@ from crosstable.core.ratings.rules import (
     expected_score,
     is_rated_pair,
     k_factor,
+    rating_type_for,
     round_change,
 )
 
@@ -44,5 +45,6 @@ __all__ = [
     "k_factor",
     "player_json",
     "rate_tournament",
+    "rating_type_for",
     "round_change",
 ]

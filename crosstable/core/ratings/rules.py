@@ -42,6 +42,27 @@ class RatingType(Enum):
     BLITZ = "blitz"
 
 
+def rating_type_for(minutes_for_60_moves: Fraction) -> RatingType | None:
+    """Which list a game of this length counts for (None: too fast for any).
+
+    The time is each player's time for 60 moves: the base time plus 60 times the
+    increment. Standard needs at least 60 minutes (B.02 1.1, the least of its
+    minimums, for players both below 1800); rapid more than 10 and less than 60;
+    blitz more than 3 and at most 10 (B.02 R&B 1.1).
+
+    >>> [rating_type_for(Fraction(m)) for m in (90, 60, 35, 11, 10, 5, 3)]  # doctest: +ELLIPSIS
+    [<RatingType.STANDARD...>, <RatingType.STANDARD...>, <RatingType.RAPID...>, \
+<RatingType.RAPID...>, <RatingType.BLITZ...>, <RatingType.BLITZ...>, None]
+    """
+    if minutes_for_60_moves >= 60:
+        return RatingType.STANDARD
+    if minutes_for_60_moves > 10:
+        return RatingType.RAPID
+    if minutes_for_60_moves > 3:
+        return RatingType.BLITZ
+    return None
+
+
 def is_rated_pair(own: int, opponent: int, rating_type: RatingType = RatingType.STANDARD) -> bool:
     """Whether a game between these two ratings is rated at all (rapid/blitz 600-point rule)."""
     if rating_type is RatingType.STANDARD:
