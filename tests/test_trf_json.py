@@ -11,9 +11,9 @@ from hypothesis import given, settings
 
 from crosstable.core.errors import InputError
 from crosstable.core.model import Player, Tournament
+from crosstable.core.scoring import points_json
 from crosstable.formats.json_io import (
     dump_json,
-    json_number,
     load_json,
     tournament_from_json,
     tournament_to_json,
@@ -40,13 +40,13 @@ def test_random_documents_json_round_trip(doc: TrfDocument) -> None:
 
 
 def test_points_are_numbers_when_exact() -> None:
-    assert [json_number(Fraction(n, d)) for n, d in ((9, 2), (21, 4), (3, 1), (1, 5))] == [
+    assert [points_json(Fraction(n, d), "exact") for n, d in ((9, 2), (21, 4), (3, 1), (1, 5))] == [
         4.5,
         5.25,
         3,
         0.2,
     ]
-    assert json_number(Fraction(1, 3)) == "1/3"
+    assert points_json(Fraction(1, 3), "exact") == "1/3"
     doc = read_trf(DATA / "tiebreaks/seed-examples/vibe_chess_rr6.trf")
     data = tournament_to_json(doc)
     assert data["trf"]["file_points"]["2"] == 2.5

@@ -29,6 +29,7 @@ from fractions import Fraction
 from math import ceil, floor
 
 from crosstable.core.errors import RuleError
+from crosstable.core.scoring import format_points, points_json
 
 #: Minutes between two scheduled rounds for the change-over (seeds 001, 004).
 CHANGEOVER_MINUTES = 15
@@ -79,13 +80,13 @@ class Period:
     delay_seconds: Fraction = Fraction(0)
 
     def notation(self) -> str:
-        text = _number_text(self.minutes)
+        text = format_points(self.minutes)
         if self.moves is not None:
             text = f"{self.moves}/{text}"
         if self.increment_seconds:
-            text += f"+{_number_text(self.increment_seconds)}"
+            text += f"+{format_points(self.increment_seconds)}"
         elif self.delay_seconds:
-            text += f" d{_number_text(self.delay_seconds)}"
+            text += f" d{format_points(self.delay_seconds)}"
         return text
 
 
@@ -234,12 +235,6 @@ def _period(raw: dict[str, str | None], trf_style: bool, original: str) -> Perio
     return Period(moves, minutes, increment_seconds=bonus)
 
 
-def _number_text(value: Fraction) -> str:
-    if value.denominator == 1:
-        return str(value.numerator)
-    return f"{float(value):g}"
-
-
 @dataclass(frozen=True, slots=True)
 class DurationEstimate:
     """How long a round robin takes (R-RR-16). Minutes are exact fractions.
@@ -279,10 +274,10 @@ class DurationEstimate:
             "boards": self.boards,
             "double_rounds": self.double_rounds,
             "double_games": self.double_games,
-            "minutes_per_player": json_number(self.minutes_per_player),
-            "worst_case_game_minutes": json_number(self.worst_case_game_minutes),
-            "round_minutes": json_number(self.round_minutes),
-            "total_minutes": json_number(self.total_minutes),
+            "minutes_per_player": points_json(self.minutes_per_player),
+            "worst_case_game_minutes": points_json(self.worst_case_game_minutes),
+            "round_minutes": points_json(self.round_minutes),
+            "total_minutes": points_json(self.total_minutes),
             "rounds_per_evening": self.rounds_per_evening,
             "evenings": self.evenings,
         }
@@ -360,10 +355,3 @@ def format_hours(minutes: Fraction) -> str:
     ]
     head = str(whole) if whole or not part else ""
     return f"{head}{part} h"
-
-
-def json_number(value: Fraction) -> int | float:
-    """An exact value as a JSON number: an int when whole, else the nearest float."""
-    if value.denominator == 1:
-        return value.numerator
-    return float(value)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Literal, overload
 
 from crosstable.core.errors import RuleError
 
@@ -36,6 +37,72 @@ def points(value: PointsLike | float) -> Fraction:
     if isinstance(value, float):
         return Fraction(value).limit_denominator(1000)
     return Fraction(value)
+
+
+#: how :func:`points_json` writes an exact value into JSON
+JsonForm = Literal["number", "exact", "float", "typed"]
+
+
+@overload
+def points_json(value: Fraction | int, form: Literal["number", "typed"] = ...) -> int | float: ...
+@overload
+def points_json(value: Fraction | int, form: Literal["float"]) -> float: ...
+@overload
+def points_json(value: Fraction | int, form: Literal["exact"]) -> int | float | str: ...
+@overload
+def points_json(value: Fraction | int | None, form: JsonForm = ...) -> int | float | str | None: ...
+def points_json(
+    value: Fraction | int | None, form: JsonForm = "number"
+) -> int | float | str | None:
+    """Points (or any exact value) as JSON writes them: the one place that decides it
+    (issue 14 item 5). The forms, each where it is used today:
+
+    * ``"number"``: whole as an int (``4``), else the nearest float (``4.5``): the
+      knockout's scores, the duration estimate;
+    * ``"exact"``: as ``"number"``, but the fraction as text (``"1/3"``) where a short
+      decimal would not read back as the value: the export files, read back exactly;
+    * ``"float"``: always a float (``4.0``): the points of the live table and of the
+      JSON API's standings, as version 1 writes them;
+    * ``"typed"``: an int stays an int (a count), a fraction is a float even when whole
+      (``4.0``): the tie-break columns.
+
+    ``None`` (a value that does not apply) is ``null`` in every form.
+
+    >>> [points_json(Fraction(9, 2)), points_json(Fraction(4)), points_json(3, "float")]
+    [4.5, 4, 3.0]
+    >>> points_json(Fraction(1, 3), "exact"), points_json(Fraction(1, 3))
+    ('1/3', 0.3333333333333333)
+    >>> points_json(Fraction(4), "typed"), points_json(4, "typed")
+    (4.0, 4)
+    """
+    if value is None:
+        return None
+    if form == "float":
+        return float(value)
+    if isinstance(value, int):
+        return value
+    if form == "typed":
+        return float(value)
+    if value.denominator == 1:
+        return value.numerator
+    if form == "exact" and not _short_decimal(value):
+        return str(value)
+    return float(value)
+
+
+def _short_decimal(value: Fraction) -> bool:
+    """Whether ``value`` is a decimal of at most six places that a float's shortest text
+    gives back exactly (``4.25``, ``0.1``; not ``1/3``, not ``1/128``)."""
+    rest, twos, fives = value.denominator, 0, 0
+    while rest % 2 == 0:
+        rest //= 2
+        twos += 1
+    while rest % 5 == 0:
+        rest //= 5
+        fives += 1
+    if rest != 1 or max(twos, fives) > 6:
+        return False
+    return Fraction(repr(float(value))) == value
 
 
 def format_points(value: Fraction) -> str:

@@ -30,10 +30,10 @@ from typing import Any
 from crosstable.core.errors import CrosstableError, InputError
 from crosstable.core.model import Tournament
 from crosstable.core.scoring import points as parse_points
+from crosstable.core.scoring import points_json
 from crosstable.formats.json_checks import check_document
 from crosstable.formats.limits import MAX_FILE_BYTES, MAX_POINTS, MAX_TEXT, is_number_text
 from crosstable.formats.trf_model import TrfDocument
-from crosstable.formats.trf_text import decimal_text
 
 FORMAT = "crosstable-tournament"
 VERSION = 1
@@ -133,28 +133,11 @@ def _no_constant(name: str) -> object:
 # ---------------------------------------------------------------- encoding
 
 
-def json_number(value: Fraction) -> int | float | str:
-    """``Fraction(9, 2)`` → ``4.5``; ``Fraction(1, 3)`` → ``"1/3"``.
-
-    >>> json_number(Fraction(9, 2)), json_number(Fraction(4)), json_number(Fraction(1, 3))
-    (4.5, 4, '1/3')
-    """
-    if value.denominator == 1:
-        return value.numerator
-    try:
-        text = decimal_text(value)
-    except ValueError:
-        return str(value)
-    if len(text.partition(".")[2]) > 6 or Fraction(repr(float(text))) != value:
-        return str(value)
-    return float(text)
-
-
 def _encode(value: object) -> Any:
     if value is None or isinstance(value, bool | int | str):
         return value
     if isinstance(value, Fraction):
-        return json_number(value)
+        return points_json(value, "exact")  # read back exactly (core/scoring.py)
     if isinstance(value, Enum):
         return value.value
     if isinstance(value, dt.date):

@@ -26,7 +26,6 @@ crosstable.core.errors.RuleError: round 1 is not over: slot 2 (2 v 3) has no win
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from fractions import Fraction
 
 from crosstable.core.errors import RuleError
 from crosstable.core.model import GameResult
@@ -51,6 +50,7 @@ from crosstable.core.pairing.knockout_match import (
     parse_round_formats,
     round_formats_label,
 )
+from crosstable.core.scoring import points_json
 
 __all__ = [
     "Bracket",
@@ -279,7 +279,7 @@ class Knockout:
                     "third_place": m.slot == self.third_place_slot,
                     "players": list(m.players),
                     "games": [_game_json(g) for g in st.games],
-                    "score": [_number(x) for x in st.score],
+                    "score": [points_json(x) for x in st.score],
                     "winner": st.winner,
                     "decided_by": st.decided_by or None,
                 }
@@ -300,11 +300,6 @@ class Knockout:
 
 def _name(bracket: Bracket, rnd: int) -> str:
     return round_name(bracket.size >> (rnd - 1))
-
-
-def _number(value: Fraction) -> int | float:
-    """Exact points printed as JSON numbers: 1, 1.5."""
-    return value.numerator if value.denominator == 1 else float(value)
 
 
 def _game_json(game: MatchGame) -> dict[str, object]:

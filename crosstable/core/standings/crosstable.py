@@ -23,8 +23,9 @@ from fractions import Fraction
 
 from crosstable.core.battle import SETUP_MARK
 from crosstable.core.model import Colour, Outcome, Reason, Tournament
+from crosstable.core.scoring import points_json
 from crosstable.core.standings.table import Standings
-from crosstable.core.tiebreaks.explain import Number, number_json, show
+from crosstable.core.tiebreaks.explain import Number, show
 
 #: what a crosstable cell shows for one player's outcome of one round
 CELL_SYMBOLS = {
@@ -76,9 +77,9 @@ class Crosstable:
                 str(c): list(cell) if self.by_opponent else cell[0]
                 for c, cell in zip(self.columns, row.cells, strict=True)
             }
-            item["points"] = float(row.points)
+            item["points"] = points_json(row.points, "float")
             for code, value in zip(self.tiebreaks, row.values, strict=True):
-                item[code] = number_json(value)
+                item[code] = points_json(value, "typed")
             item["rank"] = row.rank
             if row.withdrawn:
                 item["withdrawn"] = row.withdrawn

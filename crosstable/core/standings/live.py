@@ -40,6 +40,7 @@ from typing import Any, cast
 
 from crosstable.core.errors import RuleError
 from crosstable.core.model import GameResult, RulesEdition, System, Tournament
+from crosstable.core.scoring import points_json
 from crosstable.core.standings.ranking import Lot, Ranking, rank
 from crosstable.core.standings.table import (
     Standings,
@@ -52,7 +53,6 @@ from crosstable.core.standings.table import (
 from crosstable.core.standings.withdrawals import WithdrawalEffect, withdrawal_effect
 from crosstable.core.tiebreaks.base import Change, Column, tiebreak
 from crosstable.core.tiebreaks.direct import DirectEncounter
-from crosstable.core.tiebreaks.explain import number_json
 from crosstable.core.tiebreaks.field import FLOSS, ZPB, Field, compile_field
 from crosstable.core.tiebreaks.presets import default_tiebreaks
 from crosstable.core.tiebreaks.spec import TieBreakSpec, parse_codes
@@ -274,13 +274,13 @@ class LiveStandings:
     # -- internals -----------------------------------------------------------------------
 
     def _points_text(self, scaled: int) -> str:
-        text = _compact(float(self._field.points(scaled)))
+        text = _compact(points_json(self._field.points(scaled), "float"))
         _keep(self._points_texts, scaled, text)
         return text
 
     def _fragment(self, index: int, column: Column, p: int) -> str:
         """``,"CODE":value`` for player index ``p``'s value in ``column`` (kept by value)."""
-        text = self._code_keys[index] + _compact(number_json(column.natural(p)))
+        text = self._code_keys[index] + _compact(points_json(column.natural(p), "typed"))
         value = column.values[p]
         # (an exact fraction equal to an integer is equal to it as a key too, and may
         # read otherwise: such a value is written each time, never kept)

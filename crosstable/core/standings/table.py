@@ -18,10 +18,11 @@ from dataclasses import field as _field
 from fractions import Fraction
 
 from crosstable.core.model import RulesEdition, System, Tournament
+from crosstable.core.scoring import points_json
 from crosstable.core.standings.ranking import Lot, Ranking, rank
 from crosstable.core.standings.withdrawals import WithdrawalEffect, withdrawal_effect
 from crosstable.core.tiebreaks.base import Column
-from crosstable.core.tiebreaks.explain import Explanation, Number, number_json
+from crosstable.core.tiebreaks.explain import Explanation, Number
 from crosstable.core.tiebreaks.field import PENDING, Field, compile_field
 from crosstable.core.tiebreaks.presets import default_tiebreaks
 from crosstable.core.tiebreaks.spec import TieBreakSpec, parse_codes
@@ -99,10 +100,10 @@ def row_json(row: Row, codes: Sequence[str]) -> dict[str, object]:
         "start": row.start,
         "rank": row.rank,
         "name": row.name,
-        "points": float(row.points),
+        "points": points_json(row.points, "float"),
     }
     for code, value in zip(codes, row.values, strict=True):
-        item[code] = number_json(value)
+        item[code] = points_json(value, "typed")
     if row.withdrawn:
         item["withdrawn"] = row.withdrawn
     if row.excluded:

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from crosstable.core.scoring import format_points
+from crosstable.core.scoring import format_points, points_json
 
 Number = int | Fraction
 
@@ -39,7 +39,7 @@ class Item:
             "round": self.round,
             "opponent": self.opponent,
             "text": self.text,
-            "amount": number_json(self.amount),
+            "amount": points_json(self.amount, "typed"),
             "counted": self.counted,
         }
 
@@ -73,7 +73,7 @@ class Explanation:
         return {
             "code": self.code,
             "player": self.player,
-            "value": number_json(self.value),
+            "value": points_json(self.value, "typed"),
             "text": self.text(),
             "formula": self.formula,
             "note": self.note,
@@ -90,13 +90,6 @@ def show(value: Number | None) -> str:
     if value.denominator in (1, 2, 4, 8):
         return format_points(value)
     return f"{float(value):.2f}"
-
-
-def number_json(value: Number | None) -> int | float | None:
-    """A JSON number: integers stay integers, exact fractions become floats."""
-    if value is None or isinstance(value, int):
-        return value
-    return float(value)
 
 
 def join_sum(parts: list[str]) -> str:

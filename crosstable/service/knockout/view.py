@@ -8,6 +8,7 @@ from crosstable.core.pairing.knockout import (
     round_formats_label,
     round_name,
 )
+from crosstable.core.scoring import points_json
 from crosstable.service.knockout.replay import KnockoutState
 from crosstable.store.models import TournamentRow
 
@@ -135,8 +136,8 @@ def _match_item(
         players=[person(paired.top), person(paired.bottom)],
         format=(paired.format or ko.rules.format).label(),
         games=games,
-        score=[_number(x) for x in status.score],
-        stage_scores=[[_number(a), _number(b)] for a, b in status.stage_scores],
+        score=[points_json(x) for x in status.score],
+        stage_scores=[[points_json(a), points_json(b)] for a, b in status.stage_scores],
         winner=status.winner,
         decided_by=status.decided_by or None,
     )
@@ -145,7 +146,3 @@ def _match_item(
 
 def _place_key(place: str) -> int:
     return int(place.split("-")[0]) if place else 10**9
-
-
-def _number(value: Any) -> int | float:
-    return int(value.numerator) if value.denominator == 1 else float(value)

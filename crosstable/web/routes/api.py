@@ -16,6 +16,7 @@ from fastapi.responses import PlainTextResponse
 from pydantic import BaseModel
 
 from crosstable.core.model import LotsMethod
+from crosstable.core.scoring import points_json
 from crosstable.service import Change, PlayerInfo
 from crosstable.web.pairing_views import key_used, paired_rounds
 from crosstable.web.routes import actions
@@ -219,9 +220,9 @@ def crosstable(tid: Num, request: Request) -> dict[str, Any]:
                     ]
                     for opponent, cells in sorted(line.cells.items())
                 },
-                "points": float(line.points),
+                "points": points_json(line.points, "float"),
                 "tiebreaks": {
-                    code: (None if v is None else float(v))
+                    code: (None if v is None else points_json(v, "float"))
                     for code, v in zip(table.tiebreaks, line.values, strict=False)
                 },
                 "rank": line.rank,
