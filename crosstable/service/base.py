@@ -172,11 +172,26 @@ class ServiceBase:
             return Change(
                 tournament_id, self._revision(tournament_id), kind, same.summary, replayed=True
             )
-        for tournament_id_kept, table in kept:  # committed: the tables are valid
-            self.live_tables.checkin(tournament_id_kept, table)
-        if notification is not None:
-            self._announce(notification)
+        self._committed(kept, [notification] if notification is not None else [])
         return change
+
+    def _creating(self, body: Callable[[Session], tuple[Change, list[Notification]]]) -> Change:
+        """The frame of a change that makes a new tournament (there is no row to lock
+        yet): ``body`` adds the row and appends its events (:meth:`_append`) in one
+        transaction; after the commit it is announced as every other change is."""
+        with self.store.transaction() as session:
+            kept = session.info.setdefault("crosstable.live", [])
+            change, notifications = body(session)
+        self._committed(kept, notifications)
+        return change
+
+    def _committed(self, kept: list[tuple[int, Any]], notifications: list[Notification]) -> None:
+        """After a commit: the live tables the change built are valid (kept for the next
+        change), and the change is announced."""
+        for tournament_id_kept, table in kept:
+            self.live_tables.checkin(tournament_id_kept, table)
+        for notification in notifications:
+            self._announce(notification)
 
     def _announce(self, notification: Notification) -> None:
         """A committed change: tell the other processes (PostgreSQL), then this one."""

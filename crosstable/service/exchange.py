@@ -236,7 +236,7 @@ class Exchange(ServiceBase):
                 f"{len(tournament.players)} players, {len(tournament.rounds)} rounds"
             )
             change, notification = self._append(tx, "import", summary, {}, actor, None)
-        self.bus.publish(notification)
+        self._announce(notification)  # to the other processes too, as every change
         return change
 
 

@@ -9,6 +9,7 @@ from fractions import Fraction
 from typing import Any
 
 from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from crosstable.core.errors import RuleError
 from crosstable.core.model import (
@@ -151,7 +152,8 @@ class Registration(ServiceBase):
         check_field(settings.system, len(players), cycles=settings.cycles)
         infos = [player.checked() for player in players]
         at = self._now()
-        with self.store.transaction() as session:
+
+        def create(session: Session) -> tuple[Change, list[Notification]]:
             row = TournamentRow(
                 name=name,
                 status="registration",
@@ -172,8 +174,9 @@ class Registration(ServiceBase):
             change, notification = self._append(tx, "create", summary, {}, actor, None)
             if infos:
                 notification = self._register_all(session, row, infos, actor)
-        self.bus.publish(notification)
-        return change
+            return change, [notification]
+
+        return self._creating(create)
 
     def _register_all(
         self, session: Any, row: TournamentRow, infos: list[PlayerInfo], actor: str
