@@ -186,6 +186,7 @@ def test_a_workdays_edition_from_postponement_to_the_super_final(store: Store) -
         "stage-starts": 40 + 8 + 4,
         "qualified": 8 + 4,
         "eliminated": 32 + 4,
+        "news": 40 + 8 + 4,  # every player of each finished stage (R-SE-5)
     }
     eliminated = {r.recipient for r in rows if r.kind == "eliminated"}
     qualified = {r.recipient for r in rows if r.kind == "qualified"}

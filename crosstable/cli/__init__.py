@@ -70,6 +70,9 @@ def _register() -> None:
     from crosstable.cli import series, tick  # the portal's series (issue 11)
 
     series.register(app)
+    from crosstable.cli import series_results  # news, awards, season standings
+
+    series_results.register(series.series_app)
     tick.register(app)
     from crosstable.cli import ratings  # FIDE ratings and title norms (issue 16)
 

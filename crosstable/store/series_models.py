@@ -196,3 +196,76 @@ class NotificationPrefsRow(Base):
     email: Mapped[str] = mapped_column(String(320), default="")
     #: kinds not mailed (registered, start-moved, stage-starts, qualified, eliminated, news)
     muted: Mapped[list[str]] = mapped_column(JSON, default=list)
+
+
+class SeriesNewsRow(Base):
+    """The news item published after a stage (R-SE-5; migration 0011): one per stage.
+
+    ``data`` holds what the page and the feed show: each group's tournament, winner and
+    places 1–3, who went on, the next stage or the edition's end."""
+
+    __tablename__ = "series_news"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    series_id: Mapped[int] = mapped_column(ForeignKey("series.id"), index=True)
+    edition_id: Mapped[int] = mapped_column(ForeignKey("series_editions.id"))
+    stage_id: Mapped[int] = mapped_column(ForeignKey("series_stages.id"), unique=True)
+    published_at: Mapped[str] = mapped_column(String(40))
+    title: Mapped[str] = mapped_column(String(400))
+    data: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+
+
+class SeriesAwardRow(Base):
+    """A place 1–3 of a group, the final or the super-final (R-SE-5; migration 0011):
+    the player's badge and certificate. One per player and group."""
+
+    __tablename__ = "series_awards"
+    __table_args__ = (UniqueConstraint("group_id", "registration_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    series_id: Mapped[int] = mapped_column(ForeignKey("series.id"), index=True)
+    edition_id: Mapped[int] = mapped_column(ForeignKey("series_editions.id"))
+    stage_id: Mapped[int] = mapped_column(ForeignKey("series_stages.id"), index=True)
+    group_id: Mapped[int] = mapped_column(ForeignKey("series_groups.id"))
+    registration_id: Mapped[int] = mapped_column(ForeignKey("series_registrations.id"))
+    user_id: Mapped[int | None] = mapped_column(Integer, nullable=True, index=True)
+    name: Mapped[str] = mapped_column(String(200))
+    #: the name case-folded: a player's badges found by name
+    folded_name: Mapped[str] = mapped_column(String(200), index=True)
+    #: 1, 2 or 3
+    place: Mapped[int] = mapped_column(Integer)
+    #: the stage's number and kind (groups, final, super-final) and the group's letter
+    stage_number: Mapped[int] = mapped_column(Integer)
+    stage_kind: Mapped[str] = mapped_column(String(20))
+    group_letter: Mapped[str] = mapped_column(String(8))
+    tournament_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: the points scored in the group ("6.5": exact, as text)
+    points: Mapped[str] = mapped_column(String(20))
+    awarded_at: Mapped[str] = mapped_column(String(40))
+
+
+class SeriesResultRow(Base):
+    """A player's result in one group of a finished stage (migration 0011): the place,
+    the points, the wins and the games played over the board — what the season's
+    standings add up (:mod:`crosstable.service.series.season`)."""
+
+    __tablename__ = "series_results"
+    __table_args__ = (UniqueConstraint("group_id", "registration_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    series_id: Mapped[int] = mapped_column(ForeignKey("series.id"), index=True)
+    edition_id: Mapped[int] = mapped_column(ForeignKey("series_editions.id"), index=True)
+    stage_id: Mapped[int] = mapped_column(ForeignKey("series_stages.id"))
+    group_id: Mapped[int] = mapped_column(ForeignKey("series_groups.id"))
+    registration_id: Mapped[int] = mapped_column(ForeignKey("series_registrations.id"))
+    user_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    name: Mapped[str] = mapped_column(String(200))
+    folded_name: Mapped[str] = mapped_column(String(200))
+    stage_number: Mapped[int] = mapped_column(Integer)
+    stage_kind: Mapped[str] = mapped_column(String(20))
+    #: the place in the group's final standings (None: taken out by the withdrawal rule)
+    place: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: exact points as text ("6.5")
+    points: Mapped[str] = mapped_column(String(20))
+    wins: Mapped[int] = mapped_column(Integer)
+    played: Mapped[int] = mapped_column(Integer)

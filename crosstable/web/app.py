@@ -162,6 +162,7 @@ def create_app(
         pairing,
         printing,
         series,
+        series_news,
         stages,
         wizard,
     )
@@ -181,6 +182,7 @@ def create_app(
     ):
         app.include_router(module.router)
     app.include_router(notifications.router)  # /api/v1/notifications (issue 11.5)
+    app.include_router(series_news.router)  # a series' news, awards, season (issue 11)
     app.include_router(notifications.pages)  # /notifications/unsubscribe/{token}
     app.include_router(account.api_router)  # POST /api/v1/users/{id}/signout
     return app

@@ -5,16 +5,21 @@
 * :mod:`~crosstable.service.series.tick` — :meth:`SeriesClock.tick`: one pass of every
   time-driven step (deadline, extension, postponement, stages, the edition's end);
 * :mod:`~crosstable.service.series.outbox` — the series' history and the
-  notifications outbox, written in the transaction of their cause.
+  notifications outbox, written in the transaction of their cause;
+* :mod:`~crosstable.service.series.news` — what a finished stage publishes: the news
+  item, the awards (places 1–3), the players' results; their reads;
+* :mod:`~crosstable.service.series.season` — the season's standings over editions.
 """
 
 from __future__ import annotations
 
 from crosstable.service.series.editions import SeriesEditions, SeriesSettings
+from crosstable.service.series.news import SeriesNews
+from crosstable.service.series.season import SeriesSeason
 from crosstable.service.series.tick import SeriesClock
 
 
-class SeriesPlay(SeriesEditions, SeriesClock):
+class SeriesPlay(SeriesEditions, SeriesClock, SeriesNews, SeriesSeason):
     """Every use case of a series."""
 
 

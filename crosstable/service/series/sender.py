@@ -185,6 +185,10 @@ def compose(row: SeriesOutboxRow, address: str, settings: MailSettings) -> Email
             lines.append(f"Your first game: {payload['first_game']}")
     if row.kind == "start-moved":
         lines.append(f"The new start: {payload['start']}")
+    if row.kind == "news" and payload.get("title"):
+        lines.append(str(payload["title"]))
+        if settings.base_url and payload.get("series_id"):
+            lines.append(f"{settings.base_url}/series/{payload['series_id']}/news")
     if settings.base_url and settings.secret and row.user_id is not None:
         token = unsubscribe_token(settings.secret, row.user_id, row.kind)
         link = f"{settings.base_url}/notifications/unsubscribe/{token}"

@@ -19,7 +19,9 @@ start). The steps:
   finished (a round robin finishes by itself with its last result; one still running
   with every result in is finished here), the qualifiers by the core
   (:func:`outcome_of`: a player with no game played does not go on), ``qualified`` /
-  ``eliminated`` notifications, and the next stage — groups, the final, the
+  ``eliminated`` notifications, the stage's news item, awards and results
+  (:func:`~crosstable.service.series.news.publish_stage`, with a ``news``
+  notification per player), and the next stage — groups, the final, the
   super-final — made the same way; after the last stage the edition is finished.
 
 Safety with several processes: one tick runs at a time per database (on PostgreSQL
@@ -60,6 +62,7 @@ from crosstable.service.series.editions import (
     iso,
     moment,
 )
+from crosstable.service.series.news import GroupResult, publish_stage
 from crosstable.service.series.outbox import notify, record
 from crosstable.service.series.stages import (
     first_games,
@@ -421,19 +424,21 @@ class SeriesClock(ServiceBase):
             series = session.get(SeriesRow, edition.series_id)
             assert series is not None
             tiebreaks = [code for code in series.tiebreaks.split(",") if code] or None
+            results: list[GroupResult] = []
             for group in groups:
                 assert group.tournament_id is not None
                 keys = keys_by_start(session, group)
-                outcomes.append(
-                    outcome_of(
-                        service.tournament(group.tournament_id),
-                        keys,
-                        max(1, stage.qualifiers_per_group),  # the last stage: its winner
-                        tiebreaks,
-                        lots_seed=group.tournament_id,
-                        label=f"group {group_letter(group.letter)}",
-                    )
+                played = service.tournament(group.tournament_id)
+                outcome = outcome_of(
+                    played,
+                    keys,
+                    max(1, stage.qualifiers_per_group),  # the last stage: its winner
+                    tiebreaks,
+                    lots_seed=group.tournament_id,
+                    label=f"group {group_letter(group.letter)}",
                 )
+                outcomes.append(outcome)
+                results.append(GroupResult(group, keys, played, outcome))
         at = self._now()
         with self.store.transaction() as session:
             edition, series = locked(session, edition_id)
@@ -475,6 +480,19 @@ class SeriesClock(ServiceBase):
                 + winners(outcomes, entries)
             )
             plan = following(stage, len(going), series)
+            # the news item, the awards and the players' results (R-SE-5), in this step
+            publish_stage(
+                session,
+                series,
+                edition,
+                stage,
+                results,
+                entries,
+                [e.key for e in going],
+                tiebreaks=tiebreaks,
+                next_stage=None if plan is None else (plan.number, plan.kind.value),
+                at=at,
+            )
             if plan is None:
                 edition.state = "finished"
                 edition.finished_at = at

@@ -1,0 +1,125 @@
+"""``crosstable series news|awards|standings`` — what a series' finished stages published
+(issue 11, R-SE-5) and the season's standings over its editions.
+
+* ``series news SERIES [--format json]`` — the news items, newest first: each stage's
+  group winners and places 1–3, who went on;
+* ``series awards SERIES [--player NAME] [--format json]`` — places 1–3 of every group,
+  final and super-final (one player's with ``--player``);
+* ``series standings SERIES [--season 2026|all] [--format json]`` — total points over
+  the season, in the order stated (points, best finish, wins, fewer games).
+
+Every mistake (an unknown series, a bad season) is one line on stderr, exit status 2.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from crosstable.cli.series import DbOption, OutputFormat, series_service
+
+Format = Annotated[OutputFormat, typer.Option("--format", "-f", help="json or a readable table.")]
+
+
+def register(series_app: typer.Typer) -> None:
+    """Add the three commands to ``crosstable series``."""
+    series_app.command("news")(news_command)
+    series_app.command("awards")(awards_command)
+    series_app.command("standings")(standings_command)
+
+
+def _stage(kind: str, number: int) -> str:
+    return {"final": "final", "super-final": "super-final"}.get(kind, f"stage {number}")
+
+
+def news_command(
+    series: Annotated[int, typer.Argument(help="The series' id.")],
+    output: Format = OutputFormat.TABLE,
+    db: DbOption = None,
+) -> None:
+    """The series' news: one item per finished stage, newest first."""
+    with series_service(db, None) as service:
+        items = service.series_news(series)
+    if output is OutputFormat.JSON:
+        typer.echo(json.dumps({"news": items}, indent=2, ensure_ascii=False))
+        return
+    if not items:
+        typer.echo("no news yet: a news item is published when a stage is over")
+    for item in items:
+        typer.echo(f"{item['published_at'][:16]}  {item['title']}")
+        for group in item["groups"]:
+            podium = ", ".join(
+                f"{p['place']}. {p['name']} ({p['points']})" for p in group["podium"]
+            )
+            label = f"group {group['letter']}" if item["kind"] == "groups" else "standings"
+            typer.echo(f"    {label}: {podium}")
+
+
+def awards_command(
+    series: Annotated[int, typer.Argument(help="The series' id.")],
+    player: Annotated[
+        str | None, typer.Option("--player", help="Only this player's (letter case aside).")
+    ] = None,
+    output: Format = OutputFormat.TABLE,
+    db: DbOption = None,
+) -> None:
+    """Places 1–3 of every group, final and super-final (a player's badges)."""
+    with series_service(db, None) as service:
+        awards = service.series_awards(series, player=player)
+    if output is OutputFormat.JSON:
+        typer.echo(json.dumps({"awards": awards}, indent=2, ensure_ascii=False))
+        return
+    table = Table(title=f"awards of series {series}")
+    for column in ("Edition", "Stage", "Group", "Place", "Player", "Points"):
+        table.add_column(column)
+    for a in awards:
+        table.add_row(
+            str(a["edition"]),
+            _stage(a["kind"], a["stage"]),
+            a["group"] if a["kind"] == "groups" else "",
+            str(a["place"]),
+            a["name"],
+            a["points_text"],
+        )
+    Console().print(table)
+
+
+def standings_command(
+    series: Annotated[int, typer.Argument(help="The series' id.")],
+    season: Annotated[
+        str | None,
+        typer.Option("--season", help="A year such as 2026, or all (default: this year)."),
+    ] = None,
+    output: Format = OutputFormat.TABLE,
+    db: DbOption = None,
+) -> None:
+    """The season's standings: total points over the season's editions."""
+    with series_service(db, None) as service:
+        standings = service.season_standings(series, season)
+    if output is OutputFormat.JSON:
+        typer.echo(json.dumps(standings, indent=2, ensure_ascii=False))
+        return
+    title = "every edition" if standings["season"] == "all" else f"season {standings['season']}"
+    table = Table(
+        title=f"series {series}, {title}", caption="order: " + "; ".join(standings["order"])
+    )
+    for column in ("Place", "Player", "Points", "Best finish", "Wins", "Games", "Editions"):
+        table.add_column(column)
+    for r in standings["rows"]:
+        best = _stage(r["best_kind"], r["best_stage"]) if r["best_kind"] else ""
+        if best and r["best_place"]:
+            best += f", {r['best_place']}"
+        table.add_row(
+            r["place"],
+            r["name"],
+            r["points_text"],
+            best,
+            str(r["wins"]),
+            str(r["played"]),
+            str(r["editions"]),
+        )
+    Console().print(table)
