@@ -574,6 +574,11 @@ CATALOGUE: tuple[str, ...] = (
     E_("there is no series edition {edition} in this database"),
     E_("weekday {weekday}: one of {days}"),
     E_("series {series} has no edition {edition}"),
+    # -- service: a series' news, awards and season standings (issue 11, R-SE-5)
+    E_("series {series} has no news item {item}"),
+    E_("series {series} has no award {award}"),
+    E_("season {season}: a year such as 2026, or all"),
+    E_("season {season}: a year from {first} to {last}"),
     # -- web: forms, the wizard, the organiser's page, the API
     E_("you cannot take away your own administrator rights"),
     E_("the CSV file is empty"),

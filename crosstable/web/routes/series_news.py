@@ -23,9 +23,9 @@ from fastapi.responses import HTMLResponse, Response
 
 from crosstable.formats.atom import news_feed
 from crosstable.web import i18n
-from crosstable.web.app import site_of
 from crosstable.web.routes.api import Num
 from crosstable.web.routes.common import caller_of
+from crosstable.web.site import site_of
 
 pages = APIRouter(include_in_schema=False)
 api = APIRouter(prefix="/api/v1", tags=["api"])
