@@ -324,3 +324,13 @@ def test_large_swiss_counts_only_players_who_missed_at_most_one_round() -> None:
     assert not large_swiss(twice, "ENG")  # 21 missed two rounds: 19 counted
     once = Tournament(t.settings, t.players, (*t.rounds, later(2, True), later(3, False)))
     assert large_swiss(once, "ENG")  # one round missed; 22's pairing bye is no absence
+
+
+def test_entries_in_one_pass_equal_the_models(data_dir: Path) -> None:
+    from crosstable.core.norms import entries_by_player
+    from crosstable.formats.trf_encoding import decode_with_note
+
+    for path in sorted((data_dir / "tiebreaks" / "real").glob("*.trf")):
+        text, _ = decode_with_note(path.read_bytes())
+        t = parse_trf(text, source=str(path), lenient=True).tournament
+        assert entries_by_player(t) == {p.start: t.entries(p.start) for p in t.players}, path

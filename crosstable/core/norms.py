@@ -34,7 +34,7 @@ from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
 
-from crosstable.core.model import Outcome, Tournament
+from crosstable.core.model import Colour, Entry, Outcome, Tournament
 from crosstable.core.tiebreaks.fide_tables import dp
 from crosstable.core.tiebreaks.ratings import round_half_up
 
@@ -306,14 +306,15 @@ def tournament_norms(
     }
     planned = planned_rounds or tournament.settings.rounds or len(tournament.rounds)
     robin = tournament.settings.system.has_predetermined_pairings
-    blank = _blank_unrated(tournament) if robin else set()
+    entries = entries_by_player(tournament)
+    blank = _blank_unrated(tournament, entries) if robin else set()
     out = []
     for start, player in players.items():
         played: list[tuple[Opponent, int]] = []
         future: list[Opponent] = []
         used = 0
         missed_free = False
-        for entry in tournament.entries(start):
+        for entry in entries[start]:
             outcome = entry.outcome
             if outcome is Outcome.PENDING and entry.opponent is not None:
                 future.append(opponent[entry.opponent])
@@ -348,6 +349,33 @@ def tournament_norms(
     return tuple(out)
 
 
+def entries_by_player(tournament: Tournament) -> dict[int, list[Entry]]:
+    """:meth:`Tournament.entries` of every player, in one pass over the rounds.
+
+    >>> from crosstable.core.model import Game, Player, Round
+    >>> t = Tournament(players=(Player(1, "A"), Player(2, "B"), Player(3, "C")),
+    ...                rounds=(Round(1, (Game(1, 1, 1, 2),)),))
+    >>> entries_by_player(t) == {p.start: t.entries(p.start) for p in t.players}
+    True
+    """
+    out: dict[int, list[Entry]] = {p.start: [] for p in tournament.players}
+    for rnd in tournament.rounds:
+        seen = set()
+        for game in rnd.games:
+            for start, colour in ((game.white, Colour.WHITE), (game.black, Colour.BLACK)):
+                opponent = game.opponent_of(start)
+                out[start].append(Entry(rnd.number, opponent, colour, game.outcome_of(start)))
+                seen.add(start)
+        for bye in rnd.byes:
+            if bye.player not in seen:
+                out[bye.player].append(Entry(rnd.number, None, Colour.NONE, bye.kind.outcome))
+                seen.add(bye.player)
+        for start, rows in out.items():
+            if start not in seen:
+                rows.append(Entry(rnd.number, None, Colour.NONE, Outcome.ZERO_BYE))
+    return out
+
+
 #: 1.4.3d: a Swiss whose field waives the federation rule
 LARGE_SWISS_FOREIGN = 20
 LARGE_SWISS_FEDERATIONS = 3
@@ -367,6 +395,7 @@ def large_swiss(tournament: Tournament, host: str) -> bool:
     if tournament.settings.system.has_predetermined_pairings:
         return False
     host = host.strip().upper()
+    entries = entries_by_player(tournament)
     counted = []
     for player in tournament.players:
         federation = player.federation.strip().upper()
@@ -374,7 +403,7 @@ def large_swiss(tournament: Tournament, host: str) -> bool:
             continue
         missed = sum(
             1
-            for e in tournament.entries(player.start)
+            for e in entries[player.start]
             if e.outcome.is_decided
             and not e.outcome.is_over_the_board
             and e.outcome not in (Outcome.PAIRING_BYE, Outcome.FORFEIT_WIN)
@@ -388,7 +417,7 @@ def large_swiss(tournament: Tournament, host: str) -> bool:
     )
 
 
-def _blank_unrated(tournament: Tournament) -> set[int]:
+def _blank_unrated(tournament: Tournament, entries: dict[int, list[Entry]]) -> set[int]:
     """1.4.2b: unrated players of a round robin who scored nothing against rated ones."""
     rated = {p.start for p in tournament.players if p.rating is not None}
     blank = set()
@@ -397,9 +426,9 @@ def _blank_unrated(tournament: Tournament) -> set[int]:
             continue
         scored = any(
             e.opponent in rated and e.outcome in (Outcome.WIN, Outcome.DRAW)
-            for e in tournament.entries(player.start)
+            for e in entries[player.start]
         )
-        finished = all(e.outcome.is_decided for e in tournament.entries(player.start))
+        finished = all(e.outcome.is_decided for e in entries[player.start])
         if not scored and finished:
             blank.add(player.start)
     return blank

@@ -166,8 +166,8 @@ def _player(
         expected = None if pd is None else Fraction(pd, 100)
         change = None if expected is None else k.value * (score - expected)
         rows.append(GameRating(r, opp, opp_rating, score, expected, change, note))
-    score = sum((g[3] for g in rated), Fraction(0))
-    expected_total = sum((Fraction(g[4] or 0, 100) for g in rated), Fraction(0))
+    score = Fraction(sum(int(2 * g[3]) for g in rated), 2)  # whole numbers: fast
+    expected_total = Fraction(sum(g[4] or 0 for g in rated), 100)
     change = k.value * (score - expected_total) if rated else None
     return PlayerRating(
         start,
