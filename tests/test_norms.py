@@ -12,6 +12,8 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from crosstable.core.model import (
     Bye,
@@ -334,3 +336,24 @@ def test_entries_in_one_pass_equal_the_models(data_dir: Path) -> None:
         text, _ = decode_with_note(path.read_bytes())
         t = parse_trf(text, source=str(path), lenient=True).tournament
         assert entries_by_player(t) == {p.start: t.entries(p.start) for p in t.players}, path
+
+
+@given(st.integers(1800, 2900), st.integers(1800, 2900), st.integers(1, 15), st.sampled_from(NORMS))
+@settings(max_examples=200)
+def test_required_score_is_the_least_and_falls_as_the_field_gets_stronger(
+    a: int, b: int, games: int, rule: NormRule
+) -> None:
+    from crosstable.core.norms import percentage
+    from crosstable.core.tiebreaks.fide_tables import dp
+
+    low, high = sorted((a, b))
+    weak, strong = required_score(low, games, rule), required_score(high, games, rule)
+    if weak is not None:
+        assert strong is not None and strong <= weak
+    if strong is not None:
+        halves = int(2 * strong)
+        share = percentage(halves, games)
+        assert share >= 35 and high + dp(share) >= rule.performance
+        if halves:
+            less = percentage(halves - 1, games)
+            assert less < 35 or high + dp(less) < rule.performance
