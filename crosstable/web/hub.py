@@ -17,8 +17,10 @@ language and compares the new one with it, once for everyone.
 
 Writing costs one call per viewer, not a task: under uvicorn (httptools) the
 hub writes the HTTP chunk, encoded once, straight to each connection's
-transport, as the server's ``send`` would (:func:`direct_connection`);
-elsewhere the viewer's ASGI ``send`` is run until it would wait. Either waits
+transport, as the server's ``send`` would; elsewhere the viewer's ASGI ``send``
+is run until it would wait. Both tricks lean on what uvicorn and asyncio do
+inside, so they sit in :mod:`crosstable.web.uvicorn_direct`, whose tests pin
+what they rely on. Either waits
 only when that viewer's socket buffer is full (a slow phone). Such a viewer
 gets its own task until the buffer drains; meanwhile its changes are kept and
 only its newest table (the table is the whole state, so an older one is
@@ -36,12 +38,19 @@ import re
 import signal
 import threading
 import time
-import types
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
 from crosstable.service.bus import EventBus, Notification
+from crosstable.web.uvicorn_direct import (
+    direct_connection,
+    http_chunk,
+    start_eagerly,
+    write_chunk,
+)
+
+__all__ = ["Hub", "Message", "Viewer", "direct_connection", "encode", "start_eagerly"]
 
 log = logging.getLogger(__name__)
 
@@ -88,44 +97,6 @@ class Message:
         return chunk
 
 
-def http_chunk(data: bytes) -> bytes:
-    """``data`` as one chunk of a chunked HTTP/1.1 body (what the server would write).
-
-    >>> http_chunk(b"event: x\\r\\n\\r\\n")
-    b'c\\r\\nevent: x\\r\\n\\r\\n\\r\\n'
-    """
-    return b"%x\r\n%b\r\n" % (len(data), data)
-
-
-def direct_connection(send: Send, scope: dict[str, Any]) -> Any | None:
-    """The uvicorn connection behind ``send`` when the hub may write chunks to it itself.
-
-    uvicorn (with httptools) writes each body message of a streamed response as one
-    chunk on the connection's transport, unless the connection is gone or its
-    buffer is over the high-water mark (then ``send`` waits). Doing exactly that
-    here, with chunks encoded once per broadcast, saves the per-viewer message,
-    coroutine and copy: a third of the time it takes to write to a thousand
-    viewers. Any other server, or anything unexpected, keeps the plain ``send``.
-    Call it after the response's start was sent.
-    """
-    cycle: Any = getattr(send, "__self__", None)
-    if type(cycle).__module__ != "uvicorn.protocols.http.httptools_impl":
-        return None
-    try:
-        usable = (
-            scope.get("method") == "GET"
-            and cycle.response_started is True
-            and cycle.chunked_encoding is True
-            and cycle.response_complete is False
-            and isinstance(cycle.disconnected, bool)
-            and isinstance(cycle.flow.write_paused, bool)
-            and callable(cycle.transport.write)
-        )
-    except AttributeError:
-        return None
-    return cycle if usable else None
-
-
 @dataclass(eq=False, slots=True)
 class Viewer:
     """One open event stream."""
@@ -170,9 +141,7 @@ class Viewer:
                 self.table = message.table  # (cells apply to the table written before)
             return
         connection = self.connection
-        if connection is not None and not connection.flow.write_paused:
-            if not connection.disconnected:  # (else the stream is ending: nothing to write)
-                connection.transport.write(message.chunk(what))
+        if connection is not None and write_chunk(connection, message.chunk(what)):
             return
         self.write(message.data(what))
 
@@ -183,9 +152,7 @@ class Viewer:
         if self.writing is not None:
             return  # a ping while a write is stuck: nothing to add
         connection = self.connection
-        if connection is not None and not connection.flow.write_paused:
-            if not connection.disconnected:
-                connection.transport.write(http_chunk(data))
+        if connection is not None and write_chunk(connection, http_chunk(data)):
             return
         message = {"type": "http.response.body", "body": data, "more_body": True}
         try:
@@ -214,64 +181,6 @@ class Viewer:
             self.ended.set()
         finally:
             self.writing = None
-
-
-def start_eagerly(coroutine: Awaitable[None]) -> Coroutine[Any, Any, None] | None:
-    """Run ``coroutine`` until it finishes (None) or first waits (a coroutine for the rest).
-
-    Writing to a connection whose buffer has room never waits, so the usual case
-    costs a plain call instead of a task and two trips through the event loop.
-
-    >>> async def quick() -> None:
-    ...     pass
-    >>> start_eagerly(quick()) is None
-    True
-    >>> async def slow() -> None:
-    ...     await asyncio.sleep(0)
-    >>> asyncio.run(_await_if_needed(start_eagerly(slow())))
-    'finished later'
-    """
-    if not isinstance(coroutine, types.CoroutineType):  # another awaitable: a task awaits it
-        return _await(coroutine)
-    try:
-        waiting = coroutine.send(None)
-    except StopIteration:
-        return None
-    return _resume(coroutine, waiting)
-
-
-async def _await(awaitable: Awaitable[None]) -> None:
-    await awaitable
-
-
-async def _resume(coroutine: Coroutine[Any, Any, None], waiting: Any) -> None:
-    """Go on with a coroutine that was started by hand and is waiting for ``waiting``
-    (an asyncio future, or None for a bare yield) — what a task would have done."""
-    while True:
-        try:
-            if waiting is None:
-                await asyncio.sleep(0)
-            else:
-                # a task takes the future over from the coroutine that yielded it
-                waiting._asyncio_future_blocking = False
-                await waiting
-        except BaseException as error:  # the future failed, or we were cancelled: tell it
-            try:
-                waiting = coroutine.throw(error)
-            except StopIteration:
-                return
-            continue
-        try:
-            waiting = coroutine.send(None)
-        except StopIteration:
-            return
-
-
-async def _await_if_needed(rest: Coroutine[Any, Any, None] | None) -> str:
-    if rest is None:
-        return "finished at once"
-    await rest
-    return "finished later"
 
 
 class Hub:
