@@ -146,6 +146,8 @@ CATALOGUE: tuple[str, ...] = (
     E_("{address} is not an e-mail address"),
     E_("{kind} is not a kind of notification"),
     E_("{channel} is not a channel of notifications"),
+    E_("a time control is at most {count} characters long"),
+    E_("only administrators and the series' organiser may edit it"),
     E_("this unsubscribe link is not valid"),
     E_("rating {rating} is negative"),
     E_(

@@ -140,3 +140,76 @@ def edition_places(service: ServiceBase, edition_ids: set[int]) -> dict[int, dic
             edition: {"series": series, "number": number, "zone": zone}
             for edition, number, series, zone in session.execute(query)
         }
+
+
+def registration_state(service: ServiceBase, edition_id: int) -> dict[str, Any]:
+    """Stage-1 registration of an edition now, for its page's button (R-SE-2): ``phase``
+    open, extended (after the deadline, R-SE-2's week), closed or started, and ``until``
+    (the moment it closes, ISO UTC) while it is open or extended."""
+    from crosstable.core.series.registration import RegistrationPhase, stage_one_registration
+    from crosstable.service.series.editions import iso, moment
+
+    with service.store.reading() as session:
+        edition = session.get(SeriesEditionRow, edition_id)
+        if edition is None:
+            raise NotFoundError(f"there is no series edition {edition_id} in this database")
+        series = session.get(SeriesRow, edition.series_id)
+        assert series is not None
+        if edition.state != "registration":
+            return {"phase": "started", "until": None}
+        if edition.closed_at is not None:
+            return {"phase": "closed", "until": None}
+        count = int(_edition_info(session, edition)["registered"])
+        state = stage_one_registration(
+            service.clock.now(),
+            moment(edition.deadline),
+            count,
+            pre_registration=series.pre_registration,
+            max_size=series.max_group_size,
+            first_deadline=moment(edition.first_deadline),
+        )
+    if state.phase is RegistrationPhase.CLOSED:
+        return {"phase": "closed", "until": None}
+    phase = "open" if state.phase is RegistrationPhase.OPEN else "extended"
+    return {"phase": phase, "until": iso(state.closes)}
+
+
+def edition_board(service: ServiceBase, series_id: int, number: int) -> dict[str, Any]:
+    """:func:`edition_by_number` with what the edition's page marks: each group's players
+    (registration ids in starting-number order, their names and accounts) and, for a
+    stage that ended, the players who went on (``qualified``)."""
+    from crosstable.service.series.stages import keys_by_start
+    from crosstable.store.series_models import SeriesEventRow
+
+    info = edition_by_number(service, series_id, number)
+    with service.store.reading() as session:
+        names = {
+            row.id: {"name": row.name, "user": row.user_id, "rating": row.rating}
+            for row in session.scalars(
+                select(SeriesRegistrationRow).where(SeriesRegistrationRow.edition_id == info["id"])
+            )
+        }
+        stages = list(
+            session.scalars(
+                select(SeriesStageRow)
+                .where(SeriesStageRow.edition_id == info["id"])
+                .order_by(SeriesStageRow.number)
+            )
+        )
+        for stage, shown in zip(stages, info["stages"], strict=True):
+            step = f"edition {info['id']}: stage {stage.number} ends"
+            event = session.scalars(
+                select(SeriesEventRow).where(SeriesEventRow.step == step)
+            ).first()
+            shown["qualified"] = None if event is None else list(event.data.get("qualified", []))
+            groups = session.scalars(
+                select(SeriesGroupRow)
+                .where(SeriesGroupRow.stage_id == stage.id)
+                .order_by(SeriesGroupRow.letter)
+            )
+            for group, view in zip(groups, shown["groups"], strict=True):
+                view["keys"] = (
+                    keys_by_start(session, group) if group.tournament_id else list(group.players)
+                )
+    info["entries"] = names
+    return info

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import datetime as dt
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -21,6 +20,7 @@ from crosstable.core.errors import RuleError
 from crosstable.core.series.calendar import WEEKDAYS
 from crosstable.formats.ical import series_feed
 from crosstable.service.series import SeriesSettings
+from crosstable.service.series.edit import SeriesChanges, edit_series
 from crosstable.service.series.views import (
     edition_by_number,
     registered_names,
@@ -30,7 +30,8 @@ from crosstable.service.series.views import (
 from crosstable.web import i18n
 from crosstable.web.routes.api import ApiCaller, Num
 from crosstable.web.routes.common import CheckedForm, caller_of, integer, require_user, text
-from crosstable.web.security import Caller
+from crosstable.web.security import Caller, safe_referer
+from crosstable.web.series_pages import button_state, edition_context, local_moment
 from crosstable.web.site import Site, site_of
 
 pages = APIRouter(include_in_schema=False)
@@ -79,12 +80,34 @@ def withdraw(site: Site, caller: Caller, series_id: int, number: int) -> None:
     site.service.withdraw_from_edition(edition, names[0], actor=caller.actor)
 
 
-def _moment(value: str | None, zone: str) -> str:
-    """A stored UTC moment in the series' zone, the zone named."""
-    if not value:
-        return ""
-    moment = dt.datetime.fromisoformat(value).astimezone(ZoneInfo(zone))
-    return f"{i18n.moment_text(moment)} ({zone})"
+ORGANISER = "series.{id}.organiser"  # the preference naming the account that created it
+
+
+def may_edit(site: Site, caller: Caller, series_id: int) -> bool:
+    """Administrators, and the organiser who created the series, edit it."""
+    user = caller.user
+    if user is None:
+        return False
+    if user.is_admin:
+        return True
+    return site.service.preference(ORGANISER.format(id=series_id)) == str(user.id)
+
+
+def require_editor(site: Site, caller: Caller, series_id: int) -> None:
+    require_user(caller)
+    site.service.series_info(series_id)  # 404 for an unknown series first
+    if not may_edit(site, caller, series_id):
+        raise HTTPException(
+            status_code=403, detail="only administrators and the series' organiser may edit it"
+        )
+
+
+def _created(site: Site, caller: Caller, settings: SeriesSettings) -> int:
+    series_id = site.service.create_series(settings, actor=caller.actor)
+    if caller.user is not None:
+        site.service.set_preference(ORGANISER.format(id=series_id), str(caller.user.id))
+    site.service.open_edition(series_id, actor=caller.actor)
+    return series_id
 
 
 def _series_page(site: Site, caller: Caller, series_id: int) -> dict[str, Any]:
@@ -92,20 +115,19 @@ def _series_page(site: Site, caller: Caller, series_id: int) -> dict[str, Any]:
     editions = info["editions"]
     upcoming = [e for e in editions if e["state"] == "registration"]
     nxt = upcoming[0] if upcoming else None
-    mine = False
-    if nxt is not None and caller.user is not None:
-        mine = bool(registered_names(site.service, nxt["id"], caller.user.id))
+    zone = str(info["zone"])
     return {
         "s": info,
         "next": nxt,
-        "mine": mine,
+        "button": None if nxt is None else button_state(site, caller, nxt),
+        "may_edit": may_edit(site, caller, series_id),
         "running": [e for e in editions if e["state"] == "running"],
         "past": [e for e in editions if e["state"] == "finished"],
         "slots": [
-            f"{i18n.moment_text(start)} ({info['zone']})"
+            local_moment(start.astimezone(dt.UTC).isoformat(), zone)
             for start in upcoming_starts(site.service, series_id, 5)
         ],
-        "when": lambda value: _moment(value, info["zone"]),
+        "when": lambda value: local_moment(value, zone),
     }
 
 
@@ -118,7 +140,7 @@ def series_index(request: Request) -> Response:
     rows = series_list(site.service)
     for row in rows:
         nxt = row["next"]
-        row["next_text"] = "" if nxt is None else _moment(nxt["planned_start"], row["zone"])
+        row["next_start"] = None if nxt is None else local_moment(nxt["planned_start"], row["zone"])
     return site.page(request, "series_list.html", caller=caller, rows=rows, weekdays=WEEKDAYS)
 
 
@@ -133,9 +155,25 @@ def series_form(request: Request) -> Response:
 def series_create(request: Request, form: CheckedForm) -> Response:
     site, caller = caller_of(request)
     require_organiser(caller)
-    settings = _settings_from_form(form)
-    series_id = site.service.create_series(settings, actor=caller.actor)
-    site.service.open_edition(series_id, actor=caller.actor)
+    series_id = _created(site, caller, _settings_from_form(form))
+    return RedirectResponse(f"/series/{series_id}", status_code=303)
+
+
+@pages.get("/series/{series_id}/edit", response_class=HTMLResponse)
+def series_edit_form(series_id: Num, request: Request) -> Response:
+    site, caller = caller_of(request)
+    require_editor(site, caller, series_id)
+    info = site.service.series_info(series_id)
+    return site.page(request, "series_edit.html", caller=caller, s=info, weekdays=WEEKDAYS)
+
+
+@pages.post("/series/{series_id}/edit")
+def series_edit(series_id: Num, request: Request, form: CheckedForm) -> Response:
+    site, caller = caller_of(request)
+    require_editor(site, caller, series_id)
+    changed = edit_series(site.service, series_id, _changes_from_form(form), actor=caller.actor)
+    text_ = i18n.gettext("Saved.") if changed else i18n.gettext("Nothing changed.")
+    request.session["flash"] = {"kind": "ok", "text": text_}
     return RedirectResponse(f"/series/{series_id}", status_code=303)
 
 
@@ -165,15 +203,8 @@ def series_page(series_id: Num, request: Request) -> Response:
 def edition_page(series_id: Num, number: Num, request: Request) -> Response:
     site, caller = caller_of(request)
     info = site.service.series_info(series_id)
-    edition = edition_by_number(site.service, series_id, number)
-    return site.page(
-        request,
-        "series_edition.html",
-        caller=caller,
-        s=info,
-        e=edition,
-        when=lambda value: _moment(value, info["zone"]),
-    )
+    context = edition_context(site, caller, info, number)
+    return site.page(request, "series_edition.html", caller=caller, s=info, **context)
 
 
 @pages.post("/series/{series_id}/editions/{number}/register")
@@ -181,7 +212,7 @@ def register_page(series_id: Num, number: Num, request: Request, form: CheckedFo
     site, caller = caller_of(request)
     register(site, caller, series_id, number)
     request.session["flash"] = {"kind": "ok", "text": i18n.gettext("You are registered.")}
-    return RedirectResponse(f"/series/{series_id}", status_code=303)
+    return RedirectResponse(_back(request, series_id), status_code=303)
 
 
 @pages.post("/series/{series_id}/editions/{number}/withdraw")
@@ -189,11 +220,37 @@ def withdraw_page(series_id: Num, number: Num, request: Request, form: CheckedFo
     site, caller = caller_of(request)
     withdraw(site, caller, series_id, number)
     request.session["flash"] = {"kind": "ok", "text": i18n.gettext("You have withdrawn.")}
-    return RedirectResponse(f"/series/{series_id}", status_code=303)
+    return RedirectResponse(_back(request, series_id), status_code=303)
+
+
+def _back(request: Request, series_id: int) -> str:
+    """Back to the edition's page when the button was there, else the series' page."""
+    referer = safe_referer(request)
+    edition = f"/series/{series_id}/editions/"
+    return referer if referer.startswith(edition) else f"/series/{series_id}"
 
 
 def _optional(form: dict[str, Any], name: str) -> int | None:
     return integer(form, name) if text(form, name) else None
+
+
+def _changes_from_form(form: dict[str, Any]) -> SeriesChanges:
+    """The edit form: every field is sent; the pre-registration checkbox is on or off."""
+    tiebreaks = text(form, "tiebreaks")
+    return SeriesChanges(
+        name=text(form, "name"),
+        max_group_size=_optional(form, "max_group_size"),
+        qualifiers_per_group=_optional(form, "qualifiers_per_group"),
+        final_min=_optional(form, "final_min"),
+        group_cycles=_optional(form, "group_cycles"),
+        final_cycles=_optional(form, "final_cycles"),
+        super_final_players=_optional(form, "super_final_players"),
+        super_final_cycles=_optional(form, "super_final_cycles"),
+        tiebreaks=tuple(part for part in tiebreaks.replace(";", ",").split(",") if part.strip()),
+        time_control=text(form, "time_control"),
+        pre_registration=bool(text(form, "pre_registration")),
+        deadline_minutes=_optional(form, "deadline_minutes"),
+    )
 
 
 def _settings_from_form(form: dict[str, Any]) -> SeriesSettings:
@@ -270,9 +327,39 @@ def api_create(body: SeriesIn, request: Request, caller: ApiCaller) -> dict[str,
     site = site_of(request)
     values = body.model_dump()
     values["tiebreaks"] = tuple(values["tiebreaks"])
-    series_id = site.service.create_series(SeriesSettings(**values), actor=caller.actor)
-    site.service.open_edition(series_id, actor=caller.actor)
+    series_id = _created(site, caller, SeriesSettings(**values))
     return site.service.series_info(series_id)
+
+
+class SeriesPatch(BaseModel):
+    """What an edit may change (absent: unchanged); the calendar is fixed."""
+
+    name: str | None = Field(None, max_length=200)
+    max_group_size: int | None = Field(None, ge=3, le=100)
+    qualifiers_per_group: int | None = Field(None, ge=1, le=100)
+    final_min: int | None = Field(None, ge=2, le=1000)
+    group_cycles: int | None = Field(None, ge=1, le=4)
+    final_cycles: int | None = Field(None, ge=1, le=4)
+    super_final_players: int | None = Field(None, ge=0, le=100)
+    super_final_cycles: int | None = Field(None, ge=1, le=4)
+    tiebreaks: list[str] | None = Field(None, max_length=20)
+    time_control: str | None = Field(None, max_length=100)
+    pre_registration: bool | None = None
+    deadline_minutes: int | None = Field(None, ge=0, le=40320)
+
+
+@api.patch("/series/{series_id}")
+def api_edit(
+    series_id: Num, body: SeriesPatch, request: Request, caller: ApiCaller
+) -> dict[str, Any]:
+    """Edit a series (administrators and its organiser): the series and what changed."""
+    site = site_of(request)
+    require_editor(site, caller, series_id)
+    values = body.model_dump(exclude_none=True)
+    if "tiebreaks" in values:
+        values["tiebreaks"] = tuple(values["tiebreaks"])
+    changed = edit_series(site.service, series_id, SeriesChanges(**values), actor=caller.actor)
+    return site.service.series_info(series_id) | {"changed": changed}
 
 
 @api.post("/series/{series_id}/editions/{number}/registrations", status_code=201)

@@ -1,0 +1,101 @@
+"""Editing a series (issue 11 item 7): its name, the stages' format, tie-breaks, time
+control, pre-registration and the deadline's lead — one transaction, one line of the
+series' history naming what changed (old → new).
+
+The calendar (kind, weekday or day, start time, zone) is not edited: seed 002 fixes
+the start time when the series starts, and the open edition's start and deadline are
+already on it. A change of the format applies to the stages made from then on (a
+stage already made keeps its groups); a new deadline lead to the editions opened
+from then on. Every value is checked by the same rules as at creation.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+from crosstable.core.errors import RuleError
+from crosstable.service.base import ServiceBase
+from crosstable.service.registration import check_tiebreaks
+from crosstable.service.series.editions import SeriesSettings, _checked, _series
+from crosstable.service.series.outbox import record
+
+MAX_TIME_CONTROL = 100  # the column's width
+#: what an edit may change (the rest of the series is the calendar)
+EDITABLE = (
+    "name",
+    "max_group_size",
+    "qualifiers_per_group",
+    "final_min",
+    "group_cycles",
+    "final_cycles",
+    "super_final_players",
+    "super_final_cycles",
+    "tiebreaks",
+    "time_control",
+    "pre_registration",
+    "deadline_minutes",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class SeriesChanges:
+    """The new values (None: unchanged)."""
+
+    name: str | None = None
+    max_group_size: int | None = None
+    qualifiers_per_group: int | None = None
+    final_min: int | None = None
+    group_cycles: int | None = None
+    final_cycles: int | None = None
+    super_final_players: int | None = None
+    super_final_cycles: int | None = None
+    tiebreaks: tuple[str, ...] | None = None
+    time_control: str | None = None
+    pre_registration: bool | None = None
+    deadline_minutes: int | None = None
+
+
+def _settings(row: Any) -> SeriesSettings:
+    values = {f.name: getattr(row, f.name) for f in fields(SeriesSettings) if f.name != "tiebreaks"}
+    return SeriesSettings(**values, tiebreaks=tuple(c for c in row.tiebreaks.split(",") if c))
+
+
+def edit_series(
+    service: ServiceBase, series_id: int, changes: SeriesChanges, *, actor: str = ""
+) -> list[str]:
+    """Change the series; what changed, one ``field: old → new`` each (none: nothing)."""
+    wanted = {name: getattr(changes, name) for name in EDITABLE}
+    wanted = {name: value for name, value in wanted.items() if value is not None}
+    at = service._now()
+    with service.store.transaction() as session:
+        row = _series(session, series_id, lock=True)
+        before = _settings(row)
+        after = replace(before, **wanted)
+        name, _calendar = _checked(after)
+        tiebreaks = check_tiebreaks(after.tiebreaks)
+        after = replace(
+            after, name=name, tiebreaks=tiebreaks, time_control=after.time_control.strip()
+        )
+        if len(after.time_control) > MAX_TIME_CONTROL:
+            raise RuleError(f"a time control is at most {MAX_TIME_CONTROL} characters long")
+        said: list[str] = []
+        for field_name in EDITABLE:
+            old, new = getattr(before, field_name), getattr(after, field_name)
+            if old == new:
+                continue
+            shown = (lambda v: ",".join(v) or "-") if field_name == "tiebreaks" else str
+            said.append(f"{field_name}: {shown(old)} → {shown(new)}")
+            setattr(row, field_name, ",".join(new) if field_name == "tiebreaks" else new)
+        if said:
+            record(
+                session,
+                row.id,
+                None,
+                "edit",
+                f"series {row.id} edited — " + "; ".join(said),
+                at=at,
+                actor=actor,
+                data={"changed": [part.split(":", 1)[0] for part in said]},
+            )
+        return said
