@@ -33,6 +33,7 @@ from crosstable.core import battle as rules
 from crosstable.core.battle import BattleColours
 from crosstable.core.errors import RuleError
 from crosstable.core.model import GameResult, Reason, System, Tournament
+from crosstable.core.reasons import check_reason
 from crosstable.service.base import Change, Done
 from crosstable.service.exchange import Exchange
 from crosstable.service.play import Play, ResultLike
@@ -297,6 +298,7 @@ class Battle(Registration, Play, Exchange):
     ) -> Change:
         found = self._battle(tournament_id)  # one read; a classical tournament needs no more
         result, reason = self._setup_alias(tournament_id, result, reason, found)
+        _fits(result, reason)
         if found is not None:
             self._check_drawn(tournament_id, round_number, board)
         change = super().record_result(
@@ -327,6 +329,7 @@ class Battle(Registration, Play, Exchange):
     ) -> Change:
         if result is not None:
             result, reason = self._setup_alias(tournament_id, result, reason)
+            _fits(result, reason)
         return super().correct_result(
             tournament_id,
             round_number,
@@ -487,3 +490,10 @@ _NOT_BATTLE = "a set-up timeout is a battle-chess result; this tournament is not
 def battle_of(row: TournamentRow) -> rules.BattleRules | None:
     """The battle-chess rules of a tournament row (None: not battle chess)."""
     return rules.battle_rules(row.regulations)
+
+
+def _fits(result: ResultLike, reason: Reason | None) -> None:
+    """A reason given with a result fits it (a no-show is a forfeit…; core/reasons.py)."""
+    if reason is not None:
+        value = result if isinstance(result, GameResult) else GameResult.parse(result)
+        check_reason(value, reason)

@@ -8,6 +8,7 @@ from sqlalchemy import select
 
 from crosstable.core.errors import RuleError
 from crosstable.core.model import GameResult, Outcome, Reason, System
+from crosstable.core.reasons import reason_words
 from crosstable.core.wording import counted
 from crosstable.service.base import Change, Done, ServiceBase, Unchanged
 from crosstable.service.eligibility import check_start
@@ -116,7 +117,9 @@ class Play(ServiceBase):
                     current=result_label(game.result),
                 )
             tx.update(game, result=code, reason=why.value)
-            return finish_by_itself(tx, f"{where}: {value.label()}{_players(tx, game)}")
+            return finish_by_itself(
+                tx, f"{where}: {value.label()}{reason_words(why, value)}{_players(tx, game)}"
+            )
 
         return self._change(
             tournament_id,
@@ -161,7 +164,7 @@ class Play(ServiceBase):
             if not tx.update(game, result=code, reason=why.value):
                 raise Unchanged(f"{where} is already {before}")
             check_knockout_correction(tx)
-            after = "cleared" if value is None else value.label()
+            after = "cleared" if value is None else value.label() + reason_words(why, value)
             return f"{where}: {before} corrected to {after}{_players(tx, game)}"
 
         return self._change(

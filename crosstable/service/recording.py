@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from crosstable.core.model import GameResult, Reason
+from crosstable.core.reasons import reason_words
 from crosstable.service.bus import Notification
 from crosstable.service.live import (
     GameState,
@@ -193,7 +194,8 @@ def _prepare(service: ServiceBase, table: LiveTable, ask: _Request) -> _Ready:
         changes = json.dumps([{"table": "games", "key": key, "before": before, "after": after}])
     names = table.names
     summary = (
-        f"round {round_number} board {board}: {ask.value.label()} "
+        f"round {round_number} board {board}: {ask.value.label()}"
+        f"{reason_words(ask.reason, ask.value)} "
         f"({game.white} {names[game.white]} – {game.black} {names[game.black]})"
     )
     data = {"request": ask.request}

@@ -191,6 +191,11 @@ CATALOGUE: tuple[str, ...] = (
     E_("{count} results"),
     E_("finish is auto or confirm, not {value}"),
     E_("forfeits in tie-breaks is yes or no, not {value}"),  # R-RR-14
+    # -- core/reasons.py: the reason recorded with a result
+    E_("reason no-show: a no-show is a forfeit (+-, -+ or --), not {result}"),
+    E_(
+        "reason normal: {result} is a forfeit, not a game played at the board (the reason of a forfeit is no-show)"
+    ),
     # -- service/lots.py, service/tie_lots.py: lots for ties (R-RR-10)
     E_("ties after the tie-breaks are shared or lots (drawn), not {value}"),
     E_(

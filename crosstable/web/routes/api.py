@@ -15,7 +15,7 @@ from fastapi import APIRouter, Depends, HTTPException, Path, Query, Request
 from fastapi.responses import PlainTextResponse
 from pydantic import BaseModel
 
-from crosstable.core.model import LotsMethod
+from crosstable.core.model import LotsMethod, Reason
 from crosstable.core.scoring import points_json
 from crosstable.service import Change, PlayerInfo
 from crosstable.web.pairing_views import key_used, paired_rounds
@@ -27,6 +27,7 @@ from crosstable.web.routes.api_models import (
     LotsIn,
     PairingIn,
     PlayerIn,
+    RecordIn,
     ReopenIn,
     ResultIn,
     RevertIn,
@@ -278,7 +279,7 @@ def round_games(tid: Num, rnd: Num, request: Request) -> dict[str, Any]:
 
 @router.post("/tournaments/{tid}/rounds/{rnd}/boards/{board}/result")
 def record(
-    tid: Num, rnd: Num, board: Num, body: ResultIn, request: Request, caller: ApiCaller
+    tid: Num, rnd: Num, board: Num, body: RecordIn, request: Request, caller: ApiCaller
 ) -> ChangeOut:
     """Enter a result (organiser, helper, or a game server with their token). Repeating the
     same request (same idempotency key) answers with the first answer."""
@@ -293,6 +294,7 @@ def record(
         actor=caller.actor,
         idempotency_key=body.idempotency_key,
         expected_version=body.expected_version,
+        reason=None if body.reason is None else Reason(body.reason),
     )
     return _out(change)
 

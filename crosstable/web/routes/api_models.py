@@ -20,6 +20,19 @@ class ResultIn(Body):
     expected_version: int | None = Field(None, ge=0, le=2_000_000_000)
 
 
+class RecordIn(ResultIn):
+    """A result entered by an organiser, a helper or a game server, with why the game
+    ended so (recorded with it, shown in the history)."""
+
+    reason: Literal["normal", "no-show", "setup-timeout", "adjudicated"] | None = Field(
+        None,
+        description="why the game ended so: normal (played at the board), no-show (a "
+        "forfeit: a player was absent), setup-timeout (battle chess: a player did not "
+        "finish setting up in time; the result is the draw or the win it gives), "
+        "adjudicated (decided by the arbiter); null: normal, or no-show for a forfeit",
+    )
+
+
 class CorrectionIn(Body):
     result: str | None = Field(None, max_length=20, description="the new result; null clears it")
     expected: str | None = Field(
