@@ -490,37 +490,22 @@ def _system_details(
         given = [option for option, used in options.items() if used]
         if given and system is not wanted:
             raise RuleError(f"{given[0]} is for {what}, not a {system.value}")
-    details: dict[str, str] = {}
-    if system is System.SWISS_DUTCH:
-        from crosstable.service.swiss import parse_forbidden
+    from crosstable.core.system_settings import SettingError
+    from crosstable.service.formats import system_details
 
-        if rounds is not None and rounds < 1:
-            raise RuleError(f"--rounds {rounds}: at least one round")
-        colour = initial_colour.strip().lower()
-        if colour not in ("", "white", "black"):
-            raise RuleError(f"--initial-colour {initial_colour!r}: use white or black")
-        speed = acceleration.strip().lower()
-        if speed not in ("", "baku"):
-            raise RuleError(f"--acceleration {acceleration!r}: use baku")
-        parse_forbidden(forbidden)
-        details = {"initial_colour": colour}
-        if forbidden.strip():
-            details["forbidden"] = ",".join(
-                "-".join(str(s) for s in group) for group in parse_forbidden(forbidden)
-            )
-        if speed:
-            details["acceleration"] = speed
-    elif system is System.KNOCKOUT:
-        from crosstable.core.pairing.knockout_match import MatchFormat, TieRule
-
-        details = {
-            "match_format": MatchFormat.parse(match_format or "1").label(),
-            "tie_rule": TieRule.parse(tie_rule or "lower-rated").label(),
-            "bracket": (bracket or "seeded").strip().lower(),
-        }
-        if details["bracket"] not in ("seeded", "random"):
-            raise RuleError(f"--bracket {bracket!r}: use seeded or random")
-    return details
+    try:  # the wizard's function: the same choice makes the same regulations
+        return system_details(
+            system,
+            rounds=rounds,
+            initial_colour=initial_colour,
+            forbidden=forbidden,
+            acceleration=acceleration,
+            match_format=match_format,
+            tie_rule=tie_rule,
+            bracket=bracket,
+        )
+    except SettingError as error:
+        raise RuleError(error.option_text()) from None
 
 
 def _choice(enum: Any, text: str, what: str) -> Any:

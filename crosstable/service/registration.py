@@ -21,6 +21,7 @@ from crosstable.core.model import (
     WithdrawalRule,
 )
 from crosstable.core.scoring import PointSystem, format_points
+from crosstable.core.system_settings import check_keys
 from crosstable.service.approval import WITHDRAWN, withdraw_if_changed
 from crosstable.service.base import Change, Done, ServiceBase, Unchanged, append_event
 from crosstable.service.bus import Notification
@@ -146,6 +147,7 @@ class Registration(ServiceBase):
         settings = regulations.settings()
         settings = replace(settings, tiebreaks=check_tiebreaks(settings.tiebreaks))
         _check_dates(regulations.start_date, regulations.end_date)
+        check_keys(settings.system, regulations.details)  # a misspelt setting (issue 14.2)
         check_finish_setting(regulations.details)
         check_venue_kind(regulations.details)  # online or otb (issue 12.3)
         check_forfeit_setting(regulations.details)  # R-RR-14
@@ -282,6 +284,7 @@ class Registration(ServiceBase):
             updates["start_date"] = _iso(start)
             updates["end_date"] = _iso(end)
             if "details" in values:
+                check_keys(new.system, values["details"])  # a misspelt setting (issue 14.2)
                 check_finish_setting(values["details"])
                 check_venue_kind(values["details"])
                 check_forfeit_setting(values["details"])

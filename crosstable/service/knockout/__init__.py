@@ -53,10 +53,9 @@ from crosstable.service.knockout.replay import (
 from crosstable.service.knockout.settings import (
     DETAILS,
     KIND,
-    bracket_order,
     knockout_bracket,
     knockout_rules,
-    recorded_seed,
+    knockout_settings,
 )
 
 __all__ = [
@@ -66,13 +65,12 @@ __all__ = [
     "KnockoutMismatchError",
     "KnockoutPlay",
     "KnockoutState",
-    "bracket_order",
     "check_knockout_correction",
     "knockout_bracket",
     "knockout_places",
     "knockout_rules",
+    "knockout_settings",
     "pairing_event",
-    "recorded_seed",
     "replay",
     "round_label",
     "start_knockout",

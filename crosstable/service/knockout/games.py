@@ -14,8 +14,8 @@ from crosstable.core.model import Reason, System
 from crosstable.core.pairing.knockout import (
     BracketOrder,
     Knockout,
-    round_formats_label,
 )
+from crosstable.core.system_settings import KnockoutSettings
 from crosstable.service.base import Done
 from crosstable.service.knockout.replay import (
     Due,
@@ -26,10 +26,7 @@ from crosstable.service.knockout.replay import (
     still_to_play,
 )
 from crosstable.service.knockout.settings import (
-    bracket_order,
     knockout_bracket,
-    knockout_rules,
-    recorded_seed,
 )
 from crosstable.service.loading import Loaded, player_of, result_label
 from crosstable.service.unit import Tx
@@ -45,23 +42,18 @@ def start_knockout(tx: Tx, loaded: Loaded, *, random: _random.Random | None = No
     row = tx.tournament
     check_knockout(row)
     details = dict(row.regulations or {})
-    seed = recorded_seed(details)
+    settings = KnockoutSettings.from_details(details)  # a misspelt setting is refused here
+    seed = settings.lots_seed
     if seed is None:
         seed = (random or _random.Random()).randrange(1, 10**9)
-    rules = knockout_rules(details, seed=seed)
-    order = bracket_order(details)
+    settings = settings.with_seed(seed)
+    rules = settings.rules()
+    order = settings.bracket
     ordered = sorted(loaded.entries, key=lambda e: e.start or 0)
     players = tuple(player_of(entry) for entry in ordered)
     bracket = knockout_bracket(players, order, seed)
     ko = Knockout.start(bracket, rules)
-    details.update(
-        match_format=rules.format.label(),
-        tie_rule=rules.tie_rule.label(),
-        bracket=order.value,
-        lots_seed=str(seed),
-        round_formats=round_formats_label(rules.round_formats),
-        third_place="yes" if rules.third_place else "no",
-    )
+    details.update(settings.to_details(complete=True))
     tx.update(row, regulations=details)
     by_start = {entry.start: entry for entry in ordered if entry.start is not None}
     tx.insert(RoundRow(number=1, cycle=1))

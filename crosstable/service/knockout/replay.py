@@ -23,9 +23,8 @@ from crosstable.core.pairing.knockout import (
 from crosstable.service.history import effective
 from crosstable.service.knockout.settings import (
     KIND,
-    bracket_order,
     knockout_bracket,
-    knockout_rules,
+    knockout_settings,
 )
 from crosstable.service.loading import Loaded, player_of, result_label, result_of
 from crosstable.store.models import EntryRow, EventRow, GameRow, TournamentRow
@@ -101,11 +100,11 @@ def replay(session: Session, loaded: Loaded, *, correcting: bool = False) -> Kno
     check_knockout(row)
     if row.status == "registration":
         raise RuleError("the knockout has not started: draw lots and start it first")
-    details = row.regulations or {}
-    rules = knockout_rules(details)
+    settings = knockout_settings(row.regulations)
+    rules = settings.rules()
     ordered = sorted(loaded.entries, key=lambda e: e.start or 0)
     players = tuple(player_of(entry) for entry in ordered)
-    bracket = knockout_bracket(players, bracket_order(details), rules.seed)
+    bracket = knockout_bracket(players, settings.bracket, rules.seed)
     entries = {entry.start: entry for entry in ordered if entry.start is not None}
     state = KnockoutState(
         Knockout.start(bracket, rules),

@@ -9,10 +9,11 @@ from crosstable.core.pairing.dutch import (
     default_rounds,
     next_round,
 )
+from crosstable.core.system_settings import SwissSettings
 from crosstable.core.wording import counted
 from crosstable.service.base import Done
 from crosstable.service.loading import Loaded
-from crosstable.service.swiss.settings import check_details, max_rounds
+from crosstable.service.swiss.settings import max_rounds
 from crosstable.service.unit import Tx
 from crosstable.store.models import EntryRow
 
@@ -26,17 +27,19 @@ def start_swiss(tx: Tx, loaded: Loaded, *, random: _random.Random | None = None)
     if players < 2:
         raise RuleError("a Swiss needs at least two players")
     details = dict(row.regulations or {})
-    check_details(details, players)
+    settings = SwissSettings.from_details(details)  # a misspelt setting is refused here
+    settings.check_players(players)
     rounds = row.rounds_planned or default_rounds(players)
     if rounds > max_rounds(players):
         raise RuleError(
             f"{rounds} rounds are too many for {players} players: a Swiss without rematches "
             f"has at most {max_rounds(players)}"
         )
-    colour = str(details.get("initial_colour", "")).strip().lower()
-    drawn = not colour
-    if drawn:
+    drawn = settings.initial_colour is None
+    if settings.initial_colour is None:
         colour = (random or _random.Random()).choice(("white", "black"))
+    else:
+        colour = settings.initial_colour.name.lower()
     details["initial_colour"] = colour
     tx.update(row, status="running", rounds_planned=rounds, regulations=details)
     how = "drawn by lot" if drawn else "as the regulations say"

@@ -21,7 +21,7 @@ from crosstable.core.pairing.dutch import (
 )
 from crosstable.core.pairing.dutch.players import bye_eligible
 from crosstable.service.loading import Loaded
-from crosstable.service.swiss.settings import BYE_KINDS, initial_colour_of, parse_forbidden
+from crosstable.service.swiss.settings import BYE_KINDS, swiss_settings
 
 Board = tuple[int, int]
 
@@ -112,7 +112,7 @@ def plan_round(loaded: Loaded) -> Plan:
     waiting = _pending(loaded)
     if waiting is not None:
         raise RuleError(f"round {number} cannot be paired yet: {waiting}")
-    details = dict(row.regulations or {})
+    settings = swiss_settings(row.regulations)
     entered = {
         loaded.start_of(b.player): b.kind
         for b in loaded.byes
@@ -125,16 +125,16 @@ def plan_round(loaded: Loaded) -> Plan:
     }
     absent = {start: "withdrawn" for start in withdrawn} | entered
     accelerations: dict[int, list[Fraction]] | None = None
-    if str(details.get("acceleration", "")).strip().lower() == "baku":
+    if settings.baku:
         from crosstable.core.pairing.dutch.acceleration import baku
 
         accelerations = baku(len(tournament.players), planned)
     request = request_for(
         tournament,
         number,
-        initial_colour=initial_colour_of(details),
+        initial_colour=Colour.WHITE if settings.initial_colour is None else settings.initial_colour,
         accelerations=accelerations,
-        forbidden=parse_forbidden(str(details.get("forbidden", ""))),
+        forbidden=settings.forbidden,
         absent=withdrawn,
         total_rounds=planned,
     )

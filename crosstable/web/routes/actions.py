@@ -22,6 +22,7 @@ from crosstable.core.model import System, WithdrawalRule
 from crosstable.core.scoring import PointSystem, points
 from crosstable.service import Change, PlayerInfo, Regulations
 from crosstable.service.field import check_event_field, check_field
+from crosstable.service.formats import SYSTEMS, system_details, system_of_format
 from crosstable.web.routes.common import (
     MANAGERS,
     check_value,
@@ -34,29 +35,6 @@ from crosstable.web.site import Site
 
 if TYPE_CHECKING:
     from crosstable.core.schedule.groups import GroupStagePlan
-
-FORMATS = (
-    "round-robin",
-    "double-round-robin",
-    "swiss",
-    "knockout",
-    "scheveningen",
-    "quads",
-    "groups",
-)
-#: the pairing system of each format (what ``Regulations.system`` records)
-SYSTEMS = {
-    "round-robin": System.ROUND_ROBIN,
-    "double-round-robin": System.ROUND_ROBIN,
-    "swiss": System.SWISS_DUTCH,
-    "knockout": System.KNOCKOUT,
-    "scheveningen": System.SCHEVENINGEN,
-    "quads": System.ROUND_ROBIN,
-    "groups": System.ROUND_ROBIN,
-}
-#: settings of a Swiss or a knockout kept in the regulations' details (api_contract)
-INITIAL_COLOURS = ("", "white", "black")
-BRACKETS = ("seeded", "random")
 
 
 @dataclass(frozen=True)
@@ -90,36 +68,20 @@ class WizardSpec:
 
     @property
     def system(self) -> System:
-        if self.format not in FORMATS:
-            raise RuleError(f"format {self.format!r}: use one of {', '.join(FORMATS)}")
-        return SYSTEMS[self.format]
+        return system_of_format(self.format)
 
     def system_details(self) -> dict[str, str]:
-        """The Swiss or knockout settings, checked, as the regulations' details keep them."""
-        if self.format == "swiss":
-            colour = self.initial_colour.strip().lower()
-            if colour not in INITIAL_COLOURS:
-                raise RuleError(
-                    f"initial colour {self.initial_colour!r}: white, black, or empty (by lot)"
-                )
-            if self.rounds is not None and self.rounds < 1:
-                raise RuleError(f"rounds: {self.rounds} — a Swiss has at least one round")
-            return {"initial_colour": colour}
-        if self.format == "knockout":
-            from crosstable.core.pairing.knockout import MatchFormat, TieRule
-
-            match_format = MatchFormat.parse(self.match_format or "1").label()
-            tie_rule = TieRule.parse(self.tie_rule or "lower-rated")
-            bracket = (self.bracket or "seeded").strip().lower()
-            if bracket not in BRACKETS:
-                raise RuleError(f"bracket {self.bracket!r}: seeded or random")
-            chosen = {
-                "match_format": match_format,
-                "tie_rule": tie_rule.label(),
-                "bracket": bracket,
-            }
-            return chosen | ({"third_place": "yes"} if self.third_place else {})
-        return {}
+        """The Swiss or knockout settings, checked, as the regulations' details keep them
+        (the service's one function, shared with ``crosstable new``)."""
+        return system_details(
+            self.system,
+            rounds=self.rounds,
+            initial_colour=self.initial_colour,
+            match_format=self.match_format,
+            tie_rule=self.tie_rule,
+            bracket=self.bracket,
+            third_place=self.third_place,
+        )
 
     def stage_plan(self) -> GroupStagePlan:
         """Group stage + knockout: the plan of the groups and the knockout (checked)."""
