@@ -51,11 +51,20 @@ class SettingError(RuleError):
     """A system setting that cannot be used: ``key`` is the regulations' detail,
     ``value`` what it says, ``why`` what is wrong (the command line names its option)."""
 
-    def __init__(self, message: str, *, key: str, value: object = "", why: str = "") -> None:
-        super().__init__(message)
-        self.key = key
-        self.value = value
-        self.why = why or message
+    def __init__(
+        self,
+        message: str = "",
+        /,
+        *,
+        setting: str,
+        given: object = "",
+        why: object = "",
+        **params: object,
+    ) -> None:
+        super().__init__(message, **params)
+        self.key = setting
+        self.value = given
+        self.why = str(why or self.message)
 
     def option_text(self) -> str:
         """The message as the command line says it: ``--initial-colour 'red': use …``."""
@@ -104,17 +113,15 @@ def check_keys(system: System, details: Details) -> None:
         noun = SYSTEM_NOUNS[system]
         if owner is not None:
             raise SettingError(
-                f"regulations, {key}: a setting of {SYSTEM_NOUNS[owner]}, not of {noun}", key=key
+                f"regulations, {key}: a setting of {SYSTEM_NOUNS[owner]}, not of {noun}",
+                setting=key,
             )
         close = difflib.get_close_matches(key.strip().lower(), _ALL_KEYS, n=1, cutoff=_CLOSE)
         if close:
             raise SettingError(
-                f"regulations, {key}: not a setting of {noun} (did you mean {close[0]}?)", key=key
+                f"regulations, {key}: not a setting of {noun} (did you mean {close[0]}?)",
+                setting=key,
             )
-
-
-def _bad(key: str, value: str, why: str) -> SettingError:
-    return SettingError(f"regulations, {key} {value!r}: {why}", key=key, value=value, why=why)
 
 
 # -- the Swiss -------------------------------------------------------------------------
@@ -133,15 +140,19 @@ def parse_forbidden(text: str) -> tuple[tuple[int, ...], ...]:
         members: list[int] = []
         for number in part.split("-"):
             if not number.strip().isdigit():
-                why = (
+                raise SettingError(
                     f"forbidden pairs {text!r}: {part.strip()!r} is not like 1-2 "
-                    "(starting numbers joined by -, pairs separated by commas)"
+                    "(starting numbers joined by -, pairs separated by commas)",
+                    setting="forbidden",
+                    given=text,
                 )
-                raise SettingError(why, key="forbidden", value=text, why=why)
             members.append(int(number))
         if len(set(members)) < 2:
-            why = f"forbidden pairs {text!r}: {part.strip()!r} names one player"
-            raise SettingError(why, key="forbidden", value=text, why=why)
+            raise SettingError(
+                f"forbidden pairs {text!r}: {part.strip()!r} names one player",
+                setting="forbidden",
+                given=text,
+            )
         groups.append(tuple(members))
     return tuple(groups)
 
@@ -163,15 +174,19 @@ class SwissSettings:
             check_keys(cls.system, details)
         colour = _text(details, "initial_colour").lower()
         if colour and colour not in _COLOURS:
-            why = "use white or black (or leave it to the lot)"
             raise SettingError(
-                f"initial colour {colour!r}: {why}", key="initial_colour", value=colour, why=why
+                f"initial colour {colour!r}: use white or black (or leave it to the lot)",
+                setting="initial_colour",
+                given=colour,
+                why="use white or black (or leave it to the lot)",
             )
         speed = _text(details, "acceleration").lower()
         if speed not in ("", "baku"):
-            why = "use baku or none"
             raise SettingError(
-                f"acceleration {speed!r}: {why}", key="acceleration", value=speed, why=why
+                f"acceleration {speed!r}: use baku or none",
+                setting="acceleration",
+                given=speed,
+                why="use baku or none",
             )
         return cls(
             initial_colour=_COLOURS.get(colour),
@@ -197,7 +212,7 @@ class SwissSettings:
                     raise SettingError(
                         f"forbidden pairs: there is no starting number {start} "
                         f"(players 1–{players})",
-                        key="forbidden",
+                        setting="forbidden",
                     )
 
 
@@ -226,26 +241,56 @@ class KnockoutSettings:
         try:
             fmt = MatchFormat.parse(text)
         except RuleError as error:
-            raise _bad("match_format", text, str(error)) from None
+            raise SettingError(
+                f"regulations, match_format {text!r}: {error}",
+                setting="match_format",
+                given=text,
+                why=error,
+            ) from None
         rule = str(details.get("tie_rule") or "lower-rated")
         try:
             tie = TieRule.parse(rule)
         except RuleError as error:
-            raise _bad("tie_rule", rule, str(error)) from None
+            raise SettingError(
+                f"regulations, tie_rule {rule!r}: {error}",
+                setting="tie_rule",
+                given=rule,
+                why=error,
+            ) from None
         rounds = str(details.get("round_formats") or "")
         try:
             formats = parse_round_formats(rounds)
         except RuleError as error:
-            raise _bad("round_formats", rounds, str(error)) from None
+            raise SettingError(
+                f"regulations, round_formats {rounds!r}: {error}",
+                setting="round_formats",
+                given=rounds,
+                why=error,
+            ) from None
         third = (_text(details, "third_place") or "no").lower()
         if third not in _YES_NO:
-            raise _bad("third_place", third, "use yes or no")
+            raise SettingError(
+                f"regulations, third_place {third!r}: use yes or no",
+                setting="third_place",
+                given=third,
+                why="use yes or no",
+            )
         order = (_text(details, "bracket") or "seeded").lower()
         if order not in ("seeded", "random"):
-            raise _bad("bracket", order, "use seeded or random")
+            raise SettingError(
+                f"regulations, bracket {order!r}: use seeded or random",
+                setting="bracket",
+                given=order,
+                why="use seeded or random",
+            )
         seed = _text(details, "lots_seed")
         if seed and not seed.removeprefix("-").isdigit():
-            raise _bad("lots_seed", seed, "not a whole number")
+            raise SettingError(
+                f"regulations, lots_seed {seed!r}: not a whole number",
+                setting="lots_seed",
+                given=seed,
+                why="not a whole number",
+            )
         return cls(
             match_format=fmt,
             tie_rule=tie,
@@ -277,7 +322,8 @@ class KnockoutSettings:
         chosen = self.lots_seed if seed is None else seed
         if chosen is None:
             raise SettingError(
-                "regulations: lots_seed is missing (the start records it)", key="lots_seed"
+                "regulations: lots_seed is missing (the start records it)",
+                setting="lots_seed",
             )
         return MatchRules(
             self.match_format,

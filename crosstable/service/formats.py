@@ -71,8 +71,8 @@ def system_details(
         if rounds is not None and rounds < 1:
             raise SettingError(
                 f"rounds: {rounds} — a Swiss has at least one round",
-                key="rounds",
-                value=rounds,
+                setting="rounds",
+                given=rounds,
                 why="at least one round",
             )
         swiss = SwissSettings.from_details(

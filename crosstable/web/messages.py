@@ -438,6 +438,9 @@ CATALOGUE: tuple[str, ...] = (
     E_("regulations: lots_seed is missing (the start records it)"),
     E_("regulations, lots_seed {text}: not a whole number"),
     E_("regulations, bracket {text}: use seeded or random"),
+    # -- core/system_settings.py: a setting of another system, a misspelt one
+    E_("regulations, {key}: a setting of {owner}, not of {system}"),
+    E_("regulations, {key}: not a setting of {system} (did you mean {name}?)"),
     E_("the knockout has not started: draw lots and start it first"),
     E_("tournament {tournament} is a {system} tournament, not a knockout"),
     E_("{where} is not a game of the bracket (no match slot)"),
