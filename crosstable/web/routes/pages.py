@@ -101,12 +101,15 @@ def player(tid: int, start: int, request: Request) -> Response:
     games = [g for g in context["t"].games if start in (g.white, g.black)]
     numbers = [p.number for p in context["t"].players if p.start == start]
     details = site.service.player_details(tid).get(numbers[0]) if numbers else None
+    rating, norms = player_rating(site.service.table_state(tid).tournament, start)
     return site.page(
         request,
         "player.html",
         caller=caller,
         line=table.line(start),
         club=details.club if details else "",
+        rating=rating,
+        norms=norms,
         explanations=explanations,
         games=games,
         byes=player_byes(site, context["t"], table.line(start)),
@@ -274,3 +277,18 @@ from crosstable.web.routes import battle as _battle  # noqa: E402 - battle chess
 
 router.include_router(_battle.router)
 router.include_router(_battle.api_router)
+
+
+def player_rating(tournament: Any, start: int) -> tuple[Any, list[Any]]:
+    """The player's FIDE rating figures and the title norms made or still possible
+    (docs/ratings.md), for the player page."""
+    from crosstable.core.norms import tournament_norms
+    from crosstable.core.ratings import rate_tournament
+    from crosstable.formats.json_io import tournament_year
+
+    if not 1 <= start <= len(tournament.players):
+        return None, []
+    rating = rate_tournament(tournament, year=tournament_year(tournament))[start - 1]
+    checks = tournament_norms(tournament)[start - 1].checks
+    shown = [c for c in checks if c.status in ("made", "secured", "possible")]
+    return rating, shown
