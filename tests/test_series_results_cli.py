@@ -100,3 +100,41 @@ def test_a_fresh_database_has_no_news(capsys: pytest.CaptureFixture[str], tmp_pa
     )  # fmt: skip
     assert code == 0, err
     assert run(capsys, "series", "news", "1", "--db", db)[1].startswith("no news yet")
+
+
+def test_petitions_from_the_command_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    db = str(tmp_path / "petitions.db")
+    code, _out, err = run(
+        capsys, "series", "create", "X", "--kind", "weekend", "--time", "10:00", "--tz", "UTC",
+        "--db", db,
+    )  # fmt: skip
+    assert code == 0, err
+    names = [f"Level Two {i}" for i in range(1, 12)]
+    code, out, err = run(capsys, "series", "petition", "1", "level 2", *names, "--db", db)
+    assert (code, out, err) == (0, "petition 1: 11 players of level 2 wait\n", "")
+    code, out, err = run(capsys, "series", "petition", "1", "level 3", *names[:10], "--db", db)
+    assert code == 2 and "10 players: a class or level tournament needs at least 11" in err
+    assert run(capsys, "series", "petition", "1", "level 3", *names, "--db", db)[0] == 0
+    code, out, _ = run(capsys, "series", "refuse-petition", "2", "--reason", "", "--db", db)
+    assert code == 2
+    code, out, _ = run(capsys, "series", "refuse-petition", "2", "--reason", "no room", "--db", db)
+    assert (code, out) == (0, "petition 2 refused\n")
+    code, out, err = run(capsys, "series", "accept-petition", "1", "--db", db)
+    assert code == 0 and out.startswith("petition 1 accepted: tournament 1 started"), err
+    code, out, _ = run(capsys, "series", "petitions", "1", "--db", db)
+    assert out.splitlines() == [
+        "   1  accepted  level 2: 11 players — tournament 1",
+        "   2  refused   level 3: 11 players — no room",
+    ]
+    code, out, _ = run(
+        capsys, "series", "petitions", "1", "--state", "refused", "-f", "json", "--db", db
+    )
+    assert [p["id"] for p in json.loads(out)["petitions"]] == [2]
+    code, _out, err = run(capsys, "series", "accept-petition", "1", "--db", db)
+    assert code == 2 and "petition 1 was accepted already" in err
+    code, _out, err = run(capsys, "series", "accept-petition", "7", "--db", db)
+    assert code == 2 and "there is no petition 7" in err
+    code, out, _ = run(capsys, "series", "history", "1", "--db", db)
+    assert "petition-accepted" in out and "petition-refused" in out

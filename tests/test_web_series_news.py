@@ -105,3 +105,56 @@ def test_a_series_without_news_says_so(store: Store) -> None:
     assert "No stage of this season is over yet." in client.get(f"/series/{sid}/standings").text
     root = ET.fromstring(client.get(f"/series/{sid}/news.atom").content)
     assert root.findall(f"{ATOM}entry") == [] and root.findtext(f"{ATOM}updated")
+
+
+def test_petitions_in_the_api(store: Store) -> None:
+    from crosstable.service.accounts import Accounts
+
+    service, _clock = _service(store)
+    sid = _series(service)
+    accounts = Accounts(store)
+    admin = accounts.create_user("ann", "password-ann", is_admin=True)
+    player = accounts.create_user("pia", "password-pia")
+    tokens = {u.id: accounts.create_token(u.id) for u in (admin, player)}
+    client = TestClient(create_app(service=service))
+
+    def auth(user: object, language: str = "en") -> dict[str, str]:
+        return {"Authorization": f"Bearer {tokens[user.id]}", "Accept-Language": language}  # type: ignore[attr-defined]
+
+    names = [player.display_name, *(f"Class Two {i}" for i in range(1, 11))]
+    url = f"/api/v1/series/{sid}/petitions"
+    assert client.post(url, json={"level": "class 2", "players": names}).status_code == 401
+    others = [f"Class Two {i}" for i in range(1, 12)]
+    answer = client.post(url, json={"level": "class 2", "players": others}, headers=auth(player))
+    assert answer.status_code == 422 and "is not among the petition's players" in answer.text
+    short = client.post(url, json={"level": "class 2", "players": names[:10]}, headers=auth(player))
+    assert short.status_code == 422 and "needs at least 11" in short.text
+    russian = client.post(
+        url, json={"level": "class 2", "players": names[:10]}, headers=auth(player, "ru")
+    )
+    assert "для турнира класса или уровня нужно не меньше 11" in russian.text
+    created = client.post(url, json={"level": "class 2", "players": names}, headers=auth(player))
+    assert created.status_code == 201, created.text
+    petition = created.json()
+    assert petition["state"] == "pending" and petition["players"][0]["user"] == player.id
+    assert client.get(url).json()["petitions"] == [petition]
+    accept = f"/api/v1/petitions/{petition['id']}/accept"
+    assert client.post(accept).status_code == 401
+    assert client.post(accept, headers=auth(player)).status_code == 403
+    done = client.post(accept, headers=auth(admin))
+    assert done.status_code == 200 and done.json()["state"] == "accepted"
+    tid = done.json()["tournament"]
+    assert client.get(f"/api/v1/tournaments/{tid}").status_code == 200
+    again = client.post(accept, headers=auth(admin))
+    assert again.status_code == 422 and "was accepted already" in again.text
+    refuse = f"/api/v1/petitions/{petition['id']}/refuse"
+    assert client.post(refuse, json={"reason": "x"}, headers=auth(player)).status_code == 403
+    second = client.post(url, json={"level": "class 3", "players": names}, headers=auth(player))
+    refused = client.post(
+        f"/api/v1/petitions/{second.json()['id']}/refuse",
+        json={"reason": "not all of class 3"},
+        headers=auth(admin),
+    )
+    assert refused.json()["reason"] == "not all of class 3"
+    assert client.post("/api/v1/petitions/999/accept", headers=auth(admin)).status_code == 404
+    assert client.get(url, params={"state": "refused"}).json()["petitions"][0]["state"] == "refused"

@@ -6,7 +6,12 @@
 * ``series awards SERIES [--player NAME] [--format json]`` — places 1–3 of every group,
   final and super-final (one player's with ``--player``);
 * ``series standings SERIES [--season 2026|all] [--format json]`` — total points over
-  the season, in the order stated (points, best finish, wins, fewer games).
+  the season, in the order stated (points, best finish, wins, fewer games);
+* ``series petition SERIES LEVEL NAME…`` (R-SE-7: at least 11 players of one class or
+  level ask for their own tournament), ``series petitions SERIES [--state …]``,
+  ``series accept-petition ID`` (the round robin is made and started) and
+  ``series refuse-petition ID --reason TEXT`` — the command line is the
+  administrator's (it has the database).
 
 Every mistake (an unknown series, a bad season) is one line on stderr, exit status 2.
 """
@@ -20,7 +25,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from crosstable.cli.series import DbOption, OutputFormat, series_service
+from crosstable.cli.series import DbOption, NowOption, OutputFormat, series_service
 
 Format = Annotated[OutputFormat, typer.Option("--format", "-f", help="json or a readable table.")]
 
@@ -30,6 +35,10 @@ def register(series_app: typer.Typer) -> None:
     series_app.command("news")(news_command)
     series_app.command("awards")(awards_command)
     series_app.command("standings")(standings_command)
+    series_app.command("petition")(petition_command)
+    series_app.command("petitions")(petitions_command)
+    series_app.command("accept-petition")(accept_command)
+    series_app.command("refuse-petition")(refuse_command)
 
 
 def _stage(kind: str, number: int) -> str:
@@ -123,3 +132,65 @@ def standings_command(
             str(r["editions"]),
         )
     Console().print(table)
+
+
+def petition_command(
+    series: Annotated[int, typer.Argument(help="The series' id.")],
+    level: Annotated[str, typer.Argument(help="The class or level, e.g. 'class 3'.")],
+    players: Annotated[list[str], typer.Argument(help="The players' names (at least 11).")],
+    db: DbOption = None,
+    now: NowOption = None,
+) -> None:
+    """Players of one class or level ask for their own tournament (R-SE-7)."""
+    with series_service(db, now) as service:
+        pid = service.petition(series, level, [(name, None) for name in players])
+    typer.echo(f"petition {pid}: {len(players)} players of {' '.join(level.split())} wait")
+
+
+def petitions_command(
+    series: Annotated[int, typer.Argument(help="The series' id.")],
+    state: Annotated[
+        str | None, typer.Option("--state", help="pending, accepted or refused.")
+    ] = None,
+    output: Format = OutputFormat.TABLE,
+    db: DbOption = None,
+) -> None:
+    """The series' petitions, oldest first."""
+    with series_service(db, None) as service:
+        found = service.petitions(series, state=state)
+    if output is OutputFormat.JSON:
+        typer.echo(json.dumps({"petitions": found}, indent=2, ensure_ascii=False))
+        return
+    if not found:
+        typer.echo("no petitions")
+    for p in found:
+        outcome = {
+            "accepted": f" — tournament {p['tournament']}",
+            "refused": f" — {p['reason']}",
+        }.get(p["state"], "")
+        typer.echo(
+            f"{p['id']:>4}  {p['state']:<9} {p['level']}: {len(p['players'])} players{outcome}"
+        )
+
+
+def accept_command(
+    petition: Annotated[int, typer.Argument(help="The petition's id.")],
+    db: DbOption = None,
+    now: NowOption = None,
+) -> None:
+    """Accept a petition: its players' round robin is made, lots drawn, started."""
+    with series_service(db, now) as service:
+        tid = service.accept_petition(petition, actor="cli")
+    typer.echo(f"petition {petition} accepted: tournament {tid} started")
+
+
+def refuse_command(
+    petition: Annotated[int, typer.Argument(help="The petition's id.")],
+    reason: Annotated[str, typer.Option("--reason", help="Why (the petitioners see it).")],
+    db: DbOption = None,
+    now: NowOption = None,
+) -> None:
+    """Refuse a petition, saying why."""
+    with series_service(db, now) as service:
+        service.refuse_petition(petition, reason, actor="cli")
+    typer.echo(f"petition {petition} refused")

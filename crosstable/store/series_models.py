@@ -269,3 +269,26 @@ class SeriesResultRow(Base):
     points: Mapped[str] = mapped_column(String(20))
     wins: Mapped[int] = mapped_column(Integer)
     played: Mapped[int] = mapped_column(Integer)
+
+
+class SeriesPetitionRow(Base):
+    """Players of one class or level asking the administrators for their own
+    tournament (R-SE-7; migration 0012): at least 11 of them. ``state`` is
+    ``pending`` → ``accepted`` (``tournament_id``: the round robin made for them) or
+    ``refused`` (``reason``)."""
+
+    __tablename__ = "series_petitions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    series_id: Mapped[int] = mapped_column(ForeignKey("series.id"), index=True)
+    #: the class or level, as the petitioners name it ("class 3", "1400-1599")
+    level: Mapped[str] = mapped_column(String(100))
+    #: [{"name": …, "user": account id or None}, …] in the order given
+    players: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    requested_by: Mapped[str] = mapped_column(String(200), default="")
+    requested_at: Mapped[str] = mapped_column(String(40))
+    state: Mapped[str] = mapped_column(String(20), default="pending")
+    reason: Mapped[str] = mapped_column(Text, default="")
+    decided_by: Mapped[str] = mapped_column(String(200), default="")
+    decided_at: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    tournament_id: Mapped[int | None] = mapped_column(Integer, nullable=True)

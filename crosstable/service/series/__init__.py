@@ -8,18 +8,21 @@
   notifications outbox, written in the transaction of their cause;
 * :mod:`~crosstable.service.series.news` — what a finished stage publishes: the news
   item, the awards (places 1–3), the players' results; their reads;
-* :mod:`~crosstable.service.series.season` — the season's standings over editions.
+* :mod:`~crosstable.service.series.season` — the season's standings over editions;
+* :mod:`~crosstable.service.series.petitions` — R-SE-7: players of one level ask for
+  their own tournament, an administrator accepts or refuses.
 """
 
 from __future__ import annotations
 
 from crosstable.service.series.editions import SeriesEditions, SeriesSettings
 from crosstable.service.series.news import SeriesNews
+from crosstable.service.series.petitions import SeriesPetitions
 from crosstable.service.series.season import SeriesSeason
 from crosstable.service.series.tick import SeriesClock
 
 
-class SeriesPlay(SeriesEditions, SeriesClock, SeriesNews, SeriesSeason):
+class SeriesPlay(SeriesEditions, SeriesClock, SeriesNews, SeriesSeason, SeriesPetitions):
     """Every use case of a series."""
 
 

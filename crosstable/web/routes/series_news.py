@@ -23,6 +23,7 @@ from fastapi.responses import HTMLResponse, Response
 
 from crosstable.formats.atom import news_feed
 from crosstable.web import i18n
+from crosstable.web.routes import series_petitions
 from crosstable.web.routes.api import Num
 from crosstable.web.routes.common import caller_of
 from crosstable.web.site import site_of
@@ -185,3 +186,4 @@ def api_standings(series_id: Num, request: Request, season: Season = None) -> di
 
 router.include_router(pages)
 router.include_router(api)
+router.include_router(series_petitions.router)  # R-SE-7 petitions

@@ -1,0 +1,290 @@
+"""Petitions for a class or level tournament (R-SE-7, seed 002: «Турнир очередного
+класса или уровня проводится в случае, если в нем может участвовать не менее 11
+игроков. Наличие 11 игроков в соответствующем уровне или классе дает им право
+ходатайствовать перед администрацией о проведении между ними турнира»).
+
+How the product reads it (docs/series.md §11):
+
+* a petition belongs to a series (its administrators decide; the tournament takes the
+  series' time control and tie-breaks) and names the **class or level** as the
+  petitioners do ("class 3", "1400–1599"): the product keeps no register of classes,
+  so the administrator who decides checks that the players are of that level;
+* it lists **at least 11 players** (different names, letter case aside; at most
+  100), each a name and, when known, an account;
+* one petition of a level is **pending** at a time per series (a second one for the
+  same level waits for the first to be decided);
+* an administrator **accepts** it — a round robin of those players is made at once,
+  its lots drawn and started (every game created, as a series' groups are), named
+  after the series and the level — or **refuses** it with a reason. Either is final.
+  An acceptance first claims the petition (``accepting``): a second administrator's
+  accept or refusal meanwhile is refused, and a claim older than ten minutes (a
+  process that died) is resumed by the next accept;
+* every step is a line of the series' history (``petition``, ``petition-accepted``,
+  ``petition-refused``). A crash between the tournament's creation and the
+  petition's record is resumed: the tournament carries the petition's id in its
+  regulations and is adopted instead of made twice.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, cast
+
+from sqlalchemy import select
+
+from crosstable.core.errors import RuleError
+from crosstable.core.model import LotsMethod
+from crosstable.service.base import ServiceBase
+from crosstable.service.errors import NotFoundError
+from crosstable.service.registration import PlayerInfo, Regulations
+from crosstable.service.series.outbox import record
+from crosstable.store.models import TournamentRow
+from crosstable.store.series_models import SeriesPetitionRow, SeriesRow
+
+if TYPE_CHECKING:
+    from crosstable.service import Service
+
+#: R-SE-7: a class or level tournament runs with at least this many players
+MIN_PLAYERS = 11
+MAX_PLAYERS = 100
+MAX_LEVEL = 100
+MAX_NAME = 200
+MAX_REASON = 500
+#: an acceptance claimed longer ago than this was interrupted: the next one resumes it
+CLAIM = dt.timedelta(minutes=10)
+
+
+def _clean(text: str) -> str:
+    return " ".join(text.split())
+
+
+def checked_players(players: Sequence[tuple[str, int | None]]) -> list[dict[str, Any]]:
+    """The petition's players, checked: names given, no name twice, 11 to 100."""
+    found: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for name, user in players:
+        clean = _clean(name)
+        if not clean:
+            raise RuleError("a petition's player needs a name")
+        if len(clean) > MAX_NAME:
+            raise RuleError(f"a player's name has at most {MAX_NAME} characters")
+        if clean.casefold() in seen:
+            raise RuleError(f"{clean} is listed twice in the petition")
+        seen.add(clean.casefold())
+        found.append({"name": clean, "user": user})
+    if len(found) < MIN_PLAYERS:
+        raise RuleError(
+            f"{len(found)} players: a class or level tournament needs at least {MIN_PLAYERS}"
+        )
+    if len(found) > MAX_PLAYERS:
+        raise RuleError(f"{len(found)} players: a petition lists at most {MAX_PLAYERS}")
+    return found
+
+
+def petition_json(row: SeriesPetitionRow) -> dict[str, Any]:
+    return {
+        "id": row.id,
+        "series": row.series_id,
+        "level": row.level,
+        "players": [dict(p) for p in row.players],
+        "requested_by": row.requested_by,
+        "requested_at": row.requested_at,
+        "state": row.state,
+        "reason": row.reason,
+        "decided_by": row.decided_by,
+        "decided_at": row.decided_at,
+        "tournament": row.tournament_id,
+    }
+
+
+class SeriesPetitions(ServiceBase):
+    """R-SE-7 petitions: ask, list, accept, refuse."""
+
+    def petition(
+        self,
+        series_id: int,
+        level: str,
+        players: Sequence[tuple[str, int | None]],
+        *,
+        actor: str = "",
+    ) -> int:
+        """Players of one class or level ask for their own tournament; its id."""
+        clean_level = _clean(level)
+        if not clean_level:
+            raise RuleError("a petition names the class or level of its players")
+        if len(clean_level) > MAX_LEVEL:
+            raise RuleError(f"a class or level has at most {MAX_LEVEL} characters")
+        listed = checked_players(players)
+        at = self._now()
+        with self.store.transaction() as session:
+            series = _series(session, series_id, lock=True)
+            pending = session.scalars(
+                select(SeriesPetitionRow).where(
+                    SeriesPetitionRow.series_id == series_id,
+                    SeriesPetitionRow.state == "pending",
+                )
+            )
+            for other in pending:
+                if other.level.casefold() == clean_level.casefold():
+                    raise RuleError(
+                        f"a petition for {clean_level} is waiting already (petition {other.id})"
+                    )
+            row = SeriesPetitionRow(
+                series_id=series.id,
+                level=clean_level,
+                players=listed,
+                requested_by=actor,
+                requested_at=at,
+                state="pending",
+                reason="",
+                decided_by="",
+            )
+            session.add(row)
+            session.flush()
+            record(
+                session,
+                series.id,
+                None,
+                "petition",
+                f"petition {row.id}: {len(listed)} players of {clean_level} ask for a tournament",
+                at=at,
+                actor=actor,
+                data={"petition": row.id},
+            )
+            return row.id
+
+    def petitions(self, series_id: int, *, state: str | None = None) -> list[dict[str, Any]]:
+        """The series' petitions, oldest first (only ``state``'s when given)."""
+        if state is not None and state not in ("pending", "accepted", "refused"):
+            raise RuleError(f"state {state!r}: pending, accepted or refused")
+        with self.store.reading() as session:
+            _series(session, series_id)
+            query = select(SeriesPetitionRow).where(SeriesPetitionRow.series_id == series_id)
+            if state is not None:
+                query = query.where(SeriesPetitionRow.state == state)
+            return [petition_json(r) for r in session.scalars(query.order_by(SeriesPetitionRow.id))]
+
+    def petition_info(self, petition_id: int) -> dict[str, Any]:
+        with self.store.reading() as session:
+            return petition_json(_petition(session, petition_id))
+
+    def accept_petition(self, petition_id: int, *, actor: str = "") -> int:
+        """An administrator accepts: the round robin of the petition's players is made,
+        its lots drawn and started; the tournament's id."""
+        service = cast("Service", self)
+        now = self.clock.now()
+        with self.store.transaction() as session:
+            # claimed first (one administrator's acceptance at a time); a claim older
+            # than CLAIM was interrupted and is resumed
+            row = _petition(session, petition_id, lock=True)
+            if row.state == "accepting":
+                claimed = dt.datetime.fromisoformat(row.decided_at or "")
+                if now - claimed < CLAIM:
+                    raise RuleError(f"petition {row.id} is being accepted")
+            else:
+                _undecided(row)
+            row.state = "accepting"
+            row.decided_by = actor
+            row.decided_at = self._now()
+            series = _series(session, row.series_id)
+            title = f"{series.name} — {row.level}"
+            regulations = Regulations(
+                name=title,
+                tiebreaks=tuple(code for code in series.tiebreaks.split(",") if code),
+                time_control=series.time_control,
+                details={"series": str(series.id), "series_petition": str(row.id)},
+            )
+            players = [PlayerInfo(p["name"]) for p in row.players]
+            if len(players) < MIN_PLAYERS:  # pragma: no cover - checked when asked
+                raise RuleError(
+                    f"{len(players)} players: a class or level tournament needs at least "
+                    f"{MIN_PLAYERS}"
+                )
+        tid = self._adopt_petition(title, petition_id)
+        if tid is None:
+            tid = service.create_tournament(regulations, players=players, actor=actor).tournament_id
+        with self.store.reading() as session:
+            trow = session.get(TournamentRow, tid)
+            assert trow is not None
+            status, drawn = trow.status, trow.draw_method is not None
+        if status == "registration":
+            if not drawn:
+                service.draw_lots(tid, LotsMethod.RANDOM, actor=actor)
+            service.start(tid, actor=actor)
+        at = self._now()
+        with self.store.transaction() as session:
+            row = _petition(session, petition_id, lock=True)
+            row.state = "accepted"
+            row.decided_by = actor
+            row.decided_at = at
+            row.tournament_id = tid
+            record(
+                session,
+                row.series_id,
+                None,
+                "petition-accepted",
+                f"petition {row.id} accepted: tournament {tid} “{title}” with "
+                f"{len(row.players)} players",
+                at=at,
+                actor=actor,
+                data={"petition": row.id, "tournament": tid},
+            )
+        return tid
+
+    def refuse_petition(self, petition_id: int, reason: str, *, actor: str = "") -> None:
+        """An administrator refuses, saying why."""
+        clean = _clean(reason)
+        if not clean:
+            raise RuleError("a refusal says why (the reason is empty)")
+        if len(clean) > MAX_REASON:
+            raise RuleError(f"a refusal's reason has at most {MAX_REASON} characters")
+        at = self._now()
+        with self.store.transaction() as session:
+            row = _petition(session, petition_id, lock=True)
+            _undecided(row)
+            row.state = "refused"
+            row.reason = clean
+            row.decided_by = actor
+            row.decided_at = at
+            record(
+                session,
+                row.series_id,
+                None,
+                "petition-refused",
+                f"petition {row.id} refused: {clean}",
+                at=at,
+                actor=actor,
+                data={"petition": row.id},
+            )
+
+    def _adopt_petition(self, title: str, petition_id: int) -> int | None:
+        """The tournament an interrupted acceptance made (None: none)."""
+        with self.store.reading() as session:
+            for row in session.scalars(select(TournamentRow).where(TournamentRow.name == title)):
+                if (row.regulations or {}).get("series_petition") == str(petition_id):
+                    return row.id
+        return None
+
+
+def _series(session: Any, series_id: int, *, lock: bool = False) -> SeriesRow:
+    query = select(SeriesRow).where(SeriesRow.id == series_id)
+    row = session.scalars(query.with_for_update() if lock else query).one_or_none()
+    if row is None:
+        raise NotFoundError(f"there is no series {series_id} in this database")
+    return cast(SeriesRow, row)
+
+
+def _petition(session: Any, petition_id: int, *, lock: bool = False) -> SeriesPetitionRow:
+    query = select(SeriesPetitionRow).where(SeriesPetitionRow.id == petition_id)
+    row = session.scalars(query.with_for_update() if lock else query).one_or_none()
+    if row is None:
+        raise NotFoundError(f"there is no petition {petition_id} in this database")
+    return cast(SeriesPetitionRow, row)
+
+
+def _undecided(row: SeriesPetitionRow) -> None:
+    if row.state == "accepting":
+        raise RuleError(f"petition {row.id} is being accepted")
+    if row.state != "pending":
+        raise RuleError(f"petition {row.id} was {row.state} already")
