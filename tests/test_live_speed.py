@@ -19,6 +19,7 @@ from crosstable.core.tiebreaks.direct import encounters, mini_table
 from crosstable.core.tiebreaks.field import compile_field
 from crosstable.core.tiebreaks.spec import parse_code
 from crosstable.service.recording import _CHANGE_TEXT, _plain
+from crosstable.service.standings_text import json_text
 from tests.test_standings_live_groups import RESULTS, round_robins
 from tests.test_standings_properties import swiss_events
 
@@ -98,7 +99,7 @@ def test_tables_of_several_point_systems_side_by_side_each_read_as_their_recount
         value = None if text == ".." else GameResult.parse("=" if text == "==" else text)
         live.record(*key, value)
         full = compute_standings(live.tournament, codes, withdrawn=sorted(live._withdrawn))
-        assert json.loads(live.json_text()) == full.to_json()
+        assert json.loads(json_text(live)) == full.to_json()
 
 
 CODES = sorted({w.value + b.value for w in Outcome for b in Outcome})

@@ -4,7 +4,7 @@ The body stored with the tournament (and sent with in-process notifications, as
 JSON text) is the standings core's JSON (the command line's shape):
 ``{"tiebreaks": [...], "rows": [{"start", "rank", "name", "points", <code>: value…}],
 "provisional": …}``, computed exactly and printed as JSON numbers (4.5); the live
-table writes it straight as text (:meth:`LiveStandings.json_text`).
+table writes it straight as text (:mod:`crosstable.service.standings_text`).
 
 A service keeps each tournament's :class:`LiveTable` between changes: the
 :class:`LiveStandings`, the state of every game (players, result, reason, row
@@ -27,6 +27,7 @@ from typing import Any
 from crosstable.core.model import ByeKind, GameResult, Outcome, Tournament
 from crosstable.core.standings import compute_standings
 from crosstable.core.standings.live import LiveStandings
+from crosstable.service.standings_text import StandingsText
 
 #: game columns whose change the live table can take in one step
 _RESULT_COLUMNS = frozenset({"result", "reason", "white_report", "black_report"})
@@ -72,6 +73,9 @@ class LiveTable:
     #: games without a result (the fast path leaves the last one to the ordinary path,
     #: which finishes the tournament with it: see crosstable.service.finishing)
     open_games: int = 0
+    #: writes the standings' JSON text (made on first use; keeps the texts that do not
+    #: change from one result to the next)
+    text: StandingsText | None = None
 
 
 class LiveTables:
@@ -124,12 +128,12 @@ def refresh(
     if table is not None and table.revision == revision - 1 and results_only(changes):
         apply_results(table, changes)
         table.revision = revision
-        return standings_text(table.standings), table
+        return standings_text(table), table
     source = load()
     if source is None:
         return None, None
     kept = build_table(source, revision)
-    return standings_text(kept.standings), kept
+    return standings_text(kept), kept
 
 
 def build_table(source: LiveSource, revision: int) -> LiveTable:
@@ -230,10 +234,14 @@ def final_places(tournament: Tournament) -> dict[int, int]:
     return {row.start: row.rank for row in table.rows if row.rank is not None and not row.excluded}
 
 
-def standings_text(live: LiveStandings) -> str:
+def standings_text(table: LiveTable) -> str:
     """The stored and published body of a live table: the JSON text of
-    :func:`live_standings` for the same tournament."""
-    return live.json_text()
+    :func:`live_standings` for the same tournament (written by the table's own
+    :class:`~crosstable.service.standings_text.StandingsText`)."""
+    writer = table.text
+    if writer is None or writer.live is not table.standings:
+        writer = table.text = StandingsText(table.standings)
+    return writer.text()
 
 
 def results_only(changes: list[dict[str, Any]]) -> bool:

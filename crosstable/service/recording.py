@@ -200,7 +200,7 @@ def _prepare(service: ServiceBase, table: LiveTable, ask: _Request) -> _Ready:
     )
     data = {"request": ask.request}
     table.standings.record(round_number, game.white, game.black, ask.value)
-    body = standings_text(table.standings)
+    body = standings_text(table)
     at = service._now()
     notification = Notification(
         tournament_id=ask.tournament_id,

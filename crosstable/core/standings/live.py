@@ -31,24 +31,16 @@ A withdrawal changes who counts at all, so it rebuilds the table.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import replace
-from fractions import Fraction
 from itertools import chain
-from typing import Any, cast
 
 from crosstable.core.errors import RuleError
 from crosstable.core.model import GameResult, RulesEdition, System, Tournament
-from crosstable.core.scoring import points_json
-from crosstable.core.standings.ranking import Lot, Ranking, rank
+from crosstable.core.standings.ranking import Ranking, rank
 from crosstable.core.standings.table import (
     Standings,
     assemble,
-    document_json,
-    is_provisional,
-    lots_notes,
-    table_notes,
 )
 from crosstable.core.standings.withdrawals import WithdrawalEffect, withdrawal_effect
 from crosstable.core.tiebreaks.base import Change, Column, tiebreak
@@ -83,16 +75,6 @@ class LiveStandings:
         self._base = tournament
         self._codes = tuple(spec.code for spec in self._specs)
         self._names = {player.start: player.name for player in tournament.players}
-        # pieces of the JSON rows that never change (see json_text)
-        self._code_keys = [f",{_compact(code)}:" for code in self._codes]
-        #: per listed code: value → its `,"CODE":value` text, for columns of one shape
-        #: (denominator, integral); shared by every live table (see _shared_texts)
-        self._fragments: list[dict[object, str]] = [{} for _ in self._codes]
-        self._shapes: list[tuple[int, bool] | None] = [None for _ in self._codes]
-        self._points_texts: dict[object, str] = {}
-        self._points_scale = 0
-        #: (provisional, notes) → the text before and after the rows
-        self._around: tuple[tuple[bool, tuple[str, ...], tuple[Lot, ...]], str, str] | None = None
         self._results: dict[tuple[int, int], GameResult | None] = {}
         #: (DE code, tied group) → DE places, valid while no game inside the group changes
         self._places: dict[tuple[str, tuple[int, ...]], dict[int, int]] = {}
@@ -126,6 +108,44 @@ class LiveStandings:
         self._base = replace(self._base, rounds=tuple(rounds))
         self._results.clear()
         return self._base
+
+    @property
+    def base(self) -> Tournament:
+        """The tournament the table was built from (results recorded since are in the
+        field, not necessarily here: :attr:`tournament` has them all)."""
+        return self._base
+
+    @property
+    def specs(self) -> tuple[TieBreakSpec, ...]:
+        """The listed tie-breaks (PTS among them when listed), in order."""
+        return tuple(self._specs)
+
+    @property
+    def codes(self) -> tuple[str, ...]:
+        return self._codes
+
+    @property
+    def system(self) -> System:
+        return self._system
+
+    @property
+    def names(self) -> dict[int, str]:
+        """Starting number → name."""
+        return self._names
+
+    @property
+    def effect(self) -> WithdrawalEffect:
+        """Who the withdrawal rule takes out, as the table was last rebuilt."""
+        return self._effect
+
+    def ranking(self) -> Ranking:
+        """The ranking from the current values (remembered DE places; lots by the
+        tournament's seed), as :meth:`standings` ranks by default."""
+        return self._rank(self._base.settings.lots_seed)
+
+    def withdrawn_flags(self) -> dict[int, str]:
+        """Starting number → how the player withdrew, now (explicit or inferred)."""
+        return self._withdrawn_flags()
 
     def columns(self) -> dict[str, Column]:
         """The current tie-break columns by code (DE is decided at ranking time)."""
@@ -189,119 +209,7 @@ class LiveStandings:
             system=self._system,
         )
 
-    def json_text(self) -> str:
-        """``standings().to_json()`` as compact JSON text: the same document, made for a
-        table that changes a little at a time (the service stores and sends it after
-        every result).
-
-        The ranking is done as by :meth:`standings` (with the remembered DE places);
-        the rows are written straight from the field and the columns, each number's
-        text made once (no row objects, no exact fractions on the way).
-        """
-        f = self._field
-        ranking = self._rank(self._base.settings.lots_seed)
-        withdrawn = self._withdrawn_flags()
-        columns = ranking.columns
-        score = f.score
-        active = f.active
-        # (whole columns at a time, through C-level map/zip: the per-player Python work
-        # is what a table of a few dozen players costs most)
-        if self._points_scale != f.scale:
-            self._points_texts = _shared_texts(("points", f.scale))
-            self._points_scale = f.scale
-        known_points = list(map(self._points_texts.get, score))
-        pts = (
-            [text or self._points_text(x) for text, x in zip(known_points, score, strict=True)]
-            if None in known_points
-            else cast(list[str], known_points)
-        )
-        # per listed code, each player's `,"CODE":value` (the DE columns are made anew
-        # by every ranking; PTS shows the points)
-        found = iter(columns)
-        pieces: list[list[str]] = []
-        for index, spec in enumerate(self._specs):
-            code_key = self._code_keys[index]
-            if spec.name == "PTS":
-                pieces.append([code_key + text for text in pts])
-                continue
-            column = next(found)
-            known = self._fragments[index]
-            shape = (column.denominator, column.integral)
-            if self._shapes[index] != shape:  # (values read alike only with one shape)
-                known = self._fragments[index] = _shared_texts((code_key, *shape))
-                self._shapes[index] = shape
-            found_texts = list(map(known.get, column.values))
-            pieces.append(
-                [text or self._fragment(index, column, p) for p, text in enumerate(found_texts)]
-                if None in found_texts
-                else cast(list[str], found_texts)
-            )
-        heads, closers = self._row_heads, self._row_closers
-        ranks = ranking.ranks
-        shown = list(map(str, map(ranks.get, range(f.n))))
-        fields = zip(heads, shown, self._row_names, pts, *pieces, closers, strict=True)
-        rows = list(map("".join, fields))
-        parts = list(map(rows.__getitem__, ranking.order))
-        if withdrawn or not all(active):
-            parts = [
-                self._flagged(part, p, withdrawn, active[p])
-                for part, p in zip(parts, ranking.order, strict=True)
-            ]
-            for p in range(f.n):
-                if not active[p]:  # unranked, no values, at the end
-                    nulls = "".join(f"{key}{text}" for key, text in self._inactive_values(p, pts))
-                    row = f"{heads[p]}null{self._row_names[p]}{pts[p]}{nulls}}}"
-                    parts.append(self._flagged(row, p, withdrawn, False))
-        notes = table_notes(self._effect, columns, lots_notes(ranking.lots))
-        around = (is_provisional(self._base, f), tuple(notes), ranking.lots)
-        if self._around is None or self._around[0] != around:
-            head = document_json(
-                self._codes,
-                f.edition,
-                self._system,
-                final=False,
-                provisional=around[0],
-                rows=None,
-                notes=around[1],
-                lots=around[2],
-            )
-            text = _compact(head)
-            marker = '"rows":null'
-            cut = text.index(marker)
-            self._around = (around, text[:cut] + '"rows":[', "]" + text[cut + len(marker) :])
-        return self._around[1] + ",".join(parts) + self._around[2]
-
     # -- internals -----------------------------------------------------------------------
-
-    def _points_text(self, scaled: int) -> str:
-        text = _compact(points_json(self._field.points(scaled), "float"))
-        _keep(self._points_texts, scaled, text)
-        return text
-
-    def _fragment(self, index: int, column: Column, p: int) -> str:
-        """``,"CODE":value`` for player index ``p``'s value in ``column`` (kept by value)."""
-        text = self._code_keys[index] + _compact(points_json(column.natural(p), "typed"))
-        value = column.values[p]
-        # (an exact fraction equal to an integer is equal to it as a key too, and may
-        # read otherwise: such a value is written each time, never kept)
-        if not isinstance(value, Fraction) or value.denominator != 1:
-            _keep(self._fragments[index], value, text)
-        return text
-
-    def _inactive_values(self, p: int, pts: list[str]) -> list[tuple[str, str]]:
-        """A player the withdrawal rule took out: points, and no tie-break values."""
-        return [
-            (key, pts[p] if spec.name == "PTS" else "null")
-            for key, spec in zip(self._code_keys, self._specs, strict=True)
-        ]
-
-    @staticmethod
-    def _flagged(row: str, p: int, withdrawn: dict[int, str], active: bool) -> str:
-        flag = withdrawn.get(p + 1, "")
-        extra = (f',"withdrawn":{_compact(flag)}' if flag else "") + (
-            "" if active else ',"excluded":true'
-        )
-        return f"{row[:-1]}{extra}}}" if extra else row
 
     def _rank(self, lots_seed: int | None) -> Ranking:
         return rank(
@@ -364,38 +272,8 @@ class LiveStandings:
         self._field = raw
         #: player index → the remembered groups holding them (see record)
         self._places_of: list[set[tuple[str, tuple[int, ...]]]] = [set() for _ in range(raw.n)]
-        # the fixed parts of each player's JSON row (see json_text)
-        self._row_heads = [f'{{"start":{p + 1},"rank":' for p in range(raw.n)]
-        self._row_names = [
-            f',"name":{_compact(self._names.get(p + 1, ""))},"points":' for p in range(raw.n)
-        ]
-        self._row_closers = ["}"] * raw.n
         self._columns: list[Column] = [tiebreak(s).compute(raw, s) for s in self._ranked]
 
 
 #: the kinds of round a run of which at the end may mean a withdrawal
 _MISSING = frozenset({FLOSS, ZPB})
-
-
-_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
-
-#: the texts of numbers as the JSON rows show them, shared by every live table (a
-#: value reads the same in every tournament): per (code's key, denominator, integral),
-#: and the points per scale; each holds at most _SHARED_LIMIT texts
-_SHARED: dict[tuple[object, ...], dict[object, str]] = {}
-_SHARED_LIMIT = 65536
-
-
-def _shared_texts(kind: tuple[object, ...]) -> dict[object, str]:
-    """The shared texts of one kind of value (made on first use)."""
-    return _SHARED.setdefault(kind, {})
-
-
-def _keep(texts: dict[Any, str], value: object, text: str) -> None:
-    if len(texts) >= _SHARED_LIMIT:
-        texts.clear()  # (values seen long ago; the next tables make them again)
-    texts[value] = text
-
-
-def _compact(value: object) -> str:
-    return _ENCODER.encode(value)
