@@ -13,11 +13,10 @@ import datetime as dt
 import random
 from typing import Any
 
-from tests.browser import chromium, needs_chromium, web_server
-
 from crosstable.service import FixedClock, Service
 from crosstable.service.series import SeriesSettings
 from crosstable.store import open_store
+from tests.browser import chromium, needs_chromium, web_server
 
 pytestmark = needs_chromium
 
