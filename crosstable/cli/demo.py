@@ -61,13 +61,28 @@ def demo(
             "--reset", help="Recreate the web demo's database (what was made in it is lost)."
         ),
     ] = False,
+    series: Annotated[
+        bool,
+        typer.Option(
+            "--series",
+            help="A portal's series instead: a simulated season of three editions "
+            "(postponement, groups, final, super-final) in the demo database, summarised.",
+        ),
+    ] = False,
 ) -> None:
     """A demo round robin: schedule, results, crosstable and tie-breaks; then the web app.
 
     The web demo's database is kept from one start to the next; --reset recreates it.
+    With --series: a series' season is simulated in the demo database (--db, else the
+    per-user demo file), summarised, and served unless --no-serve.
     """
     if serve:
         check_port(host, port)  # before anything is printed or touched
+    if series:
+        from crosstable.cli.demo_series import series_demo
+
+        series_demo(db, host, port, serve=serve, reset=reset)
+        return
     typer.echo(render_example())
     if serve:
         _serve(db, host, port, reset=reset)

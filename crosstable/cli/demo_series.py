@@ -1,0 +1,58 @@
+"""``crosstable demo --series [--no-serve]`` (issue 11; DESIGN.md names it): a workdays
+series with a simulated season in the demo database — three editions over three weeks
+of injected time (the first postponed for lack of players, then 40 in four groups; a
+forfeit-only group winner who does not go on; the final and the super-final), and the
+next edition open on the real calendar — summarised, then served (the demo login sees
+the notifications a player gets). Built once and kept, like the round-robin demo
+(``--reset`` starts afresh)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+
+import typer
+
+
+def series_demo(db: str | None, host: str, port: int, *, serve: bool, reset: bool) -> None:
+    from crosstable.cli.demo import demo_database, remove_database
+    from crosstable.service import Service
+    from crosstable.store import open_store
+    from crosstable.web.demo import PASSWORD, USERNAME
+    from crosstable.web.demo_series import (
+        DemoClock,
+        build_series_demo,
+        find_series_demo,
+        summary,
+    )
+
+    database = demo_database(db)
+    if reset:
+        remove_database(database)
+    now = dt.datetime.now(dt.UTC).replace(microsecond=0)
+    store = open_store(database)
+    with store:
+        clock = DemoClock(now)
+        service = Service(store, clock=clock, random=random.Random(2026))
+        made = None if reset else find_series_demo(service)
+        if made is None:
+            made = build_series_demo(service, clock, now=now)
+            said = (
+                f"Demo series built in {database}: {made['games']} games played by the "
+                "service, every step done by the clock-driven tick."
+            )
+        else:
+            said = f"Demo series kept in {database} as it was left (--reset rebuilds it)."
+        lines = summary(service, made["series"])
+    typer.echo("\n".join([*lines, "", said]))
+    if not serve:
+        return
+    from crosstable.cli.serve import run
+
+    url = f"http://{host}:{port}"
+    banner = (
+        f"\nSeries demo: {url}{made['path']}  (editions, groups, qualifiers, notifications)\n"
+        f"Sign in as {USERNAME} / {PASSWORD}\n"
+        "Stop with Ctrl-C."
+    )
+    run(database, host=host, port=port, banner=banner)
