@@ -789,7 +789,7 @@ def test_pdf_columns_fit_their_headers_and_fill_the_page(
     "Рейт…") while the table is no wider than the page, and a table that does not need the
     whole width is spread over it (no fifth of the page left empty)."""
     from crosstable.web import i18n
-    from crosstable.web.pdf_document import Document
+    from crosstable.web.pdf.document import Document
 
     token = i18n.current.set(locale)
     try:

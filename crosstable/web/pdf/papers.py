@@ -1,0 +1,116 @@
+"""The papers of the tournament hall as PDF: pairing lists (:func:`pairings_pdf`),
+result slips (:func:`slips_pdf`) and winners' certificates (:func:`certificates_pdf`),
+drawn from the :class:`~crosstable.web.sheets.Sheet` and
+:class:`~crosstable.web.sheets.Winner` values the print pages show too."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from crosstable.web.i18n import gettext as _
+from crosstable.web.pdf.document import Document, pdf_bytes
+from crosstable.web.sheets import Sheet, Winner
+
+
+def pairings_pdf(title: str, sheets: Sequence[Sheet]) -> bytes:
+    """Pairing lists: a page per round — board, White, Black, result (blank to fill in);
+    in a knockout the match and game of each board; then the byes by kind."""
+    pdf = Document("P", title)
+    for sheet in sheets:
+        pdf.add_page()
+        pdf.heading(f"{title} — {_('Round')} {sheet.round}")
+        if sheet.knockout:
+            heads = [_("Board"), _("Match"), _("White"), _("Black"), _("Result")]
+            widths = [11.0, 66.0, 49.0, 49.0, 15.0]
+        else:
+            heads = [_("Board"), _("White"), _("Black"), _("Result")]
+            widths = [16.0, 75.0, 75.0, 24.0]
+        rows = []
+        for b in sheet.boards:
+            row = [str(b.board), f"{b.white}. {b.white_name}", f"{b.black}. {b.black_name}"]
+            if sheet.knockout:
+                row.insert(1, b.match)
+            rows.append([*row, b.result])
+        left = (1, 2, 3) if sheet.knockout else (1, 2)
+        pdf.grid(heads, widths, rows, size=10 if not sheet.knockout else 8, height=8, left=left)
+        if sheet.byes:
+            pdf.ln(3)
+            pdf.set_font("Sans", "", 10)
+            for bye in sheet.byes:
+                pdf.cell(0, 6, f"{bye.label}: {bye.start}. {bye.name}")
+                pdf.ln(6)
+    if not sheets:
+        pdf.add_page()
+        pdf.heading(_("No round is paired yet."))
+    return pdf_bytes(pdf)
+
+
+def slips_pdf(title: str, sheets: Sequence[Sheet]) -> bytes:
+    """Result slips, four to a page, each round on new pages: round, board (and in a
+    knockout the match and game), players, boxes to tick, signatures."""
+    pdf = Document("P", title)
+    pdf.set_auto_page_break(False)
+    for sheet in sheets:
+        for index, g in enumerate(sheet.boards):
+            if index % 4 == 0:
+                pdf.add_page()
+            top = 10 + (index % 4) * 69
+            pdf.set_xy(10, top)
+            pdf.set_font("Sans", "B", 11)
+            head = f"{title} · {_('Round')} {sheet.round} · {_('Board')} {g.board}"
+            pdf.cell(0, 7, pdf.fit(head, pdf.w - 20))
+            if g.match:
+                pdf.set_xy(10, top + 7)
+                pdf.set_font("Sans", "", 9)
+                pdf.cell(0, 5, pdf.fit(g.match, pdf.w - 20))
+            pdf.set_font("Sans", "", 10)
+            pdf.set_xy(10, top + 13)
+            pdf.cell(95, 7, pdf.fit(f"{_('White')}: {g.white}. {g.white_name}", 95))
+            pdf.cell(95, 7, pdf.fit(f"{_('Black')}: {g.black}. {g.black_name}", 95))
+            pdf.set_xy(10, top + 24)
+            for label in ("1-0", "½-½", "0-1", "+/−", "−/+"):
+                pdf.cell(8, 8, "", border=1)
+                pdf.cell(26, 8, f" {label}")
+            pdf.set_xy(10, top + 42)
+            pdf.cell(95, 7, f"{_('Signature')}: ____________________")
+            pdf.cell(95, 7, f"{_('Signature')}: ____________________")
+            pdf.set_dash_pattern(dash=1, gap=1)
+            pdf.line(10, top + 64, pdf.w - 10, top + 64)
+            pdf.set_dash_pattern()
+    if not any(sheet.boards for sheet in sheets):
+        pdf.add_page()
+    return pdf_bytes(pdf)
+
+
+def certificates_pdf(title: str, winners: Sequence[Winner], date: str) -> bytes:
+    """A certificate per prize-winner: the place, the name and (but in a knockout) the
+    points."""
+    pdf = Document("L", title)
+    pdf.set_auto_page_break(False)
+    for winner in winners:
+        pdf.add_page()
+        pdf.set_draw_color(120, 90, 20)
+        pdf.set_line_width(1.5)
+        pdf.rect(12, 12, pdf.w - 24, pdf.h - 24)
+        pdf.set_y(40)
+        pdf.set_font("Sans", "B", 34)
+        pdf.cell(0, 18, _("Certificate"), align="C")
+        pdf.ln(24)
+        pdf.set_font("Sans", "", 16)
+        pdf.cell(0, 10, _("awarded to"), align="C")
+        pdf.ln(14)
+        pdf.set_font("Sans", "B", 28)
+        pdf.cell(0, 14, pdf.fit(winner.name, pdf.w - 30), align="C")
+        pdf.ln(18)
+        pdf.set_font("Sans", "", 16)
+        pdf.cell(0, 10, _("for place %(place)s in", place=winner.place), align="C")
+        pdf.ln(10)
+        pdf.set_font("Sans", "B", 18)
+        pdf.cell(0, 10, pdf.fit(title, pdf.w - 30), align="C")
+        pdf.ln(12)
+        pdf.set_font("Sans", "", 13)
+        pdf.cell(0, 8, f"{winner.detail}   {date}".strip(), align="C")
+    if not winners:
+        pdf.add_page()
+        pdf.heading(_("No places yet: certificates are printed when the tournament is finished."))
+    return pdf_bytes(pdf)
