@@ -98,3 +98,31 @@ def test_no_route_module_imports_the_app_factory() -> None:
     graph = import_graph("web")
     importers = sorted(name for name, targets in graph.items() if "crosstable.web.app" in targets)
     assert importers == []
+
+
+def test_the_accounts_parts_import_no_circle() -> None:
+    """service/accounts: one module per job over a shared base (issue 14.5); before, the
+    accounts and their entries' mixin imported each other."""
+    graph = import_graph("service/accounts")
+    assert "crosstable.service.accounts.base" in graph["crosstable.service.accounts.users"]
+    assert circles(graph) == []
+
+
+def test_each_accounts_part_keeps_its_public_methods() -> None:
+    """The same public methods on Accounts as before the split, each from its part."""
+    from crosstable.service.accounts import Accounts
+
+    public = {name for name in dir(Accounts) if not name.startswith("_")}
+    expected = {
+        "create_user", "authenticate", "user", "find_user", "users", "set_user",
+        "create_token", "user_for_token", "tokens", "revoke_token",
+        "claim", "access", "set_access", "pending",
+        "staff", "set_staff", "role",
+        "link_entry", "unlink_entry", "entry_of", "entry_accounts",
+        "registration_problems", "entry_problems", "check_entry",
+        "flag", "unflag", "adjust", "set_master", "record",
+    }  # fmt: skip
+    assert expected <= public
+    owners = {name: getattr(Accounts, name).__module__.rsplit(".", 1)[-1] for name in expected}
+    assert owners["set_staff"] == "staff" and owners["check_entry"] == "eligibility"
+    assert owners["create_token"] == "tokens" and owners["link_entry"] == "entries"

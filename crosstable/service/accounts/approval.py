@@ -1,0 +1,180 @@
+"""A tournament's owner and access: who organises it, the administrator's approval
+of a master's regulations, self-registration's window and eligibility rules; every
+change recorded in the tournament's history."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import select
+
+from crosstable.core.errors import RuleError
+from crosstable.core.wording import counted
+from crosstable.service.accounts.base import (
+    ELIGIBILITY_KEYS,
+    OLD_ELIGIBILITY_KEYS,
+    AccessInfo,
+    AccountsBase,
+    UserInfo,
+    _access,
+    _name,
+    _parse_time,
+    _user_ref,
+)
+from crosstable.store.accounts_models import (
+    AccessRow,
+    StaffRow,
+)
+
+
+class Approval(AccountsBase):
+    """Owner, approval and the registration's access settings."""
+
+    def claim(self, tournament_id: int, owner: UserInfo, *, actor: str = "") -> AccessInfo:
+        """``owner`` created the tournament: it is theirs; a master's waits for approval.
+
+        Recorded in the tournament's history (who, when, what), like every change of
+        its owner, staff, access settings and linked accounts (see :meth:`_log`)."""
+        approval = "approved" if owner.is_admin else "pending"
+        with self.store.transaction() as session:
+            locked = self._lock(session, tournament_id)
+            before_access = session.get(AccessRow, tournament_id)
+            before_staff = session.get(StaffRow, (tournament_id, owner.id))
+            was = (
+                None
+                if before_access is None
+                else {"owner_id": before_access.owner_id, "approval": before_access.approval}
+            )
+            was_role = None if before_staff is None else before_staff.role
+            session.merge(
+                AccessRow(
+                    tournament_id=tournament_id,
+                    owner_id=owner.id,
+                    approval=approval,
+                    self_registration=False,
+                    eligibility={},
+                )
+            )
+            session.merge(StaffRow(tournament_id=tournament_id, user_id=owner.id, role="organiser"))
+            session.flush()
+            waits = (
+                "approved (an administrator's tournament)"
+                if approval == "approved"
+                else "waiting for an administrator's approval"
+            )
+            self._log(
+                session,
+                locked,
+                "claim",
+                f"{_name(owner)} organises the tournament; regulations {waits}",
+                {
+                    "user": _user_ref(owner),
+                    "access": {
+                        "before": was,
+                        "after": {"owner_id": owner.id, "approval": approval},
+                    },
+                    "role": {"before": was_role, "after": "organiser"},
+                },
+                actor or owner.username,
+            )
+        return self.access(tournament_id)
+
+    def access(self, tournament_id: int) -> AccessInfo:
+        with self.store.reading() as session:
+            return _access(tournament_id, session.get(AccessRow, tournament_id))
+
+    def set_access(self, tournament_id: int, *, actor: str = "", **values: Any) -> AccessInfo:
+        """Change the registration window, self-registration, eligibility rules or (an
+        administrator) the approval; what really changed is recorded in the history."""
+        allowed = {"self_registration", "opens_at", "closes_at", "eligibility", "approval"}
+        unknown = sorted(set(values) - allowed)
+        if unknown:
+            raise RuleError(f"unknown access setting {unknown[0]!r}")
+        if "eligibility" in values:
+            rules = {
+                k: v
+                for k, v in dict(values["eligibility"] or {}).items()
+                if k not in OLD_ELIGIBILITY_KEYS
+            }
+            bad = sorted(set(rules) - set(ELIGIBILITY_KEYS))
+            if bad:
+                raise RuleError(f"unknown eligibility rule {bad[0]!r}")
+            values = values | {"eligibility": rules}
+        for name in ("opens_at", "closes_at"):
+            if values.get(name):
+                _parse_time(values[name])
+        if values.get("approval") not in (None, "approved", "pending", "rejected"):
+            raise RuleError("approval is approved, pending or rejected")
+        with self.store.transaction() as session:
+            locked = self._lock(session, tournament_id)
+            row = session.get(AccessRow, tournament_id)
+            if row is None:
+                row = AccessRow(
+                    tournament_id=tournament_id,
+                    approval="approved",
+                    self_registration=False,
+                    eligibility={},
+                )
+                session.add(row)
+            before: dict[str, Any] = {}
+            after: dict[str, Any] = {}
+            for name, value in values.items():
+                current = getattr(row, name)
+                if name == "eligibility":
+                    current = dict(current or {})
+                    value = dict(value or {})
+                if current != value:
+                    before[name] = current
+                    after[name] = value
+                setattr(row, name, value)
+            session.flush()
+            if after:
+                approval = "approval" in after
+                self._log(
+                    session,
+                    locked,
+                    "approval" if approval and len(after) == 1 else "access",
+                    _describe_access(before, after),
+                    {"access": {"before": before, "after": after}},
+                    actor,
+                )
+            return _access(tournament_id, row)
+
+    def pending(self) -> list[int]:
+        """Tournaments of masters waiting for an administrator's approval."""
+        with self.store.reading() as session:
+            rows = session.scalars(select(AccessRow).where(AccessRow.approval == "pending"))
+            return [r.tournament_id for r in rows]
+
+
+def _describe_access(before: dict[str, Any], after: dict[str, Any]) -> str:
+    """What a change of the access settings did, in one line."""
+    parts: list[str] = []
+    if "approval" in after:
+        parts.append(
+            {
+                "approved": "regulations approved by an administrator",
+                "rejected": "regulations rejected by an administrator",
+                "pending": "regulations waiting for an administrator's approval again",
+            }[after["approval"]]
+        )
+    if "self_registration" in after:
+        parts.append(
+            "self-registration opened" if after["self_registration"] else "self-registration closed"
+        )
+    for name, label in (("opens_at", "registration opens"), ("closes_at", "registration closes")):
+        if name in after:
+            value = after[name]
+            parts.append(f"{label} {value}" if value else f"{label}: no limit")
+    if "eligibility" in after:
+        rules = after["eligibility"]
+        listed = []
+        if rules.get("min_rated_games"):
+            listed.append(f"at least {counted(rules['min_rated_games'], 'rated game')}")
+        if rules.get("min_online_tournaments"):
+            need = rules["min_online_tournaments"]
+            listed.append(f"at least {counted(need, 'online tournament')}")
+        parts.append("eligibility: " + ("; ".join(listed) if listed else "anyone"))
+    if list(after) == ["approval"]:
+        return parts[0]
+    return "access: " + ", ".join(parts)

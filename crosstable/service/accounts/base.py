@@ -1,0 +1,171 @@
+"""What every part of :class:`~crosstable.service.accounts.Accounts` shares: the
+account and access values (:class:`UserInfo`, :class:`AccessInfo`), how a row becomes
+one, and :class:`AccountsBase` (the store, the clock, the tournament lock and the
+history entry every permission change appends)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session, object_session
+
+from crosstable.core.errors import RuleError
+from crosstable.service.clock import Clock, SystemClock
+from crosstable.service.errors import NotFoundError
+from crosstable.service.history import append_information
+from crosstable.service.organisers import master_status
+from crosstable.store import Store
+from crosstable.store.accounts_models import (
+    AccessRow,
+    UserRow,
+)
+from crosstable.store.models import TournamentRow
+
+MIN_PASSWORD = 8
+#: flags an administrator may set on an account
+USER_FLAGS = ("is_admin", "is_master", "flagged", "rated_games", "online_tournaments", "rating")
+ELIGIBILITY_KEYS = ("min_rated_games", "min_online_tournaments")
+#: read in older eligibility documents and dropped: the fair-play ban is site-wide (R-SE-8)
+OLD_ELIGIBILITY_KEYS = ("refuse_flagged",)
+
+
+@dataclass(frozen=True, slots=True)
+class UserInfo:
+    id: int
+    username: str
+    display_name: str
+    is_admin: bool = False
+    is_master: bool = False
+    rated_games: int = 0
+    online_tournaments: int = 0
+    flagged: bool = False
+    rating: int | None = None
+
+    @property
+    def may_organise(self) -> bool:
+        """Administrators and masters may create tournaments (R-OR-1)."""
+        return self.is_admin or self.is_master
+
+
+@dataclass(frozen=True, slots=True)
+class AccessInfo:
+    tournament_id: int
+    owner_id: int | None = None
+    approval: str = "approved"
+    self_registration: bool = False
+    opens_at: str | None = None
+    closes_at: str | None = None
+    eligibility: dict[str, Any] = field(default_factory=dict)
+
+
+def _hasher() -> Any:
+    from argon2 import PasswordHasher
+
+    return PasswordHasher()
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _user(row: UserRow) -> UserInfo:
+    """The account; a master by the results or an administrator's grant (R-OR-1), read
+    from the row's session (a detached row: its granted flag)."""
+    session = object_session(row)
+    is_master = row.is_master if session is None else master_status(session, row).is_master
+    return UserInfo(
+        row.id,
+        row.username,
+        row.display_name,
+        row.is_admin,
+        is_master,
+        row.rated_games,
+        row.online_tournaments,
+        row.flagged,
+        row.rating,
+    )
+
+
+def _access(tournament_id: int, row: AccessRow | None) -> AccessInfo:
+    if row is None:
+        return AccessInfo(tournament_id)
+    return AccessInfo(
+        tournament_id,
+        row.owner_id,
+        row.approval,
+        row.self_registration,
+        row.opens_at,
+        row.closes_at,
+        dict(row.eligibility or {}),
+    )
+
+
+class AccountsBase:
+    """The store and the clock; the tournament lock and the history entry."""
+
+    def __init__(self, store: Store, *, clock: Clock | None = None) -> None:
+        self.store = store
+        self.clock: Clock = clock or SystemClock()
+
+    def _now(self) -> str:
+        return self.clock.now().isoformat(timespec="seconds")
+
+    def _lock(self, session: Session, tournament_id: int) -> TournamentRow:
+        """The tournament row, locked like every tournament change (first, so the lock
+        order is the services'); NotFoundError if there is none."""
+        query = select(TournamentRow).where(TournamentRow.id == tournament_id).with_for_update()
+        row = session.scalars(query).one_or_none()
+        if row is None:
+            raise NotFoundError(f"there is no tournament {tournament_id} in this database")
+        return row
+
+    def _log(
+        self,
+        session: Session,
+        row: TournamentRow,
+        kind: str,
+        summary: str,
+        data: dict[str, Any],
+        actor: str,
+    ) -> None:
+        """Append an informational event to the tournament's history (who, when, what).
+
+        It has no row changes, so undo and revert pass over it (docs/web.md, "Staff
+        and access in the history"): permissions are not taken back with the results.
+        The revision moves on like at any change, so cached pages are refreshed.
+        """
+        append_information(
+            session,
+            row,
+            at=self.clock.now().isoformat(timespec="microseconds"),
+            actor=actor,
+            kind=kind,
+            summary=summary,
+            data=data,
+        )
+
+
+def _name(user: UserInfo) -> str:
+    if user.display_name and user.display_name.lower() != user.username:
+        return f"{user.username} ({user.display_name})"
+    return user.username
+
+
+def _user_ref(user: UserInfo) -> dict[str, Any]:
+    return {"id": user.id, "username": user.username}
+
+
+def _article(role: str | None) -> str:
+    return {"organiser": "an organiser", "helper": "a helper"}.get(str(role), str(role))
+
+
+def _parse_time(text: str) -> dt.datetime:
+    try:
+        value = dt.datetime.fromisoformat(str(text))
+    except ValueError:
+        raise RuleError(f"{text!r} is not a date and time (YYYY-MM-DDTHH:MM)") from None
+    return value if value.tzinfo else value.replace(tzinfo=dt.UTC)

@@ -1,0 +1,74 @@
+"""What may keep an account's entry out of a tournament (R-SE-8; issue 12 items 2–4):
+the site-wide fair-play ban, an organiser who would leave no organiser off the board
+(:mod:`crosstable.service.organisers`), and, for self-registration, the approval, the
+window and the eligibility counted from the site's data
+(:mod:`crosstable.service.eligibility`)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from crosstable.core.errors import RuleError
+from crosstable.service.accounts.base import AccessInfo, AccountsBase, UserInfo, _parse_time
+from crosstable.service.accounts.entries import _entry_problems
+from crosstable.service.eligibility import eligibility_problems, playing_record, rules_of
+from crosstable.service.errors import NotFoundError
+from crosstable.store.accounts_models import UserRow
+from crosstable.store.models import TournamentRow
+
+
+class Eligibility(AccountsBase):
+    """Whether a user may register, or an entry stay."""
+
+    if TYPE_CHECKING:  # (the other parts of Accounts)
+
+        def access(self, tournament_id: int) -> AccessInfo: ...
+
+        def entry_of(self, tournament_id: int, user_id: int) -> int | None: ...
+
+        def user(self, user_id: int) -> UserInfo: ...
+
+    def registration_problems(self, tournament_id: int, user: UserInfo) -> list[str]:
+        """Why ``user`` cannot register themself now (empty: they can)."""
+        access = self.access(tournament_id)
+        problems: list[str] = []
+        if access.approval != "approved":
+            problems.append(
+                "the regulations are waiting for an administrator's approval"
+                if access.approval == "pending"
+                else "the regulations were not approved"
+            )
+        if not access.self_registration:
+            problems.append("the organiser has not opened self-registration")
+        now = self.clock.now()
+        if access.opens_at and now < _parse_time(access.opens_at):
+            problems.append(f"registration opens at {access.opens_at}")
+        if access.closes_at and now >= _parse_time(access.closes_at):
+            problems.append(f"registration closed at {access.closes_at}")
+        if self.entry_of(tournament_id, user.id) is not None:
+            problems.append("you are registered already")
+        with self.store.reading() as session:
+            row = session.get(UserRow, user.id)
+            tournament = session.get(TournamentRow, tournament_id)
+            if row is None or tournament is None:
+                raise NotFoundError(f"there is no tournament {tournament_id} in this database")
+            problems.extend(_entry_problems(session, tournament_id, row))
+            rules = rules_of(access.eligibility, tournament.regulations)
+            problems.extend(eligibility_problems(rules, playing_record(session, row)))
+        return problems
+
+    def entry_problems(self, tournament_id: int, user_id: int) -> list[str]:
+        """Why an entry of ``user_id`` may not be in the tournament (fair play, organisers;
+        empty: it may): asked before an organiser adds a player with an account."""
+        with self.store.reading() as session:
+            user = session.get(UserRow, user_id)
+            if user is None:
+                raise NotFoundError(f"there is no user {user_id}")
+            return _entry_problems(session, tournament_id, user)
+
+    def check_entry(self, tournament_id: int, user_id: int) -> None:
+        """RuleError when an entry of ``user_id`` may not be in the tournament."""
+        problems = self.entry_problems(tournament_id, user_id)
+        if problems:
+            name = self.user(user_id).username
+            raise RuleError(f"{name} cannot play in this tournament: " + "; ".join(problems))

@@ -1,0 +1,117 @@
+"""Which entry (registration number) of a tournament belongs to which account
+(R-OR-3, R-X-1; issue 5, issue 12 items 2–4); every link and unlink is recorded in
+the tournament's history like the other access changes."""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from crosstable.core.errors import RuleError
+from crosstable.service.accounts.base import AccountsBase
+from crosstable.service.errors import NotFoundError
+from crosstable.service.fair_play import fair_play_problem
+from crosstable.service.organisers import organiser_problem_joining
+from crosstable.store.accounts_models import (
+    EntryAccountRow,
+    UserRow,
+)
+from crosstable.store.models import EntryRow
+
+
+class EntryLinks(AccountsBase):
+    """Players with accounts."""
+
+    def link_entry(self, tournament_id: int, number: int, user_id: int, *, actor: str = "") -> None:
+        """The entry (registration number) ``number`` is the account ``user_id``'s."""
+        with self.store.transaction() as session:
+            locked = self._lock(session, tournament_id)
+            user = session.get(UserRow, user_id)
+            if user is None:
+                raise NotFoundError(f"there is no user {user_id}")
+            row = session.get(EntryAccountRow, (tournament_id, number))
+            before = None if row is None else row.user_id
+            if before == user_id:
+                return
+            problems = _entry_problems(session, tournament_id, user)
+            if problems:
+                raise RuleError(
+                    f"{user.username} cannot play in this tournament: " + "; ".join(problems)
+                )
+            previous = None if before is None else session.get(UserRow, before)
+            session.merge(
+                EntryAccountRow(tournament_id=tournament_id, number=number, user_id=user_id)
+            )
+            session.flush()
+            entry = _entry_name(session, tournament_id, number)
+            was = "" if previous is None else f" (was {previous.username})"
+            self._log(
+                session,
+                locked,
+                "account-link",
+                f"{entry} linked to the account {user.username}{was}",
+                {
+                    "number": number,
+                    "user": {"id": user.id, "username": user.username},
+                    "user_id": {"before": before, "after": user_id},
+                },
+                actor,
+            )
+
+    def unlink_entry(self, tournament_id: int, number: int, *, actor: str = "") -> None:
+        """The entry ``number`` no longer belongs to an account (nothing to do: no event)."""
+        with self.store.transaction() as session:
+            locked = self._lock(session, tournament_id)
+            row = session.get(EntryAccountRow, (tournament_id, number))
+            if row is None:
+                return
+            user = session.get(UserRow, row.user_id)
+            before = row.user_id
+            session.delete(row)
+            session.flush()
+            entry = _entry_name(session, tournament_id, number)
+            username = f"user {before}" if user is None else user.username
+            self._log(
+                session,
+                locked,
+                "account-unlink",
+                f"{entry} no longer linked to the account {username}",
+                {
+                    "number": number,
+                    "user": None if user is None else {"id": user.id, "username": user.username},
+                    "user_id": {"before": before, "after": None},
+                },
+                actor,
+            )
+
+    def entry_of(self, tournament_id: int, user_id: int) -> int | None:
+        """The registration number of the user's (still existing) entry, if any."""
+        with self.store.reading() as session:
+            rows = session.scalars(
+                select(EntryAccountRow).where(
+                    EntryAccountRow.tournament_id == tournament_id,
+                    EntryAccountRow.user_id == user_id,
+                )
+            ).all()
+            for row in rows:
+                if session.get(EntryRow, (tournament_id, row.number)) is not None:
+                    return row.number
+            return None
+
+    def entry_accounts(self, tournament_id: int) -> dict[int, int]:
+        """Registration number → user id of every entry tied to an account."""
+        with self.store.reading() as session:
+            rows = session.scalars(
+                select(EntryAccountRow).where(EntryAccountRow.tournament_id == tournament_id)
+            )
+            return {row.number: row.user_id for row in rows}
+
+
+def _entry_problems(session: Session, tournament_id: int, user: UserRow) -> list[str]:
+    problems = [fair_play_problem(user), organiser_problem_joining(session, tournament_id, user.id)]
+    return [p for p in problems if p]
+
+
+def _entry_name(session: Session, tournament_id: int, number: int) -> str:
+    entry = session.get(EntryRow, (tournament_id, number))
+    return f"player {number}" if entry is None else f"player {number} {entry.name}"

@@ -1,0 +1,116 @@
+"""A tournament's staff: organisers and helpers, and the role of a user in it (who
+may do what, R-OR-1)."""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from crosstable.core.errors import RuleError
+from crosstable.service.accounts.base import (
+    AccountsBase,
+    UserInfo,
+    _article,
+    _name,
+    _user,
+    _user_ref,
+)
+from crosstable.service.errors import NotFoundError
+from crosstable.service.organisers import organiser_problem_staff
+from crosstable.store.accounts_models import (
+    EntryAccountRow,
+    StaffRow,
+    UserRow,
+)
+
+
+class Staff(AccountsBase):
+    """Organisers, helpers, and every user's role."""
+
+    def staff(self, tournament_id: int) -> dict[int, str]:
+        with self.store.reading() as session:
+            rows = session.scalars(select(StaffRow).where(StaffRow.tournament_id == tournament_id))
+            return {r.user_id: r.role for r in rows}
+
+    def set_staff(
+        self, tournament_id: int, user_id: int, role: str | None, *, actor: str = ""
+    ) -> None:
+        """Make ``user_id`` an organiser or helper of the tournament (None: remove)."""
+        if role not in (None, "organiser", "helper"):
+            raise RuleError("a member of staff is an organiser or a helper")
+        with self.store.transaction() as session:
+            locked = self._lock(session, tournament_id)
+            user = session.get(UserRow, user_id)
+            if user is None:
+                raise NotFoundError(f"there is no user {user_id}")
+            row = session.get(StaffRow, (tournament_id, user_id))
+            before = None if row is None else row.role
+            if before == role:
+                return
+            if role == "organiser" and not _user(user).may_organise:
+                raise RuleError(
+                    f"{user.username} cannot organise: an organiser is an administrator or a "
+                    "master (a winner of an over-the-board event of the site); make them a helper"
+                )
+            if role == "organiser":
+                problem = organiser_problem_staff(session, tournament_id, user_id)
+                if problem:
+                    raise RuleError(f"{user.username} cannot organise: {problem}")
+            elif before == "organiser":
+                problem = self._leaving_organiser(session, tournament_id, user_id)
+                if problem:
+                    raise RuleError(problem)
+            if role is None:
+                if row is not None:
+                    session.delete(row)
+            elif row is None:
+                session.add(StaffRow(tournament_id=tournament_id, user_id=user_id, role=role))
+            else:
+                row.role = role
+            session.flush()
+            who = _name(_user(user))
+            if role is None:
+                summary = f"staff: {who} is no longer {_article(before)}"
+            elif before is None:
+                summary = f"staff: {who} is now {_article(role)}"
+            else:
+                summary = f"staff: {who} is now {_article(role)} (was {_article(before)})"
+            self._log(
+                session,
+                locked,
+                "staff",
+                summary,
+                {"user": _user_ref(_user(user)), "role": {"before": before, "after": role}},
+                actor,
+            )
+
+    def role(self, user: UserInfo | None, tournament_id: int) -> str | None:
+        """``admin``, ``organiser``, ``helper``, ``player`` or None (a spectator)."""
+        if user is None:
+            return None
+        if user.is_admin:
+            return "admin"
+        with self.store.reading() as session:
+            staff = session.get(StaffRow, (tournament_id, user.id))
+            if staff is not None:
+                return staff.role
+            linked = session.scalars(
+                select(EntryAccountRow).where(
+                    EntryAccountRow.tournament_id == tournament_id,
+                    EntryAccountRow.user_id == user.id,
+                )
+            ).first()
+            return "player" if linked is not None else None
+
+    def _leaving_organiser(self, session: Session, tournament_id: int, user_id: int) -> str | None:
+        """Why ``user_id`` may not stop organising (the organisers left would all play)."""
+        from crosstable.service.organisers import organisers, players
+
+        left = [u for u in organisers(session, tournament_id) if u.id != user_id]
+        playing = players(session, tournament_id)
+        if left and all(u.id in playing for u in left):
+            return (
+                "organisers: with several organisers, at least one of them does not play "
+                "(every organiser left would play)"
+            )
+        return None

@@ -1,0 +1,147 @@
+"""Accounts: users and their passwords (argon2 hashes, argon2-cffi), found by name,
+and an administrator's settings of an account."""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from typing import Any
+
+from sqlalchemy import select
+
+from crosstable.core.errors import RuleError
+from crosstable.service.accounts.base import (
+    MIN_PASSWORD,
+    USER_FLAGS,
+    AccountsBase,
+    UserInfo,
+    _hasher,
+    _user,
+)
+from crosstable.service.errors import ConflictError, NotFoundError
+from crosstable.service.fair_play import PortalRules
+from crosstable.store.accounts_models import UserRow
+
+_USERNAME = re.compile(r"^[A-Za-z0-9_.\-]{2,40}$")
+
+_DUMMY_HASH = (
+    "$argon2id$v=19$m=65536,t=3,p=4$c29tZXNhbHRzb21lc2FsdA$"
+    "RdescudvJCsgt3ub+b+dWRWJTmaaJObG3xsFfkJu2Pk"
+)
+
+
+class Users(AccountsBase, PortalRules):
+    """Users and passwords; the settings an administrator changes through the acts
+    that record themselves (:class:`~crosstable.service.fair_play.PortalRules`)."""
+
+    def create_user(
+        self,
+        username: str,
+        password: str,
+        *,
+        display_name: str = "",
+        is_admin: bool = False,
+        is_master: bool = False,
+        rating: int | None = None,
+    ) -> UserInfo:
+        name = username.strip()
+        if not _USERNAME.match(name):
+            raise RuleError("a user name has 2–40 letters, digits, dots, dashes or underscores")
+        if len(password) < MIN_PASSWORD:
+            raise RuleError(f"a password needs at least {MIN_PASSWORD} characters")
+        shown = " ".join((display_name or name).split())
+        digest = _hasher().hash(password)
+        with self.store.transaction() as session:
+            taken = session.scalars(select(UserRow).where(UserRow.username == name.lower())).first()
+            if taken is not None:
+                raise ConflictError(f"the user name {name!r} is taken")
+            row = UserRow(
+                username=name.lower(),
+                display_name=shown,
+                password_hash=digest,
+                is_admin=is_admin,
+                is_master=is_master,
+                rated_games=0,
+                online_tournaments=0,
+                flagged=False,
+                rating=rating,
+                created_at=self._now(),
+            )
+            session.add(row)
+            session.flush()
+            return _user(row)
+
+    def authenticate(self, username: str, password: str) -> UserInfo | None:
+        """The user if the password is right (a hash is checked even for unknown names)."""
+        from argon2.exceptions import InvalidHashError, VerificationError
+
+        hasher = _hasher()
+        with self.store.reading() as session:
+            row = session.scalars(
+                select(UserRow).where(UserRow.username == username.strip().lower())
+            ).first()
+        if row is None:
+            # the same work as for a real user: no timing hint that the name is unknown
+            with contextlib.suppress(VerificationError, InvalidHashError):
+                hasher.verify(_DUMMY_HASH, password)
+            return None
+        try:
+            hasher.verify(row.password_hash, password)
+        except (VerificationError, InvalidHashError):
+            return None
+        return _user(row)
+
+    def user(self, user_id: int) -> UserInfo:
+        with self.store.reading() as session:
+            row = session.get(UserRow, user_id)
+            if row is None:
+                raise NotFoundError(f"there is no user {user_id}")
+            return _user(row)
+
+    def find_user(self, username: str) -> UserInfo | None:
+        with self.store.reading() as session:
+            row = session.scalars(
+                select(UserRow).where(UserRow.username == username.strip().lower())
+            ).first()
+            return None if row is None else _user(row)
+
+    def users(self) -> list[UserInfo]:
+        with self.store.reading() as session:
+            return [_user(r) for r in session.scalars(select(UserRow).order_by(UserRow.id))]
+
+    def set_user(self, user_id: int, *, actor: str = "", **values: Any) -> UserInfo:
+        """An administrator changes an account's settings. The flag, the granted master
+        status and the adjustments go through :meth:`flag`/:meth:`unflag`,
+        :meth:`set_master` and :meth:`adjust`, so each is recorded (flagging a player
+        of a running tournament needs :meth:`flag` with a decision per tournament)."""
+        unknown = sorted(set(values) - set(USER_FLAGS))
+        if unknown:
+            raise RuleError(f"unknown account setting {unknown[0]!r}")
+        why = "set with the account's settings"
+        with self.store.reading() as session:
+            row = session.get(UserRow, user_id)
+            if row is None:
+                raise NotFoundError(f"there is no user {user_id}")
+            flagged, granted = row.flagged, row.is_master
+            adjusted = (row.rated_games, row.online_tournaments)
+        if "flagged" in values and bool(values["flagged"]) != flagged:
+            if values["flagged"]:
+                self.flag(user_id, why, actor=actor)
+            else:
+                self.unflag(user_id, why, actor=actor)
+        if "is_master" in values and bool(values["is_master"]) != granted:
+            self.set_master(user_id, bool(values["is_master"]), reason=why, actor=actor)
+        games = values.get("rated_games", adjusted[0])
+        tournaments = values.get("online_tournaments", adjusted[1])
+        if (games, tournaments) != adjusted:
+            self.adjust(
+                user_id, games=int(games), tournaments=int(tournaments), reason=why, actor=actor
+            )
+        plain = {k: v for k, v in values.items() if k in ("is_admin", "rating")}
+        with self.store.transaction() as session:
+            row = session.get(UserRow, user_id)
+            assert row is not None
+            for name, value in plain.items():
+                setattr(row, name, value)
+            session.flush()
+            return _user(row)
