@@ -342,6 +342,16 @@ def create_command(
     deadline: Annotated[
         int, typer.Option("--deadline", help="Registration closes this many minutes before.")
     ] = 60,
+    battle: Annotated[
+        bool,
+        typer.Option(
+            "--battle",
+            help="Battle chess: every group's colours drawn by the computer before each game.",
+        ),
+    ] = False,
+    setup_minutes: Annotated[
+        int | None, typer.Option("--setup-minutes", help="Battle chess: the set-up time (1…120).")
+    ] = None,
     db: DbOption = None,
     now: NowOption = None,
 ) -> None:
@@ -364,6 +374,8 @@ def create_command(
         time_control=time_control,
         pre_registration=pre_registration,
         deadline_minutes=deadline,
+        variant="battle" if battle else "",
+        setup_minutes=setup_minutes,
     )
     with series_service(db, now) as service:
         sid = service.create_series(settings)

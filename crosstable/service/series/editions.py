@@ -16,7 +16,9 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from crosstable.core import battle as battle_rules
 from crosstable.core.errors import RuleError
+from crosstable.core.model import System
 from crosstable.core.series.calendar import (
     REGULAR_POSTPONEMENT,
     CalendarKind,
@@ -62,6 +64,10 @@ class SeriesSettings:
     time_control: str = ""
     pre_registration: bool = False
     deadline_minutes: int = 60
+    #: "battle": every group tournament is battle chess (R-RR-9, R-SE-9; docs/battle.md)
+    variant: str = ""
+    #: battle chess: the set-up time in minutes (1…120; None: not set)
+    setup_minutes: int | None = None
 
 
 def calendar_of(row: SeriesRow) -> SeriesCalendar:
@@ -144,7 +150,28 @@ def _checked(settings: SeriesSettings) -> tuple[str, SeriesCalendar]:
         raise RuleError(
             f"registration deadline: between 0 and {MAX_DEADLINE_MINUTES} minutes before the start"
         )
+    battle_details(settings.variant, settings.setup_minutes)
     return name, calendar
+
+
+def battle_details(variant: str, setup_minutes: int | None) -> dict[str, str]:
+    """The regulations' details a series' group tournaments get from its variant (checked
+    by the battle-chess rules: a set-up time only with the variant, 1…120 minutes)."""
+    details: dict[str, str] = {}
+    if variant.strip():
+        details[battle_rules.VARIANT] = variant.strip().lower()
+    if setup_minutes is not None:
+        details[battle_rules.SETUP_MINUTES] = str(setup_minutes)
+    if not details:
+        return {}
+    checked = battle_rules.check_battle_details(details, System.ROUND_ROBIN, 0)
+    checked.pop(battle_rules.SEED, None)  # each group draws its own (Battle.create_tournament)
+    return checked
+
+
+def group_details(row: SeriesRow) -> dict[str, str]:
+    """The battle-chess details of a stored series' group tournaments ({} : classical)."""
+    return battle_details(row.variant or "", row.setup_minutes)
 
 
 class SeriesEditions(ServiceBase):
@@ -175,6 +202,10 @@ class SeriesEditions(ServiceBase):
                 pre_registration=settings.pre_registration,
                 deadline_minutes=settings.deadline_minutes,
                 created_at=at,
+                variant=battle_details(settings.variant, settings.setup_minutes).get(
+                    battle_rules.VARIANT, ""
+                ),
+                setup_minutes=settings.setup_minutes,
             )
             session.add(row)
             session.flush()

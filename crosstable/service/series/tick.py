@@ -59,6 +59,7 @@ from crosstable.service.series.editions import (
     active_entries,
     calendar_of,
     format_of,
+    group_details,
     iso,
     moment,
 )
@@ -356,7 +357,8 @@ class SeriesClock(ServiceBase):
                     "series_edition": str(edition.id),
                     "series_stage": str(stage.number),
                     "series_group": str(group.id),
-                },
+                }
+                | group_details(series),  # a battle-chess series' groups are battle chess
             )
             players = [
                 PlayerInfo(names[key].name, rating=names[key].rating) for key in group.players

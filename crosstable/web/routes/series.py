@@ -10,7 +10,7 @@ his account), administrators and masters create a series (as the wizard checks).
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -295,6 +295,8 @@ class SeriesIn(BaseModel):
     time_control: str = Field("", max_length=100)
     pre_registration: bool = False
     deadline_minutes: int = Field(60, ge=0, le=40320)
+    variant: Literal["", "battle"] = Field("", description="battle: every group is battle chess")
+    setup_minutes: int | None = Field(None, ge=1, le=120, description="battle chess: set-up time")
 
 
 @api.get("/series")

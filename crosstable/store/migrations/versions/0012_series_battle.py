@@ -1,0 +1,30 @@
+"""A battle-chess series (issue 12 item 1, R-RR-9, R-SE-9): ``series.variant`` ("" or
+``battle``) and ``series.setup_minutes`` (the set-up time, None: not set). Every group
+tournament such a series creates is battle chess with that set-up time; its colours are
+drawn from the group's own published seed, as a single battle tournament's are.
+
+Revision ID: 0012
+Revises: 0011
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0012"
+down_revision = "0011"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    with op.batch_alter_table("series") as batch:
+        batch.add_column(sa.Column("variant", sa.String(20), nullable=False, server_default=""))
+        batch.add_column(sa.Column("setup_minutes", sa.Integer(), nullable=True))
+
+
+def downgrade() -> None:
+    with op.batch_alter_table("series") as batch:
+        batch.drop_column("setup_minutes")
+        batch.drop_column("variant")
