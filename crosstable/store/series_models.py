@@ -73,7 +73,7 @@ class SeriesRow(Base):
     #: registration closes this many minutes before the planned start
     deadline_minutes: Mapped[int] = mapped_column(Integer, default=60)
     created_at: Mapped[str] = mapped_column(String(40))
-    #: "" (classical) or "battle": every group tournament is battle chess (migration 0012)
+    #: "" (classical) or "battle": every group tournament is battle chess (migration 0013)
     variant: Mapped[str] = mapped_column(String(20), default="", server_default="")
     #: battle chess: the set-up time in minutes (None: not set)
     setup_minutes: Mapped[int | None] = mapped_column(Integer, nullable=True)
