@@ -317,3 +317,14 @@ def test_k_times_games_never_exceeds_700(rating: int, before: int, games: int, o
 def test_round_change_is_symmetric(value: Fraction) -> None:
     assert round_change(-value) == -round_change(value)
     assert abs(round_change(value) - value) <= Fraction(1, 2)
+
+
+def test_one_players_figures_equal_the_whole_fields(data_dir: Path) -> None:
+    from crosstable.core.norms import tournament_norms
+
+    t = _real(data_dir, "fr_domloup_fide_41_a.trf")
+    everyone = rate_tournament(t, year=2026)
+    norms = tournament_norms(t)
+    for start in (1, 12, 24):
+        assert rate_tournament(t, year=2026, only=start) == (everyone[start - 1],)
+        assert tournament_norms(t, only=start) == (norms[start - 1],)

@@ -295,10 +295,14 @@ def _points(value: Fraction) -> str:
 
 
 def tournament_norms(
-    tournament: Tournament, *, federation_exempt: bool = False, planned_rounds: int | None = None
+    tournament: Tournament,
+    *,
+    federation_exempt: bool = False,
+    planned_rounds: int | None = None,
+    only: int | None = None,
 ) -> tuple[PlayerNorms, ...]:
     """Every player's norm checks (only the norms the player could use: women's norms
-    for women, none the player's own title already covers)."""
+    for women, none the player's own title already covers); ``only``: one player's."""
     players = {p.start: p for p in tournament.players}
     opponent = {
         p.start: Opponent(p.start, p.rating, title_code(p.title), p.federation)
@@ -306,10 +310,14 @@ def tournament_norms(
     }
     planned = planned_rounds or tournament.settings.rounds or len(tournament.rounds)
     robin = tournament.settings.system.has_predetermined_pairings
-    entries = entries_by_player(tournament)
+    entries: dict[int, list[Entry]] = (
+        entries_by_player(tournament) if only is None else _Entries(tournament)
+    )
     blank = _blank_unrated(tournament, entries) if robin else set()
     out = []
     for start, player in players.items():
+        if only is not None and start != only:
+            continue
         played: list[tuple[Opponent, int]] = []
         future: list[Opponent] = []
         used = 0
@@ -374,6 +382,18 @@ def entries_by_player(tournament: Tournament) -> dict[int, list[Entry]]:
             if start not in seen:
                 rows.append(Entry(rnd.number, None, Colour.NONE, Outcome.ZERO_BYE))
     return out
+
+
+class _Entries(dict[int, list[Entry]]):
+    """Players' rounds read when first asked for (one player's page needs few)."""
+
+    def __init__(self, tournament: Tournament) -> None:
+        super().__init__()
+        self.tournament = tournament
+
+    def __missing__(self, start: int) -> list[Entry]:
+        value = self[start] = self.tournament.entries(start)
+        return value
 
 
 #: 1.4.3d: a Swiss whose field waives the federation rule

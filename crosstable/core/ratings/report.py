@@ -85,8 +85,10 @@ def rate_tournament(
     rating_type: RatingType = RatingType.STANDARD,
     year: int | None = None,
     history: Mapping[int, PlayerHistory] | None = None,
+    only: int | None = None,
 ) -> tuple[PlayerRating, ...]:
-    """Every player's rating figures, by starting number.
+    """Every player's rating figures, by starting number (``only``: just that player's,
+    for a page that shows one).
 
     ``year``: the tournament's year (the under-18 rule); ``history``: per
     starting number what K also depends on.
@@ -96,6 +98,8 @@ def rate_tournament(
     for rnd in tournament.rounds:
         for game in rnd.games:
             for start in (game.white, game.black):
+                if only is not None and start != only:
+                    continue
                 outcome = game.outcome_of(start)
                 if outcome in _HALVES:
                     played[start].append(
@@ -115,6 +119,7 @@ def rate_tournament(
             history.get(p.start, PlayerHistory()),
         )
         for p in tournament.players
+        if only is None or p.start == only
     )
 
 

@@ -288,7 +288,8 @@ def player_rating(tournament: Any, start: int) -> tuple[Any, list[Any]]:
 
     if not 1 <= start <= len(tournament.players):
         return None, []
-    rating = rate_tournament(tournament, year=tournament_year(tournament))[start - 1]
-    checks = tournament_norms(tournament)[start - 1].checks
-    shown = [c for c in checks if c.status in ("made", "secured", "possible")]
+    # one player's figures: a page view does not rate the whole field
+    (rating,) = rate_tournament(tournament, year=tournament_year(tournament), only=start)
+    (norms,) = tournament_norms(tournament, only=start)
+    shown = [c for c in norms.checks if c.status in ("made", "secured", "possible")]
     return rating, shown
