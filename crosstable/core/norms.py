@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from crosstable.core.model import Colour, Entry, Outcome, Tournament
+from crosstable.core.scoring import points_json
 from crosstable.core.tiebreaks.fide_tables import dp
 from crosstable.core.tiebreaks.ratings import round_half_up
 
@@ -457,20 +458,15 @@ def _blank_unrated(tournament: Tournament, entries: dict[int, list[Entry]]) -> s
 def check_json(check: NormCheck) -> dict[str, object]:
     """One norm check as the command line's JSON writes it."""
 
-    def number(value: Fraction | None) -> float | int | None:
-        if value is None:
-            return None
-        return int(value) if value.denominator == 1 else float(value)
-
     return {
         "norm": check.norm,
         "status": check.status,
         "games": check.games,
-        "score": number(check.score),
+        "score": points_json(check.score),
         "average": check.average,
         "performance": check.performance,
-        "required": number(check.required),
-        "still_needed": number(check.still_needed),
+        "required": points_json(check.required),
+        "still_needed": points_json(check.still_needed),
         "games_left": check.games_left,
         "estimate": check.estimate,
         "failures": list(check.failures),

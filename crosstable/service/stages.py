@@ -226,10 +226,7 @@ class StagePlay(ServiceBase):
                     f"qualifiers from this group: {mine}"
                 )
                 notes.append(self._inform(session, group, text, {"knockout": row.id}, actor))
-        for tournament_id_kept, table in kept:
-            self.live_tables.checkin(tournament_id_kept, table)
-        for note in notes:
-            self._announce(note)
+        self._committed(kept, notes)  # as every change (service/base.py)
         return change
 
     def _new_knockout(
