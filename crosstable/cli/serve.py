@@ -1,6 +1,12 @@
 """`crosstable serve` — the web application (issue 5) on a database, migrations applied.
 
 crosstable serve [--db URL] [--host 127.0.0.1] [--port 8000] [--trusted-proxy ADDR ...]
+                 [--no-tick] [--tick-every SECONDS]
+
+The series' clock (issue 11) ticks in the process, every ``--tick-every`` seconds
+(60), and mails the outbox when ``CROSSTABLE_SMTP_HOST`` is set
+(:mod:`crosstable.service.series.ticker`); ``--no-tick`` leaves it to cron's
+``crosstable tick``.
 
 Several ``serve`` processes on one PostgreSQL database stay in step: each
 LISTENs for the others' changes and pushes them to its own viewers.
@@ -68,9 +74,26 @@ def serve(
             "comma-separated). Default: none.",
         ),
     ] = None,
+    tick: Annotated[
+        bool,
+        typer.Option(
+            "--tick/--no-tick",
+            help="Run the series' clock in this process (every --tick-every seconds); "
+            "--no-tick when cron or another process runs `crosstable tick`.",
+        ),
+    ] = True,
+    tick_every: Annotated[
+        float, typer.Option("--tick-every", min=1, max=3600, help="Seconds between ticks.")
+    ] = 60.0,
 ) -> None:
     """Run the web application: live crosstables, results, print pages, JSON API."""
-    run(db, host=host, port=port, trusted=trusted_proxies(trusted_proxy or []))
+    run(
+        db,
+        host=host,
+        port=port,
+        trusted=trusted_proxies(trusted_proxy or []),
+        tick_every=tick_every if tick else None,
+    )
 
 
 def trusted_proxies(given: Sequence[str], env: str | None = None) -> tuple[str, ...]:
@@ -106,8 +129,10 @@ def run(
     port: int = 8000,
     banner: str = "",
     trusted: Sequence[str] | None = None,
+    tick_every: float | None = None,
 ) -> None:
-    """Start the server (blocks until interrupted)."""
+    """Start the server (blocks until interrupted); with ``tick_every`` the series'
+    clock ticks in a background thread (crosstable.service.series.ticker)."""
     proxies = trusted_proxies([]) if trusted is None else tuple(trusted)
     try:
         import uvicorn
@@ -117,16 +142,26 @@ def run(
         raise WebMissingError(
             f"the web application needs its extra: pip install 'crosstable[web]' ({error.name})"
         ) from None
-    from crosstable.store import resolve_url
+    from crosstable.service import Service
+    from crosstable.service.series.ticker import Ticker, mail_sender
+    from crosstable.store import open_store, resolve_url
 
-    app = create_app(db)
+    service = Service(open_store(db))
+    app = create_app(service=service)
     shown = resolve_url(db)
     typer.echo(banner or f"crosstable on http://{host}:{port}/  (database {shown})")
-    uvicorn.run(
-        app,
-        host=host,
-        port=port,
-        log_level="warning",
-        timeout_graceful_shutdown=3,
-        **server_options(proxies),
-    )
+    ticker = None
+    if tick_every is not None:
+        ticker = Ticker(service, interval=tick_every, send=mail_sender(service)).start()
+    try:
+        uvicorn.run(
+            app,
+            host=host,
+            port=port,
+            log_level="warning",
+            timeout_graceful_shutdown=3,
+            **server_options(proxies),
+        )
+    finally:
+        if ticker is not None:
+            ticker.stop()

@@ -1,0 +1,212 @@
+"""The in-process ticker of ``crosstable serve`` (issue 11 item 6) and a kill -9 of the
+ticking process at random moments of a simulated edition (SQLite and PostgreSQL).
+
+The kill test plays one edition (15 players, stage 1 in two groups, the final, the
+super-final; results posted by the test, the stronger player winning every game, so
+the places do not depend on the lots) twice: once ticked in-process without a
+hitch (the reference), once ticked only by child processes
+(tests/series_tick_worker.py: the ticker's pass) each killed with SIGKILL just before a
+randomly chosen SQL statement, twice per due moment, then one clean pass. The
+two runs must have done the same steps once each: the same recorded step keys in the
+same order, the same tournaments and games (none made twice), the same outbox rows,
+news, awards and results."""
+
+# ruff: noqa: F811 - pytest fixtures imported from test_service_support
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import os
+import random
+import signal
+import subprocess
+import sys
+import threading
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import select
+from test_series_news import PLAYERS, _series, _service, play_by_rating
+from test_series_service import current_groups
+from test_service_support import db_url  # noqa: F401
+
+from crosstable.service import Service
+from crosstable.service.series.ticker import Ticker
+from crosstable.store import Store, open_store
+from crosstable.store.models import GameRow, TournamentRow
+from crosstable.store.series_models import (
+    SeriesAwardRow,
+    SeriesEventRow,
+    SeriesNewsRow,
+    SeriesOutboxRow,
+    SeriesResultRow,
+)
+
+WORKER = Path(__file__).with_name("series_tick_worker.py")
+ROOT = Path(__file__).resolve().parents[1]
+#: how many killed passes each due moment gets before the clean one
+KILLS = 2
+#: the killed pass dies before one of its first this-many statements
+KILL_RANGE = 240
+
+
+def test_a_pass_ticks_then_sends_and_reports() -> None:
+    calls: list[str] = []
+
+    class Fake:
+        def tick(self) -> list[str]:
+            calls.append("tick")
+            return ["edition 1: registration closed with 15 players"]
+
+    seen: list[list[str]] = []
+    ticker = Ticker(Fake(), send=lambda: calls.append("send"), on_pass=seen.append)  # type: ignore[arg-type]
+    assert ticker.pass_once() == ["edition 1: registration closed with 15 players"]
+    assert calls == ["tick", "send"] and seen == [
+        ["edition 1: registration closed with 15 players"]
+    ]
+    with pytest.raises(ValueError, match="positive"):
+        Ticker(Fake(), interval=0)  # type: ignore[arg-type]
+
+
+def test_a_failing_pass_is_logged_and_the_loop_goes_on(caplog: pytest.LogCaptureFixture) -> None:
+    passes = threading.Event()
+    count = [0]
+
+    class Flaky:
+        def tick(self) -> list[str]:
+            count[0] += 1
+            if count[0] == 1:
+                raise RuntimeError("the database went away")
+            return []
+
+    def after(_done: list[str]) -> None:
+        if count[0] >= 2:
+            passes.set()
+
+    ticker = Ticker(Flaky(), interval=0.01, on_pass=after)  # type: ignore[arg-type]
+    with caplog.at_level(logging.ERROR, logger="crosstable.ticker"):
+        ticker.start()
+        try:
+            assert passes.wait(30), "the second pass never ran"
+        finally:
+            ticker.stop()
+    assert count[0] >= 2 and "the series tick failed" in caplog.text
+
+
+def test_serve_ticks_unless_told_not_to(monkeypatch: pytest.MonkeyPatch) -> None:
+    from crosstable.cli import main, serve
+
+    seen: list[Any] = []
+    monkeypatch.setattr(serve, "run", lambda db, **options: seen.append(options["tick_every"]))
+    assert main(["serve", "--db", "x.db"]) == 0
+    assert main(["serve", "--db", "x.db", "--tick-every", "5"]) == 0
+    assert main(["serve", "--db", "x.db", "--no-tick"]) == 0
+    assert seen == [60.0, 5.0, None]
+    assert main(["serve", "--tick-every", "0"]) == 2
+
+
+# -- kill -9 -------------------------------------------------------------------------------
+
+
+def play(store: Store, tick: Callable[[Service, dt.datetime], None]) -> None:
+    """One edition from registration to the super-final, ticked by ``tick``."""
+    service, clock = _service(store)
+    sid = _series(service)
+    edition = service.open_edition(sid)
+    for name, rating, user in [("Forfeiter", 2500, None), *PLAYERS]:
+        service.register_for_edition(edition, name, rating=rating, user_id=user)
+    start = dt.datetime.fromisoformat(service.edition_info(edition)["planned_start"])
+    clock.advance(start + dt.timedelta(minutes=1) - clock.now())
+    tick(service, clock.now())
+    for _ in range(3):
+        _kind, tids = current_groups(store, edition)
+        play_by_rating(service, tids, "Forfeiter")
+        clock.advance(dt.timedelta(hours=1))
+        tick(service, clock.now())
+    assert service.edition_info(edition)["state"] == "finished"
+
+
+def record_of(store: Store) -> dict[str, Any]:
+    """What the run did, in terms independent of ids and of the drawn colours."""
+    with store.reading() as session:
+        tournaments = list(session.scalars(select(TournamentRow).order_by(TournamentRow.id)))
+        games = Counter(t for t in session.scalars(select(GameRow.tournament_id)))
+        names = {t.id: t.name for t in tournaments}
+        return {
+            "steps": [
+                e.step
+                for e in session.scalars(select(SeriesEventRow).order_by(SeriesEventRow.id))
+                if e.step
+            ],
+            "tournaments": sorted((t.name, t.status, games[t.id]) for t in tournaments),
+            "outbox": sorted(
+                (r.kind, r.recipient, str(r.payload.get("stage")))
+                for r in session.scalars(select(SeriesOutboxRow))
+            ),
+            "news": [n.title for n in session.scalars(select(SeriesNewsRow).order_by("id"))],
+            "awards": sorted(
+                (a.stage_kind, a.group_letter, a.place, a.name, a.points)
+                for a in session.scalars(select(SeriesAwardRow))
+            ),
+            "results": sorted(
+                (r.stage_number, r.name, r.place, r.points, r.wins, r.played)
+                for r in session.scalars(select(SeriesResultRow))
+            ),
+            "groups": sorted(names[t] for t in games),
+        }
+
+
+def test_a_ticking_process_killed_at_random_moments_loses_no_step_and_does_none_twice(
+    db_url: str, tmp_path: Path
+) -> None:
+    reference = open_store(f"sqlite:///{tmp_path}/reference.db")
+    try:
+        play(reference, lambda service, _now: service.tick() and None)
+        expected = record_of(reference)
+    finally:
+        reference.close()
+    assert len(expected["steps"]) == 8 and expected["news"]
+
+    rng = random.Random(11)
+    kills: list[tuple[str, int, int]] = []
+    env = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
+
+    def killed_passes(service: Service, now: dt.datetime) -> None:
+        # each killed pass 11 minutes after the last: a killed SQLite tick leaves its
+        # lease for ten (PostgreSQL's lock goes with the dead connection at once)
+        moment = now
+        for _ in range(KILLS):
+            kill_at = rng.randint(1, KILL_RANGE)
+            ran = subprocess.run(
+                [sys.executable, str(WORKER), db_url, moment.isoformat(), str(kill_at), "7"],
+                capture_output=True,
+                text=True,
+                env=env,
+                timeout=300,
+            )
+            assert ran.returncode in (0, -signal.SIGKILL), ran.stderr
+            kills.append((moment.isoformat(), kill_at, ran.returncode))
+            moment += dt.timedelta(minutes=11)
+        clean = subprocess.run(
+            [sys.executable, str(WORKER), db_url, moment.isoformat(), "0", "7"],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=300,
+        )
+        assert clean.returncode == 0, clean.stderr
+        service.clock.advance(moment - service.clock.now())  # type: ignore[attr-defined]
+
+    store = open_store(db_url)
+    try:
+        play(store, killed_passes)
+        found = record_of(store)
+    finally:
+        store.close()
+    assert any(code == -signal.SIGKILL for _m, _k, code in kills), kills  # some were killed
+    for key in expected:
+        assert found[key] == expected[key], (key, kills)
