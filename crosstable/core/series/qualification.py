@@ -19,7 +19,7 @@ seeding puts every group winner first, then every runner-up, and so on.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from crosstable.core.errors import RuleError
@@ -39,6 +39,9 @@ class GroupOutcome:
 
     ranking: tuple[int, ...]
     played: frozenset[int]
+    #: players of the group barred from going on (an account flagged for computer help,
+    #: R-SE-8): left out like a player who played no game, the next one moves up
+    barred: frozenset[int] = frozenset()
 
     def __post_init__(self) -> None:
         if len(set(self.ranking)) != len(self.ranking):
@@ -47,10 +50,12 @@ class GroupOutcome:
             raise RuleError("a player who played is not in the group's ranking")
 
     def qualifiers(self, count: int) -> tuple[int, ...]:
-        """The top ``count`` of those who played (R-SE-6), best first."""
+        """The top ``count`` of those who played (R-SE-6) and are not barred (R-SE-8),
+        best first."""
         if count < 0:
             raise RuleError(f"qualifiers per group: {count} — never negative")
-        return tuple(key for key in self.ranking if key in self.played)[:count]
+        going = (key for key in self.ranking if key in self.played and key not in self.barred)
+        return tuple(going)[:count]
 
 
 def outcome_of(
@@ -61,20 +66,28 @@ def outcome_of(
     *,
     lots_seed: int | None = None,
     label: str = "",
+    barred: Collection[int] = (),
 ) -> GroupOutcome:
     """The outcome of a finished round robin whose starting number j is ``keys[j - 1]``.
 
     The ranking is the group's final standings; an unbroken tie at the cut (between
     the last of the ``qualifiers`` who played and the next) is an error, as for the
-    knockout (break it by lots with ``lots_seed`` or by a play-off).
+    knockout (break it by lots with ``lots_seed`` or by a play-off). ``barred`` keys
+    (accounts flagged for computer help, R-SE-8) do not go on: the next player of the
+    group takes the place, as for R-SE-6.
     """
     if len(keys) != len(group.players):
         raise RuleError(f"{len(keys)} keys for a group of {len(group.players)} players")
     named = replace(group, name=label or group.name)
-    group_qualifiers(named, qualifiers, tiebreaks, lots_seed=lots_seed, at_least=0)  # the cut
+    out = frozenset(barred)
+    starts = frozenset(start for start, key in enumerate(keys, 1) if key in out)
+    group_qualifiers(  # the cut, among those who may go on
+        named, qualifiers, tiebreaks, lots_seed=lots_seed, at_least=0, barred=starts
+    )
     ranking = group_ranking(named, tiebreaks, lots_seed=lots_seed)
     played = frozenset(keys[s - 1] for s in ranking if played_a_game(group, s))
-    return GroupOutcome(tuple(keys[s - 1] for s in ranking), played)
+    ranked = tuple(keys[s - 1] for s in ranking)
+    return GroupOutcome(ranked, played, frozenset(key for key in ranked if key in out))
 
 
 def stage_entrants(
@@ -93,6 +106,11 @@ def stage_entrants(
             rating = None if ratings is None else ratings.get(key)
             entrants.append(Entrant(key, rating, place, index))
     return tuple(entrants)
+
+
+def barred_out(outcomes: Sequence[GroupOutcome]) -> tuple[int, ...]:
+    """The players of the stage who were barred from going on (R-SE-8), group by group."""
+    return tuple(key for outcome in outcomes for key in outcome.ranking if key in outcome.barred)
 
 
 def left_out(outcomes: Sequence[GroupOutcome]) -> tuple[int, ...]:

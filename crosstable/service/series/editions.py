@@ -154,6 +154,13 @@ def _checked(settings: SeriesSettings) -> tuple[str, SeriesCalendar]:
     return name, calendar
 
 
+def _flagged(session: Session, user_id: int) -> bool:
+    from crosstable.store.accounts_models import UserRow
+
+    user = session.get(UserRow, user_id)
+    return bool(user is not None and user.flagged)
+
+
 def battle_details(variant: str, setup_minutes: int | None) -> dict[str, str]:
     """The regulations' details a series' group tournaments get from its variant (checked
     by the battle-chess rules: a set-up time only with the variant, 1…120 minutes)."""
@@ -288,6 +295,11 @@ class SeriesEditions(ServiceBase):
             series = _series(session, edition.series_id)
             if edition.state != "registration" or edition.closed_at is not None:
                 raise RuleError(f"registration for edition {edition.number} is closed")
+            if user_id is not None and _flagged(session, user_id):  # R-SE-8, site-wide
+                raise RuleError(
+                    "fair play: an account flagged for computer help cannot take part in "
+                    "tournaments"
+                )
             active = (
                 SeriesRegistrationRow.edition_id == edition_id,
                 SeriesRegistrationRow.withdrawn_at.is_(None),

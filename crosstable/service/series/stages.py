@@ -163,3 +163,30 @@ def winners(outcomes: list[GroupOutcome], entries: dict[int, SeriesRegistrationR
     shown = ", ".join(tops[:NAMED_WINNERS])
     more = len(tops) - NAMED_WINNERS
     return "winners " + shown + (f" and {more} more" if more > 0 else "")
+
+
+def flagged_keys(session: Session, edition_id: int) -> frozenset[int]:
+    """The edition's registrations whose account is flagged for computer help (R-SE-8):
+    they do not go on to the next stage (:func:`~crosstable.core.series.qualification.outcome_of`'s
+    ``barred``), whatever their place."""
+    from crosstable.store.accounts_models import UserRow
+
+    query = (
+        select(SeriesRegistrationRow.id)
+        .join(UserRow, UserRow.id == SeriesRegistrationRow.user_id)
+        .where(SeriesRegistrationRow.edition_id == edition_id, UserRow.flagged.is_(True))
+    )
+    return frozenset(session.scalars(query))
+
+
+def barred_text(outcomes: list[GroupOutcome], entries: dict[int, SeriesRegistrationRow]) -> str:
+    """What the stage's end says of the players barred for computer help ("" : none)."""
+    names = [
+        entries[key].name
+        for outcome in outcomes
+        for key in outcome.ranking
+        if key in outcome.barred and key in entries
+    ]
+    if not names:
+        return ""
+    return "; not going on (fair play: flagged for computer help): " + ", ".join(names)

@@ -47,7 +47,7 @@ from crosstable.core.errors import CrosstableError
 from crosstable.core.model import LotsMethod
 from crosstable.core.series.groups import Entrant
 from crosstable.core.series.plan import next_stage
-from crosstable.core.series.qualification import outcome_of, stage_entrants
+from crosstable.core.series.qualification import barred_out, outcome_of, stage_entrants
 from crosstable.core.series.registration import (
     RegistrationPhase,
     stage_one_registration,
@@ -66,7 +66,9 @@ from crosstable.service.series.editions import (
 from crosstable.service.series.news import GroupResult, publish_stage
 from crosstable.service.series.outbox import notify, record
 from crosstable.service.series.stages import (
+    barred_text,
     first_games,
+    flagged_keys,
     following,
     group_letter,
     group_title,
@@ -427,6 +429,7 @@ class SeriesClock(ServiceBase):
             assert series is not None
             tiebreaks = [code for code in series.tiebreaks.split(",") if code] or None
             results: list[GroupResult] = []
+            barred = flagged_keys(session, edition_id)  # fair play (R-SE-8): never go on
             for group in groups:
                 assert group.tournament_id is not None
                 keys = keys_by_start(session, group)
@@ -438,6 +441,7 @@ class SeriesClock(ServiceBase):
                     tiebreaks,
                     lots_seed=group.tournament_id,
                     label=f"group {group_letter(group.letter)}",
+                    barred=barred,
                 )
                 outcomes.append(outcome)
                 results.append(GroupResult(group, keys, played, outcome))
@@ -474,6 +478,7 @@ class SeriesClock(ServiceBase):
                                 "series": series.name,
                                 "stage": stage.number,
                                 "played": key in outcome.played,
+                                "barred": key in outcome.barred,
                             },
                             at=at,
                         )
@@ -481,6 +486,7 @@ class SeriesClock(ServiceBase):
                 f"edition {edition.number}: stage {stage.number} ({stage.kind}) ended — "
                 + winners(outcomes, entries)
             )
+            said += barred_text(outcomes, entries)
             plan = following(stage, len(going), series)
             # the news item, the awards and the players' results (R-SE-5), in this step
             publish_stage(
@@ -511,7 +517,7 @@ class SeriesClock(ServiceBase):
                 said,
                 at=at,
                 step=f"edition {edition_id}: stage {stage.number} ends",
-                data={"qualified": sorted(on)},
+                data={"qualified": sorted(on), "barred": sorted(barred_out(outcomes))},
             )
             return said
 
