@@ -11,7 +11,7 @@ once each, retried with a backoff) over the SMTP server of ``--smtp-host`` /
 from __future__ import annotations
 
 import dataclasses
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -80,3 +80,17 @@ def tick_command(
                 f"notifications: {report.sent} mailed, {report.skipped} without mail, "
                 f"{report.failed} to retry, {report.gave_up} given up"
             )
+            _send_telegram(service)  # users who linked Telegram (CROSSTABLE_TELEGRAM_BOT_TOKEN)
+
+
+def _send_telegram(service: Any) -> None:
+    """The outbox's Telegram channel, when a bot token is configured."""
+    from crosstable.service.series.telegram_sender import TelegramSettings, send_due_telegram
+
+    settings = TelegramSettings.from_env()
+    if settings is None:
+        return
+    report = send_due_telegram(service.store, service.clock, settings)
+    for error in report.errors:
+        typer.echo(f"not sent to Telegram: {error}", err=True)
+    typer.echo(f"Telegram: {report.sent} sent, {report.failed} to retry, {report.gave_up} given up")

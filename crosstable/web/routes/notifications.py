@@ -209,7 +209,9 @@ def notifications_read(request: Request, form: CheckedForm) -> Response:
 def _settings_page(request: Request, user: int, status_code: int = 200) -> Response:
     site = site_of(request)
     prefs = inbox.preferences(site.service.store, user)
-    linked = None  # the Telegram account linked (the Telegram sign-in, below)
+    from crosstable.service.series import telegram
+
+    linked = telegram.link_of(site.service.store, user)  # web/routes/telegram.py links it
     return site.page(
         request,
         "notifications_settings.html",
