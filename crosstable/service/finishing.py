@@ -26,9 +26,7 @@ from typing import Any
 from sqlalchemy import func, select
 
 from crosstable.core.errors import RuleError
-from crosstable.core.model import System
 from crosstable.service.base import Done
-from crosstable.service.knockout import knockout_places
 from crosstable.service.live import final_places
 from crosstable.service.loading import Loaded
 from crosstable.service.lots import (
@@ -38,7 +36,7 @@ from crosstable.service.lots import (
     ties_by_lots,
     ties_lots_seed,
 )
-from crosstable.service.swiss import check_swiss_finished
+from crosstable.service.systems import rules_of
 from crosstable.service.unit import Tx
 from crosstable.store.models import GameRow
 
@@ -62,8 +60,8 @@ def check_finish_setting(details: Mapping[str, Any]) -> None:
 def final_standing(tx: Tx, loaded: Loaded) -> dict[int, int]:
     """The final place by starting number; RuleError while the tournament is not over."""
     row = loaded.row
-    knockout = System(row.system) is System.KNOCKOUT
-    bracket_places = knockout_places(tx, loaded) if knockout else None
+    rules = rules_of(row)  # the system's own say (a knockout's bracket, a Swiss's rounds)
+    bracket_places = rules.bracket_places(tx, loaded)
     missing = [g for g in loaded.games if g.result is None]
     if missing:
         listed = ", ".join(f"round {g.round} board {g.board}" for g in missing[:5])
@@ -74,8 +72,7 @@ def final_standing(tx: Tx, loaded: Loaded) -> dict[int, int]:
             else f"{len(missing)} games have no result yet: {listed}{more}"
         )
         raise RuleError(message)
-    if System(row.system) is System.SWISS_DUTCH:
-        check_swiss_finished(loaded)
+    rules.check_finished(loaded)
     if bracket_places is not None:
         return bracket_places
     places = final_places(loaded.tournament())

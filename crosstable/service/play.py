@@ -7,19 +7,15 @@ from typing import Any
 from sqlalchemy import select
 
 from crosstable.core.errors import RuleError
-from crosstable.core.model import GameResult, Outcome, Reason, System
+from crosstable.core.model import GameResult, Outcome, Reason
 from crosstable.core.reasons import reason_words
-from crosstable.core.wording import counted
 from crosstable.service.base import Change, Done, ServiceBase, Unchanged
 from crosstable.service.eligibility import check_start
 from crosstable.service.errors import ConflictError, NotFoundError
 from crosstable.service.finishing import final_standing, finish_by_itself, fix_places, winners
-from crosstable.service.knockout import check_knockout_correction, withdraw_waiting
 from crosstable.service.loading import Loaded, result_code, result_label, result_of
 from crosstable.service.recording import record_fast
-from crosstable.service.schedules import insert_schedule, round_robin_schedule
-from crosstable.service.swiss import withdraw_swiss
-from crosstable.service.systems import start_other_system
+from crosstable.service.systems import rules_of
 from crosstable.service.unit import Tx
 from crosstable.store.models import EntryRow, GameRow, RoundRow
 
@@ -45,23 +41,10 @@ class Play(ServiceBase):
             if row.status != "registration":
                 raise RuleError(f"the tournament has already started (it is {row.status})")
             check_start(tx.session, row)  # the portal's rules: R-SE-8, R-X-1, R-X-2
-            system = System(row.system)
             loaded = Loaded(tx.session, row)
             if not loaded.drawn:
                 raise RuleError("draw lots first: the starting numbers are not fixed")
-            if system is not System.ROUND_ROBIN:
-                return start_other_system(tx, loaded, system, random=self.random)
-            schedule = round_robin_schedule(
-                len(loaded.entries), cycles=row.cycles, swap_last_rounds=row.swap_last_rounds
-            )
-            number_of = {loaded.start_of(entry.number): entry.number for entry in loaded.entries}
-            insert_schedule(tx, schedule, number_of)
-            tx.update(row, status="running")
-            rounds = len(schedule.rounds)
-            return Done(
-                f"tournament started: {rounds} rounds, {len(loaded.entries)} players",
-                {"rounds": rounds},
-            )
+            return rules_of(row).start(tx, loaded, random=self.random)
 
         return self._change(tournament_id, "start", body, actor=actor)
 
@@ -163,7 +146,7 @@ class Play(ServiceBase):
             before = result_label(game.result)
             if not tx.update(game, result=code, reason=why.value):
                 raise Unchanged(f"{where} is already {before}")
-            check_knockout_correction(tx)
+            rules_of(tx.tournament).check_correction(tx)
             after = "cleared" if value is None else value.label() + reason_words(why, value)
             return f"{where}: {before} corrected to {after}{_players(tx, game)}"
 
@@ -336,47 +319,7 @@ class Play(ServiceBase):
                     f"player {start} {entry.name} withdrew already "
                     f"(from round {entry.withdrawn_from})"
                 )
-            if System(row.system) is System.SWISS_DUTCH:
-                return withdraw_swiss(tx, loaded, entry, from_round)
-            games = [g for g in loaded.games if entry.number in (g.white, g.black)]
-            pending = [g for g in games if g.result is None]
-            if not pending and System(row.system) is System.KNOCKOUT:
-                return withdraw_waiting(tx, loaded, entry)
-            if not pending:
-                raise RuleError(
-                    f"player {start} {entry.name} has no game left to play: "
-                    "a withdrawal after the last round is refused"
-                )
-            first = from_round if from_round is not None else min(g.round for g in pending)
-            last_round = max((r.number for r in loaded.rounds), default=0)
-            if not 1 <= first <= last_round:
-                raise RuleError(f"there is no round {first} (rounds 1–{last_round})")
-            played = [g for g in games if g.round >= first and g.result is not None]
-            if played:
-                raise RuleError(
-                    f"player {start} already has a result in round {played[0].round}: "
-                    "withdraw from a later round"
-                )
-            forfeits = [g for g in pending if g.round >= first]
-            if not forfeits:
-                raise RuleError(
-                    f"player {start} {entry.name} has no game left from round {first}: "
-                    "a withdrawal after the last round is refused"
-                )
-            tx.update(entry, withdrawn_from=first)
-            for game in forfeits:
-                opponent = loaded.by_number[
-                    game.black if game.white == entry.number else game.white
-                ]
-                gone = opponent.withdrawn_from is not None and opponent.withdrawn_from <= game.round
-                lost = "-+" if game.white == entry.number else "+-"
-                code = "--" if gone else lost
-                tx.update(game, result=code, reason=Reason.NO_SHOW.value)
-            return Done(
-                f"player {start} {entry.name} withdrew from round {first}: "
-                f"{counted(len(forfeits), 'game')} forfeited",
-                {"start": start, "from_round": first, "forfeits": len(forfeits)},
-            )
+            return rules_of(row).withdraw(tx, loaded, entry, from_round)
 
         return self._change(
             tournament_id, "withdrawal", lambda tx: finish_by_itself(tx, body(tx)), actor=actor

@@ -19,10 +19,14 @@ drawn numbers back.
 
 from __future__ import annotations
 
+import random as _random
+
 from crosstable.core.errors import RuleError
+from crosstable.core.model import System
 from crosstable.core.schedule.scheveningen import scheveningen
 from crosstable.service.base import Done
 from crosstable.service.loading import Loaded
+from crosstable.service.round_robin import RoundRobinRules
 from crosstable.service.schedules import insert_schedule
 from crosstable.service.unit import Tx
 from crosstable.store.models import EntryRow
@@ -96,3 +100,13 @@ def _who(entry: EntryRow) -> str:
 
 def _players(count: int) -> str:
     return f"{count} player" if count == 1 else f"{count} players"
+
+
+class ScheveningenRules(RoundRobinRules):
+    """A Scheveningen: numbered team by team at the start, then played as a round robin's
+    schedule is (withdrawals, the finish)."""
+
+    system = System.SCHEVENINGEN
+
+    def start(self, tx: Tx, loaded: Loaded, random: _random.Random | None = None) -> Done:
+        return start_scheveningen(tx, loaded)

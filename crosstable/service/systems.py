@@ -1,39 +1,81 @@
-"""Starting a tournament of another system than the round robin.
+"""One place per pairing system: the rules every use case asks its system for (issue 14.3).
 
-:meth:`crosstable.service.play.Play.start` checks the common conditions (status,
-lots drawn) and hands a Swiss, knockout or Scheveningen tournament to its
-system's module, which fixes what is known at the start inside the same
-transaction. ``random`` is the service's injected random source (a Swiss draws
-its initial colour with it).
+The use cases common to every system (:mod:`crosstable.service.play`, the finish of
+:mod:`crosstable.service.finishing`) check what is common — the status, the lots
+drawn, a game's result — and hand what differs to the tournament's
+:class:`SystemRules`, found by :func:`rules_of`:
+
+* round robin — :class:`crosstable.service.round_robin.RoundRobinRules`;
+* Scheveningen — :class:`crosstable.service.scheveningen.ScheveningenRules`;
+* Swiss (Dutch) — :class:`crosstable.service.swiss.rules.SwissRules`;
+* knockout — :class:`crosstable.service.knockout.rules.KnockoutRules`.
+
+A new system (a series' stage) is one more class with these methods, registered in
+:func:`rules_of`. ``random`` is the service's injected random source (a Swiss draws
+its initial colour with it, a knockout its seed of lots).
 """
 
 from __future__ import annotations
 
 import random as _random
+from functools import cache
+from typing import Protocol
 
-from crosstable.core.errors import RuleError
 from crosstable.core.model import System
 from crosstable.service.base import Done
 from crosstable.service.loading import Loaded
 from crosstable.service.unit import Tx
+from crosstable.store.models import EntryRow, TournamentRow
 
 
-def start_other_system(
-    tx: Tx, loaded: Loaded, system: System, random: _random.Random | None = None
-) -> Done:
-    """Start a Swiss, knockout or Scheveningen tournament (status → running)."""
-    if system is System.SWISS_DUTCH:
-        from crosstable.service.swiss import start_swiss
+class SystemRules(Protocol):
+    """What a pairing system decides for the common use cases."""
 
-        return start_swiss(tx, loaded, random=random)
-    if system is System.KNOCKOUT:
-        from crosstable.service.knockout import start_knockout
-        from crosstable.service.stage_view import check_stage_start
+    system: System
 
-        check_stage_start(tx.session, tx.tournament, loaded)  # a group stage's knockout
-        return start_knockout(tx, loaded, random=random)
-    if system is System.SCHEVENINGEN:
-        from crosstable.service.scheveningen import start_scheveningen
+    def start(self, tx: Tx, loaded: Loaded, random: _random.Random | None = None) -> Done:
+        """Fix what is known at the start (schedule, bracket, settings); status → running."""
+        ...
 
-        return start_scheveningen(tx, loaded)
-    raise RuleError(f"{system.value} tournaments cannot be started from the tournament store yet")
+    def withdraw(self, tx: Tx, loaded: Loaded, entry: EntryRow, from_round: int | None) -> Done:
+        """A player leaves (checked to be in a running tournament, not withdrawn yet)."""
+        ...
+
+    def check_correction(self, tx: Tx) -> None:
+        """Refuse a correction of a result (already applied in ``tx``) the system cannot take."""
+        ...
+
+    def bracket_places(self, tx: Tx, loaded: Loaded) -> dict[int, int] | None:
+        """The final places the system itself gives (a knockout's bracket), None: the standings'."""
+        ...
+
+    def check_finished(self, loaded: Loaded) -> None:
+        """Refuse the finish while the system has rounds to go (every result is in)."""
+        ...
+
+
+def rules_of(system: System | str | TournamentRow) -> SystemRules:
+    """The rules of a system (or of a tournament's)."""
+    if isinstance(system, TournamentRow):
+        system = system.system
+    return _registry()[System(system)]
+
+
+@cache
+def _registry() -> dict[System, SystemRules]:
+    """Every system's rules (imported on first use: the systems' modules import the frame)."""
+    from crosstable.service.knockout.rules import KnockoutRules
+    from crosstable.service.round_robin import RoundRobinRules
+    from crosstable.service.scheveningen import ScheveningenRules
+    from crosstable.service.swiss.rules import SwissRules
+
+    found: list[SystemRules] = [
+        RoundRobinRules(),
+        ScheveningenRules(),
+        SwissRules(),
+        KnockoutRules(),
+    ]
+    return {rules.system: rules for rules in found}
+
+
+__all__ = ["SystemRules", "rules_of"]

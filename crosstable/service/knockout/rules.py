@@ -1,0 +1,48 @@
+"""The knockout's rules for the common use cases (:mod:`crosstable.service.systems`)."""
+
+from __future__ import annotations
+
+import random as _random
+
+from crosstable.core.model import System
+from crosstable.service.base import Done
+from crosstable.service.knockout.games import (
+    check_knockout_correction,
+    knockout_places,
+    start_knockout,
+    withdraw_waiting,
+)
+from crosstable.service.loading import Loaded
+from crosstable.service.round_robin import withdraw_from_games
+from crosstable.service.unit import Tx
+from crosstable.store.models import EntryRow
+
+
+class KnockoutRules:
+    """A knockout: the bracket at the start, its places at the finish; a correction that
+    would change who went on is refused."""
+
+    system = System.KNOCKOUT
+
+    def start(self, tx: Tx, loaded: Loaded, random: _random.Random | None = None) -> Done:
+        from crosstable.service.stage_view import check_stage_start
+
+        check_stage_start(tx.session, tx.tournament, loaded)  # a group stage's knockout
+        return start_knockout(tx, loaded, random=random)
+
+    def withdraw(self, tx: Tx, loaded: Loaded, entry: EntryRow, from_round: int | None) -> Done:
+        pending = [
+            g for g in loaded.games if entry.number in (g.white, g.black) and g.result is None
+        ]
+        if pending:
+            return withdraw_from_games(tx, loaded, entry, from_round)
+        return withdraw_waiting(tx, loaded, entry)
+
+    def check_correction(self, tx: Tx) -> None:
+        check_knockout_correction(tx)
+
+    def bracket_places(self, tx: Tx, loaded: Loaded) -> dict[int, int] | None:
+        return knockout_places(tx, loaded)
+
+    def check_finished(self, loaded: Loaded) -> None:
+        return None

@@ -1,0 +1,95 @@
+"""The round robin's rules (FIDE Berger tables): its start and a withdrawal.
+
+The Scheveningen (:mod:`crosstable.service.scheveningen`) and a knockout's player with
+games still to play (:mod:`crosstable.service.knockout.rules`) withdraw the same way:
+every game of theirs without a result from the round on becomes a forfeit (R-RR-13).
+"""
+
+from __future__ import annotations
+
+import random as _random
+
+from crosstable.core.errors import RuleError
+from crosstable.core.model import Reason, System
+from crosstable.core.wording import counted
+from crosstable.service.base import Done
+from crosstable.service.loading import Loaded
+from crosstable.service.schedules import insert_schedule, round_robin_schedule
+from crosstable.service.unit import Tx
+from crosstable.store.models import EntryRow
+
+
+def withdraw_from_games(tx: Tx, loaded: Loaded, entry: EntryRow, from_round: int | None) -> Done:
+    """Every game of ``entry`` without a result, from ``from_round`` on (default: their
+    first such game), becomes a forfeit: the opponent gets +; both withdrawn: --."""
+    start = loaded.start_of(entry.number)
+    games = [g for g in loaded.games if entry.number in (g.white, g.black)]
+    pending = [g for g in games if g.result is None]
+    if not pending:
+        raise RuleError(
+            f"player {start} {entry.name} has no game left to play: "
+            "a withdrawal after the last round is refused"
+        )
+    first = from_round if from_round is not None else min(g.round for g in pending)
+    last_round = max((r.number for r in loaded.rounds), default=0)
+    if not 1 <= first <= last_round:
+        raise RuleError(f"there is no round {first} (rounds 1–{last_round})")
+    played = [g for g in games if g.round >= first and g.result is not None]
+    if played:
+        raise RuleError(
+            f"player {start} already has a result in round {played[0].round}: "
+            "withdraw from a later round"
+        )
+    forfeits = [g for g in pending if g.round >= first]
+    if not forfeits:
+        raise RuleError(
+            f"player {start} {entry.name} has no game left from round {first}: "
+            "a withdrawal after the last round is refused"
+        )
+    tx.update(entry, withdrawn_from=first)
+    for game in forfeits:
+        opponent = loaded.by_number[game.black if game.white == entry.number else game.white]
+        gone = opponent.withdrawn_from is not None and opponent.withdrawn_from <= game.round
+        lost = "-+" if game.white == entry.number else "+-"
+        code = "--" if gone else lost
+        tx.update(game, result=code, reason=Reason.NO_SHOW.value)
+    return Done(
+        f"player {start} {entry.name} withdrew from round {first}: "
+        f"{counted(len(forfeits), 'game')} forfeited",
+        {"start": start, "from_round": first, "forfeits": len(forfeits)},
+    )
+
+
+class RoundRobinRules:
+    """A round robin: the whole schedule at the start, finished when every game is."""
+
+    system = System.ROUND_ROBIN
+
+    def start(self, tx: Tx, loaded: Loaded, random: _random.Random | None = None) -> Done:
+        row = tx.tournament
+        schedule = round_robin_schedule(
+            len(loaded.entries), cycles=row.cycles, swap_last_rounds=row.swap_last_rounds
+        )
+        number_of = {loaded.start_of(entry.number): entry.number for entry in loaded.entries}
+        insert_schedule(tx, schedule, number_of)
+        tx.update(row, status="running")
+        rounds = len(schedule.rounds)
+        return Done(
+            f"tournament started: {rounds} rounds, {len(loaded.entries)} players",
+            {"rounds": rounds},
+        )
+
+    def withdraw(self, tx: Tx, loaded: Loaded, entry: EntryRow, from_round: int | None) -> Done:
+        return withdraw_from_games(tx, loaded, entry, from_round)
+
+    def check_correction(self, tx: Tx) -> None:
+        return None
+
+    def bracket_places(self, tx: Tx, loaded: Loaded) -> dict[int, int] | None:
+        return None
+
+    def check_finished(self, loaded: Loaded) -> None:
+        return None
+
+
+__all__ = ["RoundRobinRules", "withdraw_from_games"]

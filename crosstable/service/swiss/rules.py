@@ -1,0 +1,33 @@
+"""The Swiss's rules for the common use cases (:mod:`crosstable.service.systems`)."""
+
+from __future__ import annotations
+
+import random as _random
+
+from crosstable.core.model import System
+from crosstable.service.base import Done
+from crosstable.service.loading import Loaded
+from crosstable.service.swiss.games import check_swiss_finished, start_swiss, withdraw_swiss
+from crosstable.service.unit import Tx
+from crosstable.store.models import EntryRow
+
+
+class SwissRules:
+    """A Swiss: rounds paired one by one; finished when every planned round is played."""
+
+    system = System.SWISS_DUTCH
+
+    def start(self, tx: Tx, loaded: Loaded, random: _random.Random | None = None) -> Done:
+        return start_swiss(tx, loaded, random=random)
+
+    def withdraw(self, tx: Tx, loaded: Loaded, entry: EntryRow, from_round: int | None) -> Done:
+        return withdraw_swiss(tx, loaded, entry, from_round)
+
+    def check_correction(self, tx: Tx) -> None:
+        return None
+
+    def bracket_places(self, tx: Tx, loaded: Loaded) -> dict[int, int] | None:
+        return None
+
+    def check_finished(self, loaded: Loaded) -> None:
+        check_swiss_finished(loaded)
