@@ -139,24 +139,37 @@ class StagePlay(ServiceBase):
         return found
 
     def create_knockout_stage(
-        self, tournament_id: int, *, actor: str = "", lots_seed: int | None = None
+        self,
+        tournament_id: int,
+        *,
+        actor: str = "",
+        lots_seed: int | None = None,
+        idempotency_key: str | None = None,
     ) -> Change:
         """Create the knockout of the event ``tournament_id`` (any group) belongs to.
 
         ``lots_seed`` breaks ties at the cut by a drawing of lots (recorded); without
         it an unbroken tie there is refused. The answer is the knockout's
         ``knockout-stage`` event; its data lists the qualifiers (seed, group, place,
-        the group's entry number) and the bracket's lines.
+        the group's entry number) and the bracket's lines. It runs in the frame of every
+        change (:meth:`ServiceBase._creating`: one transaction, announced to every
+        process after the commit); the same ``idempotency_key`` again answers the first
+        answer (a form sent twice), with another request it is a conflict.
         """
-        notes: list[Notification] = []
-        with self.store.transaction() as session:
-            kept = session.info.setdefault("crosstable.live", [])
+        request = {"op": "knockout-stage", "lots_seed": lots_seed}
+
+        def body(session: Session) -> tuple[Change, list[Notification]]:
+            notes: list[Notification] = []
             asked = session.get(TournamentRow, tournament_id)
             if asked is None:
                 raise NotFoundError(f"there is no tournament {tournament_id} in this database")
             event = event_of(asked)
             rows = members(session, event, lock=True)  # every tournament of it, in id order
             view = stage_view(session, asked, rows)
+            if idempotency_key is not None and view.knockout is not None:
+                prior = self._prior(session, view.knockout.id, idempotency_key, request)
+                if prior is not None:
+                    return prior, []
             if view.knockout_filled:
                 assert view.knockout is not None
                 raise ConflictError(
@@ -177,6 +190,7 @@ class StagePlay(ServiceBase):
                         "its players"
                     )
             tx = Tx(session, row)
+            tx.random = self.random
             for q in found:
                 e = q.entry
                 tx.insert(
@@ -207,14 +221,16 @@ class StagePlay(ServiceBase):
                 f"knockout stage of {view.name}: {len(found)} qualifiers from {groups} "
                 f"({view.qualifiers} per group{lots}); round 1: {pairs_text(found, lines)}"
             )
-            data = {
+            data: dict[str, Any] = {
                 "event": event,
                 "groups": [g.to_json() for g in view.groups],
                 "qualifiers": [q.to_json() for q in found],
                 "lines": list(lines),
                 "lots_seed": lots_seed,
             }
-            change, note = self._append(tx, KIND, summary, data, actor, None)
+            if idempotency_key is not None:
+                data["request"] = request
+            change, note = self._append(tx, KIND, summary, data, actor, idempotency_key)
             notes.append(note)
             for member in view.groups:
                 group = next(r for r in rows if r.id == member.id)
@@ -226,8 +242,9 @@ class StagePlay(ServiceBase):
                     f"qualifiers from this group: {mine}"
                 )
                 notes.append(self._inform(session, group, text, {"knockout": row.id}, actor))
-        self._committed(kept, notes)  # as every change (service/base.py)
-        return change
+            return change, notes
+
+        return self._creating(body)
 
     def _new_knockout(
         self, session: Session, group: TournamentRow, view: StageView, actor: str
