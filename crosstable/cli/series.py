@@ -483,6 +483,41 @@ def withdraw_command(
     typer.echo(f"{' '.join(name.split())} withdrew from edition {edition}")
 
 
+@series_app.command("register-stage")
+def register_stage_command(
+    edition: Annotated[int, typer.Argument(help="The edition's id.")],
+    name: Annotated[str, typer.Argument(help="The player's name.")],
+    db: DbOption = None,
+    now: NowOption = None,
+) -> None:
+    """A qualifier confirms their place in the current stage 2 or later (R-SE-2: within
+    two weeks of its start)."""
+    with series_service(db, now) as service:
+        service.register_for_stage(edition, name)
+        window = service.stage_window(edition)
+    typer.echo(
+        f"{' '.join(name.split())} registered for stage {window['stage']} of edition "
+        f"{edition} (open until {window['closes']})"
+    )
+
+
+@series_app.command("withdraw-stage")
+def withdraw_stage_command(
+    edition: Annotated[int, typer.Argument(help="The edition's id.")],
+    name: Annotated[str, typer.Argument(help="The player's name.")],
+    db: DbOption = None,
+    now: NowOption = None,
+) -> None:
+    """A player leaves the current stage 2 or later (within two weeks of its start; their
+    group's withdrawal rule applies)."""
+    with series_service(db, now) as service:
+        window = service.stage_window(edition)
+        service.withdraw_from_stage(edition, name)
+    typer.echo(
+        f"{' '.join(name.split())} withdrew from stage {window['stage']} of edition {edition}"
+    )
+
+
 @series_app.command("history")
 def history_command(
     series: Annotated[int, typer.Argument(help="The series' id.")],

@@ -201,6 +201,21 @@ CATALOGUE: tuple[str, ...] = (
     E_("{count} results"),
     E_("finish is auto or confirm, not {value}"),
     E_("forfeits in tie-breaks is yes or no, not {value}"),  # R-RR-14
+    # -- service/series/later_stages.py: registration for stage 2 and later (R-SE-2)
+    E_("{name} is registered for stage {stage} already"),
+    E_("stage {stage}: the group's tournament is not made yet"),
+    E_(
+        "edition {edition} has no stage 2 or later under way: registration for stage 1 is the edition's own"
+    ),
+    E_("stage {stage} is the {kind}: its players are its qualifiers, registered automatically"),
+    E_("stage {stage} has not started yet"),
+    E_(
+        "stage {stage} of edition {edition}: registration is open only from the stage's start, {opens}, until {closes} (two weeks)"
+    ),
+    E_(
+        "stage {stage} of edition {edition}: a player may withdraw only from the stage's start, {opens}, until {closes} (two weeks)"
+    ),
+    E_("{name} does not play stage {stage} of edition {edition}"),
     # -- core/reasons.py: the reason recorded with a result
     E_("reason no-show: a no-show is a forfeit (+-, -+ or --), not {result}"),
     E_(

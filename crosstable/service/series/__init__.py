@@ -16,13 +16,16 @@
 from __future__ import annotations
 
 from crosstable.service.series.editions import SeriesEditions, SeriesSettings
+from crosstable.service.series.later_stages import StageRegistration
 from crosstable.service.series.news import SeriesNews
 from crosstable.service.series.petitions import SeriesPetitions
 from crosstable.service.series.season import SeriesSeason
 from crosstable.service.series.tick import SeriesClock
 
 
-class SeriesPlay(SeriesEditions, SeriesClock, SeriesNews, SeriesSeason, SeriesPetitions):
+class SeriesPlay(
+    SeriesEditions, StageRegistration, SeriesClock, SeriesNews, SeriesSeason, SeriesPetitions
+):
     """Every use case of a series."""
 
 

@@ -1,0 +1,131 @@
+"""Registration for stage 2 and later (R-SE-2: «только в течение 2-х недель с момента
+начала соответствующего тура»): a qualifier confirms their place in a later group stage
+from its start for two weeks, and may withdraw from it then (their group's withdrawal
+rule); outside the window both are refused with the window's dates; the final and the
+super-final need none (automatic). SQLite and PostgreSQL."""
+# ruff: noqa: F811 - pytest fixtures imported from test_service_support
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+import re
+
+import pytest
+from sqlalchemy import select
+from test_series_service import current_groups, play_all
+from test_service_support import db_url, store  # noqa: F401
+
+from crosstable.core.errors import RuleError
+from crosstable.service import FixedClock, NotFoundError, Service
+from crosstable.service.series import SeriesSettings
+from crosstable.store import Store
+from crosstable.store.series_models import SeriesEventRow, SeriesRegistrationRow
+
+MORNING = dt.datetime(2026, 12, 1, 9, 0, tzinfo=dt.UTC)
+
+
+def at_stage_two(store: Store) -> tuple[Service, FixedClock, int]:
+    """16 players in groups of 4: stage 1 (4 groups) played, stage 2 (2 groups) started."""
+    clock = FixedClock(MORNING)
+    service = Service(store, clock=clock, random=random.Random(4))
+    sid = service.create_series(
+        SeriesSettings(
+            "Quads",
+            "workdays",
+            "19:00",
+            "Europe/Moscow",
+            max_group_size=4,
+            final_min=4,
+            super_final_players=0,
+        )
+    )
+    edition = service.open_edition(sid)
+    for index in range(16):
+        service.register_for_edition(edition, f"Player {index + 1:02d}", rating=1500 + index)
+    clock.advance(dt.timedelta(hours=8))
+    service.tick()
+    with pytest.raises(RuleError, match="registration for stage 1 is the edition's own"):
+        service.register_for_stage(edition, "Player 01")
+    _kind, tids = current_groups(store, edition)
+    play_all(service, tids, random.Random(1))
+    clock.advance(dt.timedelta(hours=1))
+    service.tick()
+    kind, _tids = current_groups(store, edition)
+    assert kind == "groups"
+    return service, clock, edition
+
+
+def test_the_two_weeks_window_of_a_later_stage(store: Store) -> None:
+    service, clock, edition = at_stage_two(store)
+    window = service.stage_window(edition)
+    assert window["stage"] == 2 and window["open"] is True
+    opens = dt.datetime.fromisoformat(str(window["opens"]))
+    assert dt.datetime.fromisoformat(str(window["closes"])) - opens == dt.timedelta(weeks=2)
+    _kind, tids = current_groups(store, edition)
+    players = [p.name for tid in tids for p in service.tournament(tid).players]
+    first, second, third = players[0], players[1], players[2]
+    key = service.register_for_stage(edition, first)
+    with pytest.raises(RuleError, match="registered for stage 2 already"):
+        service.register_for_stage(edition, first)
+    with store.reading() as session:
+        out = {r.name for r in session.scalars(select(SeriesRegistrationRow))} - set(players)
+        event = session.scalars(
+            select(SeriesEventRow).where(SeriesEventRow.kind == "stage-register")
+        ).one()
+    assert event.data == {"registration": key, "stage": 2}
+    with pytest.raises(NotFoundError, match="does not play stage 2"):
+        service.register_for_stage(edition, sorted(out)[0])  # eliminated in stage 1
+    # a withdrawal within the window: out of the group's round robin (its games forfeits)
+    service.withdraw_from_stage(edition, second)
+    tid = next(t for t in tids if second in {p.name for p in service.tournament(t).players})
+    view = service.overview(tid)
+    assert next(p for p in view.players if p.name == second).withdrawn_from is not None
+    # the last moment inside the window, then the first outside
+    clock.advance(opens + dt.timedelta(weeks=2) - clock.now() - dt.timedelta(seconds=1))
+    service.register_for_stage(edition, third)
+    clock.advance(dt.timedelta(seconds=1))
+    closes = re.escape(str(window["closes"]))
+    with pytest.raises(RuleError, match=f"registration is open only from .* until {closes}"):
+        service.register_for_stage(edition, players[3])
+    with pytest.raises(RuleError, match=f"may withdraw only from .* until {closes}"):
+        service.withdraw_from_stage(edition, players[3])
+
+
+def test_the_final_needs_no_registration(store: Store) -> None:
+    service, clock, edition = at_stage_two(store)
+    _kind, tids = current_groups(store, edition)
+    play_all(service, tids, random.Random(2))
+    clock.advance(dt.timedelta(hours=1))
+    service.tick()
+    kind, final = current_groups(store, edition)
+    assert kind == "final"
+    name = service.tournament(final[0]).players[0].name
+    with pytest.raises(RuleError, match="registered automatically"):
+        service.register_for_stage(edition, name)
+
+
+def test_the_command_line(
+    tmp_path: object, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pathlib import Path
+
+    from crosstable.cli import main
+    from crosstable.store import open_store
+
+    monkeypatch.delenv("CROSSTABLE_DB", raising=False)
+    db = str(Path(str(tmp_path)) / "cli.db")
+    store = open_store(db)
+    service, _clock, edition = at_stage_two(store)
+    window = service.stage_window(edition)
+    _kind, tids = current_groups(store, edition)
+    name = service.tournament(tids[0]).players[0].name
+    store.close()
+    inside = str(window["opens"])
+    assert main(["series", "register-stage", str(edition), name, "--db", db, "--now", inside]) == 0
+    assert f"registered for stage 2 of edition {edition}" in capsys.readouterr().out
+    late = str(window["closes"])
+    other = ["series", "withdraw-stage", str(edition), name, "--db", db, "--now", late]
+    assert main(other) == 2
+    err = capsys.readouterr().err
+    assert "may withdraw only from the stage's start" in err and late in err
