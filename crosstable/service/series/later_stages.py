@@ -126,7 +126,7 @@ def _current(
     query = select(SeriesEditionRow).where(SeriesEditionRow.id == edition_id)
     edition = session.scalars(query.with_for_update() if lock else query).one_or_none()
     if edition is None:
-        raise NotFoundError(f"there is no edition {edition_id}")
+        raise NotFoundError(f"there is no series edition {edition_id} in this database")
     stage = session.scalars(
         select(SeriesStageRow).where(
             SeriesStageRow.edition_id == edition_id, SeriesStageRow.number == edition.stage
