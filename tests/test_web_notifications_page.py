@@ -155,7 +155,8 @@ def test_stage_start_in_the_list(web: Web) -> None:
     for index in range(15):
         web.service.register_for_edition(edition, f"Player {index + 1:02d}", rating=2000 - index)
     web.service.clock.advance(dt.timedelta(days=3))  # type: ignore[attr-defined]
-    web.service.tick()
+    done = web.service.tick()
+    assert any("started" in step for step in done), done
     pia = web.signed_in("pia")
     html = pia.get("/notifications").text
     assert _badge(html) == 2
