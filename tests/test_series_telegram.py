@@ -377,3 +377,22 @@ def test_two_senders_at_once_send_each_row_once(db_url: str, bot: BotApi) -> Non
     assert sorted(m["chat_id"] for m in bot.messages) == [4001 + i for i in range(8)]
     first.engine.dispose()
     second.engine.dispose()
+
+
+def test_the_ticker_of_serve_sends_to_telegram_too(
+    store: Store, bot: BotApi, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from crosstable.service.series.telegram_sender import with_telegram
+
+    service, clock, edition = _season(store)
+    _link(store, 1, 5001, clock.now())
+    clock.advance(dt.timedelta(minutes=1))
+    service.register_for_edition(edition, "Ticked", user_id=1)
+    monkeypatch.delenv("CROSSTABLE_TELEGRAM_BOT_TOKEN", raising=False)
+    assert with_telegram(service, None) is None  # no bot: the mail sender as it was
+    monkeypatch.setenv("CROSSTABLE_TELEGRAM_BOT_TOKEN", TOKEN)
+    monkeypatch.setenv("CROSSTABLE_TELEGRAM_API", bot.url)
+    mailed: list[int] = []
+    send = with_telegram(service, lambda: mailed.append(1))
+    send()
+    assert mailed == [1] and [m["chat_id"] for m in bot.messages] == [5001]

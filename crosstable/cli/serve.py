@@ -143,6 +143,7 @@ def run(
             f"the web application needs its extra: pip install 'crosstable[web]' ({error.name})"
         ) from None
     from crosstable.service import Service
+    from crosstable.service.series.telegram_sender import with_telegram
     from crosstable.service.series.ticker import Ticker, mail_sender
     from crosstable.store import open_store, resolve_url
 
@@ -152,7 +153,8 @@ def run(
     typer.echo(banner or f"crosstable on http://{host}:{port}/  (database {shown})")
     ticker = None
     if tick_every is not None:
-        ticker = Ticker(service, interval=tick_every, send=mail_sender(service)).start()
+        send = with_telegram(service, mail_sender(service))  # Telegram too (issue 11.5)
+        ticker = Ticker(service, interval=tick_every, send=send).start()
     try:
         uvicorn.run(
             app,

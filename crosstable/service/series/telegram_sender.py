@@ -242,3 +242,21 @@ def send_due_telegram(
             delivery.sent_at = _iso(now)
             report.sent += 1
     return report
+
+
+def with_telegram(service: Any, send: Any) -> Any:
+    """``send`` (the mail sender of ``crosstable serve``'s ticker, or None) followed by
+    the Telegram channel when a bot token is configured."""
+    settings = TelegramSettings.from_env()
+    if settings is None:
+        return send
+    chosen = settings
+
+    def both() -> None:
+        try:
+            if send is not None:
+                send()
+        finally:
+            send_due_telegram(service.store, service.clock, chosen)
+
+    return both
