@@ -873,6 +873,11 @@ CATALOGUE: tuple[str, ...] = (
     ),
     E_("decisions: {key} is not a tournament id"),
     E_("only the account itself or an administrator may see this"),
+    # -- service/rating_lists.py: the imported rating lists (issue 16 item 1)
+    E_("FIDE id {fide_id} is not in the imported rating lists"),
+    E_(
+        "the ratings cannot be updated: the tournament has started (the pairings and the tie-breaks already use them)"
+    ),
 )
 
 

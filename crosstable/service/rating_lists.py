@@ -1,0 +1,358 @@
+"""Rating lists (issue 16 item 1): import a list, look players up, fill and update entries.
+
+* :meth:`RatingLists.import_file` reads a FIDE TXT/XML list or a national CSV
+  (:mod:`crosstable.formats.rating_list`) and upserts every player in one transaction
+  (``rating_list_players``: a FIDE id already there gets the newer list's data; players
+  not in the new list stay). A refused file changes nothing.
+* :meth:`RatingLists.find` answers a FIDE id or the start of a name (case, accents and
+  spacing do not matter: "carlsen, m" finds "Carlsen, Magnus").
+* :meth:`RatingLists.add_player` registers a player by FIDE id with the name, title,
+  federation, birth year, sex and the rating of the event's type from the list.
+* :meth:`RatingLists.update_ratings` sets every registered player's rating to the
+  list's, before the start only: one recorded change (``ratings-update``), undone as
+  every other change is.
+
+The event's rating type follows its time control (FIDE B.02 1.1 and R&B 1.1, as
+:func:`crosstable.core.ratings.rating_type_for` reads it); without one it is standard.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import select
+
+from crosstable.core.errors import CrosstableError, RuleError
+from crosstable.core.ratings import RatingType, rating_type_for
+from crosstable.formats.rating_list import ListReport, fold, read_rating_list
+from crosstable.service.base import Change, Done, Unchanged
+from crosstable.service.errors import NotFoundError
+from crosstable.service.registration import PlayerInfo, _clear_draw, _rating_order
+from crosstable.service.unit import Tx
+from crosstable.store.models import EntryRow, TournamentRow
+from crosstable.store.rating_list_models import RatingListPlayerRow
+
+#: rows sent to the database per statement while importing
+BATCH = 5_000
+#: at most this many answers to one look-up
+MAX_FOUND = 50
+_COLUMNS = (
+    "fide_id",
+    "name",
+    "folded",
+    "federation",
+    "sex",
+    "title",
+    "birth_year",
+    "standard",
+    "rapid",
+    "blitz",
+    "list_name",
+    "list_date",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ImportReport:
+    """What an import did: players read and stored, lines skipped (the first problems)."""
+
+    source: str
+    format: str
+    players: int
+    skipped: int
+    problems: tuple[str, ...] = ()
+    #: players in the store after the import (every list imported so far)
+    total: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class ListEntry:
+    """A player as the stored rating list has them."""
+
+    fide_id: int
+    name: str
+    federation: str
+    sex: str
+    title: str
+    birth_year: int | None
+    standard: int | None
+    rapid: int | None
+    blitz: int | None
+    list_name: str = ""
+    list_date: str = ""
+
+    def rating(self, kind: RatingType) -> int | None:
+        return {
+            RatingType.STANDARD: self.standard,
+            RatingType.RAPID: self.rapid,
+            RatingType.BLITZ: self.blitz,
+        }[kind]
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "fide_id": self.fide_id,
+            "name": self.name,
+            "federation": self.federation,
+            "sex": self.sex,
+            "title": self.title,
+            "birth_year": self.birth_year,
+            "standard": self.standard,
+            "rapid": self.rapid,
+            "blitz": self.blitz,
+            "list": self.list_name,
+            "imported": self.list_date,
+        }
+
+
+class RatingLists:
+    """The rating-list use cases over a :class:`~crosstable.service.Service`'s store,
+    clock and change frame (so an update is recorded like every other change)."""
+
+    def __init__(self, service: Any) -> None:
+        self.service = service
+        self.store = service.store
+
+    # -- import ------------------------------------------------------------------------
+
+    def import_file(self, path: Path, *, kind: str | None = None) -> ImportReport:
+        """Read ``path`` and upsert its players (all or, when it is refused, none)."""
+        report = ListReport(str(path))
+        today = self.service.clock.now().date().isoformat()
+        rows = (
+            (
+                p.fide_id,
+                p.name,
+                fold(p.name)[:200],
+                p.federation,
+                p.sex,
+                p.title,
+                p.birth_year,
+                p.standard,
+                p.rapid,
+                p.blitz,
+                path.name[:200],
+                today,
+            )
+            for p in read_rating_list(path, report, kind=kind)
+        )
+        with self.store.raw_transaction() as connection:
+            if self.store.dialect == "postgresql":
+                _copy_postgres(connection, rows)
+            else:
+                _upsert_sqlite(connection, rows)
+        with self.store.reading() as session:
+            total = session.query(RatingListPlayerRow).count()
+        return ImportReport(
+            source=report.source,
+            format=report.format,
+            players=report.players,
+            skipped=report.skipped,
+            problems=tuple(str(p) for p in report.problems[:20]),
+            total=total,
+        )
+
+    # -- look-up -----------------------------------------------------------------------
+
+    def find(self, text: str, *, limit: int = 10) -> list[ListEntry]:
+        """Players whose FIDE id is ``text`` or whose name starts with it (by name)."""
+        query = " ".join(text.split())
+        limit = max(1, min(limit, MAX_FOUND))
+        if not query:
+            return []
+        with self.store.reading() as session:
+            if query.isascii() and query.isdigit():
+                row = session.get(RatingListPlayerRow, int(query)) if len(query) <= 12 else None
+                return [] if row is None else [_entry(row)]
+            prefix = fold(query)[:200]
+            column = RatingListPlayerRow.folded
+            condition: Any
+            if self.store.dialect == "postgresql":
+                escaped = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+                condition = column.like(escaped + "%", escape="\\")
+            else:  # BINARY collation: the range is exactly the names with this prefix
+                condition = (column >= prefix) & (column < prefix + "\U0010ffff")
+            found = session.scalars(
+                select(RatingListPlayerRow)
+                .where(condition)
+                .order_by(column, RatingListPlayerRow.fide_id)
+                .limit(limit)
+            ).all()
+            return [_entry(row) for row in found]
+
+    def player(self, fide_id: int) -> ListEntry:
+        with self.store.reading() as session:
+            row = session.get(RatingListPlayerRow, fide_id)
+            if row is None:
+                raise NotFoundError(f"FIDE id {fide_id} is not in the imported rating lists")
+            return _entry(row)
+
+    # -- entries -----------------------------------------------------------------------
+
+    def rating_type(self, tournament_id: int) -> RatingType:
+        """The rating list the event's games count for (its time control; else standard)."""
+        with self.store.reading() as session:
+            row = session.get(TournamentRow, tournament_id)
+            if row is None:
+                raise NotFoundError(f"there is no tournament {tournament_id} in this database")
+            return _rating_type(row)
+
+    def player_info(self, fide_id: int, kind: RatingType) -> PlayerInfo:
+        """A player to register, as the list has them."""
+        entry = self.player(fide_id)
+        return PlayerInfo(
+            name=entry.name,
+            rating=entry.rating(kind),
+            title=entry.title,
+            federation=entry.federation,
+            fide_id=str(entry.fide_id),
+            birth_date="" if entry.birth_year is None else str(entry.birth_year),
+            sex=entry.sex,
+        )
+
+    def add_player(
+        self, tournament_id: int, fide_id: int, *, actor: str = "", club: str = ""
+    ) -> Change:
+        """Register the list's player ``fide_id`` (before the start, as any registration)."""
+        info = self.player_info(fide_id, self.rating_type(tournament_id))
+        if club:
+            info = PlayerInfo(**{**_fields(info), "club": club})
+        change: Change = self.service.add_player(tournament_id, info, actor=actor)
+        return change
+
+    def update_ratings(self, tournament_id: int, *, actor: str = "") -> Change:
+        """Every registered player's rating as the stored list has it (before the start)."""
+
+        def body(tx: Tx) -> Done:
+            row = tx.tournament
+            if row.status != "registration":
+                raise RuleError(
+                    "the ratings cannot be updated: the tournament has started "
+                    "(the pairings and the tie-breaks already use them)"
+                )
+            kind = _rating_type(row)
+            entries = tx.session.scalars(
+                select(EntryRow)
+                .where(EntryRow.tournament_id == tx.tournament_id)
+                .order_by(EntryRow.number)
+            ).all()
+            ids = {int(e.fide_id) for e in entries if e.fide_id.isascii() and e.fide_id.isdigit()}
+            listed = {
+                r.fide_id: r
+                for chunk in _chunks(sorted(ids), 500)
+                for r in tx.session.scalars(
+                    select(RatingListPlayerRow).where(RatingListPlayerRow.fide_id.in_(chunk))
+                )
+            }
+            before = _rating_order(tx) if row.draw_method == "rating" else None
+            changed: list[str] = []
+            missing: list[int] = []
+            for entry in entries:
+                found = listed.get(int(entry.fide_id)) if entry.fide_id.isdigit() else None
+                rating = None if found is None else _entry(found).rating(kind)
+                if rating is None:
+                    missing.append(entry.number)
+                    continue
+                if rating != entry.rating:
+                    changed.append(f"{entry.number} {entry.name} {entry.rating or '-'} → {rating}")
+                    tx.update(entry, rating=rating)
+            if not changed:
+                raise Unchanged(
+                    f"{kind.value} ratings: every listed player's is already the list's"
+                )
+            note = ""
+            if before is not None and before != _rating_order(tx):
+                _clear_draw(tx)
+                note = "; the rating order changed, so the draw is cleared: draw lots again"
+            summary = f"{kind.value} ratings updated from the rating list: {'; '.join(changed)}"
+            return Done(
+                summary + note,
+                {"rating_type": kind.value, "changed": len(changed), "not_listed": missing},
+            )
+
+        # the service's own change frame: recorded, announced and undone like any change
+        change: Change = self.service._change(tournament_id, "ratings-update", body, actor=actor)
+        return change
+
+
+def _fields(info: PlayerInfo) -> dict[str, Any]:
+    return {name: getattr(info, name) for name in info.__dataclass_fields__}
+
+
+def _chunks(values: list[int], size: int) -> Iterator[list[int]]:
+    for start in range(0, len(values), size):
+        yield values[start : start + size]
+
+
+def _rating_type(row: TournamentRow) -> RatingType:
+    from crosstable.core.duration import parse_time_control
+
+    if not row.time_control.strip():
+        return RatingType.STANDARD
+    try:
+        control = parse_time_control(row.time_control)
+    except CrosstableError:
+        return RatingType.STANDARD
+    return rating_type_for(control.minutes_per_player) or RatingType.STANDARD
+
+
+def _entry(row: RatingListPlayerRow) -> ListEntry:
+    return ListEntry(
+        fide_id=row.fide_id,
+        name=row.name,
+        federation=row.federation,
+        sex=row.sex,
+        title=row.title,
+        birth_year=row.birth_year,
+        standard=row.standard,
+        rapid=row.rapid,
+        blitz=row.blitz,
+        list_name=row.list_name,
+        list_date=row.list_date,
+    )
+
+
+def _batches(rows: Iterable[tuple[Any, ...]]) -> Iterator[list[tuple[Any, ...]]]:
+    batch: list[tuple[Any, ...]] = []
+    for row in rows:
+        batch.append(row)
+        if len(batch) >= BATCH:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+_UPDATES = ", ".join(f"{c} = excluded.{c}" for c in _COLUMNS[1:])
+
+
+def _upsert_sqlite(connection: Any, rows: Iterable[tuple[Any, ...]]) -> None:
+    statement = (
+        f"INSERT INTO rating_list_players ({', '.join(_COLUMNS)}) "
+        f"VALUES ({', '.join('?' * len(_COLUMNS))}) "
+        f"ON CONFLICT (fide_id) DO UPDATE SET {_UPDATES}"
+    )
+    for batch in _batches(rows):
+        connection.executemany(statement, batch)
+
+
+def _copy_postgres(connection: Any, rows: Iterable[tuple[Any, ...]]) -> None:
+    """COPY into a temporary table, then one INSERT … ON CONFLICT (the last line of a
+    FIDE id that a list repeats wins, as on SQLite)."""
+    columns = ", ".join(_COLUMNS)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "CREATE TEMPORARY TABLE rating_list_import "
+            "(LIKE rating_list_players INCLUDING DEFAULTS, seq bigint) ON COMMIT DROP"
+        )
+        with cursor.copy(f"COPY rating_list_import ({columns}, seq) FROM STDIN") as copy:
+            for seq, row in enumerate(rows):
+                copy.write_row((*row, seq))
+        cursor.execute(
+            f"INSERT INTO rating_list_players ({columns}) "
+            f"SELECT DISTINCT ON (fide_id) {columns} FROM rating_list_import "
+            f"ORDER BY fide_id, seq DESC "
+            f"ON CONFLICT (fide_id) DO UPDATE SET {_UPDATES}"
+        )
