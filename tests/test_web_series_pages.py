@@ -58,6 +58,9 @@ def test_times_are_stated_in_the_series_zone_for_the_reader_zone_script(web: Web
         r"[^<]*18:00[^<]*\(Europe/Moscow\)</time>",
         html,
     )
+    for page in ("news", "awards", "standings"):  # the series' other pages, linked
+        assert f'href="/series/{sid}/{page}"' in html
+        assert TestClient(web.app).get(f"/series/{sid}/{page}").status_code == 200
     listed = TestClient(web.app).get("/series").text
     assert '<time datetime="2026-05-04T15:00:00+00:00" data-local>' in listed
 
