@@ -23,7 +23,7 @@ from crosstable.service.knockout.replay import (
     still_to_play,
 )
 from crosstable.service.knockout.settings import KIND
-from crosstable.service.knockout.view import bracket_view_of
+from crosstable.service.knockout.view import BracketView, bracket_of
 from crosstable.service.loading import Loaded
 from crosstable.service.unit import Tx
 from crosstable.store.models import EntryRow, TournamentRow
@@ -71,13 +71,19 @@ class KnockoutPlay(ServiceBase):
         with self.store.reading() as session:
             return _read(session, tournament_id).checked().knockout
 
-    def bracket_view(self, tournament_id: int) -> dict[str, Any]:
-        """The bracket for screens and the command line (JSON-able; docs/knockout.md)."""
+    def bracket(self, tournament_id: int) -> BracketView:
+        """The bracket for screens and the command line, typed (its ``as_json()`` is
+        :meth:`bracket_view`)."""
         with self.store.reading() as session:
             state = _read(session, tournament_id)
             row = session.get(TournamentRow, tournament_id)
             assert row is not None
-            return bracket_view_of(row, state)
+            return bracket_of(row, state)
+
+    def bracket_view(self, tournament_id: int) -> dict[str, Any]:
+        """The bracket as JSON (the API's and ``crosstable bracket --format json``;
+        docs/knockout.md)."""
+        return self.bracket(tournament_id).as_json()
 
 
 def _read(session: Session, tournament_id: int) -> KnockoutState:
