@@ -260,3 +260,14 @@ def test_the_command_line_names_its_option(capsys: pytest.CaptureFixture[str], d
         assert main(["new", "T", *args, "--db", db]) == 2
         err = capsys.readouterr().err
         assert said in err and err.count("\n") == 1, err
+
+
+def test_a_group_stage_checks_its_knockout_settings_as_a_knockout_does() -> None:
+    from crosstable.service.stage_view import group_details
+
+    with pytest.raises(SettingError, match="regulations, tie_rule 'coin'"):
+        group_details("e", "Cup", "A", 2, 1, tie_rule="coin")
+    linked = group_details("e", "Cup", "A", 2, 1, match_format="2-At-Once", tie_rule="Lots")
+    assert (linked["knockout_match_format"], linked["knockout_tie_rule"]) == ("2-at-once", "lots")
+    with pytest.raises(SettingError, match="regulations, match_format 'x'"):
+        WizardSpec(name="G", format="groups", match_format="x").stage_plan()

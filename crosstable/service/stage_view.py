@@ -13,8 +13,8 @@ from sqlalchemy.orm import Session
 
 from crosstable.core.errors import RuleError
 from crosstable.core.model import Player
-from crosstable.core.pairing.knockout import MatchFormat, TieRule
 from crosstable.core.pairing.knockout_groups import cross_seeded_bracket, group_qualifiers
+from crosstable.core.system_settings import KnockoutSettings
 from crosstable.service.fair_play import flagged_entries
 from crosstable.service.loading import Loaded
 from crosstable.store.models import EntryRow, TournamentRow
@@ -49,7 +49,16 @@ def group_details(
     tie_rule: str = "lower-rated",
     third_place: bool = False,
 ) -> dict[str, str]:
-    """What a group's regulations record (settings checked and normalised)."""
+    """What a group's regulations record (the knockout's settings checked and normalised
+    by :class:`~crosstable.core.system_settings.KnockoutSettings`, kept under
+    ``knockout_*`` keys until the knockout is made)."""
+    knockout = KnockoutSettings.from_details(
+        {
+            "match_format": match_format or "1",
+            "tie_rule": tie_rule or "lower-rated",
+            "third_place": "yes" if third_place else "no",
+        }
+    )
     return {
         EVENT: event,
         STAGE: "group",
@@ -57,9 +66,9 @@ def group_details(
         LETTER: letter,
         GROUPS: str(groups),
         QUALIFIERS: str(qualifiers),
-        "knockout_match_format": MatchFormat.parse(match_format or "1").label(),
-        "knockout_tie_rule": TieRule.parse(tie_rule or "lower-rated").label(),
-        "knockout_third_place": "yes" if third_place else "no",
+        "knockout_match_format": knockout.match_format.label(),
+        "knockout_tie_rule": knockout.tie_rule.label(),
+        "knockout_third_place": "yes" if knockout.third_place else "no",
     }
 
 

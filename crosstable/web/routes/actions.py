@@ -85,11 +85,16 @@ class WizardSpec:
 
     def stage_plan(self) -> GroupStagePlan:
         """Group stage + knockout: the plan of the groups and the knockout (checked)."""
-        from crosstable.core.pairing.knockout import MatchFormat, TieRule
+        from crosstable.core.pairing.knockout import MatchFormat
         from crosstable.core.schedule.groups import plan_group_stage
 
-        games = MatchFormat.parse(self.match_format or "1").games
-        TieRule.parse(self.tie_rule or "lower-rated")
+        knockout = system_details(  # the knockout's settings, checked as the knockout's
+            System.KNOCKOUT,
+            match_format=self.match_format,
+            tie_rule=self.tie_rule,
+            third_place=self.third_place,
+        )
+        games = MatchFormat.parse(knockout["match_format"]).games
         return plan_group_stage(
             len(self.players),
             groups=self.groups,
