@@ -210,3 +210,39 @@ def test_a_ticking_process_killed_at_random_moments_loses_no_step_and_does_none_
     assert any(code == -signal.SIGKILL for _m, _k, code in kills), kills  # some were killed
     for key in expected:
         assert found[key] == expected[key], (key, kills)
+
+
+def test_two_schemas_of_one_postgresql_database_tick_apart() -> None:
+    """PostgreSQL's advisory locks are per database: the tick's lock carries the schema,
+    so a site in another schema (or another test run) never holds this one's back."""
+    import uuid
+
+    from test_series_news import PLAYERS as NAMES
+    from test_service_support import PG_URL, pg_schema_url
+
+    if not PG_URL:
+        pytest.skip("CROSSTABLE_TEST_PG_URL is not set (bash scripts/postgres.sh starts a server)")
+    import psycopg
+
+    schemas = ["t_" + uuid.uuid4().hex[:16] for _ in range(2)]
+    with psycopg.connect(PG_URL, autocommit=True) as connection:
+        for schema in schemas:
+            connection.execute(f"CREATE SCHEMA {schema}")
+    stores = [open_store(pg_schema_url(PG_URL, schema)) for schema in schemas]
+    try:
+        holder, _clock = _service(stores[0])
+        service, clock = _service(stores[1])
+        sid = _series(service)
+        edition = service.open_edition(sid)
+        for name, rating, _user in [("One more", 1000, None), *NAMES]:
+            service.register_for_edition(edition, name, rating=rating)
+        clock.advance(dt.timedelta(hours=8))
+        with holder._tick_lock() as mine:  # the other schema's tick is under way
+            assert mine
+            assert len(service.tick()) == 3  # closed, stage 1 made, started
+    finally:
+        for opened in stores:
+            opened.close()
+        with psycopg.connect(PG_URL, autocommit=True) as connection:
+            for schema in schemas:
+                connection.execute(f"DROP SCHEMA {schema} CASCADE")

@@ -91,8 +91,11 @@ from crosstable.store.series_models import (
 if TYPE_CHECKING:
     from crosstable.service import Service
 
-#: the PostgreSQL advisory lock key of the tick ("series" in ASCII)
-TICK_LOCK = 0x736572696573
+#: the PostgreSQL advisory lock of the tick: ("seri" in ASCII, the schema's hash).
+#: Advisory locks are per database, not per schema: with the schema in the key, two
+#: sites (or test runs) in schemas of one database do not take each other's lock
+TICK_LOCK = 0x73657269
+LOCK_ARGS = "(:key, hashtext(current_schema()))"
 #: SQLite: how long a tick's lease holds if its process dies
 LEASE = dt.timedelta(minutes=10)
 LEASE_KEY = "series.tick.lease"
@@ -535,7 +538,7 @@ class SeriesClock(ServiceBase):
         if self.store.dialect == "postgresql":
             with self.store.engine.connect() as connection:
                 got = connection.execute(
-                    text("SELECT pg_try_advisory_lock(:key)"), {"key": TICK_LOCK}
+                    text("SELECT pg_try_advisory_lock" + LOCK_ARGS), {"key": TICK_LOCK}
                 ).scalar()
                 connection.commit()
                 try:
@@ -543,7 +546,7 @@ class SeriesClock(ServiceBase):
                 finally:
                     if got:
                         connection.execute(
-                            text("SELECT pg_advisory_unlock(:key)"), {"key": TICK_LOCK}
+                            text("SELECT pg_advisory_unlock" + LOCK_ARGS), {"key": TICK_LOCK}
                         )
                         connection.commit()
             return
