@@ -77,6 +77,9 @@ def _register() -> None:
     from crosstable.cli import ratings  # FIDE ratings and title norms (issue 16)
 
     ratings.register(app)
+    from crosstable.cli import rating_list  # rating lists: import, find, add, update
+
+    rating_list.register(app)
 
 
 def counted(count: int, singular: str, plural: str | None = None) -> str:

@@ -494,6 +494,16 @@ _FIELD_NAMES = {
 }
 
 
+_ASCII_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def _has_control(name: str) -> bool:
+    """Control, format, unassigned or private characters (Unicode category C)."""
+    if name.isascii():
+        return _ASCII_CONTROL.search(name) is not None
+    return any(unicodedata.category(c)[0] == "C" for c in name)
+
+
 def _player(
     values: dict[str, str], report: ListReport, line: int, kind: str
 ) -> ListedPlayer | None:
@@ -502,7 +512,7 @@ def _player(
     if not name:
         report.skip("name: missing", line=line)
         return None
-    if len(name) > 200 or any(unicodedata.category(c)[0] == "C" for c in name):
+    if len(name) > 200 or _has_control(name):
         report.skip("name: longer than 200 characters or with control characters", line=line)
         return None
     numbers: dict[str, int | None] = {}

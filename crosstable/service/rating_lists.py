@@ -170,8 +170,9 @@ class RatingLists:
             column = RatingListPlayerRow.folded
             condition: Any
             if self.store.dialect == "postgresql":
-                escaped = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-                condition = column.like(escaped + "%", escape="\\")
+                # the operators of the text_pattern_ops index: a byte-wise range that a
+                # prepared (generic) plan still reads from the index, unlike LIKE :param
+                condition = column.op("~>=~")(prefix) & column.op("~<~")(prefix + "\U0010ffff")
             else:  # BINARY collation: the range is exactly the names with this prefix
                 condition = (column >= prefix) & (column < prefix + "\U0010ffff")
             found = session.scalars(

@@ -161,6 +161,7 @@ def create_app(
         pages,
         pairing,
         printing,
+        rating_list,
         series,
         series_news,
         stages,
@@ -187,6 +188,7 @@ def create_app(
     app.include_router(notifications.pages)  # /notifications/unsubscribe/{token}
     app.include_router(telegram.router)  # /telegram: sign in with Telegram (issue 11.5)
     app.include_router(account.api_router)  # POST /api/v1/users/{id}/signout
+    app.include_router(rating_list.router)  # GET /api/v1/rating-list (issue 16.1)
     return app
 
 

@@ -25,6 +25,7 @@ from crosstable.web.routes.common import (
     require_role,
     text,
 )
+from crosstable.web.routes.rating_list import rating_list_player
 
 router = APIRouter(include_in_schema=False)
 
@@ -68,7 +69,10 @@ def add_players(tid: int, request: Request, form: CheckedForm) -> Response:
     require_role(site, caller, tid, MANAGERS)
     players: list[PlayerInfo] = []
     name = text(form, "name")
-    if name:
+    fide_id = text(form, "fide_id")
+    if fide_id:  # from the rating list: its details, what was typed over them (issue 16.1)
+        players.append(rating_list_player(site.service, tid, form, fide_id))
+    elif name:
         players.append(
             PlayerInfo(
                 name,

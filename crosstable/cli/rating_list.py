@@ -1,0 +1,142 @@
+"""`crosstable ratinglist import FILE`, `ratinglist find TEXT`, `ratinglist update`,
+`ratinglist add FIDE_ID` (issue 16 item 1; docs/rating-lists.md).
+
+The list is a file the user downloaded from FIDE (``players_list.zip``,
+``players_list_xml.zip``, ``standard_rating_list.zip``, ``rapid_…``, ``blitz_…``) or
+a national list as CSV; nothing is fetched from the network.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from crosstable.cli.tournament import (
+    DbOption,
+    TournamentOption,
+    _actor,
+    _current,
+    _header,
+    _said,
+    _service,
+    console,
+)
+from crosstable.core.errors import InputError
+
+rating_list_app = typer.Typer(
+    help="Rating lists: import FIDE's TXT/XML list or a national CSV, look players up, "
+    "fill and update a tournament's players.",
+    no_args_is_help=True,
+)
+_KINDS = ("standard", "rapid", "blitz")
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(rating_list_app, name="ratinglist")
+
+
+@rating_list_app.command("import")
+def import_list(
+    file: Annotated[Path, typer.Argument(help="The list: .zip, .txt, .xml or .csv.")],
+    kind: Annotated[
+        str | None,
+        typer.Option(
+            "--type",
+            help="A single-type list's ratings: standard, rapid or blitz "
+            "(default: from the file name, else standard).",
+        ),
+    ] = None,
+    db: DbOption = None,
+) -> None:
+    """Import (upsert) every player of a rating list; bad lines are skipped and listed."""
+    from crosstable.service.rating_lists import RatingLists
+
+    if kind is not None and kind.strip().lower() not in _KINDS:
+        raise InputError(
+            "--type {value}: use standard, rapid or blitz", value=repr(kind), source="options"
+        )
+    with _service(db) as service:
+        report = RatingLists(service).import_file(
+            file, kind=None if kind is None else kind.strip().lower()
+        )
+    for problem in report.problems:
+        typer.echo(f"skipped: {problem}", err=True)
+    if report.skipped > len(report.problems):
+        typer.echo(f"skipped: … {report.skipped - len(report.problems)} more", err=True)
+    _said(
+        f"{report.players} players imported from {report.source} ({report.format}); "
+        f"{report.skipped} lines skipped; {report.total} players in the stored lists"
+    )
+
+
+@rating_list_app.command("find")
+def find(
+    text: Annotated[str, typer.Argument(help="A FIDE id or the start of a name (Carlsen, M).")],
+    limit: Annotated[int, typer.Option(help="At most this many players (1…50).")] = 10,
+    output: Annotated[str, typer.Option("--format", help="table or json")] = "table",
+    db: DbOption = None,
+) -> None:
+    """Look a player up in the imported lists by FIDE id or by name."""
+    from crosstable.service.rating_lists import RatingLists
+
+    if output not in ("table", "json"):
+        raise InputError(
+            "--format {value}: use table or json", value=repr(output), source="options"
+        )
+    with _service(db) as service:
+        found = RatingLists(service).find(text, limit=limit)
+    if output == "json":
+        typer.echo(json.dumps([p.as_json() for p in found], ensure_ascii=False, indent=2))
+        return
+    if not found:
+        typer.echo(f"no player in the imported lists matches {text!r}")
+        return
+    table = Table("FIDE id", "name", "fed", "title", "sex", "born", "std", "rapid", "blitz")
+    for p in found:
+        table.add_row(
+            str(p.fide_id),
+            p.name,
+            p.federation,
+            p.title,
+            p.sex,
+            *("" if v is None else str(v) for v in (p.birth_year, p.standard, p.rapid, p.blitz)),
+        )
+    console.print(table)
+
+
+@rating_list_app.command("add")
+def add(
+    fide_id: Annotated[int, typer.Argument(help="The player's FIDE id.")],
+    club: Annotated[str, typer.Option(help="The player's club.")] = "",
+    tournament: TournamentOption = None,
+    db: DbOption = None,
+) -> None:
+    """Register the list's player: name, title, federation, birth year, sex and the
+    rating of the event's type (from its time control) come from the list."""
+    from crosstable.service.rating_lists import RatingLists
+
+    with _service(db) as service:
+        tid = _current(service, tournament)
+        _header(service, tid)
+        _said(RatingLists(service).add_player(tid, fide_id, actor=_actor(), club=club).summary)
+
+
+@rating_list_app.command("update")
+def update(
+    tournament: Annotated[
+        int | None, typer.Argument(help="Tournament id (default: the current one).")
+    ] = None,
+    db: DbOption = None,
+) -> None:
+    """Set every player's rating to the imported list's (before round 1; recorded, undoable)."""
+    from crosstable.service.rating_lists import RatingLists
+
+    with _service(db) as service:
+        tid = _current(service, tournament)
+        _header(service, tid)
+        change = RatingLists(service).update_ratings(tid, actor=_actor())
+        _said(change.summary, change.replayed)

@@ -1,0 +1,97 @@
+"""JSON API: the imported rating lists (issue 16 item 1; docs/rating-lists.md).
+
+``GET /api/v1/rating-list?q=…`` — players whose FIDE id is ``q`` or whose name starts
+with it (case, accents and spacing do not matter), at most ``limit`` (1…50, default
+10). With ``tournament=ID`` each answer also carries ``rating``: the rating of that
+event's type (standard, rapid or blitz, from its time control). The lists are FIDE's
+public data, so the look-up needs no sign-in; the manage page's add-player form feeds
+its as-you-type suggestions from it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query, Request
+from pydantic import BaseModel
+
+from crosstable.service import PlayerInfo
+from crosstable.service.errors import NotFoundError
+from crosstable.service.rating_lists import MAX_FOUND, RatingLists
+from crosstable.web.routes.common import integer, text
+from crosstable.web.site import site_of
+
+router = APIRouter(prefix="/api/v1", tags=["api"])
+
+
+class ListedOut(BaseModel):
+    fide_id: int
+    name: str
+    federation: str
+    sex: str
+    title: str
+    birth_year: int | None
+    standard: int | None
+    rapid: int | None
+    blitz: int | None
+    list: str
+    imported: str
+    #: the rating of the tournament's type (only with ?tournament=)
+    rating: int | None = None
+
+
+class RatingListOut(BaseModel):
+    rating_type: str | None
+    players: list[ListedOut]
+
+
+@router.get("/rating-list")
+def rating_list(
+    request: Request,
+    q: Annotated[str, Query(min_length=1, max_length=100, description="FIDE id or name start")],
+    tournament: Annotated[int | None, Query(ge=1, le=2_000_000_000)] = None,
+    limit: Annotated[int, Query(ge=1, le=MAX_FOUND)] = 10,
+) -> RatingListOut:
+    """Look players up in the imported rating lists by FIDE id or by name prefix."""
+    lists = RatingLists(site_of(request).service)
+    kind = None if tournament is None else lists.rating_type(tournament)
+    players: list[dict[str, Any]] = []
+    for entry in lists.find(q, limit=limit):
+        shown = entry.as_json()
+        shown["rating"] = None if kind is None else entry.rating(kind)
+        players.append(shown)
+    return RatingListOut(
+        rating_type=None if kind is None else kind.value,
+        players=[ListedOut(**p) for p in players],
+    )
+
+
+def rating_list_player(service: Any, tid: int, form: dict[str, Any], fide_id: str) -> PlayerInfo:
+    """The manage page's add-player form with a FIDE id: the list's details (name,
+    title, federation, birth year, sex, the rating of the event's type), the name,
+    rating and club typed in the form over them. A FIDE id not in the lists is kept
+    with what was typed (a name is then needed)."""
+    number = integer(form, "fide_id", low=1)
+    assert number is not None
+    typed = PlayerInfo(
+        text(form, "name"),
+        integer(form, "rating"),
+        fide_id=str(number),
+        team=text(form, "team"),
+        club=text(form, "club"),
+    )
+    lists = RatingLists(service)
+    try:
+        listed = lists.player_info(number, lists.rating_type(tid))
+    except NotFoundError:
+        if typed.name:
+            return typed
+        raise
+    return replace(
+        listed,
+        name=typed.name or listed.name,
+        rating=typed.rating if typed.rating is not None else listed.rating,
+        team=typed.team,
+        club=typed.club,
+    )
