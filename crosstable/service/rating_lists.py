@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import select
+from sqlalchemy import text as sql
 
 from crosstable.core.errors import CrosstableError, RuleError
 from crosstable.core.ratings import RatingType, rating_type_for
@@ -169,16 +170,21 @@ class RatingLists:
             prefix = fold(query)[:200]
             column = RatingListPlayerRow.folded
             condition: Any
+            order: Any = column
             if self.store.dialect == "postgresql":
-                # the operators of the text_pattern_ops index: a byte-wise range that a
-                # prepared (generic) plan still reads from the index, unlike LIKE :param
+                # the operators of the text_pattern_ops index: a byte-wise range (whatever
+                # the database's collation) that a prepared plan still reads from the
+                # index, unlike LIKE :param, and the index's own order (USING ~<~), so the
+                # first names come without sorting every match (71 ms -> 0.8 ms for "iva"
+                # among 300 000 players: docs/benchmarks.md)
                 condition = column.op("~>=~")(prefix) & column.op("~<~")(prefix + "\U0010ffff")
+                order = sql("rating_list_players.folded USING ~<~")
             else:  # BINARY collation: the range is exactly the names with this prefix
                 condition = (column >= prefix) & (column < prefix + "\U0010ffff")
             found = session.scalars(
                 select(RatingListPlayerRow)
                 .where(condition)
-                .order_by(column, RatingListPlayerRow.fide_id)
+                .order_by(order, RatingListPlayerRow.fide_id)
                 .limit(limit)
             ).all()
             return [_entry(row) for row in found]
