@@ -363,3 +363,4 @@ def _copy_postgres(connection: Any, rows: Iterable[tuple[Any, ...]]) -> None:
             f"ORDER BY fide_id, seq DESC "
             f"ON CONFLICT (fide_id) DO UPDATE SET {_UPDATES}"
         )
+        cursor.execute("ANALYZE rating_list_players")  # the planner sees the new size at once
