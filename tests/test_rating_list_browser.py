@@ -1,0 +1,45 @@
+"""The manage page's rating-list look-up in a real browser (Debian's Chromium): typing
+a name fills the <datalist> from the API, choosing a player fills the FIDE ID and the
+rating, and "Add" registers the player with the list's details. Skipped locally when
+``CROSSTABLE_CHROMIUM`` is not set (in CI a skip is a failure)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from crosstable.cli import main
+from tests.browser import chromium, needs_chromium, web_server
+from tests.rating_list_files import fide_txt, zipped
+
+pytestmark = needs_chromium
+
+
+def test_typing_a_name_offers_the_lists_players_and_fills_the_form(tmp_path: Path) -> None:
+    db = tmp_path / "web.db"
+    listed = zipped(tmp_path, "players_list.zip", "players_list_foa.txt", fide_txt())
+    assert main(["ratinglist", "import", str(listed), "--db", str(db)]) == 0
+    assert main(["new", "Club", "--time-control", "90+30", "--db", str(db)]) == 0
+    with web_server(db) as url, chromium() as browser:
+        context = browser.new_context(viewport={"width": 1000, "height": 800}, locale="en-US")
+        page = context.new_page()
+        page.goto(url + "/signup")
+        page.fill("input[name=username]", "arbiter")
+        page.fill("input[name=display_name]", "Chief Arbiter")
+        page.fill("input[name=password]", "password-arbiter")
+        page.click("form.narrow-form button")
+        page.wait_for_url(url + "/")
+        page.goto(url + "/t/1/manage")  # the first account administers the site
+        name = page.locator("#add-players input[name=name]")
+        name.fill("car")
+        page.wait_for_selector("#rating-list-found option:nth-child(2)", state="attached")
+        options = page.locator("#rating-list-found option")
+        assert options.count() == 2
+        assert options.first.get_attribute("value") == "Carlsen, Magnus"
+        assert "1503014" in (options.first.get_attribute("label") or "")
+        name.fill("Carlsen, Magnus")  # what choosing the suggestion types
+        assert page.locator("#add-players input[name=fide_id]").input_value() == "1503014"
+        assert page.locator("#add-players input[name=rating]").input_value() == "2831"
+        page.click("#add-players button")
+        page.wait_for_selector("text=Carlsen, Magnus")
+        assert "1 player registered" in page.content()
+        context.close()
