@@ -101,7 +101,10 @@ def fold(name: str) -> str:
     >>> fold("  Ćirić,   Dragoljub ")
     'ciric, dragoljub'
     """
-    decomposed = unicodedata.normalize("NFKD", " ".join(name.split()).casefold())
+    spaced = " ".join(name.split())
+    if spaced.isascii():  # most names of a list: no accents to drop
+        return spaced.lower()
+    decomposed = unicodedata.normalize("NFKD", spaced.casefold())
     return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
