@@ -212,7 +212,7 @@ def test_the_player_page_shows_the_games_and_explains_on_demand(
     url, made = site
     page = _page(browser, view)
     page.goto(f"{url}/t/{made['shared']}/players/2")
-    rows = page.locator("table.list tbody tr")
+    rows = page.locator("#player-games tbody tr")
     assert rows.count() == 7
     for row in rows.all():  # nothing lies over any of the player's games
         row.scroll_into_view_if_needed()
