@@ -53,3 +53,17 @@ def test_mistakes_are_one_line_and_exit_status_2(
     assert main(["new", "Club", "--db", db]) == 0
     assert main(["ratinglist", "add", "99", "--db", db]) == 2
     assert "FIDE id 99 is not in the imported rating lists" in capsys.readouterr().err
+
+
+def test_skipped_lines_are_listed_and_the_rest_imported(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = str(tmp_path / "t.db")
+    lines = fide_txt().splitlines()
+    lines[1] = lines[1][:80] + "X" + lines[1][81:]  # Carlsen's sex column
+    path = tmp_path / "players_list_foa.txt"
+    path.write_text("\n".join(lines) + "\n")
+    assert main(["ratinglist", "import", str(path), "--db", db]) == 0
+    captured = capsys.readouterr()
+    assert f"skipped: {path}:2: sex: 'X' is not M or F" in captured.err
+    assert "4 players imported" in captured.out and "1 line skipped" in captured.out

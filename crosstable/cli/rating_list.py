@@ -67,9 +67,12 @@ def import_list(
         typer.echo(f"skipped: {problem}", err=True)
     if report.skipped > len(report.problems):
         typer.echo(f"skipped: … {report.skipped - len(report.problems)} more", err=True)
+    from crosstable.cli import counted
+
     _said(
-        f"{report.players} players imported from {report.source} ({report.format}); "
-        f"{report.skipped} lines skipped; {report.total} players in the stored lists"
+        f"{counted(report.players, 'player')} imported from {report.source} ({report.format}); "
+        f"{counted(report.skipped, 'line')} skipped; "
+        f"{counted(report.total, 'player')} in the stored lists"
     )
 
 
