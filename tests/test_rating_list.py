@@ -271,3 +271,16 @@ def test_update_ratings_before_the_start_is_recorded_and_refused_after(
     service.start(tid)
     with pytest.raises(RuleError, match="the tournament has started"):
         lists.update_ratings(tid)
+
+
+def test_an_encrypted_archive_is_refused_with_a_message(tmp_path: Path) -> None:
+    path = zipped(tmp_path, "players_list.zip", "players_list_foa.txt", fide_txt())
+    data = bytearray(path.read_bytes())
+    data[6] |= 1  # the local header's "encrypted" flag
+    central = data.find(b"PK\x01\x02")
+    data[central + 8] |= 1  # and the central directory's
+    path.write_bytes(bytes(data))
+    with pytest.raises(
+        InputError, match=r"players_list_foa.txt: the list in the archive is encrypted"
+    ):
+        read(path)

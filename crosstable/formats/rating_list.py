@@ -168,6 +168,8 @@ def _zipped(raw: IO[bytes], report: ListReport, kind: str) -> Iterator[ListedPla
             limit=MAX_FILE_BYTES >> 20,
         )
     report.source = f"{report.source}:{member.filename}"
+    if member.flag_bits & 0x1:
+        raise InputError("the list in the archive is encrypted", source=report.source)
     try:
         with archive.open(member) as stream:
             yield from _by_format(
