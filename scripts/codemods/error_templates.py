@@ -57,7 +57,7 @@ RESERVED = {"source", "line", "column", "current", "status_code", "detail", "hea
 #: calls whose f-strings are not messages
 SKIPPED_CALLS = {"_", "gettext", "ngettext", "N_", "debug", "info", "warning", "exception"}
 #: a template line is at most this long; longer ones are split into implicit concatenation
-WIDTH = 72
+WIDTH = 50
 
 
 # -- the templates -----------------------------------------------------------------------
@@ -127,7 +127,9 @@ def _plain(value: str) -> bool:
 
 def best_match(sample: str, *, letters: bool) -> tuple[Template, tuple[str, ...]] | None:
     """The template that takes ``sample`` whole (fields marked), each value a field or fields
-    and text without letters; a template whose values are each one field first."""
+    and text without letters; a template whose values are each one field first. With
+    ``letters`` (an f-string outside an error's call), only templates with words in their
+    fixed text, each value exactly one field."""
     found: list[tuple[int, int, Template, tuple[str, ...]]] = []
     for order, template in enumerate(templates()):
         if letters and not template.letters:
@@ -144,6 +146,8 @@ def best_match(sample: str, *, letters: bool) -> tuple[Template, tuple[str, ...]
             if not _consistent(template.names, values):
                 continue
             composite = sum(1 for v in values if MARK.fullmatch(v) is None)
+            if letters and composite:
+                continue
             found.append((composite, order, template, values))
     if not found:
         return None
@@ -486,12 +490,14 @@ class Codemod(cst.CSTTransformer):
 
 def ensure_import(source: str) -> str:
     """``from crosstable.core.text import Message`` when the module uses Message."""
-    if "Message(" not in source and "Message.joined(" not in source:
+    if not re.search(r"(?<![\w.])Message(\(|\.joined\()", source):
         return source
     tree = ast.parse(source)
     for node in tree.body:
         if isinstance(node, ast.ImportFrom) and any(a.name == "Message" for a in node.names):
             return source
+        if isinstance(node, ast.ClassDef) and node.name == "Message":
+            raise SystemExit(f"a module defines its own Message: import the text one by hand")
     line = "from crosstable.core.text import Message\n"
     lines = source.splitlines(keepends=True)
     # after the last top-level import of the module's head
@@ -562,8 +568,8 @@ def run(paths: Sequence[str], *, write: bool, passes: int = 3) -> Report:
             if result == text:
                 break
             text = result
-        text = ensure_import(text)
         if text != source:
+            text = ensure_import(text)
             compile(text, where, "exec")  # (the result must still be Python)
             print(f"changed {where}")
             if write:
