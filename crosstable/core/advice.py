@@ -61,7 +61,9 @@ class Advice:
 def format_advice(players: int) -> Advice:
     """Which format suits a field of ``players`` (at least 2)."""
     if players < 2:
-        raise RuleError(f"players: {players} — a tournament needs at least 2 players")
+        raise RuleError(
+            "players: {players} — a tournament needs at least 2 players", players=players
+        )
     rounds = players - 1 if players % 2 == 0 else players
     if players <= PLAIN_ROUND_ROBIN:
         kind = "round-robin"

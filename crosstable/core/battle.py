@@ -49,7 +49,7 @@ def draw_colours(first: int, second: int, rng: random.Random) -> tuple[int, int]
     (2, 1)
     """
     if first == second:
-        raise RuleError(f"player {first} cannot meet themself")
+        raise RuleError("player {player} cannot meet themself", player=first)
     low, high = sorted((first, second))
     return (low, high) if rng.random() < 0.5 else (high, low)
 
@@ -115,25 +115,33 @@ def check_battle_details(
     out = {str(k): str(v) for k, v in details.items()}
     variant = out.get(VARIANT, "").strip().lower()
     if variant and variant != BATTLE:
-        raise RuleError(f"variant: {out[VARIANT]!r} is not known; the only variant is 'battle'")
+        raise RuleError(
+            "variant: {value} is not known; the only variant is 'battle'", value=repr(out[VARIANT])
+        )
     if not variant:
         for key in (SETUP_MINUTES, SEED):
             if out.get(key, "").strip():
-                raise RuleError(f"{key.replace('_', ' ')}: only a battle-chess tournament has one")
+                raise RuleError(
+                    "{key}: only a battle-chess tournament has one", key=key.replace("_", " ")
+                )
         return out
     out[VARIANT] = BATTLE
     if system is not System.ROUND_ROBIN:
         raise RuleError(
-            f"battle chess is a round robin here; a {system.value} tournament cannot be one"
+            "battle chess is a round robin here; a {system} tournament cannot be one",
+            system=system.value,
         )
     minutes = out.get(SETUP_MINUTES, "").strip()
     if minutes:
         if not minutes.isascii() or not minutes.isdigit():
-            raise RuleError(f"setup minutes: {minutes!r} is not a whole number of minutes")
+            raise RuleError(
+                "setup minutes: {value} is not a whole number of minutes", value=repr(minutes)
+            )
         if not 1 <= int(minutes) <= MAX_SETUP_MINUTES:
             raise RuleError(
-                f"setup minutes: {int(minutes)} — the set-up time is 1 to "
-                f"{MAX_SETUP_MINUTES} minutes"
+                "setup minutes: {value} — the set-up time is 1 to {most} minutes",
+                value=int(minutes),
+                most=MAX_SETUP_MINUTES,
             )
         out[SETUP_MINUTES] = str(int(minutes))
     else:
@@ -141,7 +149,11 @@ def check_battle_details(
     text = out.get(SEED, "").strip()
     if text:
         if not text.isascii() or not text.isdigit() or int(text) > MAX_SEED:
-            raise RuleError(f"battle seed: {text!r} is not a whole number from 0 to {MAX_SEED}")
+            raise RuleError(
+                "battle seed: {value} is not a whole number from 0 to {most}",
+                value=repr(text),
+                most=MAX_SEED,
+            )
         out[SEED] = str(int(text))
     elif seed is not None:
         out[SEED] = str(seed)
@@ -173,7 +185,8 @@ def setup_timeout_result(finished: str) -> GameResult:
         return _SETUP_RESULTS[finished]
     except KeyError:
         raise RuleError(
-            f"set-up timeout: {finished!r} — say who finished setting up: none, white or black"
+            "set-up timeout: {value} — say who finished setting up: none, white or black",
+            value=repr(finished),
         ) from None
 
 

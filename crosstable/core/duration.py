@@ -60,7 +60,9 @@ def round_robin_arithmetic(players: int) -> Arithmetic:
     Arithmetic(players=7, rounds=7, games=21, boards=3, double_rounds=14, double_games=42)
     """
     if players < 3:
-        raise RuleError(f"players: {players} — a round robin needs at least 3 players")
+        raise RuleError(
+            "players: {players} — a round robin needs at least 3 players", players=players
+        )
     rounds = players - 1 if players % 2 == 0 else players
     games = players * (players - 1) // 2
     return Arithmetic(players, rounds, games, players // 2, 2 * rounds, 2 * games)
@@ -184,8 +186,12 @@ def parse_time_control(text: str) -> TimeControl:
         match = _PERIOD.match(piece)
         if match is None:
             raise RuleError(
-                f"time control {original!r}: {piece!r} is not understood "
-                "(expected e.g. 25+5, G/25 d5, 40/90,30+30 or 5400+30)"
+                (
+                    "time control {control}: {piece} is not understood (expected e.g. 25+5, G/25 "
+                    "d5, 40/90,30+30 or 5400+30)"
+                ),
+                control=repr(original),
+                piece=repr(piece),
             )
         raw.append(match.groupdict())
     if any(
@@ -196,16 +202,24 @@ def parse_time_control(text: str) -> TimeControl:
     periods = tuple(_period(r, trf_style, original) for r in raw)
     if len(periods) > 1 and any(p.moves is None for p in periods[:-1]):
         raise RuleError(
-            f"time control {original!r}: only the last period can be for the rest of the game; "
-            "write the earlier ones as moves/minutes (e.g. 40/90,30+30)"
+            (
+                "time control {control}: only the last period can be for the rest of the game; "
+                "write the earlier ones as moves/minutes (e.g. 40/90,30+30)"
+            ),
+            control=repr(original),
         )
     if periods[-1].moves is not None:
         raise RuleError(
-            f"time control {original!r}: the last period must be for the rest of the game "
-            "(add it without a move count, e.g. 40/90,30+30)"
+            (
+                "time control {control}: the last period must be for the rest of the game (add it "
+                "without a move count, e.g. 40/90,30+30)"
+            ),
+            control=repr(original),
         )
     if sum((p.minutes for p in periods), Fraction(0)) == 0:
-        raise RuleError(f"time control {original!r}: the players have no thinking time")
+        raise RuleError(
+            "time control {control}: the players have no thinking time", control=repr(original)
+        )
     return TimeControl(periods)
 
 
@@ -224,11 +238,13 @@ def _period(raw: dict[str, str | None], trf_style: bool, original: str) -> Perio
         minutes = time
     moves = int(raw["moves"]) if raw["moves"] is not None else None
     if moves == 0:
-        raise RuleError(f"time control {original!r}: a period of 0 moves")
+        raise RuleError("time control {control}: a period of 0 moves", control=repr(original))
     bonus = _decimal(raw["bonus"]) if raw["bonus"] is not None else Fraction(0)
     if raw["bunit"] in _MINUTE_UNITS:
         raise RuleError(
-            f"time control {original!r}: the increment or delay is in seconds, not {raw['bunit']!r}"
+            "time control {control}: the increment or delay is in seconds, not {unit}",
+            control=repr(original),
+            unit=repr(raw["bunit"]),
         )
     if raw["kind"] in ("d", "delay"):
         return Period(moves, minutes, delay_seconds=bonus)
@@ -306,10 +322,12 @@ def estimate_duration(
         time_control = parse_time_control(time_control)
     evening = Fraction(evening_minutes)
     if evening <= 0:
-        raise RuleError(f"evening: {evening_minutes} minutes — must be more than 0")
+        raise RuleError("evening: {minutes} minutes — must be more than 0", minutes=evening_minutes)
     changeover = Fraction(changeover_minutes)
     if changeover < 0:
-        raise RuleError(f"change-over: {changeover_minutes} minutes — must not be negative")
+        raise RuleError(
+            "change-over: {minutes} minutes — must not be negative", minutes=changeover_minutes
+        )
     arithmetic = round_robin_arithmetic(players)
     rounds = arithmetic.double_rounds if double else arithmetic.rounds
     games = arithmetic.double_games if double else arithmetic.games

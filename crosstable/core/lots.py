@@ -75,7 +75,7 @@ class Lots:
         try:
             return self.numbers[key]
         except KeyError:
-            raise RuleError(f"no entrant {key!r} in this draw") from None
+            raise RuleError("no entrant {key} in this draw", key=repr(key)) from None
 
     def players(self, entrants: Iterable[Entrant]) -> tuple[Player, ...]:
         """The entrants as core :class:`Player` values, in starting-number order."""
@@ -103,7 +103,9 @@ def draw_lots(
         how = LotsMethod(method)
     except ValueError:
         choices = ", ".join(m.value for m in LotsMethod)
-        raise RuleError(f"drawing of lots {method!r}: use one of {choices}") from None
+        raise RuleError(
+            "drawing of lots {method}: use one of {choices}", method=repr(method), choices=choices
+        ) from None
     _check_entrants(entrants)
     if how is not LotsMethod.MANUAL and order:
         raise RuleError("an order is given only when the numbers are assigned by hand")
@@ -151,16 +153,25 @@ def draw_by_hand(entrants: Sequence[Entrant], order: Sequence[str]) -> Lots:
     seen: dict[str, int] = {}
     for number, key in enumerate(order, start=1):
         if key not in known:
-            raise RuleError(f"by hand: starting number {number} is {key!r}, who has not entered")
+            raise RuleError(
+                "by hand: starting number {number} is {key}, who has not entered",
+                number=number,
+                key=repr(key),
+            )
         if key in seen:
             raise RuleError(
-                f"by hand: {key!r} is listed twice (starting numbers {seen[key]} and {number})"
+                "by hand: {key} is listed twice (starting numbers {first} and {number})",
+                key=repr(key),
+                first=seen[key],
+                number=number,
             )
         seen[key] = number
     missing = [key for key in keys if key not in seen]
     if missing:
         listed = ", ".join(repr(k) for k in missing)
-        raise RuleError(f"by hand: no starting number for {listed} — list every entrant once")
+        raise RuleError(
+            "by hand: no starting number for {listed} — list every entrant once", listed=listed
+        )
     return _lots(LotsMethod.MANUAL, None, list(order))
 
 
@@ -181,7 +192,7 @@ def _check_entrants(entrants: Sequence[Entrant]) -> None:
         raise RuleError("no entrants: nothing to draw")
     twice = [key for key, count in Counter(e.key for e in entrants).items() if count > 1]
     if twice:
-        raise RuleError(f"entrant {twice[0]!r} is entered twice")
+        raise RuleError("entrant {entrant} is entered twice", entrant=repr(twice[0]))
 
 
 def _lots(method: LotsMethod, seed: int | None, keys: Sequence[str]) -> Lots:

@@ -63,7 +63,7 @@ class Outcome(Enum):
         try:
             return cls(code.upper())
         except ValueError:
-            raise RuleError(f"unknown result code {code!r}") from None
+            raise RuleError("unknown result code {code}", code=repr(code)) from None
 
     @property
     def is_bye(self) -> bool:
@@ -155,11 +155,13 @@ class GameResult:
     def __post_init__(self) -> None:
         for side in (self.white, self.black):
             if side.is_bye:
-                raise RuleError(f"a bye ({side.value}) is not a game result")
+                raise RuleError("a bye ({side}) is not a game result", side=side.value)
         forfeits = (self.white.is_forfeit, self.black.is_forfeit)
         if any(forfeits) and (self.white, self.black) not in _FORFEIT_PAIRS:
             raise RuleError(
-                f"result {self.white.value}{self.black.value}: a forfeit is +- , -+ or --"
+                "result {white}{black}: a forfeit is +- , -+ or --",
+                white="",
+                black=f"{self.white.value}{self.black.value}",
             )
 
     @staticmethod
@@ -203,8 +205,11 @@ class GameResult:
         codes = aliases.get(cleaned)
         if codes is None:
             raise RuleError(
-                f"result {text!r} not understood: use 1-0, ½-½ (or 1/2-1/2, 0.5-0.5, =), 0-1, "
-                "+- , -+ or --"
+                (
+                    "result {text} not understood: use 1-0, ½-½ (or 1/2-1/2, 0.5-0.5, =), 0-1, +- "
+                    ", -+ or --"
+                ),
+                text=repr(text),
             )
         return cls(Outcome(codes[0]), Outcome(codes[1]))
 
@@ -251,9 +256,11 @@ class Player:
 
     def __post_init__(self) -> None:
         if self.start < 1:
-            raise RuleError(f"starting number {self.start}: must be 1 or more")
+            raise RuleError("starting number {start}: must be 1 or more", start=self.start)
         if self.rating is not None and self.rating < 0:
-            raise RuleError(f"player {self.start}: rating {self.rating} is negative")
+            raise RuleError(
+                "player {start}: rating {rating} is negative", start=self.start, rating=self.rating
+            )
 
 
 @dataclass(frozen=True, slots=True)
@@ -269,7 +276,11 @@ class Game:
 
     def __post_init__(self) -> None:
         if self.white == self.black:
-            raise RuleError(f"round {self.round} board {self.board}: a player cannot meet themself")
+            raise RuleError(
+                "round {round} board {board}: a player cannot meet themself",
+                round=self.round,
+                board=self.board,
+            )
 
     def outcome_of(self, start: int) -> Outcome:
         if self.result is None:
@@ -391,9 +402,11 @@ class Settings:
 
     def __post_init__(self) -> None:
         if self.cycles < 1:
-            raise RuleError(f"cycles: {self.cycles} — a round robin has at least one cycle")
+            raise RuleError(
+                "cycles: {cycles} — a round robin has at least one cycle", cycles=self.cycles
+            )
         if self.rounds is not None and self.rounds < 1:
-            raise RuleError(f"rounds: {self.rounds} — at least one round")
+            raise RuleError("rounds: {rounds} — at least one round", rounds=self.rounds)
 
     @property
     def free_round_points(self) -> Fraction:
@@ -435,9 +448,15 @@ class Tournament:
             seen: set[int] = set()
             for start in _round_players(rnd):
                 if not 1 <= start <= size:
-                    raise RuleError(f"round {rnd.number}: no player with starting number {start}")
+                    raise RuleError(
+                        "round {round}: no player with starting number {start}",
+                        round=rnd.number,
+                        start=start,
+                    )
                 if start in seen:
-                    raise RuleError(f"round {rnd.number}: player {start} appears twice")
+                    raise RuleError(
+                        "round {round}: player {start} appears twice", round=rnd.number, start=start
+                    )
                 seen.add(start)
 
     def player(self, start: int) -> Player:
@@ -485,8 +504,8 @@ class Tournament:
                     games[gi] = replace(game, result=result)
                     rounds[index] = replace(rnd, games=tuple(games))
                     return replace(self, rounds=tuple(rounds))
-            raise RuleError(f"round {round_number} has no board {board}")
-        raise RuleError(f"there is no round {round_number}")
+            raise RuleError("round {round} has no board {board}", round=round_number, board=board)
+        raise RuleError("there is no round {round}", round=round_number)
 
 
 def _round_players(rnd: Round) -> list[int]:

@@ -40,12 +40,16 @@ def check_reason(result: GameResult, reason: Reason) -> None:
     :func:`crosstable.core.battle.is_setup_result`, checked where battle chess is known)."""
     if reason is Reason.NO_SHOW and not result.is_forfeit:
         raise RuleError(
-            f"reason no-show: a no-show is a forfeit (+-, -+ or --), not {result.label()}"
+            "reason no-show: a no-show is a forfeit (+-, -+ or --), not {result}",
+            result=result.label(),
         )
     if reason is Reason.NORMAL and result.is_forfeit:
         raise RuleError(
-            f"reason normal: {result.label()} is a forfeit, not a game played at the board "
-            "(the reason of a forfeit is no-show)"
+            (
+                "reason normal: {result} is a forfeit, not a game played at the board (the reason "
+                "of a forfeit is no-show)"
+            ),
+            result=result.label(),
         )
 
 

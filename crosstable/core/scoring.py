@@ -139,13 +139,21 @@ class PointSystem:
                 object.__setattr__(self, name, points(value))
         if not self.win > self.draw >= self.loss:
             raise RuleError(
-                f"point system {self.label()}: a win must be worth more than a draw, "
-                "and a draw at least as much as a loss"
+                (
+                    "point system {system}: a win must be worth more than a draw, and a draw at "
+                    "least as much as a loss"
+                ),
+                system=self.label(),
             )
         if 2 * self.draw > self.win + self.loss:
             raise RuleError(
-                f"point system {self.label()}: two draws ({format_points(2 * self.draw)}) "
-                f"would outscore a win and a loss ({format_points(self.win + self.loss)})"
+                (
+                    "point system {system}: two draws ({draws}) would outscore a win and a loss "
+                    "({win_loss})"
+                ),
+                system=self.label(),
+                draws=format_points(2 * self.draw),
+                win_loss=format_points(self.win + self.loss),
             )
 
     @classmethod
@@ -166,11 +174,15 @@ class PointSystem:
             return cls.classic()
         parts = [p for p in re.split(r"[-/\s]+", cleaned) if p]
         if len(parts) != 3:
-            raise RuleError(f"point system {text!r}: write it as WIN-DRAW-LOSS, e.g. 3-1-0")
+            raise RuleError(
+                "point system {text}: write it as WIN-DRAW-LOSS, e.g. 3-1-0", text=repr(text)
+            )
         try:
             win, draw, loss = (points(p) for p in parts)
         except (ValueError, ZeroDivisionError):
-            raise RuleError(f"point system {text!r}: WIN-DRAW-LOSS must be numbers") from None
+            raise RuleError(
+                "point system {text}: WIN-DRAW-LOSS must be numbers", text=repr(text)
+            ) from None
         return cls(win=win, draw=draw, loss=loss)
 
     def label(self) -> str:

@@ -113,14 +113,20 @@ def check_keys(system: System, details: Details) -> None:
         noun = SYSTEM_NOUNS[system]
         if owner is not None:
             raise SettingError(
-                f"regulations, {key}: a setting of {SYSTEM_NOUNS[owner]}, not of {noun}",
+                "regulations, {key}: a setting of {owner}, not of {system}",
                 setting=key,
+                key=key,
+                owner=SYSTEM_NOUNS[owner],
+                system=noun,
             )
         close = difflib.get_close_matches(key.strip().lower(), _ALL_KEYS, n=1, cutoff=_CLOSE)
         if close:
             raise SettingError(
-                f"regulations, {key}: not a setting of {noun} (did you mean {close[0]}?)",
+                "regulations, {key}: not a setting of {system} (did you mean {name}?)",
                 setting=key,
+                key=key,
+                system=noun,
+                name=close[0],
             )
 
 
@@ -141,17 +147,23 @@ def parse_forbidden(text: str) -> tuple[tuple[int, ...], ...]:
         for number in part.split("-"):
             if not number.strip().isdigit():
                 raise SettingError(
-                    f"forbidden pairs {text!r}: {part.strip()!r} is not like 1-2 "
-                    "(starting numbers joined by -, pairs separated by commas)",
+                    (
+                        "forbidden pairs {text}: {pair} is not like 1-2 (starting numbers joined "
+                        "by -, pairs separated by commas)"
+                    ),
                     setting="forbidden",
                     given=text,
+                    text=repr(text),
+                    pair=repr(part.strip()),
                 )
             members.append(int(number))
         if len(set(members)) < 2:
             raise SettingError(
-                f"forbidden pairs {text!r}: {part.strip()!r} names one player",
+                "forbidden pairs {text}: {pair} names one player",
                 setting="forbidden",
                 given=text,
+                text=repr(text),
+                pair=repr(part.strip()),
             )
         groups.append(tuple(members))
     return tuple(groups)
@@ -175,18 +187,20 @@ class SwissSettings:
         colour = _text(details, "initial_colour").lower()
         if colour and colour not in _COLOURS:
             raise SettingError(
-                f"initial colour {colour!r}: use white or black (or leave it to the lot)",
+                "initial colour {colour}: use white or black (or leave it to the lot)",
                 setting="initial_colour",
                 given=colour,
                 why="use white or black (or leave it to the lot)",
+                colour=repr(colour),
             )
         speed = _text(details, "acceleration").lower()
         if speed not in ("", "baku"):
             raise SettingError(
-                f"acceleration {speed!r}: use baku or none",
+                "acceleration {acceleration}: use baku or none",
                 setting="acceleration",
                 given=speed,
                 why="use baku or none",
+                acceleration=repr(speed),
             )
         return cls(
             initial_colour=_COLOURS.get(colour),
@@ -210,9 +224,13 @@ class SwissSettings:
             for start in group:
                 if not 1 <= start <= players:
                     raise SettingError(
-                        f"forbidden pairs: there is no starting number {start} "
-                        f"(players 1–{players})",
+                        (
+                            "forbidden pairs: there is no starting number {start} (players "
+                            "1–{players})"
+                        ),
                         setting="forbidden",
+                        start=start,
+                        players=players,
                     )
 
 
@@ -242,54 +260,63 @@ class KnockoutSettings:
             fmt = MatchFormat.parse(text)
         except RuleError as error:
             raise SettingError(
-                f"regulations, match_format {text!r}: {error}",
+                "regulations, match_format {text}: {error}",
                 setting="match_format",
                 given=text,
                 why=error,
+                text=repr(text),
+                error=error,
             ) from None
         rule = str(details.get("tie_rule") or "lower-rated")
         try:
             tie = TieRule.parse(rule)
         except RuleError as error:
             raise SettingError(
-                f"regulations, tie_rule {rule!r}: {error}",
+                "regulations, tie_rule {text}: {error}",
                 setting="tie_rule",
                 given=rule,
                 why=error,
+                text=repr(rule),
+                error=error,
             ) from None
         rounds = str(details.get("round_formats") or "")
         try:
             formats = parse_round_formats(rounds)
         except RuleError as error:
             raise SettingError(
-                f"regulations, round_formats {rounds!r}: {error}",
+                "regulations, round_formats {text}: {error}",
                 setting="round_formats",
                 given=rounds,
                 why=error,
+                text=repr(rounds),
+                error=error,
             ) from None
         third = (_text(details, "third_place") or "no").lower()
         if third not in _YES_NO:
             raise SettingError(
-                f"regulations, third_place {third!r}: use yes or no",
+                "regulations, third_place {text}: use yes or no",
                 setting="third_place",
                 given=third,
                 why="use yes or no",
+                text=repr(third),
             )
         order = (_text(details, "bracket") or "seeded").lower()
         if order not in ("seeded", "random"):
             raise SettingError(
-                f"regulations, bracket {order!r}: use seeded or random",
+                "regulations, bracket {text}: use seeded or random",
                 setting="bracket",
                 given=order,
                 why="use seeded or random",
+                text=repr(order),
             )
         seed = _text(details, "lots_seed")
         if seed and not seed.removeprefix("-").isdigit():
             raise SettingError(
-                f"regulations, lots_seed {seed!r}: not a whole number",
+                "regulations, lots_seed {text}: not a whole number",
                 setting="lots_seed",
                 given=seed,
                 why="not a whole number",
+                text=repr(seed),
             )
         return cls(
             match_format=fmt,

@@ -284,7 +284,9 @@ class ServiceBase:
         query = select(TournamentRow).where(TournamentRow.id == tournament_id).with_for_update()
         row = session.scalars(query).one_or_none()
         if row is None:
-            raise NotFoundError(f"there is no tournament {tournament_id} in this database")
+            raise NotFoundError(
+                "there is no tournament {tournament} in this database", tournament=tournament_id
+            )
         return row
 
     def _prior(
@@ -303,8 +305,10 @@ class ServiceBase:
             return None
         if event.data.get("request") != request:
             raise ConflictError(
-                f"idempotency key {key!r} was already used for another request "
-                f"(#{event.seq}: {event.summary})"
+                "idempotency key {key} was already used for another request (#{seq}: {summary})",
+                key=repr(key),
+                seq=event.seq,
+                summary=event.summary,
             )
         return replayed_change(event)
 

@@ -88,8 +88,11 @@ class Battle(Registration, Play, Exchange):
                         for key in FIXED_AT_START:
                             if str(current.get(key, "")) != str(checked.get(key, "")):
                                 raise RuleError(
-                                    f"{key.replace('_', ' ')} cannot change after the start: "
-                                    "the colours depend on it (undo the start first)"
+                                    (
+                                        "{key} cannot change after the start: the colours depend "
+                                        "on it (undo the start first)"
+                                    ),
+                                    key=key.replace("_", " "),
                                 )
                     if "details" in values:
                         values["details"] = checked
@@ -205,16 +208,21 @@ class Battle(Registration, Play, Exchange):
             }
             target = rounds.get(round_number)
             if target is None:
-                raise RuleError(f"there is no round {round_number}")
+                raise RuleError("there is no round {round}", round=round_number)
             if target.colours_drawn:
-                raise RuleError(f"the colours of round {round_number} are already drawn")
+                raise RuleError(
+                    "the colours of round {round} are already drawn", round=round_number
+                )
             earlier = [
                 n for n in sorted(rounds) if n < round_number and not rounds[n].colours_drawn
             ]
             if earlier:
                 raise RuleError(
-                    f"round {earlier[0]}'s colours are not drawn yet: the rounds are drawn "
-                    "in order, just before each is played"
+                    (
+                        "round {round}'s colours are not drawn yet: the rounds are drawn in "
+                        "order, just before each is played"
+                    ),
+                    round=earlier[0],
                 )
             starts = {
                 e.number: (e.start or 0, e.name)
@@ -278,8 +286,13 @@ class Battle(Registration, Play, Exchange):
         if drawn is None or round_number not in drawn or drawn[round_number]:
             return
         raise RuleError(
-            f"round {round_number} board {board}: the colours of round {round_number} are "
-            "not drawn yet, so who has White is not known; draw them first"
+            (
+                "round {round} board {board}: the colours of round {again} are not drawn yet, so "
+                "who has White is not known; draw them first"
+            ),
+            round=round_number,
+            board=board,
+            again=round_number,
         )
 
     # -- results ---------------------------------------------------------------------
@@ -367,8 +380,11 @@ class Battle(Registration, Play, Exchange):
             value = result if isinstance(result, GameResult) else GameResult.parse(result)
             if not rules.is_setup_result(value):
                 raise RuleError(
-                    f"a set-up timeout is a draw or a win of the player who set up in time, "
-                    f"not {value.label()}"
+                    (
+                        "a set-up timeout is a draw or a win of the player who set up in time, "
+                        "not {result}"
+                    ),
+                    result=value.label(),
                 )
         return result, reason
 
@@ -427,7 +443,9 @@ class Battle(Registration, Play, Exchange):
 
         with self.store.reading() as session:
             if session.get(TournamentRow, tournament_id) is None:
-                raise NotFoundError(f"there is no tournament {tournament_id} in this database")
+                raise NotFoundError(
+                    "there is no tournament {tournament} in this database", tournament=tournament_id
+                )
 
     def _draw_next(self, tournament_id: int, round_number: int, actor: str) -> None:
         """The round is complete: the next round's colours are drawn (its own change)."""

@@ -29,6 +29,7 @@ from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
 from crosstable.core.errors import RuleError
+from crosstable.core.text import Message
 from crosstable.store.accounts_models import AccessRow, EntryAccountRow, UserRow
 from crosstable.store.models import EntryRow, GameRow, TournamentRow
 
@@ -54,7 +55,8 @@ def check_venue_kind(details: Mapping[str, Any]) -> None:
     """Refuse a ``venue_kind`` that is neither online nor otb."""
     if VENUE_KIND in details and str(details[VENUE_KIND]).strip().lower() not in VENUE_KINDS:
         raise RuleError(
-            f"venue kind is online or otb (over the board), not {str(details[VENUE_KIND])[:40]!r}"
+            "venue kind is online or otb (over the board), not {value}",
+            value=repr(str(details[VENUE_KIND])[:40]),
         )
 
 
@@ -165,19 +167,36 @@ def eligibility_problems(rules: Mapping[str, Any], record: PlayingRecord) -> lis
     need = int(rules.get("min_rated_games") or 0)
     if need and record.games < need:
         problems.append(
-            f"eligibility: at least 1 game played is required (you have {record.games_text()})"
+            Message(
+                "eligibility: at least 1 game played is required (you have {have})",
+                have=record.games_text(),
+            )
             if need == 1
-            else f"eligibility: at least {need} games played are required "
-            f"(you have {record.games_text()})"
+            else Message(
+                "eligibility: at least {need} games played are required (you have {have})",
+                need=need,
+                have=record.games_text(),
+            )
         )
     need = int(rules.get("min_online_tournaments") or 0)
     if need and record.tournaments < need:
         problems.append(
-            "eligibility: at least 1 finished online tournament is required "
-            f"(you have {record.tournaments_text()})"
+            Message(
+                (
+                    "eligibility: at least 1 finished online tournament is required (you have "
+                    "{have})"
+                ),
+                have=record.tournaments_text(),
+            )
             if need == 1
-            else f"eligibility: at least {need} finished online tournaments are required "
-            f"(you have {record.tournaments_text()})"
+            else Message(
+                (
+                    "eligibility: at least {need} finished online tournaments are required (you "
+                    "have {have})"
+                ),
+                need=need,
+                have=record.tournaments_text(),
+            )
         )
     return problems
 
@@ -205,8 +224,13 @@ def start_problems(session: Session, row: TournamentRow) -> list[str]:
     if flagged:
         names = ", ".join(_entry(session, row.id, n) for n in flagged)
         problems.append(
-            f"fair play: {names} — an account flagged for computer help cannot take part; "
-            "remove the entry before the start"
+            Message(
+                (
+                    "fair play: {names} — an account flagged for computer help cannot take part; "
+                    "remove the entry before the start"
+                ),
+                names=names,
+            )
         )
     organisers = organiser_problem_at_start(session, row.id)
     if organisers:
@@ -219,7 +243,12 @@ def start_problems(session: Session, row: TournamentRow) -> list[str]:
         for entry in entries:
             user = users.get(entry.number)
             if user is None:
-                missing.append(f"{_entry(session, row.id, entry.number)}: no account on the site")
+                missing.append(
+                    Message(
+                        "{entry}: no account on the site",
+                        entry=_entry(session, row.id, entry.number),
+                    )
+                )
                 continue
             why = eligibility_problems(rules, playing_record(session, user))
             if user.flagged or why:
@@ -231,9 +260,13 @@ def start_problems(session: Session, row: TournamentRow) -> list[str]:
             else:
                 eligible += 1
         if eligible < OTB_MINIMUM:
-            needs = (
-                f"an over-the-board event needs at least {OTB_MINIMUM} eligible registered "
-                f"players to start; it has {eligible}"
+            needs = Message(
+                (
+                    "an over-the-board event needs at least {least} eligible registered "
+                    "players to start; it has {count}"
+                ),
+                least=OTB_MINIMUM,
+                count=eligible,
             )
             problems.append(f"{needs} — not eligible: {' | '.join(missing)}" if missing else needs)
     return problems
@@ -249,9 +282,15 @@ def check_start(session: Session, row: TournamentRow) -> None:
     """The start's hook (service/play.py): RuleError with every reason at once."""
     problems = start_problems(session, row)
     if problems:
-        raise RuleError("the tournament cannot start: " + "; ".join(problems))
+        raise RuleError(
+            "the tournament cannot start: {problems}", problems=Message.joined("; ", problems)
+        )
 
 
 def _entry(session: Session, tournament_id: int, number: int) -> str:
     entry = session.get(EntryRow, (tournament_id, number))
-    return f"player {number}" if entry is None else f"player {number} {entry.name}"
+    return (
+        f"player {number}"
+        if entry is None
+        else Message("player {start} {name}", start=number, name=entry.name)
+    )

@@ -54,7 +54,9 @@ class Exchange(ServiceBase):
         with self.store.reading() as session:
             row = session.get(TournamentRow, tournament_id)
             if row is None:
-                raise NotFoundError(f"there is no tournament {tournament_id} in this database")
+                raise NotFoundError(
+                    "there is no tournament {tournament} in this database", tournament=tournament_id
+                )
             loaded = Loaded(session, row)
             events = session.scalars(
                 select(EventRow)
@@ -86,8 +88,10 @@ class Exchange(ServiceBase):
             last = history[-1]["seq"] if history else 0
             if revision != last:
                 raise InputError(
-                    f"tournament.revision is {revision}, but the last event is #{last}",
+                    "tournament.revision is {revision}, but the last event is #{last}",
                     source=source,
+                    revision=revision,
+                    last=last,
                 )
             row = _build(TournamentRow, values, "tournament", source)
             row.revision = last
@@ -102,7 +106,12 @@ class Exchange(ServiceBase):
             for index, item in enumerate(history):
                 fields = {name: item.get(name) for name in _EVENT_FIELDS}
                 if not isinstance(fields["seq"], int) or fields["seq"] != index + 1:
-                    raise InputError(f"history[{index}].seq must be {index + 1}", source=source)
+                    raise InputError(
+                        "history[{index}].seq must be {seq}",
+                        source=source,
+                        index=index,
+                        seq=index + 1,
+                    )
                 session.add(EventRow(tournament_id=row.id, **fields))
             session.flush()
             _check_consistent(session, row, source)
@@ -249,19 +258,26 @@ def _full(row: Base) -> dict[str, Any]:
 
 def _build(model: type[Base], item: Any, where: str, source: str) -> Any:
     if not isinstance(item, dict):
-        raise InputError(f"{where} must be an object", source=source)
+        raise InputError("{where} must be an object", source=source, where=where)
     columns = {c.key: c for c in model.__table__.columns if c.key not in ("id", "tournament_id")}
     unknown = sorted(set(item) - set(columns))
     if unknown:
-        raise InputError(f"{where}: unknown field {unknown[0]!r}", source=source)
+        raise InputError(
+            "{where}: unknown field {name}", source=source, where=where, name=repr(unknown[0])
+        )
     for name, column in columns.items():
         if name not in item and not column.nullable and column.default is None:
-            raise InputError(f"{where}: {name} is missing", source=source)
+            raise InputError("{where}: {name} is missing", source=source, where=where, name=name)
         value = item.get(name)
         python_type = _python_type(column)
         if value is not None and python_type is not None and not isinstance(value, python_type):
             raise InputError(
-                f"{where}.{name}: expected {python_type.__name__}, got {value!r}", source=source
+                "{where}.{name}: expected {kind}, got {value}",
+                source=source,
+                where=where,
+                name=name,
+                kind=python_type.__name__,
+                value=repr(value),
             )
     return model(**item)
 
@@ -278,21 +294,23 @@ def _check_document(document: Any, source: str) -> None:
     if not isinstance(document, dict):
         raise InputError("a tournament document is a JSON object", source=source)
     if document.get("format") != FORMAT:
-        raise InputError(f"format must be {FORMAT!r}", source=source)
+        raise InputError("format must be {format}", source=source, format=repr(FORMAT))
     version = document.get("version")
     if version != VERSION:
         raise InputError(
-            f"version {version!r} is not supported (this crosstable reads version {VERSION})",
+            "version {version} is not supported (this crosstable reads version {supported})",
             source=source,
+            version=repr(version),
+            supported=VERSION,
         )
     for name in ("tournament", "players", "rounds", "games", "byes", "history"):
         if name not in document:
-            raise InputError(f"{name} is missing", source=source)
+            raise InputError("{name} is missing", source=source, name=name)
     if not isinstance(document["tournament"], dict):
         raise InputError("tournament must be an object", source=source)
     for name in ("players", "rounds", "games", "byes", "history"):
         if not isinstance(document[name], list):
-            raise InputError(f"{name} must be a list", source=source)
+            raise InputError("{name} must be a list", source=source, name=name)
 
 
 def _check_field(document: dict[str, Any], source: str) -> None:
@@ -302,7 +320,9 @@ def _check_field(document: dict[str, Any], source: str) -> None:
         system = System(values["system"])
     except ValueError:
         raise InputError(
-            f"tournament.system: unknown system {values['system']!r}", source=source
+            "tournament.system: unknown system {system}",
+            source=source,
+            system=repr(values["system"]),
         ) from None
     try:
         check_field(system, len(document["players"]), cycles=int(values.get("cycles") or 1))
@@ -320,7 +340,9 @@ def _check_consistent(session: Session, row: TournamentRow, source: str) -> None
     try:
         loaded.tournament()
     except (CrosstableError, LookupError, ValueError) as error:
-        raise InputError(f"the tournament is not consistent: {error}", source=source) from None
+        raise InputError(
+            "the tournament is not consistent: {error}", source=source, error=error
+        ) from None
 
 
 def _withdrawal_rounds(tournament: Tournament) -> dict[int, int]:

@@ -25,6 +25,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from crosstable.core.errors import RuleError
+from crosstable.core.text import Message
 from crosstable.service.clock import Clock
 from crosstable.service.eligibility import PlayingRecord, playing_record
 from crosstable.service.errors import NotFoundError
@@ -99,7 +100,7 @@ def _reason(text: str) -> str:
     if not reason:
         raise RuleError("give the reason (it is kept with the account's record)")
     if len(reason) > MAX_REASON:
-        raise RuleError(f"the reason has at most {MAX_REASON} characters")
+        raise RuleError("the reason has at most {most} characters", most=MAX_REASON)
     return reason
 
 
@@ -136,7 +137,7 @@ class PortalRules:
     def _user_row(self, session: Session, user_id: int) -> UserRow:
         row = session.get(UserRow, user_id)
         if row is None:
-            raise NotFoundError(f"there is no user {user_id}")
+            raise NotFoundError("there is no user {user}", user=user_id)
         return row
 
     # -- fair play --------------------------------------------------------------------
@@ -164,24 +165,41 @@ class PortalRules:
         with self.store.reading() as session:
             user = self._user_row(session, user_id)
             if user.flagged:
-                raise RuleError(f"{user.username} is flagged already")
+                raise RuleError("{name} is flagged already", name=user.username)
             running = running_entries(session, user_id)
         known = {r.tournament_id for r in running}
         for tid, value in chosen.items():
             if tid not in known:
                 raise RuleError(
-                    f"tournament {tid}: {user.username} plays in no running tournament {tid}"
+                    "tournament {tournament}: {name} plays in no running tournament {again}",
+                    tournament=tid,
+                    name=user.username,
+                    again=tid,
                 )
             if value not in DECISIONS:
                 raise RuleError(
-                    f"tournament {tid}: the decision is withdraw or stay, not {value[:20]!r}"
+                    "tournament {tournament}: the decision is withdraw or stay, not {value}",
+                    tournament=tid,
+                    value=repr(value[:20]),
                 )
         undecided = [r for r in running if r.tournament_id not in chosen]
         if undecided:
-            names = ", ".join(f"{r.name} (tournament {r.tournament_id})" for r in undecided)
+            names = Message.joined(
+                ", ",
+                (
+                    Message(
+                        "{name} (tournament {tournament})", name=r.name, tournament=r.tournament_id
+                    )
+                    for r in undecided
+                ),
+            )
             raise RuleError(
-                f"fair play: {user.username} plays in running tournaments; decide for each "
-                f"whether they withdraw or stay until the end: {names}"
+                (
+                    "fair play: {name} plays in running tournaments; decide for each whether they "
+                    "withdraw or stay until the end: {tournaments}"
+                ),
+                name=user.username,
+                tournaments=names,
             )
         withdrawn = [r for r in running if chosen[r.tournament_id] == "withdraw"]
         if withdrawn and service is None:
@@ -217,7 +235,7 @@ class PortalRules:
         with self.store.transaction() as session:
             row = self._user_row(session, user_id)
             if not row.flagged:
-                raise RuleError(f"{row.username} is not flagged")
+                raise RuleError("{name} is not flagged", name=row.username)
             row.flagged = False
             self._record(session, row, "unflag", f"flag cleared: {why}", {"reason": why}, actor)
 
@@ -243,7 +261,10 @@ class PortalRules:
         for label, value in (("games", games), ("online tournaments", tournaments)):
             if value is not None and not -MAX_ADJUSTMENT <= value <= MAX_ADJUSTMENT:
                 raise RuleError(
-                    f"the adjustment of {label} is between -{MAX_ADJUSTMENT} and {MAX_ADJUSTMENT}"
+                    "the adjustment of {what} is between -{least} and {most}",
+                    what=label,
+                    least=MAX_ADJUSTMENT,
+                    most=MAX_ADJUSTMENT,
                 )
         with self.store.transaction() as session:
             row = self._user_row(session, user_id)

@@ -46,20 +46,38 @@ def check_field(system: System, players: int, *, cycles: int = 1) -> None:
     cap = MAX_PLAYERS[system]
     if players > cap:
         if system is System.ROUND_ROBIN:
-            raise RuleError(f"a round robin has at most {cap} players, not {players}")
+            raise RuleError(
+                "a round robin has at most {cap} players, not {players}", cap=cap, players=players
+            )
         if system is System.SCHEVENINGEN:
-            raise RuleError(f"a Scheveningen has at most {cap} players, not {players}")
+            raise RuleError(
+                "a Scheveningen has at most {cap} players, not {players}", cap=cap, players=players
+            )
         if system is System.SWISS_DUTCH:
-            raise RuleError(f"a Swiss has at most {cap} players, not {players}")
-        raise RuleError(f"a knockout has at most {cap} players, not {players}")
+            raise RuleError(
+                "a Swiss has at most {cap} players, not {players}", cap=cap, players=players
+            )
+        raise RuleError(
+            "a knockout has at most {cap} players, not {players}", cap=cap, players=players
+        )
     if system is System.ROUND_ROBIN:
         if cycles > MAX_CYCLES:
-            raise RuleError(f"a round robin has at most {MAX_CYCLES} cycles, not {cycles}")
+            raise RuleError(
+                "a round robin has at most {cap} cycles, not {cycles}",
+                cap=MAX_CYCLES,
+                cycles=cycles,
+            )
         games = cycles * (players * (players - 1) // 2)
         if games > MAX_ROUND_ROBIN_GAMES:
             raise RuleError(
-                f"a round robin has at most {MAX_ROUND_ROBIN_GAMES} games: "
-                f"{players} players in {cycles} cycles make {games}"
+                (
+                    "a round robin has at most {cap} games: {players} players in {cycles} cycles "
+                    "make {games}"
+                ),
+                cap=MAX_ROUND_ROBIN_GAMES,
+                players=players,
+                cycles=cycles,
+                games=games,
             )
 
 
@@ -67,7 +85,9 @@ def check_event_field(players: int) -> None:
     """RuleError if an event of several tournaments (quads, groups) is too large."""
     if players > MAX_EVENT_PLAYERS:
         raise RuleError(
-            f"an event of quads or groups has at most {MAX_EVENT_PLAYERS} players, not {players}"
+            "an event of quads or groups has at most {cap} players, not {players}",
+            cap=MAX_EVENT_PLAYERS,
+            players=players,
         )
 
 

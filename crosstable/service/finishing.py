@@ -26,6 +26,7 @@ from typing import Any
 from sqlalchemy import func, select
 
 from crosstable.core.errors import RuleError
+from crosstable.core.text import Message
 from crosstable.service.base import Done
 from crosstable.service.live import final_places
 from crosstable.service.loading import Loaded
@@ -54,7 +55,9 @@ def finish_mode(details: Mapping[str, Any] | None) -> str:
 def check_finish_setting(details: Mapping[str, Any]) -> None:
     """Refuse a ``finish`` detail that is neither auto nor confirm."""
     if FINISH in details and finish_mode(details) not in FINISH_MODES:
-        raise RuleError(f"finish is auto or confirm, not {str(details[FINISH])[:40]!r}")
+        raise RuleError(
+            "finish is auto or confirm, not {value}", value=repr(str(details[FINISH])[:40])
+        )
 
 
 def final_standing(tx: Tx, loaded: Loaded) -> dict[int, int]:
@@ -64,14 +67,20 @@ def final_standing(tx: Tx, loaded: Loaded) -> dict[int, int]:
     bracket_places = rules.bracket_places(tx, loaded)
     missing = [g for g in loaded.games if g.result is None]
     if missing:
-        listed = ", ".join(f"round {g.round} board {g.board}" for g in missing[:5])
-        more = f" and {len(missing) - 5} more" if len(missing) > 5 else ""
-        message = (
-            f"1 game has no result yet: {listed}{more}"
-            if len(missing) == 1
-            else f"{len(missing)} games have no result yet: {listed}{more}"
+        listed = Message.joined(
+            ", ",
+            (
+                Message("round {round} board {board}", round=g.round, board=g.board)
+                for g in missing[:5]
+            ),
         )
-        raise RuleError(message)
+        if len(missing) > 5:
+            listed = Message("{item} and {count} more", item=listed, count=len(missing) - 5)
+        if len(missing) == 1:
+            raise RuleError("1 game has no result yet: {listed}", listed=listed)
+        raise RuleError(
+            "{count} games have no result yet: {listed}", count=len(missing), listed=listed
+        )
     rules.check_finished(loaded)
     if bracket_places is not None:
         return bracket_places

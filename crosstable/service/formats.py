@@ -22,6 +22,7 @@ from __future__ import annotations
 from crosstable.core.errors import RuleError
 from crosstable.core.model import System
 from crosstable.core.system_settings import KnockoutSettings, SettingError, SwissSettings
+from crosstable.core.text import Message
 
 #: the formats of the wizard (and of ``POST /api/v1/tournaments``)
 FORMATS = (
@@ -48,7 +49,11 @@ SYSTEMS = {
 def system_of_format(format_: str) -> System:
     """The pairing system of a wizard format (RuleError naming the formats)."""
     if format_ not in FORMATS:
-        raise RuleError(f"format {format_!r}: use one of {', '.join(FORMATS)}")
+        raise RuleError(
+            "format {format}: use one of {choices}",
+            format=repr(format_),
+            choices=Message.joined(", ", FORMATS),
+        )
     return SYSTEMS[format_]
 
 
@@ -70,10 +75,11 @@ def system_details(
     if system is System.SWISS_DUTCH:
         if rounds is not None and rounds < 1:
             raise SettingError(
-                f"rounds: {rounds} — a Swiss has at least one round",
+                "rounds: {rounds} — a Swiss has at least one round",
                 setting="rounds",
                 given=rounds,
                 why="at least one round",
+                rounds=rounds,
             )
         swiss = SwissSettings.from_details(
             {"initial_colour": initial_colour, "forbidden": forbidden, "acceleration": acceleration}

@@ -26,6 +26,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from crosstable.core.errors import RuleError
+from crosstable.core.text import Message
 from crosstable.core.wording import counted
 from crosstable.service.approval import WITHDRAWN, withdraw_if_changed
 from crosstable.service.base import Change, Done, ServiceBase, append_event
@@ -142,7 +143,7 @@ class History(ServiceBase):
                 was,
                 changes,
                 ordinary=_finished_by_itself(target),
-                action=f"undo #{target.seq}",
+                action=Message("undo #{seq}", seq=target.seq),
                 reason=reason,
                 confirm=confirm,
             )
@@ -171,10 +172,12 @@ class History(ServiceBase):
         def body(tx: Tx) -> Done:
             events = _events(tx.session, tx.tournament_id)
             if not any(e.seq == seq for e in events):
-                raise RuleError(f"there is no event #{seq} (events 1–{events[-1].seq})")
+                raise RuleError(
+                    "there is no event #{seq} (events 1–{last})", seq=seq, last=events[-1].seq
+                )
             later = [e for e in events if e.seq > seq]
             if not later:
-                raise RuleError(f"#{seq} is the latest event: nothing to revert")
+                raise RuleError("#{seq} is the latest event: nothing to revert", seq=seq)
             now = current_rows(tx.session, tx.tournament_id)
             changes = differences(now, rolled_back(now, later))
             was = tx.tournament.status
@@ -191,7 +194,7 @@ class History(ServiceBase):
                 was,
                 changes,
                 ordinary=stack[:-1] == kept and _finished_by_itself(by_seq[stack[-1]]),
-                action=f"reverting to #{seq}",
+                action=Message("reverting to #{seq}", seq=seq),
                 reason=reason,
                 confirm=confirm,
             )
@@ -230,7 +233,9 @@ class History(ServiceBase):
     def _exists(self, session: Session, tournament_id: int) -> TournamentRow:
         row = session.get(TournamentRow, tournament_id)
         if row is None:
-            raise NotFoundError(f"there is no tournament {tournament_id} in this database")
+            raise NotFoundError(
+                "there is no tournament {tournament} in this database", tournament=tournament_id
+            )
         return row
 
 
@@ -354,10 +359,20 @@ def _check_reopening(
     )
     why = (reason or "").strip()
     if not why or not confirm:
-        what = "no result" if results == 0 else "1 result" if results == 1 else f"{results} results"
+        what = (
+            "no result"
+            if results == 0
+            else "1 result"
+            if results == 1
+            else Message("{count} results", count=results)
+        )
         raise ReopeningError(
-            f"{action} reopens the finished tournament: it takes back the final places "
-            f"and {what}; give a reason and confirm"
+            (
+                "{action} reopens the finished tournament: it takes back the final places and "
+                "{results}; give a reason and confirm"
+            ),
+            action=action,
+            results=what,
         )
     return {"reason": why, "results": results}
 

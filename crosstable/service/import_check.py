@@ -27,6 +27,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from crosstable.core.errors import InputError
+from crosstable.core.text import Message
 from crosstable.store.models import MODELS, Base
 
 #: the largest tournament document the command line reads (a 500-player Swiss with
@@ -56,14 +57,18 @@ class _Columns:
 
     def check_values(self, values: Any, where: str, source: str, *, whole: bool) -> None:
         if not isinstance(values, dict):
-            raise InputError(f"{where} must be an object", source=source)
+            raise InputError("{where} must be an object", source=source, where=where)
         unknown = sorted(set(values) - set(self.columns))
         if unknown:
-            raise InputError(f"{where}: unknown field {unknown[0]!r}", source=source)
+            raise InputError(
+                "{where}: unknown field {name}", source=source, where=where, name=repr(unknown[0])
+            )
         if whole:
             missing = sorted(self.required - set(values))
             if missing:
-                raise InputError(f"{where}: {missing[0]} is missing", source=source)
+                raise InputError(
+                    "{where}: {name} is missing", source=source, where=where, name=missing[0]
+                )
         for name, value in values.items():
             check_value(self.columns[name], value, f"{where}.{name}", source)
 
@@ -72,30 +77,58 @@ def check_value(column: Any, value: Any, where: str, source: str) -> None:
     """``value`` fits ``column``: its type, the integer range, the text length."""
     if value is None:
         if not column.nullable:
-            raise InputError(f"{where} must not be null", source=source)
+            raise InputError("{where} must not be null", source=source, where=where)
         return
     kind = type(column.type).__name__
     if kind in ("Integer", "BigInteger"):
         if not isinstance(value, int) or isinstance(value, bool):
-            raise InputError(f"{where}: expected a whole number, got {_show(value)}", source=source)
+            raise InputError(
+                "{where}: expected a whole number, got {value}",
+                source=source,
+                where=where,
+                value=_show(value),
+            )
         bound = _BIG_INTEGER if kind == "BigInteger" else _INTEGER
         if not -bound <= value <= bound:
-            raise InputError(f"{where}: {_show(value)} is out of range", source=source)
+            raise InputError(
+                "{where}: {value} is out of range", source=source, where=where, value=_show(value)
+            )
     elif kind == "Boolean":
         if not isinstance(value, bool):
-            raise InputError(f"{where}: expected true or false, got {_show(value)}", source=source)
+            raise InputError(
+                "{where}: expected true or false, got {value}",
+                source=source,
+                where=where,
+                value=_show(value),
+            )
     elif kind in ("String", "Text"):
         if not isinstance(value, str):
-            raise InputError(f"{where}: expected a text, got {_show(value)}", source=source)
+            raise InputError(
+                "{where}: expected a text, got {value}",
+                source=source,
+                where=where,
+                value=_show(value),
+            )
         length = getattr(column.type, "length", None)
         if length is not None and len(value) > length:
             raise InputError(
-                f"{where}: {len(value)} characters, at most {length} fit", source=source
+                "{where}: {count} characters, at most {length} fit",
+                source=source,
+                where=where,
+                count=len(value),
+                length=length,
             )
         if "\x00" in value:
-            raise InputError(f"{where}: a text must not contain a NUL character", source=source)
+            raise InputError(
+                "{where}: a text must not contain a NUL character", source=source, where=where
+            )
     elif kind == "JSON" and not isinstance(value, dict):
-        raise InputError(f"{where}: expected an object, got {_show(value)}", source=source)
+        raise InputError(
+            "{where}: expected an object, got {value}",
+            source=source,
+            where=where,
+            value=_show(value),
+        )
 
 
 def _show(value: Any) -> str:
@@ -129,12 +162,18 @@ def document_rows(document: dict[str, Any], source: str) -> State:
                 if version is not None and (
                     not isinstance(version, int) or isinstance(version, bool) or version < 1
                 ):
-                    raise InputError(f"{where}.version must be a positive number", source=source)
+                    raise InputError(
+                        "{where}.version must be a positive number", source=source, where=where
+                    )
             columns.check_values(tracked, where, source, whole=True)
             spot = (table, _key_text(table, tracked))
             if spot in rows:
                 raise InputError(
-                    f"{where}: a second row with the key {spot[1]} in {section}", source=source
+                    "{where}: a second row with the key {key} in {section}",
+                    source=source,
+                    where=where,
+                    key=spot[1],
+                    section=section,
                 )
             rows[spot] = tracked
     return rows
@@ -158,13 +197,18 @@ def replay_history(history: list[Any], source: str) -> State:
             target = int(event["data"]["undoes"])
             if not stack or stack[-1] != target:
                 raise InputError(
-                    f"{where} undoes #{target}, which is not the last change in force",
+                    "{where} undoes #{seq}, which is not the last change in force",
                     source=source,
+                    where=where,
+                    seq=target,
                 )
             expected = [_inverse(c) for c in reversed(by_seq[target]["changes"])]
             if changes != expected:
                 raise InputError(
-                    f"{where}: the changes do not take back #{target}'s", source=source
+                    "{where}: the changes do not take back #{seq}'s",
+                    source=source,
+                    where=where,
+                    seq=target,
                 )
             stack.pop()
         elif kind == "revert":
@@ -177,8 +221,11 @@ def replay_history(history: list[Any], source: str) -> State:
             to = int(event["data"]["to"])
             if state != kept[to]:
                 raise InputError(
-                    f"{where} reverts to #{to}, but the rows are not as they were after #{to}",
+                    "{where} reverts to #{seq}, but the rows are not as they were after #{to}",
                     source=source,
+                    where=where,
+                    seq=to,
+                    to=to,
                 )
         after[seq] = list(stack)
         by_seq[seq] = event
@@ -192,39 +239,51 @@ def _check_events(history: list[Any], source: str) -> None:
     for index, event in enumerate(history):
         where = f"history[{index}]"
         if not isinstance(event, dict):
-            raise InputError(f"{where} must be an object", source=source)
+            raise InputError("{where} must be an object", source=source, where=where)
         if event.get("seq") != index + 1 or isinstance(event.get("seq"), bool):
-            raise InputError(f"{where}.seq must be {index + 1}", source=source)
+            raise InputError("{where}.seq must be {seq}", source=source, where=where, seq=index + 1)
         for name, length in _EVENT_TEXTS.items():
             value = event.get(name)
             if not isinstance(value, str) or (length is not None and len(value) > length):
-                limit = f" of at most {length} characters" if length else ""
-                raise InputError(f"{where}.{name} must be a text{limit}", source=source)
+                limit = Message(" of at most {length} characters", length=length) if length else ""
+                raise InputError(
+                    "{where}.{name} must be a text{limit}",
+                    source=source,
+                    where=where,
+                    name=name,
+                    limit=limit,
+                )
         if not event["kind"]:
-            raise InputError(f"{where}.kind must not be empty", source=source)
+            raise InputError("{where}.kind must not be empty", source=source, where=where)
         key = event.get("idempotency_key")
         if key is not None:
             if not isinstance(key, str) or len(key) > 200:
                 raise InputError(
-                    f"{where}.idempotency_key must be a text of at most 200 characters",
+                    "{where}.idempotency_key must be a text of at most 200 characters",
                     source=source,
+                    where=where,
                 )
             if key in keys:
-                raise InputError(f"{where}.idempotency_key is used twice", source=source)
+                raise InputError(
+                    "{where}.idempotency_key is used twice", source=source, where=where
+                )
             keys.add(key)
         data = event.get("data")
         if not isinstance(data, dict):
-            raise InputError(f"{where}.data must be an object", source=source)
+            raise InputError("{where}.data must be an object", source=source, where=where)
         changes = event.get("changes")
         if not isinstance(changes, list):
-            raise InputError(f"{where}.changes must be a list", source=source)
+            raise InputError("{where}.changes must be a list", source=source, where=where)
         target_field = {"undo": "undoes", "revert": "to"}.get(event["kind"])
         if target_field is not None:
             target = data.get(target_field)
             if not isinstance(target, int) or isinstance(target, bool) or not 1 <= target <= index:
                 raise InputError(
-                    f"{where}.data.{target_field} must name an earlier event (1–{index})",
+                    "{where}.data.{name} must name an earlier event (1–{last})",
                     source=source,
+                    where=where,
+                    name=target_field,
+                    last=index,
                 )
         for number, change in enumerate(changes):
             _check_change(change, f"{where}.changes[{number}]", source)
@@ -233,22 +292,26 @@ def _check_events(history: list[Any], source: str) -> None:
 def _check_change(change: Any, where: str, source: str) -> None:
     if not isinstance(change, dict) or set(change) != _CHANGE_FIELDS:
         raise InputError(
-            f"{where} must be an object with table, key, before and after", source=source
+            "{where} must be an object with table, key, before and after",
+            source=source,
+            where=where,
         )
     table = change["table"]
     if not isinstance(table, str) or table not in _TABLES:
-        raise InputError(f"{where}.table: unknown table {_show(table)}", source=source)
+        raise InputError(
+            "{where}.table: unknown table {table}", source=source, where=where, table=_show(table)
+        )
     columns = _TABLES[table]
     key = change["key"]
     names = MODELS[table].key_columns
     if not isinstance(key, dict) or set(key) != set(names):
         wanted = ", ".join(names) or "nothing"
-        raise InputError(f"{where}.key must name {wanted}", source=source)
+        raise InputError("{where}.key must name {names}", source=source, where=where, names=wanted)
     for name in names:
         check_value(columns.columns[name], key[name], f"{where}.key.{name}", source)
     before, after = change["before"], change["after"]
     if before is None and after is None:
-        raise InputError(f"{where}: before and after are both null", source=source)
+        raise InputError("{where}: before and after are both null", source=source, where=where)
     for name, values in (("before", before), ("after", after)):
         if values is None:
             continue
@@ -256,7 +319,15 @@ def _check_change(change: Any, where: str, source: str) -> None:
         columns.check_values(values, f"{where}.{name}", source, whole=whole)
         for column in names:
             if column in values and values[column] != key[column]:
-                raise InputError(f"{where}.{name}.{column} differs from its key", source=source)
+                raise InputError(
+                    Message(
+                        "{where}.{name}.{column} differs from its key",
+                        where=where,
+                        name=name,
+                        column=column,
+                    ),
+                    source=source,
+                )
 
 
 def _apply(state: State, change: dict[str, Any], where: str, source: str) -> None:
@@ -266,16 +337,23 @@ def _apply(state: State, change: dict[str, Any], where: str, source: str) -> Non
     current = state.get(spot)
     if before is None:
         if current is not None:
-            raise InputError(f"{where} inserts a row that exists already", source=source)
+            raise InputError(
+                "{where} inserts a row that exists already", source=source, where=where
+            )
     else:
         if current is None:
-            raise InputError(f"{where} changes a row that does not exist", source=source)
+            raise InputError(
+                "{where} changes a row that does not exist", source=source, where=where
+            )
         for name, value in before.items():
             if current.get(name) != value:
                 raise InputError(
-                    f"{where}: {name} is {_show(current.get(name))} at that point, "
-                    f"the change expects {_show(value)}",
+                    "{where}: {name} is {value} at that point, the change expects {expected}",
                     source=source,
+                    where=where,
+                    name=name,
+                    value=_show(current.get(name)),
+                    expected=_show(value),
                 )
     if after is None:
         del state[spot]
@@ -301,16 +379,23 @@ def check_import(document: dict[str, Any], source: str) -> None:
         table, key = spot
         label = "tournament" if table == "tournaments" else f"{table} {key}"
         if spot not in state:
-            raise InputError(f"{label} is in the document but not in its history", source=source)
+            raise InputError(
+                "{label} is in the document but not in its history", source=source, label=label
+            )
         if spot not in rows:
-            raise InputError(f"{label} is in the history but not in the document", source=source)
+            raise InputError(
+                "{label} is in the history but not in the document", source=source, label=label
+            )
         missing = object()
         for name in sorted(set(rows[spot]) | set(state[spot])):
             if rows[spot].get(name, missing) != state[spot].get(name, missing):
                 raise InputError(
-                    f"{label}: {name} is {_show(rows[spot].get(name))}, "
-                    f"its history says {_show(state[spot].get(name))}",
+                    "{label}: {name} is {value}, its history says {expected}",
                     source=source,
+                    label=label,
+                    name=name,
+                    value=_show(rows[spot].get(name)),
+                    expected=_show(state[spot].get(name)),
                 )
 
 

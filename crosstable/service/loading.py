@@ -77,7 +77,9 @@ def check_forfeit_setting(details: dict[str, Any] | None) -> None:
     if details and FORFEITS_IN_TIEBREAKS in details:
         value = str(details[FORFEITS_IN_TIEBREAKS])
         if value.strip().lower() not in _FORFEIT_VALUES:
-            raise RuleError(f"forfeits in tie-breaks is yes or no, not {value[:40]!r}")
+            raise RuleError(
+                "forfeits in tie-breaks is yes or no, not {value}", value=repr(value[:40])
+            )
 
 
 def forfeits_in_tiebreaks(details: dict[str, Any] | None) -> bool:

@@ -47,7 +47,8 @@ def check_ties_setting(details: Mapping[str, Any] | None) -> None:
         value = str(details[TIES])
         if value.strip().lower() not in TIES_VALUES:
             raise RuleError(
-                f"ties after the tie-breaks are shared or lots (drawn), not {value[:40]!r}"
+                "ties after the tie-breaks are shared or lots (drawn), not {value}",
+                value=repr(value[:40]),
             )
 
 

@@ -9,6 +9,7 @@ from sqlalchemy import select
 from crosstable.core.errors import RuleError
 from crosstable.core.model import GameResult, Outcome, Reason
 from crosstable.core.reasons import reason_words
+from crosstable.core.text import Message
 from crosstable.service.base import Change, Done, ServiceBase, Unchanged
 from crosstable.service.eligibility import check_start
 from crosstable.service.errors import ConflictError, NotFoundError
@@ -26,7 +27,9 @@ def parse_result(result: ResultLike) -> GameResult:
     """A game result from its usual spellings (``1-0``, ``½-½``, ``1/2-1/2``, ``=``, ``+-``…)."""
     value = result if isinstance(result, GameResult) else GameResult.parse(result)
     if not value.is_decided:
-        raise RuleError(f"{value.label()!r} is not a result: use 1-0, ½-½, 0-1, +-, -+ or --")
+        raise RuleError(
+            "{result} is not a result: use 1-0, ½-½, 0-1, +-, -+ or --", result=repr(value.label())
+        )
     return value
 
 
@@ -39,7 +42,9 @@ class Play(ServiceBase):
         def body(tx: Tx) -> Done:
             row = tx.tournament
             if row.status != "registration":
-                raise RuleError(f"the tournament has already started (it is {row.status})")
+                raise RuleError(
+                    "the tournament has already started (it is {status})", status=row.status
+                )
             check_start(tx.session, row)  # the portal's rules: R-SE-8, R-X-1, R-X-2
             loaded = Loaded(tx.session, row)
             if not loaded.drawn:
@@ -86,7 +91,7 @@ class Play(ServiceBase):
 
         def body(tx: Tx) -> Done:
             code = result_code(value)
-            where = f"round {round_number} board {board}"
+            where = Message("round {round} board {board}", round=round_number, board=board)
             if tx.tournament.status == "finished":  # (perhaps by the last result of another)
                 _settled(tx, round_number, board, code)
             game = _game(tx, round_number, board)
@@ -95,9 +100,10 @@ class Play(ServiceBase):
                 raise Unchanged(f"{where}: {value.label()} is already recorded")
             if game.result is not None:
                 raise ConflictError(
-                    f"{where} already has {result_label(game.result)}; "
-                    "to change it, correct the result",
+                    "{where} already has {result}; to change it, correct the result",
                     current=result_label(game.result),
+                    where=where,
+                    result=result_label(game.result),
                 )
             tx.update(game, result=code, reason=why.value)
             return finish_by_itself(
@@ -133,13 +139,16 @@ class Play(ServiceBase):
 
         def body(tx: Tx) -> str:
             game = _game(tx, round_number, board)
-            where = f"round {round_number} board {board}"
+            where = Message("round {round} board {board}", round=round_number, board=board)
             if game.result is None:
-                raise RuleError(f"{where} has no result yet: record it instead")
+                raise RuleError("{where} has no result yet: record it instead", where=where)
             if guard is not None and game.result != result_code(guard):
                 raise ConflictError(
-                    f"{where} is {result_label(game.result)} now, not {guard.label()}",
+                    "{where} is {result} now, not {guard}",
                     current=result_label(game.result),
+                    where=where,
+                    result=result_label(game.result),
+                    guard=guard.label(),
                 )
             code = result_code(value)
             why = reason or (Reason.NO_SHOW if value and value.is_forfeit else Reason.NORMAL)
@@ -172,7 +181,7 @@ class Play(ServiceBase):
         """A game not played: ``absent`` is ``"white"``, ``"black"`` or ``"both"`` (``--``)."""
         codes = {"white": "-+", "black": "+-", "both": "--"}
         if absent not in codes:
-            raise RuleError(f"absent is white, black or both, not {absent!r}")
+            raise RuleError("absent is white, black or both, not {absent}", absent=repr(absent))
         return self.record_result(
             tournament_id,
             round_number,
@@ -204,19 +213,26 @@ class Play(ServiceBase):
 
         def body(tx: Tx) -> str | Done:
             game = _game(tx, round_number, board)
-            where = f"round {round_number} board {board}"
+            where = Message("round {round} board {board}", round=round_number, board=board)
             loaded = Loaded(tx.session, tx.tournament)
             white, black = loaded.start_of(game.white), loaded.start_of(game.black)
             if player not in (white, black):
-                raise RuleError(f"player {player} does not play {where} ({white} – {black})")
+                raise RuleError(
+                    "player {player} does not play {where} ({white} – {black})",
+                    player=player,
+                    where=where,
+                    white=white,
+                    black=black,
+                )
             code = result_code(value)
             if game.result is not None:
                 if game.result == code:
                     raise Unchanged(f"{where}: {value.label()} is already the result")
                 raise ConflictError(
-                    f"{where} is already recorded as {result_label(game.result)}; "
-                    "ask the organiser to correct it",
+                    "{where} is already recorded as {result}; ask the organiser to correct it",
                     current=result_label(game.result),
+                    where=where,
+                    result=result_label(game.result),
                 )
             side = "white_report" if player == white else "black_report"
             if not tx.update(game, **{side: code}):
@@ -253,19 +269,28 @@ class Play(ServiceBase):
 
         def body(tx: Tx) -> Done:
             game = _game(tx, round_number, board)
-            where = f"round {round_number} board {board}"
+            where = Message("round {round} board {board}", round=round_number, board=board)
             if game.result is not None:
                 raise RuleError(
-                    f"{where} already has {result_label(game.result)}: correct it instead"
+                    "{where} already has {result}: correct it instead",
+                    where=where,
+                    result=result_label(game.result),
                 )
             reports = {code for code in (game.white_report, game.black_report) if code}
             if value is None:
                 if not reports:
-                    raise RuleError(f"{where}: nobody reported a result; name the result")
+                    raise RuleError(
+                        "{where}: nobody reported a result; name the result", where=where
+                    )
                 if len(reports) > 1:
                     raise RuleError(
-                        f"{where} is disputed (White reported {result_label(game.white_report)}, "
-                        f"Black {result_label(game.black_report)}): name the result that stands"
+                        (
+                            "{where} is disputed (White reported {white}, Black {black}): name "
+                            "the result that stands"
+                        ),
+                        where=where,
+                        white=result_label(game.white_report),
+                        black=result_label(game.black_report),
                     )
                 code: str | None = reports.pop()
             else:
@@ -286,9 +311,9 @@ class Play(ServiceBase):
 
         def body(tx: Tx) -> str:
             game = _game(tx, round_number, board)
-            where = f"round {round_number} board {board}"
+            where = Message("round {round} board {board}", round=round_number, board=board)
             if not tx.update(game, white_report=None, black_report=None):
-                raise RuleError(f"{where}: there is no report to reject")
+                raise RuleError("{where}: there is no report to reject", where=where)
             return f"{where}: reported results rejected by the organiser"
 
         return self._change(tournament_id, "rejection", body, actor=actor)
@@ -313,11 +338,13 @@ class Play(ServiceBase):
             loaded = Loaded(tx.session, row)
             entry = loaded.entry_by_start(start)
             if entry is None:
-                raise NotFoundError(f"there is no player with starting number {start}")
+                raise NotFoundError("there is no player with starting number {start}", start=start)
             if entry.withdrawn_from is not None:
                 raise RuleError(
-                    f"player {start} {entry.name} withdrew already "
-                    f"(from round {entry.withdrawn_from})"
+                    "player {start} {name} withdrew already (from round {round})",
+                    start=start,
+                    name=entry.name,
+                    round=entry.withdrawn_from,
                 )
             return rules_of(row).withdraw(tx, loaded, entry, from_round)
 
@@ -359,18 +386,25 @@ def _reason_for(value: GameResult) -> Reason:
 def _check_version(game: GameRow, expected: int | None, round_number: int, board: int) -> None:
     if expected is not None and game.version != expected:
         raise ConflictError(
-            f"round {round_number} board {board} changed meanwhile "
-            f"(version {game.version}, not {expected}): it is {result_label(game.result)} now",
+            (
+                "round {round} board {board} changed meanwhile (version {version}, not "
+                "{expected}): it is {result} now"
+            ),
             current=result_label(game.result),
+            round=round_number,
+            board=board,
+            version=game.version,
+            expected=expected,
+            result=result_label(game.result),
         )
 
 
 def _game(tx: Tx, round_number: int, board: int) -> GameRow:
     """The game at ``board`` of ``round_number`` in this tournament, which must be open."""
     row = tx.tournament
-    where = f"round {round_number} board {board}"
+    where = Message("round {round} board {board}", round=round_number, board=board)
     if row.status == "registration":
-        raise RuleError(f"{where} is not scheduled: the tournament has not started")
+        raise RuleError("{where} is not scheduled: the tournament has not started", where=where)
     if row.status == "finished":
         raise RuleError(
             "the tournament is finished and its places are fixed; undo the finish first"
@@ -387,7 +421,10 @@ def _game(tx: Tx, round_number: int, board: int) -> GameRow:
         select(GameRow.board).where(GameRow.tournament_id == row.id, GameRow.round == round_number)
     ).all()
     raise NotFoundError(
-        f"round {round_number} has no board {board} (boards 1–{max(boards, default=0)})"
+        "round {round} has no board {board} (boards 1–{boards})",
+        round=round_number,
+        board=board,
+        boards=max(boards, default=0),
     )
 
 
@@ -397,18 +434,23 @@ def _settled(tx: Tx, round_number: int, board: int, code: str | None) -> None:
     game = tx.session.get(GameRow, (tx.tournament_id, round_number, board))
     if game is None or game.result is None:
         return
-    where = f"round {round_number} board {board}"
+    where = Message("round {round} board {board}", round=round_number, board=board)
     if game.result == code:
         raise Unchanged(f"{where}: {result_label(code)} is already recorded")
     raise ConflictError(
-        f"{where} already has {result_label(game.result)}; "
-        "the tournament is finished and its places are fixed",
+        "{where} already has {result}; the tournament is finished and its places are fixed",
         current=result_label(game.result),
+        where=where,
+        result=result_label(game.result),
     )
 
 
 def _no_round(round_number: int, rounds: int) -> GameRow:
-    raise NotFoundError(f"there is no round {round_number} in this tournament (rounds 1–{rounds})")
+    raise NotFoundError(
+        "there is no round {round} in this tournament (rounds 1–{rounds})",
+        round=round_number,
+        rounds=rounds,
+    )
 
 
 def _players(tx: Tx, game: GameRow) -> str:

@@ -245,7 +245,9 @@ _MAKING = threading.Lock()
 def _row(session: Session, tournament_id: int) -> TournamentRow:
     row = session.get(TournamentRow, tournament_id)
     if row is None:
-        raise NotFoundError(f"there is no tournament {tournament_id} in this database")
+        raise NotFoundError(
+            "there is no tournament {tournament} in this database", tournament=tournament_id
+        )
     return row
 
 

@@ -14,7 +14,6 @@ from sqlalchemy.orm import Session
 from crosstable.core.errors import RuleError
 from crosstable.core.model import (
     LotsMethod,
-    Player,
     RulesEdition,
     Settings,
     System,
@@ -22,6 +21,7 @@ from crosstable.core.model import (
 )
 from crosstable.core.scoring import PointSystem, format_points
 from crosstable.core.system_settings import check_keys
+from crosstable.core.text import Message
 from crosstable.service.approval import WITHDRAWN, withdraw_if_changed
 from crosstable.service.base import Change, Done, ServiceBase, Unchanged, append_event
 from crosstable.service.bus import Notification
@@ -37,6 +37,9 @@ from crosstable.service.loading import (
     settings_of,
 )
 from crosstable.service.lots import draw_order
+from crosstable.service.players import CLUB_LENGTH as CLUB_LENGTH
+from crosstable.service.players import PlayerInfo as PlayerInfo
+from crosstable.service.players import check_tiebreaks as check_tiebreaks
 from crosstable.service.unit import Tx
 from crosstable.store.models import EntryRow, EventRow, TournamentRow
 
@@ -76,55 +79,10 @@ class Regulations:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class PlayerInfo:
-    """A player to register: only the name is required (guests need no account)."""
-
-    name: str
-    rating: int | None = None
-    title: str = ""
-    federation: str = ""
-    fide_id: str = ""
-    birth_date: str = ""
-    sex: str = ""
-    #: the player's team in a Scheveningen ("" elsewhere)
-    team: str = ""
-    #: the player's club ("" when not given; not in TRF)
-    club: str = ""
-
-    def checked(self) -> PlayerInfo:
-        name = " ".join(self.name.split())
-        if not name:
-            raise RuleError("a player needs a name")
-        if self.sex not in ("", "m", "w"):
-            raise RuleError(f"player {name}: sex is 'm', 'w' or empty, not {self.sex!r}")
-        Player(start=1, name=name, rating=self.rating)  # the core's own checks
-        club = " ".join(self.club.split())
-        if len(club) > CLUB_LENGTH:
-            raise RuleError(f"player {name}: a club is at most {CLUB_LENGTH} characters long")
-        return replace(self, name=name, club=club)
-
-
-#: the longest club name the store keeps (entries.club)
-CLUB_LENGTH = 100
 #: settings that FIDE wants published before round 1 (C.07; R-RR-13): locked after the start
 LOCKED_AFTER_START = ("point_system", "bye_points", "tiebreaks", "withdrawal_rule", "rules")
 #: settings that shape the schedule: only before the start
 SCHEDULE_SETTINGS = ("system", "cycles", "rounds", "swap_last_rounds")
-
-
-def check_tiebreaks(codes: tuple[str, ...]) -> tuple[str, ...]:
-    """FIDE tie-break codes as written (``BH/C1``), each known to the core, each once."""
-    from crosstable.core.tiebreaks.spec import parse_codes
-
-    cleaned = tuple(code.strip().upper() for code in codes if code.strip())
-    parse_codes(cleaned)
-    seen: set[str] = set()
-    for code in cleaned:
-        if code in seen:
-            raise RuleError(f"tie-break {code} is listed twice")
-        seen.add(code)
-    return cleaned
 
 
 class Registration(ServiceBase):
@@ -236,7 +194,7 @@ class Registration(ServiceBase):
         )
         unknown = sorted(set(values) - allowed)
         if unknown:
-            raise RuleError(f"unknown setting {unknown[0]!r}")
+            raise RuleError("unknown setting {name}", name=repr(unknown[0]))
 
         def body(tx: Tx) -> Done:
             row = tx.tournament
@@ -257,8 +215,11 @@ class Registration(ServiceBase):
                 fixed = [name for name in changing if name in SCHEDULE_SETTINGS]
                 if fixed:
                     raise RuleError(
-                        f"{fixed[0].replace('_', ' ')} cannot change after the start: "
-                        "the schedule is made (undo the start first)"
+                        (
+                            "{setting} cannot change after the start: the schedule is made (undo "
+                            "the start first)"
+                        ),
+                        setting=fixed[0].replace("_", " "),
                     )
                 if "details" in values:
                     _check_fixed_details(row, values["details"])
@@ -269,8 +230,11 @@ class Registration(ServiceBase):
                     locked.append("forfeits_in_tiebreaks")  # a tie-break rule (R-RR-14)
                 if locked and not (override_reason or "").strip():
                     raise RuleError(
-                        f"the {locked[0].replace('_', ' ')} was published before round 1 and is "
-                        "locked; give a reason to override it"
+                        (
+                            "the {setting} was published before round 1 and is locked; give a "
+                            "reason to override it"
+                        ),
+                        setting=locked[0].replace("_", " "),
                     )
             updates: dict[str, Any] = {k: v for k, v in columns.items()}
             if "name" in values:
@@ -336,7 +300,7 @@ class Registration(ServiceBase):
         """
         unknown = sorted(set(values) - set(EDITABLE))
         if unknown:
-            raise RuleError(f"unknown player detail {unknown[0]!r}")
+            raise RuleError("unknown player detail {name}", name=repr(unknown[0]))
         if not values:
             raise RuleError("nothing to change: give the player's new name, rating, title…")
 
@@ -352,14 +316,24 @@ class Registration(ServiceBase):
                 said = str(error)
                 for prefix in ("player 1: ", f"player {' '.join(current.name.split())}: "):
                     said = said.removeprefix(prefix)
-                raise RuleError(f"player {number} {current.name}: {said}") from None
+                raise RuleError(
+                    "player {number} {name}: {problem}",
+                    number=number,
+                    name=current.name,
+                    problem=said,
+                ) from None
             changed = [k for k in EDITABLE if getattr(info, k) != getattr(current, k)]
             if not changed:
                 raise Unchanged(f"player {number} {info.name}: nothing changed")
             if row.status != "registration" and "rating" in changed:
                 reason = _rating_fixed(row)
                 if reason:
-                    raise RuleError(f"rating of player {number} {current.name}: {reason}")
+                    raise RuleError(
+                        "rating of player {number} {name}: {problem}",
+                        number=number,
+                        name=current.name,
+                        problem=reason,
+                    )
             before = _rating_order(tx) if row.draw_method == LotsMethod.RATING.value else None
             columns = _info_columns(info)
             tx.update(entry, **{k: columns[k] for k in EDITABLE})
@@ -382,7 +356,9 @@ class Registration(ServiceBase):
         """Every player's details by registration number (what ``edit_player`` changes)."""
         with self.store.reading() as session:
             if session.get(TournamentRow, tournament_id) is None:
-                raise NotFoundError(f"there is no tournament {tournament_id} in this database")
+                raise NotFoundError(
+                    "there is no tournament {tournament} in this database", tournament=tournament_id
+                )
             entries = session.scalars(
                 select(EntryRow).where(EntryRow.tournament_id == tournament_id)
             ).all()
@@ -533,8 +509,11 @@ def _check_fixed_details(row: TournamentRow, details: dict[str, Any]) -> None:
     for key in FIXED_AT_START:
         if key in current and str(details.get(key, "")) != str(current[key]):
             raise RuleError(
-                f"{key.replace('_', ' ')} cannot change after the start: the pairings "
-                "depend on it (undo the start first)"
+                (
+                    "{setting} cannot change after the start: the pairings depend on it (undo the "
+                    "start first)"
+                ),
+                setting=key.replace("_", " "),
             )
 
 
@@ -545,8 +524,11 @@ def _column_changes(name: str, row: TournamentRow, columns: dict[str, Any]) -> b
 
 def _before_start(row: TournamentRow, what: str, hint: str = "") -> None:
     if row.status != "registration":
-        message = f"the tournament has started: {what} only before round 1"
-        raise RuleError(message + (f"; {hint}" if hint else ""))
+        raise RuleError(
+            "the tournament has started: {what} only before round 1{note}",
+            what=what,
+            note=Message.joined("; ", ["", hint]) if hint else "",
+        )
 
 
 def _clear_draw(tx: Tx) -> bool:
@@ -565,7 +547,11 @@ def _clear_draw(tx: Tx) -> bool:
 def _entry(tx: Tx, number: int) -> EntryRow:
     entry = tx.session.get(EntryRow, (tx.tournament_id, number))
     if entry is None:
-        raise NotFoundError(f"tournament {tx.tournament_id} has no player number {number}")
+        raise NotFoundError(
+            "tournament {tournament} has no player number {number}",
+            tournament=tx.tournament_id,
+            number=number,
+        )
     return entry
 
 
@@ -593,7 +579,9 @@ def _date(text: str | None) -> dt.date | None:
 
 def _check_dates(start: dt.date | None, end: dt.date | None) -> None:
     if start is not None and end is not None and end < start:
-        raise RuleError(f"the tournament ends ({end}) before it starts ({start})")
+        raise RuleError(
+            "the tournament ends ({end}) before it starts ({start})", end=end, start=start
+        )
 
 
 __all__ = ["EventRow", "PlayerInfo", "Registration", "Regulations"]

@@ -41,20 +41,30 @@ def teams_of(
     missing = [e for e in ordered if not (e.team or "").strip()]
     if missing:
         listed = ", ".join(_who(e) for e in missing)
-        raise RuleError(f"every player of a Scheveningen needs a team: no team for {listed}")
+        raise RuleError(
+            "every player of a Scheveningen needs a team: no team for {listed}", listed=listed
+        )
     teams: dict[str, list[EntryRow]] = {}
     for entry in ordered:
         teams.setdefault(str(entry.team).strip(), []).append(entry)
     if len(teams) != 2:
         found = ", ".join(f"{name!r} ({_players(len(members))})" for name, members in teams.items())
         raise RuleError(
-            f"a Scheveningen is played by exactly two teams; there are {len(teams)}: {found}"
+            "a Scheveningen is played by exactly two teams; there are {count}: {teams}",
+            count=len(teams),
+            teams=found,
         )
     (first, a), (second, b) = teams.items()
     if len(a) != len(b):
         raise RuleError(
-            f"the two teams of a Scheveningen need the same number of players: "
-            f"{first!r} has {len(a)}, {second!r} has {len(b)}"
+            (
+                "the two teams of a Scheveningen need the same number of players: {first} has "
+                "{size_first}, {second} has {size_second}"
+            ),
+            first=repr(first),
+            size_first=len(a),
+            second=repr(second),
+            size_second=len(b),
         )
     return (first, a), (second, b)
 

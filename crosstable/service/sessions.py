@@ -85,7 +85,7 @@ class Sessions:
         now = self.clock.now()
         with self.store.transaction() as session:
             if session.get(UserRow, user_id) is None:
-                raise NotFoundError(f"there is no user {user_id}")
+                raise NotFoundError("there is no user {user}", user=user_id)
             session.execute(
                 delete(SessionRow).where(SessionRow.last_seen_at < _stamp(now - self.idle))
             )
@@ -139,7 +139,7 @@ class Sessions:
         """Sign out everywhere: revoke every session of ``user_id``; how many were valid."""
         with self.store.transaction() as session:
             if session.get(UserRow, user_id) is None:
-                raise NotFoundError(f"there is no user {user_id}")
+                raise NotFoundError("there is no user {user}", user=user_id)
             return self._revoke_user(session, user_id)
 
     def active(self, user_id: int) -> int:
@@ -161,14 +161,14 @@ class Sessions:
         from argon2.exceptions import InvalidHashError, VerificationError
 
         if len(new) < MIN_PASSWORD:
-            raise RuleError(f"a password needs at least {MIN_PASSWORD} characters")
+            raise RuleError("a password needs at least {count} characters", count=MIN_PASSWORD)
         if len(new) > 1000 or len(current) > 1000:
             raise RuleError("a password has at most 1000 characters")
         hasher = _hasher()
         with self.store.reading() as session:
             row = session.get(UserRow, user_id)
             if row is None:
-                raise NotFoundError(f"there is no user {user_id}")
+                raise NotFoundError("there is no user {user}", user=user_id)
             stored = row.password_hash
         try:
             hasher.verify(stored, current)
@@ -178,7 +178,7 @@ class Sessions:
         with self.store.transaction() as session:
             row = session.get(UserRow, user_id)
             if row is None:
-                raise NotFoundError(f"there is no user {user_id}")
+                raise NotFoundError("there is no user {user}", user=user_id)
             row.password_hash = digest
             self._revoke_user(session, user_id)
         return self.open(user_id)

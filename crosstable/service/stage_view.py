@@ -15,6 +15,7 @@ from crosstable.core.errors import RuleError
 from crosstable.core.model import Player
 from crosstable.core.pairing.knockout_groups import cross_seeded_bracket, group_qualifiers
 from crosstable.core.system_settings import KnockoutSettings
+from crosstable.core.text import Message
 from crosstable.service.fair_play import flagged_entries
 from crosstable.service.loading import Loaded
 from crosstable.store.models import EntryRow, TournamentRow
@@ -157,7 +158,7 @@ class StageView:
 def event_of(row: TournamentRow) -> str:
     key = str((row.regulations or {}).get(EVENT) or "")
     if not key:
-        raise RuleError(f"tournament {row.id} is not part of a group stage")
+        raise RuleError("tournament {tournament} is not part of a group stage", tournament=row.id)
     return key
 
 
@@ -220,7 +221,7 @@ def _whole(value: Any, key: str, *, default: int) -> int:
     if not text:
         return default
     if not text.isdigit() or int(text) < 1:
-        raise RuleError(f"regulations, {key} {text!r}: not a whole number")
+        raise RuleError("regulations, {key} {value}: not a whole number", key=key, value=repr(text))
     return int(text)
 
 
@@ -292,12 +293,29 @@ def qualifiers(
 def check_ready(view: StageView) -> None:
     if view.missing:
         raise RuleError(
-            f"the group stage of {view.name} has no group {', '.join(view.missing)} "
-            f"({len(view.groups)} of its {view.expected} groups are here)"
+            (
+                "the group stage of {event} has no group {letters} ({present} of its {groups} "
+                "groups are here)"
+            ),
+            event=view.name,
+            letters=Message.joined(", ", view.missing),
+            present=len(view.groups),
+            groups=view.expected,
         )
     if view.unfinished:
-        names = "; ".join(f"{g.name} (tournament {g.id}, {g.status})" for g in view.unfinished)
-        raise RuleError(f"the group stage is not over: {names} not finished yet")
+        names = Message.joined(
+            "; ",
+            (
+                Message(
+                    "{group} (tournament {tournament}, {status})",
+                    group=g.name,
+                    tournament=g.id,
+                    status=g.status,
+                )
+                for g in view.unfinished
+            ),
+        )
+        raise RuleError("the group stage is not over: {groups} not finished yet", groups=names)
 
 
 def seeds_text(found: list[Qualifier]) -> str:
@@ -344,10 +362,14 @@ def check_stage_start(session: Session, row: TournamentRow, loaded: Loaded) -> N
     now = seeds_text(found).split()
     if now != recorded:
         changed = [
-            f"seed {s}" for s, (a, b) in enumerate(zip(recorded, now, strict=True), 1) if a != b
+            Message("seed {seed}", seed=s)
+            for s, (a, b) in enumerate(zip(recorded, now, strict=True), 1)
+            if a != b
         ]
         raise RuleError(
-            "the groups' final standings changed after the knockout stage was created "
-            f"({', '.join(changed)} would be someone else now): undo the knockout stage "
-            "and create it again"
+            (
+                "the groups' final standings changed after the knockout stage was created "
+                "({seeds} would be someone else now): undo the knockout stage and create it again"
+            ),
+            seeds=Message.joined(", ", changed),
         )

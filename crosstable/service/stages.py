@@ -75,7 +75,9 @@ class StagePlay(ServiceBase):
         with self.store.reading() as session:
             row = session.get(TournamentRow, tournament_id)
             if row is None:
-                raise NotFoundError(f"there is no tournament {tournament_id} in this database")
+                raise NotFoundError(
+                    "there is no tournament {tournament} in this database", tournament=tournament_id
+                )
             if not (row.regulations or {}).get(EVENT):
                 return None
             return stage_view(session, row, members(session, event_of(row)))
@@ -107,18 +109,30 @@ class StagePlay(ServiceBase):
             for tid in ids:
                 row = session.get(TournamentRow, tid)
                 if row is None:
-                    raise NotFoundError(f"there is no tournament {tid} in this database")
+                    raise NotFoundError(
+                        "there is no tournament {tournament} in this database", tournament=tid
+                    )
                 if row.system != System.ROUND_ROBIN.value:
-                    raise RuleError(f"tournament {tid} is a {row.system}, not a round robin")
+                    raise RuleError(
+                        "tournament {tournament} is a {system}, not a round robin",
+                        tournament=tid,
+                        system=row.system,
+                    )
                 if (row.regulations or {}).get(EVENT):
-                    raise RuleError(f"tournament {tid} belongs to a group stage already")
+                    raise RuleError(
+                        "tournament {tournament} belongs to a group stage already", tournament=tid
+                    )
                 rows.append((tid, dict(row.regulations or {}), row.name))
             counts = count_players(session, ids)
         smallest = min(counts.get(tid, 0) for tid in ids)
         if qualifiers < 1 or (smallest and qualifiers >= smallest):
             raise RuleError(
-                f"qualifiers per group: {qualifiers} — between 1 and {smallest - 1} "
-                "(fewer than the smallest group)"
+                (
+                    "qualifiers per group: {qualifiers} — between 1 and {most} (fewer than the "
+                    "smallest group)"
+                ),
+                qualifiers=qualifiers,
+                most=smallest - 1,
             )
         event = secrets.token_hex(6)
         title = " ".join(name.split()) or rows[0][2]
@@ -162,7 +176,9 @@ class StagePlay(ServiceBase):
             notes: list[Notification] = []
             asked = session.get(TournamentRow, tournament_id)
             if asked is None:
-                raise NotFoundError(f"there is no tournament {tournament_id} in this database")
+                raise NotFoundError(
+                    "there is no tournament {tournament} in this database", tournament=tournament_id
+                )
             event = event_of(asked)
             rows = members(session, event, lock=True)  # every tournament of it, in id order
             view = stage_view(session, asked, rows)
@@ -173,8 +189,9 @@ class StagePlay(ServiceBase):
             if view.knockout_filled:
                 assert view.knockout is not None
                 raise ConflictError(
-                    f"the knockout stage exists already: tournament {view.knockout.id} "
-                    f"“{view.knockout.name}”"
+                    "the knockout stage exists already: tournament {tournament} “{name}”",
+                    tournament=view.knockout.id,
+                    name=view.knockout.name,
                 )
             check_ready(view)
             found, lines = qualifiers(session, view, lots_seed=lots_seed)
@@ -186,8 +203,12 @@ class StagePlay(ServiceBase):
                 row = next(r for r in rows if r.id == view.knockout.id)
                 if row.status != "registration" or row.system != System.KNOCKOUT.value:
                     raise RuleError(
-                        f"tournament {row.id} “{row.name}” is not a knockout waiting for "
-                        "its players"
+                        (
+                            "tournament {tournament} “{name}” is not a knockout waiting for its "
+                            "players"
+                        ),
+                        tournament=row.id,
+                        name=row.name,
                     )
             tx = Tx(session, row)
             tx.random = self.random

@@ -76,7 +76,9 @@ def snapshot(store: Store, tournament_id: int) -> tuple[TournamentView, Tourname
     with store.reading() as session:
         row = session.get(TournamentRow, tournament_id)
         if row is None:
-            raise NotFoundError(f"there is no tournament {tournament_id} in this database")
+            raise NotFoundError(
+                "there is no tournament {tournament} in this database", tournament=tournament_id
+            )
         return _load(session, row)
 
 
@@ -159,7 +161,9 @@ class ReadModel:
                 select(TournamentRow.revision).where(TournamentRow.id == tournament_id)
             )
         if revision is None:
-            raise NotFoundError(f"there is no tournament {tournament_id} in this database")
+            raise NotFoundError(
+                "there is no tournament {tournament} in this database", tournament=tournament_id
+            )
         return int(revision)
 
     def get(self, tournament_id: int) -> tuple[TournamentView, Crosstable]:
@@ -176,7 +180,9 @@ class ReadModel:
                 )
             ).first()
             if head is None:
-                raise NotFoundError(f"there is no tournament {tournament_id} in this database")
+                raise NotFoundError(
+                    "there is no tournament {tournament} in this database", tournament=tournament_id
+                )
             revision, created_at = int(head[0]), str(head[1])
             with self._lock:
                 hit = self._items.get(tournament_id)
@@ -191,7 +197,10 @@ class ReadModel:
             if caught_up is None:
                 row = session.get(TournamentRow, tournament_id)
                 if row is None:
-                    raise NotFoundError(f"there is no tournament {tournament_id} in this database")
+                    raise NotFoundError(
+                        "there is no tournament {tournament} in this database",
+                        tournament=tournament_id,
+                    )
                 view, tournament = _load(session, row)
                 created_at = row.created_at
             else:

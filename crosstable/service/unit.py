@@ -109,7 +109,7 @@ def apply_change(tx: Tx, change: Change) -> None:
     table = change["table"]
     model = MODELS.get(table)
     if model is None:
-        raise HistoryMismatchError(f"the history names an unknown table {table!r}")
+        raise HistoryMismatchError("the history names an unknown table {table}", table=repr(table))
     key: dict[str, Any] = change["key"]
     before: dict[str, Any] | None = change["before"]
     after: dict[str, Any] | None = change["after"]
@@ -117,7 +117,9 @@ def apply_change(tx: Tx, change: Change) -> None:
     where = _describe(table, key)
     if before is None:
         if row is not None:
-            raise HistoryMismatchError(f"{where} exists already; the history cannot be replayed")
+            raise HistoryMismatchError(
+                "{where} exists already; the history cannot be replayed", where=where
+            )
         if after is None:
             return
         new = model(**after)
@@ -125,11 +127,17 @@ def apply_change(tx: Tx, change: Change) -> None:
         tx.flush()
         return
     if row is None:
-        raise HistoryMismatchError(f"{where} is missing; the history cannot be replayed")
+        raise HistoryMismatchError(
+            "{where} is missing; the history cannot be replayed", where=where
+        )
     for name, value in before.items():
         if getattr(row, name) != value:
             raise HistoryMismatchError(
-                f"{where}: {name} is {getattr(row, name)!r}, the history expects {value!r}"
+                "{where}: {name} is {value}, the history expects {expected}",
+                where=where,
+                name=name,
+                value=repr(getattr(row, name)),
+                expected=repr(value),
             )
     if after is None:
         tx.delete(row)

@@ -26,6 +26,8 @@ from typing import Any
 
 from starlette.exceptions import HTTPException
 
+from crosstable.core.text import Message
+
 #: results, reports, forms, the JSON API: 64 KiB
 SMALL = 64 * 1024
 #: a new tournament with its players as JSON (1 000 players take ~0.2 MiB): 2 MiB
@@ -62,7 +64,7 @@ class BodyTooLarge(HTTPException):
     def __init__(self, limit: int) -> None:
         super().__init__(
             status_code=413,
-            detail=f"the request is too large: at most {size_text(limit)} here",
+            detail=Message("the request is too large: at most {size} here", size=size_text(limit)),
             headers={"Connection": "close"},
         )
         self.limit = limit

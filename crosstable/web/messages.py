@@ -139,6 +139,7 @@ CATALOGUE: tuple[str, ...] = (
     E_("unknown player detail {name}"),
     E_("nothing to change: give the player's new name, rating, title…"),
     E_("player {number} {name}: {problem}"),
+    E_("{where}: {problem}"),  # a line of a pasted list and what is wrong with it
     E_("rating of player {number} {name}: {problem}"),
     E_("sex is 'm', 'w' or empty, not {sex}"),
     E_("a club is at most {count} characters long"),

@@ -37,6 +37,7 @@ from urllib.parse import urlsplit
 
 from fastapi import HTTPException, Request
 
+from crosstable.core.text import Message
 from crosstable.service.accounts import UserInfo
 
 UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
@@ -107,7 +108,7 @@ class RateLimiter:
         if not self.hit(key):
             raise HTTPException(
                 status_code=429,
-                detail=f"too many {what}; wait a minute and try again",
+                detail=Message("too many {what}; wait a minute and try again", what=what),
                 headers={"Retry-After": str(int(self.window))},
             )
 

@@ -213,9 +213,7 @@ class Pieces:
 
 
 def _fstring_text(text: str) -> str:
-    return (
-        json.dumps(text, ensure_ascii=False)[1:-1].replace("{", "{{").replace("}", "}}")
-    )
+    return json.dumps(text, ensure_ascii=False)[1:-1].replace("{", "{{").replace("}", "}}")
 
 
 def _field_inside(node: ast.FormattedValue) -> str:
@@ -263,20 +261,27 @@ def join_call(node: ast.expr) -> str | None:
     return None
 
 
+#: the width the next literal has (set per statement from its indentation)
+_width = [WIDTH]
+
+
 def literal(text: str) -> str:
     """A Python string literal of ``text`` (double quotes), split into implicit
     concatenation at spaces when it is long."""
-    if len(text) <= WIDTH:
+    width = _width[0]
+    if len(json.dumps(text, ensure_ascii=False)) <= width + 4:
         return json.dumps(text, ensure_ascii=False)
     pieces: list[str] = []
     rest = text
-    while len(rest) > WIDTH:
-        cut = rest.rfind(" ", 0, WIDTH)
+    while len(rest) > width:
+        cut = rest.rfind(" ", 0, width)
         if cut <= 0:
             break
         pieces.append(rest[: cut + 1])
         rest = rest[cut + 1 :]
     pieces.append(rest)
+    if len(pieces) == 1:
+        return json.dumps(text, ensure_ascii=False)
     return "(\n" + "\n".join(json.dumps(p, ensure_ascii=False) for p in pieces) + "\n)"
 
 
@@ -336,6 +341,7 @@ class Codemod(cst.CSTTransformer):
         #: ids of nodes not converted on their own: an error call's message (the call
         #: converts it), a piece of an implicit concatenation (the whole is converted)
         self.apart: set[int] = set()
+        self.lines: list[str] = []
 
     def visit_FormattedString(self, node: cst.FormattedString) -> None:  # noqa: N802
         self.fstrings += 1
@@ -381,6 +387,13 @@ class Codemod(cst.CSTTransformer):
     def _code(self, node: cst.CSTNode) -> str:
         return self.module.code_for_node(node)
 
+    def _fit(self, original: cst.CSTNode) -> None:
+        """Literals of this statement as wide as its indentation leaves (line length 100:
+        the template's pieces sit 8 deeper than the statement, with quotes and a space)."""
+        line = self.lines[self._line(original) - 1] if self._line(original) else ""
+        indent = len(line) - len(line.lstrip())
+        _width[0] = max(40, 100 - indent - 8 - 3)
+
     def _arg(self, arg: cst.Arg) -> str:
         """An argument's source without its comma and spaces."""
         code = self._code(arg.value)
@@ -411,6 +424,7 @@ class Codemod(cst.CSTTransformer):
         """An f-string outside an error's call: a Message when a template with words takes it."""
         if self.fstrings > 0 or self.skipped > 0 or id(original) in self.apart:
             return updated
+        self._fit(original)
         converted = self._convert(updated, letters=True)
         if converted is None:
             return updated
@@ -432,6 +446,7 @@ class Codemod(cst.CSTTransformer):
 
     def _error_call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         first = updated.args[0].value
+        self._fit(original)
         if _is_fstring(first):
             converted = self._convert(first, letters=False)
             if converted is None:
@@ -497,7 +512,7 @@ def ensure_import(source: str) -> str:
         if isinstance(node, ast.ImportFrom) and any(a.name == "Message" for a in node.names):
             return source
         if isinstance(node, ast.ClassDef) and node.name == "Message":
-            raise SystemExit(f"a module defines its own Message: import the text one by hand")
+            raise SystemExit("a module defines its own Message: import the text one by hand")
     line = "from crosstable.core.text import Message\n"
     lines = source.splitlines(keepends=True)
     # after the last top-level import of the module's head
@@ -526,7 +541,7 @@ def error_classes() -> set[str]:
             continue
         try:
             importlib.import_module(info.name)
-        except Exception:  # noqa: BLE001 - an optional extra missing: its classes are not needed
+        except Exception:
             continue
     names: set[str] = set()
     todo: list[type] = [CrosstableError]
@@ -561,7 +576,9 @@ def run(paths: Sequence[str], *, write: bool, passes: int = 3) -> Report:
         for number in range(passes):
             step = Report()
             wrapper = cst.MetadataWrapper(cst.parse_module(text))
-            result = wrapper.visit(Codemod(errors, where, step)).code
+            codemod = Codemod(errors, where, step)
+            codemod.lines = text.splitlines()
+            result = wrapper.visit(codemod).code
             if number == passes - 1 or step.changed == 0:
                 report.left.extend(step.left)
             report.changed += step.changed

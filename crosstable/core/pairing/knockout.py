@@ -51,6 +51,7 @@ from crosstable.core.pairing.knockout_match import (
     round_formats_label,
 )
 from crosstable.core.scoring import points_json
+from crosstable.core.text import Message
 
 __all__ = [
     "Bracket",
@@ -105,11 +106,15 @@ class Knockout:
             if m.slot == slot:
                 return m
         if slot == self.third_place_slot and self.rules.third_place:
-            raise RuleError(f"slot {slot} (third place) is not paired yet: it comes with the final")
+            raise RuleError(
+                "slot {slot} (third place) is not paired yet: it comes with the final", slot=slot
+            )
         round_of = self.bracket.round_of(slot)
         if round_of == 1 and self.bracket.slot(slot).is_bye:
-            raise RuleError(f"slot {slot} is a bye: there is no match")
-        raise RuleError(f"slot {slot} ({_name(self.bracket, round_of)}) is not paired yet")
+            raise RuleError("slot {slot} is a bye: there is no match", slot=slot)
+        raise RuleError(
+            "slot {slot} ({name}) is not paired yet", slot=slot, name=_name(self.bracket, round_of)
+        )
 
     def status(self, slot: int) -> MatchStatus:
         return self.match(slot).status(self.rules)
@@ -208,8 +213,13 @@ class Knockout:
         match = self.match(slot)
         if match.round != self.round:
             raise RuleError(
-                f"slot {slot} is in round {match.round}, which is closed: "
-                f"round {self.round} is already paired"
+                (
+                    "slot {slot} is in round {round}, which is closed: round {next} is already "
+                    "paired"
+                ),
+                slot=slot,
+                round=match.round,
+                next=self.round,
             )
         changed = match.with_result(game, result, self.rules)
         matches = tuple(changed if m.slot == slot else m for m in self.matches)
@@ -219,12 +229,27 @@ class Knockout:
         """Pair the next round; refused while a match of this round has no winner (R-KO-2)."""
         rnd = self.round
         if rnd >= self.bracket.rounds:
-            raise RuleError(f"round {rnd} is the final: there is no round to pair after it")
+            raise RuleError(
+                "round {round} is the final: there is no round to pair after it", round=rnd
+            )
         open_matches = self.undecided(rnd)
         if open_matches:
-            listed = ", ".join(f"slot {m.slot} ({m.top} v {m.bottom})" for m in open_matches)
+            listed = Message.joined(
+                ", ",
+                (
+                    Message(
+                        "slot {slot} ({top} v {bottom})", slot=m.slot, top=m.top, bottom=m.bottom
+                    )
+                    for m in open_matches
+                ),
+            )
             verb = "has" if len(open_matches) == 1 else "have"
-            raise RuleError(f"round {rnd} is not over: {listed} {verb} no winner yet")
+            raise RuleError(
+                "round {round} is not over: {listed} {verb} no winner yet",
+                round=rnd,
+                listed=listed,
+                verb=verb,
+            )
         return replace(self, matches=self.matches + self._pair(rnd + 1))
 
     def _pair(self, rnd: int) -> tuple[Match, ...]:
@@ -242,7 +267,7 @@ class Knockout:
                 assert s.feeders is not None
                 top, bottom = (self.winner_of(n) for n in s.feeders)
             if top is None or bottom is None:  # pragma: no cover - R-KO-2 checked first
-                raise RuleError(f"slot {s.number}: a feeding match is not decided")
+                raise RuleError("slot {slot}: a feeding match is not decided", slot=s.number)
             matches.append(
                 Match(s.number, rnd, top, bottom, (ratings[top], ratings[bottom]), format=own)
             )

@@ -59,7 +59,7 @@ def bracket_size(players: int) -> int:
     (2, 8, 64, 128)
     """
     if players < 2:
-        raise RuleError(f"a knockout needs at least 2 players, not {players}")
+        raise RuleError("a knockout needs at least 2 players, not {count}", count=players)
     return 1 << (players - 1).bit_length()
 
 
@@ -74,7 +74,7 @@ def seeding_positions(size: int) -> tuple[int, ...]:
     ((1, 2), (1, 4, 2, 3))
     """
     if size < 2 or size & (size - 1):
-        raise RuleError(f"a bracket has a power of two lines (2, 4, 8…), not {size}")
+        raise RuleError("a bracket has a power of two lines (2, 4, 8…), not {size}", size=size)
     order = [1, 2]
     while len(order) < size:
         k2 = 2 * len(order) + 1
@@ -139,13 +139,18 @@ class Bracket:
     def __post_init__(self) -> None:
         size = bracket_size(len(self.players))
         if len(self.lines) != size:
-            raise RuleError(f"{len(self.players)} players need {size} lines, not {len(self.lines)}")
+            raise RuleError(
+                "{players} players need {size} lines, not {lines}",
+                players=len(self.players),
+                size=size,
+                lines=len(self.lines),
+            )
         placed = sorted(p for p in self.lines if p is not None)
         if placed != sorted(p.start for p in self.players):
             raise RuleError("every player stands on exactly one line of the bracket")
         for k in range(0, size, 2):
             if self.lines[k] is None and self.lines[k + 1] is None:
-                raise RuleError(f"round 1, slot {k // 2 + 1}: two empty lines")
+                raise RuleError("round 1, slot {slot}: two empty lines", slot=k // 2 + 1)
 
     @property
     def size(self) -> int:
@@ -168,7 +173,9 @@ class Bracket:
     def round_of(self, number: int) -> int:
         """The round of slot ``number``."""
         if not 1 <= number < self.size:
-            raise RuleError(f"there is no slot {number} (slots 1…{self.size - 1})")
+            raise RuleError(
+                "there is no slot {slot} (slots 1…{slots})", slot=number, slots=self.size - 1
+            )
         first, width, rnd = 1, self.size // 2, 1
         while number >= first + width:
             first, width, rnd = first + width, width // 2, rnd + 1
@@ -177,7 +184,9 @@ class Bracket:
     def first_slot(self, rnd: int) -> int:
         """The number of the first slot of round ``rnd``."""
         if not 1 <= rnd <= self.rounds:
-            raise RuleError(f"there is no round {rnd} (rounds 1…{self.rounds})")
+            raise RuleError(
+                "there is no round {round} (rounds 1…{rounds})", round=rnd, rounds=self.rounds
+            )
         return self.size - (self.size >> (rnd - 1)) + 1
 
     def round_slots(self, rnd: int) -> tuple[Slot, ...]:
@@ -209,12 +218,12 @@ class Bracket:
         try:
             return self.lines.index(player)
         except ValueError:
-            raise RuleError(f"player {player} is not in the bracket") from None
+            raise RuleError("player {player} is not in the bracket", player=player) from None
 
     def meeting_round(self, a: int, b: int) -> int:
         """The only round in which players ``a`` and ``b`` can meet (if both keep winning)."""
         if a == b:
-            raise RuleError(f"player {a} cannot meet themself")
+            raise RuleError("player {player} cannot meet themself", player=a)
         return (self.line_of(a) ^ self.line_of(b)).bit_length()
 
     def to_json(self) -> dict[str, object]:
@@ -245,7 +254,7 @@ class Bracket:
 def numbered_players(count: int) -> tuple[Player, ...]:
     """``count`` unnamed, unrated players 1…count (rating rank = starting number)."""
     if count < 2:
-        raise RuleError(f"a knockout needs at least 2 players, not {count}")
+        raise RuleError("a knockout needs at least 2 players, not {count}", count=count)
     return tuple(Player(start, "") for start in range(1, count + 1))
 
 

@@ -47,6 +47,7 @@ from crosstable.core.pairing.knockout_bracket import (
 from crosstable.core.pairing.knockout_match import MatchRules
 from crosstable.core.schedule.groups import GroupStagePlan, snake_groups
 from crosstable.core.standings import compute_standings
+from crosstable.core.text import Message
 
 
 def group_ranking(
@@ -66,14 +67,24 @@ def group_ranking(
     if qualifiers is not None:
         if not 1 <= qualifiers < len(rows):
             raise RuleError(
-                f"{group.name or 'group'}: {qualifiers} qualifiers from {len(rows)} players"
+                "{group}: {qualifiers} qualifiers from {players} players",
+                group=group.name or "group",
+                qualifiers=qualifiers,
+                players=len(rows),
             )
         last, first_out = rows[qualifiers - 1], rows[qualifiers]
         if last.rank is None or last.rank == first_out.rank:
             raise RuleError(
-                f"{group.name or 'group'}: places {qualifiers} and {qualifiers + 1} are tied "
-                f"(players {last.start} and {first_out.start}); break the tie before the "
-                "knockout (a drawing of lots or a play-off)"
+                (
+                    "{group}: places {first} and {second} are tied (players {start} and "
+                    "{start2}); break the tie before the knockout (a drawing of lots or a "
+                    "play-off)"
+                ),
+                group=group.name or "group",
+                first=qualifiers,
+                second=qualifiers + 1,
+                start=last.start,
+                start2=first_out.start,
             )
     return tuple(row.start for row in rows)
 
@@ -121,7 +132,12 @@ def group_qualifiers(
     standings = compute_standings(group, tiebreaks, final=True, lots_seed=lots_seed)
     rows = [row for row in standings.rows if not row.excluded]
     if not 1 <= qualifiers < len(rows):
-        raise RuleError(f"{label}: {qualifiers} qualifiers from {len(rows)} players")
+        raise RuleError(
+            "{group}: {qualifiers} qualifiers from {players} players",
+            group=label,
+            qualifiers=qualifiers,
+            players=len(rows),
+        )
     eligible = [row for row in rows if played_a_game(group, row.start) and row.start not in barred]
     needed = qualifiers if at_least is None else at_least
     if len(eligible) < needed:
@@ -129,21 +145,39 @@ def group_qualifiers(
         idle = [row.start for row in rows if row.start not in played]
         if barred & set(idle):
             raise RuleError(
-                f"{label}: only {len(eligible)} of its players may go on, {needed} must go on "
-                f"(players {', '.join(map(str, idle))} played no game or are barred for "
-                "computer help)"
+                (
+                    "{label}: only {count} of its players may go on, {needed} must go on (players "
+                    "{players} played no game or are barred for computer help)"
+                ),
+                label=label,
+                count=len(eligible),
+                needed=needed,
+                players=Message.joined(", ", map(str, idle)),
             )
         raise RuleError(
-            f"{label}: only {len(eligible)} of its players played a game, {needed} must go "
-            f"on (players {', '.join(map(str, idle))} played none)"
+            (
+                "{group}: only {count} of its players played a game, {needed} must go on (players "
+                "{players} played none)"
+            ),
+            group=label,
+            count=len(eligible),
+            needed=needed,
+            players=Message.joined(", ", map(str, idle)),
         )
     if len(eligible) > qualifiers:
         last, first_out = eligible[qualifiers - 1], eligible[qualifiers]
         if last.rank is None or last.rank == first_out.rank:
             raise RuleError(
-                f"{label}: places {qualifiers} and {qualifiers + 1} are tied (players "
-                f"{last.start} and {first_out.start}); break the tie before the next stage "
-                "(a drawing of lots or a play-off)"
+                (
+                    "{group}: places {first} and {second} are tied (players {start} and "
+                    "{start2}); break the tie before the next stage (a drawing of lots or a "
+                    "play-off)"
+                ),
+                group=label,
+                first=qualifiers,
+                second=qualifiers + 1,
+                start=last.start,
+                start2=first_out.start,
             )
     return tuple(row.start for row in eligible[:qualifiers])
 
@@ -173,7 +207,7 @@ def cross_seeded_lines(
         for seed, group in chosen.items():
             player = qualifiers[group][place]
             if player in placed:
-                raise RuleError(f"player {player} qualifies twice")
+                raise RuleError("player {player} qualifies twice", player=player)
             placed[player] = line_of_seed[seed]
             seeding[seed - 1] = player
     lines: list[int | None] = [None] * size
@@ -262,7 +296,11 @@ def knockout_from_groups(
     with the event's players numbered by rating rank).
     """
     if len(groups) != len(plan.group_sizes):
-        raise RuleError(f"the plan has {len(plan.group_sizes)} groups, not {len(groups)}")
+        raise RuleError(
+            "the plan has {planned} groups, not {groups}",
+            planned=len(plan.group_sizes),
+            groups=len(groups),
+        )
     if members is None:
         members = snake_groups(plan.players, len(plan.group_sizes))
     qualifiers: list[list[Player]] = []
@@ -271,7 +309,10 @@ def knockout_from_groups(
         numbers = members[index]
         if len(group.players) != len(numbers) or len(numbers) != plan.group_sizes[index]:
             raise RuleError(
-                f"{label}: {len(group.players)} players, the plan has {plan.group_sizes[index]}"
+                "{group}: {players} players, the plan has {planned}",
+                group=label,
+                players=len(group.players),
+                planned=plan.group_sizes[index],
             )
         top = group_qualifiers(  # R-SE-6: who played no game does not go on
             replace(group, name=label),

@@ -79,7 +79,7 @@ class MatchFormat:
 
     def __post_init__(self) -> None:
         if self.games < 1:
-            raise RuleError(f"a match has at least one game, not {self.games}")
+            raise RuleError("a match has at least one game, not {games}", games=self.games)
         if self.at_once and self.games % 2:
             raise RuleError("games played at once take both colours: an even number of games")
 
@@ -90,7 +90,7 @@ class MatchFormat:
         at_once = cleaned.endswith("-at-once")
         number = cleaned.removesuffix("-at-once")
         if not number.isdigit():
-            raise RuleError(f"match format {text!r}: use 1, 2 or 2-at-once")
+            raise RuleError("match format {text}: use 1, 2 or 2-at-once", text=repr(text))
         return cls(int(number), at_once)
 
     def label(self) -> str:
@@ -106,9 +106,11 @@ class TieStage:
 
     def __post_init__(self) -> None:
         if self.kind in (GameKind.ARMAGEDDON, GameKind.SUDDEN_DEATH):
-            raise RuleError(f"{self.kind.value} is a decider, not a stage of extra games")
+            raise RuleError("{kind} is a decider, not a stage of extra games", kind=self.kind.value)
         if self.games < 1:
-            raise RuleError(f"a stage of extra games has at least one game, not {self.games}")
+            raise RuleError(
+                "a stage of extra games has at least one game, not {games}", games=self.games
+            )
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,15 +149,23 @@ class TieRule:
             try:
                 stage_kind = GameKind(kind)
             except ValueError:
-                raise RuleError(f"tie rule {text!r}: unknown stage {kind!r}") from None
+                raise RuleError(
+                    "tie rule {text}: unknown stage {kind}", text=repr(text), kind=repr(kind)
+                ) from None
             if count and not count.isdigit():
-                raise RuleError(f"tie rule {text!r}: {count!r} is not a number of games")
+                raise RuleError(
+                    "tie rule {text}: {count} is not a number of games",
+                    text=repr(text),
+                    count=repr(count),
+                )
             stages.append(TieStage(stage_kind, int(count) if count else 2))
         try:
             decider = Decider(parts[-1])
         except ValueError:
             choices = ", ".join(d.value for d in Decider)
-            raise RuleError(f"tie rule {text!r}: end with a decider ({choices})") from None
+            raise RuleError(
+                "tie rule {text}: end with a decider ({choices})", text=repr(text), choices=choices
+            ) from None
         return cls(tuple(stages), decider)
 
     def label(self) -> str:
@@ -179,17 +189,25 @@ def parse_round_formats(text: str) -> tuple[tuple[str, MatchFormat], ...]:
         name, colon, fmt = part.rpartition(":")
         name = " ".join(name.lower().split())
         if not colon or not name:
-            raise RuleError(f"round formats {text!r}: write round:format, e.g. final:4")
+            raise RuleError(
+                "round formats {text}: write round:format, e.g. final:4", text=repr(text)
+            )
         known = name in ROUND_KEYS or (
             name.startswith("round of ") and name.removeprefix("round of ").isdigit()
         )
         if not known:
             raise RuleError(
-                f"round formats {text!r}: unknown round {name!r} "
-                "(final, semi-final, quarter-final, round of N, third-place)"
+                (
+                    "round formats {text}: unknown round {round} (final, semi-final, "
+                    "quarter-final, round of N, third-place)"
+                ),
+                text=repr(text),
+                round=repr(name),
             )
         if name in found:
-            raise RuleError(f"round formats {text!r}: {name} is given twice")
+            raise RuleError(
+                "round formats {text}: {round} is given twice", text=repr(text), round=name
+            )
         found[name] = MatchFormat.parse(fmt)
     return tuple(found.items())
 
@@ -302,7 +320,9 @@ class Match:
 
     def __post_init__(self) -> None:
         if self.top == self.bottom:
-            raise RuleError(f"slot {self.slot}: player {self.top} cannot meet themself")
+            raise RuleError(
+                "slot {slot}: player {player} cannot meet themself", slot=self.slot, player=self.top
+            )
 
     @property
     def players(self) -> tuple[int, int]:
@@ -315,12 +335,18 @@ class Match:
     def with_result(self, game: int, result: GameResult | None, rules: MatchRules) -> Match:
         """A copy with game ``game``'s result set (None clears it); checked by replaying."""
         if result is not None and not result.is_decided:
-            raise RuleError(f"slot {self.slot}, game {game}: enter a final result, not pending")
+            raise RuleError(
+                "slot {slot}, game {game}: enter a final result, not pending",
+                slot=self.slot,
+                game=game,
+            )
         known = self.status(rules).games
         if not 1 <= game <= len(known):
             raise RuleError(
-                f"slot {self.slot}: there is no game {game} to enter "
-                f"(games set up: {_numbers(known)})"
+                "slot {slot}: there is no game {game} to enter (games set up: {numbers})",
+                slot=self.slot,
+                game=game,
+                numbers=_numbers(known),
             )
         results = list(self.results) + [None] * (game - len(self.results))
         results[game - 1] = result
@@ -367,8 +393,13 @@ class _Replay:
         extra = [n + 1 for n in range(used, len(self.match.results)) if self.match.results[n]]
         if extra:
             raise RuleError(
-                f"slot {self.match.slot}: game {extra[0]} has a result but is not part of the "
-                f"match (games set up: {_numbers(tuple(self.games))}); clear it first"
+                (
+                    "slot {slot}: game {game} has a result but is not part of the match (games "
+                    "set up: {numbers}); clear it first"
+                ),
+                slot=self.match.slot,
+                game=extra[0],
+                numbers=_numbers(tuple(self.games)),
             )
         scores = tuple((Fraction(a, 2), Fraction(b, 2)) for a, b in self.scores)
         return MatchStatus(tuple(self.games), scores, winner, how)

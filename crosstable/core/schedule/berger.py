@@ -41,9 +41,13 @@ __all__ = [
 
 def _check_players(players: int) -> None:
     if isinstance(players, bool) or not isinstance(players, int):
-        raise ScheduleError(f"the number of players must be a whole number, not {players!r}")
+        raise ScheduleError(
+            "the number of players must be a whole number, not {players}", players=repr(players)
+        )
     if players < 3:
-        raise ScheduleError(f"a round robin needs at least 3 players, not {players}")
+        raise ScheduleError(
+            "a round robin needs at least 3 players, not {players}", players=players
+        )
 
 
 def table_size(players: int) -> int:
@@ -69,7 +73,10 @@ def _check_round(players: int, number: int) -> int:
     rounds = rounds_per_cycle(players)
     if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= rounds:
         raise ScheduleError(
-            f"round {number!r} does not exist: {players} players play rounds 1…{rounds}"
+            "round {round} does not exist: {players} players play rounds 1…{rounds}",
+            round=repr(number),
+            players=players,
+            rounds=rounds,
         )
     return rounds
 
@@ -92,7 +99,11 @@ def berger_opponent(players: int, number: int, player: int) -> tuple[int | None,
     m = _check_round(players, number)
     n = m + 1
     if isinstance(player, bool) or not isinstance(player, int) or not 1 <= player <= players:
-        raise ScheduleError(f"player {player!r} is not a starting number 1…{players}")
+        raise ScheduleError(
+            "player {player} is not a starting number 1…{players}",
+            player=repr(player),
+            players=players,
+        )
     if player == n:  # the pivot: Black in odd rounds, White in even rounds
         colour = Colour.WHITE if number % 2 == 0 else Colour.BLACK
         return _pivot_opponent(number, m), colour

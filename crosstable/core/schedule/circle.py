@@ -44,7 +44,10 @@ def _check(players: int, number: int) -> int:
     rounds = rounds_per_cycle(players)
     if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= rounds:
         raise ScheduleError(
-            f"round {number!r} does not exist: {players} players play rounds 1…{rounds}"
+            "round {round} does not exist: {players} players play rounds 1…{rounds}",
+            round=repr(number),
+            players=players,
+            rounds=rounds,
         )
     return rounds
 
@@ -130,7 +133,11 @@ def circle_opponent(players: int, number: int, player: int) -> tuple[int | None,
     """
     m = _check(players, number)
     if isinstance(player, bool) or not isinstance(player, int) or not 1 <= player <= players:
-        raise ScheduleError(f"player {player!r} is not a starting number 1…{players}")
+        raise ScheduleError(
+            "player {player} is not a starting number 1…{players}",
+            player=repr(player),
+            players=players,
+        )
     half = (m + 1) // 2
     shift = number - 1
     ghost = _ghost_column(players, number)

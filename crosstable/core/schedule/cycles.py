@@ -39,7 +39,9 @@ def repeat_cycles(single: Schedule, cycles: int = 2, *, swap_last_rounds: bool =
     [(3, 1, ((1, 2),), 3), (4, 2, ((3, 2),), 1)]
     """
     if isinstance(cycles, bool) or not isinstance(cycles, int) or cycles < 1:
-        raise ScheduleError(f"the number of cycles must be 1 or more, not {cycles!r}")
+        raise ScheduleError(
+            "the number of cycles must be 1 or more, not {cycles}", cycles=repr(cycles)
+        )
     base = single.rounds
     if any(r.cycle != 1 for r in base) or [r.number for r in base] != list(range(1, len(base) + 1)):
         raise ScheduleError("repeat_cycles needs one cycle with rounds numbered 1, 2, …")

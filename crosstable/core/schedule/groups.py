@@ -96,9 +96,11 @@ def snake_groups(players: int, groups: int) -> tuple[tuple[int, ...], ...]:
     it runs back.
     """
     if groups < 1:
-        raise RuleError(f"groups: {groups} — at least one group")
+        raise RuleError("groups: {groups} — at least one group", groups=groups)
     if players < groups:
-        raise RuleError(f"{players} players cannot fill {groups} groups")
+        raise RuleError(
+            "{players} players cannot fill {groups} groups", players=players, groups=groups
+        )
     dealt: list[list[int]] = [[] for _ in range(groups)]
     for index in range(players):
         row, position = divmod(index, groups)
@@ -124,20 +126,29 @@ def plan_group_stage(
 ) -> GroupStagePlan:
     """The counts of a group stage of ``groups`` round robins and a knockout of the qualifiers."""
     if cycles < 1:
-        raise RuleError(f"cycles: {cycles} — a round robin has at least one cycle")
+        raise RuleError("cycles: {cycles} — a round robin has at least one cycle", cycles=cycles)
     if games_per_match < 1:
-        raise RuleError(f"games per match: {games_per_match} — at least one")
+        raise RuleError("games per match: {games} — at least one", games=games_per_match)
     sizes = group_sizes(players, groups)
     smallest = min(sizes)
     if smallest < 3:
         raise RuleError(
-            f"{players} players in {groups} groups leaves a group of {smallest}; "
-            "a round robin needs at least 3 players"
+            (
+                "{players} players in {groups} groups leaves a group of {smallest}; a round robin "
+                "needs at least 3 players"
+            ),
+            players=players,
+            groups=groups,
+            smallest=smallest,
         )
     if not 1 <= qualifiers_per_group < smallest:
         raise RuleError(
-            f"qualifiers per group: {qualifiers_per_group} — between 1 and "
-            f"{smallest - 1} (fewer than the smallest group)"
+            (
+                "qualifiers per group: {qualifiers} — between 1 and {most} (fewer than the "
+                "smallest group)"
+            ),
+            qualifiers=qualifiers_per_group,
+            most=smallest - 1,
         )
     qualifiers = groups * qualifiers_per_group
     counts = [round_robin_counts(size, cycles) for size in sizes]
@@ -208,9 +219,9 @@ def stage_evenings(
     {'group_evenings': 3, 'knockout_evenings': 2, 'reserve_evenings': 1, 'evenings': 6}
     """
     if rounds_per_evening < 1:
-        raise RuleError(f"rounds per evening: {rounds_per_evening} — at least one")
+        raise RuleError("rounds per evening: {rounds} — at least one", rounds=rounds_per_evening)
     if reserve < 0:
-        raise RuleError(f"reserve evenings: {reserve} — zero or more")
+        raise RuleError("reserve evenings: {reserve} — zero or more", reserve=reserve)
     group = -(-plan.group_rounds // rounds_per_evening)
     knockout = plan.knockout_rounds * plan.games_per_match
     return StageEvenings(group, knockout, reserve if knockout else 0)

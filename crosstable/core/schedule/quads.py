@@ -42,7 +42,7 @@ def quad_sizes(players: int) -> tuple[int, ...]:
     ((4, 4, 4, 4), (4, 5))
     """
     if players < 3:
-        raise RuleError(f"players: {players} — quads need at least 3 players")
+        raise RuleError("players: {players} — quads need at least 3 players", players=players)
     if players in _SMALL:
         return _SMALL[players]
     bottom = _BOTTOM[players % 4]

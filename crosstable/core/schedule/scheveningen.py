@@ -56,9 +56,9 @@ def scheveningen(team_size: int, *, cycles: int = 1) -> Schedule:
     [1, 1, 2, 2]
     """
     if team_size < 1:
-        raise ScheduleError(f"team size {team_size}: each team needs at least one player")
+        raise ScheduleError("team size {size}: each team needs at least one player", size=team_size)
     if cycles < 1:
-        raise ScheduleError(f"cycles: {cycles} — at least one cycle")
+        raise ScheduleError("cycles: {cycles} — at least one cycle", cycles=cycles)
     n = team_size
     table = [[_game(n, board, r) for board in range(n)] for r in range(n)]
     first = [tuple((a, b) if a_white else (b, a) for a, b, a_white in games) for games in table]
@@ -151,7 +151,7 @@ def team_of(team_size: int, start: int) -> tuple[str, int]:
     ('B', 2)
     """
     if not 1 <= start <= 2 * team_size:
-        raise ScheduleError(f"no player {start} in two teams of {team_size}")
+        raise ScheduleError("no player {start} in two teams of {size}", start=start, size=team_size)
     if start <= team_size:
         return "A", start
     return "B", start - team_size

@@ -314,7 +314,9 @@ def verify_schedule(schedule: Schedule, *, pivot: int | None = None) -> Schedule
     """
     players = schedule.players
     if isinstance(players, bool) or not isinstance(players, int) or players < 2:
-        raise ScheduleError(f"a schedule needs 2 players or more, not {players!r}")
+        raise ScheduleError(
+            "a schedule needs 2 players or more, not {players}", players=repr(players)
+        )
     per_cycle = players - 1 if players % 2 == 0 else players
     problems = _Problems()
     total = len(schedule.rounds)

@@ -50,6 +50,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from crosstable.core.errors import RuleError
+from crosstable.core.text import Message
 
 #: the most slots one request may ask for (the CLI's ``--count``; feeds and pages show fewer)
 MAX_SLOTS = 1000
@@ -97,14 +98,14 @@ class SeriesCalendar:
             if self.weekday is None:
                 raise RuleError("a weekly series needs its weekday (mon…sun)")
             if not 0 <= self.weekday <= 6:
-                raise RuleError(f"weekday {self.weekday}: 0 (Monday) to 6 (Sunday)")
+                raise RuleError("weekday {weekday}: 0 (Monday) to 6 (Sunday)", weekday=self.weekday)
         elif self.weekday is not None:
             raise RuleError("only a weekly series has a weekday")
         if self.kind is CalendarKind.MONTHLY:
             if self.day is None:
                 raise RuleError("a monthly series needs its day of the month (1…31)")
             if not 1 <= self.day <= 31:
-                raise RuleError(f"day {self.day}: a day of the month is 1 to 31")
+                raise RuleError("day {day}: a day of the month is 1 to 31", day=self.day)
         elif self.day is not None:
             raise RuleError("only a monthly series has a day of the month")
 
@@ -124,7 +125,9 @@ def weekday_number(text: str) -> int:
     for number, name in enumerate(_WEEKDAY_NAMES):
         if key in (name, name[:3]):
             return number
-    raise RuleError(f"weekday {text!r}: one of {', '.join(WEEKDAYS)}")
+    raise RuleError(
+        "weekday {text}: one of {choices}", text=repr(text), choices=Message.joined(", ", WEEKDAYS)
+    )
 
 
 def month_slot_day(year: int, month: int, day: int) -> int:
@@ -167,7 +170,9 @@ def slot_dates(calendar: SeriesCalendar, first: dt.date) -> Iterator[dt.date]:
 
 
 def _outside() -> RuleError:
-    return RuleError(f"the calendar covers the years {FIRST_YEAR} to {LAST_YEAR}")
+    return RuleError(
+        "the calendar covers the years {first} to {last}", first=FIRST_YEAR, last=LAST_YEAR
+    )
 
 
 def _slot_days(calendar: SeriesCalendar, first: dt.date) -> Iterator[dt.date]:
@@ -226,7 +231,7 @@ def upcoming(
 
 def _count(count: int) -> int:
     if not 1 <= count <= MAX_SLOTS:
-        raise RuleError(f"count {count}: between 1 and {MAX_SLOTS} slots")
+        raise RuleError("count {count}: between 1 and {most} slots", count=count, most=MAX_SLOTS)
     return count
 
 
@@ -291,4 +296,6 @@ def postponed_start(
 
 def _aware(moment: dt.datetime, name: str) -> None:
     if moment.tzinfo is None or moment.utcoffset() is None:
-        raise RuleError(f"{name} {moment.isoformat()}: a moment needs its time zone")
+        raise RuleError(
+            "{name} {moment}: a moment needs its time zone", name=name, moment=moment.isoformat()
+        )

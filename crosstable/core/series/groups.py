@@ -55,17 +55,33 @@ MAX_ENTRIES = 1_000_000
 def group_sizes_for(players: int, max_size: int = DEFAULT_MAX_GROUP_SIZE) -> tuple[int, ...]:
     """The stage's group sizes, largest first (see the module text for the rule)."""
     if not MIN_GROUP_SIZE <= max_size <= MAX_GROUP_SIZE:
-        raise RuleError(f"max group size {max_size}: between {MIN_GROUP_SIZE} and {MAX_GROUP_SIZE}")
+        raise RuleError(
+            "max group size {size}: between {low} and {high}",
+            size=max_size,
+            low=MIN_GROUP_SIZE,
+            high=MAX_GROUP_SIZE,
+        )
     if players > MAX_ENTRIES:
-        raise RuleError(f"{players} players: at most {MAX_ENTRIES} in one stage")
+        raise RuleError(
+            "{players} players: at most {most} in one stage", players=players, most=MAX_ENTRIES
+        )
     if players < MIN_GROUP_SIZE:
-        raise RuleError(f"{players} players: a group needs at least {MIN_GROUP_SIZE}")
+        raise RuleError(
+            "{players} players: a group needs at least {least}",
+            players=players,
+            least=MIN_GROUP_SIZE,
+        )
     groups = -(-players // max_size)
     base, extra = divmod(players, groups)
     if base < MIN_GROUP_SIZE:
         raise RuleError(
-            f"{players} players cannot be split into groups of {MIN_GROUP_SIZE} to {max_size} "
-            "whose sizes differ by at most one (allow larger groups)"
+            (
+                "{players} players cannot be split into groups of {low} to {high} whose sizes "
+                "differ by at most one (allow larger groups)"
+            ),
+            players=players,
+            low=MIN_GROUP_SIZE,
+            high=max_size,
         )
     return (base + 1,) * extra + (base,) * (groups - extra)
 
@@ -114,7 +130,11 @@ def deal_snake(ordered: Sequence[int], sizes: Sequence[int]) -> tuple[tuple[int,
     ((1, 6, 7, 10), (2, 5, 8), (3, 4, 9))
     """
     if sum(sizes) != len(ordered) or any(size < 1 for size in sizes):
-        raise RuleError(f"{len(ordered)} players do not fill groups of {list(sizes)}")
+        raise RuleError(
+            "{players} players do not fill groups of {sizes}",
+            players=len(ordered),
+            sizes=list(sizes),
+        )
     groups: list[list[int]] = [[] for _ in sizes]
     forward = True
     items = iter(ordered)

@@ -63,28 +63,44 @@ class SeriesFormat:
     def __post_init__(self) -> None:
         group_sizes_for(MIN_GROUP_SIZE, self.max_group_size)  # checks the bounds
         if self.qualifiers_per_group < 1:
-            raise RuleError(f"qualifiers per group: {self.qualifiers_per_group} — at least one")
+            raise RuleError(
+                "qualifiers per group: {count} — at least one", count=self.qualifiers_per_group
+            )
         if self.qualifiers_per_group > self.max_group_size // 2:
             raise RuleError(
-                f"qualifiers per group: {self.qualifiers_per_group} — at most half of the "
-                f"largest group ({self.max_group_size // 2})"
+                "qualifiers per group: {count} — at most half of the largest group ({most})",
+                count=self.qualifiers_per_group,
+                most=self.max_group_size // 2,
             )
         if not MIN_GROUP_SIZE <= self.final_min <= self.max_group_size:
             raise RuleError(
-                f"final of at least {self.final_min}: between {MIN_GROUP_SIZE} and the "
-                f"largest group ({self.max_group_size})"
+                "final of at least {count}: between {low} and the largest group ({high})",
+                count=self.final_min,
+                low=MIN_GROUP_SIZE,
+                high=self.max_group_size,
             )
         if not 1 <= self.group_cycles <= MAX_CYCLES:
-            raise RuleError(f"group cycles: {self.group_cycles} — between 1 and {MAX_CYCLES}")
+            raise RuleError(
+                "group cycles: {cycles} — between 1 and {most}",
+                cycles=self.group_cycles,
+                most=MAX_CYCLES,
+            )
         if not 1 <= self.final_cycles <= MAX_CYCLES:
-            raise RuleError(f"final cycles: {self.final_cycles} — between 1 and {MAX_CYCLES}")
+            raise RuleError(
+                "final cycles: {cycles} — between 1 and {most}",
+                cycles=self.final_cycles,
+                most=MAX_CYCLES,
+            )
         if not 1 <= self.super_final_cycles <= MAX_CYCLES:
             raise RuleError(
-                f"super-final cycles: {self.super_final_cycles} — between 1 and {MAX_CYCLES}"
+                "super-final cycles: {cycles} — between 1 and {most}",
+                cycles=self.super_final_cycles,
+                most=MAX_CYCLES,
             )
         if self.super_final_players == 1 or not 0 <= self.super_final_players <= 10:
             raise RuleError(
-                f"super-final of {self.super_final_players}: 0 (none) or 2 to 10 players"
+                "super-final of {players}: 0 (none) or 2 to 10 players",
+                players=self.super_final_players,
             )
 
 
@@ -137,7 +153,9 @@ def next_stage(
         if fmt.super_final_players < 2:
             raise RuleError("this series has no super-final")
         if players < 2:
-            raise RuleError(f"{players} players for the super-final: it needs at least 2")
+            raise RuleError(
+                "{players} players for the super-final: it needs at least 2", players=players
+            )
         return StagePlan(
             number, StageKind.SUPER_FINAL, players, (players,), fmt.super_final_cycles, 0
         )
@@ -156,7 +174,7 @@ def plan_series(players: int, fmt: SeriesFormat | None = None) -> tuple[StagePla
     stages = [next_stage(players, 1, fmt)]
     while stages[-1].kind is StageKind.GROUPS:
         if len(stages) >= MAX_STAGES:  # pragma: no cover - see MAX_STAGES
-            raise RuleError(f"more than {MAX_STAGES} stages")
+            raise RuleError("more than {most} stages", most=MAX_STAGES)
         stages.append(next_stage(stages[-1].qualifiers, len(stages) + 1, fmt))
     final = stages[-1]
     if final.qualifiers:

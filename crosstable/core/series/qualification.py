@@ -53,7 +53,7 @@ class GroupOutcome:
         """The top ``count`` of those who played (R-SE-6) and are not barred (R-SE-8),
         best first."""
         if count < 0:
-            raise RuleError(f"qualifiers per group: {count} — never negative")
+            raise RuleError("qualifiers per group: {count} — never negative", count=count)
         going = (key for key in self.ranking if key in self.played and key not in self.barred)
         return tuple(going)[:count]
 
@@ -77,7 +77,11 @@ def outcome_of(
     group takes the place, as for R-SE-6.
     """
     if len(keys) != len(group.players):
-        raise RuleError(f"{len(keys)} keys for a group of {len(group.players)} players")
+        raise RuleError(
+            "{keys} keys for a group of {players} players",
+            keys=len(keys),
+            players=len(group.players),
+        )
     named = replace(group, name=label or group.name)
     out = frozenset(barred)
     starts = frozenset(start for start, key in enumerate(keys, 1) if key in out)
@@ -101,7 +105,7 @@ def stage_entrants(
     for index, outcome in enumerate(outcomes):
         for place, key in enumerate(outcome.qualifiers(per_group), 1):
             if key in seen:
-                raise RuleError(f"player {key} qualifies twice")
+                raise RuleError("player {player} qualifies twice", player=key)
             seen.add(key)
             rating = None if ratings is None else ratings.get(key)
             entrants.append(Entrant(key, rating, place, index))

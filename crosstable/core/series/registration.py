@@ -64,9 +64,14 @@ MIN_CLASS_PLAYERS = 11
 def last_table(entries: int, max_size: int = DEFAULT_MAX_GROUP_SIZE) -> tuple[int, int]:
     """``(taken, places)`` of the last table when ``entries`` fill tables of ``max_size``."""
     if entries < 0:
-        raise RuleError(f"{entries} entries: a count is never negative")
+        raise RuleError("{count} entries: a count is never negative", count=entries)
     if not MIN_GROUP_SIZE <= max_size <= MAX_GROUP_SIZE:
-        raise RuleError(f"max group size {max_size}: between {MIN_GROUP_SIZE} and {MAX_GROUP_SIZE}")
+        raise RuleError(
+            "max group size {size}: between {low} and {high}",
+            size=max_size,
+            low=MIN_GROUP_SIZE,
+            high=MAX_GROUP_SIZE,
+        )
     if entries == 0:
         return 0, max_size
     return entries - max_size * ((entries - 1) // max_size), max_size
@@ -182,9 +187,13 @@ def start_decision(
     _aware(start, "start")
     _aware(deadline, "deadline")
     if registered < 0:
-        raise RuleError(f"{registered} registered: a count is never negative")
+        raise RuleError("{count} registered: a count is never negative", count=registered)
     if minimum < MIN_GROUP_SIZE:
-        raise RuleError(f"minimum {minimum}: a stage needs at least {MIN_GROUP_SIZE} players")
+        raise RuleError(
+            "minimum {minimum}: a stage needs at least {least} players",
+            minimum=minimum,
+            least=MIN_GROUP_SIZE,
+        )
     if registered >= minimum:
         return StartDecision(True, start, deadline, registered)
     lead = _utc(start) - _utc(deadline)  # real time: one tzinfo would subtract wall times
@@ -209,4 +218,6 @@ def _utc(moment: dt.datetime) -> dt.datetime:
 
 def _aware(moment: dt.datetime, name: str) -> None:
     if moment.tzinfo is None or moment.utcoffset() is None:
-        raise RuleError(f"{name} {moment.isoformat()}: a moment needs its time zone")
+        raise RuleError(
+            "{name} {moment}: a moment needs its time zone", name=name, moment=moment.isoformat()
+        )

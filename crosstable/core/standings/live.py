@@ -163,7 +163,12 @@ class LiveStandings:
         """
         key = (round_number, white, black)
         if key not in self._index:
-            raise RuleError(f"round {round_number} has no game {white}–{black}")
+            raise RuleError(
+                "round {round} has no game {white}–{black}",
+                round=round_number,
+                white=white,
+                black=black,
+            )
         r, g = self._index[key]
         self._results[(r, g)] = result
         if {white, black} & (self._effect.excluded | self._effect.forfeited):

@@ -102,7 +102,12 @@ class TieBreak:
         }
         for mod, used in given.items():
             if used and mod not in cls.modifiers:
-                raise RuleError(f"tie-break {spec.code}: {cls.name} has no /{mod} modifier")
+                raise RuleError(
+                    "tie-break {code}: {name} has no /{modifier} modifier",
+                    code=spec.code,
+                    name=cls.name,
+                    modifier=mod,
+                )
 
     def denominator(self, f: Field, spec: TieBreakSpec) -> int:
         return 1

@@ -26,6 +26,7 @@ from dataclasses import replace
 
 from crosstable.core.errors import RuleError
 from crosstable.core.model import System, Tournament
+from crosstable.core.text import Message
 from crosstable.core.tiebreaks.spec import parse_codes
 
 PRESETS: dict[str, tuple[str, ...]] = {
@@ -44,7 +45,9 @@ def preset(name: str) -> tuple[str, ...]:
         return PRESETS[name.lower()]
     except KeyError:
         raise RuleError(
-            f"tie-break preset {name!r}: use one of {', '.join(sorted(PRESETS))}"
+            "tie-break preset {name}: use one of {choices}",
+            name=repr(name),
+            choices=Message.joined(", ", sorted(PRESETS)),
         ) from None
 
 
@@ -83,9 +86,14 @@ def buchholz_warnings(system: System, codes: Sequence[str]) -> tuple[str, ...]:
         base = code.strip().upper().split("/")[0]
         if base in BUCHHOLZ_FAMILY:
             warnings.append(
-                f"Buchholz ({code.strip().upper()}) is not for a round robin: everyone meets "
-                "the same field, so it only repeats the score order; Sonneborn-Berger or "
-                "direct encounter tells equal players apart"
+                Message(
+                    (
+                        "Buchholz ({code}) is not for a round robin: everyone meets the same "
+                        "field, so it only repeats the score order; Sonneborn-Berger or direct "
+                        "encounter tells equal players apart"
+                    ),
+                    code=code.strip().upper(),
+                )
             )
     return tuple(warnings)
 

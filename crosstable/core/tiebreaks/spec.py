@@ -89,7 +89,12 @@ def parse_code(text: str) -> TieBreakSpec:
 
     if name not in REGISTRY:
         known = ", ".join(sorted(REGISTRY))
-        raise RuleError(f"tie-break {code}: unknown code {head!r} (known: {known})")
+        raise RuleError(
+            "tie-break {code}: unknown code {head} (known: {known})",
+            code=code,
+            head=repr(head),
+            known=known,
+        )
     fields: dict[str, object] = {}
     for mod in mods:
         _apply_modifier(code, mod, fields)
@@ -106,7 +111,7 @@ def parse_codes(text: str | Sequence[str]) -> list[TieBreakSpec]:
 
 def _apply_modifier(code: str, mod: str, fields: dict[str, object]) -> None:
     if mod == "":
-        raise RuleError(f"tie-break {code}: empty modifier")
+        raise RuleError("tie-break {code}: empty modifier", code=code)
     kind, rest = mod[0], mod[1:]
     if kind in "CM" and rest.isdigit():
         count = int(rest)
@@ -119,7 +124,11 @@ def _apply_modifier(code: str, mod: str, fields: dict[str, object]) -> None:
     if kind == "L":
         match = _LIMIT.match(mod)
         if match is None:
-            raise RuleError(f"tie-break {code}: limit /{mod} — write /L-1, /L+2, /L0.5 or /L60%")
+            raise RuleError(
+                "tie-break {code}: limit /{modifier} — write /L-1, /L+2, /L0.5 or /L60%",
+                code=code,
+                modifier=mod,
+            )
         number = match["number"]
         negative = match["sign"] == "-"
         if match["percent"]:
@@ -145,7 +154,11 @@ def _apply_modifier(code: str, mod: str, fields: dict[str, object]) -> None:
         year = int(rest)
         editions = {2024: RulesEdition.C07_2024, 2026: RulesEdition.C07_2026}
         if year not in editions:
-            raise RuleError(f"tie-break {code}: edition /{mod} — use /V2024 or /V2026")
+            raise RuleError(
+                "tie-break {code}: edition /{modifier} — use /V2024 or /V2026",
+                code=code,
+                modifier=mod,
+            )
         fields["edition"] = editions[year]
         return
-    raise RuleError(f"tie-break {code}: unknown modifier /{mod}")
+    raise RuleError("tie-break {code}: unknown modifier /{modifier}", code=code, modifier=mod)

@@ -89,7 +89,7 @@ class Approval(AccountsBase):
         allowed = {"self_registration", "opens_at", "closes_at", "eligibility", "approval"}
         unknown = sorted(set(values) - allowed)
         if unknown:
-            raise RuleError(f"unknown access setting {unknown[0]!r}")
+            raise RuleError("unknown access setting {name}", name=repr(unknown[0]))
         if "eligibility" in values:
             rules = {
                 k: v
@@ -98,7 +98,7 @@ class Approval(AccountsBase):
             }
             bad = sorted(set(rules) - set(ELIGIBILITY_KEYS))
             if bad:
-                raise RuleError(f"unknown eligibility rule {bad[0]!r}")
+                raise RuleError("unknown eligibility rule {name}", name=repr(bad[0]))
             values = values | {"eligibility": rules}
         for name in ("opens_at", "closes_at"):
             if values.get(name):

@@ -120,7 +120,9 @@ class AccountsBase:
         query = select(TournamentRow).where(TournamentRow.id == tournament_id).with_for_update()
         row = session.scalars(query).one_or_none()
         if row is None:
-            raise NotFoundError(f"there is no tournament {tournament_id} in this database")
+            raise NotFoundError(
+                "there is no tournament {tournament} in this database", tournament=tournament_id
+            )
         return row
 
     def _log(
@@ -167,5 +169,7 @@ def _parse_time(text: str) -> dt.datetime:
     try:
         value = dt.datetime.fromisoformat(str(text))
     except ValueError:
-        raise RuleError(f"{text!r} is not a date and time (YYYY-MM-DDTHH:MM)") from None
+        raise RuleError(
+            "{text} is not a date and time (YYYY-MM-DDTHH:MM)", text=repr(text)
+        ) from None
     return value if value.tzinfo else value.replace(tzinfo=dt.UTC)

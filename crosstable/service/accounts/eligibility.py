@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from crosstable.core.errors import RuleError
+from crosstable.core.text import Message
 from crosstable.service.accounts.base import AccessInfo, AccountsBase, UserInfo, _parse_time
 from crosstable.service.accounts.entries import _entry_problems
 from crosstable.service.eligibility import eligibility_problems, playing_record, rules_of
@@ -42,16 +43,18 @@ class Eligibility(AccountsBase):
             problems.append("the organiser has not opened self-registration")
         now = self.clock.now()
         if access.opens_at and now < _parse_time(access.opens_at):
-            problems.append(f"registration opens at {access.opens_at}")
+            problems.append(Message("registration opens at {time}", time=access.opens_at))
         if access.closes_at and now >= _parse_time(access.closes_at):
-            problems.append(f"registration closed at {access.closes_at}")
+            problems.append(Message("registration closed at {time}", time=access.closes_at))
         if self.entry_of(tournament_id, user.id) is not None:
             problems.append("you are registered already")
         with self.store.reading() as session:
             row = session.get(UserRow, user.id)
             tournament = session.get(TournamentRow, tournament_id)
             if row is None or tournament is None:
-                raise NotFoundError(f"there is no tournament {tournament_id} in this database")
+                raise NotFoundError(
+                    "there is no tournament {tournament} in this database", tournament=tournament_id
+                )
             problems.extend(_entry_problems(session, tournament_id, row))
             rules = rules_of(access.eligibility, tournament.regulations)
             problems.extend(eligibility_problems(rules, playing_record(session, row)))
@@ -63,7 +66,7 @@ class Eligibility(AccountsBase):
         with self.store.reading() as session:
             user = session.get(UserRow, user_id)
             if user is None:
-                raise NotFoundError(f"there is no user {user_id}")
+                raise NotFoundError("there is no user {user}", user=user_id)
             return _entry_problems(session, tournament_id, user)
 
     def check_entry(self, tournament_id: int, user_id: int) -> None:
@@ -71,4 +74,8 @@ class Eligibility(AccountsBase):
         problems = self.entry_problems(tournament_id, user_id)
         if problems:
             name = self.user(user_id).username
-            raise RuleError(f"{name} cannot play in this tournament: " + "; ".join(problems))
+            raise RuleError(
+                "{name} cannot play in this tournament: {problems}",
+                name=name,
+                problems=Message.joined("; ", problems),
+            )

@@ -8,6 +8,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from crosstable.core.errors import RuleError
+from crosstable.core.text import Message
 from crosstable.service.accounts.base import AccountsBase
 from crosstable.service.errors import NotFoundError
 from crosstable.service.fair_play import fair_play_problem
@@ -28,7 +29,7 @@ class EntryLinks(AccountsBase):
             locked = self._lock(session, tournament_id)
             user = session.get(UserRow, user_id)
             if user is None:
-                raise NotFoundError(f"there is no user {user_id}")
+                raise NotFoundError("there is no user {user}", user=user_id)
             row = session.get(EntryAccountRow, (tournament_id, number))
             before = None if row is None else row.user_id
             if before == user_id:
@@ -36,7 +37,9 @@ class EntryLinks(AccountsBase):
             problems = _entry_problems(session, tournament_id, user)
             if problems:
                 raise RuleError(
-                    f"{user.username} cannot play in this tournament: " + "; ".join(problems)
+                    "{name} cannot play in this tournament: {problems}",
+                    name=user.username,
+                    problems=Message.joined("; ", problems),
                 )
             previous = None if before is None else session.get(UserRow, before)
             session.merge(
@@ -114,4 +117,8 @@ def _entry_problems(session: Session, tournament_id: int, user: UserRow) -> list
 
 def _entry_name(session: Session, tournament_id: int, number: int) -> str:
     entry = session.get(EntryRow, (tournament_id, number))
-    return f"player {number}" if entry is None else f"player {number} {entry.name}"
+    return (
+        f"player {number}"
+        if entry is None
+        else Message("player {start} {name}", start=number, name=entry.name)
+    )

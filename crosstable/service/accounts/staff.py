@@ -42,20 +42,25 @@ class Staff(AccountsBase):
             locked = self._lock(session, tournament_id)
             user = session.get(UserRow, user_id)
             if user is None:
-                raise NotFoundError(f"there is no user {user_id}")
+                raise NotFoundError("there is no user {user}", user=user_id)
             row = session.get(StaffRow, (tournament_id, user_id))
             before = None if row is None else row.role
             if before == role:
                 return
             if role == "organiser" and not _user(user).may_organise:
                 raise RuleError(
-                    f"{user.username} cannot organise: an organiser is an administrator or a "
-                    "master (a winner of an over-the-board event of the site); make them a helper"
+                    (
+                        "{name} cannot organise: an organiser is an administrator or a master (a "
+                        "winner of an over-the-board event of the site); make them a helper"
+                    ),
+                    name=user.username,
                 )
             if role == "organiser":
                 problem = organiser_problem_staff(session, tournament_id, user_id)
                 if problem:
-                    raise RuleError(f"{user.username} cannot organise: {problem}")
+                    raise RuleError(
+                        "{name} cannot organise: {problem}", name=user.username, problem=problem
+                    )
             elif before == "organiser":
                 problem = self._leaving_organiser(session, tournament_id, user_id)
                 if problem:

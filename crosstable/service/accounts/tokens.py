@@ -50,5 +50,5 @@ class Tokens(AccountsBase):
         with self.store.transaction() as session:
             row = session.get(ApiTokenRow, token_id)
             if row is None or row.user_id != user_id:
-                raise NotFoundError(f"there is no token {token_id}")
+                raise NotFoundError("there is no token {token}", token=token_id)
             session.delete(row)

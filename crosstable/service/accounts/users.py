@@ -48,13 +48,13 @@ class Users(AccountsBase, PortalRules):
         if not _USERNAME.match(name):
             raise RuleError("a user name has 2–40 letters, digits, dots, dashes or underscores")
         if len(password) < MIN_PASSWORD:
-            raise RuleError(f"a password needs at least {MIN_PASSWORD} characters")
+            raise RuleError("a password needs at least {count} characters", count=MIN_PASSWORD)
         shown = " ".join((display_name or name).split())
         digest = _hasher().hash(password)
         with self.store.transaction() as session:
             taken = session.scalars(select(UserRow).where(UserRow.username == name.lower())).first()
             if taken is not None:
-                raise ConflictError(f"the user name {name!r} is taken")
+                raise ConflictError("the user name {name} is taken", name=repr(name))
             row = UserRow(
                 username=name.lower(),
                 display_name=shown,
@@ -95,7 +95,7 @@ class Users(AccountsBase, PortalRules):
         with self.store.reading() as session:
             row = session.get(UserRow, user_id)
             if row is None:
-                raise NotFoundError(f"there is no user {user_id}")
+                raise NotFoundError("there is no user {user}", user=user_id)
             return _user(row)
 
     def find_user(self, username: str) -> UserInfo | None:
@@ -116,12 +116,12 @@ class Users(AccountsBase, PortalRules):
         of a running tournament needs :meth:`flag` with a decision per tournament)."""
         unknown = sorted(set(values) - set(USER_FLAGS))
         if unknown:
-            raise RuleError(f"unknown account setting {unknown[0]!r}")
+            raise RuleError("unknown account setting {name}", name=repr(unknown[0]))
         why = "set with the account's settings"
         with self.store.reading() as session:
             row = session.get(UserRow, user_id)
             if row is None:
-                raise NotFoundError(f"there is no user {user_id}")
+                raise NotFoundError("there is no user {user}", user=user_id)
             flagged, granted = row.flagged, row.is_master
             adjusted = (row.rated_games, row.online_tournaments)
         if "flagged" in values and bool(values["flagged"]) != flagged:

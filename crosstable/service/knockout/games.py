@@ -166,7 +166,7 @@ def check_knockout_correction(tx: Tx) -> None:
     tx.flush()
     state = replay(tx.session, Loaded(tx.session, row), correcting=True)
     if state.problem is not None:
-        raise RuleError(f"correction refused: {state.problem}")
+        raise RuleError("correction refused: {problem}", problem=state.problem)
 
 
 def withdraw_waiting(tx: Tx, loaded: Loaded, entry: EntryRow) -> Done:
@@ -178,13 +178,20 @@ def withdraw_waiting(tx: Tx, loaded: Loaded, entry: EntryRow) -> Done:
     start = loaded.start_of(entry.number)
     if ko.finished:
         raise RuleError(
-            f"player {start} {entry.name} has no game left to play: the knockout is over"
+            "player {start} {name} has no game left to play: the knockout is over",
+            start=start,
+            name=entry.name,
         )
     lost = ko.eliminated_in(start)
     if lost is not None:
         raise RuleError(
-            f"player {start} {entry.name} is out of the knockout already "
-            f"(lost in {state.round_label(lost)}): there is nothing to withdraw from"
+            (
+                "player {start} {name} is out of the knockout already (lost in {round}): there is "
+                "nothing to withdraw from"
+            ),
+            start=start,
+            name=entry.name,
+            round=state.round_label(lost),
         )
     first = max((r.number for r in loaded.rounds), default=0) + 1
     tx.update(entry, withdrawn_from=first)
@@ -210,10 +217,10 @@ def knockout_places(tx: Tx, loaded: Loaded) -> dict[int, int]:
     state = replay(tx.session, loaded).checked()
     ko = state.knockout
     if not ko.finished:
-        raise RuleError(f"the knockout is not over: {still_to_play(state)}")
+        raise RuleError("the knockout is not over: {still}", still=still_to_play(state))
     if state.surplus:
         raise RuleError(
-            f"{games_text(state.surplus)} no longer needed: continue the knockout to remove "
-            "them, then finish"
+            "{games} no longer needed: continue the knockout to remove them, then finish",
+            games=games_text(state.surplus),
         )
     return {start: int(place.split("-")[0]) for start, place in ko.placings().items() if place}

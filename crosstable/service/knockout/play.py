@@ -10,6 +10,7 @@ from crosstable.core.errors import RuleError
 from crosstable.core.pairing.knockout import (
     Knockout,
 )
+from crosstable.core.text import Message
 from crosstable.service.base import Change, Done, ServiceBase
 from crosstable.service.errors import NotFoundError
 from crosstable.service.knockout.games import insert_games
@@ -52,12 +53,16 @@ class KnockoutPlay(ServiceBase):
             label = state.round_label(ko.round)
             if ko.finished:
                 assert ko.champion is not None
-                over = f"the knockout is over: {state.name(ko.champion)} won; finish it"
+                over = Message(
+                    "the knockout is over: {winner} won; finish it", winner=state.name(ko.champion)
+                )
                 if removed:
                     return Done(f"{removed}; {over}", {"paired_round": None})
                 raise RuleError(over)
             if ko.undecided():
-                waiting = f"{label} is not over: {still_to_play(state)}"
+                waiting = Message(
+                    "{label} is not over: {still}", label=label, still=still_to_play(state)
+                )
                 if removed:
                     return Done(f"{removed}; {waiting}", {"paired_round": None})
                 raise RuleError(waiting)
@@ -89,7 +94,9 @@ class KnockoutPlay(ServiceBase):
 def _read(session: Session, tournament_id: int) -> KnockoutState:
     row = session.get(TournamentRow, tournament_id)
     if row is None:
-        raise NotFoundError(f"there is no tournament {tournament_id} in this database")
+        raise NotFoundError(
+            "there is no tournament {tournament} in this database", tournament=tournament_id
+        )
     return replay(session, Loaded(session, row))
 
 

@@ -20,6 +20,7 @@ from crosstable.core.pairing.knockout import (
     MatchGame,
     round_name,
 )
+from crosstable.core.text import Message
 from crosstable.service.history import effective
 from crosstable.service.knockout.settings import (
     KIND,
@@ -123,7 +124,11 @@ def replay(session: Session, loaded: Loaded, *, correcting: bool = False) -> Kno
 
 def check_knockout(row: TournamentRow) -> None:
     if row.system != System.KNOCKOUT.value:
-        raise RuleError(f"tournament {row.id} is a {row.system} tournament, not a knockout")
+        raise RuleError(
+            "tournament {tournament} is a {system} tournament, not a knockout",
+            tournament=row.id,
+            system=row.system,
+        )
 
 
 def _replay(session: Session, loaded: Loaded, state: KnockoutState) -> None:
@@ -131,19 +136,26 @@ def _replay(session: Session, loaded: Loaded, state: KnockoutState) -> None:
     bracket = ko.bracket
     start_of = {entry.number: entry.start for entry in loaded.entries}
     for game in loaded.games:
-        where = f"round {game.round} board {game.board}"
+        where = Message("round {round} board {board}", round=game.round, board=game.board)
         if game.match is None or game.match_game is None:
-            raise KnockoutMismatchError(f"{where} is not a game of the bracket (no match slot)")
+            raise KnockoutMismatchError(
+                "{where} is not a game of the bracket (no match slot)", where=where
+            )
         last = ko.third_place_slot if ko.rules.third_place else bracket.size - 1
         if not 1 <= game.match <= last:
-            raise KnockoutMismatchError(f"{where}: there is no slot {game.match} in the bracket")
+            raise KnockoutMismatchError(
+                "{where}: there is no slot {slot} in the bracket", where=where, slot=game.match
+            )
         state.stored[(game.match, game.match_game)] = game
     byes = sorted(start_of[b.player] or 0 for b in loaded.byes if b.round == 1)
     if byes != sorted(bracket.byes) or any(b.round != 1 for b in loaded.byes):
         raise KnockoutMismatchError(
-            "the byes stored do not match the bracket's "
-            f"({_starts(byes)} stored, {_starts(bracket.byes)} in the bracket): "
-            "were the bracket settings or the players changed after the start?"
+            (
+                "the byes stored do not match the bracket's ({stored} stored, {bracket} in the "
+                "bracket): were the bracket settings or the players changed after the start?"
+            ),
+            stored=_starts(byes),
+            bracket=_starts(bracket.byes),
         )
     by_slot: dict[int, dict[int, GameRow]] = {}
     for (slot, number), game in state.stored.items():
@@ -180,16 +192,32 @@ def _replay(session: Session, loaded: Loaded, state: KnockoutState) -> None:
                 white, black = start_of[game.white], start_of[game.black]
                 if (white, black) != (expected.white, expected.black):
                     raise KnockoutMismatchError(
-                        f"round {game.round} board {game.board} (slot {m.slot}, game {number}) "
-                        f"is stored as {state.name(white)} – {state.name(black)}, but the lot "
-                        f"gives White to {state.name(expected.white)}: were the knockout "
-                        "settings (lots_seed, match_format, tie_rule) changed after the start?"
+                        (
+                            "round {round} board {board} (slot {slot}, game {game}) is stored as "
+                            "{white} – {black}, but the lot gives White to {lot}: were the "
+                            "knockout settings (lots_seed, match_format, tie_rule) changed after "
+                            "the start?"
+                        ),
+                        round=game.round,
+                        board=game.board,
+                        slot=m.slot,
+                        game=number,
+                        white=state.name(white),
+                        black=state.name(black),
+                        lot=state.name(expected.white),
                     )
                 if game.round != base + number - 1:
                     raise KnockoutMismatchError(
-                        f"round {game.round} board {game.board} (slot {m.slot}, game {number}) "
-                        f"belongs in round {base + number - 1}: the games of "
-                        f"{state.round_label(rnd)} were changed after it was paired"
+                        (
+                            "round {round} board {board} (slot {slot}, game {game}) belongs in "
+                            "round {base}: the games of {label} were changed after it was paired"
+                        ),
+                        round=game.round,
+                        board=game.board,
+                        slot=m.slot,
+                        game=number,
+                        base=base + number - 1,
+                        label=state.round_label(rnd),
                     )
             for waiting in status.pending:
                 if (m.slot, waiting.number) not in state.stored:
@@ -204,14 +232,22 @@ def _replay(session: Session, loaded: Loaded, state: KnockoutState) -> None:
         if open_matches or state.due or state.surplus:
             first = open_matches[0] if open_matches else None
             what = (
-                f"slot {first.slot} ({state.name(first.top)} v {state.name(first.bottom)}) "
-                "has no winner"
+                Message(
+                    "slot {slot} ({top} v {bottom}) has no winner",
+                    slot=first.slot,
+                    top=state.name(first.top),
+                    bottom=state.name(first.bottom),
+                )
                 if first is not None
                 else "tie-break games are due or games are left over"
             )
             raise KnockoutMismatchError(
-                f"{state.round_label(rnd + 1)} is paired, but in {state.round_label(rnd)} {what} "
-                f"now: {state.cause}. {_undo_hint(session, state, rnd)}"
+                "{label} is paired, but in {earlier} {what} now: {cause}. {hint}",
+                label=state.round_label(rnd + 1),
+                earlier=state.round_label(rnd),
+                what=what,
+                cause=state.cause,
+                hint=_undo_hint(session, state, rnd),
             )
         longest = max(len(ko.status(m.slot).games) for m in matches)
         state.base[rnd + 1] = base + longest
@@ -223,8 +259,13 @@ def _replay(session: Session, loaded: Loaded, state: KnockoutState) -> None:
     if stray:
         game = min(by_slot[stray[0]].values(), key=lambda g: g.match_game or 0)
         raise KnockoutMismatchError(
-            f"round {game.round} board {game.board} is a game of slot {stray[0]}, "
-            "which is not paired yet: the games were changed behind the knockout's back"
+            (
+                "round {round} board {board} is a game of slot {slot}, which is not paired yet: "
+                "the games were changed behind the knockout's back"
+            ),
+            round=game.round,
+            board=game.board,
+            slot=stray[0],
         )
 
 
@@ -237,7 +278,7 @@ def _changed_players(
 ) -> str:
     ko = state.knockout
     match = ko.match(slot)
-    where = f"round {game.round} board {game.board}"
+    where = Message("round {round} board {board}", round=game.round, board=game.board)
     start_of = {e.number: e.start for e in state.entries.values()}
     stored = f"{state.name(start_of.get(game.white))} – {state.name(start_of.get(game.black))}"
     if rnd == 1:
@@ -327,7 +368,7 @@ def still_to_play(state: KnockoutState) -> str:
         if (m.slot, g.number) in state.stored
     ]
     if waiting:
-        return f"enter the results of {games_text(waiting)} first"
+        return Message("enter the results of {games} first", games=games_text(waiting))
     if state.due:
         return "tie-break games are due: continue the knockout to add them"
     return "no game is waiting"  # pragma: no cover - an undecided match has a game

@@ -78,7 +78,9 @@ def edit_series(
             after, name=name, tiebreaks=tiebreaks, time_control=after.time_control.strip()
         )
         if len(after.time_control) > MAX_TIME_CONTROL:
-            raise RuleError(f"a time control is at most {MAX_TIME_CONTROL} characters long")
+            raise RuleError(
+                "a time control is at most {count} characters long", count=MAX_TIME_CONTROL
+            )
         said: list[str] = []
         for field_name in EDITABLE:
             old, new = getattr(before, field_name), getattr(after, field_name)

@@ -118,23 +118,27 @@ def _checked(settings: SeriesSettings) -> tuple[str, SeriesCalendar]:
     if not name:
         raise RuleError("a series needs a name")
     if len(name) > MAX_NAME:
-        raise RuleError(f"a series' name has at most {MAX_NAME} characters")
+        raise RuleError("a series' name has at most {most} characters", most=MAX_NAME)
     try:
         kind = CalendarKind(settings.kind)
     except ValueError:
         raise RuleError(
-            f"unknown calendar kind {settings.kind!r} (weekend, workdays, weekly, monthly, regular)"
+            "unknown calendar kind {kind} (weekend, workdays, weekly, monthly, regular)",
+            kind=repr(settings.kind),
         ) from None
     try:
         hours, minutes = (int(part) for part in settings.start_time.split(":"))
         start = dt.time(hours, minutes)
     except ValueError:
-        raise RuleError(f"start time {settings.start_time!r}: HH:MM, e.g. 19:00") from None
+        raise RuleError(
+            "start time {text}: HH:MM, e.g. 19:00", text=repr(settings.start_time)
+        ) from None
     try:
         zone = ZoneInfo(settings.zone)
     except (ZoneInfoNotFoundError, ValueError):
         raise RuleError(
-            f"unknown time zone {settings.zone!r} (an IANA name such as Europe/Moscow)"
+            "unknown time zone {zone} (an IANA name such as Europe/Moscow)",
+            zone=repr(settings.zone),
         ) from None
     calendar = SeriesCalendar(kind, start, zone, settings.weekday, settings.day)
     SeriesFormat(  # checks the format's bounds
@@ -148,7 +152,8 @@ def _checked(settings: SeriesSettings) -> tuple[str, SeriesCalendar]:
     )
     if not 0 <= settings.deadline_minutes <= MAX_DEADLINE_MINUTES:
         raise RuleError(
-            f"registration deadline: between 0 and {MAX_DEADLINE_MINUTES} minutes before the start"
+            "registration deadline: between 0 and {most} minutes before the start",
+            most=MAX_DEADLINE_MINUTES,
         )
     battle_details(settings.variant, settings.setup_minutes)
     return name, calendar
@@ -287,14 +292,16 @@ class SeriesEditions(ServiceBase):
         if not player:
             raise RuleError("a player needs a name")
         if len(player) > MAX_NAME:
-            raise RuleError(f"a player's name has at most {MAX_NAME} characters")
+            raise RuleError("a player's name has at most {most} characters", most=MAX_NAME)
         now = self.clock.now()
         at = self._now()
         with self.store.transaction() as session:
             edition = _edition(session, edition_id, lock=True)
             series = _series(session, edition.series_id)
             if edition.state != "registration" or edition.closed_at is not None:
-                raise RuleError(f"registration for edition {edition.number} is closed")
+                raise RuleError(
+                    "registration for edition {edition} is closed", edition=edition.number
+                )
             if user_id is not None and _flagged(session, user_id):  # R-SE-8, site-wide
                 raise RuleError(
                     "fair play: an account flagged for computer help cannot take part in "
@@ -314,14 +321,20 @@ class SeriesEditions(ServiceBase):
                 first_deadline=moment(edition.first_deadline),
             )
             if not state.is_open:
-                raise RuleError(f"registration for edition {edition.number} is closed")
+                raise RuleError(
+                    "registration for edition {edition} is closed", edition=edition.number
+                )
             # one index look-up of the folded name, however many players are registered
             folded = player.casefold()[:200]
             same = select(SeriesRegistrationRow.id).where(
                 *active, SeriesRegistrationRow.folded_name == folded
             )
             if session.scalars(same.limit(1)).first() is not None:
-                raise RuleError(f"{player} is registered for edition {edition.number} already")
+                raise RuleError(
+                    "{player} is registered for edition {edition} already",
+                    player=player,
+                    edition=edition.number,
+                )
             entry = SeriesRegistrationRow(
                 edition_id=edition_id,
                 name=player,
@@ -364,8 +377,11 @@ class SeriesEditions(ServiceBase):
                 now, moment(edition.planned_start)
             ):
                 raise RuleError(
-                    f"edition {edition.number} has started: a player may withdraw only before "
-                    "stage 1 starts"
+                    (
+                        "edition {edition} has started: a player may withdraw only before stage 1 "
+                        "starts"
+                    ),
+                    edition=edition.number,
                 )
             found = [
                 e
@@ -373,7 +389,11 @@ class SeriesEditions(ServiceBase):
                 if e.name.casefold() == player.casefold()
             ]
             if not found:
-                raise NotFoundError(f"{player} is not registered for edition {edition.number}")
+                raise NotFoundError(
+                    "{player} is not registered for edition {edition}",
+                    player=player,
+                    edition=edition.number,
+                )
             found[0].withdrawn_at = at
             record(
                 session,
@@ -416,7 +436,7 @@ def _series(session: Session, series_id: int, *, lock: bool = False) -> SeriesRo
     query = select(SeriesRow).where(SeriesRow.id == series_id)
     row = session.scalars(query.with_for_update() if lock else query).one_or_none()
     if row is None:
-        raise NotFoundError(f"there is no series {series_id} in this database")
+        raise NotFoundError("there is no series {series} in this database", series=series_id)
     return row
 
 
@@ -424,7 +444,9 @@ def _edition(session: Session, edition_id: int, *, lock: bool = False) -> Series
     query = select(SeriesEditionRow).where(SeriesEditionRow.id == edition_id)
     row = session.scalars(query.with_for_update() if lock else query).one_or_none()
     if row is None:
-        raise NotFoundError(f"there is no series edition {edition_id} in this database")
+        raise NotFoundError(
+            "there is no series edition {edition} in this database", edition=edition_id
+        )
     return row
 
 

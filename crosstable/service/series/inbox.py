@@ -158,18 +158,18 @@ def set_preferences(
     others are not); without it those choices stay as they were."""
     address = email.strip()
     if len(address) > MAX_EMAIL:
-        raise RuleError(f"an e-mail address is at most {MAX_EMAIL} characters long")
+        raise RuleError("an e-mail address is at most {count} characters long", count=MAX_EMAIL)
     if address and ("@" not in address or any(c.isspace() for c in address)):
-        raise RuleError(f"{address} is not an e-mail address")
+        raise RuleError("{address} is not an e-mail address", address=address)
     unknown = [kind for kind in mailed if kind not in KINDS]
     if unknown:
-        raise RuleError(f"{unknown[0]} is not a kind of notification")
+        raise RuleError("{kind} is not a kind of notification", kind=unknown[0])
     for channel, kinds in (channels or {}).items():
         if channel not in CHANNELS[1:]:
-            raise RuleError(f"{channel} is not a channel of notifications")
+            raise RuleError("{channel} is not a channel of notifications", channel=channel)
         unknown = [kind for kind in kinds if kind not in KINDS]
         if unknown:
-            raise RuleError(f"{unknown[0]} is not a kind of notification")
+            raise RuleError("{kind} is not a kind of notification", kind=unknown[0])
     muted = [kind for kind in KINDS if kind not in mailed]
     with store.transaction() as session:
         row = session.get(NotificationPrefsRow, user_id)

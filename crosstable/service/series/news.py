@@ -265,7 +265,7 @@ def award_json(row: SeriesAwardRow, edition_number: int) -> dict[str, Any]:
 def _series_row(session: Session, series_id: int) -> SeriesRow:
     row = session.get(SeriesRow, series_id)
     if row is None:
-        raise NotFoundError(f"there is no series {series_id} in this database")
+        raise NotFoundError("there is no series {series} in this database", series=series_id)
     return row
 
 
@@ -290,7 +290,9 @@ class SeriesNews(ServiceBase):
         with self.store.reading() as session:
             row = session.get(SeriesNewsRow, news_id)
             if row is None or row.series_id != series_id:
-                raise NotFoundError(f"series {series_id} has no news item {news_id}")
+                raise NotFoundError(
+                    "series {series} has no news item {item}", series=series_id, item=news_id
+                )
             return news_json(row)
 
     def series_awards(
@@ -335,7 +337,9 @@ class SeriesNews(ServiceBase):
         with self.store.reading() as session:
             row = session.get(SeriesAwardRow, award_id)
             if row is None or row.series_id != series_id:
-                raise NotFoundError(f"series {series_id} has no award {award_id}")
+                raise NotFoundError(
+                    "series {series} has no award {award}", series=series_id, award=award_id
+                )
             edition = session.get(SeriesEditionRow, row.edition_id)
             series = _series_row(session, series_id)
             assert edition is not None

@@ -68,17 +68,21 @@ def checked_players(players: Sequence[tuple[str, int | None]]) -> list[dict[str,
         if not clean:
             raise RuleError("a petition's player needs a name")
         if len(clean) > MAX_NAME:
-            raise RuleError(f"a player's name has at most {MAX_NAME} characters")
+            raise RuleError("a player's name has at most {most} characters", most=MAX_NAME)
         if clean.casefold() in seen:
-            raise RuleError(f"{clean} is listed twice in the petition")
+            raise RuleError("{player} is listed twice in the petition", player=clean)
         seen.add(clean.casefold())
         found.append({"name": clean, "user": user})
     if len(found) < MIN_PLAYERS:
         raise RuleError(
-            f"{len(found)} players: a class or level tournament needs at least {MIN_PLAYERS}"
+            "{count} players: a class or level tournament needs at least {least}",
+            count=len(found),
+            least=MIN_PLAYERS,
         )
     if len(found) > MAX_PLAYERS:
-        raise RuleError(f"{len(found)} players: a petition lists at most {MAX_PLAYERS}")
+        raise RuleError(
+            "{count} players: a petition lists at most {most}", count=len(found), most=MAX_PLAYERS
+        )
     return found
 
 
@@ -114,7 +118,7 @@ class SeriesPetitions(ServiceBase):
         if not clean_level:
             raise RuleError("a petition names the class or level of its players")
         if len(clean_level) > MAX_LEVEL:
-            raise RuleError(f"a class or level has at most {MAX_LEVEL} characters")
+            raise RuleError("a class or level has at most {most} characters", most=MAX_LEVEL)
         listed = checked_players(players)
         at = self._now()
         with self.store.transaction() as session:
@@ -128,7 +132,9 @@ class SeriesPetitions(ServiceBase):
             for other in pending:
                 if other.level.casefold() == clean_level.casefold():
                     raise RuleError(
-                        f"a petition for {clean_level} is waiting already (petition {other.id})"
+                        "a petition for {level} is waiting already (petition {petition})",
+                        level=clean_level,
+                        petition=other.id,
                     )
             row = SeriesPetitionRow(
                 series_id=series.id,
@@ -157,7 +163,7 @@ class SeriesPetitions(ServiceBase):
     def petitions(self, series_id: int, *, state: str | None = None) -> list[dict[str, Any]]:
         """The series' petitions, oldest first (only ``state``'s when given)."""
         if state is not None and state not in ("pending", "accepted", "refused"):
-            raise RuleError(f"state {state!r}: pending, accepted or refused")
+            raise RuleError("state {state}: pending, accepted or refused", state=repr(state))
         with self.store.reading() as session:
             _series(session, series_id)
             query = select(SeriesPetitionRow).where(SeriesPetitionRow.series_id == series_id)
@@ -181,7 +187,7 @@ class SeriesPetitions(ServiceBase):
             if row.state == "accepting":
                 claimed = dt.datetime.fromisoformat(row.decided_at or "")
                 if now - claimed < CLAIM:
-                    raise RuleError(f"petition {row.id} is being accepted")
+                    raise RuleError("petition {petition} is being accepted", petition=row.id)
             else:
                 _undecided(row)
             row.state = "accepting"
@@ -198,8 +204,9 @@ class SeriesPetitions(ServiceBase):
             players = [PlayerInfo(p["name"]) for p in row.players]
             if len(players) < MIN_PLAYERS:  # pragma: no cover - checked when asked
                 raise RuleError(
-                    f"{len(players)} players: a class or level tournament needs at least "
-                    f"{MIN_PLAYERS}"
+                    "{count} players: a class or level tournament needs at least {least}",
+                    count=len(players),
+                    least=MIN_PLAYERS,
                 )
         tid = self._adopt_petition(title, petition_id)
         if tid is None:
@@ -238,7 +245,7 @@ class SeriesPetitions(ServiceBase):
         if not clean:
             raise RuleError("a refusal says why (the reason is empty)")
         if len(clean) > MAX_REASON:
-            raise RuleError(f"a refusal's reason has at most {MAX_REASON} characters")
+            raise RuleError("a refusal's reason has at most {most} characters", most=MAX_REASON)
         at = self._now()
         with self.store.transaction() as session:
             row = _petition(session, petition_id, lock=True)
@@ -271,7 +278,7 @@ def _series(session: Any, series_id: int, *, lock: bool = False) -> SeriesRow:
     query = select(SeriesRow).where(SeriesRow.id == series_id)
     row = session.scalars(query.with_for_update() if lock else query).one_or_none()
     if row is None:
-        raise NotFoundError(f"there is no series {series_id} in this database")
+        raise NotFoundError("there is no series {series} in this database", series=series_id)
     return cast(SeriesRow, row)
 
 
@@ -279,12 +286,14 @@ def _petition(session: Any, petition_id: int, *, lock: bool = False) -> SeriesPe
     query = select(SeriesPetitionRow).where(SeriesPetitionRow.id == petition_id)
     row = session.scalars(query.with_for_update() if lock else query).one_or_none()
     if row is None:
-        raise NotFoundError(f"there is no petition {petition_id} in this database")
+        raise NotFoundError(
+            "there is no petition {petition} in this database", petition=petition_id
+        )
     return cast(SeriesPetitionRow, row)
 
 
 def _undecided(row: SeriesPetitionRow) -> None:
     if row.state == "accepting":
-        raise RuleError(f"petition {row.id} is being accepted")
+        raise RuleError("petition {petition} is being accepted", petition=row.id)
     if row.state != "pending":
-        raise RuleError(f"petition {row.id} was {row.state} already")
+        raise RuleError("petition {petition} was {state} already", petition=row.id, state=row.state)

@@ -87,10 +87,15 @@ def parse_season(text: str | int | None) -> int | None:
         if value == "all":
             return None
         if not value.isdigit() or len(value) != 4:
-            raise RuleError(f"season {text!r}: a year such as 2026, or all")
+            raise RuleError("season {season}: a year such as 2026, or all", season=repr(text))
         season = int(value)
     if not FIRST_SEASON <= season <= LAST_SEASON:
-        raise RuleError(f"season {season}: a year from {FIRST_SEASON} to {LAST_SEASON}")
+        raise RuleError(
+            "season {season}: a year from {first} to {last}",
+            season=season,
+            first=FIRST_SEASON,
+            last=LAST_SEASON,
+        )
     return season
 
 
@@ -104,7 +109,9 @@ class SeriesSeason(ServiceBase):
         with self.store.reading() as session:
             series = session.get(SeriesRow, series_id)
             if series is None:
-                raise NotFoundError(f"there is no series {series_id} in this database")
+                raise NotFoundError(
+                    "there is no series {series} in this database", series=series_id
+                )
             zone = calendar_of(series).zone
             year = (
                 self.clock.now().astimezone(zone).year if season is None else parse_season(season)

@@ -63,7 +63,7 @@ def upcoming_starts(service: ServiceBase, series_id: int, count: int) -> list[dt
     with service.store.reading() as session:
         row = session.get(SeriesRow, series_id)
         if row is None:
-            raise NotFoundError(f"there is no series {series_id} in this database")
+            raise NotFoundError("there is no series {series} in this database", series=series_id)
         calendar = calendar_of(row)
     if calendar.kind is CalendarKind.REGULAR:
         return []
@@ -90,7 +90,9 @@ def edition_by_number(service: ServiceBase, series_id: int, number: int) -> dict
         )
         edition = session.scalars(query).one_or_none()
         if edition is None:
-            raise NotFoundError(f"series {series_id} has no edition {number}")
+            raise NotFoundError(
+                "series {series} has no edition {edition}", series=series_id, edition=number
+            )
         info = _edition_info(session, edition)
         stages = session.scalars(
             select(SeriesStageRow)
@@ -152,7 +154,9 @@ def registration_state(service: ServiceBase, edition_id: int) -> dict[str, Any]:
     with service.store.reading() as session:
         edition = session.get(SeriesEditionRow, edition_id)
         if edition is None:
-            raise NotFoundError(f"there is no series edition {edition_id} in this database")
+            raise NotFoundError(
+                "there is no series edition {edition} in this database", edition=edition_id
+            )
         series = session.get(SeriesRow, edition.series_id)
         assert series is not None
         if edition.state != "registration":

@@ -10,6 +10,7 @@ from crosstable.core.pairing.dutch import (
     next_round,
 )
 from crosstable.core.system_settings import SwissSettings
+from crosstable.core.text import Message
 from crosstable.core.wording import counted
 from crosstable.service.base import Done
 from crosstable.service.loading import Loaded
@@ -32,8 +33,13 @@ def start_swiss(tx: Tx, loaded: Loaded, *, random: _random.Random | None = None)
     rounds = row.rounds_planned or default_rounds(players)
     if rounds > max_rounds(players):
         raise RuleError(
-            f"{rounds} rounds are too many for {players} players: a Swiss without rematches "
-            f"has at most {max_rounds(players)}"
+            (
+                "{rounds} rounds are too many for {players} players: a Swiss without rematches "
+                "has at most {most}"
+            ),
+            rounds=rounds,
+            players=players,
+            most=max_rounds(players),
         )
     drawn = settings.initial_colour is None
     if settings.initial_colour is None:
@@ -58,7 +64,7 @@ def withdraw_swiss(tx: Tx, loaded: Loaded, entry: EntryRow, from_round: int | No
     on is forfeited (the opponent present wins), byes they asked for in rounds not yet
     paired are dropped, and no later round pairs them."""
     start = loaded.start_of(entry.number)
-    who = f"player {start} {entry.name}"
+    who = Message("player {start} {name}", start=start, name=entry.name)
     paired = next_round(loaded.tournament()) - 1
     planned = loaded.row.rounds_planned or default_rounds(len(loaded.entries))
     games = [g for g in loaded.games if entry.number in (g.white, g.black)]
@@ -72,12 +78,20 @@ def withdraw_swiss(tx: Tx, loaded: Loaded, entry: EntryRow, from_round: int | No
     if first > planned:
         if from_round is None:
             raise RuleError(
-                f"{who} has no round left to play (the Swiss has {planned} rounds): "
-                "a withdrawal after the last round is refused"
+                (
+                    "{who} has no round left to play (the Swiss has {rounds} rounds): a "
+                    "withdrawal after the last round is refused"
+                ),
+                who=who,
+                rounds=planned,
             )
-        raise RuleError(f"there is no round {first} (rounds 1–{planned})")
+        raise RuleError(
+            "there is no round {round} (rounds 1–{rounds})", round=first, rounds=planned
+        )
     if first < 1:
-        raise RuleError(f"there is no round {first} (rounds 1–{planned})")
+        raise RuleError(
+            "there is no round {round} (rounds 1–{rounds})", round=first, rounds=planned
+        )
     done = [g.round for g in games if g.round >= first and g.result is not None]
     done += [
         b.round
@@ -86,7 +100,9 @@ def withdraw_swiss(tx: Tx, loaded: Loaded, entry: EntryRow, from_round: int | No
     ]
     if done:
         raise RuleError(
-            f"player {start} already has a result in round {min(done)}: withdraw from a later round"
+            "player {start} already has a result in round {round}: withdraw from a later round",
+            start=start,
+            round=min(done),
         )
     tx.update(entry, withdrawn_from=first)
     forfeits = [g for g in pending if g.round >= first]
@@ -131,6 +147,10 @@ def check_swiss_finished(loaded: Loaded) -> None:
     number = next_round(loaded.tournament())
     if number <= planned:
         raise RuleError(
-            f"round {number} of {planned} is not paired yet: pair and play every round "
-            "before finishing"
+            (
+                "round {round} of {rounds} is not paired yet: pair and play every round before "
+                "finishing"
+            ),
+            round=number,
+            rounds=planned,
         )

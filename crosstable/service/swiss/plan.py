@@ -20,6 +20,7 @@ from crosstable.core.pairing.dutch import (
     request_for,
 )
 from crosstable.core.pairing.dutch.players import bye_eligible
+from crosstable.core.text import Message
 from crosstable.service.loading import Loaded
 from crosstable.service.swiss.settings import BYE_KINDS, swiss_settings
 
@@ -66,7 +67,9 @@ class Plan:
 
     def proposal(self) -> RoundProposal:
         if self.pairing is None:
-            raise RuleError(f"round {self.round} cannot be paired: {self.error}")
+            raise RuleError(
+                "round {round} cannot be paired: {error}", round=self.round, error=self.error
+            )
         return RoundProposal(self.round, self.pairing.boards, self.pairing.bye, self.absent)
 
 
@@ -74,7 +77,8 @@ def check_swiss(loaded: Loaded) -> None:
     row = loaded.row
     if System(row.system) is not System.SWISS_DUTCH:
         raise RuleError(
-            f"this is a {row.system} tournament: rounds are paired this way only in a Swiss"
+            "this is a {system} tournament: rounds are paired this way only in a Swiss",
+            system=row.system,
         )
 
 
@@ -107,11 +111,14 @@ def plan_round(loaded: Loaded) -> Plan:
     planned = row.rounds_planned or default_rounds(len(tournament.players))
     if number > planned:
         raise RuleError(
-            f"all {planned} rounds are paired: enter the last results and finish the tournament"
+            "all {rounds} rounds are paired: enter the last results and finish the tournament",
+            rounds=planned,
         )
     waiting = _pending(loaded)
     if waiting is not None:
-        raise RuleError(f"round {number} cannot be paired yet: {waiting}")
+        raise RuleError(
+            "round {round} cannot be paired yet: {waiting}", round=number, waiting=waiting
+        )
     settings = swiss_settings(row.regulations)
     entered = {
         loaded.start_of(b.player): b.kind
@@ -163,26 +170,49 @@ def review(
     for board, (white, black) in enumerate(boards, 1):
         for start in (white, black):
             if not 1 <= start <= size:
-                raise RuleError(f"board {board}: there is no player {start} (players 1–{size})")
+                raise RuleError(
+                    "board {board}: there is no player {start} (players 1–{players})",
+                    board=board,
+                    start=start,
+                    players=size,
+                )
             if start in seen:
-                raise RuleError(f"player {start} is paired twice ({seen[start]} and board {board})")
-            seen[start] = f"board {board}"
+                raise RuleError(
+                    "player {start} is paired twice ({first} and board {board})",
+                    start=start,
+                    first=seen[start],
+                    board=board,
+                )
+            seen[start] = Message("board {board}", board=board)
         if white == black:
-            raise RuleError(f"board {board}: player {white} cannot play themself")
+            raise RuleError(
+                "board {board}: player {start} cannot play themself", board=board, start=white
+            )
     if bye is not None:
         if not 1 <= bye <= size:
-            raise RuleError(f"PAB: there is no player {bye} (players 1–{size})")
+            raise RuleError(
+                "PAB: there is no player {start} (players 1–{players})", start=bye, players=size
+            )
         if bye in seen:
-            raise RuleError(f"player {bye} has the PAB and plays on {seen[bye]}")
+            raise RuleError(
+                "player {start} has the PAB and plays on {board}", start=bye, board=seen[bye]
+            )
         seen[bye] = "the PAB"
     why = dict(plan.absent)
     for start in sorted(set(seen) & out):
         reason = (
             "withdrew before"
             if why[start] == "withdrawn"
-            else f"has a {BYE_KINDS[why[start]]} bye ({why[start]}) in"
+            else Message(
+                "has a {kind} bye ({code}) in", kind=BYE_KINDS[why[start]], code=why[start]
+            )
         )
-        raise RuleError(f"player {start} {reason} round {plan.round}: take them out of the pairing")
+        raise RuleError(
+            "player {start} {reason} round {round}: take them out of the pairing",
+            start=start,
+            reason=reason,
+            round=plan.round,
+        )
     history = {c.start: c for c in request.competitors}
     warnings: list[str] = []
     for board, (white, black) in enumerate(boards, 1):
@@ -194,23 +224,36 @@ def review(
         if rounds:
             text = f"board {board}: {white} and {black} met in round {rounds[0]} already"
             if not allow_rematch:
-                raise RuleError(text + " (a rematch; allow it explicitly to publish it)")
+                raise RuleError(
+                    "board {board}: {white} and {black} met in round {round} already "
+                    "(a rematch; allow it explicitly to publish it)",
+                    board=board,
+                    white=white,
+                    black=black,
+                    round=rounds[0],
+                )
             warnings.append(text + " (rematch allowed by the organiser)")
     if len(present) % 2 and bye is None:
         raise RuleError("an odd number of players is present: one of them gets the PAB")
     if bye is not None and len(present) % 2 == 0:
-        raise RuleError(f"an even number of players is present: no PAB (player {bye} must play)")
+        raise RuleError(
+            "an even number of players is present: no PAB (player {start} must play)", start=bye
+        )
     missing = sorted(present - set(seen))
     if missing:
         # always two or more: the checks above leave an even number unpaired
         names = ", ".join(str(s) for s in missing)
         raise RuleError(
-            f"players {names} are not paired: every player present plays or has the PAB"
+            "players {players} are not paired: every player present plays or has the PAB",
+            players=names,
         )
     if bye is not None and not bye_eligible(history[bye], request.win):
         raise RuleError(
-            f"player {bye} already scored a win without playing (PAB, full-point bye or "
-            "forfeit): the PAB is never given twice"
+            (
+                "player {start} already scored a win without playing (PAB, full-point bye or "
+                "forfeit): the PAB is never given twice"
+            ),
+            start=bye,
         )
     for group in request.forbidden:
         for board, (white, black) in enumerate(boards, 1):

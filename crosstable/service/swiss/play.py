@@ -169,14 +169,19 @@ class SwissPlay(ServiceBase):
         zero-point (Z) or full-point (F) bye, as the regulations allow."""
         code = kind.strip().upper()
         if code not in BYE_KINDS:
-            raise RuleError(f"bye kind {kind!r}: use H (half-point), Z (zero-point) or F (full)")
+            raise RuleError(
+                "bye kind {kind}: use H (half-point), Z (zero-point) or F (full)", kind=repr(kind)
+            )
 
         def body(tx: Tx) -> Done:
             loaded = Loaded(tx.session, tx.tournament)
             entry = _future_round(loaded, start, round_number)
             if entry.withdrawn_from is not None and entry.withdrawn_from <= round_number:
                 raise RuleError(
-                    f"player {start} {entry.name} withdrew from round {entry.withdrawn_from}"
+                    "player {start} {name} withdrew from round {round}",
+                    start=start,
+                    name=entry.name,
+                    round=entry.withdrawn_from,
                 )
             what = f"{BYE_KINDS[code]} bye ({code})"
             current = next(
@@ -212,7 +217,12 @@ class SwissPlay(ServiceBase):
                 None,
             )
             if current is None:
-                raise RuleError(f"player {start} {entry.name} has no bye in round {round_number}")
+                raise RuleError(
+                    "player {start} {name} has no bye in round {round}",
+                    start=start,
+                    name=entry.name,
+                    round=round_number,
+                )
             kind = current.kind
             tx.delete(current)
             others = [b for b in loaded.byes if b.round == round_number and b is not current]
@@ -239,14 +249,17 @@ def _future_round(loaded: Loaded, start: int, round_number: int) -> EntryRow:
     check_running(loaded)
     entry = loaded.entry_by_start(start)
     if entry is None:
-        raise NotFoundError(f"there is no player with starting number {start}")
+        raise NotFoundError("there is no player with starting number {start}", start=start)
     planned = loaded.row.rounds_planned or default_rounds(len(loaded.entries))
     if not 1 <= round_number <= planned:
-        raise RuleError(f"there is no round {round_number} (rounds 1–{planned})")
+        raise RuleError(
+            "there is no round {round} (rounds 1–{rounds})", round=round_number, rounds=planned
+        )
     paired = next_round(loaded.tournament()) - 1
     if round_number <= paired:
         raise RuleError(
-            f"round {round_number} is paired already: a bye is entered before the pairing"
+            "round {round} is paired already: a bye is entered before the pairing",
+            round=round_number,
         )
     return entry
 
@@ -258,7 +271,11 @@ def _boards(boards: list[Board] | tuple[Board, ...]) -> tuple[Board, ...]:
             white, black = board
             out.append((int(white), int(black)))
         except (TypeError, ValueError):
-            raise RuleError(f"board {index}: {board!r} is not a pair (white, black)") from None
+            raise RuleError(
+                "board {index}: {board} is not a pair (white, black)",
+                index=index,
+                board=repr(board),
+            ) from None
     return tuple(out)
 
 
@@ -267,5 +284,7 @@ def _tournament_row(session: Any, tournament_id: int) -> Any:
 
     row = session.get(TournamentRow, tournament_id)
     if row is None:
-        raise NotFoundError(f"there is no tournament {tournament_id} in this database")
+        raise NotFoundError(
+            "there is no tournament {tournament} in this database", tournament=tournament_id
+        )
     return row

@@ -16,6 +16,7 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from crosstable.core.errors import RuleError
+from crosstable.core.text import Message
 from crosstable.web import i18n
 from crosstable.web.i18n import gettext as _
 from crosstable.web.routes import portal_rules
@@ -32,9 +33,9 @@ api_router = APIRouter(prefix="/api/v1", tags=["api"])
 def _too_many(wait: int, signups: bool = False) -> HTTPException:
     minutes = max(1, -(-wait // 60))
     detail = (
-        f"too many sign-ups from this address; try again in {minutes} min"
+        Message("too many sign-ups from this address; try again in {minutes} min", minutes=minutes)
         if signups
-        else f"too many sign-in attempts; try again in {minutes} min"
+        else Message("too many sign-in attempts; try again in {minutes} min", minutes=minutes)
     )
     return HTTPException(status_code=429, detail=detail, headers={"Retry-After": str(wait)})
 

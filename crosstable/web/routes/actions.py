@@ -20,6 +20,7 @@ from fastapi import HTTPException
 from crosstable.core.errors import RuleError
 from crosstable.core.model import System, WithdrawalRule
 from crosstable.core.scoring import PointSystem, points
+from crosstable.core.text import Message
 from crosstable.service import Change, PlayerInfo, Regulations
 from crosstable.service.field import check_event_field, check_field
 from crosstable.service.formats import SYSTEMS, system_details, system_of_format
@@ -148,13 +149,17 @@ class WizardSpec:
         try:
             rule = WithdrawalRule(self.withdrawal_rule)
         except ValueError:
-            raise RuleError(f"withdrawal rule {self.withdrawal_rule!r} is not known") from None
+            raise RuleError(
+                "withdrawal rule {rule} is not known", rule=repr(self.withdrawal_rule)
+            ) from None
         bye: Fraction | None = None
         if self.bye_points.strip():
             try:
                 bye = points(self.bye_points)
             except (ValueError, ZeroDivisionError):
-                raise RuleError(f"bye value {self.bye_points!r} is not a number") from None
+                raise RuleError(
+                    "bye value {value} is not a number", value=repr(self.bye_points)
+                ) from None
         cycles = 2 if self.format == "double-round-robin" else 1
         if self.format == "groups":
             cycles = self.group_cycles
@@ -189,7 +194,7 @@ def parse_player_list(text: str) -> list[PlayerInfo]:
             continue
         sep = ";" if ";" in line else ("\t" if "\t" in line else ",")
         parts = [p.strip() for p in line.split(sep)]
-        players.append(_player_from(parts, f"line {number}"))
+        players.append(_player_from(parts, Message("line {line}", line=number)))
     return players
 
 
@@ -223,7 +228,7 @@ def parse_player_csv(data: bytes) -> list[PlayerInfo]:
         values = dict(zip(header, (c.strip() for c in row), strict=False))
         keys = ("name", "rating", "title", "federation", "team", "fide_id")
         parts = [values.get(k, "") for k in keys]
-        players.append(_player_from(parts, f"CSV line {index}"))
+        players.append(_player_from(parts, Message("CSV line {line}", line=index)))
     return players
 
 
@@ -232,7 +237,11 @@ def _player_from(parts: list[str], where: str) -> PlayerInfo:
     rating: int | None = None
     if len(parts) > 1 and parts[1]:
         if not (parts[1].isascii() and parts[1].isdigit() and len(parts[1]) <= 9):
-            raise RuleError(f"{where}: rating {parts[1][:40]!r} is not a whole number")
+            raise RuleError(
+                "{where}: rating {rating} is not a whole number",
+                where=where,
+                rating=repr(parts[1][:40]),
+            )
         rating = int(parts[1])
     title = parts[2] if len(parts) > 2 else ""
     federation = parts[3] if len(parts) > 3 else ""
@@ -244,7 +253,7 @@ def _player_from(parts: list[str], where: str) -> PlayerInfo:
             check_value(field, value)  # plain text that the store can hold (issue 13.12)
         return PlayerInfo(name, rating, title, federation, fide_id, team=team).checked()
     except RuleError as error:
-        raise RuleError(f"{where}: {error}") from None
+        raise RuleError("{where}: {problem}", where=where, problem=error) from None
 
 
 def _sections(spec: WizardSpec) -> list[tuple[str, list[PlayerInfo]]]:
@@ -365,7 +374,7 @@ def register_self(site: Site, caller: Caller, tid: int) -> Change:
     site.tables.revision(tid)
     problems = site.accounts.registration_problems(tid, user)
     if problems:
-        raise RuleError("you cannot register: " + "; ".join(problems))
+        raise RuleError("you cannot register: {problems}", problems=Message.joined("; ", problems))
     change = site.service.add_player(
         tid, PlayerInfo(user.display_name, user.rating), actor=caller.actor
     )

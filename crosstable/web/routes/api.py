@@ -17,6 +17,7 @@ from pydantic import BaseModel
 
 from crosstable.core.model import LotsMethod, Reason
 from crosstable.core.scoring import points_json
+from crosstable.core.text import Message
 from crosstable.service import Change, PlayerInfo
 from crosstable.web.pairing_views import key_used, paired_rounds
 from crosstable.web.routes import actions
@@ -244,7 +245,9 @@ def explain(tid: Num, start: Num, request: Request) -> list[dict[str, Any]]:
     site = site_of(request)
     _view, table = site.tables.get(tid)
     if table.standings is None or not 1 <= start <= table.size:
-        raise HTTPException(status_code=404, detail=f"there is no player {start} in the table")
+        raise HTTPException(
+            status_code=404, detail=Message("there is no player {start} in the table", start=start)
+        )
     return [e.to_json() for e in table.standings.explain(start)]
 
 
@@ -253,7 +256,7 @@ def round_games(tid: Num, rnd: Num, request: Request) -> dict[str, Any]:
     site = site_of(request)
     view, _table = site.tables.get(tid)
     if not 1 <= rnd <= view.rounds:
-        raise HTTPException(status_code=404, detail=f"there is no round {rnd}")
+        raise HTTPException(status_code=404, detail=Message("there is no round {round}", round=rnd))
     return {
         "round": rnd,
         "revision": view.revision,
@@ -502,7 +505,11 @@ def publish_pairing(tid: Num, body: PairingIn, request: Request, caller: ApiCall
         if body.round != paired + 1:
             raise HTTPException(
                 status_code=409,
-                detail=f"round {body.round} cannot be published: the next round is {paired + 1}",
+                detail=Message(
+                    "round {round} cannot be published: the next round is {next}",
+                    round=body.round,
+                    next=paired + 1,
+                ),
             )
     boards = None if body.boards is None else [(b[0], b[1]) for b in body.boards]
     change = site.service.publish_round(

@@ -10,6 +10,7 @@ from fastapi.responses import RedirectResponse
 from pydantic import BaseModel, ValidationInfo, field_validator
 
 from crosstable.core.errors import RuleError
+from crosstable.core.text import Message
 from crosstable.service import StageView
 from crosstable.web import pairing_views
 from crosstable.web.limits import UPLOAD
@@ -95,10 +96,10 @@ def check_value(name: str, value: str) -> str:
     """``value`` of form field ``name`` if it is plain text of a sensible length, else a
     RuleError naming the field (a 4xx, never a 500 from the database)."""
     if _CONTROLS.search(value):
-        raise RuleError(f"{_field(name)}: control characters are not allowed")
+        raise RuleError("{field}: control characters are not allowed", field=_field(name))
     limit = FIELD_LENGTHS.get(name, DETAIL_LENGTH if name.startswith("detail_") else DEFAULT_LENGTH)
     if len(value) > limit:
-        raise RuleError(f"{_field(name)}: at most {limit} characters")
+        raise RuleError("{field}: at most {limit} characters", field=_field(name), limit=limit)
     return value
 
 
@@ -112,7 +113,9 @@ class Body(BaseModel):
         texts = value if isinstance(value, list) else [value]
         for item in texts:
             if isinstance(item, str) and _CONTROLS.search(item):
-                raise ValueError(f"{info.field_name}: control characters are not allowed")
+                raise ValueError(
+                    Message("{field}: control characters are not allowed", field=info.field_name)
+                )
         return value
 
 
@@ -190,10 +193,18 @@ def integer(
     if not raw:
         return None
     if not _WHOLE.fullmatch(raw):
-        raise RuleError(f"{name.replace('_', ' ')}: {raw[:40]!r} is not a whole number")
+        raise RuleError(
+            "{name}: {raw} is not a whole number", name=name.replace("_", " "), raw=repr(raw[:40])
+        )
     number = int(raw)
     if not low <= number <= high:
-        raise RuleError(f"{name.replace('_', ' ')}: {number} is out of range ({low}–{high})")
+        raise RuleError(
+            "{name}: {number} is out of range ({low}–{high})",
+            name=name.replace("_", " "),
+            number=number,
+            low=low,
+            high=high,
+        )
     return number
 
 

@@ -97,7 +97,7 @@ def add_players(tid: int, request: Request, form: CheckedForm) -> Response:
     if username and len(checked) == 1:
         user = site.accounts.find_user(username)
         if user is None:
-            raise RuleError(f"there is no account {username!r}")
+            raise RuleError("there is no account {name}", name=repr(username))
         # fair play and the organisers' rule before the entry exists (issue 12.2, 12.4)
         site.accounts.check_entry(tid, user.id)
     for player in checked:
@@ -142,7 +142,9 @@ def draw_lots(tid: int, request: Request, form: CheckedForm) -> Response:
     try:
         method = LotsMethod(chosen)
     except ValueError:  # issue 13.12: a 4xx naming the field, not a 500
-        raise RuleError(f"method {chosen[:40]!r}: random, rating or manual") from None
+        raise RuleError(
+            "method {method}: random, rating or manual", method=repr(chosen[:40])
+        ) from None
     order: tuple[int, ...] = ()
     if method is LotsMethod.MANUAL:
         raw = text(form, "order").replace(",", " ").split()
@@ -215,7 +217,7 @@ def staff(tid: int, request: Request, form: CheckedForm) -> Response:
     username = text(form, "username")
     user = site.accounts.find_user(username)
     if user is None:
-        raise RuleError(f"there is no account {username!r}")
+        raise RuleError("there is no account {name}", name=repr(username))
     role = text(form, "role", "helper") or None
     if role == "none":
         role = None

@@ -10,6 +10,7 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
 
 from crosstable.core.errors import CrosstableError
+from crosstable.core.text import Message
 from crosstable.web import pairing_views, views
 from crosstable.web.messages import error_text, translate
 from crosstable.web.routes import actions
@@ -96,7 +97,9 @@ def player(tid: int, start: int, request: Request) -> Response:
     context = page_context(site, caller, tid)
     table = context["table"]
     if not 1 <= start <= table.size:
-        raise HTTPException(status_code=404, detail=f"there is no player {start} in the table")
+        raise HTTPException(
+            status_code=404, detail=Message("there is no player {start} in the table", start=start)
+        )
     explanations = table.standings.explain(start) if table.standings is not None else []
     games = [g for g in context["t"].games if start in (g.white, g.black)]
     numbers = [p.number for p in context["t"].players if p.start == start]
@@ -123,7 +126,9 @@ def explain(tid: int, start: int, request: Request, code: str = "") -> Response:
     site, caller = caller_of(request)
     _view, table = site.tables.get(tid)
     if table.standings is None or not 1 <= start <= table.size:
-        raise HTTPException(status_code=404, detail=f"there is no player {start} in the table")
+        raise HTTPException(
+            status_code=404, detail=Message("there is no player {start} in the table", start=start)
+        )
     chosen = [e for e in table.standings.explain(start) if not code or e.code == code]
     return site.page(
         request,
@@ -150,8 +155,10 @@ def _round_context(site: Site, caller: Caller, tid: int, rnd: int) -> dict[str, 
     view = context["t"]
     if not 1 <= rnd <= context["paired"]:
         if context["is_swiss"] and rnd >= 1 and view.status != "finished":
-            raise HTTPException(status_code=404, detail=f"round {rnd} is not paired yet")
-        raise HTTPException(status_code=404, detail=f"there is no round {rnd}")
+            raise HTTPException(
+                status_code=404, detail=Message("round {round} is not paired yet", round=rnd)
+            )
+        raise HTTPException(status_code=404, detail=Message("there is no round {round}", round=rnd))
     games = [g for g in view.games if g.round == rnd]
     free = [start for r, start in view.free_rounds if r == rnd]
     names = {p.start: p.name for p in view.players}
@@ -225,7 +232,9 @@ def result_action(
             elif action == "reject":
                 site.service.reject_reports(tid, rnd, board, actor=caller.actor)
             else:
-                raise HTTPException(status_code=422, detail=f"unknown action {action!r}")
+                raise HTTPException(
+                    status_code=422, detail=Message("unknown action {action}", action=repr(action))
+                )
     except CrosstableError as problem:
         error = error_text(problem)
     if not request.headers.get("hx-request"):

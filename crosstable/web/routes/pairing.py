@@ -152,7 +152,9 @@ def _board_list(form: dict[str, Any]) -> list[tuple[int, int]]:
         try:
             boards.append((int(white), int(black)))
         except ValueError:
-            raise RuleError(f"board {item!r}: give White's and Black's numbers: 3-8") from None
+            raise RuleError(
+                "board {board}: give White's and Black's numbers: 3-8", board=repr(item)
+            ) from None
     return boards
 
 
@@ -173,7 +175,11 @@ def publish(tid: int, request: Request, form: CheckedForm) -> Response:
         }
         return RedirectResponse(f"/t/{tid}/rounds/{number}", status_code=303)
     if number is not None and number > paired + 1 and not repeated:
-        raise RuleError(f"round {number} cannot be published: the next round is {paired + 1}")
+        raise RuleError(
+            "round {round} cannot be published: the next round is {next}",
+            round=number,
+            next=paired + 1,
+        )
     boards = _board_list(form)
     change = site.service.publish_round(
         tid,

@@ -21,6 +21,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, HTTPException, Request
 from pydantic import Field
 
+from crosstable.core.text import Message
 from crosstable.service.fair_play import MAX_ADJUSTMENT, MAX_REASON
 from crosstable.web.routes.api import ApiCaller, Num
 from crosstable.web.routes.common import MANAGERS, Body, caller_of, integer, require_role
@@ -123,7 +124,8 @@ def api_flag(user_id: Num, body: FlagIn, request: Request, caller: ApiCaller) ->
     for key, value in body.decisions.items():
         if not key.isascii() or not key.isdigit() or len(key) > 10:
             raise HTTPException(
-                status_code=422, detail=f"decisions: {key[:20]!r} is not a tournament id"
+                status_code=422,
+                detail=Message("decisions: {key} is not a tournament id", key=repr(key[:20])),
             )
         decisions[int(key)] = value
     withdrawn = flag(site, caller, user_id, body.reason, decisions)
@@ -214,6 +216,8 @@ def api_set_organiser(
     require_role(site, caller, tid, MANAGERS)
     user = site.accounts.find_user(body.username)
     if user is None:
-        raise HTTPException(status_code=404, detail=f"there is no account {body.username!r}")
+        raise HTTPException(
+            status_code=404, detail=Message("there is no account {name}", name=repr(body.username))
+        )
     site.accounts.set_staff(tid, user.id, body.role, actor=caller.actor)
     return api_organisers(tid, request, caller)

@@ -18,6 +18,7 @@ from typing import Any
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 
+from crosstable.core.text import Message
 from crosstable.service import Service
 from crosstable.service.queries import TournamentView
 from crosstable.web import i18n, pairing_views
@@ -85,7 +86,10 @@ def _chosen_rounds(view: TournamentView, number: int) -> list[int]:
         raise HTTPException(status_code=404, detail="there are no rounds yet")
     if number not in rounds:
         raise HTTPException(
-            status_code=404, detail=f"there is no round {number} (rounds 1–{rounds[-1]})"
+            status_code=404,
+            detail=Message(
+                "there is no round {round} (rounds 1–{rounds})", round=number, rounds=rounds[-1]
+            ),
         )
     return [number]
 

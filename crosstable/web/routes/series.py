@@ -18,6 +18,7 @@ from pydantic import BaseModel, Field
 
 from crosstable.core.errors import RuleError
 from crosstable.core.series.calendar import WEEKDAYS
+from crosstable.core.text import Message
 from crosstable.formats.ical import series_feed
 from crosstable.service.series import SeriesSettings
 from crosstable.service.series.edit import SeriesChanges, edit_series
@@ -76,7 +77,11 @@ def withdraw(site: Site, caller: Caller, series_id: int, number: int) -> None:
     edition = _edition_id(site, series_id, number)
     names = registered_names(site.service, edition, user.id)
     if not names:
-        raise RuleError(f"{user.display_name} is not registered for edition {number}")
+        raise RuleError(
+            "{player} is not registered for edition {edition}",
+            player=user.display_name,
+            edition=number,
+        )
     site.service.withdraw_from_edition(edition, names[0], actor=caller.actor)
 
 
@@ -258,7 +263,11 @@ def _settings_from_form(form: dict[str, Any]) -> SeriesSettings:
     weekday = None
     if weekday_text:
         if weekday_text not in WEEKDAYS:
-            raise RuleError(f"weekday {weekday_text!r}: one of {', '.join(WEEKDAYS)}")
+            raise RuleError(
+                "weekday {text}: one of {choices}",
+                text=repr(weekday_text),
+                choices=Message.joined(", ", WEEKDAYS),
+            )
         weekday = WEEKDAYS.index(weekday_text)
     return SeriesSettings(
         name=text(form, "name"),

@@ -70,7 +70,7 @@ def api_petition(
         for name in body.players
     ]
     if all(account is None for _name, account in players):
-        raise RuleError(f"{user.display_name} is not among the petition's players")
+        raise RuleError("{user} is not among the petition's players", user=user.display_name)
     service = site_of(request).service
     pid = service.petition(series_id, body.level, players, actor=caller.actor)
     return service.petition_info(pid)

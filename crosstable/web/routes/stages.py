@@ -17,6 +17,7 @@ from fastapi.responses import RedirectResponse, Response
 from pydantic import BaseModel, Field
 
 from crosstable.core.errors import RuleError
+from crosstable.core.text import Message
 from crosstable.service import Change, StageView
 from crosstable.service.errors import NotFoundError
 from crosstable.web.routes.api import ApiCaller, Num
@@ -34,7 +35,7 @@ def create_stage(site: Site, caller: Caller, tid: int, *, lots_seed: int | None 
     require_role(site, caller, tid, MANAGERS)
     stage = site.service.stage_of(tid)
     if stage is None:
-        raise RuleError(f"tournament {tid} is not part of a group stage")
+        raise RuleError("tournament {tournament} is not part of a group stage", tournament=tid)
     for group in stage.groups:
         require_role(site, caller, group.id, MANAGERS)
     change = site.service.create_knockout_stage(tid, actor=caller.actor, lots_seed=lots_seed)
@@ -107,7 +108,8 @@ def stage(tid: Num, request: Request) -> dict[str, Any]:
     found = site.service.stage_of(tid)
     if found is None:
         raise HTTPException(
-            status_code=404, detail=f"tournament {tid} is not part of a group stage"
+            status_code=404,
+            detail=Message("tournament {tournament} is not part of a group stage", tournament=tid),
         )
     return found.to_json()
 

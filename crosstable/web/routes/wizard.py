@@ -93,7 +93,10 @@ def check_minimum(format_: str, players: int) -> None:
     if players < least:
         what = _FORMAT_NAMES.get(format_, "a round robin")
         raise TooFewPlayersError(
-            f"players: {what} needs at least {least} players, and the list has {players}"
+            "players: {format} needs at least {least} players, and the list has {players}",
+            format=what,
+            least=least,
+            players=players,
         )
     actions.check_format_field(format_, players)  # and at most the cap (issue 13.10)
 
@@ -141,7 +144,7 @@ def _date(raw: str) -> dt.date | None:
     try:
         return dt.date.fromisoformat(raw)
     except ValueError:
-        raise RuleError(f"{raw!r} is not a date (YYYY-MM-DD)") from None
+        raise RuleError("{raw} is not a date (YYYY-MM-DD)", raw=repr(raw)) from None
 
 
 def preview(form: dict[str, Any]) -> Preview:
@@ -254,8 +257,14 @@ def _swiss_preview(result: Preview, spec: actions.WizardSpec, count: int, evenin
     result.default_rounds = spec.rounds is None
     if rounds >= count:
         raise RuleError(
-            f"{rounds} rounds need at least {rounds + 1} players (nobody meets anyone twice); "
-            f"with {count} players a Swiss has at most {count - 1} rounds"
+            (
+                "{rounds} rounds need at least {players} players (nobody meets anyone twice); "
+                "with {count} players a Swiss has at most {most} rounds"
+            ),
+            rounds=rounds,
+            players=rounds + 1,
+            count=count,
+            most=count - 1,
         )
     result.rounds = rounds
     result.boards = count // 2
@@ -343,14 +352,23 @@ def _check_teams(teams: list[tuple[str, int]], typed: int) -> None:
     missing = dict(teams).get("", 0)
     if missing:
         raise RuleError(
-            f"players without a team: {missing}; add the team as the fifth column "
-            "(name; rating; title; federation; team)"
+            (
+                "players without a team: {count}; add the team as the fifth column (name; rating; "
+                "title; federation; team)"
+            ),
+            count=missing,
         )
     if len(teams) != 2:
-        raise RuleError(f"a Scheveningen has two teams, not {len(teams)}")
+        raise RuleError("a Scheveningen has two teams, not {count}", count=len(teams))
     (a, size_a), (b, size_b) = teams
     if size_a != size_b:
-        raise RuleError(f"the teams differ in size: {a} {size_a}, {b} {size_b}")
+        raise RuleError(
+            "the teams differ in size: {a} {size_a}, {b} {size_b}",
+            a=a,
+            size_a=size_a,
+            b=b,
+            size_b=size_b,
+        )
 
 
 @router.get("/new", response_class=HTMLResponse)

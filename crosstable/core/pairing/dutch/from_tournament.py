@@ -62,7 +62,7 @@ def request_for(
     for rnd in tournament.rounds:
         if rnd.number == number:
             if rnd.games or any(b.kind is ByeKind.PAIRING for b in rnd.byes):
-                raise RuleError(f"round {number} is already paired")
+                raise RuleError("round {round} is already paired", round=number)
             missing.update(b.player for b in rnd.byes)
     competitors = []
     accel = accelerations or {}
@@ -83,7 +83,11 @@ def request_for(
                 pairs.add(frozenset((a, b)))
     planned = total_rounds or tournament.settings.rounds
     if planned is not None and number > planned:
-        raise RuleError(f"round {number} cannot be paired: the event has {planned} rounds")
+        raise RuleError(
+            "round {round} cannot be paired: the event has {rounds} rounds",
+            round=number,
+            rounds=planned,
+        )
     rounds = planned or max(default_rounds(size), number)
     return PairingRequest(
         round=number,
@@ -128,7 +132,7 @@ def _record(outcome: Outcome, entry: Entry | None, system: PointSystem) -> Round
         and entry is not None
         and entry.opponent is not None
     ):
-        raise RuleError(f"round {entry.round} has a game without a result")
+        raise RuleError("round {round} has a game without a result", round=entry.round)
     points = outcome.points(system)
     if entry is not None and entry.opponent is not None:
         if outcome.is_over_the_board:

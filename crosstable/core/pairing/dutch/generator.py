@@ -48,15 +48,19 @@ class GeneratorSettings:
 
     def __post_init__(self) -> None:
         if self.players < 2:
-            raise RuleError(f"players: {self.players} — a Swiss needs at least 2 players")
+            raise RuleError(
+                "players: {players} — a Swiss needs at least 2 players", players=self.players
+            )
         if self.rounds < 1:
-            raise RuleError(f"rounds: {self.rounds} — at least one round")
+            raise RuleError("rounds: {rounds} — at least one round", rounds=self.rounds)
         if self.lowest_rating > self.highest_rating:
             raise RuleError("the lowest rating is above the highest")
         for name in ("draw_rate", "half_bye_rate", "absence_rate", "forfeit_rate"):
             value = getattr(self, name)
             if not 0 <= value <= 1:
-                raise RuleError(f"{name}: {value} — a rate is between 0 and 1")
+                raise RuleError(
+                    "{name}: {value} — a rate is between 0 and 1", name=name, value=value
+                )
 
 
 def generate(settings: GeneratorSettings) -> Tournament:

@@ -98,10 +98,12 @@ class PairingRequest:
 
     def __post_init__(self) -> None:
         if self.round < 1:
-            raise RuleError(f"round {self.round}: rounds are numbered from 1")
+            raise RuleError("round {round}: rounds are numbered from 1", round=self.round)
         if self.total_rounds < self.round:
             raise RuleError(
-                f"round {self.round} cannot be paired: the event has {self.total_rounds} rounds"
+                "round {round} cannot be paired: the event has {rounds} rounds",
+                round=self.round,
+                rounds=self.total_rounds,
             )
         if self.initial_colour is Colour.NONE:
             raise RuleError("the initial colour (white or black) must be known")
@@ -110,8 +112,10 @@ class PairingRequest:
                 raise RuleError("starting numbers must be 1…N in order")
             if len(competitor.history) != self.round - 1:
                 raise RuleError(
-                    f"player {competitor.start}: {len(competitor.history)} past rounds, "
-                    f"expected {self.round - 1}"
+                    "player {start}: {count} past rounds, expected {expected}",
+                    start=competitor.start,
+                    count=len(competitor.history),
+                    expected=self.round - 1,
                 )
             for number, record in enumerate(competitor.history, start=1):
                 opponent = record.opponent
@@ -119,7 +123,10 @@ class PairingRequest:
                     1 <= opponent <= len(self.competitors) and opponent != competitor.start
                 ):
                     raise RuleError(
-                        f"player {competitor.start}, round {number}: no opponent {opponent}"
+                        "player {start}, round {round}: no opponent {opponent}",
+                        start=competitor.start,
+                        round=number,
+                        opponent=opponent,
                     )
 
 
