@@ -102,8 +102,19 @@ class PlayingRecord:
 def _sum_text(total: int, on_site: int, adjusted: int) -> str:
     if not adjusted:
         return str(total)
-    sign = "+" if adjusted > 0 else "−"
-    return f"{total} = {on_site} on the site {sign} {abs(adjusted)} adjusted"
+    if adjusted > 0:
+        return Message(
+            "{total} = {site} on the site + {adjusted} adjusted",
+            total=total,
+            site=on_site,
+            adjusted=adjusted,
+        )
+    return Message(
+        "{total} = {site} on the site − {adjusted} adjusted",
+        total=total,
+        site=on_site,
+        adjusted=abs(adjusted),
+    )
 
 
 def played_over_the_board(game: GameRow, number: int) -> bool:
@@ -268,7 +279,15 @@ def start_problems(session: Session, row: TournamentRow) -> list[str]:
                 least=OTB_MINIMUM,
                 count=eligible,
             )
-            problems.append(f"{needs} — not eligible: {' | '.join(missing)}" if missing else needs)
+            if missing:
+                needs = Message(
+                    "an over-the-board event needs at least {least} eligible registered players "
+                    "to start; it has {count} — not eligible: {missing}",
+                    least=OTB_MINIMUM,
+                    count=eligible,
+                    missing=Message.joined(" | ", missing),
+                )
+            problems.append(needs)
     return problems
 
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from crosstable.core.text import Message
 from crosstable.service.eligibility import venue_kind
 from crosstable.store.accounts_models import AccountEventRow, EntryAccountRow, StaffRow, UserRow
 from crosstable.store.models import EntryRow, TournamentRow
@@ -128,9 +129,16 @@ def organiser_problem_joining(session: Session, tournament_id: int, user_id: int
     if any(u.id not in playing for u in staff):
         return None
     if len(staff) == 1:
-        return _rule(1) + " (add another organiser who does not play first)"
+        return (
+            "organisers: a sole organiser may not play in their own tournament "
+            "(add another organiser who does not play first)"
+        )
     names = ", ".join(u.username for u in staff if u.id != user_id)
-    return _rule(len(staff)) + f" ({names} already play)"
+    return Message(
+        "organisers: with several organisers, at least one of them does not play "
+        "({names} already play)",
+        names=names,
+    )
 
 
 def organiser_problem_staff(session: Session, tournament_id: int, user_id: int) -> str | None:
@@ -142,8 +150,14 @@ def organiser_problem_staff(session: Session, tournament_id: int, user_id: int) 
     if any(u.id not in playing for u in staff):
         return None
     if not staff:
-        return _rule(1) + " (this player would organise alone)"
-    return _rule(len(staff) + 1) + " (every organiser would play)"
+        return (
+            "organisers: a sole organiser may not play in their own tournament "
+            "(this player would organise alone)"
+        )
+    return (
+        "organisers: with several organisers, at least one of them does not play "
+        "(every organiser would play)"
+    )
 
 
 def organiser_problem_at_start(session: Session, tournament_id: int) -> str | None:
@@ -155,4 +169,10 @@ def organiser_problem_at_start(session: Session, tournament_id: int) -> str | No
     if any(u.id not in playing for u in staff):
         return None
     names = ", ".join(u.username for u in staff)
-    return _rule(len(staff)) + f" ({names} play)"
+    if len(staff) > 1:
+        return Message(
+            "organisers: with several organisers, at least one of them does not play "
+            "({names} play)",
+            names=names,
+        )
+    return _rule(1) + f" ({names} play)"

@@ -24,6 +24,7 @@ import random as _random
 from crosstable.core.errors import RuleError
 from crosstable.core.model import System
 from crosstable.core.schedule.scheveningen import scheveningen
+from crosstable.core.text import Message
 from crosstable.service.base import Done
 from crosstable.service.loading import Loaded
 from crosstable.service.round_robin import RoundRobinRules
@@ -48,7 +49,15 @@ def teams_of(
     for entry in ordered:
         teams.setdefault(str(entry.team).strip(), []).append(entry)
     if len(teams) != 2:
-        found = ", ".join(f"{name!r} ({_players(len(members))})" for name, members in teams.items())
+        found = Message.joined(
+            ", ",
+            [
+                Message("{team} ({count} player)", team=repr(name), count=len(members))
+                if len(members) == 1
+                else Message("{team} ({count} players)", team=repr(name), count=len(members))
+                for name, members in teams.items()
+            ],
+        )
         raise RuleError(
             "a Scheveningen is played by exactly two teams; there are {count}: {teams}",
             count=len(teams),
@@ -106,10 +115,6 @@ def start_scheveningen(tx: Tx, loaded: Loaded) -> Done:
 
 def _who(entry: EntryRow) -> str:
     return f"{entry.start} {entry.name}" if entry.start is not None else entry.name
-
-
-def _players(count: int) -> str:
-    return f"{count} player" if count == 1 else f"{count} players"
 
 
 class ScheveningenRules(RoundRobinRules):

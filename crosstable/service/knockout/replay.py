@@ -91,7 +91,11 @@ class KnockoutState:
 def round_label(bracket: Bracket, rnd: int) -> str:
     """``the quarter-final``, ``the final``, ``round 1 (round of 32)``."""
     name = round_name(bracket.size >> (rnd - 1))
-    return f"round {rnd} ({name})" if name.startswith("round of") else f"the {name}"
+    if name.startswith("round of"):
+        return Message(
+            "round {round} (round of {players})", round=rnd, players=bracket.size >> (rnd - 1)
+        )
+    return f"the {name}"  # (the final, the semi-final…: a text of the catalogue)
 
 
 def replay(session: Session, loaded: Loaded, *, correcting: bool = False) -> KnockoutState:
@@ -382,8 +386,9 @@ def games_text(games: list[GameRow]) -> str:
     parts = []
     for rnd, boards in by_round.items():
         numbers = [str(b) for b in boards]
-        joined = (
-            numbers[0] if len(numbers) == 1 else ", ".join(numbers[:-1]) + " and " + numbers[-1]
-        )
-        parts.append(f"round {rnd} board{'s' if len(numbers) > 1 else ''} {joined}")
-    return ", ".join(parts)
+        if len(numbers) == 1:
+            parts.append(Message("round {round} board {board}", round=rnd, board=numbers[0]))
+            continue
+        joined = Message("{first} and {last}", first=", ".join(numbers[:-1]), last=numbers[-1])
+        parts.append(Message("round {round} boards {boards}", round=rnd, boards=joined))
+    return Message.joined(", ", parts)

@@ -97,9 +97,16 @@ def _pending(loaded: Loaded) -> str | None:
         return None
     first = min(g.round for g in missing)
     boards = [str(g.board) for g in missing if g.round == first]
-    listed = boards[0] if len(boards) == 1 else ", ".join(boards[:-1]) + " and " + boards[-1]
-    noun = "board" if len(boards) == 1 else "boards"
-    return f"round {first}: enter the results of {noun} {listed} first"
+    if len(boards) == 1:
+        return Message(
+            "round {round}: enter the results of board {boards} first",
+            round=first,
+            boards=boards[0],
+        )
+    listed = Message("{first} and {last}", first=", ".join(boards[:-1]), last=boards[-1])
+    return Message(
+        "round {round}: enter the results of boards {boards} first", round=first, boards=listed
+    )
 
 
 def plan_round(loaded: Loaded) -> Plan:
