@@ -33,6 +33,7 @@ PACKAGE = ROOT / "crosstable"
 #: where errors that reach a reader are raised
 SCANNED = ("service", "core", "web")
 POT = PACKAGE / "web" / "locale" / "errors.pot"
+PO = PACKAGE / "web" / "locale" / "ru" / "LC_MESSAGES" / "errors.po"
 PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
 
@@ -112,12 +113,24 @@ def templates() -> list[str]:
     return list(dict.fromkeys(text for _where, _line, text, _given in template_literals()))
 
 
+def _po_order() -> list[str]:
+    from babel.messages.pofile import read_po
+
+    if not PO.exists():
+        return []
+    with PO.open("rb") as handle:
+        return [str(m.id) for m in read_po(handle) if m.id and isinstance(m.id, str)]
+
+
 def write_pot(path: Path = POT) -> int:
     from babel.messages.catalog import Catalog
     from babel.messages.pofile import write_po
 
     catalog = Catalog(project="crosstable", fuzzy=False)
-    for text in templates():
+    found = templates()
+    # the order of the translated catalogue first (its diffs and merges stay small), then new ones
+    known = [text for text in _po_order() if text in set(found)]
+    for text in dict.fromkeys([*known, *found]):
         flags = ["python-brace-format"] if PLACEHOLDER.search(text) else []
         catalog.add(text, flags=flags)
     with path.open("wb") as handle:

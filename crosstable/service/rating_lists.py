@@ -193,7 +193,9 @@ class RatingLists:
         with self.store.reading() as session:
             row = session.get(RatingListPlayerRow, fide_id)
             if row is None:
-                raise NotFoundError(f"FIDE id {fide_id} is not in the imported rating lists")
+                raise NotFoundError(
+                    "FIDE id {fide_id} is not in the imported rating lists", fide_id=fide_id
+                )
             return _entry(row)
 
     # -- entries -----------------------------------------------------------------------
@@ -203,7 +205,9 @@ class RatingLists:
         with self.store.reading() as session:
             row = session.get(TournamentRow, tournament_id)
             if row is None:
-                raise NotFoundError(f"there is no tournament {tournament_id} in this database")
+                raise NotFoundError(
+                    "there is no tournament {tournament} in this database", tournament=tournament_id
+                )
             return _rating_type(row)
 
     def player_info(self, fide_id: int, kind: RatingType) -> PlayerInfo:

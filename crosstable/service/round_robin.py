@@ -27,24 +27,36 @@ def withdraw_from_games(tx: Tx, loaded: Loaded, entry: EntryRow, from_round: int
     pending = [g for g in games if g.result is None]
     if not pending:
         raise RuleError(
-            f"player {start} {entry.name} has no game left to play: "
-            "a withdrawal after the last round is refused"
+            (
+                "player {start} {name} has no game left to play: a withdrawal after the last "
+                "round is refused"
+            ),
+            start=start,
+            name=entry.name,
         )
     first = from_round if from_round is not None else min(g.round for g in pending)
     last_round = max((r.number for r in loaded.rounds), default=0)
     if not 1 <= first <= last_round:
-        raise RuleError(f"there is no round {first} (rounds 1–{last_round})")
+        raise RuleError(
+            "there is no round {round} (rounds 1–{rounds})", round=first, rounds=last_round
+        )
     played = [g for g in games if g.round >= first and g.result is not None]
     if played:
         raise RuleError(
-            f"player {start} already has a result in round {played[0].round}: "
-            "withdraw from a later round"
+            "player {start} already has a result in round {round}: withdraw from a later round",
+            start=start,
+            round=played[0].round,
         )
     forfeits = [g for g in pending if g.round >= first]
     if not forfeits:
         raise RuleError(
-            f"player {start} {entry.name} has no game left from round {first}: "
-            "a withdrawal after the last round is refused"
+            (
+                "player {start} {name} has no game left from round {round}: a withdrawal after "
+                "the last round is refused"
+            ),
+            start=start,
+            name=entry.name,
+            round=first,
         )
     tx.update(entry, withdrawn_from=first)
     for game in forfeits:

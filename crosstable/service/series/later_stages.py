@@ -24,6 +24,7 @@ from sqlalchemy.orm import Session
 
 from crosstable.core.errors import RuleError
 from crosstable.core.series.registration import LATER_STAGE_WINDOW, later_stage_open
+from crosstable.core.text import Message
 from crosstable.service.base import ServiceBase
 from crosstable.service.errors import NotFoundError
 from crosstable.service.series.editions import iso, moment
@@ -72,7 +73,9 @@ class StageRegistration(ServiceBase):
             step = f"edition {edition.id}: stage {stage.number} registration {key}"
             if session.scalar(select(SeriesEventRow.id).where(SeriesEventRow.step == step)):
                 raise RuleError(
-                    f"{_name(session, key)} is registered for stage {stage.number} already"
+                    "{name} is registered for stage {stage} already",
+                    name=_name(session, key),
+                    stage=stage.number,
                 )
             record(
                 session,
@@ -100,7 +103,9 @@ class StageRegistration(ServiceBase):
             tid = group.tournament_id
             entry = session.get(EntryRow, (tid, number)) if tid is not None else None
             if tid is None or entry is None or entry.start is None:
-                raise RuleError(f"stage {stage.number}: the group's tournament is not made yet")
+                raise RuleError(
+                    "stage {stage}: the group's tournament is not made yet", stage=stage.number
+                )
             start, series_id, player = entry.start, edition.series_id, _name(session, key)
             edition_number = edition.number
         service = cast("Service", self)
@@ -126,7 +131,9 @@ def _current(
     query = select(SeriesEditionRow).where(SeriesEditionRow.id == edition_id)
     edition = session.scalars(query.with_for_update() if lock else query).one_or_none()
     if edition is None:
-        raise NotFoundError(f"there is no series edition {edition_id} in this database")
+        raise NotFoundError(
+            "there is no series edition {edition} in this database", edition=edition_id
+        )
     stage = session.scalars(
         select(SeriesStageRow).where(
             SeriesStageRow.edition_id == edition_id, SeriesStageRow.number == edition.stage
@@ -134,16 +141,23 @@ def _current(
     ).one_or_none()
     if stage is None or stage.number < 2 or edition.state == "finished":
         raise RuleError(
-            f"edition {edition.number} has no stage 2 or later under way: registration for "
-            "stage 1 is the edition's own"
+            (
+                "edition {edition} has no stage 2 or later under way: registration for stage 1 is "
+                "the edition's own"
+            ),
+            edition=edition.number,
         )
     if stage.kind in AUTOMATIC:
         raise RuleError(
-            f"stage {stage.number} is the {stage.kind}: its players are its qualifiers, "
-            "registered automatically"
+            (
+                "stage {stage} is the {kind}: its players are its qualifiers, registered "
+                "automatically"
+            ),
+            stage=stage.number,
+            kind=stage.kind,
         )
     if stage.started_at is None:
-        raise RuleError(f"stage {stage.number} has not started yet")
+        raise RuleError("stage {stage} has not started yet", stage=stage.number)
     return edition, stage
 
 
@@ -161,12 +175,24 @@ def _check_open(
         return
     if what == "register":
         raise RuleError(
-            f"stage {stage.number} of edition {edition.number}: registration is open only "
-            f"from the stage's start, {iso(opens)}, until {iso(closes)} (two weeks)"
+            (
+                "stage {stage} of edition {edition}: registration is open only from the stage's "
+                "start, {opens}, until {closes} (two weeks)"
+            ),
+            stage=stage.number,
+            edition=edition.number,
+            opens=iso(opens),
+            closes=iso(closes),
         )
     raise RuleError(
-        f"stage {stage.number} of edition {edition.number}: a player may withdraw only "
-        f"from the stage's start, {iso(opens)}, until {iso(closes)} (two weeks)"
+        (
+            "stage {stage} of edition {edition}: a player may withdraw only from the stage's "
+            "start, {opens}, until {closes} (two weeks)"
+        ),
+        stage=stage.number,
+        edition=edition.number,
+        opens=iso(opens),
+        closes=iso(closes),
     )
 
 
@@ -183,7 +209,10 @@ def _player(
             if key in keys:
                 return key, group
     raise NotFoundError(
-        f"{' '.join(name.split())} does not play stage {stage.number} of edition {edition.number}"
+        "{name} does not play stage {stage} of edition {edition}",
+        name=Message.joined(" ", name.split()),
+        stage=stage.number,
+        edition=edition.number,
     )
 
 

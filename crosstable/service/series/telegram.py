@@ -98,12 +98,14 @@ def verify_login(data: Mapping[str, str], token: str, now: dt.datetime) -> Teleg
         raise RuleError("signing in with Telegram is not set up on this site")
     unknown = sorted(key for key in data if key not in FIELDS)
     if unknown:
-        raise RuleError(f"Telegram login: unexpected field {unknown[0][:40]!r}")
+        raise RuleError("Telegram login: unexpected field {field}", field=repr(unknown[0][:40]))
     for key in ("id", "auth_date", "hash"):
         if not data.get(key):
-            raise RuleError(f"Telegram login: the field {key} is missing")
+            raise RuleError("Telegram login: the field {field} is missing", field=key)
     if any(len(value) > MAX_FIELD for value in data.values()):
-        raise RuleError(f"Telegram login: a field is longer than {MAX_FIELD} characters")
+        raise RuleError(
+            "Telegram login: a field is longer than {count} characters", count=MAX_FIELD
+        )
     if not hmac.compare_digest(signature(data, token), data["hash"].lower()):
         raise RuleError("Telegram login: the signature does not match (not sent by Telegram)")
     try:
