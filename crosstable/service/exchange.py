@@ -327,7 +327,7 @@ def _check_field(document: dict[str, Any], source: str) -> None:
     try:
         check_field(system, len(document["players"]), cycles=int(values.get("cycles") or 1))
     except RuleError as error:
-        raise InputError(str(error), source=source) from None
+        raise InputError(error.text, source=source) from None
 
 
 def _check_consistent(session: Session, row: TournamentRow, source: str) -> None:

@@ -122,7 +122,7 @@ def replay(session: Session, loaded: Loaded, *, correcting: bool = False) -> Kno
     try:
         _replay(session, loaded, state)
     except KnockoutMismatchError as problem:
-        state.problem = str(problem)
+        state.problem = problem.text  # (the message, its template kept)
     return state
 
 

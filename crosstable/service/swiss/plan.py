@@ -157,7 +157,7 @@ def plan_round(loaded: Loaded) -> Plan:
     try:
         pairing = pair_round(request)
     except NoValidPairingError as failure:
-        error = str(failure)
+        error = failure.text  # (the message, its template kept)
     return Plan(loaded, tournament, number, request, tuple(sorted(absent.items())), pairing, error)
 
 

@@ -69,7 +69,7 @@ def telegram_login(request: Request) -> Response:
     try:
         who = telegram.verify_login(data, telegram.bot_token(), now)
     except RuleError as error:
-        raise HTTPException(status_code=403, detail=str(error)) from None
+        raise HTTPException(status_code=403, detail=error.text) from None
     store = site.service.store
     if caller.user is not None:
         telegram.link(store, int(caller.user.id), who, now)
