@@ -45,6 +45,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any, cast
 
 __all__ = ["PLACEHOLDER", "Message", "fill", "message_of"]
@@ -65,7 +66,20 @@ def fill(template: str, values: Mapping[str, str]) -> str:
     """
     if "{" not in template:
         return template
-    return PLACEHOLDER.sub(lambda found: values.get(found.group(1), found.group(0)), template)
+    pieces = _pieces(template)
+    out = [pieces[0]]
+    for index in range(1, len(pieces), 2):
+        name = pieces[index]
+        out.append(values.get(name, "{" + name + "}"))
+        out.append(pieces[index + 1])
+    return "".join(out)
+
+
+@lru_cache(maxsize=4096)
+def _pieces(template: str) -> tuple[str, ...]:
+    """The template's fixed texts and placeholder names, alternating (read once per template:
+    a message on a hot path, such as a result's "round 3 board 2", costs a join)."""
+    return tuple(PLACEHOLDER.split(template))
 
 
 def english(value: object) -> str:
