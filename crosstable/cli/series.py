@@ -490,8 +490,9 @@ def register_stage_command(
     db: DbOption = None,
     now: NowOption = None,
 ) -> None:
-    """A qualifier confirms their place in the current stage 2 or later (R-SE-2: within
-    two weeks of its start)."""
+    """A qualifier confirms their place in the current stage 2 or later (within two weeks
+    of its start)."""
+    # R-SE-2: registration for stage 2 and later closes two weeks after that stage starts
     with series_service(db, now) as service:
         service.register_for_stage(edition, name)
         window = service.stage_window(edition)

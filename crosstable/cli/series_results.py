@@ -141,7 +141,8 @@ def petition_command(
     db: DbOption = None,
     now: NowOption = None,
 ) -> None:
-    """Players of one class or level ask for their own tournament (R-SE-7)."""
+    """Players of one class or level ask for their own tournament."""
+    # R-SE-7: at least 11 players of one level may petition for their own tournament
     with series_service(db, now) as service:
         pid = service.petition(series, level, [(name, None) for name in players])
     typer.echo(f"petition {pid}: {len(players)} players of {' '.join(level.split())} wait")
