@@ -177,10 +177,11 @@ class Registration(ServiceBase):
         *,
         actor: str = "",
         override_reason: str | None = None,
-        **values: Any,
+        **given: Any,
     ) -> Change:
         """Change the regulations. Published rules are locked once the tournament started,
-        unless ``override_reason`` says why (it is kept in the history)."""
+        unless ``override_reason`` says why (it is kept in the history). ``details`` replaces
+        the details; ``detail_changes`` sets only its keys (merged in the same transaction)."""
         allowed = (
             set(LOCKED_AFTER_START)
             | set(SCHEDULE_SETTINGS)
@@ -190,14 +191,16 @@ class Registration(ServiceBase):
                 "start_date",
                 "end_date",
                 "details",
+                "detail_changes",
             }
         )
-        unknown = sorted(set(values) - allowed)
+        unknown = sorted(set(given) - allowed)
         if unknown:
             raise RuleError("unknown setting {name}", name=repr(unknown[0]))
 
         def body(tx: Tx) -> Done:
             row = tx.tournament
+            values = _merged_details(given, row.regulations)
             started = row.status != "registration"
             settings = settings_of(row)
             new = replace(settings, **{k: v for k, v in values.items() if hasattr(settings, k)})
@@ -585,3 +588,13 @@ def _check_dates(start: dt.date | None, end: dt.date | None) -> None:
 
 
 __all__ = ["EventRow", "PlayerInfo", "Registration", "Regulations"]
+
+
+def _merged_details(given: dict[str, Any], current: dict[str, Any] | None) -> dict[str, Any]:
+    """``given`` with its ``detail_changes`` folded into the current details."""
+    if "detail_changes" not in given:
+        return given
+    values = {key: value for key, value in given.items() if key != "detail_changes"}
+    changes = {str(k): str(v) for k, v in given["detail_changes"].items()}
+    values["details"] = dict(values.get("details", current or {})) | changes
+    return values

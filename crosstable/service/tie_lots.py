@@ -41,20 +41,24 @@ class TieLots(Registration):
         override_reason: str | None = None,
         **values: Any,
     ) -> Change:
-        if "details" in values:
-            new = dict(values["details"])
-            check_ties_setting(new)
+        if "details" in values or "detail_changes" in values:
             with self.store.reading() as session:
                 row = session.get(TournamentRow, tournament_id)
                 current = dict(row.regulations or {}) if row is not None else {}
                 started = row is not None and row.status != "registration"
+            if "details" in values:
+                new = dict(values["details"])
+            else:  # only the keys named change (the service merges them)
+                changes = values["detail_changes"]
+                new = current | {str(k): str(v) for k, v in changes.items()}
+            check_ties_setting(new)
             drawn = str(current.get(TIES_SEED, ""))
             if TIES_SEED in new and str(new[TIES_SEED]) != drawn:
                 raise RuleError(
                     "the seed of the lots for ties is drawn by the computer when the final "
                     "places are fixed; it is not given by hand"
                 )
-            if drawn and TIES_SEED not in new:  # an edit that leaves it out keeps it
+            if drawn and TIES_SEED not in new and "details" in values:  # kept when left out
                 values["details"] = new | {TIES_SEED: drawn}
             changed = ties_by_lots(new) != ties_by_lots(current)
             if started and changed and not (override_reason or "").strip():

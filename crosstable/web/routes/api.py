@@ -153,6 +153,8 @@ def create(body: TournamentIn, request: Request, caller: ApiCaller) -> dict[str,
                 ("arbiter", body.arbiter.strip()),
                 ("finish", "" if body.finish == "auto" else body.finish),
                 ("venue_kind", "" if body.venue_kind == "online" else body.venue_kind),
+                ("ties", "" if body.ties == "shared" else body.ties),  # R-RR-10
+                ("forfeits_in_tiebreaks", "" if body.forfeits_in_tiebreaks else "no"),  # R-RR-14
             )
             if value
         ),

@@ -132,6 +132,14 @@ class TournamentIn(Body):
     venue_kind: Literal["online", "otb"] = Field(
         "online", description="online, or over the board (the portal's eligibility rules)"
     )
+    ties: Literal["shared", "lots"] = Field(
+        "shared",
+        description="players still equal after every tie-break: they share the place, or "
+        "lots drawn once at the finish decide (the seed is recorded)",
+    )
+    forfeits_in_tiebreaks: bool = Field(
+        True, description="whether forfeited games count as games in the tie-breaks"
+    )
 
 
 class PairingIn(Body):

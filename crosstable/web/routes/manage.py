@@ -250,6 +250,10 @@ def access(tid: int, request: Request, form: CheckedForm) -> Response:
     return _done(request, tid, _("registration settings saved"))
 
 
+#: the regulations' details the manage form edits, with the value meant when one is not set
+_FORM_DETAILS = {"ties": "shared", "forfeits_in_tiebreaks": "yes"}
+
+
 @router.post("/t/{tid}/manage/regulations")
 def regulations(tid: int, request: Request, form: CheckedForm) -> Response:
     site, caller = caller_of(request)
@@ -260,13 +264,17 @@ def regulations(tid: int, request: Request, form: CheckedForm) -> Response:
     if "tiebreaks" in form:
         spec = actions.WizardSpec(name="x", tiebreaks=text(form, "tiebreaks"))
         values["tiebreaks"] = spec.tiebreak_codes()
-    details = {
-        key[len("detail_") :]: text(form, key)
-        for key in form
-        if key.startswith("detail_") and text(form, key)
+    # only the settings the form changes, merged into the details by the service (the
+    # venue, a seed and the rest stay): ties by lots (R-RR-10), forfeits (R-RR-14)
+    published = site.service.overview(tid).settings["regulations"]
+    changes = {
+        key: text(form, f"detail_{key}")
+        for key, default in _FORM_DETAILS.items()
+        if f"detail_{key}" in form
+        and text(form, f"detail_{key}") != str(published.get(key) or default)
     }
-    if details:
-        values["details"] = details
+    if changes:
+        values["detail_changes"] = changes
     if not values:
         raise RuleError("nothing to change")
     change = site.service.edit_regulations(
