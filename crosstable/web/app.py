@@ -164,6 +164,7 @@ def create_app(
         rating_list,
         series,
         series_news,
+        series_stages,
         stages,
         telegram,
         wizard,
@@ -185,6 +186,7 @@ def create_app(
         app.include_router(module.router)
     app.include_router(notifications.router)  # /api/v1/notifications (issue 11.5)
     app.include_router(series_news.router)  # a series' news, awards, season (issue 11)
+    app.include_router(series_stages.router)  # a later stage's place (R-SE-2)
     app.include_router(notifications.pages)  # /notifications/unsubscribe/{token}
     app.include_router(telegram.router)  # /telegram: sign in with Telegram (issue 11.5)
     app.include_router(account.api_router)  # POST /api/v1/users/{id}/signout

@@ -1,0 +1,72 @@
+"""A qualifier's place in stage 2 or later of a series edition, through the JSON API
+(R-SE-2: registration for a later stage is open for two weeks from that stage's start;
+the rule itself is the service's, ``service/series/later_stages.py``).
+
+``GET …/stage-registration`` answers the current stage's window; ``POST`` confirms the
+caller's own place and ``DELETE`` withdraws the caller from the stage (their group's
+withdrawal rule applies). The caller is the account the stage-1 registration was made
+with; an account registered under no name is refused with the edition named."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+
+from crosstable.core.errors import RuleError
+from crosstable.service.series.views import edition_by_number, registered_names
+from crosstable.web.routes.api import ApiCaller, Num
+from crosstable.web.routes.common import require_user
+from crosstable.web.security import Caller
+from crosstable.web.site import Site, site_of
+
+router = APIRouter(prefix="/api/v1", tags=["series"])
+
+_PATH = "/series/{series_id}/editions/{number}/stage-registration"
+
+
+def _edition(site: Site, series_id: int, number: int) -> int:
+    return int(edition_by_number(site.service, series_id, number)["id"])
+
+
+def _own_name(site: Site, caller: Caller, edition: int, number: int) -> str:
+    require_user(caller)
+    user = caller.user
+    assert user is not None
+    names = registered_names(site.service, edition, user.id)
+    if not names:
+        raise RuleError(
+            "{player} is not registered for edition {edition}",
+            player=user.display_name,
+            edition=number,
+        )
+    return names[0]
+
+
+@router.get(_PATH)
+def stage_window(series_id: Num, number: Num, request: Request) -> dict[str, Any]:
+    """The edition's current stage and the two weeks its registration is open."""
+    site = site_of(request)
+    return site.service.stage_window(_edition(site, series_id, number))
+
+
+@router.post(_PATH, status_code=201)
+def confirm_place(
+    series_id: Num, number: Num, request: Request, caller: ApiCaller
+) -> dict[str, Any]:
+    """The caller confirms their place in the current stage (stage 2 or later)."""
+    site = site_of(request)
+    edition = _edition(site, series_id, number)
+    name = _own_name(site, caller, edition, number)
+    registration = site.service.register_for_stage(edition, name, actor=caller.actor)
+    return {"registration": registration} | site.service.stage_window(edition)
+
+
+@router.delete(_PATH)
+def leave_stage(series_id: Num, number: Num, request: Request, caller: ApiCaller) -> dict[str, Any]:
+    """The caller leaves the current stage (their group's withdrawal rule applies)."""
+    site = site_of(request)
+    edition = _edition(site, series_id, number)
+    name = _own_name(site, caller, edition, number)
+    site.service.withdraw_from_stage(edition, name, actor=caller.actor)
+    return site.service.stage_window(edition)
