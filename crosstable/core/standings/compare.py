@@ -15,9 +15,10 @@ from __future__ import annotations
 from fractions import Fraction
 
 from crosstable.core.standings.table import Standings
+from crosstable.core.text import Message
 from crosstable.core.tiebreaks.base import tiebreak
 from crosstable.core.tiebreaks.direct import DirectEncounter, mini_table
-from crosstable.core.tiebreaks.explain import Explanation, show
+from crosstable.core.tiebreaks.explain import Explanation, amount, show
 from crosstable.core.tiebreaks.spec import TieBreakSpec, parse_code
 
 
@@ -44,7 +45,7 @@ def explain_player(standings: Standings, start: int) -> list[Explanation]:
                     start,
                     None,
                     show(None),
-                    note="taken out of the standings by the withdrawal rule",
+                    note=Message("taken out of the standings by the withdrawal rule"),
                 )
             )
         elif isinstance(tb, DirectEncounter):
@@ -57,7 +58,8 @@ def explain_player(standings: Standings, start: int) -> list[Explanation]:
 
 
 def why(standings: Standings, a: int, b: int) -> str:
-    """Why ``a`` and ``b`` stand where they do: the first criterion that separates them."""
+    """Why ``a`` and ``b`` stand where they do: the first criterion that separates them
+    (a :class:`Message`, issue 14 item 4: English as before, translated on the web)."""
     f = standings.field
     pa, pb = a - 1, b - 1
     for q, start in ((pa, a), (pb, b)):
@@ -65,7 +67,10 @@ def why(standings: Standings, a: int, b: int) -> str:
             raise KeyError(start)
     for q, start in ((pa, a), (pb, b)):
         if not f.active[q]:
-            return f"{_who(standings, start)} is out of the standings (withdrawal rule, R-RR-13)."
+            # R-RR-13
+            return Message(
+                "{player} is out of the standings (withdrawal rule).", player=_who(standings, start)
+            )
     keys = standings.ranking.keys
     ka, kb = keys[pa], keys[pb]
     if ka > kb:
@@ -76,9 +81,12 @@ def why(standings: Standings, a: int, b: int) -> str:
         if x == y:
             continue
         if depth == 0:
-            return (
-                f"{top} is above {low} on points: "
-                f"{show(f.points(f.score[pa]))} against {show(f.points(f.score[pb]))}."
+            return Message(
+                "{top} is above {low} on points: {points} against {other}.",
+                top=top,
+                low=low,
+                points=amount(f.points(f.score[pa])),
+                other=amount(f.points(f.score[pb])),
             )
         spec = ranked[depth - 1]
         equal = _equal_on(ranked, depth)
@@ -86,41 +94,72 @@ def why(standings: Standings, a: int, b: int) -> str:
         if isinstance(tb, DirectEncounter):
             group = standings.ranking.tied_group(pa, depth)
             totals, met = mini_table(f, spec, group)
-            members = ", ".join(str(q + 1) for q in sorted(group))
-            scores = ", ".join(
-                f"{q + 1}: {show(Fraction(totals[q], f.scale))}" for q in sorted(group)
+            members = Message.joined(", ", [q + 1 for q in sorted(group)])
+            scores = Message.joined(
+                ", ",
+                [
+                    Message(
+                        "{player}: {points}",
+                        player=q + 1,
+                        points=amount(Fraction(totals[q], f.scale)),
+                    )
+                    for q in sorted(group)
+                ],
             )
             everyone = all(met[q] == len(group) - 1 for q in group)
             how = (
-                "everyone in the group met everyone"
+                Message("everyone in the group met everyone")
                 if everyone or f.predetermined
-                else "not all of them met: C.07 6.3 ranks a player first only when no missing "
-                "game could change it"
+                else Message(
+                    "not all of them met: C.07 6.3 ranks a player first only when no missing "
+                    "game could change it"
+                )
             )
-            return (
-                f"{top} is above {low} on direct encounter ({spec.code}) after being equal on "
-                f"{equal}: the games among the tied players {members} give {scores} ({how})."
+            return Message(
+                "{top} is above {low} on direct encounter ({code}) after being equal on "
+                "{equal}: the games among the tied players {members} give {scores} ({how}).",
+                top=top,
+                low=low,
+                code=spec.code,
+                equal=equal,
+                members=members,
+                scores=scores,
+                how=how,
             )
         column = standings.ranking.columns[depth - 1]
-        return (
-            f"{top} is above {low} on {spec.code} after being equal on {equal}: "
-            f"{show(column.natural(pa))} against {show(column.natural(pb))}."
+        return Message(
+            "{top} is above {low} on {code} after being equal on {equal}: {value} against {other}.",
+            top=top,
+            low=low,
+            code=spec.code,
+            equal=equal,
+            value=amount(column.natural(pa)),
+            other=amount(column.natural(pb)),
         )
     rank = standings.ranking.ranks[pa]
     for lot in standings.lots:
         if a in lot.players and b in lot.players:
-            return (
-                f"{top} and {low} are equal on points and every tie-break; lots drawn with "
-                f"seed {lot.seed} put them in the order {', '.join(map(str, lot.order))}."
+            return Message(
+                "{top} and {low} are equal on points and every tie-break; lots drawn with "
+                "seed {seed} put them in the order {order}.",
+                top=top,
+                low=low,
+                seed=lot.seed,
+                order=Message.joined(", ", list(lot.order)),
             )
-    return f"{top} and {low} are equal on points and every tie-break: they share rank {rank}."
+    return Message(
+        "{top} and {low} are equal on points and every tie-break: they share rank {rank}.",
+        top=top,
+        low=low,
+        rank=rank,
+    )
 
 
 def _equal_on(ranked: list[TieBreakSpec], depth: int) -> str:
-    names = ["points"] + [s.code for s in ranked[: depth - 1]]
-    return ", ".join(names)
+    names: list[object] = [Message("points")] + [s.code for s in ranked[: depth - 1]]
+    return Message.joined(", ", names)
 
 
 def _who(standings: Standings, start: int) -> str:
     name = standings.names.get(start, "")
-    return f"{start} ({name})" if name else str(start)
+    return Message("{start} ({name})", start=start, name=name) if name else str(start)

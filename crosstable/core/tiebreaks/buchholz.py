@@ -8,6 +8,7 @@ The 2026 text bars them from round robins (note to art. 8).
 from __future__ import annotations
 
 from crosstable.core.model import RulesEdition
+from crosstable.core.text import Message
 from crosstable.core.tiebreaks.base import (
     CUT,
     FORE,
@@ -29,7 +30,7 @@ from crosstable.core.tiebreaks.elements import (
     fore_field,
     player_sum,
 )
-from crosstable.core.tiebreaks.explain import Explanation, Item, join_sum, show
+from crosstable.core.tiebreaks.explain import Explanation, Item, amount, join_sum, show
 from crosstable.core.tiebreaks.field import GAME, KIND_NAMES, Field
 from crosstable.core.tiebreaks.spec import TieBreakSpec
 
@@ -46,18 +47,29 @@ def element_text(f: Field, p: int, e: Element) -> str:
     """What an element is, in words."""
     r = e.round
     o = f.opp[p][r]
-    shown = show(f.points(e.score))
+    shown = amount(f.points(e.score))
+    # Messages (issue 14 item 4): English as before, translated on the web
     if not e.dummy:
         raw = f.score[o]
         if raw != e.score:
-            return (
-                f"opponent {o + 1}: score {show(f.points(raw))}, adjusted to {shown} "
-                "(a late requested bye counts as a draw, C.07 16.3.2)"
+            return Message(
+                "opponent {opponent}: score {score}, adjusted to {adjusted} "
+                "(a late requested bye counts as a draw, C.07 16.3.2)",
+                opponent=o + 1,
+                score=amount(f.points(raw)),
+                adjusted=shown,
             )
-        return f"opponent {o + 1}: score {shown}"
+        return Message("opponent {opponent}: score {score}", opponent=o + 1, score=shown)
     what = KIND_NAMES[f.kind[p][r]]
-    cap = " (capped, C.07 2026 16.4)" if e.capped else ""
-    return f"{what}: dummy opponent with the player's own score {shown}{cap}"
+    if e.capped:
+        return Message(
+            "{what}: dummy opponent with the player's own score {score} (capped, C.07 2026 16.4)",
+            what=what,
+            score=shown,
+        )
+    return Message(
+        "{what}: dummy opponent with the player's own score {score}", what=what, score=shown
+    )
 
 
 def buchholz_of(f: Field, spec: TieBreakSpec, p: int) -> int:
@@ -83,20 +95,22 @@ def explain_buchholz(f: Field, spec: TieBreakSpec, p: int, title: str) -> Explan
     items_all = elements(f, p, ed)
     kept, cut = apply_cuts(items_all, spec.cut_low, spec.cut_high, f.rounds, product=False)
     items = []
-    parts = []
+    parts: list[object] = []
     for e in items_all:
         counted = e not in cut
         items.append(
             Item(
                 f.round_numbers[e.round],
                 f.opp[p][e.round] + 1 if f.opp[p][e.round] >= 0 else None,
-                element_text(f, p, e) + ("" if counted else " — cut"),
+                element_text(f, p, e)
+                if counted
+                else Message("{element} — cut", element=element_text(f, p, e)),
                 f.points(e.score),
                 counted,
             )
         )
         if counted:
-            parts.append(show(f.points(e.score)))
+            parts.append(amount(f.points(e.score)))
     value = f.points(sum(e.score for e in kept))
     return Explanation(
         spec.code,
@@ -104,7 +118,7 @@ def explain_buchholz(f: Field, spec: TieBreakSpec, p: int, title: str) -> Explan
         value,
         show(value),
         tuple(items),
-        f"{title} = {join_sum(parts)} = {show(value)}",
+        Message("{title} = {sum} = {value}", title=title, sum=join_sum(parts), value=amount(value)),
     )
 
 

@@ -17,8 +17,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from crosstable.core.text import Message
 from crosstable.core.tiebreaks.base import FORFEITS, TieBreak, Value, register
-from crosstable.core.tiebreaks.explain import Explanation, Item, join_sum, show
+from crosstable.core.tiebreaks.explain import Explanation, Item, amount, join_sum
 from crosstable.core.tiebreaks.field import FLOSS, FWIN, GAME, Field
 from crosstable.core.tiebreaks.spec import TieBreakSpec
 
@@ -175,33 +176,63 @@ class DirectEncounter(TieBreak):
     def explain_group(self, f: Field, spec: TieBreakSpec, group: list[int], p: int) -> Explanation:
         """How player ``p`` stands in the mini-table of ``group``."""
         _, numbers = self.places(f, spec, group) if len(group) > 1 else ([group], {p: 0})
+        # the texts are Messages (issue 14 item 4): English as before, translated on the web
         if len(group) < 2:
             return Explanation(
-                spec.code, p + 1, 0, "0", note="not tied with anyone at this point: DE is 0"
+                spec.code,
+                p + 1,
+                0,
+                "0",
+                note=Message("not tied with anyone at this point: DE is 0"),
             )
         members = set(group)
         met = encounters(f, spec, p, members)
         items = []
-        parts = []
+        parts: list[object] = []
         for o in sorted(members - {p}):
             games = met.get(o)
             if not games:
                 items.append(
-                    Item(None, o + 1, f"has not met {o + 1} (no counted game)", None, False)
+                    Item(
+                        None,
+                        o + 1,
+                        Message("has not met {opponent} (no counted game)", opponent=o + 1),
+                        None,
+                        False,
+                    )
                 )
                 continue
             average = Fraction(sum(games), len(games) * f.scale)
+            text: str
             if len(games) > 1:
-                shown_games = ", ".join(show(f.points(v)) for v in games)
-                text = f"against {o + 1}: games {shown_games}, average {show(average)} (C.07 6.1.2)"
+                text = Message(
+                    "against {opponent}: games {games}, average {average} (C.07 6.1.2)",
+                    opponent=o + 1,
+                    games=Message.joined(", ", [amount(f.points(v)) for v in games]),
+                    average=amount(average),
+                )
             else:
-                text = f"against {o + 1}: {show(average)}"
+                text = Message(
+                    "against {opponent}: {average}", opponent=o + 1, average=amount(average)
+                )
             items.append(Item(None, o + 1, text, average))
-            parts.append(show(average))
+            parts.append(amount(average))
         total = sum((Fraction(sum(v), len(v) * f.scale) for v in met.values()), Fraction(0))
-        members_text = ", ".join(str(q + 1) for q in sorted(group))
-        note = f"mini-table of the tied players {members_text}"
-        formula = f"{join_sum(parts)} = {show(total)}; place {numbers[p] or 'shared'}"
+        note = Message(
+            "mini-table of the tied players {players}",
+            players=Message.joined(", ", [q + 1 for q in sorted(group)]),
+        )
+        if numbers[p]:
+            formula = Message(
+                "{sum} = {total}; place {place}",
+                sum=join_sum(parts),
+                total=amount(total),
+                place=numbers[p],
+            )
+        else:
+            formula = Message(
+                "{sum} = {total}; place shared", sum=join_sum(parts), total=amount(total)
+            )
         return Explanation(
             spec.code, p + 1, numbers[p], str(numbers[p]), tuple(items), formula, note
         )

@@ -16,10 +16,12 @@ SB of player 2 = 6.5
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
 from crosstable.core.scoring import format_points, points_json
+from crosstable.core.text import Message
 
 Number = int | Fraction
 
@@ -57,17 +59,34 @@ class Explanation:
     note: str = ""
 
     def text(self) -> str:
-        lines = [f"{self.code} of player {self.player} = {self.shown}"]
+        """The walk-through as lines: a :class:`Message` (issue 14 item 4), English as it
+        always was, translated piece by piece on the web."""
+        value: object = self.shown
+        if self.value is not None and show(self.value) == self.shown:
+            value = amount(self.value)
+        lines: list[object] = [
+            Message(
+                "{code} of player {player} = {value}",
+                code=self.code,
+                player=self.player,
+                value=value,
+            )
+        ]
         if self.note:
-            lines.append(f"  {self.note}")
+            lines.append(Message.joined("", ["  ", self.note]))
         for item in self.items:
-            where = f"round {item.round}: " if item.round is not None else ""
-            mark = "" if item.counted else "  [not counted]"
-            amount = "" if item.amount is None else f"  → {show(item.amount)}"
-            lines.append(f"  {where}{item.text}{amount}{mark}")
+            pieces: list[object] = ["  "]
+            if item.round is not None:
+                pieces.append(Message("round {round}: ", round=item.round))
+            pieces.append(item.text)
+            if item.amount is not None:
+                pieces.append(Message("  → {amount}", amount=amount(item.amount)))
+            if not item.counted:
+                pieces.append(Message("  [not counted]"))
+            lines.append(Message.joined("", pieces))
         if self.formula:
-            lines.append(f"  {self.formula}")
-        return "\n".join(lines)
+            lines.append(Message.joined("", ["  ", self.formula]))
+        return Message.joined("\n", lines)
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -92,6 +111,29 @@ def show(value: Number | None) -> str:
     return f"{float(value):.2f}"
 
 
-def join_sum(parts: list[str]) -> str:
-    """``a + b + c`` (``0`` when empty)."""
-    return " + ".join(parts) if parts else "0"
+class Amount(Fraction):
+    """A value put into an explanation's :class:`Message`: the English text writes it as
+    :func:`show` does (``2.5``, ``1523.33``), the web as a number in the reader's notation
+    (``2,5`` in Russian: the way the explain page already writes the items' amounts).
+
+    >>> str(Message("score {score}", score=Amount(5, 2)))
+    'score 2.5'
+    """
+
+    def __format__(self, spec: str) -> str:
+        return show(Fraction(self)) if not spec else super().__format__(spec)
+
+    def __str__(self) -> str:
+        return show(Fraction(self))
+
+
+def amount(value: Number | None) -> Amount | str:
+    """``value`` as a message's parameter (see :class:`Amount`); ``—`` for none."""
+    if value is None:
+        return show(None)
+    return Amount(value)
+
+
+def join_sum(parts: Sequence[object]) -> str:
+    """``a + b + c`` (``0`` when empty), each part kept (a Message's list)."""
+    return Message.joined(" + ", parts) if parts else "0"

@@ -32,6 +32,7 @@ from crosstable.core.model import (
     System,
     Tournament,
 )
+from crosstable.core.text import Message
 
 # Kinds of round, from one player's side.
 GAME = 0  # a game over the board (incl. games shorter than one move, W/D/L)
@@ -44,16 +45,17 @@ ZPB = 6  # zero-point bye (Z), known absence, any round after a withdrawal
 FREE = 7  # the free round of an odd round robin; a game annulled by the withdrawal rule
 PENDING = 8  # paired, no result yet
 
-KIND_NAMES = {
-    GAME: "game",
-    FWIN: "forfeit win",
-    FLOSS: "forfeit loss",
-    PAB: "pairing-allocated bye",
-    FPB: "full-point bye",
-    HPB: "half-point bye",
-    ZPB: "zero-point bye",
-    FREE: "free round",
-    PENDING: "not played yet",
+#: what each kind of element is called (Messages: translated on the web, issue 14 item 4)
+KIND_NAMES: dict[int, str] = {
+    GAME: Message("game"),
+    FWIN: Message("forfeit win"),
+    FLOSS: Message("forfeit loss"),
+    PAB: Message("pairing-allocated bye"),
+    FPB: Message("full-point bye"),
+    HPB: Message("half-point bye"),
+    ZPB: Message("zero-point bye"),
+    FREE: Message("free round"),
+    PENDING: Message("not played yet"),
 }
 
 WIN = 2

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from crosstable.core.text import Message
 from crosstable.core.tiebreaks.base import (
     CUT,
     LIMIT,
@@ -30,6 +31,7 @@ from crosstable.core.tiebreaks.elements import (
     sonneborn_sums,
 )
 from crosstable.core.tiebreaks.explain import Explanation, Item, join_sum, show
+from crosstable.core.tiebreaks.explain import amount as as_amount
 from crosstable.core.tiebreaks.field import FLOSS, FREE, FWIN, GAME, Field
 from crosstable.core.tiebreaks.spec import TieBreakSpec
 
@@ -92,31 +94,44 @@ class SonnebornBerger(TieBreak):
         all_items = elements(f, p, ed)
         kept, cut = apply_cuts(all_items, spec.cut_low, spec.cut_high, f.rounds, product=True)
         items = []
-        won: list[str] = []
-        drawn: list[str] = []
-        other: list[str] = []
+        won: list[object] = []
+        drawn: list[object] = []
+        other: list[object] = []
         for e in all_items:
             counted = e not in cut
             score = f.points(e.score)
             weight = f.points(e.weight)
             amount = score * weight * self.factor
-            text = element_text(f, p, e)
+            text: str = element_text(f, p, e)
+            # the texts are Messages (issue 14 item 4): English as before, translated on the web
             if e.weight == f.win:
-                text = f"{text}; won: the full score"
+                text = Message("{element}; won: the full score", element=text)
                 bucket = won
             elif e.weight == f.draw:
-                text = f"{text}; drawn: {show(weight)} × {show(score)}"
+                text = Message(
+                    "{element}; drawn: {weight} × {score}",
+                    element=text,
+                    weight=as_amount(weight),
+                    score=as_amount(score),
+                )
                 bucket = drawn
             elif e.weight == 0:
-                text = f"{text}; lost: nothing"
+                text = Message("{element}; lost: nothing", element=text)
                 bucket = []
             else:
-                text = f"{text}; {show(weight)} × {show(score)}"
+                text = Message(
+                    "{element}; {weight} × {score}",
+                    element=text,
+                    weight=as_amount(weight),
+                    score=as_amount(score),
+                )
                 bucket = other
             if not counted:
-                text += " — cut"
+                text = Message("{element} — cut", element=text)
             elif e.weight:
-                bucket.append(show(score) if bucket is not other else show(score * weight))
+                bucket.append(
+                    as_amount(score) if bucket is not other else as_amount(score * weight)
+                )
             items.append(
                 Item(
                     f.round_numbers[e.round],
@@ -129,19 +144,34 @@ class SonnebornBerger(TieBreak):
         value = Fraction(sum(e.score * e.weight for e in kept) * self.factor, f.scale * f.scale)
         formula = _formula(f, won, drawn, other, self.factor)
         return Explanation(
-            spec.code, p + 1, value, show(value), tuple(items), f"{formula} = {show(value)}"
+            spec.code,
+            p + 1,
+            value,
+            show(value),
+            tuple(items),
+            Message("{formula} = {value}", formula=formula, value=as_amount(value)),
         )
 
 
-def _formula(f: Field, won: list[str], drawn: list[str], other: list[str], factor: int) -> str:
+def _formula(
+    f: Field, won: list[object], drawn: list[object], other: list[object], factor: int
+) -> object:
     win = f.points(f.win)
     draw = f.points(f.draw)
-    parts = []
+    parts: list[object] = []
     if won:
-        head = f"{show(win * factor)} × " if win * factor != 1 else ""
-        parts.append(f"{head}({join_sum(won)})" if len(won) > 1 or head else won[0])
+        if win * factor != 1:
+            parts.append(
+                Message("{factor} × ({sum})", factor=as_amount(win * factor), sum=join_sum(won))
+            )
+        elif len(won) > 1:
+            parts.append(Message("({sum})", sum=join_sum(won)))
+        else:
+            parts.append(won[0])
     if drawn:
-        parts.append(f"{show(draw * factor)} × ({join_sum(drawn)})")
+        parts.append(
+            Message("{factor} × ({sum})", factor=as_amount(draw * factor), sum=join_sum(drawn))
+        )
     parts.extend(other)
     return join_sum(parts)
 

@@ -19,6 +19,7 @@ from crosstable.core.model import LotsMethod, Reason
 from crosstable.core.scoring import points_json
 from crosstable.core.text import Message
 from crosstable.service import Change, PlayerInfo
+from crosstable.web import explain_views
 from crosstable.web.pairing_views import key_used, paired_rounds
 from crosstable.web.routes import actions
 from crosstable.web.routes.api_models import (
@@ -241,16 +242,8 @@ def crosstable(tid: Num, request: Request) -> dict[str, Any]:
     }
 
 
-@router.get("/tournaments/{tid}/players/{start}/explain")
-def explain(tid: Num, start: Num, request: Request) -> list[dict[str, Any]]:
-    """How each value of the player was computed (points first, then every tie-break)."""
-    site = site_of(request)
-    _view, table = site.tables.get(tid)
-    if table.standings is None or not 1 <= start <= table.size:
-        raise HTTPException(
-            status_code=404, detail=Message("there is no player {start} in the table", start=start)
-        )
-    return [e.to_json() for e in table.standings.explain(start)]
+# how each value of a player was computed, in the request's language (crosstable/web/explain_views)
+router.get("/tournaments/{tid}/players/{start}/explain")(explain_views.explain)
 
 
 @router.get("/tournaments/{tid}/rounds/{rnd}")
