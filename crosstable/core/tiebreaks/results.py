@@ -17,6 +17,7 @@ from fractions import Fraction
 from typing import ClassVar
 
 from crosstable.core.model import RulesEdition
+from crosstable.core.text import Message
 from crosstable.core.tiebreaks.base import (
     CUT,
     REGISTRY,
@@ -27,6 +28,7 @@ from crosstable.core.tiebreaks.base import (
     register,
 )
 from crosstable.core.tiebreaks.explain import Explanation, Item, join_sum, show
+from crosstable.core.tiebreaks.explain import amount as as_amount
 from crosstable.core.tiebreaks.field import (
     BLACK,
     FLOSS,
@@ -48,12 +50,23 @@ __all__ = ["REGISTRY"]
 def _round_text(f: Field, p: int, r: int) -> str:
     k = f.kind[p][r]
     o = f.opp[p][r]
+    # Messages (issue 14 item 4): English as before, translated on the web
     if k == GAME:
-        word = {2: "won", 1: "drew", 0: "lost"}[f.res[p][r]]
-        colour = "White" if f.col[p][r] == 1 else "Black"
-        return f"{word} with {colour} against {o + 1}"
+        white = f.col[p][r] == 1
+        result = f.res[p][r]
+        if result == 2:
+            if white:
+                return Message("won with White against {opponent}", opponent=o + 1)
+            return Message("won with Black against {opponent}", opponent=o + 1)
+        if result == 1:
+            if white:
+                return Message("drew with White against {opponent}", opponent=o + 1)
+            return Message("drew with Black against {opponent}", opponent=o + 1)
+        if white:
+            return Message("lost with White against {opponent}", opponent=o + 1)
+        return Message("lost with Black against {opponent}", opponent=o + 1)
     if o >= 0:
-        return f"{KIND_NAMES[k]} against {o + 1}"
+        return Message("{what} against {opponent}", what=KIND_NAMES[k], opponent=o + 1)
     return KIND_NAMES[k]
 
 
@@ -115,12 +128,12 @@ class Points(TieBreak):
 
     def explain(self, f: Field, spec: TieBreakSpec, p: int) -> Explanation:
         items = []
-        parts = []
+        parts: list[object] = []
         for r in range(f.rounds):
             if f.kind[p][r] == PENDING:
                 continue
             amount = f.points(f.pts[p][r])
-            parts.append(show(amount))
+            parts.append(as_amount(amount))
             items.append(
                 Item(
                     f.round_numbers[r],
@@ -130,9 +143,8 @@ class Points(TieBreak):
                 )
             )
         value = f.points(f.score[p])
-        return Explanation(
-            spec.code, p + 1, value, show(value), tuple(items), f"{join_sum(parts)} = {show(value)}"
-        )
+        formula = Message("{sum} = {value}", sum=join_sum(parts), value=as_amount(value))
+        return Explanation(spec.code, p + 1, value, show(value), tuple(items), formula)
 
 
 @register
