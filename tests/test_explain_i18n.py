@@ -242,3 +242,24 @@ def test_the_api_by_accept_language(web) -> None:  # type: ignore[no-untyped-def
     assert russian["SB"]["items"][4]["text"] == "соперник 6: результат 1,5; ничья: 0,5 × 1,5"
     assert russian["SB"]["items"][4]["amount"] == 0.75  # numbers stay numbers
     assert russian["DE"]["note"] == "мини-таблица участников с равным результатом 2, 3, 4"
+
+
+def test_the_other_tiebreaks_in_russian() -> None:
+    """The opponents' average Buchholz, the progressive score, Koya, a count (wins) and the
+    fore Buchholz: their items and formulas in Russian, the English as it was."""
+    t = club()
+    t = replace(t, settings=replace(t.settings, tiebreaks=("AOB", "PS", "WIN", "KS", "FB")))
+    found = explained(compute_standings(t), 3)
+    russian = {code: translate(e.text(), "ru") for code, e in found.items()}
+    assert "  тур 1: соперник 4: Бухгольц  → 12,5" in russian["AOB"]
+    assert "(12,5 + 13 + 11 + 12,5 + 13,5) / 5 = 12,5" in russian["AOB"]
+    assert "  тур 5: результат после тура  → 2,5\n  1 + 2 + 2 + 2 + 2,5 = 9,5" in russian["PS"]
+    assert russian["WIN"].endswith("  Число побед: 2")
+    assert "  проходной результат: 2,5 (максимум 5)" in russian["KS"]
+    assert "  тур 2: против 5 (результат 2 < 2,5)  → 1  [не учитывается]" in russian["KS"]
+    assert "FB (последний тур как ничьи) = 2,5 + 2,5 + 3,5 + 2,5 + 1,5 = 12,5" in russian["FB"]
+    english = {code: str(e.text()) for code, e in found.items()}
+    assert "(12.5 + 13 + 11 + 12.5 + 13.5) / 5 = 12.5" in english["AOB"]
+    assert "  round 2: against 5 (score 2 < 2.5)  → 1  [not counted]" in english["KS"]
+    assert english["WIN"].endswith("  Number of wins: 2")
+    assert "FB (final round as draws) = 2.5 + 2.5 + 3.5 + 2.5 + 1.5 = 12.5" in english["FB"]

@@ -37,8 +37,9 @@ from crosstable.core.tiebreaks.spec import TieBreakSpec
 
 def barred_in_round_robin(f: Field, spec: TieBreakSpec) -> str | None:
     if f.predetermined and edition(f, spec) is RulesEdition.C07_2026:
-        return (
-            f"{spec.code}: Buchholz tie-breaks must not be used in round robins (C.07 2026, art. 8)"
+        return Message(
+            "{code}: Buchholz tie-breaks must not be used in round robins (C.07 2026, art. 8)",
+            code=spec.code,
         )
     return None
 
@@ -180,7 +181,9 @@ class ForeBuchholz(Buchholz):
         reason = self.applies(f, spec)
         if reason:
             return Explanation(spec.code, p + 1, None, show(None), note=reason)
-        return explain_buchholz(fore_field(f), spec, p, f"{spec.code} (final round as draws)")
+        return explain_buchholz(
+            fore_field(f), spec, p, Message("{code} (final round as draws)", code=spec.code)
+        )
 
 
 @register
@@ -230,14 +233,22 @@ class AverageOfBuchholz(TieBreak):
             return Explanation(spec.code, p + 1, None, show(None), note=reason)
         bh = self.opponent_values(f, spec)
         items = []
-        parts = []
+        parts: list[object] = []
         for r in range(f.rounds):
             o = f.opp[p][r]
             if f.kind[p][r] == GAME:
-                amount = f.points(bh[o])
-                parts.append(show(amount))
-                items.append(Item(f.round_numbers[r], o + 1, f"opponent {o + 1}: Buchholz", amount))
+                value_of = f.points(bh[o])
+                parts.append(amount(value_of))
+                text = Message("opponent {opponent}: Buchholz", opponent=o + 1)
+                items.append(Item(f.round_numbers[r], o + 1, text, value_of))
         column = self.compute(f, spec)
         value = column.natural(p)
-        formula = f"({join_sum(parts)}) / {len(parts)} = {show(value)}" if parts else ""
+        formula: str = ""
+        if parts:
+            formula = Message(
+                "({sum}) / {count} = {value}",
+                sum=join_sum(parts),
+                count=len(parts),
+                value=amount(value),
+            )
         return Explanation(spec.code, p + 1, value, show(value), tuple(items), formula)

@@ -103,9 +103,8 @@ class _Counting(TieBreak):
             if self.counts_for(f, spec, p, r)
         )
         value = len(items)
-        return Explanation(
-            spec.code, p + 1, value, str(value), items, f"{self.title}: {value}", self.note(f, spec)
-        )
+        formula = Message("{title}: {value}", title=self.title, value=value)
+        return Explanation(spec.code, p + 1, value, str(value), items, formula, self.note(f, spec))
 
 
 @register
@@ -152,7 +151,7 @@ class Wins(_Counting):
     """WIN: rounds with a win's points, with or without playing (7.1)."""
 
     name = "WIN"
-    title = "Number of wins"
+    title = Message("Number of wins")  # (shown in the explanation's formula, translated)
     article = "C.07 7.1: rounds with as many points as a win, played or not"
     tb_type = "B"
 
@@ -218,7 +217,7 @@ class GamesWon(_OverTheBoard):
     """WON: games won over the board (7.2); in a 2026 round robin forfeit wins too (15.2)."""
 
     name = "WON"
-    title = "Number of games won"
+    title = Message("Number of games won")  # (shown in the explanation's formula, translated)
     article = "C.07 7.2: games won over the board (forfeits and byes do not count)"
     games_only = article
     with_forfeit_wins = (
@@ -237,7 +236,9 @@ class BlackGames(_OverTheBoard):
     win with Black too, never a forfeit loss (15.2)."""
 
     name = "BPG"
-    title = "Number of games played with Black"
+    title = Message(
+        "Number of games played with Black"
+    )  # (shown in the explanation's formula, translated)
     article = "C.07 7.3: games played over the board with Black"
     games_only = article
     with_forfeit_wins = (
@@ -256,7 +257,9 @@ class BlackWins(_OverTheBoard):
     with Black too (15.2)."""
 
     name = "BWG"
-    title = "Number of games won with Black"
+    title = Message(
+        "Number of games won with Black"
+    )  # (shown in the explanation's formula, translated)
     article = "C.07 7.4: games won over the board with Black"
     games_only = article
     with_forfeit_wins = (
@@ -278,7 +281,9 @@ class RoundsElectedToPlay(_Counting):
     """
 
     name = "REP"
-    title = "Rounds one elected to play"
+    title = Message(
+        "Rounds one elected to play"
+    )  # (shown in the explanation's formula, translated)
     article = "C.07 7.6: rounds minus half-point byes, zero-point byes and forfeit losses"
     tb_type = "B"
 
@@ -318,13 +323,13 @@ class ProgressiveScores(TieBreak):
             running += f.pts[p][r]
             counted = r >= spec.cut_low
             amount = f.points(running)
-            items.append(Item(f.round_numbers[r], None, "score after the round", amount, counted))
+            after = Message("score after the round")
+            items.append(Item(f.round_numbers[r], None, after, amount, counted))
             if counted:
-                parts.append(show(amount))
+                parts.append(as_amount(amount))
         value = self.compute(f, spec).natural(p)
-        return Explanation(
-            spec.code, p + 1, value, show(value), tuple(items), f"{join_sum(parts)} = {show(value)}"
-        )
+        formula = Message("{sum} = {value}", sum=join_sum(parts), value=as_amount(value))
+        return Explanation(spec.code, p + 1, value, show(value), tuple(items), formula)
 
 
 def _progressive(pts: list[int], cut: int, weights: list[int]) -> int:

@@ -261,24 +261,37 @@ class Koya(TieBreak):
     def explain(self, f: Field, spec: TieBreakSpec, p: int) -> Explanation:
         limit = self.threshold(f, spec)
         items = []
-        parts = []
+        parts: list[object] = []
         for r in range(f.rounds):
             o = f.opp[p][r]
             if o < 0 or f.kind[p][r] not in (GAME, FWIN, FLOSS):
                 continue
             ok = f.score[o] >= limit
             amount = f.points(f.pts[p][r])
-            text = (
-                f"against {o + 1} (score {show(f.points(f.score[o]))}"
-                f"{' ≥ ' if ok else ' < '}{show(Fraction(limit, f.scale))})"
-            )
+            score = as_amount(f.points(f.score[o]))
+            least = as_amount(Fraction(limit, f.scale))
+            if ok:
+                text = Message(
+                    "against {opponent} (score {score} ≥ {limit})",
+                    opponent=o + 1,
+                    score=score,
+                    limit=least,
+                )
+            else:
+                text = Message(
+                    "against {opponent} (score {score} < {limit})",
+                    opponent=o + 1,
+                    score=score,
+                    limit=least,
+                )
             items.append(Item(f.round_numbers[r], o + 1, text, amount, ok))
             if ok:
-                parts.append(show(amount))
+                parts.append(as_amount(amount))
         value = self.compute(f, spec).natural(p)
-        note = (
-            f"qualifying score: {show(Fraction(limit, f.scale))} "
-            f"(maximum {show(f.points(f.win * self.maximum_games(f)))})"
+        note = Message(
+            "qualifying score: {limit} (maximum {maximum})",
+            limit=as_amount(Fraction(limit, f.scale)),
+            maximum=as_amount(f.points(f.win * self.maximum_games(f))),
         )
         return Explanation(
             spec.code,
@@ -286,7 +299,7 @@ class Koya(TieBreak):
             value,
             show(value),
             tuple(items),
-            f"{join_sum(parts)} = {show(value)}",
+            Message("{sum} = {value}", sum=join_sum(parts), value=as_amount(value)),
             note,
         )
 
