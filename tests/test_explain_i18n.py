@@ -263,3 +263,17 @@ def test_the_other_tiebreaks_in_russian() -> None:
     assert "  round 2: against 5 (score 2 < 2.5)  → 1  [not counted]" in english["KS"]
     assert english["WIN"].endswith("  Number of wins: 2")
     assert "FB (final round as draws) = 2.5 + 2.5 + 3.5 + 2.5 + 1.5 = 12.5" in english["FB"]
+
+
+def test_rating_tiebreaks_in_russian() -> None:
+    """ARO dropped for unrated players (C.07 art. 10) and counted at a fixed rating."""
+    t = club()
+    unrated = tuple(replace(p, rating=None) if p.start in (2, 5) else p for p in t.players)
+    t = replace(t, players=unrated, settings=replace(t.settings, tiebreaks=("ARO", "ARO/U1000")))
+    found = explained(compute_standings(t), 3)
+    dropped = translate(found["ARO"].text(), "ru")
+    assert "ARO не учитывается: есть участники без рейтинга (2, 5)" in dropped
+    assert "ARO dropped: unrated players present (2, 5)" in str(found["ARO"].text())
+    fixed = translate(found["ARO/U1000"].text(), "ru")
+    assert "  тур 2: победа против 5, рейтинг 1000  → 1000" in fixed
+    assert "  round 2: won against 5, rated 1000  → 1000" in str(found["ARO/U1000"].text())

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from crosstable.core.text import Message
 from crosstable.core.tiebreaks.base import (
     CUT,
     MEDIAN,
@@ -41,10 +42,14 @@ def unrated_reason(f: Field, spec: TieBreakSpec) -> str | None:
     unrated = [p + 1 for p in f.indices() if f.rating[p] is None]
     if not unrated:
         return None
-    shown = ", ".join(str(s) for s in unrated[:5]) + (" …" if len(unrated) > 5 else "")
-    return (
-        f"{spec.code} dropped: unrated players present ({shown}) and no rule for them "
-        f"(C.07 art. 10; add /U<rating> to count them at a fixed rating)"
+    shown: object = Message.joined(", ", unrated[:5])
+    if len(unrated) > 5:
+        shown = Message.joined(" ", [shown, "…"])
+    return Message(
+        "{code} dropped: unrated players present ({players}) and no rule for them "
+        "(C.07 art. 10; add /U<rating> to count them at a fixed rating)",
+        code=spec.code,
+        players=shown,
     )
 
 
@@ -138,18 +143,11 @@ class _RatingBased(TieBreak):
             if f.kind[p][r] != GAME:
                 continue
             o = f.opp[p][r]
-            word = {2: "won", 1: "drew", 0: "lost"}[f.res[p][r]]
             rating = ratings[o]
-            shown = "unrated" if rating is None else str(rating)
-            items.append(
-                Item(
-                    f.round_numbers[r],
-                    o + 1,
-                    f"{word} against {o + 1}, rated {shown}" + ("" if r in kept else " — cut"),
-                    rating,
-                    r in kept,
-                )
-            )
+            text = _game_text(f.res[p][r], o + 1, rating)
+            if r not in kept:
+                text = Message("{element} — cut", element=text)
+            items.append(Item(f.round_numbers[r], o + 1, text, rating, r in kept))
         value = self.values(f, spec)[p]
         return Explanation(
             spec.code,
@@ -164,7 +162,7 @@ class _RatingBased(TieBreak):
     def formula(self, f: Field, spec: TieBreakSpec, p: int) -> str:
         games = opponents_played(f, spec, p)
         if not games:
-            return "no rated games over the board"
+            return Message("no rated games over the board")
         total = sum(g[1] for g in games)
         return f"({join_sum([str(g[1]) for g in games])}) / {len(games)} = {total / len(games):.2f}"
 
@@ -228,7 +226,7 @@ class PerformanceRating(_RatingBased):
     def formula(self, f: Field, spec: TieBreakSpec, p: int) -> str:
         games = opponents_played(f, spec, p)
         if not games:
-            return "no rated games over the board"
+            return Message("no rated games over the board")
         halves = sum(g[2] for g in games)
         share = round_half_up(100 * halves, 2 * len(games))
         return (
@@ -252,7 +250,7 @@ class PerfectPerformance(_RatingBased):
     def formula(self, f: Field, spec: TieBreakSpec, p: int) -> str:
         games = opponents_played(f, spec, p)
         if not games:
-            return "no rated games over the board"
+            return Message("no rated games over the board")
         score = Fraction(sum(g[2] for g in games), 2)
         return (
             f"lowest rating whose expected score against {len(games)} opponents "
@@ -294,8 +292,8 @@ class _AverageOfOpponents(_RatingBased):
             if f.kind[p][r] == GAME and (v := own[f.opp[p][r]]) is not None
         ]
         if not found:
-            return "no opponents over the board"
-        return f"({join_sum([str(v) for v in found])}) / {len(found)}"
+            return Message("no opponents over the board")
+        return Message("({sum}) / {count}", sum=join_sum(found), count=len(found))
 
 
 @register
@@ -342,3 +340,18 @@ class Rating(TieBreak):
 
 def _mean(games: list[tuple[int, int, int]]) -> Fraction | None:
     return Fraction(sum(g[1] for g in games), len(games)) if games else None
+
+
+def _game_text(result: int, opponent: int, rating: int | None) -> str:
+    """A rated game in words (a Message, issue 14 item 4: translated on the web)."""
+    if rating is None:
+        if result == 2:
+            return Message("won against {opponent}, rated unrated", opponent=opponent)
+        if result == 1:
+            return Message("drew against {opponent}, rated unrated", opponent=opponent)
+        return Message("lost against {opponent}, rated unrated", opponent=opponent)
+    if result == 2:
+        return Message("won against {opponent}, rated {rating}", opponent=opponent, rating=rating)
+    if result == 1:
+        return Message("drew against {opponent}, rated {rating}", opponent=opponent, rating=rating)
+    return Message("lost against {opponent}, rated {rating}", opponent=opponent, rating=rating)
