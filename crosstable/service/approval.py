@@ -28,6 +28,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from crosstable.core.text import Message
 from crosstable.service.unit import Tx
 from crosstable.store.accounts_models import AccessRow, UserRow
 from crosstable.store.models import EventRow, TournamentRow
@@ -51,6 +52,13 @@ REGULATION_COLUMNS = (
 )
 #: what the event's summary adds when the change withdrew the approval
 WITHDRAWN = "the administrator's approval is withdrawn until it is given again"
+
+
+def with_withdrawn(summary: str) -> Message:
+    """``summary`` with what a change that withdrew the approval adds to it."""
+    return Message("{summary}; {withdrawn}", summary=summary, withdrawn=Message(WITHDRAWN))
+
+
 #: the history entries that can approve (see Accounts.claim and Accounts.set_access)
 _APPROVING = ("approval", "access", "claim")
 

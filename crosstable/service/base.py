@@ -19,11 +19,13 @@ from typing import Any
 from sqlalchemy import insert, select
 from sqlalchemy.orm import Session
 
+from crosstable.core.text import Message
 from crosstable.service.bus import EventBus, Notification, notifier_for
 from crosstable.service.clock import Clock, SystemClock
 from crosstable.service.errors import ConflictError, NotFoundError
 from crosstable.service.live import LiveSource, LiveTables, refresh
 from crosstable.service.loading import load_live
+from crosstable.service.recording import SUMMARY_MESSAGE
 from crosstable.service.unit import Tx
 from crosstable.store import Store
 from crosstable.store.models import EventRow, LiveStandingsRow, TournamentRow
@@ -58,7 +60,7 @@ def replayed_change(event: EventRow) -> Change:
         event.tournament_id,
         event.seq,
         event.kind,
-        event.summary,
+        summary_of(event),
         event.at,
         event.actor,
         replayed=True,
@@ -90,7 +92,11 @@ def append_event(
     idempotency_key: str | None = None,
 ) -> int:
     """Append the next event of ``row``'s history (its revision moves on) and answer its
-    number: the one insert into the event log that every change goes through."""
+    number: the one insert into the event log that every change goes through. A summary
+    that is a :class:`~crosstable.core.text.Message` keeps its template and values in the
+    event's data (:data:`SUMMARY_MESSAGE`), so the history shows it in the reader's
+    language (issue 14 item 4); the summary column keeps the English text."""
+    data = with_summary_message(data, summary)
     seq = row.revision + 1
     row.revision = seq
     session.flush()
@@ -101,13 +107,35 @@ def append_event(
             at=at,
             actor=actor,
             kind=kind,
-            summary=summary,
+            summary=str(summary),
             changes=changes,
             data=data,
             idempotency_key=idempotency_key,
         )
     )
     return seq
+
+
+def with_summary_message(data: dict[str, Any], summary: str) -> dict[str, Any]:
+    """``data`` with the summary's message (when it has a template with values) added."""
+    if isinstance(summary, Message) and summary.params:
+        return data | {SUMMARY_MESSAGE: summary.to_json()}
+    return data
+
+
+def summary_of(event: EventRow) -> str:
+    """An event's summary: the :class:`~crosstable.core.text.Message` it was made from
+    when the event keeps it (and it still reads as the stored English text), else the
+    text as stored (older events: English only)."""
+    kept = (event.data or {}).get(SUMMARY_MESSAGE)
+    if isinstance(kept, dict):
+        try:
+            message = Message.from_json(kept)
+        except (KeyError, TypeError, ValueError):
+            return event.summary
+        if str(message) == event.summary:
+            return message
+    return event.summary
 
 
 class ServiceBase:

@@ -109,10 +109,12 @@ def fix_places(tx: Tx, loaded: Loaded, places: dict[int, int]) -> str:
     for entry in loaded.entries:
         tx.update(entry, place=places.get(loaded.start_of(entry.number)))
     tx.update(loaded.row, status="finished")
-    said = "places are final; first: " + winners(loaded)
+    said = Message("places are final; first: {winners}", winners=winners(loaded))
     seed = ties_lots_seed(loaded.row.regulations)
     if seed is not None:  # R-RR-10: the history says the ties were drawn, and with what
-        said += f"; ties after the tie-breaks: lots drawn, seed {seed}"
+        said = Message(
+            "{places}; ties after the tie-breaks: lots drawn, seed {seed}", places=said, seed=seed
+        )
     return said
 
 
@@ -140,6 +142,10 @@ def finish_by_itself(tx: Tx, answer: str | Done) -> Done:
         return done
     said = fix_places(tx, loaded, places)
     return Done(
-        f"{done.summary}; the last result is in: the tournament is finished, {said}",
+        Message(
+            "{summary}; the last result is in: the tournament is finished, {places}",
+            summary=done.summary,
+            places=said,
+        ),
         done.data | {"finished": "auto"},
     )

@@ -27,9 +27,8 @@ from sqlalchemy.orm import Session
 
 from crosstable.core.errors import RuleError
 from crosstable.core.text import Message
-from crosstable.core.wording import counted
-from crosstable.service.approval import WITHDRAWN, withdraw_if_changed
-from crosstable.service.base import Change, Done, ServiceBase, append_event
+from crosstable.service.approval import with_withdrawn, withdraw_if_changed
+from crosstable.service.base import Change, Done, ServiceBase, append_event, summary_of
 from crosstable.service.errors import NotFoundError
 from crosstable.service.unit import Tx, apply_change, inverse
 from crosstable.store.models import MODELS, EventRow, TournamentRow
@@ -106,7 +105,7 @@ class History(ServiceBase):
                 e.at,
                 e.actor,
                 e.kind,
-                e.summary,
+                summary_of(e),
                 undone=e.kind not in _REVERSALS and bool(e.changes) and e.seq not in live,
             )
             for e in events
@@ -137,7 +136,9 @@ class History(ServiceBase):
             for change in changes:
                 apply_change(tx, change)
             data: dict[str, Any] = {"undoes": target.seq}
-            summary = f"undo #{target.seq}: {target.summary}"
+            summary: str = Message(
+                "undo #{seq}: {summary}", seq=target.seq, summary=summary_of(target)
+            )
             reopened = _check_reopening(
                 tx,
                 was,
@@ -149,7 +150,7 @@ class History(ServiceBase):
             )
             if reopened:
                 data["reopened"] = reopened
-                summary += f"; reopens the finished tournament (reason: {reopened['reason']})"
+                summary = _reopens(summary, reopened["reason"])
             return Done(*_with_approval(tx, changes, summary, data))
 
         return self._change(tournament_id, "undo", body, actor=actor)
@@ -185,7 +186,9 @@ class History(ServiceBase):
                 apply_change(tx, change)
             data: dict[str, Any] = {"to": seq}
             if not tx.changes:
-                return Done(f"reverted to #{seq} (nothing had changed since)", data)
+                return Done(
+                    Message("reverted to #{seq} (nothing had changed since)", seq=seq), data
+                )
             stack = effective(events)
             kept = effective([e for e in events if e.seq <= seq])
             by_seq = {e.seq: e for e in events}
@@ -198,10 +201,16 @@ class History(ServiceBase):
                 reason=reason,
                 confirm=confirm,
             )
-            summary = f"reverted to #{seq}: {counted(len(later), 'later event')} taken back"
+            summary: str = (
+                Message("reverted to #{seq}: 1 later event taken back", seq=seq)
+                if len(later) == 1
+                else Message(
+                    "reverted to #{seq}: {count} later events taken back", seq=seq, count=len(later)
+                )
+            )
             if reopened:
                 data["reopened"] = reopened
-                summary += f"; reopens the finished tournament (reason: {reopened['reason']})"
+                summary = _reopens(summary, reopened["reason"])
             return Done(*_with_approval(tx, changes, summary, data))
 
         return self._change(tournament_id, "revert", body, actor=actor)
@@ -385,4 +394,12 @@ def _with_approval(
     withdrawn = withdraw_if_changed(tx, changes)
     if not withdrawn:
         return summary, data
-    return f"{summary}; {WITHDRAWN}", data | withdrawn
+    return with_withdrawn(summary), data | withdrawn
+
+
+def _reopens(summary: str, reason: str) -> Message:
+    return Message(
+        "{summary}; reopens the finished tournament (reason: {reason})",
+        summary=summary,
+        reason=reason,
+    )

@@ -8,14 +8,13 @@ from sqlalchemy import select
 
 from crosstable.core.errors import RuleError
 from crosstable.core.model import GameResult, Outcome, Reason
-from crosstable.core.reasons import reason_words
 from crosstable.core.text import Message
 from crosstable.service.base import Change, Done, ServiceBase, Unchanged
 from crosstable.service.eligibility import check_start
 from crosstable.service.errors import ConflictError, NotFoundError
 from crosstable.service.finishing import final_standing, finish_by_itself, fix_places, winners
 from crosstable.service.loading import Loaded, result_code, result_label, result_of
-from crosstable.service.recording import record_fast
+from crosstable.service.recording import record_fast, result_summary, result_words
 from crosstable.service.systems import rules_of
 from crosstable.service.unit import Tx
 from crosstable.store.models import EntryRow, GameRow, RoundRow
@@ -107,7 +106,7 @@ class Play(ServiceBase):
                 )
             tx.update(game, result=code, reason=why.value)
             return finish_by_itself(
-                tx, f"{where}: {value.label()}{reason_words(why, value)}{_players(tx, game)}"
+                tx, result_summary(where, result_words(value, why), _players(tx, game))
             )
 
         return self._change(
@@ -156,8 +155,14 @@ class Play(ServiceBase):
             if not tx.update(game, result=code, reason=why.value):
                 raise Unchanged(f"{where} is already {before}")
             rules_of(tx.tournament).check_correction(tx)
-            after = "cleared" if value is None else value.label() + reason_words(why, value)
-            return f"{where}: {before} corrected to {after}{_players(tx, game)}"
+            after = "cleared" if value is None else result_words(value, why)
+            return Message(
+                "{where}: {before} corrected to {after}{players}",
+                where=where,
+                before=before,
+                after=after,
+                players=_players(tx, game),
+            )
 
         return self._change(
             tournament_id,
@@ -370,7 +375,9 @@ class Play(ServiceBase):
                     + winners(loaded)
                 )
             places = final_standing(tx, loaded)
-            return Done(f"tournament finished: {fix_places(tx, loaded, places)}", {})
+            return Done(
+                Message("tournament finished: {places}", places=fix_places(tx, loaded, places)), {}
+            )
 
         return self._change(tournament_id, "finish", body, actor=actor)
 

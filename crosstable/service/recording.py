@@ -33,7 +33,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from crosstable.core.model import GameResult, Reason
-from crosstable.core.reasons import reason_words
+from crosstable.core.reasons import WORDS, reason_words
+from crosstable.core.text import Message
 from crosstable.service.bus import Notification
 from crosstable.service.live import (
     GameState,
@@ -54,6 +55,24 @@ from crosstable.store.hotpath import (
 
 if TYPE_CHECKING:
     from crosstable.service.base import Change, ServiceBase
+
+#: the key of an event's data that keeps its summary's template and values (issue 14.4)
+SUMMARY_MESSAGE = "summary_message"
+
+
+def result_words(value: GameResult, reason: Reason | str) -> str:
+    """A result as a history line writes it: ``1-0``, ``+- (no-show)``… (the reason when
+    it is not the result's usual one), a Message so that it is translated."""
+    if not reason_words(reason, value):
+        return value.label()
+    why = reason if isinstance(reason, Reason) else Reason(reason)
+    return Message("{result} ({reason})", result=value.label(), reason=WORDS[why])
+
+
+def result_summary(where: str, result: str, players: str) -> Message:
+    """A result's history line: ``round 3 board 2: 1-0 (4 Anna – 7 Boris)``."""
+    return Message("{where}: {result}{players}", where=where, result=result, players=players)
+
 
 KIND = "result"
 
@@ -193,10 +212,10 @@ def _prepare(service: ServiceBase, table: LiveTable, ask: _Request) -> _Ready:
         key = {"round": round_number, "board": board}
         changes = json.dumps([{"table": "games", "key": key, "before": before, "after": after}])
     names = table.names
-    summary = (
-        f"round {round_number} board {board}: {ask.value.label()}"
-        f"{reason_words(ask.reason, ask.value)} "
-        f"({game.white} {names[game.white]} – {game.black} {names[game.black]})"
+    summary = result_summary(
+        Message("round {round} board {board}", round=round_number, board=board),
+        result_words(ask.value, ask.reason),
+        f" ({game.white} {names[game.white]} – {game.black} {names[game.black]})",
     )
     data = {"request": ask.request}
     table.standings.record(round_number, game.white, game.black, ask.value)
@@ -226,7 +245,7 @@ def _prepare(service: ServiceBase, table: LiveTable, ask: _Request) -> _Ready:
         kind=KIND,
         summary=summary,
         changes=changes,
-        data=json.dumps(data),
+        data=json.dumps(data | {SUMMARY_MESSAGE: summary.to_json()}),
         idempotency_key=ask.idempotency_key,
         standings=body,
     )

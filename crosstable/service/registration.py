@@ -22,7 +22,8 @@ from crosstable.core.model import (
 from crosstable.core.scoring import PointSystem, format_points
 from crosstable.core.system_settings import check_keys
 from crosstable.core.text import Message
-from crosstable.service.approval import WITHDRAWN, withdraw_if_changed
+from crosstable.service import summaries
+from crosstable.service.approval import with_withdrawn, withdraw_if_changed
 from crosstable.service.base import Change, Done, ServiceBase, Unchanged, append_event
 from crosstable.service.bus import Notification
 from crosstable.service.eligibility import check_venue_kind
@@ -148,7 +149,7 @@ class Registration(ServiceBase):
             tx = Tx(session, row)
             tx.insert(EntryRow(number=number, start=None, **_info_columns(info)))
             tx.flush()
-            summary = f"player {number} {info.name} registered"
+            summary = summaries.registered(number, info.name)
             at = self._now()
             append_event(
                 session,
@@ -260,14 +261,13 @@ class Registration(ServiceBase):
                 raise RuleError("the tournament is finished; undo the finish to change it")
             tx.update(row, **updates)
             data: dict[str, Any] = {}
-            what = ", ".join(sorted(values))
-            summary = f"regulations changed ({what})"
-            if started and override_reason:
-                data["override"] = override_reason.strip()
-                summary += f"; override: {override_reason}"
+            overridden = override_reason if started and override_reason else None
+            if overridden:
+                data["override"] = overridden.strip()
+            summary = summaries.regulations_changed(values, overridden)
             withdrawn = withdraw_if_changed(tx, tx.changes, edit=True)  # issue 13 item 3
             if withdrawn:
-                return Done(f"{summary}; {WITHDRAWN}", data | withdrawn)
+                return Done(with_withdrawn(summary), data | withdrawn)
             return Done(summary, data)
 
         return self._change(tournament_id, "regulations", body, actor=actor)
@@ -285,8 +285,9 @@ class Registration(ServiceBase):
             tx.insert(EntryRow(number=number, start=None, **_info_columns(info)))
             tx.flush()
             cleared = _clear_draw(tx)
-            note = "; the draw is cleared: draw lots again" if cleared else ""
-            return Done(f"player {number} {info.name} registered{note}", {"number": number})
+            return Done(
+                summaries.registered(number, info.name, cleared=cleared), {"number": number}
+            )
 
         return self._change(tournament_id, "player-add", body, actor=actor)
 
@@ -344,14 +345,15 @@ class Registration(ServiceBase):
                 f"{_DETAIL_NAMES[k]} {_shown(getattr(current, k))} → {_shown(getattr(info, k))}"
                 for k in changed
             )
-            note = ""
+            order = None
             if before is not None and before != _rating_order(tx):
                 if row.status == "registration":
                     _clear_draw(tx)
-                    note = "; the rating order changed, so the draw is cleared: draw lots again"
+                    order = summaries.CLEARED
                 else:
-                    note = "; the starting numbers stay as drawn"
-            return Done(f"player {number} {info.name} edited: {shown}{note}", {"fields": changed})
+                    order = summaries.KEPT
+            summary = summaries.edited(number, info.name, shown, order)
+            return Done(summary, {"fields": changed})
 
         return self._change(tournament_id, "player-edit", body, actor=actor)
 
@@ -379,8 +381,7 @@ class Registration(ServiceBase):
             name = entry.name
             tx.delete(entry)
             cleared = _clear_draw(tx)
-            note = "; the draw is cleared: draw lots again" if cleared else ""
-            return f"player {number} {name} removed{note}"
+            return summaries.removed(number, name, cleared=cleared)
 
         return self._change(tournament_id, "player-remove", body, actor=actor)
 
@@ -417,15 +418,10 @@ class Registration(ServiceBase):
                 draw_method=method.value,
                 draw_seed=seed if method is LotsMethod.RANDOM else None,
             )
-            how = {
-                LotsMethod.RANDOM: f"by lot, seed {seed}",
-                LotsMethod.RATING: "by rating",
-                LotsMethod.MANUAL: "by hand",
-            }[method]
             listing = ", ".join(
                 f"{s}. {loaded.by_number[n].name}" for s, n in enumerate(numbers, 1)
             )
-            return Done(f"starting numbers drawn {how}: {listing}", {"order": list(numbers)})
+            return Done(summaries.drawn(method, seed, listing), {"order": list(numbers)})
 
         return self._change(tournament_id, "draw", body, actor=actor)
 

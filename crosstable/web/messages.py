@@ -164,6 +164,13 @@ CATALOGUE: tuple[str, ...] = (
         "organisers: with several organisers, at least one of them does not play (every organiser left would play)"
     ),
     E_("fair play: an account flagged for computer help cannot take part in tournaments"),
+    # history lines (issue 14 item 4): a result's reason, a cleared result, the approval
+    E_("no-show"),
+    E_("set-up timeout"),
+    E_("adjudicated"),
+    E_("played"),
+    E_("cleared"),
+    E_("the administrator's approval is withdrawn until it is given again"),
 )
 
 

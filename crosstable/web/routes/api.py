@@ -20,6 +20,7 @@ from crosstable.core.scoring import points_json
 from crosstable.core.text import Message
 from crosstable.service import Change, PlayerInfo
 from crosstable.web import explain_views
+from crosstable.web.messages import translate
 from crosstable.web.pairing_views import key_used, paired_rounds
 from crosstable.web.routes import actions
 from crosstable.web.routes.api_models import (
@@ -433,7 +434,7 @@ def history(tid: Num, request: Request) -> list[dict[str, Any]]:
             "at": h.at,
             "actor": h.actor,
             "kind": h.kind,
-            "summary": h.summary,
+            "summary": translate(h.summary),  # in the Accept-Language's language (issue 14.4)
             "undone": h.undone,
         }
         for h in site.service.history(tid)

@@ -22,7 +22,7 @@ from fastapi.responses import RedirectResponse, Response
 from pydantic import Field
 
 from crosstable.core.errors import CrosstableError
-from crosstable.web.messages import error_text
+from crosstable.web.messages import error_text, translate
 from crosstable.web.routes.api import ApiCaller, ChangeOut, Num, _out
 from crosstable.web.routes.common import (
     MANAGERS,
@@ -45,7 +45,7 @@ def draw_colours_page(tid: int, rnd: int, request: Request, form: CheckedForm) -
     require_role(site, caller, tid, MANAGERS)
     try:
         change = site.service.draw_colours(tid, rnd, actor=caller.actor)
-        request.session["flash"] = {"kind": "ok", "text": change.summary}
+        request.session["flash"] = {"kind": "ok", "text": translate(change.summary)}
     except CrosstableError as problem:
         request.session["flash"] = {"kind": "error", "text": error_text(problem)}
     return RedirectResponse(f"/t/{tid}/rounds/{rnd}", status_code=303)

@@ -14,7 +14,7 @@ from crosstable.service import PlayerInfo
 from crosstable.service.history import ReopeningError
 from crosstable.web.i18n import gettext as _
 from crosstable.web.i18n import ngettext
-from crosstable.web.messages import error_text
+from crosstable.web.messages import error_text, translate
 from crosstable.web.routes import actions
 from crosstable.web.routes.common import (
     MANAGERS,
@@ -31,7 +31,7 @@ router = APIRouter(include_in_schema=False)
 
 
 def _done(request: Request, tid: int, message: str, where: str = "manage") -> Response:
-    request.session["flash"] = {"kind": "ok", "text": message}
+    request.session["flash"] = {"kind": "ok", "text": translate(message)}
     return RedirectResponse(f"/t/{tid}/{where}", status_code=303)
 
 
@@ -183,7 +183,7 @@ def finish(tid: int, request: Request, form: CheckedForm) -> Response:
     site, caller = caller_of(request)
     require_role(site, caller, tid, MANAGERS)
     change = site.service.finish(tid, actor=caller.actor)
-    request.session["flash"] = {"kind": "ok", "text": change.summary}
+    request.session["flash"] = {"kind": "ok", "text": translate(change.summary)}
     return RedirectResponse(f"/t/{tid}", status_code=303)
 
 

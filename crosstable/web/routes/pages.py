@@ -3,6 +3,7 @@ rounds, history and the published regulations; and the result buttons of the rou
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -249,7 +250,9 @@ def result_action(
 @router.get("/t/{tid}/history", response_class=HTMLResponse)
 def history(tid: int, request: Request) -> Response:
     site, caller = caller_of(request)
-    items = list(reversed(site.service.history(tid)))
+    items = [  # each line in the reader's language (issue 14 item 4; old events: English)
+        replace(h, summary=translate(h.summary)) for h in reversed(site.service.history(tid))
+    ]
     return site.page(
         request,
         "history.html",

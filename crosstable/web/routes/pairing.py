@@ -24,7 +24,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from crosstable.core.errors import CrosstableError, RuleError
 from crosstable.web import pairing_views
 from crosstable.web.i18n import gettext as _
-from crosstable.web.messages import error_text
+from crosstable.web.messages import error_text, translate
 from crosstable.web.routes import actions
 from crosstable.web.routes.common import (
     MANAGERS,
@@ -202,7 +202,7 @@ def publish(tid: int, request: Request, form: CheckedForm) -> Response:
             ),
         }
     else:
-        request.session["flash"] = {"kind": "ok", "text": change.summary}
+        request.session["flash"] = {"kind": "ok", "text": translate(change.summary)}
     return RedirectResponse(f"/t/{tid}/rounds/{rnd}", status_code=303)
 
 
@@ -242,7 +242,7 @@ def bye_action(tid: int, request: Request, form: CheckedForm) -> Response:
         text(form, "kind", "H"),
         cancel=text(form, "action") == "cancel",
     )
-    request.session["flash"] = {"kind": "ok", "text": change.summary}
+    request.session["flash"] = {"kind": "ok", "text": translate(change.summary)}
     return RedirectResponse(f"/t/{tid}/byes", status_code=303)
 
 
@@ -272,7 +272,7 @@ def knockout_next(tid: int, request: Request, form: CheckedForm) -> Response:
     site, caller = caller_of(request)
     require_role(site, caller, tid, MANAGERS)
     change = site.service.pair_next_round(tid, actor=caller.actor)
-    request.session["flash"] = {"kind": "ok", "text": change.summary}
+    request.session["flash"] = {"kind": "ok", "text": translate(change.summary)}
     view, _table = site.tables.get(tid)
     last = max((g.round for g in view.games), default=1)
     return RedirectResponse(f"/t/{tid}/rounds/{last}", status_code=303)

@@ -20,6 +20,7 @@ from crosstable.core.errors import RuleError
 from crosstable.core.text import Message
 from crosstable.service import Change, StageView
 from crosstable.service.errors import NotFoundError
+from crosstable.web.messages import translate
 from crosstable.web.routes.api import ApiCaller, Num
 from crosstable.web.routes.common import MANAGERS, CheckedForm, caller_of, require_role
 from crosstable.web.security import Caller
@@ -82,7 +83,7 @@ def knockout_stage(tid: int, request: Request, form: CheckedForm) -> Response:
     by_lot = str(form.get("by_lot") or "") in ("on", "1", "yes", "true")
     seed = site.service.random.randrange(1, 10**9) if by_lot else None
     change = create_stage(site, caller, tid, lots_seed=seed)
-    request.session["flash"] = {"kind": "ok", "text": change.summary}
+    request.session["flash"] = {"kind": "ok", "text": translate(change.summary)}
     return RedirectResponse(f"/t/{change.tournament_id}/manage", status_code=303)
 
 
