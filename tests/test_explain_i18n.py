@@ -255,6 +255,7 @@ def test_the_other_tiebreaks_in_russian() -> None:
     assert "(12,5 + 13 + 11 + 12,5 + 13,5) / 5 = 12,5" in russian["AOB"]
     assert "  тур 5: результат после тура  → 2,5\n  1 + 2 + 2 + 2 + 2,5 = 9,5" in russian["PS"]
     assert russian["WIN"].endswith("  Число побед: 2")
+    assert "  C.07 7.1: туры, принёсшие столько же очков, сколько победа" in russian["WIN"]
     assert "  проходной результат: 2,5 (максимум 5)" in russian["KS"]
     assert "  тур 2: против 5 (результат 2 < 2,5)  → 1  [не учитывается]" in russian["KS"]
     assert "FB (последний тур как ничьи) = 2,5 + 2,5 + 3,5 + 2,5 + 1,5 = 12,5" in russian["FB"]

@@ -152,7 +152,7 @@ class Wins(_Counting):
 
     name = "WIN"
     title = Message("Number of wins")  # (shown in the explanation's formula, translated)
-    article = "C.07 7.1: rounds with as many points as a win, played or not"
+    article = Message("C.07 7.1: rounds with as many points as a win, played or not")
     tb_type = "B"
 
     def counts(self, f: Field, p: int, r: int) -> bool:
@@ -218,9 +218,9 @@ class GamesWon(_OverTheBoard):
 
     name = "WON"
     title = Message("Number of games won")  # (shown in the explanation's formula, translated)
-    article = "C.07 7.2: games won over the board (forfeits and byes do not count)"
+    article = Message("C.07 7.2: games won over the board (forfeits and byes do not count)")
     games_only = article
-    with_forfeit_wins = (
+    with_forfeit_wins = Message(
         "C.07 7.2 with 15.2 (2026): games won, a forfeit win counted as a game "
         "(pre-determined pairings)"
     )
@@ -239,9 +239,9 @@ class BlackGames(_OverTheBoard):
     title = Message(
         "Number of games played with Black"
     )  # (shown in the explanation's formula, translated)
-    article = "C.07 7.3: games played over the board with Black"
+    article = Message("C.07 7.3: games played over the board with Black")
     games_only = article
-    with_forfeit_wins = (
+    with_forfeit_wins = Message(
         "C.07 7.3 with 15.2 (2026): games played with Black, a forfeit win counted as a "
         "game, a forfeit loss not (pre-determined pairings)"
     )
@@ -260,9 +260,9 @@ class BlackWins(_OverTheBoard):
     title = Message(
         "Number of games won with Black"
     )  # (shown in the explanation's formula, translated)
-    article = "C.07 7.4: games won over the board with Black"
+    article = Message("C.07 7.4: games won over the board with Black")
     games_only = article
-    with_forfeit_wins = (
+    with_forfeit_wins = Message(
         "C.07 7.4 with 15.2 (2026): games won with Black, a forfeit win counted as a "
         "game (pre-determined pairings)"
     )
@@ -284,7 +284,7 @@ class RoundsElectedToPlay(_Counting):
     title = Message(
         "Rounds one elected to play"
     )  # (shown in the explanation's formula, translated)
-    article = "C.07 7.6: rounds minus half-point byes, zero-point byes and forfeit losses"
+    article = Message("C.07 7.6: rounds minus half-point byes, zero-point byes and forfeit losses")
     tb_type = "B"
 
     def counts(self, f: Field, p: int, r: int) -> bool:
