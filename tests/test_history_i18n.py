@@ -177,3 +177,16 @@ def test_an_event_without_its_message_stays_english() -> None:
     assert translate(summary_of(good), "ru") == "тур 1, доска 1"
     broken = EventRow(summary="x", data={"summary_message": {"params": {}}})
     assert summary_of(broken) == "x"
+
+
+def test_the_start_and_a_withdrawal_read_in_russian(site: Any) -> None:
+    client, service = site
+    tid = _running(service)
+    service.withdraw(tid, 4)
+    client.cookies.set("lang", "ru")
+    russian = "\n".join(_lines(client.get(f"/t/{tid}/history").text))
+    assert "турнир начат: туров — 3, участников — 4" in russian, russian
+    assert "игрок 4 Dmitri выбыл с 1-го тура: партий засчитано без игры: 3" in russian, russian
+    english = [h.summary for h in service.history(tid)]
+    assert "tournament started: 3 rounds, 4 players" in english
+    assert "player 4 Dmitri withdrew from round 1: 3 games forfeited" in english

@@ -11,7 +11,7 @@ import random as _random
 
 from crosstable.core.errors import RuleError
 from crosstable.core.model import Reason, System
-from crosstable.core.wording import counted
+from crosstable.core.text import Message
 from crosstable.service.base import Done
 from crosstable.service.loading import Loaded
 from crosstable.service.schedules import insert_schedule, round_robin_schedule
@@ -65,9 +65,18 @@ def withdraw_from_games(tx: Tx, loaded: Loaded, entry: EntryRow, from_round: int
         lost = "-+" if game.white == entry.number else "+-"
         code = "--" if gone else lost
         tx.update(game, result=code, reason=Reason.NO_SHOW.value)
+    said = Message(
+        "player {start} {name} withdrew from round {round}",
+        start=start,
+        name=entry.name,
+        round=first,
+    )
     return Done(
-        f"player {start} {entry.name} withdrew from round {first}: "
-        f"{counted(len(forfeits), 'game')} forfeited",
+        (
+            Message("{summary}: 1 game forfeited", summary=said)
+            if len(forfeits) == 1
+            else Message("{summary}: {count} games forfeited", summary=said, count=len(forfeits))
+        ),
         {"start": start, "from_round": first, "forfeits": len(forfeits)},
     )
 
@@ -87,7 +96,11 @@ class RoundRobinRules:
         tx.update(row, status="running")
         rounds = len(schedule.rounds)
         return Done(
-            f"tournament started: {rounds} rounds, {len(loaded.entries)} players",
+            Message(
+                "tournament started: {rounds} rounds, {players} players",
+                rounds=rounds,
+                players=len(loaded.entries),
+            ),
             {"rounds": rounds},
         )
 
