@@ -190,3 +190,25 @@ def test_the_start_and_a_withdrawal_read_in_russian(site: Any) -> None:
     english = [h.summary for h in service.history(tid)]
     assert "tournament started: 3 rounds, 4 players" in english
     assert "player 4 Dmitri withdrew from round 1: 3 games forfeited" in english
+
+
+def test_reports_and_the_organisers_confirmation_read_in_russian(site: Any) -> None:
+    client, service = site
+    tid = _running(service)
+    service.report_result(tid, 1, 1, "1-0", player=1)
+    service.report_result(tid, 1, 2, "1-0", player=2)
+    service.report_result(tid, 1, 2, "0-1", player=3)
+    service.confirm_result(tid, 1, 1)
+    service.confirm_result(tid, 1, 2, "½-½")
+    api = f"/api/v1/tournaments/{tid}/history"
+    russian = [e["summary"] for e in client.get(api, headers={"Accept-Language": "ru"}).json()]
+    assert "тур 1, доска 1: участник 1 сообщает результат 1-0 (ждёт подтверждения)" in russian
+    assert (
+        "тур 1, доска 2: участник 3 сообщает результат 0-1; соперник сообщил 1-0: "
+        "результат оспаривается"
+    ) in russian, russian
+    assert "тур 1, доска 1: 1-0 подтверждено организатором (1 Anna – 4 Dmitri)" in russian
+    assert "тур 1, доска 2: ½-½ — решение организатора (2 Boris – 3 Clara)" in russian
+    english = [h.summary for h in service.history(tid)]
+    assert "round 1 board 1: player 1 reports 1-0 (awaiting confirmation)" in english
+    assert "round 1 board 2: ½-½ decided by the organiser (2 Boris – 3 Clara)" in english

@@ -243,13 +243,23 @@ class Play(ServiceBase):
             if not tx.update(game, **{side: code}):
                 raise Unchanged(f"{where}: player {player} already reported {value.label()}")
             other = game.black_report if side == "white_report" else game.white_report
-            text = f"{where}: player {player} reports {value.label()}"
+            text = Message(
+                "{where}: player {player} reports {result}",
+                where=where,
+                player=player,
+                result=value.label(),
+            )
             if other is None:
-                return text + " (awaiting confirmation)"
+                return Message("{summary} (awaiting confirmation)", summary=text)
             if other == code:
                 tx.update(game, result=code, reason=_reason_for(value).value)
-                return finish_by_itself(tx, text + "; both players agree, result recorded")
-            return text + f"; the opponent reported {result_label(other)}: disputed"
+                agreed = Message("{summary}; both players agree, result recorded", summary=text)
+                return finish_by_itself(tx, agreed)
+            return Message(
+                "{summary}; the opponent reported {result}: disputed",
+                summary=text,
+                result=result_label(other),
+            )
 
         return self._change(
             tournament_id,
@@ -303,8 +313,12 @@ class Play(ServiceBase):
             decided = result_of(code)
             assert decided is not None
             tx.update(game, result=code, reason=_reason_for(decided).value)
-            verb = "decided" if len(reports) > 1 else "confirmed"
-            summary = f"{where}: {decided.label()} {verb} by the organiser{_players(tx, game)}"
+            values = {"where": where, "result": decided.label(), "players": _players(tx, game)}
+            summary = (
+                Message("{where}: {result} decided by the organiser{players}", **values)
+                if len(reports) > 1
+                else Message("{where}: {result} confirmed by the organiser{players}", **values)
+            )
             return finish_by_itself(tx, summary)
 
         return self._change(tournament_id, "confirmation", body, actor=actor)
@@ -319,7 +333,7 @@ class Play(ServiceBase):
             where = Message("round {round} board {board}", round=round_number, board=board)
             if not tx.update(game, white_report=None, black_report=None):
                 raise RuleError("{where}: there is no report to reject", where=where)
-            return f"{where}: reported results rejected by the organiser"
+            return Message("{where}: reported results rejected by the organiser", where=where)
 
         return self._change(tournament_id, "rejection", body, actor=actor)
 
