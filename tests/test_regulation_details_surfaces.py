@@ -106,3 +106,16 @@ def test_the_manage_form_sets_ties_and_forfeits_and_keeps_the_venue(site: Any) -
     client.post(f"/t/{tid}/manage/regulations", data=again, follow_redirects=False)
     assert svc.overview(tid).settings["regulations"] == regulations
     assert len(svc.history(tid)) == events
+
+
+def test_detail_changes_go_through_the_battle_chess_checks(service: Service) -> None:  # noqa: F811
+    tid = service.create_tournament(
+        Regulations(name="Battle", details={"variant": "battle", "setup_minutes": "5"})
+    ).tournament_id
+    seed = service.overview(tid).settings["regulations"]["battle_seed"]
+    with pytest.raises(RuleError, match="set-up time is 1 to"):
+        service.edit_regulations(tid, detail_changes={"setup_minutes": "999"})
+    service.edit_regulations(tid, detail_changes={"ties": "lots"})
+    regulations = service.overview(tid).settings["regulations"]
+    assert regulations["ties"] == "lots" and regulations["setup_minutes"] == "5"
+    assert regulations["battle_seed"] == seed

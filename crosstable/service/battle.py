@@ -34,7 +34,7 @@ from crosstable.core.battle import BattleColours
 from crosstable.core.errors import RuleError
 from crosstable.core.model import GameResult, Reason, System, Tournament
 from crosstable.core.reasons import check_reason
-from crosstable.service.base import Change, Done
+from crosstable.service.base import Change, Done, ServiceBase
 from crosstable.service.exchange import Exchange
 from crosstable.service.play import Play, ResultLike
 from crosstable.service.registration import Registration, Regulations
@@ -68,6 +68,8 @@ class Battle(Registration, Play, Exchange):
         override_reason: str | None = None,
         **values: Any,
     ) -> Change:
+        if "detail_changes" in values:  # the keys named, the other details kept: every
+            values = _with_changes(self, tournament_id, values)  # check below sees them all
         if "details" in values or "system" in values:
             with self.store.reading() as session:
                 row = session.get(TournamentRow, tournament_id)
@@ -515,3 +517,15 @@ def _fits(result: ResultLike, reason: Reason | None) -> None:
     if reason is not None:
         value = result if isinstance(result, GameResult) else GameResult.parse(result)
         check_reason(value, reason)
+
+
+def _with_changes(
+    service: ServiceBase, tournament_id: int, values: dict[str, Any]
+) -> dict[str, Any]:
+    """``values`` with ``detail_changes`` folded into the tournament's current details."""
+    with service.store.reading() as session:
+        row = session.get(TournamentRow, tournament_id)
+        current = dict(row.regulations or {}) if row is not None else {}
+    changes = {str(k): str(v) for k, v in values["detail_changes"].items()}
+    rest = {k: v for k, v in values.items() if k != "detail_changes"}
+    return rest | {"details": dict(rest.get("details", current)) | changes}

@@ -182,7 +182,7 @@ class Registration(ServiceBase):
     ) -> Change:
         """Change the regulations. Published rules are locked once the tournament started,
         unless ``override_reason`` says why (it is kept in the history). ``details`` replaces
-        the details; ``detail_changes`` sets only its keys (merged in the same transaction)."""
+        the details; ``detail_changes`` sets only its keys and keeps the other details."""
         allowed = (
             set(LOCKED_AFTER_START)
             | set(SCHEDULE_SETTINGS)
