@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import random
 import re
+from collections.abc import Callable
 
 import pytest
 from sqlalchemy import select
@@ -25,8 +26,11 @@ from crosstable.store.series_models import SeriesEventRow, SeriesRegistrationRow
 MORNING = dt.datetime(2026, 12, 1, 9, 0, tzinfo=dt.UTC)
 
 
-def at_stage_two(store: Store) -> tuple[Service, FixedClock, int]:
-    """16 players in groups of 4: stage 1 (4 groups) played, stage 2 (2 groups) started."""
+def at_stage_two(
+    store: Store, account_of: Callable[[str], int | None] = lambda name: None
+) -> tuple[Service, FixedClock, int]:
+    """16 players in groups of 4: stage 1 (4 groups) played, stage 2 (2 groups) started;
+    ``account_of`` gives the account each player registers with (default: none)."""
     clock = FixedClock(MORNING)
     service = Service(store, clock=clock, random=random.Random(4))
     sid = service.create_series(
@@ -42,7 +46,8 @@ def at_stage_two(store: Store) -> tuple[Service, FixedClock, int]:
     )
     edition = service.open_edition(sid)
     for index in range(16):
-        service.register_for_edition(edition, f"Player {index + 1:02d}", rating=1500 + index)
+        name = f"Player {index + 1:02d}"
+        service.register_for_edition(edition, name, rating=1500 + index, user_id=account_of(name))
     clock.advance(dt.timedelta(hours=8))
     service.tick()
     with pytest.raises(RuleError, match="registration for stage 1 is the edition's own"):

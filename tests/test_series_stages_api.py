@@ -7,7 +7,6 @@ PostgreSQL."""
 from __future__ import annotations
 
 import datetime as dt
-import random
 from typing import Any
 
 import pytest
@@ -15,51 +14,34 @@ import pytest
 pytest.importorskip("fastapi")
 
 from fastapi.testclient import TestClient
-from test_series_service import current_groups, play_all
+from test_series_later_stages import at_stage_two
+from test_series_service import current_groups
 from test_service_support import db_url, store  # noqa: F401
 
-from crosstable.service import FixedClock, Service
 from crosstable.service.accounts import Accounts
-from crosstable.service.series import SeriesSettings
 from crosstable.store import Store
+from crosstable.store.series_models import SeriesEditionRow
 from crosstable.web.app import create_app
-
-MORNING = dt.datetime(2026, 12, 1, 9, 0, tzinfo=dt.UTC)
 
 
 def test_a_qualifier_confirms_and_leaves_a_later_stage_through_the_api(store: Store) -> None:
-    clock = FixedClock(MORNING)
-    service = Service(store, clock=clock, random=random.Random(4))
     accounts = Accounts(store)
-    sid = service.create_series(
-        SeriesSettings(
-            "Quads",
-            "workdays",
-            "19:00",
-            "Europe/Moscow",
-            max_group_size=4,
-            final_min=4,
-            super_final_players=0,
-        )
-    )
-    edition = service.open_edition(sid)
     auth: dict[str, dict[str, str]] = {}
-    for index in range(16):
-        name = f"Player {index + 1:02d}"
-        user = accounts.create_user(f"player{index + 1:02d}", "password-player", display_name=name)
-        service.register_for_edition(edition, name, rating=1500 + index, user_id=user.id)
+
+    def account_of(name: str) -> int:
+        user = accounts.create_user(name.lower().replace(" ", ""), "password-player")
         auth[name] = {"Authorization": f"Bearer {accounts.create_token(user.id, 'app')}"}
-    clock.advance(dt.timedelta(hours=8))
-    service.tick()
+        return user.id
+
+    service, clock, edition = at_stage_two(store, account_of)
+    with store.reading() as session:
+        row = session.get(SeriesEditionRow, edition)
+        assert row is not None
+        sid, number = row.series_id, row.number
     _kind, tids = current_groups(store, edition)
-    play_all(service, tids, random.Random(1))
-    clock.advance(dt.timedelta(hours=1))
-    service.tick()
-    kind, tids = current_groups(store, edition)
-    assert kind == "groups"
     playing = [p.name for tid in tids for p in service.tournament(tid).players]
     out = sorted(set(auth) - set(playing))
-    path = f"/api/v1/series/{sid}/editions/1/stage-registration"
+    path = f"/api/v1/series/{sid}/editions/{number}/stage-registration"
     with TestClient(create_app(service=service)) as client:
         window: Any = client.get(path).json()
         assert window["stage"] == 2 and window["open"] is True
