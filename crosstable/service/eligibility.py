@@ -169,7 +169,7 @@ def rules_of(
 def eligibility_problems(rules: Mapping[str, Any], record: PlayingRecord) -> list[str]:
     """Why a player with ``record`` may not enter under ``rules`` (empty: eligible).
 
-    >>> eligibility_problems({"min_rated_games": 20}, PlayingRecord(18, 0))
+    >>> [str(p) for p in eligibility_problems({"min_rated_games": 20}, PlayingRecord(18, 0))]
     ['eligibility: at least 20 games played are required (you have 18)']
     >>> eligibility_problems({"min_rated_games": 20}, PlayingRecord(18, 5))
     []
