@@ -5,6 +5,7 @@ reader sees Russian errors (issue 14 item 4)."""
 from __future__ import annotations
 
 import ast
+import functools
 import importlib
 import pkgutil
 import re
@@ -57,25 +58,16 @@ def assignments(function: ast.AST) -> dict[str, list[ast.expr]]:
 
 
 def calls(tree: ast.AST, errors: set[str]) -> Iterator[tuple[ast.Call, str]]:
-    """Every call of an error class, of ``Message`` and of ``HTTPException``, and which."""
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.Call):
-            continue
-        func = node.func
-        name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
-        if name in errors:
-            yield node, "error"
-        elif name == "Message" and isinstance(func, ast.Name):
-            yield node, "message"
-        elif name == "HTTPException":
-            yield node, "http"
+    """Every call of an error class, of ``Message`` and of ``HTTPException``, and which
+    (the extraction's own scan, the ``E_`` pieces left out: they are plain texts)."""
+    for call, kind in extractor().calls(tree, errors):
+        if kind != "piece":
+            yield call, kind
 
 
 def message_argument(call: ast.Call, kind: str) -> ast.expr | None:
-    if kind == "http":
-        detail = [k.value for k in call.keywords if k.arg == "detail"]
-        return detail[0] if detail else (call.args[1] if len(call.args) > 1 else None)
-    return call.args[0] if call.args else None
+    found: ast.expr | None = extractor().message_argument(call, kind)
+    return found
 
 
 def built_from_text(node: ast.expr, names: dict[str, list[ast.expr]], depth: int = 0) -> bool:
@@ -206,6 +198,7 @@ def catalog(name: str) -> dict[str, str]:
         return {str(m.id): str(m.string) for m in read_po(handle) if m.id}
 
 
+@functools.cache
 def extractor():  # type: ignore[no-untyped-def]
     """scripts/extract_errors.py, the documented extraction of the templates."""
     import importlib.util
