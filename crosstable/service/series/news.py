@@ -124,43 +124,24 @@ def publish_stage(
             wins, played = _counts(item.tournament, start)
             scored = points_text(points.get(start, Fraction(0)))
             place = place_of.get(key)
-            session.add(
-                SeriesResultRow(
-                    series_id=series.id,
-                    edition_id=edition.id,
-                    stage_id=stage.id,
-                    group_id=item.group.id,
-                    registration_id=key,
-                    user_id=entry.user_id,
-                    name=entry.name,
-                    folded_name=entry.folded_name or entry.name.casefold(),
-                    stage_number=stage.number,
-                    stage_kind=stage.kind,
-                    place=place,
-                    points=scored,
-                    wins=wins,
-                    played=played,
-                )
-            )
+            common: dict[str, Any] = {  # what the result and the award both say of the player
+                "series_id": series.id,
+                "edition_id": edition.id,
+                "stage_id": stage.id,
+                "group_id": item.group.id,
+                "registration_id": key,
+                "user_id": entry.user_id,
+                "name": entry.name,
+                "folded_name": entry.folded_name or entry.name.casefold(),
+                "stage_number": stage.number,
+                "stage_kind": stage.kind,
+                "place": place,
+                "points": scored,
+            }
+            session.add(SeriesResultRow(**common, wins=wins, played=played))
             if place is not None and place <= AWARDED_PLACES and key in item.outcome.played:
                 session.add(
-                    SeriesAwardRow(
-                        series_id=series.id,
-                        edition_id=edition.id,
-                        stage_id=stage.id,
-                        group_id=item.group.id,
-                        registration_id=key,
-                        user_id=entry.user_id,
-                        name=entry.name,
-                        folded_name=entry.folded_name or entry.name.casefold(),
-                        place=place,
-                        stage_number=stage.number,
-                        stage_kind=stage.kind,
-                        group_letter=letter,
-                        tournament_id=tid,
-                        points=scored,
-                        awarded_at=at,
-                    )
+                    SeriesAwardRow(**common, group_letter=letter, tournament_id=tid, awarded_at=at)
                 )
                 podium.append({"place": place, "name": entry.name, "points": scored})
         podium.sort(key=lambda p: p["place"])
