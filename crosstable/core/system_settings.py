@@ -31,7 +31,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 from crosstable.core.errors import RuleError
 from crosstable.core.model import Colour, System
@@ -368,38 +368,37 @@ class KnockoutSettings:
 # -- the round robin and the Scheveningen ----------------------------------------------
 
 
+class _NoSettings:
+    """A system whose details hold no settings of its own: ``from_details`` only
+    refuses other systems' settings (and misspelt ones)."""
+
+    __slots__ = ()
+    system: ClassVar[System]
+
+    @classmethod
+    def from_details(cls, details: Details, *, strict: bool = True) -> Self:
+        if strict:
+            check_keys(cls.system, details)
+        return cls()
+
+    def to_details(self) -> dict[str, str]:
+        return {}
+
+
 @dataclass(frozen=True, slots=True)
-class RoundRobinSettings:
+class RoundRobinSettings(_NoSettings):
     """A round robin has no settings in the details (cycles and the swap of the last
-    rounds are the regulations' own fields); ``from_details`` refuses other systems'."""
+    rounds are the regulations' own fields)."""
 
     system: ClassVar[System] = System.ROUND_ROBIN
 
-    @classmethod
-    def from_details(cls, details: Details, *, strict: bool = True) -> RoundRobinSettings:
-        if strict:
-            check_keys(cls.system, details)
-        return cls()
-
-    def to_details(self) -> dict[str, str]:
-        return {}
-
 
 @dataclass(frozen=True, slots=True)
-class ScheveningenSettings:
+class ScheveningenSettings(_NoSettings):
     """A Scheveningen has no settings in the details (the teams are the players',
-    the cycles the regulations' field); ``from_details`` refuses other systems'."""
+    the cycles the regulations' field)."""
 
     system: ClassVar[System] = System.SCHEVENINGEN
-
-    @classmethod
-    def from_details(cls, details: Details, *, strict: bool = True) -> ScheveningenSettings:
-        if strict:
-            check_keys(cls.system, details)
-        return cls()
-
-    def to_details(self) -> dict[str, str]:
-        return {}
 
 
 SystemSettings = SwissSettings | KnockoutSettings | RoundRobinSettings | ScheveningenSettings
