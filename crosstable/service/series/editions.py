@@ -245,12 +245,16 @@ class SeriesEditions(ServiceBase):
             if any(e.state == "registration" for e in editions):
                 raise RuleError("the series has an edition open for registration already")
             after = max([now, *(moment(e.planned_start) for e in editions)])
+            lead = dt.timedelta(minutes=row.deadline_minutes)
             calendar = calendar_of(row)
             if calendar.kind is CalendarKind.REGULAR:
                 start = after + REGULAR_POSTPONEMENT  # the core's delay for a regular series
+                start = max(start, now + lead + dt.timedelta(minutes=1))
             else:
-                start = next_slot(calendar, after)
-            deadline = start - dt.timedelta(minutes=row.deadline_minutes)
+                # R-SE-2: the first slot whose registration deadline is still ahead (today's
+                # slot whose deadline has passed is no use to anyone registering)
+                start = next_slot(calendar, max(after, now + lead))
+            deadline = start - lead
             number = len(editions) + 1
             edition = SeriesEditionRow(
                 series_id=series_id,
