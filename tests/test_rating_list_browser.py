@@ -1,6 +1,7 @@
 """The manage page's rating-list look-up in a real browser (Debian's Chromium): typing
 a name fills the <datalist> from the API, choosing a player fills the FIDE ID and the
-rating, and "Add" registers the player with the list's details. Skipped locally when
+rating, and "Add" registers the player with the list's details; in the wizard, choosing
+a player adds their line to the player list. Skipped locally when
 ``CROSSTABLE_CHROMIUM`` is not set (in CI a skip is a failure)."""
 
 from __future__ import annotations
@@ -42,4 +43,20 @@ def test_typing_a_name_offers_the_lists_players_and_fills_the_form(tmp_path: Pat
         page.click("#add-players button")
         page.wait_for_selector("text=Carlsen, Magnus")
         assert "1 player registered" in page.content()
+        # the wizard: choosing a player adds their line to the list, with the rating of
+        # the type the time control gives (rapid: Hou has none, Carlsen 2823)
+        page.goto(url + "/new")
+        page.fill("input[name=time_control]", "15+10")
+        finder = page.locator("#wizard-rating-list")
+        for typed, chosen in (("hou", "Hou, Yifan"), ("carl", "Carlsen, Magnus")):
+            finder.fill(typed)
+            page.wait_for_selector(
+                f'#wizard-rating-list-found option[value="{chosen}"]', state="attached"
+            )
+            finder.fill(chosen)
+        assert page.locator("#wizard-list").input_value().splitlines() == [
+            "Hou, Yifan; ; GM; CHN; ; 13300474",
+            "Carlsen, Magnus; 2823; GM; NOR; ; 1503014",
+        ]
+        assert finder.input_value() == ""
         context.close()

@@ -19,11 +19,11 @@ The event's rating type follows its time control (FIDE B.02 1.1 and R&B 1.1, as
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy import text as sql
 
 from crosstable.core.errors import CrosstableError, RuleError
@@ -67,6 +67,18 @@ class ImportReport:
     problems: tuple[str, ...] = ()
     #: players in the store after the import (every list imported so far)
     total: int = 0
+    #: the first problems as errors (a page translates them; ``problems`` is their text)
+    errors: tuple[CrosstableError, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ImportedList:
+    """A list file imported so far: its name, the day it was imported, its players
+    (those whose latest data came from it)."""
+
+    name: str
+    date: str
+    players: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,7 +165,17 @@ class RatingLists:
             skipped=report.skipped,
             problems=tuple(str(p) for p in report.problems[:20]),
             total=total,
+            errors=tuple(report.problems[:20]),
         )
+
+    def imported(self) -> list[ImportedList]:
+        """The list files imported so far, the latest first."""
+        name, date = RatingListPlayerRow.list_name, RatingListPlayerRow.list_date
+        with self.store.reading() as session:
+            rows = session.execute(
+                select(name, date, func.count()).group_by(name, date).order_by(date.desc(), name)
+            ).all()
+        return [ImportedList(row[0], row[1], row[2]) for row in rows]
 
     # -- look-up -----------------------------------------------------------------------
 
@@ -222,6 +244,36 @@ class RatingLists:
             birth_date="" if entry.birth_year is None else str(entry.birth_year),
             sex=entry.sex,
         )
+
+    def filled(self, players: Iterable[PlayerInfo], kind: RatingType) -> list[PlayerInfo]:
+        """``players`` with what the lists know of each one's FIDE id put where nothing
+        was typed (title, federation, birth year, sex, the rating of ``kind``; the name
+        when it is empty); a FIDE id not in the lists leaves the player as typed."""
+        result: list[PlayerInfo] = []
+        for player in players:
+            number = player.fide_id.strip()
+            if not (number.isascii() and number.isdigit() and len(number) <= 12):
+                result.append(player)
+                continue
+            with self.store.reading() as session:
+                row = session.get(RatingListPlayerRow, int(number))
+            if row is None:
+                result.append(player)
+                continue
+            entry = _entry(row)
+            result.append(
+                replace(
+                    player,
+                    name=player.name or entry.name,
+                    rating=player.rating if player.rating is not None else entry.rating(kind),
+                    title=player.title or entry.title,
+                    federation=player.federation or entry.federation,
+                    birth_date=player.birth_date
+                    or ("" if entry.birth_year is None else str(entry.birth_year)),
+                    sex=player.sex or entry.sex,
+                )
+            )
+        return result
 
     def add_player(
         self, tournament_id: int, fide_id: int, *, actor: str = "", club: str = ""
@@ -298,12 +350,22 @@ def _chunks(values: list[int], size: int) -> Iterator[list[int]]:
 
 
 def _rating_type(row: TournamentRow) -> RatingType:
+    return rating_type_of(row.time_control)
+
+
+def rating_type_of(time_control: str) -> RatingType:
+    """The list an event of this time control is rated on (standard when it has none
+    or it cannot be read).
+
+    >>> [rating_type_of(t).value for t in ("90+30", "15+10", "3+2", "", "nonsense")]
+    ['standard', 'rapid', 'blitz', 'standard', 'standard']
+    """
     from crosstable.core.duration import parse_time_control
 
-    if not row.time_control.strip():
+    if not time_control.strip():
         return RatingType.STANDARD
     try:
-        control = parse_time_control(row.time_control)
+        control = parse_time_control(time_control)
     except CrosstableError:
         return RatingType.STANDARD
     return rating_type_for(control.minutes_per_player) or RatingType.STANDARD

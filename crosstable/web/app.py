@@ -163,6 +163,7 @@ def create_app(
         pairing,
         printing,
         rating_list,
+        rating_list_upload,
         series,
         series_news,
         series_stages,
@@ -192,6 +193,7 @@ def create_app(
     app.include_router(telegram.router)  # /telegram: sign in with Telegram (issue 11.5)
     app.include_router(account.api_router)  # POST /api/v1/users/{id}/signout
     app.include_router(rating_list.router)  # GET /api/v1/rating-list (issue 16.1)
+    app.include_router(rating_list_upload.router)  # /admin/rating-lists (issue 16.1)
     return app
 
 

@@ -34,12 +34,16 @@ SMALL = 64 * 1024
 FIELD = 2 * 1024 * 1024
 #: a pasted player list or a CSV file (the wizard, the organiser's players): 8 MiB
 UPLOAD = 8 * 1024 * 1024
+#: a rating list (FIDE's zipped TXT list is ~40 MiB, its zipped XML ~100 MiB; an
+#: unzipped TXT list ~300 MiB): 512 MiB, streamed to a temporary file
+RATING_LIST = 512 * 1024 * 1024
 
 #: (method, path pattern, limit): the first match wins; anything else gets SMALL
 ROUTES: tuple[tuple[str, re.Pattern[str], int], ...] = (
     ("POST", re.compile(r"/api/v1/tournaments"), FIELD),
     ("POST", re.compile(r"/new(/preview)?"), UPLOAD),
     ("POST", re.compile(r"/t/[^/]+/manage/players"), UPLOAD),
+    ("POST", re.compile(r"/admin/rating-lists"), RATING_LIST),
 )
 
 

@@ -3,7 +3,8 @@
 ``GET /api/v1/rating-list?q=…`` — players whose FIDE id is ``q`` or whose name starts
 with it (case, accents and spacing do not matter), at most ``limit`` (1…50, default
 10). With ``tournament=ID`` each answer also carries ``rating``: the rating of that
-event's type (standard, rapid or blitz, from its time control). The lists are FIDE's
+event's type (standard, rapid or blitz, from its time control; ``time_control=…``
+says it for an event not yet created — the wizard's look-up). The lists are FIDE's
 public data, so the look-up needs no sign-in; the manage page's add-player form feeds
 its as-you-type suggestions from it.
 """
@@ -18,7 +19,7 @@ from pydantic import BaseModel
 
 from crosstable.service import PlayerInfo
 from crosstable.service.errors import NotFoundError
-from crosstable.service.rating_lists import MAX_FOUND, RatingLists
+from crosstable.service.rating_lists import MAX_FOUND, RatingLists, rating_type_of
 from crosstable.web.routes.common import integer, text
 from crosstable.web.site import site_of
 
@@ -52,10 +53,15 @@ def rating_list(
     q: Annotated[str, Query(min_length=1, max_length=100, description="FIDE id or name start")],
     tournament: Annotated[int | None, Query(ge=1, le=2_000_000_000)] = None,
     limit: Annotated[int, Query(ge=1, le=MAX_FOUND)] = 10,
+    time_control: Annotated[
+        str | None, Query(max_length=60, description="a time control not yet stored (the wizard)")
+    ] = None,
 ) -> RatingListOut:
     """Look players up in the imported rating lists by FIDE id or by name prefix."""
     lists = RatingLists(site_of(request).service)
     kind = None if tournament is None else lists.rating_type(tournament)
+    if kind is None and time_control is not None:
+        kind = rating_type_of(time_control)
     players: list[dict[str, Any]] = []
     for entry in lists.find(q, limit=limit):
         shown = entry.as_json()

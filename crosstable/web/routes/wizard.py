@@ -101,11 +101,18 @@ def check_minimum(format_: str, players: int) -> None:
     actions.check_format_field(format_, players)  # and at most the cap (issue 13.10)
 
 
-def spec_from_form(form: dict[str, Any]) -> actions.WizardSpec:
+def spec_from_form(form: dict[str, Any], service: Any = None) -> actions.WizardSpec:
+    """The wizard's form as what it creates; with ``service``, a player given with a FIDE
+    id gets what the imported rating lists know of them where nothing was typed."""
     players = actions.parse_player_list(text(form, "list"))
     upload = form.get("csv")
     if isinstance(upload, bytes) and upload.strip():
         players.extend(actions.parse_player_csv(upload))
+    if service is not None and any(p.fide_id for p in players):
+        from crosstable.service.rating_lists import RatingLists, rating_type_of
+
+        kind = rating_type_of(text(form, "time_control"))
+        players = RatingLists(service).filled(players, kind)
     details = tuple(
         (key, text(form, key)) for key in ("venue", "organiser", "arbiter") if text(form, key)
     )
@@ -147,13 +154,13 @@ def _date(raw: str) -> dt.date | None:
         raise RuleError("{raw} is not a date (YYYY-MM-DD)", raw=repr(raw)) from None
 
 
-def preview(form: dict[str, Any]) -> Preview:
+def preview(form: dict[str, Any], service: Any = None) -> Preview:
     """What the form would create, computed by the core (no manual calculation anywhere)."""
     from crosstable.core.duration import estimate_duration, format_hours, round_robin_arithmetic
     from crosstable.core.schedule import berger_schedule
 
     try:
-        spec = spec_from_form(form)
+        spec = spec_from_form(form, service)
     except CrosstableError as error:
         return Preview(0, text(form, "format"), problems=[error_text(error)])
     count = len(spec.players) or (integer(form, "count") or 0)
@@ -388,7 +395,7 @@ def wizard(request: Request) -> Response:
 @router.post("/new/preview", response_class=HTMLResponse)
 def wizard_preview(request: Request, form: CheckedForm) -> Response:
     site, caller = caller_of(request)
-    return site.page(request, "_preview.html", caller=caller, preview=preview(form))
+    return site.page(request, "_preview.html", caller=caller, preview=preview(form, site.service))
 
 
 @router.post("/new")
@@ -397,7 +404,7 @@ def create(request: Request, form: CheckedForm) -> Response:
     with the message (and the players field marked when the field is too small)."""
     site, caller = caller_of(request)
     try:
-        spec = spec_from_form(form)
+        spec = spec_from_form(form, site.service)
         if spec.players:  # none typed: created empty, players added on the manage page
             check_minimum(spec.format, len(spec.players))
         ids = actions.create_tournaments(site, caller, spec)
@@ -408,7 +415,7 @@ def create(request: Request, form: CheckedForm) -> Response:
             "wizard.html",
             status_code=422,
             caller=caller,
-            preview=preview(form),
+            preview=preview(form, site.service),
             values={k: v for k, v in form.items() if isinstance(v, str)},
             error=message,
             error_field="list" if isinstance(error, TooFewPlayersError) else "",
