@@ -5,7 +5,10 @@
   opens the store at start-up (``crosstable.store`` in ``web/app.py``);
 * the core is pure: it imports only itself, the standard library and the few
   computation packages it already uses (no database, no web, no service);
-* no module in ``crosstable/`` is over 600 lines (split instead).
+* no module in ``crosstable/`` is over 600 lines (split instead);
+* the web layer keeps no copy of the read model: a route reads a tournament's tables
+  through the service (``site.service.crosstable(tid)``, ``site.service.revision(tid)``),
+  never ``site.tables``, the service's ``read_model`` or ``service/tables.py`` itself.
 
 Each check walks every import, also those inside functions and ``if TYPE_CHECKING``
 blocks, relative ones resolved; the tests below also make sure each check finds an
@@ -102,6 +105,31 @@ def core_outside_imports(root: Path = PACKAGE, package: str = "crosstable") -> l
     return found
 
 
+#: what the web layer may not reach past the service for: the read model and its module
+READ_MODEL_ATTRIBUTES = frozenset({"tables", "read_model"})
+READ_MODEL_MODULE = "service.tables"
+
+
+def web_read_model_uses(root: Path = PACKAGE, package: str = "crosstable") -> list[str]:
+    """``file:line: code`` for each place in the web layer that reads the read model
+    itself (``site.tables``, ``service.read_model``, an import of ``service/tables.py``)
+    instead of asking the service (issue 14: web keeps no copy of the read model)."""
+    found = []
+    banned = f"{package}.{READ_MODEL_MODULE}"
+    for name, path in modules(root / "web"):
+        where = f"web/{name}"
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and node.attr in READ_MODEL_ATTRIBUTES:
+                found.append(f"{where}:{node.lineno}: {ast.unparse(node)}")
+        found.extend(
+            f"{where}: {module}"
+            for module in imports(path, package, root)
+            if module == banned or module.startswith(banned + ".")
+        )
+    return found
+
+
 def long_modules(root: Path = PACKAGE) -> dict[str, int]:
     """Modules over MAX_LINES lines, with their lengths."""
     lengths = {
@@ -115,6 +143,10 @@ def long_modules(root: Path = PACKAGE) -> dict[str, int]:
 
 def test_the_web_layer_imports_no_store_module_but_opens_the_store_at_start_up() -> None:
     assert web_store_imports() == []
+
+
+def test_the_web_layer_reads_tables_through_the_service() -> None:
+    assert web_read_model_uses() == []
 
 
 def test_the_core_imports_only_itself_the_standard_library_and_its_computation_packages() -> None:
@@ -165,6 +197,26 @@ def test_the_web_check_finds_store_imports_also_inside_functions_and_relative(
         "web/pages.py: crosstable.store",
         "web/pages.py: crosstable.store.models",
         "web/views.py: crosstable.store.models",
+    ]
+
+
+def test_the_read_model_check_finds_site_tables_and_the_module(tmp_path: Path) -> None:
+    root = _package(
+        tmp_path,
+        {
+            "service/tables.py": "",
+            "web/site.py": "def get(site, tid):\n    return site.tables.get(tid)\n",
+            "web/routes/page.py": (
+                "def f(site):\n    from crosstable.service.tables import ReadModel\n"
+                "    return site.service.read_model\n"
+            ),
+            "web/fine.py": "def f(site, tid):\n    return site.service.crosstable(tid)\n",
+        },
+    )
+    assert sorted(web_read_model_uses(root)) == [
+        "web/routes/page.py: crosstable.service.tables",
+        "web/routes/page.py:3: site.service.read_model",
+        "web/site.py:2: site.tables",
     ]
 
 

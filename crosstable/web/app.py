@@ -98,9 +98,8 @@ def create_app(
         hub=Hub(
             service.bus,
             lambda tid, loc: site.render_live(tid, loc),
-            lambda tid: site.tables.revision(tid),
+            lambda tid: site.service.revision(tid),
         ),
-        tables=service.read_model,
         sessions=Sessions(service.store, clock=service.clock),
         sign_in_limits=SignInLimits(service.store, clock=service.clock),
         report_limit=RateLimiter(60, 60),

@@ -26,7 +26,7 @@ def explain(tid: Num, start: Num, request: Request) -> list[dict[str, Any]]:
     """How each value of the player was computed (points first, then every tie-break):
     ``GET /api/v1/tournaments/{tid}/players/{start}/explain`` (registered by routes/api.py)."""
     site = site_of(request)
-    _view, table = site.tables.get(tid)
+    _view, table = site.service.crosstable(tid)
     if table.standings is None or not 1 <= start <= table.size:
         raise HTTPException(
             status_code=404, detail=Message("there is no player {start} in the table", start=start)

@@ -59,7 +59,7 @@ def _group_table(
     tid = group.get("tournament")
     if not tid:
         return None
-    _view, table = site.tables.get(int(tid))
+    _view, table = site.service.crosstable(int(tid))
     keys: list[int] = group["keys"]
     qualified = stage.get("qualified")
     per_group = int(stage.get("qualifiers_per_group") or 0)

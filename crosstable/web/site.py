@@ -1,5 +1,8 @@
 """The site: everything a request handler needs (service, accounts, templates, live hub).
 
+A tournament's tables are read through the service (``site.service.crosstable(tid)``,
+``site.service.revision(tid)``): the web layer keeps no copy of the read model.
+
 One :class:`Site` per app; :func:`crosstable.web.app.create_app` builds it and the
 route modules reach it through :func:`site_of`. It lives apart from the app factory so
 that the route modules (which the factory includes) import it without an import circle.
@@ -20,7 +23,6 @@ from fastapi.templating import Jinja2Templates
 from crosstable.service import Service
 from crosstable.service.accounts import Accounts
 from crosstable.service.sessions import Sessions, SignInLimits
-from crosstable.service.tables import ReadModel
 from crosstable.web import i18n
 from crosstable.web.hub import Hub
 from crosstable.web.pairing_views import live_fragment
@@ -38,7 +40,6 @@ class Site:
     accounts: Accounts
     templates: Jinja2Templates
     hub: Hub
-    tables: ReadModel  # the service's read model (crosstable.service.tables)
     sessions: Sessions
     sign_in_limits: SignInLimits
     report_limit: RateLimiter
@@ -88,7 +89,7 @@ class Site:
         """The live crosstable fragment (what SSE pushes) in one language."""
         token = i18n.current.set(locale)
         try:
-            view, table = self.tables.get(tournament_id)
+            view, table = self.service.crosstable(tournament_id)
             name, extra = live_fragment(self, view, table)  # a Swiss's table, a bracket
             template = self.templates.env.get_template(name)
             html = template.render(t=view, table=table, locale=locale, **extra)

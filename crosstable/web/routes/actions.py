@@ -349,7 +349,7 @@ def report(
     assert user is not None
     site.report_limit.check(f"user:{user.id}", "result reports")
     number = site.accounts.entry_of(tid, user.id)
-    view, _table = site.tables.get(tid)
+    view, _table = site.service.crosstable(tid)
     start_number = next((p.start for p in view.players if p.number == number), None)
     if number is None or start_number is None:
         raise HTTPException(status_code=403, detail="only the two players may report this game")
@@ -371,7 +371,7 @@ def register_self(site: Site, caller: Caller, tid: int) -> Change:
     require_user(caller)
     user = caller.user
     assert user is not None
-    site.tables.revision(tid)
+    site.service.revision(tid)
     problems = site.accounts.registration_problems(tid, user)
     if problems:
         raise RuleError("you cannot register: {problems}", problems=Message.joined("; ", problems))
@@ -408,14 +408,14 @@ def bye(
 ) -> Change:
     """Ask for (or cancel) a bye in a Swiss round not paired yet: a player for themself
     (half- or zero-point), an organiser for anyone (also a full-point bye)."""
-    site.tables.revision(tid)
+    site.service.revision(tid)
     require_user(caller)
     user = caller.user
     assert user is not None
     code = (kind or "H").strip().upper()
     if site.accounts.role(user, tid) not in MANAGERS:
         number = site.accounts.entry_of(tid, user.id)
-        view, _table = site.tables.get(tid)
+        view, _table = site.service.crosstable(tid)
         mine = next((p.start for p in view.players if p.number == number), None)
         if number is None or mine is None:
             raise HTTPException(

@@ -169,7 +169,7 @@ def create(body: TournamentIn, request: Request, caller: ApiCaller) -> dict[str,
 @router.get("/tournaments/{tid}")
 def tournament(tid: Num, request: Request) -> dict[str, Any]:
     site = site_of(request)
-    view, _table = site.tables.get(tid)
+    view, _table = site.service.crosstable(tid)
     access = site.accounts.access(tid)
     return {
         "id": view.id,
@@ -200,7 +200,7 @@ def tournament(tid: Num, request: Request) -> dict[str, Any]:
 def standings(tid: Num, request: Request) -> dict[str, Any]:
     """Points, tie-breaks (provisional during play, R-RR-12) and places."""
     site = site_of(request)
-    view, table = site.tables.get(tid)
+    view, table = site.service.crosstable(tid)
     if table.standings is None:
         return {"tiebreaks": [], "rows": [], "provisional": True, "revision": view.revision}
     body: dict[str, Any] = table.standings.to_json()
@@ -212,7 +212,7 @@ def standings(tid: Num, request: Request) -> dict[str, Any]:
 def crosstable(tid: Num, request: Request) -> dict[str, Any]:
     """The crosstable by starting number: each opponent's results, points, tie-breaks, place."""
     site = site_of(request)
-    view, table = site.tables.get(tid)
+    view, table = site.service.crosstable(tid)
     lines = []
     for line in table.lines:
         lines.append(
@@ -250,7 +250,7 @@ router.get("/tournaments/{tid}/players/{start}/explain")(explain_views.explain)
 @router.get("/tournaments/{tid}/rounds/{rnd}")
 def round_games(tid: Num, rnd: Num, request: Request) -> dict[str, Any]:
     site = site_of(request)
-    view, _table = site.tables.get(tid)
+    view, _table = site.service.crosstable(tid)
     if not 1 <= rnd <= view.rounds:
         raise HTTPException(status_code=404, detail=Message("there is no round {round}", round=rnd))
     return {
@@ -497,7 +497,7 @@ def publish_pairing(tid: Num, body: PairingIn, request: Request, caller: ApiCall
     site = site_of(request)
     require_role(site, caller, tid, MANAGERS)
     if body.round is not None and not key_used(site.service, tid, body.idempotency_key):
-        paired = paired_rounds(site.tables.get(tid)[0])
+        paired = paired_rounds(site.service.crosstable(tid)[0])
         if body.round != paired + 1:
             raise HTTPException(
                 status_code=409,
@@ -533,7 +533,7 @@ def byes(tid: Num, request: Request) -> list[dict[str, Any]]:
     from crosstable.web.pairing_views import byes as all_byes
 
     site = site_of(request)
-    site.tables.revision(tid)
+    site.service.revision(tid)
     return [
         {"round": b.round, "start": b.start, "name": b.name, "kind": b.kind}
         for b in all_byes(site.service, tid)
@@ -562,7 +562,7 @@ def cancel_bye(tid: Num, rnd: Num, start: Num, request: Request, caller: ApiCall
 def bracket(tid: Num, request: Request) -> dict[str, Any]:
     """A knockout's bracket: rounds, matches, games, scores, winners, byes, champion, places."""
     site = site_of(request)
-    view, _table = site.tables.get(tid)
+    view, _table = site.service.crosstable(tid)
     if view.settings.get("system") != "knockout":
         raise HTTPException(status_code=422, detail="only a knockout has a bracket")
     if view.status == "registration":

@@ -92,7 +92,7 @@ def setup_timeout(
 def battle_rules(tid: Num, request: Request) -> dict[str, Any]:
     """The battle-chess rules of a tournament (``battle: false`` for classical chess)."""
     site = site_of(request)
-    site.tables.revision(tid)  # 404 for an unknown tournament
+    site.service.revision(tid)  # 404 for an unknown tournament
     found = site.service.battle_rules(tid)
     if found is None:
         return {"battle": False}

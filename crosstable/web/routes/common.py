@@ -33,7 +33,7 @@ def require_user(caller: Caller) -> None:
 
 def require_role(site: Site, caller: Caller, tid: int, allowed: tuple[str, ...]) -> str:
     """The caller's role in the tournament, if it is one of ``allowed`` (else 401/403)."""
-    site.tables.revision(tid)  # 404 for an unknown tournament, before anything else
+    site.service.revision(tid)  # 404 for an unknown tournament, before anything else
     require_user(caller)
     role = role_of(site, caller, tid)
     if role not in allowed:
@@ -233,7 +233,7 @@ def require_export_allowed(site: Site, caller: Caller, tid: int) -> None:
 def page_context(site: Site, caller: Caller, tid: int) -> dict[str, Any]:
     """What every page of one tournament shows: the tournament, its table, the caller's
     role and entry, the current round and the system's switches for the templates."""
-    view, table = site.tables.get(tid)
+    view, table = site.service.crosstable(tid)
     role = role_of(site, caller, tid)
     access = site.accounts.access(tid)
     mine = number = None

@@ -120,7 +120,7 @@ async def events(
     tid: int, request: Request, rev: int | None = None, cells: bool = False
 ) -> LiveStream:
     site = site_of(request)
-    current = await asyncio.to_thread(site.tables.revision, tid)  # 404 before the stream starts
+    current = await asyncio.to_thread(site.service.revision, tid)  # 404 before the stream starts
     known = rev
     last_id = request.headers.get("last-event-id")
     if last_id and last_id.isdigit():

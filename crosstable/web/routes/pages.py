@@ -125,7 +125,7 @@ def player(tid: int, start: int, request: Request) -> Response:
 def explain(tid: int, start: int, request: Request, code: str = "") -> Response:
     """One value explained (clicked in the crosstable): the items and the formula."""
     site, caller = caller_of(request)
-    _view, table = site.tables.get(tid)
+    _view, table = site.service.crosstable(tid)
     if table.standings is None or not 1 <= start <= table.size:
         raise HTTPException(
             status_code=404, detail=Message("there is no player {start} in the table", start=start)

@@ -273,6 +273,6 @@ def knockout_next(tid: int, request: Request, form: CheckedForm) -> Response:
     require_role(site, caller, tid, MANAGERS)
     change = site.service.pair_next_round(tid, actor=caller.actor)
     request.session["flash"] = {"kind": "ok", "text": translate(change.summary)}
-    view, _table = site.tables.get(tid)
+    view, _table = site.service.crosstable(tid)
     last = max((g.round for g in view.games), default=1)
     return RedirectResponse(f"/t/{tid}/rounds/{last}", status_code=303)

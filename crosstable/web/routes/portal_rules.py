@@ -198,7 +198,7 @@ def api_history(user_id: Num, request: Request, caller: ApiCaller) -> dict[str, 
 def api_organisers(tid: Num, request: Request, caller: ApiCaller) -> dict[str, Any]:
     """The tournament's organisers and helpers, and which of them play."""
     site = caller_of(request)[0]
-    site.tables.revision(tid)  # 404 for an unknown tournament
+    site.service.revision(tid)  # 404 for an unknown tournament
     playing = set(site.accounts.entry_accounts(tid).values())
     staff = []
     for user_id, role in sorted(site.accounts.staff(tid).items()):

@@ -220,7 +220,7 @@ def print_page(tid: int, what: str, request: Request, round: int = 0) -> Respons
 @router.get("/t/{tid}/pdf/{name}")
 def pdf(tid: int, name: str, request: Request, round: int = 0) -> Response:
     site, _caller = caller_of(request)
-    view, table = site.tables.get(tid)
+    view, table = site.service.crosstable(tid)
     locale = i18n.current.get()
     if name == "crosstable.pdf":
         chart = wall_chart(site, view, table)

@@ -105,7 +105,7 @@ def stage(tid: Num, request: Request) -> dict[str, Any]:
     """The group stage + knockout event of a group (or of its knockout): the groups,
     their status, qualifiers per group, the knockout's settings and the knockout."""
     site = site_of(request)
-    site.tables.revision(tid)  # 404 for an unknown tournament
+    site.service.revision(tid)  # 404 for an unknown tournament
     found = site.service.stage_of(tid)
     if found is None:
         raise HTTPException(
