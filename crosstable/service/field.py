@@ -14,6 +14,9 @@ engine and the pages carry on a small server (measured in docs/api.md, "Limits")
   players take ~21 s of CPU a round;
 * a knockout of 512 players (a bracket of 512, 9 rounds).
 
+Each cap is its system's (``max_players`` and ``check_field`` of the system's
+:class:`~crosstable.service.systems.SystemRules`); this module asks the system.
+
 >>> check_field(System.ROUND_ROBIN, 100, cycles=2)
 >>> check_field(System.SWISS_DUTCH, 20_000)
 Traceback (most recent call last):
@@ -25,60 +28,20 @@ from __future__ import annotations
 
 from crosstable.core.errors import RuleError
 from crosstable.core.model import System
+from crosstable.service.round_robin import MAX_CYCLES, MAX_ROUND_ROBIN_GAMES
+from crosstable.service.systems import rules_of
 
-#: the largest field of each system
-MAX_PLAYERS: dict[System, int] = {
-    System.ROUND_ROBIN: 100,
-    System.SCHEVENINGEN: 100,
-    System.SWISS_DUTCH: 1000,
-    System.KNOCKOUT: 512,
-}
-#: a round robin's cycles and games (a double round robin of 100 players)
-MAX_CYCLES = 12
-MAX_ROUND_ROBIN_GAMES = 9_900
+#: the largest field of each system (each system's rules say: ``max_players``)
+MAX_PLAYERS: dict[System, int] = {system: rules_of(system).max_players for system in System}
 #: the players of one event that the wizard splits into several tournaments (quads, groups)
 MAX_EVENT_PLAYERS = 1000
 
 
 def check_field(system: System, players: int, *, cycles: int = 1) -> None:
     """RuleError if ``players`` are more than a ``system`` tournament may have (R-RR-1:
-    any field, within what the server carries; issue 13.10)."""
-    cap = MAX_PLAYERS[system]
-    if players > cap:
-        if system is System.ROUND_ROBIN:
-            raise RuleError(
-                "a round robin has at most {cap} players, not {players}", cap=cap, players=players
-            )
-        if system is System.SCHEVENINGEN:
-            raise RuleError(
-                "a Scheveningen has at most {cap} players, not {players}", cap=cap, players=players
-            )
-        if system is System.SWISS_DUTCH:
-            raise RuleError(
-                "a Swiss has at most {cap} players, not {players}", cap=cap, players=players
-            )
-        raise RuleError(
-            "a knockout has at most {cap} players, not {players}", cap=cap, players=players
-        )
-    if system is System.ROUND_ROBIN:
-        if cycles > MAX_CYCLES:
-            raise RuleError(
-                "a round robin has at most {cap} cycles, not {cycles}",
-                cap=MAX_CYCLES,
-                cycles=cycles,
-            )
-        games = cycles * (players * (players - 1) // 2)
-        if games > MAX_ROUND_ROBIN_GAMES:
-            raise RuleError(
-                (
-                    "a round robin has at most {cap} games: {players} players in {cycles} cycles "
-                    "make {games}"
-                ),
-                cap=MAX_ROUND_ROBIN_GAMES,
-                players=players,
-                cycles=cycles,
-                games=games,
-            )
+    any field, within what the server carries; issue 13.10). Each system's rules hold
+    its caps (:meth:`crosstable.service.systems.SystemRules.check_field`)."""
+    rules_of(system).check_field(players, cycles)
 
 
 def check_event_field(players: int) -> None:

@@ -81,10 +81,43 @@ def withdraw_from_games(tx: Tx, loaded: Loaded, entry: EntryRow, from_round: int
     )
 
 
+#: a round robin's cycles and games (a double round robin of 100 players; issue 13.10)
+MAX_CYCLES = 12
+MAX_ROUND_ROBIN_GAMES = 9_900
+
+
 class RoundRobinRules:
     """A round robin: the whole schedule at the start, finished when every game is."""
 
     system = System.ROUND_ROBIN
+    #: 99 rounds and 4 950 games: start ~2 s, the crosstable page ~1.4 s and 0.3 MB
+    max_players = 100
+
+    def check_field(self, players: int, cycles: int = 1) -> None:
+        if players > self.max_players:
+            raise RuleError(
+                "a round robin has at most {cap} players, not {players}",
+                cap=self.max_players,
+                players=players,
+            )
+        if cycles > MAX_CYCLES:
+            raise RuleError(
+                "a round robin has at most {cap} cycles, not {cycles}",
+                cap=MAX_CYCLES,
+                cycles=cycles,
+            )
+        games = cycles * (players * (players - 1) // 2)
+        if games > MAX_ROUND_ROBIN_GAMES:
+            raise RuleError(
+                (
+                    "a round robin has at most {cap} games: {players} players in {cycles} cycles "
+                    "make {games}"
+                ),
+                cap=MAX_ROUND_ROBIN_GAMES,
+                players=players,
+                cycles=cycles,
+                games=games,
+            )
 
     def start(self, tx: Tx, loaded: Loaded, random: _random.Random | None = None) -> Done:
         row = tx.tournament
@@ -117,4 +150,4 @@ class RoundRobinRules:
         return None
 
 
-__all__ = ["RoundRobinRules", "withdraw_from_games"]
+__all__ = ["MAX_CYCLES", "MAX_ROUND_ROBIN_GAMES", "RoundRobinRules", "withdraw_from_games"]

@@ -122,6 +122,16 @@ class ScheveningenRules(RoundRobinRules):
     schedule is (withdrawals, the finish)."""
 
     system = System.SCHEVENINGEN
+    #: two teams of 50: 50 rounds of 50 games (2 500 games)
+    max_players = 100
+
+    def check_field(self, players: int, cycles: int = 1) -> None:
+        if players > self.max_players:
+            raise RuleError(
+                "a Scheveningen has at most {cap} players, not {players}",
+                cap=self.max_players,
+                players=players,
+            )
 
     def start(self, tx: Tx, loaded: Loaded, random: _random.Random | None = None) -> Done:
         return start_scheveningen(tx, loaded)

@@ -10,6 +10,9 @@ drawn, a game's result — and hand what differs to the tournament's
 * Swiss (Dutch) — :class:`crosstable.service.swiss.rules.SwissRules`;
 * knockout — :class:`crosstable.service.knockout.rules.KnockoutRules`.
 
+The caps on a tournament's size (:mod:`crosstable.service.field`) are the rules' too:
+``max_players`` and ``check_field``.
+
 A new system (a series' stage) is one more class with these methods, registered in
 :func:`rules_of`. ``random`` is the service's injected random source (a Swiss draws
 its initial colour with it, a knockout its seed of lots).
@@ -32,6 +35,13 @@ class SystemRules(Protocol):
     """What a pairing system decides for the common use cases."""
 
     system: System
+    #: the largest field the system takes on a small server (issue 13.10; see
+    #: :mod:`crosstable.service.field`)
+    max_players: int
+
+    def check_field(self, players: int, cycles: int = 1) -> None:
+        """RuleError if ``players`` (in ``cycles`` cycles) are more than the system takes."""
+        ...
 
     def start(self, tx: Tx, loaded: Loaded, random: _random.Random | None = None) -> Done:
         """Fix what is known at the start (schedule, bracket, settings); status → running."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random as _random
 
+from crosstable.core.errors import RuleError
 from crosstable.core.model import System
 from crosstable.service.base import Done
 from crosstable.service.knockout.games import (
@@ -23,6 +24,16 @@ class KnockoutRules:
     would change who went on is refused."""
 
     system = System.KNOCKOUT
+    #: a bracket of 512, 9 rounds
+    max_players = 512
+
+    def check_field(self, players: int, cycles: int = 1) -> None:
+        if players > self.max_players:
+            raise RuleError(
+                "a knockout has at most {cap} players, not {players}",
+                cap=self.max_players,
+                players=players,
+            )
 
     def start(self, tx: Tx, loaded: Loaded, random: _random.Random | None = None) -> Done:
         from crosstable.service.stage_view import check_stage_start

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random as _random
 
+from crosstable.core.errors import RuleError
 from crosstable.core.model import System
 from crosstable.service.base import Done
 from crosstable.service.loading import Loaded
@@ -16,6 +17,16 @@ class SwissRules:
     """A Swiss: rounds paired one by one; finished when every planned round is played."""
 
     system = System.SWISS_DUTCH
+    #: 1 000 players pair a round in ~2 s (docs/benchmarks.md); 2 000 take ~21 s of CPU
+    max_players = 1000
+
+    def check_field(self, players: int, cycles: int = 1) -> None:
+        if players > self.max_players:
+            raise RuleError(
+                "a Swiss has at most {cap} players, not {players}",
+                cap=self.max_players,
+                players=players,
+            )
 
     def start(self, tx: Tx, loaded: Loaded, random: _random.Random | None = None) -> Done:
         return start_swiss(tx, loaded, random=random)
