@@ -163,6 +163,7 @@ def create_app(
         printing,
         rating_list,
         rating_list_upload,
+        ratings_api,
         series,
         series_news,
         series_stages,
@@ -193,6 +194,7 @@ def create_app(
     app.include_router(account.api_router)  # POST /api/v1/users/{id}/signout
     app.include_router(rating_list.router)  # GET /api/v1/rating-list (issue 16.1)
     app.include_router(rating_list_upload.router)  # /admin/rating-lists (issue 16.1)
+    app.include_router(ratings_api.router)  # GET /api/v1/tournaments/{id}/ratings (16.2)
     return app
 
 

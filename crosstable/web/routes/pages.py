@@ -83,13 +83,20 @@ def crosstable_fragment(tid: int, request: Request) -> Response:
 
 
 @router.get("/t/{tid}/standings", response_class=HTMLResponse)
-def standings(tid: int, request: Request) -> Response:
+def standings(tid: int, request: Request, ratings: bool = False) -> Response:
     site, caller = caller_of(request)
     context = page_context(site, caller, tid)
     bracket = None
     if context["is_knockout"]:
         bracket = pairing_views.bracket_of(site.service, context["t"])
-    return site.page(request, "standings.html", caller=caller, bracket=bracket, **context)
+    figures = None
+    if ratings and not context["is_knockout"]:  # the optional rating columns (issue 16.2)
+        from crosstable.service.rating_figures import rating_figures
+
+        figures = rating_figures(site.service, tid)
+    return site.page(
+        request, "standings.html", caller=caller, bracket=bracket, figures=figures, **context
+    )
 
 
 @router.get("/t/{tid}/players/{start}", response_class=HTMLResponse)
@@ -105,7 +112,7 @@ def player(tid: int, start: int, request: Request) -> Response:
     games = [g for g in context["t"].games if start in (g.white, g.black)]
     numbers = [p.number for p in context["t"].players if p.start == start]
     details = site.service.player_details(tid).get(numbers[0]) if numbers else None
-    rating, norms = player_rating(site.service.table_state(tid).tournament, start)
+    rating, norms = player_rating(site, tid, start)
     return site.page(
         request,
         "player.html",
@@ -291,17 +298,17 @@ router.include_router(_battle.router)
 router.include_router(_battle.api_router)
 
 
-def player_rating(tournament: Any, start: int) -> tuple[Any, list[Any]]:
-    """The player's FIDE rating figures and the title norms made or still possible
-    (docs/ratings.md), for the player page."""
+def player_rating(site: Any, tid: int, start: int) -> tuple[Any, list[Any]]:
+    """The player's FIDE rating figures (on the list of the event's type) and the title
+    norms made or still possible (docs/ratings.md), for the player page."""
     from crosstable.core.norms import tournament_norms
-    from crosstable.core.ratings import rate_tournament
-    from crosstable.formats.json_io import tournament_year
+    from crosstable.service.rating_figures import rating_figures
 
-    if not 1 <= start <= len(tournament.players):
+    figures = rating_figures(site.service, tid, only=start)
+    if not figures.players:
         return None, []
     # one player's figures: a page view does not rate the whole field
-    (rating,) = rate_tournament(tournament, year=tournament_year(tournament), only=start)
+    tournament = site.service.table_state(tid).tournament
     (norms,) = tournament_norms(tournament, only=start)
     shown = [c for c in norms.checks if c.status in ("made", "secured", "possible")]
-    return rating, shown
+    return figures.players[0], shown
