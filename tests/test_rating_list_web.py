@@ -93,7 +93,8 @@ def test_the_add_player_form_looks_up_and_fills_from_the_list(site: Any) -> None
     assert '<datalist id="rating-list-found"></datalist>' in page
     assert '<script src="/static/rating_list.js" defer></script>' in page
     script = client.get("/static/rating_list.js").text
-    assert "/api/v1/rating-list?limit=10" in script and '"&tournament=" + input.dataset.ratingList' in script
+    assert "/api/v1/rating-list?limit=10" in script
+    assert '"&tournament=" + input.dataset.ratingList' in script
     added = client.post(
         f"/t/{tid}/manage/players",
         data={"csrf_token": token, "name": "", "fide_id": "13300474", "club": "Shanghai"},
