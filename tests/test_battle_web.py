@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +16,7 @@ from crosstable.service import PlayerInfo, Regulations, Service
 from crosstable.service.accounts import Accounts
 from crosstable.store import open_store
 from crosstable.web.app import create_app
+from tests.web_support import csrf_of
 
 BATTLE = {"variant": "battle", "setup_minutes": "5", "battle_seed": "424242"}
 
@@ -36,12 +36,6 @@ def site(tmp_path: Path) -> Any:
     token = accounts.create_token(user.id, "game server")
     with TestClient(create_app(service=service)) as client:
         yield client, service, tid, {"Authorization": f"Bearer {token}"}
-
-
-def csrf_of(html: str) -> str:
-    match = re.search(r'name="csrf-token" content="([^"]+)"', html)
-    assert match
-    return match.group(1)
 
 
 def sign_in(client: TestClient) -> None:

@@ -6,7 +6,6 @@ organiser's registration is refused with the reason, in English and in Russian."
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,6 +21,7 @@ from crosstable.service import PlayerInfo, Regulations, Service
 from crosstable.service.accounts import Accounts
 from crosstable.store import open_store
 from crosstable.web.app import create_app
+from tests.web_support import csrf_of
 
 
 class Portal:
@@ -63,12 +63,6 @@ class Portal:
         self.service.draw_lots(tid, LotsMethod.MANUAL, order=(1, 2, 3))
         self.service.start(tid)
         return tid
-
-
-def csrf_of(html: str) -> str:
-    match = re.search(r'name="csrf-token" content="([^"]+)"', html)
-    assert match
-    return match.group(1)
 
 
 @pytest.fixture

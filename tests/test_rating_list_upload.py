@@ -27,6 +27,7 @@ from crosstable.store import Store
 from crosstable.web.app import create_app
 from crosstable.web.routes.rating_list_upload import upload_name
 from tests.rating_list_files import PLAYERS, fide_txt, national_csv
+from tests.web_support import signed_in
 
 
 @pytest.fixture
@@ -39,22 +40,6 @@ def site(store: Store) -> Iterator[tuple[TestClient, Service]]:
         yield client, service
 
 
-def _signed_in(client: TestClient, who: str) -> str:
-    token = _csrf(client.get("/signin").text)
-    client.post(
-        "/signin",
-        data={"username": who, "password": f"password-{who}", "csrf_token": token},
-        follow_redirects=False,
-    )
-    return _csrf(client.get("/").text)
-
-
-def _csrf(html: str) -> str:
-    match = re.search(r'name="csrf-token" content="([^"]+)"', html)
-    assert match
-    return match.group(1)
-
-
 def _zip(member: str, text: str) -> bytes:
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
@@ -64,7 +49,7 @@ def _zip(member: str, text: str) -> bytes:
 
 def test_an_administrator_uploads_a_list_and_sees_it_listed(site: Any) -> None:
     client, service = site
-    token = _signed_in(client, "admin")
+    token = signed_in(client, "admin")
     assert "No list is imported yet." in client.get("/admin/rating-lists").text
     assert 'href="/admin/rating-lists"' in client.get("/admin").text
     sent = client.post(
@@ -94,7 +79,7 @@ def test_an_administrator_uploads_a_list_and_sees_it_listed(site: Any) -> None:
 
 def test_a_refused_file_changes_nothing_and_says_why(site: Any) -> None:
     client, service = site
-    token = _signed_in(client, "admin")
+    token = signed_in(client, "admin")
     for files, said in (
         ({"list": ("list.zip", b"PK\x03\x04 not a zip")}, "was not imported"),
         ({"list": ("two.zip", _two_members())}, "was not imported"),
@@ -124,12 +109,12 @@ def _two_members() -> bytes:
 def test_only_administrators_with_the_forms_token_may_upload(site: Any) -> None:
     client, service = site
     files = {"list": ("national.csv", national_csv().encode())}
-    token = _signed_in(client, "guest")
+    token = signed_in(client, "guest")
     assert client.get("/admin/rating-lists").status_code == 403
     refused = client.post("/admin/rating-lists", data={"csrf_token": token}, files=files)
     assert refused.status_code == 403
     client.post("/signout", data={"csrf_token": token})
-    _signed_in(client, "admin")
+    signed_in(client, "admin")
     forged = client.post("/admin/rating-lists", data={"csrf_token": "forged"}, files=files)
     assert forged.status_code == 403
     assert RatingLists(service).imported() == []
@@ -150,7 +135,7 @@ def test_the_wizard_fills_a_player_given_with_a_fide_id(site: Any, tmp_path: Pat
     )
     found = client.get("/api/v1/rating-list", params={"q": "hou", "time_control": "3+2"}).json()
     assert found["rating_type"] == "blitz" and found["players"][0]["rating"] == 2611
-    token = _signed_in(client, "admin")
+    token = signed_in(client, "admin")
     page = client.get("/new").text
     assert 'data-rating-list-into="wizard-list"' in page and "/static/rating_list.js" in page
     created = client.post(

@@ -5,7 +5,6 @@ SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -23,6 +22,7 @@ from crosstable.service.rating_lists import RatingLists
 from crosstable.store import Store
 from crosstable.web.app import create_app
 from tests.rating_list_files import fide_txt, zipped
+from tests.web_support import signed_in
 
 
 @pytest.fixture
@@ -34,22 +34,6 @@ def site(store: Store, tmp_path: Path) -> Iterator[tuple[TestClient, Service]]:
     Accounts(service.store).create_user("org", "password-org", is_admin=True)
     with TestClient(create_app(service=service)) as client:
         yield client, service
-
-
-def _signed_in(client: TestClient) -> str:
-    token = _csrf(client.get("/signin").text)
-    client.post(
-        "/signin",
-        data={"username": "org", "password": "password-org", "csrf_token": token},
-        follow_redirects=False,
-    )
-    return _csrf(client.get("/").text)
-
-
-def _csrf(html: str) -> str:
-    match = re.search(r'name="csrf-token" content="([^"]+)"', html)
-    assert match
-    return match.group(1)
 
 
 def test_the_api_finds_by_name_prefix_and_id_with_the_events_rating(site: Any) -> None:
@@ -87,7 +71,7 @@ def test_the_api_refuses_bad_queries_naming_the_field(site: Any) -> None:
 def test_the_add_player_form_looks_up_and_fills_from_the_list(site: Any) -> None:
     client, service = site
     tid = service.create_tournament(Regulations(name="Classic", time_control="90+30")).tournament_id
-    token = _signed_in(client)
+    token = signed_in(client, "org")
     page = client.get(f"/t/{tid}/manage").text
     assert f'list="rating-list-found" data-rating-list="{tid}"' in page
     assert '<datalist id="rating-list-found"></datalist>' in page

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
@@ -16,6 +15,7 @@ from crosstable.service import Service
 from crosstable.service.accounts import Accounts
 from crosstable.store import open_store
 from crosstable.web.app import create_app
+from tests.web_support import csrf_of
 
 SIX = [
     ("Григорьев, Павел", 1874),
@@ -43,12 +43,6 @@ def token_for(accounts: Accounts, name: str, **flags: bool) -> str:
 
 def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
-
-
-def csrf_of(html: str) -> str:
-    match = re.search(r'name="csrf-token" content="([^"]+)"', html)
-    assert match, "every page carries a CSRF token"
-    return match.group(1)
 
 
 def test_api_round_robin_end_to_end(site) -> None:  # type: ignore[no-untyped-def]

@@ -32,6 +32,7 @@ from crosstable.service import FixedClock, Service
 from crosstable.service.accounts import Accounts
 from crosstable.store import Store, open_store
 from crosstable.web.app import create_app
+from tests.web_support import csrf_of
 
 PASSWORD = "correct horse battery"
 
@@ -77,12 +78,6 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
     with TestClient(app) as client:
         client.app_state = service  # type: ignore[attr-defined]
         yield client
-
-
-def csrf_of(html: str) -> str:
-    match = re.search(r'name="csrf-token" content="([^"]+)"', html)
-    assert match
-    return match.group(1)
 
 
 def _located(answer: Any) -> str:

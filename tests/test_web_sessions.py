@@ -9,7 +9,6 @@ from __future__ import annotations
 import base64
 import datetime as dt
 import json
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -27,6 +26,7 @@ from crosstable.service.sessions import SEEN_EVERY, SESSION_IDLE, Sessions
 from crosstable.store import open_store
 from crosstable.store.accounts_models import SessionRow
 from crosstable.web.app import create_app
+from tests.web_support import csrf_of
 
 COOKIE = "crosstable_session"
 PASSWORD = "correct horse battery"
@@ -50,12 +50,6 @@ def site(db_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[Site]:
         yield Site(service, Accounts(service.store), create_app(service=service))
     finally:
         service.store.close()
-
-
-def csrf_of(html: str) -> str:
-    match = re.search(r'name="csrf-token" content="([^"]+)"', html)
-    assert match, "every page carries a CSRF token"
-    return match.group(1)
 
 
 def sign_in(client: TestClient, username: str, password: str = PASSWORD) -> None:
