@@ -1,7 +1,7 @@
 """`crosstable serve` — the web application (issue 5) on a database, migrations applied.
 
 crosstable serve [--db URL] [--host 127.0.0.1] [--port 8000] [--trusted-proxy ADDR ...]
-                 [--no-tick] [--tick-every SECONDS]
+                 [--no-tick] [--tick-every SECONDS] [--push-url URL]
 
 The series' clock (issue 11) ticks in the process, every ``--tick-every`` seconds
 (60), and mails the outbox when ``CROSSTABLE_SMTP_HOST`` is set
@@ -10,6 +10,12 @@ The series' clock (issue 11) ticks in the process, every ``--tick-every`` second
 
 Several ``serve`` processes on one PostgreSQL database stay in step: each
 LISTENs for the others' changes and pushes them to its own viewers.
+
+With ``--push-url`` (or ``CROSSTABLE_PUSH_URL``, for every process of a deployment)
+the live updates go out through nginx with nchan instead (issue 17.1,
+:mod:`crosstable.web.push`, docs/deploy.md): the process that records a change
+publishes it once to the push server's publisher location at that URL, and pages
+subscribe under ``/push`` (``CROSSTABLE_PUSH_PUBLIC`` names another prefix).
 
 Forwarded headers (``X-Forwarded-For``, ``X-Forwarded-Proto``) are believed only
 from the proxies named with ``--trusted-proxy`` (an address or a network such as
@@ -85,14 +91,26 @@ def serve(
     tick_every: Annotated[
         float, typer.Option("--tick-every", min=1, max=3600, help="Seconds between ticks.")
     ] = 60.0,
+    push_url: Annotated[
+        str | None,
+        typer.Option(
+            "--push-url",
+            help="Publish live updates to nginx/nchan at this publisher URL "
+            "(e.g. http://127.0.0.1:8080/push/publish; also $CROSSTABLE_PUSH_URL) "
+            "instead of streaming them from this process. See docs/deploy.md.",
+        ),
+    ] = None,
 ) -> None:
     """Run the web application: live crosstables, results, print pages, JSON API."""
+    from crosstable.web.push import check_push_url
+
     run(
         db,
         host=host,
         port=port,
         trusted=trusted_proxies(trusted_proxy or []),
         tick_every=tick_every if tick else None,
+        push_url=None if push_url is None else check_push_url(push_url),
     )
 
 
@@ -130,6 +148,7 @@ def run(
     banner: str = "",
     trusted: Sequence[str] | None = None,
     tick_every: float | None = None,
+    push_url: str | None = None,
 ) -> None:
     """Start the server (blocks until interrupted); with ``tick_every`` the series'
     clock ticks in a background thread (crosstable.service.series.ticker)."""
@@ -148,7 +167,7 @@ def run(
     from crosstable.store import open_store, resolve_url
 
     service = Service(open_store(db))
-    app = create_app(service=service)
+    app = create_app(service=service, push_url=push_url)
     shown = resolve_url(db)
     typer.echo(banner or f"crosstable on http://{host}:{port}/  (database {shown})")
     ticker = None

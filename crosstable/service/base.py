@@ -222,10 +222,14 @@ class ServiceBase:
             self._announce(notification)
 
     def _announce(self, notification: Notification) -> None:
-        """A committed change: tell the other processes (PostgreSQL), then this one."""
+        """A committed change: tell this process, then the other processes (PostgreSQL).
+
+        In this order: a push publisher (web/push.py) publishes from this process's bus
+        before the NOTIFY is queued, so a process that dies in between never announced
+        the change and the listeners' polling finds it (issue 17.1)."""
+        self.bus.publish(notification)
         if self.store.dialect == "postgresql":
             notifier_for(self.store).send(notification)
-        self.bus.publish(notification)
 
     def _append(
         self,

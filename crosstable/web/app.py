@@ -33,7 +33,7 @@ from crosstable.service.accounts import Accounts
 from crosstable.service.errors import ConflictError, NotFoundError
 from crosstable.service.sessions import Sessions, SignInLimits
 from crosstable.store import Store, open_store
-from crosstable.web import i18n
+from crosstable.web import i18n, push
 from crosstable.web.headers import SecurityHeaders
 from crosstable.web.hub import Hub
 from crosstable.web.limits import BodyLimit
@@ -75,11 +75,13 @@ def create_app(
     service: Service | None = None,
     listen: bool | None = None,
     secure_cookies: bool | None = None,
+    push_url: str | None = None,
 ) -> FastAPI:
     """The web app over the database ``db`` (a path or URL; a :class:`Store`) or a ``service``.
 
     ``listen`` starts a PostgreSQL LISTEN thread so that several app processes on one
-    database push each other's changes (default: on for PostgreSQL).
+    database push each other's changes (default: on for PostgreSQL). ``push_url``
+    (or ``CROSSTABLE_PUSH_URL``): live updates go out through nchan (web/push.py).
     """
     if service is None:
         store = db if isinstance(db, Store) else open_store(db)
@@ -195,6 +197,7 @@ def create_app(
     app.include_router(rating_list.router)  # GET /api/v1/rating-list (issue 16.1)
     app.include_router(rating_list_upload.router)  # /admin/rating-lists (issue 16.1)
     app.include_router(ratings_api.router)  # GET /api/v1/tournaments/{id}/ratings (16.2)
+    push.install(app, site, push_url)  # live updates through nginx/nchan (issue 17.1)
     return app
 
 

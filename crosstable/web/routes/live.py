@@ -22,6 +22,12 @@ with an older revision than the current one gets the current table at once,
 so a dropped connection loses nothing; the comment ``: live`` follows once the
 viewer is in step. A comment every 15 seconds keeps proxies from closing a
 quiet stream.
+
+With a push server (``crosstable serve --push-url``, :mod:`crosstable.web.push`)
+this address answers ``307`` to the nchan location of the tournament's channel in
+the viewer's language (a reconnecting browser's ``Last-Event-ID`` goes along):
+there every change arrives as one event ``live`` whose JSON carries the revision,
+the ``change`` list and the changed ``cells`` or the whole ``table``.
 """
 
 from __future__ import annotations
@@ -31,7 +37,7 @@ import contextlib
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import Response
+from fastapi.responses import RedirectResponse, Response
 
 from crosstable.core.errors import CrosstableError
 from crosstable.web import i18n
@@ -118,11 +124,15 @@ class LiveStream(Response):
 )
 async def events(
     tid: int, request: Request, rev: int | None = None, cells: bool = False
-) -> LiveStream:
+) -> Response:
     site = site_of(request)
     current = await asyncio.to_thread(site.service.revision, tid)  # 404 before the stream starts
     known = rev
     last_id = request.headers.get("last-event-id")
+    publisher = getattr(request.app.state, "push", None)
+    if publisher is not None:  # the push server streams it (web/push.py)
+        target = publisher.subscribe_url(tid, i18n.current.get(), last_id)
+        return RedirectResponse(target, status_code=307, headers={"cache-control": "no-store"})
     if last_id and last_id.isdigit():
         known = int(last_id)
     if known is not None and known > current:  # a table from another database's past

@@ -16,37 +16,82 @@
     document.dispatchEvent(new CustomEvent("crosstable:updated", { detail: { revision: revision } }));
   }
 
-  function onCrosstable(event) {
+  function onCrosstable(event) { swapTable(event.data, event.lastEventId); }
+
+  function swapTable(html, revision) {
     var live = document.getElementById("live");
     if (!live || live.dataset.quiet) return;
     var before = {};
     live.querySelectorAll("tbody tr").forEach(function (tr) { before[tr.id] = tr.textContent; });
-    live.innerHTML = event.data;
+    live.innerHTML = html;
     live.querySelectorAll("tbody tr").forEach(function (tr) {
       if (before[tr.id] !== undefined && before[tr.id] !== tr.textContent) tr.classList.add("flash-new");
     });
-    updated(live, event.lastEventId);
+    updated(live, revision);
   }
 
   /* only the cells that changed since the table we have: [row, cell, html] (rows: every tr
      of the table in order); anything unexpected asks for the whole table again */
   function onCells(event) {
+    if (!applyCells(JSON.parse(event.data), event.lastEventId)) resync();
+  }
+
+  function applyCells(patch, revision) {
     var live = document.getElementById("live");
-    if (!live || live.dataset.quiet) return;
-    var wrap = live.querySelector("[data-revision]"), patch = JSON.parse(event.data);
+    if (!live || live.dataset.quiet) return true;
+    var wrap = live.querySelector("[data-revision]");
     var rows = wrap ? wrap.querySelectorAll("tr") : [], flash = [];
     var fits = wrap && wrap.dataset.revision === String(patch.base) && patch.cells.every(function (c) {
       return rows[c[0]] && rows[c[0]].children[c[1]];
     });
-    if (!fits) { resync(); return; }
+    if (!fits) return false;
     patch.cells.forEach(function (c) {
       var row = rows[c[0]];
       row.children[c[1]].outerHTML = c[2];
       if (row.parentNode.tagName === "TBODY" && flash.indexOf(row) < 0) flash.push(row);
     });
     flash.forEach(function (tr) { tr.classList.remove("flash-new"); void tr.offsetWidth; tr.classList.add("flash-new"); });
-    wrap.dataset.revision = event.lastEventId;
-    updated(live, event.lastEventId);
+    wrap.dataset.revision = String(revision);
+    updated(live, revision);
+    return true;
+  }
+
+  /* through a push server (nginx/nchan, docs/deploy.md): one event per change, JSON
+     {revision, change, base+cells | table, full}; older than what we have: skipped */
+  function liveRevision(live) {
+    var m = /rev=(-?\d+)/.exec(live.dataset.events || "");
+    return m ? parseInt(m[1], 10) : -1;
+  }
+
+  function onLive(event) {
+    var live = document.getElementById("live"), m;
+    if (!live) return;
+    try { m = JSON.parse(event.data); } catch (e) { return; }
+    if (m.revision <= liveRevision(live)) return;
+    if (live.dataset.quiet) updated(live, m.revision);
+    else if (m.cells && applyCells(m, m.revision)) { /* applied */ }
+    else if (m.table) swapTable(m.table, m.revision);
+    else fetchTable(m.full, m.revision);
+    onChange({ data: JSON.stringify(m.change || [{ kind: "refresh" }]) });
+  }
+
+  /* the whole table, kept by the push server (else from the app) */
+  function fetchTable(url, revision) {
+    var live = document.getElementById("live");
+    fetch(url, { cache: "no-store" }).then(function (r) {
+      if (!r.ok) throw new Error(r.status);
+      return r.json();
+    }).then(function (t) {
+      if (t.revision >= revision && t.revision > liveRevision(live)) swapTable(t.table, t.revision);
+      else throw new Error("stale");
+    }).catch(function () {
+      var m = /\/t\/(\d+)\//.exec(live.dataset.events || "");
+      if (m) fetch("/t/" + m[1] + "/live", { cache: "no-store" }).then(function (r) { return r.text(); }).then(function (html) {
+        var probe = document.createElement("div"); probe.innerHTML = html;
+        var wrap = probe.querySelector("[data-revision]");
+        swapTable(html, wrap ? wrap.dataset.revision : revision);
+      });
+    });
   }
 
   function resync() {
@@ -86,6 +131,7 @@
     source.addEventListener("crosstable", onCrosstable);
     source.addEventListener("cells", onCells);
     source.addEventListener("change", onChange);
+    source.addEventListener("live", onLive);
   }
 
   /* a tie-break value explains itself (one listener for every table, also after live swaps) */

@@ -1,0 +1,508 @@
+"""Live updates through a push server: nginx with nchan (issue 17 items 1 and 5; R-RR-12).
+
+With ``crosstable serve --push-url URL`` (or ``CROSSTABLE_PUSH_URL``) the app does not
+write to spectators' sockets itself: after each committed change it publishes ONE
+message per tournament channel to nchan over HTTP, and nchan (C, in nginx) writes it
+to every subscriber. Without the setting nothing changes: the embedded hub
+(:mod:`crosstable.web.hub`) serves the event streams.
+
+Channels, per tournament and language (a fragment is rendered in the reader's
+language; two languages, two channels):
+
+* ``{tid}-{locale}`` — every change: JSON ``{"revision", "change", "base", "cells"}``
+  when only cells changed since revision ``base`` (= ``revision - 1``: whoever is
+  current applies them), else ``{"revision", "change", "table"}`` with the whole
+  fragment; ``"full"`` names the table channel. nchan keeps the last messages
+  (``nchan_message_buffer_length``): a reconnecting subscriber sends the id of the
+  last message it got (``Last-Event-ID``) and gets every message after it, a new
+  one gets the kept messages from the oldest (``nchan_subscriber_first_message
+  oldest``); a page skips those not newer than its table.
+* ``{tid}-{locale}.table`` — the whole fragment at the newest revision
+  (``{"revision", "table"}``), kept by nchan: a page whose table is too old for
+  the cells it got reads it there (one GET to nginx, none to the app).
+
+Who publishes (several processes on PostgreSQL): the process that recorded the
+change, from the thread that committed it, *before* the change is announced to the
+other processes (``pg_notify``, ``ServiceBase._announce`` publishes on the bus
+first). A change the other processes hear of by NOTIFY is never published by them.
+A process killed after its commit and before its publish never sent the NOTIFY
+either: the listeners' polling finds the change "not announced" (a notification
+with no origin), and only the process that holds the PostgreSQL advisory lock
+``crosstable.push`` publishes those (:class:`Leadership`; the lock goes with a dead
+process's connection, and a process that takes it over publishes what its polls
+found meanwhile). So each change is published once; twice only when a process dies
+between its publish and its NOTIFY (a duplicate at the same revision: pages skip a
+revision they have).
+
+Order across processes: every publisher reads the tournament's revision again
+after publishing, and publishes the newest state when it has moved on, so the
+last message nchan keeps is never older than a change committed before it.
+
+When nchan cannot be reached (nginx restarting), the tournaments changed meanwhile
+are kept and their newest state is published as soon as it answers again (a thread
+tries every half second); the committing threads do not wait for it meanwhile.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import logging
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from typing import Any
+from urllib.parse import quote, urlsplit
+
+from crosstable.core.errors import CrosstableError
+from crosstable.service.bus import EventBus, Notification, plain_url
+from crosstable.web.hub import changed_cells
+
+log = logging.getLogger(__name__)
+
+#: the environment variables of the two settings (for any way of starting the app)
+PUSH_URL_ENV = "CROSSTABLE_PUSH_URL"
+PUSH_PUBLIC_ENV = "CROSSTABLE_PUSH_PUBLIC"
+#: where pages subscribe by default (same origin; deploy/nginx.conf)
+PUBLIC = "/push"
+#: tables kept to find the changed cells (per tournament and language; least recently used go)
+KEPT_TABLES = 4096
+#: seconds after which a publication counts as safely delivered (an nginx restart
+#: later does not publish that tournament again)
+RECENT = 120.0
+#: seconds a poll-found change is kept by a process that is not the leader (for a takeover)
+TAKEOVER_WINDOW = 30.0
+
+#: renders the live fragment of a tournament for one language: (tournament, locale) → html
+Renderer = Callable[[int, str], tuple[int, str]]
+
+
+class PushUrlError(CrosstableError, ValueError):
+    """The push server's publisher URL is not usable."""
+
+
+class PushError(Exception):
+    """nchan did not take a message (not running, or it answered with an error)."""
+
+
+def check_push_url(url: str) -> str:
+    """The publisher URL without a trailing slash, checked.
+
+    >>> check_push_url("http://127.0.0.1:8080/push/publish/")
+    'http://127.0.0.1:8080/push/publish'
+    >>> check_push_url("ftp://x")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    crosstable.web.push.PushUrlError: push URL ftp://x: not an http:// URL of the push ...
+    """
+    parts = urlsplit(url.strip())
+    if parts.scheme != "http" or not parts.hostname or parts.query or parts.fragment:
+        raise PushUrlError(
+            "push URL {url}: not an http:// URL of the push server's publisher location "
+            "(e.g. http://127.0.0.1:8080/push/publish)",
+            url=url,
+        )
+    return url.strip().rstrip("/")
+
+
+def channel(tournament_id: int, locale: str) -> str:
+    """The channel of a tournament's live table in one language.
+
+    >>> channel(5, "ru"), table_channel(5, "ru")
+    ('5-ru', '5-ru.table')
+    """
+    return f"{tournament_id}-{locale}"
+
+
+def table_channel(tournament_id: int, locale: str) -> str:
+    return f"{channel(tournament_id, locale)}.table"
+
+
+def changes_json(changes: list[Notification], revision: int) -> list[dict[str, Any]]:
+    """The ``change`` list of a message (as the hub sends it); ``refresh`` when the
+    message stands for changes it does not list (a newer state published again)."""
+    if not changes:
+        return [{"seq": revision, "kind": "refresh", "summary": "", "games": []}]
+    return [
+        {"seq": n.seq, "kind": n.kind, "summary": n.summary, "games": [list(g) for g in n.games]}
+        for n in changes
+    ]
+
+
+class _Connections(threading.local):
+    connection: http.client.HTTPConnection | None = None
+
+
+class Publisher:
+    """Publishes every change this process records (and, as the leader, the changes
+    found unannounced) to nchan; see the module's text."""
+
+    def __init__(
+        self,
+        url: str,
+        bus: EventBus,
+        render: Renderer,
+        revision_of: Callable[[int], int],
+        *,
+        locales: tuple[str, ...] = ("en", "ru"),
+        public: str = PUBLIC,
+        leadership: Leadership | None = None,
+        timeout: float = 2.0,
+        retry_every: float = 0.5,
+    ) -> None:
+        self.url = check_push_url(url)
+        parts = urlsplit(self.url)
+        self._host = parts.hostname or "127.0.0.1"
+        self._port = parts.port or 80
+        self._path = parts.path
+        self.public = public.rstrip("/")
+        self.bus = bus
+        self.render = render
+        self.revision_of = revision_of
+        self.locales = locales
+        self.leadership = leadership
+        self.timeout = timeout
+        self.retry_every = retry_every
+        #: messages nchan took (for tests and the benchmark)
+        self.published = 0
+        self._local = _Connections()
+        self._locks: dict[int, threading.Lock] = {}
+        self._locks_lock = threading.Lock()
+        #: (tournament, locale) → (revision, html) of the newest table published from here
+        self._tables: OrderedDict[tuple[int, str], tuple[int, str]] = OrderedDict()
+        self._tables_lock = threading.Lock()
+        #: tournaments whose newest state nchan has not got (it could not be reached)
+        self._dirty: dict[int, list[Notification]] = {}
+        self._down = False
+        #: tournament → when its state was last published from here
+        self._published_at: dict[int, float] = {}
+        #: poll-found changes seen while not the leader: tournament → when
+        self._unowned: dict[int, float] = {}
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._unsubscribe: Callable[[], None] | None = None
+
+    # -- life ------------------------------------------------------------------------
+
+    def start(self) -> Publisher:
+        if self.leadership is not None:
+            self.leadership.on_taken = self._taken_over
+            self.leadership.start()
+        self._unsubscribe = self.bus.subscribe(self._from_bus)
+        self._thread = threading.Thread(target=self._retry, name="crosstable-push", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
+        self._stop.set()
+        self._wake.set()
+        if self._thread is not None:
+            self._thread.join(5)
+        if self.leadership is not None:
+            self.leadership.stop()
+
+    # -- where pages subscribe -------------------------------------------------------
+
+    def subscribe_url(self, tournament_id: int, locale: str, last_id: str | None = None) -> str:
+        """The nchan location of a tournament's changes (``last_id``: nchan's id of the
+        last message the subscriber has, when it reconnects)."""
+        url = f"{self.public}/live/{channel(tournament_id, locale)}"
+        if last_id and ":" in last_id:  # (nchan's ids are "time:tag"; a revision is not one)
+            url += f"?last_event_id={quote(last_id, safe='')}"
+        return url
+
+    def table_url(self, tournament_id: int, locale: str) -> str:
+        return f"{self.public}/table/{table_channel(tournament_id, locale)}"
+
+    # -- who publishes -----------------------------------------------------------------
+
+    def _from_bus(self, notification: Notification) -> None:
+        if notification.origin == self.bus.origin:
+            self.publish(notification.tournament_id, [notification])
+            return
+        if notification.origin:
+            return  # another process recorded it and published it before announcing it
+        # found by a listener's poll: nobody announced it (its process died after the commit)
+        if self.leadership is None or self.leadership.leader:
+            self.publish(notification.tournament_id, [notification])
+            return
+        now = time.monotonic()
+        self._unowned[notification.tournament_id] = now
+        for tid, when in list(self._unowned.items()):
+            if now - when > TAKEOVER_WINDOW:
+                self._unowned.pop(tid, None)
+
+    def _taken_over(self) -> None:
+        """This process became the leader: publish what its polls found meanwhile."""
+        found, self._unowned = self._unowned, {}
+        for tid in found:
+            self.publish(tid, [])
+
+    # -- publishing --------------------------------------------------------------------
+
+    def publish(self, tournament_id: int, changes: list[Notification]) -> None:
+        """Publish the newest state of a tournament (after a committed change)."""
+        with self._locks_lock:
+            if self._down:  # (the retry thread sends it once nchan answers)
+                self._dirty.setdefault(tournament_id, []).extend(changes)
+                return
+        try:
+            with self._lock_of(tournament_id):
+                self._publish_newest(tournament_id, changes)
+        except PushError as error:
+            log.warning("the push server did not take a change (%s); retrying", error)
+            self._went_down({tournament_id: changes})
+        except CrosstableError:  # the tournament is gone
+            log.debug("tournament %s is gone: nothing to publish", tournament_id)
+
+    def _went_down(self, dirty: dict[int, list[Notification]]) -> None:
+        with self._locks_lock:
+            self._down = True
+            for tid, changes in dirty.items():
+                self._dirty.setdefault(tid, [])[:0] = changes
+        self._wake.set()
+
+    def _publish_newest(self, tournament_id: int, changes: list[Notification]) -> None:
+        for _attempt in range(5):
+            revision = -1
+            for locale in self.locales:
+                revision = max(revision, self._publish_locale(tournament_id, locale, changes))
+            # (another process may have published an older state after our newer one)
+            if self.revision_of(tournament_id) <= revision:
+                return
+            changes = []
+
+    def _publish_locale(self, tid: int, locale: str, changes: list[Notification]) -> int:
+        revision, html = self.render(tid, locale)
+        key = (tid, locale)
+        with self._tables_lock:
+            before = self._tables.get(key)
+        body: dict[str, Any] = {"revision": revision, "change": changes_json(changes, revision)}
+        cells = None
+        if before is not None and before[0] == revision - 1:
+            cells = changed_cells(before[1], html)
+        if cells is not None and before is not None:
+            body |= {"base": before[0], "cells": cells}
+        else:
+            body["table"] = html
+        body["full"] = self.table_url(tid, locale)
+        self._post(table_channel(tid, locale), {"revision": revision, "table": html})
+        self._post(channel(tid, locale), body)
+        with self._tables_lock:
+            kept = self._tables.get(key)
+            if kept is None or kept[0] <= revision:
+                self._tables[key] = (revision, html)
+                self._tables.move_to_end(key)
+            while len(self._tables) > KEPT_TABLES:
+                self._tables.popitem(last=False)
+        self._published_at[tid] = time.monotonic()
+        return revision
+
+    def _post(self, name: str, body: dict[str, Any]) -> None:
+        data = json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
+        status = self._request("POST", name, data)
+        if status not in (200, 201, 202):
+            raise PushError(f"{self.url}/{name}: HTTP {status}")
+        self.published += 1
+
+    def _request(self, method: str, name: str, data: bytes | None) -> int:
+        headers = {"Content-Type": "application/json", "Accept": "application/json"}
+        for attempt in (1, 2):  # a kept-alive connection nginx closed: once more, anew
+            connection = self._local.connection
+            if connection is None:
+                connection = http.client.HTTPConnection(
+                    self._host, self._port, timeout=self.timeout
+                )
+                self._local.connection = connection
+            try:
+                connection.request(method, f"{self._path}/{name}", data, headers)
+                response = connection.getresponse()
+                response.read()
+            except (OSError, http.client.HTTPException) as error:
+                connection.close()
+                self._local.connection = None
+                if attempt == 2:
+                    raise PushError(f"{self.url}: {error}") from None
+                continue
+            return response.status
+        raise PushError(self.url)  # (not reached)
+
+    def _lock_of(self, tournament_id: int) -> threading.Lock:
+        with self._locks_lock:
+            lock = self._locks.get(tournament_id)
+            if lock is None:
+                lock = self._locks[tournament_id] = threading.Lock()
+            return lock
+
+    def _retry(self) -> None:
+        """Every ``retry_every`` seconds: while nchan is unreachable, try to publish the
+        newest state of the tournaments changed meanwhile; while it answers, check that
+        it still has this process's sentinel channel — when it does not, nginx was
+        restarted (nchan's memory is empty, a message may have been lost on the way):
+        publish again the tournaments published lately."""
+        sentinel = f"alive-{self.bus.origin}"
+        alive = False
+        while not self._stop.is_set():
+            self._wake.wait(self.retry_every)
+            self._wake.clear()
+            if self._stop.is_set():
+                return
+            try:
+                if not self._down:
+                    if alive and self._get(sentinel) == 404:
+                        log.warning("the push server lost its channels: publishing again")
+                        self._went_down({tid: [] for tid in self._recent()})
+                        alive = False
+                    if not alive:
+                        self._post(sentinel, {"origin": self.bus.origin})
+                        alive = True
+                    continue
+                self._send_dirty()
+            except PushError:
+                alive = False
+                with self._locks_lock:
+                    self._down = True
+
+    def _recent(self) -> list[int]:
+        now = time.monotonic()
+        recent = []
+        for tid, when in list(self._published_at.items()):
+            if now - when < RECENT:
+                recent.append(tid)
+            else:
+                self._published_at.pop(tid, None)
+        return recent
+
+    def _send_dirty(self) -> None:
+        with self._locks_lock:
+            dirty, self._dirty = self._dirty, {}
+        try:
+            for tid in list(dirty):
+                try:
+                    with self._lock_of(tid):
+                        self._publish_newest(tid, dirty[tid])
+                except CrosstableError:
+                    pass
+                del dirty[tid]
+        except PushError:
+            self._went_down(dirty)
+            raise
+        with self._locks_lock:
+            if not self._dirty:
+                self._down = False
+                log.warning("the push server answers again")
+
+    def _get(self, name: str) -> int:
+        """The status of a GET of a channel's information (404: no such channel)."""
+        return self._request("GET", name, None)
+
+    def flush(self, timeout: float = 10.0) -> bool:
+        """Wait until nothing is left to send (tests); True if so."""
+        deadline = time.monotonic() + timeout
+        while self._down or self._dirty:
+            if time.monotonic() > deadline:
+                return False
+            self._wake.set()
+            time.sleep(0.05)
+        return True
+
+
+class Leadership:
+    """Holds the PostgreSQL advisory lock ``crosstable.push`` (per schema) while it can:
+    the one process that publishes changes nobody announced (see the module's text)."""
+
+    def __init__(self, url: str, *, every: float = 0.5) -> None:
+        self.url = plain_url(url)
+        self.every = every
+        self.leader = False
+        self.on_taken: Callable[[], None] | None = None
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> Leadership:
+        self._thread = threading.Thread(target=self._run, name="crosstable-push-lead", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(5)
+
+    def _run(self) -> None:
+        import psycopg
+
+        while not self._stop.is_set():
+            try:
+                with psycopg.connect(self.url, autocommit=True) as connection:
+                    while not self._stop.is_set():
+                        if not self.leader:
+                            row = connection.execute(
+                                "SELECT pg_try_advisory_lock("
+                                "hashtext('crosstable.push.' || current_schema()))"
+                            ).fetchone()
+                            if row is not None and row[0]:
+                                self.leader = True
+                                log.info("this process publishes unannounced changes")
+                                if self.on_taken is not None:
+                                    self.on_taken()
+                        else:
+                            connection.execute("SELECT 1")
+                        self._stop.wait(self.every)
+            except Exception:
+                log.warning("push leadership: connection lost; retrying", exc_info=True)
+            self.leader = False
+            self._stop.wait(1)
+
+
+def push_settings(url: str | None, public: str | None) -> tuple[str | None, str]:
+    """The publisher URL (None: the embedded hub) and the public prefix, from the
+    arguments or the environment."""
+    import os
+
+    url = url if url is not None else os.environ.get(PUSH_URL_ENV) or None
+    public = public if public is not None else os.environ.get(PUSH_PUBLIC_ENV) or PUBLIC
+    return (None if url is None else check_push_url(url)), public
+
+
+def install(app: Any, site: Any, url: str | None, public: str | None = None) -> None:
+    """Publish the live updates of ``app`` to nchan at ``url`` (None, and no
+    ``CROSSTABLE_PUSH_URL``: nothing changes)."""
+    url, public = push_settings(url, public)
+    app.state.push = None
+    if url is None:
+        return
+    from crosstable.web.i18n import LOCALES
+
+    service = site.service
+    leadership = None
+    if service.store.dialect == "postgresql":
+        leadership = Leadership(service.store.url)
+    publisher = Publisher(
+        url,
+        service.bus,
+        site.render_live,
+        service.revision,
+        locales=tuple(LOCALES),
+        public=public,
+        leadership=leadership,
+    )
+    app.state.push = publisher
+    inner = app.router.lifespan_context
+
+    @asynccontextmanager
+    async def lifespan(running: Any) -> AsyncIterator[Any]:
+        publisher.start()
+        try:
+            async with inner(running) as state:
+                yield state
+        finally:
+            publisher.stop()
+
+    app.router.lifespan_context = lifespan

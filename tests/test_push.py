@@ -1,0 +1,314 @@
+"""The push publisher (crosstable/web/push.py, issue 17 item 1) against a stand-in for
+nchan's publisher location: who publishes, what a message holds, the newest state after
+a race, nginx down and restarted; the redirect of the event stream; --push-url checked.
+The real nginx/nchan runs in tests/test_push_deploy.py."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from crosstable.service.bus import EventBus, Notification
+from crosstable.web.push import Publisher, PushUrlError, check_push_url
+
+
+class FakeNchan:
+    """nchan's publisher location as the publisher sees it: POST keeps a message in a
+    channel, GET answers 200 for a channel that exists, else 404; ``down`` answers 503."""
+
+    def __init__(self) -> None:
+        self.channels: dict[str, list[dict[str, Any]]] = {}
+        self.down = False
+        self.lock = threading.Lock()
+        fake = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *_args: object) -> None:
+                pass
+
+            def _answer(self, status: int) -> None:
+                self.send_response(status)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            def do_POST(self) -> None:
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                if fake.down:
+                    self._answer(503)
+                    return
+                name = self.path.rsplit("/", 1)[1]
+                with fake.lock:
+                    fake.channels.setdefault(name, []).append(body)
+                self._answer(201)
+
+            def do_GET(self) -> None:
+                if fake.down:
+                    self._answer(503)
+                    return
+                self._answer(200 if self.path.rsplit("/", 1)[1] in fake.channels else 404)
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/push/publish"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def messages(self, name: str) -> list[dict[str, Any]]:
+        with self.lock:
+            return list(self.channels.get(name, []))
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture
+def nchan() -> Iterator[FakeNchan]:
+    fake = FakeNchan()
+    try:
+        yield fake
+    finally:
+        fake.close()
+
+
+def fragment(revision: int, cell: str = "½") -> str:
+    return (
+        f'<div data-revision="{revision}"><table><tr><th>1</th><td>{cell}</td></tr>'
+        "<tr><th>2</th><td>0</td></tr></table></div>"
+    )
+
+
+class Tournament:
+    """A tournament's state as the renderer sees it (revision, the one cell)."""
+
+    def __init__(self) -> None:
+        self.revision = 1
+        self.cell = "½"
+        self.renders = 0
+        #: after this many renders the revision moves on (another process's change)
+        self.move_after: int | None = None
+
+    def render(self, _tid: int, locale: str) -> tuple[int, str]:
+        self.renders += 1
+        revision = self.revision
+        if self.move_after is not None and self.renders >= self.move_after:
+            self.move_after = None
+            self.revision += 1
+            self.cell = "1"
+        return revision, fragment(revision, self.cell) + locale
+
+    def revision_of(self, _tid: int) -> int:
+        return self.revision
+
+
+def publisher(nchan: FakeNchan, t: Tournament, bus: EventBus, **options: Any) -> Publisher:
+    return Publisher(
+        nchan.url,
+        bus,
+        t.render,
+        t.revision_of,
+        locales=("en",),
+        retry_every=0.05,
+        **options,
+    ).start()
+
+
+def change(bus: EventBus, seq: int, origin: str | None = None) -> Notification:
+    return Notification(
+        7,
+        seq,
+        "result",
+        f"R1 B1 #{seq}",
+        ((1, 1),),
+        origin=bus.origin if origin is None else origin,
+    )
+
+
+def test_own_change_is_published_once_per_channel_table_then_cells(nchan: FakeNchan) -> None:
+    bus, t = EventBus(), Tournament()
+    push = publisher(nchan, t, bus)
+    try:
+        bus.publish(change(bus, 1))
+        t.revision, t.cell = 2, "1"
+        bus.publish(change(bus, 2))
+    finally:
+        push.stop()
+    first, second = nchan.messages("7-en")
+    assert first["revision"] == 1 and first["table"] == fragment(1) + "en"
+    assert first["change"][0]["summary"] == "R1 B1 #1" and first["full"] == "/push/table/7-en.table"
+    # only a cell changed since the revision before: the cells, not the table
+    assert second["base"] == 1 and "table" not in second
+    assert second["cells"] == [[0, 1, "<td>1</td>"]]
+    # the table channel has the whole table at each revision
+    assert [m["revision"] for m in nchan.messages("7-en.table")] == [1, 2]
+    assert nchan.messages("7-en.table")[-1]["table"] == fragment(2, "1") + "en"
+
+
+def test_another_process_change_is_not_published_here(nchan: FakeNchan) -> None:
+    bus, t = EventBus(), Tournament()
+    push = publisher(nchan, t, bus)
+    try:
+        bus.publish(change(bus, 1, origin="another-process"))
+    finally:
+        push.stop()
+    assert nchan.messages("7-en") == []
+
+
+class Lead:
+    """A stand-in for :class:`crosstable.web.push.Leadership`."""
+
+    def __init__(self, leader: bool) -> None:
+        self.leader = leader
+        self.on_taken: Any = None
+
+    def start(self) -> Lead:
+        return self
+
+    def stop(self) -> None:
+        pass
+
+
+def test_an_unannounced_change_is_published_by_the_leader_only(nchan: FakeNchan) -> None:
+    bus, t = EventBus(), Tournament()
+    follower = Lead(False)
+    push = publisher(nchan, t, bus, leadership=follower)
+    try:
+        bus.publish(change(bus, 1, origin=""))  # found by the listener's poll
+        assert nchan.messages("7-en") == []
+        follower.leader = True  # the leader died: this process took the lock over
+        follower.on_taken()
+        assert [m["revision"] for m in nchan.messages("7-en")] == [1]
+        bus.publish(change(bus, 1, origin=""))
+        assert len(nchan.messages("7-en")) == 2
+    finally:
+        push.stop()
+
+
+def test_a_newer_revision_meanwhile_is_published_too(nchan: FakeNchan) -> None:
+    # another process committed revision 2 while this one rendered revision 1: its
+    # message could reach nchan after ours; so the newest state goes out again
+    bus, t = EventBus(), Tournament()
+    t.move_after = 1
+    push = publisher(nchan, t, bus)
+    try:
+        bus.publish(change(bus, 1))
+    finally:
+        push.stop()
+    revisions = [m["revision"] for m in nchan.messages("7-en")]
+    assert revisions == [1, 2]
+    assert nchan.messages("7-en")[1]["change"][0]["kind"] == "refresh"
+    assert nchan.messages("7-en.table")[-1]["revision"] == 2
+
+
+def test_nchan_down_then_back_gets_the_newest_state(nchan: FakeNchan) -> None:
+    bus, t = EventBus(), Tournament()
+    push = publisher(nchan, t, bus)
+    try:
+        nchan.down = True
+        bus.publish(change(bus, 1))  # does not raise, does not wait
+        t.revision, t.cell = 2, "1"
+        bus.publish(change(bus, 2))
+        assert nchan.messages("7-en") == []
+        nchan.down = False
+        assert push.flush(10)
+    finally:
+        push.stop()
+    (message,) = nchan.messages("7-en")
+    assert message["revision"] == 2
+    assert [c["seq"] for c in message["change"]] == [1, 2]
+
+
+def test_nginx_restarted_publishes_the_recent_tournaments_again(nchan: FakeNchan) -> None:
+    bus, t = EventBus(), Tournament()
+    push = publisher(nchan, t, bus)
+    try:
+        bus.publish(change(bus, 1))
+        sentinel = f"alive-{bus.origin}"
+        published = threading.Event()
+        for _ in range(200):
+            if nchan.messages(sentinel):
+                published.set()
+                break
+            published.wait(0.02)
+        assert published.is_set()
+        with nchan.lock:  # nginx restarted: nchan's memory is empty
+            nchan.channels.clear()
+        assert push.flush(10)
+        for _ in range(200):
+            if nchan.messages("7-en"):
+                break
+            published.clear()
+            published.wait(0.02)
+    finally:
+        push.stop()
+    assert [m["revision"] for m in nchan.messages("7-en")] == [1]
+    assert nchan.messages("7-en.table")[0]["table"] == fragment(1) + "en"
+
+
+def test_this_process_hears_of_a_change_before_the_others_are_told() -> None:
+    # the push publisher runs in the bus callback: a process that dies before it has
+    # published never sent the NOTIFY either (the listeners' poll then finds the change)
+    from crosstable.service import base
+
+    order: list[str] = []
+    bus = EventBus()
+    bus.subscribe(lambda _n: order.append("bus"))
+    stub = SimpleNamespace(store=SimpleNamespace(dialect="postgresql"), bus=bus)
+    notifier = SimpleNamespace(send=lambda _n: order.append("notify"))
+    original = base.notifier_for
+    base.notifier_for = lambda _store: notifier  # type: ignore[assignment]
+    try:
+        base.ServiceBase._announce(stub, change(bus, 1))  # type: ignore[arg-type]
+    finally:
+        base.notifier_for = original
+    assert order == ["bus", "notify"]
+
+
+def test_push_url_is_checked() -> None:
+    assert check_push_url(" http://10.0.0.2:8080/push/publish/ ") == (
+        "http://10.0.0.2:8080/push/publish"
+    )
+    for bad in ("https://x/push", "127.0.0.1:8080", "http:///push", "http://x/p?q=1"):
+        with pytest.raises(PushUrlError, match="not an http:// URL"):
+            check_push_url(bad)
+
+
+def test_serve_refuses_a_bad_push_url(capsys: pytest.CaptureFixture[str]) -> None:
+    from crosstable.cli import main
+
+    assert main(["serve", "--db", "sqlite:///:memory:", "--push-url", "ftp://x"]) == 2
+    assert "push URL ftp://x: not an http:// URL" in capsys.readouterr().err
+
+
+def test_event_stream_redirects_to_nchan_with_push(nchan: FakeNchan, tmp_path: Any) -> None:
+    from fastapi.testclient import TestClient
+
+    from crosstable.service import Service
+    from crosstable.store import open_store
+    from crosstable.web.app import create_app
+    from tests.test_service_support import started
+
+    service = Service(open_store(f"sqlite:///{tmp_path / 'push.db'}"))
+    tid = started(service, 4)
+    app = create_app(service=service, push_url=nchan.url)
+    with TestClient(app) as client:
+        response = client.get(f"/t/{tid}/events?rev=1&cells=1", follow_redirects=False)
+        assert response.status_code == 307
+        assert response.headers["location"] == f"/push/live/{tid}-en"
+        response = client.get(
+            f"/t/{tid}/events",
+            headers={"Last-Event-ID": "1796140544:3", "Accept-Language": "ru"},
+            follow_redirects=False,
+        )
+        assert response.headers["location"] == f"/push/live/{tid}-ru?last_event_id=1796140544%3A3"
+        # a result recorded in this process reaches nchan in both languages
+        client.cookies.clear()
+        service.record_result(tid, 1, 1, "1-0")
+        assert nchan.messages(f"{tid}-en")[-1]["revision"] == service.revision(tid)
+        assert "table" in nchan.messages(f"{tid}-ru")[-1]
+    service.store.close()
