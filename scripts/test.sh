@@ -14,6 +14,7 @@ if [ -x scripts/chromium.sh ]; then
   CROSSTABLE_CHROMIUM="$(bash scripts/chromium.sh)"
   export CROSSTABLE_CHROMIUM
 fi
+[ -x scripts/nginx.sh ] && bash scripts/nginx.sh >/dev/null  # nginx + nchan: tests/test_push_deploy.py
 python3 -m ruff check .
 python3 -m ruff format --check .
 python3 -m mypy crosstable/core
