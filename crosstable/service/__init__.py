@@ -22,6 +22,7 @@ from crosstable.service.errors import ConflictError, NotFoundError
 from crosstable.service.exchange import Exchange
 from crosstable.service.history import History, HistoryItem
 from crosstable.service.knockout import KnockoutPlay
+from crosstable.service.pgn import PgnPlay
 from crosstable.service.play import Play, parse_result
 from crosstable.service.queries import Queries
 from crosstable.service.registration import PlayerInfo, Registration, Regulations
@@ -40,6 +41,7 @@ class UseCases(
     StagePlay,  # a group stage + knockout event: the knockout stage (stages.py)
     History,  # the event log: history, undo, revert (history.py)
     Exchange,  # TRF and JSON export and import (exchange.py)
+    PgnPlay,  # the games' moves: PGN per game, per round, the tournament's PGN (pgn.py)
     Queries,  # the reads: a consistent snapshot each, never blocking a writer (queries.py)
     SeriesPlay,  # series: editions, the clock's ticks, news, the season (series/)
 ):

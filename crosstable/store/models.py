@@ -176,6 +176,8 @@ class GameRow(Base):
     #: knockout only: the bracket slot of the match and the game's number in it
     match: Mapped[int | None] = mapped_column(Integer, nullable=True)
     match_game: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: the game's PGN (migration 0016; None: no moves given); loaded only when read
+    moves: Mapped[str | None] = mapped_column(Text, nullable=True, deferred=True)
 
 
 class ByeRow(Base):
