@@ -162,6 +162,7 @@ def create_app(
         notifications,
         pages,
         pairing,
+        pgn,
         printing,
         rating_list,
         rating_list_upload,
@@ -197,6 +198,8 @@ def create_app(
     app.include_router(rating_list.router)  # GET /api/v1/rating-list (issue 16.1)
     app.include_router(rating_list_upload.router)  # /admin/rating-lists (issue 16.1)
     app.include_router(ratings_api.router)  # GET /api/v1/tournaments/{id}/ratings (16.2)
+    app.include_router(pgn.router)  # the game page, PGN uploads and download (issue 16.4)
+    app.include_router(pgn.api_router)  # /api/v1/…/pgn (issue 16.4)
     push.install(app, site, push_url)  # live updates through nginx/nchan (issue 17.1)
     return app
 

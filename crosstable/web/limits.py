@@ -44,6 +44,9 @@ ROUTES: tuple[tuple[str, re.Pattern[str], int], ...] = (
     ("POST", re.compile(r"/new(/preview)?"), UPLOAD),
     ("POST", re.compile(r"/t/[^/]+/manage/players"), UPLOAD),
     ("POST", re.compile(r"/admin/rating-lists"), RATING_LIST),
+    # a PGN: a game's, a round's, a tournament's (issue 16.4; the service reads 4 MiB)
+    ("POST", re.compile(r"(/api/v1/tournaments/[^/]+|/t/[^/]+)(/rounds/[^/]+)?/pgn"), UPLOAD),
+    ("POST", re.compile(r"(/api/v1/tournaments|/t)/[^/]+/rounds/[^/]+/boards/[^/]+/pgn"), UPLOAD),
 )
 
 

@@ -77,6 +77,7 @@ FIELD_LENGTHS = {
     "tiebreaks": 400,
     "tiebreak_list": 400,
     "list": UPLOAD,  # a pasted player list (each line is checked as a player)
+    "pgn": UPLOAD,  # a pasted PGN (the service bounds it: docs/pgn.md)
     "order": 20_000,  # starting order by hand: up to 1 000 numbers
     "override": 2000,
     "password": 1000,
