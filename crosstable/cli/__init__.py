@@ -80,6 +80,9 @@ def _register() -> None:
     from crosstable.cli import rating_list  # rating lists: import, find, add, update
 
     rating_list.register(app)
+    from crosstable.cli import pgn  # PGN: export, import (issue 16 item 4)
+
+    pgn.register(app)
 
 
 def counted(count: int, singular: str, plural: str | None = None) -> str:

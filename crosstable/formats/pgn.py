@@ -107,12 +107,16 @@ class PgnGame:
         )
 
 
-class _TooLong(Exception):
+class _TooLongError(Exception):
     pass
 
 
 class _Builder(chess.pgn.GameBuilder[chess.pgn.Game]):
     """python-chess's game builder, bounded, without variations, noting the first bad move."""
+
+    def itself(self) -> _Builder:
+        """The builder as its own factory (``read_game`` makes its visitor by a call)."""
+        return self
 
     def begin_game(self) -> None:
         super().begin_game()
@@ -124,7 +128,7 @@ class _Builder(chess.pgn.GameBuilder[chess.pgn.Game]):
     def visit_header(self, tagname: str, tagvalue: str) -> None:
         self.headers_seen += 1
         if self.headers_seen > MAX_HEADERS:
-            raise _TooLong("headers")
+            raise _TooLongError("headers")
         super().visit_header(tagname, tagvalue)
 
     def begin_variation(self) -> chess.pgn.SkipType:  # type: ignore[override]
@@ -153,7 +157,7 @@ class _Builder(chess.pgn.GameBuilder[chess.pgn.Game]):
     def visit_move(self, board: chess.Board, move: chess.Move) -> None:
         self.plies += 1
         if self.plies > 2 * MAX_MOVES:
-            raise _TooLong("moves")
+            raise _TooLongError("moves")
         super().visit_move(board, move)
 
     def handle_error(self, error: Exception) -> None:
@@ -164,25 +168,17 @@ def read_games(text: str, *, source: str = "<input>") -> list[PgnGame]:
     """The games of a PGN text, each checked; an :class:`InputError` for the first fault
     (naming the file, the line the game starts on, the game's number and its fault)."""
     if len(text) > MAX_PGN_BYTES or len(text.encode("utf-8", "surrogatepass")) > MAX_PGN_BYTES:
-        raise InputError(
-            "the PGN is larger than {most} bytes", source=source, most=MAX_PGN_BYTES
-        )
+        raise InputError("the PGN is larger than {most} bytes", source=source, most=MAX_PGN_BYTES)
     if "\x00" in text:
         raise InputError("the PGN contains a NUL character", source=source)
     handle = io.StringIO(text)
     games: list[PgnGame] = []
     while True:
         offset = handle.tell()
-        builder: list[_Builder] = []
-
-        def visitor() -> _Builder:
-            made = _Builder()
-            builder.append(made)
-            return made
-
+        made = _Builder()
         try:
-            game = chess.pgn.read_game(handle, Visitor=visitor)
-        except _TooLong as which:
+            game = chess.pgn.read_game(handle, Visitor=made.itself)
+        except _TooLongError as which:
             line = _line_of(text, offset)
             index = len(games) + 1
             if str(which) == "headers":
@@ -212,10 +208,8 @@ def read_games(text: str, *, source: str = "<input>") -> list[PgnGame]:
         if game is None:
             break
         if len(games) >= MAX_GAMES:
-            raise InputError(
-                "more than {most} games in one PGN", source=source, most=MAX_GAMES
-            )
-        games.append(_checked(game, builder[-1], len(games) + 1, _line_of(text, offset), source))
+            raise InputError("more than {most} games in one PGN", source=source, most=MAX_GAMES)
+        games.append(_checked(game, made, len(games) + 1, _line_of(text, offset), source))
     return [g for g in games if g.moves or _has_content(g)]
 
 
@@ -240,8 +234,9 @@ def _checked(
     where = Message("game {index}", index=index)
     if builder.bad_move is not None:
         number, white, san, kind = builder.bad_move
-        raise InputError(_BAD_MOVES[(kind, white)], source=source, line=line, where=where,
-                         number=number, san=san)
+        raise InputError(
+            _BAD_MOVES[(kind, white)], source=source, line=line, where=where, number=number, san=san
+        )
     for problem in builder.problems:
         if "variant" in str(problem).lower():
             raise InputError(
@@ -298,8 +293,15 @@ def _checked(
     )
 
 
-_ROSTER_DEFAULTS = {"Event": "?", "Site": "?", "Date": "????.??.??", "Round": "?",
-                    "White": "?", "Black": "?", "Result": "*"}
+_ROSTER_DEFAULTS = {
+    "Event": "?",
+    "Site": "?",
+    "Date": "????.??.??",
+    "Round": "?",
+    "White": "?",
+    "Black": "?",
+    "Result": "*",
+}
 
 
 def _empty_roster(key: str, value: str) -> bool:

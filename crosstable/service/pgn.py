@@ -239,9 +239,7 @@ class PgnPlay(ServiceBase):
                 .order_by(GameRow.round, GameRow.board)
                 .options(undefer(GameRow.moves))
             ).all()
-            texts = [
-                _exported(row, entries, dates.get(game.round), game) for game in games
-            ]
+            texts = [_exported(row, entries, dates.get(game.round), game) for game in games]
         return "\n\n".join(texts) + ("\n" if texts else "")
 
 
@@ -379,8 +377,7 @@ def _one(
         return found[0], None
     if found:
         return None, Message(
-            '{game}: several boards of round {round} have these players; give a Round "r.b" '
-            "header",
+            '{game}: several boards of round {round} have these players; give a Round "r.b" header',
             game=game.label,
             round=wanted,
         )
@@ -487,7 +484,8 @@ def _store(
             else Message("round {round}", round=round_number)
         )
         summary = Message(
-            "{scope}: PGN read (games: {games}, moves recorded: {moves}, results recorded: {results})",
+            "{scope}: PGN read (games: {games}, moves recorded: {moves}, "
+            "results recorded: {results})",
             scope=scope,
             games=len(pairs),
             moves=with_moves,

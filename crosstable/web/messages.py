@@ -171,6 +171,25 @@ CATALOGUE: tuple[str, ...] = (
     E_("played"),
     E_("cleared"),
     E_("the administrator's approval is withdrawn until it is given again"),
+    # PGN as read by crosstable/formats/pgn.py (issue 16 item 4; formats are not scanned)
+    E_("the PGN contains a NUL character"),
+    E_("game {index}: more than {most} headers"),
+    E_("game {index}: more than {most} moves"),
+    E_("game {index}: not readable as PGN ({why})"),
+    E_("more than {most} games in one PGN"),
+    E_("game {index}"),
+    E_('game {index} (White "{white}" – Black "{black}", Round "{round}")'),
+    E_("{where}: White's move {number}, {san}, is illegal"),
+    E_("{where}: Black's move {number}, {san}, is illegal"),
+    E_("{where}: White's move {number}, {san}, is ambiguous"),
+    E_("{where}: Black's move {number}, {san}, is ambiguous"),
+    E_("{where}: White's move {number}, {san}, is not a move"),
+    E_("{where}: Black's move {number}, {san}, is not a move"),
+    E_("{where}: the variant {variant} is not played here"),
+    E_("{where}: the FEN header is not a position a game can start from"),
+    E_("{where}: Result {result} is not 1-0, 0-1, 1/2-1/2 or *"),
+    E_("{where}: {count} characters, at most {most} are kept of one game"),
+    E_("the game's moves cannot be read"),
 )
 
 
