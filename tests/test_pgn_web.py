@@ -19,6 +19,7 @@ pytest.importorskip("fastapi")
 
 from fastapi.testclient import TestClient
 from test_service_support import db_url, make_service, started, store  # noqa: F401
+from web_support import signed_in
 
 from crosstable.cli import main
 from crosstable.service import Service
@@ -105,25 +106,9 @@ def test_the_game_page_shows_moves_and_the_final_position_without_javascript(sit
     assert client.get(f"/t/{tid}/rounds/1/boards/9").status_code == 404
 
 
-def _signed_in(client: TestClient) -> str:
-    token = _csrf(client.get("/signin").text)
-    client.post(
-        "/signin",
-        data={"username": "org", "password": "password-org", "csrf_token": token},
-        follow_redirects=False,
-    )
-    return _csrf(client.get("/").text)
-
-
-def _csrf(html: str) -> str:
-    match = re.search(r'name="csrf-token" content="([^"]+)"', html)
-    assert match
-    return match.group(1)
-
-
 def test_the_round_page_reads_a_rounds_pgn_file(site: Any) -> None:
     client, service, tid, _auth = site
-    token = _signed_in(client)
+    token = signed_in(client, "org")
     page = client.get(f"/t/{tid}/rounds/1").text
     assert 'id="round-pgn-upload"' in page and f"/t/{tid}/games.pgn" in page
     text = _pgn(service, tid, 1) + "\n" + _pgn(service, tid, 2, "1. d4 d5 *")
