@@ -19,4 +19,7 @@ python3 -m ruff check .
 python3 -m ruff format --check .
 python3 -m mypy crosstable/core
 python3 -m mypy crosstable
-python3 -m pytest -q --durations=20 "$@"
+# In parallel (pytest-xdist): one worker per core, each with its own PostgreSQL database
+# (tests/conftest.py); a file's tests stay together on one worker, in order, so that its
+# module fixtures (a served web app, a browser) are built once. `-n 0` runs it serially.
+python3 -m pytest -q -n auto --dist loadfile --durations=20 "$@"
