@@ -1,4 +1,4 @@
-"""Who is asking, and may they: signed session cookies, CSRF tokens, API tokens, rate limits.
+r"""Who is asking, and may they: signed session cookies, CSRF tokens, API tokens, rate limits.
 
 * Sessions: Starlette's ``SessionMiddleware`` (an itsdangerous-signed cookie,
   HttpOnly, SameSite=Lax, Secure when the site runs behind HTTPS). The cookie

@@ -406,7 +406,7 @@ class SeriesClock(ServiceBase):
                 tid: status
                 for tid, status in session.execute(
                     select(TournamentRow.id, TournamentRow.status).where(TournamentRow.id.in_(tids))
-                ).tuples()
+                )
             }
             counted = {
                 tid: bool(games) and games == with_result
@@ -414,7 +414,7 @@ class SeriesClock(ServiceBase):
                     select(GameRow.tournament_id, func.count(), func.count(GameRow.result))
                     .where(GameRow.tournament_id.in_(tids))
                     .group_by(GameRow.tournament_id)
-                ).tuples()
+                )
             }
             statuses = {tid: (status_of[tid], counted.get(tid, False)) for tid in tids}
         for tid, (status, complete) in statuses.items():
