@@ -42,6 +42,32 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+#: how long a server may take to start: generous, as the suite runs on every core at once
+#: (pytest-xdist) on machines that others share; a server that stopped fails at once
+START_WITHIN = 180.0
+
+
+def wait_until_served(process: subprocess.Popen[Any], url: str) -> None:
+    """Wait until the server ``process`` answers ``url`` (an ``http://`` URL, or
+    ``tcp://host:port`` for a bare connection); fail if it stops or takes too long."""
+    deadline = time.monotonic() + START_WITHIN
+    while True:
+        try:
+            if url.startswith("tcp://"):
+                host, _, port = url.removeprefix("tcp://").rpartition(":")
+                socket.create_connection((host, int(port)), timeout=5).close()
+            else:
+                with urllib.request.urlopen(url, timeout=5):
+                    pass
+            return
+        except OSError:
+            if process.poll() is not None:
+                pytest.fail(f"the server stopped at start-up (exit {process.returncode})")
+            if time.monotonic() > deadline:
+                pytest.fail(f"the server did not start within {START_WITHIN:.0f} s")
+            time.sleep(0.05)
+
+
 @contextmanager
 def web_server(db: Path, secret: str = "test-secret") -> Iterator[str]:
     """``crosstable.web`` under uvicorn on the SQLite file ``db``: yields its URL once it
@@ -53,16 +79,7 @@ def web_server(db: Path, secret: str = "test-secret") -> Iterator[str]:
     process = subprocess.Popen([*command, *options], env=env, cwd=ROOT)
     url = f"http://127.0.0.1:{port}"
     try:
-        for _ in range(300):
-            try:
-                with urllib.request.urlopen(url + "/", timeout=1):
-                    break
-            except OSError:
-                if process.poll() is not None:
-                    pytest.fail(f"the server stopped at start-up (exit {process.returncode})")
-                time.sleep(0.1)
-        else:
-            pytest.fail("the server did not start")
+        wait_until_served(process, url + "/")
         yield url
     finally:
         process.terminate()

@@ -35,7 +35,7 @@ from crosstable.web.hub import (
     refresh_event,
     start_eagerly,
 )
-from tests.browser import chromium, needs_chromium, web_server
+from tests.browser import chromium, needs_chromium, wait_until_served, web_server
 
 EVENT = re.compile(r"event: (\w+)\r\nid: (\d+)\r\n((?:data: .*\r\n)+)\r\n")
 
@@ -795,7 +795,6 @@ def test_a_real_server_pushes_results_and_stops_with_its_spectators(
     import socket
     import subprocess
     import sys
-    import time
 
     from crosstable.service.accounts import Accounts
 
@@ -817,14 +816,8 @@ def test_a_real_server_pushes_results_and_stops_with_its_spectators(
     command += ["--http", http, "--port", str(port), "--log-level", "warning"]
     server = subprocess.Popen(command, env=env)
     try:
-        for _ in range(300):
-            try:
-                spectator = socket.create_connection(("127.0.0.1", port), timeout=10)
-                break
-            except OSError:
-                time.sleep(0.05)
-        else:
-            pytest.fail("the server did not start")
+        wait_until_served(server, f"tcp://127.0.0.1:{port}")  # slow when every core runs tests
+        spectator = socket.create_connection(("127.0.0.1", port), timeout=10)
         spectator.sendall(
             f"GET /t/{tid}/events?rev={revision} HTTP/1.1\r\nHost: t\r\n\r\n".encode()
         )

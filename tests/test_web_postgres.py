@@ -9,13 +9,14 @@ import subprocess
 import sys
 import threading
 import time
-import urllib.request
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import quote
 
 import pytest
+
+from tests.browser import wait_until_served
 
 pytest.importorskip("fastapi")
 
@@ -60,14 +61,12 @@ def _serve(url: str) -> tuple[subprocess.Popen[bytes], int]:
         env=env,
         cwd=ROOT,
     )
-    for _ in range(200):
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=1):
-                return process, port
-        except OSError:
-            time.sleep(0.1)
-    process.terminate()
-    pytest.fail("the server did not start")
+    try:
+        wait_until_served(process, f"http://127.0.0.1:{port}/")  # slow when every core runs tests
+    except BaseException:
+        process.terminate()
+        raise
+    return process, port
 
 
 def test_two_processes_share_live_updates(pg_url: str) -> None:
