@@ -4,9 +4,10 @@ ticking process at random moments of a simulated edition (SQLite and PostgreSQL)
 The kill test plays one edition (15 players, stage 1 in two groups, the final, the
 super-final; results posted by the test, the stronger player winning every game, so
 the places do not depend on the lots) twice: once ticked in-process without a
-hitch (the reference), once ticked only by child processes
-(tests/series_tick_worker.py: the ticker's pass) each killed with SIGKILL just before a
-randomly chosen SQL statement, twice per due moment, then one clean pass. The
+hitch (the reference, on a database of the same kind, counting each pass's SQL
+statements), once with each due moment's pass in a child process
+(tests/series_tick_worker.py: the ticker's pass) killed with SIGKILL just before a
+statement drawn (seeded) from all the statements of that pass, then one clean pass. The
 two runs must have done the same steps once each: the same recorded step keys in the
 same order, the same tournaments and games (none made twice), the same outbox rows,
 news, awards and results."""
@@ -29,10 +30,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import event, select
 from test_series_news import PLAYERS, _series, _service, play_by_rating
 from test_series_service import current_groups
-from test_service_support import db_url  # noqa: F401
+from test_service_support import db_url, new_database  # noqa: F401
 
 from crosstable.service import Service
 from crosstable.service.series.ticker import Ticker
@@ -48,10 +49,8 @@ from crosstable.store.series_models import (
 
 WORKER = Path(__file__).with_name("series_tick_worker.py")
 ROOT = Path(__file__).resolve().parents[1]
-#: how many killed passes each due moment gets before the clean one
-KILLS = 2
-#: the killed pass dies before one of its first this-many statements
-KILL_RANGE = 240
+#: the seed of the kill points (one per due moment, drawn from all of its pass's statements)
+SEED = 11
 
 
 def test_a_pass_ticks_then_sends_and_reports() -> None:
@@ -163,51 +162,62 @@ def record_of(store: Store) -> dict[str, Any]:
 def test_a_ticking_process_killed_at_random_moments_loses_no_step_and_does_none_twice(
     db_url: str, tmp_path: Path
 ) -> None:
-    reference = open_store(f"sqlite:///{tmp_path}/reference.db")
-    try:
-        play(reference, lambda service, _now: service.tick() and None)
-        expected = record_of(reference)
-    finally:
-        reference.close()
-    assert len(expected["steps"]) == 8 and expected["news"]
+    # the reference, on a database of the same kind: its passes make as many statements
+    # as the killed run's (the same state, the same dialect), so each kill point below
+    # is drawn from the whole of its pass and always kills
+    statements: list[int] = []
 
-    rng = random.Random(11)
+    def counted(service: Service, _now: dt.datetime) -> None:
+        made = [0]
+
+        def count(*_args: object) -> None:
+            made[0] += 1
+
+        event.listen(service.store.engine, "before_cursor_execute", count)
+        try:
+            service.tick()
+        finally:
+            event.remove(service.store.engine, "before_cursor_execute", count)
+        statements.append(made[0])
+
+    with new_database(db_url.partition(":")[0], tmp_path, "reference") as reference_url:
+        reference = open_store(reference_url)
+        try:
+            play(reference, counted)
+            expected = record_of(reference)
+        finally:
+            reference.close()
+    assert len(expected["steps"]) == 8 and expected["news"]
+    assert len(statements) == 4 and min(statements) > 1, statements
+
+    rng = random.Random(SEED)
     kills: list[tuple[str, int, int]] = []
     env = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
 
-    def killed_passes(service: Service, now: dt.datetime) -> None:
-        # each killed pass 11 minutes after the last: a killed SQLite tick leaves its
-        # lease for ten (PostgreSQL's lock goes with the dead connection at once)
-        moment = now
-        for _ in range(KILLS):
-            kill_at = rng.randint(1, KILL_RANGE)
-            ran = subprocess.run(
-                [sys.executable, str(WORKER), db_url, moment.isoformat(), str(kill_at), "7"],
-                capture_output=True,
-                text=True,
-                env=env,
-                timeout=300,
-            )
-            assert ran.returncode in (0, -signal.SIGKILL), ran.stderr
-            kills.append((moment.isoformat(), kill_at, ran.returncode))
-            moment += dt.timedelta(minutes=11)
-        clean = subprocess.run(
-            [sys.executable, str(WORKER), db_url, moment.isoformat(), "0", "7"],
+    def killed_pass(service: Service, now: dt.datetime) -> None:
+        # a child process ticks and is killed before a statement drawn from all of its
+        # pass's; then a clean pass 11 minutes later, here (a killed SQLite tick leaves
+        # its lease for ten; PostgreSQL's lock goes with the dead connection at once)
+        kill_at = rng.randint(1, statements[len(kills)])
+        ran = subprocess.run(
+            [sys.executable, str(WORKER), db_url, now.isoformat(), str(kill_at), "7"],
             capture_output=True,
             text=True,
             env=env,
             timeout=300,
         )
-        assert clean.returncode == 0, clean.stderr
-        service.clock.advance(moment - service.clock.now())  # type: ignore[attr-defined]
+        kills.append((now.isoformat(), kill_at, ran.returncode))
+        assert ran.returncode == -signal.SIGKILL, (kills, ran.stdout, ran.stderr)
+        service.clock.advance(dt.timedelta(minutes=11))  # type: ignore[attr-defined]
+        service.tick()
 
     store = open_store(db_url)
     try:
-        play(store, killed_passes)
+        play(store, killed_pass)
         found = record_of(store)
     finally:
         store.close()
-    assert any(code == -signal.SIGKILL for _m, _k, code in kills), kills  # some were killed
+    assert len(kills) == len(statements)  # every due moment had its killed pass
     for key in expected:
         assert found[key] == expected[key], (key, kills)
 

@@ -14,6 +14,8 @@ import os
 import random
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
@@ -34,11 +36,13 @@ def pg_schema_url(base: str, schema: str) -> str:
     return base + ("&" if "?" in base else "?") + f"options={options}"
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db_url(request: pytest.FixtureRequest, tmp_path: object) -> Iterator[str]:
-    """A fresh, empty database of each kind."""
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path}/store.db"
+@contextmanager
+def new_database(kind: str, folder: Path, name: str = "store") -> Iterator[str]:
+    """A fresh, empty database of ``kind``: ``"sqlite"``, the file ``folder/name.db``;
+    ``"postgresql"``, a schema of its own on the test server (dropped afterwards; under
+    pytest-xdist that server's database is the worker's own, see tests/conftest.py)."""
+    if kind == "sqlite":
+        yield f"sqlite:///{folder}/{name}.db"
         return
     if not PG_URL:
         pytest.skip("CROSSTABLE_TEST_PG_URL is not set (bash scripts/postgres.sh starts a server)")
@@ -52,6 +56,13 @@ def db_url(request: pytest.FixtureRequest, tmp_path: object) -> Iterator[str]:
     finally:
         with psycopg.connect(PG_URL, autocommit=True) as connection:
             connection.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A fresh, empty database of each kind."""
+    with new_database(request.param, tmp_path) as url:
+        yield url
 
 
 @pytest.fixture
