@@ -296,10 +296,15 @@ class Portal:
     tournaments: list[int]
     #: the games of each tournament, (round, board), in the order to post results
     games: dict[int, list[tuple[int, int]]]
+    #: each tournament's organiser's token (results are limited per account and process)
+    tokens: dict[int, str] = field(default_factory=dict)
 
 
-def prepare(db_url: str, tournaments: int = 4, players: int = 8) -> Portal:
-    """An organiser with an API token and ``tournaments`` started round robins."""
+def prepare(
+    db_url: str, tournaments: int = 4, players: int = 8, *, separate_organisers: bool = False
+) -> Portal:
+    """An organiser with an API token and ``tournaments`` started round robins (with
+    ``separate_organisers`` each tournament but the first has an organiser of its own)."""
     sys.path.insert(0, str(ROOT))
     from crosstable.core.model import LotsMethod
     from crosstable.service import Service
@@ -316,11 +321,16 @@ def prepare(db_url: str, tournaments: int = 4, players: int = 8) -> Portal:
         token = accounts.create_token(user.id, "push rig")
         tids: list[int] = []
         games: dict[int, list[tuple[int, int]]] = {}
+        tokens: dict[int, str] = {}
         for number in range(tournaments):
             tid = service.create_tournament(
                 Regulations(name=f"Rig {number + 1}"), actor=name
             ).tournament_id
-            accounts.claim(tid, user)
+            owner = user
+            if separate_organisers and number:
+                owner = accounts.create_user(f"{name}-{number}", uuid.uuid4().hex)
+            accounts.claim(tid, owner)
+            tokens[tid] = token if owner is user else accounts.create_token(owner.id, "rig")
             for index in range(players):
                 service.add_player(tid, PlayerInfo(f"Player {index + 1}", 2000 + index), actor=name)
             service.draw_lots(
@@ -330,7 +340,7 @@ def prepare(db_url: str, tournaments: int = 4, players: int = 8) -> Portal:
             tids.append(tid)
             rounds = players - 1 if players % 2 == 0 else players
             games[tid] = [(r, b) for r in range(1, rounds + 1) for b in range(1, players // 2 + 1)]
-        return Portal(token, tids, games)
+        return Portal(token, tids, games, tokens)
     finally:
         service.store.close()
 
@@ -360,6 +370,9 @@ def apply_cells(html: str, cells: list[list[Any]], revision: int) -> str | None:
     return _REVISION.sub(f' data-revision="{revision}"', joined, count=1)
 
 
+_LIGHT = re.compile(r'\{"revision":(\d+)')
+
+
 def revision_of_html(html: str) -> int:
     found = _REVISION.search(html)
     return int(found.group(1)) if found else -1
@@ -373,6 +386,9 @@ class Spectator:
     tournament: int
     locale: str = "en"
     websocket: bool = False
+    #: only the revisions (no table kept, no cells applied): a measurement's many
+    #: spectators in one process, whose own CPU must not be what is measured
+    light: bool = False
     revision: int = -1
     html: str = ""
     #: revision → when (time.time()) this spectator first had it (or a newer one)
@@ -468,6 +484,11 @@ class Spectator:
                 await self._message(str(message), client)
 
     async def _message(self, text: str, client: Any) -> None:
+        if self.light:
+            found = _LIGHT.match(text)
+            if found is not None:
+                self._have("", int(found.group(1)))
+                return
         try:
             message = json.loads(text)
         except ValueError:
@@ -523,7 +544,7 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
         connection.execute(f"CREATE SCHEMA {schema}")
     db_url = f"{base_url}?options={quote(f'-csearch_path={schema}')}"
     folder = Path(tempfile.mkdtemp(prefix="crosstable-push-"))
-    portal = prepare(db_url, args.tournaments)
+    portal = prepare(db_url, args.tournaments, separate_organisers=True)
     ports = [free_port() for _ in range(args.apps)]
     nginx = PushServer(folder, ports, connections=max(4096, args.spectators * 2 + 512)).start()
     apps = [
@@ -534,15 +555,20 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
     try:
         async with httpx.AsyncClient(limits=limits, timeout=10) as client:
             spectators = [
-                Spectator(nginx.base_url, portal.tournaments[i % len(portal.tournaments)])
+                Spectator(
+                    nginx.base_url, portal.tournaments[i % len(portal.tournaments)], light=True
+                )
                 for i in range(args.spectators)
             ]
             for chunk in range(0, len(spectators), 200):
                 await asyncio.gather(*(s.load(client) for s in spectators[chunk : chunk + 200]))
             tasks = [asyncio.create_task(s.run(client, stop)) for s in spectators]
             await asyncio.wait_for(asyncio.gather(*(s.connected.wait() for s in spectators)), 120)
-            headers = {"Authorization": f"Bearer {portal.token}"}
             sent: list[tuple[int, int, float]] = []
+            # what the processes spend doing nothing (polls, pings), to tell it apart
+            idle = sum(cpu_seconds(a.process.pid) for a in apps if a.process)
+            await asyncio.sleep(args.idle)
+            idle = sum(cpu_seconds(a.process.pid) for a in apps if a.process) - idle
             cpu = [cpu_seconds(a.process.pid) for a in apps if a.process]
             nginx_cpu = nginx.cpu_seconds()
             began = time.perf_counter()
@@ -553,7 +579,7 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
                 response = await client.post(
                     f"{nginx.base_url}/api/v1/tournaments/{tid}/rounds/{rnd}/boards/{board}/result",
                     json={"result": "1-0", "idempotency_key": f"m{index}"},
-                    headers=headers,
+                    headers={"Authorization": f"Bearer {portal.tokens[tid]}"},
                 )
                 if response.status_code == 200:
                     sent.append((tid, int(response.json()["seq"]), moment))
@@ -593,6 +619,10 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
             "p95_ms": round(percentile(delays, 0.95), 1),
             "p99_ms": round(percentile(delays, 0.99), 1),
             "app_cpu_ms_per_result": round(app_cpu * 1000 / max(len(sent), 1), 1),
+            "app_idle_cpu_ms_per_s": round(idle * 1000 / max(args.idle, 0.001), 1),
+            "app_cpu_ms_per_result_less_idle": round(
+                (app_cpu - idle / max(args.idle, 0.001) * elapsed) * 1000 / max(len(sent), 1), 1
+            ),
             "nginx_cpu_ms_per_result": round(nginx_cpu * 1000 / max(len(sent), 1), 1),
             "full_table_reads": sum(s.fulls for s in spectators),
         }
@@ -612,6 +642,7 @@ def main() -> None:
     parser.add_argument("--results", type=int, default=40)
     parser.add_argument("--rate", type=float, default=2.0, help="results per second")
     parser.add_argument("--apps", type=int, default=2)
+    parser.add_argument("--idle", type=float, default=5.0, help="seconds of idle CPU measured")
     args = parser.parse_args()
     print(json.dumps(asyncio.run(measure(args)), indent=2))
 
