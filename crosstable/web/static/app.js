@@ -75,9 +75,13 @@
     onChange({ data: JSON.stringify(m.change || [{ kind: "refresh" }]) });
   }
 
-  /* the whole table, kept by the push server (else from the app) */
+  /* the whole table, kept by the push server (else from the app); one read at a time
+     (the kept messages a page gets on connecting may all be too new for its table) */
+  var fetching = false;
   function fetchTable(url, revision) {
     var live = document.getElementById("live");
+    if (fetching) return;
+    fetching = true;
     fetch(url, { cache: "no-store" }).then(function (r) {
       if (!r.ok) throw new Error(r.status);
       return r.json();
@@ -86,12 +90,12 @@
       else throw new Error("stale");
     }).catch(function () {
       var m = /\/t\/(\d+)\//.exec(live.dataset.events || "");
-      if (m) fetch("/t/" + m[1] + "/live", { cache: "no-store" }).then(function (r) { return r.text(); }).then(function (html) {
+      if (m) return fetch("/t/" + m[1] + "/live", { cache: "no-store" }).then(function (r) { return r.text(); }).then(function (html) {
         var probe = document.createElement("div"); probe.innerHTML = html;
         var wrap = probe.querySelector("[data-revision]");
         swapTable(html, wrap ? wrap.dataset.revision : revision);
       });
-    });
+    }).then(function () { fetching = false; }, function () { fetching = false; });
   }
 
   function resync() {
