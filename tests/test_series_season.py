@@ -39,6 +39,7 @@ from test_service_support import PG_URL, pg_schema_url
 
 from crosstable.service import FixedClock, Service
 from crosstable.service.accounts import Accounts
+from crosstable.service.series.mail_text import Context, context_of, letter
 from crosstable.service.series.sender import SUBJECTS, MailSettings, send_due
 from crosstable.store import Store, open_store
 from crosstable.store.models import EntryRow, GameRow
@@ -351,6 +352,7 @@ def _play_the_season(season: Season, box: Mailbox) -> None:
     # every notification mailed to its player exactly once
     with season.store.reading() as session:
         rows = list(session.scalars(select(SeriesOutboxRow)))
+        subjects = {r.id: _subject(r, context_of(session, r.payload)) for r in rows}
     assert all(r.sent_at is not None and not r.mail_skipped for r in rows)
     kinds = Counter(r.kind for r in rows)
     played = {1: [40, 14, 6, 4], 2: [15, 6, 4], 3: [15, 6, 4]}
@@ -365,12 +367,12 @@ def _play_the_season(season: Season, box: Mailbox) -> None:
         "eliminated": decided - (14 + 6 + 4 + (6 + 4) * 2),
     }
     expected = Counter(
-        (f"player{int(r.recipient.split()[-1]):02d}@example.org", _subject(r)) for r in rows
+        (f"player{int(r.recipient.split()[-1]):02d}@example.org", subjects[r.id]) for r in rows
     )
     received = Counter((str(m["To"]), str(m["Subject"])) for m in box.mails)
     assert received == expected
 
 
-def _subject(row: SeriesOutboxRow) -> str:
-    payload: dict[str, Any] = {"series": "", "start": "", "stage": "", **row.payload}
-    return SUBJECTS[row.kind].format(**payload)
+def _subject(row: SeriesOutboxRow, context: Context) -> str:
+    """The subject mail_text writes (in English: the players chose no language)."""
+    return letter(row.kind, row.payload, context=context).subject

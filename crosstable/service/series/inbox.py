@@ -20,10 +20,12 @@ from typing import Any
 from sqlalchemy import func, select, update
 
 from crosstable.core.errors import RuleError
+from crosstable.service.series.mail_text import LANGUAGE_KEY, LANGUAGES
 from crosstable.service.series.sender import KINDS
 
 __all__ = ["KINDS", "Notification", "Preferences"]
 from crosstable.store import Store
+from crosstable.store.models import PreferenceRow
 from crosstable.store.series_models import NotificationPrefsRow, SeriesOutboxRow
 
 MAX_EMAIL = 320
@@ -184,3 +186,26 @@ def set_preferences(
         else:
             row.email, row.muted = address, stored
     return Preferences(address, tuple(muted), _off_entries(stored))
+
+
+def language(store: Store, user_id: int) -> str | None:
+    """The language the user chose for mails and Telegram (None: the site's default)."""
+    with store.reading() as session:
+        row = session.get(PreferenceRow, LANGUAGE_KEY.format(user=user_id))
+        return row.value if row is not None and row.value in LANGUAGES else None
+
+
+def set_language(store: Store, user_id: int, chosen: str | None) -> None:
+    """The user's language for mails and Telegram (None or "": the site's default)."""
+    if chosen and chosen not in LANGUAGES:
+        raise RuleError("{language} is not a language of the site (en, ru)", language=chosen)
+    key = LANGUAGE_KEY.format(user=user_id)
+    with store.transaction() as session:
+        row = session.get(PreferenceRow, key)
+        if not chosen:
+            if row is not None:
+                session.delete(row)
+        elif row is None:
+            session.add(PreferenceRow(key=key, value=chosen))
+        else:
+            row.value = chosen

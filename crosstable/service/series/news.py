@@ -112,6 +112,7 @@ def publish_stage(
 ) -> str:
     """The stage's news item, awards, results and ``news`` notifications; the title."""
     news_groups: list[dict[str, Any]] = []
+    points_of: dict[int, str] = {}
     for item in groups:
         tid = item.group.tournament_id
         standings = compute_standings(item.tournament, tiebreaks, final=True, lots_seed=tid)
@@ -123,6 +124,7 @@ def publish_stage(
             entry = entries[key]
             wins, played = _counts(item.tournament, start)
             scored = points_text(points.get(start, Fraction(0)))
+            points_of[key] = scored
             place = place_of.get(key)
             common: dict[str, Any] = {  # what the result and the award both say of the player
                 "series_id": series.id,
@@ -187,8 +189,12 @@ def publish_stage(
     )
     session.add(news)
     session.flush()
+    winner = news_groups[0]["winner"] if news_groups else None
     for item in groups:
+        place_of = {key: place for place, key in enumerate(item.outcome.ranking, 1)}
         for key in item.keys:
+            place = place_of.get(key)
+            awarded = place is not None and place <= AWARDED_PLACES and key in item.outcome.played
             notify(
                 session,
                 entries[key],
@@ -202,6 +208,15 @@ def publish_stage(
                     "kind": stage.kind,
                     "news": news.id,
                     "title": title,
+                    # the title's parameters, so each recipient reads it in his language
+                    "edition_number": edition.number,
+                    "winner": winner,
+                    "going": len(going),
+                    "finished": next_stage is None,
+                    "group": group_letter(item.group.letter),
+                    "place": place,
+                    "awarded": awarded,
+                    "points": points_of.get(key, ""),
                 },
                 at=at,
             )

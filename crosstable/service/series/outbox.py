@@ -4,8 +4,8 @@
 time-driven step passes its ``step`` key, unique in the table, so the same step
 can never be recorded twice. :func:`notify` writes an outbox row (R-SE-5) in the same
 transaction as the change that causes it; its ``dedupe_key`` is unique, so a
-notification is queued at most once whatever runs the step. A sender (not built yet,
-docs/series.md) reads the unsent rows, delivers them and sets ``sent_at``.
+notification is queued at most once whatever runs the step. The senders (sender.py,
+telegram_sender.py) read the unsent rows, deliver them and set ``sent_at``.
 """
 
 from __future__ import annotations
@@ -61,13 +61,27 @@ def notify(
     at: str,
 ) -> None:
     """Queue a notification to a registered player (skipped if the key is queued)."""
+    notify_user(session, registration.user_id, registration.name, kind, dedupe_key, payload, at=at)
+
+
+def notify_user(
+    session: Session,
+    user_id: int | None,
+    recipient: str,
+    kind: str,
+    dedupe_key: str,
+    payload: dict[str, Any],
+    *,
+    at: str,
+) -> None:
+    """Queue a notification to an account or a name (skipped if the key is queued)."""
     query = select(SeriesOutboxRow.id).where(SeriesOutboxRow.dedupe_key == dedupe_key)
     if session.scalars(query).first() is not None:
         return
     session.add(
         SeriesOutboxRow(
-            user_id=registration.user_id,
-            recipient=registration.name,
+            user_id=user_id,
+            recipient=recipient,
             kind=kind,
             payload=payload,
             created_at=at,

@@ -38,7 +38,7 @@ from crosstable.core.model import LotsMethod
 from crosstable.service.base import ServiceBase
 from crosstable.service.errors import NotFoundError
 from crosstable.service.registration import PlayerInfo, Regulations
-from crosstable.service.series.outbox import record
+from crosstable.service.series.outbox import notify_user, record
 from crosstable.store.models import TournamentRow
 from crosstable.store.series_models import SeriesPetitionRow, SeriesRow
 
@@ -237,6 +237,7 @@ class SeriesPetitions(ServiceBase):
                 actor=actor,
                 data={"petition": row.id, "tournament": tid},
             )
+            _tell(session, row, "petition-accepted", _series(session, row.series_id).name, at)
         return tid
 
     def refuse_petition(self, petition_id: int, reason: str, *, actor: str = "") -> None:
@@ -264,6 +265,7 @@ class SeriesPetitions(ServiceBase):
                 actor=actor,
                 data={"petition": row.id},
             )
+            _tell(session, row, "petition-refused", _series(session, row.series_id).name, at)
 
     def _adopt_petition(self, title: str, petition_id: int) -> int | None:
         """The tournament an interrupted acceptance made (None: none)."""
@@ -272,6 +274,24 @@ class SeriesPetitions(ServiceBase):
                 if (row.regulations or {}).get("series_petition") == str(petition_id):
                     return row.id
         return None
+
+
+def _tell(session: Any, row: SeriesPetitionRow, kind: str, series: str, at: str) -> None:
+    """The answer to every petitioner with an account, in the decision's transaction
+    (mail_text.py writes it in each one's language)."""
+    payload = {
+        "series": series,
+        "series_id": row.series_id,
+        "petition": row.id,
+        "level": row.level,
+        "reason": row.reason,
+        "tournament": row.tournament_id,
+    }
+    for player in row.players:
+        user = player.get("user")
+        if isinstance(user, int):
+            key = f"{kind}:{row.id}:{user}"
+            notify_user(session, user, str(player["name"]), kind, key, payload, at=at)
 
 
 def _series(session: Any, series_id: int, *, lock: bool = False) -> SeriesRow:

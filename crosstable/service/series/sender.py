@@ -35,19 +35,39 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 from email.policy import SMTP
-from typing import Any
 
 from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
 from crosstable.service.clock import Clock
+from crosstable.service.series.delivery import DeliveryError, Retries, deliver_due
+from crosstable.service.series.mail_text import (
+    DEFAULT,
+    SUBJECTS,
+    Context,
+    context_of,
+    language_of,
+    letter,
+    site_language,
+    unsubscribe_line,
+)
 from crosstable.store import Store
 from crosstable.store.series_models import NotificationPrefsRow, SeriesOutboxRow
 
 #: the kinds a user may choose (the outbox's kinds; "news" is written by the news feed)
 #: long unsubscribe links stay one line (RFC 5322 allows 998 characters)
 MAIL_POLICY = SMTP.clone(max_line_length=998)
-KINDS = ("registered", "start-moved", "stage-starts", "qualified", "eliminated", "news")
+KINDS = (
+    "registered",
+    "start-moved",
+    "stage-starts",
+    "qualified",
+    "eliminated",
+    "news",
+    "petition-accepted",
+    "petition-refused",
+)
+__all__ = ["KINDS", "SUBJECTS", "MailSettings", "compose", "send_due"]
 
 
 @dataclass(frozen=True)
@@ -63,6 +83,8 @@ class MailSettings:
     base_url: str = ""
     secret: str = ""
     timeout: float = 30.0
+    #: the language of a recipient who chose none (``CROSSTABLE_LANGUAGE``)
+    language: str = DEFAULT
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> MailSettings | None:
@@ -80,6 +102,7 @@ class MailSettings:
             password=values.get("CROSSTABLE_SMTP_PASSWORD", ""),
             base_url=values.get("CROSSTABLE_BASE_URL", "").rstrip("/"),
             secret=values.get("CROSSTABLE_SECRET", ""),
+            language=site_language(values),
         )
 
 
@@ -134,10 +157,6 @@ def unsubscribe(store: Store, user_id: int, kind: str) -> None:
             prefs.muted = [*prefs.muted, kind]
 
 
-def _iso(value: dt.datetime) -> str:
-    return value.astimezone(dt.UTC).isoformat(timespec="seconds")
-
-
 def _claim(session: Session, now: str, skip_locked: bool) -> SeriesOutboxRow | None:
     query = (
         select(SeriesOutboxRow)
@@ -161,40 +180,31 @@ def _address(session: Session, row: SeriesOutboxRow) -> tuple[str, NotificationP
     return (row.recipient if "@" in row.recipient else ""), prefs
 
 
-SUBJECTS = {
-    "registered": "{series}: registration confirmed",
-    "start-moved": "{series}: the start moved to {start}",
-    "stage-starts": "{series}: stage {stage} starts",
-    "qualified": "{series}: you qualified from stage {stage}",
-    "eliminated": "{series}: stage {stage} is over for you",
-    "news": "{series}: news",
-}
-
-
-def compose(row: SeriesOutboxRow, address: str, settings: MailSettings) -> EmailMessage:
-    """The mail for one outbox row, with its unsubscribe link when the site is known."""
-    payload: dict[str, Any] = {"series": "", "start": "", "stage": "", **row.payload}
+def compose(
+    row: SeriesOutboxRow,
+    address: str,
+    settings: MailSettings,
+    *,
+    language: str = DEFAULT,
+    context: Context | None = None,
+) -> EmailMessage:
+    """The mail for one outbox row in ``language`` (mail_text.py writes it), with its
+    unsubscribe link when the site is known."""
+    written = letter(
+        row.kind, row.payload, language=language, context=context, base_url=settings.base_url
+    )
     message = EmailMessage(policy=MAIL_POLICY)
     message["From"] = settings.sender
     message["To"] = address
-    message["Subject"] = SUBJECTS.get(row.kind, "{series}").format(**payload)
-    lines = [message["Subject"], ""]
-    if row.kind == "stage-starts":
-        lines.append(f"Your group: {payload.get('group', '')}")
-        if payload.get("first_game"):
-            lines.append(f"Your first game: {payload['first_game']}")
-    if row.kind == "start-moved":
-        lines.append(f"The new start: {payload['start']}")
-    if row.kind == "news" and payload.get("title"):
-        lines.append(str(payload["title"]))
-        if settings.base_url and payload.get("series_id"):
-            lines.append(f"{settings.base_url}/series/{payload['series_id']}/news")
+    message["Subject"] = written.subject
+    lines = [written.subject, "", *written.lines]
     if settings.base_url and settings.secret and row.user_id is not None:
         token = unsubscribe_token(settings.secret, row.user_id, row.kind)
         link = f"{settings.base_url}/notifications/unsubscribe/{token}"
-        lines += ["", f"No more mails like this one: {link}"]
+        lines += ["", unsubscribe_line(link, language)]
         message["List-Unsubscribe"] = f"<{link}>"
     message.set_content("\n".join(lines) + "\n")
+    message["Content-Language"] = language  # (set_content replaces the Content- headers)
     return message
 
 
@@ -210,35 +220,29 @@ def deliver(message: EmailMessage, settings: MailSettings) -> None:
 
 def send_due(store: Store, clock: Clock, settings: MailSettings, *, limit: int = 500) -> SendReport:
     """Deliver up to ``limit`` due outbox rows; what happened, counted."""
-    report = SendReport()
-    skip_locked = store.dialect == "postgresql"
-    for _ in range(limit):
-        now = clock.now()
-        with store.transaction() as session:
-            row = _claim(session, _iso(now), skip_locked)
-            if row is None:
-                break
-            address, prefs = _address(session, row)
-            if not address or (prefs is not None and row.kind in prefs.muted):
-                row.sent_at = _iso(now)
-                row.mail_skipped = True
-                report.skipped += 1
-                continue
-            try:
-                deliver(compose(row, address, settings), settings)
-            except (smtplib.SMTPException, OSError) as error:
-                row.attempts += 1
-                row.last_error = f"{type(error).__name__}: {error}"[:1000]
-                report.errors.append(f"notification {row.id}: {row.last_error}")
-                if row.attempts >= settings.max_attempts:
-                    row.gave_up_at = _iso(now)
-                    report.gave_up += 1
-                else:
-                    delay = settings.base_delay * (2 ** (row.attempts - 1))
-                    row.next_try_at = _iso(now + delay)
-                    report.failed += 1
-                continue
-            row.attempts += 1
-            row.sent_at = _iso(now)
-            report.sent += 1
-    return report
+
+    def send(session: Session, row: SeriesOutboxRow) -> bool:
+        address, prefs = _address(session, row)
+        if not address or (prefs is not None and row.kind in prefs.muted):
+            row.mail_skipped = True
+            return False
+        language = language_of(session, row.user_id, settings.language)
+        mail = compose(
+            row, address, settings, language=language, context=context_of(session, row.payload)
+        )
+        try:
+            deliver(mail, settings)
+        except (smtplib.SMTPException, OSError) as error:
+            raise DeliveryError(f"{type(error).__name__}: {error}") from None
+        return True
+
+    counts = deliver_due(
+        store,
+        clock,
+        _claim,
+        send,
+        Retries(settings.max_attempts, settings.base_delay),
+        label=lambda row: row.id,
+        limit=limit,
+    )
+    return SendReport(counts.sent, counts.skipped, counts.failed, counts.gave_up, counts.errors)

@@ -36,9 +36,18 @@ from typing import Any
 
 from sqlalchemy import or_, select
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 
 from crosstable.service.clock import Clock
-from crosstable.service.series.sender import SUBJECTS
+from crosstable.service.series.delivery import DeliveryError, Retries, deliver_due
+from crosstable.service.series.mail_text import (
+    DEFAULT,
+    Context,
+    context_of,
+    language_of,
+    letter,
+    site_language,
+)
 from crosstable.store import Store
 from crosstable.store.series_models import NotificationPrefsRow, SeriesOutboxRow
 from crosstable.store.telegram_models import TelegramDeliveryRow, TelegramLinkRow
@@ -56,6 +65,8 @@ class TelegramSettings:
     base_delay: dt.timedelta = dt.timedelta(minutes=1)
     base_url: str = ""
     timeout: float = 30.0
+    #: the language of a recipient who chose none (``CROSSTABLE_LANGUAGE``)
+    language: str = DEFAULT
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> TelegramSettings | None:
@@ -67,6 +78,7 @@ class TelegramSettings:
             token=token,
             api=values.get("CROSSTABLE_TELEGRAM_API", DEFAULT_API).rstrip("/") or DEFAULT_API,
             base_url=values.get("CROSSTABLE_BASE_URL", "").rstrip("/"),
+            language=site_language(values),
         )
 
 
@@ -79,14 +91,8 @@ class TelegramReport:
     errors: list[str] = field(default_factory=list)
 
 
-class BotApiError(Exception):
-    """Telegram refused or did not answer; ``retry_after`` seconds when it said so,
-    ``final`` when retrying cannot help."""
-
-    def __init__(self, text: str, *, retry_after: int | None = None, final: bool = False):
-        super().__init__(text)
-        self.retry_after = retry_after
-        self.final = final
+#: Telegram refused or did not answer (the channels' shared failure, delivery.py)
+BotApiError = DeliveryError
 
 
 def send_message(settings: TelegramSettings, chat_id: int, text: str) -> dict[str, Any]:
@@ -124,25 +130,20 @@ def send_message(settings: TelegramSettings, chat_id: int, text: str) -> dict[st
     return result if isinstance(result, dict) else {}
 
 
-def message_text(row: SeriesOutboxRow, base_url: str = "") -> str:
-    """The message of one outbox row (the mail's subject and lines, a link to the site)."""
-    payload: dict[str, Any] = {"series": "", "start": "", "stage": "", **row.payload}
-    lines = [SUBJECTS.get(row.kind, "{series}").format(**payload)]
-    if row.kind == "stage-starts":
-        lines.append(f"Your group: {payload.get('group', '')}")
-        if payload.get("first_game"):
-            lines.append(f"Your first game: {payload['first_game']}")
-        if base_url and payload.get("tournament"):
-            lines.append(f"{base_url}/t/{payload['tournament']}")
-    if row.kind == "start-moved":
-        lines.append(f"The new start: {payload['start']}")
+def message_text(
+    row: SeriesOutboxRow,
+    base_url: str = "",
+    *,
+    language: str = DEFAULT,
+    context: Context | None = None,
+) -> str:
+    """The message of one outbox row in ``language`` (the mail's subject and lines, a
+    link to the site's notifications)."""
+    written = letter(row.kind, row.payload, language=language, context=context, base_url=base_url)
+    lines = [written.subject, *written.lines]
     if base_url:
         lines.append(f"{base_url}/notifications")
     return "\n".join(lines)
-
-
-def _iso(value: dt.datetime) -> str:
-    return value.astimezone(dt.UTC).isoformat(timespec="seconds")
 
 
 def enqueue(store: Store, limit: int = 1000) -> int:
@@ -190,7 +191,7 @@ def enqueue(store: Store, limit: int = 1000) -> int:
     return queued
 
 
-def _claim(session: Any, now: str, skip_locked: bool) -> TelegramDeliveryRow | None:
+def _claim(session: Session, now: str, skip_locked: bool) -> TelegramDeliveryRow | None:
     query = (
         select(TelegramDeliveryRow)
         .where(
@@ -211,37 +212,28 @@ def send_due_telegram(
     store: Store, clock: Clock, settings: TelegramSettings, *, limit: int = 500
 ) -> TelegramReport:
     """Queue what is new, then send up to ``limit`` due deliveries; what happened."""
-    report = TelegramReport(queued=enqueue(store))
-    skip_locked = store.dialect == "postgresql"
-    for _ in range(limit):
-        now = clock.now()
-        with store.transaction() as session:
-            delivery = _claim(session, _iso(now), skip_locked)
-            if delivery is None:
-                break
-            row = session.get(SeriesOutboxRow, delivery.outbox_id)
-            assert row is not None
-            try:
-                send_message(settings, delivery.chat_id, message_text(row, settings.base_url))
-            except BotApiError as error:
-                delivery.attempts += 1
-                delivery.last_error = str(error)[:1000]
-                report.errors.append(f"notification {row.id}: {delivery.last_error}")
-                if error.final or delivery.attempts >= settings.max_attempts:
-                    delivery.gave_up_at = _iso(now)
-                    report.gave_up += 1
-                else:
-                    if error.retry_after is not None:
-                        delay = dt.timedelta(seconds=max(1, error.retry_after))
-                    else:
-                        delay = settings.base_delay * (2 ** (delivery.attempts - 1))
-                    delivery.next_try_at = _iso(now + delay)
-                    report.failed += 1
-                continue
-            delivery.attempts += 1
-            delivery.sent_at = _iso(now)
-            report.sent += 1
-    return report
+    queued = enqueue(store)
+
+    def send(session: Session, delivery: TelegramDeliveryRow) -> bool:
+        row = session.get(SeriesOutboxRow, delivery.outbox_id)
+        assert row is not None
+        language = language_of(session, row.user_id, settings.language)
+        text = message_text(
+            row, settings.base_url, language=language, context=context_of(session, row.payload)
+        )
+        send_message(settings, delivery.chat_id, text)
+        return True
+
+    counts = deliver_due(
+        store,
+        clock,
+        _claim,
+        send,
+        Retries(settings.max_attempts, settings.base_delay),
+        label=lambda delivery: delivery.outbox_id,
+        limit=limit,
+    )
+    return TelegramReport(queued, counts.sent, counts.failed, counts.gave_up, counts.errors)
 
 
 def with_telegram(service: Any, send: Any) -> Any:

@@ -36,6 +36,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import BaseModel, Field
 
 from crosstable.service.series import inbox
+from crosstable.service.series.mail_text import news_title
 from crosstable.service.series.sender import read_unsubscribe_token, unsubscribe
 from crosstable.service.series.views import edition_places
 from crosstable.web import i18n
@@ -179,6 +180,7 @@ def notification_items(site: Any, user: int) -> list[dict[str, Any]]:
                 ),
                 "start": _local(n.payload.get("start"), zone),
                 "created": _local(n.created_at, zone),
+                "title": news_title(n.payload, i18n.current.get()) if n.kind == "news" else "",
             }
         )
     return items
@@ -220,6 +222,8 @@ def _settings_page(request: Request, user: int, status_code: int = 200) -> Respo
         kinds=inbox.KINDS,
         channels=inbox.CHANNELS,
         telegram=linked,
+        language=inbox.language(site.service.store, user) or "",
+        languages=i18n.LOCALES,
     )
 
 
@@ -249,5 +253,6 @@ def settings_post(request: Request, form: CheckedForm) -> Response:
         chosen["email"],
         channels={"site": chosen["site"], "telegram": chosen["telegram"]},
     )
+    inbox.set_language(store, user, text(form, "language") or None)
     request.session["flash"] = {"kind": "ok", "text": i18n.gettext("Your choices are saved.")}
     return RedirectResponse("/notifications/settings", status_code=303)
