@@ -24,9 +24,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from crosstable.core.errors import RuleError
 from crosstable.core.model import Outcome, StageKind, Tournament
 from crosstable.core.series.qualification import GroupOutcome
 from crosstable.core.standings import compute_standings
@@ -51,6 +52,44 @@ AWARDED_PLACES = 3
 MAX_NEWS = 200
 #: the most awards one read returns
 MAX_AWARDS = 5000
+#: a page of news: 20 items by default, at most 100 (the pages and the JSON API)
+NEWS_PER_PAGE, MAX_NEWS_PER_PAGE = 20, 100
+#: a page of awards: 100 by default, at most 500
+AWARDS_PER_PAGE, MAX_AWARDS_PER_PAGE = 100, 500
+
+
+@dataclass(frozen=True, slots=True)
+class Paging:
+    """Which page of a list, checked: ``page`` from 1, ``per_page`` 1…``most``."""
+
+    page: int
+    per_page: int
+
+    @classmethod
+    def checked(cls, page: int, per_page: int, most: int) -> Paging:
+        if page < 1:
+            raise RuleError("page {page}: pages are numbered from 1", page=page)
+        if not 1 <= per_page <= most:
+            raise RuleError(
+                "per_page {per_page}: a page holds 1 to {most} items", per_page=per_page, most=most
+            )
+        return cls(page, per_page)
+
+    def of(self, total: int) -> dict[str, int]:
+        """The page's numbers; a page after the last (of a list that has items) is refused."""
+        pages = max(1, -(-total // self.per_page))
+        if self.page > pages:
+            raise RuleError(
+                "page {page}: there are only {pages} pages of {per_page}",
+                page=self.page,
+                pages=pages,
+                per_page=self.per_page,
+            )
+        return {"page": self.page, "per_page": self.per_page, "total": total, "pages": pages}
+
+    @property
+    def offset(self) -> int:
+        return (self.page - 1) * self.per_page
 
 
 @dataclass(frozen=True, slots=True)
@@ -280,6 +319,60 @@ class SeriesNews(ServiceBase):
                 .limit(limit)
             )
             return [news_json(row) for row in session.scalars(query)]
+
+    def news_page(
+        self, series_id: int, page: int = 1, per_page: int = NEWS_PER_PAGE
+    ) -> dict[str, Any]:
+        """One page of the series' news, newest first (a stable order: the items' ids):
+        ``{"news": [...], "page", "per_page", "total", "pages"}``."""
+        paging = Paging.checked(page, per_page, MAX_NEWS_PER_PAGE)
+        with self.store.reading() as session:
+            _series_row(session, series_id)
+            where = SeriesNewsRow.series_id == series_id
+            total = int(session.scalar(select(func.count()).where(where)) or 0)
+            numbers = paging.of(total)
+            query = (
+                select(SeriesNewsRow)
+                .where(where)
+                .order_by(SeriesNewsRow.id.desc())
+                .offset(paging.offset)
+                .limit(paging.per_page)
+            )
+            return {"news": [news_json(row) for row in session.scalars(query)], **numbers}
+
+    def awards_page(
+        self,
+        series_id: int,
+        page: int = 1,
+        per_page: int = AWARDS_PER_PAGE,
+        *,
+        player: str | None = None,
+        user_id: int | None = None,
+    ) -> dict[str, Any]:
+        """One page of the series' awards, oldest first (a stable order: the awards'
+        ids), one player's only with ``player`` or ``user_id``:
+        ``{"awards": [...], "page", "per_page", "total", "pages"}``."""
+        paging = Paging.checked(page, per_page, MAX_AWARDS_PER_PAGE)
+        with self.store.reading() as session:
+            _series_row(session, series_id)
+            conditions = [SeriesAwardRow.series_id == series_id]
+            if player is not None:
+                folded = " ".join(player.split()).casefold()
+                conditions.append(SeriesAwardRow.folded_name == folded)
+            if user_id is not None:
+                conditions.append(SeriesAwardRow.user_id == user_id)
+            total = int(session.scalar(select(func.count()).where(*conditions)) or 0)
+            numbers = paging.of(total)
+            query = (
+                select(SeriesAwardRow, SeriesEditionRow.number)
+                .join(SeriesEditionRow, SeriesEditionRow.id == SeriesAwardRow.edition_id)
+                .where(*conditions)
+                .order_by(SeriesAwardRow.id)
+                .offset(paging.offset)
+                .limit(paging.per_page)
+            )
+            found = [award_json(row, number) for row, number in session.execute(query)]
+            return {"awards": found, **numbers}
 
     def news_item(self, series_id: int, news_id: int) -> dict[str, Any]:
         """One news item of the series."""

@@ -10,12 +10,15 @@ from typing import Any
 from sqlalchemy import select
 
 from crosstable.core.series.calendar import CalendarKind, slots_after
+from crosstable.core.series.registration import later_stage_open
 from crosstable.service.base import ServiceBase
 from crosstable.service.errors import NotFoundError
 from crosstable.service.series.editions import _edition_info, calendar_of
+from crosstable.service.series.later_stages import AUTOMATIC, _window
 from crosstable.service.series.stages import group_letter
 from crosstable.store.series_models import (
     SeriesEditionRow,
+    SeriesEventRow,
     SeriesGroupRow,
     SeriesRegistrationRow,
     SeriesRow,
@@ -217,3 +220,55 @@ def edition_board(service: ServiceBase, series_id: int, number: int) -> dict[str
                 )
     info["entries"] = names
     return info
+
+
+def stage_place(service: ServiceBase, edition_id: int, user_id: int) -> dict[str, Any] | None:
+    """The account's place in the edition's current stage 2 or later (R-SE-2): the
+    stage, its window (``opens``, ``closes``, ``open``) and whether the place is
+    ``confirmed`` or ``withdrawn``; None when the account plays no such stage (the
+    final and the super-final need no confirmation)."""
+    now = service.clock.now()
+    with service.store.reading() as session:
+        edition = session.get(SeriesEditionRow, edition_id)
+        if edition is None or edition.state == "finished" or edition.stage < 2:
+            return None
+        stage = session.scalars(
+            select(SeriesStageRow).where(
+                SeriesStageRow.edition_id == edition_id, SeriesStageRow.number == edition.stage
+            )
+        ).one_or_none()
+        if stage is None or stage.kind in AUTOMATIC or stage.started_at is None:
+            return None
+        mine = {
+            row.id: row.name
+            for row in session.scalars(
+                select(SeriesRegistrationRow).where(
+                    SeriesRegistrationRow.edition_id == edition_id,
+                    SeriesRegistrationRow.user_id == user_id,
+                )
+            )
+        }
+        groups = session.scalars(select(SeriesGroupRow).where(SeriesGroupRow.stage_id == stage.id))
+        key = next((k for group in groups for k in group.players if k in mine), None)
+        if key is None:
+            return None
+        steps = {
+            step
+            for step in session.scalars(
+                select(SeriesEventRow.step).where(
+                    SeriesEventRow.edition_id == edition_id, SeriesEventRow.step.is_not(None)
+                )
+            )
+        }
+        opens, closes = _window(stage)
+        prefix = f"edition {edition_id}: stage {stage.number}"
+        return {
+            "edition": edition_id,
+            "stage": stage.number,
+            "name": mine[key],
+            "opens": opens.isoformat(),
+            "closes": closes.isoformat(),
+            "open": later_stage_open(now, opens),
+            "confirmed": f"{prefix} registration {key}" in steps,
+            "withdrawn": f"{prefix} withdrawal {key}" in steps,
+        }

@@ -38,7 +38,7 @@ from pydantic import BaseModel, Field
 from crosstable.service.series import inbox
 from crosstable.service.series.mail_text import news_title
 from crosstable.service.series.sender import read_unsubscribe_token, unsubscribe
-from crosstable.service.series.views import edition_places
+from crosstable.service.series.views import edition_places, stage_place
 from crosstable.web import i18n
 from crosstable.web.routes.api import ApiCaller
 from crosstable.web.routes.common import CheckedForm, caller_of, integer, require_user, text
@@ -167,10 +167,27 @@ def notification_items(site: Any, user: int) -> list[dict[str, Any]]:
         int(n.payload["edition"]) for n in listed if isinstance(n.payload.get("edition"), int)
     }
     places = edition_places(site.service, editions)
+    # a later stage's place to confirm (R-SE-2), offered on its stage-start notification
+    stage_places = {e: stage_place(site.service, e, user) for e in editions}
     items = []
     for n in listed:
         place = places.get(n.payload.get("edition", 0)) or {}
         zone = str(place.get("zone", ""))
+        to_confirm = stage_places.get(n.payload.get("edition", 0))
+        if (
+            n.kind != "stage-starts"
+            or not to_confirm
+            or not place
+            or to_confirm["stage"] != n.payload.get("stage")
+        ):
+            to_confirm = None
+        else:
+            closes = (_local(to_confirm["closes"], zone) or {}).get("text", "")
+            to_confirm = to_confirm | {
+                "closes_text": closes,
+                "series": place["series"],
+                "number": place["number"],
+            }
         items.append(
             {
                 "n": n,
@@ -180,6 +197,7 @@ def notification_items(site: Any, user: int) -> list[dict[str, Any]]:
                 ),
                 "start": _local(n.payload.get("start"), zone),
                 "created": _local(n.created_at, zone),
+                "place": to_confirm,
                 "title": news_title(n.payload, i18n.current.get()) if n.kind == "news" else "",
             }
         )

@@ -26,9 +26,11 @@ from crosstable.service.series.views import (
     edition_by_number,
     registered_names,
     series_list,
+    stage_place,
     upcoming_starts,
 )
 from crosstable.web import i18n
+from crosstable.web.routes import series_petitions, series_stages
 from crosstable.web.routes.api import ApiCaller, Num
 from crosstable.web.routes.common import CheckedForm, caller_of, integer, require_user, text
 from crosstable.web.security import Caller, safe_referer
@@ -209,7 +211,12 @@ def edition_page(series_id: Num, number: Num, request: Request) -> Response:
     site, caller = caller_of(request)
     info = site.service.series_info(series_id)
     context = edition_context(site, caller, info, number)
-    return site.page(request, "series_edition.html", caller=caller, s=info, **context)
+    place = None
+    if caller.user is not None:
+        place = stage_place(site.service, int(context["e"]["id"]), int(caller.user.id))
+        if place is not None:
+            place["closes_text"] = (local_moment(place["closes"], str(info["zone"])) or {})["text"]
+    return site.page(request, "series_edition.html", caller=caller, s=info, place=place, **context)
 
 
 @pages.post("/series/{series_id}/editions/{number}/register")
@@ -395,3 +402,5 @@ def api_withdraw(
 
 router.include_router(pages)
 router.include_router(api)
+router.include_router(series_stages.pages)  # a later stage's place as forms (R-SE-2)
+router.include_router(series_petitions.pages)  # R-SE-7 petitions as a page and forms

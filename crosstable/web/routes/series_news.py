@@ -11,6 +11,11 @@ season); anyone may read it, as anyone may read a tournament's crosstable.
 * ``GET /series/{id}/standings[?season=2026|all]`` (page);
 * ``GET /api/v1/series/{id}/news``, ``/news/{item}``, ``/awards[?player=&user=]``,
   ``/standings[?season=]`` and ``/api/v1/users/{id}/badges``.
+
+The news and the awards come a page at a time (``?page=``, from 1; the API also takes
+``per_page``: news 1…100, default 20; awards 1…500, default 100), in a stable order
+(the news newest first, the awards oldest first, by their ids); a page number that is
+not a whole number from 1, or after the last page, is refused (422, the field named).
 """
 
 from __future__ import annotations
@@ -21,7 +26,14 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, Response
 
+from crosstable.core.errors import RuleError
 from crosstable.formats.atom import news_feed
+from crosstable.service.series.news import (
+    AWARDS_PER_PAGE,
+    MAX_AWARDS_PER_PAGE,
+    MAX_NEWS_PER_PAGE,
+    NEWS_PER_PAGE,
+)
 from crosstable.web import i18n
 from crosstable.web.routes import series_petitions
 from crosstable.web.routes.api import Num
@@ -36,6 +48,40 @@ router = APIRouter()
 SHOWN_NEWS = 50
 
 Player = Annotated[str | None, Query(max_length=200, description="a player's name")]
+#: a page number as a page's address gives it (checked here: a clear 422 naming it)
+PageText = Annotated[str | None, Query(max_length=12, description="the page, from 1")]
+PageNumber = Annotated[int, Query(ge=1, le=1_000_000, description="the page, from 1")]
+NewsPerPage = Annotated[
+    int, Query(ge=1, le=MAX_NEWS_PER_PAGE, description=f"items a page, 1…{MAX_NEWS_PER_PAGE}")
+]
+AwardsPerPage = Annotated[
+    int, Query(ge=1, le=MAX_AWARDS_PER_PAGE, description=f"awards a page, 1…{MAX_AWARDS_PER_PAGE}")
+]
+
+
+def page_number(value: str | None) -> int:
+    """A page's ``?page=`` (none: 1); anything but a whole number from 1 is refused."""
+    if value is None or value == "":
+        return 1
+    if not (value.isascii() and value.isdigit()) or int(value) < 1:
+        raise RuleError("page {page}: a page is a whole number from 1", page=repr(value))
+    return int(value)
+
+
+def pager(request: Request, numbers: dict[str, int]) -> dict[str, Any]:
+    """The links to the previous and the next page (the other parameters kept)."""
+    page, pages = numbers["page"], numbers["pages"]
+
+    def link(number: int) -> str:
+        url = request.url.include_query_params(page=number)
+        return f"{url.path}?{url.query}"
+
+    return numbers | {
+        "previous": link(page - 1) if page > 1 else None,
+        "next": link(page + 1) if page < pages else None,
+    }
+
+
 Season = Annotated[
     str | None, Query(max_length=8, description="a year such as 2026, or all (default: now)")
 ]
@@ -71,16 +117,18 @@ def badges_by_player(awards: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 @pages.get("/series/{series_id}/news", response_class=HTMLResponse)
-def news_page(series_id: Num, request: Request) -> Response:
+def news_page(series_id: Num, request: Request, page: PageText = None) -> Response:
     site, caller = caller_of(request)
     info = site.service.series_info(series_id)
-    items = site.service.series_news(series_id, limit=SHOWN_NEWS)
+    listed = site.service.news_page(series_id, page_number(page), NEWS_PER_PAGE)
+    items = listed.pop("news")
     return site.page(
         request,
         "series_news.html",
         caller=caller,
         s=info,
         items=items,
+        paging=pager(request, listed) | {"newest_first": True},
         when=lambda value: i18n.moment_text(_moment(value)),
     )
 
@@ -103,10 +151,16 @@ def news_atom(series_id: Num, request: Request) -> Response:
 
 
 @pages.get("/series/{series_id}/awards", response_class=HTMLResponse)
-def awards_page(series_id: Num, request: Request, player: Player = None) -> Response:
+def awards_page(
+    series_id: Num, request: Request, player: Player = None, page: PageText = None
+) -> Response:
+    """The awards, a page of them at a time (oldest first), as badges per player."""
     site, caller = caller_of(request)
     info = site.service.series_info(series_id)
-    awards = site.service.series_awards(series_id, player=player or None)
+    listed = site.service.awards_page(
+        series_id, page_number(page), AWARDS_PER_PAGE, player=player or None
+    )
+    awards = listed.pop("awards")
     return site.page(
         request,
         "series_awards.html",
@@ -114,6 +168,7 @@ def awards_page(series_id: Num, request: Request, player: Player = None) -> Resp
         s=info,
         players=badges_by_player(awards),
         player=player or "",
+        paging=pager(request, listed),
     )
 
 
@@ -146,10 +201,16 @@ def _moment(value: str) -> dt.datetime:
 
 
 @api.get("/series/{series_id}/news")
-def api_news(series_id: Num, request: Request) -> dict[str, Any]:
-    """The series' news items, newest first: each stage's groups (winner, places 1–3,
-    tournament), who went on, the next stage or the edition's end."""
-    return {"news": site_of(request).service.series_news(series_id, limit=SHOWN_NEWS)}
+def api_news(
+    series_id: Num,
+    request: Request,
+    page: PageNumber = 1,
+    per_page: NewsPerPage = NEWS_PER_PAGE,
+) -> dict[str, Any]:
+    """A page of the series' news items, newest first: each stage's groups (winner,
+    places 1–3, tournament), who went on, the next stage or the edition's end; with
+    ``page``, ``per_page``, ``total`` and ``pages`` (a page after the last is 422)."""
+    return site_of(request).service.news_page(series_id, page, per_page)
 
 
 @api.get("/series/{series_id}/news/{news_id}")
@@ -164,11 +225,14 @@ def api_awards(
     request: Request,
     player: Player = None,
     user: Annotated[int | None, Query(ge=1, le=2_000_000_000)] = None,
+    page: PageNumber = 1,
+    per_page: AwardsPerPage = AWARDS_PER_PAGE,
 ) -> dict[str, Any]:
-    """The series' awards (places 1–3 of every group, final and super-final), oldest
-    first; ``player`` (a name) or ``user`` (an account) for one player's."""
+    """A page of the series' awards (places 1–3 of every group, final and super-final),
+    oldest first; ``player`` (a name) or ``user`` (an account) for one player's; with
+    ``page``, ``per_page``, ``total`` and ``pages`` (a page after the last is 422)."""
     service = site_of(request).service
-    return {"awards": service.series_awards(series_id, player=player or None, user_id=user)}
+    return service.awards_page(series_id, page, per_page, player=player or None, user_id=user)
 
 
 @api.get("/users/{user_id}/badges")

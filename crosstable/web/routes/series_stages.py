@@ -12,12 +12,14 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Request
+from fastapi.responses import RedirectResponse, Response
 
 from crosstable.core.errors import RuleError
 from crosstable.service.series.views import edition_by_number, registered_names
+from crosstable.web import i18n
 from crosstable.web.routes.api import ApiCaller, Num
-from crosstable.web.routes.common import require_user
-from crosstable.web.security import Caller
+from crosstable.web.routes.common import CheckedForm, caller_of, require_user
+from crosstable.web.security import Caller, safe_referer
 from crosstable.web.site import Site, site_of
 
 router = APIRouter(prefix="/api/v1", tags=["series"])
@@ -70,3 +72,39 @@ def leave_stage(series_id: Num, number: Num, request: Request, caller: ApiCaller
     name = _own_name(site, caller, edition, number)
     site.service.withdraw_from_stage(edition, name, actor=caller.actor)
     return site.service.stage_window(edition)
+
+
+# -- the same two requests as forms (progressive: no script needed) -----------------------
+
+pages = APIRouter(include_in_schema=False)
+
+
+def _back(request: Request, series_id: int, number: int) -> str:
+    """Back to the page the form was on (the edition's or the notifications), else the
+    edition's page."""
+    edition = f"/series/{series_id}/editions/{number}"
+    referer = safe_referer(request, edition)
+    return referer if referer.startswith((edition, "/notifications")) else edition
+
+
+@pages.post(_PATH + "/confirm")
+def confirm_page(series_id: Num, number: Num, request: Request, form: CheckedForm) -> Response:
+    """The form's confirmation of the caller's place in the current stage."""
+    site, caller = caller_of(request)
+    edition = _edition(site, series_id, number)
+    name = _own_name(site, caller, edition, number)
+    site.service.register_for_stage(edition, name, actor=caller.actor)
+    text = i18n.gettext("Your place in this stage is confirmed.")
+    request.session["flash"] = {"kind": "ok", "text": text}
+    return RedirectResponse(_back(request, series_id, number), status_code=303)
+
+
+@pages.post(_PATH + "/leave")
+def leave_page(series_id: Num, number: Num, request: Request, form: CheckedForm) -> Response:
+    """The form's withdrawal of the caller from the current stage."""
+    site, caller = caller_of(request)
+    edition = _edition(site, series_id, number)
+    name = _own_name(site, caller, edition, number)
+    site.service.withdraw_from_stage(edition, name, actor=caller.actor)
+    request.session["flash"] = {"kind": "ok", "text": i18n.gettext("You have left this stage.")}
+    return RedirectResponse(_back(request, series_id, number), status_code=303)
