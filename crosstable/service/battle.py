@@ -34,6 +34,7 @@ from crosstable.core.battle import BattleColours
 from crosstable.core.errors import RuleError
 from crosstable.core.model import GameResult, Reason, System, Tournament
 from crosstable.core.reasons import check_reason
+from crosstable.core.text import Message
 from crosstable.service.base import Change, Done, ServiceBase
 from crosstable.service.exchange import Exchange
 from crosstable.service.play import Play, ResultLike
@@ -175,7 +176,7 @@ class Battle(Registration, Play, Exchange):
                 found = tx.session.get(RoundRow, (row.id, number))
                 if found is not None:
                     tx.update(found, colours_drawn=True)
-            return Done("battle chess read from the file: colours seed and set-up time")
+            return Done(Message("battle chess read from the file: colours seed and set-up time"))
 
         self._change(change.tournament_id, "regulations", body, actor=actor)
         return change
@@ -240,7 +241,7 @@ class Battle(Registration, Play, Exchange):
                 .order_by(GameRow.board)
             ).all()
             boards: list[dict[str, int]] = []
-            shown: list[str] = []
+            shown: list[Message] = []
             for game in games:
                 white, black = colours.colours(
                     round_number, starts[game.white][0], starts[game.black][0]
@@ -248,12 +249,19 @@ class Battle(Registration, Play, Exchange):
                 tx.update(game, white=number_of[white], black=number_of[black])
                 boards.append({"board": game.board, "white": white, "black": black})
                 shown.append(
-                    f"board {game.board}: {starts[game.white][1]} (White) – {starts[game.black][1]}"
+                    Message(
+                        "board {board}: {white} (White) – {black}",
+                        board=game.board,
+                        white=starts[game.white][1],
+                        black=starts[game.black][1],
+                    )
                 )
             tx.update(target, colours_drawn=True)
-            summary = f"round {round_number}: colours drawn by the computer"
+            summary = Message("round {round}: colours drawn by the computer", round=round_number)
             if shown:
-                summary += " — " + "; ".join(shown)
+                summary = Message(
+                    "{summary} — {boards}", summary=summary, boards=Message.joined("; ", shown)
+                )
             return Done(summary, {"round": round_number, "boards": boards})
 
         return self._change(tournament_id, "colours", body, actor=actor)

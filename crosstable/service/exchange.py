@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session
 
 from crosstable.core.errors import InputError, RuleError
 from crosstable.core.model import System, Tournament
+from crosstable.core.text import Message
 from crosstable.service.base import Change, ServiceBase
 from crosstable.service.errors import NotFoundError
 from crosstable.service.field import check_field
@@ -239,10 +240,17 @@ class Exchange(ServiceBase):
                 for bye in rnd.byes:
                     tx.insert(ByeRow(round=rnd.number, player=bye.player, kind=bye.kind.value))
             tx.flush()
-            where = f" from {source}" if source else ""
-            summary = (
-                f"tournament {row.id} “{row.name}” imported{where}: "
-                f"{len(tournament.players)} players, {len(tournament.rounds)} rounds"
+            where = Message(" from {source}", source=source) if source else ""
+            summary = Message(
+                (
+                    "tournament {tournament} “{name}” imported{where}: {players} players, "
+                    "{rounds} rounds"
+                ),
+                tournament=row.id,
+                name=row.name,
+                where=where,
+                players=len(tournament.players),
+                rounds=len(tournament.rounds),
             )
             change, notification = self._append(tx, "import", summary, {}, actor, None)
         self._announce(notification)  # to the other processes too, as every change

@@ -96,7 +96,11 @@ class Play(ServiceBase):
             game = _game(tx, round_number, board)
             _check_version(game, expected_version, round_number, board)
             if game.result == code:
-                raise Unchanged(f"{where}: {value.label()} is already recorded")
+                raise Unchanged(
+                    Message(
+                        "{where}: {result} is already recorded", where=where, result=value.label()
+                    )
+                )
             if game.result is not None:
                 raise ConflictError(
                     "{where} already has {result}; to change it, correct the result",
@@ -153,7 +157,7 @@ class Play(ServiceBase):
             why = reason or (Reason.NO_SHOW if value and value.is_forfeit else Reason.NORMAL)
             before = result_label(game.result)
             if not tx.update(game, result=code, reason=why.value):
-                raise Unchanged(f"{where} is already {before}")
+                raise Unchanged(Message("{where} is already {result}", where=where, result=before))
             rules_of(tx.tournament).check_correction(tx)
             after = "cleared" if value is None else result_words(value, why)
             return Message(
@@ -232,7 +236,13 @@ class Play(ServiceBase):
             code = result_code(value)
             if game.result is not None:
                 if game.result == code:
-                    raise Unchanged(f"{where}: {value.label()} is already the result")
+                    raise Unchanged(
+                        Message(
+                            "{where}: {result} is already the result",
+                            where=where,
+                            result=value.label(),
+                        )
+                    )
                 raise ConflictError(
                     "{where} is already recorded as {result}; ask the organiser to correct it",
                     current=result_label(game.result),
@@ -241,7 +251,14 @@ class Play(ServiceBase):
                 )
             side = "white_report" if player == white else "black_report"
             if not tx.update(game, **{side: code}):
-                raise Unchanged(f"{where}: player {player} already reported {value.label()}")
+                raise Unchanged(
+                    Message(
+                        "{where}: player {player} already reported {result}",
+                        where=where,
+                        player=player,
+                        result=value.label(),
+                    )
+                )
             other = game.black_report if side == "white_report" else game.white_report
             text = Message(
                 "{where}: player {player} reports {result}",
@@ -385,8 +402,10 @@ class Play(ServiceBase):
             loaded = Loaded(tx.session, row)
             if row.status == "finished":
                 raise Unchanged(
-                    "the tournament is finished already: places are final; first: "
-                    + winners(loaded)
+                    Message(
+                        "the tournament is finished already: places are final; first: {winners}",
+                        winners=winners(loaded),
+                    )
                 )
             places = final_standing(tx, loaded)
             return Done(
@@ -457,7 +476,9 @@ def _settled(tx: Tx, round_number: int, board: int, code: str | None) -> None:
         return
     where = Message("round {round} board {board}", round=round_number, board=board)
     if game.result == code:
-        raise Unchanged(f"{where}: {result_label(code)} is already recorded")
+        raise Unchanged(
+            Message("{where}: {result} is already recorded", where=where, result=result_label(code))
+        )
     raise ConflictError(
         "{where} already has {result}; the tournament is finished and its places are fixed",
         current=result_label(game.result),

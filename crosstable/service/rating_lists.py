@@ -28,6 +28,7 @@ from sqlalchemy import text as sql
 
 from crosstable.core.errors import CrosstableError, RuleError
 from crosstable.core.ratings import RatingType, rating_type_for
+from crosstable.core.text import Message
 from crosstable.formats.rating_list import ListReport, fold, read_rating_list
 from crosstable.service.base import Change, Done, Unchanged
 from crosstable.service.errors import NotFoundError
@@ -325,15 +326,25 @@ class RatingLists:
                     tx.update(entry, rating=rating)
             if not changed:
                 raise Unchanged(
-                    f"{kind.value} ratings: every listed player's is already the list's"
+                    Message(
+                        "{kind} ratings: every listed player's is already the list's",
+                        kind=kind.value,
+                    )
                 )
-            note = ""
+            note: Message | str = ""
             if before is not None and before != _rating_order(tx):
                 _clear_draw(tx)
-                note = "; the rating order changed, so the draw is cleared: draw lots again"
-            summary = f"{kind.value} ratings updated from the rating list: {'; '.join(changed)}"
+                note = Message(
+                    "; the rating order changed, so the draw is cleared: draw lots again"
+                )
+            summary = Message(
+                "{kind} ratings updated from the rating list: {changes}{note}",
+                kind=kind.value,
+                changes=Message.joined("; ", changed),
+                note=note,
+            )
             return Done(
-                summary + note,
+                summary,
                 {"rating_type": kind.value, "changed": len(changed), "not_listed": missing},
             )
 

@@ -131,7 +131,12 @@ class Registration(ServiceBase):
             tx.changes.append(
                 {"table": "tournaments", "key": {}, "before": None, "after": row.snapshot()}
             )
-            summary = f"tournament {row.id} “{name}” created ({_describe(settings)})"
+            summary = Message(
+                "tournament {tournament} “{name}” created ({settings})",
+                tournament=row.id,
+                name=name,
+                settings=_describe(settings),
+            )
             change, notification = self._append(tx, "create", summary, {}, actor, None)
             if infos:
                 notification = self._register_all(session, row, infos, actor)
@@ -328,7 +333,11 @@ class Registration(ServiceBase):
                 ) from None
             changed = [k for k in EDITABLE if getattr(info, k) != getattr(current, k)]
             if not changed:
-                raise Unchanged(f"player {number} {info.name}: nothing changed")
+                raise Unchanged(
+                    Message(
+                        "player {number} {name}: nothing changed", number=number, name=info.name
+                    )
+                )
             if row.status != "registration" and "rating" in changed:
                 reason = _rating_fixed(row)
                 if reason:
@@ -478,16 +487,17 @@ def _rating_order(tx: Tx) -> tuple[int, ...]:
     return draw_order(entries, LotsMethod.RATING, seed=None)
 
 
-def _describe(settings: Settings) -> str:
-    parts = [settings.system.value]
+def _describe(settings: Settings) -> Message:
+    """``round-robin; 2 cycles; 1-0.5-0; tie-breaks SB, DE`` (a history line's piece)."""
+    parts: list[object] = [settings.system.value]  # (a system's name: E_ in web/messages.py)
     if settings.cycles > 1:
-        parts.append(f"{settings.cycles} cycles")
+        parts.append(Message("{count} cycles", count=settings.cycles))
     parts.append(settings.point_system.label())
     if settings.tiebreaks:
-        parts.append("tie-breaks " + ", ".join(settings.tiebreaks))
+        parts.append(Message("tie-breaks {codes}", codes=Message.joined(", ", settings.tiebreaks)))
     if settings.bye_points is not None:
-        parts.append(f"free round {format_points(settings.bye_points)}")
-    return "; ".join(parts)
+        parts.append(Message("free round {points}", points=format_points(settings.bye_points)))
+    return Message.joined("; ", parts)
 
 
 #: regulations details a Swiss or knockout fixes at the start (bracket, lots, colours)

@@ -98,10 +98,22 @@ def start_scheveningen(tx: Tx, loaded: Loaded) -> Done:
     tx.update(row, status="running")
     rounds = len(schedule.rounds)
     games = sum(len(r.boards) for r in schedule.rounds)
-    note = "; starting numbers given team by team in the drawn order" if renumbered else ""
+    note = Message("; starting numbers given team by team in the drawn order") if renumbered else ""
     return Done(
-        f"tournament started: Scheveningen, {name_a} (1–{n}) against {name_b} "
-        f"({n + 1}–{2 * n}): {rounds} rounds, {games} games{note}",
+        Message(
+            (
+                "tournament started: Scheveningen, {team_a} (1–{last_a}) against {team_b} "
+                "({first_b}–{last_b}): {rounds} rounds, {games} games{note}"
+            ),
+            team_a=name_a,
+            last_a=n,
+            team_b=name_b,
+            first_b=n + 1,
+            last_b=2 * n,
+            rounds=rounds,
+            games=games,
+            note=note,
+        ),
         {
             "rounds": rounds,
             "teams": [

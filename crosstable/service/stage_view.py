@@ -322,15 +322,17 @@ def seeds_text(found: list[Qualifier]) -> str:
     return " ".join(f"{q.group_id}:{q.number}" for q in found)
 
 
-def pairs_text(found: list[Qualifier], lines: tuple[int | None, ...]) -> str:
+def pairs_text(found: list[Qualifier], lines: tuple[int | None, ...]) -> Message:
+    """``1 Anna (A1) – 4 Boris (B2), 2 Clara (B1) bye`` (a history line's piece)."""
     name = {q.seed: f"{q.seed} {q.entry.name} ({q.group}{q.place})" for q in found}
-    pairs = []
+    pairs: list[Message] = []
     for top, bottom in zip(lines[::2], lines[1::2], strict=True):
         if top is not None and bottom is not None:
-            pairs.append(f"{name[top]} – {name[bottom]}")
+            pairs.append(Message("{top} – {bottom}", top=name[top], bottom=name[bottom]))
         else:
-            pairs.append(f"{name[top if top is not None else bottom or 0]} bye")
-    return ", ".join(pairs)
+            alone = name[top if top is not None else bottom or 0]
+            pairs.append(Message("{player} bye", player=alone))
+    return Message.joined(", ", pairs)
 
 
 # -- the start of the knockout -----------------------------------------------------------

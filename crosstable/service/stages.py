@@ -32,6 +32,7 @@ from sqlalchemy.orm import Session
 from crosstable.core.errors import RuleError
 from crosstable.core.model import LotsMethod, System
 from crosstable.core.scoring import PointSystem
+from crosstable.core.text import Message
 from crosstable.core.tiebreaks import default_tiebreaks
 from crosstable.service.base import Change, Done, ServiceBase
 from crosstable.service.bus import Notification
@@ -236,11 +237,23 @@ class StagePlay(ServiceBase):
                 details.pop(LOTS, None)
             tx.update(row, regulations=details, draw_method=LotsMethod.MANUAL.value, draw_seed=None)
             tx.flush()
-            groups = f"groups {view.groups[0].letter}–{view.groups[-1].letter}"
-            lots = f"; ties at the cut by lot, seed {lots_seed}" if lots_seed is not None else ""
-            summary = (
-                f"knockout stage of {view.name}: {len(found)} qualifiers from {groups} "
-                f"({view.qualifiers} per group{lots}); round 1: {pairs_text(found, lines)}"
+            lots = (
+                Message("; ties at the cut by lot, seed {seed}", seed=lots_seed)
+                if lots_seed is not None
+                else ""
+            )
+            summary = Message(
+                (
+                    "knockout stage of {event}: {count} qualifiers from groups {first}–{last} "
+                    "({per_group} per group{lots}); round 1: {pairs}"
+                ),
+                event=view.name,
+                count=len(found),
+                first=view.groups[0].letter,
+                last=view.groups[-1].letter,
+                per_group=view.qualifiers,
+                lots=lots,
+                pairs=pairs_text(found, lines),
             )
             data: dict[str, Any] = {
                 "event": event,
@@ -255,12 +268,22 @@ class StagePlay(ServiceBase):
             notes.append(note)
             for member in view.groups:
                 group = next(r for r in rows if r.id == member.id)
-                mine = ", ".join(
-                    f"{q.group}{q.place} {q.entry.name}" for q in found if q.group_id == member.id
+                mine = Message.joined(
+                    ", ",
+                    [
+                        f"{q.group}{q.place} {q.entry.name}"
+                        for q in found
+                        if q.group_id == member.id
+                    ],
                 )
-                text = (
-                    f"knockout stage created: tournament {row.id} “{row.name}”; "
-                    f"qualifiers from this group: {mine}"
+                text = Message(
+                    (
+                        "knockout stage created: tournament {tournament} “{name}”; "
+                        "qualifiers from this group: {qualifiers}"
+                    ),
+                    tournament=row.id,
+                    name=row.name,
+                    qualifiers=mine,
                 )
                 notes.append(self._inform(session, group, text, {"knockout": row.id}, actor))
             return change, notes
@@ -311,9 +334,15 @@ class StagePlay(ServiceBase):
         tx.changes.append(
             {"table": "tournaments", "key": {}, "before": None, "after": row.snapshot()}
         )
-        summary = (
-            f"tournament {row.id} “{name}” created (knockout; the knockout stage of "
-            f"{view.name}, groups {', '.join(g.letter for g in view.groups)})"
+        summary = Message(
+            (
+                "tournament {tournament} “{name}” created (knockout; the knockout stage of "
+                "{event}, groups {groups})"
+            ),
+            tournament=row.id,
+            name=name,
+            event=view.name,
+            groups=Message.joined(", ", [g.letter for g in view.groups]),
         )
         _change, note = self._append(tx, "create", summary, {"event": view.event}, actor, None)
         return row, note
@@ -334,8 +363,16 @@ def _linking(details: dict[str, str]) -> Callable[[Tx], Done]:
             raise RuleError("the tournament is finished; undo the finish to change it")
         tx.update(tx.tournament, regulations=details)
         return Done(
-            f"regulations changed: group {details[LETTER]} of the group stage "
-            f"{details[NAME]} ({details[GROUPS]} groups, {details[QUALIFIERS]} qualifiers each)"
+            Message(
+                (
+                    "regulations changed: group {group} of the group stage {event} ({groups} "
+                    "groups, {qualifiers} qualifiers each)"
+                ),
+                group=details[LETTER],
+                event=details[NAME],
+                groups=details[GROUPS],
+                qualifiers=details[QUALIFIERS],
+            )
         )
 
     return body

@@ -16,6 +16,7 @@ from crosstable.core.pairing.knockout import (
     Knockout,
 )
 from crosstable.core.system_settings import KnockoutSettings
+from crosstable.core.text import Message
 from crosstable.service.base import Done
 from crosstable.service.knockout.replay import (
     Due,
@@ -64,16 +65,36 @@ def start_knockout(tx: Tx, loaded: Loaded, *, random: _random.Random | None = No
         tx.insert(ByeRow(round=1, player=by_start[start].number, kind="U"))
     tx.flush()
     tx.update(row, status="running")
-    how = "seeded" if order is BracketOrder.SEEDED else f"random order, seed {seed}"
-    byes = ", ".join(f"{s} {by_start[s].name}" for s in bracket.byes)
-    summary = (
-        f"knockout started: {len(players)} players, {bracket.rounds} rounds ({how}; "
-        f"match {rules.format.label()}"
-        + "".join(f", {name} {fmt.label()}" for name, fmt in rules.round_formats)
-        + (", a match for third place" if rules.third_place else "")
-        + f", tie rule {rules.tie_rule.label()}); "
-        f"{round_label(bracket, 1)}: {len(ko.matches)} match(es)"
-        + (f", byes: {byes}" if byes else "")
+    how = (
+        Message("seeded")
+        if order is BracketOrder.SEEDED
+        else Message("random order, seed {seed}", seed=seed)
+    )
+    byes = Message.joined(
+        ", ",
+        [Message("{start} {name}", start=s, name=by_start[s].name) for s in bracket.byes],
+    )
+    summary = Message(
+        (
+            "knockout started: {players} players, {rounds} rounds ({how}; match {format}"
+            "{round_formats}{third}, tie rule {tie_rule}); {first}: {matches} match(es){byes}"
+        ),
+        players=len(players),
+        rounds=bracket.rounds,
+        how=how,
+        format=rules.format.label(),
+        round_formats=Message.joined(
+            "",
+            [
+                Message(", {name} {format}", name=name, format=fmt.label())
+                for name, fmt in rules.round_formats
+            ],
+        ),
+        third=Message(", a match for third place") if rules.third_place else "",
+        tie_rule=rules.tie_rule.label(),
+        first=round_label(bracket, 1),
+        matches=len(ko.matches),
+        byes=Message(", byes: {byes}", byes=byes) if bracket.byes else "",
     )
     return Done(
         summary,
@@ -196,7 +217,11 @@ def withdraw_waiting(tx: Tx, loaded: Loaded, entry: EntryRow) -> Done:
     first = max((r.number for r in loaded.rounds), default=0) + 1
     tx.update(entry, withdrawn_from=first)
     return Done(
-        f"player {start} {entry.name} withdrew: their next game is a forfeit",
+        Message(
+            "player {start} {name} withdrew: their next game is a forfeit",
+            start=start,
+            name=entry.name,
+        ),
         {"start": start, "from_round": first, "forfeits": 0},
     )
 

@@ -57,14 +57,14 @@ class KnockoutPlay(ServiceBase):
                     "the knockout is over: {winner} won; finish it", winner=state.name(ko.champion)
                 )
                 if removed:
-                    return Done(f"{removed}; {over}", {"paired_round": None})
+                    return Done(_after(removed, over), {"paired_round": None})
                 raise RuleError(over)
             if ko.undecided():
                 waiting = Message(
                     "{label} is not over: {still}", label=label, still=still_to_play(state)
                 )
                 if removed:
-                    return Done(f"{removed}; {waiting}", {"paired_round": None})
+                    return Done(_after(removed, waiting), {"paired_round": None})
                 raise RuleError(waiting)
             return _pair_round(tx, state, removed)
 
@@ -100,34 +100,61 @@ def _read(session: Session, tournament_id: int) -> KnockoutState:
     return replay(session, Loaded(session, row))
 
 
-def _remove(tx: Tx, state: KnockoutState) -> str:
+def _remove(tx: Tx, state: KnockoutState) -> Message | None:
     """Delete the stored games no longer part of their match (no result); what was done."""
     if not state.surplus:
-        return ""
+        return None
     text = games_text(state.surplus)
     for game in state.surplus:
         tx.delete(game)
-    return f"{text} no longer needed, removed"
+    return Message("{games} no longer needed, removed", games=text)
 
 
-def _add_due(tx: Tx, state: KnockoutState, removed: str) -> Done:
+def _after(removed: Message | None, summary: Message) -> Message:
+    """``summary`` after the games removed first (if any)."""
+    if removed is None:
+        return summary
+    return Message("{removed}; {summary}", removed=removed, summary=summary)
+
+
+def _add_due(tx: Tx, state: KnockoutState, removed: Message | None) -> Done:
     by_start: dict[int, EntryRow] = state.entries
     inserted = insert_games(tx, state.due, by_start)
     ko = state.knockout
     slots = sorted({d.slot for d in state.due})
-    listed = "; ".join(
-        f"slot {slot} ({state.name(ko.match(slot).top)} v {state.name(ko.match(slot).bottom)}): "
-        + ", ".join(
-            f"{d.game.kind.value} game {d.game.number} at round {g['round']} board {g['board']}"
-            for d, g in zip(state.due, _sorted_like(state.due, inserted), strict=True)
-            if d.slot == slot
-        )
-        for slot in slots
+    listed = Message.joined(
+        "; ",
+        [
+            Message(
+                "slot {slot} ({top} v {bottom}): {games}",
+                slot=slot,
+                top=state.name(ko.match(slot).top),
+                bottom=state.name(ko.match(slot).bottom),
+                games=Message.joined(
+                    ", ",
+                    [
+                        Message(
+                            "{kind} game {number} at round {round} board {board}",
+                            kind=d.game.kind.value,
+                            number=d.game.number,
+                            round=g["round"],
+                            board=g["board"],
+                        )
+                        for d, g in zip(state.due, _sorted_like(state.due, inserted), strict=True)
+                        if d.slot == slot
+                    ],
+                ),
+            )
+            for slot in slots
+        ],
     )
-    summary = f"{state.round_label(ko.round)}: games added — {listed}"
-    if removed:
-        summary = f"{removed}; {summary}"
-    return Done(summary, {"paired_round": None, "knockout_round": ko.round, "games": inserted})
+    summary = Message(
+        "{label}: games added — {games}", label=state.round_label(ko.round), games=listed
+    )
+    return Done(
+        _after(removed, summary),
+        {"paired_round": None, "knockout_round": ko.round, "games": inserted},
+    )
 
 
 def _sorted_like(due: list[Due], inserted: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -136,7 +163,7 @@ def _sorted_like(due: list[Due], inserted: list[dict[str, Any]]) -> list[dict[st
     return [by_key[(d.slot, d.game.number)] for d in due]
 
 
-def _pair_round(tx: Tx, state: KnockoutState, removed: str) -> Done:
+def _pair_round(tx: Tx, state: KnockoutState, removed: Message | None) -> Done:
     ko = state.knockout
     rnd = ko.round
     longest = max(len(ko.status(m.slot).games) for m in ko.matches if m.round == rnd)
@@ -145,13 +172,19 @@ def _pair_round(tx: Tx, state: KnockoutState, removed: str) -> Done:
     due = [Due(slot, game, base + game.number - 1) for slot, game in paired.pending_games()]
     inserted = insert_games(tx, due, state.entries)
     label = round_label(ko.bracket, rnd + 1)
-    listed = ", ".join(
-        f"{state.name(m.top)} v {state.name(m.bottom)}"
-        for m in paired.matches
-        if m.round == rnd + 1
+    listed = Message.joined(
+        ", ",
+        [
+            Message("{top} v {bottom}", top=state.name(m.top), bottom=state.name(m.bottom))
+            for m in paired.matches
+            if m.round == rnd + 1
+        ],
     )
     first = min(d.round for d in due)
-    summary = f"{label} paired (from round {first}): {listed}"
-    if removed:
-        summary = f"{removed}; {summary}"
-    return Done(summary, {"paired_round": rnd + 1, "knockout_round": rnd + 1, "games": inserted})
+    summary = Message(
+        "{label} paired (from round {round}): {matches}", label=label, round=first, matches=listed
+    )
+    return Done(
+        _after(removed, summary),
+        {"paired_round": rnd + 1, "knockout_round": rnd + 1, "games": inserted},
+    )

@@ -11,7 +11,6 @@ from crosstable.core.pairing.dutch import (
 )
 from crosstable.core.system_settings import SwissSettings
 from crosstable.core.text import Message
-from crosstable.core.wording import counted
 from crosstable.service.base import Done
 from crosstable.service.loading import Loaded
 from crosstable.service.swiss.settings import max_rounds
@@ -48,10 +47,18 @@ def start_swiss(tx: Tx, loaded: Loaded, *, random: _random.Random | None = None)
         colour = settings.initial_colour.name.lower()
     details["initial_colour"] = colour
     tx.update(row, status="running", rounds_planned=rounds, regulations=details)
-    how = "drawn by lot" if drawn else "as the regulations say"
+    how = Message("drawn by lot") if drawn else Message("as the regulations say")
     return Done(
-        f"tournament started: Swiss (Dutch system), {rounds} rounds, {players} players; "
-        f"player 1 has {colour} in round 1 ({how}); pair round 1 when ready",
+        Message(
+            (
+                "tournament started: Swiss (Dutch system), {rounds} rounds, {players} players; "
+                "player 1 has {colour} in round 1 ({how}); pair round 1 when ready"
+            ),
+            rounds=rounds,
+            players=players,
+            colour=Message("white") if colour == "white" else Message("black"),
+            how=how,
+        ),
         {"rounds": rounds, "initial_colour": colour, "colour_drawn": drawn},
     )
 
@@ -124,19 +131,28 @@ def withdraw_swiss(tx: Tx, loaded: Loaded, entry: EntryRow, from_round: int | No
     for rnd in loaded.rounds:
         if rnd.number in emptied:
             tx.delete(rnd)
-    parts = [f"{who} withdrew from round {first}"]
+    parts: list[Message] = []
     if forfeits:
-        parts.append(f"{counted(len(forfeits), 'game')} forfeited")
-    if dropped:
-        rounds = ", ".join(str(b.round) for b in dropped)  # a player's byes: a round each
         parts.append(
-            f"requested byes in rounds {rounds} dropped"
-            if len(dropped) > 1
-            else f"requested bye in round {rounds} dropped"
+            Message("1 game forfeited")
+            if len(forfeits) == 1
+            else Message("{count} games forfeited", count=len(forfeits))
         )
-    parts.append(f"not paired from round {max(first, paired + 1)} on")
+    if dropped:
+        rounds = Message.joined(", ", [b.round for b in dropped])  # a player's byes: a round each
+        parts.append(
+            Message("requested byes in rounds {rounds} dropped", rounds=rounds)
+            if len(dropped) > 1
+            else Message("requested bye in round {round} dropped", round=dropped[0].round)
+        )
+    parts.append(Message("not paired from round {round} on", round=max(first, paired + 1)))
     return Done(
-        ": ".join(parts[:1]) + ": " + "; ".join(parts[1:]),
+        Message(
+            "{who} withdrew from round {round}: {details}",
+            who=who,
+            round=first,
+            details=Message.joined("; ", parts),
+        ),
         {"start": start, "from_round": first, "forfeits": len(forfeits)},
     )
 

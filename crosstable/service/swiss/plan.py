@@ -221,7 +221,7 @@ def review(
             round=plan.round,
         )
     history = {c.start: c for c in request.competitors}
-    warnings: list[str] = []
+    warnings: list[str] = []  # (Messages: the reader's language on the web, in the history)
     for board, (white, black) in enumerate(boards, 1):
         rounds = [
             number
@@ -229,7 +229,6 @@ def review(
             if record.played and record.opponent == black
         ]
         if rounds:
-            text = f"board {board}: {white} and {black} met in round {rounds[0]} already"
             if not allow_rematch:
                 raise RuleError(
                     "board {board}: {white} and {black} met in round {round} already "
@@ -239,7 +238,18 @@ def review(
                     black=black,
                     round=rounds[0],
                 )
-            warnings.append(text + " (rematch allowed by the organiser)")
+            warnings.append(
+                Message(
+                    (
+                        "board {board}: {white} and {black} met in round {round} already "
+                        "(rematch allowed by the organiser)"
+                    ),
+                    board=board,
+                    white=white,
+                    black=black,
+                    round=rounds[0],
+                )
+            )
     if len(present) % 2 and bye is None:
         raise RuleError("an odd number of players is present: one of them gets the PAB")
     if bye is not None and len(present) % 2 == 0:
@@ -265,31 +275,58 @@ def review(
     for group in request.forbidden:
         for board, (white, black) in enumerate(boards, 1):
             if frozenset((white, black)) == group:
-                warnings.append(f"board {board}: {white} and {black} are a forbidden pair")
+                warnings.append(
+                    Message(
+                        "board {board}: {white} and {black} are a forbidden pair",
+                        board=board,
+                        white=white,
+                        black=black,
+                    )
+                )
     warnings += _colour_warnings(plan, boards)
     engine = plan.pairing
     if engine is None:
-        warnings.append(f"the Dutch system finds no pairing for this round ({plan.error})")
+        warnings.append(
+            Message("the Dutch system finds no pairing for this round ({error})", error=plan.error)
+        )
         return warnings
     ours = {frozenset(b): b for b in engine.boards}
     for board, (white, black) in enumerate(boards, 1):
         same = ours.get(frozenset((white, black)))
         if same is None:
-            warnings.append(f"board {board}: {white} – {black} is not a pair of the Dutch system")
+            warnings.append(
+                Message(
+                    "board {board}: {white} – {black} is not a pair of the Dutch system",
+                    board=board,
+                    white=white,
+                    black=black,
+                )
+            )
         elif same != (white, black):
             warnings.append(
-                f"board {board}: {white} – {black} has the colours reversed "
-                f"(the Dutch system gives {same[0]} – {same[1]})"
+                Message(
+                    (
+                        "board {board}: {white} – {black} has the colours reversed "
+                        "(the Dutch system gives {first} – {second})"
+                    ),
+                    board=board,
+                    white=white,
+                    black=black,
+                    first=same[0],
+                    second=same[1],
+                )
             )
     if bye != engine.bye:
-        warnings.append(f"PAB: {_who(bye)} instead of {_who(engine.bye)}")
+        warnings.append(
+            Message("PAB: {chosen} instead of {engine}", chosen=_who(bye), engine=_who(engine.bye))
+        )
     if not warnings and tuple(boards) != engine.boards:
-        warnings.append("the board order differs from the Dutch system's")
+        warnings.append(Message("the board order differs from the Dutch system's"))
     return warnings
 
 
-def _who(start: int | None) -> str:
-    return "nobody" if start is None else f"player {start}"
+def _who(start: int | None) -> Message:
+    return Message("nobody") if start is None else Message("player {start}", start=start)
 
 
 def _colour_warnings(plan: Plan, boards: tuple[Board, ...]) -> list[str]:
@@ -303,14 +340,30 @@ def _colour_warnings(plan: Plan, boards: tuple[Board, ...]) -> list[str]:
                 if r.played and r.colour is not Colour.NONE
             ] + [colour]
             difference = played.count(Colour.WHITE) - played.count(Colour.BLACK)
-            word = "white" if colour is Colour.WHITE else "black"
             if abs(difference) > 2:
                 warnings.append(
-                    f"board {board}: player {start} would have a colour difference "
-                    f"of {difference:+d}"
+                    Message(
+                        (
+                            "board {board}: player {start} would have a colour difference "
+                            "of {difference}"
+                        ),
+                        board=board,
+                        start=start,
+                        difference=f"{difference:+d}",
+                    )
                 )
             elif played[-3:] == [colour] * 3:
                 warnings.append(
-                    f"board {board}: player {start} would have {word} three times in a row"
+                    Message(
+                        "board {board}: player {start} would have white three times in a row",
+                        board=board,
+                        start=start,
+                    )
+                    if colour is Colour.WHITE
+                    else Message(
+                        "board {board}: player {start} would have black three times in a row",
+                        board=board,
+                        start=start,
+                    )
                 )
     return warnings

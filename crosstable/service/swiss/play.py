@@ -9,7 +9,7 @@ from crosstable.core.pairing.dutch import (
     default_rounds,
     next_round,
 )
-from crosstable.core.wording import counted
+from crosstable.core.text import Message
 from crosstable.service.base import Change, Done, ServiceBase, Unchanged, replayed_change
 from crosstable.service.errors import NotFoundError
 from crosstable.service.loading import Loaded
@@ -108,14 +108,20 @@ class SwissPlay(ServiceBase):
             tx.flush()
             manual = bool(warnings)
             names = {loaded.start_of(e.number): e.name for e in loaded.entries}
-            summary = f"round {number} paired: {counted(len(chosen), 'board')}"
+            summary = paired_summary(number, len(chosen))
             if pab is not None:
-                summary += f", PAB {pab} {names[pab]}"
+                summary = Message(
+                    "{summary}, PAB {start} {name}", summary=summary, start=pab, name=names[pab]
+                )
             if plan.absent:
-                summary += f", {len(plan.absent)} not paired"
+                summary = Message(
+                    "{summary}, {count} not paired", summary=summary, count=len(plan.absent)
+                )
             if manual:
-                summary += "; manual pairing, differs from the Dutch system's: " + "; ".join(
-                    warnings
+                summary = Message(
+                    "{summary}; manual pairing, differs from the Dutch system's: {warnings}",
+                    summary=summary,
+                    warnings=Message.joined("; ", warnings),
                 )
             data: dict[str, Any] = {
                 "round": number,
@@ -183,18 +189,27 @@ class SwissPlay(ServiceBase):
                     name=entry.name,
                     round=entry.withdrawn_from,
                 )
-            what = f"{BYE_KINDS[code]} bye ({code})"
+            what = Message("{kind} bye ({code})", kind=BYE_KINDS[code], code=code)
             current = next(
                 (b for b in loaded.byes if b.round == round_number and b.player == entry.number),
                 None,
             )
-            where = f"player {start} {entry.name}: {what} in round {round_number}"
+            where = Message(
+                "player {start} {name}: {what} in round {round}",
+                start=start,
+                name=entry.name,
+                what=what,
+                round=round_number,
+            )
             if current is not None:
                 if current.kind == code:
-                    raise Unchanged(f"{where} is already entered")
+                    raise Unchanged(Message("{where} is already entered", where=where))
                 before = current.kind
                 tx.update(current, kind=code)
-                return Done(f"{where} (was {before})", _bye_data(start, round_number, code))
+                return Done(
+                    Message("{where} (was {before})", where=where, before=before),
+                    _bye_data(start, round_number, code),
+                )
             if not any(r.number == round_number for r in loaded.rounds):
                 tx.insert(RoundRow(number=round_number, cycle=1))
                 tx.flush()
@@ -231,12 +246,27 @@ class SwissPlay(ServiceBase):
                 rnd = next(r for r in loaded.rounds if r.number == round_number)
                 tx.delete(rnd)
             return Done(
-                f"player {start} {entry.name}: bye ({kind}) in round {round_number} cancelled, "
-                "the player will be paired",
+                Message(
+                    (
+                        "player {start} {name}: bye ({kind}) in round {round} cancelled, "
+                        "the player will be paired"
+                    ),
+                    start=start,
+                    name=entry.name,
+                    kind=kind,
+                    round=round_number,
+                ),
                 _bye_data(start, round_number, None),
             )
 
         return self._change(tournament_id, "bye-cancel", body, actor=actor)
+
+
+def paired_summary(number: int, boards: int) -> Message:
+    """``round 3 paired: 12 boards``."""
+    if boards == 1:
+        return Message("round {round} paired: 1 board", round=number)
+    return Message("round {round} paired: {count} boards", round=number, count=boards)
 
 
 def _bye_data(start: int, round_number: int, kind: str | None) -> dict[str, Any]:
