@@ -278,3 +278,78 @@ def test_rating_tiebreaks_in_russian() -> None:
     fixed = translate(found["ARO/U1000"].text(), "ru")
     assert "  тур 2: победа против 5, рейтинг 1000  → 1000" in fixed
     assert "  round 2: won against 5, rated 1000  → 1000" in str(found["ARO/U1000"].text())
+
+
+#: the rating tie-breaks' formula lines of player 1, in English as they always read
+RATING_FORMULAS = {
+    "ARO": "(1731 + 1790 + 1752 + 1815 + 1688) / 5 = 1755.20",
+    "TPR": "ARO 1755 + dp(0.80) 240 = 1995",
+    "PTP": "lowest rating whose expected score against 5 opponents reaches 4: 1998",
+    "ARO_RATED": "(1731 + 1790 + 1752 + 1815 + 1688) / 5 = 1755.20",
+}
+RATING_FORMULAS_RU = {
+    "ARO": "(1731 + 1790 + 1752 + 1815 + 1688) / 5 = 1755,20",
+    "TPR": "ARO 1755 + dp(0,80) 240 = 1995",
+    "PTP": (
+        "наименьший рейтинг, при котором ожидаемый результат против соперников (5) "
+        "достигает 4: 1998"
+    ),
+    "ARO_RATED": "(1731 + 1790 + 1752 + 1815 + 1688) / 5 = 1755,20",
+}
+
+
+def rated_club() -> Tournament:
+    t = club()
+    codes = ("ARO", "TPR", "PTP", "ARO_RATED")
+    return replace(t, settings=replace(t.settings, tiebreaks=codes))
+
+
+@pytest.mark.parametrize("code", sorted(RATING_FORMULAS))
+def test_rating_formulas_in_russian_and_english_as_before(code: str) -> None:
+    """ARO, TPR and PTP's formula lines (issue 14 item 2): Messages whose English is
+    byte-identical to the f-strings they were, with the decimal comma in Russian."""
+    e = explained(compute_standings(rated_club()), 1)[code]
+    assert isinstance(e.formula, Message)
+    assert str(e.formula) == RATING_FORMULAS[code]
+    assert str(e.text()).endswith("\n  " + RATING_FORMULAS[code])
+    assert translate(e.formula, "en") == RATING_FORMULAS[code]
+    assert translate(e.formula, "ru") == RATING_FORMULAS_RU[code]
+    assert translate(e.text(), "ru").endswith("\n  " + RATING_FORMULAS_RU[code])
+
+
+def test_rating_formulas_keep_two_decimals_and_a_negative_difference() -> None:
+    """A share of exactly one half is ``0.50`` (not ``½``), a negative dp keeps its sign."""
+    found = explained(compute_standings(rated_club()), 3)
+    assert str(found["TPR"].formula) == "ARO 1780 + dp(0.50) 0 = 1780"
+    assert translate(found["TPR"].formula, "ru") == "ARO 1780 + dp(0,50) 0 = 1780"
+    assert str(found["ARO"].formula).endswith(" / 5 = 1779.60")
+    last = explained(compute_standings(rated_club()), 6)["TPR"]
+    assert str(last.formula) == "ARO 1784 + dp(0.30) -149 = 1635"
+    assert translate(last.formula, "ru") == "ARO 1784 + dp(0,30) -149 = 1635"
+    assert "правила портала" in translate(found["ARO_RATED"].text(), "ru")
+
+
+def test_rating_formulas_on_the_explain_page_and_the_api(tmp_path: Path) -> None:
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
+
+    from crosstable.service import Service
+    from crosstable.store import open_store
+    from crosstable.web.app import create_app
+
+    service = Service(open_store(f"sqlite:///{tmp_path / 'rated.db'}"))
+    tid = service.import_tournament(rated_club()).tournament_id
+    with TestClient(create_app(service=service)) as client:
+        url = f"/api/v1/tournaments/{tid}/players/1/explain"
+        english = {e["code"]: e for e in client.get(url).json()}
+        russian = {e["code"]: e for e in client.get(url, headers={"Accept-Language": "ru"}).json()}
+        for code in ("ARO", "TPR", "PTP"):
+            assert english[code]["formula"] == RATING_FORMULAS[code]
+            assert russian[code]["formula"] == RATING_FORMULAS_RU[code]
+        ru = {"Accept-Language": "ru-RU,ru;q=0.9"}
+        page = page_text(client.get(f"/t/{tid}/explain/1?code=TPR", headers=ru).text)
+        assert "ARO 1755 + dp(0,80) 240 = 1995" in page
+        page = page_text(client.get(f"/t/{tid}/explain/1?code=PTP", headers=ru).text)
+        assert "ожидаемый результат против соперников (5) достигает 4: 1998" in page
+        page = page_text(client.get(f"/t/{tid}/explain/1?code=TPR").text)
+        assert "ARO 1755 + dp(0.80) 240 = 1995" in page

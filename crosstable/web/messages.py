@@ -54,6 +54,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from babel.numbers import get_decimal_symbol
+
 from crosstable.core.errors import CrosstableError, InputError
 from crosstable.core.text import Message
 from crosstable.web import i18n
@@ -190,6 +192,19 @@ CATALOGUE: tuple[str, ...] = (
     E_("{where}: Result {result} is not 1-0, 0-1, 1/2-1/2 or *"),
     E_("{where}: {count} characters, at most {most} are kept of one game"),
     E_("the game's moves cannot be read"),
+    # history lines of the systems (issue 14 item 1): a knockout's game kinds, rating lists
+    E_("regular"),
+    E_("rapid"),
+    E_("blitz"),
+    E_("armageddon"),
+    E_("sudden-death"),
+    E_("standard"),
+    E_("round-robin"),
+    E_("dutch"),
+    E_("knockout"),
+    E_("scheveningen"),
+    # the portal's rating tie-break's article (an explanation's note)
+    E_("portal rules: average rating of the opponents met, unrounded"),
 )
 
 
@@ -229,6 +244,9 @@ class _Reader:
         return self.catalog.ugettext(text) if text else text
 
     def number(self, value: object) -> str:
+        decimals = getattr(value, "decimals", None)
+        if isinstance(decimals, int):  # (a formula's fixed decimals: only the sign changes)
+            return format(value, "").replace(".", get_decimal_symbol(self.language))
         if isinstance(value, int) or (isinstance(value, Fraction) and value.denominator == 1):
             return str(value)
         if isinstance(value, (float, Fraction)):

@@ -127,6 +127,25 @@ class Amount(Fraction):
         return show(Fraction(self))
 
 
+class Fixed(Fraction):
+    """A value a formula writes with two decimals, as an average or a share: ``1755.20``,
+    ``0.50``; on the web in the reader's notation (``1755,20``: only the decimal sign
+    changes, see :mod:`crosstable.web.messages`).
+
+    >>> str(Message("= {average}", average=Fixed(8776, 5))), str(Fixed(1, 2))
+    ('= 1755.20', '0.50')
+    """
+
+    #: the decimals it is written with (what the web's notation keeps)
+    decimals = 2
+
+    def __format__(self, spec: str) -> str:
+        return f"{float(self):.{self.decimals}f}" if not spec else super().__format__(spec)
+
+    def __str__(self) -> str:
+        return format(self, "")
+
+
 def amount(value: Number | None) -> Amount | str:
     """``value`` as a message's parameter (see :class:`Amount`); ``—`` for none."""
     if value is None:

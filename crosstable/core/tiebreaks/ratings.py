@@ -24,7 +24,7 @@ from crosstable.core.tiebreaks.base import (
     Value,
     register,
 )
-from crosstable.core.tiebreaks.explain import Explanation, Item, join_sum, show
+from crosstable.core.tiebreaks.explain import Explanation, Fixed, Item, amount, join_sum, show
 from crosstable.core.tiebreaks.fide_tables import dp, expected
 from crosstable.core.tiebreaks.field import GAME, Field
 from crosstable.core.tiebreaks.spec import TieBreakSpec
@@ -164,7 +164,12 @@ class _RatingBased(TieBreak):
         if not games:
             return Message("no rated games over the board")
         total = sum(g[1] for g in games)
-        return f"({join_sum([str(g[1]) for g in games])}) / {len(games)} = {total / len(games):.2f}"
+        return Message(
+            "({sum}) / {count} = {average}",
+            sum=join_sum([g[1] for g in games]),
+            count=len(games),
+            average=Fixed(total, len(games)),
+        )
 
 
 @register
@@ -229,9 +234,12 @@ class PerformanceRating(_RatingBased):
             return Message("no rated games over the board")
         halves = sum(g[2] for g in games)
         share = round_half_up(100 * halves, 2 * len(games))
-        return (
-            f"ARO {average_rating(games)} + dp({share / 100:.2f}) {dp(share)} "
-            f"= {performance(games)}"
+        return Message(
+            "ARO {average} + dp({share}) {difference} = {performance}",
+            average=average_rating(games),
+            share=Fixed(share, 100),
+            difference=dp(share),
+            performance=performance(games),
         )
 
 
@@ -252,9 +260,14 @@ class PerfectPerformance(_RatingBased):
         if not games:
             return Message("no rated games over the board")
         score = Fraction(sum(g[2] for g in games), 2)
-        return (
-            f"lowest rating whose expected score against {len(games)} opponents "
-            f"reaches {show(score)}: {perfect_performance(games)}"
+        return Message(
+            (
+                "lowest rating whose expected score against {count} opponents reaches "
+                "{score}: {rating}"
+            ),
+            count=len(games),
+            score=amount(score),
+            rating=perfect_performance(games),
         )
 
 
