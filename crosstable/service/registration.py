@@ -19,7 +19,7 @@ from crosstable.core.model import (
     System,
     WithdrawalRule,
 )
-from crosstable.core.scoring import PointSystem, format_points
+from crosstable.core.scoring import PointSystem
 from crosstable.core.system_settings import check_keys
 from crosstable.core.text import Message
 from crosstable.service import summaries
@@ -131,12 +131,7 @@ class Registration(ServiceBase):
             tx.changes.append(
                 {"table": "tournaments", "key": {}, "before": None, "after": row.snapshot()}
             )
-            summary = Message(
-                "tournament {tournament} “{name}” created ({settings})",
-                tournament=row.id,
-                name=name,
-                settings=_describe(settings),
-            )
+            summary = summaries.created(row.id, name, settings)
             change, notification = self._append(tx, "create", summary, {}, actor, None)
             if infos:
                 notification = self._register_all(session, row, infos, actor)
@@ -485,19 +480,6 @@ def _rating_order(tx: Tx) -> tuple[int, ...]:
     if len(entries) < 2:
         return tuple(e.number for e in entries)
     return draw_order(entries, LotsMethod.RATING, seed=None)
-
-
-def _describe(settings: Settings) -> Message:
-    """``round-robin; 2 cycles; 1-0.5-0; tie-breaks SB, DE`` (a history line's piece)."""
-    parts: list[object] = [settings.system.value]  # (a system's name: E_ in web/messages.py)
-    if settings.cycles > 1:
-        parts.append(Message("{count} cycles", count=settings.cycles))
-    parts.append(settings.point_system.label())
-    if settings.tiebreaks:
-        parts.append(Message("tie-breaks {codes}", codes=Message.joined(", ", settings.tiebreaks)))
-    if settings.bye_points is not None:
-        parts.append(Message("free round {points}", points=format_points(settings.bye_points)))
-    return Message.joined("; ", parts)
 
 
 #: regulations details a Swiss or knockout fixes at the start (bracket, lots, colours)

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from crosstable.core.model import LotsMethod
+from crosstable.core.model import LotsMethod, Settings
+from crosstable.core.scoring import format_points
 from crosstable.core.text import Message
 
 #: what a player's edit adds when the rating order moved: the draw is cleared, or it stays
@@ -67,4 +68,37 @@ def regulations_changed(keys: Iterable[str], override: str | None = None) -> Mes
     return said
 
 
-__all__ = ["CLEARED", "KEPT", "drawn", "edited", "registered", "regulations_changed", "removed"]
+def created(tournament: int, name: str, settings: Settings) -> Message:
+    """``tournament 1 “Club” created (round-robin; 1-0.5-0)``."""
+    return Message(
+        "tournament {tournament} “{name}” created ({settings})",
+        tournament=tournament,
+        name=name,
+        settings=described(settings),
+    )
+
+
+def described(settings: Settings) -> Message:
+    """``round-robin; 2 cycles; 1-0.5-0; tie-breaks SB, DE`` (a history line's piece)."""
+    parts: list[object] = [settings.system.value]  # (a system's name: E_ in web/messages.py)
+    if settings.cycles > 1:
+        parts.append(Message("{count} cycles", count=settings.cycles))
+    parts.append(settings.point_system.label())
+    if settings.tiebreaks:
+        parts.append(Message("tie-breaks {codes}", codes=Message.joined(", ", settings.tiebreaks)))
+    if settings.bye_points is not None:
+        parts.append(Message("free round {points}", points=format_points(settings.bye_points)))
+    return Message.joined("; ", parts)
+
+
+__all__ = [
+    "CLEARED",
+    "KEPT",
+    "created",
+    "described",
+    "drawn",
+    "edited",
+    "registered",
+    "regulations_changed",
+    "removed",
+]
