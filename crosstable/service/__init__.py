@@ -17,6 +17,7 @@ from __future__ import annotations
 from crosstable.service.base import Change
 from crosstable.service.battle import Battle
 from crosstable.service.bus import EventBus, Notification, PostgresListener
+from crosstable.service.checkin import CheckIn
 from crosstable.service.clock import Clock, FixedClock, SystemClock
 from crosstable.service.errors import ConflictError, NotFoundError
 from crosstable.service.exchange import Exchange
@@ -44,6 +45,7 @@ class UseCases(
     PgnPlay,  # the games' moves: PGN per game, per round, the tournament's PGN (pgn.py)
     Queries,  # the reads: a consistent snapshot each, never blocking a writer (queries.py)
     SeriesPlay,  # series: editions, the clock's ticks, news, the season (series/)
+    CheckIn,  # the hall's check-in before a round, byes for the absent (checkin.py)
 ):
     """The use cases of a tournament and of a series, one part per job: each public
     method is defined in exactly one part (tests/test_service_parts.py). Every part is

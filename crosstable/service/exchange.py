@@ -28,6 +28,7 @@ from crosstable.service.unit import Tx
 from crosstable.store.models import (
     Base,
     ByeRow,
+    CheckinRow,
     EntryRow,
     EventRow,
     GameRow,
@@ -43,6 +44,7 @@ _SECTIONS: tuple[tuple[str, type[Base]], ...] = (
     ("rounds", RoundRow),
     ("games", GameRow),
     ("byes", ByeRow),
+    ("checkins", CheckinRow),  # the hall's check-in (issue 16.5); older documents: none
 )
 _EVENT_FIELDS = ("seq", "at", "actor", "kind", "summary", "changes", "data", "idempotency_key")
 
@@ -72,6 +74,14 @@ class Exchange(ServiceBase):
                 "rounds": [_full(r) for r in loaded.rounds],
                 "games": [_full(g) for g in loaded.games],
                 "byes": [_full(b) for b in loaded.byes],
+                "checkins": [
+                    _full(c)
+                    for c in session.scalars(
+                        select(CheckinRow)
+                        .where(CheckinRow.tournament_id == tournament_id)
+                        .order_by(CheckinRow.round, CheckinRow.player)
+                    )
+                ],
                 "history": [{name: getattr(e, name) for name in _EVENT_FIELDS} for e in events],
             }
         plain: dict[str, Any] = json.loads(json.dumps(document))
@@ -80,6 +90,8 @@ class Exchange(ServiceBase):
     def import_json(self, document: Any, *, source: str = "<input>") -> int:
         """A tournament from :meth:`export_json`'s document; returns its new id."""
         _check_document(document, source)
+        if "checkins" not in document:  # written before the hall's check-in (issue 16.5)
+            document = {**document, "checkins": []}
         check_import(document, source)
         _check_field(document, source)
         with self.store.transaction() as session:
@@ -319,6 +331,8 @@ def _check_document(document: Any, source: str) -> None:
     for name in ("players", "rounds", "games", "byes", "history"):
         if not isinstance(document[name], list):
             raise InputError("{name} must be a list", source=source, name=name)
+    if not isinstance(document.get("checkins", []), list):
+        raise InputError("{name} must be a list", source=source, name="checkins")
 
 
 def _check_field(document: dict[str, Any], source: str) -> None:

@@ -137,7 +137,13 @@ def _show(value: Any) -> str:
 
 
 _TABLES = {name: _Columns(model) for name, model in MODELS.items()}
-_SECTIONS = {"players": "entries", "rounds": "rounds", "games": "games", "byes": "byes"}
+_SECTIONS = {
+    "players": "entries",
+    "rounds": "rounds",
+    "games": "games",
+    "byes": "byes",
+    "checkins": "checkins",  # the hall's check-in (issue 16.5)
+}
 
 
 def _key_text(table: str, values: Mapping[str, Any]) -> str:
@@ -154,7 +160,7 @@ def document_rows(document: dict[str, Any], source: str) -> State:
     rows[("tournaments", "{}")] = tournament
     for section, table in _SECTIONS.items():
         columns = _TABLES[table]
-        for index, item in enumerate(document[section]):
+        for index, item in enumerate(document.get(section) or []):
             where = f"{section}[{index}]"
             tracked = dict(item) if isinstance(item, dict) else item
             if isinstance(tracked, dict):

@@ -199,6 +199,27 @@ class ByeRow(Base):
     kind: Mapped[str] = mapped_column(String(10))
 
 
+class CheckinRow(Base):
+    """A player who confirmed in the hall that they are present for a round (issue 16.5,
+    :mod:`crosstable.service.checkin`); no row: not checked in (yet)."""
+
+    __tablename__ = "checkins"
+    __table_args__ = (
+        ForeignKeyConstraint(
+            ["tournament_id", "player"], ["entries.tournament_id", "entries.number"]
+        ),
+    )
+    key_columns = ("round", "player")
+
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"), primary_key=True)
+    #: the round checked in for (a Swiss's next round may not exist yet: no foreign key)
+    round: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    #: the entry (registration) number
+    player: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    #: when (the service's clock, ISO 8601)
+    at: Mapped[str] = mapped_column(String(40))
+
+
 class EventRow(Base):
     """One change of a tournament: who, when, what, and the rows before and after.
 
@@ -248,5 +269,6 @@ class PreferenceRow(Base):
 
 #: table name → model, for applying the event log's row changes
 MODELS: dict[str, type[Base]] = {
-    model.__tablename__: model for model in (TournamentRow, EntryRow, RoundRow, GameRow, ByeRow)
+    model.__tablename__: model
+    for model in (TournamentRow, EntryRow, RoundRow, GameRow, ByeRow, CheckinRow)
 }

@@ -33,7 +33,7 @@ from crosstable.service.accounts import Accounts
 from crosstable.service.errors import ConflictError, NotFoundError
 from crosstable.service.sessions import Sessions, SignInLimits
 from crosstable.store import Store, open_store
-from crosstable.web import i18n, push
+from crosstable.web import i18n, push, sheets
 from crosstable.web.headers import SecurityHeaders
 from crosstable.web.hub import Hub
 from crosstable.web.limits import BodyLimit
@@ -65,6 +65,9 @@ def _templates() -> Jinja2Templates:
     env.globals["knockout_round"] = i18n.knockout_round
     env.globals["regulation_items"] = regulation_items
     env.globals["frac"] = lambda v: Fraction(str(v))
+    env.globals["by_name"] = sheets.by_name  # the alphabetical pairing list (issue 16.5)
+    env.globals["colour_name"] = sheets.colour_name
+    env.globals["bye_label"] = sheets.bye_label
     env.globals["new_key"] = lambda: secrets.token_hex(8)
     return templates
 
@@ -157,6 +160,7 @@ def create_app(
         account,
         api,
         api_players,
+        hall,
         live,
         manage,
         notifications,
@@ -201,6 +205,7 @@ def create_app(
     app.include_router(pgn.router)  # the game page, PGN uploads and download (issue 16.4)
     app.include_router(pgn.api_router)  # /api/v1/…/pgn (issue 16.4)
     push.install(app, site, push_url)  # live updates through nginx/nchan (issue 17.1)
+    app.include_router(hall.router)  # the sheets and screens of a hall (issue 16.5)
     return app
 
 

@@ -125,6 +125,65 @@ def bye_label(kind: str, knockout: bool = False) -> str:
     return names.get(kind, kind)
 
 
+# -- the alphabetical pairing list (issue 16.5) ---------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class NameLine:
+    """One player of a round's alphabetical pairing list: where they play (board and
+    colour) and whom, or the bye they have (``bye``: its label; ``board`` None)."""
+
+    start: int | None
+    name: str
+    board: int | None = None
+    colour: str = ""  # "w" or "b"
+    opponent: int | None = None
+    opponent_name: str = ""
+    bye: str = ""
+
+
+def _letter(char: str) -> tuple[int, int]:
+    # ё sorts right after е (the Russian alphabet), not after я as its code point would
+    if char == "ё":
+        return (ord("е"), 1)
+    return (ord(char), 0)
+
+
+def name_key(name: str) -> tuple[tuple[int, int], ...]:
+    """The order of an alphabetical list: letter by letter, case and accents of Latin
+    letters aside, with ё right after е.
+
+    >>> sorted(["Жуков", "Ёлкина", "Ефимов", "Елкин"], key=name_key)
+    ['Елкин', 'Ефимов', 'Ёлкина', 'Жуков']
+    """
+    import unicodedata
+
+    folded = name.casefold()
+    plain = "".join(
+        c
+        for c in unicodedata.normalize("NFD", folded.replace("ё", "\0"))
+        if not unicodedata.combining(c)
+    ).replace("\0", "ё")
+    return tuple(_letter(c) for c in plain)
+
+
+def by_name(sheet: Sheet) -> tuple[NameLine, ...]:
+    """The round's pairing list by player name: each player once (a player on two
+    boards of a round, which no system here makes, would be listed on each), with the
+    board, the colour and the opponent; a player without a game with their bye."""
+    lines: list[NameLine] = []
+    for b in sheet.boards:
+        lines.append(NameLine(b.white, b.white_name, b.board, "w", b.black, b.black_name))
+        lines.append(NameLine(b.black, b.black_name, b.board, "b", b.white, b.white_name))
+    lines.extend(NameLine(bye.start, bye.name, bye=bye.label) for bye in sheet.byes)
+    return tuple(sorted(lines, key=lambda n: (name_key(n.name), n.name, n.start or 0)))
+
+
+def colour_name(colour: str) -> str:
+    """ "White" / "Black" in the reader's language (a name line's colour)."""
+    return _("White") if colour == "w" else _("Black") if colour == "b" else ""
+
+
 # -- the Swiss table ------------------------------------------------------------------------
 
 

@@ -24,12 +24,13 @@ Nothing is computed here that the screens do not compute.
 """
 
 from crosstable.web.pdf.bracket import bracket_pdf
-from crosstable.web.pdf.papers import certificates_pdf, pairings_pdf, slips_pdf
+from crosstable.web.pdf.papers import certificates_pdf, checkin_pdf, pairings_pdf, slips_pdf
 from crosstable.web.pdf.tables import crosstable_pdf, swiss_pdf, teams_pdf
 
 __all__ = [
     "bracket_pdf",
     "certificates_pdf",
+    "checkin_pdf",
     "crosstable_pdf",
     "pairings_pdf",
     "slips_pdf",

@@ -32,11 +32,13 @@ def _draw_box(pdf: Document, box: BracketBox, x: float, y: float, w: float, h: f
             pdf.cell(score_w, line_h, line.score, border=1, align="C")
 
 
-def bracket_pdf(sheet: BracketSheet, title: str, details: Sequence[Detail] = ()) -> bytes:
-    """The bracket on A4 landscape (rounds as columns, a box per match, lines from each
+def bracket_pdf(
+    sheet: BracketSheet, title: str, details: Sequence[Detail] = (), paper: str = "A4"
+) -> bytes:
+    """The bracket on A4 (or A3) landscape (rounds as columns, a box per match, lines from each
     match to the next), the champion and the match for third place; then the places and
     every match with its games, round and board."""
-    pdf = Document("L", title)
+    pdf = Document("L", title, paper)
     pdf.add_page()
     pdf.heading(title)
     pdf.details(details)

@@ -27,8 +27,9 @@ def _font_dir() -> Path:
 
 
 class Document(FPDF):
-    def __init__(self, orientation: str = "P", title: str = "") -> None:
-        super().__init__(orientation=orientation, unit="mm", format="A4")
+    def __init__(self, orientation: str = "P", title: str = "", paper: str = "A4") -> None:
+        # paper: "A4", or "A3" for a wall chart (issue 16.5)
+        super().__init__(orientation=orientation, unit="mm", format=paper)
         fonts = _font_dir()
         self.add_font("Sans", "", str(fonts / "OpenSans-Regular.ttf"))
         self.add_font("Sans", "B", str(fonts / "OpenSans-Bold.ttf"))

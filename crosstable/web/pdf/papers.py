@@ -9,39 +9,78 @@ from collections.abc import Sequence
 
 from crosstable.web.i18n import gettext as _
 from crosstable.web.pdf.document import Document, pdf_bytes
-from crosstable.web.sheets import Sheet, Winner
+from crosstable.web.sheets import Sheet, Winner, by_name, colour_name, name_key
 
 
-def pairings_pdf(title: str, sheets: Sequence[Sheet]) -> bytes:
+def _by_board(pdf: Document, title: str, sheet: Sheet) -> None:
+    pdf.heading(f"{title} — {_('Round')} {sheet.round}")
+    if sheet.knockout:
+        heads = [_("Board"), _("Match"), _("White"), _("Black"), _("Result")]
+        widths = [11.0, 66.0, 49.0, 49.0, 15.0]
+    else:
+        heads = [_("Board"), _("White"), _("Black"), _("Result")]
+        widths = [16.0, 75.0, 75.0, 24.0]
+    rows = []
+    for b in sheet.boards:
+        row = [str(b.board), f"{b.white}. {b.white_name}", f"{b.black}. {b.black_name}"]
+        if sheet.knockout:
+            row.insert(1, b.match)
+        rows.append([*row, b.result])
+    left = (1, 2, 3) if sheet.knockout else (1, 2)
+    pdf.grid(heads, widths, rows, size=10 if not sheet.knockout else 8, height=8, left=left)
+    if sheet.byes:
+        pdf.ln(3)
+        pdf.set_font("Sans", "", 10)
+        for bye in sheet.byes:
+            pdf.cell(0, 6, f"{bye.label}: {bye.start}. {bye.name}")
+            pdf.ln(6)
+
+
+def _by_name(pdf: Document, title: str, sheet: Sheet) -> None:
+    """The round's list by player name (issue 16.5): player, board, colour, opponent."""
+    pdf.heading(f"{title} — {_('Round')} {sheet.round} — {_('By name')}")
+    heads = [_("Player"), _("Board"), _("Colour"), _("Opponent")]
+    rows = []
+    for n in by_name(sheet):
+        player = f"{n.start}. {n.name}" if n.start is not None else n.name
+        if n.board is None:
+            rows.append([player, "", "", n.bye])
+        else:
+            rows.append(
+                [player, str(n.board), colour_name(n.colour), f"{n.opponent}. {n.opponent_name}"]
+            )
+    pdf.grid(heads, [75.0, 16.0, 24.0, 75.0], rows, size=10, height=8, left=(0, 3))
+
+
+def pairings_pdf(title: str, sheets: Sequence[Sheet], names: bool = False) -> bytes:
     """Pairing lists: a page per round — board, White, Black, result (blank to fill in);
-    in a knockout the match and game of each board; then the byes by kind."""
+    in a knockout the match and game of each board; then the byes by kind. With
+    ``names`` (the hall's set, issue 16.5) each round's list by player name follows on
+    a page of its own."""
     pdf = Document("P", title)
     for sheet in sheets:
         pdf.add_page()
-        pdf.heading(f"{title} — {_('Round')} {sheet.round}")
-        if sheet.knockout:
-            heads = [_("Board"), _("Match"), _("White"), _("Black"), _("Result")]
-            widths = [11.0, 66.0, 49.0, 49.0, 15.0]
-        else:
-            heads = [_("Board"), _("White"), _("Black"), _("Result")]
-            widths = [16.0, 75.0, 75.0, 24.0]
-        rows = []
-        for b in sheet.boards:
-            row = [str(b.board), f"{b.white}. {b.white_name}", f"{b.black}. {b.black_name}"]
-            if sheet.knockout:
-                row.insert(1, b.match)
-            rows.append([*row, b.result])
-        left = (1, 2, 3) if sheet.knockout else (1, 2)
-        pdf.grid(heads, widths, rows, size=10 if not sheet.knockout else 8, height=8, left=left)
-        if sheet.byes:
-            pdf.ln(3)
-            pdf.set_font("Sans", "", 10)
-            for bye in sheet.byes:
-                pdf.cell(0, 6, f"{bye.label}: {bye.start}. {bye.name}")
-                pdf.ln(6)
+        _by_board(pdf, title, sheet)
+        if names:
+            pdf.add_page()
+            _by_name(pdf, title, sheet)
     if not sheets:
         pdf.add_page()
         pdf.heading(_("No round is paired yet."))
+    return pdf_bytes(pdf)
+
+
+def checkin_pdf(title: str, round_number: int, players: Sequence[tuple[int, str]]) -> bytes:
+    """The check-in sheet of a round (issue 16.5): the players by name, each with a box
+    to sign in before the round."""
+    pdf = Document("P", title)
+    pdf.add_page()
+    pdf.heading(f"{title} — {_('Round')} {round_number} — {_('Check-in')}")
+    pdf.note(_("Sign in the box next to your name before the round starts."), 10)
+    heads = ["№", _("Player"), _("Signature")]
+    ordered = sorted(players, key=lambda p: (name_key(p[1]), p[1], p[0]))
+    rows = [[str(start), name, ""] for start, name in ordered]
+    pdf.grid(heads, [14.0, 100.0, 76.0], rows, size=11, height=11, left=(1,))
     return pdf_bytes(pdf)
 
 

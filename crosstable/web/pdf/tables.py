@@ -22,11 +22,16 @@ from crosstable.web.views import Crosstable
 
 
 def crosstable_pdf(
-    table: Crosstable, title: str, locale: str, details: Sequence[Detail] = ()
+    table: Crosstable,
+    title: str,
+    locale: str,
+    details: Sequence[Detail] = (),
+    paper: str = "A4",
 ) -> bytes:
-    """Seed 000's table on A4 landscape: №, name, rating, a column per opponent, points,
-    tie-breaks, place (a round robin), under the title and the tournament's details."""
-    pdf = Document("L", title)
+    """Seed 000's table on A4 (or ``paper`` A3: the wall chart) landscape: №, name,
+    rating, a column per opponent, points, tie-breaks, place (a round robin), under the
+    title and the tournament's details."""
+    pdf = Document("L", title, paper)
     pdf.add_page()
     pdf.heading(title)
     pdf.details(details)
@@ -61,10 +66,17 @@ def crosstable_pdf(
     return pdf_bytes(pdf)
 
 
-def swiss_pdf(swiss: SwissTable, title: str, locale: str, details: Sequence[Detail] = ()) -> bytes:
-    """The Swiss table on A4 landscape: place, name, №, rating, one column per round
-    (opponent, colour, result, or the bye), points and tie-breaks, in ranking order."""
-    pdf = Document("L", title)
+def swiss_pdf(
+    swiss: SwissTable,
+    title: str,
+    locale: str,
+    details: Sequence[Detail] = (),
+    paper: str = "A4",
+) -> bytes:
+    """The Swiss table (the progress chart) on A4 (or A3) landscape: place, name, №,
+    rating, one column per round (opponent, colour, result, or the bye), points and
+    tie-breaks, in ranking order."""
+    pdf = Document("L", title, paper)
     pdf.add_page()
     pdf.heading(title)
     pdf.details(details)
@@ -100,11 +112,16 @@ def swiss_pdf(swiss: SwissTable, title: str, locale: str, details: Sequence[Deta
 
 
 def teams_pdf(
-    grid: TeamGrid, table: Crosstable, title: str, locale: str, details: Sequence[Detail] = ()
+    grid: TeamGrid,
+    table: Crosstable,
+    title: str,
+    locale: str,
+    details: Sequence[Detail] = (),
+    paper: str = "A4",
 ) -> bytes:
-    """A Scheveningen on A4 landscape: the team grid (team A's rows × team B's columns,
+    """A Scheveningen on A4 (or A3) landscape: the team grid (team A's rows × team B's columns,
     each player's points, the team scores), then the individual standings."""
-    pdf = Document("L", title)
+    pdf = Document("L", title, paper)
     pdf.add_page()
     pdf.heading(title)
     pdf.details(details)
