@@ -3,8 +3,8 @@ present for a round (tournament, round, entry number, when). Written only throug
 service (:mod:`crosstable.service.checkin`), so each check-in is an event of the history
 and undo takes it back.
 
-Revision ID: 0016
-Revises: 0015
+Revision ID: 0017
+Revises: 0016 (0016_game_moves, issue 16.4, landed alongside)
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0016"
-down_revision = "0015"
+revision = "0017"
+down_revision = "0016"
 branch_labels = None
 depends_on = None
 
