@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import threading
+import uuid
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import SimpleNamespace
@@ -312,3 +313,40 @@ def test_event_stream_redirects_to_nchan_with_push(nchan: FakeNchan, tmp_path: A
         assert nchan.messages(f"{tid}-en")[-1]["revision"] == service.revision(tid)
         assert "table" in nchan.messages(f"{tid}-ru")[-1]
     service.store.close()
+
+
+def test_one_process_leads_and_another_takes_over_when_it_dies() -> None:
+    # the advisory lock on real PostgreSQL: one holder; when its connection goes (a
+    # kill -9 closes it) another process's Leadership takes the lock and is told so
+    from tests.test_service_support import PG_URL
+
+    if not PG_URL:
+        pytest.skip("CROSSTABLE_TEST_PG_URL is not set (bash scripts/postgres.sh starts a server)")
+    import psycopg
+
+    from crosstable.web.push import Leadership
+
+    schema = "lead_" + uuid.uuid4().hex[:12]
+    with psycopg.connect(PG_URL, autocommit=True) as connection:
+        connection.execute(f"CREATE SCHEMA IF NOT EXISTS {schema}")
+    from tests.test_service_support import pg_schema_url
+
+    url = pg_schema_url(PG_URL, schema)
+    first, second = Leadership(url, every=0.05), Leadership(url, every=0.05)
+    led, taken = threading.Event(), threading.Event()
+    first.on_taken, second.on_taken = led.set, taken.set
+    try:
+        first.start()
+        assert led.wait(10)
+        second.start()
+        while second.attempts < 3:  # it tried, and the lock is held
+            taken.wait(0.05)
+        assert first.leader and not second.leader and not taken.is_set()
+        first.stop()  # the holder dies: its connection, and the lock, go
+        assert taken.wait(10)
+        assert second.leader and not first.leader
+    finally:
+        first.stop()
+        second.stop()
+        with psycopg.connect(PG_URL, autocommit=True) as connection:
+            connection.execute(f"DROP SCHEMA {schema} CASCADE")

@@ -65,7 +65,6 @@ class GameServer:
         self.client = client
         self.portal = portal
         self.base = base
-        self.headers = {"Authorization": f"Bearer {portal.token}"}
         self.next = dict.fromkeys(portal.tournaments, 0)
         #: (tournament, round, board) → (result, seq) of every accepted POST
         self.accepted: dict[tuple[int, int, int], tuple[str, int]] = {}
@@ -79,7 +78,8 @@ class GameServer:
         url = f"{base or self.base}/api/v1/tournaments/{tid}/rounds/{rnd}/boards/{board}/result"
         for _attempt in range(20):
             try:
-                response = await self.client.post(url, json=body, headers=self.headers)
+                headers = {"Authorization": f"Bearer {self.portal.tokens[tid]}"}
+                response = await self.client.post(url, json=body, headers=headers)
             except Exception:  # the process died under the request: again, same key
                 self.retries += 1
                 continue
@@ -125,7 +125,8 @@ async def newest_revisions(client: Any, base: str, portal: Portal) -> dict[int, 
 async def scenario(db_url: str, folder: Path) -> dict[str, Any]:
     import httpx
 
-    portal = prepare(db_url, tournaments=4, players=8)
+    # (each tournament its own organiser: results are limited per account and process)
+    portal = prepare(db_url, tournaments=4, players=8, separate_organisers=True)
     ports = [free_port(), free_port()]
     nginx = PushServer(folder, ports).start()
     apps = [

@@ -421,6 +421,8 @@ class Leadership:
         self.url = plain_url(url)
         self.every = every
         self.leader = False
+        #: tries to take the lock so far
+        self.attempts = 0
         self.on_taken: Callable[[], None] | None = None
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -443,6 +445,7 @@ class Leadership:
                 with psycopg.connect(self.url, autocommit=True) as connection:
                     while not self._stop.is_set():
                         if not self.leader:
+                            self.attempts += 1
                             row = connection.execute(
                                 "SELECT pg_try_advisory_lock("
                                 "hashtext('crosstable.push.' || current_schema()))"
