@@ -350,3 +350,65 @@ def test_one_process_leads_and_another_takes_over_when_it_dies() -> None:
         second.stop()
         with psycopg.connect(PG_URL, autocommit=True) as connection:
             connection.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+def test_a_change_nobody_announced_is_published_by_the_leader_from_the_log(
+    nchan: FakeNchan, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # process A commits a result and dies before publishing it (so before its NOTIFY);
+    # process B's listener finds the change by polling, and B, the leader, publishes it
+    from tests.test_service_support import PG_URL, pg_schema_url, started
+
+    if not PG_URL:
+        pytest.skip("CROSSTABLE_TEST_PG_URL is not set (bash scripts/postgres.sh starts a server)")
+    import psycopg
+
+    from crosstable.service import PostgresListener, Service, base
+    from crosstable.store import open_store
+    from crosstable.web.push import Leadership
+
+    schema = "lost_" + uuid.uuid4().hex[:12]
+    with psycopg.connect(PG_URL, autocommit=True) as connection:
+        connection.execute(f"CREATE SCHEMA {schema}")
+    url = pg_schema_url(PG_URL, schema)
+    process_a, process_b = Service(open_store(url)), Service(open_store(url))
+    listener = None
+    push = None
+    try:
+        tid = started(process_a, 4)
+        # A's NOTIFYs never leave (it dies right after its commit)
+        silent = SimpleNamespace(send=lambda _n: None)
+        monkeypatch.setattr(base, "notifier_for", lambda _store: silent)
+        leadership = Leadership(url, every=0.05)
+        push = Publisher(
+            nchan.url,
+            process_b.bus,
+            lambda t, _loc: (process_b.revision(t), fragment(process_b.revision(t))),
+            process_b.revision,
+            locales=("en",),
+            leadership=leadership,
+        ).start()
+        listener = PostgresListener(url, process_b.bus, poll_interval=0.1).start()
+        done = threading.Event()
+        for _ in range(200):
+            if leadership.leader:
+                break
+            done.wait(0.05)
+        process_a.record_result(tid, 1, 1, "1-0")
+        revision = process_a.revision(tid)
+        for _ in range(200):  # (two polls at most: 0.2 s)
+            if nchan.messages(f"{tid}-en"):
+                break
+            done.wait(0.05)
+        (message,) = nchan.messages(f"{tid}-en")
+        assert message["revision"] == revision
+        assert message["change"][0]["kind"] == "result"
+    finally:
+        if listener is not None:
+            listener.stop()
+        if push is not None:
+            push.stop()
+        process_a.store.close()
+        process_b.store.close()
+        with psycopg.connect(PG_URL, autocommit=True) as connection:
+            connection.execute(f"DROP SCHEMA {schema} CASCADE")
