@@ -412,3 +412,21 @@ def test_a_change_nobody_announced_is_published_by_the_leader_from_the_log(
         process_b.store.close()
         with psycopg.connect(PG_URL, autocommit=True) as connection:
             connection.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+def test_the_push_url_may_come_from_the_environment(
+    nchan: FakeNchan, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # every process of a deployment gets the same setting: CROSSTABLE_PUSH_URL
+    from crosstable.web.app import create_app
+
+    monkeypatch.setenv("CROSSTABLE_PUSH_URL", nchan.url + "/")
+    monkeypatch.setenv("CROSSTABLE_PUSH_PUBLIC", "/live-push/")
+    app = create_app(f"sqlite:///{tmp_path / 'env.db'}")
+    assert app.state.push.url == nchan.url
+    assert app.state.push.subscribe_url(3, "en") == "/live-push/live/3-en"
+    monkeypatch.delenv("CROSSTABLE_PUSH_URL")
+    assert create_app(f"sqlite:///{tmp_path / 'env.db'}").state.push is None
+    monkeypatch.setenv("CROSSTABLE_PUSH_URL", "nchan:8080")
+    with pytest.raises(PushUrlError):
+        create_app(f"sqlite:///{tmp_path / 'env.db'}")
