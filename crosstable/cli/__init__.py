@@ -83,6 +83,9 @@ def _register() -> None:
     from crosstable.cli import pgn  # PGN: export, import (issue 16 item 4)
 
     pgn.register(app)
+    from crosstable.cli import game_servers  # game servers' tokens (issue 17.2)
+
+    game_servers.register(app)
 
 
 def counted(count: int, singular: str, plural: str | None = None) -> str:

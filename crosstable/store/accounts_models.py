@@ -23,6 +23,10 @@ and migrated by the same Alembic chain (revision 0002).
 * ``sign_in_counters`` — failed sign-ins (and sign-ups) per address and per account
   in fixed windows (revision 0004, issue 13 item 11), shared by every process that
   serves the database; rows of past windows are deleted.
+* ``api_token_grants`` and ``rate_counters`` (revision 0018, issue 17 item 2): the
+  tournaments a game server's token may post results for (``api_tokens.kind`` says
+  which tokens are a game server's, with their own limit); requests per key and fixed
+  window, shared by every process on a PostgreSQL database (past windows deleted).
 * ``account_events`` — the site's record of what administrators did to an account
   (revision 0005, issue 12 items 2–4): flagged for computer help or cleared (who,
   when, why, and the decision per running tournament), the eligibility counts
@@ -41,6 +45,7 @@ from __future__ import annotations
 from typing import Any
 
 from sqlalchemy import JSON, BigInteger, Boolean, ForeignKey, Integer, String, Text
+from sqlalchemy import false as sa_false
 from sqlalchemy.orm import Mapped, mapped_column
 
 from crosstable.store.models import Base
@@ -72,6 +77,37 @@ class ApiTokenRow(Base):
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     label: Mapped[str] = mapped_column(String(100), default="")
     created_at: Mapped[str] = mapped_column(String(40))
+    #: "personal" (a user's own) or "game server" (an administrator's, revision 0018)
+    kind: Mapped[str] = mapped_column(String(20), default="personal", server_default="personal")
+    #: a game server's: results of every tournament, not only the granted ones
+    every_tournament: Mapped[bool] = mapped_column(
+        Boolean, default=False, server_default=sa_false()
+    )
+    #: results a minute this token may post (None: its kind's default)
+    per_minute: Mapped[int | None] = mapped_column(Integer, nullable=True)
+
+
+class ApiTokenGrantRow(Base):
+    """A tournament whose results a game server's token may post (revision 0018)."""
+
+    __tablename__ = "api_token_grants"
+
+    token_id: Mapped[int] = mapped_column(ForeignKey("api_tokens.id"), primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(
+        ForeignKey("tournaments.id"), primary_key=True, index=True
+    )
+
+
+class RateCounterRow(Base):
+    """Requests per key in fixed windows, shared by every process (revision 0018)."""
+
+    __tablename__ = "rate_counters"
+
+    #: "results:user:<id>", "results:token:<id>" … (at most 100 characters)
+    key: Mapped[str] = mapped_column(String(100), primary_key=True)
+    #: the window's start, in seconds since 1970 (UTC)
+    window_start: Mapped[int] = mapped_column(BigInteger, primary_key=True, index=True)
+    hits: Mapped[int] = mapped_column(Integer, default=0)
 
 
 class StaffRow(Base):

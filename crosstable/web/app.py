@@ -32,6 +32,7 @@ from crosstable.service import PostgresListener, Service
 from crosstable.service.accounts import Accounts
 from crosstable.service.errors import ConflictError, NotFoundError
 from crosstable.service.sessions import Sessions, SignInLimits
+from crosstable.service.shared import RateCounters
 from crosstable.store import Store, open_store
 from crosstable.web import i18n, push, sheets
 from crosstable.web.headers import SecurityHeaders
@@ -40,7 +41,7 @@ from crosstable.web.limits import BodyLimit
 from crosstable.web.messages import error_text, translate
 from crosstable.web.regulation_text import regulation_items
 from crosstable.web.security import (
-    RateLimiter,
+    ResultLimits,
     bearer_token,
     safe_next,
     safe_referer,
@@ -107,7 +108,11 @@ def create_app(
         ),
         sessions=Sessions(service.store, clock=service.clock),
         sign_in_limits=SignInLimits(service.store, clock=service.clock),
-        report_limit=RateLimiter(60, 60),
+        report_limit=ResultLimits(  # shared by the processes of a PostgreSQL database
+            RateCounters(service.store, clock=service.clock)
+            if service.store.dialect == "postgresql"
+            else None
+        ),
         secure_cookies=secure,
     )
     use_listener = service.store.dialect == "postgresql" if listen is None else listen
@@ -161,6 +166,7 @@ def create_app(
         api,
         api_players,
         hall,
+        game_servers,
         live,
         manage,
         notifications,
@@ -206,6 +212,8 @@ def create_app(
     app.include_router(pgn.api_router)  # /api/v1/…/pgn (issue 16.4)
     push.install(app, site, push_url)  # live updates through nginx/nchan (issue 17.1)
     app.include_router(hall.router)  # the sheets and screens of a hall (issue 16.5)
+    app.include_router(game_servers.api_router)  # POST /api/v1/results (issue 17.2)
+    app.include_router(game_servers.router)  # /admin/game-servers
     return app
 
 

@@ -37,10 +37,15 @@ UPLOAD = 8 * 1024 * 1024
 #: a rating list (FIDE's zipped TXT list is ~40 MiB, its zipped XML ~100 MiB; an
 #: unzipped TXT list ~300 MiB): 512 MiB, streamed to a temporary file
 RATING_LIST = 512 * 1024 * 1024
+#: a game server's batch of results (500 take ~100 KiB) and an administrator's grants: 1 MiB
+BATCH = 1024 * 1024
 
 #: (method, path pattern, limit): the first match wins; anything else gets SMALL
 ROUTES: tuple[tuple[str, re.Pattern[str], int], ...] = (
     ("POST", re.compile(r"/api/v1/tournaments"), FIELD),
+    ("POST", re.compile(r"/api/v1/results"), BATCH),
+    ("POST", re.compile(r"/api/v1/game-servers(/[0-9]+/grants)?"), BATCH),
+    ("POST", re.compile(r"/admin/game-servers(/[0-9]+/grants)?"), BATCH),
     ("POST", re.compile(r"/new(/preview)?"), UPLOAD),
     ("POST", re.compile(r"/t/[^/]+/manage/players"), UPLOAD),
     ("POST", re.compile(r"/admin/rating-lists"), RATING_LIST),
@@ -145,4 +150,4 @@ class BodyLimit:
             await response(scope, receive, send)
 
 
-__all__ = ["FIELD", "SMALL", "UPLOAD", "BodyLimit", "BodyTooLarge", "body_limit"]
+__all__ = ["BATCH", "FIELD", "SMALL", "UPLOAD", "BodyLimit", "BodyTooLarge", "body_limit"]

@@ -14,7 +14,11 @@ r"""Who is asking, and may they: signed session cookies, CSRF tokens, API tokens
   id; signing in and out starts a fresh cookie, so a fresh token.
 * Rate limits: failed sign-ins per address and per account in the database
   (:class:`crosstable.service.sessions.SignInLimits`, shared by every process);
-  result reports per user in each process (:class:`RateLimiter`, a sliding window).
+  results and result reports per user, and per game server's token at its own
+  limit (:class:`ResultLimits`): in each process on SQLite (one process serves a
+  file; :class:`RateLimiter`, a sliding window), shared by every process on
+  PostgreSQL (:class:`crosstable.service.shared.RateCounters`, fixed windows in
+  the database; issue 17 item 2).
 * Redirects: every ``next`` (and the way back after an error) goes through
   :func:`safe_next`: only a path of this site (issue 13 item 8).
 
@@ -39,6 +43,8 @@ from fastapi import HTTPException, Request
 
 from crosstable.core.text import Message
 from crosstable.service.accounts import UserInfo
+from crosstable.service.accounts.tokens import PERSONAL_LIMIT, TokenInfo
+from crosstable.service.shared import WINDOW, RateCounters
 
 UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 #: the longest ``next`` that is followed (a longer one sends the visitor home)
@@ -89,28 +95,68 @@ class RateLimiter:
         self._hits: dict[str, deque[float]] = {}
         self._lock = threading.Lock()
 
-    def hit(self, key: str, *, now: float | None = None) -> bool:
-        """Count one event; False when the key is over its limit (the event is refused)."""
+    def hit(self, key: str, *, now: float | None = None, count: int = 1) -> bool:
+        """Count ``count`` events; False when they would pass the key's limit (they are
+        refused, and not counted)."""
         moment = time.monotonic() if now is None else now
         with self._lock:
             hits = self._hits.setdefault(key, deque())
             while hits and hits[0] <= moment - self.window:
                 hits.popleft()
-            if len(hits) >= self.limit:
+            if len(hits) + count > self.limit:
                 return False
-            hits.append(moment)
+            hits.extend([moment] * count)
             if len(self._hits) > 100_000:  # forget idle keys
                 for stale in [k for k, v in self._hits.items() if not v][:50_000]:
                     del self._hits[stale]
             return True
 
-    def check(self, key: str, what: str) -> None:
-        if not self.hit(key):
-            raise HTTPException(
-                status_code=429,
-                detail=Message("too many {what}; wait a minute and try again", what=what),
-                headers={"Retry-After": str(int(self.window))},
-            )
+    def check(self, key: str, what: str, count: int = 1) -> None:
+        if not self.hit(key, count=count):
+            raise too_many(what, int(self.window))
+
+
+def too_many(what: str, wait: int) -> HTTPException:
+    """429 with the seconds to wait."""
+    return HTTPException(
+        status_code=429,
+        detail=Message("too many {what}; wait a minute and try again", what=what),
+        headers={"Retry-After": str(wait)},
+    )
+
+
+class ResultLimits:
+    """Results a minute: :data:`PERSONAL_LIMIT` per user, a game server's token its own.
+
+    With ``counters`` (PostgreSQL: every process on the database) the counts are the
+    database's; without, each process counts in memory (SQLite: one process).
+    """
+
+    def __init__(self, counters: RateCounters | None = None) -> None:
+        self.counters = counters
+        self._local: dict[int, RateLimiter] = {}
+        self._lock = threading.Lock()
+
+    def check(self, key: str, what: str, limit: int = PERSONAL_LIMIT, count: int = 1) -> None:
+        """Count ``count`` requests of ``key``; 429 when they pass ``limit`` a minute."""
+        if self.counters is not None:
+            wait = self.counters.hit(f"results:{key}", limit, count)
+            if wait is not None:
+                raise too_many(what, wait)
+            return
+        with self._lock:
+            limiter = self._local.get(limit)
+            if limiter is None:
+                limiter = self._local[limit] = RateLimiter(limit, WINDOW)
+        limiter.check(key, what, count)
+
+    def check_caller(self, caller: Caller, what: str, count: int = 1) -> None:
+        """The caller's own limit: a game server's token's, else the user's."""
+        token = caller.token
+        if token is not None and token.game_server:
+            self.check(f"token:{token.id}", what, token.results_a_minute, count)
+        else:
+            self.check(f"user:{caller.actor}", what, PERSONAL_LIMIT, count)
 
 
 def csrf_token(request: Request) -> str:
@@ -134,6 +180,8 @@ class Caller:
 
     user: UserInfo | None
     by_token: bool = False
+    #: the API token the request came with (its kind and limit)
+    token: TokenInfo | None = None
 
     @property
     def signed_in(self) -> bool:

@@ -23,10 +23,11 @@ from fastapi.templating import Jinja2Templates
 from crosstable.service import Service
 from crosstable.service.accounts import Accounts
 from crosstable.service.sessions import Sessions, SignInLimits
+from crosstable.service.shared import kept_setting
 from crosstable.web import i18n
 from crosstable.web.hub import Hub
 from crosstable.web.pairing_views import live_fragment
-from crosstable.web.security import Caller, RateLimiter, bearer_token, csrf_token
+from crosstable.web.security import Caller, ResultLimits, bearer_token, csrf_token
 
 #: whitespace between tags (the live fragment goes to every viewer: keep it small)
 _BETWEEN_TAGS = re.compile(r">\s+<")
@@ -42,13 +43,14 @@ class Site:
     hub: Hub
     sessions: Sessions
     sign_in_limits: SignInLimits
-    report_limit: RateLimiter
+    report_limit: ResultLimits  # per user, per game server (shared on PostgreSQL)
     secure_cookies: bool = False
 
     def caller(self, request: Request) -> Caller:
         token = bearer_token(request)
         if token is not None:
-            return Caller(self.accounts.user_for_token(token), by_token=True)
+            user, info = self.accounts.token_for(token)
+            return Caller(user, by_token=True, token=info)
         known = getattr(request.state, "caller", None)
         if isinstance(known, Caller):
             return known
@@ -122,6 +124,5 @@ def site_secret(service: Service) -> str:
     stored = service.preference("web.secret")
     if stored:
         return stored
-    fresh = secrets.token_urlsafe(48)
-    service.set_preference("web.secret", fresh)
-    return service.preference("web.secret") or fresh
+    # (made once for all: two processes starting together keep the same; issue 17.2)
+    return kept_setting(service.store, "web.secret", secrets.token_urlsafe(48))

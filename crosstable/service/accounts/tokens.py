@@ -1,21 +1,81 @@
-"""API tokens: random, shown once, only their SHA-256 kept."""
+"""API tokens: random, shown once, only their SHA-256 kept.
+
+A token is a user's own ("personal": it acts as the user, with the user's limits)
+or a game server's (issue 17 item 2): made by an administrator for a game server's
+account, it may post the results of the tournaments granted to it (or of every
+tournament) at its own, higher limit of results a minute (:data:`GAME_SERVER_LIMIT`
+unless the token says otherwise).
+"""
 
 from __future__ import annotations
 
+import re
 import secrets
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from sqlalchemy import select
+from sqlalchemy import delete, select
 
+from crosstable.core.errors import RuleError
 from crosstable.service.accounts.base import AccountsBase, UserInfo, _user, token_hash
 from crosstable.service.errors import NotFoundError
-from crosstable.store.accounts_models import (
-    ApiTokenRow,
-    UserRow,
-)
+from crosstable.store.accounts_models import ApiTokenGrantRow, ApiTokenRow, UserRow
+from crosstable.store.models import TournamentRow
+
+if TYPE_CHECKING:
+    from crosstable.service.accounts import Accounts
+
+PERSONAL = "personal"
+GAME_SERVER = "game server"
+#: results a minute of a user (any way they come: page, API, report)
+PERSONAL_LIMIT = 60
+#: results a minute of a game server's token, unless it has its own
+GAME_SERVER_LIMIT = 6000
+#: the most results a minute an administrator may give one token
+MOST_PER_MINUTE = 600_000
+#: the most tournaments granted in one go (a list or ranges of numbers)
+MOST_GRANTED = 100_000
+_PIECE = re.compile(r"([0-9]{1,10})(?:-([0-9]{1,10}))?")
+
+
+@dataclass(frozen=True, slots=True)
+class TokenInfo:
+    """What a request's token is: its id, kind and limit of results a minute."""
+
+    id: int
+    kind: str = PERSONAL
+    every_tournament: bool = False
+    per_minute: int | None = None
+
+    @property
+    def game_server(self) -> bool:
+        return self.kind == GAME_SERVER
+
+    @property
+    def results_a_minute(self) -> int:
+        if self.per_minute is not None:
+            return self.per_minute
+        return GAME_SERVER_LIMIT if self.game_server else PERSONAL_LIMIT
+
+
+@dataclass(frozen=True, slots=True)
+class GameServerInfo:
+    """A game server's token as the administrator sees it (never the token itself)."""
+
+    token: TokenInfo
+    user: UserInfo
+    label: str
+    created_at: str
+    tournaments: tuple[int, ...]
+
+
+def _info(row: ApiTokenRow) -> TokenInfo:
+    return TokenInfo(row.id, row.kind, bool(row.every_tournament), row.per_minute)
 
 
 class Tokens(AccountsBase):
-    """A user's API tokens."""
+    """A user's API tokens, and the game servers' tokens."""
 
     def create_token(self, user_id: int, label: str = "") -> str:
         """A new API token for ``user_id``; shown once (only its hash is kept)."""
@@ -32,14 +92,18 @@ class Tokens(AccountsBase):
         return token
 
     def user_for_token(self, token: str) -> UserInfo | None:
+        return self.token_for(token)[0]
+
+    def token_for(self, token: str) -> tuple[UserInfo | None, TokenInfo | None]:
+        """The user a token acts as and what the token is (None, None: no such token)."""
         with self.store.reading() as session:
             row = session.scalars(
                 select(ApiTokenRow).where(ApiTokenRow.token_hash == token_hash(token))
             ).first()
             if row is None:
-                return None
+                return None, None
             user = session.get(UserRow, row.user_id)
-            return None if user is None else _user(user)
+            return (None, None) if user is None else (_user(user), _info(row))
 
     def tokens(self, user_id: int) -> list[tuple[int, str, str]]:
         with self.store.reading() as session:
@@ -51,4 +115,190 @@ class Tokens(AccountsBase):
             row = session.get(ApiTokenRow, token_id)
             if row is None or row.user_id != user_id:
                 raise NotFoundError("there is no token {token}", token=token_id)
+            session.execute(delete(ApiTokenGrantRow).where(ApiTokenGrantRow.token_id == token_id))
             session.delete(row)
+
+    # -- game servers (an administrator's) --------------------------------------------
+
+    def create_game_server(
+        self,
+        user_id: int,
+        label: str = "",
+        *,
+        tournaments: Iterable[int] = (),
+        every_tournament: bool = False,
+        per_minute: int | None = None,
+    ) -> tuple[int, str]:
+        """A game server's token for the account ``user_id``: its id and the token
+        (shown once). It may post the results of ``tournaments`` (or, with
+        ``every_tournament``, of all), ``per_minute`` results a minute (None: the
+        default, :data:`GAME_SERVER_LIMIT`)."""
+        _check_per_minute(per_minute)
+        token = "ct_" + secrets.token_urlsafe(32)
+        with self.store.transaction() as session:
+            if session.get(UserRow, user_id) is None:
+                raise NotFoundError("there is no user {user}", user=user_id)
+            row = ApiTokenRow(
+                user_id=user_id,
+                token_hash=token_hash(token),
+                label=label.strip()[:100],
+                created_at=self._now(),
+                kind=GAME_SERVER,
+                every_tournament=every_tournament,
+                per_minute=per_minute,
+            )
+            session.add(row)
+            session.flush()
+            token_id = int(row.id)
+        self.grant(token_id, tournaments)
+        return token_id, token
+
+    def grant(self, token_id: int, tournaments: Iterable[int], *, allowed: bool = True) -> None:
+        """Let the game server's token post the results of ``tournaments`` (or not)."""
+        wanted = sorted({int(t) for t in tournaments})
+        with self.store.transaction() as session:
+            row = session.get(ApiTokenRow, token_id)
+            if row is None or row.kind != GAME_SERVER:
+                raise NotFoundError("there is no game server's token {token}", token=token_id)
+            for tid in wanted:
+                if session.get(TournamentRow, tid) is None:
+                    raise NotFoundError(
+                        "there is no tournament {tournament} in this database", tournament=tid
+                    )
+                kept = session.get(ApiTokenGrantRow, (token_id, tid))
+                if allowed and kept is None:
+                    session.add(ApiTokenGrantRow(token_id=token_id, tournament_id=tid))
+                elif not allowed and kept is not None:
+                    session.delete(kept)
+
+    def set_game_server(
+        self,
+        token_id: int,
+        *,
+        every_tournament: bool | None = None,
+        per_minute: int | str | None = "keep",
+    ) -> None:
+        """Change a game server's token: every tournament or only the granted ones, its
+        limit (``None``: the default; ``"keep"``: unchanged)."""
+        if per_minute != "keep":
+            _check_per_minute(per_minute if isinstance(per_minute, int) else None)
+        with self.store.transaction() as session:
+            row = session.get(ApiTokenRow, token_id)
+            if row is None or row.kind != GAME_SERVER:
+                raise NotFoundError("there is no game server's token {token}", token=token_id)
+            if every_tournament is not None:
+                row.every_tournament = every_tournament
+            if per_minute != "keep":
+                row.per_minute = per_minute if isinstance(per_minute, int) else None
+
+    def granted(self, token: TokenInfo, tournament_id: int) -> bool:
+        """May this game server's token post results of ``tournament_id``? (one key read)"""
+        if not token.game_server:
+            return False
+        if token.every_tournament:
+            return True
+        with self.store.reading() as session:
+            return session.get(ApiTokenGrantRow, (token.id, tournament_id)) is not None
+
+    def game_servers(self) -> list[GameServerInfo]:
+        """Every game server's token, with its account and granted tournaments."""
+        with self.store.reading() as session:
+            rows = session.scalars(
+                select(ApiTokenRow).where(ApiTokenRow.kind == GAME_SERVER).order_by(ApiTokenRow.id)
+            ).all()
+            found = []
+            for row in rows:
+                user = session.get(UserRow, row.user_id)
+                if user is None:
+                    continue
+                granted = session.scalars(
+                    select(ApiTokenGrantRow.tournament_id)
+                    .where(ApiTokenGrantRow.token_id == row.id)
+                    .order_by(ApiTokenGrantRow.tournament_id)
+                ).all()
+                found.append(
+                    GameServerInfo(
+                        _info(row), _user(user), row.label, row.created_at, tuple(granted)
+                    )
+                )
+            return found
+
+    def revoke_game_server(self, token_id: int) -> None:
+        """An administrator revokes a game server's token (its grants go with it)."""
+        with self.store.transaction() as session:
+            row = session.get(ApiTokenRow, token_id)
+            if row is None or row.kind != GAME_SERVER:
+                raise NotFoundError("there is no game server's token {token}", token=token_id)
+            session.execute(delete(ApiTokenGrantRow).where(ApiTokenGrantRow.token_id == token_id))
+            session.delete(row)
+
+
+def tournament_list(text: str) -> list[int]:
+    """``"3, 4 10-12"`` → ``[3, 4, 10, 11, 12]``: tournament numbers and ranges, separated
+    by commas or spaces (at most :data:`MOST_GRANTED`); a RuleError names a bad piece.
+
+    >>> tournament_list("3, 4 10-12")
+    [3, 4, 10, 11, 12]
+    """
+    found: set[int] = set()
+    for piece in re.split(r"[,;\s]+", re.sub(r"\s*-\s*", "-", text.strip())):
+        piece = piece.strip()
+        if not piece:
+            continue
+        match = _PIECE.fullmatch(piece)
+        if match is None:
+            raise RuleError(
+                "tournaments: {piece} is not a number or a range", piece=repr(piece[:40])
+            )
+        low = int(match.group(1))
+        high = int(match.group(2) or low)
+        if low < 1 or high < low or len(found) + high - low + 1 > MOST_GRANTED:
+            raise RuleError(
+                "tournaments: {piece} is not a range of at most {most} tournaments",
+                piece=repr(piece[:40]),
+                most=MOST_GRANTED,
+            )
+        found.update(range(low, high + 1))
+    return sorted(found)
+
+
+def new_game_server(
+    accounts: Accounts,
+    username: str,
+    label: str = "",
+    *,
+    tournaments: Iterable[int] = (),
+    every_tournament: bool = False,
+    per_minute: int | None = None,
+) -> tuple[int, str]:
+    """A game server's token for the account ``username`` (made, with a random password
+    nobody knows, if there is none: the account only acts through its tokens); its id
+    and the token (shown once)."""
+    user = accounts.find_user(username)
+    if user is None:
+        user = accounts.create_user(username, secrets.token_urlsafe(24), display_name=username)
+    return accounts.create_game_server(
+        user.id,
+        label or username,
+        tournaments=tournaments,
+        every_tournament=every_tournament,
+        per_minute=per_minute,
+    )
+
+
+def _check_per_minute(per_minute: int | None) -> None:
+    if per_minute is not None and not 1 <= per_minute <= MOST_PER_MINUTE:
+        raise RuleError("a token's limit is 1 to {most} results a minute", most=MOST_PER_MINUTE)
+
+
+__all__ = [
+    "GAME_SERVER",
+    "GAME_SERVER_LIMIT",
+    "PERSONAL",
+    "PERSONAL_LIMIT",
+    "GameServerInfo",
+    "TokenInfo",
+    "Tokens",
+    "new_game_server",
+    "tournament_list",
+]

@@ -75,7 +75,7 @@ def setup_timeout(
     player wins. Organiser, helper, or a game server with their token."""
     site = site_of(request)
     require_role(site, caller, tid, RESULT_ENTRY)
-    site.report_limit.check(f"user:{caller.actor}", "results")
+    site.report_limit.check_caller(caller, "results")  # a game server: its own limit
     change = site.service.record_setup_timeout(
         tid,
         rnd,

@@ -23,7 +23,11 @@ RESULT_ENTRY = ("admin", "organiser", "helper")
 
 
 def role_of(site: Site, caller: Caller, tid: int) -> str | None:
-    return site.accounts.role(caller.user, tid)
+    role = site.accounts.role(caller.user, tid)
+    if role in (None, "player") and caller.token is not None and caller.token.game_server:
+        # a game server's token is a helper of the tournaments granted to it (issue 17.2)
+        return "helper" if site.accounts.granted(caller.token, tid) else role
+    return role
 
 
 def require_user(caller: Caller) -> None:
