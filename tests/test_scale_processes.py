@@ -8,7 +8,6 @@ counters keep one row per active key. Two apps on one database stand for two
 from __future__ import annotations
 
 import datetime as dt
-import re
 import threading
 import uuid
 from collections.abc import Iterator
@@ -22,6 +21,7 @@ pytest.importorskip("argon2")
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 from test_service_support import PG_URL, db_url, make_service, pg_schema_url, started  # noqa: F401
+from web_support import csrf_of, signed_in
 
 from crosstable.service import FixedClock, Service
 from crosstable.service.accounts import Accounts
@@ -50,12 +50,6 @@ def pg_url() -> Iterator[str]:
     finally:
         with psycopg.connect(PG_URL, autocommit=True) as connection:
             connection.execute(f"DROP SCHEMA {schema} CASCADE")
-
-
-def _csrf(html: str) -> str:
-    match = re.search(r'name="csrf-token" content="([^"]+)"', html)
-    assert match
-    return match.group(1)
 
 
 class Two:
@@ -88,16 +82,10 @@ def two(pg_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[Two]:
 
 def test_a_session_and_its_csrf_token_hold_on_the_other_process(two: Two) -> None:
     a, b = two.clients
-    token = _csrf(a.get("/signin").text)
-    signed = a.post(
-        "/signin",
-        data={"username": "arbiter", "password": PASSWORD, "csrf_token": token},
-        follow_redirects=False,
-    )
-    assert signed.status_code == 303
+    signed_in(a, "arbiter", PASSWORD)
     b.cookies.update(a.cookies)  # the same browser, its next request sent to process B
     assert b.get("/api/v1/me").json()["user"]["username"] == "arbiter"
-    csrf = _csrf(a.get("/account").text)  # a form from A's page, sent to B
+    csrf = csrf_of(a.get("/account").text)  # a form from A's page, sent to B
     b.cookies.update(a.cookies)
     made = b.post(
         "/account/tokens", data={"label": "x", "csrf_token": csrf}, follow_redirects=False
@@ -107,7 +95,7 @@ def test_a_session_and_its_csrf_token_hold_on_the_other_process(two: Two) -> Non
     refused = b.post("/account/tokens", data={"label": "y", "csrf_token": "forged"})
     assert refused.status_code == 403
     # signing out on B ends the session on A too (the server's row)
-    b.post("/signout", data={"csrf_token": _csrf(b.get("/account").text)})
+    b.post("/signout", data={"csrf_token": csrf_of(b.get("/account").text)})
     assert a.get("/api/v1/me").json()["user"] is None
 
 
