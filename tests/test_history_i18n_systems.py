@@ -418,3 +418,26 @@ def test_old_events_and_plain_summaries_stay_as_they_are() -> None:
 
     old = EventRow(summary="round 1 paired: 2 boards", data={})
     assert translate(summary_of(old), "ru") == "round 1 paired: 2 boards"
+
+
+def test_a_manual_pairings_warnings_on_the_russian_pairing_page(tmp_path: Path) -> None:
+    """The review page and the flash after publishing show the allowed changes (a
+    manual pairing's warnings, Messages since issue 14) in Russian; in English as before."""
+    from test_web_swiss import Site, _publish_form
+
+    world = Site(tmp_path)
+    with world.client:
+        tid = world.swiss()
+        proposal = world.service.propose_round(tid)
+        form: dict[str, Any] = {"count": str(len(proposal.boards)), "bye": str(proposal.bye)}
+        for index, (white, black) in enumerate(proposal.boards, 1):
+            form[f"white_{index}"], form[f"black_{index}"] = str(white), str(black)
+        swapped = dict(form, white_2=form["black_2"], black_2=form["white_2"])
+        english = world.post(f"/t/{tid}/pairing/review", **swapped).text
+        assert "has the colours reversed (the Dutch system gives" in english
+        world.client.cookies.set("lang", "ru")
+        review = world.post(f"/t/{tid}/pairing/review", **swapped).text
+        assert "цвета переставлены (голландская система даёт" in review, review
+        assert "colours reversed" not in review
+        published = world.post(f"/t/{tid}/pairing/publish", **_publish_form(review)).text
+        assert "цвета переставлены" in published and "colours reversed" not in published

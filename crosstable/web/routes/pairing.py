@@ -118,7 +118,8 @@ def review(tid: int, request: Request, form: CheckedForm) -> Response:
     warnings: list[str] = []
     try:
         boards, bye = _manual(form, count)
-        warnings = site.service.review_pairing(tid, boards, bye, allow_rematch=allow)
+        found = site.service.review_pairing(tid, boards, bye, allow_rematch=allow)
+        warnings = [translate(w) for w in found]  # (Messages: the reader's language)
     except CrosstableError as failure:
         error = error_text(failure)
         if not boards:  # keep what could be read of the organiser's choices
@@ -191,7 +192,7 @@ def publish(tid: int, request: Request, form: CheckedForm) -> Response:
     )
     rnd = int(change.data.get("round", number or 1))
     if change.data.get("manual"):
-        warnings = "; ".join(str(w) for w in change.data.get("warnings", []))
+        warnings = "; ".join(translate(w) for w in change.data.get("warnings", []))
         request.session["flash"] = {
             "kind": "warn",
             "text": _(
