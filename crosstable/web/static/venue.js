@@ -52,6 +52,7 @@
     var source = new EventSource(body.dataset.events);
     source.addEventListener("open", function () { if (state) state.classList.remove("off"); });
     source.addEventListener("error", function () { if (state) state.classList.add("off"); });
-    source.addEventListener("change", reload);
+    source.addEventListener("change", reload); /* the embedded hub */
+    source.addEventListener("live", reload); /* through nginx/nchan (docs/deploy.md) */
   }
 })();
