@@ -127,7 +127,23 @@ def test_the_arbiter_scores_the_absent_as_forfeits_in_russian(hall: Any) -> None
         headers=headers,
     )
     results = {(g.white, g.black): g.result for g in service.overview(tid).games if g.round == 1}
-    assert "+-" in results.values() or "-+" in results.values()
+    assert sorted(r or "" for r in results.values()) == ["", "+-"] or sorted(
+        r or "" for r in results.values()
+    ) == ["", "-+"]  # player 4's game; the other game is still to be played
+    history = client.get(f"/t/{tid}/history", headers=headers).text
+    assert "участник 2 Ёлкина, Жанна отметился перед 1-м туром" in history
+    assert "засчитано поражение за неявку" in history
+
+
+def test_a_check_in_tapped_by_mistake_is_taken_back(hall: Any) -> None:
+    client, service, tid = hall
+    sign_in(client, "helper")
+    post(client, tid, action="in", start="4")
+    assert [line.start for line in service.checkin_view(tid).present] == [4]
+    post(client, tid, action="out", start="4", round="1")
+    assert service.checkin_view(tid).present == ()
+    page = client.get(f"/t/{tid}/venue?speed=nan").text
+    assert 'data-speed="1.0"' in page
 
 
 def test_the_check_in_sheet_lists_the_names_in_the_russian_order(hall: Any) -> None:

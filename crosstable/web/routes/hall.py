@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
@@ -197,7 +198,7 @@ def venue(tid: int, request: Request, speed: float = 1.0) -> Response:
     scrolling by itself (``speed``: pixels a tick), live, without the site's chrome."""
     site, caller = caller_of(request)
     context = _venue(site, caller, tid)
-    pace = min(max(speed, 0.2), 10.0)
+    pace = min(max(speed, 0.2), 10.0) if math.isfinite(speed) else 1.0
     return site.page(request, "venue.html", caller=caller, speed=pace, **context)
 
 
