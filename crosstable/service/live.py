@@ -19,6 +19,7 @@ database is still at the table's revision.
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
@@ -78,31 +79,74 @@ class LiveTable:
     text: StandingsText | None = None
 
 
+#: live tables a process keeps at most (``CROSSTABLE_LIVE_TABLES`` overrides)
+LIVE_TABLES = 2000
+#: and their estimated bytes at most (``CROSSTABLE_LIVE_TABLES_MB`` overrides, in MiB)
+LIVE_TABLES_BYTES = 128 * 1024 * 1024
+
+
+def table_bytes(table: LiveTable) -> int:
+    """A live table's memory, estimated from its games (issue 17 item 3: measured with
+    tracemalloc in bench/bench_portal.py, 40 KB for a round robin of 8 players, 78 KB
+    of 12, 188 KB of 20, 680 KB of 40: about 16 KB and 0.85 KB a game)."""
+    return 16_000 + 900 * len(table.games)
+
+
+def env_bound(name: str, default: int, unit: int = 1) -> int:
+    """A positive whole number from the environment variable ``name`` (times ``unit``),
+    else ``default`` (a process's bounds, set per ``serve`` process)."""
+    raw = os.environ.get(name, "")
+    return int(raw) * unit if raw.isascii() and raw.isdigit() and int(raw) > 0 else default
+
+
 class LiveTables:
     """The live tables a service keeps between changes (thread-safe), at most
-    ``capacity``: the tables used longest ago are let go first (rebuilt when needed)."""
+    ``capacity`` of them and ``max_bytes`` (estimated, :func:`table_bytes`) in all: the
+    tables used longest ago are let go first, and rebuilt from the database when a
+    change needs them again (issue 17 item 3: 10 000 running tournaments do not all
+    fit in every process)."""
 
-    def __init__(self, capacity: int = 500) -> None:
-        self.capacity = capacity
+    def __init__(self, capacity: int | None = None, max_bytes: int | None = None) -> None:
+        self.capacity = capacity or env_bound("CROSSTABLE_LIVE_TABLES", LIVE_TABLES)
+        self.max_bytes = max_bytes or env_bound(
+            "CROSSTABLE_LIVE_TABLES_MB", LIVE_TABLES_BYTES, 1024 * 1024
+        )
         #: in order of use, the least recently used first (checkout takes a table out,
         #: checkin puts it back at the end)
         self._tables: dict[int, LiveTable] = {}
+        self._sizes: dict[int, int] = {}
+        self._bytes = 0
+        #: tables let go to stay within the bounds (since the start)
+        self.evicted = 0
         self._lock = threading.Lock()
 
     def checkout(self, tournament_id: int) -> LiveTable | None:
         """Take a table out while a change uses it (it goes back only if the change commits)."""
         with self._lock:
+            self._bytes -= self._sizes.pop(tournament_id, 0)
             return self._tables.pop(tournament_id, None)
 
     def checkin(self, tournament_id: int, table: LiveTable) -> None:
         """Keep ``table`` (unless a newer one came back meanwhile, from another thread)."""
         with self._lock:
             kept = self._tables.pop(tournament_id, None)
-            self._tables[tournament_id] = (
-                table if kept is None or kept.revision <= table.revision else kept
-            )
-            while len(self._tables) > self.capacity:
-                del self._tables[next(iter(self._tables))]
+            self._bytes -= self._sizes.pop(tournament_id, 0)
+            chosen = table if kept is None or kept.revision <= table.revision else kept
+            self._tables[tournament_id] = chosen
+            self._sizes[tournament_id] = size = table_bytes(chosen)
+            self._bytes += size
+            while len(self._tables) > 1 and (
+                len(self._tables) > self.capacity or self._bytes > self.max_bytes
+            ):
+                oldest = next(iter(self._tables))
+                del self._tables[oldest]
+                self._bytes -= self._sizes.pop(oldest, 0)
+                self.evicted += 1
+
+    def stats(self) -> tuple[int, int]:
+        """The tables kept and their estimated bytes."""
+        with self._lock:
+            return len(self._tables), self._bytes
 
 
 def refresh(

@@ -41,7 +41,7 @@ from sqlalchemy.orm import Session
 from crosstable.core.model import Reason, Tournament
 from crosstable.service.crosstable import Crosstable, build_crosstable
 from crosstable.service.errors import NotFoundError
-from crosstable.service.live import game_changes
+from crosstable.service.live import env_bound, game_changes
 from crosstable.service.loading import Loaded, result_label, result_of
 from crosstable.service.queries import TournamentView, tournament_view
 from crosstable.store import Store
@@ -137,6 +137,17 @@ def replay(
     return view, replace(tournament, rounds=rounds)
 
 
+#: the estimated bytes the read model keeps at most (``CROSSTABLE_READ_MODEL_MB``)
+READ_MODEL_BYTES = 128 * 1024 * 1024
+
+
+def state_bytes(state: TableState) -> int:
+    """A kept page state's memory, estimated (issue 17 item 3: measured with tracemalloc
+    in bench/bench_portal.py, 56 KB for a round robin of 8 players, 108 KB of 12, 251 KB
+    of 20, 921 KB of 40: about 8 KB, 1 KB a game and 2.5 KB a player)."""
+    return 8_000 + 1_000 * len(state.view.games) + 2_500 * len(state.tournament.players)
+
+
 class ReadModel:
     """The crosstable of each tournament at its latest revision, computed once for everyone.
 
@@ -145,14 +156,25 @@ class ReadModel:
     read) instead of reloading the whole tournament; any other change, or a table
     too far behind, reloads it. Either way it is the table at the database's
     current revision, also when another process made the change. At most ``size``
-    tournaments are kept (the least recently read are let go first).
+    tournaments and ``max_bytes`` (estimated, :func:`state_bytes`) are kept: the least
+    recently read are let go first (issue 17 item 3).
     """
 
-    def __init__(self, store: Store, size: int = 256) -> None:
+    def __init__(self, store: Store, size: int = 256, max_bytes: int | None = None) -> None:
         self.store = store
         self.size = size
+        if max_bytes is None:
+            max_bytes = env_bound("CROSSTABLE_READ_MODEL_MB", READ_MODEL_BYTES, 1024 * 1024)
+        self.max_bytes = max_bytes
         self._items: OrderedDict[int, TableState] = OrderedDict()
+        self._sizes: dict[int, int] = {}
+        self._bytes = 0
         self._lock = threading.Lock()
+
+    def stats(self) -> tuple[int, int]:
+        """The tournaments kept and their estimated bytes."""
+        with self._lock:
+            return len(self._items), self._bytes
 
     def revision(self, tournament_id: int) -> int:
         """The tournament's current revision (one indexed read; NotFoundError if none)."""
@@ -215,8 +237,14 @@ class ReadModel:
             ):
                 self._items[tournament_id] = fresh
                 self._items.move_to_end(tournament_id)
-            while len(self._items) > self.size:
-                self._items.popitem(last=False)
+                self._bytes -= self._sizes.pop(tournament_id, 0)
+                self._sizes[tournament_id] = size = state_bytes(fresh)
+                self._bytes += size
+            while len(self._items) > 1 and (
+                len(self._items) > self.size or self._bytes > self.max_bytes
+            ):
+                oldest, _state = self._items.popitem(last=False)
+                self._bytes -= self._sizes.pop(oldest, 0)
         return fresh
 
     def _caught_up(
