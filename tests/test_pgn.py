@@ -300,3 +300,57 @@ def test_no_moves_before_the_start(service: Service) -> None:
     tid = service.create_tournament(Regulations(name="Club")).tournament_id
     with pytest.raises(RuleError, match="has not started"):
         service.import_pgn(tid, "1. e4 *")
+
+
+def test_the_moves_of_all_games_of_one_text_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """python-chess replays every move, so a text's time grows with its moves: the
+    bound is on all of them (MAX_TOTAL_MOVES), not only per game."""
+    import crosstable.formats.pgn as pgn
+
+    monkeypatch.setattr(pgn, "MAX_TOTAL_MOVES", 10)
+    six = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 *\n\n"
+    assert len(read_games(six)[0].moves) == 12
+    with pytest.raises(InputError, match="more than 10 moves in all the games of one PGN"):
+        read_games(six + six, source="two.pgn")
+
+
+def test_each_game_is_named_by_the_line_it_starts_on() -> None:
+    """The lines are counted forwards through the text (they were the whole rest of the
+    text split into lines per game: a 2 000-game file took minutes; docs/pgn.md)."""
+    game = '[White "A"]\n[Black "B"]\n[Result "*"]\n\n*\n\n'
+    games = read_games("% a comment line\n\n" + game * 2_000)
+    assert len(games) == 2_000
+    assert [g.line for g in games[:3]] == [3, 9, 15] and games[-1].line == 3 + 6 * 1_999
+    with pytest.raises(InputError) as refused:
+        read_games(game * 3 + "\n\n1. e4 e5 2. Ke3 *", source="x.pgn")
+    assert str(refused.value).startswith("x.pgn:21: game 4: ")
+
+
+def test_names_are_compared_by_their_words_digits_included() -> None:
+    from crosstable.formats.pgn import names_agree, same_name
+
+    assert same_name("CARLSEN, Magnus", "Magnus Carlsen")
+    assert not same_name("Player 21", "Player 40")  # (digits were dropped: both "player")
+    assert names_agree("Carlsen, M.", "Magnus Carlsen") and names_agree("", "Anna")
+    assert not names_agree("Nobody", "Anna")
+
+
+def test_a_moves_change_is_taken_by_the_live_table_in_one_step(service: Service) -> None:
+    """Moves change no standing: the live table and the pages' read model take the
+    change as they take a result (only the game's version moves on), not by a rebuild."""
+    from crosstable.service.live import results_only
+
+    tid = started(service, 4)
+    white, black = _boards(service, tid, 1)[1]
+    service.record_moves(tid, 1, 1, _game(white, black, "*"))
+    with service.store.reading() as session:
+        from sqlalchemy import select
+
+        from crosstable.store.models import EventRow
+
+        changes = session.scalars(
+            select(EventRow.changes).where(EventRow.tournament_id == tid, EventRow.kind == "moves")
+        ).one()
+    assert [set(c["after"]) for c in changes] == [{"moves"}]
+    assert results_only(changes)
+    assert service.overview(tid).games[0].version == 2

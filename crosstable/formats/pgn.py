@@ -43,6 +43,7 @@ __all__ = [
     "MAX_GAME_CHARS",
     "MAX_MOVES",
     "MAX_PGN_BYTES",
+    "MAX_TOTAL_MOVES",
     "RESULTS",
     "PgnGame",
     "names_agree",
@@ -60,6 +61,9 @@ MAX_GAMES = 2_000
 #: Moves of one game (each side's move counted once: 600 moves are 1 200 plies); the
 #: longest tournament game on record has 269.
 MAX_MOVES = 600
+#: Moves of all games of one text (a round of 500 boards with 100-move games): the time a
+#: text takes grows with its moves, python-chess replaying each (docs/pgn.md, "Bounds").
+MAX_TOTAL_MOVES = 50_000
 #: Characters of one game as kept (headers, moves, comments).
 MAX_GAME_CHARS = 64 * 1024
 #: Headers of one game.
@@ -118,6 +122,9 @@ class _Builder(chess.pgn.GameBuilder[chess.pgn.Game]):
         """The builder as its own factory (``read_game`` makes its visitor by a call)."""
         return self
 
+    #: plies the text may still have (set by :func:`read_games` before each game)
+    left = 2 * MAX_TOTAL_MOVES
+
     def begin_game(self) -> None:
         super().begin_game()
         self.plies = 0
@@ -158,6 +165,8 @@ class _Builder(chess.pgn.GameBuilder[chess.pgn.Game]):
         self.plies += 1
         if self.plies > 2 * MAX_MOVES:
             raise _TooLongError("moves")
+        if self.plies > self.left:
+            raise _TooLongError("all moves")
         super().visit_move(board, move)
 
     def handle_error(self, error: Exception) -> None:
@@ -172,15 +181,25 @@ def read_games(text: str, *, source: str = "<input>") -> list[PgnGame]:
     if "\x00" in text:
         raise InputError("the PGN contains a NUL character", source=source)
     handle = io.StringIO(text)
+    lines = _Lines(text)
     games: list[PgnGame] = []
+    plies = 0
     while True:
         offset = handle.tell()
         made = _Builder()
+        made.left = 2 * MAX_TOTAL_MOVES - plies
         try:
             game = chess.pgn.read_game(handle, Visitor=made.itself)
         except _TooLongError as which:
-            line = _line_of(text, offset)
+            line = lines.at(offset)
             index = len(games) + 1
+            if str(which) == "all moves":
+                raise InputError(
+                    "more than {most} moves in all the games of one PGN",
+                    source=source,
+                    line=line,
+                    most=MAX_TOTAL_MOVES,
+                ) from None
             if str(which) == "headers":
                 raise InputError(
                     "game {index}: more than {most} headers",
@@ -201,7 +220,7 @@ def read_games(text: str, *, source: str = "<input>") -> list[PgnGame]:
             raise InputError(
                 "game {index}: not readable as PGN ({why})",
                 source=source,
-                line=_line_of(text, offset),
+                line=lines.at(offset),
                 index=len(games) + 1,
                 why=type(error).__name__,
             ) from None
@@ -209,7 +228,8 @@ def read_games(text: str, *, source: str = "<input>") -> list[PgnGame]:
             break
         if len(games) >= MAX_GAMES:
             raise InputError("more than {most} games in one PGN", source=source, most=MAX_GAMES)
-        games.append(_checked(game, made, len(games) + 1, _line_of(text, offset), source))
+        games.append(_checked(game, made, len(games) + 1, lines.at(offset), source))
+        plies += made.plies
     return [g for g in games if g.moves or _has_content(g)]
 
 
@@ -217,15 +237,33 @@ def _has_content(game: PgnGame) -> bool:
     return bool(game.headers) or game.result != "*"
 
 
-def _line_of(text: str, offset: int) -> int:
-    line = text.count("\n", 0, offset) + 1
-    # the game starts after the blank lines and comments that follow the offset
-    rest = text[offset:]
-    for skipped in rest.splitlines(keepends=True):
-        if skipped.strip() and not skipped.startswith(("%", ";")):
-            break
-        line += 1
-    return line
+class _Lines:
+    """The line a game starts on, counted forwards only (linear in the text, however
+    many games it holds)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.offset = 0
+        self.line = 1
+
+    def at(self, offset: int) -> int:
+        text = self.text
+        if offset >= self.offset:
+            self.line += text.count("\n", self.offset, offset)
+        else:
+            self.line = text.count("\n", 0, offset) + 1
+        self.offset = offset
+        # the game starts after the blank lines and comments that follow the offset
+        line, start = self.line, offset
+        while start < len(text):
+            end = text.find("\n", start)
+            end = len(text) if end < 0 else end
+            piece = text[start:end]
+            if piece.strip() and not piece.startswith(("%", ";")):
+                break
+            line += 1
+            start = end + 1
+        return line
 
 
 def _checked(
@@ -282,7 +320,7 @@ def _checked(
             count=len(kept),
             most=MAX_GAME_CHARS,
         )
-    moves = _sans(game)
+    moves = _sans_of(kept)
     return PgnGame(
         index=index,
         line=line,
@@ -319,13 +357,14 @@ _BAD_MOVES = {
 }
 
 
-def _sans(game: chess.pgn.Game) -> list[str]:
-    board = game.board()
-    out: list[str] = []
-    for move in game.mainline_moves():
-        out.append(board.san(move))
-        board.push(move)
-    return out
+_NOT_A_MOVE = re.compile(r"\{[^}]*\}|\$\d+|\d+\.+|1-0|0-1|1/2-1/2|\*")
+
+
+def _sans_of(kept: str) -> list[str]:
+    """The main line's moves in SAN, read off the text python-chess wrote (its comments
+    hold no brace, it writes no variation here): faster than replaying the game."""
+    movetext = kept.split("\n\n", 1)[1] if "\n\n" in kept else kept
+    return _NOT_A_MOVE.sub(" ", movetext).split()
 
 
 def positions(text: str) -> tuple[list[str], list[chess.Board], list[chess.Move | None]]:
@@ -346,7 +385,7 @@ def positions(text: str) -> tuple[list[str], list[chess.Board], list[chess.Move 
     return sans, boards, moves
 
 
-_TOKENS = re.compile(r"[^\W\d_]+", re.UNICODE)
+_TOKENS = re.compile(r"[^\W_]+", re.UNICODE)
 
 
 def name_tokens(name: str) -> frozenset[str]:

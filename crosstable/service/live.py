@@ -31,7 +31,8 @@ from crosstable.core.standings.live import LiveStandings
 from crosstable.service.standings_text import StandingsText
 
 #: game columns whose change the live table can take in one step
-_RESULT_COLUMNS = frozenset({"result", "reason", "white_report", "black_report"})
+#: (and a game's moves, issue 16 item 4: they change no standing, only the row's version)
+_RESULT_COLUMNS = frozenset({"result", "reason", "white_report", "black_report", "moves"})
 
 
 @dataclass(slots=True)

@@ -179,6 +179,7 @@ CATALOGUE: tuple[str, ...] = (
     E_("game {index}: more than {most} moves"),
     E_("game {index}: not readable as PGN ({why})"),
     E_("more than {most} games in one PGN"),
+    E_("more than {most} moves in all the games of one PGN"),
     E_("game {index}"),
     E_('game {index} (White "{white}" – Black "{black}", Round "{round}")'),
     E_("{where}: White's move {number}, {san}, is illegal"),
