@@ -94,7 +94,7 @@ def mailbox() -> Iterator[tuple[Mailbox, int]]:
 
 @pytest.fixture(params=["sqlite", "postgresql", "postgresql, two processes"])
 def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[str, int]]:
-    """A fresh database URL and how many processes tick it at once."""
+    """A fresh database URL and how many processes tick it at once (0: in-process)."""
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path}/season.db", 0
         return
@@ -268,17 +268,31 @@ def utc(text: str) -> dt.datetime:
     return dt.datetime.fromisoformat(text)
 
 
+#: what each edition of the season has: the players of each stage, the groups (for the
+#: awards: three places a group), the winner of its super-final
+EDITIONS = {
+    1: {"played": [40, 14, 6, 4], "groups": 7 + 3 + 1 + 1, "winner": "Player 39"},
+    2: {"played": [15, 6, 4], "groups": 3 + 1 + 1, "winner": "Player 15"},
+    3: {"played": [15, 6, 4], "groups": 3 + 1 + 1, "winner": "Player 35"},
+}
+
+
 def test_a_simulated_season(database: tuple[str, int], mailbox: tuple[Mailbox, int]) -> None:
+    """In-process, the whole season; with two processes at every due moment, its first
+    two weeks: they have every kind of step (registration closed, stage made and
+    started, groups to groups, to the final and the super-final, the forfeiter not going
+    on, a postponement, an edition's end) — week 3 repeats week 2's steps and would only
+    start twelve more processes."""
     url, processes = database
     box, port = mailbox
     season = Season(url, processes, port)
     try:
-        _play_the_season(season, box)
+        _play_the_season(season, box, editions=2 if processes else 3)
     finally:
         season.store.close()
 
 
-def _play_the_season(season: Season, box: Mailbox) -> None:
+def _play_the_season(season: Season, box: Mailbox, editions: int) -> None:
     client, service = season.client, season.service
     season.sign_up(40)
     created = client.post("/api/v1/series", json=SERIES, headers=season.admin)
@@ -313,39 +327,40 @@ def _play_the_season(season: Season, box: Mailbox) -> None:
     assert season.tick()[-1].endswith("every game created")
     season.run_edition(second["id"], ["groups", "final", "super-final"])
 
-    # week 3: 15 at once
-    season.at(dt.datetime(2026, 12, 15, 9, 0, tzinfo=dt.UTC))
-    third = service.edition_info(service.open_edition(sid))
-    season.register(sid, 3, everyone[20:35])
-    season.at(utc(third["planned_start"]) + dt.timedelta(minutes=1))
-    assert season.tick()[-1].endswith("every game created")
-    season.run_edition(third["id"], ["groups", "final", "super-final"])
+    if editions == 3:  # week 3: 15 at once
+        season.at(dt.datetime(2026, 12, 15, 9, 0, tzinfo=dt.UTC))
+        third = service.edition_info(service.open_edition(sid))
+        season.register(sid, 3, everyone[20:35])
+        season.at(utc(third["planned_start"]) + dt.timedelta(minutes=1))
+        assert season.tick()[-1].endswith("every game created")
+        season.run_edition(third["id"], ["groups", "final", "super-final"])
     assert season.tick() == []  # nothing more is due
+    played = {number: EDITIONS[number] for number in range(1, editions + 1)}
 
     # every step once, in order (with two processes: one of each pair did it)
     assert len(season.ticked) == len(set(season.ticked))
     history = [h for h in service.series_history(sid) if h["kind"] not in ("register",)]
-    assert [h["kind"] for h in history].count("stage-end") == 4 + 3 + 3
+    stages = sum(len(e["played"]) for e in played.values())
+    assert [h["kind"] for h in history].count("stage-end") == stages
     assert [h["kind"] for h in history].count("postponed") == 1
 
     # R-SE-6: the forfeit-only winner of his group did not go on
     news = client.get(f"/api/v1/series/{sid}/news").json()["news"]
-    assert len(news) == 10
+    assert len(news) == stages
     first_stage = news[-1]
     assert (first_stage["edition"], first_stage["stage"]) == (1, 1)
     assert FORFEITER not in first_stage["qualified"] and len(first_stage["qualified"]) == 14
     forfeit_group = next(g for g in first_stage["groups"] if g["winner"] == FORFEITER)
     assert forfeit_group["winner_played"] is False
-    # the super-finals: the strongest who played wins each edition
+    # the super-finals (the news come newest first): the strongest who played wins
     winners = [n["groups"][0]["winner"] for n in news if n["kind"] == "super-final"]
-    assert winners == ["Player 35", "Player 15", "Player 39"]
+    assert winners == [e["winner"] for e in reversed(played.values())]
     awards = client.get(f"/api/v1/series/{sid}/awards").json()["awards"]
-    groups_per_edition = {1: 7 + 3, 2: 3, 3: 3}
-    expected_awards = sum(3 * g + 3 + 3 for g in groups_per_edition.values()) - 1
+    expected_awards = sum(3 * e["groups"] for e in played.values()) - 1
     assert len(awards) == expected_awards  # the forfeiter's gold is not given
     assert FORFEITER not in {a["name"] for a in awards}
     table = client.get(f"/api/v1/series/{sid}/standings", params={"season": "2026"}).json()
-    assert table["editions"] == [1, 2, 3]
+    assert table["editions"] == list(played)
     points = [row["points"] for row in table["rows"]]
     assert points == sorted(points, reverse=True) and len(points) == 40
 
@@ -355,16 +370,17 @@ def _play_the_season(season: Season, box: Mailbox) -> None:
         subjects = {r.id: _subject(r, context_of(session, r.payload)) for r in rows}
     assert all(r.sent_at is not None and not r.mail_skipped for r in rows)
     kinds = Counter(r.kind for r in rows)
-    played = {1: [40, 14, 6, 4], 2: [15, 6, 4], 3: [15, 6, 4]}
-    stage_starts = sum(sum(v) for v in played.values())
-    decided = sum(sum(v[:-1]) for v in played.values())  # no qualifiers after a super-final
+    stage_starts = sum(sum(e["played"]) for e in played.values())
+    # those who played a stage before the super-final: each qualified or was eliminated
+    decided = sum(sum(e["played"][:-1]) for e in played.values())
+    qualified = sum(sum(e["played"][1:]) for e in played.values())
     assert kinds == {
-        "registered": 40 + 15 + 15,
+        "registered": sum(e["played"][0] for e in played.values()),
         "start-moved": 10,
         "stage-starts": stage_starts,
         "news": stage_starts,
-        "qualified": 14 + 6 + 4 + (6 + 4) * 2,
-        "eliminated": decided - (14 + 6 + 4 + (6 + 4) * 2),
+        "qualified": qualified,
+        "eliminated": decided - qualified,
     }
     expected = Counter(
         (f"player{int(r.recipient.split()[-1]):02d}@example.org", subjects[r.id]) for r in rows
