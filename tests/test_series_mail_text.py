@@ -250,3 +250,13 @@ def test_the_petitioners_are_told_the_answer(store: Store, smtp) -> None:
         "petition-accepted",
         "petition-refused",
     ]
+
+
+def test_settings_made_by_hand_take_the_sites_language(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``tick --send --smtp-host`` makes its settings without from_env: the default
+    language still comes from CROSSTABLE_LANGUAGE."""
+    monkeypatch.setenv("CROSSTABLE_LANGUAGE", "ru")
+    assert MailSettings(host="127.0.0.1").language == "ru"
+    assert TelegramSettings(TOKEN).language == "ru"
+    monkeypatch.delenv("CROSSTABLE_LANGUAGE")
+    assert MailSettings(host="127.0.0.1").language == "en"

@@ -83,8 +83,9 @@ class MailSettings:
     base_url: str = ""
     secret: str = ""
     timeout: float = 30.0
-    #: the language of a recipient who chose none (``CROSSTABLE_LANGUAGE``)
-    language: str = DEFAULT
+    #: the language of a recipient who chose none (``CROSSTABLE_LANGUAGE``, read also
+    #: when the settings are made by hand, as ``tick --send --smtp-host`` makes them)
+    language: str = field(default_factory=lambda: site_language(os.environ))
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> MailSettings | None:
