@@ -67,6 +67,7 @@ def test_times_are_stated_in_the_series_zone_for_the_reader_zone_script(web: Web
 
 def test_the_registration_button_states(web: Web) -> None:
     sid = web.create()["id"]  # no pre-registration: the deadline may be extended
+    pre = web.create(name="Pre", pre_registration=True)["id"]  # opened at the same moment
     guest = TestClient(web.app)
     assert _phase(guest.get(f"/series/{sid}").text) == "open/no"
     assert "Sign in to register" in guest.get(f"/series/{sid}").text
@@ -84,7 +85,6 @@ def test_the_registration_button_states(web: Web) -> None:
     other = ann.get(f"/series/{sid}/editions/1").text
     assert _phase(other) == "extended/no" and 'id="register"' in other
     # a series with pre-registration is never extended: closed after its deadline
-    pre = web.create(name="Pre", pre_registration=True)["id"]
     assert _phase(pia.get(f"/series/{pre}").text) == "closed/no"
     assert 'id="register"' not in pia.get(f"/series/{pre}").text
     assert "Sign in to register" not in guest.get(f"/series/{pre}").text
