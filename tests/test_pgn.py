@@ -163,6 +163,20 @@ def test_a_game_server_retrying_with_its_key_gets_the_first_answer(service: Serv
     first = service.record_moves(tid, 1, 1, _game(white, black, "1-0"), idempotency_key="g1")
     again = service.record_moves(tid, 1, 1, _game(white, black, "1-0"), idempotency_key="g1")
     assert again.replayed and again.seq == first.seq
+    with pytest.raises(Exception, match="idempotency key 'g1' was already used"):
+        service.record_moves(tid, 1, 1, _game(white, black, "*", "1. d4"), idempotency_key="g1")
+
+
+def test_moves_may_be_given_after_the_finish_when_the_results_agree(service: Service) -> None:
+    tid = started(service, 4)
+    for game in service.overview(tid).games:
+        service.record_result(tid, game.round, game.board, "1-0")
+    service.finish(tid)
+    white, black = _boards(service, tid, 1)[1]
+    change = service.record_moves(tid, 1, 1, _game(white, black, "1-0"))
+    assert change.summary == "round 1 board 1: moves recorded from PGN (to move 4)"
+    with pytest.raises(InputError, match="its result 0-1 is not the 1-0 recorded"):
+        service.record_moves(tid, 1, 2, _game(*_boards(service, tid, 1)[2], "0-1"))
 
 
 # -- a round, the whole tournament -----------------------------------------------------

@@ -142,6 +142,7 @@ def test_the_tournaments_pgn_downloads_from_the_print_page_and_the_api(site: Any
     client, service, tid, _auth = site
     service.record_moves(tid, 1, 1, _pgn(service, tid, 1))
     assert f'href="/t/{tid}/games.pgn"' in client.get(f"/t/{tid}/print").text
+    assert f'href="/t/{tid}/games.pgn" id="pgn-games"' in client.get(f"/t/{tid}").text
     for url in (f"/t/{tid}/games.pgn", f"/api/v1/tournaments/{tid}/pgn"):
         answer = client.get(url)
         assert answer.headers["content-type"].startswith("application/x-chess-pgn")

@@ -23,6 +23,7 @@ took is refused, naming its number in the file and its headers.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -117,7 +118,10 @@ class PgnPlay(ServiceBase):
         (game,) = games
         if not game.moves:
             raise InputError("{game}: the PGN has no moves", source=source, game=game.label)
-        request = {"op": "moves", "round": round_number, "board": board, "pgn": game.text}
+        # (the request kept for a repeated idempotency key names the game by its digest,
+        # so the event does not hold the PGN twice)
+        digest = hashlib.sha256(game.text.encode("utf-8")).hexdigest()
+        request = {"op": "moves", "round": round_number, "board": board, "pgn": digest}
 
         def body(tx: Tx) -> Done:
             boards = _boards(tx, round_number)
