@@ -175,3 +175,13 @@ def test_the_venue_has_no_navigation_and_speaks_both_languages(hall: Any) -> Non
     body = client.get(f"/t/{tid}/venue/body").text
     boards = tables(body)["venue-pairings"]
     assert boards[1][2] == "1-0"
+
+
+def test_a_finished_tournament_has_nothing_to_check_in_for(hall: Any) -> None:
+    client, service, tid = hall
+    for game in service.overview(tid).games:
+        service.record_result(tid, game.round, game.board, "½-½")
+    assert service.overview(tid).status == "finished"
+    sign_in(client, "helper")
+    page = client.get(f"/t/{tid}/checkin", headers={"Accept-Language": "ru"}).text
+    assert "Турнир окончен" in page and 'id="checkin-names"' not in page
