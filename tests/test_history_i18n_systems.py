@@ -441,3 +441,63 @@ def test_a_manual_pairings_warnings_on_the_russian_pairing_page(tmp_path: Path) 
         assert "colours reversed" not in review
         published = world.post(f"/t/{tid}/pairing/publish", **_publish_form(review)).text
         assert "цвета переставлены" in published and "colours reversed" not in published
+
+
+def test_a_malformed_kept_message_shows_the_stored_english() -> None:
+    """A kept message that cannot be read back (a fraction over 0, nesting deeper than
+    the stack) is not trusted: the stored English, never an error on the history page."""
+    from crosstable.store.models import EventRow
+
+    zero = {"template": "{a}", "params": {"a": {"fraction": [1, 0]}}}
+    deep: dict[str, Any] = {"template": "x", "params": {}}
+    for _ in range(5000):
+        deep = {"template": "{a}", "params": {"a": {"message": deep}}}
+    for kept in (zero, deep):
+        event = EventRow(summary="player 1 A registered", data={"summary_message": kept})
+        assert summary_of(event) == "player 1 A registered"
+
+
+@pytest.mark.parametrize(
+    "kept",
+    [
+        {"template": "{a}", "params": {"a": {"fraction": [1, 0]}}},
+        {"template": "{a}", "params": {"a": [1, 2]}},
+        {"template": 7, "params": {}},
+        {"template": "{a}", "params": {"a": {"message": {"params": {}}}}},
+        "player 1 A registered",
+    ],
+    ids=["zero-denominator", "list", "template-not-text", "inner-without-template", "text"],
+)
+def test_an_import_refuses_a_malformed_history_message(service: Service, kept: Any) -> None:
+    from crosstable.core.errors import InputError
+
+    tid = service.create_tournament(Regulations(name="Club")).tournament_id
+    service.add_player(tid, PlayerInfo("A"))
+    document = service.export_json(tid)
+    assert "summary_message" in document["history"][-1]["data"]
+    document["history"][-1]["data"]["summary_message"] = kept
+    with pytest.raises(InputError) as refused:
+        service.import_json(document, source="club.json")
+    assert "history[1].data.summary_message is not a history line's message" in str(refused.value)
+    assert translate(refused.value.text, "ru") != str(refused.value.text)
+
+
+def test_an_import_refuses_a_too_deep_history_message(service: Service) -> None:
+    from crosstable.core.errors import InputError
+    from crosstable.service.import_check import MESSAGE_DEPTH, message_shape_ok
+
+    tid = service.create_tournament(Regulations(name="Club")).tournament_id
+    service.add_player(tid, PlayerInfo("A"))
+    document = service.export_json(tid)
+    deep: dict[str, Any] = {"template": "x", "params": {}}
+    for _ in range(MESSAGE_DEPTH + 1):
+        deep = {"template": "{a}", "params": {"a": {"message": deep}}}
+    assert not message_shape_ok(deep)
+    assert message_shape_ok(deep["params"]["a"]["message"])  # (the bound itself is fine)
+    document["history"][-1]["data"]["summary_message"] = deep
+    with pytest.raises(InputError, match="nested at most 32 deep"):
+        service.import_json(document, source="club.json")
+    # an export as the service writes it imports, and its lines still read in Russian
+    good = service.export_json(tid)
+    copy = service.import_json(good, source="club.json")
+    assert translate(service.history(copy)[-1].summary, "ru") == "участник 1 A зарегистрирован"

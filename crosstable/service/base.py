@@ -131,8 +131,8 @@ def summary_of(event: EventRow) -> str:
     if isinstance(kept, dict):
         try:
             message = Message.from_json(kept)
-        except (KeyError, TypeError, ValueError):
-            return event.summary
+        except (KeyError, TypeError, ValueError, ArithmeticError, RecursionError):
+            return event.summary  # (a malformed kept message: the stored English)
         if str(message) == event.summary:
             return message
     return event.summary

@@ -28,6 +28,7 @@ from typing import Any
 
 from crosstable.core.errors import InputError
 from crosstable.core.text import Message
+from crosstable.service.recording import SUMMARY_MESSAGE
 from crosstable.store.models import MODELS, Base
 
 #: the largest tournament document the command line reads (a 500-player Swiss with
@@ -277,6 +278,17 @@ def _check_events(history: list[Any], source: str) -> None:
         data = event.get("data")
         if not isinstance(data, dict):
             raise InputError("{where}.data must be an object", source=source, where=where)
+        if SUMMARY_MESSAGE in data and not message_shape_ok(data[SUMMARY_MESSAGE]):
+            raise InputError(
+                (
+                    "{where}.data.{name} is not a history line's message: a template and its "
+                    "values (texts, numbers, fractions, messages nested at most {most} deep)"
+                ),
+                source=source,
+                where=where,
+                name=SUMMARY_MESSAGE,
+                most=MESSAGE_DEPTH,
+            )
         changes = event.get("changes")
         if not isinstance(changes, list):
             raise InputError("{where}.changes must be a list", source=source, where=where)
@@ -293,6 +305,49 @@ def _check_events(history: list[Any], source: str) -> None:
                 )
         for number, change in enumerate(changes):
             _check_change(change, f"{where}.changes[{number}]", source)
+
+
+#: how deep an imported history line's message may nest (the code's own are a few deep)
+MESSAGE_DEPTH = 32
+#: the most pieces one history line's message may have
+MESSAGE_PIECES = 10_000
+
+
+def message_shape_ok(data: Any) -> bool:
+    """``data`` is a message as :meth:`~crosstable.core.text.Message.to_json` writes one
+    (a template, values that are None, booleans, numbers, texts, fractions with a
+    denominator other than 0, or messages), nested at most :data:`MESSAGE_DEPTH` deep and
+    of at most :data:`MESSAGE_PIECES` pieces: a history line of an imported document is
+    read back from it, so a malformed one is refused at the import (walked without
+    recursion, so a deep one cannot exhaust the stack)."""
+    todo: list[tuple[Any, int]] = [(data, 0)]
+    pieces = 0
+    while todo:
+        message, depth = todo.pop()
+        pieces += 1
+        if depth > MESSAGE_DEPTH or pieces > MESSAGE_PIECES:
+            return False
+        if not isinstance(message, dict) or not isinstance(message.get("template"), str):
+            return False
+        params = message.get("params") or {}
+        if not isinstance(params, dict):
+            return False
+        for value in params.values():
+            if isinstance(value, dict):
+                if set(value) == {"message"}:
+                    todo.append((value["message"], depth + 1))
+                    continue
+                fraction = value.get("fraction") if set(value) == {"fraction"} else None
+                if not (
+                    isinstance(fraction, list)
+                    and len(fraction) == 2
+                    and all(isinstance(n, int) and not isinstance(n, bool) for n in fraction)
+                    and fraction[1] != 0
+                ):
+                    return False
+            elif not (value is None or isinstance(value, (bool, int, float, str))):
+                return False
+    return True
 
 
 def _check_change(change: Any, where: str, source: str) -> None:
