@@ -185,3 +185,15 @@ def test_a_finished_tournament_has_nothing_to_check_in_for(hall: Any) -> None:
     sign_in(client, "helper")
     page = client.get(f"/t/{tid}/checkin", headers={"Accept-Language": "ru"}).text
     assert "Турнир окончен" in page and 'id="checkin-names"' not in page
+
+
+def test_unknown_tournaments_rounds_and_numbers_are_4xx(hall: Any) -> None:
+    client, _service, tid = hall
+    assert client.get("/t/999/venue").status_code == 404
+    assert client.get("/t/999/hall/wallchart.pdf").status_code == 404
+    missing = client.get(f"/t/{tid}/hall/pairings.pdf?round=99")
+    assert missing.status_code == 404 and "no round 99" in missing.text
+    assert client.get(f"/t/{tid}/venue?speed=fast").status_code == 422
+    sign_in(client, "helper")
+    assert client.get(f"/t/{tid}/checkin?round=abc").status_code == 422
+    assert client.get(f"/t/{tid}/checkin?round=-5").status_code in (400, 404, 409, 422)
