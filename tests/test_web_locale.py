@@ -243,7 +243,17 @@ RUSSIAN = {"Accept-Language": "ru-RU,ru;q=0.9,en;q=0.5"}
 NAMES = ["Иванов", "Петров", "Сидоров", "Кузнецов", "Смирнов", "Попов", "Волков", "Зайцев", "Орлов"]
 #: Latin words a Russian page may show: the program's name, the organiser's user
 #: name, abbreviations and file formats
-LATIN_ALLOWED = {"crosstable", "arbiter", "API", "PDF", "JSON", "CSV", "EN", "RU"}
+LATIN_ALLOWED = {
+    "crosstable",
+    "arbiter",
+    "API",
+    "PDF",
+    "JSON",
+    "CSV",
+    "PGN",
+    "EN",
+    "RU",
+}  # file formats keep their names
 
 
 def ru(text: str, **values: object) -> str:
