@@ -114,3 +114,19 @@ def test_the_player_page_uses_the_events_list(site: Any) -> None:
     page = client.get(f"/t/{tid}/players/1").text
     table = re.search(r'<table class="list" id="player-rating-games">(.*?)</table>', page, re.S)
     assert table and "not rated" in table.group(1)
+
+
+def test_the_rating_report_prints_every_players_figures(site: Any) -> None:
+    client, service = site
+    tid = _played(service, "90+30")
+    assert f'href="/t/{tid}/print/ratings"' in client.get(f"/t/{tid}/print").text
+    page = client.get(f"/t/{tid}/print/ratings").text
+    for player in rate_tournament(service.tournament(tid)):
+        row = re.search(rf'<tr id="r{player.start}">(.*?)</tr>', page, re.S)
+        assert row, player.start
+        cells = re.findall(r"<td[^>]*>(.*?)</td>", row.group(1), re.S)
+        assert cells[1] == player.name and cells[3] == str(player.games_rated)
+        if player.change_rounded is not None and player.rating:
+            assert cells[8] == str(player.rating + player.change_rounded)
+    russian = client.get(f"/t/{tid}/print/ratings", headers={"Accept-Language": "ru"}).text
+    assert "Отчёт об изменении рейтинга ФИДЕ" in russian and "Rated games" not in russian

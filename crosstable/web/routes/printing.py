@@ -32,7 +32,7 @@ from crosstable.web.views import PlayerLine
 
 router = APIRouter(include_in_schema=False)
 
-PAGES = ("crosstable", "pairings", "slips", "certificates")
+PAGES = ("crosstable", "pairings", "slips", "certificates", "ratings")
 
 
 def _pdf(data: bytes, name: str) -> Response:
@@ -197,7 +197,8 @@ def print_index(tid: int, request: Request) -> Response:
 
 @router.get("/t/{tid}/print/{what}", response_class=HTMLResponse)
 def print_page(tid: int, what: str, request: Request, round: int = 0) -> Response:
-    """``crosstable`` (wall chart), ``pairings``, ``slips`` or ``certificates``."""
+    """``crosstable`` (wall chart), ``pairings``, ``slips``, ``certificates`` or
+    ``ratings`` (the FIDE rating report)."""
     site, caller = caller_of(request)
     if what not in PAGES:
         raise HTTPException(status_code=404, detail="unknown print page")
@@ -211,6 +212,10 @@ def print_page(tid: int, what: str, request: Request, round: int = 0) -> Respons
         extra["legend"] = paper.swiss_legend() if "swiss" in extra else []
     elif what in ("pairings", "slips"):
         extra["sheets"] = sheets(site, view, _chosen_rounds(view, round))
+    elif what == "ratings":  # the rating report (issue 16 item 2)
+        from crosstable.service.rating_figures import rating_figures
+
+        extra["figures"] = rating_figures(site.service, tid)
     else:
         extra["winners"] = winners(site, view, table)
         extra["date"] = i18n.date_text(view.settings.get("end_date") or "")
