@@ -50,7 +50,8 @@ ENGLISH = re.compile(
     r"|imported|changed|colours|drawn|added|removed|registered|result|results|ratings"
     r"|updated|group|groups|stage|knockout|qualifiers|final|seeded|lot|regulations"
     r"|starting|numbers|forfeited|recorded|cancelled|requested|dropped|manual|pairing"
-    r"|White|Black|white|black|seed|already|entered|needed|slot|corrected|undo)\b"
+    r"|White|Black|white|black|seed|already|entered|needed|slot|corrected|undo"
+    r"|rapid|blitz|armageddon|lower-rated|lots|semi-final|quarter-final)\b"
 )
 
 NAMES = ("Анна", "Борис", "Вера", "Глеб", "Дарья", "Егор", "Жанна", "Зиновий")
@@ -295,6 +296,11 @@ def test_the_english_lines_are_as_they_were(service: Service) -> None:
         for e in english
     ), english
     assert any(e.startswith("the final paired (from round 8): ") for e in english), english
+    russian = [translate(h.summary, "ru") for h in service.history(ko)]
+    assert any("тай-брейк рапид:2,блиц:2,армагеддон); полуфинал: матчей — 2" in r for r in russian)
+    byes = knockout_with_byes(service)
+    started = translate(service.history(byes)[-1].summary, "ru")
+    assert "тай-брейк меньший рейтинг); четвертьфинал: матчей — 1, свободный проход: " in started
 
 
 def test_the_history_api_and_page_in_russian(service: Service) -> None:

@@ -204,6 +204,12 @@ CATALOGUE: tuple[str, ...] = (
     E_("dutch"),
     E_("knockout"),
     E_("scheveningen"),
+    E_("lower-rated"),
+    E_("lots"),
+    E_("final"),
+    E_("semi-final"),
+    E_("quarter-final"),
+    E_("third-place"),
     # the portal's rating tie-break's article (an explanation's note)
     E_("portal rules: average rating of the opponents met, unrounded"),
 )

@@ -14,6 +14,7 @@ from crosstable.core.model import Reason, System
 from crosstable.core.pairing.knockout import (
     BracketOrder,
     Knockout,
+    TieRule,
 )
 from crosstable.core.system_settings import KnockoutSettings
 from crosstable.core.text import Message
@@ -91,7 +92,7 @@ def start_knockout(tx: Tx, loaded: Loaded, *, random: _random.Random | None = No
             ],
         ),
         third=Message(", a match for third place") if rules.third_place else "",
-        tie_rule=rules.tie_rule.label(),
+        tie_rule=tie_rule_text(rules.tie_rule),
         first=round_label(bracket, 1),
         matches=len(ko.matches),
         byes=Message(", byes: {byes}", byes=byes) if bracket.byes else "",
@@ -106,6 +107,13 @@ def start_knockout(tx: Tx, loaded: Loaded, *, random: _random.Random | None = No
             "byes": list(bracket.byes),
         },
     )
+
+
+def tie_rule_text(rule: TieRule) -> Message:
+    """The tie rule as its setting writes it (``rapid:2,blitz:2,armageddon``), the game
+    kinds and the decider in the reader's words (plain values: E_ in web/messages.py)."""
+    stages = [Message("{kind}:{games}", kind=s.kind.value, games=s.games) for s in rule.stages]
+    return Message.joined(",", [*stages, rule.decider.value])
 
 
 def insert_games(tx: Tx, due: list[Due], by_start: dict[int, EntryRow]) -> list[dict[str, Any]]:
