@@ -286,8 +286,29 @@ async def day(args: argparse.Namespace) -> dict[str, Any]:
         sent: list[tuple[int, int, float]] = []
         refused: list[str] = []
         limits = httpx.Limits(max_connections=8)
+        in_flight = asyncio.Semaphore(args.in_flight)
+        posts: list[asyncio.Task[None]] = []
         began = time.perf_counter()
-        async with httpx.AsyncClient(limits=limits, timeout=30) as client:
+        async with httpx.AsyncClient(limits=limits, timeout=60) as client:
+
+            async def post(items: list[dict[str, Any]]) -> None:
+                """One batch, sent at once (at most ``in_flight`` wait for their answer)."""
+                async with in_flight:
+                    moment = time.time()
+                    response = await client.post(
+                        f"{nginx.base_url}/api/v1/results",
+                        json={"results": items},
+                        headers={"Authorization": f"Bearer {token}"},
+                    )
+                if response.status_code == 200:
+                    for item, answer in zip(items, response.json()["results"], strict=True):
+                        if answer["status"] == "accepted":
+                            sent.append((item["tournament"], answer["change"]["seq"], moment))
+                        else:
+                            refused.append(answer["detail"])
+                else:
+                    refused.append(f"HTTP {response.status_code}: {response.text[:200]}")
+
             batch_number = 0
             while time.perf_counter() - began < args.seconds:
                 items = []
@@ -308,24 +329,12 @@ async def day(args: argparse.Namespace) -> dict[str, Any]:
                             "idempotency_key": f"b{batch_number}-{index}",
                         }
                     )
-                moment = time.time()
-                response = await client.post(
-                    f"{nginx.base_url}/api/v1/results",
-                    json={"results": items},
-                    headers={"Authorization": f"Bearer {token}"},
-                )
-                if response.status_code == 200:
-                    for item, answer in zip(items, response.json()["results"], strict=True):
-                        if answer["status"] == "accepted":
-                            sent.append((item["tournament"], answer["change"]["seq"], moment))
-                        else:
-                            refused.append(answer["detail"])
-                else:
-                    refused.append(f"HTTP {response.status_code}: {response.text[:200]}")
+                posts.append(asyncio.create_task(post(items)))
                 batch_number += 1
                 pause = began + batch_number * interval - time.perf_counter()
                 if pause > 0:
                     await asyncio.sleep(pause)
+            await asyncio.gather(*posts)
             posting = time.perf_counter() - began
             newest: dict[int, int] = {}
             for tid, seq, _moment in sent:
@@ -405,6 +414,7 @@ def main() -> None:
     parser.add_argument("--interval", type=float, default=0.5, help="seconds between batches")
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--apps", type=int, default=2)
+    parser.add_argument("--in-flight", type=int, default=4, help="batches sent, not answered")
     args = parser.parse_args()
     print(json.dumps(asyncio.run(day(args)), indent=2))
 
