@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import gc
 import json
 import os
@@ -126,13 +127,10 @@ class Watcher:
         self.revision = revision
 
 
-def _pg_backends(base_url: str, application: str) -> list[int]:
-    import psycopg
-
-    with psycopg.connect(base_url, autocommit=True) as connection:
-        rows = connection.execute(
-            "SELECT pid FROM pg_stat_activity WHERE application_name = %s", (application,)
-        ).fetchall()
+def _pg_backends(connection: Any, application: str) -> list[int]:
+    rows = connection.execute(
+        "SELECT pid FROM pg_stat_activity WHERE application_name = %s", (application,)
+    ).fetchall()
     return [int(pid) for (pid,) in rows]
 
 
@@ -225,6 +223,10 @@ async def day(args: argparse.Namespace) -> dict[str, Any]:
     report: dict[str, Any] = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
     nginx = None
     apps: list[AppProcess] = []
+    tasks: list[asyncio.Task[None]] = []
+    stop = asyncio.Event()
+    # (opened before the spectators' sockets: libpq cannot wait on a descriptor ≥ 1024)
+    admin = psycopg.connect(base_url, autocommit=True)
     try:
         began = time.perf_counter()
         portal = prepare(db_url, 1, 8)
@@ -258,13 +260,15 @@ async def day(args: argparse.Namespace) -> dict[str, Any]:
             for i in range(args.spectators)
         ]
         nginx_rss = sum(rss_kib(p) for p in _group(nginx.process.pid))  # type: ignore[union-attr]
-        stop = asyncio.Event()
-        tasks = []
         for chunk in range(0, len(watchers), 500):
             tasks += [asyncio.create_task(w.run(stop)) for w in watchers[chunk : chunk + 500]]
             await asyncio.sleep(0.05)
-        await asyncio.wait_for(asyncio.gather(*(w.connected.wait() for w in watchers)), 300)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(
+                asyncio.gather(*(w.connected.wait() for w in watchers)), args.connect_wait
+            )
         report["spectators"] = len(watchers)
+        report["spectators_connected"] = sum(1 for w in watchers if w.connected.is_set())
         report["spectators_on_the_hot_tournament"] = sum(1 for w in watchers if w.tournament == hot)
         report["watched_tournaments"] = len({w.tournament for w in watchers})
         await asyncio.sleep(2)
@@ -279,7 +283,7 @@ async def day(args: argparse.Namespace) -> dict[str, Any]:
         next_game = dict.fromkeys(playing, 0)
         usable = len(games) - 1  # the last game finishes the tournament (ordinary path)
         rng = random.Random(17)
-        pg_pids = _pg_backends(base_url, application)
+        pg_pids = _pg_backends(admin, application)
         app_cpu = sum(cpu_seconds(a.process.pid) for a in apps if a.process)
         pg_cpu = sum(cpu_seconds(p) for p in pg_pids)
         nginx_cpu = nginx.cpu_seconds()
@@ -341,7 +345,7 @@ async def day(args: argparse.Namespace) -> dict[str, Any]:
                 newest[tid] = max(seq, newest.get(tid, 0))
 
             async def converged() -> None:
-                for w in watchers:
+                for w in (w for w in watchers if w.connected.is_set()):
                     while w.revision < newest.get(w.tournament, 0):
                         await asyncio.sleep(0.05)
 
@@ -367,13 +371,12 @@ async def day(args: argparse.Namespace) -> dict[str, Any]:
             for w in by_tournament.get(tid, ())
             if seq in w.arrivals
         ]
-        with psycopg.connect(db_url) as connection:
-            stored = {
-                (int(t), int(s))
-                for t, s in connection.execute(
-                    "SELECT tournament_id, seq FROM events WHERE actor = 'bench-server'"
-                ).fetchall()
-            }
+        stored = {
+            (int(t), int(s))
+            for t, s in admin.execute(
+                f"SELECT tournament_id, seq FROM {schema}.events WHERE actor = 'bench-server'"
+            ).fetchall()
+        }
         count = len(sent)
         report |= {
             "apps": args.apps,
@@ -397,12 +400,16 @@ async def day(args: argparse.Namespace) -> dict[str, Any]:
         }
         return report
     finally:
+        stop.set()
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
         for app in apps:
             app.stop()
         if nginx is not None:
             nginx.stop()
-        with psycopg.connect(base_url, autocommit=True) as connection:
-            connection.execute(f"DROP SCHEMA {schema} CASCADE")
+        admin.execute(f"DROP SCHEMA {schema} CASCADE")
+        admin.close()
 
 
 def main() -> None:
@@ -415,6 +422,9 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--apps", type=int, default=2)
     parser.add_argument("--in-flight", type=int, default=4, help="batches sent, not answered")
+    parser.add_argument(
+        "--connect-wait", type=float, default=180.0, help="seconds for the spectators to connect"
+    )
     args = parser.parse_args()
     print(json.dumps(asyncio.run(day(args)), indent=2))
 
