@@ -65,6 +65,19 @@ def workdays(service: Service, *, pre_registration: bool = False) -> tuple[int, 
     return sid, service.open_edition(sid)
 
 
+def opened(number: int, start: str, deadline: str, series: int = 1) -> str:
+    """The tick's line for an edition that opened by itself (issue 11 item 1)."""
+    return (
+        f"series {series}: edition {number} opened by itself — starts {start}, "
+        f"registration until {deadline}"
+    )
+
+
+#: edition 2 of a workdays series whose edition 1's stage 1 started on Wednesday
+#: 2 December before 15:00 UTC: Wednesday's slot (19:00 in Moscow, deadline 18:00)
+WEDNESDAY = opened(2, "2026-12-02T16:00:00+00:00", "2026-12-02T15:00:00+00:00")
+
+
 def counts(store: Store) -> dict[str, int]:
     with store.reading() as session:
         return {
@@ -147,6 +160,8 @@ def test_a_workdays_edition_from_postponement_to_the_super_final(store: Store) -
         "edition 1: registration closed with 40 players",
         "edition 1: stage 1 made — 4 groups: 4×10",
         "edition 1: stage 1 (groups) started — 4 round robins, every game created",
+        # the next slot whose deadline is ahead: Thursday (issue 11 item 1)
+        opened(2, "2026-12-03T16:00:00+00:00", "2026-12-03T15:00:00+00:00"),
     ]
     with pytest.raises(RuleError, match="withdraw only before stage 1 starts"):
         service.withdraw_from_edition(edition, "Player 02")
@@ -205,6 +220,7 @@ def test_a_workdays_edition_from_postponement_to_the_super_final(store: Store) -
         f"edition {edition}: closed",
         f"edition {edition}: stage 1 made",
         f"edition {edition}: stage 1 starts",
+        "series 1: edition 2 opens",
         f"edition {edition}: stage 1 ends",
         f"edition {edition}: stage 2 starts",
         f"edition {edition}: stage 2 ends",
@@ -345,6 +361,7 @@ def test_two_services_ticking_at_once_do_nothing_twice(db_url: str) -> None:
                 "edition 1: registration closed with 40 players",
                 "edition 1: stage 1 made — 4 groups: 4×10",
                 "edition 1: stage 1 (groups) started — 4 round robins, every game created",
+                WEDNESDAY,  # opened once, by one of the two
             ]
         )
         rows = counts(first)
@@ -370,7 +387,11 @@ def test_a_tick_while_another_runs_does_nothing(db_url: str) -> None:
             before = counts(first)
             assert other.tick() == []
             assert counts(first) == before
-        assert len(other.tick()) == 3  # once it is over, the next tick does the work
+        # once it is over, the next tick does the work (and opens edition 2)
+        assert other.tick()[-2:] == [
+            "edition 1: stage 1 (groups) started — 2 round robins, every game created",
+            WEDNESDAY,
+        ]
     finally:
         first.close()
         second.close()
@@ -391,7 +412,7 @@ def test_a_tick_that_died_holds_sqlite_for_ten_minutes_only(tmp_path: object) ->
             session.add(PreferenceRow(key="series.tick.lease", value=until))
         assert service.tick() == []
         clock.advance(dt.timedelta(minutes=11))
-        assert len(service.tick()) == 3
+        assert len(service.tick()) == 4  # closed, made, started, edition 2 opened
         with opened.reading() as session:
             assert session.get(PreferenceRow, "series.tick.lease") is None
     finally:
@@ -454,7 +475,10 @@ def test_a_tick_stopped_midway_through_a_stage_is_resumed_without_doubles(
         service.tick()
     monkeypatch.setattr(Service, name, real)
     done = service.tick()
-    assert done == ["edition 1: stage 1 (groups) started — 3 round robins, every game created"]
+    assert done == [
+        "edition 1: stage 1 (groups) started — 3 round robins, every game created",
+        WEDNESDAY,
+    ]
     with store.reading() as session:
         tournaments = session.scalars(select(TournamentRow).order_by(TournamentRow.id)).all()
         groups = session.scalars(select(SeriesGroupRow)).all()

@@ -38,6 +38,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -77,6 +78,8 @@ class SeriesRow(Base):
     variant: Mapped[str] = mapped_column(String(20), default="", server_default="")
     #: battle chess: the set-up time in minutes (None: not set)
     setup_minutes: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: paused by its organiser: the tick opens no edition by itself (migration 0018)
+    paused: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class SeriesEditionRow(Base):

@@ -1,5 +1,6 @@
 """Editing a series (issue 11 item 7): its name, the stages' format, tie-breaks, time
-control, pre-registration and the deadline's lead — one transaction, one line of the
+control, pre-registration, the deadline's lead and whether it is paused (no edition
+opens by itself while it is) — one transaction, one line of the
 series' history naming what changed (old → new).
 
 The calendar (kind, weekday or day, start time, zone) is not edited: seed 002 fixes
@@ -35,6 +36,7 @@ EDITABLE = (
     "time_control",
     "pre_registration",
     "deadline_minutes",
+    "paused",
 )
 
 
@@ -54,6 +56,8 @@ class SeriesChanges:
     time_control: str | None = None
     pre_registration: bool | None = None
     deadline_minutes: int | None = None
+    #: True: the series is paused — the tick opens no edition of it by itself
+    paused: bool | None = None
 
 
 def _settings(row: Any) -> SeriesSettings:

@@ -68,6 +68,8 @@ class SeriesSettings:
     variant: str = ""
     #: battle chess: the set-up time in minutes (1…120; None: not set)
     setup_minutes: int | None = None
+    #: paused by its organiser: no edition opens by itself (the tick)
+    paused: bool = False
 
 
 def calendar_of(row: SeriesRow) -> SeriesCalendar:
@@ -218,6 +220,7 @@ class SeriesEditions(ServiceBase):
                     battle_rules.VARIANT, ""
                 ),
                 setup_minutes=settings.setup_minutes,
+                paused=settings.paused,
             )
             session.add(row)
             session.flush()
@@ -236,7 +239,12 @@ class SeriesEditions(ServiceBase):
 
     def open_edition(self, series_id: int, *, actor: str = "") -> int:
         """The series' next edition, at the calendar's next slot after now (or after the
-        previous edition's start); registration open until the deadline. Its id."""
+        previous edition's start); registration open until the deadline. Its id.
+
+        The first edition is opened so (the series starts); the later ones open by
+        themselves in the tick (:mod:`~crosstable.service.series.next_edition`) unless
+        the series is paused — by hand they may be opened whenever none is open for
+        registration."""
         now = self.clock.now()
         at = self._now()
         with self.store.transaction() as session:
@@ -244,43 +252,7 @@ class SeriesEditions(ServiceBase):
             editions = _editions(session, series_id)
             if any(e.state == "registration" for e in editions):
                 raise RuleError("the series has an edition open for registration already")
-            after = max([now, *(moment(e.planned_start) for e in editions)])
-            lead = dt.timedelta(minutes=row.deadline_minutes)
-            calendar = calendar_of(row)
-            if calendar.kind is CalendarKind.REGULAR:
-                start = after + REGULAR_POSTPONEMENT  # the core's delay for a regular series
-                start = max(start, now + lead + dt.timedelta(minutes=1))
-            else:
-                # R-SE-2: the first slot whose registration deadline is still ahead (today's
-                # slot whose deadline has passed is no use to anyone registering)
-                start = next_slot(calendar, max(after, now + lead))
-            deadline = start - lead
-            number = len(editions) + 1
-            edition = SeriesEditionRow(
-                series_id=series_id,
-                number=number,
-                planned_start=iso(start),
-                deadline=iso(deadline),
-                first_deadline=iso(deadline),
-                state="registration",
-                stage=0,
-                postponed=0,
-                extended=False,
-                created_at=at,
-            )
-            session.add(edition)
-            session.flush()
-            record(
-                session,
-                series_id,
-                edition.id,
-                "edition",
-                f"edition {number} opened: starts {start.isoformat()}, registration until "
-                f"{deadline.astimezone(calendar.zone).isoformat()}",
-                at=at,
-                actor=actor,
-            )
-            return edition.id
+            return open_next(session, row, editions, now, at=at, actor=actor).id
 
     def register_for_edition(
         self,
@@ -434,6 +406,66 @@ class SeriesEditions(ServiceBase):
         """An edition: its moments, state, stage and players (JSON values)."""
         with self.store.reading() as session:
             return _edition_info(session, _edition(session, edition_id))
+
+
+def open_next(
+    session: Session,
+    row: SeriesRow,
+    editions: list[SeriesEditionRow],
+    now: dt.datetime,
+    *,
+    at: str,
+    actor: str = "",
+    step: str | None = None,
+) -> SeriesEditionRow:
+    """Add the series' next edition (the caller checked that none is open for
+    registration and holds the series' row locked) and its line of the history.
+
+    A calendar series: the first slot after the latest edition's start (and after now)
+    whose registration deadline is still ahead (R-SE-2). A regular series (R-SE-1, "the
+    next starts as soon as the previous ends", docs/series.md): registration opens now
+    — when the tick opens it, the moment the previous edition ended — and the start is
+    a day later (the step a regular series' start moves by, R-SE-3), at least the
+    deadline's lead and a minute from now."""
+    after = max([now, *(moment(e.planned_start) for e in editions)])
+    lead = dt.timedelta(minutes=row.deadline_minutes)
+    calendar = calendar_of(row)
+    if calendar.kind is CalendarKind.REGULAR:
+        start = after + REGULAR_POSTPONEMENT  # the core's delay for a regular series
+        start = max(start, now + lead + dt.timedelta(minutes=1))
+    else:
+        # R-SE-2: the first slot whose registration deadline is still ahead (today's
+        # slot whose deadline has passed is no use to anyone registering)
+        start = next_slot(calendar, max(after, now + lead))
+    deadline = start - lead
+    number = len(editions) + 1
+    edition = SeriesEditionRow(
+        series_id=row.id,
+        number=number,
+        planned_start=iso(start),
+        deadline=iso(deadline),
+        first_deadline=iso(deadline),
+        state="registration",
+        stage=0,
+        postponed=0,
+        extended=False,
+        created_at=at,
+    )
+    session.add(edition)
+    session.flush()
+    record(
+        session,
+        row.id,
+        edition.id,
+        "edition",
+        f"edition {number} opened: starts {start.isoformat()}, registration until "
+        f"{deadline.astimezone(calendar.zone).isoformat()}",
+        at=at,
+        actor=actor,
+        step=step,
+        data={"start": edition.planned_start, "deadline": edition.deadline},
+    )
+    return edition
 
 
 def _series(session: Session, series_id: int, *, lock: bool = False) -> SeriesRow:

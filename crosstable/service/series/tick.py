@@ -36,12 +36,10 @@ it adopts that tournament instead of making a second one.
 
 from __future__ import annotations
 
-import datetime as dt
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, cast
 
-from sqlalchemy import func, select, text
+from sqlalchemy import func, select
 
 from crosstable.core.errors import CrosstableError
 from crosstable.core.model import LotsMethod
@@ -64,6 +62,7 @@ from crosstable.service.series.editions import (
     moment,
 )
 from crosstable.service.series.news import GroupResult, publish_stage
+from crosstable.service.series.next_edition import open_due_editions
 from crosstable.service.series.outbox import notify, record
 from crosstable.service.series.stages import (
     barred_text,
@@ -79,7 +78,8 @@ from crosstable.service.series.stages import (
     stage_groups,
     winners,
 )
-from crosstable.store.models import GameRow, PreferenceRow, TournamentRow
+from crosstable.service.series.tick_lock import tick_lock
+from crosstable.store.models import GameRow, TournamentRow
 from crosstable.store.series_models import (
     SeriesEditionRow,
     SeriesGroupRow,
@@ -91,14 +91,6 @@ from crosstable.store.series_models import (
 if TYPE_CHECKING:
     from crosstable.service import Service
 
-#: the PostgreSQL advisory lock of the tick: ("seri" in ASCII, the schema's hash).
-#: Advisory locks are per database, not per schema: with the schema in the key, two
-#: sites (or test runs) in schemas of one database do not take each other's lock
-TICK_LOCK = 0x73657269
-LOCK_ARGS = "(:key, hashtext(current_schema()))"
-#: SQLite: how long a tick's lease holds if its process dies
-LEASE = dt.timedelta(minutes=10)
-LEASE_KEY = "series.tick.lease"
 #: the most steps one edition takes in one tick (a guard against a loop)
 MAX_STEPS = 1000
 
@@ -129,6 +121,7 @@ class SeriesClock(ServiceBase):
                     if said is None:
                         break
                     done.append(said)
+            done += open_due_editions(self)  # the next editions (issue 11 item 1)
         return done
 
     # -- one step -------------------------------------------------------------------
@@ -533,39 +526,5 @@ class SeriesClock(ServiceBase):
             )
             return session.scalars(query).one()
 
-    @contextmanager
-    def _tick_lock(self) -> Iterator[bool]:
-        if self.store.dialect == "postgresql":
-            with self.store.engine.connect() as connection:
-                got = connection.execute(
-                    text("SELECT pg_try_advisory_lock" + LOCK_ARGS), {"key": TICK_LOCK}
-                ).scalar()
-                connection.commit()
-                try:
-                    yield bool(got)
-                finally:
-                    if got:
-                        connection.execute(
-                            text("SELECT pg_advisory_unlock" + LOCK_ARGS), {"key": TICK_LOCK}
-                        )
-                        connection.commit()
-            return
-        now = self.clock.now()
-        with self.store.transaction() as session:
-            lease = session.get(PreferenceRow, LEASE_KEY)
-            if lease is not None and moment(lease.value) > now:
-                got = False
-            else:
-                got = True
-                if lease is None:
-                    session.add(PreferenceRow(key=LEASE_KEY, value=iso(now + LEASE)))
-                else:
-                    lease.value = iso(now + LEASE)
-        try:
-            yield got
-        finally:
-            if got:
-                with self.store.transaction() as session:
-                    lease = session.get(PreferenceRow, LEASE_KEY)
-                    if lease is not None:
-                        session.delete(lease)
+    def _tick_lock(self) -> AbstractContextManager[bool]:
+        return tick_lock(self)

@@ -1,0 +1,29 @@
+"""A series its organiser paused (issue 11 item 1): ``series.paused``. While it is set
+the tick opens no edition of the series by itself; the editions already open or
+running go on, and the organiser may still open one by hand.
+
+Revision ID: 0018
+Revises: 0017
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0018"
+down_revision = "0017"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    with op.batch_alter_table("series") as batch:
+        batch.add_column(
+            sa.Column("paused", sa.Boolean(), nullable=False, server_default=sa.false())
+        )
+
+
+def downgrade() -> None:
+    # in place, as 0013 does (editions refer to series: SQLite refuses a table copy)
+    op.drop_column("series", "paused")
