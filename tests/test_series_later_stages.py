@@ -21,7 +21,11 @@ from crosstable.core.errors import RuleError
 from crosstable.service import FixedClock, NotFoundError, Service
 from crosstable.service.series import SeriesSettings
 from crosstable.store import Store
-from crosstable.store.series_models import SeriesEventRow, SeriesRegistrationRow
+from crosstable.store.series_models import (
+    SeriesEventRow,
+    SeriesOutboxRow,
+    SeriesRegistrationRow,
+)
 
 MORNING = dt.datetime(2026, 12, 1, 9, 0, tzinfo=dt.UTC)
 
@@ -134,3 +138,73 @@ def test_the_command_line(
     assert main(other) == 2
     err = capsys.readouterr().err
     assert "may withdraw only from the stage's start" in err and late in err
+
+
+def mine(done: list[str]) -> list[str]:
+    """The tick's lines of edition 1 (edition 2 opened by itself meanwhile)."""
+    return [line for line in done if line.startswith("edition 1:")]
+
+
+def test_the_unconfirmed_drop_out_when_the_two_weeks_close(store: Store) -> None:
+    """R-SE-2, docs/series.md §3: at the close of stage 2's window a qualifier who did not
+    confirm drops out — withdrawn from the running group (the open game a forfeit), told
+    once, and never going on: the next best of the group takes the place."""
+    service, clock, edition = at_stage_two(store)
+    _kind, tids = current_groups(store, edition)
+    group = service.tournament(tids[0])
+    late = group.players[0].name  # wins every game played, but does not confirm
+    for tid in tids:
+        for player in service.tournament(tid).players:
+            if player.name != late:
+                service.register_for_stage(edition, player.name)
+    starts = {p.start: p.name for p in group.players}
+    left: tuple[int, int] | None = None
+    for rnd in group.rounds:  # every game of the group but the last of ``late``'s
+        for game in rnd.games:
+            names = (starts.get(game.white), starts.get(game.black))
+            if late in names and left is None and rnd.number == len(group.rounds):
+                left = (rnd.number, game.board)
+                continue
+            result = "1-0" if names[0] == late or (late not in names and game.board % 2) else "0-1"
+            service.record_result(tids[0], rnd.number, game.board, result)
+    assert left is not None
+    play_all(service, tids[1:], random.Random(3))
+    closes = dt.datetime.fromisoformat(str(service.stage_window(edition)["closes"]))
+    clock.advance(closes - clock.now() - dt.timedelta(seconds=1))
+    assert mine(service.tick()) == []  # the last second of the window: nothing yet
+    clock.advance(dt.timedelta(seconds=1))
+    done = mine(service.tick())
+    assert done[0] == "edition 1: stage 2 registration closed — 1 unconfirmed dropped out"
+    assert "stage 2 (groups) ended" in done[1]
+    assert mine(service.tick()) == []  # once
+    view = service.overview(tids[0])
+    assert next(p for p in view.players if p.name == late).withdrawn_from is not None
+    with store.reading() as session:
+        rows = list(session.scalars(select(SeriesOutboxRow)))
+        regs = {r.id: r.name for r in session.scalars(select(SeriesRegistrationRow))}
+        end = session.scalars(
+            select(SeriesEventRow).where(SeriesEventRow.step == f"edition {edition}: stage 2 ends")
+        ).one()
+    told = [
+        r
+        for r in rows
+        if r.recipient == late
+        and r.payload.get("stage") == 2
+        and r.kind in ("qualified", "eliminated")
+    ]
+    assert [(r.kind, r.payload.get("unconfirmed")) for r in told] == [("eliminated", True)]
+    assert [regs[k] for k in end.data["dropped"]] == [late]
+    assert end.data["barred"] == []  # not a fair-play case
+    going = {regs[k] for k in end.data["qualified"]}
+    group_names = {p.name for p in group.players}
+    assert late not in going and len(going & group_names) == 2  # the next best moved up
+
+
+def test_a_stage_over_before_its_window_closes_drops_nobody(store: Store) -> None:
+    service, clock, edition = at_stage_two(store)
+    _kind, tids = current_groups(store, edition)
+    play_all(service, tids, random.Random(5))  # nobody confirmed, the stage is over
+    clock.advance(dt.timedelta(weeks=3))
+    done = mine(service.tick())
+    assert "stage 2 (groups) ended" in done[0]
+    assert not [line for line in done if "unconfirmed" in line]

@@ -66,3 +66,31 @@ def test_a_new_edition_can_always_be_registered_for(
     assert dt.datetime.fromisoformat(info["deadline"]) > now
     assert dt.datetime.fromisoformat(info["planned_start"]) > now
     service.register_for_edition(edition, "Анна Смирнова", rating=1800)
+
+
+@pytest.mark.parametrize(
+    "now",
+    [
+        "2026-12-04T15:44:00+00:00",  # Friday 18:44 in Moscow: that day's deadline passed
+        "2026-12-05T09:00:00+00:00",  # Saturday: no slot until Monday
+        "2026-12-06T20:59:00+00:00",  # Sunday 23:59 in Moscow
+        "2027-03-28T01:30:00+00:00",  # the night Europe changes to summer time
+    ],
+)
+def test_the_series_demo_works_at_any_moment(tmp_path: Path, now: str) -> None:
+    """The demo relies on the next edition opening by itself (issue 11 item 1): whatever
+    the real ``now``, the season's three editions are played and the fourth is open for
+    registration at a slot whose deadline is still ahead."""
+    from crosstable.web.demo_series import build_series_demo
+
+    moment = dt.datetime.fromisoformat(now)
+    clock = DemoClock(moment)
+    service = Service(open_store(tmp_path / "demo.sqlite"), clock=clock, random=random.Random(1))
+    made = build_series_demo(service, clock, now=moment)
+    editions = service.series_info(made["series"])["editions"]
+    assert [e["state"] for e in editions] == ["finished"] * 3 + ["registration"]
+    history = service.series_history(made["series"])
+    opened = [h for h in history if h["kind"] == "edition"]
+    assert [h["actor"] for h in opened] == ["demo", "tick", "tick", "tick"]  # 1 by hand
+    assert dt.datetime.fromisoformat(editions[3]["deadline"]) > moment
+    service.register_for_edition(editions[3]["id"], "Гость Сайта", rating=1600)

@@ -60,9 +60,12 @@ def test_a_series_from_the_command_line(capsys: pytest.CaptureFixture[str], db: 
     assert out.splitlines() == [
         "edition 1: stage 1 made — 2 groups: 1×8, 1×7",
         "edition 1: stage 1 (groups) started — 2 round robins, every game created",
+        # the next edition opens by itself once stage 1 started (issue 11 item 1)
+        "series 1: edition 2 opened by itself — starts 2026-12-02T16:00:00+00:00, "
+        "registration until 2026-12-02T15:00:00+00:00",
     ]
     code, out, _err = run(capsys, "series", "editions", "1", "--db", db, "--format", "json")
-    (edition,) = json.loads(out)["editions"]
+    edition, _next = json.loads(out)["editions"]
     assert (edition["state"], edition["stage"], edition["registered"]) == ("running", 1, 15)
     code, out, _err = run(capsys, "series", "show", "1", "--db", db, "--format", "json")
     shown = json.loads(out)
@@ -81,15 +84,16 @@ def test_a_series_from_the_command_line(capsys: pytest.CaptureFixture[str], db: 
     code, out, _err = run(capsys, "series", "history", "1", "--db", db)
     kinds = [line.split()[1] for line in out.splitlines()]
     assert kinds[:2] == ["create", "edition"] and kinds.count("register") == 16
-    assert kinds[-4:] == ["withdraw", "closed", "stage-made", "stage-start"]
-    assert out.splitlines()[-1].endswith(
+    assert kinds[-5:] == ["withdraw", "closed", "stage-made", "stage-start", "edition"]
+    assert out.splitlines()[-2].endswith(
         "stage 1 (groups) started — 2 round robins, every game created"
     )
+    assert "edition 2 opened: starts 2026-12-02T19:00:00+03:00" in out.splitlines()[-1]
     code, out, err = run(capsys, "series", "history", "1", "--db", db, "--format", "json")
     assert json.loads(out)["history"][0]["summary"] == "series 1 “Workday blitz” created"
     code, out, err = run(capsys, "series", "open", "1", "--db", db, "--now", NOON)
-    assert (code, err) == (0, "")
-    assert out.startswith("edition 2 (id 2) starts 2026-12-02T16:00:00+00:00")
+    assert (code, out) == (2, "")  # edition 2 is open already: opened by the tick
+    assert err == "crosstable: the series has an edition open for registration already\n"
 
 
 @pytest.mark.parametrize(
@@ -164,6 +168,8 @@ def test_two_processes_ticking_at_once_do_each_step_once(
         "edition 1: registration closed with 20 players",
         "edition 1: stage 1 made — 2 groups: 2×10",
         "edition 1: stage 1 (groups) started — 2 round robins, every game created",
+        "series 1: edition 2 opened by itself — starts 2026-12-02T16:00:00+00:00, "
+        "registration until 2026-12-02T15:00:00+00:00",
     ]
     code, out, _err = run(capsys, "tick", "--db", db_url, "--now", start)
     assert out == "nothing is due\n"

@@ -5,9 +5,13 @@ season of three editions over three weeks of injected time, in the demo database
   next workday (R-SE-3, everyone told); 30 more register, 40 play stage 1 in four
   groups of 10; one of them wins every game by forfeit and, having played none, does
   not go on (R-SE-6); the final and the super-final follow by themselves.
-* Editions 2 and 3, a week apart: 26 and 18 players, their groups, final and
-  super-final.
-* Edition 4 is open for registration on the real calendar, so a visitor can register.
+* Editions 2 and 3: 26 and 18 players, their groups, final and super-final. Each
+  opened by itself (issue 11 item 1) on the next workday once the edition before
+  had started its stage 1 — only edition 1 is opened by the organiser.
+* Edition 4, opened by itself too, is open for registration on the real calendar, so a
+  visitor can register: its slot went by while the season's clock ran ahead, so the
+  tick at the real ``now`` moves its start to the first slot whose deadline is still
+  ahead (R-SE-3; for any ``now``, whatever its weekday or hour).
 
 Every step is the product's own: registration through the service, the clock-driven
 steps by :meth:`Service.tick` with the clock moved (not slept), results through
@@ -90,6 +94,19 @@ def _current(service: Service, series_id: int, number: int) -> tuple[str, list[i
     return edition["state"], [g["tournament"] for g in stage["groups"] if g["tournament"]]
 
 
+#: how long before the real ``now`` the season starts: more than it can take (edition 1
+#: up to three days ahead and moved once, each next edition up to three days later)
+DAYS_BACK = 22
+
+
+def _open_edition(service: Service, series_id: int) -> int:
+    """The series' edition open for registration (the tick opened it)."""
+    (found,) = [
+        e for e in service.series_info(series_id)["editions"] if e["state"] == "registration"
+    ]
+    return int(found["id"])
+
+
 def build_series_demo(
     service: Service, clock: DemoClock, *, now: dt.datetime, seed: int = 2026
 ) -> dict[str, Any]:
@@ -98,15 +115,16 @@ def build_series_demo(
     rng = random.Random(seed)
     accounts = Accounts(service.store, clock=service.clock)
     user = _organiser(accounts)
-    clock.moment = now - dt.timedelta(days=22)
+    clock.moment = now - dt.timedelta(days=DAYS_BACK)
     series_id = service.create_series(
         SeriesSettings(NAME, "workdays", "19:00", ZONE, time_control="3+2"), actor=USERNAME
     )
     service.set_preference(f"series.{series_id}.organiser", str(user.id))
     lines: list[str] = []
     games = 0
+    service.open_edition(series_id, actor=USERNAME)  # the first: the series starts
     for number, field in enumerate(FIELDS, 1):
-        edition = service.open_edition(series_id, actor=USERNAME)
+        edition = _open_edition(service, series_id)  # 2 and 3: opened by the tick
         players = _names(field - 1, number)
         early = players if number > 1 else players[:9]
         service.register_for_edition(edition, user.display_name, rating=1500, user_id=user.id)
@@ -121,7 +139,7 @@ def build_series_demo(
                 service.register_for_edition(edition, name, rating=rating)
         info = service.edition_info(edition)
         clock.moment = dt.datetime.fromisoformat(info["planned_start"]) + dt.timedelta(minutes=1)
-        lines += service.tick()
+        lines += service.tick()  # stage 1 starts, and the next edition opens by itself
         for _stage in range(8):
             state, tids = _current(service, series_id, number)
             if state != "running":
@@ -129,9 +147,8 @@ def build_series_demo(
             games += _play(service, tids, rng, FORFEITER if number == 1 else "")
             clock.moment += dt.timedelta(hours=2)
             lines += service.tick()
-        clock.moment = dt.datetime.fromisoformat(info["planned_start"]) + dt.timedelta(days=6)
     clock.moment = now
-    service.open_edition(series_id, actor=USERNAME)  # the next one, on the real calendar
+    lines += service.tick()  # edition 4's slot went by: its start moves ahead of now
     service.set_preference(BUILT, str(series_id))
     return {"series": series_id, "path": f"/series/{series_id}", "lines": lines, "games": games}
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import TYPE_CHECKING, cast
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from crosstable.core.errors import RuleError
@@ -28,13 +28,14 @@ from crosstable.core.text import Message
 from crosstable.service.base import ServiceBase
 from crosstable.service.errors import NotFoundError
 from crosstable.service.series.editions import iso, moment
-from crosstable.service.series.outbox import record
-from crosstable.store.models import EntryRow
+from crosstable.service.series.outbox import notify, record
+from crosstable.store.models import EntryRow, GameRow, TournamentRow
 from crosstable.store.series_models import (
     SeriesEditionRow,
     SeriesEventRow,
     SeriesGroupRow,
     SeriesRegistrationRow,
+    SeriesRow,
     SeriesStageRow,
 )
 
@@ -219,3 +220,133 @@ def _player(
 def _name(session: Session, key: int) -> str:
     row = session.get(SeriesRegistrationRow, key)
     return row.name if row is not None else str(key)
+
+
+def unconfirmed_step(edition_id: int, number: int) -> str:
+    """The step key of stage ``number``'s close of registration (R-SE-2)."""
+    return f"edition {edition_id}: stage {number} unconfirmed"
+
+
+def needs_confirmation(stage: SeriesStageRow) -> bool:
+    """A later group stage (not the final or the super-final): its qualifiers confirm."""
+    return stage.number >= 2 and stage.kind not in AUTOMATIC
+
+
+def dropped_keys(session: Session, edition_id: int, number: int) -> frozenset[int]:
+    """The stage's qualifiers who dropped out unconfirmed (none: the window is open)."""
+    step = unconfirmed_step(edition_id, number)
+    row = session.scalars(select(SeriesEventRow).where(SeriesEventRow.step == step)).first()
+    return (
+        frozenset(int(key) for key in (row.data or {}).get("dropped", ())) if row else frozenset()
+    )
+
+
+def drop_unconfirmed(service: ServiceBase, edition_id: int, stage_id: int) -> str | None:
+    """At the close of a later group stage's two weeks (R-SE-2; docs/series.md §3): every
+    qualifier who neither confirmed nor withdrew drops out — withdrawn from their group's
+    round robin if it is still running (their games without a result become forfeits,
+    R-RR-13), never going on from the stage (the next best of their group takes the
+    place), and told (an ``eliminated`` notification marked ``unconfirmed``). None: not
+    due (the window is open, the stage is over — every game has a result, so nobody is
+    dropped from a stage played out — or it was done)."""
+    now = service.clock.now()
+    with service.store.reading() as session:
+        stage = session.get(SeriesStageRow, stage_id)
+        assert stage is not None
+        if not needs_confirmation(stage) or stage.started_at is None or stage.finished_at:
+            return None
+        _opens, closes = _window(stage)
+        step = unconfirmed_step(edition_id, stage.number)
+        if now < closes or session.scalar(
+            select(SeriesEventRow.id).where(SeriesEventRow.step == step)
+        ):
+            return None
+        prefix = f"edition {edition_id}: stage {stage.number} "
+        answered = {
+            int(key.rsplit(" ", 1)[1])
+            for key in session.scalars(
+                select(SeriesEventRow.step).where(
+                    SeriesEventRow.edition_id == edition_id,
+                    SeriesEventRow.step.like(prefix + "%"),
+                )
+            )
+            if key and key.rsplit(" ", 2)[1] in ("registration", "withdrawal")
+        }
+        groups = list(
+            session.scalars(select(SeriesGroupRow).where(SeriesGroupRow.stage_id == stage_id))
+        )
+        if _played_out(session, [g.tournament_id for g in groups]):
+            return None  # every game has a result: the stage is over, its end comes next
+        leaving: list[tuple[int, int | None, int | None]] = []  # key, tournament, start
+        for group in groups:
+            running = group.tournament_id is not None and _running(session, group.tournament_id)
+            for number, key in enumerate(group.players, 1):
+                if key in answered:
+                    continue
+                entry = session.get(EntryRow, (group.tournament_id, number)) if running else None
+                if entry is None or entry.withdrawn_from is not None or entry.start is None:
+                    leaving.append((key, None, None))
+                else:
+                    leaving.append((key, group.tournament_id, entry.start))
+        stage_number = stage.number
+    runner = cast("Service", service)
+    for _key, tid, start in leaving:
+        if tid is not None and start is not None:
+            runner.withdraw(tid, start, actor="tick")
+    at = service._now()
+    with service.store.transaction() as session:
+        edition = session.scalars(
+            select(SeriesEditionRow).where(SeriesEditionRow.id == edition_id).with_for_update()
+        ).one()
+        if session.scalar(select(SeriesEventRow.id).where(SeriesEventRow.step == step)):
+            return None  # pragma: no cover - one tick at a time
+        series = session.get(SeriesRow, edition.series_id)
+        assert series is not None
+        dropped = [key for key, _tid, _start in leaving]
+        for key in dropped:
+            entry_row = session.get(SeriesRegistrationRow, key)
+            assert entry_row is not None
+            notify(
+                session,
+                entry_row,
+                "eliminated",
+                f"unconfirmed:{stage_id}:{key}",
+                {
+                    "edition": edition_id,
+                    "series": series.name,
+                    "stage": stage_number,
+                    "unconfirmed": True,
+                },
+                at=at,
+            )
+        said = (
+            f"edition {edition.number}: stage {stage_number} registration closed — "
+            f"{len(dropped)} unconfirmed dropped out"
+        )
+        record(
+            session,
+            edition.series_id,
+            edition_id,
+            "stage-unconfirmed",
+            said,
+            at=at,
+            actor="tick",
+            data={"stage": stage_number, "dropped": dropped},
+            step=step,
+        )
+        return said
+
+
+def _running(session: Session, tournament_id: int) -> bool:
+    row = session.get(TournamentRow, tournament_id)
+    return row is not None and row.status == "running"
+
+
+def _played_out(session: Session, tids: list[int | None]) -> bool:
+    """Every game of the stage's groups has a result (one query for the stage)."""
+    if any(tid is None for tid in tids):
+        return False
+    games, with_result = session.execute(
+        select(func.count(), func.count(GameRow.result)).where(GameRow.tournament_id.in_(tids))
+    ).one()
+    return bool(games) and games == with_result

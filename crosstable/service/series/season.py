@@ -123,7 +123,10 @@ class SeriesSeason(ServiceBase):
                     .where(SeriesEditionRow.series_id == series_id)
                     .order_by(SeriesEditionRow.number)
                 )
-                if year is None or moment(row.planned_start).astimezone(zone).year == year
+                # an edition still open for registration has nothing to count yet (the
+                # next one opens by itself while this one plays: issue 11 item 1)
+                if row.state != "registration"
+                and (year is None or moment(row.planned_start).astimezone(zone).year == year)
             }
             totals: dict[tuple[str, object], _Total] = {}
             results = session.scalars(

@@ -179,13 +179,18 @@ def flagged_keys(session: Session, edition_id: int) -> frozenset[int]:
     return frozenset(session.scalars(query))
 
 
-def barred_text(outcomes: list[GroupOutcome], entries: dict[int, SeriesRegistrationRow]) -> str:
-    """What the stage's end says of the players barred for computer help ("" : none)."""
+def barred_text(
+    outcomes: list[GroupOutcome],
+    entries: dict[int, SeriesRegistrationRow],
+    flagged: frozenset[int] | None = None,
+) -> str:
+    """What the stage's end says of the players barred for computer help ("" : none);
+    ``flagged``: those of the barred who are (the others dropped out unconfirmed)."""
     names = [
         entries[key].name
         for outcome in outcomes
         for key in outcome.ranking
-        if key in outcome.barred and key in entries
+        if key in outcome.barred and key in entries and (flagged is None or key in flagged)
     ]
     if not names:
         return ""

@@ -61,6 +61,7 @@ from crosstable.service.series.editions import (
     iso,
     moment,
 )
+from crosstable.service.series.later_stages import drop_unconfirmed, dropped_keys
 from crosstable.service.series.news import GroupResult, publish_stage
 from crosstable.service.series.next_edition import open_due_editions
 from crosstable.service.series.outbox import notify, record
@@ -140,7 +141,9 @@ class SeriesClock(ServiceBase):
         if stage.started_at is None:
             return self._start_stage(edition_id, stage.id)
         if stage.finished_at is None:
-            return self._stage_end(edition_id, stage.id)
+            # R-SE-2: a later stage's two weeks are over — the unconfirmed drop out first
+            dropped = drop_unconfirmed(self, edition_id, stage.id)
+            return dropped if dropped is not None else self._stage_end(edition_id, stage.id)
         return None  # pragma: no cover - a finished stage leaves the edition finished or on
 
     def _deadline(self, edition_id: int) -> str | None:
@@ -426,6 +429,8 @@ class SeriesClock(ServiceBase):
             tiebreaks = [code for code in series.tiebreaks.split(",") if code] or None
             results: list[GroupResult] = []
             barred = flagged_keys(session, edition_id)  # fair play (R-SE-8): never go on
+            # R-SE-2: qualifiers who did not confirm within the two weeks never go on
+            dropped = dropped_keys(session, edition_id, stage.number)
             for group in groups:
                 assert group.tournament_id is not None
                 keys = keys_by_start(session, group)
@@ -437,7 +442,7 @@ class SeriesClock(ServiceBase):
                     tiebreaks,
                     lots_seed=group.tournament_id,
                     label=f"group {group_letter(group.letter)}",
-                    barred=barred,
+                    barred=barred | dropped,
                 )
                 outcomes.append(outcome)
                 results.append(GroupResult(group, keys, played, outcome))
@@ -463,7 +468,7 @@ class SeriesClock(ServiceBase):
             for outcome in outcomes:
                 for key in outcome.ranking:
                     kind = "qualified" if key in on else "eliminated"
-                    if per_group:
+                    if per_group and key not in dropped:  # the dropped were told then
                         notify(
                             session,
                             entries[key],
@@ -474,7 +479,7 @@ class SeriesClock(ServiceBase):
                                 "series": series.name,
                                 "stage": stage.number,
                                 "played": key in outcome.played,
-                                "barred": key in outcome.barred,
+                                "barred": key in barred,
                             },
                             at=at,
                         )
@@ -482,7 +487,7 @@ class SeriesClock(ServiceBase):
                 f"edition {edition.number}: stage {stage.number} ({stage.kind}) ended — "
                 + winners(outcomes, entries)
             )
-            said += barred_text(outcomes, entries)
+            said += barred_text(outcomes, entries, barred)
             plan = following(stage, len(going), series)
             # the news item, the awards and the players' results (R-SE-5), in this step
             publish_stage(
@@ -513,7 +518,11 @@ class SeriesClock(ServiceBase):
                 said,
                 at=at,
                 step=f"edition {edition_id}: stage {stage.number} ends",
-                data={"qualified": sorted(on), "barred": sorted(barred_out(outcomes))},
+                data={
+                    "qualified": sorted(on),
+                    "barred": sorted(k for k in barred_out(outcomes) if k in barred),
+                }
+                | ({"dropped": sorted(dropped)} if dropped else {}),
             )
             return said
 

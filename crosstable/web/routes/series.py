@@ -247,7 +247,8 @@ def _optional(form: dict[str, Any], name: str) -> int | None:
 
 
 def _changes_from_form(form: dict[str, Any]) -> SeriesChanges:
-    """The edit form: every field is sent; the pre-registration checkbox is on or off."""
+    """The edit form: every field is sent; the pre-registration and paused checkboxes are
+    on or off."""
     tiebreaks = text(form, "tiebreaks")
     return SeriesChanges(
         name=text(form, "name"),
@@ -262,6 +263,7 @@ def _changes_from_form(form: dict[str, Any]) -> SeriesChanges:
         time_control=text(form, "time_control"),
         pre_registration=bool(text(form, "pre_registration")),
         deadline_minutes=_optional(form, "deadline_minutes"),
+        paused=bool(text(form, "paused")),
     )
 
 
@@ -364,6 +366,8 @@ class SeriesPatch(BaseModel):
     time_control: str | None = Field(None, max_length=100)
     pre_registration: bool | None = None
     deadline_minutes: int | None = Field(None, ge=0, le=40320)
+    #: paused: no edition opens by itself (issue 11 item 1)
+    paused: bool | None = None
 
 
 @api.patch("/series/{series_id}")

@@ -18,10 +18,11 @@ depends_on = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("series") as batch:
-        batch.add_column(
-            sa.Column("paused", sa.Boolean(), nullable=False, server_default=sa.false())
-        )
+    # a plain ALTER TABLE … ADD COLUMN, not a batch: the editions refer to series, so
+    # SQLite (foreign keys on) refuses the batch's copy of the table
+    op.add_column(
+        "series", sa.Column("paused", sa.Boolean(), nullable=False, server_default=sa.false())
+    )
 
 
 def downgrade() -> None:
