@@ -1,5 +1,5 @@
 # ruff: noqa: F811 - pytest fixtures imported from test_service_support
-"""`crosstable series create|open|show|editions|register|withdraw` and `crosstable tick`
+"""`crosstable series create|open|pause|show|editions|register|withdraw` and `crosstable tick`
 over a database (issue 11): the clock set with --now, every bad option one line on
 stderr with exit status 2."""
 
@@ -94,6 +94,28 @@ def test_a_series_from_the_command_line(capsys: pytest.CaptureFixture[str], db: 
     code, out, err = run(capsys, "series", "open", "1", "--db", db, "--now", NOON)
     assert (code, out) == (2, "")  # edition 2 is open already: opened by the tick
     assert err == "crosstable: the series has an edition open for registration already\n"
+
+
+def test_pausing_a_series_from_the_command_line(
+    capsys: pytest.CaptureFixture[str], db: str
+) -> None:
+    create(capsys, db)
+    for index in range(15):
+        run(capsys, "series", "register", "1", f"Player {index}", "--db", db, "--now", NOON)
+    assert run(capsys, "series", "pause", "1", "--db", db) == (0, "series 1 is paused\n", "")
+    assert run(capsys, "series", "pause", "1", "--db", db)[1] == "series 1 is paused already\n"
+    code, out, _err = run(capsys, "tick", "--db", db, "--now", "2026-12-01T19:00:00+03:00")
+    assert code == 0 and "opened by itself" not in out  # paused: nothing opens
+    code, out, _err = run(capsys, "series", "history", "1", "--db", db)
+    assert "paused: False → True" in out
+    assert run(capsys, "series", "pause", "1", "--resume", "--db", db)[1] == "series 1 goes on\n"
+    code, out, _err = run(capsys, "tick", "--db", db, "--now", "2026-12-01T19:01:00+03:00")
+    assert out.startswith("series 1: edition 2 opened by itself — starts 2026-12-02T16:00")
+    assert run(capsys, "series", "pause", "9", "--db", db) == (
+        2,
+        "",
+        "crosstable: there is no series 9 in this database\n",
+    )
 
 
 @pytest.mark.parametrize(

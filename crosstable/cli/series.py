@@ -1,5 +1,5 @@
 """`crosstable series slots|groups|plan` — a series' calendar and stages (R-SE-1, R-SE-4);
-`crosstable series create|open|show|editions|register|withdraw|history` — a series in a
+`crosstable series create|open|pause|show|editions|register|withdraw|history` — a series in a
 database.
 
     crosstable series slots --kind weekend --time 18:00 --tz Europe/Moscow \\
@@ -400,6 +400,24 @@ def open_command(
         f"edition {edition['number']} (id {edition['id']}) starts {edition['planned_start']}, "
         f"registration until {edition['deadline']}"
     )
+
+
+@series_app.command("pause")
+def pause_command(
+    series: Annotated[int, typer.Argument(help="The series' id.")],
+    resume: Annotated[
+        bool, typer.Option("--resume", help="Go on: the next edition opens by itself again.")
+    ] = False,
+    db: DbOption = None,
+    now: NowOption = None,
+) -> None:
+    """Pause the series: no edition opens by itself (`series open` still opens one)."""
+    from crosstable.service.series.edit import SeriesChanges, edit_series
+
+    with series_service(db, now) as service:
+        changed = edit_series(service, series, SeriesChanges(paused=not resume), actor="cli")
+    state = "goes on" if resume else "is paused"
+    typer.echo(f"series {series} {state}" + ("" if changed else " already"))
 
 
 @series_app.command("show")
