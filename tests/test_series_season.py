@@ -298,6 +298,10 @@ def _play_the_season(season: Season, box: Mailbox, editions: int) -> None:
     created = client.post("/api/v1/series", json=SERIES, headers=season.admin)
     assert created.status_code == 201, created.text
     sid = created.json()["id"]
+    # this season's editions are opened by the organiser, a week apart: paused, the
+    # series opens none by itself (tests/test_series_next_edition.py has that)
+    paused = client.patch(f"/api/v1/series/{sid}", json={"paused": True}, headers=season.admin)
+    assert paused.status_code == 200, paused.text
     everyone = [f"Player {i:02d}" for i in range(1, 41)]
 
     # week 1: 40 players, stage 1 (7 groups), stage 2, the final, the super-final

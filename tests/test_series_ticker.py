@@ -187,7 +187,7 @@ def test_a_ticking_process_killed_at_random_moments_loses_no_step_and_does_none_
             expected = record_of(reference)
         finally:
             reference.close()
-    assert len(expected["steps"]) == 8 and expected["news"]
+    assert len(expected["steps"]) == 9 and expected["news"]  # with "series 1: edition 2 opens"
     assert len(statements) == 4 and min(statements) > 1, statements
 
     rng = random.Random(SEED)
@@ -249,7 +249,7 @@ def test_two_schemas_of_one_postgresql_database_tick_apart() -> None:
         clock.advance(dt.timedelta(hours=8))
         with holder._tick_lock() as mine:  # the other schema's tick is under way
             assert mine
-            assert len(service.tick()) == 3  # closed, stage 1 made, started
+            assert len(service.tick()) == 4  # closed, stage 1 made, started, edition 2 opened
     finally:
         for opened in stores:
             opened.close()
