@@ -78,7 +78,7 @@ class SeriesRow(Base):
     variant: Mapped[str] = mapped_column(String(20), default="", server_default="")
     #: battle chess: the set-up time in minutes (None: not set)
     setup_minutes: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    #: paused by its organiser: the tick opens no edition by itself (migration 0018)
+    #: paused by its organiser: the tick opens no edition by itself (migration 0019)
     paused: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
