@@ -65,7 +65,7 @@ def _candidates(session: Session) -> list[int]:
     )
     return [
         sid
-        for sid, kind, state, started in session.execute(query).tuples()
+        for sid, kind, state, started in session.execute(query)
         if is_due(kind, state, started is not None)
     ]
 
