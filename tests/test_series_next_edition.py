@@ -191,3 +191,25 @@ def test_the_api_pauses_a_series(store: Store) -> None:
     wrong = client.patch(url, json={"paused": "sometimes"}, headers=web.auth("ann"))
     assert wrong.status_code == 422 and "paused" in wrong.text
     assert client.get(url).json()["paused"] is True
+
+
+def test_the_edit_form_pauses_a_series(store: Store) -> None:
+    pytest.importorskip("fastapi")
+    from test_web_series import Web, _csrf
+
+    web = Web(store)
+    sid = web.create()["id"]
+    ann = web.signed_in("ann")
+    form = ann.get(f"/series/{sid}/edit")
+    assert (
+        'name="paused"' in form.text and " checked>" not in form.text.split('name="paused"')[1][:40]
+    )
+    fields = {"csrf_token": _csrf(form.text), "name": "Evening blitz", "paused": "1"}
+    saved = ann.post(f"/series/{sid}/edit", data=fields)
+    assert saved.status_code == 200 and "Saved." in saved.text
+    assert web.service.series_info(sid)["paused"] is True
+    again = ann.get(f"/series/{sid}/edit", headers={"Accept-Language": "ru"}).text
+    assert "Приостановлена" in again and 'name="paused" value="1" checked' in again
+    fields = {"csrf_token": _csrf(again), "name": "Evening blitz"}  # the box left empty
+    assert ann.post(f"/series/{sid}/edit", data=fields).status_code == 200
+    assert web.service.series_info(sid)["paused"] is False
