@@ -8,7 +8,7 @@
 ...     clock=FixedClock(dt.datetime(2026, 5, 1, 18, 0, tzinfo=dt.UTC)),
 ...     random=random.Random(7),
 ... )
->>> service.create_tournament(Regulations(name="Club championship")).summary
+>>> str(service.create_tournament(Regulations(name="Club championship")).summary)
 'tournament 1 “Club championship” created (round-robin; 1-0.5-0)'
 """
 
