@@ -10,7 +10,7 @@ under the 50 % rule still are (R-RR-13): the core reads the games, not the table
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from crosstable.core.ratings import PlayerRating, RatingType, player_json, rate_tournament
@@ -18,16 +18,21 @@ from crosstable.formats.json_io import tournament_year
 from crosstable.service.rating_lists import RatingLists
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class RatingFigures:
     """Every player's figures (or one player's), with the list they count for."""
 
     rating_type: RatingType
     year: int | None
     players: tuple[PlayerRating, ...]
+    #: the players by starting number (a standings row asks for each: no scan per row)
+    by_start: dict[int, PlayerRating] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "by_start", {p.start: p for p in self.players})
 
     def of(self, start: int) -> PlayerRating | None:
-        return next((p for p in self.players if p.start == start), None)
+        return self.by_start.get(start)
 
     def as_json(self) -> dict[str, Any]:
         """As ``crosstable ratings --format json`` writes them (its ``players``)."""

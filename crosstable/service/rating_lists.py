@@ -251,19 +251,24 @@ class RatingLists:
     def filled(self, players: Iterable[PlayerInfo], kind: RatingType) -> list[PlayerInfo]:
         """``players`` with what the lists know of each one's FIDE id put where nothing
         was typed (title, federation, birth year, sex, the rating of ``kind``; the name
-        when it is empty); a FIDE id not in the lists leaves the player as typed."""
+        when it is empty); a FIDE id not in the lists leaves the player as typed. One
+        query per :data:`BATCH` ids, not one per player."""
+        given = list(players)
+        numbers = sorted({n for n in (_fide_number(p.fide_id) for p in given) if n is not None})
+        listed: dict[int, ListEntry] = {}
+        with self.store.reading() as session:
+            for chunk in _chunks(numbers, BATCH):
+                rows = session.scalars(
+                    select(RatingListPlayerRow).where(RatingListPlayerRow.fide_id.in_(chunk))
+                )
+                listed.update((row.fide_id, _entry(row)) for row in rows)
         result: list[PlayerInfo] = []
-        for player in players:
-            number = player.fide_id.strip()
-            if not (number.isascii() and number.isdigit() and len(number) <= 12):
+        for player in given:
+            number = _fide_number(player.fide_id)
+            entry = None if number is None else listed.get(number)
+            if entry is None:
                 result.append(player)
                 continue
-            with self.store.reading() as session:
-                row = session.get(RatingListPlayerRow, int(number))
-            if row is None:
-                result.append(player)
-                continue
-            entry = _entry(row)
             result.append(
                 replace(
                     player,
@@ -355,6 +360,12 @@ class RatingLists:
 
 def _fields(info: PlayerInfo) -> dict[str, Any]:
     return {name: getattr(info, name) for name in info.__dataclass_fields__}
+
+
+def _fide_number(text: str) -> int | None:
+    """A FIDE id as typed, if it is one (ASCII digits, at most 12)."""
+    text = text.strip()
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 12 else None
 
 
 def _chunks(values: list[int], size: int) -> Iterator[list[int]]:
