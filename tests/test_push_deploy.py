@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -32,7 +31,7 @@ from bench.push_rig import (
     nginx_binary,
     prepare,
 )
-from tests.test_service_support import PG_URL, pg_schema_url
+from tests.test_service_support import new_database
 
 SPECTATORS = 240
 WEBSOCKETS = 24  # of them
@@ -40,21 +39,11 @@ RUSSIAN = 24  # of them
 
 
 @pytest.fixture
-def pg_url() -> Iterator[str]:
-    if not PG_URL:
-        pytest.skip("CROSSTABLE_TEST_PG_URL is not set (bash scripts/postgres.sh starts a server)")
+def pg_url(tmp_path: Path) -> Iterator[str]:
     if nginx_binary() is None:
         pytest.skip("nginx with nchan is not installed (bash scripts/nginx.sh installs it)")
-    import psycopg
-
-    schema = "push_" + uuid.uuid4().hex[:12]
-    with psycopg.connect(PG_URL, autocommit=True) as connection:
-        connection.execute(f"CREATE SCHEMA {schema}")
-    try:
-        yield pg_schema_url(PG_URL, schema)
-    finally:
-        with psycopg.connect(PG_URL, autocommit=True) as connection:
-            connection.execute(f"DROP SCHEMA {schema} CASCADE")
+    with new_database("postgresql", tmp_path) as url:
+        yield url
 
 
 class GameServer:

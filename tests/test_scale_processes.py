@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import datetime as dt
 import threading
-import uuid
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,7 +20,7 @@ pytest.importorskip("argon2")
 
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
-from test_service_support import PG_URL, db_url, make_service, pg_schema_url, started  # noqa: F401
+from test_service_support import db_url, make_service, new_database, started  # noqa: F401
 from web_support import csrf_of, signed_in
 
 from crosstable.service import FixedClock, Service
@@ -36,20 +36,10 @@ PASSWORD = "correct horse battery"
 
 
 @pytest.fixture
-def pg_url() -> Iterator[str]:
+def pg_url(tmp_path: Path) -> Iterator[str]:
     """A fresh PostgreSQL schema (several processes serve PostgreSQL; SQLite has one)."""
-    if not PG_URL:
-        pytest.skip("CROSSTABLE_TEST_PG_URL is not set (bash scripts/postgres.sh starts a server)")
-    import psycopg
-
-    schema = "p_" + uuid.uuid4().hex[:16]
-    with psycopg.connect(PG_URL, autocommit=True) as connection:
-        connection.execute(f"CREATE SCHEMA {schema}")
-    try:
-        yield pg_schema_url(PG_URL, schema)
-    finally:
-        with psycopg.connect(PG_URL, autocommit=True) as connection:
-            connection.execute(f"DROP SCHEMA {schema} CASCADE")
+    with new_database("postgresql", tmp_path) as url:
+        yield url
 
 
 class Two:
