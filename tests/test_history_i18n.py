@@ -28,6 +28,7 @@ from crosstable.store import Store
 from crosstable.store.models import EventRow
 from crosstable.web.app import create_app
 from crosstable.web.messages import translate
+from tests.web_support import signed_in
 
 NAMES = ("Anna", "Boris", "Clara", "Dmitri")
 
@@ -52,23 +53,6 @@ def _running(service: Service) -> int:
     service.draw_lots(tid, LotsMethod.MANUAL, order=(1, 2, 3, 4))
     service.start(tid)
     return tid
-
-
-def _signed_in(client: TestClient) -> str:
-    token = _csrf(client.get("/signin").text)
-    answer = client.post(
-        "/signin",
-        data={"username": "org", "password": "password-org", "csrf_token": token},
-        follow_redirects=False,
-    )
-    assert answer.status_code == 303
-    return _csrf(client.get("/").text)
-
-
-def _csrf(html: str) -> str:
-    match = re.search(r'name="csrf-token" content="([^"]+)"', html)
-    assert match
-    return match.group(1)
 
 
 def _lines(html: str) -> list[str]:
@@ -127,7 +111,7 @@ def test_a_flash_after_a_form_is_in_russian(site: Any) -> None:
     client, service = site
     tid = _running(service)
     service.record_result(tid, 1, 1, "1-0")
-    token = _signed_in(client)
+    token = signed_in(client, "org")
     client.cookies.set("lang", "ru")
     client.post(
         f"/t/{tid}/manage/players/2/edit",

@@ -5,7 +5,6 @@ on SQLite and PostgreSQL; refusals name the field and why, in the reader's langu
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -21,6 +20,7 @@ from crosstable.service import PlayerInfo, Regulations, Service
 from crosstable.service.accounts import Accounts
 from crosstable.store import Store
 from crosstable.web.app import create_app
+from tests.web_support import signed_in
 
 NAMES = ("Anna", "Boris", "Clara", "Dmitri")
 
@@ -44,23 +44,6 @@ def _tournament(service: Service, system: System = System.ROUND_ROBIN, **details
     return tid
 
 
-def _signed_in(client: TestClient) -> str:
-    token = _csrf(client.get("/signin").text)
-    answer = client.post(
-        "/signin",
-        data={"username": "org", "password": "password-org", "csrf_token": token},
-        follow_redirects=False,
-    )
-    assert answer.status_code == 303
-    return _csrf(client.get("/").text)
-
-
-def _csrf(html: str) -> str:
-    match = re.search(r'name="csrf-token" content="([^"]+)"', html)
-    assert match
-    return match.group(1)
-
-
 def _names(service: Service, tid: int) -> list[tuple[str, int | None, str]]:
     return [(p.name, p.rating, p.title) for p in service.overview(tid).players]
 
@@ -68,7 +51,7 @@ def _names(service: Service, tid: int) -> list[tuple[str, int | None, str]]:
 def test_the_manage_page_edits_a_player_before_and_after_the_start(site: Any) -> None:
     client, service, _headers = site
     tid = _tournament(service)
-    token = _signed_in(client)
+    token = signed_in(client, "org")
     page = client.get(f"/t/{tid}/manage").text
     # the form sits next to the ✕ of every player, filled with what is stored
     assert page.count('class="edit-player"') == 4
@@ -110,7 +93,7 @@ def test_the_form_refusal_names_the_field_in_the_readers_language(site: Any) -> 
     tid = _tournament(service, System.KNOCKOUT, tie_rule="lower-rated")
     service.draw_lots(tid, LotsMethod.RATING)
     service.start(tid)
-    token = _signed_in(client)
+    token = signed_in(client, "org")
     client.cookies.set("lang", "ru")
     answer = client.post(
         f"/t/{tid}/manage/players/2/edit",
@@ -173,7 +156,7 @@ def test_api_patch_after_the_start_of_a_knockout(site: Any) -> None:
 def test_registering_says_player_or_players(site: Any) -> None:
     client, service, _headers = site
     tid = service.create_tournament(Regulations(name="Club")).tournament_id
-    token = _signed_in(client)
+    token = signed_in(client, "org")
     url = f"/t/{tid}/manage/players"
     one = client.post(url, data={"csrf_token": token, "name": "Anna"})
     assert "1 player registered" in one.text  # (the page the redirect leads to)
