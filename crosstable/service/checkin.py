@@ -112,6 +112,14 @@ def checkin_round(loaded: Loaded) -> int:
     return min(waiting) if waiting else max(_planned(loaded), 1)
 
 
+def _checking(tx: Tx, start: int, round_number: int | None) -> tuple[int, EntryRow]:
+    """The round a check-in is for and player ``start``'s entry (a running tournament)."""
+    loaded = Loaded(tx.session, tx.tournament)
+    _running(loaded)
+    number = _round(loaded, round_number)
+    return number, _entry(loaded, start, number)
+
+
 def _running(loaded: Loaded) -> None:
     if loaded.row.status != "running":
         raise RuleError(
@@ -196,10 +204,7 @@ class CheckIn(ServiceBase):
         """Player ``start`` is present for the round (the current one by default)."""
 
         def body(tx: Tx) -> Done:
-            loaded = Loaded(tx.session, tx.tournament)
-            _running(loaded)
-            number = _round(loaded, round_number)
-            entry = _entry(loaded, start, number)
+            number, entry = _checking(tx, start, round_number)
             where = Message(
                 "player {start} {name} checked in for round {round}",
                 start=start,
@@ -232,10 +237,7 @@ class CheckIn(ServiceBase):
         """Take a check-in back (tapped by mistake): the player counts as absent again."""
 
         def body(tx: Tx) -> Done:
-            loaded = Loaded(tx.session, tx.tournament)
-            _running(loaded)
-            number = _round(loaded, round_number)
-            entry = _entry(loaded, start, number)
+            number, entry = _checking(tx, start, round_number)
             row = _checkins(tx.session, tx.tournament_id, number).get(entry.number)
             if row is None:
                 raise RuleError(
