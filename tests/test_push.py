@@ -26,6 +26,8 @@ class FakeNchan:
     def __init__(self) -> None:
         self.channels: dict[str, list[dict[str, Any]]] = {}
         self.down = False
+        #: channels whose messages are refused with this status (e.g. 413: too large)
+        self.refuse: dict[str, int] = {}
         self.lock = threading.Lock()
         fake = self
 
@@ -44,6 +46,9 @@ class FakeNchan:
                     self._answer(503)
                     return
                 name = self.path.rsplit("/", 1)[1]
+                if name in fake.refuse:
+                    self._answer(fake.refuse[name])
+                    return
                 with fake.lock:
                     fake.channels.setdefault(name, []).append(body)
                 self._answer(201)
@@ -150,6 +155,26 @@ def test_own_change_is_published_once_per_channel_table_then_cells(nchan: FakeNc
     assert nchan.messages("7-en.table")[-1]["table"] == fragment(2, "1") + "en"
 
 
+def test_every_language_comes_from_one_reading_of_the_table(nchan: FakeNchan) -> None:
+    bus, t = EventBus(), Tournament()
+    readings: list[tuple[str, ...]] = []
+
+    def render_in(tid: int, locales: tuple[str, ...]) -> list[tuple[int, str]]:
+        readings.append(locales)
+        return [(t.revision, fragment(t.revision) + locale) for locale in locales]
+
+    push = Publisher(
+        nchan.url, bus, t.render, t.revision_of, locales=("en", "ru"), render_in=render_in
+    ).start()
+    try:
+        bus.publish(change(bus, 1))
+    finally:
+        push.stop()
+    assert readings == [("en", "ru")] and t.renders == 0
+    assert nchan.messages("7-ru")[0]["table"] == fragment(1) + "ru"
+    assert nchan.messages("7-en.table")[0]["table"] == fragment(1) + "en"
+
+
 def test_another_process_change_is_not_published_here(nchan: FakeNchan) -> None:
     bus, t = EventBus(), Tournament()
     push = publisher(nchan, t, bus)
@@ -222,6 +247,28 @@ def test_nchan_down_then_back_gets_the_newest_state(nchan: FakeNchan) -> None:
     (message,) = nchan.messages("7-en")
     assert message["revision"] == 2
     assert [c["seq"] for c in message["change"]] == [1, 2]
+
+
+@pytest.mark.parametrize("status", [413, 500])
+def test_a_message_nchan_refuses_does_not_hold_up_the_others(nchan: FakeNchan, status: int) -> None:
+    """A tournament whose message nchan refuses (too large for the location, its temp
+    file not writable) is logged, not sent again, and the other tournaments' changes
+    still go out at once: the publisher does not count nchan as down."""
+    bus, t = EventBus(), Tournament()
+    nchan.refuse["7-en.table"] = status
+    push = publisher(nchan, t, bus)
+    try:
+        bus.publish(change(bus, 1))
+        other = Notification(8, 1, "result", "R1 B1", ((1, 1),), origin=bus.origin)
+        bus.publish(other)
+        assert [m["revision"] for m in nchan.messages("8-en")] == [1]  # at once
+        assert push.flush(1)  # nothing kept to send again
+        del nchan.refuse["7-en.table"]
+        t.revision, t.cell = 2, "1"
+        bus.publish(change(bus, 2))  # the next change publishes the newest state
+    finally:
+        push.stop()
+    assert [m["revision"] for m in nchan.messages("7-en.table")] == [2]
 
 
 def test_nginx_restarted_publishes_the_recent_tournaments_again(nchan: FakeNchan) -> None:
@@ -312,6 +359,12 @@ def test_event_stream_redirects_to_nchan_with_push(nchan: FakeNchan, tmp_path: A
         service.record_result(tid, 1, 1, "1-0")
         assert nchan.messages(f"{tid}-en")[-1]["revision"] == service.revision(tid)
         assert "table" in nchan.messages(f"{tid}-ru")[-1]
+        # the table is read once for both languages, each rendered as a page renders it
+        site = app.state.site
+        english, russian = site.render_live_in(tid, ("en", "ru"))
+        assert english == site.render_live(tid, "en") and russian == site.render_live(tid, "ru")
+        assert english[0] == russian[0] and english[1] != russian[1]
+        assert nchan.messages(f"{tid}-ru.table")[-1]["table"] == russian[1]
     service.store.close()
 
 

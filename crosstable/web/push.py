@@ -41,6 +41,10 @@ last message nchan keeps is never older than a change committed before it.
 When nchan cannot be reached (nginx restarting), the tournaments changed meanwhile
 are kept and their newest state is published as soon as it answers again (a thread
 tries every half second); the committing threads do not wait for it meanwhile.
+A message nchan answers and refuses (an error status other than 502–504: too large
+for the publisher location, its memory full) is logged and not sent again: it does
+not hold up the other tournaments, and the tournament's next change publishes its
+newest state.
 """
 
 from __future__ import annotations
@@ -77,6 +81,8 @@ TAKEOVER_WINDOW = 30.0
 
 #: renders the live fragment of a tournament for one language: (tournament, locale) → html
 Renderer = Callable[[int, str], tuple[int, str]]
+#: renders it in each of several languages from one reading of the table
+ManyRenderer = Callable[[int, tuple[str, ...]], list[tuple[int, str]]]
 
 
 class PushUrlError(CrosstableError, ValueError):
@@ -84,7 +90,13 @@ class PushUrlError(CrosstableError, ValueError):
 
 
 class PushError(Exception):
-    """nchan did not take a message (not running, or it answered with an error)."""
+    """nchan did not take a message: not reachable, or busy (502, 503, 504): sent again."""
+
+
+class PushRefusedError(PushError):
+    """nchan answered and refused one message (any other error status: too large, a
+    location that does not take it, its memory full): logged, not sent again — the
+    tournament's next change publishes its newest state; the others go on meanwhile."""
 
 
 def check_push_url(url: str) -> str:
@@ -151,6 +163,7 @@ class Publisher:
         leadership: Leadership | None = None,
         timeout: float = 2.0,
         retry_every: float = 0.5,
+        render_in: ManyRenderer | None = None,
     ) -> None:
         self.url = check_push_url(url)
         parts = urlsplit(self.url)
@@ -160,6 +173,7 @@ class Publisher:
         self.public = public.rstrip("/")
         self.bus = bus
         self.render = render
+        self.render_in = render_in
         self.revision_of = revision_of
         self.locales = locales
         self.leadership = leadership
@@ -255,6 +269,10 @@ class Publisher:
         try:
             with self._lock_of(tournament_id):
                 self._publish_newest(tournament_id, changes)
+        except PushRefusedError as error:
+            log.error(
+                "the push server refused a message of tournament %s (%s)", tournament_id, error
+            )
         except PushError as error:
             log.warning("the push server did not take a change (%s); retrying", error)
             self._went_down({tournament_id: changes})
@@ -271,15 +289,23 @@ class Publisher:
     def _publish_newest(self, tournament_id: int, changes: list[Notification]) -> None:
         for _attempt in range(5):
             revision = -1
-            for locale in self.locales:
-                revision = max(revision, self._publish_locale(tournament_id, locale, changes))
+            if self.render_in is not None:
+                rendered = self.render_in(tournament_id, self.locales)
+            else:
+                rendered = [self.render(tournament_id, locale) for locale in self.locales]
+            for locale, fragment in zip(self.locales, rendered, strict=True):
+                revision = max(
+                    revision, self._publish_locale(tournament_id, locale, changes, fragment)
+                )
             # (another process may have published an older state after our newer one)
             if self.revision_of(tournament_id) <= revision:
                 return
             changes = []
 
-    def _publish_locale(self, tid: int, locale: str, changes: list[Notification]) -> int:
-        revision, html = self.render(tid, locale)
+    def _publish_locale(
+        self, tid: int, locale: str, changes: list[Notification], fragment: tuple[int, str]
+    ) -> int:
+        revision, html = fragment
         key = (tid, locale)
         with self._tables_lock:
             before = self._tables.get(key)
@@ -307,8 +333,10 @@ class Publisher:
     def _post(self, name: str, body: dict[str, Any]) -> None:
         data = json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
         status = self._request("POST", name, data)
-        if status not in (200, 201, 202):
+        if status in (502, 503, 504):
             raise PushError(f"{self.url}/{name}: HTTP {status}")
+        if status not in (200, 201, 202):
+            raise PushRefusedError(f"{self.url}/{name}: HTTP {status}, {len(data)} bytes")
         self.published += 1
 
     def _request(self, method: str, name: str, data: bytes | None) -> int:
@@ -364,6 +392,8 @@ class Publisher:
                         alive = True
                     continue
                 self._send_dirty()
+            except PushRefusedError as error:
+                log.error("the push server refused this process's sentinel (%s)", error)
             except PushError:
                 alive = False
                 with self._locks_lock:
@@ -389,6 +419,8 @@ class Publisher:
                         self._publish_newest(tid, dirty[tid])
                 except CrosstableError:
                     pass
+                except PushRefusedError as error:
+                    log.error("the push server refused a message of tournament %s (%s)", tid, error)
                 del dirty[tid]
         except PushError:
             self._went_down(dirty)
@@ -495,6 +527,7 @@ def install(app: Any, site: Any, url: str | None, public: str | None = None) -> 
         locales=tuple(LOCALES),
         public=public,
         leadership=leadership,
+        render_in=site.render_live_in,
     )
     app.state.push = publisher
     inner = app.router.lifespan_context
