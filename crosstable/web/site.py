@@ -89,15 +89,24 @@ class Site:
 
     def render_live(self, tournament_id: int, locale: str) -> tuple[int, str]:
         """The live crosstable fragment (what SSE pushes) in one language."""
-        token = i18n.current.set(locale)
-        try:
-            view, table = self.service.crosstable(tournament_id)
-            name, extra = live_fragment(self, view, table)  # a Swiss's table, a bracket
-            template = self.templates.env.get_template(name)
-            html = template.render(t=view, table=table, locale=locale, **extra)
-            return view.revision, _BETWEEN_TAGS.sub("><", html).strip()
-        finally:
-            i18n.current.reset(token)
+        ((revision, html),) = self.render_live_in(tournament_id, (locale,))
+        return revision, html
+
+    def render_live_in(self, tournament_id: int, locales: tuple[str, ...]) -> list[tuple[int, str]]:
+        """The live fragment in each of ``locales``, from one reading of the table (the
+        push publisher's: every language at the same revision, the table read once)."""
+        view, table = self.service.crosstable(tournament_id)
+        name, extra = live_fragment(self, view, table)  # a Swiss's table, a bracket
+        template = self.templates.env.get_template(name)
+        rendered = []
+        for locale in locales:
+            token = i18n.current.set(locale)
+            try:
+                html = template.render(t=view, table=table, locale=locale, **extra)
+            finally:
+                i18n.current.reset(token)
+            rendered.append((view.revision, _BETWEEN_TAGS.sub("><", html).strip()))
+        return rendered
 
 
 def _unread(service: Service, user: Any) -> int:
