@@ -10,6 +10,8 @@ from __future__ import annotations
 import gc
 import tracemalloc
 
+import pytest
+
 from test_service_support import db_url, make_service, service, started, store  # noqa: F401
 
 from crosstable.service import Service
@@ -96,3 +98,23 @@ def test_the_estimates_are_near_what_a_table_holds(service: Service) -> None:
         assert 0.5 < live / table_bytes(table) < 1.5, (players, live, table_bytes(table))
         state = model.current(tids[0])
         assert 0.5 < page / state_bytes(state) < 1.5, (players, page, state_bytes(state))
+
+
+def test_a_process_bounds_are_set_from_its_environment(
+    service: Service, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A portal process keeps every running tournament (docs/deploy.md): the numbers
+    of live tables and of read-model tables come from its environment; a value that
+    is not a positive whole number keeps the default."""
+    monkeypatch.setenv("CROSSTABLE_READ_MODEL_TABLES", "12000")
+    monkeypatch.setenv("CROSSTABLE_LIVE_TABLES", "11000")
+    assert ReadModel(service.store).size == 12000
+    assert LiveTables().capacity == 11000
+    monkeypatch.setenv("CROSSTABLE_READ_MODEL_TABLES", "-5")
+    assert ReadModel(service.store).size == 256
+    tids = [started(service, 6) for _ in range(3)]
+    monkeypatch.setenv("CROSSTABLE_READ_MODEL_TABLES", "2")
+    model = ReadModel(service.store)
+    for tid in tids:
+        model.get(tid)
+    assert model.stats()[0] == 2

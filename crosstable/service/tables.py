@@ -139,6 +139,8 @@ def replay(
 
 #: the estimated bytes the read model keeps at most (``CROSSTABLE_READ_MODEL_MB``)
 READ_MODEL_BYTES = 128 * 1024 * 1024
+#: and the tournaments it keeps at most (``CROSSTABLE_READ_MODEL_TABLES``)
+READ_MODEL_TABLES = 256
 
 
 def state_bytes(state: TableState) -> int:
@@ -160,9 +162,9 @@ class ReadModel:
     recently read are let go first (issue 17 item 3).
     """
 
-    def __init__(self, store: Store, size: int = 256, max_bytes: int | None = None) -> None:
+    def __init__(self, store: Store, size: int | None = None, max_bytes: int | None = None) -> None:
         self.store = store
-        self.size = size
+        self.size = size or env_bound("CROSSTABLE_READ_MODEL_TABLES", READ_MODEL_TABLES)
         if max_bytes is None:
             max_bytes = env_bound("CROSSTABLE_READ_MODEL_MB", READ_MODEL_BYTES, 1024 * 1024)
         self.max_bytes = max_bytes
