@@ -90,6 +90,7 @@ def render_config(
     publish_port: int,
     upstreams: list[int],
     connections: int = 8192,
+    workers: int = 1,
     text: str | None = None,
 ) -> str:
     """deploy/nginx.conf for a run as the current user in ``folder`` on these ports."""
@@ -106,7 +107,7 @@ def render_config(
     )
     substitutions = [
         (r"\nuser www-data;\n", "\n"),
-        (r"worker_processes auto;", "worker_processes 1;"),
+        (r"worker_processes auto;", f"worker_processes {workers};"),
         (r"worker_rlimit_nofile \d+;", f"worker_rlimit_nofile {min(nofile, 131072)};"),
         (r"pid /run/crosstable-nginx\.pid;", f"pid {folder}/nginx.pid;"),
         (
@@ -142,6 +143,7 @@ class PushServer:
         port: int | None = None,
         publish_port: int | None = None,
         connections: int = 8192,
+        workers: int = 1,
     ) -> None:
         binary = nginx_binary()
         if binary is None:
@@ -152,6 +154,7 @@ class PushServer:
         self.publish_port = publish_port or free_port()
         self.upstreams = upstreams
         self.connections = connections
+        self.workers = workers
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -172,6 +175,7 @@ class PushServer:
                 publish_port=self.publish_port,
                 upstreams=self.upstreams,
                 connections=self.connections,
+                workers=self.workers,
             )
         )
         log = (self.folder / "nginx.out").open("ab")
