@@ -49,9 +49,15 @@ def test_a_flagged_player_does_not_go_on_and_the_next_one_does(store: Store) -> 
     clock.advance(dt.timedelta(hours=8))
     service.tick()
     _kind, tids = current_groups(store, edition)
-    # flagged during the stage: the star plays on (no running tournament is linked to
-    # the account) and wins every game, but does not go on
-    accounts.flag(star.id, "computer help found after round 1", service=service)
+    # flagged during the stage: the administrator is asked about the star's group (a
+    # running tournament), lets the star play on to the end; the star wins every game,
+    # but does not go on
+    group = next(t for t in tids if "Star" in {p.name for p in service.overview(t).players})
+    with pytest.raises(RuleError, match="plays in running tournaments"):
+        accounts.flag(star.id, "computer help found after round 1", service=service)
+    accounts.flag(
+        star.id, "computer help found after round 1", decisions={group: "stay"}, service=service
+    )
     rng = random.Random(7)
     for tid in tids:
         view = service.overview(tid)

@@ -30,9 +30,11 @@ from crosstable.service.clock import Clock
 from crosstable.service.eligibility import PlayingRecord, playing_record
 from crosstable.service.errors import NotFoundError
 from crosstable.service.organisers import MasterStatus, master_status
+from crosstable.service.recording import SUMMARY_MESSAGE
 from crosstable.store import Store
 from crosstable.store.accounts_models import AccountEventRow, EntryAccountRow, UserRow
 from crosstable.store.models import EntryRow, TournamentRow
+from crosstable.store.series_models import SeriesGroupRow, SeriesRegistrationRow, SeriesStageRow
 
 if TYPE_CHECKING:
     from crosstable.service import Service
@@ -81,18 +83,57 @@ class AccountEvent:
 
 
 def running_entries(session: Session, user_id: int) -> list[RunningEntry]:
-    """The account's entries in running tournaments (not withdrawn yet)."""
+    """The account's entries in running tournaments (not withdrawn yet): the entries
+    linked to it and its places in a series' group tournaments (:func:`series_places`)."""
+    places = {
+        (link.tournament_id, link.number)
+        for link in session.scalars(
+            select(EntryAccountRow).where(EntryAccountRow.user_id == user_id)
+        )
+    }
+    places |= series_places(session, user_id)
     found: list[RunningEntry] = []
-    links = session.scalars(select(EntryAccountRow).where(EntryAccountRow.user_id == user_id))
-    for link in links:
-        entry = session.get(EntryRow, (link.tournament_id, link.number))
-        row = session.get(TournamentRow, link.tournament_id)
+    for tournament_id, number in places:
+        entry = session.get(EntryRow, (tournament_id, number))
+        row = session.get(TournamentRow, tournament_id)
         if entry is None or row is None or row.status != "running":
             continue
         if entry.withdrawn_from is not None:
             continue
         found.append(RunningEntry(row.id, row.name, entry.number, entry.start))
-    return sorted(found, key=lambda r: r.tournament_id)
+    return sorted(found, key=lambda r: (r.tournament_id, r.number))
+
+
+def series_places(session: Session, user_id: int) -> set[tuple[int, int]]:
+    """(tournament, entry number) of the account in the group tournaments of a series.
+
+    A series registers its players by name (their registrations keep the account), and
+    a group's entry *n* is the group's *n*-th registration (``SeriesGroupRow.players``),
+    so the group tournaments' entries are not linked to accounts; flagging the account
+    must still ask about them (R-SE-8)."""
+    keys = {
+        r.id: r.edition_id
+        for r in session.scalars(
+            select(SeriesRegistrationRow).where(SeriesRegistrationRow.user_id == user_id)
+        )
+    }
+    if not keys:
+        return set()
+    groups = session.scalars(
+        select(SeriesGroupRow)
+        .join(SeriesStageRow, SeriesStageRow.id == SeriesGroupRow.stage_id)
+        .where(
+            SeriesStageRow.edition_id.in_(set(keys.values())),
+            SeriesGroupRow.tournament_id.is_not(None),
+        )
+    )
+    return {
+        (group.tournament_id, number)
+        for group in groups
+        if group.tournament_id is not None
+        for number, key in enumerate(group.players or [], 1)
+        if key in keys
+    }
 
 
 def _reason(text: str) -> str:
@@ -104,8 +145,10 @@ def _reason(text: str) -> str:
     return reason
 
 
-def _decision_text(decision: str) -> str:
-    return "withdrawn" if decision == "withdraw" else "stays until the end"
+def _decision_text(name: str, decision: str) -> Message:
+    if decision == "withdraw":
+        return Message("{name}: withdrawn", name=name)
+    return Message("{name}: stays until the end", name=name)
 
 
 class PortalRules:
@@ -119,18 +162,20 @@ class PortalRules:
         session: Session,
         user: UserRow,
         kind: str,
-        summary: str,
+        summary: Message,
         data: dict[str, Any],
         actor: str,
     ) -> None:
+        """One line of the account's record; its summary is kept as the message too, so
+        the administrator reads it in their language (as a tournament's history)."""
         session.add(
             AccountEventRow(
                 user_id=user.id,
                 at=self.clock.now().isoformat(timespec="seconds"),
                 actor=actor,
                 kind=kind,
-                summary=summary,
-                data=data,
+                summary=str(summary),
+                data=data | {SUMMARY_MESSAGE: summary.to_json()},
             )
         )
 
@@ -219,10 +264,14 @@ class PortalRules:
                 }
                 for r in running
             ]
-            summary = f"flagged for computer help: {why}"
+            summary = Message("flagged for computer help: {reason}", reason=why)
             if listed:
-                summary += " — " + "; ".join(
-                    f"{d['name']}: " + _decision_text(str(d["decision"])) for d in listed
+                summary = Message(
+                    "{summary} — {tournaments}",
+                    summary=summary,
+                    tournaments=Message.joined(
+                        "; ", (_decision_text(str(d["name"]), str(d["decision"])) for d in listed)
+                    ),
                 )
             self._record(
                 session, row, "flag", summary, {"reason": why, "tournaments": listed}, actor
@@ -237,7 +286,8 @@ class PortalRules:
             if not row.flagged:
                 raise RuleError("{name} is not flagged", name=row.username)
             row.flagged = False
-            self._record(session, row, "unflag", f"flag cleared: {why}", {"reason": why}, actor)
+            cleared = Message("flag cleared: {reason}", reason=why)
+            self._record(session, row, "unflag", cleared, {"reason": why}, actor)
 
     # -- eligibility counts -----------------------------------------------------------
 
@@ -275,10 +325,16 @@ class PortalRules:
                 row.online_tournaments = tournaments
             after = {"games": row.rated_games, "tournaments": row.online_tournaments}
             if after != before:
-                text = (
-                    f"eligibility adjusted: games {before['games']:+d} → {after['games']:+d}, "
-                    f"online tournaments {before['tournaments']:+d} → "
-                    f"{after['tournaments']:+d}: {why}"
+                text = Message(
+                    (
+                        "eligibility adjusted: games {games_before} → {games_after}, online "
+                        "tournaments {tournaments_before} → {tournaments_after}: {reason}"
+                    ),
+                    games_before=f"{before['games']:+d}",
+                    games_after=f"{after['games']:+d}",
+                    tournaments_before=f"{before['tournaments']:+d}",
+                    tournaments_after=f"{after['tournaments']:+d}",
+                    reason=why,
                 )
                 data = {"reason": why, "before": before, "after": after}
                 self._record(session, row, "adjust", text, data, actor)
@@ -300,10 +356,10 @@ class PortalRules:
             row = self._user_row(session, user_id)
             row.is_master = grant
             kind = "master-grant" if grant else "master-revoke"
-            text = "master status granted" if grant else "master status revoked"
-            self._record(
-                session, row, kind, text + (f": {why}" if why else ""), {"reason": why}, actor
-            )
+            text = Message("master status granted") if grant else Message("master status revoked")
+            if why:
+                text = Message("{summary}: {reason}", summary=text, reason=why)
+            self._record(session, row, kind, text, {"reason": why}, actor)
             session.flush()
             return master_status(session, row)
 
@@ -317,5 +373,26 @@ class PortalRules:
                 .order_by(AccountEventRow.id)
             )
             return [
-                AccountEvent(r.at, r.actor, r.kind, r.summary, dict(r.data or {})) for r in rows
+                AccountEvent(
+                    r.at,
+                    r.actor,
+                    r.kind,
+                    _summary(r),
+                    {k: v for k, v in (r.data or {}).items() if k != SUMMARY_MESSAGE},
+                )
+                for r in rows
             ]
+
+
+def _summary(row: AccountEventRow) -> str:
+    """A record line's summary: the message it was made from when kept (and it still
+    reads as the stored English), else the English as stored (lines made before)."""
+    kept = (row.data or {}).get(SUMMARY_MESSAGE)
+    if isinstance(kept, dict):
+        try:
+            message = Message.from_json(kept)
+        except (KeyError, TypeError, ValueError, ArithmeticError, RecursionError):
+            return row.summary
+        if str(message) == row.summary:
+            return message
+    return row.summary

@@ -16,7 +16,7 @@ from crosstable.core.model import StageKind
 from crosstable.core.series.groups import Entrant, seed_groups, seeding_order
 from crosstable.core.series.plan import StagePlan, next_stage
 from crosstable.core.series.qualification import GroupOutcome
-from crosstable.service.series.editions import format_of
+from crosstable.service.series.editions import active_entries, format_of
 from crosstable.store.models import EntryRow, GameRow
 from crosstable.store.series_models import (
     SeriesEditionRow,
@@ -177,6 +177,22 @@ def flagged_keys(session: Session, edition_id: int) -> frozenset[int]:
         .where(SeriesRegistrationRow.edition_id == edition_id, UserRow.flagged.is_(True))
     )
     return frozenset(session.scalars(query))
+
+
+def taking_part(session: Session, edition_id: int) -> tuple[list[SeriesRegistrationRow], list[str]]:
+    """The edition's registered players who take part in stage 1, and the names of those
+    left out because their account was flagged for computer help after they registered
+    (R-SE-8: a flagged account cannot take part; it could not register then)."""
+    barred = flagged_keys(session, edition_id)
+    entries = active_entries(session, edition_id)
+    return [e for e in entries if e.id not in barred], [e.name for e in entries if e.id in barred]
+
+
+def left_out_text(names: list[str]) -> str:
+    """What the first stage's making says of the players left out for computer help."""
+    if not names:
+        return ""
+    return "; left out (fair play: flagged for computer help): " + ", ".join(names)
 
 
 def barred_text(

@@ -54,7 +54,6 @@ from crosstable.core.series.registration import (
 from crosstable.service.base import ServiceBase
 from crosstable.service.registration import PlayerInfo, Regulations
 from crosstable.service.series.editions import (
-    active_entries,
     calendar_of,
     format_of,
     group_details,
@@ -73,10 +72,12 @@ from crosstable.service.series.stages import (
     group_letter,
     group_title,
     keys_by_start,
+    left_out_text,
     locked,
     make_stage,
     sizes_text,
     stage_groups,
+    taking_part,
     winners,
 )
 from crosstable.service.series.tick_lock import tick_lock
@@ -155,7 +156,7 @@ class SeriesClock(ServiceBase):
                 return None
             if now < moment(edition.deadline):
                 return None
-            entries = active_entries(session, edition_id)
+            entries, _left_out = taking_part(session, edition_id)  # fair play (R-SE-8)
             registration = stage_one_registration(
                 now,
                 moment(edition.deadline),
@@ -252,13 +253,14 @@ class SeriesClock(ServiceBase):
             edition, series = locked(session, edition_id)
             if edition.state != "registration" or now < moment(edition.planned_start):
                 return None
-            entries = active_entries(session, edition_id)
+            entries, left_out = taking_part(session, edition_id)  # fair play (R-SE-8)
             entrants = [Entrant(e.id, e.rating) for e in entries]
             plan = next_stage(len(entrants), 1, format_of(series))
             make_stage(session, edition, series, plan, entrants, at=at)
             edition.state = "running"
             edition.stage = 1
             said = f"edition {edition.number}: stage 1 made — {sizes_text(plan.group_sizes)}"
+            said += left_out_text(left_out)
             record(
                 session,
                 series.id,

@@ -16,6 +16,7 @@ their JSON API (mounted under ``/api/v1`` with the account routes).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, HTTPException, Request
@@ -23,6 +24,7 @@ from pydantic import Field
 
 from crosstable.core.text import Message
 from crosstable.service.fair_play import MAX_ADJUSTMENT, MAX_REASON
+from crosstable.web.messages import translate
 from crosstable.web.routes.api import ApiCaller, Num
 from crosstable.web.routes.common import MANAGERS, Body, caller_of, integer, require_role
 from crosstable.web.routes.common import require_user as _require_user
@@ -48,7 +50,9 @@ def account_view(site: Site, user_id: int) -> dict[str, Any]:
         "record": accounts.record(user_id),
         "master": accounts.master(user_id),
         "running": accounts.running_entries(user_id),
-        "history": accounts.account_history(user_id),
+        "history": [  # each line in the reader's language
+            replace(e, summary=translate(e.summary)) for e in accounts.account_history(user_id)
+        ],
     }
 
 
@@ -188,7 +192,13 @@ def api_history(user_id: Num, request: Request, caller: ApiCaller) -> dict[str, 
     return {
         "user": user_id,
         "events": [
-            {"at": e.at, "actor": e.actor, "kind": e.kind, "summary": e.summary, "data": e.data}
+            {
+                "at": e.at,
+                "actor": e.actor,
+                "kind": e.kind,
+                "summary": translate(e.summary),  # in the Accept-Language's language
+                "data": e.data,
+            }
             for e in events
         ],
     }
