@@ -101,23 +101,33 @@ def variant_text(value: Any) -> str:
     """``battle`` → what battle chess means for the colours (R-RR-9)."""
     if str(value).strip().lower() != "battle":
         return str(value)
-    return gettext(
+    drawn = gettext(
         "battle chess: the schedule decides who meets whom; the computer draws the colours "
         "of each game just before its round (round 1 at the start, each next round when "
         "the round before is complete, or earlier when the organiser draws it)"
     )
+    lot = gettext(
+        "each game's colours are a lot of their own, so the usual alternation of colours "
+        "does not apply: a player may have the same colour several times in a row"
+    )
+    return f"{drawn}; {lot}"
 
 
 def setup_text(value: Any) -> str:
     """``5`` → the set-up time and what a timeout gives (R-SE-9)."""
     minutes = int(str(value))
-    return ngettext(
+    rule = ngettext(
         "%(num)d minute: if neither player has finished setting up the pieces, the game is "
         "a draw; if only one has, that player wins",
         "%(num)d minutes: if neither player has finished setting up the pieces, the game is "
         "a draw; if only one has, that player wins",
         minutes,
     )
+    counted = gettext(  # docs/battle.md: a game played for FIDE C.07, not rated
+        "such a game counts as a game played in the tie-breaks (both players were at the "
+        "board), and it is not rated (no move was made)"
+    )
+    return f"{rule}; {counted}"
 
 
 def finish_text(value: Any) -> str:

@@ -157,6 +157,8 @@ def create(body: TournamentIn, request: Request, caller: ApiCaller) -> dict[str,
                 ("venue_kind", "" if body.venue_kind == "online" else body.venue_kind),
                 ("ties", "" if body.ties == "shared" else body.ties),  # R-RR-10
                 ("forfeits_in_tiebreaks", "" if body.forfeits_in_tiebreaks else "no"),  # R-RR-14
+                ("variant", body.variant),  # battle chess (R-RR-9; the service checks it)
+                ("setup_minutes", "" if body.setup_minutes is None else str(body.setup_minutes)),
             )
             if value
         ),

@@ -140,6 +140,18 @@ class TournamentIn(Body):
     forfeits_in_tiebreaks: bool = Field(
         True, description="whether forfeited games count as games in the tie-breaks"
     )
+    variant: Literal["", "battle"] = Field(
+        "",
+        description="battle: battle chess — each game's colours drawn by the computer just "
+        "before its round (round robins; docs/battle.md)",
+    )
+    setup_minutes: int | None = Field(
+        None,
+        ge=1,
+        le=120,
+        description="battle chess: the set-up time in minutes (neither set up in time: a "
+        "draw; only one: that player wins)",
+    )
 
 
 class PairingIn(Body):
