@@ -289,6 +289,9 @@ def _settings_from_form(form: dict[str, Any]) -> SeriesSettings:
         qualifiers_per_group=_optional(form, "qualifiers_per_group") or 2,
         time_control=text(form, "time_control"),
         deadline_minutes=_optional(form, "deadline_minutes") or 60,
+        # battle chess (issue 12.1): every group the series makes is battle chess
+        variant="battle" if text(form, "battle") in ("on", "yes", "1", "true") else "",
+        setup_minutes=_optional(form, "setup_minutes"),
     )
 
 
