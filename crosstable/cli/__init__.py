@@ -86,6 +86,9 @@ def _register() -> None:
     from crosstable.cli import game_servers  # game servers' tokens (issue 17.2)
 
     game_servers.register(app)
+    from crosstable.cli import fair_play  # the computer-help ban (issue 12 item 2)
+
+    fair_play.register(app)
 
 
 def counted(count: int, singular: str, plural: str | None = None) -> str:
