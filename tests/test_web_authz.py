@@ -51,7 +51,22 @@ class World:
         self.t4 = self._paired("Club Swiss", System.SWISS_DUTCH)
         self.t5 = self._paired("Club cup", System.KNOCKOUT)
         self.t6 = self._group_stage()
+        self.t7 = self._battle()
         self.s1 = self._series()
+
+    def _battle(self) -> int:
+        """A running battle-chess round robin of the organiser's (issue 12.1): its export
+        carries the seed of the colours, so only its organisers download it before the end."""
+        details = {"variant": "battle", "setup_minutes": "5"}
+        tid = self.service.create_tournament(Regulations(name="Battle", details=details))
+        self.accounts.claim(tid.tournament_id, self.users["organiser"])
+        self.accounts.set_access(tid.tournament_id, approval="approved")
+        self.accounts.set_staff(tid.tournament_id, self.users["helper"].id, "helper")
+        for index in range(4):
+            self.service.add_player(tid.tournament_id, PlayerInfo(f"Player {index + 1}"))
+        self.service.draw_lots(tid.tournament_id, LotsMethod.MANUAL, order=(1, 2, 3, 4))
+        self.service.start(tid.tournament_id)
+        return tid.tournament_id
 
     def _series(self) -> int:
         """A workdays series with its first edition open for registration (issue 11.7)."""
@@ -174,6 +189,16 @@ def api_routes(w: World) -> list[tuple[str, str, Any, set[str]]]:
             ENTRY,
         ),
         ("GET", f"/api/v1/tournaments/{t}/battle", None, EVERYONE),
+        ("GET", f"/api/v1/tournaments/{w.t7}/battle", None, EVERYONE),
+        ("GET", f"/api/v1/tournaments/{w.t7}/export/json", None, MANAGE),  # the seed inside
+        ("GET", f"/api/v1/tournaments/{w.t7}/export/trf16", None, MANAGE),
+        ("POST", f"/api/v1/tournaments/{w.t7}/rounds/3/colours", None, MANAGE),
+        (
+            "POST",
+            f"/api/v1/tournaments/{w.t7}/rounds/1/boards/2/setup-timeout",
+            {"finished": "none"},
+            ENTRY,
+        ),
         # the portal's rules (issue 12 items 2-4): administrators; the record: self too
         ("POST", f"/api/v1/users/{w.users['player'].id}/flag", {"reason": ""}, {"admin"}),
         ("POST", f"/api/v1/users/{w.users['player'].id}/unflag", {"reason": ""}, {"admin"}),
@@ -232,6 +257,10 @@ def page_routes(w: World) -> list[tuple[str, str, set[str]]]:
         ("GET", "/account", EVERYONE - {"anonymous"}),
         ("POST", f"/t/{t}/manage/undo", MANAGE),
         ("POST", f"/t/{t}/rounds/2/colours", MANAGE),  # battle chess (issue 12.1)
+        ("POST", f"/t/{w.t7}/rounds/3/colours", MANAGE),
+        ("GET", f"/t/{w.t7}/rounds/1", EVERYONE),
+        ("GET", f"/t/{w.t7}/regulations", EVERYONE),
+        ("GET", f"/t/{w.t7}/export/trf2026", MANAGE),  # the seed inside until the end
         ("POST", f"/t/{t}/manage/staff", MANAGE),
         ("POST", f"/t/{t}/manage/players/2/edit", MANAGE),
         ("POST", f"/t/{w.t3}/manage/finish", {"admin", "other"}),
