@@ -1,7 +1,8 @@
 """The battle-chess refusals the other battle tests leave out (issue 12 item 1: every
 refusal tested, with its reason), on SQLite and PostgreSQL: drawing the colours of a
 finished tournament, a seed that is not a number, a game's moves from a PGN before its
-result, and a set-up timeout's words outside battle chess."""
+result, and a set-up timeout's words outside battle chess; and the points and the C.07
+reading of a set-up timeout under another point system with forfeits not counted."""
 # ruff: noqa: F811 - pytest fixtures imported from test_service_support
 
 from __future__ import annotations
@@ -56,3 +57,35 @@ def test_set_up_words_outside_battle_chess_are_refused(service: Service) -> None
     with pytest.raises(RuleError, match="a set-up timeout is a battle-chess result"):
         service.record_setup_timeout(tid, 1, 1, "none")
     assert all(g.result is None for g in service.overview(tid).games)
+
+
+def test_points_follow_the_point_system_and_a_timeout_is_a_game_played(
+    service: Service,
+) -> None:
+    """R-SE-9 under 3-1-0, and the C.07 decision written in docs/battle.md: a set-up
+    timeout is a game played — even when the regulations count forfeits as unplayed
+    rounds, it counts for the tie-breaks as a game at the board, a forfeit does not."""
+    from crosstable.core.scoring import PointSystem
+    from crosstable.core.standings import compute_standings
+
+    tid = started(
+        service,
+        4,
+        point_system=PointSystem.parse("3-1-0"),
+        details=BATTLE | {"forfeits_in_tiebreaks": "no"},
+    )
+    games = sorted((g for g in service.overview(tid).games if g.round == 1), key=lambda g: g.board)
+    timeout, forfeit = games
+    service.record_setup_timeout(tid, 1, timeout.board, "black")  # only Black set up
+    service.record_result(tid, 1, forfeit.board, "+-")  # Black did not come
+    tournament = service.tournament(tid)
+    assert tournament.score(timeout.black) == 3 and tournament.score(timeout.white) == 0
+    assert tournament.score(forfeit.white) == 3 and tournament.score(forfeit.black) == 0
+    standings = compute_standings(tournament, "WON,BPG")
+    values = {
+        r.start: dict(zip(standings.tiebreaks, r.values, strict=True)) for r in standings.rows
+    }
+    assert values[timeout.black]["WON"] == 1  # won at the board
+    assert values[timeout.black]["BPG"] == 1  # a game played with Black
+    assert values[forfeit.white]["WON"] == 0  # a forfeit win is not a game won
+    assert values[forfeit.black]["BPG"] == 0  # a forfeit is not a game played

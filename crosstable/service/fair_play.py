@@ -34,7 +34,12 @@ from crosstable.service.recording import SUMMARY_MESSAGE
 from crosstable.store import Store
 from crosstable.store.accounts_models import AccountEventRow, EntryAccountRow, UserRow
 from crosstable.store.models import EntryRow, TournamentRow
-from crosstable.store.series_models import SeriesGroupRow, SeriesRegistrationRow, SeriesStageRow
+from crosstable.store.series_models import (
+    SeriesEditionRow,
+    SeriesGroupRow,
+    SeriesRegistrationRow,
+    SeriesStageRow,
+)
 
 if TYPE_CHECKING:
     from crosstable.service import Service
@@ -111,10 +116,15 @@ def series_places(session: Session, user_id: int) -> set[tuple[int, int]]:
     a group's entry *n* is the group's *n*-th registration (``SeriesGroupRow.players``),
     so the group tournaments' entries are not linked to accounts; flagging the account
     must still ask about them (R-SE-8)."""
+    # only the editions under way have groups being played (and an index to read them by)
+    running = select(SeriesEditionRow.id).where(SeriesEditionRow.state == "running")
     keys = {
         r.id: r.edition_id
         for r in session.scalars(
-            select(SeriesRegistrationRow).where(SeriesRegistrationRow.user_id == user_id)
+            select(SeriesRegistrationRow).where(
+                SeriesRegistrationRow.edition_id.in_(running),
+                SeriesRegistrationRow.user_id == user_id,
+            )
         )
     }
     if not keys:
