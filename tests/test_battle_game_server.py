@@ -53,9 +53,8 @@ def test_a_game_server_posts_set_up_timeouts(world: World) -> None:
     undrawn = world.post(f"{base}/3/boards/2/setup-timeout", {"finished": "none"}, auth)
     assert undrawn.status_code == 422 and "not drawn yet" in undrawn.json()["detail"]
 
-    games = {(g.round, g.board): g for g in world.service.overview(battle).games}
-    assert games[(1, 1)].result is not None and games[(1, 1)].result.label() == "WL"
-    assert games[(1, 2)].result is not None and games[(1, 2)].result.label() == "DD"
+    games = {(g.round, g.board): g.result for g in world.service.overview(battle).games}
+    assert (games[(1, 1)], games[(1, 2)], games[(2, 1)]) == ("WL", "DD", "WL")
     history = [h for h in world.service.history(battle) if h.kind == "result"]
     assert [h.actor for h in history] == ["bridge"] * 3
     assert all("(set-up timeout)" in h.summary for h in history)
