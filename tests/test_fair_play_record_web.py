@@ -14,6 +14,8 @@ pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient
 from test_portal_rules_web import Portal, portal  # noqa: F401
 
+from crosstable.service import Regulations
+
 REASON = "engine moves in games 3 and 7 (report 4411)"
 RU = {"Accept-Language": "ru"}
 
@@ -102,3 +104,32 @@ def test_who_when_and_why_only_administrators_see(portal: Portal) -> None:  # no
     assert public[-1]["kind"] == "withdrawal" and "computer" not in public[-1]["summary"]
     admin = portal.client("admin").get("/admin").text
     assert REASON in admin
+
+
+def test_a_flagged_account_is_refused_registration_on_the_web(portal: Portal) -> None:  # noqa: F811
+    """The API and the pages refuse a flagged account's registration — a tournament's
+    and a series edition's — with the rule (in Russian too), never the reason."""
+    from crosstable.service.series import SeriesSettings
+
+    _flag(portal, {})
+    tid = portal.service.create_tournament(Regulations(name="Open")).tournament_id
+    portal.accounts.claim(tid, portal.owner)
+    portal.accounts.set_access(tid, approval="approved", self_registration=True)
+    series = portal.service.create_series(
+        SeriesSettings("Evening", "workdays", "18:00", "Europe/Moscow")
+    )
+    portal.service.open_edition(series)
+    client = TestClient(portal.app)
+    for path in (
+        f"/api/v1/tournaments/{tid}/registration",
+        f"/api/v1/series/{series}/editions/1/registrations",
+    ):
+        refused = client.post(path, headers=portal.api("anna"))
+        assert refused.status_code == 422, (path, refused.text)
+        assert "fair play: an account flagged for computer help" in refused.json()["detail"]
+        assert "4411" not in refused.text
+        russian = client.post(path, headers=portal.api("anna", **RU))
+        assert "честная игра" in russian.json()["detail"], path
+    assert portal.service.overview(tid).players == []
+    page = portal.client("anna").get(f"/t/{tid}/regulations").text
+    assert "fair play: an account flagged for computer help" in page
