@@ -130,6 +130,6 @@ def test_a_flagged_account_is_refused_registration_on_the_web(portal: Portal) ->
         assert "4411" not in refused.text
         russian = client.post(path, headers=portal.api("anna", **RU))
         assert "честная игра" in russian.json()["detail"], path
-    assert portal.service.overview(tid).players == []
+    assert not portal.service.overview(tid).players
     page = portal.client("anna").get(f"/t/{tid}/regulations").text
     assert "fair play: an account flagged for computer help" in page

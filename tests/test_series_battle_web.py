@@ -1,7 +1,7 @@
 """A battle-chess series made from the web page (issue 12 item 1, a series template on
 every surface): the new-series form's battle-chess checkbox and set-up time; the series
 then says so, and a bad set-up time or a set-up time without battle chess is refused
-with the reason and nothing is made."""
+with the reason (the form again, with the message) and nothing is made."""
 
 from __future__ import annotations
 
@@ -79,7 +79,13 @@ def test_the_form_refuses_a_bad_set_up_time(
     tmp_path: Path, extra: dict[str, str], said: str
 ) -> None:
     client, service, token = _signed_in(tmp_path)
-    refused = client.post("/series/new", data=FORM | {"csrf_token": token} | extra)
-    assert refused.status_code == 422, refused.status_code
-    assert said in refused.text
+    refused = client.post(
+        "/series/new",
+        data=FORM | {"csrf_token": token} | extra,
+        headers={"Referer": "http://testserver/series/new"},
+        follow_redirects=False,
+    )
+    # a page form's refusal: back to the form, the reason in its message (app.py)
+    assert (refused.status_code, refused.headers["location"]) == (303, "/series/new")
+    assert said in client.get("/series/new").text
     assert series_list(service) == []
