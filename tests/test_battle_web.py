@@ -155,3 +155,39 @@ def test_the_pdf_crosstable_has_the_mark(site: Any, caplog: pytest.LogCaptureFix
         answer = client.get(f"/t/{tid}/pdf/crosstable.pdf")
     assert answer.status_code == 200 and answer.content.startswith(b"%PDF")
     assert "missing the following glyphs" not in caplog.text
+
+
+def test_the_manage_page_changes_the_set_up_time(site: Any) -> None:
+    """The set-up time is a setting of the regulations: the management page's
+    regulations form changes it (battle-chess tournaments only), checked as ever."""
+    client, service, tid, _ = site
+    sign_in(client)
+    page = client.get(f"/t/{tid}/manage").text
+    assert 'name="detail_setup_minutes"' in page and 'value="5"' in page
+    token = csrf_of(page)
+    saved = client.post(
+        f"/t/{tid}/manage/regulations",
+        data={"csrf_token": token, "detail_setup_minutes": "8"},
+        follow_redirects=False,
+    )
+    assert saved.status_code == 303
+    rules = service.battle_rules(tid)
+    assert rules is not None and rules.setup_minutes == 8
+    assert (
+        "8 minutes: if neither player has finished setting up"
+        in client.get(f"/t/{tid}/regulations").text
+    )
+    refused = client.post(
+        f"/t/{tid}/manage/regulations",
+        data={"csrf_token": token, "detail_setup_minutes": "900"},
+        headers={"Referer": f"http://testserver/t/{tid}/manage"},
+    )
+    assert "1 to 120 minutes" in refused.text
+    rules = service.battle_rules(tid)
+    assert rules is not None and rules.setup_minutes == 8
+    classical = service.create_tournament(Regulations(name="Classical")).tournament_id
+    accounts = Accounts(service.store)
+    organiser = accounts.find_user("organiser")
+    assert organiser is not None
+    accounts.claim(classical, organiser)
+    assert 'name="detail_setup_minutes"' not in client.get(f"/t/{classical}/manage").text

@@ -251,7 +251,7 @@ def access(tid: int, request: Request, form: CheckedForm) -> Response:
 
 
 #: the regulations' details the manage form edits, with the value meant when one is not set
-_FORM_DETAILS = {"ties": "shared", "forfeits_in_tiebreaks": "yes"}
+_FORM_DETAILS = {"ties": "shared", "forfeits_in_tiebreaks": "yes", "setup_minutes": ""}
 
 
 @router.post("/t/{tid}/manage/regulations")
@@ -265,7 +265,8 @@ def regulations(tid: int, request: Request, form: CheckedForm) -> Response:
         spec = actions.WizardSpec(name="x", tiebreaks=text(form, "tiebreaks"))
         values["tiebreaks"] = spec.tiebreak_codes()
     # only the settings the form changes, merged into the details by the service (the
-    # venue, a seed and the rest stay): ties by lots (R-RR-10), forfeits (R-RR-14)
+    # venue, a seed and the rest stay): ties by lots (R-RR-10), forfeits (R-RR-14), a
+    # battle-chess tournament's set-up time (R-SE-9; its field only on such a tournament)
     published = site.service.overview(tid).settings["regulations"]
     changes = {
         key: text(form, f"detail_{key}")
