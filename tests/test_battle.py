@@ -71,3 +71,28 @@ def test_round_with_a_bye() -> None:
     drawn = BattleColours(0).draw_round(rnd)
     assert drawn.bye == 5 and drawn.number == 3
     assert Schedule(5, (drawn,)).rounds[0].cycle == 1
+
+
+_GAMES = st.lists(
+    st.tuples(st.integers(1, 30), st.integers(1, 200), st.integers(1, 200)).filter(
+        lambda g: g[1] != g[2]
+    ),
+    min_size=1,
+    max_size=25,
+)
+
+
+@given(st.integers(0, 2**53), _GAMES, st.randoms(use_true_random=False))
+def test_property_a_game_s_colours_are_its_own(
+    seed: int, games: list[tuple[int, int, int]], rng: random.Random
+) -> None:
+    """What docs/battle.md says the draw guarantees: a game's colours depend on the seed,
+    the round and its two players only — not on which other games are drawn, nor in
+    which order (so an undo and a new draw, or a round drawn early, change nothing)."""
+    alone = {g: BattleColours(seed).colours(*g) for g in games}
+    shuffled = list(games)
+    rng.shuffle(shuffled)
+    together = BattleColours(seed)
+    assert {g: together.colours(*g) for g in shuffled} == alone
+    some = shuffled[: max(1, len(shuffled) // 2)]
+    assert {g: BattleColours(seed).colours(*g) for g in some} == {g: alone[g] for g in some}
