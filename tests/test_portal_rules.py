@@ -390,11 +390,11 @@ def test_a_sole_organiser_may_not_play_several_keep_one_off_the_board(
     assert accounts.registration_problems(tid, owner) == []
     accounts.link_entry(tid, number, owner.id)  # the owner plays, second does not
     several = "organisers: with several organisers, at least one of them does not play"
-    assert accounts.registration_problems(tid, second) == [several + " (owner already play)"]
+    assert accounts.registration_problems(tid, second) == [several + " (owner already plays)"]
     with pytest.raises(RuleError, match=several):
         accounts.check_entry(tid, second.id)
     # second may not leave the organisers: the owner, who plays, would organise alone
-    with pytest.raises(RuleError, match=several):
+    with pytest.raises(RuleError, match=sole + r" \(owner would organise alone and plays\)"):
         accounts.set_staff(tid, second.id, None)
     # a player made an organiser: refused when no organiser would be left off the board
     other = enter(service, accounts, tid, third)

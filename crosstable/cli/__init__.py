@@ -89,6 +89,9 @@ def _register() -> None:
     from crosstable.cli import fair_play  # the computer-help ban (issue 12 item 2)
 
     fair_play.register(app)
+    from crosstable.cli import accounts  # the portal's rules: counts, masters, organisers
+
+    accounts.register(app)
 
 
 def counted(count: int, singular: str, plural: str | None = None) -> str:

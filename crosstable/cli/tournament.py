@@ -169,6 +169,20 @@ def new(
             "or lots (drawn by the computer when the places are fixed)."
         ),
     ] = "shared",
+    forfeits_in_tiebreaks: Annotated[
+        str,
+        typer.Option(
+            help="yes: forfeits count as games in the tie-breaks (C.07 15.2); "
+            "no: as unplayed rounds."
+        ),
+    ] = "yes",
+    venue_kind: Annotated[
+        str,
+        typer.Option(
+            help="online, or otb (over the board: 10 eligible players to start; "
+            "its winner is a master)."
+        ),
+    ] = "online",
     db: DbOption = None,
 ) -> None:
     """Create a tournament from its regulations; it becomes the current one."""
@@ -199,8 +213,13 @@ def new(
         raise RuleError(f"--finish {finish!r}: use auto or confirm")
     if finish == "confirm":
         details["finish"] = "confirm"
-    if ties.strip().lower() != "shared":  # R-RR-10 (checked by the service)
-        details["ties"] = ties.strip().lower()
+    for key, value, default in (
+        ("ties", ties, "shared"),  # R-RR-10
+        ("forfeits_in_tiebreaks", forfeits_in_tiebreaks, "yes"),  # R-RR-14
+        ("venue_kind", venue_kind, "online"),  # R-X-1, R-X-2
+    ):
+        if value.strip().lower() != default:  # (each checked by the service, naming it)
+            details[key] = value.strip().lower()
     if setup_minutes is not None and not battle:
         raise RuleError("--setup-minutes is for battle chess: add --battle")
     if battle:

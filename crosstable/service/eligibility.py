@@ -60,6 +60,20 @@ def check_venue_kind(details: Mapping[str, Any]) -> None:
         )
 
 
+def check_venue_kind_change(
+    current: Mapping[str, Any] | None, new: Mapping[str, Any] | None, *, started: bool
+) -> None:
+    """Refuse a change of the kind of event once the tournament has started: the start
+    checked the players against it (R-X-2), and an over-the-board event's winner
+    becomes a master (R-OR-1)."""
+    if started and venue_kind(new) != venue_kind(current):
+        raise RuleError(
+            "the kind of event (online or over the board) cannot change after the start: "
+            "the start checked the players against it and the winner of an over-the-board "
+            "event becomes a master (undo the start first)"
+        )
+
+
 @dataclass(frozen=True, slots=True)
 class PlayingRecord:
     """What the site counts for an account, and the administrator's adjustment."""
@@ -212,6 +226,43 @@ def eligibility_problems(rules: Mapping[str, Any], record: PlayingRecord) -> lis
     return problems
 
 
+def shortfall(rules: Mapping[str, Any], record: PlayingRecord) -> list[Message]:
+    """What a registered player lacks under ``rules``, as the start names it ("at least
+    20 games played are required (has 9)"; empty: nothing). Each is a Message of its own
+    template, so a page shows it in the reader's language.
+
+    >>> [str(p) for p in shortfall({"min_online_tournaments": 1}, PlayingRecord(30, 0))]
+    ['at least 1 finished online tournament is required (has 0)']
+    """
+    problems: list[Message] = []
+    need = int(rules.get("min_rated_games") or 0)
+    if need and record.games < need:
+        problems.append(
+            Message("at least 1 game played is required (has {have})", have=record.games_text())
+            if need == 1
+            else Message(
+                "at least {need} games played are required (has {have})",
+                need=need,
+                have=record.games_text(),
+            )
+        )
+    need = int(rules.get("min_online_tournaments") or 0)
+    if need and record.tournaments < need:
+        problems.append(
+            Message(
+                "at least 1 finished online tournament is required (has {have})",
+                have=record.tournaments_text(),
+            )
+            if need == 1
+            else Message(
+                "at least {need} finished online tournaments are required (has {have})",
+                need=need,
+                have=record.tournaments_text(),
+            )
+        )
+    return problems
+
+
 def start_problems(session: Session, row: TournamentRow) -> list[str]:
     """Why the tournament cannot start under the portal's rules (empty: it can).
 
@@ -261,13 +312,17 @@ def start_problems(session: Session, row: TournamentRow) -> list[str]:
                     )
                 )
                 continue
-            why = eligibility_problems(rules, playing_record(session, user))
-            if user.flagged or why:
-                reasons = [p.removeprefix("eligibility: ") for p in why]
-                if user.flagged:
-                    reasons.append("flagged for computer help")
-                text = "; ".join(r.replace("(you have", "(has") for r in reasons)
-                missing.append(f"{_entry(session, row.id, entry.number)}: {text}")
+            reasons: list[str] = list(shortfall(rules, playing_record(session, user)))
+            if user.flagged:
+                reasons.append("flagged for computer help")
+            if reasons:
+                missing.append(
+                    Message(
+                        "{entry}: {reasons}",
+                        entry=_entry(session, row.id, entry.number),
+                        reasons=Message.joined("; ", reasons),
+                    )
+                )
             else:
                 eligible += 1
         if eligible < OTB_MINIMUM:

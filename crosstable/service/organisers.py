@@ -41,13 +41,14 @@ class MasterStatus:
     revoked_by: str | None = None
 
     def text(self) -> str:
-        """``master: won Club OTB 2026`` / ``master: granted by ann`` / ``not a master``."""
+        """``master: won Club OTB 2026`` / ``master: granted by ann`` / ``not a master``
+        (a Message: the API answers it in the reader's language)."""
         if self.revoked_by is not None:
-            return f"not a master (revoked by {self.revoked_by})"
+            return Message("not a master (revoked by {name})", name=self.revoked_by)
         if self.granted_by is not None:
-            return f"master: granted by {self.granted_by}"
+            return Message("master: granted by {name}", name=self.granted_by)
         if self.won:
-            return "master: won " + ", ".join(self.won)
+            return Message("master: won {events}", events=", ".join(self.won))
         return "not a master"
 
 
@@ -114,12 +115,6 @@ def players(session: Session, tournament_id: int) -> set[int]:
     }
 
 
-def _rule(count: int) -> str:
-    if count == 1:
-        return "organisers: a sole organiser may not play in their own tournament"
-    return "organisers: with several organisers, at least one of them does not play"
-
-
 def organiser_problem_joining(session: Session, tournament_id: int, user_id: int) -> str | None:
     """Why ``user_id`` may not play in the tournament as one of its organisers (None: may)."""
     staff = organisers(session, tournament_id)
@@ -133,11 +128,17 @@ def organiser_problem_joining(session: Session, tournament_id: int, user_id: int
             "organisers: a sole organiser may not play in their own tournament "
             "(add another organiser who does not play first)"
         )
-    names = ", ".join(u.username for u in staff if u.id != user_id)
+    others = [u.username for u in staff if u.id != user_id]
+    if len(others) == 1:
+        return Message(
+            "organisers: with several organisers, at least one of them does not play "
+            "({name} already plays)",
+            name=others[0],
+        )
     return Message(
         "organisers: with several organisers, at least one of them does not play "
         "({names} already play)",
-        names=names,
+        names=", ".join(others),
     )
 
 
@@ -175,4 +176,7 @@ def organiser_problem_at_start(session: Session, tournament_id: int) -> str | No
             "({names} play)",
             names=names,
         )
-    return _rule(1) + f" ({names} play)"
+    return Message(
+        "organisers: a sole organiser may not play in their own tournament ({name} plays)",
+        name=names,
+    )

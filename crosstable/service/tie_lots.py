@@ -6,6 +6,9 @@ published tie-break order, so it is locked after the start as the list is (an
 override needs a reason). The seed of the lots (``ties_lots_seed``) is never given
 by hand: it is drawn by the computer when the final places are fixed and a tie is
 left (:func:`crosstable.service.finishing.lots_for_ties`), recorded with them.
+
+The same use case refuses a change of the kind of event (``venue_kind``) after the
+start (:func:`crosstable.service.eligibility.check_venue_kind_change`).
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from typing import Any
 
 from crosstable.core.errors import RuleError
 from crosstable.service.base import Change
+from crosstable.service.eligibility import check_venue_kind_change
 from crosstable.service.lots import TIES_SEED, check_ties_setting, ties_by_lots
 from crosstable.service.registration import Registration, Regulations
 from crosstable.store.models import TournamentRow
@@ -52,6 +56,7 @@ class TieLots(Registration):
                 changes = values["detail_changes"]
                 new = current | {str(k): str(v) for k, v in changes.items()}
             check_ties_setting(new)
+            check_venue_kind_change(current, new, started=started)  # R-X-2, R-OR-1
             drawn = str(current.get(TIES_SEED, ""))
             if TIES_SEED in new and str(new[TIES_SEED]) != drawn:
                 raise RuleError(

@@ -153,6 +153,7 @@ CATALOGUE: tuple[str, ...] = (
     E_("at least {need} finished online tournaments are required (has {have})"),
     E_("at least 1 finished online tournament is required (has {have})"),
     E_("flagged for computer help"),
+    E_("not a master"),  # the master status of an account (organisers.MasterStatus.text)
     E_(
         "organisers: a sole organiser may not play in their own tournament (add another organiser who does not play first)"
     ),

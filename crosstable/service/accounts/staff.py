@@ -7,6 +7,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from crosstable.core.errors import RuleError
+from crosstable.core.text import Message
 from crosstable.service.accounts.base import (
     AccountsBase,
     UserInfo,
@@ -113,6 +114,12 @@ class Staff(AccountsBase):
 
         left = [u for u in organisers(session, tournament_id) if u.id != user_id]
         playing = players(session, tournament_id)
+        if len(left) == 1 and left[0].id in playing:
+            return Message(
+                "organisers: a sole organiser may not play in their own tournament ({name} "
+                "would organise alone and plays)",
+                name=left[0].username,
+            )
         if left and all(u.id in playing for u in left):
             return (
                 "organisers: with several organisers, at least one of them does not play "

@@ -251,7 +251,12 @@ def access(tid: int, request: Request, form: CheckedForm) -> Response:
 
 
 #: the regulations' details the manage form edits, with the value meant when one is not set
-_FORM_DETAILS = {"ties": "shared", "forfeits_in_tiebreaks": "yes", "setup_minutes": ""}
+_FORM_DETAILS = {
+    "ties": "shared",
+    "forfeits_in_tiebreaks": "yes",
+    "setup_minutes": "",
+    "venue_kind": "online",
+}
 
 
 @router.post("/t/{tid}/manage/regulations")
@@ -266,7 +271,8 @@ def regulations(tid: int, request: Request, form: CheckedForm) -> Response:
         values["tiebreaks"] = spec.tiebreak_codes()
     # only the settings the form changes, merged into the details by the service (the
     # venue, a seed and the rest stay): ties by lots (R-RR-10), forfeits (R-RR-14), a
-    # battle-chess tournament's set-up time (R-SE-9; its field only on such a tournament)
+    # battle-chess tournament's set-up time (R-SE-9; its field only on such a tournament),
+    # the kind of event (online or over the board: R-X-1, R-X-2; fixed once started)
     published = site.service.overview(tid).settings["regulations"]
     changes = {
         key: text(form, f"detail_{key}")

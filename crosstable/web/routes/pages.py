@@ -277,7 +277,21 @@ def regulations(tid: int, request: Request) -> Response:
     problems: list[str] = []
     if caller.user is not None and context["t"].status == "registration":
         problems = [translate(p) for p in site.accounts.registration_problems(tid, caller.user)]
-    return site.page(request, "regulations.html", caller=caller, problems=problems, **context)
+    from crosstable.service.eligibility import OTB_MINIMUM, rules_of, venue_kind
+
+    # who may enter as the site applies it: the organiser's rules, or seed 002's for an
+    # over-the-board event when they ask less (R-OR-2, R-X-2)
+    details = context["t"].settings["regulations"]
+    entry_rules = rules_of(context["access"].eligibility, details)
+    return site.page(
+        request,
+        "regulations.html",
+        caller=caller,
+        problems=problems,
+        entry_rules=entry_rules,
+        otb_minimum=OTB_MINIMUM if venue_kind(details) == "otb" else None,
+        **context,
+    )
 
 
 @router.post("/t/{tid}/register")

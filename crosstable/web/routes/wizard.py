@@ -101,6 +101,12 @@ def check_minimum(format_: str, players: int) -> None:
     actions.check_format_field(format_, players)  # and at most the cap (issue 13.10)
 
 
+#: the regulations' rules the wizard asks for, with the value meant when not given: ties
+#: left after the tie-breaks (R-RR-10), forfeits in the tie-breaks (R-RR-14), the kind
+#: of event (online, or over the board: R-X-1, R-X-2)
+_RULE_DETAILS = {"ties": "shared", "forfeits_in_tiebreaks": "yes", "venue_kind": "online"}
+
+
 def spec_from_form(form: dict[str, Any], service: Any = None) -> actions.WizardSpec:
     """The wizard's form as what it creates; with ``service``, a player given with a FIDE
     id gets what the imported rating lists know of them where nothing was typed."""
@@ -120,6 +126,9 @@ def spec_from_form(form: dict[str, Any], service: Any = None) -> actions.WizardS
         details += (("variant", "battle"),)
         if text(form, "setup_minutes"):
             details += (("setup_minutes", text(form, "setup_minutes")),)
+    for key, default in _RULE_DETAILS.items():  # checked by the service, naming the setting
+        if text(form, key) and text(form, key).lower() != default:
+            details += ((key, text(form, key).lower()),)
     tiebreaks = text(form, "tiebreak_list") if text(form, "tiebreaks") == "custom" else ""
     return actions.WizardSpec(
         name=text(form, "name"),

@@ -1,0 +1,383 @@
+"""Issue 12 items 3 and 4 through the surfaces the audit found short (SQLite and
+PostgreSQL): the start's refusals said wholly in Russian (each player's reasons and the
+sole organiser as messages of their own), the organisers' rule worded for one or
+several, the kind of event fixed once the tournament has started (R-X-2, R-OR-1), the
+command line (``crosstable account show|adjust|master|link``, ``crosstable
+organisers``, ``crosstable new --venue-kind --forfeits-in-tiebreaks``), the wizard and
+the management page choosing the kind of event, ties and forfeits, and the regulations
+page saying who may enter as the site applies it."""
+# ruff: noqa: F811 - pytest fixtures imported from test_service_support
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+
+from fastapi.testclient import TestClient
+from test_portal_rules import OTB, accounts_of, enter, open_tournament, person, start
+from test_service_support import db_url, service, store  # noqa: F401
+
+from crosstable.cli import main
+from crosstable.core.errors import RuleError
+from crosstable.core.model import LotsMethod
+from crosstable.service import PlayerInfo, Regulations, Service
+from crosstable.service.accounts import Accounts
+from crosstable.store import open_store
+from crosstable.store.accounts_models import StaffRow
+from crosstable.web.app import create_app
+from crosstable.web.messages import error_text, translate
+
+#: English words that must not be left in a Russian refusal
+ENGLISH = re.compile(r"\b(at least|required|has|player|flagged|account|organisers?|plays?)\b")
+
+
+# -- the start's refusals in Russian ---------------------------------------------------
+
+
+def test_the_over_the_board_shortfall_is_said_in_russian(service: Service) -> None:
+    accounts = accounts_of(service)
+    admin = person(accounts, "admin", is_admin=True)
+    tid = open_tournament(service, accounts, admin, "Club OTB", **OTB)
+    players = [person(accounts, f"p{n}") for n in range(10)]
+    for user in players:
+        enter(service, accounts, tid, user)
+    service.add_player(tid, PlayerInfo("Guest"))
+    for user in players[:8]:
+        accounts.adjust(user.id, games=20, tournaments=1, reason="imported")
+    accounts.adjust(players[8].id, games=25, reason="imported")
+    accounts.adjust(players[9].id, games=3, tournaments=1, reason="imported")
+    service.draw_lots(tid, LotsMethod.RATING)
+    with pytest.raises(RuleError) as refused:
+        service.start(tid)
+    english = str(refused.value)
+    assert "player 9 p8: at least 1 finished online tournament is required (has 0)" in english
+    assert "player 10 p9: at least 20 games played are required (has 3 = 0 on the site + 3 " in (
+        english
+    )
+    russian = error_text(refused.value, "ru")
+    assert russian.startswith("турнир нельзя начать: для начала очного турнира нужно не меньше 10")
+    assert "игрок 9 p8: нужен хотя бы один завершённый онлайн-турнир (сыграно 0)" in russian
+    assert "игрок 10 p9: нужно не меньше 20 сыгранных партий (сыграно 3 = 0 на сайте + 3" in russian
+    assert "игрок 11 Guest: нет учётной записи на сайте" in russian
+    assert not ENGLISH.search(russian), russian
+
+
+def test_a_flagged_players_shortfall_is_said_in_russian(service: Service) -> None:
+    accounts = accounts_of(service)
+    admin = person(accounts, "admin", is_admin=True)
+    tid = open_tournament(service, accounts, admin, "Club OTB", **OTB)
+    cheat = person(accounts, "cheat")
+    enter(service, accounts, tid, cheat)
+    service.add_player(tid, PlayerInfo("Guest"))
+    accounts.adjust(cheat.id, games=30, tournaments=2, reason="imported")
+    accounts.flag(cheat.id, "engine moves", service=service, actor="admin")
+    service.draw_lots(tid, LotsMethod.RATING)
+    with pytest.raises(RuleError) as refused:
+        service.start(tid)
+    assert "player 1 cheat: flagged for computer help" in str(refused.value)
+    russian = error_text(refused.value, "ru")
+    assert "игрок 1 cheat: отмечен(а) за помощь компьютера" in russian
+    assert not ENGLISH.search(russian), russian
+
+
+def test_a_sole_organiser_who_plays_keeps_the_start_back_in_both_languages(
+    service: Service,
+) -> None:
+    accounts = accounts_of(service)
+    owner = person(accounts, "owner", is_master=True)
+    helper = person(accounts, "second", is_master=True)
+    tid = open_tournament(service, accounts, owner)
+    accounts.set_staff(tid, helper.id, "organiser")
+    enter(service, accounts, tid, owner)
+    for name in ("Boris", "Clara"):
+        service.add_player(tid, PlayerInfo(name))
+    with service.store.transaction() as session:  # a state made behind the service's back
+        session.delete(session.get(StaffRow, (tid, helper.id)))
+    service.draw_lots(tid, LotsMethod.RATING)
+    with pytest.raises(RuleError) as refused:
+        service.start(tid)
+    assert str(refused.value) == (
+        "the tournament cannot start: organisers: a sole organiser may not play in their own "
+        "tournament (owner plays)"
+    )
+    assert error_text(refused.value, "ru") == (
+        "турнир нельзя начать: организаторы: единственный организатор не может играть в своём "
+        "турнире (owner играет)"
+    )
+
+
+def test_the_organisers_rule_is_worded_for_one_or_several(service: Service) -> None:
+    accounts = accounts_of(service)
+    owner, second, third = (person(accounts, n, is_master=True) for n in ("owner", "b", "c"))
+    tid = open_tournament(service, accounts, owner)
+    accounts.set_staff(tid, second.id, "organiser")
+    enter(service, accounts, tid, owner)
+    several = "organisers: with several organisers, at least one of them does not play"
+    assert accounts.registration_problems(tid, second) == [several + " (owner already plays)"]
+    with pytest.raises(RuleError) as refused:  # the one left would organise alone and play
+        accounts.set_staff(tid, second.id, None)
+    assert str(refused.value) == (
+        "organisers: a sole organiser may not play in their own tournament (owner would "
+        "organise alone and plays)"
+    )
+    assert "owner остался бы единственным организатором и играет" in error_text(refused.value, "ru")
+    accounts.set_staff(tid, third.id, "organiser")
+    enter(service, accounts, tid, third)  # second does not play: allowed
+    assert accounts.registration_problems(tid, second) == [several + " (owner, c already play)"]
+
+
+def test_the_master_status_reads_in_russian(service: Service) -> None:
+    accounts = accounts_of(service)
+    anna = person(accounts, "anna")
+    assert translate(accounts.master(anna.id).text(), "ru") == "не мастер"
+    status = accounts.set_master(anna.id, True, reason="old champion", actor="admin")
+    assert translate(status.text(), "ru") == "мастер: статус присвоен (admin)"
+    status = accounts.set_master(anna.id, False, reason="left", actor="admin")
+    assert status.text() == "not a master (revoked by admin)"
+    assert translate(status.text(), "ru") == "не мастер (статус снят: admin)"
+
+
+# -- the kind of event is fixed once started ---------------------------------------------
+
+
+def test_the_kind_of_event_cannot_change_after_the_start(service: Service) -> None:
+    tid = service.create_tournament(Regulations(name="Online")).tournament_id
+    for name in ("Anna", "Boris", "Clara"):
+        service.add_player(tid, PlayerInfo(name))
+    service.edit_regulations(tid, detail_changes={"venue_kind": "otb"})  # before: free
+    service.edit_regulations(tid, detail_changes={"venue_kind": "online"})
+    start(service, tid)
+    fixed = "the kind of event (online or over the board) cannot change after the start"
+    for change in ({"detail_changes": {"venue_kind": "otb"}}, {"details": {"venue_kind": "otb"}}):
+        with pytest.raises(RuleError, match=re.escape(fixed)):
+            service.edit_regulations(tid, override_reason="the club asked", **change)
+    assert service.overview(tid).settings["regulations"].get("venue_kind", "online") == "online"
+    service.edit_regulations(tid, detail_changes={"ties": "lots"}, override_reason="asked")
+    with pytest.raises(RuleError) as refused:
+        service.edit_regulations(tid, detail_changes={"venue_kind": "otb"})
+    assert "вид турнира (онлайн или очный) нельзя изменить после начала" in error_text(
+        refused.value, "ru"
+    )
+
+
+# -- the command line --------------------------------------------------------------------
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_the_account_commands_show_the_counts_apart_and_record_the_acts(
+    db_url: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CROSSTABLE_ACTOR", "arbiter")
+    store = open_store(db_url)
+    try:
+        accounts = Accounts(store)
+        anna = accounts.create_user("anna", "password-anna")
+    finally:
+        store.close()
+    code, out, err = run(capsys, "account", "show", "anna", "--db", db_url)
+    assert (code, err) == (0, "")
+    assert out.splitlines() == [
+        "@anna",
+        "games played: 0",
+        "finished online tournaments: 0",
+        "not a master",
+    ]
+    code, out, err = run(
+        capsys, "account", "adjust", "@anna", "--games", "5", "--reason", "old site",
+        "--db", db_url,
+    )  # fmt: skip
+    assert code == 0 and "games played: 5 = 0 on the site + 5 adjusted" in out, err
+    code, out, _ = run(capsys, "account", "show", "anna", "--format", "json", "--db", db_url)
+    data = json.loads(out)
+    assert data["games"] == {"total": 5, "on_site": 0, "adjusted": 5}
+    assert data["online_tournaments"]["total"] == 0 and data["master"]["is_master"] is False
+    code, out, _ = run(
+        capsys, "account", "master", "anna", "--grant", "--reason", "won in 2019",
+        "--by", "ann", "--db", db_url,
+    )  # fmt: skip
+    assert code == 0 and "master: granted by ann" in out
+    store = open_store(db_url)
+    try:
+        history = Accounts(store).account_history(anna.id)
+    finally:
+        store.close()
+    assert [(e.kind, e.actor, e.data["reason"]) for e in history] == [
+        ("adjust", "arbiter", "old site"),
+        ("master-grant", "ann", "won in 2019"),
+    ]
+    for args, words in (
+        (("account", "show", "nobody"), "there is no account 'nobody'"),
+        (("account", "adjust", "anna", "--reason", "x"), "give --games or --tournaments"),
+        (("account", "adjust", "anna", "--games", "99999", "--reason", "x"), "between"),
+        (("account", "adjust", "anna", "--games", "1", "--reason", ""), "reason"),
+        (("account", "master", "anna"), "say --grant or --revoke"),
+        (("account", "show", "anna", "--format", "xml"), "use table or json"),
+    ):
+        code, out, err = run(capsys, *args, "--db", db_url)
+        assert code == 2 and words in err and "Traceback" not in err, (args, err)
+
+
+def test_organisers_and_links_from_the_command_line(
+    db_url: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CROSSTABLE_ACTOR", "arbiter")
+    store = open_store(db_url)
+    try:
+        accounts = Accounts(store)
+        accounts.create_user("boris", "password-boris", is_master=True)
+        accounts.create_user("clara", "password-clara", is_master=True)
+        accounts.create_user("dmitri", "password-dmitri")
+    finally:
+        store.close()
+    code, _, err = run(capsys, "new", "Club OTB", "--venue-kind", "otb", "--db", db_url)
+    assert (code, err) == (0, "")
+    for name in ("Boris", "Clara", "Dmitri"):
+        assert run(capsys, "player", "add", name, "--db", db_url)[0] == 0
+    code, out, err = run(capsys, "organisers", "--add", "boris", "--db", db_url)
+    assert (code, out) == (0, "@boris: organiser\n"), err
+    code, _, err = run(capsys, "account", "link", "boris", "1", "--db", db_url)
+    assert code == 2 and "a sole organiser may not play in their own tournament" in err
+    code, _, err = run(capsys, "organisers", "--add", "dmitri", "--db", db_url)
+    assert code == 2 and "dmitri cannot organise: an organiser is an administrator or a master" in (
+        err
+    )
+    assert run(capsys, "organisers", "--helper", "dmitri", "--add", "clara", "--db", db_url)[0] == 0
+    code, out, err = run(capsys, "account", "link", "boris", "1", "--db", db_url)
+    assert code == 0 and "entry 1 is @boris's" in out, err
+    code, out, _ = run(capsys, "organisers", "--format", "json", "--db", db_url)
+    assert json.loads(out)["staff"] == [
+        {"username": "boris", "role": "organiser", "plays": True},
+        {"username": "clara", "role": "organiser", "plays": False},
+        {"username": "dmitri", "role": "helper", "plays": False},
+    ]
+    code, _, err = run(capsys, "account", "link", "clara", "2", "--db", db_url)
+    assert code == 2 and "at least one of them does not play (boris already plays)" in err
+    code, _, err = run(capsys, "account", "link", "dmitri", "9", "--db", db_url)
+    assert code == 2 and "has no entry 9" in err
+    # the over-the-board event does not start: one account, no ten eligible players
+    assert run(capsys, "draw", "--by", "rating", "--db", db_url)[0] == 0
+    code, _, err = run(capsys, "start", "--db", db_url)
+    assert code == 2 and "an over-the-board event needs at least 10 eligible" in err
+    assert "player 1 Boris: at least 20 games played are required (has 0)" in err
+
+
+def test_crosstable_new_takes_the_kind_of_event_and_the_forfeits_setting(
+    db_url: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CROSSTABLE_ACTOR", "arbiter")
+    args = ("new", "Club", "--venue-kind", "OTB", "--forfeits-in-tiebreaks", "no")
+    assert run(capsys, *args, "--db", db_url)[0] == 0
+    code, out, _ = run(capsys, "export", "--to", "json", "--db", db_url)
+    regulations = json.loads(out)["tournament"]["regulations"]
+    assert (regulations["venue_kind"], regulations["forfeits_in_tiebreaks"]) == ("otb", "no")
+    assert run(capsys, "new", "Plain", "--db", db_url)[0] == 0
+    code, out, _ = run(capsys, "export", "--to", "json", "--db", db_url)
+    regulations = json.loads(out)["tournament"]["regulations"]
+    assert "venue_kind" not in regulations and "forfeits_in_tiebreaks" not in regulations
+    for option, value, words in (
+        ("--venue-kind", "hybrid", "venue kind is online or otb"),
+        ("--forfeits-in-tiebreaks", "maybe", "forfeits in tie-breaks is yes or no"),
+    ):
+        code, _, err = run(capsys, "new", "Bad", option, value, "--db", db_url)
+        assert code == 2 and words in err and "Traceback" not in err, err
+
+
+# -- the web: wizard, management page, regulations page -----------------------------------
+
+
+def _csrf(page: str) -> str:
+    found = re.search(r'name="csrf_token" value="([^"]+)"', page) or re.search(
+        r'name="csrf-token" content="([^"]+)"', page
+    )
+    assert found is not None
+    return found.group(1)
+
+
+@pytest.fixture()
+def site(service: Service) -> Iterator[Any]:
+    accounts = Accounts(service.store)
+    accounts.create_user("admin", "password-admin", is_admin=True)
+    with TestClient(create_app(service=service)) as client:
+        token = _csrf(client.get("/signin").text)
+        client.post(
+            "/signin",
+            data={"username": "admin", "password": "password-admin", "csrf_token": token},
+        )
+        yield client, service, accounts
+
+
+def test_the_wizard_chooses_the_kind_of_event_ties_and_forfeits(site: Any) -> None:
+    client, svc, _accounts = site
+    page = client.get("/new").text
+    for name in ("venue_kind", "ties", "forfeits_in_tiebreaks"):
+        assert f'name="{name}"' in page
+    form = {
+        "csrf_token": _csrf(page),
+        "name": "Club OTB",
+        "format": "round-robin",
+        "list": "Anna, 1900\nBoris, 1800\nClara, 1700\nDmitri, 1600",
+        "tiebreaks": "portal",
+        "venue_kind": "otb",
+        "ties": "lots",
+        "forfeits_in_tiebreaks": "no",
+    }
+    made = client.post("/new", data=form, follow_redirects=False)
+    assert made.status_code == 303, made.text
+    (tournament,) = svc.tournaments()
+    settings = svc.overview(tournament.id).settings
+    assert settings["tiebreaks"] == ["SB", "ARO_RATED"]  # the portal's preset
+    assert {k: settings["regulations"][k] for k in ("venue_kind", "ties")} == {
+        "venue_kind": "otb",
+        "ties": "lots",
+    }
+    assert settings["regulations"]["forfeits_in_tiebreaks"] == "no"
+    bad = client.post("/new", data=form | {"venue_kind": "moon"}, follow_redirects=False)
+    assert bad.status_code == 422 and "venue kind is online or otb" in bad.text
+    assert len(svc.tournaments()) == 1
+
+
+def test_the_manage_page_sets_the_kind_of_event_until_the_start(site: Any) -> None:
+    client, svc, _accounts = site
+    tid = svc.create_tournament(Regulations(name="Club", details={"venue": "Yerevan"}))
+    tid = tid.tournament_id
+    page = client.get(f"/t/{tid}/manage").text
+    assert 'name="detail_venue_kind"' in page
+    form = {"csrf_token": _csrf(page), "detail_venue_kind": "otb"}
+    saved = client.post(f"/t/{tid}/manage/regulations", data=form, follow_redirects=False)
+    assert saved.status_code in (200, 303), saved.text
+    assert svc.overview(tid).settings["regulations"] == {"venue": "Yerevan", "venue_kind": "otb"}
+    page = client.get(f"/t/{tid}/manage").text
+    assert '<option value="otb" selected>' in page
+
+
+def test_the_regulations_page_says_who_may_enter_and_the_over_the_board_rules(
+    site: Any,
+) -> None:
+    client, svc, accounts = site
+    otb = svc.create_tournament(Regulations(name="Club OTB", details=OTB)).tournament_id
+    online = svc.create_tournament(Regulations(name="Online")).tournament_id
+    accounts.set_access(online, eligibility={"min_rated_games": 5})
+    page = client.get(f"/t/{otb}/regulations").text
+    assert "at least 20 games played on the site" in page
+    assert "at least 1 finished online tournament(s) on the site" in page
+    rules = re.search(r'id="otb-rules">(.*?)</dd>', page, re.S)
+    assert rules and "at least 10 registered players" in rules.group(1)
+    assert "the winner becomes a master" in rules.group(1)
+    page = client.get(f"/t/{online}/regulations").text
+    assert "at least 5 games played on the site" in page and 'id="otb-rules"' not in page
+    assert "finished online tournament(s)" not in page
+    russian = client.get(f"/t/{otb}/regulations", headers={"Accept-Language": "ru"}).text
+    assert "не меньше 20 партий, сыгранных на сайте" in russian
+    rules = re.search(r'id="otb-rules">(.*?)</dd>', russian, re.S)
+    assert rules and "не меньше 10 игроков с допуском" in rules.group(1)
