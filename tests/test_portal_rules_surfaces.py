@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+import uuid
 from collections.abc import Iterator
 from typing import Any
 
@@ -21,6 +22,7 @@ pytest.importorskip("fastapi")
 
 from fastapi.testclient import TestClient
 from test_portal_rules import OTB, accounts_of, enter, open_tournament, person, start
+from test_service_stages import finish_all
 from test_service_support import db_url, service, store  # noqa: F401
 
 from crosstable.cli import main
@@ -28,6 +30,7 @@ from crosstable.core.errors import RuleError
 from crosstable.core.model import LotsMethod
 from crosstable.service import PlayerInfo, Regulations, Service
 from crosstable.service.accounts import Accounts
+from crosstable.service.stage_view import group_details
 from crosstable.store import open_store
 from crosstable.store.accounts_models import StaffRow
 from crosstable.web.app import create_app
@@ -141,6 +144,57 @@ def test_the_master_status_reads_in_russian(service: Service) -> None:
     status = accounts.set_master(anna.id, False, reason="left", actor="admin")
     assert status.text() == "not a master (revoked by admin)"
     assert translate(status.text(), "ru") == "не мастер (статус снят: admin)"
+
+
+# -- an over-the-board group stage + knockout ----------------------------------------------
+
+
+def test_an_over_the_board_group_stage_is_one_event_and_only_its_winner_is_a_master(
+    service: Service,
+) -> None:
+    accounts = accounts_of(service)
+    event = uuid.uuid4().hex[:12]
+    ids: list[int] = []
+    by_name: dict[str, Any] = {}
+    for index, letter in enumerate("AB"):
+        details = group_details(event, "OTB cup", letter, 2, 1)
+        details |= {"finish": "confirm", **OTB}
+        regulations = Regulations(name=f"OTB cup — group {letter}", details=details)
+        tid = service.create_tournament(regulations).tournament_id
+        for n in range(6):
+            name = f"{letter}-{n + 1}"
+            info = PlayerInfo(name, rating=2500 - 7 * (index + 2 * n))
+            number = int(service.add_player(tid, info).data["number"])
+            by_name[name] = person(accounts, name.lower().replace("-", ""))
+            accounts.link_entry(tid, number, by_name[name].id)
+        service.draw_lots(tid, LotsMethod.RATING)
+        ids.append(tid)
+    for name in [*(f"A-{n}" for n in range(1, 7)), "B-1", "B-2", "B-3"]:
+        accounts.adjust(by_name[name].id, games=20, tournaments=1, reason="imported")
+    # the event's players are counted over its groups (9 eligible of 12), not group by group
+    with pytest.raises(RuleError) as refused:
+        service.start(ids[0])
+    said = str(refused.value)
+    assert "an over-the-board event needs at least 10 eligible registered players" in said
+    assert "it has 9 — not eligible: OTB cup — group B: player 4 B-4: at least 20 games" in said
+    accounts.adjust(by_name["B-4"].id, games=20, tournaments=1, reason="imported")
+    for tid in ids:
+        service.start(tid)  # 6 players each, 10 eligible in the event
+    finish_all(service, ids)  # the strongest wins each group: A-1 and B-1
+    assert not accounts.master(by_name["A-1"].id).is_master  # a group's winner goes on
+    knockout = service.create_knockout_stage(ids[0]).tournament_id
+    for player in service.overview(knockout).players:
+        accounts.link_entry(knockout, player.number, by_name[player.name].id)
+    service.start(knockout)  # its two qualifiers: the groups' players were counted
+    (final,) = service.overview(knockout).games
+    service.record_result(knockout, final.round, final.board, "1-0")
+    if service.overview(knockout).status != "finished":
+        service.finish(knockout)
+    champion = next(p for p in service.overview(knockout).players if p.place == 1)
+    status = accounts.master(by_name[champion.name].id)
+    assert (status.is_master, status.won) == (True, ("OTB cup — knockout",))
+    other = "B-1" if champion.name == "A-1" else "A-1"
+    assert not accounts.master(by_name[other].id).is_master
 
 
 # -- the kind of event is fixed once started ---------------------------------------------
@@ -381,3 +435,44 @@ def test_the_regulations_page_says_who_may_enter_and_the_over_the_board_rules(
     assert "не меньше 20 партий, сыгранных на сайте" in russian
     rules = re.search(r'id="otb-rules">(.*?)</dd>', russian, re.S)
     assert rules and "не меньше 10 игроков с допуском" in rules.group(1)
+
+
+# -- item 5: the portal's preset and the Buchholz warning on every surface that chooses ----
+
+
+def test_the_manage_page_warns_when_buchholz_is_chosen_for_a_round_robin(site: Any) -> None:
+    client, svc, _accounts = site
+    tid = svc.create_tournament(Regulations(name="Club")).tournament_id
+    form = {"csrf_token": _csrf(client.get(f"/t/{tid}/manage").text), "tiebreaks": "BH,SB"}
+    page = client.post(f"/t/{tid}/manage/regulations", data=form).text
+    assert svc.overview(tid).settings["tiebreaks"] == ["BH", "SB"]  # a warning, not a refusal
+    assert "Buchholz (BH) is not for a round robin" in page
+    form = {"csrf_token": _csrf(page), "tiebreaks": "BH/C1,SB"}
+    russian = client.post(
+        f"/t/{tid}/manage/regulations", data=form, headers={"Accept-Language": "ru"}
+    ).text
+    assert "Бухгольц (BH/C1)" in russian
+    form = {"csrf_token": _csrf(page), "tiebreaks": "portal"}
+    page = client.post(f"/t/{tid}/manage/regulations", data=form).text
+    assert svc.overview(tid).settings["tiebreaks"] == ["SB", "ARO_RATED"]
+    assert "is not for a round robin" not in page
+
+
+def test_the_portal_preset_from_the_api_and_the_command_line(
+    site: Any, db_url: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    client, svc, accounts = site
+    admin = accounts.find_user("admin")
+    assert admin is not None
+    auth = {"Authorization": f"Bearer {accounts.create_token(admin.id, 'script')}"}
+    made = client.post(
+        "/api/v1/tournaments", json={"name": "Portal", "tiebreaks": "portal"}, headers=auth
+    )
+    assert made.status_code == 201, made.text
+    assert svc.overview(made.json()["id"]).settings["tiebreaks"] == ["SB", "ARO_RATED"]
+    assert made.json()["warnings"] == []
+    monkeypatch.setenv("CROSSTABLE_ACTOR", "arbiter")
+    code, _out, err = run(capsys, "new", "Portal 2", "--preset", "portal", "--db", db_url)
+    assert (code, err) == (0, "")
+    latest = max(t.id for t in svc.tournaments())
+    assert svc.overview(latest).settings["tiebreaks"] == ["SB", "ARO_RATED"]

@@ -284,7 +284,7 @@ def start_problems(session: Session, row: TournamentRow) -> list[str]:
     users = {number: session.get(UserRow, uid) for number, uid in links.items()}
     flagged = sorted(n for n, user in users.items() if user is not None and user.flagged)
     if flagged:
-        names = ", ".join(_entry(session, row.id, n) for n in flagged)
+        names = Message.joined(", ", [_entry(session, row.id, n) for n in flagged])
         problems.append(
             Message(
                 (
@@ -298,19 +298,48 @@ def start_problems(session: Session, row: TournamentRow) -> list[str]:
     if organisers:
         problems.append(organisers)
     if venue_kind(row.regulations) == "otb":
-        rules = rules_of(eligibility_of(session, row.id), row.regulations)
-        eligible = 0
-        missing: list[str] = []
-        entries = session.scalars(select(EntryRow).where(EntryRow.tournament_id == row.id))
+        shortfall_of = _otb_shortfall(session, row)
+        if shortfall_of:
+            problems.append(shortfall_of)
+    return problems
+
+
+def _otb_shortfall(session: Session, row: TournamentRow) -> Message | None:
+    """Why an over-the-board event lacks its :data:`OTB_MINIMUM` eligible registered
+    players (None: it has them). The event is the tournament — or, for a group of a
+    group stage + knockout, all its groups together (the players registered for the
+    event); the knockout of such an event takes the groups' qualifiers and is not
+    counted again."""
+    from crosstable.service.stage_view import EVENT, STAGE, members
+
+    details = row.regulations or {}
+    event = str(details.get(EVENT) or "")
+    if event and details.get(STAGE) == "knockout":
+        return None
+    rows = [row]
+    if event and details.get(STAGE) == "group":
+        rows = [r for r in members(session, event) if (r.regulations or {}).get(STAGE) == "group"]
+        rows = rows or [row]
+    eligible = 0
+    missing: list[str] = []
+    for member in rows:
+        rules = rules_of(eligibility_of(session, member.id), member.regulations)
+        links = {
+            link.number: session.get(UserRow, link.user_id)
+            for link in session.scalars(
+                select(EntryAccountRow).where(EntryAccountRow.tournament_id == member.id)
+            )
+        }
+        entries = session.scalars(
+            select(EntryRow).where(EntryRow.tournament_id == member.id).order_by(EntryRow.number)
+        )
         for entry in entries:
-            user = users.get(entry.number)
+            named: str = Message("player {start} {name}", start=entry.number, name=entry.name)
+            if len(rows) > 1:  # (the groups of one event: say whose entry it is)
+                named = Message("{group}: {entry}", group=member.name, entry=named)
+            user = links.get(entry.number)
             if user is None:
-                missing.append(
-                    Message(
-                        "{entry}: no account on the site",
-                        entry=_entry(session, row.id, entry.number),
-                    )
-                )
+                missing.append(Message("{entry}: no account on the site", entry=named))
                 continue
             reasons: list[str] = list(shortfall(rules, playing_record(session, user)))
             if user.flagged:
@@ -318,32 +347,29 @@ def start_problems(session: Session, row: TournamentRow) -> list[str]:
             if reasons:
                 missing.append(
                     Message(
-                        "{entry}: {reasons}",
-                        entry=_entry(session, row.id, entry.number),
-                        reasons=Message.joined("; ", reasons),
+                        "{entry}: {reasons}", entry=named, reasons=Message.joined("; ", reasons)
                     )
                 )
             else:
                 eligible += 1
-        if eligible < OTB_MINIMUM:
-            needs = Message(
-                (
-                    "an over-the-board event needs at least {least} eligible registered "
-                    "players to start; it has {count}"
-                ),
-                least=OTB_MINIMUM,
-                count=eligible,
-            )
-            if missing:
-                needs = Message(
-                    "an over-the-board event needs at least {least} eligible registered players "
-                    "to start; it has {count} — not eligible: {missing}",
-                    least=OTB_MINIMUM,
-                    count=eligible,
-                    missing=Message.joined(" | ", missing),
-                )
-            problems.append(needs)
-    return problems
+    if eligible >= OTB_MINIMUM:
+        return None
+    if not missing:
+        return Message(
+            (
+                "an over-the-board event needs at least {least} eligible registered "
+                "players to start; it has {count}"
+            ),
+            least=OTB_MINIMUM,
+            count=eligible,
+        )
+    return Message(
+        "an over-the-board event needs at least {least} eligible registered players "
+        "to start; it has {count} — not eligible: {missing}",
+        least=OTB_MINIMUM,
+        count=eligible,
+        missing=Message.joined(" | ", missing),
+    )
 
 
 def eligibility_of(session: Session, tournament_id: int) -> dict[str, Any]:

@@ -2,7 +2,8 @@
 
 * A **master** is any winner of a finished over-the-board event of the site (an
   entry linked to the account with the final place 1 in a finished tournament whose
-  regulations say ``venue_kind: otb``): the status follows from the results. An
+  regulations say ``venue_kind: otb``; of a group stage + knockout, the knockout's
+  winner, not a group's): the status follows from the results. An
   administrator may still grant it (``users.is_master``) or revoke it; both are
   recorded in the account's record (``account_events``), and the last word of an
   administrator stands until the next one: a revoked master stays revoked even
@@ -70,7 +71,15 @@ def won_events(session: Session, user_id: int) -> list[TournamentRow]:
         )
         .order_by(TournamentRow.id)
     )
-    return [row for row in session.scalars(query) if venue_kind(row.regulations) == "otb"]
+    return [row for row in session.scalars(query) if _whole_event(row)]
+
+
+def _whole_event(row: TournamentRow) -> bool:
+    """An over-the-board event that is won as a whole: not a group of a group stage +
+    knockout (its winner goes on to the knockout; the knockout's winner wins the event)."""
+    details = row.regulations or {}
+    # ("stage": stage_view.STAGE, not imported: stage_view imports fair play, which imports us)
+    return venue_kind(details) == "otb" and details.get("stage") != "group"
 
 
 def master_status(session: Session, user: UserRow) -> MasterStatus:

@@ -39,6 +39,7 @@ from crosstable.service.bus import Notification
 from crosstable.service.errors import ConflictError, NotFoundError
 from crosstable.service.history import append_information
 from crosstable.service.loading import settings_columns, settings_of
+from crosstable.service.lots import TIES_SEED
 from crosstable.service.stage_view import (
     EVENT,
     GROUPS,
@@ -306,7 +307,8 @@ class StagePlay(ServiceBase):
             rounds=None,
         )
         own = group.regulations or {}
-        stage_keys = {EVENT, STAGE, LETTER, NAME, GROUPS, QUALIFIERS, *KNOCKOUT_KEYS}
+        # (and not a group's seed of the lots for its ties: R-RR-10, drawn for that group)
+        stage_keys = {EVENT, STAGE, LETTER, NAME, GROUPS, QUALIFIERS, TIES_SEED, *KNOCKOUT_KEYS}
         details = {k: str(v) for k, v in own.items() if k not in stage_keys}
         details |= {
             EVENT: view.event,

@@ -9,7 +9,9 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from crosstable.core.errors import RuleError
-from crosstable.core.model import LotsMethod
+from crosstable.core.model import LotsMethod, System
+from crosstable.core.text import Message
+from crosstable.core.tiebreaks.presets import buchholz_warnings
 from crosstable.service import PlayerInfo
 from crosstable.service.history import ReopeningError
 from crosstable.web.i18n import gettext as _
@@ -287,7 +289,10 @@ def regulations(tid: int, request: Request, form: CheckedForm) -> Response:
     change = site.service.edit_regulations(
         tid, actor=caller.actor, override_reason=text(form, "override") or None, **values
     )
-    return _done(request, tid, change.summary)
+    # a warning, not a refusal, when Buchholz is chosen for a round robin (R-X-8, seed 004)
+    system = System(site.service.overview(tid).settings["system"])
+    warnings = buchholz_warnings(system, values.get("tiebreaks", ()))
+    return _done(request, tid, Message.joined(" ", [change.summary, *warnings]))
 
 
 @router.post("/t/{tid}/approve")
