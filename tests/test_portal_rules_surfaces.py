@@ -27,7 +27,7 @@ from test_service_support import db_url, service, store  # noqa: F401
 
 from crosstable.cli import main
 from crosstable.core.errors import RuleError
-from crosstable.core.model import LotsMethod
+from crosstable.core.model import LotsMethod, System
 from crosstable.service import PlayerInfo, Regulations, Service
 from crosstable.service.accounts import Accounts
 from crosstable.service.stage_view import group_details
@@ -476,3 +476,20 @@ def test_the_portal_preset_from_the_api_and_the_command_line(
     assert (code, err) == (0, "")
     latest = max(t.id for t in svc.tournaments())
     assert svc.overview(latest).settings["tiebreaks"] == ["SB", "ARO_RATED"]
+
+
+def test_the_regulations_page_publishes_the_defaults_too(site: Any) -> None:
+    client, svc, _accounts = site
+    plain = svc.create_tournament(Regulations(name="Club")).tournament_id
+    page = client.get(f"/t/{plain}/regulations").text
+    items = dict(re.findall(r"<dt>([^<]+)</dt><dd>([^<]*)</dd>", page))
+    assert items["Forfeits in tie-breaks"].startswith("counted as games")
+    assert items["Players equal after the tie-breaks"] == "they share the place"
+    assert items["Kind of event"] == "online"
+    knockout = Regulations(name="Cup", system=System.KNOCKOUT)
+    cup = svc.create_tournament(knockout).tournament_id
+    page = client.get(f"/t/{cup}/regulations").text
+    assert "Forfeits in tie-breaks" not in page and "Players equal after" not in page
+    assert "Kind of event" in page
+    russian = client.get(f"/t/{plain}/regulations", headers={"Accept-Language": "ru"}).text
+    assert "<dt>Неявки в дополнительных показателях</dt>" in russian

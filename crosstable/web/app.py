@@ -39,7 +39,7 @@ from crosstable.web.headers import SecurityHeaders
 from crosstable.web.hub import Hub
 from crosstable.web.limits import BodyLimit
 from crosstable.web.messages import error_text, translate
-from crosstable.web.regulation_text import regulation_items
+from crosstable.web.regulation_text import published_details, regulation_items
 from crosstable.web.security import (
     ResultLimits,
     bearer_token,
@@ -65,6 +65,7 @@ def _templates() -> Jinja2Templates:
     env.globals["tiebreak_head"] = i18n.tiebreak_head
     env.globals["knockout_round"] = i18n.knockout_round
     env.globals["regulation_items"] = regulation_items
+    env.globals["published_details"] = published_details  # defaults said too (R-RR-10, 14)
     env.globals["frac"] = lambda v: Fraction(str(v))
     env.globals["by_name"] = sheets.by_name  # the alphabetical pairing list (issue 16.5)
     env.globals["colour_name"] = sheets.colour_name

@@ -80,6 +80,26 @@ def regulation_items(details: Mapping[str, Any], status: str = "") -> list[tuple
     ]
 
 
+def published_details(details: Mapping[str, Any], system: str) -> dict[str, Any]:
+    """The details with the rules that are published even when left at their default:
+    whether forfeits count in the tie-breaks (R-RR-14: a round robin's or a
+    Scheveningen's), what happens to ties after the tie-breaks (R-RR-10; not a
+    knockout's, whose bracket decides) and the kind of event (online by default).
+
+    >>> list(published_details({"venue": "Yerevan"}, "round-robin"))
+    ['venue', 'forfeits_in_tiebreaks', 'ties', 'venue_kind']
+    >>> list(published_details({"ties": "lots"}, "knockout"))
+    ['ties', 'venue_kind']
+    """
+    shown = dict(details)
+    if system in ("round-robin", "scheveningen"):
+        shown.setdefault("forfeits_in_tiebreaks", "yes")
+    if system != "knockout":
+        shown.setdefault("ties", "shared")
+    shown.setdefault("venue_kind", "online")
+    return shown
+
+
 def seed_text(value: Any, status: str) -> str:
     """The seed of the colours: as it is once finished, before that its SHA-256."""
     import hashlib
