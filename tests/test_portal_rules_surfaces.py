@@ -493,3 +493,26 @@ def test_the_regulations_page_publishes_the_defaults_too(site: Any) -> None:
     assert "Kind of event" in page
     russian = client.get(f"/t/{plain}/regulations", headers={"Accept-Language": "ru"}).text
     assert "<dt>Неявки в дополнительных показателях</dt>" in russian
+
+
+def test_the_api_says_which_organisers_play_from_the_entries_there_are(site: Any) -> None:
+    client, svc, accounts = site
+    boris = accounts.create_user("boris", "password-boris", is_master=True)
+    clara = accounts.create_user("clara", "password-clara", is_master=True)
+    tid = svc.create_tournament(Regulations(name="Club")).tournament_id
+    accounts.set_staff(tid, boris.id, "organiser")
+    accounts.set_staff(tid, clara.id, "organiser")
+    number = int(svc.add_player(tid, PlayerInfo("Boris")).data["number"])
+    accounts.link_entry(tid, number, boris.id)
+
+    def plays() -> dict[str, bool]:
+        staff = client.get(f"/api/v1/tournaments/{tid}/organisers").json()["staff"]
+        return {member["username"]: member["plays"] for member in staff}
+
+    assert plays() == {"boris": True, "clara": False}
+    svc.remove_player(tid, number)  # the link stays behind; the entry is gone
+    assert plays() == {"boris": False, "clara": False}
+    # and so clara may now play: boris, who no longer plays, stays off the board
+    assert accounts.registration_problems(tid, clara) == [
+        "the organiser has not opened self-registration"
+    ]

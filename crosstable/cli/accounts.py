@@ -197,10 +197,7 @@ def link_command(
 
 def staff_of(accounts: Accounts, tournament_id: int) -> list[dict[str, Any]]:
     """The organisers and helpers, and who of them plays (an entry linked to them)."""
-    from crosstable.service.organisers import players
-
-    with accounts.store.reading() as session:
-        playing = players(session, tournament_id)
+    playing = accounts.playing(tournament_id)
     return [
         {"username": accounts.user(uid).username, "role": role, "plays": uid in playing}
         for uid, role in sorted(accounts.staff(tournament_id).items())

@@ -33,6 +33,14 @@ class Staff(AccountsBase):
             rows = session.scalars(select(StaffRow).where(StaffRow.tournament_id == tournament_id))
             return {r.user_id: r.role for r in rows}
 
+    def playing(self, tournament_id: int) -> set[int]:
+        """The accounts with an entry in the tournament (an entry removed since its link
+        was made does not count: the organisers' rule reads the same, R-X-1)."""
+        from crosstable.service.organisers import players
+
+        with self.store.reading() as session:
+            return players(session, tournament_id)
+
     def set_staff(
         self, tournament_id: int, user_id: int, role: str | None, *, actor: str = ""
     ) -> None:

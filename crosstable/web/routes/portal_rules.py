@@ -209,7 +209,7 @@ def api_organisers(tid: Num, request: Request, caller: ApiCaller) -> dict[str, A
     """The tournament's organisers and helpers, and which of them play."""
     site = caller_of(request)[0]
     site.service.revision(tid)  # 404 for an unknown tournament
-    playing = set(site.accounts.entry_accounts(tid).values())
+    playing = site.accounts.playing(tid)
     staff = []
     for user_id, role in sorted(site.accounts.staff(tid).items()):
         user = site.accounts.user(user_id)
