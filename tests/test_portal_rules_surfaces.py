@@ -117,7 +117,7 @@ def test_a_sole_organiser_who_plays_keeps_the_start_back_in_both_languages(
 
 def test_the_organisers_rule_is_worded_for_one_or_several(service: Service) -> None:
     accounts = accounts_of(service)
-    owner, second, third = (person(accounts, n, is_master=True) for n in ("owner", "b", "c"))
+    owner, second, third = (person(accounts, n, is_master=True) for n in ("owner", "bo", "cy"))
     tid = open_tournament(service, accounts, owner)
     accounts.set_staff(tid, second.id, "organiser")
     enter(service, accounts, tid, owner)
@@ -132,7 +132,7 @@ def test_the_organisers_rule_is_worded_for_one_or_several(service: Service) -> N
     assert "owner остался бы единственным организатором и играет" in error_text(refused.value, "ru")
     accounts.set_staff(tid, third.id, "organiser")
     enter(service, accounts, tid, third)  # second does not play: allowed
-    assert accounts.registration_problems(tid, second) == [several + " (owner, c already play)"]
+    assert accounts.registration_problems(tid, second) == [several + " (owner, cy already play)"]
 
 
 def test_the_master_status_reads_in_russian(service: Service) -> None:
@@ -319,6 +319,8 @@ def test_organisers_and_links_from_the_command_line(
     assert code == 2 and "at least one of them does not play (boris already plays)" in err
     code, _, err = run(capsys, "account", "link", "dmitri", "9", "--db", db_url)
     assert code == 2 and "has no entry 9" in err
+    code, out, _ = run(capsys, "organisers", "--remove", "dmitri", "--db", db_url)
+    assert (code, out) == (0, "@boris: organiser (plays)\n@clara: organiser\n")
     # the over-the-board event does not start: one account, no ten eligible players
     assert run(capsys, "draw", "--by", "rating", "--db", db_url)[0] == 0
     code, _, err = run(capsys, "start", "--db", db_url)

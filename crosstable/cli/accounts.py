@@ -214,8 +214,8 @@ def organisers_command(
 ) -> None:
     """A tournament's organisers and helpers, and who of them plays; add or remove one."""
     chosen = _format(shown)
-    changes = [(name, role) for name, role in ((add, "organiser"), (helper, "helper")) if name]
-    changes += [(remove, None)] if remove else []
+    wanted: list[tuple[str, str | None]] = [(add, "organiser"), (helper, "helper"), (remove, None)]
+    changes = [(name, role) for name, role in wanted if name]
     with _service(db) as service:
         tid = _current(service, tournament)
         accounts = Accounts(service.store, clock=service.clock)
