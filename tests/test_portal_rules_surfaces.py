@@ -30,6 +30,7 @@ from crosstable.core.errors import RuleError
 from crosstable.core.model import LotsMethod, System
 from crosstable.service import PlayerInfo, Regulations, Service
 from crosstable.service.accounts import Accounts
+from crosstable.service.eligibility import quads_details
 from crosstable.service.stage_view import group_details
 from crosstable.store import open_store
 from crosstable.store.accounts_models import StaffRow
@@ -195,6 +196,55 @@ def test_an_over_the_board_group_stage_is_one_event_and_only_its_winner_is_a_mas
     assert (status.is_master, status.won) == (True, ("OTB cup — knockout",))
     other = "B-1" if champion.name == "A-1" else "A-1"
     assert not accounts.master(by_name[other].id).is_master
+
+
+# -- an over-the-board event of quads ------------------------------------------------------
+
+
+def test_the_quads_of_an_over_the_board_event_are_one_event_won_in_the_first_quad(
+    service: Service,
+) -> None:
+    """Quads (R-RR-17) of one over-the-board event are counted together for the ten
+    eligible (each quad of four could never have ten), and the event is won in its
+    strongest quad: quad 1's winner becomes a master, another quad's does not."""
+    accounts = accounts_of(service)
+    event = uuid.uuid4().hex[:12]
+    ids: list[int] = []
+    by_name: dict[str, Any] = {}
+    for quad in (1, 2, 3):
+        details = quads_details(event, quad) | {"finish": "confirm", **OTB}
+        regulations = Regulations(name=f"OTB quads — quad {quad}", details=details)
+        tid = service.create_tournament(regulations).tournament_id
+        for n in range(4):
+            name = f"Q{quad}-{n + 1}"
+            info = PlayerInfo(name, rating=2400 - 100 * quad - 10 * n)
+            number = int(service.add_player(tid, info).data["number"])
+            by_name[name] = person(accounts, name.lower().replace("-", ""))
+            accounts.link_entry(tid, number, by_name[name].id)
+        service.draw_lots(tid, LotsMethod.RATING)
+        ids.append(tid)
+    eligible = [f"Q{q}-{n}" for q in (1, 2) for n in range(1, 5)] + ["Q3-1"]
+    for name in eligible:
+        accounts.adjust(by_name[name].id, games=20, tournaments=1, reason="imported")
+    with pytest.raises(RuleError) as refused:
+        service.start(ids[2])
+    said = str(refused.value)
+    assert "it has 9 — not eligible: OTB quads — quad 3: player 2 Q3-2" in said
+    accounts.adjust(by_name["Q3-2"].id, games=20, tournaments=1, reason="imported")
+    for tid in ids:
+        service.start(tid)  # 4 players each, 10 eligible in the event
+    finish_all(service, ids)  # the strongest wins each quad: Q1-1, Q2-1, Q3-1
+    status = accounts.master(by_name["Q1-1"].id)
+    assert (status.is_master, status.won) == (True, ("OTB quads — quad 1",))
+    assert not accounts.master(by_name["Q2-1"].id).is_master
+    assert not accounts.master(by_name["Q3-1"].id).is_master
+    # a quad that is not of an event is an event of its own: four players are too few
+    alone = service.create_tournament(Regulations(name="Lone quad", details=dict(OTB)))
+    for n in range(4):
+        service.add_player(alone.tournament_id, PlayerInfo(f"L{n}", rating=2000 - n))
+    service.draw_lots(alone.tournament_id, LotsMethod.RATING)
+    with pytest.raises(RuleError, match="it has 0"):
+        service.start(alone.tournament_id)
 
 
 # -- the kind of event is fixed once started ---------------------------------------------
@@ -401,6 +451,27 @@ def test_the_wizard_chooses_the_kind_of_event_ties_and_forfeits(site: Any) -> No
     bad = client.post("/new", data=form | {"venue_kind": "moon"}, follow_redirects=False)
     assert bad.status_code == 422 and "venue kind is online or otb" in bad.text
     assert len(svc.tournaments()) == 1
+
+
+def test_the_wizard_makes_the_quads_of_one_event(site: Any) -> None:
+    client, svc, _accounts = site
+    page = client.get("/new").text
+    players = "\n".join(f"Player {n}, {2300 - 10 * n}" for n in range(1, 13))
+    form = {
+        "csrf_token": _csrf(page),
+        "name": "Club quads",
+        "format": "quads",
+        "list": players,
+        "venue_kind": "otb",
+    }
+    made = client.post("/new", data=form, follow_redirects=False)
+    assert made.status_code == 303, made.text
+    details = [svc.overview(t.id).settings["regulations"] for t in svc.tournaments()]
+    assert len(details) == 3 and len({d["quads_event"] for d in details}) == 1
+    assert sorted(d["quad"] for d in details) == ["1", "2", "3"]
+    first = next(t for t in svc.tournaments() if t.name.endswith("quad 1"))
+    strongest = {p.name for p in svc.overview(first.id).players}
+    assert strongest == {"Player 1", "Player 2", "Player 3", "Player 4"}
 
 
 def test_the_manage_page_sets_the_kind_of_event_until_the_start(site: Any) -> None:

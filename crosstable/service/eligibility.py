@@ -38,6 +38,26 @@ VENUE_KIND = "venue_kind"
 VENUE_KINDS = ("online", "otb")
 #: R-X-2: an over-the-board event starts with at least this many eligible players
 OTB_MINIMUM = 10
+#: the details that make the quads of one event one event (R-RR-17's quads; issue 12
+#: item 3): the event's key, the same in each quad, and the quad's number (1 the strongest)
+QUADS_EVENT = "quads_event"
+QUAD = "quad"
+
+
+def quads_details(event: str, number: int) -> dict[str, str]:
+    """The details of quad ``number`` (1 the strongest) of the quads event ``event``."""
+    return {QUADS_EVENT: event, QUAD: str(number)}
+
+
+def quads_of_event(session: Session, row: TournamentRow) -> list[TournamentRow]:
+    """The quads of ``row``'s quads event (itself among them), or ``[row]``."""
+    event = str((row.regulations or {}).get(QUADS_EVENT) or "")
+    if not event:
+        return [row]
+    query = select(TournamentRow).where(TournamentRow.regulations[QUADS_EVENT].as_string() == event)
+    return list(session.scalars(query.order_by(TournamentRow.id))) or [row]
+
+
 #: R-X-2 (seed 002): the rules an over-the-board event applies when it sets none
 OTB_RULES: dict[str, int] = {"min_rated_games": 20, "min_online_tournaments": 1}
 #: results at the board (each side's TRF code): 1, = and 0
@@ -308,15 +328,15 @@ def _otb_shortfall(session: Session, row: TournamentRow) -> Message | None:
     """Why an over-the-board event lacks its :data:`OTB_MINIMUM` eligible registered
     players (None: it has them). The event is the tournament — or, for a group of a
     group stage + knockout, all its groups together (the players registered for the
-    event); the knockout of such an event takes the groups' qualifiers and is not
-    counted again."""
+    event), and for a quad all the quads of its event; the knockout of a group stage
+    takes the groups' qualifiers and is not counted again."""
     from crosstable.service.stage_view import EVENT, STAGE, members
 
     details = row.regulations or {}
     event = str(details.get(EVENT) or "")
     if event and details.get(STAGE) == "knockout":
         return None
-    rows = [row]
+    rows = quads_of_event(session, row)  # (the quads of one event, counted together)
     if event and details.get(STAGE) == "group":
         rows = [r for r in members(session, event) if (r.regulations or {}).get(STAGE) == "group"]
         rows = rows or [row]

@@ -3,11 +3,12 @@
 * A **master** is any winner of a finished over-the-board event of the site (an
   entry linked to the account with the final place 1 in a finished tournament whose
   regulations say ``venue_kind: otb``; of a group stage + knockout, the knockout's
-  winner, not a group's): the status follows from the results. An
-  administrator may still grant it (``users.is_master``) or revoke it; both are
-  recorded in the account's record (``account_events``), and the last word of an
-  administrator stands until the next one: a revoked master stays revoked even
-  after another win, until an administrator grants the status again.
+  winner, not a group's; of a quads event, the winner of the strongest quad, 1): the
+  status follows from the results. An administrator may still grant it
+  (``users.is_master``) or revoke it; both are recorded in the account's record
+  (``account_events``), and the last word of an administrator stands until the
+  next one: a revoked master stays revoked even after another win, until an
+  administrator grants the status again.
 * A tournament may have several **organisers** (staff role ``organiser``; the
   creator is the first). A sole organiser may not play in it; with several, at
   least one of them does not play. Refused when an organiser registers (or is
@@ -23,7 +24,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from crosstable.core.text import Message
-from crosstable.service.eligibility import venue_kind
+from crosstable.service.eligibility import QUAD, QUADS_EVENT, venue_kind
 from crosstable.store.accounts_models import AccountEventRow, EntryAccountRow, StaffRow, UserRow
 from crosstable.store.models import EntryRow, TournamentRow
 
@@ -76,8 +77,11 @@ def won_events(session: Session, user_id: int) -> list[TournamentRow]:
 
 def _whole_event(row: TournamentRow) -> bool:
     """An over-the-board event that is won as a whole: not a group of a group stage +
-    knockout (its winner goes on to the knockout; the knockout's winner wins the event)."""
+    knockout (its winner goes on to the knockout; the knockout's winner wins the event),
+    nor a quad other than the strongest of a quads event."""
     details = row.regulations or {}
+    if details.get(QUADS_EVENT) and details.get(QUAD) != "1":
+        return False  # (a quads event is won in its strongest quad, quad 1)
     # ("stage": stage_view.STAGE, not imported: stage_view imports fair play, which imports us)
     return venue_kind(details) == "otb" and details.get("stage") != "group"
 

@@ -312,6 +312,13 @@ def create_tournaments(site: Site, caller: Caller, spec: WizardSpec) -> list[int
     if spec.format == "groups":  # the groups of one event, and its knockout's settings
         spec.stage_plan()
         links = spec.stage_links(len(sections))
+    if spec.format == "quads":  # the quads of one event (counted together over the board)
+        import secrets
+
+        from crosstable.service.eligibility import quads_details
+
+        event = secrets.token_hex(6)
+        links = [quads_details(event, number) for number in range(1, len(sections) + 1)]
     for name, players in sections:
         settings = spec.regulations(name).settings()
         check_field(settings.system, len(players), cycles=settings.cycles)
