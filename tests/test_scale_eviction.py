@@ -11,7 +11,6 @@ import gc
 import tracemalloc
 
 import pytest
-
 from test_service_support import db_url, make_service, service, started, store  # noqa: F401
 
 from crosstable.service import Service
