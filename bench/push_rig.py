@@ -12,7 +12,9 @@ it). Not part of the product; needs the Debian packages ``nginx`` and
 
 * :class:`PushServer` renders **deploy/nginx.conf itself** into ``folder`` (ports,
   upstreams, pid/log/temp paths, the package's static files; every substitution
-  must match, so a changed deploy file fails here instead of drifting) and runs
+  must match, so a changed deploy file fails here instead of drifting; with
+  ``redis_url`` its commented Redis lines on, for several nginx on one Redis:
+  tests/test_push_redis.py) and runs
   ``nginx -p folder -c conf`` as the current user, in a process group of its own
   (:meth:`~PushServer.kill` is a ``kill -9`` of master and workers).
 * :class:`AppProcess` is one ``python -m crosstable serve --push-url …`` process.
@@ -92,8 +94,10 @@ def render_config(
     connections: int = 8192,
     workers: int = 1,
     text: str | None = None,
+    redis_url: str | None = None,
 ) -> str:
-    """deploy/nginx.conf for a run as the current user in ``folder`` on these ports."""
+    """deploy/nginx.conf for a run as the current user in ``folder`` on these ports
+    (``redis_url``: with its commented Redis lines on, channels kept in that Redis)."""
     text = DEPLOY_CONF.read_text() if text is None else text
     nofile = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
     if nofile == resource.RLIM_INFINITY:
@@ -129,6 +133,31 @@ def render_config(
         text, count = re.subn(pattern, lambda _m, r=replacement: r, text, count=1)
         if count != 1:
             raise ValueError(f"deploy/nginx.conf: {pattern!r} not found (the rig must follow it)")
+    if redis_url is not None:
+        text = _with_redis(text, redis_url)
+    return text
+
+
+def _with_redis(text: str, redis_url: str) -> str:
+    """deploy/nginx.conf's Redis upstream and every nchan location's
+    ``nchan_redis_pass`` uncommented (docs/deploy.md "Several machines")."""
+    upstream = (
+        "    # upstream crosstable_redis {\n"
+        "    #     nchan_redis_server redis://10.0.0.5:6379;\n"
+        "    # }\n"
+    )
+    if text.count(upstream) != 1:
+        raise ValueError("deploy/nginx.conf: the commented crosstable_redis upstream is gone")
+    text = text.replace(
+        upstream,
+        f"    upstream crosstable_redis {{\n        nchan_redis_server {redis_url};\n    }}\n",
+    )
+    locations = len(re.findall(r"\n +nchan_(?:publisher|subscriber) ", text))
+    text, count = re.subn(r"# (nchan_redis_pass crosstable_redis;)", lambda m: m.group(1), text)
+    if count != locations:
+        raise ValueError(
+            f"deploy/nginx.conf: {count} nchan_redis_pass lines for {locations} nchan locations"
+        )
     return text
 
 
@@ -144,6 +173,7 @@ class PushServer:
         publish_port: int | None = None,
         connections: int = 8192,
         workers: int = 1,
+        redis_url: str | None = None,
     ) -> None:
         binary = nginx_binary()
         if binary is None:
@@ -155,6 +185,8 @@ class PushServer:
         self.upstreams = upstreams
         self.connections = connections
         self.workers = workers
+        #: channels in this Redis (``redis://127.0.0.1:PORT``) instead of nginx's memory
+        self.redis_url = redis_url
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -176,6 +208,7 @@ class PushServer:
                 upstreams=self.upstreams,
                 connections=self.connections,
                 workers=self.workers,
+                redis_url=self.redis_url,
             )
         )
         log = (self.folder / "nginx.out").open("ab")

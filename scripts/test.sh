@@ -15,6 +15,7 @@ if [ -x scripts/chromium.sh ]; then
   export CROSSTABLE_CHROMIUM
 fi
 [ -x scripts/nginx.sh ] && bash scripts/nginx.sh >/dev/null  # nginx + nchan: tests/test_push_deploy.py
+[ -x scripts/redis.sh ] && bash scripts/redis.sh >/dev/null  # Redis for two nginx: tests/test_push_redis.py
 python3 -m ruff check .
 python3 -m ruff format --check .
 python3 -m mypy crosstable/core
