@@ -375,7 +375,6 @@ class Publisher:
         restarted (nchan's memory is empty, a message may have been lost on the way):
         publish again the tournaments published lately."""
         sentinel = f"alive-{self.bus.origin}"
-        alive = False
         while not self._stop.is_set():
             self._wake.wait(self.retry_every)
             self._wake.clear()
@@ -383,19 +382,20 @@ class Publisher:
                 return
             try:
                 if not self._down:
-                    if alive and self._get(sentinel) == 404:
-                        log.warning("the push server lost its channels: publishing again")
-                        self._went_down({tid: [] for tid in self._recent()})
-                        alive = False
-                    if not alive:
+                    # (also after an outage this loop saw: nginx may have restarted
+                    # meanwhile, and then every recent tournament is published again,
+                    # not only those changed during the outage)
+                    if self._get(sentinel) == 404:
+                        recent = self._recent()
+                        if recent:
+                            log.warning("the push server lost its channels: publishing again")
+                            self._went_down({tid: [] for tid in recent})
                         self._post(sentinel, {"origin": self.bus.origin})
-                        alive = True
                     continue
                 self._send_dirty()
             except PushRefusedError as error:
                 log.error("the push server refused this process's sentinel (%s)", error)
             except PushError:
-                alive = False
                 with self._locks_lock:
                     self._down = True
 
@@ -412,6 +412,8 @@ class Publisher:
     def _send_dirty(self) -> None:
         with self._locks_lock:
             dirty, self._dirty = self._dirty, {}
+        if not dirty:  # (nothing to send: ask whether it answers before saying so)
+            self._get(f"alive-{self.bus.origin}")
         try:
             for tid in list(dirty):
                 try:
