@@ -56,7 +56,8 @@ def register(app: typer.Typer) -> None:
 
 
 @contextmanager
-def _accounts(db: str | None) -> Iterator[Accounts]:
+def open_accounts(db: str | None) -> Iterator[Accounts]:
+    """The accounts of the database ``db`` (closed at the end)."""
     from crosstable.store import open_store
 
     store = open_store(db)
@@ -121,7 +122,7 @@ def show_command(
 ) -> None:
     """The counts (the site's and the adjustment apart) and the master status."""
     chosen = _format(shown)
-    with _accounts(db) as accounts:
+    with open_accounts(db) as accounts:
         _print_record(record_of(accounts, _find(accounts, username)), chosen)
 
 
@@ -144,7 +145,7 @@ def adjust_command(
     chosen = _format(shown)
     if games is None and tournaments is None:
         raise RuleError("give --games or --tournaments (or both)")
-    with _accounts(db) as accounts:
+    with open_accounts(db) as accounts:
         user = _find(accounts, username)
         accounts.adjust(
             user.id, games=games, tournaments=tournaments, reason=reason, actor=by or _actor()
@@ -168,7 +169,7 @@ def master_command(
     chosen = _format(shown)
     if grant is None:
         raise RuleError("say --grant or --revoke")
-    with _accounts(db) as accounts:
+    with open_accounts(db) as accounts:
         user = _find(accounts, username)
         accounts.set_master(user.id, grant, reason=reason, actor=by or _actor())
         _print_record(record_of(accounts, user), chosen)

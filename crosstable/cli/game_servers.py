@@ -8,14 +8,12 @@ it (or of every tournament) at its own limit of results a minute; see docs/api.m
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Annotated
 
 import typer
 
+from crosstable.cli.accounts import open_accounts
 from crosstable.cli.series import DbOption
-from crosstable.service.accounts import Accounts
 
 game_server_app = typer.Typer(
     help="Game servers' API tokens: their own limit, the tournaments granted to them.",
@@ -31,17 +29,6 @@ Tournaments = Annotated[
 def register(app: typer.Typer) -> None:
     """Add ``crosstable game-server`` to ``app``."""
     app.add_typer(game_server_app, name="game-server")
-
-
-@contextmanager
-def _accounts(db: str | None) -> Iterator[Accounts]:
-    from crosstable.store import open_store
-
-    store = open_store(db)
-    try:
-        yield Accounts(store)
-    finally:
-        store.close()
 
 
 @game_server_app.command("create")
@@ -61,7 +48,7 @@ def create_command(
     """Make a game server's token; print it (it is shown only this once)."""
     from crosstable.service.accounts.tokens import new_game_server, tournament_list
 
-    with _accounts(db) as accounts:
+    with open_accounts(db) as accounts:
         token_id, token = new_game_server(
             accounts,
             username,
@@ -76,7 +63,7 @@ def create_command(
 @game_server_app.command("list")
 def list_command(db: DbOption = None) -> None:
     """The game servers' tokens (as JSON; never the tokens themselves)."""
-    with _accounts(db) as accounts:
+    with open_accounts(db) as accounts:
         found = [
             {
                 "id": info.token.id,
@@ -104,7 +91,7 @@ def grant_command(
     from crosstable.service.accounts.tokens import tournament_list
 
     wanted = tournament_list(tournaments)
-    with _accounts(db) as accounts:
+    with open_accounts(db) as accounts:
         accounts.grant(token, wanted, allowed=not withdraw)
     done = "withdrawn from" if withdraw else "granted to"
     typer.echo(f"{len(wanted)} tournament(s) {done} game server token {token}")
@@ -116,6 +103,6 @@ def revoke_command(
     db: DbOption = None,
 ) -> None:
     """Revoke a game server's token."""
-    with _accounts(db) as accounts:
+    with open_accounts(db) as accounts:
         accounts.revoke_game_server(token)
     typer.echo(f"game server token {token} revoked")
