@@ -21,7 +21,7 @@ tournament's own rules when it has some) before it can start (:func:`start_probl
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -200,7 +200,7 @@ def rules_of(
     return {key: value for key, value in rules.items() if value}
 
 
-def eligibility_problems(rules: Mapping[str, Any], record: PlayingRecord) -> list[str]:
+def eligibility_problems(rules: Mapping[str, Any], record: PlayingRecord) -> list[Message]:
     """Why a player with ``record`` may not enter under ``rules`` (empty: eligible).
 
     >>> [str(p) for p in eligibility_problems({"min_rated_games": 20}, PlayingRecord(18, 0))]
@@ -208,30 +208,22 @@ def eligibility_problems(rules: Mapping[str, Any], record: PlayingRecord) -> lis
     >>> eligibility_problems({"min_rated_games": 20}, PlayingRecord(18, 5))
     []
     """
-    problems: list[str] = []
-    need = int(rules.get("min_rated_games") or 0)
-    if need and record.games < need:
-        problems.append(
-            Message(
-                "eligibility: at least 1 game played is required (you have {have})",
-                have=record.games_text(),
-            )
+    return _lacking(
+        rules,
+        record,
+        lambda need, have: (
+            Message("eligibility: at least 1 game played is required (you have {have})", have=have)
             if need == 1
             else Message(
                 "eligibility: at least {need} games played are required (you have {have})",
                 need=need,
-                have=record.games_text(),
+                have=have,
             )
-        )
-    need = int(rules.get("min_online_tournaments") or 0)
-    if need and record.tournaments < need:
-        problems.append(
+        ),
+        lambda need, have: (
             Message(
-                (
-                    "eligibility: at least 1 finished online tournament is required (you have "
-                    "{have})"
-                ),
-                have=record.tournaments_text(),
+                "eligibility: at least 1 finished online tournament is required (you have {have})",
+                have=have,
             )
             if need == 1
             else Message(
@@ -240,9 +232,27 @@ def eligibility_problems(rules: Mapping[str, Any], record: PlayingRecord) -> lis
                     "have {have})"
                 ),
                 need=need,
-                have=record.tournaments_text(),
+                have=have,
             )
-        )
+        ),
+    )
+
+
+def _lacking(
+    rules: Mapping[str, Any],
+    record: PlayingRecord,
+    games: Callable[[int, str], Message],
+    tournaments: Callable[[int, str], Message],
+) -> list[Message]:
+    """What ``record`` lacks under ``rules``, each said by ``games`` / ``tournaments``
+    (the number needed, the record's count as text): one rule, two wordings."""
+    problems: list[Message] = []
+    need = int(rules.get("min_rated_games") or 0)
+    if need and record.games < need:
+        problems.append(games(need, record.games_text()))
+    need = int(rules.get("min_online_tournaments") or 0)
+    if need and record.tournaments < need:
+        problems.append(tournaments(need, record.tournaments_text()))
     return problems
 
 
@@ -254,33 +264,26 @@ def shortfall(rules: Mapping[str, Any], record: PlayingRecord) -> list[Message]:
     >>> [str(p) for p in shortfall({"min_online_tournaments": 1}, PlayingRecord(30, 0))]
     ['at least 1 finished online tournament is required (has 0)']
     """
-    problems: list[Message] = []
-    need = int(rules.get("min_rated_games") or 0)
-    if need and record.games < need:
-        problems.append(
-            Message("at least 1 game played is required (has {have})", have=record.games_text())
+    return _lacking(
+        rules,
+        record,
+        lambda need, have: (
+            Message("at least 1 game played is required (has {have})", have=have)
             if need == 1
             else Message(
-                "at least {need} games played are required (has {have})",
-                need=need,
-                have=record.games_text(),
+                "at least {need} games played are required (has {have})", need=need, have=have
             )
-        )
-    need = int(rules.get("min_online_tournaments") or 0)
-    if need and record.tournaments < need:
-        problems.append(
-            Message(
-                "at least 1 finished online tournament is required (has {have})",
-                have=record.tournaments_text(),
-            )
+        ),
+        lambda need, have: (
+            Message("at least 1 finished online tournament is required (has {have})", have=have)
             if need == 1
             else Message(
                 "at least {need} finished online tournaments are required (has {have})",
                 need=need,
-                have=record.tournaments_text(),
+                have=have,
             )
-        )
-    return problems
+        ),
+    )
 
 
 def start_problems(session: Session, row: TournamentRow) -> list[str]:
