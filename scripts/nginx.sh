@@ -12,18 +12,8 @@ if [ -n "$(find_nginx || true)" ] && [ -f "$MODULE" ]; then
   find_nginx
   exit 0
 fi
-SUDO=""
-if [ "$(id -u)" -ne 0 ]; then
-  if command -v sudo >/dev/null 2>&1; then
-    SUDO="sudo -n"
-  else
-    echo "nginx.sh: nginx with nchan is missing and this is not root: install nginx libnginx-mod-nchan" >&2
-    exit 1
-  fi
-fi
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update >/dev/null 2>&1
-$SUDO apt-get install -y --no-install-recommends nginx libnginx-mod-nchan >&2
+. "$(dirname "$0")/apt.sh"
+apt_install nginx.sh nginx libnginx-mod-nchan
 # the package may start the system service on port 80: the tests do not need it
 if command -v systemctl >/dev/null 2>&1; then $SUDO systemctl stop nginx >/dev/null 2>&1 || true; fi
 $SUDO nginx -s quit >/dev/null 2>&1 || true

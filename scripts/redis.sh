@@ -13,18 +13,8 @@ if [ -n "$(find_redis || true)" ]; then
   find_redis
   exit 0
 fi
-SUDO=""
-if [ "$(id -u)" -ne 0 ]; then
-  if command -v sudo >/dev/null 2>&1; then
-    SUDO="sudo -n"
-  else
-    echo "redis.sh: redis-server is missing and this is not root: install redis-server" >&2
-    exit 1
-  fi
-fi
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update >/dev/null 2>&1
-$SUDO apt-get install -y --no-install-recommends redis-server >&2
+. "$(dirname "$0")/apt.sh"
+apt_install redis.sh redis-server
 # the package may start the system service on port 6379: the test does not need it
 if command -v systemctl >/dev/null 2>&1; then $SUDO systemctl stop redis-server >/dev/null 2>&1 || true; fi
 if [ -x /etc/init.d/redis-server ]; then $SUDO /etc/init.d/redis-server stop >/dev/null 2>&1 || true; fi
