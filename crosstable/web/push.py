@@ -172,8 +172,12 @@ class Publisher:
         self._path = parts.path
         self.public = public.rstrip("/")
         self.bus = bus
-        self.render = render
-        self.render_in = render_in
+        #: every language from one reading of the table (else one render per language)
+        self.render_in: ManyRenderer = render_in or (
+            lambda tid, locales: [render(tid, locale) for locale in locales]
+        )
+        #: this process's sentinel channel (gone: nginx restarted)
+        self.sentinel = f"alive-{bus.origin}"
         self.revision_of = revision_of
         self.locales = locales
         self.leadership = leadership
@@ -289,10 +293,7 @@ class Publisher:
     def _publish_newest(self, tournament_id: int, changes: list[Notification]) -> None:
         for _attempt in range(5):
             revision = -1
-            if self.render_in is not None:
-                rendered = self.render_in(tournament_id, self.locales)
-            else:
-                rendered = [self.render(tournament_id, locale) for locale in self.locales]
+            rendered = self.render_in(tournament_id, self.locales)
             for locale, fragment in zip(self.locales, rendered, strict=True):
                 revision = max(
                     revision, self._publish_locale(tournament_id, locale, changes, fragment)
@@ -374,7 +375,7 @@ class Publisher:
         it still has this process's sentinel channel — when it does not, nginx was
         restarted (nchan's memory is empty, a message may have been lost on the way):
         publish again the tournaments published lately."""
-        sentinel = f"alive-{self.bus.origin}"
+        sentinel = self.sentinel
         while not self._stop.is_set():
             self._wake.wait(self.retry_every)
             self._wake.clear()
@@ -413,7 +414,7 @@ class Publisher:
         with self._locks_lock:
             dirty, self._dirty = self._dirty, {}
         if not dirty:  # (nothing to send: ask whether it answers before saying so)
-            self._get(f"alive-{self.bus.origin}")
+            self._get(self.sentinel)
         try:
             for tid in list(dirty):
                 try:
