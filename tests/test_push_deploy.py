@@ -71,9 +71,11 @@ class GameServer:
                 response = await self.client.post(url, json=body, headers=headers)
             except Exception:  # the process died under the request: again, same key
                 self.retries += 1
-                continue
+                await asyncio.sleep(0.2)  # (as a game server waits: nginx may be starting,
+                continue  # the pool may hold connections to the nginx that was killed)
             if response.status_code in (502, 503, 504):
                 self.retries += 1
+                await asyncio.sleep(0.2)
                 continue
             assert response.status_code == 200, response.text
             self.accepted[(tid, rnd, board)] = (result, int(response.json()["seq"]))
