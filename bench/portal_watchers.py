@@ -35,7 +35,9 @@ import socket
 import time
 from typing import Any
 
-_REVISION = re.compile(rb'"revision":\s*(\d+)')
+#: a message's revision; a marker's (``"fetch"`` follows: no table in it, crosstable/web/push.py)
+#: is not a delivery of the state — its table follows, and that is what is measured
+_REVISION = re.compile(rb'"revision":\s*(\d+)(,"fetch")?')
 
 
 class Watcher:
@@ -67,10 +69,12 @@ class Watcher:
         # theirs as data-revision="…", escaped)
         end = self.rest.rfind(b"\n") + 1
         if end:
-            found_revisions = _REVISION.findall(self.rest, 0, end)
+            found_revisions = [
+                int(n) for n, marker in _REVISION.findall(self.rest, 0, end) if not marker
+            ]
             self.rest = self.rest[end:]
             if found_revisions:
-                self.have(max(int(n) for n in found_revisions), now)
+                self.have(max(found_revisions), now)
         return True
 
     def have(self, revision: int, now: float) -> None:

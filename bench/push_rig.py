@@ -407,7 +407,8 @@ def apply_cells(html: str, cells: list[list[Any]], revision: int) -> str | None:
     return _REVISION.sub(f' data-revision="{revision}"', joined, count=1)
 
 
-_LIGHT = re.compile(r'\{"revision":(\d+)')
+#: a message's revision, unless it is a marker's (``"fetch"``: its table follows, or is read)
+_LIGHT = re.compile(r'\{"revision":(\d+)(?!\d|,"fetch")')
 
 
 def revision_of_html(html: str) -> int:
@@ -437,6 +438,8 @@ class Spectator:
     problems: list[str] = field(default_factory=list)
     connected: asyncio.Event = field(default_factory=asyncio.Event)
     changed: asyncio.Event = field(default_factory=asyncio.Event)
+    #: the table a marker announced, read a moment later unless it came meanwhile
+    _later: asyncio.Future[None] | None = None
 
     @property
     def channel(self) -> str:
@@ -542,7 +545,15 @@ class Spectator:
         if "table" in message:
             self._have(message["table"], revision)
             return
+        if message.get("fetch"):  # a marker: as app.js, wait a moment for the table
+            self._later = asyncio.ensure_future(self._wait(client, message["full"], revision))
+            return
         await self._full(client, message["full"], revision)
+
+    async def _wait(self, client: Any, path: str, revision: int) -> None:
+        await asyncio.sleep(0.4 + random.random() * 0.8)
+        if self.revision < revision:
+            await self._full(client, path, revision)
 
     async def _full(self, client: Any, path: str, revision: int) -> None:
         self.fulls += 1

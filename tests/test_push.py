@@ -28,6 +28,11 @@ class FakeNchan:
         self.down = False
         #: channels whose messages are refused with this status (e.g. 413: too large)
         self.refuse: dict[str, int] = {}
+        #: channels whose answer counts subscribers, as nchan's does (others answer
+        #: with no body: the publisher then counts the channel as watched)
+        self.subscribers: dict[str, int] = {}
+        #: answer with a count for every channel (0 unless ``subscribers`` says otherwise)
+        self.counting = False
         self.lock = threading.Lock()
         fake = self
 
@@ -51,7 +56,15 @@ class FakeNchan:
                     return
                 with fake.lock:
                     fake.channels.setdefault(name, []).append(body)
-                self._answer(201)
+                    watching = fake.subscribers.get(name, 0 if fake.counting else None)
+                if watching is None:
+                    self._answer(201)
+                    return
+                info = json.dumps({"messages": 1, "requested": 0, "subscribers": watching})
+                self.send_response(201 if watching else 202)
+                self.send_header("Content-Length", str(len(info)))
+                self.end_headers()
+                self.wfile.write(info.encode())
 
             def do_GET(self) -> None:
                 if fake.down:
@@ -110,6 +123,16 @@ class Tournament:
 
     def revision_of(self, _tid: int) -> int:
         return self.revision
+
+
+def counted(nchan: FakeNchan, push: Publisher) -> Publisher:
+    """``push`` once nchan has answered it with a count of subscribers (its sentinel's)."""
+    nchan.counting = True
+    for _ in range(200):
+        if nchan.messages(push.sentinel):
+            return push
+        threading.Event().wait(0.02)
+    raise AssertionError("the publisher did not post its sentinel")
 
 
 def publisher(nchan: FakeNchan, t: Tournament, bus: EventBus, **options: Any) -> Publisher:
@@ -173,6 +196,96 @@ def test_every_language_comes_from_one_reading_of_the_table(nchan: FakeNchan) ->
     assert readings == [("en", "ru")] and t.renders == 0
     assert nchan.messages("7-ru")[0]["table"] == fragment(1) + "ru"
     assert nchan.messages("7-en.table")[0]["table"] == fragment(1) + "en"
+
+
+def test_a_channel_nobody_watches_gets_a_marker_and_no_table(nchan: FakeNchan) -> None:
+    # nchan answers that 7-en has no subscriber: a marker of the revision, nothing rendered,
+    # nothing in the table channel; once someone watches, the table follows the marker at
+    # once, and afterwards the cells come alone; when they leave, markers again
+    bus, t = EventBus(), Tournament()
+    push = counted(nchan, publisher(nchan, t, bus))
+    try:
+        bus.publish(change(bus, 1))
+        (marker,) = nchan.messages("7-en")
+        assert marker == {
+            "revision": 1,
+            "fetch": True,
+            "change": marker["change"],
+            "full": "/push/table/7-en.table",
+        }
+        assert marker["change"][0]["summary"] == "R1 B1 #1"
+        assert t.renders == 0 and nchan.messages("7-en.table") == []
+        assert push.markers == 1
+
+        nchan.subscribers["7-en"] = 3  # a spectator subscribed meanwhile
+        t.revision, t.cell = 2, "1"
+        bus.publish(change(bus, 2))
+        assert [("fetch" in m, m["revision"]) for m in nchan.messages("7-en")[1:]] == [
+            (True, 2),
+            (False, 2),
+        ]
+        assert nchan.messages("7-en")[-1]["table"] == fragment(2, "1") + "en"
+        assert nchan.messages("7-en.table")[-1]["revision"] == 2 and t.renders == 1
+
+        t.revision = 3
+        bus.publish(change(bus, 3))  # watched: the cells only, no marker
+        third = nchan.messages("7-en")[-1]
+        assert third["revision"] == 3 and third["base"] == 2 and "fetch" not in third
+        assert push.markers == 2 and t.renders == 2
+
+        nchan.subscribers["7-en"] = 0  # the spectator left (nchan says so with the cells)
+        t.revision = 4
+        bus.publish(change(bus, 4))  # still the cells: the last answer said 3
+        t.revision = 5
+        bus.publish(change(bus, 5))
+        assert nchan.messages("7-en")[-1]["fetch"] is True
+        assert [m["revision"] for m in nchan.messages("7-en.table")] == [2, 3, 4]
+    finally:
+        push.stop()
+
+
+def test_a_marker_is_of_the_newest_revision(nchan: FakeNchan) -> None:
+    # the change heard is revision 1, the database is at 3 meanwhile: the marker says 3
+    bus, t = EventBus(), Tournament()
+    push = counted(nchan, publisher(nchan, t, bus))
+    try:
+        t.revision = 3
+        bus.publish(change(bus, 1))
+    finally:
+        push.stop()
+    assert [m["revision"] for m in nchan.messages("7-en")] == [3]
+
+
+def test_each_language_is_watched_on_its_own(nchan: FakeNchan) -> None:
+    # spectators read the Russian table only: the English channel gets markers, and only
+    # the Russian table is rendered
+    bus, t = EventBus(), Tournament()
+    readings: list[tuple[str, ...]] = []
+
+    def render_in(tid: int, locales: tuple[str, ...]) -> list[tuple[int, str]]:
+        readings.append(locales)
+        return [(t.revision, fragment(t.revision) + locale) for locale in locales]
+
+    nchan.subscribers["7-ru"] = 2
+    push = Publisher(
+        nchan.url,
+        bus,
+        t.render,
+        t.revision_of,
+        locales=("en", "ru"),
+        render_in=render_in,
+        retry_every=0.05,
+    ).start()
+    counted(nchan, push)
+    try:
+        bus.publish(change(bus, 1))
+        t.revision = 2
+        bus.publish(change(bus, 2))
+    finally:
+        push.stop()
+    assert readings == [("ru",), ("ru",)]
+    assert [("fetch" in m) for m in nchan.messages("7-en")] == [True, True]
+    assert [("fetch" in m) for m in nchan.messages("7-ru")] == [True, False, False]
 
 
 def test_another_process_change_is_not_published_here(nchan: FakeNchan) -> None:

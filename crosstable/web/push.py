@@ -45,6 +45,20 @@ A message nchan answers and refuses (an error status other than 502–504: too l
 for the publisher location, its memory full) is logged and not sent again: it does
 not hold up the other tournaments, and the tournament's next change publishes its
 newest state.
+
+Channels nobody watches (issue 17 item 4: of 10 000 running tournaments most have no
+spectator at a given moment): nchan's answer to a publication says how many
+subscribers the channel has (all nginx together, with Redis). A channel whose last
+answer said none, or that this process has not published to yet, gets a *marker*
+instead of the table — ``{"revision", "fetch": true, "change", "full"}``: no render,
+one POST and none to the table channel. Its answer counts the subscribers again:
+when someone subscribed meanwhile, the table is rendered and published at once, as
+for a watched channel. A page that gets a marker (it subscribed, or reconnected,
+while the channel was unwatched) and no newer table soon after reads the table:
+from ``full``, else from the app (``static/app.js``). So nothing is lost, and a
+tournament without spectators costs one small message per change and language
+instead of a read, a render and two messages. (A push server whose answers do not
+count subscribers gets the table on every channel, as before.)
 """
 
 from __future__ import annotations
@@ -78,6 +92,8 @@ KEPT_TABLES = 4096
 RECENT = 120.0
 #: seconds a poll-found change is kept by a process that is not the leader (for a takeover)
 TAKEOVER_WINDOW = 30.0
+#: channels remembered as watched (nchan last answered with subscribers; least recent go)
+KEPT_WATCHED = 65536
 
 #: renders the live fragment of a tournament for one language: (tournament, locale) → html
 Renderer = Callable[[int, str], tuple[int, str]]
@@ -143,6 +159,22 @@ def changes_json(changes: list[Notification], revision: int) -> list[dict[str, A
     ]
 
 
+def subscribers_in(answer: bytes) -> int | None:
+    """The subscribers nchan's answer to a publication counts (its channel information as
+    JSON); None when the answer does not say.
+
+    >>> subscribers_in(b'{"messages": 2, "requested": 0, "subscribers": 1 }')
+    1
+    >>> subscribers_in(b"") is None, subscribers_in(b'{"subscribers": "x"}') is None
+    (True, True)
+    """
+    try:
+        found = json.loads(answer).get("subscribers")
+    except (ValueError, AttributeError):
+        return None
+    return found if isinstance(found, int) and not isinstance(found, bool) and found >= 0 else None
+
+
 class _Connections(threading.local):
     connection: http.client.HTTPConnection | None = None
 
@@ -183,14 +215,19 @@ class Publisher:
         self.leadership = leadership
         self.timeout = timeout
         self.retry_every = retry_every
-        #: messages nchan took (for tests and the benchmark)
+        #: messages nchan took (for tests and the benchmark), and of them the markers
         self.published = 0
+        self.markers = 0
         self._local = _Connections()
         self._locks: dict[int, threading.Lock] = {}
         self._locks_lock = threading.Lock()
         #: (tournament, locale) → (revision, html) of the newest table published from here
         self._tables: OrderedDict[tuple[int, str], tuple[int, str]] = OrderedDict()
         self._tables_lock = threading.Lock()
+        #: (tournament, locale) of the channels nchan last answered had subscribers
+        self._watched: OrderedDict[tuple[int, str], None] = OrderedDict()
+        #: nchan's answers count subscribers (until one does, every channel counts as watched)
+        self._counted = False
         #: tournaments whose newest state nchan has not got (it could not be reached)
         self._dirty: dict[int, list[Notification]] = {}
         self._down = False
@@ -293,15 +330,58 @@ class Publisher:
     def _publish_newest(self, tournament_id: int, changes: list[Notification]) -> None:
         for _attempt in range(5):
             revision = -1
-            rendered = self.render_in(tournament_id, self.locales)
-            for locale, fragment in zip(self.locales, rendered, strict=True):
-                revision = max(
-                    revision, self._publish_locale(tournament_id, locale, changes, fragment)
-                )
+            watched = tuple(loc for loc in self.locales if self._is_watched(tournament_id, loc))
+            if len(watched) < len(self.locales):  # a marker where nobody watched lately
+                revision = self.revision_of(tournament_id)
+                for locale in self.locales:
+                    if locale not in watched and self._mark(
+                        tournament_id, locale, changes, revision
+                    ):
+                        watched += (locale,)  # (someone subscribed meanwhile)
+            if watched:
+                rendered = self.render_in(tournament_id, watched)
+                for locale, fragment in zip(watched, rendered, strict=True):
+                    revision = max(
+                        revision, self._publish_locale(tournament_id, locale, changes, fragment)
+                    )
             # (another process may have published an older state after our newer one)
             if self.revision_of(tournament_id) <= revision:
                 return
             changes = []
+
+    def _is_watched(self, tid: int, locale: str) -> bool:
+        """Someone watched the channel when nchan last answered (or nchan's answers do
+        not count subscribers: then every channel is)"""
+        with self._tables_lock:
+            return not self._counted or (tid, locale) in self._watched
+
+    def _watching(self, tid: int, locale: str, subscribers: int | None) -> bool:
+        """Remember what nchan answered of a live channel's subscribers (None: it did not
+        say — counted as watched); True when someone watches."""
+        key = (tid, locale)
+        with self._tables_lock:
+            if subscribers == 0:
+                self._watched.pop(key, None)
+                return False
+            self._watched[key] = None
+            self._watched.move_to_end(key)
+            while len(self._watched) > KEPT_WATCHED:
+                self._watched.popitem(last=False)
+        return True
+
+    def _mark(self, tid: int, locale: str, changes: list[Notification], revision: int) -> bool:
+        """Publish a marker of ``revision`` (no table); True when the channel turns out
+        to have subscribers (then the table follows)."""
+        body = {
+            "revision": revision,
+            "fetch": True,
+            "change": changes_json(changes, revision),
+            "full": self.table_url(tid, locale),
+        }
+        subscribers = self._post(channel(tid, locale), body)
+        self.markers += 1
+        self._published_at[tid] = time.monotonic()
+        return self._watching(tid, locale, subscribers)
 
     def _publish_locale(
         self, tid: int, locale: str, changes: list[Notification], fragment: tuple[int, str]
@@ -320,7 +400,7 @@ class Publisher:
             body["table"] = html
         body["full"] = self.table_url(tid, locale)
         self._post(table_channel(tid, locale), {"revision": revision, "table": html})
-        self._post(channel(tid, locale), body)
+        self._watching(tid, locale, self._post(channel(tid, locale), body))
         with self._tables_lock:
             kept = self._tables.get(key)
             if kept is None or kept[0] <= revision:
@@ -331,16 +411,22 @@ class Publisher:
         self._published_at[tid] = time.monotonic()
         return revision
 
-    def _post(self, name: str, body: dict[str, Any]) -> None:
+    def _post(self, name: str, body: dict[str, Any]) -> int | None:
+        """Publish ``body`` to channel ``name``; the channel's subscribers, as nchan's
+        answer counts them (None when it does not say)."""
         data = json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
-        status = self._request("POST", name, data)
+        status, answer = self._request("POST", name, data)
         if status in (502, 503, 504):
             raise PushError(f"{self.url}/{name}: HTTP {status}")
         if status not in (200, 201, 202):
             raise PushRefusedError(f"{self.url}/{name}: HTTP {status}, {len(data)} bytes")
         self.published += 1
+        subscribers = subscribers_in(answer)
+        if subscribers is not None:
+            self._counted = True
+        return subscribers
 
-    def _request(self, method: str, name: str, data: bytes | None) -> int:
+    def _request(self, method: str, name: str, data: bytes | None) -> tuple[int, bytes]:
         headers = {"Content-Type": "application/json", "Accept": "application/json"}
         for attempt in (1, 2):  # a kept-alive connection nginx closed: once more, anew
             connection = self._local.connection
@@ -352,14 +438,14 @@ class Publisher:
             try:
                 connection.request(method, f"{self._path}/{name}", data, headers)
                 response = connection.getresponse()
-                response.read()
+                answer = response.read()
             except (OSError, http.client.HTTPException) as error:
                 connection.close()
                 self._local.connection = None
                 if attempt == 2:
                     raise PushError(f"{self.url}: {error}") from None
                 continue
-            return response.status
+            return response.status, answer
         raise PushError(self.url)  # (not reached)
 
     def _lock_of(self, tournament_id: int) -> threading.Lock:
@@ -435,7 +521,7 @@ class Publisher:
 
     def _get(self, name: str) -> int:
         """The status of a GET of a channel's information (404: no such channel)."""
-        return self._request("GET", name, None)
+        return self._request("GET", name, None)[0]
 
     def flush(self, timeout: float = 10.0) -> bool:
         """Wait until nothing is left to send (tests); True if so."""

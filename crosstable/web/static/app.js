@@ -71,15 +71,27 @@
     if (live.dataset.quiet) updated(live, m.revision);
     else if (m.cells && applyCells(m, m.revision)) { /* applied */ }
     else if (m.table) swapTable(m.table, m.revision);
+    else if (m.fetch) later(m.full, m.revision);
     else fetchTable(m.full, m.revision);
     onChange({ data: JSON.stringify(m.change || [{ kind: "refresh" }]) });
   }
 
+  /* a marker (the channel had no spectator when the change was published): the table
+     usually follows at once; only when it does not, after a moment, fetch it (spread out,
+     so that the spectators who reconnected together do not all ask at once) */
+  function later(url, revision) {
+    setTimeout(function () {
+      var live = document.getElementById("live");
+      if (live && liveRevision(live) < revision) fetchTable(url, revision);
+    }, 400 + Math.floor(Math.random() * 800));
+  }
+
   /* the whole table, kept by the push server (else from the app); one read at a time
      (the kept messages a page gets on connecting may all be too new for its table) */
-  var fetching = false;
+  var fetching = false, wanted = -1;
   function fetchTable(url, revision) {
     var live = document.getElementById("live");
+    wanted = Math.max(wanted, revision);
     if (fetching) return;
     fetching = true;
     fetch(url, { cache: "no-store" }).then(function (r) {
@@ -89,13 +101,19 @@
       if (t.revision >= revision && t.revision > liveRevision(live)) swapTable(t.table, t.revision);
       else throw new Error("stale");
     }).catch(function () {
+      if (liveRevision(live) >= revision) return; /* (a newer table came meanwhile) */
       var m = /\/t\/(\d+)\//.exec(live.dataset.events || "");
       if (m) return fetch("/t/" + m[1] + "/live", { cache: "no-store" }).then(function (r) { return r.text(); }).then(function (html) {
         var probe = document.createElement("div"); probe.innerHTML = html;
         var wrap = probe.querySelector("[data-revision]");
         swapTable(html, wrap ? wrap.dataset.revision : revision);
       });
-    }).then(function () { fetching = false; }, function () { fetching = false; });
+    }).then(done, done);
+    /* a newer revision was asked for meanwhile (or the read failed): again, a moment later */
+    function done() {
+      fetching = false;
+      if (document.getElementById("live") === live && liveRevision(live) < wanted) later(url, wanted);
+    }
   }
 
   function resync() {
@@ -128,6 +146,7 @@
     if (url === sourceUrl && source) return;
     if (source) { source.close(); source = null; sourceUrl = null; }
     if (!url || !window.EventSource) return;
+    wanted = -1;
     source = new EventSource(url + (url.indexOf("?") < 0 ? "?" : "&") + "cells=1");
     sourceUrl = url;
     source.addEventListener("open", function () { liveState(true); });
