@@ -27,7 +27,7 @@ from typing import Any
 import pytest
 from sqlalchemy import event
 
-from crosstable.service import FixedClock, Service
+from crosstable.service import FixedClock, Service, bus
 from crosstable.service.accounts import Accounts
 from crosstable.store import Store, hotpath, open_store
 from tests.test_service_support import PG_URL, pg_schema_url, started
@@ -223,6 +223,22 @@ class World:
             unique.setdefault(statement, parameters)
         return list(unique.items())
 
+    def listener(self, tid: int) -> list[tuple[str, Any]]:
+        """A listener's polls (crosstable/service/bus.py), as after a few changes."""
+        raw = self.store.engine.raw_connection()
+        try:
+            cursor = raw.cursor()
+            cursor.execute("SELECT max(id) FROM events")
+            top = int(cursor.fetchone()[0])
+            raw.rollback()
+        finally:
+            raw.close()
+        return [
+            (bus.POLL_FIRST, (bus.HOLES_MOST,)),
+            (bus.POLL_SINCE, (top - 3, [top - 5, top - 4])),
+            (bus.POLL_EVENTS, ([tid, tid], [1, 2])),
+        ]
+
     def fast_way(self, tid: int) -> list[tuple[str, list[str | None]]]:
         """The hot path's statements with values of a real tournament."""
         values: list[str | None] = [
@@ -249,7 +265,7 @@ def test_no_query_of_a_page_or_a_result_grows_with_the_number_of_tournaments(
         big = _big_tables(pg_store) if copies > 1000 else set()
         assert not big or {"games", "events", "entries", "tournaments"} <= big
         measured: dict[str, int] = {}
-        for statement, parameters in world.statements(tid):
+        for statement, parameters in world.statements(tid) + world.listener(tid):
             plan = _explain(pg_store, statement, parameters)
             measured[statement] = _pages(plan)
             problems += [f"seq scan of {t}: {statement}" for t in _seq_scans(plan, big)]

@@ -96,6 +96,51 @@ def test_a_change_never_announced_is_delivered_by_polling(
         store.close()
 
 
+def test_a_change_committed_after_a_later_one_is_found_by_polling_too(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A poll reads the events since the highest id it saw (not every tournament): a
+    transaction that took its id before another and committed after the poll that saw
+    the other is still found (the id it skipped is looked for again)."""
+    import psycopg
+
+    store = open_store(pg_url)
+    try:
+        service = make_service(store)
+        tid, late_tid = started(service, 4), started(service, 4)
+        service.record_result(tid, 1, 1, "1-0")
+        assert notifier_for(store).flush()
+        other = EventBus()
+        heard: list[Notification] = []
+        other.subscribe(heard.append)
+        with PostgresListener(pg_url, other, poll_interval=0.1):
+            silent = _Silent()
+            monkeypatch.setattr(base_module, "notifier_for", lambda _store: silent)
+            late = psycopg.connect(pg_url.replace("+psycopg", ""))
+            try:
+                seq = service.revision(late_tid) + 1
+                late.execute(  # takes its event id now, commits later
+                    "INSERT INTO events (tournament_id, seq, at, actor, kind, summary, "
+                    "changes, data) VALUES (%s, %s, '2026-05-01T18:00:00', 'arbiter', "
+                    "'note', 'late', '[]', '{}')",
+                    (late_tid, seq),
+                )
+                fast = service.record_result(tid, 1, 2, "0-1")  # a later id, committed
+                assert _wait(lambda: any(n.seq == fast.seq for n in heard))
+                time.sleep(0.3)  # polls past the later id
+                late.commit()
+            finally:
+                late.close()
+            assert _wait(lambda: any(n.tournament_id == late_tid for n in heard))
+            time.sleep(0.5)
+        assert [(n.tournament_id, n.seq, n.summary) for n in heard] == [
+            (tid, fast.seq, silent.dropped[0].summary),
+            (late_tid, seq, "late"),
+        ]
+    finally:
+        store.close()
+
+
 def test_an_announced_change_is_heard_once(pg_url: str) -> None:
     store = open_store(pg_url)
     try:

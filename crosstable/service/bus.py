@@ -354,6 +354,23 @@ def _send_the_rest() -> None:
         notifier.close(timeout=2.0)
 
 
+#: seconds an event id a poll skipped is looked for again (a transaction that had taken
+#: its id and not committed: a change is one short transaction)
+HOLE_WINDOW = 60.0
+#: skipped ids kept at most
+HOLES_MOST = 10_000
+#: a listener's polls (tests/test_explain_queries.py EXPLAINs them): the newest ids at
+#: the first, the events since (and the skipped ids) at the others, and the changes missed
+POLL_FIRST = "SELECT id FROM events ORDER BY id DESC LIMIT %s"
+POLL_SINCE = "SELECT id, tournament_id, seq FROM events WHERE id > %s OR id = ANY(%s::integer[])"
+POLL_EVENTS = (
+    "SELECT e.tournament_id, e.seq, e.kind, e.summary, e.changes FROM events AS e "
+    "JOIN unnest(%s::integer[], %s::integer[]) AS m(t, s) "
+    "ON e.tournament_id = m.t AND e.seq = m.s "
+    "ORDER BY e.tournament_id, e.seq"
+)
+
+
 class PostgresListener:
     """LISTENs on PostgreSQL and republishes other processes' changes on ``bus``.
 
@@ -363,7 +380,10 @@ class PostgresListener:
     announced is read from the event log and published — so a notification lost
     on the way (its process died after the commit) delays that change by at most
     two poll intervals. When a later change of the same tournament was heard
-    meanwhile, listeners are already past it and nothing is published for it.
+    meanwhile, listeners are already past it and nothing is published for it. A poll
+    reads only the events since the previous one (by id), so it costs the same with
+    ten or ten thousand tournaments; an id it skipped (a transaction not committed
+    yet) is looked for again for :data:`HOLE_WINDOW` seconds.
     """
 
     def __init__(self, url: str, bus: EventBus, *, poll_interval: float = 0.5) -> None:
@@ -377,8 +397,13 @@ class PostgresListener:
         self._thread: threading.Thread | None = None
         #: tournament → the newest change heard of (published on ``bus``)
         self._heard: dict[int, int] = {}
-        #: tournament → its revision at the previous poll (None: no poll yet)
-        self._seen: dict[int, int] | None = None
+        #: the highest event id a poll found (None: no poll yet)
+        self._last_id: int | None = None
+        #: ids below it not found yet (a transaction had its id and had not committed, or
+        #: rolled back) → when first missed: looked for again for HOLE_WINDOW seconds
+        self._holes: dict[int, float] = {}
+        #: (tournament, change) found by the previous poll
+        self._found: list[tuple[int, int]] = []
         #: changes the poll published (a late notification of one is not published again)
         self._polled: dict[tuple[int, int], None] = {}
         self._lock = threading.Lock()
@@ -435,6 +460,17 @@ class PostgresListener:
                 self._ready.set()
                 self._stop.wait(1)
 
+    def _skipped(self, present: set[int], low: int, high: int) -> None:
+        """Keep the ids between ``low`` and ``high`` not ``present`` as holes (and let
+        those older than HOLE_WINDOW go: a rolled-back transaction's)."""
+        now = time.monotonic()
+        for event_id in range(max(low + 1, high - HOLES_MOST), high):
+            if event_id not in present:
+                self._holes.setdefault(event_id, now)
+        for event_id, when in list(self._holes.items()):
+            if now - when > HOLE_WINDOW or len(self._holes) > HOLES_MOST:
+                del self._holes[event_id]
+
     def _deliver(self, payload: str) -> None:
         try:
             notification = Notification.from_json(payload)
@@ -449,27 +485,36 @@ class PostgresListener:
         self.bus.publish(notification)
 
     def _poll(self, connection: Any) -> None:
-        """Publish the changes committed before the previous poll that nobody announced."""
-        now = dict(connection.execute("SELECT id, revision FROM tournaments").fetchall())
+        """Publish the changes committed before the previous poll that nobody announced.
+
+        A poll reads the events added since the one before (by their ids: the primary
+        key, so its cost is that of the changes since, not of the tournaments in the
+        database; issue 17 item 3), and the ids it skipped that have come since.
+        """
+        if self._last_id is None:  # the first poll: everything so far counts as heard
+            recent = [int(row[0]) for row in connection.execute(POLL_FIRST, (HOLES_MOST,))]
+            self._last_id = recent[0] if recent else 0
+            self._skipped(set(recent), min(recent, default=0), self._last_id)
+            return
+        rows = connection.execute(POLL_SINCE, (self._last_id, list(self._holes))).fetchall()
+        newer = set()
+        found = []
+        for event_id, tid, seq in rows:
+            self._holes.pop(event_id, None)
+            if event_id > self._last_id:
+                newer.add(event_id)
+            found.append((int(tid), int(seq)))
+        if newer:
+            top = max(newer)
+            self._skipped(newer, self._last_id, top)
+            self._last_id = top
         with self._lock:
-            seen, self._seen = self._seen, now
-            if seen is None:  # the first poll: everything so far counts as heard
-                for tid, revision in now.items():
-                    self._heard[tid] = max(self._heard.get(tid, 0), revision)
-                return
-            missed = [
-                (tid, self._heard.get(tid, 0), revision)
-                for tid, revision in seen.items()
-                if revision > self._heard.get(tid, 0) and tid in now
-            ]
+            missed = sorted((tid, seq) for tid, seq in self._found if seq > self._heard.get(tid, 0))
+            self._found = [(tid, seq) for tid, seq in found if seq > self._heard.get(tid, 0)]
         if not missed:
             return
         rows = connection.execute(
-            "SELECT e.tournament_id, e.seq, e.kind, e.summary, e.changes FROM events AS e "
-            "JOIN unnest(%s::integer[], %s::integer[], %s::integer[]) AS m(t, low, high) "
-            "ON e.tournament_id = m.t AND e.seq > m.low AND e.seq <= m.high "
-            "ORDER BY e.tournament_id, e.seq",
-            ([t for t, _, _ in missed], [low for _, low, _ in missed], [h for _, _, h in missed]),
+            POLL_EVENTS, ([t for t, _ in missed], [q for _, q in missed])
         ).fetchall()
         for tid, seq, kind, summary, changes in rows:
             if isinstance(changes, str):
