@@ -407,3 +407,23 @@ def test_a_russian_browser_sees_the_bracket_in_russian(site: Site) -> None:
         page.split('<div class="bracket"', 1)[1].split(">", 1)[1].split('<p class="note">', 1)[0]
     )
     assert latin_words(bracket) == set(), "English left in the bracket"
+
+
+def test_tiebreak_values_and_points_are_written_in_the_readers_notation() -> None:
+    from fractions import Fraction
+
+    from crosstable.web import i18n
+
+    # (the texts are kept once made: the same value in another language is another text)
+    assert [i18n.number_text(6.5, loc) for loc in ("en", "ru", "en")] == ["6.5", "6,5", "6.5"]
+    assert i18n.number_text(1234.25, "en") == "1,234.25"
+    assert i18n.number_text(Fraction(7, 2), "ru") == "3,5" and i18n.number_text(None) == "—"
+    assert i18n.tiebreak_value("DE", 0, "en") == "–"  # no place in a tied group's mini-table
+    assert i18n.tiebreak_value("DE", 2, "en") == "2"
+    assert i18n.tiebreak_value("BH", 0, "ru") == "0"
+    assert [i18n.points_text(v, "ru") for v in (2.5, 0.5, 4, Fraction(1, 3))] == [
+        "2½",
+        "½",
+        "4",
+        "0,33",
+    ]

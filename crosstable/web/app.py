@@ -58,6 +58,7 @@ def _templates() -> Jinja2Templates:
     env.install_gettext_callables(i18n.gettext, i18n.ngettext, newstyle=True)  # type: ignore[attr-defined]
     env.globals["points"] = lambda v: i18n.points_text(v, i18n.current.get())
     env.globals["number"] = lambda v: i18n.number_text(v, i18n.current.get())
+    env.globals["tiebreak_value"] = lambda c, v: i18n.tiebreak_value(c, v, i18n.current.get())
     env.globals["message"] = translate  # a tie-break's explanation (crosstable/web/explain_views)
     env.globals["date"] = lambda v: i18n.date_text(v, i18n.current.get())
     env.globals["language_name"] = i18n.language_name

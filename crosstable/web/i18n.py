@@ -17,7 +17,7 @@ from __future__ import annotations
 import contextvars
 import datetime as dt
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from babel import Locale
@@ -83,6 +83,11 @@ def points_text(value: Fraction | float | int | None, locale: str | None = None)
     """Points as a crosstable writes them: ``2½``, ``½``, ``4``; other fractions as decimals."""
     if value is None:
         return ""
+    return _points(value, locale or current.get())
+
+
+@lru_cache(maxsize=16384)  # (a table writes the same few values over and over)
+def _points(value: Fraction | float | int, locale: str) -> str:
     frac = value if isinstance(value, Fraction) else Fraction(value).limit_denominator(1000)
     whole, rest = divmod(frac, 1)
     if rest == 0:
@@ -100,7 +105,23 @@ def number_text(value: Fraction | float | int | None, locale: str | None = None)
         if value.denominator == 1:
             return str(value.numerator)
         value = float(value)
-    return format_decimal(value, format="#,##0.##", locale=locale or current.get())
+    return _decimal(value, locale or current.get())
+
+
+@lru_cache(maxsize=16384)
+def _decimal(value: float | int, locale: str) -> str:
+    return format_decimal(value, format="#,##0.##", locale=locale)
+
+
+def tiebreak_value(
+    code: str, value: Fraction | float | int | None, locale: str | None = None
+) -> str:
+    """A tie-break value as the tables show it: DE is a place in the mini-table of a tied
+    group (C.07 art. 6), and its 0 only says "not tied, or not separated by the games
+    among them": a dash."""
+    if code == "DE" and value == 0:
+        return "–"
+    return number_text(value, locale)
 
 
 def date_text(value: str | dt.date | None, locale: str | None = None) -> str:
