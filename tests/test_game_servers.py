@@ -173,6 +173,35 @@ def test_a_batch_records_each_result_and_says_which_were_refused(world: World) -
     assert world.service.overview(other).revision == untouched  # (not granted)
 
 
+def test_a_game_server_of_every_tournament_is_refused_as_one_of_some(world: World) -> None:
+    # the same answers for a tournament that is not there, and for what the rows refuse,
+    # whether the token is for every tournament or granted the one
+    tid, other, _third = world.tids
+    _one, every = world.game_server(every_tournament=True)
+    _two, some = world.game_server(username="bridge2", tournaments=[tid])
+    spots = _games(world.service, tid)
+    answers = []
+    for auth, spot in ((every, spots[0]), (some, spots[1])):
+        batch = [
+            _item(123456, 1, 1),
+            _item(tid, *spot),
+            _item(tid, *spot, "0-1"),
+            _item(tid, 99, 1),
+        ]
+        answer = world.post("/api/v1/results", {"results": batch}, auth)
+        assert answer.status_code == 200, answer.text
+        answers.append(
+            [(r["status"], r.get("code"), r.get("detail")) for r in answer.json()["results"]]
+        )
+    assert [answers[0][i] for i in (0, 3)] == [answers[1][i] for i in (0, 3)]
+    for found in answers:
+        assert [code for _status, code, _detail in found] == [404, None, 409, 404]
+    assert "123456" in str(answers[0][0][2])
+    # and it records in any tournament
+    done = world.post("/api/v1/results", {"results": [_item(other, 1, 1)]}, every).json()
+    assert done["accepted"] == 1
+
+
 def test_refusals_in_the_readers_language(world: World) -> None:
     tid = world.tids[0]
     _token, auth = world.game_server(tournaments=[tid])

@@ -244,16 +244,22 @@ def test_a_channel_nobody_watches_gets_a_marker_and_no_table(nchan: FakeNchan) -
         push.stop()
 
 
-def test_a_marker_is_of_the_newest_revision(nchan: FakeNchan) -> None:
-    # the change heard is revision 1, the database is at 3 meanwhile: the marker says 3
+def test_a_marker_is_of_the_change_or_when_none_is_given_of_the_newest_revision(
+    nchan: FakeNchan,
+) -> None:
+    # a marker says the change it stands for (no read of the revision: a newer change is
+    # published by whoever committed it); published again with no change (after an
+    # outage), it says the database's revision
     bus, t = EventBus(), Tournament()
     push = counted(nchan, publisher(nchan, t, bus))
     try:
         t.revision = 3
-        bus.publish(change(bus, 1))
+        bus.publish(change(bus, 2))
+        push.publish(7, [])
     finally:
         push.stop()
-    assert [m["revision"] for m in nchan.messages("7-en")] == [3]
+    assert [m["revision"] for m in nchan.messages("7-en")] == [2, 3]
+    assert nchan.messages("7-en")[1]["change"][0]["kind"] == "refresh"
 
 
 def test_each_language_is_watched_on_its_own(nchan: FakeNchan) -> None:

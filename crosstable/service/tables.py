@@ -35,7 +35,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, replace
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
 from crosstable.core.model import Reason, Tournament
@@ -46,6 +46,11 @@ from crosstable.service.loading import Loaded, result_label, result_of
 from crosstable.service.queries import TournamentView, tournament_view
 from crosstable.store import Store
 from crosstable.store.models import EventRow, TournamentRow
+
+_REVISION = select(TournamentRow.revision).where(TournamentRow.id == bindparam("tid"))
+_HEAD = select(TournamentRow.revision, TournamentRow.created_at).where(
+    TournamentRow.id == bindparam("tid")
+)
 
 #: a kept table this many changes behind or less is brought up to date from the
 #: history's row changes when they are all game results; beyond, it is reloaded
@@ -179,16 +184,31 @@ class ReadModel:
             return len(self._items), self._bytes
 
     def revision(self, tournament_id: int) -> int:
-        """The tournament's current revision (one indexed read; NotFoundError if none)."""
-        with self.store.reading() as session:
-            revision = session.scalar(
-                select(TournamentRow.revision).where(TournamentRow.id == tournament_id)
-            )
+        """The tournament's current revision (one indexed read; NotFoundError if none).
+
+        (Asked before most reads and after every publication: a plain connection, no
+        session; it ends with COMMIT, as :meth:`Store.reading` does, so that psycopg
+        keeps its prepared statements.)"""
+        with self.store.engine.connect() as connection:
+            revision = connection.execute(_REVISION, {"tid": tournament_id}).scalar()
+            connection.commit()
         if revision is None:
             raise NotFoundError(
                 "there is no tournament {tournament} in this database", tournament=tournament_id
             )
         return int(revision)
+
+    def _head(self, tournament_id: int) -> tuple[int, str]:
+        """The tournament's revision and creation time (a plain connection, as
+        :meth:`revision` reads)."""
+        with self.store.engine.connect() as connection:
+            head = connection.execute(_HEAD, {"tid": tournament_id}).first()
+            connection.commit()
+        if head is None:
+            raise NotFoundError(
+                "there is no tournament {tournament} in this database", tournament=tournament_id
+            )
+        return int(head[0]), str(head[1])
 
     def get(self, tournament_id: int) -> tuple[TournamentView, Crosstable]:
         """The screen view and the crosstable at the current revision."""
@@ -197,7 +217,15 @@ class ReadModel:
 
     def current(self, tournament_id: int) -> TableState:
         """The tournament's state at the database's current revision."""
+        revision, created_at = self._head(tournament_id)
+        with self._lock:
+            hit = self._items.get(tournament_id)
+            if hit is not None and hit.created_at == created_at and hit.revision == revision:
+                self._items.move_to_end(tournament_id)
+                return hit
         with self.store.reading() as session:
+            if self.store.dialect == "postgresql":  # the head and the rows from one snapshot
+                session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
             head = session.execute(
                 select(TournamentRow.revision, TournamentRow.created_at).where(
                     TournamentRow.id == tournament_id

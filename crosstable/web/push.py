@@ -332,19 +332,25 @@ class Publisher:
             revision = -1
             watched = tuple(loc for loc in self.locales if self._is_watched(tournament_id, loc))
             if len(watched) < len(self.locales):  # a marker where nobody watched lately
-                revision = self.revision_of(tournament_id)
+                # (of the change heard: a newer one is published by whoever committed it;
+                # the newest when none is given: published again after an outage)
+                revision = (
+                    max(n.seq for n in changes) if changes else self.revision_of(tournament_id)
+                )
                 for locale in self.locales:
                     if locale not in watched and self._mark(
                         tournament_id, locale, changes, revision
                     ):
                         watched += (locale,)  # (someone subscribed meanwhile)
-            if watched:
-                rendered = self.render_in(tournament_id, watched)
-                for locale, fragment in zip(watched, rendered, strict=True):
-                    revision = max(
-                        revision, self._publish_locale(tournament_id, locale, changes, fragment)
-                    )
-            # (another process may have published an older state after our newer one)
+            if not watched:
+                return  # (markers: a page takes the newest of those it gets, in any order)
+            rendered = self.render_in(tournament_id, watched)
+            for locale, fragment in zip(watched, rendered, strict=True):
+                revision = max(
+                    revision, self._publish_locale(tournament_id, locale, changes, fragment)
+                )
+            # (another process may have published an older state after our newer one: the
+            # table channel keeps the last)
             if self.revision_of(tournament_id) <= revision:
                 return
             changes = []
