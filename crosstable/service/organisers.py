@@ -19,6 +19,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -54,11 +55,12 @@ class MasterStatus:
         return "not a master"
 
 
-def won_events(session: Session, user_id: int) -> list[TournamentRow]:
-    """The finished over-the-board events in which the account's entry placed first
-    (one query: an account's status is read at every request)."""
+def won_events(session: Session, user_id: int) -> list[str]:
+    """The names of the finished over-the-board events in which the account's entry
+    placed first (one query of two columns: an account's status is read at every
+    request)."""
     query = (
-        select(TournamentRow)
+        select(TournamentRow.name, TournamentRow.regulations)
         .join(EntryAccountRow, EntryAccountRow.tournament_id == TournamentRow.id)
         .join(
             EntryRow,
@@ -72,14 +74,14 @@ def won_events(session: Session, user_id: int) -> list[TournamentRow]:
         )
         .order_by(TournamentRow.id)
     )
-    return [row for row in session.scalars(query) if _whole_event(row)]
+    return [name for name, regulations in session.execute(query) if _whole_event(regulations)]
 
 
-def _whole_event(row: TournamentRow) -> bool:
-    """An over-the-board event that is won as a whole: not a group of a group stage +
-    knockout (its winner goes on to the knockout; the knockout's winner wins the event),
-    nor a quad other than the strongest of a quads event."""
-    details = row.regulations or {}
+def _whole_event(regulations: dict[str, Any] | None) -> bool:
+    """An over-the-board event (by its regulations) that is won as a whole: not a group
+    of a group stage + knockout (its winner goes on to the knockout; the knockout's
+    winner wins the event), nor a quad other than the strongest of a quads event."""
+    details = regulations or {}
     if details.get(QUADS_EVENT) and details.get(QUAD) != "1":
         return False  # (a quads event is won in its strongest quad, quad 1)
     # ("stage": stage_view.STAGE, not imported: stage_view imports fair play, which imports us)
@@ -88,13 +90,13 @@ def _whole_event(row: TournamentRow) -> bool:
 
 def master_status(session: Session, user: UserRow) -> MasterStatus:
     """The account's master status from the results and the administrators' acts."""
-    last = session.scalars(
-        select(AccountEventRow)
+    last = session.execute(
+        select(AccountEventRow.kind, AccountEventRow.actor)
         .where(AccountEventRow.user_id == user.id, AccountEventRow.kind.in_(MASTER_EVENTS))
         .order_by(AccountEventRow.id.desc())
         .limit(1)
     ).first()
-    won = tuple(row.name for row in won_events(session, user.id))
+    won = tuple(won_events(session, user.id))
     if last is not None and last.kind == "master-revoke":
         return MasterStatus(False, won, revoked_by=last.actor or "an administrator")
     if user.is_master:
