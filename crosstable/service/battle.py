@@ -286,9 +286,13 @@ class Battle(Registration, Play, Exchange):
         return self._battle(tournament_id)
 
     def _battle(self, tournament_id: int) -> rules.BattleRules | None:
-        with self.store.reading() as session:
-            row = session.get(TournamentRow, tournament_id)
-            return None if row is None else rules.battle_rules(row.regulations)
+        """The tournament's battle-chess rules (None: classical chess, or no tournament).
+
+        (Read before every result: its regulations alone, :meth:`Store.first`.)"""
+        found = self.store.first(
+            select(TournamentRow.regulations).where(TournamentRow.id == tournament_id)
+        )
+        return None if found is None else rules.battle_rules(found[0])
 
     def _check_drawn(self, tournament_id: int, round_number: int, board: int) -> None:
         """Refuse a result of a battle-chess game whose colours are not drawn yet."""

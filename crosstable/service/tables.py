@@ -186,24 +186,17 @@ class ReadModel:
     def revision(self, tournament_id: int) -> int:
         """The tournament's current revision (one indexed read; NotFoundError if none).
 
-        (Asked before most reads and after every publication: a plain connection, no
-        session; it ends with COMMIT, as :meth:`Store.reading` does, so that psycopg
-        keeps its prepared statements.)"""
-        with self.store.engine.connect() as connection:
-            revision = connection.execute(_REVISION, {"tid": tournament_id}).scalar()
-            connection.commit()
-        if revision is None:
+        (Asked before most reads and after every publication: :meth:`Store.first`.)"""
+        found = self.store.first(_REVISION, {"tid": tournament_id})
+        if found is None:
             raise NotFoundError(
                 "there is no tournament {tournament} in this database", tournament=tournament_id
             )
-        return int(revision)
+        return int(found[0])
 
     def _head(self, tournament_id: int) -> tuple[int, str]:
-        """The tournament's revision and creation time (a plain connection, as
-        :meth:`revision` reads)."""
-        with self.store.engine.connect() as connection:
-            head = connection.execute(_HEAD, {"tid": tournament_id}).first()
-            connection.commit()
+        """The tournament's revision and creation time (:meth:`Store.first`)."""
+        head = self.store.first(_HEAD, {"tid": tournament_id})
         if head is None:
             raise NotFoundError(
                 "there is no tournament {tournament} in this database", tournament=tournament_id
