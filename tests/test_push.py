@@ -305,7 +305,7 @@ def test_another_process_change_is_not_published_here(nchan: FakeNchan) -> None:
 
 
 class Lead:
-    """A stand-in for :class:`crosstable.web.push.Leadership`."""
+    """A stand-in for :class:`crosstable.web.push_leader.Leadership`."""
 
     def __init__(self, leader: bool) -> None:
         self.leader = leader
@@ -528,7 +528,7 @@ def test_one_process_leads_and_another_takes_over_when_it_dies() -> None:
         pytest.skip("CROSSTABLE_TEST_PG_URL is not set (bash scripts/postgres.sh starts a server)")
     import psycopg
 
-    from crosstable.web.push import Leadership
+    from crosstable.web.push_leader import Leadership
 
     schema = "lead_" + uuid.uuid4().hex[:12]
     with psycopg.connect(PG_URL, autocommit=True) as connection:
@@ -569,7 +569,7 @@ def test_a_change_nobody_announced_is_published_by_the_leader_from_the_log(
 
     from crosstable.service import PostgresListener, Service, base
     from crosstable.store import open_store
-    from crosstable.web.push import Leadership
+    from crosstable.web.push_leader import Leadership
 
     schema = "lost_" + uuid.uuid4().hex[:12]
     with psycopg.connect(PG_URL, autocommit=True) as connection:
