@@ -70,6 +70,17 @@ class FakeNchan:
                 if fake.down:
                     self._answer(503)
                     return
+                if self.path.endswith("/last"):  # a table channel's kept message
+                    kept = fake.messages(self.path.rsplit("/", 2)[1])
+                    if not kept:
+                        self._answer(403)
+                        return
+                    last = json.dumps(kept[-1]).encode()
+                    self.send_response(200)
+                    self.send_header("Content-Length", str(len(last)))
+                    self.end_headers()
+                    self.wfile.write(last)
+                    return
                 self._answer(200 if self.path.rsplit("/", 1)[1] in fake.channels else 404)
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
@@ -176,6 +187,28 @@ def test_own_change_is_published_once_per_channel_table_then_cells(nchan: FakeNc
     # the table channel has the whole table at each revision
     assert [m["revision"] for m in nchan.messages("7-en.table")] == [1, 2]
     assert nchan.messages("7-en.table")[-1]["table"] == fragment(2, "1") + "en"
+
+
+def test_cells_after_another_process_published_the_revision_before(nchan: FakeNchan) -> None:
+    # two app processes take turns with a tournament's results: each reads the table the
+    # other published (the table channel's, as nchan keeps it) and sends only the cells
+    t = Tournament()
+    one, two = EventBus(), EventBus()
+    first, second = publisher(nchan, t, one), publisher(nchan, t, two)
+    try:
+        one.publish(change(one, 1))
+        t.revision, t.cell = 2, "1"
+        two.publish(change(two, 2))
+        t.revision, t.cell = 3, "0"
+        one.publish(change(one, 3))
+    finally:
+        first.stop()
+        second.stop()
+    table, cells, again = nchan.messages("7-en")
+    assert "table" in table
+    assert (cells["base"], cells["cells"]) == (1, [[0, 1, "<td>1</td>"]])
+    assert (again["base"], again["cells"]) == (2, [[0, 1, "<td>0</td>"]])
+    assert "table" not in cells and "table" not in again
 
 
 def test_every_language_comes_from_one_reading_of_the_table(nchan: FakeNchan) -> None:

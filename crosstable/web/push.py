@@ -11,12 +11,14 @@ language; two languages, two channels):
 
 * ``{tid}-{locale}`` — every change: JSON ``{"revision", "change", "base", "cells"}``
   when only cells changed since revision ``base`` (= ``revision - 1``: whoever is
-  current applies them), else ``{"revision", "change", "table"}`` with the whole
-  fragment; ``"full"`` names the table channel. nchan keeps the last messages
-  (``nchan_message_buffer_length``): a reconnecting subscriber sends the id of the
-  last message it got (``Last-Event-ID``) and gets every message after it, a new
-  one gets the kept messages from the oldest (``nchan_subscriber_first_message
-  oldest``); a page skips those not newer than its table.
+  current applies them; when another process published ``base``, its table is read
+  from the table channel, ``…/{tid}-{locale}.table/last``), else ``{"revision",
+  "change", "table"}`` with the whole fragment; ``"full"`` names the table channel.
+  nchan keeps the last messages (``nchan_message_buffer_length``): a reconnecting
+  subscriber sends the id of the last message it got (``Last-Event-ID``) and gets
+  every message after it, a new one gets the kept messages from the oldest
+  (``nchan_subscriber_first_message oldest``); a page skips those not newer than its
+  table.
 * ``{tid}-{locale}.table`` — the whole fragment at the newest revision
   (``{"revision", "table"}``), kept by nchan: a page whose table is too old for
   the cells it got reads it there (one GET to nginx, none to the app).
@@ -397,6 +399,9 @@ class Publisher:
         key = (tid, locale)
         with self._tables_lock:
             before = self._tables.get(key)
+        if before is None or before[0] != revision - 1:
+            # (another process published the revision before: its table, as nchan keeps it)
+            before = self._kept(tid, locale) or before
         body: dict[str, Any] = {"revision": revision, "change": changes_json(changes, revision)}
         cells = None
         if before is not None and before[0] == revision - 1:
@@ -417,6 +422,18 @@ class Publisher:
                 self._tables.popitem(last=False)
         self._published_at[tid] = time.monotonic()
         return revision
+
+    def _kept(self, tid: int, locale: str) -> tuple[int, str] | None:
+        """The table channel's table (revision, html) as nchan keeps it (None: none, or
+        nchan's configuration has no ``…/last`` location, deploy/nginx.conf)."""
+        try:
+            status, answer = self._request("GET", f"{table_channel(tid, locale)}/last", None)
+            if status != 200:
+                return None
+            kept = json.loads(answer)
+            return int(kept["revision"]), str(kept["table"])
+        except (PushError, ValueError, KeyError, TypeError):
+            return None
 
     def _post(self, name: str, body: dict[str, Any]) -> int | None:
         """Publish ``body`` to channel ``name``; the channel's subscribers, as nchan's
