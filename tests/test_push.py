@@ -211,6 +211,25 @@ def test_cells_after_another_process_published_the_revision_before(nchan: FakeNc
     assert "table" not in cells and "table" not in again
 
 
+def test_the_whole_table_when_the_kept_one_is_not_the_revision_before(nchan: FakeNchan) -> None:
+    # nchan keeps revision 1; this process publishes revision 3: cells of 1 → 3 would fit
+    # no page (pages at 2 apply only cells of base 2), so the whole table goes
+    t = Tournament()
+    one, two = EventBus(), EventBus()
+    first, second = publisher(nchan, t, one), publisher(nchan, t, two)
+    try:
+        one.publish(change(one, 1))
+        t.revision, t.cell = 3, "1"
+        two.publish(change(two, 3))
+    finally:
+        first.stop()
+        second.stop()
+    assert [("table" in m, "cells" in m) for m in nchan.messages("7-en")] == [
+        (True, False),
+        (True, False),
+    ]
+
+
 def test_every_language_comes_from_one_reading_of_the_table(nchan: FakeNchan) -> None:
     bus, t = EventBus(), Tournament()
     readings: list[tuple[str, ...]] = []
