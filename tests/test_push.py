@@ -189,45 +189,34 @@ def test_own_change_is_published_once_per_channel_table_then_cells(nchan: FakeNc
     assert nchan.messages("7-en.table")[-1]["table"] == fragment(2, "1") + "en"
 
 
-def test_cells_after_another_process_published_the_revision_before(nchan: FakeNchan) -> None:
-    # two app processes take turns with a tournament's results: each reads the table the
-    # other published (the table channel's, as nchan keeps it) and sends only the cells
+@pytest.mark.parametrize(
+    ("turns", "cells"),
+    [
+        # two app processes take turns with a tournament's results: each reads the table
+        # the other published (the table channel's, as nchan keeps it), sends the cells
+        ([(1, "½"), (2, "1"), (3, "0")], [None, (1, "<td>1</td>"), (2, "<td>0</td>")]),
+        # nchan keeps revision 1 and revision 3 is published: cells of 1 → 3 would fit no
+        # page (pages at 2 apply only cells of base 2), so the whole table goes
+        ([(1, "½"), (3, "1")], [None, None]),
+    ],
+)
+def test_cells_after_another_process_published_the_revision_before(
+    nchan: FakeNchan, turns: list[tuple[int, str]], cells: list[tuple[int, str] | None]
+) -> None:
     t = Tournament()
-    one, two = EventBus(), EventBus()
-    first, second = publisher(nchan, t, one), publisher(nchan, t, two)
+    buses = (EventBus(), EventBus())
+    pushes = [publisher(nchan, t, bus) for bus in buses]
     try:
-        one.publish(change(one, 1))
-        t.revision, t.cell = 2, "1"
-        two.publish(change(two, 2))
-        t.revision, t.cell = 3, "0"
-        one.publish(change(one, 3))
+        for turn, (revision, cell) in enumerate(turns):
+            t.revision, t.cell = revision, cell
+            bus = buses[turn % 2]
+            bus.publish(change(bus, revision))
     finally:
-        first.stop()
-        second.stop()
-    table, cells, again = nchan.messages("7-en")
-    assert "table" in table
-    assert (cells["base"], cells["cells"]) == (1, [[0, 1, "<td>1</td>"]])
-    assert (again["base"], again["cells"]) == (2, [[0, 1, "<td>0</td>"]])
-    assert "table" not in cells and "table" not in again
-
-
-def test_the_whole_table_when_the_kept_one_is_not_the_revision_before(nchan: FakeNchan) -> None:
-    # nchan keeps revision 1; this process publishes revision 3: cells of 1 → 3 would fit
-    # no page (pages at 2 apply only cells of base 2), so the whole table goes
-    t = Tournament()
-    one, two = EventBus(), EventBus()
-    first, second = publisher(nchan, t, one), publisher(nchan, t, two)
-    try:
-        one.publish(change(one, 1))
-        t.revision, t.cell = 3, "1"
-        two.publish(change(two, 3))
-    finally:
-        first.stop()
-        second.stop()
-    assert [("table" in m, "cells" in m) for m in nchan.messages("7-en")] == [
-        (True, False),
-        (True, False),
-    ]
+        for push in pushes:
+            push.stop()
+    sent = nchan.messages("7-en")
+    assert [None if "table" in m else (m["base"], m["cells"][0][2]) for m in sent] == cells
+    assert all(("table" in m) != ("cells" in m) for m in sent)
 
 
 def test_every_language_comes_from_one_reading_of_the_table(nchan: FakeNchan) -> None:
