@@ -34,7 +34,7 @@ from crosstable.service.errors import ConflictError, NotFoundError
 from crosstable.service.sessions import Sessions, SignInLimits
 from crosstable.service.shared import RateCounters
 from crosstable.store import Store, open_store
-from crosstable.web import i18n, push, sheets
+from crosstable.web import i18n, push_install, sheets
 from crosstable.web.headers import SecurityHeaders
 from crosstable.web.hub import Hub
 from crosstable.web.limits import BodyLimit
@@ -212,7 +212,7 @@ def create_app(
     app.include_router(ratings_api.router)  # GET /api/v1/tournaments/{id}/ratings (16.2)
     app.include_router(pgn.router)  # the game page, PGN uploads and download (issue 16.4)
     app.include_router(pgn.api_router)  # /api/v1/…/pgn (issue 16.4)
-    push.install(app, site, push_url)  # live updates through nginx/nchan (issue 17.1)
+    push_install.install(app, site, push_url)  # live updates through nginx/nchan (issue 17.1)
     app.include_router(hall.router)  # the sheets and screens of a hall (issue 16.5)
     app.include_router(game_servers.api_router)  # POST /api/v1/results (issue 17.2)
     app.include_router(game_servers.router)  # /admin/game-servers
