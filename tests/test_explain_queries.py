@@ -239,6 +239,16 @@ class World:
             (bus.POLL_EVENTS, ([tid, tid], [1, 2])),
         ]
 
+    def series_tick(self, tid: int) -> list[tuple[str, Any]]:
+        """The series' tick's look-up of a group's round robin by its title."""
+        from sqlalchemy.dialects.postgresql import psycopg
+
+        from crosstable.service.series.tick import BY_TITLE
+
+        sql = str(BY_TITLE.compile(dialect=psycopg.dialect()))
+        # (a group's title: no copy of the tournament here has it)
+        return [(sql, {"title": f"Series {tid}: edition 1, stage 1, group A"})]
+
     def fast_way(self, tid: int) -> list[tuple[str, list[str | None]]]:
         """The hot path's statements with values of a real tournament."""
         values: list[str | None] = [
@@ -265,7 +275,8 @@ def test_no_query_of_a_page_or_a_result_grows_with_the_number_of_tournaments(
         big = _big_tables(pg_store) if copies > 1000 else set()
         assert not big or {"games", "events", "entries", "tournaments"} <= big
         measured: dict[str, int] = {}
-        for statement, parameters in world.statements(tid) + world.listener(tid):
+        looked = world.statements(tid) + world.listener(tid) + world.series_tick(tid)
+        for statement, parameters in looked:
             plan = _explain(pg_store, statement, parameters)
             measured[statement] = _pages(plan)
             problems += [f"seq scan of {t}: {statement}" for t in _seq_scans(plan, big)]

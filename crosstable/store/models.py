@@ -65,6 +65,8 @@ class TournamentRow(Base):
     """A tournament (one section): its regulations, its status and its lots."""
 
     __tablename__ = "tournaments"
+    #: (a series' tick finds a group's round robin by its title: migration 0020)
+    __table_args__ = (Index("ix_tournaments_name", "name"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(200))
