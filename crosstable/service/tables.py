@@ -47,7 +47,6 @@ from crosstable.service.queries import TournamentView, tournament_view
 from crosstable.store import Store
 from crosstable.store.models import EventRow, TournamentRow
 
-_REVISION = select(TournamentRow.revision).where(TournamentRow.id == bindparam("tid"))
 _HEAD = select(TournamentRow.revision, TournamentRow.created_at).where(
     TournamentRow.id == bindparam("tid")
 )
@@ -72,6 +71,12 @@ class TableState:
         return self.view.revision
 
 
+def _missing(tournament_id: int) -> NotFoundError:
+    return NotFoundError(
+        "there is no tournament {tournament} in this database", tournament=tournament_id
+    )
+
+
 def snapshot(store: Store, tournament_id: int) -> tuple[TournamentView, Tournament]:
     """The screen view and the core value of a tournament from one consistent read.
 
@@ -81,9 +86,7 @@ def snapshot(store: Store, tournament_id: int) -> tuple[TournamentView, Tourname
     with store.reading() as session:
         row = session.get(TournamentRow, tournament_id)
         if row is None:
-            raise NotFoundError(
-                "there is no tournament {tournament} in this database", tournament=tournament_id
-            )
+            raise _missing(tournament_id)
         return _load(session, row)
 
 
@@ -184,24 +187,26 @@ class ReadModel:
             return len(self._items), self._bytes
 
     def revision(self, tournament_id: int) -> int:
-        """The tournament's current revision (one indexed read; NotFoundError if none).
-
-        (Asked before most reads and after every publication: :meth:`Store.first`.)"""
-        found = self.store.first(_REVISION, {"tid": tournament_id})
-        if found is None:
-            raise NotFoundError(
-                "there is no tournament {tournament} in this database", tournament=tournament_id
-            )
-        return int(found[0])
+        """The tournament's current revision (one indexed read; NotFoundError if none)."""
+        return self._head(tournament_id)[0]
 
     def _head(self, tournament_id: int) -> tuple[int, str]:
-        """The tournament's revision and creation time (:meth:`Store.first`)."""
+        """The tournament's revision and creation time (asked before most reads and after
+        every publication: one indexed read, :meth:`Store.first`)."""
         head = self.store.first(_HEAD, {"tid": tournament_id})
         if head is None:
-            raise NotFoundError(
-                "there is no tournament {tournament} in this database", tournament=tournament_id
-            )
+            raise _missing(tournament_id)
         return int(head[0]), str(head[1])
+
+    def _kept(self, tournament_id: int, created_at: str) -> TableState | None:
+        """The state kept of the tournament (None: none, or one of another tournament
+        that had the same number)."""
+        with self._lock:
+            hit = self._items.get(tournament_id)
+            if hit is None or hit.created_at != created_at:
+                return None
+            self._items.move_to_end(tournament_id)
+            return hit
 
     def get(self, tournament_id: int) -> tuple[TournamentView, Crosstable]:
         """The screen view and the crosstable at the current revision."""
@@ -211,41 +216,26 @@ class ReadModel:
     def current(self, tournament_id: int) -> TableState:
         """The tournament's state at the database's current revision."""
         revision, created_at = self._head(tournament_id)
-        with self._lock:
-            hit = self._items.get(tournament_id)
-            if hit is not None and hit.created_at == created_at and hit.revision == revision:
-                self._items.move_to_end(tournament_id)
-                return hit
+        hit = self._kept(tournament_id, created_at)
+        if hit is not None and hit.revision == revision:
+            return hit
         with self.store.reading() as session:
             if self.store.dialect == "postgresql":  # the head and the rows from one snapshot
                 session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
-            head = session.execute(
-                select(TournamentRow.revision, TournamentRow.created_at).where(
-                    TournamentRow.id == tournament_id
-                )
-            ).first()
+            head = session.execute(_HEAD, {"tid": tournament_id}).first()
             if head is None:
-                raise NotFoundError(
-                    "there is no tournament {tournament} in this database", tournament=tournament_id
-                )
+                raise _missing(tournament_id)
             revision, created_at = int(head[0]), str(head[1])
-            with self._lock:
-                hit = self._items.get(tournament_id)
-                if hit is not None and hit.created_at != created_at:
-                    hit = None  # another tournament that has the same number
-                if hit is not None and hit.revision == revision:
-                    self._items.move_to_end(tournament_id)
-                    return hit
+            hit = self._kept(tournament_id, created_at)
+            if hit is not None and hit.revision == revision:
+                return hit
             caught_up = None
             if hit is not None and 0 < revision - hit.revision <= CATCH_UP:
                 caught_up = self._caught_up(session, hit, revision)
             if caught_up is None:
                 row = session.get(TournamentRow, tournament_id)
                 if row is None:
-                    raise NotFoundError(
-                        "there is no tournament {tournament} in this database",
-                        tournament=tournament_id,
-                    )
+                    raise _missing(tournament_id)
                 view, tournament = _load(session, row)
                 created_at = row.created_at
             else:
