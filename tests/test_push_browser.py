@@ -110,8 +110,7 @@ def test_a_page_that_subscribes_after_a_marker_reads_the_table(
         held: list[Any] = []
         page.route("**/t/*/events*", lambda route: held.append(route))
         page.goto(f"{base}/t/{tid}")
-        page.wait_for_function("() => true")  # (the page has asked for its stream)
-        for _ in range(100):
+        for _ in range(100):  # (until the page has asked for its stream)
             if held:
                 break
             page.wait_for_timeout(50)
