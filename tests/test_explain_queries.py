@@ -235,7 +235,7 @@ class World:
             raw.close()
         return [
             (bus.POLL_FIRST, (bus.HOLES_MOST,)),
-            (bus.POLL_SINCE, (top - 3, [top - 5, top - 4])),
+            (bus.POLL_SINCE, (top - 3, [top - 5, top - 4], bus.POLL_MOST)),
             (bus.POLL_EVENTS, ([tid, tid], [1, 2])),
         ]
 

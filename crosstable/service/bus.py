@@ -362,7 +362,13 @@ HOLES_MOST = 10_000
 #: a listener's polls (tests/test_explain_queries.py EXPLAINs them): the newest ids at
 #: the first, the events since (and the skipped ids) at the others, and the changes missed
 POLL_FIRST = "SELECT id FROM events ORDER BY id DESC LIMIT %s"
-POLL_SINCE = "SELECT id, tournament_id, seq FROM events WHERE id > %s OR id = ANY(%s::integer[])"
+POLL_SINCE = (
+    "SELECT id, tournament_id, seq FROM events WHERE id > %s OR id = ANY(%s::integer[]) "
+    "ORDER BY id LIMIT %s"
+)
+#: events a poll reads at most (after a long disconnection the next polls read the rest;
+#: more than HOLES_MOST, so that a poll always gets past the skipped ids)
+POLL_MOST = 20_000
 POLL_EVENTS = (
     "SELECT e.tournament_id, e.seq, e.kind, e.summary, e.changes FROM events AS e "
     "JOIN unnest(%s::integer[], %s::integer[]) AS m(t, s) "
@@ -496,7 +502,9 @@ class PostgresListener:
             self._last_id = recent[0] if recent else 0
             self._skipped(set(recent), min(recent, default=0), self._last_id)
             return
-        rows = connection.execute(POLL_SINCE, (self._last_id, list(self._holes))).fetchall()
+        rows = connection.execute(
+            POLL_SINCE, (self._last_id, list(self._holes), POLL_MOST)
+        ).fetchall()
         newer = set()
         found = []
         for event_id, tid, seq in rows:
