@@ -22,10 +22,13 @@ import random
 import re
 import shlex
 from collections.abc import Iterator
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 pytest.importorskip("fastapi")
 pytest.importorskip("babel")
@@ -33,9 +36,8 @@ pytest.importorskip("babel")
 from babel.messages.catalog import Catalog, Message
 from babel.messages.frontend import CommandLineInterface
 from babel.messages.pofile import read_po
+from babel.numbers import format_decimal
 from fastapi.testclient import TestClient
-from hypothesis import given
-from hypothesis import strategies as st
 
 from crosstable.core.model import LotsMethod
 from crosstable.service import Service
@@ -427,3 +429,28 @@ def test_tiebreak_values_and_points_are_written_in_the_readers_notation() -> Non
         "4",
         "0,33",
     ]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    values=st.lists(
+        st.one_of(
+            st.fractions(min_value=-50, max_value=500, max_denominator=12),
+            st.floats(min_value=-1e6, max_value=1e6, allow_nan=False),
+            st.integers(-1000, 1000),
+        ),
+        max_size=20,
+    ),
+    locales=st.lists(st.sampled_from(["en", "ru"]), min_size=1, max_size=20),
+)
+def test_kept_number_texts_are_the_ones_made_anew(values: list[Any], locales: list[str]) -> None:
+    # the texts kept per value and language (i18n's LRU) against making each one anew
+    from crosstable.web import i18n
+
+    for value, locale in zip(values * 2, locales * 40, strict=False):
+        assert i18n._points(value, locale) == i18n._points.__wrapped__(value, locale)
+        made = value if not isinstance(value, Fraction) else float(value)
+        if not (isinstance(value, Fraction) and value.denominator == 1):
+            assert i18n.number_text(value, locale) == format_decimal(
+                made, format="#,##0.##", locale=locale
+            )

@@ -108,9 +108,17 @@ def number_text(value: Fraction | float | int | None, locale: str | None = None)
     return _decimal(value, locale or current.get())
 
 
-@lru_cache(maxsize=16384)
 def _decimal(value: float | int, locale: str) -> str:
+    if value == 0:  # (0.0 and -0.0 are one key to a cache, and Babel writes "-0")
+        return _made(value, locale)
+    return _kept_decimal(value, locale)
+
+
+def _made(value: float | int, locale: str) -> str:
     return format_decimal(value, format="#,##0.##", locale=locale)
+
+
+_kept_decimal = lru_cache(maxsize=16384)(_made)
 
 
 def tiebreak_value(
