@@ -18,6 +18,7 @@ from crosstable.core.errors import CrosstableError, RuleError
 from crosstable.web.messages import error_text, translate
 from crosstable.web.routes import actions
 from crosstable.web.routes.common import CheckedForm, caller_of, integer, require_user, text
+from crosstable.web.security import Caller
 
 router = APIRouter(include_in_schema=False)
 
@@ -387,9 +388,9 @@ def _check_teams(teams: list[tuple[str, int]], typed: int) -> None:
         )
 
 
-@router.get("/new", response_class=HTMLResponse)
-def wizard(request: Request) -> Response:
-    site, caller = caller_of(request)
+def require_organiser(caller: Caller) -> None:
+    """The role creating a tournament needs (an administrator or a master): 401 for a
+    visitor, 403 for anyone else. The wizard's page and its preview check it too."""
     require_user(caller)
     if caller.user is None or not caller.user.may_organise:
         raise HTTPException(
@@ -397,6 +398,12 @@ def wizard(request: Request) -> Response:
             detail="only administrators and masters (winners of an over-the-board event) "
             "may organise tournaments",
         )
+
+
+@router.get("/new", response_class=HTMLResponse)
+def wizard(request: Request) -> Response:
+    site, caller = caller_of(request)
+    require_organiser(caller)
     empty = preview({"time_control": "G/25 d5"})  # what the empty form would create
     return site.page(request, "wizard.html", caller=caller, preview=empty, values={})
 
@@ -404,6 +411,7 @@ def wizard(request: Request) -> Response:
 @router.post("/new/preview", response_class=HTMLResponse)
 def wizard_preview(request: Request, form: CheckedForm) -> Response:
     site, caller = caller_of(request)
+    require_organiser(caller)  # before any work: the preview plans up to the field's cap
     return site.page(request, "_preview.html", caller=caller, preview=preview(form, site.service))
 
 
