@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 import crosstable
-from crosstable.cli import _command, _register, counted, main, result_arguments
+from crosstable.cli import counted, full_command, main, result_arguments
 
 #: a requirement number (R-RR-5, R-OR-2) or a seed of the specification's examples
 CITATION = re.compile(r"\bR-[A-Z]{2}-\d|\bseeds? \d{3}\b|\bseeds? 0\d\d")
@@ -23,14 +23,12 @@ ROOT = Path(crosstable.__file__).parent
 
 def command_paths() -> Iterator[list[str]]:
     """Every command and subcommand, as the words typed after ``crosstable``."""
-    _register()
-
     def walk(command: object, path: list[str]) -> Iterator[list[str]]:
         yield path
         for name, sub in sorted(getattr(command, "commands", {}).items()):
             yield from walk(sub, [*path, name])
 
-    yield from walk(_command(), [])
+    yield from walk(full_command(), [])
 
 
 def help_of(path: list[str], capsys: pytest.CaptureFixture[str]) -> str:

@@ -7,13 +7,47 @@ stderr with exit status 2 — never a traceback for bad input.
 
 from __future__ import annotations
 
+import importlib
 import inspect
 import sys
 from typing import Any
 
 import typer
+from typer.core import TyperCommand, TyperGroup
 
+from crosstable.cli.catalogue import COMMANDS, EXTENSIONS, module_of
 from crosstable.core.errors import CrosstableError
+
+
+class LazyGroup(TyperGroup):
+    """The top-level group: a command's module is imported when that command runs, not
+    at start. ``--help`` lists the commands from :mod:`crosstable.cli.catalogue`."""
+
+    listing = False
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        own = super().list_commands(ctx)
+        return [*own, *(name for name, _module, _help in COMMANDS if name not in own)]
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        own = super().get_command(ctx, cmd_name)
+        if own is not None:
+            return own
+        if self.listing:  # the help's list of commands: a name and a line, nothing loaded
+            for name, _module, line in COMMANDS:
+                if name == cmd_name:
+                    return TyperCommand(name, short_help=line, help=line)
+            return None
+        module = module_of(cmd_name)
+        return None if module is None else loaded(module).get(cmd_name)
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        self.listing = True
+        try:
+            super().format_help(ctx, formatter)
+        finally:
+            self.listing = False
+
 
 app = typer.Typer(
     name="crosstable",
@@ -21,11 +55,12 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    cls=LazyGroup,
 )
 
 
 @app.callback()
-def _root() -> None:
+def root() -> None:
     """Chess tournament manager: FIDE round robins, tie-breaks, Swiss and knockout."""
 
 
@@ -37,61 +72,36 @@ def version() -> None:
     typer.echo(__version__)
 
 
-_registered = False
+#: the commands of each module loaded so far, by module name
+_LOADED: dict[str, dict[str, Any]] = {}
 
 
-def _register() -> None:
-    global _registered
-    if _registered:  # main() may run many times in one process (tests): register once
-        return
-    _registered = True
-    from crosstable.cli import (
-        bracket,
-        check,
-        demo,
-        duration,
-        engine,
-        generate,
-        pair,
-        players,
-        rounds,
-        schedule,
-        serve,
-        stages,
-        standings,
-        tournament,
-        trf,
-    )
+def loaded(module_name: str) -> dict[str, Any]:
+    """The top-level commands that the module ``crosstable.cli.<module_name>`` defines,
+    imported on first use (a command's module is imported only when it is needed:
+    most pull in SQLAlchemy, numpy or the service layer)."""
+    if module_name not in _LOADED:
+        module = importlib.import_module(f"crosstable.cli.{module_name}")
+        group = typer.Typer()
+        group.callback()(root)  # a group even when the module adds one command
+        module.register(group)
+        for extension, attribute in EXTENSIONS.get(module_name, ()):
+            importlib.import_module(f"crosstable.cli.{extension}").register(
+                getattr(module, attribute)
+            )
+        command = typer.main.get_command(group)
+        tidy(command)
+        _LOADED[module_name] = dict(getattr(command, "commands", {}))
+    return _LOADED[module_name]
 
-    for module in (schedule, duration, trf, standings, pair, engine, demo, tournament, players):
-        module.register(app)
-    for module in (serve, check, generate, bracket, rounds, stages):
-        module.register(app)
-    from crosstable.cli import series, tick  # the portal's series (issue 11)
 
-    series.register(app)
-    from crosstable.cli import series_results  # news, awards, season standings
-
-    series_results.register(series.series_app)
-    tick.register(app)
-    from crosstable.cli import ratings  # FIDE ratings and title norms (issue 16)
-
-    ratings.register(app)
-    from crosstable.cli import rating_list  # rating lists: import, find, add, update
-
-    rating_list.register(app)
-    from crosstable.cli import pgn  # PGN: export, import (issue 16 item 4)
-
-    pgn.register(app)
-    from crosstable.cli import game_servers  # game servers' tokens (issue 17.2)
-
-    game_servers.register(app)
-    from crosstable.cli import fair_play  # the computer-help ban (issue 12 item 2)
-
-    fair_play.register(app)
-    from crosstable.cli import accounts  # the portal's rules: counts, masters, organisers
-
-    accounts.register(app)
+def full_command() -> LazyGroup:
+    """The whole command line with every command loaded (tests walk it)."""
+    command = root_command()
+    for _name, module, _help in COMMANDS:
+        for name, sub in loaded(module).items():
+            command.add_command(sub, name)
+    return command
 
 
 def counted(count: int, singular: str, plural: str | None = None) -> str:
@@ -151,7 +161,7 @@ def result_arguments(argv: list[str]) -> list[str]:
     return ["result", *options, "--", *arguments]
 
 
-def _tidy(command: Any) -> None:
+def tidy(command: Any) -> None:
     """Help as it reads best: a flag (``--help`` too) shows no ``<bool>`` type, and a
     command's line in its group's list is its first paragraph on one line."""
     for param in command.params:
@@ -170,14 +180,14 @@ def _tidy(command: Any) -> None:
         first = inspect.cleandoc(command.help).partition("\f")[0].split("\n\n")[0]
         command.short_help = " ".join(first.split())
     for sub in getattr(command, "commands", {}).values():
-        _tidy(sub)
+        tidy(sub)
 
 
-def _command() -> Any:
-    import typer.main
-
+def root_command() -> LazyGroup:
+    """The top-level group, its commands loaded when they are asked for."""
     command = typer.main.get_command(app)
-    _tidy(command)
+    tidy(command)
+    assert isinstance(command, LazyGroup)
     return command
 
 
@@ -189,10 +199,11 @@ def fail(message: str) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status (0 ok, 2 bad input or usage)."""
-    _register()
     args = list(sys.argv[1:] if argv is None else argv)
     try:
-        _command().main(args=result_arguments(args), prog_name="crosstable", standalone_mode=True)
+        root_command().main(
+            args=result_arguments(args), prog_name="crosstable", standalone_mode=True
+        )
     except CrosstableError as error:
         typer.echo(f"crosstable: {error}", err=True)
         return 2
