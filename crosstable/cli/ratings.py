@@ -33,6 +33,7 @@ from crosstable.core.ratings import (
 )
 from crosstable.core.tiebreaks.explain import show
 from crosstable.formats.json_io import tournament_year
+from crosstable.formats.trf_model import TrfDocument
 
 FORMATS = ("json", "table")
 TYPES = {t.value: t for t in RatingType}
@@ -90,10 +91,7 @@ def ratings(
         )
     document = read_document(file, lenient=lenient)
     echo_warnings(file, document)
-    control = document.tournament.settings.time_control or document.headers.get(
-        "222", document.headers.get("122", "")
-    )
-    kind, kind_from = _rating_type(file, control, kind)
+    kind, kind_from = _rating_type(file, _time_control(document), kind)
     size = len(document.tournament.players)
     history: dict[int, PlayerHistory] = {}
     for start in _starts(new, size, "--new"):
@@ -157,7 +155,12 @@ def norms(
     waived = "given" if exempt else ""
     if not exempt and where and large_swiss(document.tournament, where):
         exempt, waived = True, f"a Swiss with 20 or more rated players from outside {where}"
-    rows = tournament_norms(document.tournament, federation_exempt=exempt, planned_rounds=rounds)
+    rows = tournament_norms(
+        document.tournament,
+        federation_exempt=exempt,
+        planned_rounds=rounds,
+        time_control=_time_control(document),
+    )
     if output == "json":
         payload = {
             "federation_rule_waived": waived or None,
@@ -186,7 +189,10 @@ def norms(
                 figures += f", Rp {c.performance}"
             if c.counts_as and c.counts_as != c.games:
                 figures += f"; counts as {c.counts_as} games"
-            line = f"{row.start:>4}  {row.name}: {c.norm} norm {c.status} ({figures})"
+            status = c.status
+            if c.made_after_round is not None:
+                status += f" after round {c.made_after_round}"
+            line = f"{row.start:>4}  {row.name}: {c.norm} norm {status} ({figures})"
             if c.status == "possible" and c.still_needed is not None:
                 line += f"; needs {show(c.still_needed)} from {c.games_left} games left"
                 if c.estimate:
@@ -267,6 +273,15 @@ def _rating_type(
             source=str(file),
         )
     return found, f"time control {control.notation()}"
+
+
+def _time_control(document: TrfDocument) -> str:
+    """The event's time control: the tournament's own setting, else TRF-2026's 222 or
+    TRF's 122 (free text: read when it reads as a time control)."""
+    control: str = document.tournament.settings.time_control or document.headers.get(
+        "222", document.headers.get("122", "")
+    )
+    return control
 
 
 def _opt(value: int | None) -> str:

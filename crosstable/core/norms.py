@@ -19,22 +19,29 @@ Counted games: played over the board with a normal result (1.4.2c); in a round
 robin not the games against an unrated opponent who scored nothing against the
 rated players (1.4.2b). The federation rule can be waived for the events of
 1.4.3a-d (a national championship's final, a Swiss with 20 foreign rated
-players …): ``federation_exempt``.
+players …): ``federation_exempt``. Norms are made only in standard chess
+(1.1.3): at a rapid or blitz time control every check is "not possible".
 
 With rounds left: in a round robin the remaining opponents are known (the
-schedule), so the norm's requirements are checked over all of them and the
-score still needed is exact; in a Swiss they are not, so the check assumes the
+schedule: every player not met yet, once a cycle, whether or not the file has
+the later rounds' pairings), so the norm's requirements are checked over all of
+them and the score still needed is exact — a round robin's norm counts every
+scheduled game (1.4.1e). In a Swiss they are not, so the check assumes the
 best possible remaining opponents for the mix and their average rating equal to
-that of the opponents met so far (an estimate, marked so).
+that of the opponents met so far (an estimate, marked so); and a Swiss norm
+made with the results up to some round, of at least 9 games, counts whatever
+the later rounds bring (1.4.1e): the report gives the round it was made in.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
-from crosstable.core.model import Colour, Entry, Outcome, Tournament
+from crosstable.core.model import Colour, Entry, Outcome, System, Tournament
+from crosstable.core.ratings.rules import RatingType, read_time_control
 from crosstable.core.scoring import points_json
 from crosstable.core.tiebreaks.fide_tables import dp
 from crosstable.core.tiebreaks.ratings import round_half_up
@@ -108,6 +115,9 @@ class NormCheck:
     estimate: bool  # a Swiss with rounds left: future opponents assumed
     failures: tuple[str, ...]  # the requirements not met (or no longer reachable)
     counts_as: int = 0  # games the made norm counts for in a title application
+    #: a Swiss norm made before the event's last round (1.4.1e): the round of its last
+    #: game (its figures are those up to that round); None: it rests on every game
+    made_after_round: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,10 +200,16 @@ def check_norm(
     *,
     exempt: bool = False,
     bye_counts: bool = False,
+    swiss: bool = False,
+    rounds: Sequence[int] = (),
 ) -> NormCheck:
-    """One norm from the games ``played`` ((opponent, result in halves) each), the
-    ``future`` opponents known from the schedule and ``unknown_left`` rounds whose
-    opponents are not known yet. ``bye_counts``: 1.4.1c applies to the 8 games."""
+    """One norm from the games ``played`` ((opponent, result in halves) each, in round
+    order; ``rounds``: the round of each, else 1, 2 …), the ``future`` opponents
+    already known (a round robin's schedule, a Swiss's paired round) and
+    ``unknown_left`` rounds whose opponents are not known yet. ``bye_counts``: 1.4.1c
+    applies to the 8 games. ``swiss`` (also when ``unknown_left``): a norm made with
+    the results up to some round counts (1.4.1e); a round robin counts every game."""
+    swiss = swiss or unknown_left > 0
     opponents = [o for o, _ in played]
     halves = sum(h for _, h in played)
     n = len(played)
@@ -204,27 +220,32 @@ def check_norm(
     if not left:
         counted = n + 1 if bye_counts and n == MIN_GAMES - 1 else n
         failures = _final_failures(rule, own_federation, opponents, n, counted, halves, exempt)
+        if failures and swiss:  # 1.4.1e: made with the results up to an earlier round?
+            early = _made_before(rule, own_federation, played[:-1], rounds, exempt, earlier=True)
+            if early is not None:
+                return early
         required = None if average_now is None else required_score(average_now, n, rule)
         return NormCheck(
             rule.code, "not possible" if failures else "made", n, score, average_now, rp,
             required, None, 0, False, tuple(failures),
             0 if failures else counts_as(counted, score, required),
         )  # fmt: skip
-    if not unknown_left:  # a round robin: every remaining opponent known
-        everyone = opponents + future
-        total = n + len(future)
+    if swiss:  # 1.4.1e: made with the results so far (or up to an earlier round)
+        made = _made_before(rule, own_federation, played, rounds, exempt, games_left=left)
+        if made is not None:
+            return made
+    everyone = opponents + future
+    total = n + left
+    if not swiss:  # a round robin: every remaining opponent known
         average = adjusted_average([o.rating for o in everyone], rule.floor)
         failures = mix_failures(everyone, total, own_federation, rule, exempt)
-        if total < MIN_GAMES:
-            failures.insert(0, f"at least {MIN_GAMES} games")
         estimate = False
     else:  # a Swiss: the best case for the mix, the average so far for the rest
-        total = n + left
-        average = average_now
-        failures = mix_failures(opponents, total, own_federation, rule, exempt, extra=left)
-        if total < MIN_GAMES:
-            failures.insert(0, f"at least {MIN_GAMES} games")
-        estimate = True
+        average = adjusted_average([o.rating for o in everyone], rule.floor)
+        failures = mix_failures(everyone, total, own_federation, rule, exempt, extra=unknown_left)
+        estimate = unknown_left > 0
+    if total < MIN_GAMES:
+        failures.insert(0, f"at least {MIN_GAMES} games")
     required = None if average is None else required_score(average, total, rule)
     if average is not None and average < rule.average:
         failures.append(f"opponents' average rating at least {rule.average} (is {average})")
@@ -233,21 +254,55 @@ def check_norm(
     needed = None if required is None else max(required - score, Fraction(0))
     if needed is not None and needed > left:
         failures.append(f"needs {_points(needed)} from {left} games left")
-    if estimate and not _final_failures(rule, own_federation, opponents, n, n, halves, exempt):
-        status, failures = "made", []  # 1.4.1e: a Swiss's later games may be left out
-    elif failures:
+    if failures:
         status = "not possible"
-    elif needed == 0 and not estimate:
+    elif needed == 0 and not swiss:
         status = "secured"  # a round robin's norm counts every scheduled game (1.4.1e)
     else:
         status = "possible"
-    games_counted = 0
-    if status == "made" and average_now is not None:
-        games_counted = counts_as(n, score, required_score(average_now, n, rule))
     return NormCheck(
         rule.code, status, n, score, average, rp, required, needed, left, estimate,
-        tuple(failures), games_counted,
+        tuple(failures),
     )  # fmt: skip
+
+
+def _made_before(
+    rule: NormRule,
+    own: str,
+    played: list[tuple[Opponent, int]],
+    rounds: Sequence[int],
+    exempt: bool,
+    *,
+    games_left: int = 0,
+    earlier: bool = False,
+) -> NormCheck | None:
+    """A Swiss norm made with the results up to some round (1.4.1e), at least 9 games
+    (1.4.1a): every requirement met by the games up to then. The games so far first;
+    else the earlier round whose norm counts for the most games (1.4.1d), the later of
+    equals. None: no round's results make it. ``earlier``: ``played`` are the games
+    before the event's last one (the whole event does not make the norm)."""
+    best: NormCheck | None = None
+    for k in range(len(played), MIN_GAMES - 1, -1):
+        games = played[:k]
+        opponents = [o for o, _ in games]
+        halves = sum(h for _, h in games)
+        if _final_failures(rule, own, opponents, k, k, halves, exempt):
+            continue
+        average = adjusted_average([o.rating for o in opponents], rule.floor)
+        assert average is not None
+        score = Fraction(halves, 2)
+        required = required_score(average, k, rule)
+        every = not earlier and k == len(played) and not games_left
+        check = NormCheck(
+            rule.code, "made", k, score, average, average + dp(percentage(halves, k)),
+            required, None, games_left, False, (), counts_as(k, score, required),
+            None if every else (rounds[k - 1] if len(rounds) >= k else k),
+        )  # fmt: skip
+        if not earlier and k == len(played):
+            return check
+        if best is None or check.counts_as > best.counts_as:
+            best = check
+    return best
 
 
 def counts_as(games: int, score: Fraction, required: Fraction | None) -> int:
@@ -301,25 +356,35 @@ def tournament_norms(
     federation_exempt: bool = False,
     planned_rounds: int | None = None,
     only: int | None = None,
+    time_control: str | None = None,
 ) -> tuple[PlayerNorms, ...]:
     """Every player's norm checks (only the norms the player could use: women's norms
-    for women, none the player's own title already covers); ``only``: one player's."""
+    for women, none the player's own title already covers); ``only``: one player's.
+    ``time_control``: the event's (default: the tournament's own); at rapid or blitz
+    no norm is possible (1.1.3), absent or unreadable it is taken as standard."""
     players = {p.start: p for p in tournament.players}
     opponent = {
         p.start: Opponent(p.start, p.rating, title_code(p.title), p.federation)
         for p in tournament.players
     }
-    planned = planned_rounds or tournament.settings.rounds or len(tournament.rounds)
     robin = tournament.settings.system.has_predetermined_pairings
+    scheduled = _scheduled_rounds(tournament) if robin else None
+    planned = planned_rounds or tournament.settings.rounds or scheduled or len(tournament.rounds)
+    # a round robin whose later rounds are not in the file yet still owes their games
+    owed = tournament.settings.system is System.ROUND_ROBIN and len(tournament.rounds) < planned
     entries: dict[int, list[Entry]] = (
         entries_by_player(tournament) if only is None else _Entries(tournament)
     )
-    blank = _blank_unrated(tournament, entries) if robin else set()
+    blank = _blank_unrated(tournament, entries, complete=not owed) if robin else set()
+    too_fast = time_control_failure(
+        tournament.settings.time_control if time_control is None else time_control
+    )
     out = []
     for start, player in players.items():
         if only is not None and start != only:
             continue
         played: list[tuple[Opponent, int]] = []
+        played_in: list[int] = []
         future: list[Opponent] = []
         used = 0
         missed_free = False
@@ -338,6 +403,9 @@ def tournament_norms(
             if outcome.is_rated and entry.opponent is not None and entry.opponent not in blank:
                 halves = {Outcome.WIN: 2, Outcome.DRAW: 1, Outcome.LOSS: 0}[outcome]
                 played.append((opponent[entry.opponent], halves))
+                played_in.append(entry.round)
+        if owed:
+            future.extend(opponent[o] for o in _still_to_meet(tournament, start, entries))
         unknown = 0 if robin else max(planned - used - len(future), 0)
         own_title = title_code(player.title)
         covered = _COVERED.get(own_title, set())
@@ -350,12 +418,59 @@ def tournament_norms(
                 unknown,
                 exempt=federation_exempt,
                 bye_counts=missed_free and planned == MIN_GAMES,
+                swiss=not robin,
+                rounds=played_in,
             )
             for rule in NORMS
             if rule.code not in covered and (not rule.women or player.sex.lower() == "w")
         )
+        if too_fast is not None:  # the figures stay, the norm is refused
+            checks = tuple(
+                replace(c, status="not possible", still_needed=None, counts_as=0,
+                        failures=(too_fast, *c.failures), made_after_round=None)
+                for c in checks
+            )  # fmt: skip
         out.append(PlayerNorms(start, player.name, checks))
     return tuple(out)
+
+
+def time_control_failure(time_control: str) -> str | None:
+    """1.1.3: norms only in standard chess. The failure for a time control read as
+    rapid or blitz (or faster); None for standard, none or one not read (standard).
+
+    >>> time_control_failure("15+10"), time_control_failure("90+30"), time_control_failure("")
+    ('a standard time control (15+10 is rapid)', None, None)
+    """
+    read = read_time_control(time_control)
+    if read is None or read[0] is RatingType.STANDARD:
+        return None
+    name = "too fast to be rated" if read[0] is None else read[0].value
+    return f"a standard time control ({read[1]} is {name})"
+
+
+def _scheduled_rounds(tournament: Tournament) -> int:
+    """The rounds of a round robin's schedule: n − 1 per cycle for an even field, n odd."""
+    size = len(tournament.players)
+    per_cycle = size - 1 if size % 2 == 0 else size
+    return per_cycle * tournament.settings.cycles
+
+
+def _still_to_meet(
+    tournament: Tournament, start: int, entries: dict[int, list[Entry]]
+) -> list[int]:
+    """The opponents a round robin's schedule still owes ``start``, not in the file yet:
+    each other player once a cycle, less the games the file has (played or paired);
+    a withdrawn player owes and is owed none."""
+    if start in tournament.withdrawn:
+        return []
+    met = Counter(e.opponent for e in entries[start] if e.opponent is not None)
+    cycles = tournament.settings.cycles
+    return [
+        p.start
+        for p in tournament.players
+        if p.start != start and p.start not in tournament.withdrawn
+        for _ in range(max(cycles - met[p.start], 0))
+    ]
 
 
 def entries_by_player(tournament: Tournament) -> dict[int, list[Entry]]:
@@ -438,8 +553,13 @@ def large_swiss(tournament: Tournament, host: str) -> bool:
     )
 
 
-def _blank_unrated(tournament: Tournament, entries: dict[int, list[Entry]]) -> set[int]:
-    """1.4.2b: unrated players of a round robin who scored nothing against rated ones."""
+def _blank_unrated(
+    tournament: Tournament, entries: dict[int, list[Entry]], *, complete: bool = True
+) -> set[int]:
+    """1.4.2b: unrated players of a round robin who scored nothing against rated ones
+    (known only once they have played all their games: ``complete``, every round in)."""
+    if not complete:
+        return set()
     rated = {p.start for p in tournament.players if p.rating is not None}
     blank = set()
     for player in tournament.players:
@@ -471,4 +591,5 @@ def check_json(check: NormCheck) -> dict[str, object]:
         "estimate": check.estimate,
         "failures": list(check.failures),
         "counts_as": check.counts_as,
+        "made_after_round": check.made_after_round,
     }

@@ -24,6 +24,7 @@ from crosstable.core.ratings.rules import (
     KFactor,
     KInputs,
     RatingType,
+    cap_k,
     expected_score,
     k_factor,
     round_change,
@@ -165,7 +166,10 @@ def _player(
     inputs = KInputs(
         rating, born, year, known.rated_games_before, known.reached_2400, known.games_in_period
     )
-    k = KFactor(known.k, "as given") if known.k is not None else k_factor(inputs, len(rated))
+    if known.k is not None:  # K as the list gives it: still capped by 8.3.3's K x n <= 700
+        k = cap_k(KFactor(known.k, "as given"), len(rated) + known.games_in_period)
+    else:
+        k = k_factor(inputs, len(rated))
     rows: list[GameRating] = []
     for r, opp, opp_rating, score, pd, note in pending:
         expected = None if pd is None else Fraction(pd, 100)

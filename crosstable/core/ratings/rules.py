@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
 
+from crosstable.core.duration import parse_time_control
+from crosstable.core.errors import CrosstableError
 from crosstable.core.tiebreaks.fide_tables import expected
 
 #: 8.3.1: a larger difference counts as this many points ...
@@ -61,6 +63,23 @@ def rating_type_for(minutes_for_60_moves: Fraction) -> RatingType | None:
     if minutes_for_60_moves > 3:
         return RatingType.BLITZ
     return None
+
+
+def read_time_control(time_control: str) -> tuple[RatingType | None, str] | None:
+    """The list an event of this time control counts for (None: too fast for any) and
+    the control as read; None when there is none or it does not read as one (TRF's 122
+    is free text).
+
+    >>> read_time_control("5400+30"), read_time_control(""), read_time_control("an hour")
+    ((<RatingType.STANDARD: 'standard'>, '90+30'), None, None)
+    """
+    if not time_control.strip():
+        return None
+    try:
+        control = parse_time_control(time_control)
+    except CrosstableError:
+        return None
+    return rating_type_for(control.minutes_per_player), control.notation()
 
 
 def is_rated_pair(own: int, opponent: int, rating_type: RatingType = RatingType.STANDARD) -> bool:
@@ -146,11 +165,27 @@ def k_factor(inputs: KInputs, games: int) -> KFactor:
         value, reason = 10, "rating has reached 2400"
     else:
         value, reason = 20, "rated under 2400"
-    period = games + inputs.games_in_period
-    if period and value * period > 700:
-        value = 700 // period
-        reason += f"; {value} so that K x {period} games <= 700"
-    return KFactor(value, reason)
+    return cap_k(KFactor(value, reason), games + inputs.games_in_period)
+
+
+#: 8.3.3: K x the number of games of the rating period at most this
+MAX_K_TIMES_GAMES = 700
+
+
+def cap_k(k: KFactor, games: int) -> KFactor:
+    """8.3.3's cap on K, whatever gave it (the rules or the rating list): when K x the
+    ``games`` of the rating period would exceed 700, K is the largest whole number with
+    K x games <= 700.
+
+    >>> cap_k(KFactor(40, "as given"), 18)
+    KFactor(value=38, reason='as given; 38 so that K x 18 games <= 700')
+    >>> cap_k(KFactor(40, "as given"), 17)
+    KFactor(value=40, reason='as given')
+    """
+    if games <= 0 or k.value * games <= MAX_K_TIMES_GAMES:
+        return k
+    value = MAX_K_TIMES_GAMES // games
+    return KFactor(value, f"{k.reason}; {value} so that K x {games} games <= 700")
 
 
 def round_change(change: Fraction) -> int:
