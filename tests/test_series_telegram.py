@@ -83,15 +83,15 @@ def test_forged_data_are_refused(change: Any, words: str) -> None:
 
 
 def test_stale_or_future_logins_are_refused() -> None:
-    old = login(at=NOW - dt.timedelta(days=1, seconds=1))
-    with pytest.raises(RuleError, match="more than a day old"):
+    old = login(at=NOW - dt.timedelta(seconds=301))  # minutes, not a day (issue 25 item 2)
+    with pytest.raises(RuleError, match="more than 300 seconds old"):
         telegram.verify_login(old, TOKEN, NOW)
-    assert telegram.verify_login(login(at=NOW - dt.timedelta(hours=23)), TOKEN, NOW)
+    assert telegram.verify_login(login(at=NOW - dt.timedelta(minutes=4)), TOKEN, NOW)
     with pytest.raises(RuleError, match="in the future"):
         telegram.verify_login(login(at=NOW + dt.timedelta(minutes=6)), TOKEN, NOW)
     with pytest.raises(RuleError, match="not set up"):
         telegram.verify_login(login(), "", NOW)
-    with pytest.raises(RuleError, match="whole numbers"):
+    with pytest.raises(RuleError, match="id is not a whole number"):
         telegram.verify_login(signed({"id": "x", "auth_date": "1"}), TOKEN, NOW)
 
 
@@ -124,10 +124,21 @@ def web(store: Store, monkeypatch: pytest.MonkeyPatch) -> Any:
     return Web(store)
 
 
-def _query(data: dict[str, str]) -> str:
+def _query(data: dict[str, str], path: str = "/telegram/login") -> str:
     from urllib.parse import urlencode
 
-    return "/telegram/login?" + urlencode(data)
+    return path + "?" + urlencode(data)
+
+
+def _started(client: Any) -> str:
+    """The widget's return address on this browser's Telegram page: the login callback
+    with the browser's one-time state (issue 25 item 1; without it nothing changes)."""
+    import re
+    from urllib.parse import urlsplit
+
+    found = re.search(r'data-auth-url="([^"]+)"', client.get("/telegram").text)
+    assert found
+    return urlsplit(found.group(1)).path
 
 
 def test_signing_in_with_telegram_makes_or_finds_the_account(web: Any) -> None:
@@ -139,14 +150,14 @@ def test_signing_in_with_telegram_makes_or_finds_the_account(web: Any) -> None:
     assert 'data-telegram-login="crosstable_bot"' in page.text
     assert "https://telegram.org" in page.headers["content-security-policy"]
     assert "telegram.org" not in guest.get("/series").headers["content-security-policy"]
-    answer = guest.get(_query(login(at=now)), follow_redirects=False)
+    answer = guest.get(_query(login(at=now), _started(guest)), follow_redirects=False)
     assert answer.status_code == 303 and answer.headers["location"] == "/"
     home = guest.get("/series").text
     assert "Пия Игрокова" in home  # signed in under the Telegram name
-    made = web.accounts.find_user("tg777")
+    made = web.accounts.find_user("tg:777")  # a name nobody can choose (issue 25 item 3)
     assert made is not None and telegram.account_of(web.service.store, 777) == made.id
     again = TestClient(web.app)
-    again.get(_query(login(at=now)))
+    again.get(_query(login(at=now + dt.timedelta(seconds=1)), _started(again)))
     assert telegram.account_of(web.service.store, 777) == made.id  # the same account
     forged = TestClient(web.app).get(_query(login(at=now) | {"id": "1"}))
     assert forged.status_code == 403 and "signature does not match" in forged.text
@@ -158,11 +169,12 @@ def test_a_signed_in_user_links_and_unlinks(web: Any) -> None:
 
     now = web.service.clock.now()
     pia = web.signed_in("pia")
-    done = pia.get(_query(login(555, at=now)))
+    done = pia.get(_query(login(555, at=now), _started(pia)))
     assert done.status_code == 200 and "Telegram account linked: @pia_plays" in done.text
     assert telegram.account_of(web.service.store, 555) == web.player.id
     ann = web.signed_in("ann")
-    refused = ann.get(_query(login(555, at=now)))
+    later = now + dt.timedelta(seconds=1)  # a new login: each is used once (issue 25 item 2)
+    refused = ann.get(_query(login(555, at=later), _started(ann)))
     assert refused.status_code == 422 and "linked with another account" in refused.text
     page = pia.get("/telegram")
     assert 'id="telegram-linked"' in page.text

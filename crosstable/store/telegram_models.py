@@ -37,3 +37,15 @@ class TelegramDeliveryRow(Base):
     last_error: Mapped[str] = mapped_column(Text, default="")
     sent_at: Mapped[str | None] = mapped_column(String(40), nullable=True, index=True)
     gave_up_at: Mapped[str | None] = mapped_column(String(40), nullable=True)
+
+
+class UsedSignatureRow(Base):
+    """A signed sign-in payload already accepted (revision 0021): the SHA-256 of the
+    payload, what it was (``telegram-login``) and when; kept until it could no longer be
+    fresh, so each payload is accepted once, by every process on the database."""
+
+    __tablename__ = "used_signatures"
+
+    digest: Mapped[str] = mapped_column(String(64), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(20))
+    used_at: Mapped[str] = mapped_column(String(40), index=True)

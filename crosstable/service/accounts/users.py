@@ -23,11 +23,20 @@ from crosstable.service.fair_play import PortalRules
 from crosstable.store.accounts_models import UserRow
 
 _USERNAME = re.compile(r"^[A-Za-z0-9_.\-]{2,40}$")
+#: the names made for accounts that sign in with Telegram (issue 25 item 3): the colon
+#: is refused in names people choose, so nobody can take a Telegram user's name first
+#: (accounts made as ``tg<id>`` before keep their names: they are found by their link)
+_DERIVED = re.compile(r"^tg:[0-9]{1,19}$")
 
 _DUMMY_HASH = (
     "$argon2id$v=19$m=65536,t=3,p=4$c29tZXNhbHRzb21lc2FsdA$"
     "RdescudvJCsgt3ub+b+dWRWJTmaaJObG3xsFfkJu2Pk"
 )
+
+
+def telegram_username(telegram_id: int) -> str:
+    """The user name of an account made for a Telegram user: ``tg:<id>``."""
+    return f"tg:{telegram_id}"
 
 
 class Users(AccountsBase, PortalRules):
@@ -43,9 +52,12 @@ class Users(AccountsBase, PortalRules):
         is_admin: bool = False,
         is_master: bool = False,
         rating: int | None = None,
+        derived: bool = False,
     ) -> UserInfo:
+        """A new account; ``derived`` for a name the site makes (:func:`telegram_username`),
+        which a person cannot choose."""
         name = username.strip()
-        if not _USERNAME.match(name):
+        if not (_DERIVED if derived else _USERNAME).match(name):
             raise RuleError("a user name has 2–40 letters, digits, dots, dashes or underscores")
         if len(password) < MIN_PASSWORD:
             raise RuleError("a password needs at least {count} characters", count=MIN_PASSWORD)
