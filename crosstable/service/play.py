@@ -72,6 +72,10 @@ class Play(ServiceBase):
         value = parse_result(result)
         why = reason or (Reason.NO_SHOW if value.is_forfeit else Reason.NORMAL)
         request = _request("record", round_number, board, value)
+        if why != _reason_for(value):  # (a key sent again with another reason is refused)
+            request["reason"] = why.value
+        if expected_version is not None:
+            request["expected_version"] = expected_version
         if self.fast_path:
             fast = record_fast(
                 self,

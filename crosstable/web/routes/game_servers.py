@@ -12,8 +12,11 @@ is its own recorded change, with its own idempotency key, exactly as if it had b
 posted alone to ``…/boards/{board}/result``, in the order given; the answer says for
 each whether it was accepted (the change) or refused (the status a lone request would
 have had, and why, in the reader's language). One refused result does not refuse the
-others. The batch counts as many results as it has items against the token's limit;
-a batch that would pass the limit is refused whole (429, Retry-After).
+others: an item that is not an object (a number, a list, null) is refused alone, named
+by its index, and an idempotency key met again in the batch for another tournament is
+refused (409, the key named), as the service refuses a key sent again with another body.
+The batch counts as many results as it has items against the token's limit; a batch
+that would pass the limit is refused whole (429, Retry-After).
 """
 
 from __future__ import annotations
@@ -61,7 +64,8 @@ class ResultItem(RecordIn):
 
 
 class BatchIn(BaseModel):
-    results: list[dict[str, Any]] = Field(
+    #: any JSON value per item: one that is not an object is refused alone, by its index
+    results: list[Any] = Field(
         max_length=BATCH_MOST,
         description=f"at most {BATCH_MOST} results, each "
         "{tournament, round, board, result, reason?, idempotency_key?, expected_version?}",
@@ -106,14 +110,51 @@ def _invalid(error: ValidationError) -> str:
     return translate(Message("{field}: the value is not valid", field=field))
 
 
+def _kind(raw: Any) -> Message:
+    """What a batch's item that is not an object is, for its refusal."""
+    if raw is None:
+        return Message("nothing (null)")
+    if isinstance(raw, bool):
+        return Message("true or false")
+    if isinstance(raw, int | float):
+        return Message("a number")
+    if isinstance(raw, str):
+        return Message("a text")
+    return Message("a list")
+
+
+def _not_an_object(index: int, raw: Any) -> dict[str, Any]:
+    why = Message(
+        "result {index}: a result is an object with tournament, round, board and result,"
+        " not {kind}",
+        index=index,
+        kind=_kind(raw),
+    )
+    return {"status": "refused", "code": 422, "detail": translate(why)}
+
+
 def _one(
-    site: Site, caller: Caller, raw: dict[str, Any], roles: dict[int, Exception | None]
+    site: Site,
+    caller: Caller,
+    raw: dict[str, Any],
+    roles: dict[int, Exception | None],
+    keys: dict[str, int],
 ) -> dict[str, Any]:
-    """Record one item of a batch; the item's answer (accepted or refused, and why)."""
+    """Record one item of a batch; the item's answer (accepted or refused, and why).
+    ``keys`` holds the tournament of each idempotency key met in the batch so far."""
     try:
         item = ResultItem.model_validate(raw)
     except ValidationError as error:
         return {"status": "refused", "code": 422, "detail": _invalid(error)}
+    key = item.idempotency_key
+    if key is not None and keys.setdefault(key, item.tournament) != item.tournament:
+        # a key is kept per tournament: the service would take it for a new request
+        reused = Message(
+            "idempotency key {key} was already used for another request (tournament {first})",
+            key=repr(key),
+            first=keys[key],
+        )
+        return {"status": "refused", "code": 409, "detail": translate(reused)}
     if item.tournament not in roles:
         try:
             require_role(site, caller, item.tournament, RESULT_ENTRY)
@@ -155,9 +196,13 @@ def record_many(body: BatchIn, request: Request, caller: ApiCaller) -> dict[str,
     if body.results:
         site.report_limit.check_caller(caller, "results", len(body.results))
     roles: dict[int, Exception | None] = {}
+    keys: dict[str, int] = {}
     answers = []
     for index, raw in enumerate(body.results):
-        answer = _one(site, caller, raw if isinstance(raw, dict) else {}, roles)
+        if isinstance(raw, dict):
+            answer = _one(site, caller, raw, roles, keys)
+        else:
+            answer = _not_an_object(index, raw)
         answers.append({"index": index, **answer})
     accepted = sum(1 for a in answers if a["status"] == "accepted")
     return {"accepted": accepted, "refused": len(answers) - accepted, "results": answers}
