@@ -123,6 +123,7 @@ def player(tid: int, start: int, request: Request) -> Response:
         norms=norms,
         explanations=explanations,
         games=games,
+        colours_drawn=site.service.colours_drawn(tid),  # battle chess: None, or round → drawn
         byes=player_byes(site, context["t"], table.line(start)),
         **context,
     )
