@@ -15,9 +15,12 @@ complete (a failed import leaves nothing of itself).
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import itertools
 import os
 import tempfile
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -26,22 +29,32 @@ import pytest
 
 pytest.importorskip("fastapi")
 
+from alembic import command
+from alembic.config import Config
 from fastapi import HTTPException
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_service_support import db_url, make_service, store  # noqa: F401
+from sqlalchemy import inspect
+from sqlalchemy import text as sql
+from test_service_support import db_url, make_service, started, store  # noqa: F401
 
+import crosstable.service.rating_lists as rating_lists_module
+import crosstable.store.engine as engine_module
 import crosstable.web.routes.rating_list_upload as upload_route
-from crosstable.core.errors import RuleError
+from crosstable.core.errors import InputError, RuleError
+from crosstable.formats.rating_list import ListedPlayer
 from crosstable.service import Service
 from crosstable.service.accounts import Accounts
+from crosstable.service.errors import ConflictError
+from crosstable.service.rating_list_import import GenerationWriter
 from crosstable.service.rating_lists import RatingLists
-from crosstable.store import Store
+from crosstable.store import Store, open_store
+from crosstable.store.engine import upgrade
 from crosstable.web.app import create_app
 from crosstable.web.limits import BodyTooLarge
 from crosstable.web.routes.rating_list_upload import ListUpload
-from tests.rating_list_files import PLAYERS, national_csv
+from tests.rating_list_files import PLAYERS, fide_txt, national_csv, zipped
 from tests.web_support import signed_in
 
 CHUNK = 64 * 1024
@@ -338,3 +351,210 @@ def test_the_form_reader_answers_any_bytes_with_a_4xx_or_a_file(
         assert len(checked) <= 1
         written = sum(os.path.getsize(p) for p in Path(folder).iterdir())
         assert written <= len(data)
+
+
+# -- item 6: an import does not block other writes --------------------------------------
+
+
+def many(count: int, start: int = 1_000_000) -> tuple[ListedPlayer, ...]:
+    return tuple(
+        ListedPlayer(start + k, f"Player{k:06d}, Anna", "RUS", "w", "", 1990, 1500 + k % 900)
+        for k in range(count)
+    )
+
+
+class SlowReader:
+    """The file reader, with a pause every ``every`` players (a large file's parsing,
+    made slow on purpose) and a hook called at each pause."""
+
+    def __init__(self, every: int, pause: float, hook: Any = None, fail_at: int = 0) -> None:
+        self.every, self.pause, self.hook, self.fail_at = every, pause, hook, fail_at
+        self.real = rating_lists_module.read_rating_list
+        self.read = 0
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Iterator[ListedPlayer]:
+        for player in self.real(*args, **kwargs):
+            self.read += 1
+            if self.fail_at and self.read == self.fail_at:
+                raise InputError("line {line}: the file is damaged", line=self.read)
+            if self.read % self.every == 0:
+                if self.hook is not None:
+                    self.hook(self.read)
+                time.sleep(self.pause)
+            yield player
+
+
+def rows_stored(store: Store) -> int:
+    """Rows of every generation, as another connection sees them (committed only)."""
+    with store.engine.connect() as connection:
+        count = connection.execute(sql("SELECT count(*) FROM rating_list_players")).scalar()
+        connection.commit()
+    return int(count or 0)
+
+
+@pytest.fixture
+def quick_store(db_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[Store]:
+    """A store whose SQLite writers wait at most 1 s for another writer (instead of 30):
+    a write that cannot get in within a second fails with "database is locked"."""
+    monkeypatch.setattr(engine_module, "BUSY_TIMEOUT_SECONDS", 1)
+    opened = open_store(db_url)
+    try:
+        yield opened
+    finally:
+        opened.close()
+
+
+def test_results_posted_during_an_import_are_all_accepted(
+    quick_store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A list of 12 000 players parsed slowly (about 3 s) while results are posted
+    through the JSON API: every result is accepted (no 500, no "database is locked"
+    with writers waiting at most a second), and the parsing is interleaved with
+    committed batches."""
+    service = make_service(quick_store)
+    Accounts(service.store).create_user("admin", "password-admin", is_admin=True)
+    tid = started(service, 20)
+    big = zipped(tmp_path, "players_list.zip", "players_list_foa.txt", fide_txt(many(12_000)))
+    committed_while_parsing: list[int] = []
+    reader = SlowReader(
+        every=300,
+        pause=0.075,
+        hook=lambda _n: committed_while_parsing.append(rows_stored(quick_store)),
+    )
+    monkeypatch.setattr(rating_lists_module, "read_rating_list", reader)
+    failures: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            RatingLists(service).import_file(big)
+        except BaseException as error:
+            failures.append(error)
+
+    games = [(r, b) for r in range(1, 20) for b in range(1, 11)]
+    answers: list[int] = []
+    with TestClient(create_app(service=service), raise_server_exceptions=False) as client:
+        token = signed_in(client, "admin")
+        importing = threading.Thread(target=run)
+        importing.start()
+        while importing.is_alive() and len(answers) < 55:  # the user's limit: 60 a minute
+            time.sleep(0.02)
+            rnd, board = games.pop(0)
+            answer = client.post(
+                f"/api/v1/tournaments/{tid}/rounds/{rnd}/boards/{board}/result",
+                json={"result": "1-0"},
+                headers={"X-CSRF-Token": token},
+            )
+            answers.append(answer.status_code)
+        importing.join()
+    assert failures == []
+    assert answers == [200] * len(answers)  # every result accepted while the list was imported
+    assert len(answers) >= 10, "the import ended before results could be posted"
+    assert RatingLists(service).player(1_000_000 + 11_999).standard == 1500 + 11_999 % 900
+    # the batches were committed while the file was still being read
+    assert max(committed_while_parsing) > 0
+
+
+def test_a_list_becomes_visible_only_when_complete(
+    store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    service = make_service(store)
+    lists = RatingLists(service)
+    lists.import_file(zipped(tmp_path, "old.zip", "players_list_foa.txt", fide_txt()))
+    seen: list[tuple[int, list[str]]] = []
+
+    def look(_read: int) -> None:
+        found = [p.name for p in lists.find("player0000")]
+        seen.append((len(lists.find("carlsen")), found + [i.name for i in lists.imported()]))
+
+    reader = SlowReader(every=2_500, pause=0, hook=look)
+    monkeypatch.setattr(rating_lists_module, "read_rating_list", reader)
+    newer = zipped(tmp_path, "new.zip", "players_list_foa.txt", fide_txt(many(11_000)))
+    report = lists.import_file(newer)
+    # while it was read (batches already written), readers saw the old lists only
+    assert len(seen) == 4 and all(s == (1, ["old.zip"]) for s in seen)
+    assert rows_stored(store) == report.total == 11_000 + len(PLAYERS)  # old generation gone
+    assert {i.name for i in lists.imported()} == {"old.zip", "new.zip"}
+    assert lists.player(PLAYERS[0].fide_id).list_name == "old.zip"  # kept: not in the new list
+
+
+def test_a_failed_import_leaves_nothing_of_itself(
+    store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    service = make_service(store)
+    lists = RatingLists(service)
+    lists.import_file(zipped(tmp_path, "old.zip", "players_list_foa.txt", fide_txt()))
+    written: list[int] = []
+    reader = SlowReader(every=6_000, pause=0, hook=lambda _n: written.append(rows_stored(store)))
+    reader.fail_at = 12_000
+    monkeypatch.setattr(rating_lists_module, "read_rating_list", reader)
+    newer = zipped(tmp_path, "new.zip", "players_list_foa.txt", fide_txt(many(13_000)))
+    with pytest.raises(InputError, match="the file is damaged"):
+        lists.import_file(newer)
+    assert written and written[0] > len(PLAYERS)  # batches had been committed
+    assert rows_stored(store) == len(PLAYERS)  # and are gone
+    assert [i.name for i in lists.imported()] == ["old.zip"]
+    with store.engine.connect() as connection:
+        states = connection.execute(sql("SELECT state FROM rating_list_imports")).scalars().all()
+        connection.commit()
+    assert states == ["current"]
+
+
+def test_two_imports_at_once_the_later_is_refused_and_removed(
+    store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    service = make_service(store)
+    lists = RatingLists(service)
+    second = zipped(tmp_path, "second.zip", "players_list_foa.txt", fide_txt())
+    real = rating_lists_module.read_rating_list
+
+    def during_first(read: int) -> None:
+        if read == 6_000:  # the first import is half-way: another one runs to the end
+            monkeypatch.setattr(rating_lists_module, "read_rating_list", real)
+            assert lists.import_file(second).total == len(PLAYERS)
+
+    monkeypatch.setattr(
+        rating_lists_module, "read_rating_list", SlowReader(every=6_000, pause=0, hook=during_first)
+    )
+    first = zipped(tmp_path, "first.zip", "players_list_foa.txt", fide_txt(many(7_000)))
+    with pytest.raises(ConflictError, match="another rating list was imported meanwhile"):
+        lists.import_file(first)
+    assert [i.name for i in lists.imported()] == ["second.zip"]
+    assert rows_stored(store) == len(PLAYERS)
+
+
+def test_what_a_dead_import_left_is_swept_by_the_next(store: Store, tmp_path: Path) -> None:
+    service = make_service(store)
+    long_ago = dt.datetime(2026, 4, 30, 12, 0, tzinfo=dt.UTC)
+    dead = GenerationWriter(store, lambda: long_ago)
+    dead.begin("dead.zip")
+    dead.write(
+        (p, f"x{p}", f"x{p}", "", "", "", None, None, None, None, "d", "") for p in range(1, 7_001)
+    )
+    assert rows_stored(store) == 7_000  # a process died here
+    lists = RatingLists(service)
+    lists.import_file(zipped(tmp_path, "players_list.zip", "players_list_foa.txt", fide_txt()))
+    assert rows_stored(store) == len(PLAYERS)
+    assert lists.find("x1") == []
+
+
+def test_migration_0023_keeps_the_stored_players_both_ways(store: Store, tmp_path: Path) -> None:
+    """A database at 0022 (one row per FIDE id) upgrades in place: its players become
+    generation 0, current until the next import; 0023 also goes back down, keeping the
+    current generation."""
+    service = make_service(store)
+    lists = RatingLists(service)
+    lists.import_file(zipped(tmp_path, "a.zip", "players_list_foa.txt", fide_txt()))
+    config = Config()
+    config.set_main_option("script_location", "crosstable.store:migrations")
+    with store._writer.connect() as connection, connection.begin():
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0022")
+    with store.engine.connect() as connection:
+        columns = {c["name"] for c in inspect(connection).get_columns("rating_list_players")}
+        assert "generation" not in columns
+        assert rows_stored(store) == len(PLAYERS)
+    upgrade(store)
+    assert [p.name for p in lists.find("car")] == ["Carlsen, Magnus", "Caruana, Fabiano"]
+    assert [i.name for i in lists.imported()] == ["a.zip"]
+    assert lists.import_file(zipped(tmp_path, "b.zip", "x.txt", fide_txt(many(3)))).total == 8
+    assert rows_stored(store) == 8

@@ -1,9 +1,12 @@
 """Rating lists (issue 16 item 1): import a list, look players up, fill and update entries.
 
 * :meth:`RatingLists.import_file` reads a FIDE TXT/XML list or a national CSV
-  (:mod:`crosstable.formats.rating_list`) and upserts every player in one transaction
-  (``rating_list_players``: a FIDE id already there gets the newer list's data; players
-  not in the new list stay). A refused file changes nothing.
+  (:mod:`crosstable.formats.rating_list`) and upserts every player (a FIDE id already
+  there gets the newer list's data; players not in the new list stay), as a new
+  generation written in short batches outside of which the file is parsed, made
+  current at once when complete (:mod:`crosstable.service.rating_list_import`): other
+  writes go on meanwhile, readers see the old lists until the new one is complete, and
+  a refused file changes nothing.
 * :meth:`RatingLists.find` answers a FIDE id or the start of a name (case, accents and
   spacing do not matter: "carlsen, m" finds "Carlsen, Magnus").
 * :meth:`RatingLists.add_player` registers a player by FIDE id with the name, title,
@@ -32,29 +35,14 @@ from crosstable.core.text import Message
 from crosstable.formats.rating_list import ListReport, fold, read_rating_list
 from crosstable.service.base import Change, Done, Unchanged
 from crosstable.service.errors import NotFoundError
+from crosstable.service.rating_list_import import BATCH, GenerationWriter
 from crosstable.service.registration import PlayerInfo, _clear_draw, _rating_order
 from crosstable.service.unit import Tx
 from crosstable.store.models import EntryRow, TournamentRow
-from crosstable.store.rating_list_models import RatingListPlayerRow
+from crosstable.store.rating_list_models import RatingListImportRow, RatingListPlayerRow
 
-#: rows sent to the database per statement while importing
-BATCH = 5_000
 #: at most this many answers to one look-up
 MAX_FOUND = 50
-_COLUMNS = (
-    "fide_id",
-    "name",
-    "folded",
-    "federation",
-    "sex",
-    "title",
-    "birth_year",
-    "standard",
-    "rapid",
-    "blitz",
-    "list_name",
-    "list_date",
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,13 +140,14 @@ class RatingLists:
             )
             for p in read_rating_list(path, report, kind=kind)
         )
-        with self.store.raw_transaction() as connection:
-            if self.store.dialect == "postgresql":
-                _copy_postgres(connection, rows)
-            else:
-                _upsert_sqlite(connection, rows)
-        with self.store.reading() as session:
-            total = session.query(RatingListPlayerRow).count()
+        writer = GenerationWriter(self.store, self.service.clock.now)
+        writer.begin(path.name)
+        try:
+            writer.write(rows)  # parsed between the batches, outside any transaction
+            total = writer.complete()
+        except BaseException:
+            writer.abandon()
+            raise
         return ImportReport(
             source=report.source,
             format=report.format,
@@ -174,7 +163,10 @@ class RatingLists:
         name, date = RatingListPlayerRow.list_name, RatingListPlayerRow.list_date
         with self.store.reading() as session:
             rows = session.execute(
-                select(name, date, func.count()).group_by(name, date).order_by(date.desc(), name)
+                select(name, date, func.count())
+                .where(RatingListPlayerRow.generation == current_generation(session))
+                .group_by(name, date)
+                .order_by(date.desc(), name)
             ).all()
         return [ImportedList(row[0], row[1], row[2]) for row in rows]
 
@@ -187,9 +179,14 @@ class RatingLists:
         if not query:
             return []
         with self.store.reading() as session:
+            generation = current_generation(session)
             if query.isascii() and query.isdigit():
-                row = session.get(RatingListPlayerRow, int(query)) if len(query) <= 12 else None
-                return [] if row is None else [_entry(row)]
+                found_one = (
+                    session.get(RatingListPlayerRow, (generation, int(query)))
+                    if len(query) <= 12
+                    else None
+                )
+                return [] if found_one is None else [_entry(found_one)]
             prefix = fold(query)[:200]
             column = RatingListPlayerRow.folded
             condition: Any
@@ -208,7 +205,7 @@ class RatingLists:
                 condition = (column >= prefix) & (column < prefix + "\U0010ffff")
             found = session.scalars(
                 select(RatingListPlayerRow)
-                .where(condition)
+                .where(RatingListPlayerRow.generation == generation, condition)
                 .order_by(order, RatingListPlayerRow.fide_id)
                 .limit(limit)
             ).all()
@@ -216,7 +213,11 @@ class RatingLists:
 
     def player(self, fide_id: int) -> ListEntry:
         with self.store.reading() as session:
-            row = session.get(RatingListPlayerRow, fide_id)
+            row = (
+                session.get(RatingListPlayerRow, (current_generation(session), fide_id))
+                if 0 < fide_id < 10**12
+                else None
+            )
             if row is None:
                 raise NotFoundError(
                     "FIDE id {fide_id} is not in the imported rating lists", fide_id=fide_id
@@ -257,9 +258,13 @@ class RatingLists:
         numbers = sorted({n for n in (_fide_number(p.fide_id) for p in given) if n is not None})
         listed: dict[int, ListEntry] = {}
         with self.store.reading() as session:
+            generation = current_generation(session)
             for chunk in _chunks(numbers, BATCH):
                 rows = session.scalars(
-                    select(RatingListPlayerRow).where(RatingListPlayerRow.fide_id.in_(chunk))
+                    select(RatingListPlayerRow).where(
+                        RatingListPlayerRow.generation == generation,
+                        RatingListPlayerRow.fide_id.in_(chunk),
+                    )
                 )
                 listed.update((row.fide_id, _entry(row)) for row in rows)
         result: list[PlayerInfo] = []
@@ -310,11 +315,15 @@ class RatingLists:
                 .order_by(EntryRow.number)
             ).all()
             ids = {int(e.fide_id) for e in entries if e.fide_id.isascii() and e.fide_id.isdigit()}
+            generation = current_generation(tx.session)
             listed = {
                 r.fide_id: r
                 for chunk in _chunks(sorted(ids), 500)
                 for r in tx.session.scalars(
-                    select(RatingListPlayerRow).where(RatingListPlayerRow.fide_id.in_(chunk))
+                    select(RatingListPlayerRow).where(
+                        RatingListPlayerRow.generation == generation,
+                        RatingListPlayerRow.fide_id.in_(chunk),
+                    )
                 )
             }
             before = _rating_order(tx) if row.draw_method == "rating" else None
@@ -411,46 +420,9 @@ def _entry(row: RatingListPlayerRow) -> ListEntry:
     )
 
 
-def _batches(rows: Iterable[tuple[Any, ...]]) -> Iterator[list[tuple[Any, ...]]]:
-    batch: list[tuple[Any, ...]] = []
-    for row in rows:
-        batch.append(row)
-        if len(batch) >= BATCH:
-            yield batch
-            batch = []
-    if batch:
-        yield batch
-
-
-_UPDATES = ", ".join(f"{c} = excluded.{c}" for c in _COLUMNS[1:])
-
-
-def _upsert_sqlite(connection: Any, rows: Iterable[tuple[Any, ...]]) -> None:
-    statement = (
-        f"INSERT INTO rating_list_players ({', '.join(_COLUMNS)}) "
-        f"VALUES ({', '.join('?' * len(_COLUMNS))}) "
-        f"ON CONFLICT (fide_id) DO UPDATE SET {_UPDATES}"
+def current_generation(session: Any) -> int:
+    """The generation of ``rating_list_players`` readers see (0: no import made one)."""
+    found = session.scalar(
+        select(RatingListImportRow.id).where(RatingListImportRow.state == "current")
     )
-    for batch in _batches(rows):
-        connection.executemany(statement, batch)
-
-
-def _copy_postgres(connection: Any, rows: Iterable[tuple[Any, ...]]) -> None:
-    """COPY into a temporary table, then one INSERT … ON CONFLICT (the last line of a
-    FIDE id that a list repeats wins, as on SQLite)."""
-    columns = ", ".join(_COLUMNS)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "CREATE TEMPORARY TABLE rating_list_import "
-            "(LIKE rating_list_players INCLUDING DEFAULTS, seq bigint) ON COMMIT DROP"
-        )
-        with cursor.copy(f"COPY rating_list_import ({columns}, seq) FROM STDIN") as copy:
-            for seq, row in enumerate(rows):
-                copy.write_row((*row, seq))
-        cursor.execute(
-            f"INSERT INTO rating_list_players ({columns}) "
-            f"SELECT DISTINCT ON (fide_id) {columns} FROM rating_list_import "
-            f"ORDER BY fide_id, seq DESC "
-            f"ON CONFLICT (fide_id) DO UPDATE SET {_UPDATES}"
-        )
-        cursor.execute("ANALYZE rating_list_players")  # the planner sees the new size at once
+    return 0 if found is None else int(found)

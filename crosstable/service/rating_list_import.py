@@ -1,0 +1,275 @@
+"""Importing a rating list without blocking other writes (issue 25 item 6).
+
+The list is read as a stream (:mod:`crosstable.formats.rating_list`) and written as
+a new *generation* of ``rating_list_players`` in batches of :data:`BATCH` rows, each
+its own short write transaction: the file is parsed between them, outside any
+transaction, so a result posted meanwhile waits for one batch at most (SQLite has one
+writer at a time). Readers keep reading the current generation until the new one is
+complete; then one small transaction makes it current (a compare-and-set: if another
+import finished meanwhile, this one is refused and removed). The players of the old
+generation that the new list does not name are carried over first (batches by FIDE
+id), and the old generation's rows are deleted afterwards, again in batches. An
+import that fails deletes what it wrote; one whose process died is cleaned up by the
+next import (an ``importing`` row not heard of for :data:`STALE`).
+
+Memory stays bounded: one batch of rows and the reader's one line at a time.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
+
+from sqlalchemy import text
+
+from crosstable.service.errors import ConflictError
+from crosstable.store.engine import Store
+
+#: rows written per transaction (SQLite: ~50 ms a batch on a 2-core machine)
+BATCH = 5_000
+#: an import not heard of for this long belongs to a process that died
+STALE = dt.timedelta(hours=1)
+
+COLUMNS = (
+    "fide_id",
+    "name",
+    "folded",
+    "federation",
+    "sex",
+    "title",
+    "birth_year",
+    "standard",
+    "rapid",
+    "blitz",
+    "list_name",
+    "list_date",
+)
+_ALL = ", ".join(COLUMNS)
+_UPDATES = ", ".join(f"{c} = excluded.{c}" for c in COLUMNS[1:])
+
+
+def batches(rows: Iterable[tuple[Any, ...]], size: int = BATCH) -> Iterator[list[tuple[Any, ...]]]:
+    batch: list[tuple[Any, ...]] = []
+    for row in rows:
+        batch.append(row)
+        if len(batch) >= size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+def _execute(connection: Any, statement: str, params: tuple[Any, ...]) -> int:
+    """One statement; the rows it changed."""
+    return int(connection.execute(statement, params).rowcount)
+
+
+class GenerationWriter:
+    """Writes one import's generation: :meth:`begin`, :meth:`write` the rows,
+    :meth:`complete` (carry over, make current, drop the old); :meth:`abandon` on failure."""
+
+    def __init__(self, store: Store, now: Callable[[], dt.datetime]) -> None:
+        self.store = store
+        self.now = now
+        self.sqlite = store.dialect == "sqlite"
+        self.p = "?" if self.sqlite else "%s"
+        self.generation = 0
+        self.base = 0
+        #: the longest a batch transaction held the write lock, and how many there were
+        self.batches = 0
+
+    # -- transactions --------------------------------------------------------------------
+
+    def _run(self, body: Callable[..., Any], *args: Any) -> Any:
+        """``body(connection, *args)`` in one short write transaction."""
+        with self.store.raw_transaction() as connection:
+            return body(connection, *args)
+
+    def _one(self, connection: Any, statement: str, params: tuple[Any, ...] = ()) -> Any:
+        row = connection.execute(statement, params).fetchone()
+        return None if row is None else row[0]
+
+    def current(self, connection: Any) -> int:
+        found = self._one(connection, "SELECT id FROM rating_list_imports WHERE state = 'current'")
+        return 0 if found is None else int(found)
+
+    # -- the steps -----------------------------------------------------------------------
+
+    def begin(self, name: str) -> int:
+        """Clean up what dead or failed imports left, then open a new generation."""
+        self.sweep()
+        stamp = self.now().isoformat()
+        p = self.p
+
+        def body(connection: Any) -> int:
+            self.base = self.current(connection)
+            found = self._one(
+                connection,
+                "INSERT INTO rating_list_imports (name, state, started, heartbeat, players) "
+                f"VALUES ({p}, 'importing', {p}, {p}, 0) RETURNING id",
+                (name[:200], stamp, stamp),
+            )
+            return int(found)
+
+        self.generation = int(self._run(body))
+        return self.generation
+
+    def write(self, rows: Iterable[tuple[Any, ...]]) -> None:
+        """The list's rows, in batches (a FIDE id twice: its last line wins)."""
+        for batch in batches(rows, BATCH):
+            self._run(self._write_batch, batch)
+            self.batches += 1
+
+    def _write_batch(self, connection: Any, batch: list[tuple[Any, ...]]) -> None:
+        p, g = self.p, self.generation
+        if self.sqlite:
+            connection.executemany(
+                f"INSERT INTO rating_list_players (generation, {_ALL}) "
+                f"VALUES ({g}, {', '.join('?' * len(COLUMNS))}) "
+                f"ON CONFLICT (generation, fide_id) DO UPDATE SET {_UPDATES}",
+                batch,
+            )
+        else:
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    "CREATE TEMPORARY TABLE rating_list_batch "
+                    "(LIKE rating_list_players INCLUDING DEFAULTS, seq bigint) ON COMMIT DROP"
+                )
+                with cursor.copy(f"COPY rating_list_batch ({_ALL}, seq) FROM STDIN") as copy:
+                    for seq, row in enumerate(batch):
+                        copy.write_row((*row, seq))
+                cursor.execute(
+                    f"INSERT INTO rating_list_players (generation, {_ALL}) "
+                    f"SELECT DISTINCT ON (fide_id) {g}, {_ALL} FROM rating_list_batch "
+                    "ORDER BY fide_id, seq DESC "
+                    f"ON CONFLICT (generation, fide_id) DO UPDATE SET {_UPDATES}"
+                )
+        alive = connection.execute(
+            f"UPDATE rating_list_imports SET heartbeat = {p} WHERE id = {p} "
+            "AND state = 'importing'",
+            (self.now().isoformat(), g),
+        ).rowcount
+        if alive != 1:  # swept as dead by another import (this one stalled for an hour)
+            raise ConflictError("the rating list import was stopped; import the list again")
+
+    def complete(self) -> int:
+        """Carry the old generation's other players over, make the new one current, and
+        delete the old one's rows; the players the lists now hold."""
+        self._carry_over()
+        p, g, base = self.p, self.generation, self.base
+
+        def flip(connection: Any) -> int:
+            if self.current(connection) != base:
+                raise ConflictError(
+                    "another rating list was imported meanwhile; import this one again"
+                )
+            state = self._one(
+                connection, f"SELECT state FROM rating_list_imports WHERE id = {p}", (g,)
+            )
+            if state != "importing":
+                raise ConflictError("the rating list import was stopped; import the list again")
+            players = int(
+                self._one(
+                    connection,
+                    f"SELECT count(*) FROM rating_list_players WHERE generation = {p}",
+                    (g,),
+                )
+            )
+            connection.execute(
+                "UPDATE rating_list_imports SET state = 'old' WHERE state = 'current'"
+            )
+            connection.execute(
+                f"UPDATE rating_list_imports SET state = 'current', players = {p} WHERE id = {p}",
+                (players, g),
+            )
+            return players
+
+        players = int(self._run(flip))
+        self.drop(base)
+        return players
+
+    def _carry_over(self) -> None:
+        p, g, base = self.p, self.generation, self.base
+        after = -1
+        while True:
+            upper = self._run(
+                self._one,
+                f"SELECT fide_id FROM rating_list_players WHERE generation = {p} "
+                f"AND fide_id > {p} ORDER BY fide_id LIMIT 1 OFFSET {BATCH - 1}",
+                (base, after),
+            )
+            bound = "" if upper is None else f" AND fide_id <= {int(upper)}"
+            self._run(
+                _execute,
+                f"INSERT INTO rating_list_players (generation, {_ALL}) "
+                f"SELECT {g}, {_ALL} FROM rating_list_players "
+                f"WHERE generation = {p} AND fide_id > {p}{bound} "
+                "ON CONFLICT (generation, fide_id) DO NOTHING",
+                (base, after),
+            )
+            self.batches += 1
+            if upper is None:
+                return
+            after = int(upper)
+
+    def abandon(self) -> None:
+        """An import that failed: its rows and its row go."""
+        if self.generation:
+            self.drop(self.generation)
+
+    def drop(self, generation: int) -> None:
+        """Delete a generation that is not current, in batches, then its import row
+        (marked failed first, so that it can never become current)."""
+        p = self.p
+        self._run(
+            _execute,
+            f"UPDATE rating_list_imports SET state = 'failed' WHERE id = {p} "
+            "AND state <> 'current'",
+            (generation,),
+        )
+        statement = (
+            f"DELETE FROM rating_list_players WHERE generation = {p} AND fide_id IN "
+            f"(SELECT fide_id FROM rating_list_players WHERE generation = {p} "
+            f"ORDER BY fide_id LIMIT {BATCH})"
+        )
+        while True:
+            deleted = self._run(_execute, statement, (generation, generation))
+            self.batches += 1
+            if not deleted:
+                break
+        self._run(
+            _execute,
+            f"DELETE FROM rating_list_imports WHERE id = {p} AND state <> 'current'",
+            (generation,),
+        )
+
+    def sweep(self) -> None:
+        """Drop the generations nobody reads or writes: old, failed, or an import whose
+        process died (not heard of for :data:`STALE`); rows of no import at all."""
+        stale = (self.now() - STALE).isoformat()
+        with self.store.engine.connect() as connection:
+            # the rows first: an import's row is written before its rows, so every
+            # generation seen here is known to the reads below (PostgreSQL reads each
+            # statement's own snapshot)
+            ours = set(
+                connection.execute(
+                    text("SELECT DISTINCT generation FROM rating_list_players")
+                ).scalars()
+            )
+            current = connection.execute(
+                text("SELECT id FROM rating_list_imports WHERE state = 'current'")
+            ).scalar()
+            live = set(
+                connection.execute(
+                    text(
+                        "SELECT id FROM rating_list_imports WHERE state = 'importing' "
+                        "AND heartbeat >= :stale"
+                    ),
+                    {"stale": stale},
+                ).scalars()
+            )
+            known = set(connection.execute(text("SELECT id FROM rating_list_imports")).scalars())
+            connection.commit()
+        for generation in sorted((ours | known) - live - {current or 0}):
+            self.drop(int(generation))
