@@ -7,13 +7,16 @@ the next; SQLite's ``BEGIN IMMEDIATE`` lets one writer in) and how to *send* it.
 failed send raises :class:`DeliveryError`: an attempt is counted, the error kept,
 and the row waits ``base_delay × 2^(attempts − 1)`` — or the ``retry_after`` the
 other side asked for — until ``max_attempts``, or is given up at once when the
-failure is ``final`` (retrying cannot help). A row both channels keep has
+failure is ``final`` (retrying cannot help). A send that raises :class:`Skipped` marks
+the row sent without delivery, its reason kept in ``last_error``, logged and counted in
+the errors reported. A row both channels keep has
 ``attempts``, ``last_error``, ``next_try_at``, ``sent_at`` and ``gave_up_at``.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -22,6 +25,8 @@ from sqlalchemy.orm import Session
 
 from crosstable.service.clock import Clock
 from crosstable.store import Store
+
+log = logging.getLogger(__name__)
 
 
 class Delivery(Protocol):
@@ -40,6 +45,11 @@ class DeliveryError(Exception):
         super().__init__(text)
         self.retry_after = retry_after
         self.final = final
+
+
+class Skipped(Exception):  # noqa: N818 - a signal, not an error
+    """Nothing may be sent for this row, for a reason worth keeping (an address that is
+    not one address): marked sent without delivery, the reason kept and reported."""
 
 
 @dataclass(frozen=True)
@@ -88,6 +98,13 @@ def deliver_due(
                 break
             try:
                 sent = send(session, row)
+            except Skipped as skipped:
+                row.sent_at = iso(now)
+                row.last_error = str(skipped)[:1000]
+                counts.skipped += 1
+                counts.errors.append(f"notification {label(row)}: {row.last_error}")
+                log.warning("notification %s: %s", label(row), row.last_error)
+                continue
             except DeliveryError as error:
                 row.attempts += 1
                 row.last_error = str(error)[:1000]

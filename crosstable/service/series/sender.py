@@ -12,6 +12,16 @@ delivery counts an attempt and sets ``next_try_at`` to now + ``base_delay`` ×
 last error kept). A recipient without an e-mail address, or who unsubscribed from
 the kind, is marked sent with ``mail_skipped`` (the in-site notification stands).
 
+Recipients (issue 25 item 7): a mail goes to exactly one address, the one stored in the
+user's choices (``notification_prefs.email``, checked when it is set: one address,
+``email-validator`` on the web's surfaces, :func:`one_address` here), never to anything
+read from text shown to people (a registration's name). The envelope's recipient is
+given to SMTP explicitly, and the ``To`` header is built with the standard library's
+:class:`~email.headerregistry.Address`, so no header can add a recipient. An address
+stored before the check that is not one plain address (``a@x,b@y``, ``Eve <e@x>``,
+a non-ASCII one) is not mailed: the row is kept without mail, the reason in
+``last_error`` and among the errors reported (``crosstable tick --send`` prints them).
+
 A crash between the SMTP server's acceptance and the commit can still repeat one
 mail at the next pass (at-least-once at that single moment; SMTP offers no
 transaction with the database).
@@ -33,14 +43,17 @@ import os
 import smtplib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from email.errors import HeaderParseError
+from email.headerregistry import Address
 from email.message import EmailMessage
 from email.policy import SMTP
 
 from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
+from crosstable.core.errors import RuleError
 from crosstable.service.clock import Clock
-from crosstable.service.series.delivery import DeliveryError, Retries, deliver_due
+from crosstable.service.series.delivery import DeliveryError, Retries, Skipped, deliver_due
 from crosstable.service.series.mail_text import (
     DEFAULT,
     SUBJECTS,
@@ -67,7 +80,12 @@ KINDS = (
     "petition-accepted",
     "petition-refused",
 )
-__all__ = ["KINDS", "SUBJECTS", "MailSettings", "compose", "send_due"]
+__all__ = ["KINDS", "SUBJECTS", "MailSettings", "compose", "one_address", "send_due"]
+
+#: the longest address (RFC 5321's path limit; the settings' field has the same bound)
+MOST = 320
+#: why a stored address is not mailed (kept on the row, reported by the sender)
+NOT_ONE = "the stored e-mail address is not one address: mail skipped"
 
 
 @dataclass(frozen=True)
@@ -138,14 +156,39 @@ def read_unsubscribe_token(secret: str, token: str) -> tuple[int, str] | None:
     return user_id, kind
 
 
+def one_address(stored: str) -> str | None:
+    """The one plain ASCII address ``stored`` is (``name@example.org``), as SMTP's
+    envelope takes it; None for anything else: several addresses, a display name, a
+    comment, spaces or control characters, non-ASCII text, an empty part."""
+    text = stored.strip()
+    if not text or len(text) > MOST or not text.isascii() or not text.isprintable():
+        return None
+    if any(c.isspace() for c in text):
+        return None
+    try:
+        address = Address(addr_spec=text)
+    except (ValueError, IndexError, HeaderParseError):
+        return None
+    if not address.username or not address.domain or address.addr_spec != text:
+        return None
+    return text
+
+
 def set_address(store: Store, user_id: int, email: str) -> None:
-    """The user's e-mail address for notifications ("" removes it)."""
+    """The user's e-mail address for notifications ("" removes it); one address only
+    (the web's settings check it further with ``email-validator``)."""
+    address = email.strip()
+    if address and one_address(address) is None:
+        raise RuleError(
+            "{address} is not an e-mail address",
+            address=address,
+        )
     with store.transaction() as session:
         prefs = session.get(NotificationPrefsRow, user_id)
         if prefs is None:
-            session.add(NotificationPrefsRow(user_id=user_id, email=email.strip(), muted=[]))
+            session.add(NotificationPrefsRow(user_id=user_id, email=address, muted=[]))
         else:
-            prefs.email = email.strip()
+            prefs.email = address
 
 
 def unsubscribe(store: Store, user_id: int, kind: str) -> None:
@@ -175,10 +218,10 @@ def _claim(session: Session, now: str, skip_locked: bool) -> SeriesOutboxRow | N
 
 
 def _address(session: Session, row: SeriesOutboxRow) -> tuple[str, NotificationPrefsRow | None]:
+    """The address stored in the user's choices ("" when none); never the row's
+    ``recipient``, which is a name shown to people."""
     prefs = session.get(NotificationPrefsRow, row.user_id) if row.user_id is not None else None
-    if prefs is not None and prefs.email:
-        return prefs.email, prefs
-    return (row.recipient if "@" in row.recipient else ""), prefs
+    return (prefs.email.strip() if prefs is not None else ""), prefs
 
 
 def compose(
@@ -196,7 +239,7 @@ def compose(
     )
     message = EmailMessage(policy=MAIL_POLICY)
     message["From"] = settings.sender
-    message["To"] = address
+    message["To"] = Address(addr_spec=address)  # one address: a name cannot add another
     message["Subject"] = written.subject
     lines = [written.subject, "", *written.lines]
     if settings.base_url and settings.secret and row.user_id is not None:
@@ -209,30 +252,38 @@ def compose(
     return message
 
 
-def deliver(message: EmailMessage, settings: MailSettings) -> None:
-    """One mail over SMTP; raises :class:`smtplib.SMTPException` or OSError on failure."""
+def deliver(message: EmailMessage, settings: MailSettings, recipient: str) -> None:
+    """One mail over SMTP to ``recipient`` alone (the envelope names it: recipients are
+    never read from the headers); raises :class:`smtplib.SMTPException` or OSError."""
     with smtplib.SMTP(settings.host, settings.port, timeout=settings.timeout) as smtp:
         if settings.starttls:
             smtp.starttls()
         if settings.username:
             smtp.login(settings.username, settings.password)
-        smtp.send_message(message)
+        smtp.send_message(message, to_addrs=[recipient])
 
 
 def send_due(store: Store, clock: Clock, settings: MailSettings, *, limit: int = 500) -> SendReport:
     """Deliver up to ``limit`` due outbox rows; what happened, counted."""
 
     def send(session: Session, row: SeriesOutboxRow) -> bool:
-        address, prefs = _address(session, row)
-        if not address or (prefs is not None and row.kind in prefs.muted):
+        stored, prefs = _address(session, row)
+        if not stored or (prefs is not None and row.kind in prefs.muted):
             row.mail_skipped = True
             return False
+        address = one_address(stored)
+        if address is None:  # stored before addresses were checked: not guessed at
+            row.mail_skipped = True
+            raise Skipped(NOT_ONE)
         language = language_of(session, row.user_id, settings.language)
-        mail = compose(
-            row, address, settings, language=language, context=context_of(session, row.payload)
-        )
         try:
-            deliver(mail, settings)
+            mail = compose(
+                row, address, settings, language=language, context=context_of(session, row.payload)
+            )
+        except ValueError as error:  # a header the mail cannot carry: retrying cannot help
+            raise DeliveryError(f"the mail cannot be written: {error}", final=True) from None
+        try:
+            deliver(mail, settings, address)
         except (smtplib.SMTPException, OSError) as error:
             raise DeliveryError(f"{type(error).__name__}: {error}") from None
         return True
