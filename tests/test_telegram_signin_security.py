@@ -254,6 +254,17 @@ def test_a_squatted_name_does_not_block_the_telegram_user(web: Any) -> None:
     assert telegram.link_of(web.service.store, squatter.id) is None
 
 
+def test_long_telegram_names_fit_the_account(web: Any) -> None:
+    """Names of 512 characters each (the field's bound) make an account whose shown
+    name is cut to the column's 200, on PostgreSQL too (not a 500)."""
+    guest = TestClient(web.app)
+    data = login(889, at=now_of(web), first_name="Ж" * 512, last_name="Щ" * 512)
+    answer = callback(guest, data, auth_url(guest))
+    assert answer.status_code == 303, answer.text[:300]
+    made = telegram.account_of(web.service.store, 889)
+    assert made is not None and web.accounts.user(made).display_name == "Ж" * 200
+
+
 def test_derived_names_cannot_be_chosen(web: Any) -> None:
     for name in ("tg:5", "TG:5", "tg:777"):
         with pytest.raises(RuleError, match="letters, digits"):

@@ -342,7 +342,7 @@ def sign_in(accounts: Any, store: Store, who: TelegramUser, now: dt.datetime) ->
     user = create(
         telegram_username(who.id),
         secrets.token_urlsafe(24),
-        display_name=who.name or who.label,
+        display_name=(who.name or who.label)[:200],  # the column's width (Telegram's: 2×512)
         derived=True,
     )
     link(store, int(user.id), who, now)
