@@ -31,10 +31,12 @@ from crosstable.core.errors import CrosstableError
 from crosstable.service import PostgresListener, Service
 from crosstable.service.accounts import Accounts
 from crosstable.service.errors import ConflictError, NotFoundError
+from crosstable.service.poller import ChangePoller
 from crosstable.service.sessions import Sessions, SignInLimits
 from crosstable.service.shared import RateCounters
 from crosstable.store import Store, open_store
 from crosstable.web import i18n, push_install, sheets
+from crosstable.web.api_errors import validation_detail
 from crosstable.web.headers import SecurityHeaders
 from crosstable.web.hub import Hub
 from crosstable.web.limits import BodyLimit
@@ -86,7 +88,9 @@ def create_app(
     """The web app over the database ``db`` (a path or URL; a :class:`Store`) or a ``service``.
 
     ``listen`` starts a PostgreSQL LISTEN thread so that several app processes on one
-    database push each other's changes (default: on for PostgreSQL). ``push_url``
+    database push each other's changes (default: on for PostgreSQL); on SQLite, unless
+    ``listen`` is False, a poll of the event log brings changes made by other processes
+    (the command line, another ``serve``) to the open pages. ``push_url``
     (or ``CROSSTABLE_PUSH_URL``): live updates go out through nchan (web/push.py).
     """
     if service is None:
@@ -118,13 +122,18 @@ def create_app(
         secure_cookies=secure,
     )
     use_listener = service.store.dialect == "postgresql" if listen is None else listen
+    # SQLite has no NOTIFY: changes of other processes (the command line, a second
+    # `serve`) are read from the event log
+    use_poller = service.store.dialect == "sqlite" and listen is not False
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         site.hub.start(asyncio.get_running_loop())
-        listener = None
+        listener: PostgresListener | ChangePoller | None = None
         if use_listener:
             listener = PostgresListener(service.store.url, service.bus).start()
+        elif use_poller:
+            listener = ChangePoller(service.store, service.bus).start()
         try:
             yield
         finally:
@@ -339,11 +348,10 @@ def _error_handlers(app: FastAPI, site: Site) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(_request: Request, error: RequestValidationError) -> Response:
-        # FastAPI's own answer, as ASCII JSON: a lone surrogate ("\udc80") sent in a JSON
-        # string is echoed back escaped instead of failing to encode (a 500; issue 13.12)
-        from fastapi.encoders import jsonable_encoder
-
-        body = json.dumps({"detail": jsonable_encoder(error.errors())}, ensure_ascii=True)
+        # each error as the pages' message, field named and translated (web/api_errors.py);
+        # ASCII JSON: a lone surrogate ("\udc80") sent in a JSON string is escaped instead
+        # of failing to encode (a 500; issue 13.12)
+        body = json.dumps({"detail": validation_detail(error.errors())}, ensure_ascii=True)
         return Response(body, status_code=422, media_type="application/json")
 
     @app.exception_handler(OverflowError)
