@@ -69,6 +69,7 @@ def list_command(db: DbOption = None) -> None:
                 "id": info.token.id,
                 "username": info.user.username,
                 "label": info.label,
+                "scope": info.token.scope,  # always "results" (issue 25 item 8)
                 "per_minute": info.token.results_a_minute,
                 "every_tournament": info.token.every_tournament,
                 "tournaments": list(info.tournaments),

@@ -11,6 +11,8 @@ process on one database (issue 13 items 7 and 11).
   in fixed windows (``sign_in_counters``), in the database, so every ``serve``
   process on it sees the same counts; a counter of a past window is deleted when
   the next failure is counted, so the table holds at most the current window.
+  Requests with an API token that matches nothing are counted per address the same
+  way (:meth:`SignInLimits.bad_token`, issue 25 item 12).
 
 >>> import datetime as dt
 >>> from crosstable.store import open_store
@@ -213,6 +215,7 @@ class SignInLimits:
         per_address: int = 20,
         per_account: int = 10,
         signups: int = 10,
+        bad_tokens: int = 20,
         window: int = 600,
     ) -> None:
         self.store = store
@@ -220,6 +223,7 @@ class SignInLimits:
         self.per_address = per_address
         self.per_account = per_account
         self.signups = signups
+        self.bad_tokens = bad_tokens
         self.window = window
 
     def refused(self, address: str, username: str) -> int | None:
@@ -253,6 +257,28 @@ class SignInLimits:
                 )
             )
         if attempts is not None and attempts >= self.signups:
+            return wait
+        self._count(key)
+        return None
+
+    def bad_token(self, address: str) -> int | None:
+        """A request from ``address`` came with an API token that matches nothing: count
+        it; seconds to wait if the address is at its limit (``bad_tokens`` a window;
+        then it is refused and not counted, so a flood adds no rows).
+
+        There is no account to count it against (the token names nobody), and a prefix
+        of a random token names nobody either: the address is the key. A valid token is
+        never counted or refused here, so nobody's wrong tokens slow anyone else's.
+        """
+        key = _key("token", address)
+        start, wait = self._window()
+        with self.store.reading() as session:
+            attempts = session.scalar(
+                select(SignInCounterRow.attempts).where(
+                    SignInCounterRow.window_start == start, SignInCounterRow.key == key
+                )
+            )
+        if attempts is not None and attempts >= self.bad_tokens:
             return wait
         self._count(key)
         return None

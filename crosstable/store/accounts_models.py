@@ -85,6 +85,9 @@ class ApiTokenRow(Base):
     )
     #: results a minute this token may post (None: its kind's default)
     per_minute: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: what it may do (revision 0022, issue 25 item 8): "account" (all its user may) or
+    #: "results" (post results only; a game server's always)
+    scopes: Mapped[str] = mapped_column(String(200), default="account", server_default="")
 
 
 class ApiTokenGrantRow(Base):

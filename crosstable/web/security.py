@@ -19,6 +19,14 @@ r"""Who is asking, and may they: signed session cookies, CSRF tokens, API tokens
   file; :class:`RateLimiter`, a sliding window), shared by every process on
   PostgreSQL (:class:`crosstable.service.shared.RateCounters`, fixed windows in
   the database; issue 17 item 2).
+* Token scopes (issue 25 item 8): a request with a bearer token is resolved by
+  :func:`token_caller`, the one place every route's caller comes from. A token whose
+  scope is ``results`` (every game server's) may use only :data:`RESULT_ROUTES`; any
+  other route that asks who is calling is refused (403) before it does anything.
+* Wrong tokens (issue 25 item 12): a bearer token that matches nothing is counted per
+  client in the database (:meth:`crosstable.service.sessions.SignInLimits.bad_token`,
+  shared by every process); past the limit the client gets 429 with Retry-After.
+  A valid token is looked up first and never counted, so nobody's failures slow it.
 * Redirects: every ``next`` (and the way back after an error) goes through
   :func:`safe_next`: only a path of this site (issue 13 item 8).
 
@@ -42,8 +50,9 @@ from urllib.parse import urlsplit
 from fastapi import HTTPException, Request
 
 from crosstable.core.text import Message
-from crosstable.service.accounts import UserInfo
-from crosstable.service.accounts.tokens import PERSONAL_LIMIT, TokenInfo
+from crosstable.service.accounts import Accounts, UserInfo
+from crosstable.service.accounts.tokens import PERSONAL_LIMIT, RESULTS, TokenInfo
+from crosstable.service.sessions import SignInLimits
 from crosstable.service.shared import WINDOW, RateCounters
 
 UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
@@ -190,6 +199,80 @@ class Caller:
     @property
     def actor(self) -> str:
         return "" if self.user is None else self.user.username
+
+
+_BOARD = "/api/v1/tournaments/{tid}/rounds/{rnd}/boards/{board}"
+#: the routes (method, path as the app declares it) a ``results`` token may use: a
+#: result, a batch of them, a player's report, confirming and correcting, battle chess's
+#: set-up timeout, a game's moves; every other route refuses it (403)
+RESULT_ROUTES = frozenset(
+    {
+        ("POST", f"{_BOARD}/result"),
+        ("POST", f"{_BOARD}/report"),
+        ("POST", f"{_BOARD}/confirm"),
+        ("POST", f"{_BOARD}/correct"),
+        ("POST", f"{_BOARD}/setup-timeout"),
+        ("POST", f"{_BOARD}/pgn"),
+        ("POST", "/api/v1/results"),
+    }
+)
+
+
+def token_allows(token: TokenInfo, method: str, path: str) -> bool:
+    """May a token of ``token``'s scope use the route ``method`` ``path`` (the route's
+    declared path, ``{tid}`` and all)?
+
+    >>> results = TokenInfo(1, scope="results")
+    >>> token_allows(results, "POST", "/api/v1/results")
+    True
+    >>> token_allows(results, "POST", "/t/{tid}/undo")
+    False
+    >>> token_allows(TokenInfo(2), "POST", "/t/{tid}/undo")
+    True
+    """
+    if token.whole_account:
+        return True
+    return token.scope == RESULTS and (method, path) in RESULT_ROUTES
+
+
+def token_caller(request: Request, token: str, accounts: Accounts, limits: SignInLimits) -> Caller:
+    """The caller of a request with ``Authorization: Bearer <token>``: its user and token,
+    if the token exists and its scope allows this route (else 403); a token that matches
+    nothing counts against the client (429 with Retry-After past the limit; else an
+    anonymous caller, which the API answers with 401). Known once per request: an error
+    page drawn afterwards gets the same caller, never a second refusal."""
+    known = getattr(request.state, "token_caller", None)
+    if isinstance(known, Caller):
+        return known
+    refused = Caller(None, by_token=True)
+    request.state.token_caller = refused
+    user, info = accounts.token_for(token) if len(token) <= 200 else (None, None)
+    if user is None or info is None:
+        wait = limits.bad_token(client_address(request))
+        if wait is not None:
+            minutes = max(1, -(-wait // 60))
+            raise HTTPException(
+                status_code=429,
+                detail=Message(
+                    "too many requests with a wrong API token; try again in {minutes} min",
+                    minutes=minutes,
+                ),
+                headers={"Retry-After": str(wait)},
+            )
+        return refused
+    route = request.scope.get("route")
+    path = getattr(route, "path", None)
+    if path is None:  # no route (an error page): the token counts for nothing here
+        return refused
+    if not token_allows(info, request.method, path):
+        raise HTTPException(
+            status_code=403,
+            detail="this API token may only post results (its scope is results); "
+            "use a token of the whole account for anything else",
+        )
+    caller = Caller(user, by_token=True, token=info)
+    request.state.token_caller = caller
+    return caller
 
 
 def bearer_token(request: Request) -> str | None:

@@ -27,7 +27,13 @@ from crosstable.service.shared import kept_setting
 from crosstable.web import i18n
 from crosstable.web.hub import Hub
 from crosstable.web.pairing_views import live_fragment
-from crosstable.web.security import Caller, ResultLimits, bearer_token, csrf_token
+from crosstable.web.security import (
+    Caller,
+    ResultLimits,
+    bearer_token,
+    csrf_token,
+    token_caller,
+)
 
 #: whitespace between tags (the live fragment goes to every viewer: keep it small)
 _BETWEEN_TAGS = re.compile(r">\s+<")
@@ -48,9 +54,8 @@ class Site:
 
     def caller(self, request: Request) -> Caller:
         token = bearer_token(request)
-        if token is not None:
-            user, info = self.accounts.token_for(token)
-            return Caller(user, by_token=True, token=info)
+        if token is not None:  # its scope and wrong tokens: issue 25 items 8, 12
+            return token_caller(request, token, self.accounts, self.sign_in_limits)
         known = getattr(request.state, "caller", None)
         if isinstance(known, Caller):
             return known

@@ -5,6 +5,15 @@ or a game server's (issue 17 item 2): made by an administrator for a game server
 account, it may post the results of the tournaments granted to it (or of every
 tournament) at its own, higher limit of results a minute (:data:`GAME_SERVER_LIMIT`
 unless the token says otherwise).
+
+Every token has a **scope** (issue 25 item 8), what it may do: ``account`` (everything
+its user may do: a personal token made on the account page) or ``results`` (post the
+results, and the games' moves, of the tournaments it may reach: nothing else). A game
+server's token is always ``results``; a user may make a personal ``results`` token for
+an app that only enters results. Tokens made before scopes existed keep the narrowest
+scope that covers what they did (migration 0022): a game server's ``results``, a
+personal one ``account``. The web checks the scope of every token request in one place
+(:func:`crosstable.web.security.token_caller`).
 """
 
 from __future__ import annotations
@@ -36,6 +45,10 @@ GAME_SERVER_LIMIT = 6000
 MOST_PER_MINUTE = 600_000
 #: the most tournaments granted in one go (a list or ranges of numbers)
 MOST_GRANTED = 100_000
+#: the scopes of a token: everything its account may do; only posting results
+ACCOUNT = "account"
+RESULTS = "results"
+SCOPES = (ACCOUNT, RESULTS)
 _PIECE = re.compile(r"([0-9]{1,10})(?:-([0-9]{1,10}))?")
 
 
@@ -47,6 +60,13 @@ class TokenInfo:
     kind: str = PERSONAL
     every_tournament: bool = False
     per_minute: int | None = None
+    #: what the token may do (:data:`SCOPES`): ``account`` or ``results``
+    scope: str = ACCOUNT
+
+    @property
+    def whole_account(self) -> bool:
+        """May the token do everything its user may (scope ``account``)?"""
+        return self.scope == ACCOUNT
 
     @property
     def game_server(self) -> bool:
@@ -70,15 +90,43 @@ class GameServerInfo:
     tournaments: tuple[int, ...]
 
 
+def scope_of(kind: str, stored: str | None) -> str:
+    """A token's scope: a game server's is always ``results``; else the stored one, and
+    for a row without one (made before scopes) ``account``, what it could do before.
+
+    >>> scope_of("game server", "account"), scope_of("personal", "")
+    ('results', 'account')
+    >>> scope_of("personal", "results")
+    'results'
+    """
+    if kind == GAME_SERVER:
+        return RESULTS
+    return stored if stored in SCOPES else ACCOUNT
+
+
+def check_scope(scope: str) -> str:
+    """``scope`` if it is one of :data:`SCOPES`, else a RuleError naming them."""
+    if scope not in SCOPES:
+        raise RuleError(
+            "scope: {scope} is not one of {scopes}",
+            scope=repr(str(scope)[:40]),
+            scopes=", ".join(SCOPES),
+        )
+    return scope
+
+
 def _info(row: ApiTokenRow) -> TokenInfo:
-    return TokenInfo(row.id, row.kind, bool(row.every_tournament), row.per_minute)
+    scope = scope_of(row.kind, row.scopes)
+    return TokenInfo(row.id, row.kind, bool(row.every_tournament), row.per_minute, scope)
 
 
 class Tokens(AccountsBase):
     """A user's API tokens, and the game servers' tokens."""
 
-    def create_token(self, user_id: int, label: str = "") -> str:
-        """A new API token for ``user_id``; shown once (only its hash is kept)."""
+    def create_token(self, user_id: int, label: str = "", scope: str = ACCOUNT) -> str:
+        """A new API token for ``user_id`` with ``scope`` (:data:`SCOPES`); shown once
+        (only its hash is kept)."""
+        check_scope(scope)
         token = "ct_" + secrets.token_urlsafe(32)
         with self.store.transaction() as session:
             session.add(
@@ -87,6 +135,7 @@ class Tokens(AccountsBase):
                     token_hash=token_hash(token),
                     label=label.strip()[:100],
                     created_at=self._now(),
+                    scopes=scope,
                 )
             )
         return token
@@ -105,10 +154,13 @@ class Tokens(AccountsBase):
             user = session.get(UserRow, row.user_id)
             return (None, None) if user is None else (_user(user), _info(row))
 
-    def tokens(self, user_id: int) -> list[tuple[int, str, str]]:
+    def tokens(self, user_id: int) -> list[tuple[int, str, str, str]]:
+        """The user's tokens: id, label, when made and scope (never the token itself)."""
         with self.store.reading() as session:
-            rows = session.scalars(select(ApiTokenRow).where(ApiTokenRow.user_id == user_id))
-            return [(r.id, r.label, r.created_at) for r in rows]
+            rows = session.scalars(
+                select(ApiTokenRow).where(ApiTokenRow.user_id == user_id).order_by(ApiTokenRow.id)
+            )
+            return [(r.id, r.label, r.created_at, scope_of(r.kind, r.scopes)) for r in rows]
 
     def revoke_token(self, user_id: int, token_id: int) -> None:
         with self.store.transaction() as session:
@@ -144,6 +196,7 @@ class Tokens(AccountsBase):
                 label=label.strip()[:100],
                 created_at=self._now(),
                 kind=GAME_SERVER,
+                scopes=RESULTS,
                 every_tournament=every_tournament,
                 per_minute=per_minute,
             )
@@ -292,13 +345,18 @@ def _check_per_minute(per_minute: int | None) -> None:
 
 
 __all__ = [
+    "ACCOUNT",
     "GAME_SERVER",
     "GAME_SERVER_LIMIT",
     "PERSONAL",
     "PERSONAL_LIMIT",
+    "RESULTS",
+    "SCOPES",
     "GameServerInfo",
     "TokenInfo",
     "Tokens",
+    "check_scope",
     "new_game_server",
+    "scope_of",
     "tournament_list",
 ]

@@ -17,6 +17,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from crosstable.core.errors import RuleError
 from crosstable.core.text import Message
+from crosstable.service.accounts.tokens import check_scope
 from crosstable.web import i18n
 from crosstable.web.i18n import gettext as _
 from crosstable.web.routes import portal_rules
@@ -166,7 +167,10 @@ def new_token(request: Request, form: CheckedForm) -> Response:
     site, caller = caller_of(request)
     require_user(caller)
     assert caller.user is not None
-    request.session["new_token"] = site.accounts.create_token(caller.user.id, text(form, "label"))
+    scope = text(form, "scope", "account") or "account"  # "results": posts results only
+    request.session["new_token"] = site.accounts.create_token(
+        caller.user.id, text(form, "label"), scope=check_scope(scope)
+    )
     return RedirectResponse("/account", status_code=303)
 
 

@@ -1,6 +1,9 @@
 """API token scopes: what a token may do. A game server's token posts results of its
 tournaments and nothing else; a personal token keeps what its user may do.
 
+Existing tokens get the narrowest scope that covers what they did: a game server's
+``results``, a personal one ``account``.
+
 Revision ID: 0022
 Revises: 0021
 """
@@ -18,9 +21,9 @@ depends_on = None
 
 def upgrade() -> None:
     with op.batch_alter_table("api_tokens") as batch:
-        batch.add_column(
-            sa.Column("scopes", sa.String(200), nullable=False, server_default="")
-        )
+        batch.add_column(sa.Column("scopes", sa.String(200), nullable=False, server_default=""))
+    op.execute("UPDATE api_tokens SET scopes = 'results' WHERE kind = 'game server'")
+    op.execute("UPDATE api_tokens SET scopes = 'account' WHERE kind <> 'game server'")
 
 
 def downgrade() -> None:
