@@ -19,6 +19,7 @@ from crosstable.core.model import LotsMethod, Reason
 from crosstable.core.scoring import points_json
 from crosstable.core.text import Message
 from crosstable.service import Change, PlayerInfo
+from crosstable.service.tiebreak_order import published_tiebreaks
 from crosstable.web import explain_views
 from crosstable.web.messages import translate
 from crosstable.web.pairing_views import key_used, paired_rounds
@@ -180,6 +181,8 @@ def tournament(tid: Num, request: Request) -> dict[str, Any]:
         "revision": view.revision,
         "rounds": view.rounds,
         "settings": view.settings,
+        # the order the regulations publish: the settings' own list, else the system's default
+        "tiebreak_order": list(published_tiebreaks(view.settings)),
         "approval": access.approval,
         "self_registration": access.self_registration,
         "players": [

@@ -12,6 +12,7 @@ from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Resp
 
 from crosstable.core.errors import CrosstableError
 from crosstable.core.text import Message
+from crosstable.service.tiebreak_order import published_tiebreaks
 from crosstable.web import pairing_views, views
 from crosstable.web.messages import error_text, translate
 from crosstable.web.routes import actions
@@ -291,6 +292,7 @@ def regulations(tid: int, request: Request) -> Response:
         problems=problems,
         entry_rules=entry_rules,
         otb_minimum=OTB_MINIMUM if venue_kind(details) == "otb" else None,
+        tiebreak_order=published_tiebreaks(context["t"].settings),
         **context,
     )
 
