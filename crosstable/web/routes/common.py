@@ -3,18 +3,23 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
 from typing import Annotated, Any
 
 from fastapi import Depends, HTTPException, Request
-from fastapi.responses import RedirectResponse
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import RedirectResponse, Response
+from fastapi.routing import APIRoute
 from pydantic import BaseModel, ValidationInfo, field_validator
 
 from crosstable.core.errors import RuleError
 from crosstable.core.text import Message
 from crosstable.service import StageView
+from crosstable.service.shared import RateCounters
 from crosstable.web import pairing_views
-from crosstable.web.limits import UPLOAD
-from crosstable.web.security import Caller, check_csrf
+from crosstable.web.limits import UPLOAD, body_limit
+from crosstable.web.security import Caller, check_csrf, client_address
 from crosstable.web.site import Site, site_of
 
 #: who may do what in a tournament (R-OR-1)
@@ -57,6 +62,104 @@ def require_role(site: Site, caller: Caller, tid: int, allowed: tuple[str, ...])
             else "only the organiser or a helper of this tournament may enter results",
         )
     return str(role)
+
+
+# -- heavy uploads (issue 25 item 9) -------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class HeavyLimit:
+    """What one kind of heavy upload may take a minute, per account and per client: in
+    units of ``unit`` bytes of the declared body (None: one per upload). A body smaller
+    than one unit is no heavy upload (a game's PGN, at most 64 KiB, costs no more than a
+    result) and is not counted."""
+
+    unit: int | None
+    per_account: int
+    per_client: int
+
+
+KIB = 1024
+#: the heavy uploads: PGN (a round's or a tournament's: about 10 s of CPU at the limits,
+#: 4 MiB and 50 000 moves; 8 MiB of PGN a minute per account is two of them), rating
+#: lists (parsed for minutes: a few a minute per administrator), tournament imports
+HEAVY: dict[str, HeavyLimit] = {
+    "pgn": HeavyLimit(64 * KIB, per_account=128, per_client=256),
+    "rating list": HeavyLimit(None, per_account=3, per_client=6),
+    "import": HeavyLimit(64 * KIB, per_account=128, per_client=256),
+}
+
+
+def declared_size(request: Request) -> int:
+    """The body's declared length; a body without one (chunked) or with a bad one counts
+    as the largest its route accepts (web/limits.py)."""
+    raw = request.headers.get("content-length", "")
+    if raw.isascii() and raw.isdigit() and len(raw) <= 12:
+        return int(raw)
+    return body_limit(request.method, request.url.path)
+
+
+def heavy_counters(request: Request, site: Site) -> RateCounters:
+    """The app's counters of heavy uploads: in the store (every process on one database
+    counts together, SQLite and PostgreSQL alike), made once per app."""
+    counters = getattr(request.app.state, "heavy_counters", None)
+    if not isinstance(counters, RateCounters):
+        counters = RateCounters(site.service.store, clock=site.service.clock)
+        request.app.state.heavy_counters = counters
+    return counters
+
+
+def check_heavy_upload(site: Site, request: Request, caller: Caller, what: str) -> None:
+    """Before a heavy upload's body is read: the caller must be signed in (401), and the
+    account and the client within their limits a minute (:data:`HEAVY`), else 429 with
+    Retry-After. Both are counted in the store, the refused ones too (a client that
+    resends at once waits as long)."""
+    limit = HEAVY[what]
+    size = declared_size(request)
+    units = 1 if limit.unit is None else size // limit.unit
+    require_user(caller)
+    if units <= 0:
+        return
+    counters = heavy_counters(request, site)
+    waits = [
+        counters.hit(f"heavy:{what}:user:{caller.actor}", limit.per_account, units),
+        counters.hit(f"heavy:{what}:client:{client_address(request)}", limit.per_client, units),
+    ]
+    wait = max((w for w in waits if w is not None), default=None)
+    if wait is not None:
+        raise HTTPException(
+            status_code=429,
+            detail=Message("too many large uploads; try again in {seconds} s", seconds=wait),
+            headers={"Retry-After": str(wait), "Connection": "close"},
+        )
+
+
+def heavy_upload(what: str, roles: tuple[str, ...] | None = None) -> type[APIRoute]:
+    """A route class for a router whose POST routes take heavy uploads: the caller, their
+    role in the tournament ``{tid}`` (``roles``) and :func:`check_heavy_upload` are checked
+    before FastAPI reads the body (it reads a body parameter before any dependency)."""
+
+    class HeavyUploadRoute(APIRoute):
+        def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+            handler = super().get_route_handler()
+            if "POST" not in self.methods:
+                return handler
+
+            async def checked(request: Request) -> Response:
+                await run_in_threadpool(_check_upload, request, what, roles)
+                return await handler(request)
+
+            return checked
+
+    return HeavyUploadRoute
+
+
+def _check_upload(request: Request, what: str, roles: tuple[str, ...] | None) -> None:
+    site, caller = caller_of(request)
+    tid = str(request.path_params.get("tid", ""))
+    if roles is not None and tid.isascii() and tid.isdigit() and int(tid) <= LARGEST:
+        require_role(site, caller, int(tid), roles)  # 404/401/403 before the body is read
+    check_heavy_upload(site, request, caller, what)
 
 
 def require_approved(site: Site, tid: int) -> None:

@@ -26,6 +26,7 @@ from crosstable.web.routes.common import (
     Body,
     CheckedForm,
     caller_of,
+    heavy_upload,
     page_context,
     require_role,
     role_of,
@@ -33,8 +34,12 @@ from crosstable.web.routes.common import (
 )
 from crosstable.web.site import site_of
 
-router = APIRouter(include_in_schema=False)
-api_router = APIRouter(prefix="/api/v1", tags=["api"])
+#: every upload (POST) is a heavy one: the caller, their role and the rate limit per
+#: account and per client are checked before the body is read (issue 25 item 9)
+router = APIRouter(include_in_schema=False, route_class=heavy_upload("pgn", RESULT_ENTRY))
+api_router = APIRouter(
+    prefix="/api/v1", tags=["api"], route_class=heavy_upload("pgn", RESULT_ENTRY)
+)
 
 Num = Annotated[int, Path(ge=1, le=2_000_000_000)]
 PGN_TYPE = "application/x-chess-pgn"
