@@ -89,6 +89,9 @@ class Sheet:
     round: int
     boards: tuple[Board, ...]
     byes: tuple[ByeLine, ...] = ()
+    #: battle chess before the computer draws this round's colours: nobody has White yet,
+    #: so the sheets say "colours drawn before the game" instead (issue 29.14)
+    undrawn: bool = False
 
     @property
     def knockout(self) -> bool:
@@ -179,20 +182,35 @@ def by_name(sheet: Sheet) -> tuple[NameLine, ...]:
     return tuple(sorted(lines, key=lambda n: (name_key(n.name), n.name, n.start or 0)))
 
 
-def colour_name(colour: str) -> str:
-    """ "White" / "Black" in the reader's language (a name line's colour)."""
+def colour_name(colour: str, undrawn: bool = False) -> str:
+    """ "White" / "Black" in the reader's language (a name line's colour); before a
+    battle-chess round's colours are drawn, that they are drawn before the game."""
+    if undrawn and colour:
+        return undrawn_text()
     return _("White") if colour == "w" else _("Black") if colour == "b" else ""
+
+
+def undrawn_text() -> str:
+    """What a battle-chess game says before its colours are drawn."""
+    return _("colours drawn before the game")
 
 
 # -- the Swiss table ------------------------------------------------------------------------
 
 
+#: the colour's marks of a Swiss table's round: White hollow, Black filled
+WHITE_MARK, BLACK_MARK = "○", "●"
+MARKS = (WHITE_MARK, BLACK_MARK)
+
+
 def swiss_cell_text(cell: RoundCell) -> str:
-    """A round of the printed Swiss table: ``5w1`` (against number 5 with White, won),
-    ``3b½``, ``6w+`` (a forfeit win); a bye by its kind (``bye`` for the pairing-allocated
-    bye, ``H``, ``F``, ``Z``); ``–`` not paired. The colour letters are translated."""
+    """A round of the printed Swiss table: ``5○1`` (against number 5 with White, won),
+    ``3●½``, ``6○+`` (a forfeit win); a bye by its kind (``bye`` for the pairing-allocated
+    bye, ``H``, ``F``, ``Z``); ``–`` not paired. The colour is a mark, the same in every
+    language: a letter next to a number can read as a digit (Russian "б" as 6, issue 29.2);
+    the PDF draws the mark as a circle (:data:`MARKS`)."""
     if cell.opponent is not None:
-        colour = _("w") if cell.colour == "w" else _("b")
+        colour = WHITE_MARK if cell.colour == "w" else BLACK_MARK
         result = "" if cell.text == "·" else cell.text
         return f"{cell.opponent}{colour}{result}"
     if cell.bye:
@@ -208,7 +226,7 @@ def swiss_legend() -> list[str]:
     )
     return [
         _(
-            "A round's cell: the opponent's starting number, the colour (w White, b Black) "
+            "A round's cell: the opponent's starting number, the colour (○ White, ● Black) "
             "and the result (1, ½, 0; + and − for forfeits)."
         ),
         byes,

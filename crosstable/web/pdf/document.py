@@ -7,6 +7,7 @@ notes, text cut to a cell, and tables whose columns are as wide as their texts
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,7 @@ from fpdf import FPDF
 
 from crosstable.web.i18n import gettext as _
 from crosstable.web.i18n import number_text
-from crosstable.web.sheets import Detail
+from crosstable.web.sheets import MARKS, WHITE_MARK, Detail
 
 # -- the document ------------------------------------------------------------------------------
 
@@ -80,13 +81,15 @@ class Document(FPDF):
         flex: int = 1,
         same: Sequence[int] = (),
         least: float = 30.0,
+        smallest: float = 5.0,
     ) -> tuple[list[float], float]:
         """Column widths for :meth:`grid` and the font size that lets them fit: each column
         as wide as its widest text (the header in bold: a header is never cut while there
         is room, "Рейтинг" and not "Рейт…"), the columns ``same`` as wide as the widest of
         them, the table as wide as the page (a narrow one widened in proportion), the
         ``flex`` column (the names) at least ``least`` mm when the page is short of room
-        (longer names are cut then). A table too wide gets a smaller font."""
+        (longer names are cut then). A table too wide gets a smaller font, down to
+        ``smallest`` (a table still too wide is then wider than the page)."""
         room = self.w - self.l_margin - self.r_margin
         while True:
             pad = 2 * self.c_margin + 0.8
@@ -95,7 +98,7 @@ class Document(FPDF):
             self.set_font("Sans", "", size)
             for row in rows:
                 for j, value in enumerate(row):
-                    need[j] = max(need[j], self.get_string_width(value) + pad)
+                    need[j] = max(need[j], self.width_of(value) + pad)
             if same:
                 widest = max(need[j] for j in same)
                 for j in same:
@@ -105,15 +108,54 @@ class Document(FPDF):
                 need[flex] = max(least, need[flex])
                 scale = room / sum(need)
                 return [w * scale for w in need], size
-            if others + least <= room or size <= 5:
+            if others + least <= room or size <= smallest:
                 need[flex] = max(least, room - others)
                 return need, size
             size -= 0.5
 
     def note(self, text: str, size: int = 8) -> None:
         self.set_font("Sans", "", size)
-        self.multi_cell(0, size * 0.5, text)
+        if any(mark in text for mark in MARKS):  # a legend naming the colours' marks
+            self.marked(text, self.w - self.l_margin - self.r_margin, size * 0.5, "L")
+            self.ln(size * 0.5)
+        else:
+            self.multi_cell(0, size * 0.5, text)
         self.ln(1)
+
+    # -- the colours' marks (issue 29.2): Open Sans has no ○ ●, so they are drawn
+
+    def _mark_width(self) -> float:
+        return self.font_size * 0.62 + 0.6
+
+    def width_of(self, text: str) -> float:
+        """The width ``text`` takes in the current font, a colour's mark as drawn."""
+        marks = sum(text.count(mark) for mark in MARKS)
+        plain = "".join(c for c in text if c not in MARKS)
+        return self.get_string_width(plain) + marks * self._mark_width()
+
+    def marked(self, text: str, width: float, height: float, align: str = "C") -> None:
+        """``text`` in a cell ``width`` × ``height`` at the current position (no border),
+        each ○ drawn as a hollow circle and each ● as a filled one, the rest as text."""
+        x, y = self.get_x(), self.get_y()
+        room = width - 2 * self.c_margin
+        start = x + self.c_margin
+        if align == "C":
+            start += max(0.0, (room - self.width_of(text)) / 2)
+        baseline = y + height / 2 + self.font_size * 0.35
+        radius = self.font_size * 0.31
+        at = start
+        for part in re.split(f"([{''.join(MARKS)}])", text):
+            if part in MARKS:
+                self.set_line_width(0.2)
+                self.set_fill_color(0)
+                centre = at + self._mark_width() / 2
+                style = "D" if part == WHITE_MARK else "F"  # White hollow, Black filled
+                self.circle(centre, y + height / 2, radius, style=style)
+                at += self._mark_width()
+            elif part:
+                self.text(at, baseline, part)
+                at += self.get_string_width(part)
+        self.set_xy(x + width, y)
 
     def fit(self, text: str, width: float) -> str:
         """``text`` cut (with …) to fit a cell ``width`` wide in the current font."""
@@ -154,7 +196,12 @@ class Document(FPDF):
                 if fill:
                     self.set_fill_color(200)
                 align = "L" if j in left else "C"
-                self.cell(w, height, self.fit(value, w), border=1, align=align, fill=fill)
+                if any(mark in value for mark in MARKS):
+                    self.cell(w, height, "", border=1, fill=fill)
+                    self.set_x(self.get_x() - w)
+                    self.marked(value, w, height, align)
+                else:
+                    self.cell(w, height, self.fit(value, w), border=1, align=align, fill=fill)
             self.ln()
 
 

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from crosstable.web.i18n import gettext as _
 from crosstable.web.pdf.document import Document, pdf_bytes
-from crosstable.web.sheets import Sheet, Winner, by_name, colour_name, name_key
+from crosstable.web.sheets import Sheet, Winner, by_name, colour_name, name_key, undrawn_text
 
 
 def _by_board(pdf: Document, title: str, sheet: Sheet) -> None:
@@ -20,6 +20,9 @@ def _by_board(pdf: Document, title: str, sheet: Sheet) -> None:
     else:
         heads = [_("Board"), _("White"), _("Black"), _("Result")]
         widths = [16.0, 75.0, 75.0, 24.0]
+    if sheet.undrawn:  # battle chess: nobody has White until the computer draws (issue 29.14)
+        heads = [_("Board"), _("Player"), _("Player"), _("Result")]
+        pdf.note(_("Players (colours drawn before the game)"), 10)
     rows = []
     for b in sheet.boards:
         row = [str(b.board), f"{b.white}. {b.white_name}", f"{b.black}. {b.black_name}"]
@@ -47,9 +50,17 @@ def _by_name(pdf: Document, title: str, sheet: Sheet) -> None:
             rows.append([player, "", "", n.bye])
         else:
             rows.append(
-                [player, str(n.board), colour_name(n.colour), f"{n.opponent}. {n.opponent_name}"]
+                [
+                    player,
+                    str(n.board),
+                    colour_name(n.colour, sheet.undrawn),
+                    f"{n.opponent}. {n.opponent_name}",
+                ]
             )
-    pdf.grid(heads, [75.0, 16.0, 24.0, 75.0], rows, size=10, height=8, left=(0, 3))
+    if sheet.undrawn:  # the colour column says that the colours are drawn before the game
+        pdf.grid(heads, [62.0, 14.0, 52.0, 62.0], rows, size=8, height=8, left=(0, 3))
+    else:
+        pdf.grid(heads, [75.0, 16.0, 24.0, 75.0], rows, size=10, height=8, left=(0, 3))
 
 
 def pairings_pdf(title: str, sheets: Sequence[Sheet], names: bool = False) -> bytes:
@@ -104,8 +115,16 @@ def slips_pdf(title: str, sheets: Sequence[Sheet]) -> bytes:
                 pdf.cell(0, 5, pdf.fit(g.match, pdf.w - 20))
             pdf.set_font("Sans", "", 10)
             pdf.set_xy(10, top + 13)
-            pdf.cell(95, 7, pdf.fit(f"{_('White')}: {g.white}. {g.white_name}", 95))
-            pdf.cell(95, 7, pdf.fit(f"{_('Black')}: {g.black}. {g.black_name}", 95))
+            if sheet.undrawn:  # battle chess before the draw of colours (issue 29.14)
+                pdf.cell(95, 7, pdf.fit(f"{g.white}. {g.white_name}", 95))
+                pdf.cell(95, 7, pdf.fit(f"{g.black}. {g.black_name}", 95))
+                pdf.set_xy(10, top + 18)
+                pdf.set_font("Sans", "", 8)
+                pdf.cell(0, 5, undrawn_text())
+                pdf.set_font("Sans", "", 10)
+            else:
+                pdf.cell(95, 7, pdf.fit(f"{_('White')}: {g.white}. {g.white_name}", 95))
+                pdf.cell(95, 7, pdf.fit(f"{_('Black')}: {g.black}. {g.black_name}", 95))
             pdf.set_xy(10, top + 24)
             for label in ("1-0", "½-½", "0-1", "+/−", "−/+"):
                 pdf.cell(8, 8, "", border=1)

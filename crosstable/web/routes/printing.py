@@ -115,6 +115,7 @@ def sheets(site: Site, view: TournamentView, rounds: list[int]) -> list[Sheet]:
     knockout = pairing_views.is_knockout(view)
     kinds = bye_kinds(site.service, view)
     names = {p.start: p.name for p in view.players}
+    drawn = site.service.colours_drawn(view.id)  # battle chess: round → colours drawn
     out = []
     for rnd in rounds:
         matches = _knockout_matches(site, view, rnd) if knockout else {}
@@ -139,7 +140,7 @@ def sheets(site: Site, view: TournamentView, rounds: list[int]) -> list[Sheet]:
             ),
             key=lambda b: (paper.BYE_ORDER.get(b.kind, 9), b.start),
         )
-        out.append(Sheet(rnd, boards, tuple(byes)))
+        out.append(Sheet(rnd, boards, tuple(byes), drawn is not None and not drawn.get(rnd)))
     return out
 
 
