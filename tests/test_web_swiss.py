@@ -123,7 +123,7 @@ names = st.text(alphabet=st.characters(whitelist_categories=("L",)), min_size=1,
 
 @given(
     st.lists(
-        st.tuples(names, st.none() | st.integers(0, 3000), st.sampled_from(["", "A", "B"])),
+        st.tuples(names, st.none() | st.integers(100, 3000), st.sampled_from(["", "A", "B"])),
         min_size=1,
         max_size=12,
     )

@@ -43,12 +43,16 @@ def player_add(
 ) -> None:
     """Register a player (before round 1)."""
     from crosstable.service import PlayerInfo
+    from crosstable.service.players import duplicate_names
 
     info = PlayerInfo(name, rating, title, federation, fide_id, birth_date, sex, team, club)
     with _service(db) as service:
         tid = _current(service, tournament)
         _header(service, tid)
+        registered = [p.name for p in service.overview(tid).players]
         _said(service.add_player(tid, info, actor=_actor()).summary)
+        for warning in duplicate_names(registered, [info.name]):  # a warning, not a refusal
+            typer.echo(f"warning: {warning}", err=True)
 
 
 @player_app.command("list")

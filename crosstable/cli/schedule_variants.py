@@ -140,7 +140,11 @@ def quads_table(groups: list[list[tuple[int, str, int | None]]]) -> Table:
 def read_players_file(path: Path) -> tuple[Player, ...]:
     """Players from a CSV or TRF file (see the module docstring for the CSV columns)."""
     if path.suffix.lower() == ".csv":
-        return read_players_csv(path.read_bytes().decode("utf-8-sig"), source=str(path))
+        from crosstable.service.text_encoding import decode_text  # the pages' reading too
+
+        return read_players_csv(
+            decode_text(path.read_bytes(), source=str(path)).text, source=str(path)
+        )
     from crosstable.formats.trf import read_trf
 
     return read_trf(path).tournament.players

@@ -209,6 +209,10 @@ def new(
     ):
         if value.strip():
             details[key] = value.strip()
+    if time_control.strip():  # refused here as the wizard and the API refuse it
+        from crosstable.core.duration import parse_time_control
+
+        parse_time_control(time_control)
     if finish not in ("auto", "confirm"):
         raise RuleError(f"--finish {finish!r}: use auto or confirm")
     if finish == "confirm":

@@ -15,8 +15,17 @@ import re
 MAX_PLAYERS = 9_999
 #: Rounds 1…999: the round fields of records 240, 250 and 260 have three columns.
 MAX_ROUNDS = 999
-#: A rating has four columns (49–52).
+#: A rating has four columns (49–52) of a TRF: what a TRF file can hold.
 MAX_RATING = 9_999
+#: A player's rating, on every surface (the command line, the pages, CSV, the JSON API,
+#: TRF and JSON import): 0 or nothing for an unrated player, else 100…4000.
+#: FIDE's list holds 1400 (its floor since March 2024; 1000 before) to about 2850, but
+#: TRF files carry national ratings in the same column (French and Irish events of the
+#: reference data go down to 471) and engine events reach 3595, so the range is FIDE's
+#: scale with room at both ends; a typo such as 20 for 2000, or 99999999999, is refused
+#: at entry, before any export or import can break on it (docs/store.md, "Ratings").
+LOWEST_RATING = 100
+HIGHEST_RATING = 4_000
 #: Bytes of a TRF or tournament-JSON file: 9 999 players of 40 rounds fit (a 300-player
 #: Swiss of 11 rounds is 40 kB); a file at the limit reads in seconds, not minutes.
 MAX_FILE_BYTES = 4 * 1024 * 1024
@@ -35,6 +44,15 @@ MAX_TEXT = 10_000
 #: Characters no TRF line and no JSON text value may hold: they break the columns or the
 #: lines of a TRF (a tab is one character but several columns in an editor).
 CONTROL = re.compile(r"[\x00-\x1f\x7f\x85\u2028\u2029]")
+
+
+def rating_in_range(rating: int) -> bool:
+    """A rating a player may have: 0 (unrated) or :data:`LOWEST_RATING`…:data:`HIGHEST_RATING`.
+
+    >>> rating_in_range(2850), rating_in_range(0), rating_in_range(20), rating_in_range(99999)
+    (True, True, False, False)
+    """
+    return rating == 0 or LOWEST_RATING <= rating <= HIGHEST_RATING
 
 
 def is_number_text(text: str) -> bool:

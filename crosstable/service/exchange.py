@@ -9,6 +9,7 @@ it again gives the same document. TRF goes through :mod:`crosstable.formats`.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
@@ -23,6 +24,7 @@ from crosstable.service.errors import NotFoundError
 from crosstable.service.field import check_field
 from crosstable.service.import_check import check_import
 from crosstable.service.loading import Loaded, result_code, settings_columns
+from crosstable.service.players import checked_rating
 from crosstable.service.trf_header import header_records, stored_header
 from crosstable.service.unit import Tx
 from crosstable.store.models import (
@@ -92,6 +94,13 @@ class Exchange(ServiceBase):
         _check_document(document, source)
         if "checkins" not in document:  # written before the hall's check-in (issue 16.5)
             document = {**document, "checkins": []}
+        _check_ratings(  # before the history is checked against the rows: name the value
+            (
+                (f"players[{i}]", p.get("rating") if isinstance(p, dict) else None)
+                for i, p in enumerate(document["players"])
+            ),
+            source,
+        )
         check_import(document, source)
         _check_field(document, source)
         with self.store.transaction() as session:
@@ -140,7 +149,9 @@ class Exchange(ServiceBase):
         with self.store.reading() as session:
             row = session.get(TournamentRow, tournament_id)
             assert row is not None  # (self.tournament found it)
-            teams = {e.team for e in Loaded(session, row).entries if e.team}
+            entries = Loaded(session, row).entries
+            _check_numbered(entries)
+            teams = {e.team for e in entries if e.team}
             headers = header_records(
                 tournament,
                 details=dict(row.regulations or {}),
@@ -184,6 +195,10 @@ class Exchange(ServiceBase):
         control (see :mod:`crosstable.service.trf_header`)."""
         check_field(
             tournament.settings.system, len(tournament.players), cycles=tournament.settings.cycles
+        )
+        _check_ratings(
+            ((f"player {p.start} {p.name}", p.rating) for p in tournament.players),
+            source or "import",
         )
         at = self._now()
         header = stored_header(headers or {})
@@ -267,6 +282,43 @@ class Exchange(ServiceBase):
             change, notification = self._append(tx, "import", summary, {}, actor, None)
         self._announce(notification)  # to the other processes too, as every change
         return change
+
+
+def _check_ratings(ratings: Iterable[tuple[str, Any]], source: str) -> None:
+    """Every rating within the one range of every surface (formats/limits.py), so that
+    what is imported can be exported and imported again; the player named."""
+    for where, rating in ratings:
+        if not isinstance(rating, int):
+            continue  # (its type is check_import's; None is unrated)
+        try:
+            checked_rating(rating)
+        except RuleError as error:
+            raise InputError(
+                "{where}: {problem}", source=source, where=where, problem=error
+            ) from None
+
+
+def _check_numbered(entries: Any) -> None:
+    """A TRF lists players by starting number: refuse, saying what to do, a tournament
+    whose players have none yet (before the drawing of lots), or that has no players.
+    A file without its players would be refused by ``crosstable trf validate`` and by
+    every arbiter's program; the JSON export keeps a registration as it is."""
+    if not entries:
+        raise RuleError(
+            "a TRF file lists the players: register them and draw the lots first "
+            "(the JSON export keeps a tournament without players)"
+        )
+    waiting = sum(1 for entry in entries if entry.start is None)
+    if waiting:
+        raise RuleError(
+            (
+                "a TRF file lists the players by starting number, and {count} of {players} "
+                "have none yet: draw the lots first (Manage, or crosstable draw); the JSON "
+                "export keeps the registration as it is"
+            ),
+            count=waiting,
+            players=len(entries),
+        )
 
 
 def _full(row: Base) -> dict[str, Any]:

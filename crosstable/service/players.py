@@ -3,12 +3,45 @@ before anything is stored (split from service/registration.py, which uses them).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from crosstable.core.errors import RuleError
 from crosstable.core.model import Player
+from crosstable.core.text import Message
+from crosstable.formats.limits import HIGHEST_RATING, LOWEST_RATING, rating_in_range
 
-__all__ = ["CLUB_LENGTH", "PlayerInfo", "check_tiebreaks"]
+__all__ = [
+    "CLUB_LENGTH",
+    "PlayerInfo",
+    "check_tiebreaks",
+    "checked_rating",
+    "duplicate_names",
+    "name_key",
+]
+
+
+def checked_rating(rating: int | None) -> int | None:
+    """``rating`` within the one range of every surface (formats/limits.py): 0 and None
+    are unrated (None); else a RuleError naming the field and the range.
+
+    >>> checked_rating(2850), checked_rating(0), checked_rating(None)
+    (2850, None, None)
+    >>> checked_rating(99999)
+    Traceback (most recent call last):
+    ...
+    crosstable.core.errors.RuleError: rating: 99999 is out of range (100–4000, or 0 for unrated)
+    """
+    if rating is None or rating == 0:
+        return None
+    if isinstance(rating, bool) or not rating_in_range(rating):
+        raise RuleError(
+            "rating: {rating} is out of range ({low}–{high}, or 0 for unrated)",
+            rating=rating,
+            low=LOWEST_RATING,
+            high=HIGHEST_RATING,
+        )
+    return rating
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +69,10 @@ class PlayerInfo:
                 "player {name}: sex is 'm', 'w' or empty, not {sex}", name=name, sex=repr(self.sex)
             )
         Player(start=1, name=name, rating=self.rating)  # the core's own checks
+        try:  # one range on every surface (formats/limits.py): 0 is unrated
+            rating = checked_rating(self.rating)
+        except RuleError as error:
+            raise RuleError("player {name}: {problem}", name=name, problem=error) from None
         club = " ".join(self.club.split())
         if len(club) > CLUB_LENGTH:
             raise RuleError(
@@ -43,7 +80,7 @@ class PlayerInfo:
                 name=name,
                 count=CLUB_LENGTH,
             )
-        return replace(self, name=name, club=club)
+        return replace(self, name=name, club=club, rating=rating)
 
 
 #: the longest club name the store keeps (entries.club)
@@ -62,3 +99,39 @@ def check_tiebreaks(codes: tuple[str, ...]) -> tuple[str, ...]:
             raise RuleError("tie-break {code} is listed twice", code=code)
         seen.add(code)
     return cleaned
+
+
+def name_key(name: str) -> str:
+    """What makes two names the same name: case, spaces and ё/е aside.
+
+    >>> name_key(" Anna  PETROVA ") == name_key("anna petrova")
+    True
+    >>> name_key("Пётр") == name_key("Петр")
+    True
+    """
+    return " ".join(name.split()).casefold().replace("ё", "е")
+
+
+def duplicate_names(names: Iterable[str], new: Iterable[str] = ()) -> list[Message]:
+    """A warning for each name given to more than one player (issue 29 item 16): among
+    ``names`` (the players registered) and ``new`` (those being added), only for the
+    names that the new ones repeat (all of them when no ``new`` is given). A warning,
+    never a refusal: two players may share a name, and the pages tell them apart.
+
+    >>> [str(m) for m in duplicate_names(["Anna", "Boris"], ["anna "])]
+    ['2 players are named Anna: the pages tell them apart by their numbers']
+    """
+    everyone = list(names) + list(new)
+    counts: dict[str, list[str]] = {}
+    for name in everyone:
+        counts.setdefault(name_key(name), []).append(" ".join(name.split()))
+    wanted = {name_key(name) for name in new} if new else set(counts)
+    return [
+        Message(
+            "{count} players are named {name}: the pages tell them apart by their numbers",
+            count=len(same),
+            name=same[0],
+        )
+        for key, same in counts.items()
+        if len(same) > 1 and key in wanted
+    ]

@@ -24,6 +24,7 @@ from crosstable.core.text import Message
 from crosstable.service import Change, PlayerInfo, Regulations
 from crosstable.service.field import check_event_field, check_field
 from crosstable.service.formats import SYSTEMS, system_details, system_of_format
+from crosstable.service.text_encoding import Decoded, decode_text
 from crosstable.web.routes.common import (
     MANAGERS,
     check_value,
@@ -66,6 +67,8 @@ class WizardSpec:
     bracket: str = "seeded"
     #: knockout (and the knockout after a group stage): a match for third place
     third_place: bool = False
+    #: the encoding the players' CSV file was read in (None: no file)
+    encoding: Decoded | None = None
 
     @property
     def system(self) -> System:
@@ -138,9 +141,11 @@ class WizardSpec:
         """What the regulations allow but the arbiter should hear about (R-X-8: Buchholz
         chosen for a round robin) — shown, never refused."""
         from crosstable.core.tiebreaks.presets import buchholz_warnings
+        from crosstable.service.players import duplicate_names
 
         settings = self.regulations().settings()
-        return buchholz_warnings(settings.system, settings.tiebreaks)
+        shared = tuple(duplicate_names(p.name for p in self.players))  # issue 29 item 16
+        return buchholz_warnings(settings.system, settings.tiebreaks) + shared
 
     def regulations(self, name: str | None = None) -> Regulations:
         from crosstable.core.tiebreaks import default_tiebreaks
@@ -199,9 +204,18 @@ def parse_player_list(text: str) -> list[PlayerInfo]:
 
 
 def parse_player_csv(data: bytes) -> list[PlayerInfo]:
+    """The players of :func:`read_player_csv` (without the encoding)."""
+    return read_player_csv(data)[0]
+
+
+def read_player_csv(data: bytes) -> tuple[list[PlayerInfo], Decoded]:
     """A CSV file with a header row: ``name`` and optionally ``rating, title, federation,
-    team, fide_id`` (Russian headers ``имя, рейтинг, звание, команда`` are understood too)."""
-    text = data.decode("utf-8-sig", errors="replace")
+    team, fide_id`` (Russian headers ``имя, рейтинг, звание, команда`` are understood too),
+    in UTF-8, Windows-1251 (Russian Excel), KOI8-R, Windows-1252 or UTF-16: the players,
+    and the encoding it was read in (:func:`crosstable.service.text_encoding.decode_text`,
+    the one reading of a players' file, the command line's too)."""
+    decoded = decode_text(data, source="CSV")
+    text = decoded.text
     try:
         dialect = csv.Sniffer().sniff(text.splitlines()[0] if text else ",", delimiters=",;\t")
     except csv.Error:
@@ -229,14 +243,21 @@ def parse_player_csv(data: bytes) -> list[PlayerInfo]:
         keys = ("name", "rating", "title", "federation", "team", "fide_id")
         parts = [values.get(k, "") for k in keys]
         players.append(_player_from(parts, Message("CSV line {line}", line=index)))
-    return players
+    return players, decoded
+
+
+def encoding_note(decoded: Decoded | None) -> Message | None:
+    """What the page says about a CSV file not in UTF-8 (None for UTF-8: nothing to say)."""
+    if decoded is None or decoded.is_utf8:
+        return None
+    return Message("the CSV file was read as {encoding} text", encoding=decoded.label)
 
 
 def _player_from(parts: list[str], where: str) -> PlayerInfo:
     name = parts[0] if parts else ""
     rating: int | None = None
     if len(parts) > 1 and parts[1]:
-        if not (parts[1].isascii() and parts[1].isdigit() and len(parts[1]) <= 9):
+        if not (parts[1].isascii() and parts[1].isdigit() and len(parts[1]) <= 18):
             raise RuleError(
                 "{where}: rating {rating} is not a whole number",
                 where=where,
@@ -254,6 +275,16 @@ def _player_from(parts: list[str], where: str) -> PlayerInfo:
         return PlayerInfo(name, rating, title, federation, fide_id, team=team).checked()
     except RuleError as error:
         raise RuleError("{where}: {problem}", where=where, problem=error) from None
+
+
+def check_spec(spec: WizardSpec) -> None:
+    """What the wizard's preview flags and every creation refuses, with the same message
+    (issue 29 item 11): the regulations as settings, and a time control that is read."""
+    spec.regulations().settings()
+    if spec.time_control.strip():
+        from crosstable.core.duration import parse_time_control
+
+        parse_time_control(spec.time_control)
 
 
 def _sections(spec: WizardSpec) -> list[tuple[str, list[PlayerInfo]]]:
@@ -305,6 +336,7 @@ def create_tournaments(site: Site, caller: Caller, spec: WizardSpec) -> list[int
             "may organise tournaments",
         )
     # check everything before creating anything: the field's cap first (issue 13.10)
+    check_spec(spec)
     if spec.format in ("quads", "groups"):
         check_event_field(len(spec.players))
     sections = _sections(spec)

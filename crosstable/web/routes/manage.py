@@ -14,6 +14,7 @@ from crosstable.core.text import Message
 from crosstable.core.tiebreaks.presets import buchholz_warnings
 from crosstable.service import PlayerInfo
 from crosstable.service.history import ReopeningError
+from crosstable.service.players import duplicate_names
 from crosstable.web.i18n import gettext as _
 from crosstable.web.i18n import ngettext
 from crosstable.web.messages import error_text, translate
@@ -89,8 +90,10 @@ def add_players(tid: int, request: Request, form: CheckedForm) -> Response:
     if pasted:
         players.extend(actions.parse_player_list(pasted))
     upload = form.get("csv")
+    decoded = None
     if isinstance(upload, bytes) and upload.strip():
-        players.extend(actions.parse_player_csv(upload))
+        read, decoded = actions.read_player_csv(upload)
+        players.extend(read)
     if not players:
         raise RuleError("type a name, paste a list or choose a CSV file")
     checked = [p.checked() for p in players]
@@ -102,13 +105,16 @@ def add_players(tid: int, request: Request, form: CheckedForm) -> Response:
             raise RuleError("there is no account {name}", name=repr(username))
         # fair play and the organisers' rule before the entry exists (issue 12.2, 12.4)
         site.accounts.check_entry(tid, user.id)
+    registered_names = [p.name for p in site.service.overview(tid).players]
     for player in checked:
         site.service.add_player(tid, player, actor=caller.actor)
     if user is not None:
         number = next(p.number for p in reversed(site.service.overview(tid).players))
         site.accounts.link_entry(tid, number, user.id, actor=caller.actor)
     registered = ngettext("%(num)d player registered", "%(num)d players registered", len(checked))
-    return _done(request, tid, registered)
+    notes = [actions.encoding_note(decoded)]
+    notes += duplicate_names(registered_names, [p.name for p in checked])  # a warning only
+    return _done(request, tid, Message.joined(" ", [registered, *(n for n in notes if n)]))
 
 
 @router.post("/t/{tid}/manage/players/{number}/remove")

@@ -8,13 +8,14 @@ evenings needed — before anything is created.
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from crosstable.core.errors import CrosstableError, RuleError
+from crosstable.core.text import Message
 from crosstable.web.messages import error_text, translate
 from crosstable.web.routes import actions
 from crosstable.web.routes.common import CheckedForm, caller_of, integer, require_user, text
@@ -36,6 +37,8 @@ class Preview:
     groups: list[int] = field(default_factory=list)
     plan: Any = None
     problems: list[str] = field(default_factory=list)
+    #: the errors behind ``problems``, in order: what Create refuses (issue 29 item 11)
+    errors: list[CrosstableError] = field(default_factory=list)
     hours: str = ""
     #: Swiss: the rounds are the default ⌈log₂ N⌉ (not typed in)
     default_rounds: bool = False
@@ -59,6 +62,11 @@ class Preview:
     advice: Any = None
     #: group stage + knockout: the evenings it needs (R-X-10)
     stage_evenings: Any = None
+
+    def flag(self, error: CrosstableError) -> None:
+        """A problem shown under the form, which Create refuses with the same message."""
+        self.errors.append(error)
+        self.problems.append(error_text(error))
 
 
 #: the fewest players each format of the wizard can start with (what the start checks:
@@ -113,8 +121,10 @@ def spec_from_form(form: dict[str, Any], service: Any = None) -> actions.WizardS
     id gets what the imported rating lists know of them where nothing was typed."""
     players = actions.parse_player_list(text(form, "list"))
     upload = form.get("csv")
+    decoded = None
     if isinstance(upload, bytes) and upload.strip():
-        players.extend(actions.parse_player_csv(upload))
+        read, decoded = actions.read_player_csv(upload)
+        players.extend(read)
     if service is not None and any(p.fide_id for p in players):
         from crosstable.service.rating_lists import RatingLists, rating_type_of
 
@@ -127,6 +137,8 @@ def spec_from_form(form: dict[str, Any], service: Any = None) -> actions.WizardS
         details += (("variant", "battle"),)
         if text(form, "setup_minutes"):
             details += (("setup_minutes", text(form, "setup_minutes")),)
+    if text(form, "finish_confirm") in ("on", "yes", "1", "true"):  # the seeds' last step
+        details += (("finish", "confirm"),)
     for key, default in _RULE_DETAILS.items():  # checked by the service, naming the setting
         if text(form, key) and text(form, key).lower() != default:
             details += ((key, text(form, key).lower()),)
@@ -152,6 +164,7 @@ def spec_from_form(form: dict[str, Any], service: Any = None) -> actions.WizardS
         tie_rule=text(form, "tie_rule", "lower-rated") or "lower-rated",
         bracket=text(form, "bracket", "seeded") or "seeded",
         third_place=text(form, "third_place") in ("on", "yes", "1", "true"),
+        encoding=decoded,
     )
 
 
@@ -171,16 +184,19 @@ def preview(form: dict[str, Any], service: Any = None) -> Preview:
 
     try:
         spec = spec_from_form(form, service)
+        count = len(spec.players) or (integer(form, "count") or 0)
+        evening = integer(form, "evening") or 180
     except CrosstableError as error:
-        return Preview(0, text(form, "format"), problems=[error_text(error)])
-    count = len(spec.players) or (integer(form, "count") or 0)
+        refused = Preview(0, text(form, "format"))
+        refused.flag(error)
+        return refused
     result = Preview(count, spec.format, planned_only=not spec.players)
-    evening = integer(form, "evening") or 180
     try:
-        spec.regulations().settings()
+        actions.check_spec(spec)  # the regulations and the time control, as Create checks
         result.warnings = [translate(w) for w in spec.warnings()]
     except CrosstableError as error:
-        result.problems.append(error_text(error))
+        result.flag(error)
+        spec = replace(spec, time_control="")  # (flagged once, not again by the estimate)
     if count >= 2 and spec.format in ("round-robin", "double-round-robin"):
         from crosstable.core.advice import format_advice
 
@@ -190,7 +206,7 @@ def preview(form: dict[str, Any], service: Any = None) -> Preview:
     try:
         check_minimum(spec.format, count)
     except CrosstableError as error:
-        result.problems.append(error_text(error))
+        result.flag(error)
         return result
     try:
         if spec.format == "swiss":
@@ -251,7 +267,7 @@ def preview(form: dict[str, Any], service: Any = None) -> Preview:
             if spec.time_control:
                 _stage_evenings(result, spec, plan, evening)
     except CrosstableError as error:
-        result.problems.append(error_text(error))
+        result.flag(error)
     return result
 
 
@@ -422,8 +438,9 @@ def create(request: Request, form: CheckedForm) -> Response:
     site, caller = caller_of(request)
     try:
         spec = spec_from_form(form, site.service)
-        if spec.players:  # none typed: created empty, players added on the manage page
-            check_minimum(spec.format, len(spec.players))
+        shown = preview(form, site.service)  # one check: what the preview flags is refused
+        if shown.errors:
+            raise shown.errors[0]
         ids = actions.create_tournaments(site, caller, spec)
     except CrosstableError as error:
         message = error_text(error)
@@ -437,8 +454,8 @@ def create(request: Request, form: CheckedForm) -> Response:
             error=message,
             error_field="list" if isinstance(error, TooFewPlayersError) else "",
         )
-    request.session["flash"] = {
-        "kind": "ok",
-        "text": f"created: {', '.join(str(i) for i in ids)}",
-    }
+    said: list[object] = [Message("created: {ids}", ids=", ".join(str(i) for i in ids))]
+    said += [note for note in (actions.encoding_note(spec.encoding),) if note]
+    said += list(spec.warnings())
+    request.session["flash"] = {"kind": "ok", "text": translate(Message.joined(" ", said))}
     return RedirectResponse(f"/t/{ids[0]}/manage", status_code=303)
