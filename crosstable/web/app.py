@@ -176,6 +176,7 @@ def create_app(
         account,
         api,
         api_players,
+        entry_links,
         game_servers,
         hall,
         live,
@@ -225,6 +226,8 @@ def create_app(
     app.include_router(hall.router)  # the sheets and screens of a hall (issue 16.5)
     app.include_router(game_servers.api_router)  # POST /api/v1/results (issue 17.2)
     app.include_router(game_servers.router)  # /admin/game-servers
+    app.include_router(entry_links.router)  # entries linked to accounts, confirmed by players
+    app.include_router(entry_links.api)
     return app
 
 

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from crosstable.core.errors import RuleError
 from crosstable.core.text import Message
 from crosstable.service.accounts.base import AccessInfo, AccountsBase, UserInfo, _parse_time
-from crosstable.service.accounts.entries import _entry_problems
+from crosstable.service.accounts.entries import joining_problems
 from crosstable.service.eligibility import eligibility_problems, playing_record, rules_of
 from crosstable.service.errors import NotFoundError
 from crosstable.store.accounts_models import UserRow
@@ -55,7 +55,7 @@ class Eligibility(AccountsBase):
                 raise NotFoundError(
                     "there is no tournament {tournament} in this database", tournament=tournament_id
                 )
-            problems.extend(_entry_problems(session, tournament_id, row))
+            problems.extend(joining_problems(session, tournament_id, row))
             rules = rules_of(access.eligibility, tournament.regulations)
             problems.extend(eligibility_problems(rules, playing_record(session, row)))
         return problems
@@ -67,7 +67,7 @@ class Eligibility(AccountsBase):
             user = session.get(UserRow, user_id)
             if user is None:
                 raise NotFoundError("there is no user {user}", user=user_id)
-            return _entry_problems(session, tournament_id, user)
+            return joining_problems(session, tournament_id, user)
 
     def check_entry(self, tournament_id: int, user_id: int) -> None:
         """RuleError when an entry of ``user_id`` may not be in the tournament."""

@@ -34,7 +34,7 @@ class EntryLinks(AccountsBase):
             before = None if row is None else row.user_id
             if before == user_id:
                 return
-            problems = _entry_problems(session, tournament_id, user)
+            problems = joining_problems(session, tournament_id, user)
             if problems:
                 raise RuleError(
                     "{name} cannot play in this tournament: {problems}",
@@ -110,7 +110,7 @@ class EntryLinks(AccountsBase):
             return {row.number: row.user_id for row in rows}
 
 
-def _entry_problems(session: Session, tournament_id: int, user: UserRow) -> list[str]:
+def joining_problems(session: Session, tournament_id: int, user: UserRow) -> list[str]:
     problems = [fair_play_problem(user), organiser_problem_joining(session, tournament_id, user.id)]
     return [p for p in problems if p]
 
