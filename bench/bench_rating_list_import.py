@@ -65,6 +65,8 @@ def imported_with_results(
         outcome["import_s"] = round(time.perf_counter() - started, 1)
         outcome["players"] = report.players
         outcome["total"] = report.total
+        outcome["batches"] = report.batches
+        outcome["longest_batch_s"] = dict(report.longest)
 
     thread = threading.Thread(target=importing)
     waits: list[float] = []

@@ -39,6 +39,7 @@ from sqlalchemy import inspect
 from sqlalchemy import text as sql
 from test_service_support import db_url, make_service, started, store  # noqa: F401
 
+import crosstable.service.rating_list_import as import_module
 import crosstable.service.rating_lists as rating_lists_module
 import crosstable.store.engine as engine_module
 import crosstable.web.routes.rating_list_upload as upload_route
@@ -558,3 +559,53 @@ def test_migration_0023_keeps_the_stored_players_both_ways(store: Store, tmp_pat
     assert [i.name for i in lists.imported()] == ["a.zip"]
     assert lists.import_file(zipped(tmp_path, "b.zip", "x.txt", fide_txt(many(3)))).total == 8
     assert rows_stored(store) == 8
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    imports=st.lists(
+        st.tuples(
+            st.lists(st.tuples(st.integers(1, 12), st.integers(1000, 2800)), max_size=9),
+            st.integers(0, 12),  # 0: the import succeeds; n: the file fails at its n-th player
+        ),
+        min_size=1,
+        max_size=5,
+    )
+)
+def test_imports_in_small_batches_behave_as_one_upsert_each(
+    imports: list[tuple[list[tuple[int, int]], int]],
+) -> None:
+    """Property: with batches of 2 rows (so batching, carrying over and dropping all run
+    many times), any sequence of imports, some failing half-way, leaves exactly what
+    upserting each successful list at once would: the last line of a FIDE id wins,
+    players not in a newer list stay, a failed list changes nothing, and only the
+    current generation's rows remain."""
+    with tempfile.TemporaryDirectory() as folder, pytest.MonkeyPatch.context() as patch:
+        patch.setattr(import_module, "BATCH", 2)
+        opened = open_store(f"sqlite:///{folder}/p.db")
+        try:
+            lists = RatingLists(make_service(opened))
+            expected: dict[int, tuple[int, str]] = {}
+            for number, (rows, fail_at) in enumerate(imports):
+                name = f"list{number}.csv"
+                path = Path(folder) / name
+                lines = ["fide_id;name;rating", *(f"{i};Player {i};{r}" for i, r in rows)]
+                path.write_text("\n".join(lines) + "\n")
+                failing = 0 < fail_at <= len(rows)
+                reader = SlowReader(every=10**9, pause=0, fail_at=fail_at if failing else 0)
+                patch.setattr(rating_lists_module, "read_rating_list", reader)
+                if failing:
+                    with pytest.raises(InputError):
+                        lists.import_file(path)
+                else:
+                    lists.import_file(path)
+                    expected.update((i, (r, name)) for i, r in rows)
+                stored = {
+                    i: (entry.standard, entry.list_name)
+                    for i in range(1, 13)
+                    for entry in lists.find(str(i))
+                }
+                assert stored == expected
+                assert rows_stored(opened) == len(expected)
+        finally:
+            opened.close()

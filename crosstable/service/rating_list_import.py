@@ -1,8 +1,9 @@
 """Importing a rating list without blocking other writes (issue 25 item 6).
 
 The list is read as a stream (:mod:`crosstable.formats.rating_list`) and written as
-a new *generation* of ``rating_list_players`` in batches of :data:`BATCH` rows, each
-its own short write transaction: the file is parsed between them, outside any
+a new *generation* of ``rating_list_players`` in batches of at most :data:`BATCH` rows
+(fewer when a batch holds the lock longer than :data:`TARGET`), each its own short
+write transaction: the file is parsed between them, outside any
 transaction, so a result posted meanwhile waits for one batch at most (SQLite has one
 writer at a time). Readers keep reading the current generation until the new one is
 complete; then one small transaction makes it current (a compare-and-set: if another
@@ -18,7 +19,9 @@ Memory stays bounded: one batch of rows and the reader's one line at a time.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Iterable, Iterator
+import itertools
+import time
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from sqlalchemy import text
@@ -26,8 +29,11 @@ from sqlalchemy import text
 from crosstable.service.errors import ConflictError
 from crosstable.store.engine import Store
 
-#: rows written per transaction (SQLite: ~50 ms a batch on a 2-core machine)
+#: rows written per transaction at most (SQLite: ~50 ms a batch on a 2-core machine)
 BATCH = 5_000
+#: a batch's transaction should hold the write lock about this long (seconds): the size
+#: halves when one took longer (a busy disk, a large WAL), doubles up to BATCH when short
+TARGET = 0.1
 #: an import not heard of for this long belongs to a process that died
 STALE = dt.timedelta(hours=1)
 
@@ -49,17 +55,6 @@ _ALL = ", ".join(COLUMNS)
 _UPDATES = ", ".join(f"{c} = excluded.{c}" for c in COLUMNS[1:])
 
 
-def batches(rows: Iterable[tuple[Any, ...]], size: int = BATCH) -> Iterator[list[tuple[Any, ...]]]:
-    batch: list[tuple[Any, ...]] = []
-    for row in rows:
-        batch.append(row)
-        if len(batch) >= size:
-            yield batch
-            batch = []
-    if batch:
-        yield batch
-
-
 def _execute(connection: Any, statement: str, params: tuple[Any, ...]) -> int:
     """One statement; the rows it changed."""
     return int(connection.execute(statement, params).rowcount)
@@ -76,8 +71,11 @@ class GenerationWriter:
         self.p = "?" if self.sqlite else "%s"
         self.generation = 0
         self.base = 0
-        #: the longest a batch transaction held the write lock, and how many there were
+        #: the short write transactions run so far, and the longest of each step (s)
         self.batches = 0
+        self.longest: dict[str, float] = {}
+        #: rows in the next batch (adapted to keep each transaction near TARGET)
+        self.size = BATCH
 
     # -- transactions --------------------------------------------------------------------
 
@@ -85,6 +83,20 @@ class GenerationWriter:
         """``body(connection, *args)`` in one short write transaction."""
         with self.store.raw_transaction() as connection:
             return body(connection, *args)
+
+    def _batch(self, step: str, body: Callable[..., Any], *args: Any) -> Any:
+        """One batch of ``step`` in its own transaction, timed; the next batch's size
+        adapted to keep each near :data:`TARGET`."""
+        started = time.perf_counter()
+        answer = self._run(body, *args)
+        took = time.perf_counter() - started
+        self.batches += 1
+        self.longest[step] = max(self.longest.get(step, 0.0), took)
+        if took > TARGET:
+            self.size = max(min(100, BATCH), self.size // 2)
+        elif took < TARGET / 4:
+            self.size = min(BATCH, self.size * 2)
+        return answer
 
     def _one(self, connection: Any, statement: str, params: tuple[Any, ...] = ()) -> Any:
         row = connection.execute(statement, params).fetchone()
@@ -117,9 +129,9 @@ class GenerationWriter:
 
     def write(self, rows: Iterable[tuple[Any, ...]]) -> None:
         """The list's rows, in batches (a FIDE id twice: its last line wins)."""
-        for batch in batches(rows, BATCH):
-            self._run(self._write_batch, batch)
-            self.batches += 1
+        stream = iter(rows)
+        while batch := list(itertools.islice(stream, self.size)):
+            self._batch("write", self._write_batch, batch)
 
     def _write_batch(self, connection: Any, batch: list[tuple[Any, ...]]) -> None:
         p, g = self.p, self.generation
@@ -159,6 +171,17 @@ class GenerationWriter:
         self._carry_over()
         p, g, base = self.p, self.generation, self.base
 
+        # counted before the flip (a read: no lock); nobody else writes this generation
+        with self.store.engine.connect() as reading:
+            players = int(
+                reading.execute(
+                    text("SELECT count(*) FROM rating_list_players WHERE generation = :g"),
+                    {"g": g},
+                ).scalar()
+                or 0
+            )
+            reading.commit()
+
         def flip(connection: Any) -> int:
             if self.current(connection) != base:
                 raise ConflictError(
@@ -169,13 +192,6 @@ class GenerationWriter:
             )
             if state != "importing":
                 raise ConflictError("the rating list import was stopped; import the list again")
-            players = int(
-                self._one(
-                    connection,
-                    f"SELECT count(*) FROM rating_list_players WHERE generation = {p}",
-                    (g,),
-                )
-            )
             connection.execute(
                 "UPDATE rating_list_imports SET state = 'old' WHERE state = 'current'"
             )
@@ -185,7 +201,7 @@ class GenerationWriter:
             )
             return players
 
-        players = int(self._run(flip))
+        self._run(flip)
         self.drop(base)
         return players
 
@@ -196,11 +212,12 @@ class GenerationWriter:
             upper = self._run(
                 self._one,
                 f"SELECT fide_id FROM rating_list_players WHERE generation = {p} "
-                f"AND fide_id > {p} ORDER BY fide_id LIMIT 1 OFFSET {BATCH - 1}",
+                f"AND fide_id > {p} ORDER BY fide_id LIMIT 1 OFFSET {self.size - 1}",
                 (base, after),
             )
             bound = "" if upper is None else f" AND fide_id <= {int(upper)}"
-            self._run(
+            self._batch(
+                "carry over",
                 _execute,
                 f"INSERT INTO rating_list_players (generation, {_ALL}) "
                 f"SELECT {g}, {_ALL} FROM rating_list_players "
@@ -208,7 +225,6 @@ class GenerationWriter:
                 "ON CONFLICT (generation, fide_id) DO NOTHING",
                 (base, after),
             )
-            self.batches += 1
             if upper is None:
                 return
             after = int(upper)
@@ -228,14 +244,13 @@ class GenerationWriter:
             "AND state <> 'current'",
             (generation,),
         )
-        statement = (
-            f"DELETE FROM rating_list_players WHERE generation = {p} AND fide_id IN "
-            f"(SELECT fide_id FROM rating_list_players WHERE generation = {p} "
-            f"ORDER BY fide_id LIMIT {BATCH})"
-        )
         while True:
-            deleted = self._run(_execute, statement, (generation, generation))
-            self.batches += 1
+            statement = (
+                f"DELETE FROM rating_list_players WHERE generation = {p} AND fide_id IN "
+                f"(SELECT fide_id FROM rating_list_players WHERE generation = {p} "
+                f"ORDER BY fide_id LIMIT {self.size})"
+            )
+            deleted = self._batch("drop", _execute, statement, (generation, generation))
             if not deleted:
                 break
         self._run(

@@ -58,6 +58,9 @@ class ImportReport:
     total: int = 0
     #: the first problems as errors (a page translates them; ``problems`` is their text)
     errors: tuple[CrosstableError, ...] = ()
+    #: the short write transactions the import ran, and the longest of each step (s)
+    batches: int = 0
+    longest: tuple[tuple[str, float], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,6 +159,8 @@ class RatingLists:
             problems=tuple(str(p) for p in report.problems[:20]),
             total=total,
             errors=tuple(report.problems[:20]),
+            batches=writer.batches,
+            longest=tuple((step, round(took, 3)) for step, took in writer.longest.items()),
         )
 
     def imported(self) -> list[ImportedList]:
