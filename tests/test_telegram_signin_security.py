@@ -75,6 +75,9 @@ def test_a_victim_opening_the_attackers_login_link_gets_nothing_linked(web: Any)
     assert callback(pia, link, "/telegram/login/" + "A" * 32).status_code == 403
     mallory = TestClient(web.app)
     assert callback(pia, link, auth_url(mallory)).status_code == 403
+    for odd in ("é", "%00", "x" * 500, "%2F"):  # a state that cannot be one
+        answer = pia.get(f"/telegram/login/{odd}?{urlencode(link)}")  # redirects followed
+        assert answer.status_code in (403, 404), (odd, answer.status_code)
     assert telegram.account_of(web.service.store, 666) is None
     # Pia still is Pia (no sign-in happened either)
     assert signed_in_as(pia) == "pia"
@@ -134,6 +137,15 @@ def test_the_state_expires(web: Any) -> None:
     web.service.clock.advance(telegram.STATE_AGE + dt.timedelta(seconds=1))
     answer = callback(pia, login(603, at=now_of(web)), path)
     assert answer.status_code == 403 and telegram.account_of(web.service.store, 603) is None
+
+
+def test_a_login_goes_stale_as_the_service_clock_moves(web: Any) -> None:
+    guest = TestClient(web.app)
+    data = login(605, at=now_of(web))
+    web.service.clock.advance(dt.timedelta(seconds=301))
+    answer = callback(guest, data, auth_url(guest))
+    assert answer.status_code == 403 and "more than 300 seconds old" in answer.text
+    assert telegram.account_of(web.service.store, 605) is None
 
 
 def test_two_pages_of_one_browser_share_the_state(web: Any) -> None:
