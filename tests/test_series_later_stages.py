@@ -82,7 +82,12 @@ def test_the_two_weeks_window_of_a_later_stage(store: Store) -> None:
         event = session.scalars(
             select(SeriesEventRow).where(SeriesEventRow.kind == "stage-register")
         ).one()
-    assert event.data == {"registration": key, "stage": 2}
+    assert event.data["summary_message"]["template"].startswith("{player} registered for stage")
+    assert event.data | {"summary_message": None} == {
+        "registration": key,
+        "stage": 2,
+        "summary_message": None,
+    }
     with pytest.raises(NotFoundError, match="does not play stage 2"):
         service.register_for_stage(edition, sorted(out)[0])  # eliminated in stage 1
     # a withdrawal within the window: out of the group's round robin (its games forfeits)

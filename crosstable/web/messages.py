@@ -211,6 +211,24 @@ CATALOGUE: tuple[str, ...] = (
     E_("semi-final"),
     E_("quarter-final"),
     E_("third-place"),
+    # the series' history lines (issue 30 item 5): a stage's kind, an edited setting's
+    # name and a yes/no value (crosstable/service/series/edit.py, tick.py)
+    E_("groups"),
+    E_("super-final"),
+    E_("the edition is finished"),
+    E_("True"),
+    E_("False"),
+    E_("max_group_size"),
+    E_("qualifiers_per_group"),
+    E_("final_min"),
+    E_("group_cycles"),
+    E_("final_cycles"),
+    E_("super_final_players"),
+    E_("super_final_cycles"),
+    E_("time_control"),
+    E_("pre_registration"),
+    E_("deadline_minutes"),
+    E_("paused"),
     # the portal's rating tie-break's article (an explanation's note)
     E_("portal rules: average rating of the opponents met, unrounded"),
 )

@@ -16,10 +16,11 @@ from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from crosstable.core.errors import RuleError
+from crosstable.core.text import Message
 from crosstable.service.base import ServiceBase
 from crosstable.service.registration import check_tiebreaks
 from crosstable.service.series.editions import SeriesSettings, _checked, _series
-from crosstable.service.series.outbox import record
+from crosstable.service.series.lines import record
 
 MAX_TIME_CONTROL = 100  # the column's width
 #: what an edit may change (the rest of the series is the calendar)
@@ -86,12 +87,23 @@ def edit_series(
                 "a time control is at most {count} characters long", count=MAX_TIME_CONTROL
             )
         said: list[str] = []
+        fields: list[str] = []
         for field_name in EDITABLE:
             old, new = getattr(before, field_name), getattr(after, field_name)
             if old == new:
                 continue
             shown = (lambda v: ",".join(v) or "-") if field_name == "tiebreaks" else str
-            said.append(f"{field_name}: {shown(old)} → {shown(new)}")
+            if field_name == "name":  # ("name" alone would be looked up in every message)
+                line = Message("name: {before} → {after}", before=old, after=new)
+            else:
+                line = Message(
+                    "{field}: {before} → {after}",
+                    field=field_name,
+                    before=shown(old),
+                    after=shown(new),
+                )
+            said.append(line)
+            fields.append(field_name)
             setattr(row, field_name, ",".join(new) if field_name == "tiebreaks" else new)
         if said:
             record(
@@ -99,9 +111,11 @@ def edit_series(
                 row.id,
                 None,
                 "edit",
-                f"series {row.id} edited — " + "; ".join(said),
+                Message(
+                    "series {id} edited — {changes}", id=row.id, changes=Message.joined("; ", said)
+                ),
                 at=at,
                 actor=actor,
-                data={"changed": [part.split(":", 1)[0] for part in said]},
+                data={"changed": fields},
             )
         return said

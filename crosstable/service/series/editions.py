@@ -27,10 +27,12 @@ from crosstable.core.series.calendar import (
 )
 from crosstable.core.series.plan import SeriesFormat
 from crosstable.core.series.registration import may_withdraw, stage_one_registration
+from crosstable.core.text import Message
 from crosstable.service.base import ServiceBase
 from crosstable.service.errors import NotFoundError
 from crosstable.service.registration import check_tiebreaks
-from crosstable.service.series.outbox import notify, record
+from crosstable.service.series.lines import record, summary_of
+from crosstable.service.series.outbox import notify
 from crosstable.store.series_models import (
     SeriesEditionRow,
     SeriesEventRow,
@@ -224,7 +226,8 @@ class SeriesEditions(ServiceBase):
             )
             session.add(row)
             session.flush()
-            record(session, row.id, None, "create", f"series {row.id} “{name}” created", at=at)
+            said = Message("series {id} “{name}” created", id=row.id, name=name)
+            record(session, row.id, None, "create", said, at=at)
             return row.id
 
     def series_info(self, series_id: int) -> dict[str, Any]:
@@ -327,7 +330,11 @@ class SeriesEditions(ServiceBase):
                 series.id,
                 edition_id,
                 "register",
-                f"{player} registered for edition {edition.number}",
+                Message(
+                    "{player} registered for edition {edition}",
+                    player=player,
+                    edition=edition.number,
+                ),
                 at=at,
                 actor=actor,
                 data={"registration": entry.id},
@@ -376,7 +383,11 @@ class SeriesEditions(ServiceBase):
                 edition.series_id,
                 edition_id,
                 "withdraw",
-                f"{player} withdrew from edition {edition.number}",
+                Message(
+                    "{player} withdrew from edition {edition}",
+                    player=player,
+                    edition=edition.number,
+                ),
                 at=at,
                 actor=actor,
                 data={"registration": found[0].id},
@@ -397,7 +408,7 @@ class SeriesEditions(ServiceBase):
                     "actor": row.actor,
                     "kind": row.kind,
                     "edition": row.edition_id,
-                    "summary": row.summary,
+                    "summary": summary_of(row),
                 }
                 for row in session.scalars(query)
             ]
@@ -458,8 +469,12 @@ def open_next(
         row.id,
         edition.id,
         "edition",
-        f"edition {number} opened: starts {start.isoformat()}, registration until "
-        f"{deadline.astimezone(calendar.zone).isoformat()}",
+        Message(
+            "edition {number} opened: starts {start}, registration until {deadline}",
+            number=number,
+            start=start.isoformat(),
+            deadline=deadline.astimezone(calendar.zone).isoformat(),
+        ),
         at=at,
         actor=actor,
         step=step,

@@ -28,7 +28,8 @@ from crosstable.core.text import Message
 from crosstable.service.base import ServiceBase
 from crosstable.service.errors import NotFoundError
 from crosstable.service.series.editions import iso, moment
-from crosstable.service.series.outbox import notify, record
+from crosstable.service.series.lines import record
+from crosstable.service.series.outbox import notify
 from crosstable.store.models import EntryRow, GameRow, TournamentRow
 from crosstable.store.series_models import (
     SeriesEditionRow,
@@ -83,8 +84,12 @@ class StageRegistration(ServiceBase):
                 edition.series_id,
                 edition.id,
                 "stage-register",
-                f"{_name(session, key)} registered for stage {stage.number} of edition "
-                f"{edition.number}",
+                Message(
+                    "{player} registered for stage {stage} of edition {edition}",
+                    player=_name(session, key),
+                    stage=stage.number,
+                    edition=edition.number,
+                ),
                 at=at,
                 actor=actor,
                 data={"registration": key, "stage": stage.number},
@@ -117,8 +122,14 @@ class StageRegistration(ServiceBase):
                 series_id,
                 edition_id,
                 "stage-withdraw",
-                f"{player} withdrew from stage {stage.number} of edition {edition_number} "
-                f"(tournament {tid}, under its withdrawal rule)",
+                Message(
+                    "{player} withdrew from stage {stage} of edition {edition} (tournament "
+                    "{tournament}, under its withdrawal rule)",
+                    player=player,
+                    stage=stage.number,
+                    edition=edition_number,
+                    tournament=tid,
+                ),
                 at=at,
                 actor=actor,
                 data={"registration": key, "stage": stage.number, "tournament": tid},
@@ -319,9 +330,12 @@ def drop_unconfirmed(service: ServiceBase, edition_id: int, stage_id: int) -> st
                 },
                 at=at,
             )
-        said = (
-            f"edition {edition.number}: stage {stage_number} registration closed — "
-            f"{len(dropped)} unconfirmed dropped out"
+        said = Message(
+            "edition {number}: stage {stage} registration closed — {dropped} unconfirmed "
+            "dropped out",
+            number=edition.number,
+            stage=stage_number,
+            dropped=len(dropped),
         )
         record(
             session,

@@ -27,6 +27,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, aliased
 
 from crosstable.core.series.calendar import CalendarKind
+from crosstable.core.text import Message
 from crosstable.service.base import ServiceBase
 from crosstable.service.series.editions import _editions, _series, open_next
 from crosstable.service.series.outbox import step_done
@@ -98,7 +99,13 @@ def open_due_editions(service: ServiceBase) -> list[str]:
                 continue
             edition = open_next(session, row, editions, now, at=at, actor=ACTOR, step=step)
             done.append(
-                f"series {series_id}: edition {edition.number} opened by itself — starts "
-                f"{edition.planned_start}, registration until {edition.deadline}"
+                Message(
+                    "series {series}: edition {number} opened by itself — starts {start}, "
+                    "registration until {deadline}",
+                    series=series_id,
+                    number=edition.number,
+                    start=edition.planned_start,
+                    deadline=edition.deadline,
+                )
             )
     return done

@@ -35,10 +35,12 @@ from sqlalchemy import select
 
 from crosstable.core.errors import RuleError
 from crosstable.core.model import LotsMethod
+from crosstable.core.text import Message
 from crosstable.service.base import ServiceBase
 from crosstable.service.errors import NotFoundError
 from crosstable.service.registration import PlayerInfo, Regulations
-from crosstable.service.series.outbox import notify_user, record
+from crosstable.service.series.lines import record
+from crosstable.service.series.outbox import notify_user
 from crosstable.store.models import TournamentRow
 from crosstable.store.series_models import SeriesPetitionRow, SeriesRow
 
@@ -153,7 +155,12 @@ class SeriesPetitions(ServiceBase):
                 series.id,
                 None,
                 "petition",
-                f"petition {row.id}: {len(listed)} players of {clean_level} ask for a tournament",
+                Message(
+                    "petition {petition}: {players} players of {level} ask for a tournament",
+                    petition=row.id,
+                    players=len(listed),
+                    level=clean_level,
+                ),
                 at=at,
                 actor=actor,
                 data={"petition": row.id},
@@ -231,8 +238,14 @@ class SeriesPetitions(ServiceBase):
                 row.series_id,
                 None,
                 "petition-accepted",
-                f"petition {row.id} accepted: tournament {tid} “{title}” with "
-                f"{len(row.players)} players",
+                Message(
+                    "petition {petition} accepted: tournament {tournament} “{title}” with "
+                    "{players} players",
+                    petition=row.id,
+                    tournament=tid,
+                    title=title,
+                    players=len(row.players),
+                ),
                 at=at,
                 actor=actor,
                 data={"petition": row.id, "tournament": tid},
@@ -260,7 +273,7 @@ class SeriesPetitions(ServiceBase):
                 row.series_id,
                 None,
                 "petition-refused",
-                f"petition {row.id} refused: {clean}",
+                Message("petition {petition} refused: {reason}", petition=row.id, reason=clean),
                 at=at,
                 actor=actor,
                 data={"petition": row.id},

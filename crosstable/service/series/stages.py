@@ -16,6 +16,7 @@ from crosstable.core.model import StageKind
 from crosstable.core.series.groups import Entrant, seed_groups, seeding_order
 from crosstable.core.series.plan import StagePlan, next_stage
 from crosstable.core.series.qualification import GroupOutcome
+from crosstable.core.text import Message
 from crosstable.service.series.editions import active_entries, format_of
 from crosstable.store.models import EntryRow, GameRow
 from crosstable.store.series_models import (
@@ -54,10 +55,13 @@ def stage_groups(session: Session, stage_id: int) -> list[SeriesGroupRow]:
     return list(session.scalars(query))
 
 
-def sizes_text(sizes: tuple[int, ...]) -> str:
+def sizes_text(sizes: tuple[int, ...]) -> Message:
     """``4 groups: 3×10, 1×9`` (largest first; short at any number of groups)."""
     counts = sorted({size: sizes.count(size) for size in sizes}.items(), reverse=True)
-    return f"{len(sizes)} groups: " + ", ".join(f"{count}×{size}" for size, count in counts)
+    shown = ", ".join(f"{count}×{size}" for size, count in counts)  # (numbers only)
+    if len(sizes) == 1:
+        return Message("1 group: {sizes}", sizes=shown)
+    return Message("{groups} groups: {sizes}", groups=len(sizes), sizes=shown)
 
 
 def make_stage(
@@ -154,15 +158,17 @@ def first_games(session: Session, tournament_id: int) -> dict[int, dict[str, obj
 NAMED_WINNERS = 12
 
 
-def winners(outcomes: list[GroupOutcome], entries: dict[int, SeriesRegistrationRow]) -> str:
+def winners(outcomes: list[GroupOutcome], entries: dict[int, SeriesRegistrationRow]) -> Message:
     tops = [
-        f"{group_letter(index)}: {entries[o.ranking[0]].name}"
+        f"{group_letter(index)}: {entries[o.ranking[0]].name}"  # (a letter and a name)
         for index, o in enumerate(outcomes)
         if o.ranking
     ]
-    shown = ", ".join(tops[:NAMED_WINNERS])
+    shown = Message.joined(", ", tops[:NAMED_WINNERS])
     more = len(tops) - NAMED_WINNERS
-    return "winners " + shown + (f" and {more} more" if more > 0 else "")
+    if more > 0:
+        return Message("winners {winners} and {more} more", winners=shown, more=more)
+    return Message("winners {winners}", winners=shown)
 
 
 def flagged_keys(session: Session, edition_id: int) -> frozenset[int]:
@@ -188,19 +194,21 @@ def taking_part(session: Session, edition_id: int) -> tuple[list[SeriesRegistrat
     return [e for e in entries if e.id not in barred], [e.name for e in entries if e.id in barred]
 
 
-def left_out_text(names: list[str]) -> str:
-    """What the first stage's making says of the players left out for computer help."""
+def left_out_text(names: list[str]) -> list[Message]:
+    """What the first stage's making says of the players left out for computer help
+    (nothing when there are none)."""
     if not names:
-        return ""
-    return "; left out (fair play: flagged for computer help): " + ", ".join(names)
+        return []
+    listed = Message.joined(", ", names)
+    return [Message("left out (fair play: flagged for computer help): {names}", names=listed)]
 
 
 def barred_text(
     outcomes: list[GroupOutcome],
     entries: dict[int, SeriesRegistrationRow],
     flagged: frozenset[int] | None = None,
-) -> str:
-    """What the stage's end says of the players barred for computer help ("" : none);
+) -> list[Message]:
+    """What the stage's end says of the players barred for computer help (none: nothing);
     ``flagged``: those of the barred who are (the others dropped out unconfirmed)."""
     names = [
         entries[key].name
@@ -209,5 +217,6 @@ def barred_text(
         if key in outcome.barred and key in entries and (flagged is None or key in flagged)
     ]
     if not names:
-        return ""
-    return "; not going on (fair play: flagged for computer help): " + ", ".join(names)
+        return []
+    listed = Message.joined(", ", names)
+    return [Message("not going on (fair play: flagged for computer help): {names}", names=listed)]

@@ -51,6 +51,7 @@ from crosstable.core.series.registration import (
     stage_one_registration,
     start_decision,
 )
+from crosstable.core.text import Message
 from crosstable.service.base import ServiceBase
 from crosstable.service.registration import PlayerInfo, Regulations
 from crosstable.service.series.editions import (
@@ -61,9 +62,10 @@ from crosstable.service.series.editions import (
     moment,
 )
 from crosstable.service.series.later_stages import drop_unconfirmed, dropped_keys
+from crosstable.service.series.lines import listed, record
 from crosstable.service.series.news import GroupResult, publish_stage
 from crosstable.service.series.next_edition import open_due_editions
-from crosstable.service.series.outbox import notify, record
+from crosstable.service.series.outbox import notify
 from crosstable.service.series.stages import (
     barred_text,
     first_games,
@@ -176,9 +178,11 @@ class SeriesClock(ServiceBase):
                 if edition.extended:
                     return None
                 edition.extended = True
-                said = (
-                    f"edition {edition.number}: registration extended until "
-                    f"{registration.closes.isoformat()} (the last table is short of 60 %)"
+                said = Message(
+                    "edition {number}: registration extended until {closes} (the last table "
+                    "is short of 60 %)",
+                    number=edition.number,
+                    closes=registration.closes.isoformat(),
                 )
                 record(
                     session,
@@ -207,9 +211,12 @@ class SeriesClock(ServiceBase):
                 edition.planned_start = iso(decision.start)
                 edition.deadline = iso(decision.deadline)
                 # ``extended`` stays: the week of extension counts from the first deadline
-                said = (
-                    f"edition {edition.number}: {len(entries)} registered, fewer than 15 — "
-                    f"the start moves to {decision.start.isoformat()}"
+                said = Message(
+                    "edition {number}: {registered} registered, fewer than 15 — the start "
+                    "moves to {start}",
+                    number=edition.number,
+                    registered=len(entries),
+                    start=decision.start.isoformat(),
                 )
                 record(
                     session,
@@ -240,7 +247,11 @@ class SeriesClock(ServiceBase):
                     )
                 return said
             edition.closed_at = iso(max(now, registration.closes))
-            said = f"edition {edition.number}: registration closed with {len(entries)} players"
+            said = Message(
+                "edition {number}: registration closed with {players} players",
+                number=edition.number,
+                players=len(entries),
+            )
             record(
                 session,
                 series.id,
@@ -266,8 +277,12 @@ class SeriesClock(ServiceBase):
             make_stage(session, edition, series, plan, entrants, at=at)
             edition.state = "running"
             edition.stage = 1
-            said = f"edition {edition.number}: stage 1 made — {sizes_text(plan.group_sizes)}"
-            said += left_out_text(left_out)
+            made = Message(
+                "edition {number}: stage 1 made — {sizes}",
+                number=edition.number,
+                sizes=sizes_text(plan.group_sizes),
+            )
+            said = listed("; ", [made, *left_out_text(left_out)])
             record(
                 session,
                 series.id,
@@ -304,7 +319,11 @@ class SeriesClock(ServiceBase):
             stage = session.get(SeriesStageRow, stage_id)
             assert stage is not None
             if stage.started_at is not None:  # pragma: no cover - one tick at a time
-                return f"edition {edition.number}: stage {stage.number} started already"
+                return Message(
+                    "edition {number}: stage {stage} started already",
+                    number=edition.number,
+                    stage=stage.number,
+                )
             stage.started_at = at
             groups = stage_groups(session, stage_id)
             for group in groups:
@@ -328,9 +347,13 @@ class SeriesClock(ServiceBase):
                         },
                         at=at,
                     )
-            said = (
-                f"edition {edition.number}: stage {stage.number} ({stage.kind}) started — "
-                f"{len(groups)} round robins, every game created"
+            said = Message(
+                "edition {number}: stage {stage} ({kind}) started — {groups} round robins, "
+                "every game created",
+                number=edition.number,
+                stage=stage.number,
+                kind=stage.kind,
+                groups=len(groups),
             )
             record(
                 session,
@@ -492,11 +515,14 @@ class SeriesClock(ServiceBase):
                             },
                             at=at,
                         )
-            said = (
-                f"edition {edition.number}: stage {stage.number} ({stage.kind}) ended — "
-                + winners(outcomes, entries)
+            ended = Message(
+                "edition {number}: stage {stage} ({kind}) ended — {winners}",
+                number=edition.number,
+                stage=stage.number,
+                kind=stage.kind,
+                winners=winners(outcomes, entries),
             )
-            said += barred_text(outcomes, entries, barred)
+            parts: list[object] = [ended, *barred_text(outcomes, entries, barred)]
             plan = following(stage, len(going), series)
             # the news item, the awards and the players' results (R-SE-5), in this step
             publish_stage(
@@ -514,11 +540,19 @@ class SeriesClock(ServiceBase):
             if plan is None:
                 edition.state = "finished"
                 edition.finished_at = at
-                said += "; the edition is finished"
+                parts.append("the edition is finished")
             else:
                 make_stage(session, edition, series, plan, list(going), at=at)
                 edition.stage = plan.number
-                said += f"; {len(going)} go on to stage {plan.number} ({plan.kind.value})"
+                parts.append(
+                    Message(
+                        "{players} go on to stage {stage} ({kind})",
+                        players=len(going),
+                        stage=plan.number,
+                        kind=plan.kind.value,
+                    )
+                )
+            said = listed("; ", parts)
             record(
                 session,
                 series.id,

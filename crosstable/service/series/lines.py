@@ -1,0 +1,71 @@
+"""The series' history lines as messages (issue 30 item 5), like every tournament's.
+
+A line of the series' history is a :class:`~crosstable.core.text.Message`: an English
+template and its values (``Message("edition {number}: registration closed with
+{players} players", number=2, players=26)``). :func:`record` writes it as every other
+history line is written: the English text in ``summary`` (the command line and older
+readers see what they always saw) and the template with its values in the row's data
+(``summary_message``); :func:`summary_of` gives the message back, so the web
+translates it by lookup (``crosstable.web.messages.translate``). A line stored before
+(English text only), or one whose kept message no longer reads as its text, is shown as
+it was stored.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from crosstable.core.text import Message
+from crosstable.service.base import with_summary_message
+from crosstable.service.recording import SUMMARY_MESSAGE
+from crosstable.service.series import outbox
+from crosstable.store.series_models import SeriesEventRow
+
+
+def record(
+    session: Session,
+    series_id: int,
+    edition_id: int | None,
+    kind: str,
+    summary: str,
+    *,
+    at: str,
+    actor: str = "",
+    data: dict[str, Any] | None = None,
+    step: str | None = None,
+) -> None:
+    """One line of the series' history, its message kept with it."""
+    outbox.record(
+        session,
+        series_id,
+        edition_id,
+        kind,
+        str(summary),
+        at=at,
+        actor=actor,
+        data=with_summary_message(data or {}, summary),
+        step=step,
+    )
+
+
+def summary_of(row: SeriesEventRow) -> str:
+    """A series history line: its message when kept (and still its text), else the text."""
+    kept = (row.data or {}).get(SUMMARY_MESSAGE)
+    if isinstance(kept, dict):
+        try:
+            message = Message.from_json(kept)
+        except (KeyError, TypeError, ValueError, ArithmeticError, RecursionError):
+            return row.summary
+        if str(message) == row.summary:
+            return message
+    return row.summary
+
+
+def listed(separator: str, items: list[Any]) -> Message:
+    """Items one after the other, each kept as itself (a name stays a name)."""
+    return Message.joined(separator, items)
+
+
+__all__ = ["listed", "record", "summary_of"]
