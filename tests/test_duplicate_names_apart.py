@@ -81,3 +81,27 @@ def test_every_page_and_print_tells_them_apart(club) -> None:  # type: ignore[no
         assert answer.status_code == 200, path
         if NAME in unescape(answer.text) or NAME.upper() in answer.text:
             told_apart(answer.text, path)
+
+
+def test_the_api_warns_when_a_name_is_given_twice(club) -> None:  # type: ignore[no-untyped-def]
+    client, service, _rr, _ko = club
+    tid = service.create_tournament(Regulations(name="Api")).tournament_id
+    accounts = client.app.state.site.accounts  # type: ignore[attr-defined]
+    admin = accounts.create_user("admin", "password-admin", is_admin=True)
+    accounts.claim(tid, admin)
+    auth = {"Authorization": f"Bearer {accounts.create_token(admin.id)}"}
+    first = client.post(f"/api/v1/tournaments/{tid}/players", json={"name": NAME}, headers=auth)
+    assert first.status_code == 201 and first.json()["warnings"] == []
+    again = client.post(
+        f"/api/v1/tournaments/{tid}/players", json={"name": NAME.lower()}, headers=auth
+    )
+    assert again.status_code == 201
+    assert again.json()["warnings"] == [
+        f"2 players are named {NAME}: the pages tell them apart by their numbers"
+    ]
+    russian = client.post(
+        f"/api/v1/tournaments/{tid}/players",
+        json={"name": NAME},
+        headers={**auth, "Accept-Language": "ru"},
+    )
+    assert "3" in russian.json()["warnings"][0] and "players are named" not in russian.text

@@ -19,6 +19,7 @@ from crosstable.core.model import LotsMethod, Reason
 from crosstable.core.scoring import points_json
 from crosstable.core.text import Message
 from crosstable.service import Change, PlayerInfo
+from crosstable.service.players import duplicate_names
 from crosstable.service.tiebreak_order import published_tiebreaks
 from crosstable.web import explain_views
 from crosstable.web.messages import translate
@@ -73,6 +74,8 @@ class ChangeOut(BaseModel):
     kind: str
     summary: str
     replayed: bool = False
+    #: what the organiser should know, e.g. two players of one name (never a refusal)
+    warnings: list[str] = []
 
 
 def _out(change: Change) -> ChangeOut:
@@ -353,7 +356,10 @@ def add_player(tid: Num, body: PlayerIn, request: Request, caller: ApiCaller) ->
         team=body.team,
         club=body.club,
     )
-    return _out(site.service.add_player(tid, info, actor=caller.actor))
+    registered = [p.name for p in site.service.overview(tid).players]
+    out = _out(site.service.add_player(tid, info, actor=caller.actor))
+    out.warnings = [translate(w) for w in duplicate_names(registered, [info.name])]
+    return out
 
 
 @router.delete("/tournaments/{tid}/players/{number}")
