@@ -1,14 +1,17 @@
 """Wrong API tokens and wrong passwords are throttled per client (and, for passwords, per
 account) in the store, so every process on one database counts together (issue 25 item
-12): two app instances on one SQLite file stand for two worker processes."""
+12): two app instances on one database (a SQLite file, a PostgreSQL schema) stand for
+two worker processes."""
+
+# ruff: noqa: F811 - pytest fixtures imported from test_service_support
 
 from __future__ import annotations
 
 import datetime as dt
 import random
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
 
@@ -18,6 +21,7 @@ pytest.importorskip("argon2")
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_service_support import db_url  # noqa: F401
 from web_support import csrf_of
 
 from crosstable.service import FixedClock, Service
@@ -41,15 +45,22 @@ class Two:
     url: str
 
 
-def _client(url: str, address: str) -> TestClient:
-    service = Service(open_store(url), clock=FixedClock(START), random=random.Random(1))
-    return TestClient(create_app(service=service), client=(address, 40000))
+@contextmanager
+def _client(url: str, address: str) -> Iterator[TestClient]:
+    """An app of its own (its own store, clock and counters' process state) on ``url``."""
+    store = open_store(url)
+    service = Service(store, clock=FixedClock(START), random=random.Random(1))
+    try:
+        with TestClient(create_app(service=service), client=(address, 40000)) as client:
+            yield client
+    finally:
+        store.close()
 
 
 @pytest.fixture
-def two(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Two]:
+def two(db_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[Two]:
     monkeypatch.setenv("CROSSTABLE_SECRET", "auth-throttle-test")
-    url = f"sqlite:///{tmp_path / 'shared.db'}"
+    url = db_url
     store = open_store(url)
     accounts = Accounts(store, clock=FixedClock(START))
     ann = accounts.create_user("ann", PASSWORD)

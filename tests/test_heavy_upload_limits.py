@@ -1,6 +1,9 @@
 """Heavy uploads are rate-limited per account and per client, counted in the store so every
 process on one database counts together, and checked before the body is read (issue 25
-item 9): 429 with Retry-After; anonymous 401 and no role 403 without taking a byte."""
+item 9): 429 with Retry-After; anonymous 401 and no role 403 without taking a byte. Two
+app instances on one database (SQLite, PostgreSQL) stand for two processes."""
+
+# ruff: noqa: F811 - pytest fixtures imported from test_service_support
 
 from __future__ import annotations
 
@@ -8,7 +11,6 @@ import datetime as dt
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,7 +22,7 @@ from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from starlette.requests import Request
-from test_service_support import started
+from test_service_support import db_url, started  # noqa: F401
 from test_web_limits import CHUNK, Pulled, call
 from web_support import signed_in
 
@@ -52,24 +54,27 @@ def _app(url: str) -> Any:
 
 
 @pytest.fixture
-def world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[World]:
+def world(db_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[World]:
     monkeypatch.setenv("CROSSTABLE_SECRET", "heavy-uploads-test")
     # small limits, so that a few 100 KiB uploads reach them (the units are the real ones)
     monkeypatch.setitem(HEAVY, "pgn", HeavyLimit(64 * KIB, per_account=4, per_client=6))
-    url = f"sqlite:///{tmp_path / 'heavy.db'}"
+    url = db_url
     store = open_store(url)
     service = Service(store, clock=FixedClock(START), random=random.Random(1))
     accounts = Accounts(store, clock=service.clock)
     olga = accounts.create_user("olga", PASSWORD, is_admin=True)
     boris = accounts.create_user("boris", PASSWORD, is_admin=True)
     tid = started(service, 4)
+    apps = [_app(url), _app(url)]
     yield World(
         url,
         tid,
         {"Authorization": f"Bearer {accounts.create_token(olga.id)}"},
         {"Authorization": f"Bearer {accounts.create_token(boris.id)}"},
-        [_app(url), _app(url)],
+        apps,
     )
+    for app in apps:
+        app.state.site.service.store.close()
     store.close()
 
 
