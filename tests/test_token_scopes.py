@@ -235,11 +235,18 @@ def test_scopes_are_shown_and_chosen_on_the_account_page(world: World) -> None:
     assert "results" in servers
 
 
-def test_the_command_line_lists_a_game_servers_scope(world: World, capsys: Any) -> None:
+def test_the_command_line_shows_and_chooses_scopes(world: World, capsys: Any) -> None:
     url = str(world.service.store.url)
     assert main(["game-server", "list", "--db", url]) == 0
-    shown = capsys.readouterr().out
-    assert '"scope": "results"' in shown
+    assert '"scope": "results"' in capsys.readouterr().out
+    made = ["account", "token", "arbiter", "--label", "bot", "--scope", "results", "--db", url]
+    assert main(made) == 0
+    token = capsys.readouterr().out.strip().rsplit(" ", 1)[-1]
+    assert world.accounts.token_for(token)[1].scope == RESULTS  # type: ignore[union-attr]
+    assert main(["account", "tokens", "arbiter", "--db", url]) == 0
+    assert '"scope": "results"' in capsys.readouterr().out
+    assert main(["account", "token", "arbiter", "--scope", "root", "--db", url]) == 2
+    assert "scope: 'root' is not one of account, results" in capsys.readouterr().err
 
 
 def test_tokens_made_before_scopes_keep_what_they_did(tmp_path: Path) -> None:

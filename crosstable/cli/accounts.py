@@ -15,6 +15,9 @@ name) as the administrator's page records them:
   administrator (it otherwise follows from the results);
 * ``account link NAME NUMBER [-t ID]`` — the entry is the account's (fair play and the
   organisers' rule checked);
+* ``account token NAME [--label TEXT] [--scope account|results]`` — a personal API
+  token (printed once): ``account`` acts as the user, ``results`` only posts results;
+  ``account tokens NAME`` lists them with their scopes (never the tokens themselves);
 * ``organisers [-t ID] [--add NAME] [--helper NAME] [--remove NAME]`` — a tournament's
   organisers and helpers and who of them plays; the rule that a sole organiser does
   not play, and that with several at least one does not, is checked as on the web.
@@ -194,6 +197,38 @@ def link_command(
         user = _find(accounts, username)
         accounts.link_entry(tid, number, user.id, actor=_actor())
     typer.echo(f"tournament {tid}: entry {number} is @{user.username}'s")
+
+
+@account_app.command("token")
+def token_command(
+    username: Annotated[str, typer.Argument(help="The account's user name.")],
+    label: Annotated[str, typer.Option("--label", help="What the token is for.")] = "",
+    scope: Annotated[
+        str,
+        typer.Option("--scope", help="account (acts as the user) or results (posts results only)."),
+    ] = "account",
+    db: DbOption = None,
+) -> None:
+    """Make a personal API token; print it (it is shown only this once)."""
+    with open_accounts(db) as accounts:
+        user = _find(accounts, username)
+        token = accounts.create_token(user.id, label, scope=scope)
+    typer.echo(f"API token for @{user.username} (scope {scope}): {token}")
+
+
+@account_app.command("tokens")
+def tokens_command(
+    username: Annotated[str, typer.Argument(help="The account's user name.")],
+    db: DbOption = None,
+) -> None:
+    """The account's API tokens with their scopes, as JSON (never the tokens themselves)."""
+    with open_accounts(db) as accounts:
+        user = _find(accounts, username)
+        found = [
+            {"id": token_id, "label": label, "created_at": at, "scope": scope}
+            for token_id, label, at, scope in accounts.tokens(user.id)
+        ]
+    typer.echo(json.dumps({"tokens": found}, indent=2, ensure_ascii=False))
 
 
 def staff_of(accounts: Accounts, tournament_id: int) -> list[dict[str, Any]]:
