@@ -142,7 +142,7 @@ def heavy_upload(what: str, roles: tuple[str, ...] | None = None) -> type[APIRou
     class HeavyUploadRoute(APIRoute):
         def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
             handler = super().get_route_handler()
-            if "POST" not in self.methods:
+            if "POST" not in (self.methods or ()):
                 return handler
 
             async def checked(request: Request) -> Response:
