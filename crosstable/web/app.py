@@ -41,7 +41,7 @@ from crosstable.web.headers import SecurityHeaders
 from crosstable.web.hub import Hub
 from crosstable.web.limits import BodyLimit
 from crosstable.web.messages import error_text, translate
-from crosstable.web.regulation_text import published_details, regulation_items
+from crosstable.web.regulation_text import bracket_note, published_details, regulation_items
 from crosstable.web.security import (
     ResultLimits,
     bearer_token,
@@ -68,6 +68,7 @@ def _templates() -> Jinja2Templates:
     env.globals["tiebreak_head"] = i18n.tiebreak_head
     env.globals["knockout_round"] = i18n.knockout_round
     env.globals["regulation_items"] = regulation_items
+    env.globals["bracket_note"] = bracket_note  # a knockout's settings in words
     env.globals["published_details"] = published_details  # defaults said too (R-RR-10, 14)
     env.globals["frac"] = lambda v: Fraction(str(v))
     env.globals["by_name"] = sheets.by_name  # the alphabetical pairing list (issue 16.5)

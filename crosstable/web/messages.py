@@ -106,6 +106,15 @@ CATALOGUE: tuple[str, ...] = (
     E_("the regulations were not approved"),
     E_("the organiser has not opened self-registration"),
     E_("you are registered already"),
+    E_("you are registered"),  # the flash after registering (web/routes/pages.py)
+    E_("registration withdrawn"),
+    E_("approved"),  # an administrator's decision (the flash on the admin page)
+    E_("rejected"),
+    E_("an organiser"),  # a role in the staff's history lines (service/accounts/staff.py)
+    E_("a helper"),
+    E_("withdrew"),  # a withdrawal's note under the crosstable (core/standings/withdrawals.py)
+    E_("withdrew (a run of forfeits)"),
+    E_("provisional: games are still to be played"),
     E_("a round robin"),
     E_("a double round robin"),
     E_("a Swiss"),

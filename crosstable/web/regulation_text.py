@@ -211,6 +211,30 @@ def tie_rule_text(value: Any) -> str:
     return gettext(", then ").join(parts)
 
 
+def bracket_note(bracket: Mapping[str, Any] | Any) -> str:
+    """The line under a bracket, in words: "Match: 2 games, colours swapped · On a tie: 2
+    rapid games, then … · Bracket: seeded (seed 7)" (the stored codes read as the
+    regulations page reads them; a code it cannot read is shown as it is)."""
+
+    def get(key: str) -> Any:
+        if isinstance(bracket, Mapping):
+            return bracket.get(key)
+        return getattr(bracket, key, None)
+
+    order = str(get("order") or "")
+    orders = {"seeded": gettext("seeded"), "random": gettext("random order")}
+    note = " · ".join(
+        (
+            f"{gettext('Match')}: {_value('match_format', get('format') or '')}",
+            f"{gettext('On a tie')}: {_value('tie_rule', get('tie_rule') or '')}",
+            f"{gettext('Bracket')}: {orders.get(order, order)}",
+        )
+    )
+    if order == "random" and get("lots_seed") is not None:
+        note += f" ({gettext('seed')} {get('lots_seed')})"
+    return note
+
+
 def _stage(kind: str, games: int) -> str:
     if kind == "rapid":
         return ngettext("%(num)d rapid game", "%(num)d rapid games", games)

@@ -17,6 +17,7 @@ from typing import Any
 from crosstable.web.i18n import date_text, knockout_round, points_text, tiebreak_name
 from crosstable.web.i18n import gettext as _
 from crosstable.web.pairing_views import RoundCell
+from crosstable.web.regulation_text import bracket_note
 from crosstable.web.views import Crosstable, PlayerLine
 
 # -- the tournament under its title -----------------------------------------------------------
@@ -416,14 +417,7 @@ def bracket_sheet(bracket: Mapping[str, Any]) -> BracketSheet:
             boxes.append(BracketBox(slot, rnd, slot - first_slot(size, rnd), (line,), bye=True))
         columns.append(tuple(sorted(boxes, key=lambda b: b.index)))
     champion = bracket.get("champion") or {}
-    orders = {"seeded": _("seeded"), "random": _("random order")}
-    order = str(bracket.get("order", ""))
-    note = (
-        f"{_('Match')}: {bracket.get('format', '')} · {_('On a tie')}: "
-        f"{bracket.get('tie_rule', '')} · {_('Bracket')}: {orders.get(order, order)}"
-    )
-    if order == "random" and bracket.get("lots_seed") is not None:
-        note += f" ({_('seed')} {bracket['lots_seed']})"
+    note = bracket_note(bracket)  # (the codes in words, as the regulations page says them)
     places = tuple(
         (str(p["place"]).replace("-", "–") if p.get("place") else "–", int(p["start"]), p["name"])
         for p in bracket.get("placings", [])

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from itertools import chain
 
 from crosstable.core.model import System, Tournament, WithdrawalRule
+from crosstable.core.text import Message
 from crosstable.core.tiebreaks.field import FLOSS, FREE, GAME, PENDING, ZPB, Field
 
 
@@ -112,19 +113,33 @@ def withdrawal_effect(
         annul = rule is WithdrawalRule.ANNUL or (
             rule is WithdrawalRule.FIDE_HALF and 2 * played < total
         )
-        how = "withdrew" if withdrawn[start] == "explicit" else "withdrew (a run of forfeits)"
+        how = Message(
+            "withdrew" if withdrawn[start] == "explicit" else "withdrew (a run of forfeits)"
+        )
         if annul:
             excluded.add(start)
             notes.append(
-                f"player {start} {how} after {played} of {total} games: fewer than half, "
-                "so their results are annulled and they leave the standings (R-RR-13)"
+                Message(
+                    "player {start} {how} after {played} of {total} games: fewer than half, "
+                    "so their results are annulled and they leave the standings",
+                    start=start,
+                    how=how,
+                    played=played,
+                    total=total,
+                )
             )
         else:
             forfeited.add(start)
             notes.append(
-                f"player {start} {how} after {played} of {total} games: the results stand "
-                "and the remaining opponents get (+) (R-RR-13)"
+                Message(
+                    "player {start} {how} after {played} of {total} games: the results stand "
+                    "and the remaining opponents get (+)",
+                    start=start,
+                    how=how,
+                    played=played,
+                    total=total,
+                )
             )
     if not final:
-        notes = [f"provisional: {note}" for note in notes]
+        notes = [Message("provisional: {note}", note=note) for note in notes]
     return WithdrawalEffect(withdrawn, frozenset(excluded), frozenset(forfeited), tuple(notes))

@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy import select
 
 from crosstable.core.errors import RuleError
-from crosstable.core.wording import counted
+from crosstable.core.text import Message
 from crosstable.service.accounts.base import (
     ELIGIBILITY_KEYS,
     OLD_ELIGIBILITY_KEYS,
@@ -57,7 +57,7 @@ class Approval(AccountsBase):
             )
             session.merge(StaffRow(tournament_id=tournament_id, user_id=owner.id, role="organiser"))
             session.flush()
-            waits = (
+            waits = Message(
                 "approved (an administrator's tournament)"
                 if approval == "approved"
                 else "waiting for an administrator's approval"
@@ -66,7 +66,11 @@ class Approval(AccountsBase):
                 session,
                 locked,
                 "claim",
-                f"{_name(owner)} organises the tournament; regulations {waits}",
+                Message(
+                    "{name} organises the tournament; regulations {waits}",
+                    name=_name(owner),
+                    waits=waits,
+                ),
                 {
                     "user": _user_ref(owner),
                     "access": {
@@ -148,33 +152,59 @@ class Approval(AccountsBase):
 
 
 def _describe_access(before: dict[str, Any], after: dict[str, Any]) -> str:
-    """What a change of the access settings did, in one line."""
-    parts: list[str] = []
+    """What a change of the access settings did, in one line (a message: translated on
+    the history page)."""
+    parts: list[Message] = []
     if "approval" in after:
         parts.append(
             {
-                "approved": "regulations approved by an administrator",
-                "rejected": "regulations rejected by an administrator",
-                "pending": "regulations waiting for an administrator's approval again",
+                "approved": Message("regulations approved by an administrator"),
+                "rejected": Message("regulations rejected by an administrator"),
+                "pending": Message("regulations waiting for an administrator's approval again"),
             }[after["approval"]]
         )
     if "self_registration" in after:
         parts.append(
-            "self-registration opened" if after["self_registration"] else "self-registration closed"
+            Message("self-registration opened")
+            if after["self_registration"]
+            else Message("self-registration closed")
         )
-    for name, label in (("opens_at", "registration opens"), ("closes_at", "registration closes")):
-        if name in after:
-            value = after[name]
-            parts.append(f"{label} {value}" if value else f"{label}: no limit")
+    if "opens_at" in after:
+        value = after["opens_at"]
+        parts.append(
+            Message("registration opens {moment}", moment=value)
+            if value
+            else Message("registration opens: no limit")
+        )
+    if "closes_at" in after:
+        value = after["closes_at"]
+        parts.append(
+            Message("registration closes {moment}", moment=value)
+            if value
+            else Message("registration closes: no limit")
+        )
     if "eligibility" in after:
         rules = after["eligibility"]
-        listed = []
-        if rules.get("min_rated_games"):
-            listed.append(f"at least {counted(rules['min_rated_games'], 'rated game')}")
-        if rules.get("min_online_tournaments"):
-            need = rules["min_online_tournaments"]
-            listed.append(f"at least {counted(need, 'online tournament')}")
-        parts.append("eligibility: " + ("; ".join(listed) if listed else "anyone"))
+        listed: list[Message] = []
+        games = rules.get("min_rated_games")
+        if games:
+            listed.append(
+                Message("at least 1 rated game")
+                if games == 1
+                else Message("at least {count} rated games", count=games)
+            )
+        need = rules.get("min_online_tournaments")
+        if need:
+            listed.append(
+                Message("at least 1 online tournament")
+                if need == 1
+                else Message("at least {count} online tournaments", count=need)
+            )
+        parts.append(
+            Message("eligibility: {rules}", rules=Message.joined("; ", listed))
+            if listed
+            else Message("eligibility: anyone")
+        )
     if list(after) == ["approval"]:
         return parts[0]
-    return "access: " + ", ".join(parts)
+    return Message("access: {changes}", changes=Message.joined(", ", parts))

@@ -47,12 +47,21 @@ class EntryLinks(AccountsBase):
             )
             session.flush()
             entry = _entry_name(session, tournament_id, number)
-            was = "" if previous is None else f" (was {previous.username})"
+            said = (
+                Message("{entry} linked to the account {name}", entry=entry, name=user.username)
+                if previous is None
+                else Message(
+                    "{entry} linked to the account {name} (was {before})",
+                    entry=entry,
+                    name=user.username,
+                    before=previous.username,
+                )
+            )
             self._log(
                 session,
                 locked,
                 "account-link",
-                f"{entry} linked to the account {user.username}{was}",
+                said,
                 {
                     "number": number,
                     "user": {"id": user.id, "username": user.username},
@@ -73,12 +82,14 @@ class EntryLinks(AccountsBase):
             session.delete(row)
             session.flush()
             entry = _entry_name(session, tournament_id, number)
-            username = f"user {before}" if user is None else user.username
+            username = Message("user {id}", id=before) if user is None else user.username
             self._log(
                 session,
                 locked,
                 "account-unlink",
-                f"{entry} no longer linked to the account {username}",
+                Message(
+                    "{entry} no longer linked to the account {name}", entry=entry, name=username
+                ),
                 {
                     "number": number,
                     "user": None if user is None else {"id": user.id, "username": user.username},
@@ -118,7 +129,7 @@ def joining_problems(session: Session, tournament_id: int, user: UserRow) -> lis
 def _entry_name(session: Session, tournament_id: int, number: int) -> str:
     entry = session.get(EntryRow, (tournament_id, number))
     return (
-        f"player {number}"
+        Message("player {start}", start=number)
         if entry is None
         else Message("player {start} {name}", start=number, name=entry.name)
     )

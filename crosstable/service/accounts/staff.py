@@ -84,11 +84,18 @@ class Staff(AccountsBase):
             session.flush()
             who = _name(_user(user))
             if role is None:
-                summary = f"staff: {who} is no longer {_article(before)}"
+                summary = Message(
+                    "staff: {who} is no longer {role}", who=who, role=_article(before)
+                )
             elif before is None:
-                summary = f"staff: {who} is now {_article(role)}"
+                summary = Message("staff: {who} is now {role}", who=who, role=_article(role))
             else:
-                summary = f"staff: {who} is now {_article(role)} (was {_article(before)})"
+                summary = Message(
+                    "staff: {who} is now {role} (was {before})",
+                    who=who,
+                    role=_article(role),
+                    before=_article(before),
+                )
             self._log(
                 session,
                 locked,

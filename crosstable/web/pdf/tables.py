@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 
 from crosstable.web.i18n import gettext as _
 from crosstable.web.i18n import points_text, tiebreak_head
+from crosstable.web.messages import translate
 from crosstable.web.pairing_views import SwissTable
 from crosstable.web.pdf.document import Document, pdf_bytes, provisional_note, tb_number
 from crosstable.web.sheets import Detail, TeamGrid, swiss_cell_text, swiss_legend
@@ -174,7 +175,7 @@ def swiss_pdf(
     pdf.ln(2)
     if swiss.planned:
         pdf.note(_("Round %(r)s of %(n)s paired.", r=rounds, n=swiss.planned))
-    for text in [*swiss_legend(), *swiss.notes]:
+    for text in [*swiss_legend(), *(translate(note) for note in swiss.notes)]:
         pdf.note(text, 7)
     return pdf_bytes(pdf)
 

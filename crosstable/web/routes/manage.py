@@ -309,5 +309,5 @@ def approve(tid: int, request: Request, form: CheckedForm) -> Response:
         raise HTTPException(status_code=403, detail="only an administrator may approve")
     decision = "rejected" if text(form, "decision") == "reject" else "approved"
     site.accounts.set_access(tid, approval=decision, actor=caller.actor)
-    request.session["flash"] = {"kind": "ok", "text": decision}
+    request.session["flash"] = {"kind": "ok", "text": translate(decision)}
     return RedirectResponse("/admin", status_code=303)

@@ -302,10 +302,10 @@ def register(tid: int, request: Request, form: CheckedForm) -> Response:
     site, caller = caller_of(request)
     if text(form, "action") == "withdraw":
         actions.unregister_self(site, caller, tid)
-        request.session["flash"] = {"kind": "ok", "text": "registration withdrawn"}
+        request.session["flash"] = {"kind": "ok", "text": translate("registration withdrawn")}
     else:
         actions.register_self(site, caller, tid)
-        request.session["flash"] = {"kind": "ok", "text": "you are registered"}
+        request.session["flash"] = {"kind": "ok", "text": translate("you are registered")}
     return RedirectResponse(f"/t/{tid}/regulations", status_code=303)
 
 
