@@ -117,6 +117,11 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ),
     ("tick", "tick", "Do every series step that is due now, once; print one line per step."),
     (
+        "restore",
+        "backup",
+        "Restore the SQLite database from a backup (checked first; the current one is backed up).",
+    ),
+    (
         "ratings",
         "ratings",
         "FIDE rating changes (B.02): per player games rated, expected score, K, change, TPR, average rating of opponents; first-rating figures for unrated players.",
@@ -163,6 +168,11 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
         "account",
         "accounts",
         "Accounts: eligibility counts and their adjustment, the master status.",
+    ),
+    (
+        "backup",
+        "backup",
+        "Back the SQLite database up now and print the file written; `backup list` lists them.",
     ),
 )
 

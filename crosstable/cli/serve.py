@@ -161,12 +161,13 @@ def run(
         raise WebMissingError(
             f"the web application needs its extra: pip install 'crosstable[web]' ({error.name})"
         ) from None
+    from crosstable.cli.backup import safeguarded, scheduled
     from crosstable.service import Service
     from crosstable.service.series.telegram_sender import with_telegram
     from crosstable.service.series.ticker import Ticker, mail_sender
     from crosstable.store import open_store, resolve_url
 
-    service = Service(open_store(db))
+    service = safeguarded(Service(open_store(db)))  # backups before risky changes
     app = create_app(service=service, push_url=push_url)
     shown = resolve_url(db)
     typer.echo(banner or f"crosstable on http://{host}:{port}/  (database {shown})")
@@ -174,6 +175,7 @@ def run(
     if tick_every is not None:
         send = with_telegram(service, mail_sender(service))  # Telegram too (issue 11.5)
         ticker = Ticker(service, interval=tick_every, send=send).start()
+    backups = scheduled(service)  # a SQLite file's backup every hour when it changed
     try:
         uvicorn.run(
             app,
@@ -186,3 +188,5 @@ def run(
     finally:
         if ticker is not None:
             ticker.stop()
+        if backups is not None:
+            backups.stop()

@@ -45,12 +45,13 @@ console = Console(highlight=False, soft_wrap=True)
 
 @contextmanager
 def _service(db: str | None) -> Iterator[Service]:
+    from crosstable.cli.backup import safeguarded  # a backup before risky changes
     from crosstable.service import Service
     from crosstable.store import open_store
 
     store = open_store(db)
     try:
-        yield Service(store)
+        yield safeguarded(Service(store))
     finally:
         store.close()
 

@@ -26,6 +26,7 @@ from crosstable.service.errors import ConflictError, NotFoundError
 from crosstable.service.live import LiveSource, LiveTables, refresh
 from crosstable.service.loading import load_live
 from crosstable.service.recording import SUMMARY_MESSAGE
+from crosstable.service.safeguard import Safeguard
 from crosstable.service.unit import Tx
 from crosstable.store import Store
 from crosstable.store.models import EventRow, LiveStandingsRow, TournamentRow
@@ -144,6 +145,8 @@ class ServiceBase:
     #: record results through :mod:`crosstable.service.recording` when the live table
     #: allows (False: always the ordinary path; the answers are the same)
     fast_path: bool = True
+    #: asked for a backup before a risky change (service/safeguard.py; None: no backups)
+    safeguard: Safeguard | None = None
 
     def __init__(
         self,

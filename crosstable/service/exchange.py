@@ -25,6 +25,7 @@ from crosstable.service.field import check_field
 from crosstable.service.import_check import check_import
 from crosstable.service.loading import Loaded, result_code, settings_columns
 from crosstable.service.players import checked_rating
+from crosstable.service.safeguard import before_risky
 from crosstable.service.trf_header import header_records, stored_header
 from crosstable.service.unit import Tx
 from crosstable.store.models import (
@@ -103,6 +104,7 @@ class Exchange(ServiceBase):
         )
         check_import(document, source)
         _check_field(document, source)
+        before_risky(self.safeguard, "before-import")
         with self.store.transaction() as session:
             values = dict(document["tournament"])
             revision = values.pop("revision", None)
@@ -200,6 +202,7 @@ class Exchange(ServiceBase):
             ((f"player {p.start} {p.name}", p.rating) for p in tournament.players),
             source or "import",
         )
+        before_risky(self.safeguard, "before-import")
         at = self._now()
         header = stored_header(headers or {})
         columns = settings_columns(tournament.settings)

@@ -30,6 +30,7 @@ from crosstable.core.text import Message
 from crosstable.service.approval import with_withdrawn, withdraw_if_changed
 from crosstable.service.base import Change, Done, ServiceBase, append_event, summary_of
 from crosstable.service.errors import NotFoundError
+from crosstable.service.safeguard import before_risky
 from crosstable.service.unit import Tx, apply_change, inverse
 from crosstable.store.models import MODELS, EventRow, TournamentRow
 
@@ -153,6 +154,7 @@ class History(ServiceBase):
                 summary = _reopens(summary, reopened["reason"])
             return Done(*_with_approval(tx, changes, summary, data))
 
+        before_risky(self.safeguard, "before-undo")
         return self._change(tournament_id, "undo", body, actor=actor)
 
     def revert_to(
@@ -213,6 +215,7 @@ class History(ServiceBase):
                 summary = _reopens(summary, reopened["reason"])
             return Done(*_with_approval(tx, changes, summary, data))
 
+        before_risky(self.safeguard, "before-revert")
         return self._change(tournament_id, "revert", body, actor=actor)
 
     def verify(self, tournament_id: int) -> list[str]:

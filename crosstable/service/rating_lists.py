@@ -37,6 +37,7 @@ from crosstable.service.base import Change, Done, Unchanged
 from crosstable.service.errors import NotFoundError
 from crosstable.service.rating_list_import import BATCH, GenerationWriter
 from crosstable.service.registration import PlayerInfo, _clear_draw, _rating_order
+from crosstable.service.safeguard import before_risky
 from crosstable.service.unit import Tx
 from crosstable.store.models import EntryRow, TournamentRow
 from crosstable.store.rating_list_models import RatingListImportRow, RatingListPlayerRow
@@ -143,6 +144,7 @@ class RatingLists:
             )
             for p in read_rating_list(path, report, kind=kind)
         )
+        before_risky(self.service.safeguard, "before-rating-list")
         writer = GenerationWriter(self.store, self.service.clock.now)
         writer.begin(path.name)
         try:
