@@ -481,8 +481,6 @@ def register_command(
     now: NowOption = None,
 ) -> None:
     """Register a player for an edition's stage 1 (until the deadline)."""
-    if rating is not None and not 0 <= rating <= 4000:
-        raise _option("--rating", f"{rating}: a rating between 0 and 4000")
     with series_service(db, now) as service:
         service.register_for_edition(edition, name, rating=rating)
     typer.echo(f"{' '.join(name.split())} registered for edition {edition}")

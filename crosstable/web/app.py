@@ -176,6 +176,7 @@ def create_app(
     from crosstable.web.routes import (
         account,
         api,
+        api_byes,
         api_players,
         entry_links,
         game_servers,
@@ -200,6 +201,7 @@ def create_app(
 
     for module in (
         api,
+        api_byes,
         api_players,
         live,
         pages,

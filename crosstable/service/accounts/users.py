@@ -20,6 +20,7 @@ from crosstable.service.accounts.base import (
 )
 from crosstable.service.errors import ConflictError, NotFoundError
 from crosstable.service.fair_play import PortalRules
+from crosstable.service.players import checked_rating
 from crosstable.store.accounts_models import UserRow
 
 _USERNAME = re.compile(r"^[A-Za-z0-9_.\-]{2,40}$")
@@ -62,6 +63,7 @@ class Users(AccountsBase, PortalRules):
         if len(password) < MIN_PASSWORD:
             raise RuleError("a password needs at least {count} characters", count=MIN_PASSWORD)
         shown = " ".join((display_name or name).split())
+        rating = checked_rating(rating)
         digest = _hasher().hash(password)
         with self.store.transaction() as session:
             taken = session.scalars(select(UserRow).where(UserRow.username == name.lower())).first()
@@ -150,6 +152,8 @@ class Users(AccountsBase, PortalRules):
                 user_id, games=int(games), tournaments=int(tournaments), reason=why, actor=actor
             )
         plain = {k: v for k, v in values.items() if k in ("is_admin", "rating")}
+        if "rating" in plain:
+            plain["rating"] = checked_rating(plain["rating"])
         with self.store.transaction() as session:
             row = session.get(UserRow, user_id)
             assert row is not None

@@ -30,6 +30,7 @@ from crosstable.core.series.registration import may_withdraw, stage_one_registra
 from crosstable.core.text import Message
 from crosstable.service.base import ServiceBase
 from crosstable.service.errors import NotFoundError
+from crosstable.service.players import checked_rating
 from crosstable.service.registration import check_tiebreaks
 from crosstable.service.series.lines import record, summary_of
 from crosstable.service.series.outbox import notify
@@ -270,6 +271,7 @@ class SeriesEditions(ServiceBase):
         player = " ".join(name.split())
         if not player:
             raise RuleError("a player needs a name")
+        rating = checked_rating(rating)
         if len(player) > MAX_NAME:
             raise RuleError("a player's name has at most {most} characters", most=MAX_NAME)
         now = self.clock.now()

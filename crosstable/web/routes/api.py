@@ -26,7 +26,6 @@ from crosstable.web.messages import translate
 from crosstable.web.pairing_views import key_used, paired_rounds
 from crosstable.web.routes import actions
 from crosstable.web.routes.api_models import (
-    ByeIn,
     ConfirmIn,
     CorrectionIn,
     LotsIn,
@@ -78,7 +77,8 @@ class ChangeOut(BaseModel):
     warnings: list[str] = []
 
 
-def _out(change: Change) -> ChangeOut:
+def change_out(change: Change) -> ChangeOut:
+    """A change as the API answers it."""
     return ChangeOut(
         tournament=change.tournament_id,
         seq=change.seq,
@@ -303,7 +303,7 @@ def record(
         expected_version=body.expected_version,
         reason=None if body.reason is None else Reason(body.reason),
     )
-    return _out(change)
+    return change_out(change)
 
 
 @router.post("/tournaments/{tid}/rounds/{rnd}/boards/{board}/report")
@@ -312,7 +312,9 @@ def report(
 ) -> ChangeOut:
     """A player reports the result of their own game (R-OR-3)."""
     site = site_of(request)
-    return _out(actions.report(site, caller, tid, rnd, board, body.result, body.idempotency_key))
+    return change_out(
+        actions.report(site, caller, tid, rnd, board, body.result, body.idempotency_key)
+    )
 
 
 @router.post("/tournaments/{tid}/rounds/{rnd}/boards/{board}/confirm")
@@ -321,7 +323,7 @@ def confirm(
 ) -> ChangeOut:
     site = site_of(request)
     require_role(site, caller, tid, RESULT_ENTRY)
-    return _out(site.service.confirm_result(tid, rnd, board, body.result, actor=caller.actor))
+    return change_out(site.service.confirm_result(tid, rnd, board, body.result, actor=caller.actor))
 
 
 @router.post("/tournaments/{tid}/rounds/{rnd}/boards/{board}/correct")
@@ -333,14 +335,14 @@ def correct(
     change = site.service.correct_result(
         tid, rnd, board, body.result, expected=body.expected, actor=caller.actor
     )
-    return _out(change)
+    return change_out(change)
 
 
 @router.post("/tournaments/{tid}/rounds/{rnd}/boards/{board}/reject")
 def reject(tid: Num, rnd: Num, board: Num, request: Request, caller: ApiCaller) -> ChangeOut:
     site = site_of(request)
     require_role(site, caller, tid, RESULT_ENTRY)
-    return _out(site.service.reject_reports(tid, rnd, board, actor=caller.actor))
+    return change_out(site.service.reject_reports(tid, rnd, board, actor=caller.actor))
 
 
 @router.post("/tournaments/{tid}/players", status_code=201)
@@ -357,7 +359,7 @@ def add_player(tid: Num, body: PlayerIn, request: Request, caller: ApiCaller) ->
         club=body.club,
     )
     registered = [p.name for p in site.service.overview(tid).players]
-    out = _out(site.service.add_player(tid, info, actor=caller.actor))
+    out = change_out(site.service.add_player(tid, info, actor=caller.actor))
     out.warnings = [translate(w) for w in duplicate_names(registered, [info.name])]
     return out
 
@@ -368,21 +370,21 @@ def remove_player(tid: Num, number: Num, request: Request, caller: ApiCaller) ->
     require_role(site, caller, tid, MANAGERS)
     change = site.service.remove_player(tid, number, actor=caller.actor)
     site.accounts.unlink_entry(tid, number, actor=caller.actor)
-    return _out(change)
+    return change_out(change)
 
 
 @router.post("/tournaments/{tid}/registration", status_code=201)
 def register_self(tid: Num, request: Request, caller: ApiCaller) -> ChangeOut:
     """Register yourself (when the organiser opened self-registration and you are eligible)."""
     site = site_of(request)
-    return _out(actions.register_self(site, caller, tid))
+    return change_out(actions.register_self(site, caller, tid))
 
 
 @router.delete("/tournaments/{tid}/registration")
 def unregister_self(tid: Num, request: Request, caller: ApiCaller) -> ChangeOut:
     """Withdraw your registration before the start."""
     site = site_of(request)
-    return _out(actions.unregister_self(site, caller, tid))
+    return change_out(actions.unregister_self(site, caller, tid))
 
 
 @router.post("/tournaments/{tid}/lots")
@@ -393,14 +395,14 @@ def draw_lots(tid: Num, body: LotsIn, request: Request, caller: ApiCaller) -> Ch
     change = site.service.draw_lots(
         tid, LotsMethod(body.method), seed=body.seed, order=tuple(body.order), actor=caller.actor
     )
-    return _out(change)
+    return change_out(change)
 
 
 @router.post("/tournaments/{tid}/start")
 def start(tid: Num, request: Request, caller: ApiCaller) -> ChangeOut:
     site = site_of(request)
     require_role(site, caller, tid, MANAGERS)
-    return _out(actions.start(site, caller, tid))
+    return change_out(actions.start(site, caller, tid))
 
 
 @router.post("/tournaments/{tid}/withdrawals")
@@ -408,14 +410,14 @@ def withdraw(tid: Num, body: WithdrawIn, request: Request, caller: ApiCaller) ->
     site = site_of(request)
     require_role(site, caller, tid, MANAGERS)
     change = site.service.withdraw(tid, body.start, from_round=body.from_round, actor=caller.actor)
-    return _out(change)
+    return change_out(change)
 
 
 @router.post("/tournaments/{tid}/finish")
 def finish(tid: Num, request: Request, caller: ApiCaller) -> ChangeOut:
     site = site_of(request)
     require_role(site, caller, tid, MANAGERS)
-    return _out(site.service.finish(tid, actor=caller.actor))
+    return change_out(site.service.finish(tid, actor=caller.actor))
 
 
 @router.post("/tournaments/{tid}/undo")
@@ -424,7 +426,9 @@ def undo(tid: Num, request: Request, caller: ApiCaller, body: ReopenIn | None = 
     site = site_of(request)
     require_role(site, caller, tid, MANAGERS)
     ask = body or ReopenIn(reason=None, confirm=False)
-    return _out(site.service.undo(tid, actor=caller.actor, reason=ask.reason, confirm=ask.confirm))
+    return change_out(
+        site.service.undo(tid, actor=caller.actor, reason=ask.reason, confirm=ask.confirm)
+    )
 
 
 @router.post("/tournaments/{tid}/revert")
@@ -433,7 +437,9 @@ def revert(tid: Num, body: RevertIn, request: Request, caller: ApiCaller) -> Cha
     site = site_of(request)
     require_role(site, caller, tid, MANAGERS)
     reopen = site.service.revert_to
-    return _out(reopen(tid, body.seq, actor=caller.actor, reason=body.reason, confirm=body.confirm))
+    return change_out(
+        reopen(tid, body.seq, actor=caller.actor, reason=body.reason, confirm=body.confirm)
+    )
 
 
 @router.get("/tournaments/{tid}/history")
@@ -529,41 +535,13 @@ def publish_pairing(tid: Num, body: PairingIn, request: Request, caller: ApiCall
     )
     data = change.data
     return PairingOut(
-        **_out(change).model_dump(),
+        **change_out(change).model_dump(exclude={"warnings"}),
         round=int(data.get("round", 0)),
         boards=[list(b) for b in data.get("boards", [])],
         bye=data.get("bye"),
         manual=bool(data.get("manual")),
         warnings=[str(w) for w in data.get("warnings", [])],
     )
-
-
-@router.get("/tournaments/{tid}/byes")
-def byes(tid: Num, request: Request) -> list[dict[str, Any]]:
-    """Every bye: pairing-allocated (U) and those asked for (H, Z, F), by round."""
-    from crosstable.web.pairing_views import byes as all_byes
-
-    site = site_of(request)
-    site.service.revision(tid)
-    return [
-        {"round": b.round, "start": b.start, "name": b.name, "kind": b.kind}
-        for b in all_byes(site.service, tid)
-    ]
-
-
-@router.post("/tournaments/{tid}/byes", status_code=201)
-def request_bye(tid: Num, body: ByeIn, request: Request, caller: ApiCaller) -> ChangeOut:
-    """Ask for a bye in a Swiss round not paired yet (players for themselves: H or Z;
-    organisers for anyone, F too)."""
-    site = site_of(request)
-    return _out(actions.bye(site, caller, tid, body.start, body.round, body.kind))
-
-
-@router.delete("/tournaments/{tid}/byes/{rnd}/{start}")
-def cancel_bye(tid: Num, rnd: Num, start: Num, request: Request, caller: ApiCaller) -> ChangeOut:
-    """Take back a bye asked for a round not paired yet: the player is paired again."""
-    site = site_of(request)
-    return _out(actions.bye(site, caller, tid, start, rnd, cancel=True))
 
 
 # -- knockout ------------------------------------------------------------------------------
@@ -587,7 +565,7 @@ def knockout_next(tid: Num, request: Request, caller: ApiCaller) -> ChangeOut:
     """Continue a knockout: add the tie-break games now due, or pair the next round."""
     site = site_of(request)
     require_role(site, caller, tid, MANAGERS)
-    return _out(site.service.pair_next_round(tid, actor=caller.actor))
+    return change_out(site.service.pair_next_round(tid, actor=caller.actor))
 
 
 @router.get("/calculator")

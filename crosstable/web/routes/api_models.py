@@ -46,7 +46,8 @@ class ConfirmIn(Body):
 
 class PlayerIn(Body):
     name: str = Field(min_length=1, max_length=200)
-    rating: int | None = Field(None, ge=0, le=4000)
+    #: checked by the service, as on every surface (100–4000, 0 or null unrated)
+    rating: int | None = None
     title: str = Field("", max_length=10)
     federation: str = Field("", max_length=10)
     fide_id: str = Field("", max_length=20)

@@ -13,7 +13,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
-from crosstable.web.routes.api import ApiCaller, ChangeOut, Num, _out
+from crosstable.web.routes.api import ApiCaller, ChangeOut, Num, change_out
 from crosstable.web.routes.common import MANAGERS, require_role
 from crosstable.web.site import site_of
 
@@ -47,4 +47,4 @@ def edit_player(
         if value is None and name != "rating":
             value = ""  # null clears a text detail
         values[name] = value
-    return _out(site.service.edit_player(tid, number, actor=caller.actor, **values))
+    return change_out(site.service.edit_player(tid, number, actor=caller.actor, **values))

@@ -23,7 +23,7 @@ from pydantic import Field
 
 from crosstable.core.errors import CrosstableError
 from crosstable.web.messages import error_text, translate
-from crosstable.web.routes.api import ApiCaller, ChangeOut, Num, _out
+from crosstable.web.routes.api import ApiCaller, ChangeOut, Num, change_out
 from crosstable.web.routes.common import (
     MANAGERS,
     RESULT_ENTRY,
@@ -56,7 +56,7 @@ def draw_colours(tid: Num, rnd: Num, request: Request, caller: ApiCaller) -> Cha
     """Draw the colours of a battle-chess round now (organisers; recorded, undoable)."""
     site = site_of(request)
     require_role(site, caller, tid, MANAGERS)
-    return _out(site.service.draw_colours(tid, rnd, actor=caller.actor))
+    return change_out(site.service.draw_colours(tid, rnd, actor=caller.actor))
 
 
 class SetupTimeoutIn(Body):
@@ -85,7 +85,7 @@ def setup_timeout(
         idempotency_key=body.idempotency_key,
         expected_version=body.expected_version,
     )
-    return _out(change)
+    return change_out(change)
 
 
 @api_router.get("/tournaments/{tid}/battle")

@@ -34,7 +34,7 @@ from crosstable.service.accounts.tokens import GameServerInfo, new_game_server, 
 from crosstable.service.errors import ConflictError, NotFoundError
 from crosstable.web.i18n import gettext as _
 from crosstable.web.messages import error_text, translate
-from crosstable.web.routes.api import ApiCaller, Num, _out
+from crosstable.web.routes.api import ApiCaller, Num, change_out
 from crosstable.web.routes.api_models import RecordIn
 from crosstable.web.routes.common import (
     RESULT_ENTRY,
@@ -177,7 +177,7 @@ def _one(
         except CrosstableError as error:
             refused = error
         else:
-            return {"status": "accepted", "change": _out(change).model_dump()}
+            return {"status": "accepted", "change": change_out(change).model_dump()}
     answer: dict[str, Any] = {"status": "refused", "code": _status(refused)}
     answer["detail"] = _why(refused)
     current = getattr(refused, "current", None)

@@ -20,7 +20,7 @@ from pydantic import Field
 from crosstable.core.errors import CrosstableError, RuleError
 from crosstable.formats.pgn import MAX_PGN_BYTES, positions
 from crosstable.web.messages import error_text, translate
-from crosstable.web.routes.api import ApiCaller, ChangeOut, _out
+from crosstable.web.routes.api import ApiCaller, ChangeOut, change_out
 from crosstable.web.routes.common import (
     RESULT_ENTRY,
     Body,
@@ -224,7 +224,7 @@ def api_game_upload(
         idempotency_key=body.idempotency_key,
         source="pgn",
     )
-    return _out(change)
+    return change_out(change)
 
 
 @api_router.post("/tournaments/{tid}/rounds/{rnd}/pgn")
@@ -237,7 +237,7 @@ def api_round_upload(
     change = site.service.import_pgn(
         tid, body.pgn, round_number=rnd, actor=caller.actor, source="pgn"
     )
-    return _out(change)
+    return change_out(change)
 
 
 @api_router.post("/tournaments/{tid}/pgn")
@@ -246,7 +246,7 @@ def api_tournament_upload(tid: Num, body: PgnIn, request: Request, caller: ApiCa
     site = site_of(request)
     require_role(site, caller, tid, RESULT_ENTRY)
     change = site.service.import_pgn(tid, body.pgn, actor=caller.actor, source="pgn")
-    return _out(change)
+    return change_out(change)
 
 
 __all__ = ["api_router", "router"]
