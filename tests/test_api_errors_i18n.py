@@ -78,18 +78,20 @@ def test_a_missing_and_a_wrong_field_are_named_and_translated(api: Any) -> None:
         assert not any(raw in answer.text for raw in RAW), answer.text
 
 
-def test_the_same_words_as_the_form_for_the_same_fault(api: Any) -> None:
-    """A rating out of range: the form's range message's words, the field named."""
+def test_a_number_out_of_its_range_names_the_field_and_the_bound(api: Any) -> None:
     tid = api[2]
-    answer = _post(api, f"/api/v1/tournaments/{tid}/players", {"name": "Ян", "rating": 5000}, "ru")
+    answer = _post(api, f"/api/v1/tournaments/{tid}/lots", {"method": "random", "seed": -1}, "ru")
     assert answer.status_code == 422
     (item,) = answer.json()["detail"]
     assert item == {
-        "field": "rating",
-        "msg": "rating: не больше 4000",
-        "loc": ["body", "rating"],
-        "type": "less_than_equal",
+        "field": "seed",
+        "msg": "seed: не меньше 0",
+        "loc": ["body", "seed"],
+        "type": "greater_than_equal",
     }
+    english = _post(api, f"/api/v1/tournaments/{tid}/lots", {"method": "coin"}, "en")
+    (item,) = english.json()["detail"]
+    assert item["msg"] == "method: 'coin' is not one of 'random', 'rating' or 'manual'"
 
 
 def test_a_body_that_is_not_json_and_a_control_character(api: Any) -> None:

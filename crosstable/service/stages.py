@@ -40,6 +40,7 @@ from crosstable.service.errors import ConflictError, NotFoundError
 from crosstable.service.history import append_information
 from crosstable.service.loading import settings_columns, settings_of
 from crosstable.service.lots import TIES_SEED
+from crosstable.service.series.lines import made_name
 from crosstable.service.stage_view import (
     EVENT,
     GROUPS,
@@ -319,7 +320,7 @@ class StagePlay(ServiceBase):
             "bracket": "seeded",
         }
         details |= {mine: value for mine, value in view.settings.items() if value}
-        name = f"{view.name} — knockout"
+        name = made_name("{name} — knockout", name=view.name)  # (in the site's language)
         row = TournamentRow(
             name=name,
             status="registration",

@@ -110,6 +110,11 @@ CATALOGUE: tuple[str, ...] = (
     E_("registration withdrawn"),
     E_("approved"),  # an administrator's decision (the flash on the admin page)
     E_("rejected"),
+    # names the product makes in the site's language (service/series/lines.made_name)
+    E_("{head} — final"),
+    E_("{head} — super-final"),
+    E_("{head} — stage {stage}, group {group}"),
+    E_("{name} — knockout"),
     E_("an organiser"),  # a role in the staff's history lines (service/accounts/staff.py)
     E_("a helper"),
     E_("withdrew"),  # a withdrawal's note under the crosstable (core/standings/withdrawals.py)

@@ -57,10 +57,10 @@ class Approval(AccountsBase):
             )
             session.merge(StaffRow(tournament_id=tournament_id, user_id=owner.id, role="organiser"))
             session.flush()
-            waits = Message(
-                "approved (an administrator's tournament)"
+            waits = (
+                Message("approved (an administrator's tournament)")
                 if approval == "approved"
-                else "waiting for an administrator's approval"
+                else Message("waiting for an administrator's approval")
             )
             self._log(
                 session,

@@ -13,6 +13,10 @@ it was stored.
 
 from __future__ import annotations
 
+import gettext
+import os
+from functools import cache
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -68,4 +72,33 @@ def listed(separator: str, items: list[Any]) -> Message:
     return Message.joined(separator, items)
 
 
-__all__ = ["listed", "record", "summary_of"]
+#: the catalogues of the web app (``errors``: the templates of messages and made names)
+LOCALE_DIR = Path(__file__).resolve().parents[2] / "web" / "locale"
+LANGUAGES = ("en", "ru")
+
+
+def site_language(env: Any = None) -> str:
+    """The site's language (``CROSSTABLE_LANGUAGE``: ``en`` or ``ru``; English by default):
+    the language of the names the product makes itself when no reader asks (a series'
+    group tournaments, a group stage's knockout)."""
+    chosen = str((env if env is not None else os.environ).get("CROSSTABLE_LANGUAGE", "en"))
+    chosen = chosen.strip().lower()
+    return chosen if chosen in LANGUAGES else "en"
+
+
+@cache
+def _catalogue(language: str) -> gettext.NullTranslations:
+    if language == "en":
+        return gettext.NullTranslations()
+    return gettext.translation("errors", str(LOCALE_DIR), [language], fallback=True)
+
+
+def made_name(template: str, language: str | None = None, **values: object) -> str:
+    """A name the product makes (``"{head} — final"``), written once in the site's
+    language: a tournament's name is data, shown as it was made. The values are put in
+    as they are (a series' or a tournament's own name is never looked up)."""
+    text = _catalogue(language or site_language()).gettext(template)
+    return Message(template, **values) if text == template else text.format(**values)
+
+
+__all__ = ["listed", "made_name", "record", "site_language", "summary_of"]

@@ -18,6 +18,7 @@ from crosstable.core.series.plan import StagePlan, next_stage
 from crosstable.core.series.qualification import GroupOutcome
 from crosstable.core.text import Message
 from crosstable.service.series.editions import active_entries, format_of
+from crosstable.service.series.lines import made_name
 from crosstable.store.models import EntryRow, GameRow
 from crosstable.store.series_models import (
     SeriesEditionRow,
@@ -109,12 +110,17 @@ def following(stage: SeriesStageRow, going: int, series: SeriesRow) -> StagePlan
 def group_title(
     series: SeriesRow, edition: SeriesEditionRow, stage: SeriesStageRow, group: SeriesGroupRow
 ) -> str:
-    head = f"{series.name} #{edition.number}"
+    head = f"{series.name} #{edition.number}"  # (the series' name and a number)
     if stage.kind == StageKind.FINAL.value:
-        return f"{head} — final"
+        return made_name("{head} — final", head=head)
     if stage.kind == StageKind.SUPER_FINAL.value:
-        return f"{head} — super-final"
-    return f"{head} — stage {stage.number}, group {group_letter(group.letter)}"
+        return made_name("{head} — super-final", head=head)
+    return made_name(
+        "{head} — stage {stage}, group {group}",
+        head=head,
+        stage=stage.number,
+        group=group_letter(group.letter),
+    )
 
 
 def keys_by_start(session: Session, group: SeriesGroupRow) -> list[int]:

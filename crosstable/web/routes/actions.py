@@ -25,6 +25,7 @@ from crosstable.service import Change, PlayerInfo, Regulations
 from crosstable.service.field import check_event_field, check_field
 from crosstable.service.formats import SYSTEMS, system_details, system_of_format
 from crosstable.service.text_encoding import Decoded, decode_text
+from crosstable.web import i18n
 from crosstable.web.routes.common import (
     MANAGERS,
     check_value,
@@ -299,7 +300,9 @@ def _sections(spec: WizardSpec) -> list[tuple[str, list[PlayerInfo]]]:
             raise RuleError("quads need at least four players")
         out, at = [], 0
         for index, size in enumerate(quad_sizes(len(ordered)), 1):
-            out.append((f"{spec.name} — quad {index}", ordered[at : at + size]))
+            # (named in the organiser's language: a tournament's name is data once made)
+            quad = i18n.gettext("%(name)s — quad %(number)s", name=spec.name, number=index)
+            out.append((quad, ordered[at : at + size]))
             at += size
         return out
     if spec.format == "groups":
@@ -309,7 +312,10 @@ def _sections(spec: WizardSpec) -> list[tuple[str, list[PlayerInfo]]]:
         ordered = sorted(players, key=lambda p: (-(p.rating or 0), p.name))
         groups = snake_groups(len(ordered), spec.groups)
         return [
-            (f"{spec.name} — group {group_letter(i)}", [ordered[rank - 1] for rank in members])
+            (
+                i18n.gettext("%(name)s — group %(letter)s", name=spec.name, letter=group_letter(i)),
+                [ordered[rank - 1] for rank in members],
+            )
             for i, members in enumerate(groups)
         ]
     return [(spec.name, players)]
