@@ -41,10 +41,12 @@ from crosstable.service.series.mail_text import letter
 from crosstable.service.series.outbox import outbox
 from crosstable.service.series.telegram_sender import message_text
 from crosstable.store import open_store
+from crosstable.web import i18n
 from crosstable.web.app import create_app
 from crosstable.web.demo import PASSWORD, USERNAME, build_demo
 from crosstable.web.demo_series import DemoClock, build_series_demo
 from crosstable.web.messages import translate
+from crosstable.web.regulation_text import bracket_note
 
 NOW = dt.datetime(2026, 12, 3, 9, tzinfo=dt.UTC)
 
@@ -339,3 +341,15 @@ def test_flashes_after_the_main_forms_in_russian(world: World) -> None:
     _check(world, "flash: a player registers", _flash(world, registered))
     world.client.cookies.clear()
     assert not world.found, _report(world.found)
+
+
+def test_a_knockout_note_says_its_rules_in_words() -> None:
+    """The note under a bracket: the match format and the tie rule in words (it showed
+    the stored codes, ``lower-rated``, ``rapid:2,blitz:2,armageddon``)."""
+    token = i18n.current.set("ru")
+    try:
+        for rule in ("lower-rated", "lots", "rapid:2,blitz:2,armageddon", "armageddon"):
+            note = bracket_note({"format": "2", "tie_rule": rule, "order": "seeded"})
+            assert not english_words(note), note
+    finally:
+        i18n.current.reset(token)
