@@ -469,3 +469,37 @@ def test_a_backup_before_an_import_restarts_the_wait(tmp_path: Path) -> None:
     with open_store(str(database)) as store:
         Service(store).add_player(1, PlayerInfo(name="New", rating=1500))
         assert schedule.pass_once() is not None
+
+
+def test_serve_starts_the_schedule_for_a_file_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from crosstable.cli.backup import scheduled
+
+    database = tmp_path / "club.db"
+    club(database, players=2)
+    with open_store(str(database)) as store:
+        service = safeguarded(Service(store, clock=FixedClock(START)))
+        assert isinstance(service.safeguard, Backups)
+        schedule = scheduled(service)
+        assert schedule is not None
+        try:
+            assert schedule.every == dt.timedelta(minutes=60)
+        finally:
+            schedule.stop()
+        assert [b.reason for b in Backups(database).listed()] == ["scheduled"]  # at start
+        monkeypatch.setenv("CROSSTABLE_BACKUP_EVERY", "0")
+        assert scheduled(service) is None
+    with open_store("sqlite:///:memory:") as store:
+        monkeypatch.delenv("CROSSTABLE_BACKUP_EVERY")
+        assert scheduled(Service(store)) is None
+
+
+def test_a_bad_setting_is_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    database = tmp_path / "club.db"
+    club(database, players=2)
+    monkeypatch.setenv("CROSSTABLE_BACKUP_KEEP", "twenty")
+    code, _out, err = run(capsys, "backup", "--db", str(database))
+    assert code == 2 and "CROSSTABLE_BACKUP_KEEP=twenty: a whole number" in err

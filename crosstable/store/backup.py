@@ -338,15 +338,17 @@ class Backups:
         """The backup files by their names, newest first (nothing is opened)."""
         if not self.folder.is_dir():
             return []
-        found: list[tuple[Path, dt.datetime, int, str]] = []
+        found: list[tuple[Path, dt.datetime, tuple[int, int], str]] = []
         for path in self.folder.iterdir():
             match = NAME.match(path.name)
             if match is None or not path.is_file():
                 continue
             at = dt.datetime.strptime(match["at"], TIME_FORMAT).replace(tzinfo=dt.UTC)
-            found.append((path, at, int(match["count"] or 1), match["reason"]))
+            # within one second: in the order they were written
+            order = (int(match["count"] or 1), path.stat().st_mtime_ns)
+            found.append((path, at, order, match["reason"]))
         found.sort(key=lambda item: (item[1], item[2]), reverse=True)
-        return [(path, at, reason) for path, at, _count, reason in found]
+        return [(path, at, reason) for path, at, _order, reason in found]
 
     def listed(self) -> list[BackupInfo]:
         """Every backup, newest first, with its size and schema revision."""
