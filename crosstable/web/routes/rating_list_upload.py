@@ -38,7 +38,7 @@ from crosstable.core.text import Message
 from crosstable.service.rating_lists import RatingLists
 from crosstable.web.limits import RATING_LIST, BodyTooLarge
 from crosstable.web.messages import error_text, translate
-from crosstable.web.routes.common import caller_of, csrf, require_user
+from crosstable.web.routes.common import caller_of, check_heavy_upload, csrf, require_user
 from crosstable.web.security import Caller
 
 router = APIRouter()
@@ -244,7 +244,8 @@ def _declared_length(request: Request, limit: int) -> None:
 async def import_rating_list(request: Request) -> Response:
     site, caller = caller_of(request)
     _require_admin(caller)  # 401 / 403 before a byte of the body is taken
-    # (the heavy uploads' rate limit per account and per client goes here: one call)
+    # 429 past the heavy uploads' limit, per account and per client, before the body too
+    await run_in_threadpool(check_heavy_upload, site, request, caller, "rating list")
     limit = MAX_UPLOAD
     _declared_length(request, limit)
     boundary = _boundary(request)
