@@ -23,6 +23,7 @@ ROOT = Path(crosstable.__file__).parent
 
 def command_paths() -> Iterator[list[str]]:
     """Every command and subcommand, as the words typed after ``crosstable``."""
+
     def walk(command: object, path: list[str]) -> Iterator[list[str]]:
         yield path
         for name, sub in sorted(getattr(command, "commands", {}).items()):

@@ -2,8 +2,6 @@
 is refused past the limit a minute (429 with Retry-After), before a byte of the body is
 read, counted in the database (tests/test_heavy_upload_limits.py has the limit itself)."""
 
-
-
 from __future__ import annotations
 
 from typing import Any
