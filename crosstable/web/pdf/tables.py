@@ -18,12 +18,9 @@ from crosstable.web.i18n import points_text, tiebreak_head
 from crosstable.web.messages import translate
 from crosstable.web.pairing_views import SwissTable
 from crosstable.web.pdf.document import Document, pdf_bytes, provisional_note, tb_number
+from crosstable.web.pdf.grid import opponents_grid
 from crosstable.web.sheets import Detail, TeamGrid, swiss_cell_text, swiss_legend
 from crosstable.web.views import Crosstable
-
-#: the smallest font a table is printed in (points): below it, a wide round robin's
-#: opponent columns are split over pages instead (issue 29.3)
-LEGIBLE = 6.0
 
 
 def crosstable_pdf(
@@ -35,10 +32,11 @@ def crosstable_pdf(
 ) -> bytes:
     """Seed 000's table on A4 (or ``paper`` A3: the wall chart) landscape: №, name,
     rating, a column per opponent, points, tie-breaks, place (a round robin), under the
-    title and the tournament's details. A table too wide for the page at :data:`LEGIBLE`
-    points is split: its opponents' columns in parts, each part on pages of its own with
-    the row headers (№, name, rating) and the place repeated, the points and tie-breaks
-    in the last part — every column printed, nothing past the page's edge."""
+    title and the tournament's details. A table too wide for the page at a legible size is
+    split (:func:`~crosstable.web.pdf.grid.opponents_grid`): its opponents' columns in
+    parts, each part on pages of its own with the row headers (№, name, rating) and the
+    place repeated, the points and tie-breaks in the last part — every column printed,
+    nothing past the page's edge."""
     pdf = Document("L", title, paper)
     pdf.add_page()
     pdf.heading(title)
@@ -63,76 +61,9 @@ def crosstable_pdf(
         )
         values.append(line.place)
         rows.append(values)
-    opponents = range(3, 3 + n)
-    widths, size = pdf.widths(
-        heads, rows, size=8 if n <= 16 else 7, same=opponents, smallest=LEGIBLE
-    )
-    room = pdf.w - pdf.l_margin - pdf.r_margin
-    height = 6 if size >= 8 else 4.5
-    if sum(widths) <= room + 0.01:
-        pdf.grid(
-            heads,
-            widths,
-            rows,
-            size=size,
-            height=height,
-            shade=lambda i, j: j == 3 + table.lines[i].start - 1,
-        )
-        return pdf_bytes(pdf)
-    _split_crosstable(pdf, heads, rows, table, LEGIBLE)
+    starts = [line.start for line in table.lines]
+    opponents_grid(pdf, heads, rows, lead=3, starts=starts, size=8 if n <= 16 else 7)
     return pdf_bytes(pdf)
-
-
-def _split_crosstable(
-    pdf: Document, heads: list[str], rows: list[list[str]], table: Crosstable, size: float
-) -> None:
-    """The round robin's grid in parts of its opponents' columns (see crosstable_pdf)."""
-    n = table.size
-    room = pdf.w - pdf.l_margin - pdf.r_margin
-    pad = 2 * pdf.c_margin + 0.8
-    pdf.set_font("Sans", "B", size)
-    need = [pdf.width_of(h) + pad for h in heads]
-    pdf.set_font("Sans", "", size)
-    for row in rows:
-        need = [max(w, pdf.width_of(value) + pad) for w, value in zip(need, row, strict=True)]
-    widest = max(need[3 : 3 + n])
-    need[3 : 3 + n] = [widest] * n
-    need[1] = min(need[1], 60.0)  # a very long name is cut, never the page
-    lead, column = need[:3], need[3]
-    tail = need[3 + n :]  # points, tie-breaks, place
-    every = sum(lead) + tail[-1]  # on every part: the row headers and the place
-    fits = max(1, int((room - every) / column))
-    fits_last = max(1, int((room - every - sum(tail[:-1])) / column))
-    parts = 1
-    while (parts - 1) * fits + fits_last < n:
-        parts += 1
-    last = min(fits_last, -(-n // parts))
-    share = -(-(n - last) // (parts - 1)) if parts > 1 else 0
-    bounds, first = [], 1
-    for index in range(parts):
-        count = last if index == parts - 1 else min(share, n - last - (first - 1))
-        bounds.append((first, first + count - 1))
-        first += count
-    for index, (low, high) in enumerate(bounds):
-        final = index == len(bounds) - 1
-        picked = [0, 1, 2, *range(2 + low, 3 + high)]
-        picked += list(range(3 + n, len(heads))) if final else [len(heads) - 1]
-        if index:
-            pdf.add_page()
-        pdf.note(_("Opponents %(first)s–%(last)s of %(n)s", first=low, last=high, n=n))
-        columns = tuple(picked)
-
-        def own(i: int, k: int, columns: tuple[int, ...] = columns) -> bool:
-            return columns[k] == 3 + table.lines[i].start - 1  # the player's own square
-
-        pdf.grid(
-            [heads[j] for j in picked],
-            [need[j] for j in picked],
-            [[row[j] for j in picked] for row in rows],
-            size=size,
-            height=4.5,
-            shade=own,
-        )
 
 
 def swiss_pdf(
