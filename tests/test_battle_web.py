@@ -191,3 +191,15 @@ def test_the_manage_page_changes_the_set_up_time(site: Any) -> None:
     assert organiser is not None
     accounts.claim(classical, organiser)
     assert 'name="detail_setup_minutes"' not in client.get(f"/t/{classical}/manage").text
+
+
+def test_the_api_says_whether_a_rounds_colours_are_drawn(site: Any) -> None:
+    client, service, tid, _auth = site
+    assert client.get(f"/api/v1/tournaments/{tid}/rounds/1").json()["colours_drawn"] is True
+    assert client.get(f"/api/v1/tournaments/{tid}/rounds/2").json()["colours_drawn"] is False
+    classical = service.create_tournament(Regulations(name="Classical")).tournament_id
+    for name in ("A", "B", "C"):
+        service.add_player(classical, PlayerInfo(name))
+    service.draw_lots(classical, LotsMethod.MANUAL, order=(1, 2, 3))
+    service.start(classical)
+    assert client.get(f"/api/v1/tournaments/{classical}/rounds/1").json()["colours_drawn"]

@@ -261,9 +261,13 @@ def round_games(tid: Num, rnd: Num, request: Request) -> dict[str, Any]:
     view, _table = site.service.crosstable(tid)
     if not 1 <= rnd <= view.rounds:
         raise HTTPException(status_code=404, detail=Message("there is no round {round}", round=rnd))
+    drawn = site.service.colours_drawn(tid)  # battle chess: round → colours drawn yet
     return {
         "round": rnd,
         "revision": view.revision,
+        # false: a battle-chess round whose colours are drawn just before the game; until
+        # then "white" and "black" are the pairing's order, not the colours
+        "colours_drawn": True if drawn is None else bool(drawn.get(rnd)),
         "games": [
             {
                 "board": g.board,
