@@ -37,6 +37,7 @@ from itertools import chain
 
 from crosstable.core.errors import RuleError
 from crosstable.core.model import GameResult, RulesEdition, System, Tournament
+from crosstable.core.standings.begun import begun_from_counts, result_in, results_per_round
 from crosstable.core.standings.ranking import Ranking, rank
 from crosstable.core.standings.table import (
     Standings,
@@ -83,6 +84,10 @@ class LiveStandings:
             for r, rnd in enumerate(tournament.rounds)
             for g, game in enumerate(rnd.games)
         }
+        #: see _rebuild
+        self._counts: list[int] = []
+        self._begun = 0
+        self._bye_rounds: list[int] = []
         self._rebuild(tournament)
 
     # -- state ---------------------------------------------------------------------------
@@ -170,7 +175,11 @@ class LiveStandings:
                 black=black,
             )
         r, g = self._index[key]
+        before = self._results.get((r, g), self._base.rounds[r].games[g].result)
         self._results[(r, g)] = result
+        if self._begins_or_unbegins(r, before, result):
+            self._rebuild(self.tournament)  # a round's byes enter (or leave) the table
+            return frozenset({white - 1, black - 1})
         if {white, black} & (self._effect.excluded | self._effect.forfeited):
             self._rebuild(self.tournament)  # who counts may change: start over
             return frozenset({white - 1, black - 1})
@@ -225,6 +234,24 @@ class LiveStandings:
             group_places=self._group_places,
         )
 
+    def _begins_or_unbegins(
+        self, r: int, before: GameResult | None, after: GameResult | None
+    ) -> bool:
+        """Count a result in (or out of) round index ``r``; True when that changes which
+        rounds have begun across a round holding byes (their points then change)."""
+        step = result_in(after) - result_in(before)
+        if not step:
+            return False
+        counts = self._counts
+        counts[r] += step
+        begun = self._begun
+        if (step > 0 and r < begun) or (step < 0 and (counts[r] or r + 1 < begun)):
+            return False
+        now = begun_from_counts(counts)
+        low, high = min(begun, now), max(begun, now)
+        self._begun = now
+        return any(low <= index < high for index in self._bye_rounds)
+
     def _withdrawn_flags(self) -> dict[int, str]:
         """Explicit and inferred withdrawals now (a run of forfeits may end or begin with
         any result)."""
@@ -259,7 +286,13 @@ class LiveStandings:
 
     def _rebuild(self, tournament: Tournament) -> None:
         self._places = {}
-        raw = compile_field(tournament, system=self._system, edition=self._rules)
+        #: games with a result in each round (by index), the rounds begun, and the rounds
+        #: holding byes (counted from the round's beginning: see standings.begun)
+        self._counts = results_per_round(tournament.rounds)
+        self._begun = begun_from_counts(self._counts)
+        self._bye_rounds = [r for r, rnd in enumerate(tournament.rounds) if rnd.byes]
+        begun = self._begun
+        raw = compile_field(tournament, system=self._system, edition=self._rules, byes_from=begun)
         #: the field as played, before the withdrawal rule takes anyone out (a full
         #: recount infers withdrawals from it); the same object when nobody is taken out
         self._raw = raw
@@ -273,6 +306,7 @@ class LiveStandings:
                 edition=self._rules,
                 excluded=self._effect.excluded,
                 forfeit_pending=self._effect.forfeited,
+                byes_from=begun,
             )
         self._field = raw
         #: player index → the remembered groups holding them (see record)

@@ -19,6 +19,7 @@ from fractions import Fraction
 
 from crosstable.core.model import RulesEdition, System, Tournament
 from crosstable.core.scoring import points_json
+from crosstable.core.standings.begun import rounds_begun
 from crosstable.core.standings.ranking import Lot, Ranking, rank
 from crosstable.core.standings.withdrawals import WithdrawalEffect, withdrawal_effect
 from crosstable.core.tiebreaks.base import Column
@@ -164,7 +165,9 @@ def compute_standings(
     if tiebreaks is None or (not isinstance(tiebreaks, str) and not tiebreaks):
         tiebreaks = tournament.settings.tiebreaks or default_tiebreaks(system)
     specs = parse_codes(tiebreaks)
-    raw = compile_field(tournament, system=system, edition=edition)
+    # a bye counts once its round has begun; a final table counts every bye
+    byes_from = None if final else rounds_begun(tournament)
+    raw = compile_field(tournament, system=system, edition=edition, byes_from=byes_from)
     effect = withdrawal_effect(
         tournament, raw, system=system, explicit=frozenset(withdrawn), final=final
     )
@@ -176,6 +179,7 @@ def compute_standings(
             edition=edition,
             excluded=effect.excluded,
             forfeit_pending=effect.forfeited,
+            byes_from=byes_from,
         )
     ranked_specs = [s for s in specs if s.name != "PTS"]
     ranking = rank(f, ranked_specs, lots_seed=lots_seed)

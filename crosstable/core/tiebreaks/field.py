@@ -245,12 +245,15 @@ def compile_field(
     edition: RulesEdition | None = None,
     excluded: frozenset[int] = frozenset(),
     forfeit_pending: frozenset[int] = frozenset(),
+    byes_from: int | None = None,
 ) -> Field:
     """Compile ``tournament`` for tie-break work.
 
     ``excluded`` players are taken out by the withdrawal rule: their games no
     longer exist for anyone else (a free round instead). Games of players in
     ``forfeit_pending`` that have no result yet become forfeits lost by them.
+    Byes of the rounds from index ``byes_from`` on are rounds not played yet
+    (no points; see :mod:`crosstable.core.standings.begun`); None: every bye counts.
     """
     settings = tournament.settings
     system = system or settings.system
@@ -320,7 +323,9 @@ def compile_field(
                 col[b][r] = BLACK
         for bye in rnd.byes:
             p = bye.player - 1
-            if bye.kind is ByeKind.FREE:
+            if byes_from is not None and r >= byes_from:
+                kind[p][r] = PENDING  # the round has not begun: its bye is not scored yet
+            elif bye.kind is ByeKind.FREE:
                 kind[p][r] = absent_kind
                 pts[p][r] = int(free_points * scale) if predetermined else 0
             else:
