@@ -86,7 +86,7 @@ def duration(
     game = twice that; a scheduled round = worst case + 15 minutes for the change-over.
     """
     estimate = estimate_duration(players, time_control, evening_minutes=evening, double=double)
-    advice = format_advice(players)
+    advice = format_advice(players, rounds_per_evening=estimate.rounds_per_evening)
     stage: tuple[GroupStagePlan, StageEvenings] | None = None
     if groups is not None:
         plan = plan_group_stage(
@@ -140,6 +140,8 @@ def duration_table(e: DurationEstimate, advice: Advice | None = None) -> Table:
     table.add_row("Evenings", str(e.evenings))
     if advice is not None:
         table.add_row("Format advice", advice.text)
+        if advice.groups is not None:
+            table.add_row("Rating groups", advice.groups.text)
     return table
 
 

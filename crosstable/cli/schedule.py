@@ -25,7 +25,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from crosstable.cli import counted, schedule_variants
+from crosstable.cli import counted, schedule_groups, schedule_variants
 from crosstable.core.errors import InputError, RuleError
 from crosstable.core.schedule import (
     Schedule,
@@ -57,6 +57,7 @@ def register(app: typer.Typer) -> None:
     if any(group.typer_instance is schedule_app for group in app.registered_groups):
         return
     schedule_variants.register(schedule_app)
+    schedule_groups.register(schedule_app)
     app.add_typer(schedule_app, name="schedule")
 
 

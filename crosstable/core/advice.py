@@ -11,6 +11,14 @@ The arbiters' bounds that seeds 001 and 004 quote for a club event:
 ('round-robin', 'round-robin-if-calendar', 'round-robin-ceiling', 'not-round-robin')
 >>> format_advice(16).rounds
 15
+
+For 13 and more the advice offers rating groups of round robins (of six unless the
+caller chooses another size: :mod:`crosstable.core.schedule.rating_groups`) with the
+rounds and the club evenings they need — the groups play side by side, so the event
+takes its longest group's rounds:
+
+>>> format_advice(23, rounds_per_evening=2).groups.to_json()
+{'size': 6, 'groups': [6, 6, 6, 5], 'rounds': 5, 'rounds_per_evening': 2, 'evenings': 3}
 """
 
 from __future__ import annotations
@@ -18,6 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from crosstable.core.errors import RuleError
+from crosstable.core.schedule.rating_groups import groups_rounds, rating_group_sizes
 
 #: the largest field for which a round robin is the plain answer
 PLAIN_ROUND_ROBIN = 6
@@ -42,6 +51,49 @@ TEXTS = {
 }
 
 
+#: the size of the rating groups the advice offers
+ADVISED_GROUP_SIZE = 6
+
+GROUPS_TEXT = (
+    "rating groups of {size}: {count} round robins ({sizes}), {rounds} rounds — "
+    "{evenings} evenings at {per_evening} rounds an evening"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class GroupsAdvice:
+    """Rating groups of ``size`` for a field too large for one round robin."""
+
+    size: int
+    sizes: tuple[int, ...]
+    rounds: int
+    rounds_per_evening: int
+
+    @property
+    def evenings(self) -> int:
+        return -(-self.rounds // self.rounds_per_evening)
+
+    @property
+    def text(self) -> str:
+        return GROUPS_TEXT.format(
+            size=self.size,
+            count=len(self.sizes),
+            sizes=", ".join(str(s) for s in self.sizes),
+            rounds=self.rounds,
+            evenings=self.evenings,
+            per_evening=self.rounds_per_evening,
+        )
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "size": self.size,
+            "groups": list(self.sizes),
+            "rounds": self.rounds,
+            "rounds_per_evening": self.rounds_per_evening,
+            "evenings": self.evenings,
+        }
+
+
 @dataclass(frozen=True, slots=True)
 class Advice:
     """The advice for a field of ``players``: its ``kind`` (a key of :data:`TEXTS`)."""
@@ -49,17 +101,28 @@ class Advice:
     players: int
     kind: str
     rounds: int  # a single round robin's rounds for this field
+    #: 13 and more: the rating groups offered instead, with their evenings
+    groups: GroupsAdvice | None = None
 
     @property
     def text(self) -> str:
         return TEXTS[self.kind].format(players=self.players, rounds=self.rounds)
 
     def to_json(self) -> dict[str, object]:
-        return {"players": self.players, "kind": self.kind, "text": self.text}
+        data: dict[str, object] = {"players": self.players, "kind": self.kind, "text": self.text}
+        if self.groups is not None:
+            data["rating_groups"] = self.groups.to_json()
+        return data
 
 
-def format_advice(players: int) -> Advice:
-    """Which format suits a field of ``players`` (at least 2)."""
+def format_advice(
+    players: int, *, group_size: int = ADVISED_GROUP_SIZE, rounds_per_evening: int = 1
+) -> Advice:
+    """Which format suits a field of ``players`` (at least 2); for a field too large for
+    one round robin, the rating groups of ``group_size`` offered, at
+    ``rounds_per_evening`` rounds a club evening."""
+    if rounds_per_evening < 1:
+        raise RuleError("rounds per evening: {rounds} — at least one", rounds=rounds_per_evening)
     if players < 2:
         raise RuleError(
             "players: {players} — a tournament needs at least 2 players", players=players
@@ -72,5 +135,7 @@ def format_advice(players: int) -> Advice:
     elif players <= CEILING:
         kind = "round-robin-ceiling"
     else:
-        kind = "not-round-robin"
+        sizes = rating_group_sizes(players, group_size)
+        groups = GroupsAdvice(group_size, sizes, groups_rounds(sizes), rounds_per_evening)
+        return Advice(players, "not-round-robin", rounds, groups)
     return Advice(players, kind, rounds)

@@ -1,5 +1,8 @@
 """Quads: the field sorted by rating and cut into round robins of four (R-RR-17).
 
+Quads are the rating groups of four of :mod:`crosstable.core.schedule.rating_groups`
+(the same code for any size); the rule, for four:
+
 Players are numbered by rating rank (1 = highest). Groups of four are cut from
 the top (1–4, 5–8, …); a group of three is never left over:
 
@@ -30,34 +33,32 @@ from collections.abc import Sequence
 
 from crosstable.core.errors import RuleError
 from crosstable.core.model import Player
+from crosstable.core.schedule.rating_groups import (
+    rating_group_sizes,
+    rating_groups,
+    rating_groups_of,
+    rating_rank,
+    round_robin_rounds,
+)
 
-_SMALL = {3: (3,), 5: (5,), 6: (6,), 7: (7,)}
-_BOTTOM = {0: (), 1: (5,), 2: (6,), 3: (5, 6)}
+__all__ = ["group_rounds", "quad_sizes", "quads", "quads_of", "rating_rank"]
 
 
 def quad_sizes(players: int) -> tuple[int, ...]:
-    """The group sizes from the top of the field to the bottom.
+    """The group sizes from the top of the field to the bottom (rating groups of four).
 
     >>> quad_sizes(16), quad_sizes(9)
     ((4, 4, 4, 4), (4, 5))
     """
     if players < 3:
         raise RuleError("players: {players} — quads need at least 3 players", players=players)
-    if players in _SMALL:
-        return _SMALL[players]
-    bottom = _BOTTOM[players % 4]
-    fours = (players - sum(bottom)) // 4
-    return (4,) * fours + bottom
+    return rating_group_sizes(players, 4)
 
 
 def quads(players: int) -> tuple[tuple[int, ...], ...]:
     """The groups as rating ranks 1…N, top group first."""
-    groups: list[tuple[int, ...]] = []
-    first = 1
-    for size in quad_sizes(players):
-        groups.append(tuple(range(first, first + size)))
-        first += size
-    return tuple(groups)
+    quad_sizes(players)  # (the quads' own message for a field too small)
+    return rating_groups(players, 4)
 
 
 def group_rounds(size: int) -> int:
@@ -66,30 +67,10 @@ def group_rounds(size: int) -> int:
     >>> [group_rounds(n) for n in (3, 4, 5, 6, 7)]
     [3, 3, 5, 5, 7]
     """
-    return size - 1 if size % 2 == 0 else size
-
-
-def rating_rank(players: Sequence[Player]) -> tuple[Player, ...]:
-    """Players by rating: highest first, unrated last, ties by name, then input order.
-
-    >>> ranked = rating_rank([Player(1, "Cy"), Player(2, "Bo", 1800), Player(3, "Al", 1800)])
-    >>> [p.name for p in ranked]
-    ['Al', 'Bo', 'Cy']
-    """
-    ordered = sorted(
-        enumerate(players),
-        key=lambda item: (
-            item[1].rating is None,
-            -(item[1].rating or 0),
-            item[1].name.casefold(),
-            item[1].name,
-            item[0],
-        ),
-    )
-    return tuple(player for _, player in ordered)
+    return round_robin_rounds(size)
 
 
 def quads_of(players: Sequence[Player]) -> tuple[tuple[Player, ...], ...]:
     """Real players cut into quads (see :func:`rating_rank` for the order)."""
-    ranked = rating_rank(players)
-    return tuple(tuple(ranked[rank - 1] for rank in group) for group in quads(len(ranked)))
+    quad_sizes(len(players))
+    return rating_groups_of(players, 4)

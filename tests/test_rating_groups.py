@@ -1,0 +1,198 @@
+"""Rating groups of round robins of a chosen size (R-X-9; seeds 001 and 004): the rule,
+the refusals, the command line; quads are the groups of four."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from crosstable.cli import main
+from crosstable.core.advice import format_advice
+from crosstable.core.errors import RuleError
+from crosstable.core.model import Player
+from crosstable.core.schedule.quads import quad_sizes
+from crosstable.core.schedule.rating_groups import (
+    fitting_sizes,
+    rating_group_sizes,
+    rating_groups,
+    rating_groups_of,
+    round_robin_rounds,
+    size_bounds,
+)
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def old_quads_rule(players: int) -> tuple[int, ...]:
+    """The quads rule as docs/variants.md has printed it since quads were made."""
+    if players in (3, 5, 6, 7):
+        return (players,)
+    bottom = {0: (), 1: (5,), 2: (6,), 3: (5, 6)}[players % 4]
+    return (4,) * ((players - sum(bottom)) // 4) + bottom
+
+
+def test_r_x_9_quads_are_rating_groups_of_four() -> None:
+    for players in range(3, 1001):
+        assert rating_group_sizes(players, 4) == quad_sizes(players) == old_quads_rule(players)
+
+
+@pytest.mark.parametrize(
+    ("players", "size", "sizes"),
+    [
+        (23, 6, (6, 6, 6, 5)),  # one five at the bottom, not two sevens
+        (23, 8, (8, 8, 7)),
+        (25, 8, (8, 8, 9)),
+        (24, 6, (6, 6, 6, 6)),
+        (11, 5, (5, 6)),
+        (13, 3, (3, 3, 3, 4)),
+        (14, 3, (3, 3, 3, 5)),
+        (7, 8, (7,)),
+        (12, 8, (12,)),  # too small for two groups of seven: one round robin
+    ],
+)
+def test_r_x_9_rating_group_sizes(players: int, size: int, sizes: tuple[int, ...]) -> None:
+    assert rating_group_sizes(players, size) == sizes
+
+
+def split_or_none(players: int, size: int) -> tuple[int, ...] | None:
+    try:
+        return rating_group_sizes(players, size)
+    except RuleError as error:
+        assert "cannot be cut into groups" in str(error)
+        return None
+
+
+@given(st.integers(min_value=3, max_value=600), st.integers(min_value=3, max_value=16))
+def test_r_x_9_split_rule_holds_for_every_field_and_size(players: int, size: int) -> None:
+    sizes = split_or_none(players, size)
+    low, high = size_bounds(size)
+    if sizes is None:  # refused: no split fits and the field has room for two groups
+        assert players >= 2 * low and size not in fitting_sizes(players)
+        return
+    assert sum(sizes) == players
+    assert min(sizes) >= 3  # never a group of one or two
+    if len(sizes) > 1 or players >= low:
+        assert all(low <= s <= high for s in sizes) or (len(sizes) == 1 and players < 2 * low)
+    # the groups of the chosen size first, then the others, smaller above larger
+    off = [s for s in sizes if s != size]
+    assert list(sizes) == [size] * (len(sizes) - len(off)) + sorted(off)
+    # never both a smaller and a larger group: they would be two groups of the size
+    assert not (any(s < size for s in off) and any(s > size for s in off))
+    # the ranks run 1…N from the top group down
+    groups = rating_groups(players, size)
+    assert [r for g in groups for r in g] == list(range(1, players + 1))
+
+
+@given(st.integers(min_value=3, max_value=200), st.integers(min_value=3, max_value=16))
+def test_r_x_9_no_split_with_fewer_odd_groups_is_missed(players: int, size: int) -> None:
+    """The split taken has the fewest groups off the chosen size among all that fit."""
+    sizes = split_or_none(players, size)
+    low, high = size_bounds(size)
+    if sizes is None or (len(sizes) == 1 and not low <= players <= high):
+        return
+    low, high = size_bounds(size)
+
+    fewest: list[float] = [0.0]  # fewest[n]: by brute force over every multiset of sizes
+    for left in range(1, players + 1):
+        options = [(s != size) + fewest[left - s] for s in range(low, min(high, left) + 1)]
+        fewest.append(min(options, default=float("inf")))
+    assert sum(s != size for s in sizes) == fewest[players]
+
+
+@pytest.mark.parametrize("size", [-1, 0, 1, 2, 17])
+def test_r_x_9_a_size_that_would_leave_a_group_of_one_is_refused(size: int) -> None:
+    with pytest.raises(RuleError, match="a round-robin group has 3 to 16 players"):
+        rating_group_sizes(20, size)
+
+
+def test_r_x_9_a_field_no_size_fits_is_refused_naming_the_sizes_that_do() -> None:
+    with pytest.raises(RuleError) as caught:
+        rating_group_sizes(40, 16)
+    message = str(caught.value)
+    assert "40 players cannot be cut into groups of 16" in message
+    assert "15 to 18 players" in message and "sizes that fit 40 players: 3, 4," in message
+
+
+def test_r_x_9_too_few_or_too_many_players() -> None:
+    with pytest.raises(RuleError, match="at least 3 players"):
+        rating_group_sizes(2, 5)
+    with pytest.raises(RuleError, match="at most 9999 players"):
+        rating_group_sizes(10**9, 5)
+
+
+def test_r_x_9_real_players_by_rating() -> None:
+    field = [Player(i, f"P{i:02}", 1500 + 10 * i) for i in range(1, 12)]
+    groups = rating_groups_of(field, 5)
+    assert [len(g) for g in groups] == [5, 6]
+    assert [p.start for p in groups[0]] == [11, 10, 9, 8, 7]
+
+
+def test_r_x_9_advice_offers_rating_groups_with_their_evenings() -> None:
+    advice = format_advice(23, rounds_per_evening=2)
+    assert advice.groups is not None
+    assert advice.to_json()["rating_groups"] == {
+        "size": 6,
+        "groups": [6, 6, 6, 5],
+        "rounds": 5,
+        "rounds_per_evening": 2,
+        "evenings": 3,
+    }
+    assert "3 evenings at 2 rounds an evening" in advice.groups.text
+    assert format_advice(12).groups is None  # a round robin is still the advice
+    assert format_advice(40, group_size=8).groups.to_json()["evenings"] == 7  # type: ignore[union-attr]
+
+
+def test_r_x_9_cli_groups_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "schedule", "groups", "--players", "23", "--size", "8", "-f", "json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["sizes"] == [8, 8, 7] and data["rounds"] == 7 and data["size"] == 8
+    assert data["groups"][2] == list(range(17, 24))
+
+
+def test_r_x_9_cli_groups_table_and_file(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "club.csv"
+    rows = "\n".join(f"P{i},{2000 - i * 10}" for i in range(1, 10))
+    path.write_text("name,rating\n" + rows + "\n", encoding="utf-8")
+    code, out, _ = run(capsys, "schedule", "groups", "--players-file", str(path), "--size", "4")
+    assert code == 0 and "Rating groups of 4" in out and "P9 (1910)" in out
+    code, out, _ = run(
+        capsys, "schedule", "groups", "--players-file", str(path), "-k", "4", "-f", "json"
+    )
+    assert json.loads(out)["groups"] == [[1, 2, 3, 4], [5, 6, 7, 8, 9]]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--players", "20", "--size", "2"], "a round-robin group has 3 to 16 players"),
+        (["--players", "40", "--size", "16"], "40 players cannot be cut into groups of 16"),
+        (["--size", "5"], "give --players N or --players-file FILE"),
+        (["--players", "2", "--size", "5"], "at least 3 players"),
+    ],
+)
+def test_r_x_9_cli_refusals_exit_2(
+    capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    code, out, err = run(capsys, "schedule", "groups", *args, "--format", "json")
+    assert code == 2 and out == "" and message in err and "Traceback" not in err
+
+
+def test_r_x_9_quads_command_unchanged(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "schedule", "quads", "--players", "23", "--format", "json")
+    assert code == 0
+    assert [len(g) for g in json.loads(out)["groups"]] == [4, 4, 4, 5, 6]
+
+
+def test_rounds_of_a_group() -> None:
+    assert [round_robin_rounds(n) for n in (4, 5, 6, 7)] == [3, 5, 5, 7]
