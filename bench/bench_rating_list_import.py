@@ -4,7 +4,8 @@ Builds (once, into ``--list``, default /tmp/players_list_1200k.zip) a list of
 ``--players`` players (default 1 200 000, FIDE's combined TXT layout, zipped), then on a
 fresh database with a started 100-player round robin imports it twice (into an empty
 store, then again: every player an update) while the main thread records a result
-every ``--every`` seconds. Prints the import's time, the process's peak memory while
+every ``--every`` seconds (after ``--control`` seconds of results with no import, the
+machine's own spread). Prints the import's time, the process's peak memory while
 importing, and how long the slowest result write took (how long a result waited for
 the import), with the number of results recorded and refused.
 
@@ -97,12 +98,34 @@ def imported_with_results(
     return outcome
 
 
+def control(
+    service: Service, tid: int, games: list[tuple[int, int]], seconds: float, every: float
+) -> dict[str, object]:
+    """Results recorded for ``seconds`` with no import running: the machine's own spread."""
+    waits: list[float] = []
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end and games:
+        time.sleep(every)
+        rnd, board = games.pop(0)
+        started = time.perf_counter()
+        service.record_result(tid, rnd, board, "1-0")
+        waits.append(time.perf_counter() - started)
+    return {
+        "results_recorded": len(waits),
+        "result_write_max_s": round(max(waits), 3) if waits else None,
+        "result_write_median_ms": round(sorted(waits)[len(waits) // 2] * 1000, 1)
+        if waits
+        else None,
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--players", type=int, default=1_200_000)
     parser.add_argument("--db", default=None)
     parser.add_argument("--list", default="/tmp/players_list_1200k.zip")
     parser.add_argument("--every", type=float, default=0.1)
+    parser.add_argument("--control", type=float, default=60, help="seconds of results alone")
     args = parser.parse_args()
     path = Path(args.list)
     if not path.exists():
@@ -113,6 +136,7 @@ def main() -> None:
         store = open_store(args.db or f"sqlite:///{folder}/bench.db")
         service = Service(store)
         tid, games = tournament(service)
+        alone = control(service, tid, games, args.control, args.every)
         first = imported_with_results(service, path, tid, games, args.every)
         again = imported_with_results(service, path, tid, games, args.every)
         store.close()
@@ -123,6 +147,7 @@ def main() -> None:
                 "dialect": store.dialect,
                 "list": str(path),
                 "list_mb": round(path.stat().st_size / 2**20, 1),
+                "results_without_import": alone,
                 "first_import": first,
                 "second_import": again,
                 "process_peak_rss_mb": round(peak),

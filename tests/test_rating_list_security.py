@@ -582,6 +582,7 @@ def test_imports_in_small_batches_behave_as_one_upsert_each(
     current generation's rows remain."""
     with tempfile.TemporaryDirectory() as folder, pytest.MonkeyPatch.context() as patch:
         patch.setattr(import_module, "BATCH", 2)
+        patch.setattr(import_module, "GAP", 0)
         opened = open_store(f"sqlite:///{folder}/p.db")
         try:
             lists = RatingLists(make_service(opened))
