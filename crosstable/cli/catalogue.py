@@ -18,6 +18,11 @@ from __future__ import annotations
 COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("duration", "duration", "Rounds, games and hours of a round robin; club evenings needed."),
     ("standings", "standings", "Standings with FIDE tie-breaks (C.07), live or final."),
+    (
+        "race",
+        "race",
+        "Who can still finish first (or in the top K): clinched, possible or eliminated.",
+    ),
     ("pair", "pair", "Pair the next round of a Swiss tournament (FIDE Dutch system, 2026 rules)."),
     (
         "engine",
@@ -140,6 +145,11 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
         "schedule",
         "schedule",
         "Round-robin schedules: FIDE Berger tables, the circle method, checks.",
+    ),
+    (
+        "blank",
+        "blank",
+        "Blank papers as PDF: FIDE Berger tables (4 to 16 players) and a blank crosstable.",
     ),
     ("trf", "trf", "Check and convert FIDE Tournament Report Files (TRF-16, TRF-2026, TRF(x))."),
     ("player", "players", "Register, list, edit and remove players."),
