@@ -178,6 +178,7 @@ def create_app(
         api,
         api_byes,
         api_players,
+        blanks,
         entry_links,
         game_servers,
         hall,
@@ -231,6 +232,8 @@ def create_app(
     app.include_router(game_servers.router)  # /admin/game-servers
     app.include_router(entry_links.router)  # entries linked to accounts, confirmed by players
     app.include_router(entry_links.api)
+    app.include_router(blanks.router)  # blank Berger tables and crosstables (issue 27.4)
+    app.include_router(blanks.api_router)  # GET /api/v1/blank/berger/{players}
     return app
 
 
