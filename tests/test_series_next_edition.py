@@ -114,8 +114,11 @@ def test_the_first_slot_after_the_start_whose_deadline_is_ahead(
 
 
 def test_a_regular_series_opens_the_next_edition_when_the_last_one_ends(store: Store) -> None:
-    # one group of 15: stage 1 is the final, no super-final
-    service, clock, sid = make(store, kind="regular", max_group_size=15, super_final_players=0)
+    # one group of 15: stage 1 is the final, no super-final; no time of day: a day later
+    # (with a time of day: tests/test_series_calendar_year.py)
+    service, clock, sid = make(
+        store, kind="regular", start_time="", max_group_size=15, super_final_players=0
+    )
     first = service.open_edition(sid)
     fill(service, first)
     at(clock, service.edition_info(first)["planned_start"])

@@ -34,11 +34,11 @@ from crosstable.core.series.calendar import (
     MAX_SLOTS,
     CalendarKind,
     SeriesCalendar,
-    slots,
     weekday_number,
 )
 from crosstable.core.series.groups import DEFAULT_MAX_GROUP_SIZE, group_sizes_for
 from crosstable.core.series.plan import SeriesFormat, plan_series
+from crosstable.core.series.sequence import edition_slots
 
 if TYPE_CHECKING:  # the store and services load only when a command needs them
     from crosstable.service import Service
@@ -103,8 +103,10 @@ def series_calendar(
     kind: CalendarKind, weekday: str | None, day: int | None, time: str, tz: str
 ) -> SeriesCalendar:
     """The calendar the options describe (every option checked, one message each)."""
-    if weekday is not None and kind is not CalendarKind.WEEKLY:
-        raise _option("--weekday", f"a {kind.value} series has no weekday (only --kind weekly)")
+    if weekday is not None and kind not in (CalendarKind.WEEKLY, CalendarKind.WEEKEND):
+        raise _option(
+            "--weekday", f"a {kind.value} series has no weekday (only --kind weekly or weekend)"
+        )
     if day is not None and kind is not CalendarKind.MONTHLY:
         raise _option(
             "--day", f"a {kind.value} series has no day of the month (only --kind monthly)"
@@ -122,7 +124,12 @@ def series_calendar(
             number = weekday_number(weekday)
         except ValueError:
             raise _option("--weekday", f"{weekday!r} is not a weekday (mon…sun)") from None
-    return SeriesCalendar(kind, parse_time(time), parse_zone(tz), number, day)
+        if kind is CalendarKind.WEEKEND and number < 5:
+            raise _option("--weekday", f"a weekend series plays on sat or sun, not {weekday!r}")
+    # a regular series may go without a time of day (--time ""): it starts a day after
+    # the previous edition ends
+    wall = None if kind is CalendarKind.REGULAR and not time.strip() else parse_time(time)
+    return SeriesCalendar(kind, wall, parse_zone(tz), number, day)
 
 
 @series_app.command("slots")
@@ -137,7 +144,9 @@ def slots_command(
         str, typer.Option("--from", help="First date YYYY-MM-DD (in the series' zone).")
     ],
     count: Annotated[int, typer.Option("--count", "-n", help=f"How many slots (1…{MAX_SLOTS}).")],
-    weekday: Annotated[str | None, typer.Option("--weekday", help="mon…sun (weekly only).")] = None,
+    weekday: Annotated[
+        str | None, typer.Option("--weekday", help="mon…sun (weekly); sat or sun (weekend).")
+    ] = None,
     day: Annotated[
         int | None, typer.Option("--day", help="Day of the month 1…31 (monthly only).")
     ] = None,
@@ -148,8 +157,10 @@ def slots_command(
 ) -> None:
     """The next N start times of a series on or after a date.
 
-    Weekend: every Saturday and Sunday; workdays: Monday to Friday; weekly: the
-    chosen weekday; monthly: the chosen day, or the month's last day when shorter.
+    The editions' sequence (seed 002): weekend: the series' weekend day every week
+    (--weekday sat or sun; without it every Saturday and Sunday, the days a postponed
+    start moves to); workdays: Monday to Friday; weekly: the chosen weekday; monthly:
+    the chosen day, or the month's last day when shorter.
     Each at the local time with that day's UTC offset; a time that a daylight-saving
     change skips moves forward by the gap, a repeated hour is its first occurrence.
     """
@@ -163,7 +174,7 @@ def slots_command(
     first = parse_date(start)
     if not 1 <= count <= MAX_SLOTS:
         raise _option("--count", f"{count}: between 1 and {MAX_SLOTS} slots")
-    found = slots(calendar, first, count)
+    found = edition_slots(calendar, first, count)
     if output is SlotsFormat.JSON:
         typer.echo(json.dumps({"slots": [s.isoformat() for s in found]}, indent=2))
         return
@@ -318,7 +329,9 @@ def create_command(
     ],
     time: Annotated[str, typer.Option("--time", help="Local start time HH:MM (24-hour).")],
     tz: Annotated[str, typer.Option("--tz", help="The series' time zone, e.g. Europe/Moscow.")],
-    weekday: Annotated[str | None, typer.Option("--weekday", help="mon…sun (weekly only).")] = None,
+    weekday: Annotated[
+        str | None, typer.Option("--weekday", help="mon…sun (weekly); sat or sun (weekend).")
+    ] = None,
     day: Annotated[
         int | None, typer.Option("--day", help="Day of the month 1…31 (monthly only).")
     ] = None,

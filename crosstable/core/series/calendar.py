@@ -80,25 +80,38 @@ class CalendarKind(Enum):
 class SeriesCalendar:
     """When a series' editions may start.
 
-    ``time`` is the local wall-clock start (naive), ``zone`` the series' time zone,
-    ``weekday`` (0 = Monday … 6 = Sunday) only for ``weekly``, ``day`` (1…31) only
-    for ``monthly``.
+    ``time`` is the local wall-clock start (naive; None only for a ``regular`` series
+    without a time of day), ``zone`` the series' time zone, ``weekday`` (0 = Monday …
+    6 = Sunday) for ``weekly``, and for ``weekend`` the weekend day its editions are
+    played on (5 or 6; None: fixed when the series starts, see
+    :mod:`crosstable.core.series.sequence`), ``day`` (1…31) only for ``monthly``.
     """
 
     kind: CalendarKind
-    time: dt.time
+    time: dt.time | None
     zone: dt.tzinfo
     weekday: int | None = None
     day: int | None = None
 
     def __post_init__(self) -> None:
-        if self.time.tzinfo is not None:
+        if self.time is None:
+            if self.kind is not CalendarKind.REGULAR:
+                raise RuleError(
+                    "a {kind} series needs its start time (HH:MM)", kind=self.kind.value
+                )
+        elif self.time.tzinfo is not None:
             raise RuleError("the start time is a wall-clock time: give the zone separately")
         if self.kind is CalendarKind.WEEKLY:
             if self.weekday is None:
                 raise RuleError("a weekly series needs its weekday (mon…sun)")
             if not 0 <= self.weekday <= 6:
                 raise RuleError("weekday {weekday}: 0 (Monday) to 6 (Sunday)", weekday=self.weekday)
+        elif self.kind is CalendarKind.WEEKEND:
+            if self.weekday is not None and self.weekday not in (5, 6):
+                raise RuleError(
+                    "weekday {weekday}: a weekend series plays on Saturday (5) or Sunday (6)",
+                    weekday=self.weekday,
+                )
         elif self.weekday is not None:
             raise RuleError("only a weekly series has a weekday")
         if self.kind is CalendarKind.MONTHLY:
@@ -218,8 +231,10 @@ def upcoming(
     when given), strictly increasing, without end."""
     # compared in UTC: two datetimes of one tzinfo compare by wall time alone
     previous = None if after is None else after.astimezone(_UTC)
-    for date in slot_dates(calendar, first):
-        start = local_start(date, calendar.time, calendar.zone)
+    dates = slot_dates(calendar, first)  # refuses a regular series (the only one without a time)
+    time = calendar.time or dt.time(0)
+    for date in dates:
+        start = local_start(date, time, calendar.zone)
         if start.date() != date:
             continue  # a gap pushed it to the next day: that day has no such time
         instant = start.astimezone(_UTC)

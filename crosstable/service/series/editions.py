@@ -19,14 +19,10 @@ from sqlalchemy.orm import Session
 from crosstable.core import battle as battle_rules
 from crosstable.core.errors import RuleError
 from crosstable.core.model import System
-from crosstable.core.series.calendar import (
-    REGULAR_POSTPONEMENT,
-    CalendarKind,
-    SeriesCalendar,
-    next_slot,
-)
+from crosstable.core.series.calendar import CalendarKind, SeriesCalendar
 from crosstable.core.series.plan import SeriesFormat
 from crosstable.core.series.registration import may_withdraw, stage_one_registration
+from crosstable.core.series.sequence import next_edition_start, regular_start, with_weekend_day
 from crosstable.core.text import Message
 from crosstable.service.base import ServiceBase
 from crosstable.service.errors import NotFoundError
@@ -77,10 +73,17 @@ class SeriesSettings:
 
 def calendar_of(row: SeriesRow) -> SeriesCalendar:
     """The core calendar of a stored series."""
-    hours, minutes = (int(part) for part in row.start_time.split(":"))
     return SeriesCalendar(
-        CalendarKind(row.kind), dt.time(hours, minutes), ZoneInfo(row.zone), row.weekday, row.day
+        CalendarKind(row.kind), wall_time(row.start_time), ZoneInfo(row.zone), row.weekday, row.day
     )
+
+
+def wall_time(text: str) -> dt.time | None:
+    """A stored ``HH:MM`` start time (``""``: a regular series without a time of day)."""
+    if not text:
+        return None
+    hours, minutes = (int(part) for part in text.split(":"))
+    return dt.time(hours, minutes)
 
 
 def format_of(row: SeriesRow) -> SeriesFormat:
@@ -132,8 +135,7 @@ def _checked(settings: SeriesSettings) -> tuple[str, SeriesCalendar]:
             kind=repr(settings.kind),
         ) from None
     try:
-        hours, minutes = (int(part) for part in settings.start_time.split(":"))
-        start = dt.time(hours, minutes)
+        start = wall_time(settings.start_time.strip())
     except ValueError:
         raise RuleError(
             "start time {text}: HH:MM, e.g. 19:00", text=repr(settings.start_time)
@@ -205,7 +207,7 @@ class SeriesEditions(ServiceBase):
                 kind=settings.kind,
                 weekday=settings.weekday,
                 day=settings.day,
-                start_time=settings.start_time,
+                start_time=settings.start_time.strip(),
                 zone=settings.zone,
                 max_group_size=settings.max_group_size,
                 qualifiers_per_group=settings.qualifiers_per_group,
@@ -434,22 +436,31 @@ def open_next(
     """Add the series' next edition (the caller checked that none is open for
     registration and holds the series' row locked) and its line of the history.
 
-    A calendar series: the first slot after the latest edition's start (and after now)
-    whose registration deadline is still ahead (R-SE-2). A regular series (R-SE-1, "the
-    next starts as soon as the previous ends", docs/series.md): registration opens now
-    — when the tick opens it, the moment the previous edition ended — and the start is
-    a day later (the step a regular series' start moves by, R-SE-3), at least the
-    deadline's lead and a minute from now."""
+    A calendar series: the first edition slot after the latest edition's start (and
+    after now) whose registration deadline is still ahead (R-SE-2); a weekend series
+    plays on one weekend day, stored when its first edition opens. A regular series
+    (R-SE-1, "the next starts as soon as the previous ends", docs/series.md):
+    registration opens now — when the tick opens it, the moment the previous edition
+    ended — and the start is a day later, or at the series' time of day when it has
+    one (:func:`~crosstable.core.series.sequence.regular_start`)."""
     after = max([now, *(moment(e.planned_start) for e in editions)])
     lead = dt.timedelta(minutes=row.deadline_minutes)
     calendar = calendar_of(row)
     if calendar.kind is CalendarKind.REGULAR:
-        start = after + REGULAR_POSTPONEMENT  # the core's delay for a regular series
-        start = max(start, now + lead + dt.timedelta(minutes=1))
+        start = regular_start(calendar, after, lead)  # the time of day, when set
     else:
-        # R-SE-2: the first slot whose registration deadline is still ahead (today's
-        # slot whose deadline has passed is no use to anyone registering)
-        start = next_slot(calendar, max(after, now + lead))
+        if calendar.kind is CalendarKind.WEEKEND and calendar.weekday is None and editions:
+            # a series opened before its weekend day was stored: its first edition's day
+            first = moment(editions[0].planned_start)
+            if first.astimezone(calendar.zone).weekday() >= 5:
+                calendar = with_weekend_day(calendar, first)
+        # R-SE-2: the first edition slot whose registration deadline is still ahead
+        # (today's slot whose deadline has passed is no use to anyone registering)
+        start = next_edition_start(calendar, max(after, now + lead))
+        if calendar.kind is CalendarKind.WEEKEND and row.weekday is None:
+            # seed 002: the next edition "correspondingly on the next Saturday (or
+            # Sunday)" — the day is fixed when the series starts, like its start time
+            row.weekday = with_weekend_day(calendar, start).weekday
     deadline = start - lead
     number = len(editions) + 1
     edition = SeriesEditionRow(

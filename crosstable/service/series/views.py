@@ -11,6 +11,7 @@ from sqlalchemy import select
 
 from crosstable.core.series.calendar import CalendarKind, slots_after
 from crosstable.core.series.registration import later_stage_open
+from crosstable.core.series.sequence import edition_calendar
 from crosstable.service.base import ServiceBase
 from crosstable.service.errors import NotFoundError
 from crosstable.service.series.editions import _edition_info, calendar_of
@@ -61,8 +62,9 @@ def series_list(service: ServiceBase) -> list[dict[str, Any]]:
 
 
 def upcoming_starts(service: ServiceBase, series_id: int, count: int) -> list[dt.datetime]:
-    """The series' next ``count`` calendar slots after now, in its zone (none for a
-    regular series: its editions start when the previous one ends)."""
+    """The series' next ``count`` edition starts after now, in its zone (a weekend
+    series' on its weekend day once fixed; none for a regular series: its editions
+    start when the previous one ends)."""
     with service.store.reading() as session:
         row = session.get(SeriesRow, series_id)
         if row is None:
@@ -70,7 +72,7 @@ def upcoming_starts(service: ServiceBase, series_id: int, count: int) -> list[dt
         calendar = calendar_of(row)
     if calendar.kind is CalendarKind.REGULAR:
         return []
-    return list(slots_after(calendar, service.clock.now(), count))
+    return list(slots_after(edition_calendar(calendar), service.clock.now(), count))
 
 
 def registered_names(service: ServiceBase, edition_id: int, user_id: int) -> list[str]:
