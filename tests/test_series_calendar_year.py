@@ -202,7 +202,7 @@ def test_regular_and_weekend_rules_are_refused_where_they_do_not_apply() -> None
     zone = ZoneInfo("Europe/Berlin")
     with pytest.raises(RuleError, match="a weekend series plays on Saturday"):
         SeriesCalendar(CalendarKind.WEEKEND, dt.time(18), zone, 2)
-    with pytest.raises(RuleError, match="a weekly series needs its start time"):
+    with pytest.raises(RuleError, match="a series needs its start time"):
         SeriesCalendar(CalendarKind.WEEKLY, None, zone, 2)
     with pytest.raises(RuleError, match="only a regular series"):
         regular_start(

@@ -97,7 +97,8 @@ class SeriesCalendar:
         if self.time is None:
             if self.kind is not CalendarKind.REGULAR:
                 raise RuleError(
-                    "a {kind} series needs its start time (HH:MM)", kind=self.kind.value
+                    "a series needs its start time (HH:MM); only a regular series may go "
+                    "without one"
                 )
         elif self.time.tzinfo is not None:
             raise RuleError("the start time is a wall-clock time: give the zone separately")
