@@ -234,6 +234,10 @@ def create_app(
     app.include_router(entry_links.api)
     app.include_router(blanks.router)  # blank Berger tables and crosstables (issue 27.4)
     app.include_router(blanks.api_router)  # GET /api/v1/blank/berger/{players}
+    from crosstable.web.routes import race as race_routes  # who can still win (issue 27.9)
+
+    app.include_router(race_routes.router)  # GET /api/v1/tournaments/{id}/race
+    site.templates.env.globals["race_of"] = race_routes.race_of  # the standings' marks
     return app
 
 
