@@ -1,14 +1,20 @@
 """Rating groups of round robins of a chosen size (R-X-9; seeds 001 and 004): the rule,
 the refusals, the command line; quads are the groups of four."""
 
+# ruff: noqa: F811 - pytest fixtures imported from test_service_support
+
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
+from fastapi.testclient import TestClient
 from hypothesis import given
 from hypothesis import strategies as st
+from test_service_support import db_url, store  # noqa: F401
+from test_web_stages import Web
 
 from crosstable.cli import main
 from crosstable.core.advice import format_advice
@@ -23,6 +29,7 @@ from crosstable.core.schedule.rating_groups import (
     round_robin_rounds,
     size_bounds,
 )
+from crosstable.store import Store
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -196,3 +203,134 @@ def test_r_x_9_quads_command_unchanged(capsys: pytest.CaptureFixture[str]) -> No
 
 def test_rounds_of_a_group() -> None:
     assert [round_robin_rounds(n) for n in (4, 5, 6, 7)] == [3, 5, 5, 7]
+
+
+# --- the wizard, the JSON API, the prize lists, Russian (every test on SQLite and PostgreSQL)
+
+ELEVEN = [(f"Player {chr(65 + i)}", 2300 - 25 * i) for i in range(11)]
+
+
+@pytest.fixture
+def web(store: Store) -> Web:
+    return Web(store)
+
+
+def groups_form(web: Web, **values: str) -> dict[str, str]:
+    return {
+        "csrf_token": web.csrf,
+        "name": "Autumn groups",
+        "format": "rating-groups",
+        "group_size": "5",
+        "list": "\n".join(f"{n}, {r}" for n, r in ELEVEN),
+        "time_control": "G/25 d5",
+    } | values
+
+
+def test_r_x_9_wizard_previews_and_creates_rating_groups_as_one_event(web: Web) -> None:
+    page = web.client.get("/new")
+    assert 'value="rating-groups"' in page.text and 'name="group_size"' in page.text
+    preview = web.client.post("/new/preview", data=groups_form(web))
+    assert preview.status_code == 200
+    assert re.search(r'id="pv-groups">5 \+ 6<', preview.text), preview.text
+    assert re.search(r'id="pv-rounds">5<', preview.text)
+    assert 'id="pv-evenings"><b>3</b>' in preview.text  # 5 rounds, 2 an evening
+    before = len(web.service.tournaments())
+    made = web.client.post("/new", data=groups_form(web), follow_redirects=False)
+    assert made.status_code == 303, made.text
+    ids = [t.id for t in web.service.tournaments()][before:]
+    overviews = [web.service.overview(tid) for tid in ids]
+    assert [o.name for o in overviews] == [
+        "Autumn groups — rating group 1",
+        "Autumn groups — rating group 2",
+    ]
+    assert [len(o.players) for o in overviews] == [5, 6]
+    assert {p.name for p in overviews[0].players} == {n for n, _ in ELEVEN[:5]}
+    details = [o.settings["regulations"] for o in overviews]
+    assert details[0]["quads_event"] == details[1]["quads_event"]  # one event
+    assert [d["quad"] for d in details] == ["1", "2"]
+
+
+def test_r_x_9_wizard_refuses_a_size_that_would_leave_a_group_of_one(web: Web) -> None:
+    before = len(web.service.tournaments())
+    for size in ("2", "1", "17"):
+        answer = web.client.post("/new", data=groups_form(web, group_size=size))
+        assert answer.status_code == 422
+        assert "a round-robin group has 3 to 16 players" in answer.text
+    answer = web.client.post("/new/preview", data=groups_form(web, group_size="2"))
+    assert "a round-robin group has 3 to 16 players" in answer.text
+    assert len(web.service.tournaments()) == before
+
+
+def test_r_x_9_wizard_quads_still_groups_of_four(web: Web) -> None:
+    form = groups_form(web, format="quads")
+    preview = web.client.post("/new/preview", data=form)
+    assert re.search(r'id="pv-groups">5 \+ 6<', preview.text)  # 11 players: a five, a six
+    preview = web.client.post(
+        "/new/preview", data=form | {"list": "\n".join(f"{n}, {r}" for n, r in ELEVEN[:8])}
+    )
+    assert re.search(r'id="pv-groups">4 \+ 4<', preview.text)
+
+
+def test_r_x_9_wizard_advice_offers_rating_groups_with_evenings(web: Web) -> None:
+    form = groups_form(web, format="round-robin", list="", count="23")
+    preview = web.client.post("/new/preview", data=form | {"list": ""})
+    assert 'id="pv-advice-groups"' in preview.text
+    assert "Rating groups of 6: 4 round robins (6, 6, 6, 5), 5 rounds — 3 evenings" in (
+        preview.text
+    )
+
+
+def test_r_x_9_api_creates_rating_groups_and_refuses_bad_sizes(web: Web) -> None:
+    client = TestClient(web.app)
+    body = {
+        "name": "API groups",
+        "format": "rating-groups",
+        "group_size": 8,
+        "players": [{"name": f"P{i:02}", "rating": 2400 - 10 * i} for i in range(23)],
+    }
+    made = client.post("/api/v1/tournaments", headers=web.auth("ann"), json=body)
+    assert made.status_code == 201, made.text
+    sizes = [len(web.service.overview(t).players) for t in made.json()["ids"]]
+    assert sizes == [8, 8, 7]
+    before = len(web.service.tournaments())
+    forty = [{"name": f"P{i:02}", "rating": 2400 - 10 * i} for i in range(40)]
+    for size, message in ((2, "a round-robin group has 3 to 16 players"), (16, "cannot be cut")):
+        bad = client.post(
+            "/api/v1/tournaments",
+            headers=web.auth("ann"),
+            json=body | {"group_size": size, "players": forty},
+        )
+        assert bad.status_code == 422 and message in bad.text, bad.text
+    ru = client.post(
+        "/api/v1/tournaments", headers=web.auth("ann", "ru"), json=body | {"group_size": 2}
+    )
+    assert ru.status_code == 422 and "в круговой группе от 3 до 16 игроков" in ru.text, ru.text
+    assert len(web.service.tournaments()) == before
+
+
+def test_r_x_9_each_group_has_its_own_crosstable_and_prize_list(web: Web) -> None:
+    web.client.post("/new", data=groups_form(web, time_control=""), follow_redirects=False)
+    ids = [t.id for t in web.service.tournaments()][-2:]
+    for tid in ids:
+        web.finish(tid)
+    top, bottom = (web.client.get(f"/t/{tid}/print/certificates").text for tid in ids)
+    # the lower starting number wins every game: each group's strongest player wins it
+    assert "Player A" in top and "Player F" not in top
+    assert "Player F" in bottom and "Player A" not in bottom
+    crosstable = web.client.get(f"/t/{ids[1]}/print/crosstable").text
+    assert "Player K" in crosstable and "Player A" not in crosstable
+
+
+def test_r_x_9_russian_wizard_and_group_names(web: Web) -> None:
+    web.client.headers["Accept-Language"] = "ru"
+    page = web.client.get("/new")
+    assert "Рейтинговые группы (круговые турниры выбранного размера по рейтингу)" in page.text
+    assert "Игроков в группе" in page.text
+    preview = web.client.post(
+        "/new/preview", data=groups_form(web, format="round-robin", list="", count="23")
+    )
+    assert "Рейтинговые группы по 6" in preview.text
+    before = len(web.service.tournaments())
+    web.client.post("/new", data=groups_form(web), follow_redirects=False)
+    names = [t.name for t in web.service.tournaments()][before:]
+    assert names == ["Autumn groups — рейтинговая группа 1", "Autumn groups — рейтинговая группа 2"]

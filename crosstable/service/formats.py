@@ -33,6 +33,7 @@ FORMATS = (
     "scheveningen",
     "quads",
     "groups",
+    "rating-groups",
 )
 #: the pairing system of each format (what ``Regulations.system`` records)
 SYSTEMS = {
@@ -43,6 +44,7 @@ SYSTEMS = {
     "scheveningen": System.SCHEVENINGEN,
     "quads": System.ROUND_ROBIN,
     "groups": System.ROUND_ROBIN,
+    "rating-groups": System.ROUND_ROBIN,
 }
 
 

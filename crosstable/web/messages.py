@@ -126,6 +126,7 @@ CATALOGUE: tuple[str, ...] = (
     E_("a knockout"),
     E_("a Scheveningen"),
     E_("a quads event"),
+    E_("a rating-groups event"),
     E_("a group stage"),
     E_("the PAB"),
     E_("withdrew before"),

@@ -40,6 +40,10 @@ if TYPE_CHECKING:
     from crosstable.core.schedule.groups import GroupStagePlan
 
 
+#: the formats cut by rating into round robins linked as one event (quads: groups of four)
+RATING_GROUP_FORMATS = ("quads", "rating-groups")
+
+
 @dataclass(frozen=True)
 class WizardSpec:
     """What the tournament wizard (or the API) asks for."""
@@ -58,6 +62,8 @@ class WizardSpec:
     groups: int = 4
     qualifiers_per_group: int = 1
     group_cycles: int = 2
+    #: rating groups: the players of a group (quads are groups of four)
+    group_size: int = 6
     #: Swiss: the number of rounds (None: ⌈log₂ N⌉, fixed at the start)
     rounds: int | None = None
     #: Swiss: colour of the first player in round 1 ("" = by lot at the start)
@@ -292,18 +298,24 @@ def _sections(spec: WizardSpec) -> list[tuple[str, list[PlayerInfo]]]:
     """The tournaments the wizard creates: one tournament, or one round robin per quad or
     group (a Scheveningen is one tournament; its players carry their teams)."""
     players = list(spec.players)
-    if spec.format == "quads":
-        from crosstable.core.schedule.quads import quad_sizes
+    if spec.format in RATING_GROUP_FORMATS:  # quads are the rating groups of four
+        from crosstable.core.schedule.rating_groups import rating_group_sizes
 
         ordered = sorted(players, key=lambda p: (-(p.rating or 0), p.name))
-        if len(ordered) < 4:
+        if spec.format == "quads" and len(ordered) < 4:
             raise RuleError("quads need at least four players")
+        size = 4 if spec.format == "quads" else spec.group_size
         out, at = [], 0
-        for index, size in enumerate(quad_sizes(len(ordered)), 1):
+        for index, count in enumerate(rating_group_sizes(len(ordered), size), 1):
             # (named in the organiser's language: a tournament's name is data once made)
-            quad = i18n.gettext("%(name)s — quad %(number)s", name=spec.name, number=index)
-            out.append((quad, ordered[at : at + size]))
-            at += size
+            if spec.format == "quads":
+                group = i18n.gettext("%(name)s — quad %(number)s", name=spec.name, number=index)
+            else:
+                group = i18n.gettext(
+                    "%(name)s — rating group %(number)s", name=spec.name, number=index
+                )
+            out.append((group, ordered[at : at + count]))
+            at += count
         return out
     if spec.format == "groups":
         from crosstable.core.schedule.groups import snake_groups
@@ -324,7 +336,7 @@ def _sections(spec: WizardSpec) -> list[tuple[str, list[PlayerInfo]]]:
 def check_format_field(format_: str, players: int) -> None:
     """RuleError when ``players`` are more than the format's cap (issue 13.10): before the
     wizard's preview builds a schedule of that size, or anything is created."""
-    if format_ in ("quads", "groups"):
+    if format_ in ("quads", "groups", "rating-groups"):
         check_event_field(players)
     elif format_ in SYSTEMS:
         check_field(SYSTEMS[format_], players, cycles=2 if format_.startswith("double") else 1)
@@ -343,14 +355,14 @@ def create_tournaments(site: Site, caller: Caller, spec: WizardSpec) -> list[int
         )
     # check everything before creating anything: the field's cap first (issue 13.10)
     check_spec(spec)
-    if spec.format in ("quads", "groups"):
+    if spec.format in ("quads", "groups", "rating-groups"):
         check_event_field(len(spec.players))
     sections = _sections(spec)
     links: list[dict[str, str]] = [{} for _section in sections]
     if spec.format == "groups":  # the groups of one event, and its knockout's settings
         spec.stage_plan()
         links = spec.stage_links(len(sections))
-    if spec.format == "quads":  # the quads of one event (counted together over the board)
+    if spec.format in RATING_GROUP_FORMATS:  # the groups of one event (counted together)
         import secrets
 
         from crosstable.service.eligibility import quads_details

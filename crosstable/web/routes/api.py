@@ -150,6 +150,7 @@ def create(body: TournamentIn, request: Request, caller: ApiCaller) -> dict[str,
         groups=body.groups,
         qualifiers_per_group=body.qualifiers_per_group,
         group_cycles=body.group_cycles,
+        group_size=body.group_size,
         details=tuple(
             (key, value)
             for key, value in (

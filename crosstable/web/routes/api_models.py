@@ -82,11 +82,19 @@ class RevertIn(ReopenIn):
 class TournamentIn(Body):
     name: str = Field(min_length=1, max_length=200)
     format: Literal[
-        "round-robin", "double-round-robin", "swiss", "knockout", "scheveningen", "quads", "groups"
+        "round-robin",
+        "double-round-robin",
+        "swiss",
+        "knockout",
+        "scheveningen",
+        "quads",
+        "groups",
+        "rating-groups",
     ] = Field(
         "round-robin",
-        description="quads and groups create several tournaments (answered as ids): "
-        "round robins of four by rating, or the groups of a group stage + knockout",
+        description="quads, groups and rating-groups create several tournaments (answered "
+        "as ids): round robins of four by rating, the groups of a group stage + knockout, "
+        "or round robins of group_size players by rating",
     )
     point_system: str = Field("1-0.5-0", max_length=20)
     bye_points: str | None = Field(None, max_length=20)
@@ -121,6 +129,13 @@ class TournamentIn(Body):
         1, ge=1, le=64, description="groups: the top k of each group go to the knockout"
     )
     group_cycles: int = Field(2, ge=1, le=2, description="groups: single or double round robin")
+    group_size: int = Field(
+        6,
+        ge=1,
+        le=100,
+        description="rating-groups: players in a group, 3 to 16 (the groups that differ "
+        "from it are at the bottom; docs/variants.md)",
+    )
     venue: str = Field("", max_length=200, description="where it is played (TRF 022)")
     federation: str = Field("", max_length=10, description="the organising federation (032)")
     organiser: str = Field("", max_length=200)

@@ -7,6 +7,7 @@ evenings needed — before anything is created.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -80,6 +81,7 @@ MINIMUM = {
     "scheveningen": 2,
     "quads": 4,
     "groups": 3,
+    "rating-groups": 3,
 }
 _FORMAT_NAMES = {
     "round-robin": "a round robin",
@@ -89,6 +91,7 @@ _FORMAT_NAMES = {
     "scheveningen": "a Scheveningen",
     "quads": "a quads event",
     "groups": "a group stage",
+    "rating-groups": "a rating-groups event",
 }
 
 
@@ -158,6 +161,7 @@ def spec_from_form(form: dict[str, Any], service: Any = None) -> actions.WizardS
         groups=integer(form, "groups") or 4,
         qualifiers_per_group=integer(form, "qualifiers") or 1,
         group_cycles=integer(form, "group_cycles") or 2,
+        group_size=integer(form, "group_size") or 6,
         rounds=integer(form, "rounds"),
         initial_colour=text(form, "initial_colour"),
         match_format=text(form, "match_format", "1") or "1",
@@ -198,9 +202,7 @@ def preview(form: dict[str, Any], service: Any = None) -> Preview:
         result.flag(error)
         spec = replace(spec, time_control="")  # (flagged once, not again by the estimate)
     if count >= 2 and spec.format in ("round-robin", "double-round-robin"):
-        from crosstable.core.advice import format_advice
-
-        result.advice = format_advice(count)
+        result.advice = _advice(count, spec.time_control, evening)
     if count == 0:  # nothing typed: say so (the tournament is created without players)
         return result
     try:
@@ -239,13 +241,8 @@ def preview(form: dict[str, Any], service: Any = None) -> Preview:
             result.games = sum(len(r.boards) for r in schedule.rounds)
             result.boards = count // 2
             result.first_round = list(schedule.rounds[0].boards)
-        elif spec.format == "quads":
-            from crosstable.core.schedule.quads import group_rounds, quad_sizes
-
-            result.groups = list(quad_sizes(count))
-            result.rounds = max(group_rounds(size) for size in result.groups)
-            result.games = sum(size * (size - 1) // 2 for size in result.groups)
-            result.boards = sum(size // 2 for size in result.groups)
+        elif spec.format in actions.RATING_GROUP_FORMATS:  # quads are the groups of four
+            _rating_groups_preview(result, spec, count, evening)
         elif spec.format == "groups":
             from crosstable.core.pairing.knockout import MatchFormat
             from crosstable.core.schedule.groups import plan_group_stage
@@ -269,6 +266,40 @@ def preview(form: dict[str, Any], service: Any = None) -> Preview:
     except CrosstableError as error:
         result.flag(error)
     return result
+
+
+def _advice(count: int, time_control: str, evening: int) -> Any:
+    """The format advice, its rating groups' evenings at the time control's rounds an
+    evening (one round an evening when no time control is read)."""
+    from crosstable.core.advice import format_advice
+    from crosstable.core.duration import estimate_duration
+
+    per_evening = 1
+    if time_control:
+        with contextlib.suppress(CrosstableError):  # (flagged once, by the check)
+            estimate = estimate_duration(count, time_control, evening_minutes=evening)
+            per_evening = estimate.rounds_per_evening
+    return format_advice(count, rounds_per_evening=per_evening)
+
+
+def _rating_groups_preview(
+    result: Preview, spec: actions.WizardSpec, count: int, evening: int
+) -> None:
+    """Rating groups (quads: of four): the groups' sizes, the longest group's rounds, the
+    games and boards of them all, and the evenings the longest group needs."""
+    from crosstable.core.duration import estimate_duration, format_hours
+    from crosstable.core.schedule.rating_groups import groups_rounds, rating_group_sizes
+
+    size = 4 if spec.format == "quads" else spec.group_size
+    result.groups = list(rating_group_sizes(count, size))
+    result.rounds = groups_rounds(result.groups)
+    result.games = sum(n * (n - 1) // 2 for n in result.groups)
+    result.boards = sum(n // 2 for n in result.groups)
+    if spec.time_control:
+        longest = max(result.groups)
+        base = estimate_duration(longest, spec.time_control, evening_minutes=evening)
+        result.duration = _per_rounds(base, result.rounds, result.rounds)
+        result.hours = format_hours(result.duration.total_minutes)
 
 
 def _stage_evenings(result: Preview, spec: actions.WizardSpec, plan: Any, evening: int) -> None:
