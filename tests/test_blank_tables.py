@@ -1,4 +1,4 @@
-"""Blank tables and paper templates (R-X-5): the FIDE Berger tables of 4 to 16 players, one
+"""Blank tables and paper templates: the FIDE Berger tables of 4 to 16 players, one
 page a size (left number White, the bye marked), and a blank paper crosstable of any size,
 as PDF in English and Russian, through the core, the PDF drawing, the command line, the
 web (PDF, page, JSON API). The PDFs are read back with their texts' positions."""
