@@ -351,3 +351,24 @@ def test_the_cli_shows_the_weekend_sequence(capsys: pytest.CaptureFixture[str]) 
     code, out, err = run(capsys, *base, "--weekday", "mon", "--from", "2027-03-20", "-n", "3")
     assert code == 2
     assert "--weekday: a weekend series plays on sat or sun, not 'mon'" in err
+
+
+def test_the_cli_creates_a_regular_series_without_a_time_of_day_and_a_sunday_series(
+    capsys: pytest.CaptureFixture[str], tmp_path: object
+) -> None:
+    db = f"{tmp_path}/series.db"
+    common = ("--tz", "Europe/Berlin", "--db", db, "--now", "2027-10-29T11:00:00+02:00")
+    code, out, err = run(
+        capsys, "series", "create", "R", "--kind", "regular", "--time", "", *common
+    )
+    assert (code, err) == (0, "")
+    assert "starts 2027-10-30T09:00:00+00:00" in out  # a day later, the same wall time
+    code, out, err = run(
+        capsys, "series", "create", "W", "--kind", "weekend", "--weekday", "sun",
+        "--time", "18:00", *common,
+    )  # fmt: skip
+    assert (code, err) == (0, "")
+    assert "starts 2027-10-31T17:00:00+00:00" in out  # Sunday, not Saturday the 30th
+    code, out, err = run(capsys, "series", "create", "X", "--kind", "weekly", "--weekday",
+                         "sun", "--time", "", *common)  # fmt: skip
+    assert code == 2 and "--time: '' is not a time HH:MM" in err
