@@ -22,7 +22,7 @@ from crosstable.cli.trf import Lenient
 from crosstable.core.errors import InputError, RuleError
 from crosstable.core.model import System
 from crosstable.core.race import RaceReport, race, race_problem
-from crosstable.core.tiebreaks.explain import show
+from crosstable.core.scoring import format_points as show
 from crosstable.formats.trf_codes import system_from_text
 
 FORMATS = ("json", "table")
