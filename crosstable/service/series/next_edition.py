@@ -5,12 +5,12 @@ When a series' latest edition is far enough on, the tick opens the next one
 ``open_edition``) with the injected clock:
 
 * a **calendar** series (weekend, workdays, weekly, monthly): as soon as the latest
-  edition's stage 1 has started, so that registration for the next slot is open while
-  this one plays — at the first slot after the latest edition's start whose
-  registration deadline is still ahead;
+  edition's stage 1 has started, so that registration for the next one is open while
+  this one plays — at the first edition start after the latest edition's start whose
+  registration deadline is still ahead (a weekend series' on its own weekend day);
 * a **regular** series: as soon as the latest edition is finished ("the next starts as
   soon as the previous ends"): registration opens at once and the edition starts a
-  day later (docs/series.md §1 says how that is read).
+  day later, or at the series' time of day when it has one (docs/series.md §1).
 
 Nothing opens by itself for a series without an edition (its organiser opens the first:
 the series starts then, and its start time is fixed), for a series paused by its
