@@ -87,7 +87,6 @@ class LiveStandings:
         #: see _rebuild
         self._counts: list[int] = []
         self._begun = 0
-        self._bye_rounds: list[int] = []
         self._rebuild(tournament)
 
     # -- state ---------------------------------------------------------------------------
@@ -177,23 +176,29 @@ class LiveStandings:
         r, g = self._index[key]
         before = self._results.get((r, g), self._base.rounds[r].games[g].result)
         self._results[(r, g)] = result
-        if self._begins_or_unbegins(r, before, result):
-            self._rebuild(self.tournament)  # a round's byes enter (or leave) the table
-            return frozenset({white - 1, black - 1})
-        if {white, black} & (self._effect.excluded | self._effect.forfeited):
-            self._rebuild(self.tournament)  # who counts may change: start over
-            return frozenset({white - 1, black - 1})
         f = self._field
         w, b = white - 1, black - 1
+        # the rounds whose byes enter the table with this result (or leave it)
+        flipped, scored = self._flipped(r, before, result)
+        movers = [entry[0] for i in flipped for entry in f.round_byes.get(i, ())]
+        involved = {w, b, *movers}
+        if {p + 1 for p in involved} & (self._effect.excluded | self._effect.forfeited):
+            self._rebuild(self.tournament)  # who counts may change: start over
+            return frozenset({w, b})
+        players = (w, b, *(p for p in dict.fromkeys(movers) if p not in (w, b)))
         adjusted = f.adjusted
         change = Change(
-            (w, b),
-            {w: f.score[w], b: f.score[b]},
-            {w: adjusted[w], b: adjusted[b]},
+            players,
+            {p: f.score[p] for p in players},
+            {p: adjusted[p] for p in players},
         )
         f.set_game(r, w, b, result)
         if self._raw is not f:
             self._raw.set_game(r, w, b, result)
+        for i in flipped:
+            f.set_byes(i, scored)
+            if self._raw is not f:
+                self._raw.set_byes(i, scored)
         for spec, column in zip(self._ranked, self._columns, strict=True):
             tiebreak(spec).update(f, spec, column, change)
         if self._places:  # forget the DE places of groups holding this game
@@ -234,23 +239,21 @@ class LiveStandings:
             group_places=self._group_places,
         )
 
-    def _begins_or_unbegins(
+    def _flipped(
         self, r: int, before: GameResult | None, after: GameResult | None
-    ) -> bool:
-        """Count a result in (or out of) round index ``r``; True when that changes which
-        rounds have begun across a round holding byes (their points then change)."""
+    ) -> tuple[range, bool]:
+        """Count a result in (or out of) round index ``r``: the rounds that begin with it
+        (True) or are no longer begun (False), by index (see standings.begun)."""
         step = result_in(after) - result_in(before)
         if not step:
-            return False
+            return range(0), True
         counts = self._counts
         counts[r] += step
         begun = self._begun
         if (step > 0 and r < begun) or (step < 0 and (counts[r] or r + 1 < begun)):
-            return False
-        now = begun_from_counts(counts)
-        low, high = min(begun, now), max(begun, now)
-        self._begun = now
-        return any(low <= index < high for index in self._bye_rounds)
+            return range(0), True
+        now = self._begun = begun_from_counts(counts)
+        return range(min(begun, now), max(begun, now)), now > begun
 
     def _withdrawn_flags(self) -> dict[int, str]:
         """Explicit and inferred withdrawals now (a run of forfeits may end or begin with
@@ -286,11 +289,10 @@ class LiveStandings:
 
     def _rebuild(self, tournament: Tournament) -> None:
         self._places = {}
-        #: games with a result in each round (by index), the rounds begun, and the rounds
-        #: holding byes (counted from the round's beginning: see standings.begun)
+        #: games with a result in each round (by index) and the rounds begun (a bye
+        #: counts from its round's beginning: see standings.begun)
         self._counts = results_per_round(tournament.rounds)
         self._begun = begun_from_counts(self._counts)
-        self._bye_rounds = [r for r, rnd in enumerate(tournament.rounds) if rnd.byes]
         begun = self._begun
         raw = compile_field(tournament, system=self._system, edition=self._rules, byes_from=begun)
         #: the field as played, before the withdrawal rule takes anyone out (a full

@@ -65,9 +65,10 @@ _LAST = float("inf")
 
 @dataclass(frozen=True, slots=True)
 class Change:
-    """One game's result changed: its two players, with their scores before the change."""
+    """One game's result changed: its two players (then the players of byes that entered
+    or left the table with it), with their scores before the change."""
 
-    players: tuple[int, int]
+    players: tuple[int, ...]
     old_score: dict[int, int]
     old_adjusted: dict[int, int]
 

@@ -114,6 +114,9 @@ class Field:
     cache: dict[str, object] = field(default_factory=dict)  # values results cannot change
     # pairings fixed in advance (round robin / Scheveningen), whatever the forfeit setting
     round_robin: bool = False
+    #: round index → its byes: (player, kind and points once the round has begun, kind
+    #: before: a round robin's free round stays one, other byes are not played yet)
+    round_byes: dict[int, list[tuple[int, int, int, int]]] = field(default_factory=dict)
     _adjusted: list[int] | None = None
 
     def __post_init__(self) -> None:
@@ -176,6 +179,27 @@ class Field:
             else:
                 self._adjusted[white] = self.adjusted_score(white)
                 self._adjusted[black] = self.adjusted_score(black)
+
+    def set_byes(self, r: int, scored: bool) -> list[int]:
+        """Score the byes of round index ``r`` (its round has begun), or hold them back
+        as rounds not played yet; returns their players. Their scores follow."""
+        changed = []
+        for p, k, v, held in self.round_byes.get(r, ()):
+            if not scored:
+                k, v = held, 0
+            self.kind[p][r] = k
+            self.score[p] += v - self.pts[p][r]
+            self.pts[p][r] = v
+            changed.append(p)
+        if changed:
+            for key in [k for k in self.cache if k.startswith("elements:")]:
+                del self.cache[key]
+            if self._adjusted is not None:
+                for p in changed:
+                    self._adjusted[p] = (
+                        self.score[p] if self.predetermined else (self.adjusted_score(p))
+                    )
+        return changed
 
     def adjusted_score(self, p: int) -> int:
         kinds = self.kind[p]
@@ -290,6 +314,7 @@ def compile_field(
     # Enum members are singletons: look outcomes up by identity, the hot loop's cheapest key.
     table = {id(o): (*_GAME_OUTCOMES[o], outcome_points[o]) for o in _GAME_OUTCOMES}
     pending = table[id(Outcome.PENDING)]
+    round_byes: dict[int, list[tuple[int, int, int, int]]] = {}
     for r, rnd in enumerate(tournament.rounds):
         for game in rnd.games:
             w, b = game.white - 1, game.black - 1
@@ -323,14 +348,18 @@ def compile_field(
                 col[b][r] = BLACK
         for bye in rnd.byes:
             p = bye.player - 1
-            if byes_from is not None and r >= byes_from:
-                kind[p][r] = PENDING  # the round has not begun: its bye is not scored yet
-            elif bye.kind is ByeKind.FREE:
-                kind[p][r] = absent_kind
-                pts[p][r] = int(free_points * scale) if predetermined else 0
+            if bye.kind is ByeKind.FREE:  # (a free round stays one before its round, at 0)
+                k, v, held = (
+                    absent_kind,
+                    int(free_points * scale) if predetermined else 0,
+                    absent_kind,
+                )
             else:
-                kind[p][r] = _BYE_KINDS[bye.kind]
-                pts[p][r] = int(bye_points[bye.kind] * scale)
+                k, v, held = _BYE_KINDS[bye.kind], int(bye_points[bye.kind] * scale), PENDING
+            round_byes.setdefault(r, []).append((p, k, v, held))
+            if byes_from is not None and r >= byes_from:
+                k, v = held, 0  # the round has not begun: its bye is not scored yet
+            kind[p][r], pts[p][r] = k, v
     ratings = [p.rating if p.rating else None for p in tournament.players]
     return Field(
         n=n,
@@ -351,4 +380,5 @@ def compile_field(
         round_numbers=[rnd.number for rnd in tournament.rounds],
         outcome_points=outcome_points,
         round_robin=predetermined,
+        round_byes=round_byes,
     )
