@@ -124,7 +124,10 @@ def test_pausing_a_series_from_the_command_line(
         (("tick", "--now", "yesterday"), "--now: 'yesterday' is not a date-time with its"),
         (("tick", "--now", "2026-12-01T12:00"), "--now: '2026-12-01T12:00' is not a date-time"),
         (("series", "register", "7", "Anna"), "there is no series edition 7 in this database"),
-        (("series", "register", "1", "Anna", "--rating", "-5"), "rating: -5 is out of range (100–4000, or 0 for unrated)"),
+        (
+            ("series", "register", "1", "Anna", "--rating", "-5"),
+            "rating: -5 is out of range (100–4000, or 0 for unrated)",
+        ),
         (("series", "show", "4"), "there is no series 4 in this database"),
         (("series", "history", "4"), "there is no series 4 in this database"),
         (("series", "create", "X", "--kind", "weekly", "--time", "19:00", "--tz", "UTC"),
