@@ -291,8 +291,8 @@ def _check_ratings(ratings: Iterable[tuple[str, Any]], source: str) -> None:
     """Every rating within the one range of every surface (formats/limits.py), so that
     what is imported can be exported and imported again; the player named."""
     for where, rating in ratings:
-        if not isinstance(rating, int):
-            continue  # (its type is check_import's; None is unrated)
+        if isinstance(rating, bool) or not isinstance(rating, int):
+            continue  # (its type is check_import's: a boolean is no number; None is unrated)
         try:
             checked_rating(rating)
         except RuleError as error:
