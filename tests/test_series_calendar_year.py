@@ -18,6 +18,7 @@ import random
 from zoneinfo import ZoneInfo
 
 import pytest
+from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_series_calendar import allowed, check_slot
@@ -37,6 +38,7 @@ from crosstable.service import FixedClock, Service
 from crosstable.service.series import SeriesSettings
 from crosstable.store import Store
 from crosstable.store.series_models import SeriesRow
+from crosstable.web.app import create_app
 
 UTC = dt.UTC
 ZONES = ("Europe/Moscow", "Europe/Berlin", "America/New_York")
@@ -372,3 +374,24 @@ def test_the_cli_creates_a_regular_series_without_a_time_of_day_and_a_sunday_ser
     code, out, err = run(capsys, "series", "create", "X", "--kind", "weekly", "--weekday",
                          "sun", "--time", "", *common)  # fmt: skip
     assert code == 2 and "--time: '' is not a time HH:MM" in err
+
+
+@pytest.mark.parametrize(
+    ("values", "english", "russian"),
+    [
+        ({"weekday": 6}, "Every week on Sunday at 18:00", "воскресенье"),
+        ({}, "On Saturday or Sunday at 18:00, then the same day a week later", "в тот же день"),
+        (
+            {"kind": "regular", "start_time": "19:00"},
+            "Each edition starts at 19:00 once the previous one has ended",
+            "после окончания предыдущего",
+        ),
+    ],
+)
+def test_r_x_16_the_series_page_says_the_calendar_as_it_runs(
+    store: Store, values: dict[str, object], english: str, russian: str
+) -> None:
+    service, _clock, sid = make(store, dt.datetime(2027, 3, 1, 9, 0, tzinfo=dt.UTC), **values)
+    client = TestClient(create_app(service=service, listen=False))
+    assert english in client.get(f"/series/{sid}").text
+    assert russian in client.get(f"/series/{sid}", headers={"accept-language": "ru"}).text
