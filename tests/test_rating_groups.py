@@ -334,3 +334,11 @@ def test_r_x_9_russian_wizard_and_group_names(web: Web) -> None:
     web.client.post("/new", data=groups_form(web), follow_redirects=False)
     names = [t.name for t in web.service.tournaments()][before:]
     assert names == ["Autumn groups — рейтинговая группа 1", "Autumn groups — рейтинговая группа 2"]
+
+
+def test_the_advice_never_refuses_a_field_past_the_groups_bound() -> None:
+    # a field rating groups cannot be made for gets no groups offer, not an error (the
+    # wizard's preview of two billion players showed the groups' refusal instead of its cap)
+    advice = format_advice(2_000_000_000)
+    assert advice.kind == "not-round-robin" and advice.groups is None
+    assert format_advice(9999).groups is not None

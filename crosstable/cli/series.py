@@ -157,7 +157,7 @@ def slots_command(
 ) -> None:
     """The next N start times of a series on or after a date.
 
-    The editions' sequence (seed 002): weekend: the series' weekend day every week
+    The editions' sequence: weekend: the series' weekend day every week
     (--weekday sat or sun; without it every Saturday and Sunday, the days a postponed
     start moves to); workdays: Monday to Friday; weekly: the chosen weekday; monthly:
     the chosen day, or the month's last day when shorter.

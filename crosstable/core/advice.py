@@ -26,7 +26,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from crosstable.core.errors import RuleError
-from crosstable.core.schedule.rating_groups import groups_rounds, rating_group_sizes
+from crosstable.core.schedule.rating_groups import (
+    MOST_PLAYERS,
+    groups_rounds,
+    rating_group_sizes,
+)
 
 #: the largest field for which a round robin is the plain answer
 PLAIN_ROUND_ROBIN = 6
@@ -135,7 +139,15 @@ def format_advice(
     elif players <= CEILING:
         kind = "round-robin-ceiling"
     else:
-        sizes = rating_group_sizes(players, group_size)
-        groups = GroupsAdvice(group_size, sizes, groups_rounds(sizes), rounds_per_evening)
+        # rating groups are offered where they can be made: not for a field past their
+        # bound, nor one no split of that size fits (the advice itself never refuses)
+        groups = None
+        if players <= MOST_PLAYERS:
+            try:
+                sizes = rating_group_sizes(players, group_size)
+            except RuleError:
+                sizes = ()
+            if sizes:
+                groups = GroupsAdvice(group_size, sizes, groups_rounds(sizes), rounds_per_evening)
         return Advice(players, "not-round-robin", rounds, groups)
     return Advice(players, kind, rounds)
