@@ -207,7 +207,15 @@ def test_a_ticking_process_killed_at_random_moments_loses_no_step_and_does_none_
             timeout=300,
         )
         kills.append((now.isoformat(), kill_at, ran.returncode))
-        assert ran.returncode == -signal.SIGKILL, (kills, ran.stdout, ran.stderr)
+        # a pass may be shorter than the reference's (a step an earlier killed run's clean
+        # pass already did): a kill point past its end lets it finish, which it must do
+        # cleanly; the others are killed
+        made = int(ran.stderr.rsplit("statements", 1)[-1].split()[0]) if ran.returncode == 0 else 0
+        assert ran.returncode == -signal.SIGKILL or (ran.returncode == 0 and made < kill_at), (
+            kills,
+            ran.stdout,
+            ran.stderr,
+        )
         service.clock.advance(dt.timedelta(minutes=11))  # type: ignore[attr-defined]
         service.tick()
 
@@ -217,7 +225,8 @@ def test_a_ticking_process_killed_at_random_moments_loses_no_step_and_does_none_
         found = record_of(store)
     finally:
         store.close()
-    assert len(kills) == len(statements)  # every due moment had its killed pass
+    assert len(kills) == len(statements)  # every due moment had its pass
+    assert sum(code == -signal.SIGKILL for _at, _kill, code in kills) >= len(kills) // 2, kills
     for key in expected:
         assert found[key] == expected[key], (key, kills)
 
