@@ -19,8 +19,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from crosstable.cli.schedule_variants import OutputFormat, read_players_file
-from crosstable.core.errors import RuleError
+from crosstable.cli.schedule_variants import OutputFormat, Row, group_rows, members_text
 from crosstable.core.schedule.rating_groups import (
     groups_rounds,
     rating_groups,
@@ -52,24 +51,12 @@ def groups_command(
     Without a file the players are rating ranks 1…N; with one, groups list the
     players' starting numbers, strongest first.
     """
-    if players_file is None:
-        if players is None:
-            raise RuleError("give --players N or --players-file FILE")
-        ranks = rating_groups(players, size)
-        rows: list[list[tuple[int, str, int | None]]] = [
-            [(rank, f"rank {rank}", None) for rank in group] for group in ranks
-        ]
-    else:
-        field = read_players_file(players_file)
-        if players is not None and players != len(field):
-            raise RuleError(
-                "--players {players}, but {file} lists {count} players",
-                players=players,
-                file=str(players_file),
-                count=len(field),
-            )
-        real = rating_groups_of(field, size)
-        rows = [[(p.start, p.name, p.rating) for p in group] for group in real]
+    rows = group_rows(
+        players,
+        players_file,
+        lambda count: rating_groups(count, size),
+        lambda field: rating_groups_of(field, size),
+    )
     sizes = [len(group) for group in rows]
     if output is OutputFormat.JSON:
         data = {
@@ -83,16 +70,13 @@ def groups_command(
     Console().print(groups_table(size, rows))
 
 
-def groups_table(size: int, groups: list[list[tuple[int, str, int | None]]]) -> Table:
+def groups_table(size: int, groups: list[list[Row]]) -> Table:
     table = Table(title=f"Rating groups of {size} (strongest group first)")
     table.add_column("Group", justify="right")
     table.add_column("Players", justify="right")
     table.add_column("Rounds", justify="right")
     table.add_column("Players (starting number, name, rating)")
     for number, group in enumerate(groups, start=1):
-        members = ", ".join(
-            f"{start}" if name == f"rank {start}" else f"{start} {name} ({rating or 'unrated'})"
-            for start, name, rating in group
-        )
-        table.add_row(str(number), str(len(group)), str(round_robin_rounds(len(group))), members)
+        rounds = str(round_robin_rounds(len(group)))
+        table.add_row(str(number), str(len(group)), rounds, members_text(group))
     return table

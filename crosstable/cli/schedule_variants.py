@@ -16,6 +16,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Callable, Sequence
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
@@ -104,36 +105,56 @@ def quads_command(
     Without a file the players are rating ranks 1…N; with one, groups list the
     players' starting numbers, strongest first.
     """
+    rows = group_rows(players, players_file, quads, quads_of)
+    if output is OutputFormat.JSON:
+        data = {"groups": [[start for start, _name, _rating in g] for g in rows]}
+        typer.echo(json.dumps(data, indent=2))
+        return
+    Console().print(quads_table(rows))
+
+
+#: a group as the tables print it: (starting number or rank, name, rating)
+Row = tuple[int, str, int | None]
+
+
+def group_rows(
+    players: int | None,
+    players_file: Path | None,
+    by_count: Callable[[int], Sequence[Sequence[int]]],
+    by_field: Callable[[tuple[Player, ...]], Sequence[Sequence[Player]]],
+) -> list[list[Row]]:
+    """The groups of ``players`` rating ranks (``by_count``) or of the players of
+    ``players_file`` (``by_field``), a ``--players`` given beside the file checked."""
     if players_file is None:
         if players is None:
             raise RuleError("give --players N or --players-file FILE")
-        groups = quads(players)
-        if output is OutputFormat.JSON:
-            typer.echo(json.dumps({"groups": [list(g) for g in groups]}, indent=2))
-            return
-        Console().print(quads_table([[(rank, f"rank {rank}", None) for rank in g] for g in groups]))
-        return
+        return [[(rank, f"rank {rank}", None) for rank in g] for g in by_count(players)]
     field = read_players_file(players_file)
     if players is not None and players != len(field):
-        raise RuleError(f"--players {players}, but {players_file} lists {len(field)} players")
-    real = quads_of(field)
-    if output is OutputFormat.JSON:
-        typer.echo(json.dumps({"groups": [[p.start for p in g] for g in real]}, indent=2))
-        return
-    Console().print(quads_table([[(p.start, p.name, p.rating) for p in g] for g in real]))
+        raise RuleError(
+            "--players {players}, but {file} lists {count} players",
+            players=players,
+            file=str(players_file),
+            count=len(field),
+        )
+    return [[(p.start, p.name, p.rating) for p in g] for g in by_field(field)]
 
 
-def quads_table(groups: list[list[tuple[int, str, int | None]]]) -> Table:
+def members_text(group: Sequence[Row]) -> str:
+    """``3 Anna (2105), 7 Boris (unrated)``; a rank alone when no file named them."""
+    return ", ".join(
+        f"{start}" if name == f"rank {start}" else f"{start} {name} ({rating or 'unrated'})"
+        for start, name, rating in group
+    )
+
+
+def quads_table(groups: list[list[Row]]) -> Table:
     table = Table(title="Quads (strongest group first)")
     table.add_column("Group", justify="right")
     table.add_column("Rounds", justify="right")
     table.add_column("Players (starting number, name, rating)")
     for number, group in enumerate(groups, start=1):
-        members = ", ".join(
-            f"{start}" if name == f"rank {start}" else f"{start} {name} ({rating or 'unrated'})"
-            for start, name, rating in group
-        )
-        table.add_row(str(number), str(group_rounds(len(group))), members)
+        table.add_row(str(number), str(group_rounds(len(group))), members_text(group))
     return table
 
 
