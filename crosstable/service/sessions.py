@@ -248,18 +248,7 @@ class SignInLimits:
 
     def signup(self, address: str) -> int | None:
         """Count a sign-up attempt from ``address``; seconds to wait if it is refused."""
-        key = _key("signup", address)
-        start, wait = self._window()
-        with self.store.reading() as session:
-            attempts = session.scalar(
-                select(SignInCounterRow.attempts).where(
-                    SignInCounterRow.window_start == start, SignInCounterRow.key == key
-                )
-            )
-        if attempts is not None and attempts >= self.signups:
-            return wait
-        self._count(key)
-        return None
+        return self._count_below(_key("signup", address), self.signups)
 
     def bad_token(self, address: str) -> int | None:
         """A request from ``address`` came with an API token that matches nothing: count
@@ -270,7 +259,11 @@ class SignInLimits:
         of a random token names nobody either: the address is the key. A valid token is
         never counted or refused here, so nobody's wrong tokens slow anyone else's.
         """
-        key = _key("token", address)
+        return self._count_below(_key("token", address), self.bad_tokens)
+
+    def _count_below(self, key: str, limit: int) -> int | None:
+        """Count one attempt under ``key`` unless its window already holds ``limit``;
+        the seconds to wait when it does (then nothing is written: a flood adds no rows)."""
         start, wait = self._window()
         with self.store.reading() as session:
             attempts = session.scalar(
@@ -278,7 +271,7 @@ class SignInLimits:
                     SignInCounterRow.window_start == start, SignInCounterRow.key == key
                 )
             )
-        if attempts is not None and attempts >= self.bad_tokens:
+        if attempts is not None and attempts >= limit:
             return wait
         self._count(key)
         return None
