@@ -493,19 +493,19 @@ def test_after_an_outage_it_saw_and_a_restart_every_recent_tournament_goes_again
 def test_this_process_hears_of_a_change_before_the_others_are_told() -> None:
     # the push publisher runs in the bus callback: a process that dies before it has
     # published never sent the NOTIFY either (the listeners' poll then finds the change)
-    from crosstable.service import base
+    from crosstable.service import frame
 
     order: list[str] = []
     bus = EventBus()
     bus.subscribe(lambda _n: order.append("bus"))
     stub = SimpleNamespace(store=SimpleNamespace(dialect="postgresql"), bus=bus)
     notifier = SimpleNamespace(send=lambda _n: order.append("notify"))
-    original = base.notifier_for
-    base.notifier_for = lambda _store: notifier  # type: ignore[assignment]
+    original = frame.notifier_for
+    frame.notifier_for = lambda _store: notifier  # type: ignore[assignment]
     try:
-        base.ServiceBase._announce(stub, change(bus, 1))  # type: ignore[arg-type]
+        frame.ChangeFrame.announce(stub, change(bus, 1))  # type: ignore[arg-type]
     finally:
-        base.notifier_for = original
+        frame.notifier_for = original
     assert order == ["bus", "notify"]
 
 

@@ -30,7 +30,7 @@ from crosstable.service import (
     PostgresListener,
     Service,
 )
-from crosstable.service import base as base_module
+from crosstable.service import frame as frame_module
 from crosstable.service import recording as recording_module
 from crosstable.service.bus import notifier_for
 from crosstable.service.live import LiveTable, LiveTables, live_standings
@@ -180,13 +180,13 @@ def test_a_change_by_another_service_is_never_missed(
         there = make_service(other_store, seed=2)
         tid = started(here, 6, tiebreaks=("DE", "SB", "WIN"))
         loads: list[int] = []
-        load_live = base_module.load_live
+        load_live = frame_module.load_live
 
         def counted(session: Any, row: TournamentRow) -> Any:
             loads.append(row.id)
             return load_live(session, row)
 
-        monkeypatch.setattr(base_module, "load_live", counted)
+        monkeypatch.setattr(frame_module, "load_live", counted)
 
         def check() -> None:
             for service in (here, there):

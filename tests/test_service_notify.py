@@ -14,7 +14,7 @@ import pytest
 from test_service_support import make_service, pg_schema_url, started
 
 from crosstable.service import EventBus, Notification, PostgresListener
-from crosstable.service import base as base_module
+from crosstable.service import frame as frame_module
 from crosstable.service.bus import PostgresNotifier, channel_for, notifier_for
 from crosstable.store import open_store
 
@@ -84,7 +84,7 @@ def test_a_change_never_announced_is_delivered_by_polling(
         other.subscribe(heard.append)
         with PostgresListener(pg_url, other, poll_interval=0.2):
             silent = _Silent()
-            monkeypatch.setattr(base_module, "notifier_for", lambda _store: silent)
+            monkeypatch.setattr(frame_module, "notifier_for", lambda _store: silent)
             fast = service.record_result(tid, 1, 2, "½-½")  # fast path
             undone = service.undo(tid)  # ordinary path
             assert [n.seq for n in silent.dropped] == [fast.seq, undone.seq]
@@ -115,7 +115,7 @@ def test_a_change_committed_after_a_later_one_is_found_by_polling_too(
         other.subscribe(heard.append)
         with PostgresListener(pg_url, other, poll_interval=0.1):
             silent = _Silent()
-            monkeypatch.setattr(base_module, "notifier_for", lambda _store: silent)
+            monkeypatch.setattr(frame_module, "notifier_for", lambda _store: silent)
             late = psycopg.connect(pg_url.replace("+psycopg", ""))
             try:
                 seq = service.revision(late_tid) + 1

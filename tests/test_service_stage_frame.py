@@ -12,7 +12,7 @@ from test_service_stages import finish_all, make_groups
 from test_service_support import db_url, make_service, store  # noqa: F401
 
 from crosstable.service import ConflictError, Notification
-from crosstable.service import base as base_module
+from crosstable.service import frame as frame_module
 from crosstable.store import Store
 
 
@@ -27,7 +27,7 @@ class _Recorder:
 @pytest.fixture
 def recorder(monkeypatch: pytest.MonkeyPatch) -> _Recorder:
     kept = _Recorder()
-    monkeypatch.setattr(base_module, "notifier_for", lambda _store: kept)
+    monkeypatch.setattr(frame_module, "notifier_for", lambda _store: kept)
     return kept
 
 
