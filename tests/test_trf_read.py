@@ -60,7 +60,8 @@ def test_reference_file_reads_and_scores_match(path: Path) -> None:
                     back.outcome,
                     entry.outcome,
                 } == {Outcome.FORFEIT_LOSS}
-    assert doc.warnings == ()
+    # (a few real files write a club's abbreviation as the federation: reported, kept)
+    assert [w for w in doc.warnings if "is not a FIDE code" not in w] == []
 
 
 def test_systems_of_reference_files() -> None:
@@ -303,9 +304,13 @@ def test_workarounds_are_reported() -> None:
         (4, ByeKind.HALF),
     ]
     assert doc.tournament.rounds[2].games[0].black == 3  # colour taken from player 1
-    assert len(doc.warnings) == 4
+    assert len(doc.warnings) == 5
     assert any(
         "forfeit win without an opponent read as a full-point bye" in w for w in doc.warnings
+    )
+    assert doc.warnings[-1] == (
+        "line 4: round 2: player 3 gets a second pairing-allocated bye (the first in round 1);"
+        " the Dutch system gives one"
     )
 
 

@@ -18,6 +18,7 @@ from crosstable.core.model import ByeKind, Colour, Outcome, Player, Tournament
 from crosstable.core.scoring import PointSystem, format_points
 from crosstable.formats import trf_records as rec
 from crosstable.formats.limits import CONTROL, MAX_LINE, MAX_LINES, MAX_ROUNDS
+from crosstable.formats.trf_checks import Findings, check_ranks, check_rounds
 from crosstable.formats.trf_codes import (
     SCORE_162_SYMBOLS,
     point_system_from_162,
@@ -41,6 +42,9 @@ _RECORD_CODE = re.compile(r"^(?:[0-9]{3}|[A-Z]{3})$")
 #: Tournament tags whose value is typed (not kept in ``headers``).
 TYPED_TAGS = frozenset({"012", "132", "142", "152", "162", "202", "212"})
 _HEADER_TAG = re.compile(r"^[0-9][0-9]2$")
+_FEDERATION = re.compile(r"^[A-Z]{3}$")
+#: a birth date as TRF files write it: the year, then month and day (00: not given)
+_BIRTH = re.compile(r"^([0-9]{4})(?:[/.-]([0-9]{2}| {0,2})[/.-]([0-9]{2}| {0,2}))?$")
 
 
 def parse_trf(text: str, source: str = "<input>", *, lenient: bool = False) -> TrfDocument:
@@ -172,6 +176,11 @@ class _Reader:
         except RuleError as error:
             raise InputError(str(error), source=self.source) from None
         points = self._check_points(tournament, points, bool(extras.abnormal))
+        findings = Findings(self.lenient, self.warnings)
+        check_ranks(ranks, self._player_lines(), findings)
+        check_rounds(
+            tournament, raw, self._declaring_line(typed, extras, rounds_declared), findings
+        )
         return TrfDocument(
             tournament=tournament,
             headers=headers,
@@ -271,6 +280,21 @@ class _Reader:
                         f"round {entry.round}: player {start} cannot meet themself", entry.column
                     )
         return players, points, ranks, raw
+
+    def _player_lines(self) -> dict[int, Line]:
+        return {line.integer(5, 8, "starting number") or 0: line for line in self.players}
+
+    @staticmethod
+    def _declaring_line(
+        typed: dict[str, list[Line]], extras: ExtraRecords, rounds: int | None
+    ) -> tuple[Line, int] | None:
+        """The line that declares the number of rounds (XXR, else 142), with the number."""
+        if rounds is None:
+            return None
+        if extras.rounds is not None:
+            return extras.rounds[0], rounds
+        line = _single(typed, "142")
+        return None if line is None else (line, rounds)
 
     def _declared_rounds(self, typed: dict[str, list[Line]], extras: ExtraRecords) -> int | None:
         line = _single(typed, "142")
@@ -384,12 +408,47 @@ def _player(line: Line, warnings: list[str]) -> tuple[Player, Fraction | None, i
         name=line.field(15, 47).strip(),
         rating=line.integer(49, 52, "rating"),
         title=title_from_text(line.field(11, 13)),
-        federation=line.field(54, 56).strip(),
+        federation=_federation(line, warnings),
         fide_id=line.field(58, 68).strip(),
-        birth_date=line.field(70, 79).strip(),
+        birth_date=_birth_date(line, warnings),
         sex=sex,
     )
     return player, line.points(81, 84, "points"), line.integer(86, 89, "rank")
+
+
+def _federation(line: Line, warnings: list[str]) -> str:
+    """Columns 54–56, kept as written; anything but FIDE's three capital letters (or
+    blank) is reported, as it plays no part in pairing or tie-breaks."""
+    text = line.field(54, 56).strip()
+    if text and not _FEDERATION.match(text):
+        warnings.append(
+            f"line {line.number}: federation {text!r} in columns 54–56 is not a FIDE code "
+            "(three capital letters): kept as written"
+        )
+    return text
+
+
+def _birth_date(line: Line, warnings: list[str]) -> str:
+    """Columns 70–79, kept as written; anything but ``YYYY/MM/DD`` (or the year alone,
+    ``YYYY``, ``YYYY/00/00``, or an empty ``    /  /  ``) is reported."""
+    text = line.field(70, 79).strip()
+    if not any(char.isdigit() for char in text) and not text.strip("./- "):
+        return text
+    match = _BIRTH.match(text)
+    valid = match is not None
+    if match is not None:
+        year, month, day = (int(part) if part and part.strip() else 0 for part in match.groups())
+        if month or day:
+            try:
+                dt.date(year, month or 1, day or 1)
+            except ValueError:
+                valid = False
+    if not valid:
+        warnings.append(
+            f"line {line.number}: birth date {text!r} in columns 70–79 is not a date "
+            "(YYYY/MM/DD): kept as written"
+        )
+    return text
 
 
 def _entries(line: Line, start: int) -> list[RawEntry]:
