@@ -5,7 +5,8 @@
 #
 #   CROSSTABLE_TEST_PG_URL="$(bash scripts/postgres.sh)"
 #
-# Installs the Debian package with apt-get when PostgreSQL is missing. Runs the server
+# `bash scripts/postgres.sh stop` stops it again (scripts/test.sh does, when it started it).
+# PostgreSQL itself comes from scripts/system-packages.sh. Runs the server
 # as a non-root user (the "postgres" system user when started as root). The server
 # keeps PostgreSQL's default durability (fsync on, synchronous_commit on): it is the
 # server the benchmarks measure too.
@@ -41,15 +42,8 @@ find_bindir() {
 
 BINDIR="$(find_bindir || true)"
 if [ -z "$BINDIR" ]; then
-  if [ "$(id -u)" -ne 0 ]; then
-    say "PostgreSQL is not installed and this is not root: install the 'postgresql' package"
-    exit 1
-  fi
-  say "installing PostgreSQL with apt-get"
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update >&2
-  apt-get install -y --no-install-recommends postgresql >&2
-  BINDIR="$(find_bindir)"
+  say "PostgreSQL is not installed: run scripts/system-packages.sh (as root) first"
+  exit 1
 fi
 
 # The server never runs as root: as root, use (or create) the "postgres" system user.
@@ -62,6 +56,18 @@ if [ "$(id -u)" -eq 0 ]; then
 else
   RUN_AS="$(id -un)"
   run() { "$@"; }
+fi
+
+if [ "${1:-}" = "stop" ]; then
+  if [ -s "$DATA/PG_VERSION" ] && run "$BINDIR/pg_ctl" -D "$DATA" status >/dev/null 2>&1; then
+    say "stopping the server on 127.0.0.1:$PORT"
+    run "$BINDIR/pg_ctl" -D "$DATA" -w -t 60 -m fast stop >&2
+  fi
+  exit 0
+fi
+if [ "${1:-}" = "running" ]; then
+  [ -s "$DATA/PG_VERSION" ] && run "$BINDIR/pg_ctl" -D "$DATA" status >/dev/null 2>&1
+  exit $?
 fi
 
 mkdir -p "$BASE"

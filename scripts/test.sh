@@ -1,21 +1,24 @@
 #!/usr/bin/env bash
-# Installs everything the test suite needs and runs all of it: lint, format, types, tests.
+# Runs the whole suite: lint, format, types, tests. Installs the Python packages (pip);
+# the system's packages (PostgreSQL, Chromium, nginx + nchan, redis-server) come from
+# scripts/system-packages.sh, and a missing one is named. Every server the run starts is
+# stopped at the end (the PostgreSQL server only if this run started it; nginx and redis
+# are started and stopped by the tests themselves).
 # Usage: bash scripts/test.sh [extra pytest arguments]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -m pip install --quiet --disable-pip-version-check -e '.[dev,postgres,web]'
-# A real PostgreSQL server on loopback for the store tests (installs it with apt-get if missing).
-if [ -x scripts/postgres.sh ]; then
-  CROSSTABLE_TEST_PG_URL="$(bash scripts/postgres.sh)"
-  export CROSSTABLE_TEST_PG_URL
+# A real PostgreSQL server on loopback for the store tests.
+if ! bash scripts/postgres.sh running 2>/dev/null; then
+  trap 'bash scripts/postgres.sh stop' EXIT
 fi
+CROSSTABLE_TEST_PG_URL="$(bash scripts/postgres.sh)"
+export CROSSTABLE_TEST_PG_URL
 # Debian's Chromium for the page tests (Playwright drives it through executable_path).
-if [ -x scripts/chromium.sh ]; then
-  CROSSTABLE_CHROMIUM="$(bash scripts/chromium.sh)"
-  export CROSSTABLE_CHROMIUM
-fi
-[ -x scripts/nginx.sh ] && bash scripts/nginx.sh >/dev/null  # nginx + nchan: tests/test_push_deploy.py
-[ -x scripts/redis.sh ] && bash scripts/redis.sh >/dev/null  # Redis for two nginx: tests/test_push_redis.py
+CROSSTABLE_CHROMIUM="$(bash scripts/chromium.sh)"
+export CROSSTABLE_CHROMIUM
+bash scripts/nginx.sh >/dev/null  # nginx + nchan: tests/test_push_deploy.py
+bash scripts/redis.sh >/dev/null  # Redis for two nginx: tests/test_push_redis.py
 python3 -m ruff check .
 python3 -m ruff format --check .
 python3 -m mypy crosstable/core
