@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 
 from crosstable.core.errors import InputError
+from crosstable.core.model import Outcome
 from crosstable.formats.trf_read import parse_trf
+from crosstable.formats.trf_write import write_trf
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "swiss-dutch"
 CLEAN = (DATA / "p01_n007_r05_clean.trf").read_text(encoding="utf-8").splitlines()
@@ -179,3 +181,39 @@ def test_a_forfeited_game_may_be_paired_again_and_a_round_robin_meets_each_cycle
         .replace(" -", " 0")
     )
     assert not any("meet again" in w for w in parse_trf(double).warnings)
+
+
+def test_an_adjourned_game_is_read_from_the_trf_2026_code_and_written_back_as_it() -> None:
+    text = swiss(
+        [
+            player_line(1, ["   2 w 1", "   3 b ?"]),
+            player_line(2, ["   1 b 0", "0000 - U"]),
+            player_line(3, ["0000 - U", "   1 w ?"]),
+        ],
+        2,
+    )
+    document = parse_trf(text)
+    game = document.tournament.rounds[1].games[0]
+    assert (game.result.white, game.result.black) == (Outcome.UNKNOWN, Outcome.UNKNOWN)
+    assert document.warnings == ()
+    written = write_trf(document)
+    assert "   3 b ?" in written and "   1 w ?" in written
+    assert parse_trf(written) == document
+    assert "   3 b *" in write_trf(document, "trf16")  # TRF-16 has no code for it
+
+
+def test_a_result_symbol_no_edition_defines_is_read_as_not_known_yet_with_a_warning() -> None:
+    text = swiss([player_line(1, ["   2 w !"]), player_line(2, ["   1 b !"])], 1)
+    document = parse_trf(text)
+    game = document.tournament.rounds[0].games[0]
+    assert game.result is not None and game.result.white is Outcome.UNKNOWN
+    assert document.warnings[0] == (
+        "line 2: round 1: result '!' in column 99 is not a TRF result code: "
+        "read as a result not known yet (?)"
+    )
+
+
+def test_a_result_without_an_opponent_that_is_no_code_is_still_refused() -> None:
+    with pytest.raises(InputError) as refused:
+        parse_trf(swiss([player_line(1, ["     - !"]), player_line(2, ["        "])], 1))
+    assert refused.value.column == 99

@@ -254,7 +254,12 @@ class _Reader:
                     5,
                 )
             lines[player.start] = line
-            by_start[player.start] = (player, written, rank, _entries(line, player.start))
+            by_start[player.start] = (
+                player,
+                written,
+                rank,
+                _entries(line, player.start, self.warnings),
+            )
         starts = sorted(by_start)
         for expected, start in enumerate(starts, start=1):
             if start != expected:
@@ -451,7 +456,7 @@ def _birth_date(line: Line, warnings: list[str]) -> str:
     return text
 
 
-def _entries(line: Line, start: int) -> list[RawEntry]:
+def _entries(line: Line, start: int, warnings: list[str]) -> list[RawEntry]:
     """The round blocks of a ``001`` line (a wholly blank block gives no entry)."""
     text = line.text.rstrip()
     count = max(0, (len(text) - 82) // 10)  # a block starts at 92, 102, …
@@ -469,7 +474,7 @@ def _entries(line: Line, start: int) -> list[RawEntry]:
                 "opponent, blank, colour, blank, result)",
                 gap,
             )
-        entry = RawEntry.parse(line, start, index + 1, column, block)
+        entry = RawEntry.parse(line, start, index + 1, column, block, warnings)
         if entry is not None:
             entries.append(entry)
     return entries

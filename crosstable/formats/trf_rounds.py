@@ -44,6 +44,7 @@ _COLOURS = {
 _RESULT_CODES = {
     **{outcome.value: outcome for outcome in Outcome},
     **{outcome.value.lower(): outcome for outcome in Outcome},
+    "?": Outcome.UNKNOWN,  # TRF-2026: an adjourned game, or a result not known yet
 }
 _BYES = {
     Outcome.HALF_BYE: ByeKind.HALF,
@@ -74,7 +75,13 @@ class RawEntry:
 
     @classmethod
     def parse(
-        cls, line: Line, player: int, round_number: int, column: int, block: str
+        cls,
+        line: Line,
+        player: int,
+        round_number: int,
+        column: int,
+        block: str,
+        warnings: list[str],
     ) -> RawEntry | None:
         """The entry in ``block`` (columns ``column…column+7``), or None when all blank."""
         opponent_field, colour_char, result_char = block[:4], block[5], block[7]
@@ -93,11 +100,18 @@ class RawEntry:
             )
         outcome = _RESULT_CODES.get(result_char)
         if outcome is None:
-            raise line.error(
-                f"round {round_number}: result {result_char!r} is not a TRF result code "
-                "(1 = 0 + - W D L H F U Z or blank)",
-                column + 7,
+            if not text:
+                raise line.error(
+                    f"round {round_number}: result {result_char!r} is not a TRF result code "
+                    "(1 = 0 + - W D L H F U Z ? or blank)",
+                    column + 7,
+                )
+            # a symbol of a later edition or another program: an unknown result, said
+            warnings.append(
+                f"line {line.number}: round {round_number}: result {result_char!r} in column "
+                f"{column + 7} is not a TRF result code: read as a result not known yet (?)"
             )
+            outcome = Outcome.UNKNOWN
         return cls(line, player, round_number, column, int(text or 0) or None, colour, outcome)
 
     def fail(self, message: str, offset: int = 0, *, recoverable: bool = False) -> Exception:

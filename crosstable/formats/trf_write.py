@@ -14,7 +14,7 @@ from collections import Counter
 from fractions import Fraction
 
 from crosstable.core.errors import RuleError
-from crosstable.core.model import Bye, ByeKind, Colour, Game, Player, Round, System
+from crosstable.core.model import Bye, ByeKind, Colour, Game, Outcome, Player, Round, System
 from crosstable.core.scoring import PointSystem
 from crosstable.formats import trf_records as rec
 from crosstable.formats.trf_codes import (
@@ -52,7 +52,7 @@ def write_trf(doc: TrfDocument, edition: str = "trf2026") -> str:
             out.emit("310", rec.format_310(team))
         else:
             out.emit("013", rec.format_013(team))
-    table = _round_table(doc)
+    table = _round_table(doc, full)
     for player in doc.tournament.players:
         out.emit(f"001/{player.start}", _player_line(doc, player, table.get(player.start, {})))
     if full:
@@ -265,23 +265,26 @@ def _trfx_lines(doc: TrfDocument, full: bool) -> list[tuple[str, str]]:
 # ---------------------------------------------------------------- players
 
 
-def _round_table(doc: TrfDocument) -> dict[int, dict[int, str]]:
+def _round_table(doc: TrfDocument, full: bool) -> dict[int, dict[int, str]]:
     """Each player's round blocks (8 characters) by round number."""
     table: dict[int, dict[int, str]] = {}
     for rnd in doc.tournament.rounds:
         if rnd.number < 1:
             raise RuleError(f"round {rnd.number}: rounds are numbered from 1")
         for game in rnd.games:
-            table.setdefault(game.white, {})[rnd.number] = _game_block(game, game.white)
-            table.setdefault(game.black, {})[rnd.number] = _game_block(game, game.black)
+            table.setdefault(game.white, {})[rnd.number] = _game_block(game, game.white, full)
+            table.setdefault(game.black, {})[rnd.number] = _game_block(game, game.black, full)
         for bye in rnd.byes:
             table.setdefault(bye.player, {})[rnd.number] = _bye_block(bye)
     return table
 
 
-def _game_block(game: Game, start: int) -> str:
+def _game_block(game: Game, start: int, full: bool) -> str:
     colour = "w" if start == game.white else "b"
-    return f"{game.opponent_of(start):4d} {colour} {game.outcome_of(start).value}"
+    outcome = game.outcome_of(start)
+    # TRF-2026 writes a result not known yet (an adjourned game) as ?, TRF-16 has no code
+    code = "?" if full and outcome is Outcome.UNKNOWN else outcome.value
+    return f"{game.opponent_of(start):4d} {colour} {code}"
 
 
 def _bye_block(bye: Bye) -> str:
