@@ -15,6 +15,7 @@ from typing import Any
 import typer
 from typer.core import TyperCommand, TyperGroup
 
+from crosstable import __version__
 from crosstable.cli.catalogue import COMMANDS, EXTENSIONS, module_of
 from crosstable.core.errors import CrosstableError
 
@@ -67,8 +68,6 @@ def root() -> None:
 @app.command()
 def version() -> None:
     """Print the version of crosstable."""
-    from crosstable import __version__
-
     typer.echo(__version__)
 
 
@@ -98,9 +97,8 @@ def loaded(module_name: str) -> dict[str, Any]:
 def full_command() -> LazyGroup:
     """The whole command line with every command loaded (tests walk it)."""
     command = root_command()
-    for _name, module, _help in COMMANDS:
-        for name, sub in loaded(module).items():
-            command.add_command(sub, name)
+    for name, module, _help in COMMANDS:
+        command.add_command(loaded(module)[name], name)
     return command
 
 

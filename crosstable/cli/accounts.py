@@ -35,9 +35,16 @@ from typing import Annotated, Any
 
 import typer
 
-from crosstable.cli.tournament import DbOption, TournamentOption, _actor, _current, _service
+from crosstable.cli.context import (
+    DbOption,
+    TournamentOption,
+    actor,
+    current_tournament,
+    open_service,
+)
 from crosstable.core.errors import RuleError
 from crosstable.service.accounts import Accounts, UserInfo
+from crosstable.store import open_store
 
 account_app = typer.Typer(
     help="Accounts: eligibility counts and their adjustment, the master status.",
@@ -61,8 +68,6 @@ def register(app: typer.Typer) -> None:
 @contextmanager
 def open_accounts(db: str | None) -> Iterator[Accounts]:
     """The accounts of the database ``db`` (closed at the end)."""
-    from crosstable.store import open_store
-
     store = open_store(db)
     try:
         yield Accounts(store)
@@ -151,7 +156,7 @@ def adjust_command(
     with open_accounts(db) as accounts:
         user = _find(accounts, username)
         accounts.adjust(
-            user.id, games=games, tournaments=tournaments, reason=reason, actor=by or _actor()
+            user.id, games=games, tournaments=tournaments, reason=reason, actor=by or actor()
         )
         _print_record(record_of(accounts, user), chosen)
 
@@ -174,7 +179,7 @@ def master_command(
         raise RuleError("say --grant or --revoke")
     with open_accounts(db) as accounts:
         user = _find(accounts, username)
-        accounts.set_master(user.id, grant, reason=reason, actor=by or _actor())
+        accounts.set_master(user.id, grant, reason=reason, actor=by or actor())
         _print_record(record_of(accounts, user), chosen)
 
 
@@ -187,15 +192,15 @@ def link_command(
 ) -> None:
     """The entry NUMBER of the tournament is this account's (its games count for it;
     fair play and the organisers' rule are checked, as when an organiser links it)."""
-    with _service(db) as service:
-        tid = _current(service, tournament)
+    with open_service(db) as service:
+        tid = current_tournament(service, tournament)
         if all(p.number != number for p in service.overview(tid).players):
             raise RuleError(
                 "tournament {tournament} has no entry {number}", tournament=tid, number=number
             )
         accounts = Accounts(service.store, clock=service.clock)
         user = _find(accounts, username)
-        accounts.link_entry(tid, number, user.id, actor=_actor())
+        accounts.link_entry(tid, number, user.id, actor=actor())
     typer.echo(f"tournament {tid}: entry {number} is @{user.username}'s")
 
 
@@ -252,11 +257,11 @@ def organisers_command(
     chosen = _format(shown)
     wanted: list[tuple[str, str | None]] = [(add, "organiser"), (helper, "helper"), (remove, None)]
     changes = [(name, role) for name, role in wanted if name]
-    with _service(db) as service:
-        tid = _current(service, tournament)
+    with open_service(db) as service:
+        tid = current_tournament(service, tournament)
         accounts = Accounts(service.store, clock=service.clock)
         for name, role in changes:
-            accounts.set_staff(tid, _find(accounts, name).id, role, actor=_actor())
+            accounts.set_staff(tid, _find(accounts, name).id, role, actor=actor())
         staff = staff_of(accounts, tid)
     if chosen == "json":
         typer.echo(json.dumps({"tournament": tid, "staff": staff}, ensure_ascii=False))

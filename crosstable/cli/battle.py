@@ -15,16 +15,16 @@ from typing import Annotated
 
 import typer
 
-from crosstable.cli.tournament import (
+from crosstable.cli.context import (
     DbOption,
     TournamentOption,
-    _actor,
-    _current,
-    _header,
-    _pairings,
-    _said,
-    _service,
+    actor,
     console,
+    current_tournament,
+    header,
+    open_service,
+    pairings,
+    said,
 )
 from crosstable.core import battle as rules
 from crosstable.core.errors import RuleError
@@ -42,9 +42,9 @@ def battle(
     db: DbOption = None,
 ) -> None:
     """Make the tournament battle chess (colours drawn before each game), or show its rules."""
-    with _service(db) as service:
-        tid = _current(service, tournament)
-        _header(service, tid)
+    with open_service(db) as service:
+        tid = current_tournament(service, tournament)
+        header(service, tid)
         details = dict(service.overview(tid).settings["regulations"] or {})
         if setup_minutes is None and seed is None and not off:
             _show(service, tid)
@@ -62,8 +62,8 @@ def battle(
                 if seed < 0:
                     raise RuleError(f"--seed {seed}: a seed is 0 or more")
                 details[rules.SEED] = str(seed)
-        change = service.edit_regulations(tid, details=details, actor=_actor())
-        _said(change.summary, change.replayed)
+        change = service.edit_regulations(tid, details=details, actor=actor())
+        said(change.summary, change.replayed)
         _show(service, tid)
 
 
@@ -87,12 +87,12 @@ def colours(
     db: DbOption = None,
 ) -> None:
     """Draw the colours of a battle-chess round now (recorded; `undo` takes it back)."""
-    with _service(db) as service:
-        tid = _current(service, tournament)
-        _header(service, tid)
-        change = service.draw_colours(tid, round_number, actor=_actor())
-        _said(change.summary, change.replayed)
-        _pairings(service, tid, round_number)
+    with open_service(db) as service:
+        tid = current_tournament(service, tournament)
+        header(service, tid)
+        change = service.draw_colours(tid, round_number, actor=actor())
+        said(change.summary, change.replayed)
+        pairings(service, tid, round_number)
 
 
 def register(app: typer.Typer) -> None:

@@ -62,21 +62,21 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
         "A player withdraws: their remaining games become forfeits (or are annulled, as the regulations' withdrawal rule says).",
     ),
     ("finish", "tournament", "Every game has a result: fix the final places."),
-    ("undo", "tournament", "Undo the last change (or, with --to N, everything after change #N)."),
+    ("undo", "history", "Undo the last change (or, with --to N, everything after change #N)."),
     (
         "history",
-        "tournament",
+        "history",
         "Every change, oldest first: who, when, what (struck through: undone).",
     ),
     ("show", "tournament", "Pairings with results, and the live standings."),
     (
         "export",
-        "tournament",
+        "exchange",
         "Export the whole tournament: JSON (with its history) or a FIDE TRF file.",
     ),
     (
         "import",
-        "tournament",
+        "exchange",
         "Import a tournament (JSON export with its history, or TRF); it becomes current.",
     ),
     (

@@ -9,18 +9,19 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from crosstable.cli.files import write_atomically
-from crosstable.cli.tournament import (
+from crosstable.cli.context import (
     CURRENT,
     DbOption,
     TournamentOption,
-    _actor,
-    _current,
-    _header,
-    _said,
-    _service,
+    actor,
     console,
+    current_tournament,
+    header,
+    open_service,
+    said,
 )
+from crosstable.cli.files import write_atomically
+from crosstable.cli.trf import echo_warnings, read_document
 from crosstable.core.errors import InputError, RuleError
 
 if TYPE_CHECKING:
@@ -36,8 +37,8 @@ def export(
     db: DbOption = None,
 ) -> None:
     """Export the whole tournament: JSON (with its history) or a FIDE TRF file."""
-    with _service(db) as service:
-        tid = _current(service, tournament)
+    with open_service(db) as service:
+        tid = current_tournament(service, tournament)
         if to == "json":
             text = json.dumps(service.export_json(tid), ensure_ascii=False, indent=2) + "\n"
         elif to in ("trf2026", "trf16"):
@@ -78,7 +79,7 @@ def import_(
     db: DbOption = None,
 ) -> None:
     """Import a tournament (JSON export with its history, or TRF); it becomes current."""
-    from crosstable.service.import_check import MAX_DOCUMENT_BYTES
+    from crosstable.service.import_check import MAX_DOCUMENT_BYTES  # deferred: service layer
 
     with file.open("rb") as stream:
         data = stream.read(MAX_DOCUMENT_BYTES + 1)
@@ -86,7 +87,7 @@ def import_(
         raise InputError(
             f"the file is larger than {MAX_DOCUMENT_BYTES // 2**20} MiB", source=str(file)
         )
-    with _service(db) as service:
+    with open_service(db) as service:
         if data.lstrip()[:1] == b"{":
             try:
                 document = json.loads(data.decode("utf-8-sig"))
@@ -103,17 +104,18 @@ def import_(
             tid = service.import_json(document, source=str(file))
             summary = f"tournament {tid} imported from {file} with its history"
         else:
-            from crosstable.cli.trf import echo_warnings, read_document
-
             parsed = read_document(file, lenient=lenient)  # (bounded as every TRF read is)
             echo_warnings(file, parsed)
             change = service.import_tournament(
-                parsed.tournament, actor=_actor(), source=str(file), headers=parsed.headers
+                parsed.tournament, actor=actor(), source=str(file), headers=parsed.headers
             )
             tid, summary = change.tournament_id, change.summary
         service.set_preference(CURRENT, str(tid))
-        _header(service, tid)
-        _said(summary)
+        header(service, tid)
+        said(summary)
 
 
-# -- output helpers ------------------------------------------------------------------
+def register(app: typer.Typer) -> None:
+    """Add ``crosstable export`` and ``crosstable import`` to ``app``."""
+    app.command("export")(export)
+    app.command("import")(import_)

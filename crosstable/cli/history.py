@@ -12,15 +12,15 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from crosstable.cli.tournament import (
+from crosstable.cli.context import (
     DbOption,
     TournamentOption,
-    _actor,
-    _current,
-    _header,
-    _said,
-    _service,
+    actor,
     console,
+    current_tournament,
+    header,
+    open_service,
+    said,
 )
 
 
@@ -44,27 +44,27 @@ def undo(
 
     Reopening a finished tournament (taking back its finish) needs --reason and --yes.
     """
-    from crosstable.service.history import ReopeningError
+    from crosstable.service.history import ReopeningError  # deferred: service layer
 
-    with _service(db) as service:
-        tid = _current(service, tournament)
-        _header(service, tid)
+    with open_service(db) as service:
+        tid = current_tournament(service, tournament)
+        header(service, tid)
         try:
             change = (
-                service.undo(tid, actor=_actor(), reason=reason, confirm=yes)
+                service.undo(tid, actor=actor(), reason=reason, confirm=yes)
                 if to is None
-                else service.revert_to(tid, to, actor=_actor(), reason=reason, confirm=yes)
+                else service.revert_to(tid, to, actor=actor(), reason=reason, confirm=yes)
             )
         except ReopeningError as refused:
             raise ReopeningError(f"{refused} (--reason TEXT --yes)") from None
-        _said(change.summary, change.replayed)
+        said(change.summary, change.replayed)
 
 
 def history(tournament: TournamentOption = None, db: DbOption = None) -> None:
     """Every change, oldest first: who, when, what (struck through: undone)."""
-    with _service(db) as service:
-        tid = _current(service, tournament)
-        _header(service, tid)
+    with open_service(db) as service:
+        tid = current_tournament(service, tournament)
+        header(service, tid)
         table = Table("#", "when", "who", "what")
         for item in service.history(tid):
             what = item.summary
@@ -73,3 +73,9 @@ def history(tournament: TournamentOption = None, db: DbOption = None) -> None:
                 str(item.seq), item.at[:19].replace("T", " "), item.actor, what, style=style
             )
         console.print(table)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``crosstable undo`` and ``crosstable history`` to ``app``."""
+    app.command()(undo)
+    app.command()(history)

@@ -10,8 +10,15 @@ from typing import Annotated
 
 import typer
 
+from crosstable.cli.context import (
+    DbOption,
+    TournamentOption,
+    actor,
+    current_tournament,
+    open_service,
+    said,
+)
 from crosstable.cli.files import write_atomically
-from crosstable.cli.tournament import DbOption, TournamentOption, _actor, _current, _said, _service
 from crosstable.core.errors import InputError
 
 pgn_app = typer.Typer(
@@ -35,8 +42,8 @@ def export(
     db: DbOption = None,
 ) -> None:
     """The tournament's games as one PGN: Seven Tag Roster, Round "r.b", Elo, FIDE ids."""
-    with _service(db) as service:
-        text = service.export_pgn(_current(service, tid))
+    with open_service(db) as service:
+        text = service.export_pgn(current_tournament(service, tid))
     if output is None:
         typer.echo(text, nl=False)
     else:
@@ -58,7 +65,7 @@ def import_file(
     db: DbOption = None,
 ) -> None:
     """Store the moves (and results not yet recorded) of the games in a PGN file."""
-    from crosstable.formats.pgn import MAX_PGN_BYTES
+    from crosstable.formats.pgn import MAX_PGN_BYTES  # deferred: python-chess (start-up time)
 
     source = str(file)
     if board is not None and round_number is None:
@@ -76,14 +83,14 @@ def import_file(
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
         text = raw.decode("latin-1")
-    with _service(db) as service:
-        tid = _current(service, tournament)
+    with open_service(db) as service:
+        tid = current_tournament(service, tournament)
         if board is not None and round_number is not None:
             change = service.record_moves(
-                tid, round_number, board, text, actor=_actor(), source=source
+                tid, round_number, board, text, actor=actor(), source=source
             )
         else:
             change = service.import_pgn(
-                tid, text, round_number=round_number, actor=_actor(), source=source
+                tid, text, round_number=round_number, actor=actor(), source=source
             )
-    _said(change.summary, change.replayed)
+    said(change.summary, change.replayed)

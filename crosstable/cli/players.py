@@ -12,15 +12,15 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from crosstable.cli.tournament import (
+from crosstable.cli.context import (
     DbOption,
     TournamentOption,
-    _actor,
-    _current,
-    _header,
-    _said,
-    _service,
+    actor,
     console,
+    current_tournament,
+    header,
+    open_service,
+    said,
 )
 from crosstable.core.errors import RuleError
 
@@ -42,15 +42,15 @@ def player_add(
     db: DbOption = None,
 ) -> None:
     """Register a player (before round 1)."""
-    from crosstable.service import PlayerInfo
-    from crosstable.service.players import duplicate_names
+    from crosstable.service import PlayerInfo  # deferred: the service layer (start-up time)
+    from crosstable.service.players import duplicate_names  # deferred: service layer
 
     info = PlayerInfo(name, rating, title, federation, fide_id, birth_date, sex, team, club)
-    with _service(db) as service:
-        tid = _current(service, tournament)
-        _header(service, tid)
+    with open_service(db) as service:
+        tid = current_tournament(service, tournament)
+        header(service, tid)
         registered = [p.name for p in service.overview(tid).players]
-        _said(service.add_player(tid, info, actor=_actor()).summary)
+        said(service.add_player(tid, info, actor=actor()).summary)
         for warning in duplicate_names(registered, [info.name]):  # a warning, not a refusal
             typer.echo(f"warning: {warning}", err=True)
 
@@ -58,9 +58,9 @@ def player_add(
 @player_app.command("list")
 def player_list(tournament: TournamentOption = None, db: DbOption = None) -> None:
     """The players: registration number, starting number, rating, status."""
-    with _service(db) as service:
-        tid = _current(service, tournament)
-        _header(service, tid)
+    with open_service(db) as service:
+        tid = current_tournament(service, tournament)
+        header(service, tid)
         clubs = {n: info.club for n, info in service.player_details(tid).items()}
         shown = any(clubs.values())  # a club column only when someone has a club
         table = Table("no.", "start", "name", "rating", "title", "fed", "status")
@@ -123,11 +123,11 @@ def player_edit(
             "player edit: say what changes, e.g. --name, --rating, --title, --federation, "
             "--fide-id, --birth-date, --sex or --club"
         )
-    with _service(db) as service:
-        tid = _current(service, tournament)
-        _header(service, tid)
-        change = service.edit_player(tid, number, actor=_actor(), **values)
-        _said(change.summary, change.replayed)
+    with open_service(db) as service:
+        tid = current_tournament(service, tournament)
+        header(service, tid)
+        change = service.edit_player(tid, number, actor=actor(), **values)
+        said(change.summary, change.replayed)
 
 
 def _rating(text: str) -> int | None:
@@ -147,10 +147,10 @@ def player_remove(
     db: DbOption = None,
 ) -> None:
     """Remove a player before round 1 (after the start a player withdraws instead)."""
-    with _service(db) as service:
-        tid = _current(service, tournament)
-        _header(service, tid)
-        _said(service.remove_player(tid, number, actor=_actor()).summary)
+    with open_service(db) as service:
+        tid = current_tournament(service, tournament)
+        header(service, tid)
+        said(service.remove_player(tid, number, actor=actor()).summary)
 
 
 def register(app: typer.Typer) -> None:

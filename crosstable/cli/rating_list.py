@@ -15,15 +15,16 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from crosstable.cli.tournament import (
+from crosstable.cli import counted
+from crosstable.cli.context import (
     DbOption,
     TournamentOption,
-    _actor,
-    _current,
-    _header,
-    _said,
-    _service,
+    actor,
     console,
+    current_tournament,
+    header,
+    open_service,
+    said,
 )
 from crosstable.core.errors import InputError
 
@@ -53,13 +54,13 @@ def import_list(
     db: DbOption = None,
 ) -> None:
     """Import (upsert) every player of a rating list; bad lines are skipped and listed."""
-    from crosstable.service.rating_lists import RatingLists
+    from crosstable.service.rating_lists import RatingLists  # deferred: service layer
 
     if kind is not None and kind.strip().lower() not in _KINDS:
         raise InputError(
             "--type {value}: use standard, rapid or blitz", value=repr(kind), source="options"
         )
-    with _service(db) as service:
+    with open_service(db) as service:
         report = RatingLists(service).import_file(
             file, kind=None if kind is None else kind.strip().lower()
         )
@@ -67,9 +68,8 @@ def import_list(
         typer.echo(f"skipped: {problem}", err=True)
     if report.skipped > len(report.problems):
         typer.echo(f"skipped: … {report.skipped - len(report.problems)} more", err=True)
-    from crosstable.cli import counted
 
-    _said(
+    said(
         f"{counted(report.players, 'player')} imported from {report.source} ({report.format}); "
         f"{counted(report.skipped, 'line')} skipped; "
         f"{counted(report.total, 'player')} in the stored lists"
@@ -84,13 +84,13 @@ def find(
     db: DbOption = None,
 ) -> None:
     """Look a player up in the imported lists by FIDE id or by name."""
-    from crosstable.service.rating_lists import RatingLists
+    from crosstable.service.rating_lists import RatingLists  # deferred: service layer
 
     if output not in ("table", "json"):
         raise InputError(
             "--format {value}: use table or json", value=repr(output), source="options"
         )
-    with _service(db) as service:
+    with open_service(db) as service:
         found = RatingLists(service).find(text, limit=limit)
     if output == "json":
         typer.echo(json.dumps([p.as_json() for p in found], ensure_ascii=False, indent=2))
@@ -120,12 +120,12 @@ def add(
 ) -> None:
     """Register the list's player: name, title, federation, birth year, sex and the
     rating of the event's type (from its time control) come from the list."""
-    from crosstable.service.rating_lists import RatingLists
+    from crosstable.service.rating_lists import RatingLists  # deferred: service layer
 
-    with _service(db) as service:
-        tid = _current(service, tournament)
-        _header(service, tid)
-        _said(RatingLists(service).add_player(tid, fide_id, actor=_actor(), club=club).summary)
+    with open_service(db) as service:
+        tid = current_tournament(service, tournament)
+        header(service, tid)
+        said(RatingLists(service).add_player(tid, fide_id, actor=actor(), club=club).summary)
 
 
 @rating_list_app.command("update")
@@ -136,10 +136,10 @@ def update(
     db: DbOption = None,
 ) -> None:
     """Set every player's rating to the imported list's (before round 1; recorded, undoable)."""
-    from crosstable.service.rating_lists import RatingLists
+    from crosstable.service.rating_lists import RatingLists  # deferred: service layer
 
-    with _service(db) as service:
-        tid = _current(service, tournament)
-        _header(service, tid)
-        change = RatingLists(service).update_ratings(tid, actor=_actor())
-        _said(change.summary, change.replayed)
+    with open_service(db) as service:
+        tid = current_tournament(service, tournament)
+        header(service, tid)
+        change = RatingLists(service).update_ratings(tid, actor=actor())
+        said(change.summary, change.replayed)

@@ -19,16 +19,17 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.table import Table
 
-from crosstable.cli.tournament import (
+from crosstable.cli import battle
+from crosstable.cli.context import (
     DbOption,
     TournamentOption,
-    _actor,
-    _current,
-    _header,
-    _pairings,
-    _said,
-    _service,
+    actor,
     console,
+    current_tournament,
+    header,
+    open_service,
+    pairings,
+    said,
 )
 from crosstable.core.errors import RuleError
 from crosstable.core.model import System
@@ -77,8 +78,8 @@ def pair_round(
     if output not in ("table", "json"):
         raise RuleError(f"--format {output!r}: use table or json")
     changes = list(board or [])
-    with _service(db) as service:
-        tid = _current(service, tournament)
+    with open_service(db) as service:
+        tid = current_tournament(service, tournament)
         system = service.overview(tid).settings["system"]
         if system == System.KNOCKOUT.value:
             if changes or bye is not None or allow_rematch:
@@ -94,8 +95,8 @@ def pair_round(
             if output == "json":
                 typer.echo(json.dumps(earlier.data | {"seq": earlier.seq, "replayed": True}))
                 return
-            _header(service, tid)
-            _said(earlier.summary, replayed=True)
+            header(service, tid)
+            said(earlier.summary, replayed=True)
             return
         proposal = service.propose_round(tid)
         manual = bool(changes) or bye is not None
@@ -109,15 +110,15 @@ def pair_round(
                 boards if manual else None,
                 pab if manual else None,
                 allow_rematch=allow_rematch,
-                actor=_actor(),
+                actor=actor(),
                 idempotency_key=key,
             )
             if output == "json":
                 typer.echo(json.dumps(change.data | {"seq": change.seq}))
                 return
-            _header(service, tid)
-            _said(change.summary, change.replayed)
-            _pairings(service, tid, int(change.data["round"]))
+            header(service, tid)
+            said(change.summary, change.replayed)
+            pairings(service, tid, int(change.data["round"]))
             return
         if output == "json":
             shown = proposal.as_json() | {
@@ -129,7 +130,7 @@ def pair_round(
             }
             typer.echo(json.dumps(shown))
             return
-        _header(service, tid)
+        header(service, tid)
         _show_proposal(service, tid, proposal, boards, pab, warnings)
 
 
@@ -207,14 +208,14 @@ def _show_proposal(
 
 def _knockout(service: Service, tid: int, output: str) -> None:
     before = {g.round for g in service.overview(tid).games}
-    change = service.pair_next_round(tid, actor=_actor())
+    change = service.pair_next_round(tid, actor=actor())
     if output == "json":
         typer.echo(json.dumps(change.data | {"seq": change.seq, "summary": change.summary}))
         return
-    _header(service, tid)
-    _said(change.summary, change.replayed)
+    header(service, tid)
+    said(change.summary, change.replayed)
     for number in sorted({g.round for g in service.overview(tid).games} - before):
-        _pairings(service, tid, number)
+        pairings(service, tid, number)
 
 
 def bye(
@@ -228,20 +229,18 @@ def bye(
     db: DbOption = None,
 ) -> None:
     """Swiss: a player will not play a round (a bye), or with --cancel will after all."""
-    with _service(db) as service:
-        tid = _current(service, tournament)
-        _header(service, tid)
+    with open_service(db) as service:
+        tid = current_tournament(service, tournament)
+        header(service, tid)
         if cancel:
-            change = service.cancel_bye(tid, start_number, round_number, actor=_actor())
+            change = service.cancel_bye(tid, start_number, round_number, actor=actor())
         else:
-            change = service.request_bye(tid, start_number, round_number, kind, actor=_actor())
-        _said(change.summary, change.replayed)
+            change = service.request_bye(tid, start_number, round_number, kind, actor=actor())
+        said(change.summary, change.replayed)
 
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to ``app``."""
     app.command("pair-round")(pair_round)
     app.command("bye")(bye)
-    from crosstable.cli import battle  # battle chess (issue 12 item 1)
-
-    battle.register(app)
+    battle.register(app)  # battle chess's commands

@@ -17,15 +17,15 @@ import typer
 from rich.table import Table
 
 from crosstable.cli import counted
-from crosstable.cli.tournament import (
+from crosstable.cli.context import (
     DbOption,
     TournamentOption,
-    _actor,
-    _current,
-    _header,
-    _said,
-    _service,
+    actor,
     console,
+    current_tournament,
+    header,
+    open_service,
+    said,
 )
 from crosstable.core.errors import RuleError
 
@@ -76,7 +76,7 @@ def knockout_stage(
     groups (--tournament: any group), or show the event (--show)."""
     if output not in ("table", "json"):
         raise RuleError(f"--format {output!r}: use table or json")
-    with _service(db) as service:
+    with open_service(db) as service:
         if link is not None:
             ids = _ids(link)
             view = service.link_group_stage(
@@ -86,18 +86,18 @@ def knockout_stage(
                 match_format=match_format,
                 tie_rule=tie_rule,
                 third_place=third_place,
-                actor=_actor(),
+                actor=actor(),
             )
             _show(view, output)
             return
-        tid = _current(service, tournament)
+        tid = current_tournament(service, tournament)
         found = service.stage_of(tid)
         if found is None:
             raise RuleError(f"tournament {tid} is not part of a group stage")
         if show:
             _show(found, output)
             return
-        change = service.create_knockout_stage(tid, actor=_actor(), lots_seed=lots_seed)
+        change = service.create_knockout_stage(tid, actor=actor(), lots_seed=lots_seed)
         data = change.data
         if output == "json":
             answer = {
@@ -109,8 +109,8 @@ def knockout_stage(
             answer["round_1"] = _pairs(data["lines"])
             typer.echo(json.dumps(answer, ensure_ascii=False))
             return
-        _header(service, change.tournament_id)
-        _said(change.summary)
+        header(service, change.tournament_id)
+        said(change.summary)
         console.print(_qualifiers_table(data["qualifiers"]))
         console.print(_bracket_table(data["qualifiers"], data["lines"]))
         console.print(

@@ -1,94 +1,45 @@
-"""Running a tournament from the terminal: ``crosstable new``, ``player add``, ``draw``,
-``start``, ``result``, ``withdraw``, ``undo``, ``history``, ``export``, ``import``…
+"""Running a tournament from the terminal: ``crosstable new``, ``use``, ``tournaments``,
+``draw``, ``start``, ``result``, ``withdraw``, ``finish`` and ``show`` (``player`` is in
+:mod:`crosstable.cli.players`, ``undo`` and ``history`` in :mod:`crosstable.cli.history`,
+``export`` and ``import`` in :mod:`crosstable.cli.exchange`).
 
 Every command works on the database named by ``--db`` (or ``CROSSTABLE_DB``, or
 the per-user default file) and on the tournament named by ``--tournament`` (or
 the current one: the last created, imported or chosen with ``crosstable use``),
-which every output names in its first line.
+which every output names in its first line (:mod:`crosstable.cli.context`).
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import getpass
-import os
-from collections.abc import Iterator
-from contextlib import contextmanager
 from fractions import Fraction
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console
 from rich.table import Table
-from rich.text import Text
 
+from crosstable.cli.context import (
+    CURRENT,
+    DbOption,
+    TournamentOption,
+    actor,
+    console,
+    current_tournament,
+    header,
+    open_service,
+    pairings,
+    said,
+)
+from crosstable.core import battle as battle_rules
+from crosstable.core.duration import parse_time_control
 from crosstable.core.errors import RuleError
 from crosstable.core.model import LotsMethod, RulesEdition, System, WithdrawalRule
 from crosstable.core.scoring import PointSystem, points
+from crosstable.core.system_settings import SettingError
+from crosstable.core.tiebreaks.presets import buchholz_warnings, preset_or_codes
 
 if TYPE_CHECKING:  # the store and services load only when a command needs them
     from crosstable.service import Service
-
-CURRENT = "cli.current_tournament"
-
-DbOption = Annotated[
-    str | None,
-    typer.Option("--db", envvar="CROSSTABLE_DB", help="Database file or postgresql:// URL."),
-]
-TournamentOption = Annotated[
-    int | None,
-    typer.Option("--tournament", "-t", help="Tournament id (default: the current one)."),
-]
-
-console = Console(highlight=False, soft_wrap=True)
-
-
-@contextmanager
-def _service(db: str | None) -> Iterator[Service]:
-    from crosstable.cli.backup import safeguarded  # a backup before risky changes
-    from crosstable.service import Service
-    from crosstable.store import open_store
-
-    store = open_store(db)
-    try:
-        yield safeguarded(Service(store))
-    finally:
-        store.close()
-
-
-def _actor() -> str:
-    name = os.environ.get("CROSSTABLE_ACTOR")
-    if name:
-        return name
-    try:
-        return getpass.getuser()
-    except (KeyError, OSError):  # pragma: no cover - no user name on this system
-        return ""
-
-
-def _current(service: Service, tournament: int | None) -> int:
-    if tournament is not None:
-        service.overview(tournament)  # a clear error when there is none
-        return tournament
-    remembered = service.preference(CURRENT)
-    if remembered is not None:
-        return int(remembered)
-    listed = service.tournaments()
-    if len(listed) == 1:
-        return listed[0].id
-    if not listed:
-        raise RuleError("there is no tournament yet: create one with `crosstable new NAME`")
-    raise RuleError("several tournaments: say which with --tournament ID (see `crosstable use`)")
-
-
-def _header(service: Service, tid: int) -> None:
-    view = service.overview(tid)
-    console.print(f"[bold]#{view.id} {view.name}[/bold] [dim]({view.status})[/dim]")
-
-
-def _said(summary: str, replayed: bool = False) -> None:
-    console.print(Text.assemble(("unchanged: " if replayed else "", "yellow"), summary))
-
 
 # -- commands ------------------------------------------------------------------------
 
@@ -187,8 +138,7 @@ def new(
     db: DbOption = None,
 ) -> None:
     """Create a tournament from its regulations; it becomes the current one."""
-    from crosstable.core.tiebreaks.presets import buchholz_warnings, preset_or_codes
-    from crosstable.service import Regulations
+    from crosstable.service import Regulations  # deferred: the service layer (start-up time)
 
     chosen = _choice(System, _SYSTEM_ALIASES.get(system.strip().lower(), system), "system")
     details = _system_details(
@@ -211,8 +161,6 @@ def new(
         if value.strip():
             details[key] = value.strip()
     if time_control.strip():  # refused here as the wizard and the API refuse it
-        from crosstable.core.duration import parse_time_control
-
         parse_time_control(time_control)
     if finish not in ("auto", "confirm"):
         raise RuleError(f"--finish {finish!r}: use auto or confirm")
@@ -228,8 +176,6 @@ def new(
     if setup_minutes is not None and not battle:
         raise RuleError("--setup-minutes is for battle chess: add --battle")
     if battle:
-        from crosstable.core import battle as battle_rules
-
         details[battle_rules.VARIANT] = battle_rules.BATTLE
         if setup_minutes is not None:
             details[battle_rules.SETUP_MINUTES] = str(setup_minutes)
@@ -249,13 +195,13 @@ def new(
         start_date=_date(start_date, "--start-date"),
         end_date=_date(end_date, "--end-date"),
     )
-    with _service(db) as service:
-        change = service.create_tournament(regulations, actor=_actor())
+    with open_service(db) as service:
+        change = service.create_tournament(regulations, actor=actor())
         for warning in buchholz_warnings(chosen, regulations.tiebreaks):  # R-X-8
             typer.echo(f"warning: {warning}", err=True)
         service.set_preference(CURRENT, str(change.tournament_id))
-        _header(service, change.tournament_id)
-        _said(change.summary)
+        header(service, change.tournament_id)
+        said(change.summary)
 
 
 def use(
@@ -263,16 +209,16 @@ def use(
     db: DbOption = None,
 ) -> None:
     """Make a tournament the current one."""
-    with _service(db) as service:
+    with open_service(db) as service:
         service.overview(tournament)
         service.set_preference(CURRENT, str(tournament))
-        _header(service, tournament)
+        header(service, tournament)
         console.print("is now the current tournament")
 
 
 def tournaments(db: DbOption = None) -> None:
     """List the tournaments in the database (* marks the current one)."""
-    with _service(db) as service:
+    with open_service(db) as service:
         current = service.preference(CURRENT)
         table = Table("", "id", "name", "system", "players", "status", "changes")
         for t in service.tournaments():
@@ -298,21 +244,21 @@ def draw(
     if by not in methods:
         raise RuleError(f"--by {by!r}: use lot, rating or hand")
     numbers = tuple(_int(part, "--order") for part in order.split(",") if part.strip())
-    with _service(db) as service:
-        tid = _current(service, tournament)
-        _header(service, tid)
-        change = service.draw_lots(tid, methods[by], seed=seed, order=numbers, actor=_actor())
-        _said(change.summary)
+    with open_service(db) as service:
+        tid = current_tournament(service, tournament)
+        header(service, tid)
+        change = service.draw_lots(tid, methods[by], seed=seed, order=numbers, actor=actor())
+        said(change.summary)
 
 
 def start(tournament: TournamentOption = None, db: DbOption = None) -> None:
     """Start the tournament: a round robin's schedule (FIDE Berger tables), a Swiss's
     rounds and initial colour, a knockout's bracket."""
-    with _service(db) as service:
-        tid = _current(service, tournament)
-        change = service.start(tid, actor=_actor())
-        _header(service, tid)  # as every command: the header first, then what happened
-        _said(change.summary)
+    with open_service(db) as service:
+        tid = current_tournament(service, tournament)
+        change = service.start(tid, actor=actor())
+        header(service, tid)  # as every command: the header first, then what happened
+        said(change.summary)
         view = service.overview(tid)
         system = view.settings["system"]
         if system == System.SWISS_DUTCH.value:
@@ -321,7 +267,7 @@ def start(tournament: TournamentOption = None, db: DbOption = None) -> None:
         # a knockout sets up every game of its first matches; a round robin shows round 1
         last = max((g.round for g in view.games), default=1)
         for number in range(1, (last if system == System.KNOCKOUT.value else 1) + 1):
-            _pairings(service, tid, number)
+            pairings(service, tid, number)
 
 
 def result(
@@ -341,18 +287,18 @@ def result(
     db: DbOption = None,
 ) -> None:
     """Record the result of a game (with --correct: change a recorded one)."""
-    with _service(db) as service:
-        tid = _current(service, tournament)
-        _header(service, tid)
+    with open_service(db) as service:
+        tid = current_tournament(service, tournament)
+        header(service, tid)
         if correct:
             change = service.correct_result(
-                tid, round_number, board, value, actor=_actor(), idempotency_key=key
+                tid, round_number, board, value, actor=actor(), idempotency_key=key
             )
         else:
             change = service.record_result(
-                tid, round_number, board, value, actor=_actor(), idempotency_key=key
+                tid, round_number, board, value, actor=actor(), idempotency_key=key
             )
-        _said(change.summary, change.replayed)
+        said(change.summary, change.replayed)
 
 
 def withdraw(
@@ -363,19 +309,19 @@ def withdraw(
 ) -> None:
     """A player withdraws: their remaining games become forfeits (or are annulled, as the
     regulations' withdrawal rule says)."""
-    with _service(db) as service:
-        tid = _current(service, tournament)
-        _header(service, tid)
-        change = service.withdraw(tid, start_number, from_round=from_round, actor=_actor())
-        _said(change.summary)
+    with open_service(db) as service:
+        tid = current_tournament(service, tournament)
+        header(service, tid)
+        change = service.withdraw(tid, start_number, from_round=from_round, actor=actor())
+        said(change.summary)
 
 
 def finish(tournament: TournamentOption = None, db: DbOption = None) -> None:
     """Every game has a result: fix the final places."""
-    with _service(db) as service:
-        tid = _current(service, tournament)
-        _header(service, tid)
-        _said(service.finish(tid, actor=_actor()).summary)
+    with open_service(db) as service:
+        tid = current_tournament(service, tournament)
+        header(service, tid)
+        said(service.finish(tid, actor=actor()).summary)
         view = service.overview(tid)
         if view.settings["system"] != System.KNOCKOUT.value:
             _standings(service, tid)
@@ -396,50 +342,17 @@ def show(
     db: DbOption = None,
 ) -> None:
     """Pairings with results, and the live standings."""
-    with _service(db) as service:
-        tid = _current(service, tournament)
-        _header(service, tid)
+    with open_service(db) as service:
+        tid = current_tournament(service, tournament)
+        header(service, tid)
         if round_number is not None:
             numbers = [round_number]
         else:  # the rounds paired so far (not those holding only byes asked for ahead)
             paired = service.tournament(tid).rounds
             numbers = [r.number for r in paired if r.games or _pairing_byes(r.byes)]
         for number in numbers:
-            _pairings(service, tid, number)
+            pairings(service, tid, number)
         _standings(service, tid)
-
-
-def _pairings(service: Service, tid: int, number: int) -> None:
-    view = service.overview(tid)
-    table = Table("board", "white", "", "black", title=f"round {number}", title_justify="left")
-    for g in view.games:
-        if g.round != number:
-            continue
-        shown = g.result or ("disputed" if g.disputed else "")
-        if not g.result and not g.disputed and (g.white_report or g.black_report):
-            shown = f"reported {g.white_report or g.black_report}"
-        table.add_row(str(g.board), f"{g.white} {g.white_name}", shown, f"{g.black} {g.black_name}")
-    names = {p.start: p.name for p in view.players}
-    for rnd in service.tournament(tid).rounds:
-        if rnd.number != number:
-            continue
-        gone = {p.start: p.withdrawn_from for p in view.players if p.withdrawn_from}
-        for bye in sorted(rnd.byes, key=lambda b: b.player):
-            label = BYE_LABELS.get(bye.kind.value, bye.kind.value)
-            if bye.kind.value == "Z" and gone.get(bye.player, number + 1) <= number:
-                label = "withdrew"
-            table.add_row("", f"{bye.player} {names.get(bye.player, '')}", label, "")
-    console.print(table)
-
-
-#: how a round without an opponent is shown
-BYE_LABELS = {
-    "free": "free",
-    "U": "PAB",
-    "H": "half-point bye",
-    "Z": "zero-point bye",
-    "F": "full-point bye",
-}
 
 
 def _pairing_byes(byes: Any) -> bool:
@@ -514,8 +427,7 @@ def _system_details(
         given = [option for option, used in options.items() if used]
         if given and system is not wanted:
             raise RuleError(f"{given[0]} is for {what}, not a {system.value}")
-    from crosstable.core.system_settings import SettingError
-    from crosstable.service.formats import system_details
+    from crosstable.service.formats import system_details  # deferred: service layer
 
     try:  # the wizard's function: the same choice makes the same regulations
         return system_details(
@@ -564,13 +476,9 @@ def _date(text: str | None, option: str) -> dt.date | None:
 
 
 def register(app: typer.Typer) -> None:
-    """Add this module's commands to ``app``."""
-    from crosstable.cli.history import history, undo
-
-    for function in (new, use, tournaments, draw, start, result, withdraw, finish, undo, history):
+    """Add this module's commands to ``app`` (``undo`` and ``history`` are
+    :mod:`crosstable.cli.history`'s, ``export`` and ``import``
+    :mod:`crosstable.cli.exchange`'s)."""
+    for function in (new, use, tournaments, draw, start, result, withdraw, finish):
         app.command()(function)
     app.command("show")(show)
-    from crosstable.cli.exchange import export, import_
-
-    app.command("export")(export)
-    app.command("import")(import_)
