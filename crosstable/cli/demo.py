@@ -25,9 +25,14 @@ from typing import Annotated
 
 import typer
 
+from crosstable.cli import serve as server
 from crosstable.core.errors import CrosstableError, RuleError
 from crosstable.core.model import GameResult, Tournament
 from crosstable.core.schedule import berger_table
+from crosstable.core.standings import compute_standings, crosstable_view
+from crosstable.core.standings.compare import explain_player, why
+from crosstable.core.tiebreaks.presets import PRESETS
+from crosstable.formats.trf import parse_trf
 
 EXAMPLE = "club_rr6.trf"
 
@@ -79,9 +84,12 @@ def demo(
     if serve:
         check_port(host, port)  # before anything is printed or touched
     if series:
-        from crosstable.cli.demo_series import series_demo
+        from crosstable.cli.demo_series import series_demo  # deferred: service and web layers
 
-        series_demo(db, host, port, serve=serve, reset=reset)
+        database = demo_database(db)
+        if reset:
+            remove_database(database)
+        series_demo(database, host, port, serve=serve, reset=reset)
         return
     typer.echo(render_example())
     if serve:
@@ -90,11 +98,6 @@ def demo(
 
 def render_example() -> str:
     """The example as text: pairing lists with results, crosstable, one SB explained."""
-    from crosstable.core.standings import compute_standings, crosstable_view
-    from crosstable.core.standings.compare import explain_player, why
-    from crosstable.core.tiebreaks.presets import PRESETS
-    from crosstable.formats.trf import parse_trf
-
     document = parse_trf(example_text(), source=EXAMPLE)
     tournament = document.tournament
     title = tournament.name or "Demo round robin"
@@ -170,7 +173,7 @@ def demo_database(db: str | None) -> str:
 
 def remove_database(database: str) -> None:
     """Delete a SQLite demo database and its journal files (``--reset``)."""
-    from crosstable.store import resolve_url
+    from crosstable.store import resolve_url  # deferred: SQLAlchemy (start-up time)
 
     url = resolve_url(database)
     if not url.startswith("sqlite:///") or url == "sqlite:///:memory:":
@@ -182,10 +185,9 @@ def remove_database(database: str) -> None:
 
 def _serve(db: str | None, host: str, port: int, *, reset: bool = False) -> None:
     try:
-        from crosstable.cli.serve import run
-        from crosstable.service import Service
-        from crosstable.store import open_store
-        from crosstable.web.demo import build_demo, find_demo
+        from crosstable.service import Service  # deferred: the service layer (start-up time)
+        from crosstable.store import open_store  # deferred: SQLAlchemy (start-up time)
+        from crosstable.web.demo import build_demo, find_demo  # deferred: web layer
     except ImportError as error:
         typer.echo(
             f"\nThe web demo needs the web extra: pip install 'crosstable[web]' ({error.name})"
@@ -214,4 +216,4 @@ def _serve(db: str | None, host: str, port: int, *, reset: bool = False) -> None
         f"Sign in as {made['username']} / {made['password']}\n"
         "Stop with Ctrl-C."
     )
-    run(database, host=host, port=port, banner=banner)
+    server.run(database, host=host, port=port, banner=banner)

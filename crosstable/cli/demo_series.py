@@ -13,22 +13,16 @@ import random
 
 import typer
 
+from crosstable.cli import serve as server
+from crosstable.service import Service
+from crosstable.store import open_store
+from crosstable.web.demo import PASSWORD, USERNAME
+from crosstable.web.demo_series import DemoClock, build_series_demo, find_series_demo, summary
 
-def series_demo(db: str | None, host: str, port: int, *, serve: bool, reset: bool) -> None:
-    from crosstable.cli.demo import demo_database, remove_database
-    from crosstable.service import Service
-    from crosstable.store import open_store
-    from crosstable.web.demo import PASSWORD, USERNAME
-    from crosstable.web.demo_series import (
-        DemoClock,
-        build_series_demo,
-        find_series_demo,
-        summary,
-    )
 
-    database = demo_database(db)
-    if reset:
-        remove_database(database)
+def series_demo(database: str, host: str, port: int, *, serve: bool, reset: bool) -> None:
+    """Simulate the season in ``database`` (already emptied when ``reset``), unless it
+    holds it already; print its summary; then serve the demo unless ``serve`` is false."""
     now = dt.datetime.now(dt.UTC).replace(microsecond=0)
     store = open_store(database)
     with store:
@@ -47,12 +41,10 @@ def series_demo(db: str | None, host: str, port: int, *, serve: bool, reset: boo
     typer.echo("\n".join([*lines, "", said]))
     if not serve:
         return
-    from crosstable.cli.serve import run
-
     url = f"http://{host}:{port}"
     banner = (
         f"\nSeries demo: {url}{made['path']}  (editions, groups, qualifiers, notifications)\n"
         f"Sign in as {USERNAME} / {PASSWORD}\n"
         "Stop with Ctrl-C."
     )
-    run(database, host=host, port=port, banner=banner)
+    server.run(database, host=host, port=port, banner=banner)
