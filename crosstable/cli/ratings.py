@@ -19,7 +19,8 @@ from typing import Annotated
 
 import typer
 
-from crosstable.cli.trf import Lenient
+from crosstable.cli.standings import start_numbers
+from crosstable.cli.trf import Lenient, echo_warnings, read_document
 from crosstable.core.duration import parse_time_control
 from crosstable.core.errors import InputError, RuleError
 from crosstable.core.norms import check_json, large_swiss, tournament_norms
@@ -79,8 +80,6 @@ def ratings(
 ) -> None:
     """FIDE rating changes (B.02): per player games rated, expected score, K, change,
     TPR, average rating of opponents; first-rating figures for unrated players."""
-    from crosstable.cli.trf import echo_warnings, read_document
-
     _format(output)
     kind = None if rating_type is None else TYPES.get(rating_type.strip().lower())
     if rating_type is not None and kind is None:
@@ -94,7 +93,7 @@ def ratings(
     kind, kind_from = _rating_type(file, _time_control(document), kind)
     size = len(document.tournament.players)
     history: dict[int, PlayerHistory] = {}
-    for start in _starts(new, size, "--new"):
+    for start in start_numbers(new, size, "--new"):
         history[start] = PlayerHistory(rated_games_before=0)
     for start, value in _pairs(period, size, "--period-games", "N", 0, 999).items():
         history[start] = replace(history.get(start, PlayerHistory()), games_in_period=value)
@@ -144,8 +143,6 @@ def norms(
     lenient: Lenient = False,
 ) -> None:
     """Title norms (B.01): who made a GM/IM/WGM/WIM norm or can still make one."""
-    from crosstable.cli.trf import echo_warnings, read_document
-
     _format(output)
     if rounds is not None and not 1 <= rounds <= 99:
         raise InputError("--rounds {rounds}: give 1 to 99", rounds=rounds, source="options")
@@ -295,12 +292,6 @@ def _format(output: str) -> None:
         )
 
 
-def _starts(text: str | None, size: int, option: str) -> list[int]:
-    from crosstable.cli.standings import _starts as parse
-
-    return parse(text, size, option)
-
-
 def _pairs(
     text: str | None, size: int, option: str, name: str, low: int, high: int
 ) -> dict[int, int]:
@@ -323,6 +314,6 @@ def _pairs(
                 high=high,
                 source="options",
             )
-        (number,) = _starts(start, size, option)
+        (number,) = start_numbers(start, size, option)
         out[number] = int(value)
     return out

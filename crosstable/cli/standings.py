@@ -16,7 +16,7 @@ from typing import Annotated, TypeVar
 
 import typer
 
-from crosstable.cli.trf import Lenient
+from crosstable.cli.trf import Lenient, echo_warnings, read_document
 from crosstable.core.errors import InputError, RuleError
 from crosstable.core.model import RulesEdition, System
 from crosstable.core.standings import Standings, compute_standings, crosstable_view
@@ -85,8 +85,6 @@ def standings(
     lenient: Lenient = False,
 ) -> None:
     """Standings with FIDE tie-breaks (C.07), live or final."""
-    from crosstable.cli.trf import echo_warnings, read_document
-
     if output not in FORMATS:
         raise InputError(f"--format {output!r}: use json, table or crosstable", source="options")
     source = str(file)
@@ -104,7 +102,7 @@ def standings(
         codes = PRESETS.get(tiebreaks.strip().lower(), tiebreaks)
     else:
         codes = document.standings_tiebreaks or tournament.settings.tiebreaks or None
-    withdrawals = _starts(withdrawn, len(tournament.players), "--withdrawn")
+    withdrawals = start_numbers(withdrawn, len(tournament.players), "--withdrawn")
     try:
         table = compute_standings(
             tournament,
@@ -173,7 +171,7 @@ def _explain(
 ) -> tuple[str, dict[str, object] | list[dict[str, object]]] | None:
     if text is None:
         return None
-    starts = _starts(text, size, "--explain")
+    starts = start_numbers(text, size, "--explain")
     if len(starts) == 1:
         items = table.explain(starts[0])
         return "\n\n".join(e.text() for e in items), [e.to_json() for e in items]
@@ -183,7 +181,9 @@ def _explain(
     raise InputError("--explain: give one starting number, or two as A,B", source="options")
 
 
-def _starts(text: str | None, size: int, option: str) -> list[int]:
+def start_numbers(text: str | None, size: int, option: str) -> list[int]:
+    """The starting numbers ``text`` lists (``3`` or ``3,7``), each one of the ``size``
+    players; ``option`` names the option in the error."""
     if text is None or not text.strip():
         return []
     out = []
