@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from crosstable.core.errors import InputError
+
 if TYPE_CHECKING:  # the store and services load only when a command runs
     from crosstable.service import Service
     from crosstable.store.backup_schedule import BackupSchedule
@@ -57,8 +59,7 @@ def list_command(
     output: Annotated[str, typer.Option("--format", help="table or json.")] = "table",
 ) -> None:
     """Every backup of the database, newest first: time, reason, size, schema."""
-    from crosstable.core.errors import InputError
-    from crosstable.store.backup import Backups
+    from crosstable.store.backup import Backups  # deferred: SQLAlchemy (start-up time)
 
     if output not in ("table", "json"):
         raise InputError("--format {value}: use table or json", value=output, source="options")
@@ -91,9 +92,9 @@ def restore_command(
     db: DbOption = None,
 ) -> None:
     """Restore the SQLite database from a backup (checked first; the current one is backed up)."""
-    from crosstable.store import open_store
-    from crosstable.store.backup import Backups
-    from crosstable.store.restore import restore
+    from crosstable.store import open_store  # deferred: SQLAlchemy (start-up time)
+    from crosstable.store.backup import Backups  # deferred: SQLAlchemy (start-up time)
+    from crosstable.store.restore import restore  # deferred: SQLAlchemy (start-up time)
 
     backups = Backups.of(db)
     done = restore(backups, file)
@@ -106,7 +107,7 @@ def restore_command(
 
 def safeguarded(service: Service) -> Service:
     """``service`` with a backup before every risky change, when its store is a SQLite file."""
-    from crosstable.store.backup import Backups, sqlite_path
+    from crosstable.store.backup import Backups, sqlite_path  # deferred: SQLAlchemy (start-up time)
 
     path = sqlite_path(service.store.url)
     if path is not None:
@@ -116,8 +117,8 @@ def safeguarded(service: Service) -> Service:
 
 def scheduled(service: Service) -> BackupSchedule | None:
     """The running schedule of ``serve``'s backups (None: PostgreSQL, or turned off)."""
-    from crosstable.store.backup import Backups, sqlite_path
-    from crosstable.store.backup_schedule import BackupSchedule, every_setting
+    from crosstable.store.backup import Backups, sqlite_path  # deferred: SQLAlchemy (start-up time)
+    from crosstable.store.backup_schedule import BackupSchedule, every_setting  # deferred
 
     path = sqlite_path(service.store.url)
     every = every_setting()

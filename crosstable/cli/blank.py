@@ -49,8 +49,8 @@ def _drawing(lang: Language) -> ModuleType:
     it pulls in fpdf2 and Babel (the ``web`` extra), which the rest of the command line
     does not need."""
     try:
-        from crosstable.web import i18n
-        from crosstable.web.pdf import blanks
+        from crosstable.web import i18n  # deferred: fpdf2 and Babel (start-up time)
+        from crosstable.web.pdf import blanks  # deferred: fpdf2 and Babel (start-up time)
     except ImportError as error:  # pragma: no cover - the web extra is installed in tests
         fail(f"blank papers need the web extra: pip install 'crosstable[web]' ({error.name})")
         raise

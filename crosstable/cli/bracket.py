@@ -29,6 +29,7 @@ from rich.console import Console
 from rich.table import Table
 
 from crosstable.cli import counted
+from crosstable.cli.schedule_variants import read_players_file
 from crosstable.core.errors import InputError
 from crosstable.core.model import Player
 from crosstable.core.pairing.knockout_bracket import (
@@ -119,7 +120,6 @@ def _field(players: str | None, players_file: Path | None) -> tuple[Player, ...]
                 f"--players {count}: a knockout has 2 to {_MAX_PLAYERS} players", source="options"
             )
         return numbered_players(count)
-    from crosstable.cli.schedule_variants import read_players_file
 
     field = read_players_file(players_file)
     if players is not None and _integer("--players", players) != len(field):
@@ -191,8 +191,8 @@ def _caption(result: Bracket, names: dict[int, str]) -> str:
 
 
 def _stored(tournament: int, db: str | None, output: str) -> None:
-    from crosstable.service import Service
-    from crosstable.store import open_store
+    from crosstable.service import Service  # deferred: the service layer (start-up time)
+    from crosstable.store import open_store  # deferred: SQLAlchemy (start-up time)
 
     store = open_store(db)
     try:

@@ -14,6 +14,8 @@ from typing import Annotated
 
 import typer
 
+from crosstable.cli.pair import accelerations, initial_colour
+from crosstable.cli.trf import read_document
 from crosstable.core.errors import InputError
 from crosstable.core.model import Tournament
 from crosstable.core.pairing.dutch import PairingRequest, request_for
@@ -31,8 +33,6 @@ def check(
     output: Annotated[str, typer.Option("--format", help="json or table")] = "table",
 ) -> None:
     """Check that every round was paired as the FIDE Dutch system (2026) pairs it."""
-    from crosstable.cli.trf import read_document
-
     if output not in ("json", "table"):
         raise InputError(f"--format {output!r}: use json or table", source="options")
     doc = read_document(file)
@@ -47,8 +47,6 @@ def check(
 
 
 def check_document(doc: TrfDocument) -> list[RoundCheck]:
-    from crosstable.cli.pair import accelerations, initial_colour
-
     colour = initial_colour(doc)
     table = accelerations(doc)
 

@@ -19,6 +19,11 @@ from pathlib import Path
 
 import typer
 
+from crosstable.cli.check import check_document, render
+from crosstable.cli.files import write_atomically
+from crosstable.cli.generate import generated_trf
+from crosstable.cli.pair import request_from_document
+from crosstable.cli.trf import read_document
 from crosstable.core.errors import InputError, RuleError
 from crosstable.core.pairing.dutch import Pairing, pair_round
 from crosstable.core.pairing.dutch.generator import GeneratorSettings
@@ -70,10 +75,6 @@ def pairing_lines(pairing: Pairing) -> str:
 
 
 def _pair(file: Path, out: Path | None) -> None:
-    from crosstable.cli.files import write_atomically
-    from crosstable.cli.pair import request_from_document
-    from crosstable.cli.trf import read_document
-
     text = pairing_lines(pair_round(request_from_document(read_document(file))))
     if out is None:
         typer.echo(text, nl=False)
@@ -82,9 +83,6 @@ def _pair(file: Path, out: Path | None) -> None:
 
 
 def _check(file: Path) -> None:
-    from crosstable.cli.check import check_document, render
-    from crosstable.cli.trf import read_document
-
     results = check_document(read_document(file))
     typer.echo(render(results))
     if any(not r.agrees for r in results):
@@ -92,9 +90,6 @@ def _check(file: Path) -> None:
 
 
 def _generate(args: list[str]) -> None:
-    from crosstable.cli.files import write_atomically
-    from crosstable.cli.generate import generated_trf
-
     index = args.index("-g")
     rest = args[index + 1 :]
     config: Path | None = None

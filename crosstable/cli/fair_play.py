@@ -14,17 +14,16 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
 from crosstable.cli.series import DbOption
 from crosstable.core.errors import RuleError
+from crosstable.service import Service
 from crosstable.service.accounts import Accounts
 from crosstable.service.errors import NotFoundError
-
-if TYPE_CHECKING:
-    from crosstable.service import Service
+from crosstable.store import open_store
 
 fair_play_app = typer.Typer(
     help="Fair play: flag an account for computer help, clear the flag, show its record.",
@@ -47,9 +46,6 @@ def register(app: typer.Typer) -> None:
 
 @contextmanager
 def _opened(db: str | None) -> Iterator[tuple[Accounts, Service]]:
-    from crosstable.service import Service
-    from crosstable.store import open_store
-
     store = open_store(db)
     try:
         service = Service(store)

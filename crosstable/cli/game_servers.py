@@ -14,6 +14,7 @@ import typer
 
 from crosstable.cli.accounts import open_accounts
 from crosstable.cli.series import DbOption
+from crosstable.service.accounts.tokens import new_game_server, tournament_list
 
 game_server_app = typer.Typer(
     help="Game servers' API tokens: their own limit, the tournaments granted to them.",
@@ -46,8 +47,6 @@ def create_command(
     db: DbOption = None,
 ) -> None:
     """Make a game server's token; print it (it is shown only this once)."""
-    from crosstable.service.accounts.tokens import new_game_server, tournament_list
-
     with open_accounts(db) as accounts:
         token_id, token = new_game_server(
             accounts,
@@ -89,8 +88,6 @@ def grant_command(
     db: DbOption = None,
 ) -> None:
     """Grant tournaments to a game server's token (or take them back)."""
-    from crosstable.service.accounts.tokens import tournament_list
-
     wanted = tournament_list(tournaments)
     with open_accounts(db) as accounts:
         accounts.grant(token, wanted, allowed=not withdraw)

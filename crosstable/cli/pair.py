@@ -17,7 +17,7 @@ from typing import Annotated
 
 import typer
 
-from crosstable.cli.trf import Lenient
+from crosstable.cli.trf import Lenient, echo_warnings, read_document
 from crosstable.core.errors import InputError
 from crosstable.core.model import ByeKind, Colour, Tournament
 from crosstable.core.pairing.dutch import Pairing, PairingRequest, pair_round, request_for
@@ -44,8 +44,6 @@ def pair(
     lenient: Lenient = False,
 ) -> None:
     """Pair the next round of a Swiss tournament (FIDE Dutch system, 2026 rules)."""
-    from crosstable.cli.trf import echo_warnings, read_document
-
     if system.lower() != "dutch":
         raise InputError(f"--system {system!r}: only dutch is supported", source="options")
     if output not in ("json", "table"):

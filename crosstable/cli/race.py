@@ -18,7 +18,7 @@ from typing import Annotated
 
 import typer
 
-from crosstable.cli.trf import Lenient
+from crosstable.cli.trf import Lenient, echo_warnings, read_document
 from crosstable.core.errors import InputError, RuleError
 from crosstable.core.model import System
 from crosstable.core.race import RaceReport, race, race_problem
@@ -51,8 +51,6 @@ def race_command(
     lenient: Lenient = False,
 ) -> None:
     """Who can still finish first (or in the top K): clinched, possible or eliminated."""
-    from crosstable.cli.trf import echo_warnings, read_document
-
     if output not in FORMATS:
         raise InputError(f"--format {output!r}: use json or table", source="options")
     if top < 1:

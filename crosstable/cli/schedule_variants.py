@@ -30,6 +30,7 @@ from crosstable.core.model import Player
 from crosstable.core.schedule.quads import group_rounds, quads, quads_of
 from crosstable.core.schedule.scheveningen import scheveningen, team_of
 from crosstable.core.schedule.types import Schedule
+from crosstable.formats.trf import read_trf
 
 
 class OutputFormat(StrEnum):
@@ -161,12 +162,12 @@ def quads_table(groups: list[list[Row]]) -> Table:
 def read_players_file(path: Path) -> tuple[Player, ...]:
     """Players from a CSV or TRF file (see the module docstring for the CSV columns)."""
     if path.suffix.lower() == ".csv":
-        from crosstable.service.text_encoding import decode_text  # the pages' reading too
+        # deferred: the service layer (start-up time); the pages' reading too
+        from crosstable.service.text_encoding import decode_text
 
         return read_players_csv(
             decode_text(path.read_bytes(), source=str(path)).text, source=str(path)
         )
-    from crosstable.formats.trf import read_trf
 
     return read_trf(path).tournament.players
 

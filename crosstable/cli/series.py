@@ -179,7 +179,7 @@ def slots_command(
         typer.echo(json.dumps({"slots": [s.isoformat() for s in found]}, indent=2))
         return
     if output is SlotsFormat.ICS:
-        from crosstable.formats.ical import series_feed
+        from crosstable.formats.ical import series_feed  # deferred: icalendar (start-up time)
 
         stamp = dt.datetime(first.year, first.month, first.day, tzinfo=dt.UTC)
         feed = series_feed(name, found, series_id=_slug(name), stamp=stamp)
@@ -310,8 +310,8 @@ def parse_now(text: str | None) -> dt.datetime | None:
 @contextmanager
 def series_service(db: str | None, now: str | None) -> Iterator[Service]:
     """The services over ``db``; the clock stands at ``now`` when it is given."""
-    from crosstable.service import FixedClock, Service
-    from crosstable.store import open_store
+    from crosstable.service import FixedClock, Service  # deferred: service layer
+    from crosstable.store import open_store  # deferred: SQLAlchemy (start-up time)
 
     moment = parse_now(now)
     store = open_store(db)
@@ -369,7 +369,7 @@ def create_command(
     now: NowOption = None,
 ) -> None:
     """Create a series and open its first edition at the calendar's next slot."""
-    from crosstable.service.series import SeriesSettings
+    from crosstable.service.series import SeriesSettings  # deferred: service layer
 
     calendar = series_calendar(kind, weekday, day, time, tz)
     settings = SeriesSettings(
@@ -425,7 +425,7 @@ def pause_command(
     now: NowOption = None,
 ) -> None:
     """Pause the series: no edition opens by itself (`series open` still opens one)."""
-    from crosstable.service.series.edit import SeriesChanges, edit_series
+    from crosstable.service.series.edit import SeriesChanges, edit_series  # deferred: service layer
 
     with series_service(db, now) as service:
         changed = edit_series(service, series, SeriesChanges(paused=not resume), actor="cli")

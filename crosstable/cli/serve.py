@@ -41,6 +41,7 @@ from typing import Annotated, Any
 
 import typer
 
+from crosstable.cli.backup import safeguarded, scheduled
 from crosstable.core.errors import CrosstableError
 
 #: the environment variable that names the trusted proxies (comma-separated)
@@ -102,7 +103,7 @@ def serve(
     ] = None,
 ) -> None:
     """Run the web application: live crosstables, results, print pages, JSON API."""
-    from crosstable.web.push import check_push_url
+    from crosstable.web.push import check_push_url  # deferred: the web layer (start-up time)
 
     run(
         db,
@@ -156,16 +157,15 @@ def run(
     try:
         import uvicorn
 
-        from crosstable.web.app import create_app
+        from crosstable.web.app import create_app  # deferred: the web layer (start-up time)
     except ImportError as error:
         raise WebMissingError(
             f"the web application needs its extra: pip install 'crosstable[web]' ({error.name})"
         ) from None
-    from crosstable.cli.backup import safeguarded, scheduled
-    from crosstable.service import Service
-    from crosstable.service.series.telegram_sender import with_telegram
-    from crosstable.service.series.ticker import Ticker, mail_sender
-    from crosstable.store import open_store, resolve_url
+    from crosstable.service import Service  # deferred: the service layer (start-up time)
+    from crosstable.service.series.telegram_sender import with_telegram  # deferred: service layer
+    from crosstable.service.series.ticker import Ticker, mail_sender  # deferred: service layer
+    from crosstable.store import open_store, resolve_url  # deferred: SQLAlchemy (start-up time)
 
     service = safeguarded(Service(open_store(db)))  # backups before risky changes
     app = create_app(service=service, push_url=push_url)

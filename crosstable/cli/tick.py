@@ -46,7 +46,7 @@ def tick_command(
     ] = False,
 ) -> None:
     """Do every series step that is due now, once; print one line per step."""
-    from crosstable.service.series.sender import MailSettings, send_due
+    from crosstable.service.series.sender import MailSettings, send_due  # deferred: service layer
 
     settings = None
     if send:
@@ -85,6 +85,7 @@ def tick_command(
 
 def _send_telegram(service: Any) -> None:
     """The outbox's Telegram channel, when a bot token is configured."""
+    # deferred: the service layer (start-up time)
     from crosstable.service.series.telegram_sender import TelegramSettings, send_due_telegram
 
     settings = TelegramSettings.from_env()
