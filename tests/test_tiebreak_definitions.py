@@ -38,7 +38,11 @@ from crosstable.core.scoring import PointSystem
 from crosstable.core.standings import compute_standings, crosstable_view
 from crosstable.core.standings.live import LiveStandings
 from crosstable.core.tiebreaks import REGISTRY, compile_field, parse_code
-from crosstable.core.tiebreaks.base import (
+from crosstable.core.tiebreaks.base import TieBreak
+from crosstable.core.tiebreaks.definitions import definition
+from crosstable.core.tiebreaks.direct import encounters, mini_table
+from crosstable.core.tiebreaks.field import Field
+from crosstable.core.tiebreaks.spec import (
     CUT,
     FORE,
     FORFEITS,
@@ -46,12 +50,8 @@ from crosstable.core.tiebreaks.base import (
     MEDIAN,
     REVERSE,
     UNRATED,
-    TieBreak,
+    TieBreakSpec,
 )
-from crosstable.core.tiebreaks.definitions import definition
-from crosstable.core.tiebreaks.direct import encounters, mini_table
-from crosstable.core.tiebreaks.field import Field
-from crosstable.core.tiebreaks.spec import TieBreakSpec
 from crosstable.service.standings_text import json_text
 from tests.test_tiebreak_helpers import result, tour
 

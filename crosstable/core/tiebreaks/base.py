@@ -12,22 +12,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import ClassVar, TypeVar
 
-from crosstable.core.errors import RuleError
 from crosstable.core.model import RulesEdition
 from crosstable.core.tiebreaks.explain import Explanation, Number, show
 from crosstable.core.tiebreaks.field import Field, fraction
-from crosstable.core.tiebreaks.spec import TieBreakSpec
+from crosstable.core.tiebreaks.spec import KNOWN, TieBreakSpec
 
 Value = int | Fraction
-
-# Which modifiers a tie-break accepts (see spec.py).
-CUT = "C"
-MEDIAN = "M"
-LIMIT = "L"
-FORFEITS = "P"
-REVERSE = "R"
-FORE = "F"
-UNRATED = "U"
 
 
 @dataclass(slots=True)
@@ -80,35 +70,12 @@ class TieBreak:
     title: ClassVar[str]
     article: ClassVar[str]  # C.07 article
     tb_type: ClassVar[str]  # C.07 4.3 type: A, B, C, D or a combination
-    modifiers: ClassVar[frozenset[str]] = frozenset()
+    modifiers: ClassVar[frozenset[str]] = frozenset()  # the letters of spec.py
     higher_is_better: ClassVar[bool] = True
     integral: ClassVar[bool] = False
     # What a new result disturbs: "self" (the two players), "opponents" (their
     # opponents too), "field" (anyone), "group" (decided at ranking time: DE).
     scope: ClassVar[str] = "self"
-
-    @classmethod
-    def check(cls, spec: TieBreakSpec) -> None:
-        """Reject modifiers this tie-break does not define."""
-        given = {
-            CUT: spec.cut_low and not spec.cut_high,
-            MEDIAN: bool(spec.cut_high),
-            LIMIT: spec.limit_steps
-            or spec.limit_points is not None
-            or spec.limit_percent is not None,
-            FORFEITS: spec.forfeits_as_games,
-            REVERSE: spec.reverse,
-            FORE: spec.fore,
-            UNRATED: spec.unrated_rating is not None,
-        }
-        for mod, used in given.items():
-            if used and mod not in cls.modifiers:
-                raise RuleError(
-                    "tie-break {code}: {name} has no /{modifier} modifier",
-                    code=spec.code,
-                    name=cls.name,
-                    modifier=mod,
-                )
 
     def denominator(self, f: Field, spec: TieBreakSpec) -> int:
         return 1
@@ -168,6 +135,7 @@ T = TypeVar("T", bound=type[TieBreak])
 def register(cls: T) -> T:
     """Class decorator: make the tie-break available under its FIDE code."""
     REGISTRY[cls.name] = cls()
+    KNOWN[cls.name] = cls.modifiers
     return cls
 
 

@@ -9,17 +9,7 @@ from __future__ import annotations
 
 from crosstable.core.model import RulesEdition
 from crosstable.core.text import Message
-from crosstable.core.tiebreaks.base import (
-    CUT,
-    FORE,
-    MEDIAN,
-    Change,
-    Column,
-    TieBreak,
-    Value,
-    edition,
-    register,
-)
+from crosstable.core.tiebreaks.base import Change, Column, TieBreak, Value, edition, register
 from crosstable.core.tiebreaks.elements import (
     Element,
     apply_cuts,
@@ -32,7 +22,7 @@ from crosstable.core.tiebreaks.elements import (
 )
 from crosstable.core.tiebreaks.explain import Explanation, Item, amount, join_sum, show
 from crosstable.core.tiebreaks.field import GAME, KIND_NAMES, Field
-from crosstable.core.tiebreaks.spec import TieBreakSpec
+from crosstable.core.tiebreaks.spec import CUT, FORE, MEDIAN, TieBreakSpec
 
 
 def barred_in_round_robin(f: Field, spec: TieBreakSpec) -> str | None:

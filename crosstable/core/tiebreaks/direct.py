@@ -18,10 +18,10 @@ from __future__ import annotations
 from fractions import Fraction
 
 from crosstable.core.text import Message
-from crosstable.core.tiebreaks.base import FORFEITS, TieBreak, Value, register
+from crosstable.core.tiebreaks.base import TieBreak, Value, register
 from crosstable.core.tiebreaks.explain import Explanation, Item, amount, join_sum
 from crosstable.core.tiebreaks.field import FLOSS, FWIN, GAME, Field
-from crosstable.core.tiebreaks.spec import TieBreakSpec
+from crosstable.core.tiebreaks.spec import FORFEITS, TieBreakSpec
 
 
 def meetings(f: Field) -> list[dict[int, list[int]]]:

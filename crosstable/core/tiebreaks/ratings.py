@@ -15,19 +15,11 @@ from __future__ import annotations
 from fractions import Fraction
 
 from crosstable.core.text import Message
-from crosstable.core.tiebreaks.base import (
-    CUT,
-    MEDIAN,
-    REVERSE,
-    UNRATED,
-    TieBreak,
-    Value,
-    register,
-)
+from crosstable.core.tiebreaks.base import TieBreak, Value, register
 from crosstable.core.tiebreaks.explain import Explanation, Fixed, Item, amount, join_sum, show
 from crosstable.core.tiebreaks.fide_tables import dp, expected
 from crosstable.core.tiebreaks.field import GAME, Field
-from crosstable.core.tiebreaks.spec import TieBreakSpec
+from crosstable.core.tiebreaks.spec import CUT, MEDIAN, REVERSE, UNRATED, TieBreakSpec
 
 
 def round_half_up(numerator: int, denominator: int) -> int:

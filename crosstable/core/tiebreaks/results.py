@@ -18,15 +18,7 @@ from typing import ClassVar
 
 from crosstable.core.model import RulesEdition
 from crosstable.core.text import Message
-from crosstable.core.tiebreaks.base import (
-    CUT,
-    REGISTRY,
-    REVERSE,
-    TieBreak,
-    Value,
-    edition,
-    register,
-)
+from crosstable.core.tiebreaks.base import REGISTRY, TieBreak, Value, edition, register
 from crosstable.core.tiebreaks.explain import Explanation, Item, join_sum, show
 from crosstable.core.tiebreaks.explain import amount as as_amount
 from crosstable.core.tiebreaks.field import (
@@ -42,7 +34,7 @@ from crosstable.core.tiebreaks.field import (
     ZPB,
     Field,
 )
-from crosstable.core.tiebreaks.spec import TieBreakSpec
+from crosstable.core.tiebreaks.spec import CUT, REVERSE, TieBreakSpec
 
 __all__ = ["REGISTRY"]
 

@@ -10,17 +10,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from crosstable.core.text import Message
-from crosstable.core.tiebreaks.base import (
-    CUT,
-    LIMIT,
-    MEDIAN,
-    Change,
-    Column,
-    TieBreak,
-    Value,
-    edition,
-    register,
-)
+from crosstable.core.tiebreaks.base import Change, Column, TieBreak, Value, edition, register
 from crosstable.core.tiebreaks.buchholz import element_text
 from crosstable.core.tiebreaks.elements import (
     apply_cuts,
@@ -33,7 +23,7 @@ from crosstable.core.tiebreaks.elements import (
 from crosstable.core.tiebreaks.explain import Explanation, Item, join_sum, show
 from crosstable.core.tiebreaks.explain import amount as as_amount
 from crosstable.core.tiebreaks.field import FLOSS, FREE, FWIN, GAME, Field
-from crosstable.core.tiebreaks.spec import TieBreakSpec
+from crosstable.core.tiebreaks.spec import CUT, LIMIT, MEDIAN, TieBreakSpec
 
 
 def sonneborn_of(f: Field, spec: TieBreakSpec, p: int) -> int:

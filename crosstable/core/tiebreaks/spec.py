@@ -46,6 +46,19 @@ ALIASES = {
     "SB2": "DSB",
 }
 
+# The modifier letters, as written after the slash.
+CUT = "C"
+MEDIAN = "M"
+LIMIT = "L"
+FORFEITS = "P"
+REVERSE = "R"
+FORE = "F"
+UNRATED = "U"
+
+# The tie-breaks this package computes, by name, with the modifiers each accepts.
+# Every tie-break class adds its line when it is registered (``base.register``).
+KNOWN: dict[str, frozenset[str]] = {}
+
 _LIMIT = re.compile(r"^L(?P<sign>[+-]?)(?P<number>\d+(?:\.\d+)?)(?P<percent>%?)$")
 
 
@@ -85,10 +98,8 @@ def parse_code(text: str) -> TieBreakSpec:
         head, _, suffix = head.partition("-")
         mods.insert(0, suffix)
     name = ALIASES.get(head, head)
-    from crosstable.core.tiebreaks.base import REGISTRY
-
-    if name not in REGISTRY:
-        known = ", ".join(sorted(REGISTRY))
+    if name not in KNOWN:
+        known = ", ".join(sorted(KNOWN))
         raise RuleError(
             "tie-break {code}: unknown code {head} (known: {known})",
             code=code,
@@ -99,8 +110,29 @@ def parse_code(text: str) -> TieBreakSpec:
     for mod in mods:
         _apply_modifier(code, mod, fields)
     spec = TieBreakSpec(code=code, name=name, **fields)  # type: ignore[arg-type]
-    REGISTRY[name].check(spec)
+    _check_modifiers(spec, KNOWN[name])
     return spec
+
+
+def _check_modifiers(spec: TieBreakSpec, accepted: frozenset[str]) -> None:
+    """Reject modifiers the tie-break does not define."""
+    given = {
+        CUT: spec.cut_low and not spec.cut_high,
+        MEDIAN: bool(spec.cut_high),
+        LIMIT: spec.limit_steps or spec.limit_points is not None or spec.limit_percent is not None,
+        FORFEITS: spec.forfeits_as_games,
+        REVERSE: spec.reverse,
+        FORE: spec.fore,
+        UNRATED: spec.unrated_rating is not None,
+    }
+    for mod, used in given.items():
+        if used and mod not in accepted:
+            raise RuleError(
+                "tie-break {code}: {name} has no /{modifier} modifier",
+                code=spec.code,
+                name=spec.name,
+                modifier=mod,
+            )
 
 
 def parse_codes(text: str | Sequence[str]) -> list[TieBreakSpec]:
