@@ -12,21 +12,39 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
+from typing import Protocol
 
-from crosstable.core.standings.table import Standings
+from crosstable.core.standings.ranking import Lot, Ranking
 from crosstable.core.text import Message
 from crosstable.core.tiebreaks.base import tiebreak
 from crosstable.core.tiebreaks.direct import DirectEncounter, mini_table
 from crosstable.core.tiebreaks.explain import Explanation, amount, show
+from crosstable.core.tiebreaks.field import Field
 from crosstable.core.tiebreaks.spec import TieBreakSpec, parse_code
 
 
-def _ranked(standings: Standings) -> list[TieBreakSpec]:
+class Ranked(Protocol):
+    """What the explanations read of a standings table (:class:`.table.Standings`)."""
+
+    @property
+    def field(self) -> Field: ...
+    @property
+    def specs(self) -> Sequence[TieBreakSpec]: ...
+    @property
+    def ranking(self) -> Ranking: ...
+    @property
+    def lots(self) -> Sequence[Lot]: ...
+    @property
+    def names(self) -> Mapping[int, str]: ...
+
+
+def _ranked(standings: Ranked) -> list[TieBreakSpec]:
     return [s for s in standings.specs if s.name != "PTS"]
 
 
-def explain_player(standings: Standings, start: int) -> list[Explanation]:
+def explain_player(standings: Ranked, start: int) -> list[Explanation]:
     """The points and every tie-break of player ``start``, each with its elements."""
     f = standings.field
     p = start - 1
@@ -57,7 +75,7 @@ def explain_player(standings: Standings, start: int) -> list[Explanation]:
     return out
 
 
-def why(standings: Standings, a: int, b: int) -> str:
+def why(standings: Ranked, a: int, b: int) -> str:
     """Why ``a`` and ``b`` stand where they do: the first criterion that separates them
     (a :class:`Message`, issue 14 item 4: English as before, translated on the web)."""
     f = standings.field
@@ -160,6 +178,6 @@ def _equal_on(ranked: list[TieBreakSpec], depth: int) -> str:
     return Message.joined(", ", names)
 
 
-def _who(standings: Standings, start: int) -> str:
+def _who(standings: Ranked, start: int) -> str:
     name = standings.names.get(start, "")
     return Message("{start} ({name})", start=start, name=name) if name else str(start)

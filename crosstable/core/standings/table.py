@@ -20,6 +20,7 @@ from fractions import Fraction
 from crosstable.core.model import RulesEdition, System, Tournament
 from crosstable.core.scoring import points_json
 from crosstable.core.standings.begun import rounds_begun
+from crosstable.core.standings.compare import explain_player, why
 from crosstable.core.standings.ranking import Lot, Ranking, rank
 from crosstable.core.standings.withdrawals import WithdrawalEffect, withdrawal_effect
 from crosstable.core.tiebreaks.base import Column
@@ -84,14 +85,10 @@ class Standings:
 
     def explain(self, start: int) -> list[Explanation]:
         """Every value of one player, explained (points first)."""
-        from crosstable.core.standings.compare import explain_player
-
         return explain_player(self, start)
 
     def why(self, above: int, below: int) -> str:
         """Why one player stands above the other: the criterion that separated them."""
-        from crosstable.core.standings.compare import why
-
         return why(self, above, below)
 
 
