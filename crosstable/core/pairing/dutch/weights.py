@@ -14,7 +14,7 @@ from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import repeat
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -22,9 +22,6 @@ import numpy.typing as npt
 from crosstable.core.model import Colour
 from crosstable.core.pairing.dutch.matching import MAX_BITS, Layout
 from crosstable.core.pairing.dutch.players import Float, PlayerState
-
-if TYPE_CHECKING:
-    from crosstable.core.pairing.dutch.engine import _Pairer
 
 Fields = dict[object, int]
 SHORTLIST = 15  # opponents an S1 player ranks when a block is settled together
@@ -42,10 +39,33 @@ class Stage:
     position: dict[int, int]  # the bracket and the next scoregroup: vertex -> place
 
 
+class RoundInPairing(Protocol):
+    """What the weights read of the round being paired (the engine's bracket state)."""
+
+    @property
+    def players(self) -> list[PlayerState]: ...
+    @property
+    def played_rounds(self) -> int: ...
+    @property
+    def last_round(self) -> bool: ...
+    @property
+    def allowed(self) -> np.ndarray[tuple[int, int], np.dtype[np.bool_]]: ...
+    @property
+    def compat(self) -> list[list[bool]]: ...
+    @property
+    def alive(self) -> set[int]: ...
+    @property
+    def bye_score(self) -> Fraction: ...
+    @property
+    def single_initial(self) -> bool: ...
+    @property
+    def unplayed_rank(self) -> dict[int, int]: ...
+
+
 class EdgeFields:
     """Computes the weight fields of the edges for each bracket."""
 
-    def __init__(self, pairer: _Pairer) -> None:
+    def __init__(self, pairer: RoundInPairing) -> None:
         self.pairer = pairer
         self.players = pairer.players
         self.scores = sorted({p.pairing_score for p in self.players}, reverse=True)
