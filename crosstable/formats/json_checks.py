@@ -17,7 +17,9 @@ from typing import Any
 from crosstable.core.errors import CrosstableError, InputError
 from crosstable.formats.limits import CONTROL, MAX_PLAYERS, MAX_RATING, MAX_ROUNDS
 from crosstable.formats.trf_model import TrfDocument
+from crosstable.formats.trf_read import parse_trf
 from crosstable.formats.trf_text import RecoverableError, format_fixed
+from crosstable.formats.trf_write import write_trf
 
 _HEADER_TAG = re.compile(r"^[0-9]{2}2$")
 #: Player fields and their TRF widths (columns of the ``001`` line).
@@ -110,9 +112,6 @@ def _one_line(value: str, path: str, fail: Any) -> None:
 
 def _round_trip(doc: TrfDocument, source: str, lenient: bool) -> None:
     """Write the document as TRF and read it back; refuse what does not survive."""
-    from crosstable.formats.trf_read import parse_trf
-    from crosstable.formats.trf_write import write_trf
-
     try:
         text = write_trf(doc)
     except (CrosstableError, ValueError, KeyError) as error:

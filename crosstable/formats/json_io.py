@@ -29,6 +29,7 @@ from typing import Any
 
 from crosstable.core.errors import CrosstableError, InputError
 from crosstable.core.model import Tournament
+from crosstable.core.ratings import player_json, rate_tournament
 from crosstable.core.scoring import points as parse_points
 from crosstable.core.scoring import points_json
 from crosstable.formats.json_checks import check_document
@@ -59,8 +60,6 @@ def _ratings(doc: TrfDocument | Tournament, tournament: Tournament) -> list[dict
     """The FIDE rating figures per player (docs/ratings.md): derived from the games, so
     written for readers and ignored when the JSON is read back. K follows the rating
     and the birth year in the tournament's year (:func:`tournament_year`)."""
-    from crosstable.core.ratings import player_json, rate_tournament
-
     year = tournament_year(doc)
     return [player_json(row) for row in rate_tournament(tournament, year=year)]
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from crosstable.core.model import ByeKind, Colour, Tournament
+from crosstable.formats.trf_codes import CANONICAL_TYPE_TEXT
 
 _PRE_ASSIGNED = frozenset({ByeKind.HALF, ByeKind.ZERO, ByeKind.FULL})
 
@@ -151,8 +152,6 @@ class TrfDocument:
         >>> doc.file_points, doc.headers
         ({1: Fraction(0, 1)}, {'092': 'Individual: Round-Robin'})
         """
-        from crosstable.formats.trf_codes import CANONICAL_TYPE_TEXT
-
         return cls(
             tournament=tournament,
             headers={"092": CANONICAL_TYPE_TEXT[tournament.settings.system]},

@@ -30,9 +30,11 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Engine, Executable, create_engine, event, inspect, text
+from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session
 
 from crosstable.core.errors import CrosstableError
+from crosstable.store.migrations import HEAD
 
 
 class StoreError(CrosstableError):
@@ -225,10 +227,9 @@ def upgrade(store: Store) -> None:
     Several processes may start at once: SQLite's ``BEGIN IMMEDIATE`` and a
     PostgreSQL advisory lock make them take turns, so each migration runs once.
     """
+    # Alembic takes about 0.2 s to import: deferred to here, off every command's start-up.
     from alembic import command
     from alembic.config import Config
-
-    from crosstable.store.migrations import HEAD
 
     with store._writer.connect() as connection, connection.begin():
         if store.dialect == "postgresql":
@@ -246,8 +247,6 @@ def upgrade(store: Store) -> None:
 def _shown(url: str) -> str:
     if url.startswith("sqlite:///"):
         return url[len("sqlite:///") :]
-    from sqlalchemy.engine import make_url
-
     return make_url(url).render_as_string(hide_password=True)
 
 
