@@ -12,6 +12,9 @@ import ast
 from pathlib import Path
 
 import crosstable
+from crosstable.service.accounts import Accounts
+from crosstable.service.forward import Forward
+from crosstable.store import open_store
 
 PACKAGE = Path(crosstable.__file__).parent
 
@@ -109,20 +112,28 @@ def test_the_accounts_parts_import_no_circle() -> None:
 
 
 def test_each_accounts_part_keeps_its_public_methods() -> None:
-    """The same public methods on Accounts as before the split, each from its part."""
-    from crosstable.service.accounts import Accounts
-
-    public = {name for name in dir(Accounts) if not name.startswith("_")}
-    expected = {
-        "create_user", "authenticate", "user", "find_user", "users", "set_user",
-        "create_token", "user_for_token", "tokens", "revoke_token",
-        "claim", "access", "set_access", "pending",
-        "staff", "set_staff", "role",
-        "link_entry", "unlink_entry", "entry_of", "entry_accounts",
-        "registration_problems", "entry_problems", "check_entry",
-        "flag", "unflag", "adjust", "set_master", "record",
-    }  # fmt: skip
-    assert expected <= public
-    owners = {name: getattr(Accounts, name).__module__.rsplit(".", 1)[-1] for name in expected}
+    """The same public methods on Accounts as before it was composed of parts, each
+    handed on to the part that does it; no part inherits another."""
+    public = sorted(name for name in dir(Accounts) if not name.startswith("_"))
+    assert public == [
+        "access", "account_history", "adjust", "authenticate", "check_entry", "claim",
+        "create_game_server", "create_token", "create_user", "entry_accounts", "entry_of",
+        "entry_problems", "find_user", "flag", "game_servers", "grant", "granted",
+        "link_entry", "master", "pending", "playing", "record", "registration_problems",
+        "revoke_game_server", "revoke_token", "role", "running_entries", "set_access",
+        "set_game_server", "set_master", "set_staff", "set_user", "staff", "token_for",
+        "tokens", "unflag", "unlink_entry", "user", "user_for_token", "users",
+    ]  # fmt: skip
+    forwards = {name: vars(Accounts)[name] for name in public}
+    assert all(isinstance(f, Forward) for f in forwards.values())
+    owners = {name: f.method.__module__.rsplit(".", 1)[-1] for name, f in forwards.items()}
     assert owners["set_staff"] == "staff" and owners["check_entry"] == "eligibility"
     assert owners["create_token"] == "tokens" and owners["link_entry"] == "entries"
+    assert owners["flag"] == "fair_play" and owners["create_user"] == "users"
+    parts = {f.method.__qualname__.split(".")[0]: f.part for f in forwards.values()}
+    assert len(set(parts.values())) == len(parts) == 7  # one attribute per part
+    accounts = Accounts(open_store("sqlite:///:memory:"))
+    classes = [type(getattr(accounts, part)) for part in parts.values()]
+    assert sorted(c.__name__ for c in classes) == sorted(parts)
+    assert Accounts.__bases__ == (object,)
+    assert all(c.__bases__ == (object,) for c in classes)

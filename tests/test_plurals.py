@@ -89,9 +89,9 @@ def test_the_eligibility_rules_say_one_or_more() -> None:
 
 
 def test_the_access_summary_counts_the_online_tournaments() -> None:
-    from crosstable.service.accounts import _describe_access
+    from crosstable.service.accounts.approval import describe_access
 
-    one = _describe_access({}, {"eligibility": {"min_online_tournaments": 1}})
+    one = describe_access({}, {"eligibility": {"min_online_tournaments": 1}})
     assert one == "access: eligibility: at least 1 online tournament"
-    two = _describe_access({}, {"eligibility": {"min_online_tournaments": 2, "min_rated_games": 1}})
+    two = describe_access({}, {"eligibility": {"min_online_tournaments": 2, "min_rated_games": 1}})
     assert two == "access: eligibility: at least 1 rated game; at least 2 online tournaments"

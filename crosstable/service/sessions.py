@@ -47,7 +47,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 
 from crosstable.core.errors import RuleError
-from crosstable.service.accounts import MIN_PASSWORD, UserInfo, _hasher, _user
+from crosstable.service.accounts.base import MIN_PASSWORD, UserInfo, password_hasher, user_info
 from crosstable.service.clock import Clock, SystemClock
 from crosstable.service.errors import NotFoundError
 from crosstable.store import Store
@@ -117,7 +117,7 @@ class Sessions:
                 return None
             row, user_row = found
             seen, revoked, row_id = row.last_seen_at, row.revoked_at, row.id
-            user = _user(user_row)
+            user = user_info(user_row)
         if revoked is not None or seen < _stamp(now - self.idle):
             return None
         if seen < _stamp(now - SEEN_EVERY):
@@ -166,7 +166,7 @@ class Sessions:
             raise RuleError("a password needs at least {count} characters", count=MIN_PASSWORD)
         if len(new) > 1000 or len(current) > 1000:
             raise RuleError("a password has at most 1000 characters")
-        hasher = _hasher()
+        hasher = password_hasher()
         with self.store.reading() as session:
             row = session.get(UserRow, user_id)
             if row is None:

@@ -10,7 +10,10 @@
 * the administrators' acts on accounts (flags, master status, adjustments):
   :class:`crosstable.service.fair_play.PortalRules`;
 
-and what they share in :mod:`.base`.
+and what they share in :mod:`.base`: each part is an object of its own, given the
+:class:`~.base.AccountsFrame` (the store, the clock, the tournament's lock and history)
+and the other parts it calls; :class:`Accounts` makes them and shows their methods as
+its own (:func:`~crosstable.service.forward.forward`).
 
 The tournament use cases (:class:`crosstable.service.Service`) know nothing of
 accounts; the web app asks :class:`Accounts` *who may* before calling them.
@@ -31,18 +34,15 @@ True
 
 from __future__ import annotations
 
-from crosstable.service.accounts.approval import Approval, _describe_access
+from crosstable.service.accounts.approval import Approval
 from crosstable.service.accounts.base import (
     ELIGIBILITY_KEYS,
     MIN_PASSWORD,
     OLD_ELIGIBILITY_KEYS,
     USER_FLAGS,
     AccessInfo,
-    AccountsBase,
+    AccountsFrame,
     UserInfo,
-    _hasher,
-    _parse_time,
-    _user,
     token_hash,
 )
 from crosstable.service.accounts.eligibility import Eligibility
@@ -50,11 +50,89 @@ from crosstable.service.accounts.entries import EntryLinks
 from crosstable.service.accounts.staff import Staff
 from crosstable.service.accounts.tokens import Tokens
 from crosstable.service.accounts.users import Users
+from crosstable.service.clock import Clock
+from crosstable.service.fair_play import PortalRules
+from crosstable.service.forward import forward
+from crosstable.store import Store
 
 
-class Accounts(Users, Tokens, Approval, Staff, EntryLinks, Eligibility):
+class Accounts:
     """Accounts and permissions over the same store as the tournament service: each
-    part is one job (the modules above); they share :class:`AccountsBase`."""
+    part does one job (the modules above) and this shows their methods as its own."""
+
+    # users and passwords
+    create_user = forward("_users", Users.create_user)
+    authenticate = forward("_users", Users.authenticate)
+    user = forward("_users", Users.user)
+    find_user = forward("_users", Users.find_user)
+    users = forward("_users", Users.users)
+    set_user = forward("_users", Users.set_user)
+
+    # API tokens, a user's and the game servers'
+    create_token = forward("_tokens", Tokens.create_token)
+    user_for_token = forward("_tokens", Tokens.user_for_token)
+    token_for = forward("_tokens", Tokens.token_for)
+    tokens = forward("_tokens", Tokens.tokens)
+    revoke_token = forward("_tokens", Tokens.revoke_token)
+    create_game_server = forward("_tokens", Tokens.create_game_server)
+    grant = forward("_tokens", Tokens.grant)
+    set_game_server = forward("_tokens", Tokens.set_game_server)
+    granted = forward("_tokens", Tokens.granted)
+    game_servers = forward("_tokens", Tokens.game_servers)
+    revoke_game_server = forward("_tokens", Tokens.revoke_game_server)
+
+    # a tournament's owner, approval and access settings
+    claim = forward("_approval", Approval.claim)
+    access = forward("_approval", Approval.access)
+    set_access = forward("_approval", Approval.set_access)
+    pending = forward("_approval", Approval.pending)
+
+    # organisers and helpers, a user's role
+    staff = forward("_staff", Staff.staff)
+    playing = forward("_staff", Staff.playing)
+    set_staff = forward("_staff", Staff.set_staff)
+    role = forward("_staff", Staff.role)
+
+    # which entry is whose account
+    link_entry = forward("_entry_links", EntryLinks.link_entry)
+    unlink_entry = forward("_entry_links", EntryLinks.unlink_entry)
+    entry_of = forward("_entry_links", EntryLinks.entry_of)
+    entry_accounts = forward("_entry_links", EntryLinks.entry_accounts)
+
+    # what may keep an entry out
+    registration_problems = forward("_eligibility", Eligibility.registration_problems)
+    entry_problems = forward("_eligibility", Eligibility.entry_problems)
+    check_entry = forward("_eligibility", Eligibility.check_entry)
+
+    # the administrators' acts on accounts, each recorded
+    running_entries = forward("_rules", PortalRules.running_entries)
+    flag = forward("_rules", PortalRules.flag)
+    unflag = forward("_rules", PortalRules.unflag)
+    record = forward("_rules", PortalRules.record)
+    adjust = forward("_rules", PortalRules.adjust)
+    master = forward("_rules", PortalRules.master)
+    set_master = forward("_rules", PortalRules.set_master)
+    account_history = forward("_rules", PortalRules.account_history)
+
+    def __init__(self, store: Store, *, clock: Clock | None = None) -> None:
+        frame = AccountsFrame(store, clock=clock)
+        self.store = frame.store
+        self.clock: Clock = frame.clock
+        self._rules = portal_rules(frame)
+        self._users = Users(frame, self._rules)
+        self._tokens = Tokens(frame)
+        self._approval = Approval(frame)
+        self._staff = Staff(frame)
+        self._entry_links = EntryLinks(frame)
+        self._eligibility = Eligibility(frame, self._approval, self._entry_links, self._users)
+
+
+def portal_rules(frame: AccountsFrame) -> PortalRules:
+    """The administrators' acts on accounts, over the frame's store and clock."""
+    rules = PortalRules()
+    rules.store = frame.store
+    rules.clock = frame.clock
+    return rules
 
 
 __all__ = [
@@ -64,11 +142,7 @@ __all__ = [
     "USER_FLAGS",
     "AccessInfo",
     "Accounts",
-    "AccountsBase",
+    "AccountsFrame",
     "UserInfo",
-    "_describe_access",
-    "_hasher",
-    "_parse_time",
-    "_user",
     "token_hash",
 ]

@@ -14,12 +14,12 @@ from crosstable.service.accounts.base import (
     ELIGIBILITY_KEYS,
     OLD_ELIGIBILITY_KEYS,
     AccessInfo,
-    AccountsBase,
+    AccountsFrame,
     UserInfo,
-    _access,
-    _name,
-    _parse_time,
-    _user_ref,
+    access_info,
+    name_of,
+    parse_time,
+    user_ref,
 )
 from crosstable.store.accounts_models import (
     AccessRow,
@@ -27,17 +27,20 @@ from crosstable.store.accounts_models import (
 )
 
 
-class Approval(AccountsBase):
+class Approval:
     """Owner, approval and the registration's access settings."""
+
+    def __init__(self, frame: AccountsFrame) -> None:
+        self.frame = frame
 
     def claim(self, tournament_id: int, owner: UserInfo, *, actor: str = "") -> AccessInfo:
         """``owner`` created the tournament: it is theirs; a master's waits for approval.
 
         Recorded in the tournament's history (who, when, what), like every change of
-        its owner, staff, access settings and linked accounts (see :meth:`_log`)."""
+        its owner, staff, access settings and linked accounts (see :meth:`AccountsFrame.log`)."""
         approval = "approved" if owner.is_admin else "pending"
-        with self.store.transaction() as session:
-            locked = self._lock(session, tournament_id)
+        with self.frame.store.transaction() as session:
+            locked = self.frame.lock(session, tournament_id)
             before_access = session.get(AccessRow, tournament_id)
             before_staff = session.get(StaffRow, (tournament_id, owner.id))
             was = (
@@ -62,17 +65,17 @@ class Approval(AccountsBase):
                 if approval == "approved"
                 else Message("waiting for an administrator's approval")
             )
-            self._log(
+            self.frame.log(
                 session,
                 locked,
                 "claim",
                 Message(
                     "{name} organises the tournament; regulations {waits}",
-                    name=_name(owner),
+                    name=name_of(owner),
                     waits=waits,
                 ),
                 {
-                    "user": _user_ref(owner),
+                    "user": user_ref(owner),
                     "access": {
                         "before": was,
                         "after": {"owner_id": owner.id, "approval": approval},
@@ -84,10 +87,10 @@ class Approval(AccountsBase):
         return self.access(tournament_id)
 
     def access(self, tournament_id: int) -> AccessInfo:
-        with self.store.reading() as session:
-            return _access(tournament_id, session.get(AccessRow, tournament_id))
+        with self.frame.store.reading() as session:
+            return access_info(tournament_id, session.get(AccessRow, tournament_id))
 
-    def set_access(self, tournament_id: int, *, actor: str = "", **values: Any) -> AccessInfo:
+    def set_access(self, /, tournament_id: int, *, actor: str = "", **values: Any) -> AccessInfo:
         """Change the registration window, self-registration, eligibility rules or (an
         administrator) the approval; what really changed is recorded in the history."""
         allowed = {"self_registration", "opens_at", "closes_at", "eligibility", "approval"}
@@ -106,11 +109,11 @@ class Approval(AccountsBase):
             values = values | {"eligibility": rules}
         for name in ("opens_at", "closes_at"):
             if values.get(name):
-                _parse_time(values[name])
+                parse_time(values[name])
         if values.get("approval") not in (None, "approved", "pending", "rejected"):
             raise RuleError("approval is approved, pending or rejected")
-        with self.store.transaction() as session:
-            locked = self._lock(session, tournament_id)
+        with self.frame.store.transaction() as session:
+            locked = self.frame.lock(session, tournament_id)
             row = session.get(AccessRow, tournament_id)
             if row is None:
                 row = AccessRow(
@@ -134,24 +137,24 @@ class Approval(AccountsBase):
             session.flush()
             if after:
                 approval = "approval" in after
-                self._log(
+                self.frame.log(
                     session,
                     locked,
                     "approval" if approval and len(after) == 1 else "access",
-                    _describe_access(before, after),
+                    describe_access(before, after),
                     {"access": {"before": before, "after": after}},
                     actor,
                 )
-            return _access(tournament_id, row)
+            return access_info(tournament_id, row)
 
     def pending(self) -> list[int]:
         """Tournaments of masters waiting for an administrator's approval."""
-        with self.store.reading() as session:
+        with self.frame.store.reading() as session:
             rows = session.scalars(select(AccessRow).where(AccessRow.approval == "pending"))
             return [r.tournament_id for r in rows]
 
 
-def _describe_access(before: dict[str, Any], after: dict[str, Any]) -> str:
+def describe_access(before: dict[str, Any], after: dict[str, Any]) -> str:
     """What a change of the access settings did, in one line (a message: translated on
     the history page)."""
     parts: list[Message] = []

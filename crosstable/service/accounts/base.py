@@ -1,7 +1,8 @@
 """What every part of :class:`~crosstable.service.accounts.Accounts` shares: the
 account and access values (:class:`UserInfo`, :class:`AccessInfo`), how a row becomes
-one, and :class:`AccountsBase` (the store, the clock, the tournament lock and the
-history entry every permission change appends)."""
+one, how the history names a user, and :class:`AccountsFrame` (the store, the clock,
+the tournament lock and the history entry every permission change appends), which
+each part is given."""
 
 from __future__ import annotations
 
@@ -62,17 +63,19 @@ class AccessInfo:
     eligibility: dict[str, Any] = field(default_factory=dict)
 
 
-def _hasher() -> Any:
+def password_hasher() -> Any:
+    """argon2's hasher (imported when a password is first hashed or checked)."""
     from argon2 import PasswordHasher
 
     return PasswordHasher()
 
 
 def token_hash(token: str) -> str:
+    """The SHA-256 of an API token: all that is kept of it."""
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def _user(row: UserRow) -> UserInfo:
+def user_info(row: UserRow) -> UserInfo:
     """The account; a master by the results or an administrator's grant (R-OR-1), read
     from the row's session (a detached row: its granted flag)."""
     session = object_session(row)
@@ -90,7 +93,8 @@ def _user(row: UserRow) -> UserInfo:
     )
 
 
-def _access(tournament_id: int, row: AccessRow | None) -> AccessInfo:
+def access_info(tournament_id: int, row: AccessRow | None) -> AccessInfo:
+    """The access settings of a row (no row: the defaults)."""
     if row is None:
         return AccessInfo(tournament_id)
     return AccessInfo(
@@ -104,17 +108,21 @@ def _access(tournament_id: int, row: AccessRow | None) -> AccessInfo:
     )
 
 
-class AccountsBase:
-    """The store and the clock; the tournament lock and the history entry."""
+class AccountsFrame:
+    """What every part of the accounts works with: the store, the clock, and the
+    tournament's lock and history, where each change of a tournament's owner, staff,
+    access settings or linked accounts is recorded. One is made by
+    :class:`~crosstable.service.accounts.Accounts` and handed to each part."""
 
     def __init__(self, store: Store, *, clock: Clock | None = None) -> None:
         self.store = store
         self.clock: Clock = clock or SystemClock()
 
-    def _now(self) -> str:
+    def now(self) -> str:
+        """The clock's time, to the second (the stamp of a new account or token)."""
         return self.clock.now().isoformat(timespec="seconds")
 
-    def _lock(self, session: Session, tournament_id: int) -> TournamentRow:
+    def lock(self, session: Session, tournament_id: int) -> TournamentRow:
         """The tournament row, locked like every tournament change (first, so the lock
         order is the services'); NotFoundError if there is none."""
         query = select(TournamentRow).where(TournamentRow.id == tournament_id).with_for_update()
@@ -125,7 +133,7 @@ class AccountsBase:
             )
         return row
 
-    def _log(
+    def log(
         self,
         session: Session,
         row: TournamentRow,
@@ -151,21 +159,21 @@ class AccountsBase:
         )
 
 
-def _name(user: UserInfo) -> str:
+def name_of(user: UserInfo) -> str:
+    """The user's name as the history shows it: ``ann (Ann Lee)``, or ``ann``."""
     if user.display_name and user.display_name.lower() != user.username:
         return f"{user.username} ({user.display_name})"
     return user.username
 
 
-def _user_ref(user: UserInfo) -> dict[str, Any]:
+def user_ref(user: UserInfo) -> dict[str, Any]:
+    """The user as the history's data names them (id and user name)."""
     return {"id": user.id, "username": user.username}
 
 
-def _article(role: str | None) -> str:
-    return {"organiser": "an organiser", "helper": "a helper"}.get(str(role), str(role))
-
-
-def _parse_time(text: str) -> dt.datetime:
+def parse_time(text: str) -> dt.datetime:
+    """An access setting's moment (ISO text; without a zone, UTC); a RuleError if it is
+    not one."""
     try:
         value = dt.datetime.fromisoformat(str(text))
     except ValueError:

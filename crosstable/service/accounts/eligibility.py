@@ -6,32 +6,33 @@ window and the eligibility counted from the site's data
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from crosstable.core.errors import RuleError
 from crosstable.core.text import Message
-from crosstable.service.accounts.base import AccessInfo, AccountsBase, UserInfo, _parse_time
-from crosstable.service.accounts.entries import joining_problems
+from crosstable.service.accounts.approval import Approval
+from crosstable.service.accounts.base import AccountsFrame, UserInfo, parse_time
+from crosstable.service.accounts.entries import EntryLinks, joining_problems
+from crosstable.service.accounts.users import Users
 from crosstable.service.eligibility import eligibility_problems, playing_record, rules_of
 from crosstable.service.errors import NotFoundError
 from crosstable.store.accounts_models import UserRow
 from crosstable.store.models import TournamentRow
 
 
-class Eligibility(AccountsBase):
-    """Whether a user may register, or an entry stay."""
+class Eligibility:
+    """Whether a user may register, or an entry stay: it reads the access settings
+    (``approval``), the user's entry (``links``) and the user (``users``)."""
 
-    if TYPE_CHECKING:  # (the other parts of Accounts)
-
-        def access(self, tournament_id: int) -> AccessInfo: ...
-
-        def entry_of(self, tournament_id: int, user_id: int) -> int | None: ...
-
-        def user(self, user_id: int) -> UserInfo: ...
+    def __init__(
+        self, frame: AccountsFrame, approval: Approval, links: EntryLinks, users: Users
+    ) -> None:
+        self.frame = frame
+        self.approval = approval
+        self.links = links
+        self.users = users
 
     def registration_problems(self, tournament_id: int, user: UserInfo) -> list[str]:
         """Why ``user`` cannot register themself now (empty: they can)."""
-        access = self.access(tournament_id)
+        access = self.approval.access(tournament_id)
         problems: list[str] = []
         if access.approval != "approved":
             problems.append(
@@ -41,14 +42,14 @@ class Eligibility(AccountsBase):
             )
         if not access.self_registration:
             problems.append("the organiser has not opened self-registration")
-        now = self.clock.now()
-        if access.opens_at and now < _parse_time(access.opens_at):
+        now = self.frame.clock.now()
+        if access.opens_at and now < parse_time(access.opens_at):
             problems.append(Message("registration opens at {time}", time=access.opens_at))
-        if access.closes_at and now >= _parse_time(access.closes_at):
+        if access.closes_at and now >= parse_time(access.closes_at):
             problems.append(Message("registration closed at {time}", time=access.closes_at))
-        if self.entry_of(tournament_id, user.id) is not None:
+        if self.links.entry_of(tournament_id, user.id) is not None:
             problems.append("you are registered already")
-        with self.store.reading() as session:
+        with self.frame.store.reading() as session:
             row = session.get(UserRow, user.id)
             tournament = session.get(TournamentRow, tournament_id)
             if row is None or tournament is None:
@@ -63,7 +64,7 @@ class Eligibility(AccountsBase):
     def entry_problems(self, tournament_id: int, user_id: int) -> list[str]:
         """Why an entry of ``user_id`` may not be in the tournament (fair play, organisers;
         empty: it may): asked before an organiser adds a player with an account."""
-        with self.store.reading() as session:
+        with self.frame.store.reading() as session:
             user = session.get(UserRow, user_id)
             if user is None:
                 raise NotFoundError("there is no user {user}", user=user_id)
@@ -73,7 +74,7 @@ class Eligibility(AccountsBase):
         """RuleError when an entry of ``user_id`` may not be in the tournament."""
         problems = self.entry_problems(tournament_id, user_id)
         if problems:
-            name = self.user(user_id).username
+            name = self.users.user(user_id).username
             raise RuleError(
                 "{name} cannot play in this tournament: {problems}",
                 name=name,

@@ -9,7 +9,7 @@ from sqlalchemy.orm import Session
 
 from crosstable.core.errors import RuleError
 from crosstable.core.text import Message
-from crosstable.service.accounts.base import AccountsBase
+from crosstable.service.accounts.base import AccountsFrame
 from crosstable.service.errors import NotFoundError
 from crosstable.service.fair_play import fair_play_problem
 from crosstable.service.organisers import organiser_problem_joining
@@ -20,13 +20,16 @@ from crosstable.store.accounts_models import (
 from crosstable.store.models import EntryRow
 
 
-class EntryLinks(AccountsBase):
+class EntryLinks:
     """Players with accounts."""
+
+    def __init__(self, frame: AccountsFrame) -> None:
+        self.frame = frame
 
     def link_entry(self, tournament_id: int, number: int, user_id: int, *, actor: str = "") -> None:
         """The entry (registration number) ``number`` is the account ``user_id``'s."""
-        with self.store.transaction() as session:
-            locked = self._lock(session, tournament_id)
+        with self.frame.store.transaction() as session:
+            locked = self.frame.lock(session, tournament_id)
             user = session.get(UserRow, user_id)
             if user is None:
                 raise NotFoundError("there is no user {user}", user=user_id)
@@ -57,7 +60,7 @@ class EntryLinks(AccountsBase):
                     before=previous.username,
                 )
             )
-            self._log(
+            self.frame.log(
                 session,
                 locked,
                 "account-link",
@@ -72,8 +75,8 @@ class EntryLinks(AccountsBase):
 
     def unlink_entry(self, tournament_id: int, number: int, *, actor: str = "") -> None:
         """The entry ``number`` no longer belongs to an account (nothing to do: no event)."""
-        with self.store.transaction() as session:
-            locked = self._lock(session, tournament_id)
+        with self.frame.store.transaction() as session:
+            locked = self.frame.lock(session, tournament_id)
             row = session.get(EntryAccountRow, (tournament_id, number))
             if row is None:
                 return
@@ -83,7 +86,7 @@ class EntryLinks(AccountsBase):
             session.flush()
             entry = _entry_name(session, tournament_id, number)
             username = Message("user {id}", id=before) if user is None else user.username
-            self._log(
+            self.frame.log(
                 session,
                 locked,
                 "account-unlink",
@@ -100,7 +103,7 @@ class EntryLinks(AccountsBase):
 
     def entry_of(self, tournament_id: int, user_id: int) -> int | None:
         """The registration number of the user's (still existing) entry, if any."""
-        with self.store.reading() as session:
+        with self.frame.store.reading() as session:
             rows = session.scalars(
                 select(EntryAccountRow).where(
                     EntryAccountRow.tournament_id == tournament_id,
@@ -114,7 +117,7 @@ class EntryLinks(AccountsBase):
 
     def entry_accounts(self, tournament_id: int) -> dict[int, int]:
         """Registration number → user id of every entry tied to an account."""
-        with self.store.reading() as session:
+        with self.frame.store.reading() as session:
             rows = session.scalars(
                 select(EntryAccountRow).where(EntryAccountRow.tournament_id == tournament_id)
             )

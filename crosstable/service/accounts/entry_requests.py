@@ -10,12 +10,13 @@ answered, withdrawn, or when the entry is linked another way.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Protocol
 
 from sqlalchemy import ColumnElement, delete, select
 
 from crosstable.core.errors import RuleError
 from crosstable.core.text import Message
-from crosstable.service.accounts.entries import EntryLinks, joining_problems
+from crosstable.service.accounts.entries import joining_problems
 from crosstable.service.clock import Clock
 from crosstable.service.errors import NotFoundError
 from crosstable.store import Store
@@ -37,10 +38,19 @@ class EntryRequest:
     requested_at: str
 
 
+class Linker(Protocol):
+    """What links a confirmed entry to its account: the accounts, or their
+    :class:`~crosstable.service.accounts.entries.EntryLinks`."""
+
+    def link_entry(
+        self, tournament_id: int, number: int, user_id: int, *, actor: str = ...
+    ) -> None: ...
+
+
 class EntryRequests:
     """Requests to confirm entries, over ``links`` (which makes the link itself)."""
 
-    def __init__(self, store: Store, clock: Clock, links: EntryLinks) -> None:
+    def __init__(self, store: Store, clock: Clock, links: Linker) -> None:
         self.store = store
         self.clock = clock
         self.links = links

@@ -9,15 +9,14 @@ from sqlalchemy.orm import Session
 from crosstable.core.errors import RuleError
 from crosstable.core.text import Message
 from crosstable.service.accounts.base import (
-    AccountsBase,
+    AccountsFrame,
     UserInfo,
-    _article,
-    _name,
-    _user,
-    _user_ref,
+    name_of,
+    user_info,
+    user_ref,
 )
 from crosstable.service.errors import NotFoundError
-from crosstable.service.organisers import organiser_problem_staff
+from crosstable.service.organisers import organiser_problem_staff, organisers, players
 from crosstable.store.accounts_models import (
     EntryAccountRow,
     StaffRow,
@@ -25,20 +24,21 @@ from crosstable.store.accounts_models import (
 )
 
 
-class Staff(AccountsBase):
+class Staff:
     """Organisers, helpers, and every user's role."""
 
+    def __init__(self, frame: AccountsFrame) -> None:
+        self.frame = frame
+
     def staff(self, tournament_id: int) -> dict[int, str]:
-        with self.store.reading() as session:
+        with self.frame.store.reading() as session:
             rows = session.scalars(select(StaffRow).where(StaffRow.tournament_id == tournament_id))
             return {r.user_id: r.role for r in rows}
 
     def playing(self, tournament_id: int) -> set[int]:
         """The accounts with an entry in the tournament (an entry removed since its link
         was made does not count: the organisers' rule reads the same, R-X-1)."""
-        from crosstable.service.organisers import players
-
-        with self.store.reading() as session:
+        with self.frame.store.reading() as session:
             return players(session, tournament_id)
 
     def set_staff(
@@ -47,8 +47,8 @@ class Staff(AccountsBase):
         """Make ``user_id`` an organiser or helper of the tournament (None: remove)."""
         if role not in (None, "organiser", "helper"):
             raise RuleError("a member of staff is an organiser or a helper")
-        with self.store.transaction() as session:
-            locked = self._lock(session, tournament_id)
+        with self.frame.store.transaction() as session:
+            locked = self.frame.lock(session, tournament_id)
             user = session.get(UserRow, user_id)
             if user is None:
                 raise NotFoundError("there is no user {user}", user=user_id)
@@ -56,7 +56,7 @@ class Staff(AccountsBase):
             before = None if row is None else row.role
             if before == role:
                 return
-            if role == "organiser" and not _user(user).may_organise:
+            if role == "organiser" and not user_info(user).may_organise:
                 raise RuleError(
                     (
                         "{name} cannot organise: an organiser is an administrator or a master (a "
@@ -82,7 +82,7 @@ class Staff(AccountsBase):
             else:
                 row.role = role
             session.flush()
-            who = _name(_user(user))
+            who = name_of(user_info(user))
             if role is None:
                 summary = Message(
                     "staff: {who} is no longer {role}", who=who, role=_article(before)
@@ -96,12 +96,12 @@ class Staff(AccountsBase):
                     role=_article(role),
                     before=_article(before),
                 )
-            self._log(
+            self.frame.log(
                 session,
                 locked,
                 "staff",
                 summary,
-                {"user": _user_ref(_user(user)), "role": {"before": before, "after": role}},
+                {"user": user_ref(user_info(user)), "role": {"before": before, "after": role}},
                 actor,
             )
 
@@ -111,7 +111,7 @@ class Staff(AccountsBase):
             return None
         if user.is_admin:
             return "admin"
-        with self.store.reading() as session:
+        with self.frame.store.reading() as session:
             staff = session.get(StaffRow, (tournament_id, user.id))
             if staff is not None:
                 return staff.role
@@ -125,8 +125,6 @@ class Staff(AccountsBase):
 
     def _leaving_organiser(self, session: Session, tournament_id: int, user_id: int) -> str | None:
         """Why ``user_id`` may not stop organising (the organisers left would all play)."""
-        from crosstable.service.organisers import organisers, players
-
         left = [u for u in organisers(session, tournament_id) if u.id != user_id]
         playing = players(session, tournament_id)
         if len(left) == 1 and left[0].id in playing:
@@ -141,3 +139,7 @@ class Staff(AccountsBase):
                 "(every organiser left would play)"
             )
         return None
+
+
+def _article(role: str | None) -> str:
+    return {"organiser": "an organiser", "helper": "a helper"}.get(str(role), str(role))

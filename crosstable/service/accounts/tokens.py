@@ -22,18 +22,15 @@ import re
 import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from sqlalchemy import delete, select
 
 from crosstable.core.errors import RuleError
-from crosstable.service.accounts.base import AccountsBase, UserInfo, _user, token_hash
+from crosstable.service.accounts.base import AccountsFrame, UserInfo, token_hash, user_info
 from crosstable.service.errors import NotFoundError
 from crosstable.store.accounts_models import ApiTokenGrantRow, ApiTokenRow, UserRow
 from crosstable.store.models import TournamentRow
-
-if TYPE_CHECKING:
-    from crosstable.service.accounts import Accounts
 
 PERSONAL = "personal"
 GAME_SERVER = "game server"
@@ -120,21 +117,24 @@ def _info(row: ApiTokenRow) -> TokenInfo:
     return TokenInfo(row.id, row.kind, bool(row.every_tournament), row.per_minute, scope)
 
 
-class Tokens(AccountsBase):
+class Tokens:
     """A user's API tokens, and the game servers' tokens."""
+
+    def __init__(self, frame: AccountsFrame) -> None:
+        self.frame = frame
 
     def create_token(self, user_id: int, label: str = "", scope: str = ACCOUNT) -> str:
         """A new API token for ``user_id`` with ``scope`` (:data:`SCOPES`); shown once
         (only its hash is kept)."""
         check_scope(scope)
         token = "ct_" + secrets.token_urlsafe(32)
-        with self.store.transaction() as session:
+        with self.frame.store.transaction() as session:
             session.add(
                 ApiTokenRow(
                     user_id=user_id,
                     token_hash=token_hash(token),
                     label=label.strip()[:100],
-                    created_at=self._now(),
+                    created_at=self.frame.now(),
                     scopes=scope,
                 )
             )
@@ -145,25 +145,25 @@ class Tokens(AccountsBase):
 
     def token_for(self, token: str) -> tuple[UserInfo | None, TokenInfo | None]:
         """The user a token acts as and what the token is (None, None: no such token)."""
-        with self.store.reading() as session:
+        with self.frame.store.reading() as session:
             row = session.scalars(
                 select(ApiTokenRow).where(ApiTokenRow.token_hash == token_hash(token))
             ).first()
             if row is None:
                 return None, None
             user = session.get(UserRow, row.user_id)
-            return (None, None) if user is None else (_user(user), _info(row))
+            return (None, None) if user is None else (user_info(user), _info(row))
 
     def tokens(self, user_id: int) -> list[tuple[int, str, str, str]]:
         """The user's tokens: id, label, when made and scope (never the token itself)."""
-        with self.store.reading() as session:
+        with self.frame.store.reading() as session:
             rows = session.scalars(
                 select(ApiTokenRow).where(ApiTokenRow.user_id == user_id).order_by(ApiTokenRow.id)
             )
             return [(r.id, r.label, r.created_at, scope_of(r.kind, r.scopes)) for r in rows]
 
     def revoke_token(self, user_id: int, token_id: int) -> None:
-        with self.store.transaction() as session:
+        with self.frame.store.transaction() as session:
             row = session.get(ApiTokenRow, token_id)
             if row is None or row.user_id != user_id:
                 raise NotFoundError("there is no token {token}", token=token_id)
@@ -187,14 +187,14 @@ class Tokens(AccountsBase):
         default, :data:`GAME_SERVER_LIMIT`)."""
         _check_per_minute(per_minute)
         token = "ct_" + secrets.token_urlsafe(32)
-        with self.store.transaction() as session:
+        with self.frame.store.transaction() as session:
             if session.get(UserRow, user_id) is None:
                 raise NotFoundError("there is no user {user}", user=user_id)
             row = ApiTokenRow(
                 user_id=user_id,
                 token_hash=token_hash(token),
                 label=label.strip()[:100],
-                created_at=self._now(),
+                created_at=self.frame.now(),
                 kind=GAME_SERVER,
                 scopes=RESULTS,
                 every_tournament=every_tournament,
@@ -209,7 +209,7 @@ class Tokens(AccountsBase):
     def grant(self, token_id: int, tournaments: Iterable[int], *, allowed: bool = True) -> None:
         """Let the game server's token post the results of ``tournaments`` (or not)."""
         wanted = sorted({int(t) for t in tournaments})
-        with self.store.transaction() as session:
+        with self.frame.store.transaction() as session:
             row = session.get(ApiTokenRow, token_id)
             if row is None or row.kind != GAME_SERVER:
                 raise NotFoundError("there is no game server's token {token}", token=token_id)
@@ -235,7 +235,7 @@ class Tokens(AccountsBase):
         limit (``None``: the default; ``"keep"``: unchanged)."""
         if per_minute != "keep":
             _check_per_minute(per_minute if isinstance(per_minute, int) else None)
-        with self.store.transaction() as session:
+        with self.frame.store.transaction() as session:
             row = session.get(ApiTokenRow, token_id)
             if row is None or row.kind != GAME_SERVER:
                 raise NotFoundError("there is no game server's token {token}", token=token_id)
@@ -250,12 +250,12 @@ class Tokens(AccountsBase):
             return False
         if token.every_tournament:
             return True
-        with self.store.reading() as session:
+        with self.frame.store.reading() as session:
             return session.get(ApiTokenGrantRow, (token.id, tournament_id)) is not None
 
     def game_servers(self) -> list[GameServerInfo]:
         """Every game server's token, with its account and granted tournaments."""
-        with self.store.reading() as session:
+        with self.frame.store.reading() as session:
             rows = session.scalars(
                 select(ApiTokenRow).where(ApiTokenRow.kind == GAME_SERVER).order_by(ApiTokenRow.id)
             ).all()
@@ -271,14 +271,14 @@ class Tokens(AccountsBase):
                 ).all()
                 found.append(
                     GameServerInfo(
-                        _info(row), _user(user), row.label, row.created_at, tuple(granted)
+                        _info(row), user_info(user), row.label, row.created_at, tuple(granted)
                     )
                 )
             return found
 
     def revoke_game_server(self, token_id: int) -> None:
         """An administrator revokes a game server's token (its grants go with it)."""
-        with self.store.transaction() as session:
+        with self.frame.store.transaction() as session:
             row = session.get(ApiTokenRow, token_id)
             if row is None or row.kind != GAME_SERVER:
                 raise NotFoundError("there is no game server's token {token}", token=token_id)
@@ -315,8 +315,27 @@ def tournament_list(text: str) -> list[int]:
     return sorted(found)
 
 
+class GameServerAccounts(Protocol):
+    """What :func:`new_game_server` asks of the accounts
+    (:class:`~crosstable.service.accounts.Accounts` has it)."""
+
+    def find_user(self, username: str) -> UserInfo | None: ...
+
+    def create_user(self, username: str, password: str, *, display_name: str = ...) -> UserInfo: ...
+
+    def create_game_server(
+        self,
+        user_id: int,
+        label: str = ...,
+        *,
+        tournaments: Iterable[int] = ...,
+        every_tournament: bool = ...,
+        per_minute: int | None = ...,
+    ) -> tuple[int, str]: ...
+
+
 def new_game_server(
-    accounts: Accounts,
+    accounts: GameServerAccounts,
     username: str,
     label: str = "",
     *,
@@ -352,6 +371,7 @@ __all__ = [
     "PERSONAL_LIMIT",
     "RESULTS",
     "SCOPES",
+    "GameServerAccounts",
     "GameServerInfo",
     "TokenInfo",
     "Tokens",

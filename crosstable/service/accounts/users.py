@@ -13,10 +13,10 @@ from crosstable.core.errors import RuleError
 from crosstable.service.accounts.base import (
     MIN_PASSWORD,
     USER_FLAGS,
-    AccountsBase,
+    AccountsFrame,
     UserInfo,
-    _hasher,
-    _user,
+    password_hasher,
+    user_info,
 )
 from crosstable.service.errors import ConflictError, NotFoundError
 from crosstable.service.fair_play import PortalRules
@@ -40,9 +40,13 @@ def telegram_username(telegram_id: int) -> str:
     return f"tg:{telegram_id}"
 
 
-class Users(AccountsBase, PortalRules):
+class Users:
     """Users and passwords; the settings an administrator changes through the acts
-    that record themselves (:class:`~crosstable.service.fair_play.PortalRules`)."""
+    that record themselves (``rules``, :class:`~crosstable.service.fair_play.PortalRules`)."""
+
+    def __init__(self, frame: AccountsFrame, rules: PortalRules) -> None:
+        self.frame = frame
+        self.rules = rules
 
     def create_user(
         self,
@@ -64,8 +68,8 @@ class Users(AccountsBase, PortalRules):
             raise RuleError("a password needs at least {count} characters", count=MIN_PASSWORD)
         shown = " ".join((display_name or name).split())
         rating = checked_rating(rating)
-        digest = _hasher().hash(password)
-        with self.store.transaction() as session:
+        digest = password_hasher().hash(password)
+        with self.frame.store.transaction() as session:
             taken = session.scalars(select(UserRow).where(UserRow.username == name.lower())).first()
             if taken is not None:
                 raise ConflictError("the user name {name} is taken", name=repr(name))
@@ -79,18 +83,18 @@ class Users(AccountsBase, PortalRules):
                 online_tournaments=0,
                 flagged=False,
                 rating=rating,
-                created_at=self._now(),
+                created_at=self.frame.now(),
             )
             session.add(row)
             session.flush()
-            return _user(row)
+            return user_info(row)
 
     def authenticate(self, username: str, password: str) -> UserInfo | None:
         """The user if the password is right (a hash is checked even for unknown names)."""
         from argon2.exceptions import InvalidHashError, VerificationError
 
-        hasher = _hasher()
-        with self.store.reading() as session:
+        hasher = password_hasher()
+        with self.frame.store.reading() as session:
             row = session.scalars(
                 select(UserRow).where(UserRow.username == username.strip().lower())
             ).first()
@@ -103,36 +107,36 @@ class Users(AccountsBase, PortalRules):
             hasher.verify(row.password_hash, password)
         except (VerificationError, InvalidHashError):
             return None
-        return _user(row)
+        return user_info(row)
 
     def user(self, user_id: int) -> UserInfo:
-        with self.store.reading() as session:
+        with self.frame.store.reading() as session:
             row = session.get(UserRow, user_id)
             if row is None:
                 raise NotFoundError("there is no user {user}", user=user_id)
-            return _user(row)
+            return user_info(row)
 
     def find_user(self, username: str) -> UserInfo | None:
-        with self.store.reading() as session:
+        with self.frame.store.reading() as session:
             row = session.scalars(
                 select(UserRow).where(UserRow.username == username.strip().lower())
             ).first()
-            return None if row is None else _user(row)
+            return None if row is None else user_info(row)
 
     def users(self) -> list[UserInfo]:
-        with self.store.reading() as session:
-            return [_user(r) for r in session.scalars(select(UserRow).order_by(UserRow.id))]
+        with self.frame.store.reading() as session:
+            return [user_info(r) for r in session.scalars(select(UserRow).order_by(UserRow.id))]
 
-    def set_user(self, user_id: int, *, actor: str = "", **values: Any) -> UserInfo:
+    def set_user(self, /, user_id: int, *, actor: str = "", **values: Any) -> UserInfo:
         """An administrator changes an account's settings. The flag, the granted master
-        status and the adjustments go through :meth:`flag`/:meth:`unflag`,
-        :meth:`set_master` and :meth:`adjust`, so each is recorded (flagging a player
-        of a running tournament needs :meth:`flag` with a decision per tournament)."""
+        status and the adjustments go through the rules' acts (``flag``/``unflag``,
+        ``set_master`` and ``adjust``), so each is recorded (flagging a player of a
+        running tournament needs ``flag`` with a decision per tournament)."""
         unknown = sorted(set(values) - set(USER_FLAGS))
         if unknown:
             raise RuleError("unknown account setting {name}", name=repr(unknown[0]))
         why = "set with the account's settings"
-        with self.store.reading() as session:
+        with self.frame.store.reading() as session:
             row = session.get(UserRow, user_id)
             if row is None:
                 raise NotFoundError("there is no user {user}", user=user_id)
@@ -140,24 +144,24 @@ class Users(AccountsBase, PortalRules):
             adjusted = (row.rated_games, row.online_tournaments)
         if "flagged" in values and bool(values["flagged"]) != flagged:
             if values["flagged"]:
-                self.flag(user_id, why, actor=actor)
+                self.rules.flag(user_id, why, actor=actor)
             else:
-                self.unflag(user_id, why, actor=actor)
+                self.rules.unflag(user_id, why, actor=actor)
         if "is_master" in values and bool(values["is_master"]) != granted:
-            self.set_master(user_id, bool(values["is_master"]), reason=why, actor=actor)
+            self.rules.set_master(user_id, bool(values["is_master"]), reason=why, actor=actor)
         games = values.get("rated_games", adjusted[0])
         tournaments = values.get("online_tournaments", adjusted[1])
         if (games, tournaments) != adjusted:
-            self.adjust(
+            self.rules.adjust(
                 user_id, games=int(games), tournaments=int(tournaments), reason=why, actor=actor
             )
         plain = {k: v for k, v in values.items() if k in ("is_admin", "rating")}
         if "rating" in plain:
             plain["rating"] = checked_rating(plain["rating"])
-        with self.store.transaction() as session:
+        with self.frame.store.transaction() as session:
             row = session.get(UserRow, user_id)
             assert row is not None
             for name, value in plain.items():
                 setattr(row, name, value)
             session.flush()
-            return _user(row)
+            return user_info(row)
