@@ -31,7 +31,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -43,8 +43,10 @@ from crosstable.cli.context import (
     open_service,
 )
 from crosstable.core.errors import RuleError
-from crosstable.service.accounts import Accounts, UserInfo
-from crosstable.store import open_store
+
+if TYPE_CHECKING:  # the store and services load only when a command needs them
+    from crosstable.service import Service
+    from crosstable.service.accounts import Accounts, UserInfo
 
 account_app = typer.Typer(
     help="Accounts: eligibility counts and their adjustment, the master status.",
@@ -68,11 +70,21 @@ def register(app: typer.Typer) -> None:
 @contextmanager
 def open_accounts(db: str | None) -> Iterator[Accounts]:
     """The accounts of the database ``db`` (closed at the end)."""
+    from crosstable.service.accounts import Accounts  # deferred: the service layer
+    from crosstable.store import open_store  # deferred: SQLAlchemy (start-up time)
+
     store = open_store(db)
     try:
         yield Accounts(store)
     finally:
         store.close()
+
+
+def accounts_of(service: Service) -> Accounts:
+    """The accounts on ``service``'s database, on its clock."""
+    from crosstable.service.accounts import Accounts  # deferred: the service layer
+
+    return Accounts(service.store, clock=service.clock)
 
 
 def _format(text: str) -> str:
@@ -198,7 +210,7 @@ def link_command(
             raise RuleError(
                 "tournament {tournament} has no entry {number}", tournament=tid, number=number
             )
-        accounts = Accounts(service.store, clock=service.clock)
+        accounts = accounts_of(service)
         user = _find(accounts, username)
         accounts.link_entry(tid, number, user.id, actor=actor())
     typer.echo(f"tournament {tid}: entry {number} is @{user.username}'s")
@@ -259,7 +271,7 @@ def organisers_command(
     changes = [(name, role) for name, role in wanted if name]
     with open_service(db) as service:
         tid = current_tournament(service, tournament)
-        accounts = Accounts(service.store, clock=service.clock)
+        accounts = accounts_of(service)
         for name, role in changes:
             accounts.set_staff(tid, _find(accounts, name).id, role, actor=actor())
         staff = staff_of(accounts, tid)

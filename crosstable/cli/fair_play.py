@@ -14,16 +14,17 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from crosstable.cli.accounts import accounts_of
 from crosstable.cli.series import DbOption
 from crosstable.core.errors import RuleError
-from crosstable.service import Service
-from crosstable.service.accounts import Accounts
-from crosstable.service.errors import NotFoundError
-from crosstable.store import open_store
+
+if TYPE_CHECKING:  # the store and services load only when a command needs them
+    from crosstable.service import Service
+    from crosstable.service.accounts import Accounts
 
 fair_play_app = typer.Typer(
     help="Fair play: flag an account for computer help, clear the flag, show its record.",
@@ -46,15 +47,20 @@ def register(app: typer.Typer) -> None:
 
 @contextmanager
 def _opened(db: str | None) -> Iterator[tuple[Accounts, Service]]:
+    from crosstable.service import Service  # deferred: the service layer (start-up time)
+    from crosstable.store import open_store  # deferred: SQLAlchemy (start-up time)
+
     store = open_store(db)
     try:
         service = Service(store)
-        yield Accounts(store, clock=service.clock), service
+        yield accounts_of(service), service
     finally:
         store.close()
 
 
 def _user_id(accounts: Accounts, username: str) -> int:
+    from crosstable.service.errors import NotFoundError  # deferred: the service layer
+
     found = accounts.find_user(username)
     if found is None:
         raise NotFoundError("there is no user {user}", user=username.strip().lower())

@@ -14,7 +14,6 @@ import typer
 
 from crosstable.cli.accounts import open_accounts
 from crosstable.cli.series import DbOption
-from crosstable.service.accounts.tokens import new_game_server, tournament_list
 
 game_server_app = typer.Typer(
     help="Game servers' API tokens: their own limit, the tournaments granted to them.",
@@ -47,6 +46,9 @@ def create_command(
     db: DbOption = None,
 ) -> None:
     """Make a game server's token; print it (it is shown only this once)."""
+    # deferred: the service layer (start-up time)
+    from crosstable.service.accounts.tokens import new_game_server, tournament_list
+
     with open_accounts(db) as accounts:
         token_id, token = new_game_server(
             accounts,
@@ -88,6 +90,9 @@ def grant_command(
     db: DbOption = None,
 ) -> None:
     """Grant tournaments to a game server's token (or take them back)."""
+    # deferred: the service layer (start-up time)
+    from crosstable.service.accounts.tokens import tournament_list
+
     wanted = tournament_list(tournaments)
     with open_accounts(db) as accounts:
         accounts.grant(token, wanted, allowed=not withdraw)
