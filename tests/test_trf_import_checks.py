@@ -217,3 +217,10 @@ def test_a_result_without_an_opponent_that_is_no_code_is_still_refused() -> None
     with pytest.raises(InputError) as refused:
         parse_trf(swiss([player_line(1, ["     - !"]), player_line(2, ["        "])], 1))
     assert refused.value.column == 99
+
+
+def test_rank_zero_ranks_nobody() -> None:
+    lines = list(CLEAN)
+    lines[1] = replace_columns(lines[1], 86, "   0")
+    lines[2] = replace_columns(lines[2], 86, "   0")
+    assert parse_trf("\n".join(lines) + "\n").warnings == ()

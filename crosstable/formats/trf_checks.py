@@ -52,11 +52,11 @@ def check_rounds(
 def check_ranks(
     ranks: Mapping[int, int | None], lines: Mapping[int, Line], findings: Findings
 ) -> None:
-    """Each rank (columns 86–89) belongs to one player."""
+    """Each rank (columns 86–89) belongs to one player (0, like a blank, ranks nobody)."""
     holder: dict[int, int] = {}
     for start in sorted(ranks):
         rank = ranks[start]
-        if rank is None:
+        if not rank:
             continue
         if rank in holder:
             findings.impossible(
