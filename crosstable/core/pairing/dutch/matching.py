@@ -104,6 +104,7 @@ def _identity(weight: int) -> int:
 def _exact_matcher() -> Any:  # pragma: no cover - very large brackets only
     """networkx's pure-Python matcher takes integers of any size (slow)."""
     try:
+        # deferred: optional, and needed only by brackets past 120 bits of weight
         import networkx  # type: ignore[import-untyped,unused-ignore]
     except ImportError:
         raise RuleError(
