@@ -1,4 +1,4 @@
-"""Format advice by field size (R-X-9, seeds 001 and 004).
+"""Format advice by field size (seeds 001 and 004).
 
 The arbiters' bounds that seeds 001 and 004 quote for a club event:
 

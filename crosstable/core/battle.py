@@ -1,4 +1,4 @@
-"""Battle chess: the colour of each game is drawn just before the game (R-RR-9).
+"""Battle chess: the colour of each game is drawn just before the game.
 
 The schedule says who meets whom; who has White is not taken from the table but
 drawn by the computer at the moment the game is set up. The draw is fair (each
@@ -36,7 +36,7 @@ SETUP_MINUTES = "setup_minutes"
 SEED = "battle_seed"
 #: the longest set-up time the regulations may give (minutes)
 MAX_SETUP_MINUTES = 120
-#: what the crosstable adds to the result of a set-up timeout (R-SE-9): ``1†``, ``½†``, ``0†``
+#: what the crosstable adds to the result of a set-up timeout: ``1†``, ``½†``, ``0†``
 SETUP_MARK = "†"
 #: the largest published seed (it fits the store's integer columns and a TRF line)
 MAX_SEED = 2**53
@@ -81,7 +81,7 @@ class BattleColours:
 
 @dataclass(frozen=True, slots=True)
 class BattleRules:
-    """What the regulations of a battle-chess tournament say (R-RR-9, R-SE-9)."""
+    """What the regulations of a battle-chess tournament say."""
 
     seed: int
     setup_minutes: int | None = None  # None: the regulations give no set-up time
@@ -162,7 +162,7 @@ def check_battle_details(
     return out
 
 
-#: who finished setting up the pieces in time → the result (R-SE-9)
+#: who finished setting up the pieces in time → the result
 _SETUP_RESULTS = {
     "none": GameResult(Outcome.SHORT_DRAW, Outcome.SHORT_DRAW),
     "white": GameResult(Outcome.SHORT_WIN, Outcome.SHORT_LOSS),
@@ -171,7 +171,7 @@ _SETUP_RESULTS = {
 
 
 def setup_timeout_result(finished: str) -> GameResult:
-    """The result of a set-up timeout (R-SE-9): ``finished`` is who set up in time.
+    """The result of a set-up timeout: ``finished`` is who set up in time.
 
     Neither (``"none"``) → a draw; only White or only Black → that player wins. The
     game ended before its first move, so it is written with TRF's codes of a game

@@ -1,4 +1,4 @@
-"""Round-robin arithmetic, time controls and the duration calculator (R-RR-3, R-RR-16).
+"""Round-robin arithmetic, time controls and the duration calculator.
 
 The arithmetic an organiser sees before round 1 (seeds 001, 003, 004):
 
@@ -41,7 +41,7 @@ SECONDS_THRESHOLD = 240
 
 @dataclass(frozen=True, slots=True)
 class Arithmetic:
-    """Rounds, games and boards of a round robin of ``players`` (R-RR-3)."""
+    """Rounds, games and boards of a round robin of ``players``."""
 
     players: int
     rounds: int
@@ -253,7 +253,7 @@ def _period(raw: dict[str, str | None], trf_style: bool, original: str) -> Perio
 
 @dataclass(frozen=True, slots=True)
 class DurationEstimate:
-    """How long a round robin takes (R-RR-16). Minutes are exact fractions.
+    """How long a round robin takes. Minutes are exact fractions.
 
     With ``double`` the ``rounds``, ``games`` and ``total_minutes`` are those of
     the double round robin; ``double_rounds`` and ``double_games`` are always

@@ -1,4 +1,4 @@
-"""The drawing of lots: starting numbers 1…N, drawn once before round 1 (R-RR-4).
+"""The drawing of lots: starting numbers 1…N, drawn once before round 1.
 
 Three methods, each returning the model's :class:`~crosstable.core.model.Draw`
 (method, seed, order) and the starting number of every entrant:

@@ -131,7 +131,7 @@ _MIRROR = {
 
 
 class Reason(Enum):
-    """Why a game ended as it did (portal rules, R-SE-9)."""
+    """Why a game ended as it did (portal rules)."""
 
     NORMAL = "normal"
     NO_SHOW = "no-show"
@@ -197,7 +197,7 @@ class GameResult:
             "0-0": "00",
             "*": "**",
             # TRF's codes of a game shorter than one move, as result_label shows them
-            # (battle chess writes its set-up timeouts so, R-SE-9)
+            # (battle chess writes its set-up timeouts so)
             "WL": "WL",
             "LW": "LW",
             "DD": "DD",
@@ -347,7 +347,7 @@ class System(Enum):
 
 
 class WithdrawalRule(Enum):
-    """What happens to a withdrawn player's games in the final standings (R-RR-13)."""
+    """What happens to a withdrawn player's games in the final standings."""
 
     FIDE_HALF = "fide-50"  # < 50 % played: annulled; ≥ 50 %: kept, the rest are forfeits
     KEEP = "keep"  # always kept
@@ -389,13 +389,13 @@ class Settings:
     withdrawal_rule: WithdrawalRule = WithdrawalRule.FIDE_HALF
     rules: RulesEdition = RulesEdition.C07_2024
     rounds: int | None = None  # planned number of rounds, when not implied by the system
-    swap_last_rounds: bool = True  # FIDE's recommendation for double round robins (R-RR-7)
+    swap_last_rounds: bool = True  # FIDE's recommendation for double round robins
     time_control: str = ""
-    # R-RR-14: whether forfeits count as games in the tie-breaks of a round robin
+    # whether forfeits count as games in the tie-breaks of a round robin
     # (C.07 15.2, the default); False treats every forfeit as an unplayed round
     # (C.07 art. 16), see docs/tiebreaks.md "Forfeits in tie-breaks".
     forfeits_in_tiebreaks: bool = True
-    # R-RR-10: the seed of the lots that break the ties left after the whole list, when
+    # the seed of the lots that break the ties left after the whole list, when
     # the regulations ask for lots (drawn once, at the finish: service/lots.py); None:
     # such ties share a place
     lots_seed: int | None = None

@@ -1,4 +1,4 @@
-"""Why a game ended as it did, recorded with its result (:class:`Reason`; R-SE-9).
+"""Why a game ended as it did, recorded with its result (:class:`Reason`).
 
 A result's reason is ``normal`` (played at the board), ``no-show`` (a forfeit: a
 player was absent), ``setup-timeout`` (battle chess: who did not finish setting up

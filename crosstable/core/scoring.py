@@ -54,8 +54,8 @@ def points_json(value: Fraction | int | None, form: JsonForm = ...) -> int | flo
 def points_json(
     value: Fraction | int | None, form: JsonForm = "number"
 ) -> int | float | str | None:
-    """Points (or any exact value) as JSON writes them: the one place that decides it
-    (issue 14 item 5). The forms, each where it is used today:
+    """Points (or any exact value) as JSON writes them: the one place that decides it.
+    The forms, each where it is used today:
 
     * ``"number"``: whole as an int (``4``), else the nearest float (``4.5``): the
       knockout's scores, the duration estimate;

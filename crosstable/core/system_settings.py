@@ -1,4 +1,4 @@
-"""The settings of each pairing system as typed values (issue 14.2).
+"""The settings of each pairing system as typed values.
 
 A tournament's regulations keep them as text in their details, next to free text
 such as the venue (``{"match_format": "2", "tie_rule": "lots", "venue": "Yerevan"}``),

@@ -1,5 +1,5 @@
 """English wording shared by the services' messages: a number with its noun, in the
-singular for one and the plural otherwise (never "game(s)"; issue 15 item 13).
+singular for one and the plural otherwise (never "game(s)").
 
 Error messages that the web app translates are written as two whole sentences
 instead (``"1 game has …" if n == 1 else f"{n} games have …"``), so that each has its

@@ -1,4 +1,4 @@
-"""A series' news as an Atom feed (RFC 4287; issue 11 item 4, R-SE-5), written by the
+"""A series' news as an Atom feed (RFC 4287), written by the
 ``feedgen`` library (kept, on PyPI since 2013: it escapes the text, orders the
 elements and formats the dates as RFC 3339 the way feed readers expect, which a
 hand-written template would have to get right itself).

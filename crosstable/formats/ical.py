@@ -1,4 +1,4 @@
-"""An iCalendar (RFC 5545) feed of a series' upcoming starts (issue 11, R-SE-1).
+"""An iCalendar (RFC 5545) feed of a series' upcoming starts.
 
 One ``VEVENT`` per slot, its ``DTSTART`` in the series' own zone (``TZID=…``,
 with the zone's ``VTIMEZONE`` covering the slots, so a calendar shows each start

@@ -3,7 +3,7 @@
 
 Tournament JSON is a :class:`~crosstable.formats.trf_model.TrfDocument` written
 as JSON, so whatever the JSON reader accepts must be writable as TRF and read
-back (issue 13 item 4): a player cannot be written playing themself, with sex
+back: a player cannot be written playing themself, with sex
 ``"2"``, a newline in a name or a five-letter title. Each check names the JSON
 path of the value; a document that passes them all is, last, written as TRF
 and read again, and refused if that fails.

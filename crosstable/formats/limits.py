@@ -3,7 +3,7 @@
 Each limit comes from the TRF layout itself where it has one (a starting number
 has 4 columns, a round in records 240/250/260 has 3), so whatever is read can be
 written back. Files and lines are bounded so that a hostile or broken file costs
-at most a few seconds and a bounded amount of memory (issue 13 item 4; docs/trf.md,
+at most a few seconds and a bounded amount of memory (docs/trf.md,
 "Limits").
 """
 

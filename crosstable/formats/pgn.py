@@ -1,4 +1,4 @@
-"""PGN read and written with python-chess (issue 16 item 4; docs/pgn.md).
+"""PGN read and written with python-chess (docs/pgn.md).
 
 :func:`read_games` reads a PGN text of one or more games into :class:`PgnGame` values,
 checked and bounded: at most :data:`MAX_PGN_BYTES` of text, :data:`MAX_GAMES` games and

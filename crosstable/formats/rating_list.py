@@ -1,4 +1,4 @@
-"""Rating lists as FIDE publishes them, and a national list as CSV (issue 16 item 1).
+"""Rating lists as FIDE publishes them, and a national list as CSV.
 
 Three readers, each streaming (one player at a time, bounded memory) and bounded
 (file size, line length, number of players; :mod:`crosstable.formats.rating_list_limits`):

@@ -7,7 +7,7 @@ Windows-1252, a Cyrillic name comes out as ``Èâàíîâ``; so when the text is
 UTF-8 and its non-ASCII letters come in whole words (as Cyrillic names do, unlike
 the odd ``é`` of a French name), it is read as whichever of Windows-1251 and
 KOI8-R gives the more Russian-looking letters, and the reader says so in a
-warning (issue 13 item 4; docs/trf.md, "Encodings").
+warning (docs/trf.md, "Encodings").
 """
 
 from __future__ import annotations

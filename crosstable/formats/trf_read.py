@@ -157,7 +157,7 @@ class _Reader:
         point_system, unknown_points = self._point_system(typed, extras)
         tiebreaks, standings = _tiebreaks(typed)
         dates = _round_dates(typed.get("132", []))
-        if not players:  # an empty file is not an empty tournament (issue 15 item 4)
+        if not players:  # an empty file is not an empty tournament
             raise InputError(
                 "no player lines (001): this is not a tournament report file, or it is empty",
                 source=self.source,
@@ -208,7 +208,7 @@ class _Reader:
     def _check_points(
         self, tournament: Tournament, written: dict[int, Fraction], abnormal: bool
     ) -> dict[int, Fraction]:
-        """The points column (81–84) must equal the score of the games (issue 15 item 4).
+        """The points column (81–84) must equal the score of the games.
 
         With records 299 (penalties, bonuses) a difference is a warning and the column
         is kept; with ``--lenient`` it is a warning and the column takes the score.
@@ -396,7 +396,7 @@ def _player(line: Line, warnings: list[str]) -> tuple[Player, Fraction | None, i
         raise line.error("starting number 0: numbers start at 1", 5)
     sex = sex_from_text(line.char(10))
     if sex is None:
-        # sex plays no part in pairing or tie-breaks: never refuse a file for it (issue 18.3)
+        # sex plays no part in pairing or tie-breaks: never refuse a file for it
         warnings.append(
             f"line {line.number}: sex {line.char(10)!r} in column 10 is not m, w (f) or blank: "
             "read as not given"

@@ -251,7 +251,7 @@ def _in_berger_order(pairs: list[tuple[int, int, GameResult | None]], size: int)
 
     Only the one round of the table the games could be is built (O(players)), never the
     whole table: a ``092 Round-Robin`` header over 9 999 players costs no more than its
-    games (issue 13 item 4).
+    games.
     """
     if not pairs:
         return
@@ -327,7 +327,7 @@ def _short_of_a_game(result: GameResult | None) -> str:
 
     ``0 0``, ``= 0``, ``0 =`` (and the same with ``W D L``) give less than a game is
     worth: the two sides contradict each other unless an arbiter decided so, which a
-    TRF cannot say (issue 15 item 4). A double forfeit ``- -`` is a result of its own.
+    TRF cannot say. A double forfeit ``- -`` is a result of its own.
     """
     if result is None or result.is_forfeit or Outcome.UNKNOWN in (result.white, result.black):
         return ""

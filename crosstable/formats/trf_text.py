@@ -9,7 +9,7 @@ from fractions import Fraction
 from crosstable.core.errors import InputError
 from crosstable.formats.limits import MAX_NUMBER_TEXT, MAX_POINTS, is_number_text
 
-# ASCII digits only: ``\d`` would also match ``²`` or ``６`` (issue 13 item 4)
+# ASCII digits only: ``\d`` would also match ``²`` or ``６``
 _POINTS = re.compile(r"^-?[0-9]+(?:[.,][0-9]*)?$|^-?[.,][0-9]+$")
 
 

@@ -1,4 +1,4 @@
-"""Tables for people and permissions (issue 5): users, API tokens, who runs which tournament.
+"""Tables for people and permissions: users, API tokens, who runs which tournament.
 
 These rows are not part of a tournament's event log (a tournament's history
 records *what happened in the tournament*; accounts are the site's business),
@@ -7,28 +7,27 @@ and migrated by the same Alembic chain (revision 0002).
 
 * ``users`` — an account: a password hash (argon2), whether it is an
   administrator, a "master" (a winner of an over-the-board event of the portal,
-  who may organise; R-OR-1), and the facts eligibility rules look at (rated
-  games, online tournaments played, flagged for computer assistance; R-OR-2,
-  R-SE-8).
+  who may organise), and the facts eligibility rules look at (rated
+  games, online tournaments played, flagged for computer assistance).
 * ``api_tokens`` — tokens for apps and game servers (only a hash is stored).
 * ``tournament_staff`` — the organisers and helpers of a tournament.
 * ``tournament_access`` — per tournament: who created it, whether a master's
   regulations are approved, the registration window and the eligibility rules.
 * ``entry_accounts`` — which entry (registration number) belongs to which user,
   so a player can report their own game.
-* ``web_sessions`` — the web sessions (revision 0004, issue 13 item 7): the signed
+* ``web_sessions`` — the web sessions (revision 0004): the signed
   cookie carries a random session id, the row (its SHA-256) says whose it is and
   whether it was revoked; signing out, a password change and an administrator's
   "sign out everywhere" revoke rows, so a copied cookie stops working.
 * ``sign_in_counters`` — failed sign-ins (and sign-ups) per address and per account
-  in fixed windows (revision 0004, issue 13 item 11), shared by every process that
+  in fixed windows (revision 0004), shared by every process that
   serves the database; rows of past windows are deleted.
-* ``api_token_grants`` and ``rate_counters`` (revision 0018, issue 17 item 2): the
+* ``api_token_grants`` and ``rate_counters`` (revision 0018): the
   tournaments a game server's token may post results for (``api_tokens.kind`` says
   which tokens are a game server's, with their own limit); requests per key and fixed
   window, shared by every process on a PostgreSQL database (past windows deleted).
 * ``account_events`` — the site's record of what administrators did to an account
-  (revision 0005, issue 12 items 2–4): flagged for computer help or cleared (who,
+  (revision 0005): flagged for computer help or cleared (who,
   when, why, and the decision per running tournament), the eligibility counts
   adjusted, the master status granted or revoked. Administrators only see it.
 
@@ -85,7 +84,7 @@ class ApiTokenRow(Base):
     )
     #: results a minute this token may post (None: its kind's default)
     per_minute: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    #: what it may do (revision 0022, issue 25 item 8): "account" (all its user may) or
+    #: what it may do (revision 0022): "account" (all its user may) or
     #: "results" (post results only; a game server's always)
     scopes: Mapped[str] = mapped_column(String(200), default="account", server_default="")
 
@@ -136,7 +135,7 @@ class AccessRow(Base):
     opens_at: Mapped[str | None] = mapped_column(String(40), nullable=True)
     closes_at: Mapped[str | None] = mapped_column(String(40), nullable=True)
     #: {"min_rated_games": 20, "min_online_tournaments": 1} ("refuse_flagged" of older
-    #: documents is read and ignored: the fair-play ban is site-wide, R-SE-8)
+    #: documents is read and ignored: the fair-play ban is site-wide)
     eligibility: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
 
 

@@ -137,7 +137,7 @@ class RoundRow(Base):
     number: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
     cycle: Mapped[int] = mapped_column(Integer, default=1)
     date: Mapped[str | None] = mapped_column(String(10), nullable=True)
-    #: battle chess (R-RR-9): the computer has drawn the colours of this round's games
+    #: battle chess: the computer has drawn the colours of this round's games
     #: (migration 0005; None or False: not drawn — always so in other tournaments)
     colours_drawn: Mapped[bool | None] = mapped_column(Boolean, nullable=True)
 
@@ -170,7 +170,7 @@ class GameRow(Base):
     #: TRF codes of White and Black, e.g. "10", "==", "01", "+-", "-+", "--"
     result: Mapped[str | None] = mapped_column(String(2), nullable=True)
     reason: Mapped[str] = mapped_column(String(20), default="normal")
-    #: what each player reported (R-OR-3), before the result is confirmed
+    #: what each player reported, before the result is confirmed
     white_report: Mapped[str | None] = mapped_column(String(2), nullable=True)
     black_report: Mapped[str | None] = mapped_column(String(2), nullable=True)
     #: optimistic version: +1 at every change of the row
@@ -202,8 +202,8 @@ class ByeRow(Base):
 
 
 class CheckinRow(Base):
-    """A player who confirmed in the hall that they are present for a round (issue 16.5,
-    :mod:`crosstable.service.checkin`); no row: not checked in (yet)."""
+    """A player who confirmed in the hall that they are present for a round
+    (:mod:`crosstable.service.checkin`); no row: not checked in (yet)."""
 
     __tablename__ = "checkins"
     __table_args__ = (

@@ -1,11 +1,11 @@
-"""The players of the imported rating lists (issue 16 item 1; revisions 0015 and 0023).
+"""The players of the imported rating lists (revisions 0015 and 0023).
 
 ``rating_list_players`` holds one row per FIDE id and *generation*, the name as the
 list writes it and case-folded (``folded``, indexed with the generation for the
 look-up by name prefix), federation, sex, title, birth year, the standard, rapid and
 blitz ratings, and the list the row came from (its file name and the import date).
 
-A generation is one complete state of the lists (issue 25 item 6). An import writes a
+A generation is one complete state of the lists. An import writes a
 new generation in short batches while readers go on reading the current one, then
 makes it current in one small transaction (``rating_list_imports``: at most one row
 is ``current``; none means generation 0, the rows from before generations). So a new

@@ -1,4 +1,4 @@
-"""Tables of a portal's series (issue 11, R-SE-1…R-SE-7; revision 0007).
+"""Tables of a portal's series (revision 0007).
 
 A series is a template and a calendar; its editions are run by the clock
 (:mod:`crosstable.service.series`). The groups of every stage are ordinary round-robin
@@ -10,9 +10,9 @@ tournaments make which stage of which edition, and keep the series' own record.
   final and super-final), tie-breaks, time control, pre-registration or not, and how
   long before a start registration closes.
 * ``series_editions`` — one edition: its number, the planned start and the
-  registration deadline (ISO UTC), the first deadline (the R-SE-2 week counts from
+  registration deadline (ISO UTC), the first deadline (the week's extension counts from
   it), its state (``registration`` → ``running`` → ``finished``), the stage now
-  played, how often the start moved (R-SE-3) and when registration closed.
+  played, how often the start moved and when registration closed.
 * ``series_registrations`` — a player of an edition's stage 1 (a name; an account
   when signed in), registered and withdrawn moments.
 * ``series_stages`` / ``series_groups`` — the stages made so far and their groups:
@@ -20,7 +20,7 @@ tournaments make which stage of which edition, and keep the series' own record.
   (registration ids in entry order).
 * ``series_events`` — the series' history: every time-driven step and every use
   case, one line; ``step`` is unique, so a step done once cannot be done again.
-* ``series_outbox`` — notifications to send (R-SE-5), written in the same
+* ``series_outbox`` — notifications to send, written in the same
   transaction as their cause; ``dedupe_key`` is unique, ``sent_at`` and
   ``attempts`` belong to the sender.
 """
@@ -69,7 +69,7 @@ class SeriesRow(Base):
     #: FIDE tie-break codes, comma-separated ("" : the round robin's default)
     tiebreaks: Mapped[str] = mapped_column(String(400), default="")
     time_control: Mapped[str] = mapped_column(String(100), default="")
-    #: True: editions with pre-registration (never extended, R-SE-2)
+    #: True: editions with pre-registration (never extended)
     pre_registration: Mapped[bool] = mapped_column(Boolean, default=False)
     #: registration closes this many minutes before the planned start
     deadline_minutes: Mapped[int] = mapped_column(Integer, default=60)
@@ -98,7 +98,7 @@ class SeriesEditionRow(Base):
     #: the stage being played (0 before stage 1)
     stage: Mapped[int] = mapped_column(Integer, default=0)
     postponed: Mapped[int] = mapped_column(Integer, default=0)
-    #: the R-SE-2 extension was recorded / registration closed (ISO UTC)
+    #: the week's extension was recorded / registration closed (ISO UTC)
     extended: Mapped[bool] = mapped_column(Boolean, default=False)
     closed_at: Mapped[str | None] = mapped_column(String(40), nullable=True)
     finished_at: Mapped[str | None] = mapped_column(String(40), nullable=True)
@@ -206,7 +206,7 @@ class NotificationPrefsRow(Base):
 
 
 class SeriesNewsRow(Base):
-    """The news item published after a stage (R-SE-5; migration 0011): one per stage.
+    """The news item published after a stage (migration 0011): one per stage.
 
     ``data`` holds what the page and the feed show: each group's tournament, winner and
     places 1–3, who went on, the next stage or the edition's end."""
@@ -223,7 +223,7 @@ class SeriesNewsRow(Base):
 
 
 class SeriesAwardRow(Base):
-    """A place 1–3 of a group, the final or the super-final (R-SE-5; migration 0011):
+    """A place 1–3 of a group, the final or the super-final (migration 0011):
     the player's badge and certificate. One per player and group."""
 
     __tablename__ = "series_awards"
@@ -280,7 +280,7 @@ class SeriesResultRow(Base):
 
 class SeriesPetitionRow(Base):
     """Players of one class or level asking the administrators for their own
-    tournament (R-SE-7; migration 0012): at least 11 of them. ``state`` is
+    tournament (migration 0012): at least 11 of them. ``state`` is
     ``pending`` → ``accepted`` (``tournament_id``: the round robin made for them) or
     ``refused`` (``reason``)."""
 

@@ -1,4 +1,4 @@
-"""Telegram (issue 11 item 5; revision 0014): accounts linked with Telegram and the
+"""Telegram (revision 0014): accounts linked with Telegram and the
 outbox's Telegram deliveries.
 
 * ``telegram_links`` — an account linked with one Telegram user (the login widget's

@@ -1,4 +1,4 @@
-"""Knockout / play-off: the bracket played round by round (R-KO-1 … R-KO-4).
+"""Knockout / play-off: the bracket played round by round.
 
 A :class:`Knockout` is an immutable value: the :class:`Bracket`, the
 :class:`MatchRules` (format, tie rule, seed of every lot) and the matches paired
@@ -6,8 +6,8 @@ so far, each with its results. Enter results with :meth:`Knockout.record`; a
 match knows when it is decided and who goes on (:mod:`.knockout_match`). Byes
 go on without a match. The next round is paired with
 :meth:`Knockout.pair_next_round` only when every match of the current round is
-decided (R-KO-2); only winners go on, so the winner of the event never lost a
-match (R-KO-4).
+decided; only winners go on, so the winner of the event never lost a
+match.
 
 >>> ko = Knockout.start(seeded_bracket(3), MatchRules(seed=1))
 >>> [(m.slot, m.players) for m in ko.matches], ko.bracket.byes
@@ -169,7 +169,7 @@ class Knockout:
 
     @property
     def champion(self) -> int | None:
-        """The winner of the final (R-KO-4), None while it is not decided."""
+        """The winner of the final, None while it is not decided."""
         return self.winner_of(self.bracket.size - 1)
 
     def eliminated_in(self, player: int) -> int | None:
@@ -226,7 +226,7 @@ class Knockout:
         return replace(self, matches=matches)
 
     def pair_next_round(self) -> Knockout:
-        """Pair the next round; refused while a match of this round has no winner (R-KO-2)."""
+        """Pair the next round; refused while a match of this round has no winner."""
         rnd = self.round
         if rnd >= self.bracket.rounds:
             raise RuleError(
@@ -266,7 +266,7 @@ class Knockout:
             else:
                 assert s.feeders is not None
                 top, bottom = (self.winner_of(n) for n in s.feeders)
-            if top is None or bottom is None:  # pragma: no cover - R-KO-2 checked first
+            if top is None or bottom is None:  # pragma: no cover - refused before
                 raise RuleError("slot {slot}: a feeding match is not decided", slot=s.number)
             matches.append(
                 Match(s.number, rnd, top, bottom, (ratings[top], ratings[bottom]), format=own)

@@ -1,4 +1,4 @@
-"""The knockout bracket: who stands on which line, which match feeds which (R-KO-1).
+"""The knockout bracket: who stands on which line, which match feeds which.
 
 A bracket of ``size`` = 2ⁿ lines (the smallest power of two that holds the
 field) has ``size − 1`` match *slots*, numbered round by round, top to bottom:

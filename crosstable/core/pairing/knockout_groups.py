@@ -1,4 +1,4 @@
-"""Group stage + knockout: the qualifiers of the groups fill the bracket (R-RR-17).
+"""Group stage + knockout: the qualifiers of the groups fill the bracket.
 
 The plan (:func:`crosstable.core.schedule.groups.plan_group_stage`) says how
 many groups play and how many of each go on. After the groups, each group's
@@ -18,7 +18,7 @@ With two qualifiers from an even number of groups this is the familiar
 A1 v B2, B1 v A2, C1 v D2, D1 v C2, and group mates can meet only in the final.
 
 A player who played no game in the group — forfeits, no-shows and set-up
-timeouts only, or byes — does not go on, whatever their place (R-SE-6, seed
+timeouts only, or byes — does not go on, whatever their place (seed
 002: "players who played no game cannot go on to the next round"); the next
 player moves up (:func:`played_a_game`, :func:`group_qualifiers`).
 
@@ -89,16 +89,16 @@ def group_ranking(
     return tuple(row.start for row in rows)
 
 
-#: results that are not a game played (R-SE-6): no move was made at the board
+#: results that are not a game played: no move was made at the board
 _NOT_PLAYED = frozenset({Reason.NO_SHOW, Reason.SETUP_TIMEOUT})
 
 
 def played_a_game(group: Tournament, start: int) -> bool:
-    """Whether the player played at least one game in ``group`` (R-SE-6).
+    """Whether the player played at least one game in ``group``.
 
     A game counts when its result is over the board (a win, draw or loss, also a
     short game of less than one move: the player was at the board) and it was not
-    decided by a no-show or by the battle-chess set-up time (R-SE-9). Forfeits,
+    decided by a no-show or by the battle-chess set-up time. Forfeits,
     byes and the free round of an odd round robin are not games played.
     """
     for rnd in group.rounds:
@@ -120,8 +120,8 @@ def group_qualifiers(
     barred: frozenset[int] = frozenset(),
 ) -> tuple[int, ...]:
     """The group's top ``qualifiers`` starting numbers in ranking order, leaving out
-    every player who played no game (R-SE-6) and every starting number in ``barred``
-    (an account flagged for computer help, R-SE-8): the next player moves up.
+    every player who played no game and every starting number in ``barred``
+    (an account flagged for computer help): the next player moves up.
 
     A tie between the last qualifier and the first player left out that the
     tie-breaks do not break is an error, as in :func:`group_ranking`. Fewer
@@ -314,7 +314,7 @@ def knockout_from_groups(
                 players=len(group.players),
                 planned=plan.group_sizes[index],
             )
-        top = group_qualifiers(  # R-SE-6: who played no game does not go on
+        top = group_qualifiers(  # who played no game does not go on
             replace(group, name=label),
             plan.qualifiers_per_group,
             tiebreaks,

@@ -1,4 +1,4 @@
-"""One knockout match: its games, colours, score, and who goes on (R-KO-3).
+"""One knockout match: its games, colours, score, and who goes on.
 
 A match is played in *stages*. Stage 0 is the regular games of the
 :class:`MatchFormat`: one game, two games with colours swapped (played one after

@@ -1,9 +1,9 @@
-"""A tournament's rating figures per player (B.02 8.2-8.3; R-RR-13, R-RR-14).
+"""A tournament's rating figures per player (B.02 8.2-8.3).
 
 Only games played over the board with a normal result (1, ½, 0) are rated:
-forfeits and games shorter than one move are not (B.02 5.1, R-RR-14). A
+forfeits and games shorter than one move are not (B.02 5.1). A
 withdrawn player's games stay rated even when the 50 % rule takes them out of
-the standings (R-RR-13): this report reads the games as played, never the
+the standings: this report reads the games as played, never the
 final table. A rated player's games against unrated opponents are not rated
 (8.3.1 rates "each game played against a rated player"); an unrated player's
 games against rated opponents give their first-rating figures (8.2).

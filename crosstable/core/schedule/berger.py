@@ -12,7 +12,7 @@ in the round with ``i + j ≡ r + 1``; the lower number has White when ``i + j``
 odd, the higher when it is even): without wrapping the higher number is
 ``x + (k - 1)``, and wrapping makes the sum odd and puts that player below. An odd
 field uses the table of ``n + 1``; whoever meets ``n + 1`` has the free round
-(the ``bye``) and that game is not a board (RULES.md §1.2, SPEC R-RR-5).
+(the ``bye``) and that game is not a board (RULES.md §1.2).
 
 >>> berger_round(6, 2).boards
 ((6, 4), (5, 3), (1, 2))
@@ -61,7 +61,7 @@ def table_size(players: int) -> int:
 
 
 def rounds_per_cycle(players: int) -> int:
-    """Rounds of one cycle: ``N - 1`` for an even field, ``N`` for an odd one (R-RR-3).
+    """Rounds of one cycle: ``N - 1`` for an even field, ``N`` for an odd one.
 
     >>> rounds_per_cycle(6), rounds_per_cycle(7)
     (5, 7)
@@ -155,7 +155,7 @@ def berger_round(players: int, number: int) -> ScheduledRound:
 
 
 def berger_table(players: int) -> Schedule:
-    """One cycle of the FIDE Berger table for ``players`` (R-RR-5), in O(players²).
+    """One cycle of the FIDE Berger table for ``players``, in O(players²).
 
     >>> [r.boards for r in berger_table(4).rounds]
     [((1, 4), (2, 3)), ((4, 3), (1, 2)), ((2, 4), (3, 1))]

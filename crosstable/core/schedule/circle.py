@@ -1,4 +1,4 @@
-"""The circle method (SPEC R-RR-6, seed 004's walk-through), with a colour allocation.
+"""The circle method (seed 004's walk-through), with a colour allocation.
 
 Write the first half of the numbers on a top row and the second half reversed on
 a bottom row; each column is a board. Player 1 stays put; every round the other

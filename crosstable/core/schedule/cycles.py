@@ -1,4 +1,4 @@
-"""Double and multiple round robins (SPEC R-RR-7, RULES.md §1.3).
+"""Double and multiple round robins (RULES.md §1.3).
 
 Cycle 1 is the single-cycle table with its last two rounds exchanged (FIDE's
 recommendation, ``swap_last_rounds``, on by default); cycle 2 is the table in

@@ -1,4 +1,4 @@
-"""Group stage + knockout: the plan an organiser publishes (R-RR-17, R-KO-1).
+"""Group stage + knockout: the plan an organiser publishes.
 
 Seed 001's example, after the FIDE Grand Prix 2022: sixteen players in four
 double-round-robin groups of four, the group winners to semi-finals and a final —
@@ -17,7 +17,7 @@ groups 1…g, ranks g+1…2g to groups g…1, and so on — group 1 gets ranks 1
 >>> snake_groups(8, 2)
 ((1, 4, 5, 8), (2, 3, 6, 7))
 
-The knockout is a bracket of ``qualifiers`` players (R-KO-1: 1st meets 2nd, 3rd
+The knockout is a bracket of ``qualifiers`` players (1st meets 2nd, 3rd
 meets 4th in the drawn or seeded order). When the number of qualifiers is not a
 power of two, the top seeds get byes in the first knockout round (RULES.md
 §6.1); a bracket of q players needs q − 1 matches and ⌈log₂ q⌉ rounds. A match
@@ -183,7 +183,7 @@ def plan_group_stage(
 
 @dataclass(frozen=True, slots=True)
 class StageEvenings:
-    """The club evenings a group stage + knockout needs (R-X-10)."""
+    """The club evenings a group stage + knockout needs."""
 
     group_evenings: int
     knockout_evenings: int

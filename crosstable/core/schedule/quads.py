@@ -1,4 +1,4 @@
-"""Quads: the field sorted by rating and cut into round robins of four (R-RR-17).
+"""Quads: the field sorted by rating and cut into round robins of four.
 
 Quads are the rating groups of four of :mod:`crosstable.core.schedule.rating_groups`
 (the same code for any size); the rule, for four:

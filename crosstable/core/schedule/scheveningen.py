@@ -1,4 +1,4 @@
-"""Scheveningen schedules: two teams, everyone meets every player of the other team (R-RR-17).
+"""Scheveningen schedules: two teams, everyone meets every player of the other team.
 
 Team A is starting numbers 1…n, team B is n+1…2n (``B j`` = ``n + j``). There
 are n rounds of n boards, n² games; board i is always A i's game, and in round r

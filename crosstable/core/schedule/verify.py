@@ -1,4 +1,4 @@
-"""Verify any round-robin schedule, generated or entered by hand (SPEC R-RR-6, R-RR-8).
+"""Verify any round-robin schedule, generated or entered by hand.
 
 :func:`verify_schedule` cuts the rounds into cycles of ``N - 1`` rounds (even
 field) or ``N`` rounds (odd field) and checks, listing every problem it finds:

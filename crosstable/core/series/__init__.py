@@ -1,4 +1,4 @@
-"""A portal's series: recurring multi-stage tournaments, as pure rules (issue 11, R-SE-1…7).
+"""A portal's series: recurring multi-stage tournaments, as pure rules.
 
 * :mod:`~crosstable.core.series.calendar` — when editions may start (slots) and where a
   postponed start moves;

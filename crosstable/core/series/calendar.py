@@ -1,8 +1,8 @@
-"""A series' calendar: the moments its editions may start (R-SE-1, R-SE-3).
+"""A series' calendar: the moments its editions may start.
 
-SPEC R-SE-1 reads seed 002's five kinds of systematic tournament as a set of
-*slots* — the days an edition may start, and the days a postponed start moves to
-(R-SE-3) — all at the series' local wall-clock time in its time zone:
+Seed 002's five kinds of systematic tournament read as a set of *slots* — the
+days an edition may start, and the days a postponed start moves to — all at the
+series' local wall-clock time in its time zone:
 
 * ``weekend`` — every Saturday and Sunday;
 * ``workdays`` — every Monday to Friday;
@@ -280,7 +280,7 @@ def slots_after(
 
 
 def next_slot(calendar: SeriesCalendar, moment: dt.datetime) -> dt.datetime:
-    """The first slot strictly after ``moment`` (R-SE-3's "next slot of the series")."""
+    """The first slot strictly after ``moment`` (the seed's "next slot of the series")."""
     return slots_after(calendar, moment, 1)[0]
 
 
@@ -290,7 +290,7 @@ def postponed_start(
     *,
     regular_delay: dt.timedelta = REGULAR_POSTPONEMENT,
 ) -> dt.datetime:
-    """Where a start moves when too few registered (R-SE-3): the next slot after it;
+    """Where a start moves when too few registered: the next slot after it;
     a ``regular`` series (no slots) moves by ``regular_delay``, at the same wall time.
 
     >>> from zoneinfo import ZoneInfo

@@ -1,4 +1,4 @@
-"""A stage's groups: how many, how large, and who plays in which (R-SE-4).
+"""A stage's groups: how many, how large, and who plays in which.
 
 The rule (seed 002: "the number of groups and the number of players in a group
 are computed automatically"):

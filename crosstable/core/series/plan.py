@@ -1,8 +1,8 @@
-"""The stages of one edition of a series: groups → … → final → super-final (R-SE-4, R-SE-5).
+"""The stages of one edition of a series: groups → … → final → super-final.
 
 Stage 1 puts every entrant into round-robin groups
 (:func:`~crosstable.core.series.groups.group_sizes_for`); each group sends its
-top ``qualifiers_per_group`` (R-SE-6 aside) into stage 2, which is grouped the
+top ``qualifiers_per_group`` (those who played no game aside) into stage 2, which is grouped the
 same way, and so on until the players going on fit one group of at most
 ``max_group_size``: that stage is the **final**, one round robin. Then the
 **super-final**: seed 002 only names it; the product reads it as the final's top
@@ -23,7 +23,7 @@ one).
 >>> [len(s.group_sizes) for s in plan_series(10_000)]
 [1000, 200, 40, 8, 2, 1, 1]
 
-The plan is what the entries would give if everyone played; R-SE-6 may send
+The plan is what the entries would give if everyone played; a player who played no game may send
 fewer, so the service plans each next stage again from the real qualifiers
 (:func:`next_stage`).
 """
@@ -127,7 +127,7 @@ class StagePlan:
 
     @property
     def games(self) -> int:
-        """Games of the stage, all created at once (R-SE-4)."""
+        """Games of the stage, all created at once."""
         return sum(round_robin_counts(size, self.cycles)[1] for size in self.group_sizes)
 
     def to_json(self) -> dict[str, object]:

@@ -1,10 +1,10 @@
-"""Who goes on from a finished stage of a series (R-SE-5, R-SE-6).
+"""Who goes on from a finished stage of a series.
 
 A stage's groups are round robins. When the last game of a stage ends its
-places are final (R-RR-12); each group sends its top ``k`` by the group's
+places are final; each group sends its top ``k`` by the group's
 standings (points, then the series' tie-breaks) — except that a player who
 played no game in the stage (forfeits, no-shows or set-up timeouts only, or only
-byes) cannot go on (R-SE-6): the next player of the group moves up. A group whose
+byes) cannot go on: the next player of the group moves up. A group whose
 players who played are fewer than ``k`` sends those it has.
 
 The qualifiers enter the next stage as :class:`~crosstable.core.series.groups.Entrant`
@@ -39,8 +39,8 @@ class GroupOutcome:
 
     ranking: tuple[int, ...]
     played: frozenset[int]
-    #: players of the group barred from going on (an account flagged for computer help,
-    #: R-SE-8): left out like a player who played no game, the next one moves up
+    #: players of the group barred from going on (an account flagged for computer help):
+    #: left out like a player who played no game, the next one moves up
     barred: frozenset[int] = frozenset()
 
     def __post_init__(self) -> None:
@@ -50,7 +50,7 @@ class GroupOutcome:
             raise RuleError("a player who played is not in the group's ranking")
 
     def qualifiers(self, count: int) -> tuple[int, ...]:
-        """The top ``count`` of those who played (R-SE-6) and are not barred (R-SE-8),
+        """The top ``count`` of those who played and are not barred,
         best first."""
         if count < 0:
             raise RuleError("qualifiers per group: {count} — never negative", count=count)
@@ -73,8 +73,8 @@ def outcome_of(
     The ranking is the group's final standings; an unbroken tie at the cut (between
     the last of the ``qualifiers`` who played and the next) is an error, as for the
     knockout (break it by lots with ``lots_seed`` or by a play-off). ``barred`` keys
-    (accounts flagged for computer help, R-SE-8) do not go on: the next player of the
-    group takes the place, as for R-SE-6.
+    (accounts flagged for computer help) do not go on: the next player of the
+    group takes the place, as for a player who played no game.
     """
     if len(keys) != len(group.players):
         raise RuleError(
@@ -113,12 +113,12 @@ def stage_entrants(
 
 
 def barred_out(outcomes: Sequence[GroupOutcome]) -> tuple[int, ...]:
-    """The players of the stage who were barred from going on (R-SE-8), group by group."""
+    """The players of the stage who were barred from going on, group by group."""
     return tuple(key for outcome in outcomes for key in outcome.ranking if key in outcome.barred)
 
 
 def left_out(outcomes: Sequence[GroupOutcome]) -> tuple[int, ...]:
-    """The players of the stage who played no game (R-SE-6), group by group."""
+    """The players of the stage who played no game, group by group."""
     return tuple(
         key for outcome in outcomes for key in outcome.ranking if key not in outcome.played
     )

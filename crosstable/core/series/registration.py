@@ -1,9 +1,9 @@
-"""Registration for a series' editions, as pure decisions (R-SE-2, R-SE-3, R-SE-7).
+"""Registration for a series' editions, as pure decisions.
 
 Every function takes the moment ``now`` and the edition's deadlines and counts;
 none reads a clock. Moments are aware datetimes.
 
-**Stage 1** (R-SE-2): players register themselves until the edition's deadline
+**Stage 1**: players register themselves until the edition's deadline
 and may withdraw until stage 1 starts. For an edition *without pre-registration*
 the deadline is extended while fewer than 60 % of the places of "the last
 table" are taken, by at most one week in total. The product reads "в последней
@@ -30,11 +30,11 @@ withdrawal does not reopen it.
 stage"): registration is open from the stage's start for 14 days
 (:func:`later_stage_open`).
 
-**Too few players** (R-SE-3): fewer than 15 registered when registration closes
+**Too few players**: fewer than 15 registered when registration closes
 → the start moves to the next slot of the series' calendar, and the deadline
 with it, keeping the same lead time (:func:`start_decision`).
 
-**Class or level tournaments** (R-SE-7): one runs only with at least 11 players;
+**Class or level tournaments**: one runs only with at least 11 players;
 11 players of one level may petition the administration for their own.
 """
 
@@ -49,15 +49,15 @@ from crosstable.core.errors import RuleError
 from crosstable.core.series.calendar import SeriesCalendar, postponed_start
 from crosstable.core.series.groups import DEFAULT_MAX_GROUP_SIZE, MAX_GROUP_SIZE, MIN_GROUP_SIZE
 
-#: R-SE-2: extended while fewer than this share of the last table's places are taken
+#: extended while fewer than this share of the last table's places are taken
 EXTENSION_SHARE = Fraction(3, 5)
-#: R-SE-2: the extension is at most one week in total
+#: the extension is at most one week in total
 MAX_EXTENSION = dt.timedelta(weeks=1)
-#: R-SE-2: registration for stage 2 and later is open two weeks from the stage's start
+#: registration for stage 2 and later is open two weeks from the stage's start
 LATER_STAGE_WINDOW = dt.timedelta(weeks=2)
-#: R-SE-3: fewer than this many registered at the deadline → the start moves
+#: fewer than this many registered at the deadline → the start moves
 MIN_PLAYERS_TO_START = 15
-#: R-SE-7: a class or level tournament runs only with at least this many players
+#: a class or level tournament runs only with at least this many players
 MIN_CLASS_PLAYERS = 11
 
 
@@ -85,7 +85,7 @@ def last_table_short(entries: int, max_size: int = DEFAULT_MAX_GROUP_SIZE) -> bo
 
 class RegistrationPhase(Enum):
     OPEN = "open"  # before the deadline
-    EXTENDED = "extended"  # after the deadline, the R-SE-2 extension running
+    EXTENDED = "extended"  # after the deadline, the week's extension running
     CLOSED = "closed"
 
 
@@ -113,9 +113,9 @@ def stage_one_registration(
     max_size: int = DEFAULT_MAX_GROUP_SIZE,
     first_deadline: dt.datetime | None = None,
 ) -> RegistrationState:
-    """Whether stage-1 registration is open at ``now`` (R-SE-2).
+    """Whether stage-1 registration is open at ``now``.
 
-    ``deadline`` is the edition's deadline; after a postponement (R-SE-3) pass the
+    ``deadline`` is the edition's deadline; after a postponement pass the
     edition's original deadline as ``first_deadline``: the week of extension is
     counted from it, so an edition is never extended by more than a week in all.
     """
@@ -134,14 +134,14 @@ def stage_one_registration(
 
 
 def may_withdraw(now: dt.datetime, stage_one_start: dt.datetime) -> bool:
-    """R-SE-2: a player may withdraw until stage 1 starts."""
+    """A player may withdraw until stage 1 starts."""
     _aware(now, "now")
     _aware(stage_one_start, "start")
     return _utc(now) < _utc(stage_one_start)
 
 
 def later_stage_open(now: dt.datetime, stage_start: dt.datetime) -> bool:
-    """R-SE-2: registration for stage 2 and later, open for two weeks from its start."""
+    """Registration for stage 2 and later, open for two weeks from its start."""
     _aware(now, "now")
     _aware(stage_start, "start")
     return _utc(stage_start) <= _utc(now) < _utc(stage_start) + LATER_STAGE_WINDOW
@@ -169,7 +169,7 @@ def start_decision(
     *,
     minimum: int = MIN_PLAYERS_TO_START,
 ) -> StartDecision:
-    """R-SE-3: enough players → start as planned; fewer than ``minimum`` (15) → the
+    """Enough players → start as planned; fewer than ``minimum`` (15) → the
     next slot of the calendar, the deadline moved by the same amount (the same lead
     time before the start).
 
@@ -203,12 +203,12 @@ def start_decision(
 
 
 def class_tournament_runs(players: int) -> bool:
-    """R-SE-7: a class or level tournament runs only with at least 11 players."""
+    """A class or level tournament runs only with at least 11 players."""
     return players >= MIN_CLASS_PLAYERS
 
 
 def may_petition(players_of_level: int) -> bool:
-    """R-SE-7: 11 players of one level may ask the administration for their tournament."""
+    """11 players of one level may ask the administration for their tournament."""
     return players_of_level >= MIN_CLASS_PLAYERS
 
 

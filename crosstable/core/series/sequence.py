@@ -1,7 +1,7 @@
-"""The sequence of a series' editions (R-SE-1, R-SE-3): when the next edition starts.
+"""The sequence of a series' editions: when the next edition starts.
 
 :mod:`crosstable.core.series.calendar` gives a series' *slots*: every day an edition
-may start on, including the days a postponed start moves to (R-SE-3: "the next
+may start on, including the days a postponed start moves to ("the next
 weekend day", "the next workday"). The *editions* follow seed 002's five kinds:
 
 * ``weekend`` — «турнир проводится в субботу или воскресенье. Следующий турнир

@@ -1,4 +1,4 @@
-"""Which rounds have begun: a bye counts in the live table only from then (R-RR-12).
+"""Which rounds have begun: a bye counts in the live table only from then.
 
 A round robin is scheduled whole before round 1, and a Swiss round's byes (the
 pairing-allocated bye, half-, full- and zero-point byes asked for ahead) exist as

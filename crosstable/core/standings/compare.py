@@ -77,7 +77,7 @@ def explain_player(standings: Ranked, start: int) -> list[Explanation]:
 
 def why(standings: Ranked, a: int, b: int) -> str:
     """Why ``a`` and ``b`` stand where they do: the first criterion that separates them
-    (a :class:`Message`, issue 14 item 4: English as before, translated on the web)."""
+    (a :class:`Message`, English as before, translated on the web)."""
     f = standings.field
     pa, pb = a - 1, b - 1
     for q, start in ((pa, a), (pb, b)):
@@ -85,7 +85,6 @@ def why(standings: Ranked, a: int, b: int) -> str:
             raise KeyError(start)
     for q, start in ((pa, a), (pb, b)):
         if not f.active[q]:
-            # R-RR-13
             return Message(
                 "{player} is out of the standings (withdrawal rule).", player=_who(standings, start)
             )

@@ -1,4 +1,4 @@
-"""The crosstable (seed 000's "турнирная таблица", R-RR-15): the main view.
+"""The crosstable (seed 000's "турнирная таблица"): the main view.
 
 One row per player in starting-number order; in a round robin one column per
 opponent (with one result per cycle), in a Swiss event one column per round
@@ -143,7 +143,7 @@ def crosstable_view(tournament: Tournament, standings: Standings) -> Crosstable:
                     outcome = Outcome.FORFEIT_LOSS if me in forfeited else Outcome.FORFEIT_WIN
                 symbol = CELL_SYMBOLS[outcome]
                 if game.reason is Reason.SETUP_TIMEOUT and game.result is not None:
-                    symbol += SETUP_MARK  # battle chess, R-SE-9: its own mark
+                    symbol += SETUP_MARK  # battle chess: its own mark
                 if me in excluded or other in excluded:
                     symbol = f"({symbol})"
                 meetings.setdefault((me, other), []).append(symbol)

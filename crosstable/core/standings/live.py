@@ -1,4 +1,4 @@
-"""The live table (R-RR-12): one new result updates the table without a full recount.
+"""The live table: one new result updates the table without a full recount.
 
 As soon as a game ends its result enters the table. :class:`LiveStandings`
 keeps the compiled field and every tie-break column; :meth:`LiveStandings.record`
@@ -215,7 +215,7 @@ class LiveStandings:
 
     def standings(self, *, lots_seed: int | None = None) -> Standings:
         """The ranked table from the current values (``lots_seed``: default the
-        tournament's settings' seed, R-RR-10)."""
+        tournament's settings' seed)."""
         ranking = self._rank(self._base.settings.lots_seed if lots_seed is None else lots_seed)
         effect = replace(self._effect, withdrawn=self._withdrawn_flags())
         return assemble(

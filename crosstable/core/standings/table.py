@@ -153,7 +153,7 @@ def compute_standings(
     leaves excluded players out; otherwise the table is live: explicit withdrawals
     show their provisional effect and excluded players stay in, unranked, at the end.
     ``lots_seed`` breaks ties left after the list by a reproducible drawing of lots
-    (default: the tournament's settings' seed, R-RR-10).
+    (default: the tournament's settings' seed).
     """
     if lots_seed is None:
         lots_seed = tournament.settings.lots_seed
@@ -224,7 +224,7 @@ def assemble(
 
 
 def lots_notes(lots: Sequence[Lot]) -> list[str]:
-    """One note per tie the lots broke (R-RR-10), e.g. "lots drawn, seed 7: players 2,
+    """One note per tie the lots broke, e.g. "lots drawn, seed 7: players 2,
     5 were equal on points and every tie-break; the lots put them in the order 5, 2"."""
     return [
         f"lots drawn, seed {lot.seed}: players {', '.join(map(str, lot.players))} were "

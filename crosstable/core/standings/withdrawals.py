@@ -1,4 +1,4 @@
-"""Withdrawals (R-RR-13, FIDE C.06 5.4–5.5 as carried in C.05).
+"""Withdrawals (FIDE C.06 5.4–5.5 as carried in C.05).
 
 In a round robin a player who withdraws (or is expelled) after completing
 fewer than half of their scheduled games is taken out of the final standings:

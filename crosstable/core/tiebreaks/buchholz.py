@@ -39,7 +39,7 @@ def element_text(f: Field, p: int, e: Element) -> str:
     r = e.round
     o = f.opp[p][r]
     shown = amount(f.points(e.score))
-    # Messages (issue 14 item 4): English as before, translated on the web
+    # Messages: English as before, translated on the web
     if not e.dummy:
         raw = f.score[o]
         if raw != e.score:

@@ -176,7 +176,7 @@ class DirectEncounter(TieBreak):
     def explain_group(self, f: Field, spec: TieBreakSpec, group: list[int], p: int) -> Explanation:
         """How player ``p`` stands in the mini-table of ``group``."""
         _, numbers = self.places(f, spec, group) if len(group) > 1 else ([group], {p: 0})
-        # the texts are Messages (issue 14 item 4): English as before, translated on the web
+        # the texts are Messages: English as before, translated on the web
         if len(group) < 2:
             return Explanation(
                 spec.code,

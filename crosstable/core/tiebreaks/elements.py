@@ -176,7 +176,7 @@ def cut_sums(f: Field, edition: RulesEdition, low: int, high: int, *, product: b
         if not product and low <= 1 and high <= 1 and len(scores) >= low + high:
             # Buchholz, Cut-1 / Median-1: the least (most) significant value is the lowest
             # (highest) score itself, cut once each. Cut-2 and beyond take the sort below
-            # (a single min() here once cut only one value for /C2: issue 18).
+            # (a single min() here once cut only one value for /C2).
             total = sum(scores)
             if low:
                 total -= min(scores)

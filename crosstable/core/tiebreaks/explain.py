@@ -59,7 +59,7 @@ class Explanation:
     note: str = ""
 
     def text(self) -> str:
-        """The walk-through as lines: a :class:`Message` (issue 14 item 4), English as it
+        """The walk-through as lines: a :class:`Message`, English as it
         always was, translated piece by piece on the web."""
         value: object = self.shown
         if self.value is not None and show(self.value) == self.shown:

@@ -45,7 +45,7 @@ ZPB = 6  # zero-point bye (Z), known absence, any round after a withdrawal
 FREE = 7  # the free round of an odd round robin; a game annulled by the withdrawal rule
 PENDING = 8  # paired, no result yet
 
-#: what each kind of element is called (Messages: translated on the web, issue 14 item 4)
+#: what each kind of element is called (Messages: translated on the web)
 KIND_NAMES: dict[int, str] = {
     GAME: Message("game"),
     FWIN: Message("forfeit win"),
@@ -98,7 +98,7 @@ class Field:
     draw: int
     loss: int
     # forfeits count as games (C.07 15.2): a round robin / Scheveningen whose
-    # regulations do not say otherwise (Settings.forfeits_in_tiebreaks, R-RR-14)
+    # regulations do not say otherwise (Settings.forfeits_in_tiebreaks)
     predetermined: bool
     edition: RulesEdition
     opp: list[list[int]]

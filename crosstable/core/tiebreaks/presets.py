@@ -6,7 +6,7 @@
   Sonneborn-Berger, direct encounter, Koya.
 * ``de-sb-ks`` — the order seed 003 quotes as FIDE's for round robins: direct
   encounter, Sonneborn-Berger, Koya.
-* ``swiss`` — Buchholz first (R-SW-4): BH/C1, BH, SB, DE, WIN.
+* ``swiss`` — Buchholz first: BH/C1, BH, SB, DE, WIN.
 * ``portal`` — the portal's order (seeds 000, 002): SB, then the average rating
   of the rated opponents met, unrounded (``ARO_RATED``).
 
@@ -68,7 +68,7 @@ BUCHHOLZ_FAMILY = ("BH", "FB", "AOB")
 
 
 def buchholz_warnings(system: System, codes: Sequence[str]) -> tuple[str, ...]:
-    """A warning (not a refusal) for each Buchholz code chosen for a round robin (R-X-8).
+    """A warning (not a refusal) for each Buchholz code chosen for a round robin.
 
     In a complete round robin everyone meets the same field, so a player's
     Buchholz is the field's total minus their own points: it only repeats the
@@ -117,7 +117,7 @@ def has_started(tournament: Tournament) -> bool:
 def change_tiebreaks(
     tournament: Tournament, codes: str | Sequence[str], *, override: str = ""
 ) -> Tournament:
-    """A copy with a new tie-break list (R-RR-10: fixed once round 1 starts).
+    """A copy with a new tie-break list (fixed once round 1 starts).
 
     After the start it takes an explicit ``override`` (the reason), which is
     recorded in ``Settings.tiebreak_overrides`` together with the old and new list.

@@ -272,7 +272,7 @@ class _AverageOfOpponents(_RatingBased):
 
     def player_value(self, f: Field, spec: TieBreakSpec, p: int) -> Value | None:
         # (the base class's per-player form averaged the player's own games through
-        # per_player, which these do not define: it raised; issue 18's property found it)
+        # per_player, which these do not define: it raised; a property test found it)
         return self.values(f, spec)[p]
 
     def values(self, f: Field, spec: TieBreakSpec) -> list[Value | None]:
@@ -348,7 +348,7 @@ def _mean(games: list[tuple[int, int, int]]) -> Fraction | None:
 
 
 def _game_text(result: int, opponent: int, rating: int | None) -> str:
-    """A rated game in words (a Message, issue 14 item 4: translated on the web)."""
+    """A rated game in words (a Message, translated on the web)."""
     if rating is None:
         if result == 2:
             return Message("won against {opponent}, rated unrated", opponent=opponent)

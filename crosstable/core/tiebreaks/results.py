@@ -42,7 +42,7 @@ __all__ = ["REGISTRY"]
 def _round_text(f: Field, p: int, r: int) -> str:
     k = f.kind[p][r]
     o = f.opp[p][r]
-    # Messages (issue 14 item 4): English as before, translated on the web
+    # Messages: English as before, translated on the web
     if k == GAME:
         white = f.col[p][r] == 1
         result = f.res[p][r]

@@ -93,7 +93,7 @@ class SonnebornBerger(TieBreak):
             weight = f.points(e.weight)
             amount = score * weight * self.factor
             text: str = element_text(f, p, e)
-            # the texts are Messages (issue 14 item 4): English as before, translated on the web
+            # the texts are Messages: English as before, translated on the web
             if e.weight == f.win:
                 text = Message("{element}; won: the full score", element=text)
                 bucket = won

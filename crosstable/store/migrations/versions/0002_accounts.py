@@ -1,4 +1,4 @@
-"""Accounts and permissions (issue 5): users, API tokens, staff, access rules, entry owners.
+"""Accounts and permissions: users, API tokens, staff, access rules, entry owners.
 
 Revision ID: 0002
 Revises: 0001

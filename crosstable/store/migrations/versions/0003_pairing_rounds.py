@@ -1,4 +1,4 @@
-"""Swiss, knockout and Scheveningen in the store (issues 5 and 6).
+"""Swiss, knockout and Scheveningen in the store.
 
 * ``entries.team``: the team of a Scheveningen player (the two teams meet each
   other; players of one team never meet).

@@ -1,4 +1,4 @@
-"""Server-side web sessions and shared sign-in counters (issue 13 items 7 and 11).
+"""Server-side web sessions and shared sign-in counters.
 
 * ``web_sessions``: one row per signed-in browser (the SHA-256 of the session id
   in its signed cookie, the user, created, last seen, revoked), so signing out, a

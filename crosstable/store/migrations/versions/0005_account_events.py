@@ -1,4 +1,4 @@
-"""The site's record of what administrators did to accounts (issue 12 items 2–4).
+"""The site's record of what administrators did to accounts.
 
 * ``account_events``: flagged for computer help or cleared (who, when, why, the
   decision per running tournament), eligibility counts adjusted, the master status

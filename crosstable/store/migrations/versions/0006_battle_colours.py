@@ -1,4 +1,4 @@
-"""Battle chess (issue 12 item 1, R-RR-9): whether a round's colours are drawn.
+"""Battle chess: whether a round's colours are drawn.
 
 ``rounds.colours_drawn``: None (or False) until the computer has drawn the colours of the
 round's games (a battle-chess tournament only; in every other tournament the
@@ -6,7 +6,7 @@ colours come from the schedule and the column stays None). The draw is one
 recorded change of the round row and its games, so undo takes it back.
 
 Revision ID: 0006
-Revises: 0005 (0005_account_events, issue 12 items 2–4, written alongside)
+Revises: 0005 (0005_account_events, written alongside)
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A portal's series (issue 11): series, editions, registrations, stages, groups, the
+"""A portal's series: series, editions, registrations, stages, groups, the
 series' history and the notifications outbox (crosstable/store/series_models.py).
 
 Revision ID: 0007

@@ -1,4 +1,4 @@
-"""A player's club (issue 15 item 5): ``entries.club``, "" when not given.
+"""A player's club: ``entries.club``, "" when not given.
 
 The club is a detail of the registration like the federation: shown on the player
 page and editable through ``Registration.edit_player`` at any time before the finish

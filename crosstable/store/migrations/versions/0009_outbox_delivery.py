@@ -1,4 +1,4 @@
-"""The outbox's delivery (issue 11 item 5, R-SE-5): what the sender needs per row.
+"""The outbox's delivery: what the sender needs per row.
 
 ``next_try_at`` — not before this moment (the backoff after a refused delivery; NULL:
 at once); ``last_error`` — the last failure's text; ``gave_up_at`` — set when the

@@ -1,4 +1,4 @@
-"""A series registration's name case-folded, indexed per edition (issue 11, R-SE-2).
+"""A series registration's name case-folded, indexed per edition.
 
 Registration refuses a second player of the same name (letter case aside) in one
 edition; with the folded name in an index that check is one look-up, whatever the

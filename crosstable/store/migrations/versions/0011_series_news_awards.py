@@ -1,4 +1,4 @@
-"""The news and awards published after each stage of a series (issue 11, R-SE-5).
+"""The news and awards published after each stage of a series.
 
 ``series_news`` — one news item per finished stage (unique ``stage_id``: a step done
 twice cannot publish twice): its title and what the page and the Atom feed show.

@@ -1,4 +1,4 @@
-"""Petitions for a class or level tournament (issue 11, R-SE-7).
+"""Petitions for a class or level tournament.
 
 ``series_petitions`` — at least 11 players of one class or level ask the
 administrators of a series for their own tournament: the level, the players, who

@@ -1,4 +1,4 @@
-"""A battle-chess series (issue 12 item 1, R-RR-9, R-SE-9): ``series.variant`` ("" or
+"""A battle-chess series: ``series.variant`` ("" or
 ``battle``) and ``series.setup_minutes`` (the set-up time, None: not set). Every group
 tournament such a series creates is battle chess with that set-up time; its colours are
 drawn from the group's own published seed, as a single battle tournament's are.

@@ -1,4 +1,4 @@
-"""Telegram (issue 11 item 5): accounts linked with Telegram, and the outbox's
+"""Telegram: accounts linked with Telegram, and the outbox's
 Telegram deliveries (one per outbox row: at most once).
 
 Revision ID: 0014

@@ -1,4 +1,4 @@
-"""The players of the imported rating lists (issue 16 item 1): ``rating_list_players``,
+"""The players of the imported rating lists: ``rating_list_players``,
 one row per FIDE id, with the case-folded name indexed for the look-up by prefix
 (``text_pattern_ops`` on PostgreSQL so that ``LIKE 'prefix%'`` uses it).
 

@@ -1,4 +1,4 @@
-"""A game's moves (issue 16 item 4): ``games.moves``, the game's PGN, None until given.
+"""A game's moves: ``games.moves``, the game's PGN, None until given.
 
 The PGN is kept as python-chess writes it back (the uploaded headers, the main line with
 its comments and NAGs; variations are left out), at most

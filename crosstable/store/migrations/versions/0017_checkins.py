@@ -1,10 +1,10 @@
-"""The hall's check-in (issue 16.5): ``checkins``, one row per player who confirmed being
+"""The hall's check-in: ``checkins``, one row per player who confirmed being
 present for a round (tournament, round, entry number, when). Written only through the
 service (:mod:`crosstable.service.checkin`), so each check-in is an event of the history
 and undo takes it back.
 
 Revision ID: 0017
-Revises: 0016 (0016_game_moves, issue 16.4, landed alongside)
+Revises: 0016 (0016_game_moves, landed alongside)
 """
 
 from __future__ import annotations

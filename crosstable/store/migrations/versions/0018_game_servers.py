@@ -1,4 +1,4 @@
-"""Game servers' tokens and shared rate limits (issue 17 item 2).
+"""Game servers' tokens and shared rate limits.
 
 * ``api_tokens.kind`` ("personal" or "game server"), ``every_tournament`` and
   ``per_minute``: an administrator's token for a game server, with its own limit of

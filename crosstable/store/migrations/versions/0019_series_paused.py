@@ -1,4 +1,4 @@
-"""A series its organiser paused (issue 11 item 1): ``series.paused``. While it is set
+"""A series its organiser paused: ``series.paused``. While it is set
 the tick opens no edition of the series by itself; the editions already open or
 running go on, and the organiser may still open one by hand.
 

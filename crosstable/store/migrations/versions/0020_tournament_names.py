@@ -1,4 +1,4 @@
-"""An index on ``tournaments.name`` (issue 17 item 3): the series' tick finds the
+"""An index on ``tournaments.name``: the series' tick finds the
 round robin of a group by its title before it creates one (so a tick stopped midway
 does not create it twice); without the index each look-up read every tournament,
 and a stage of 1 000 groups on a portal of 10 000 tournaments read them 1 000 times.

@@ -1,4 +1,4 @@
-"""Rating lists in generations (issue 25 item 6): ``rating_list_players`` is keyed by
+"""Rating lists in generations: ``rating_list_players`` is keyed by
 (generation, FIDE id), and ``rating_list_imports`` says which generation is current,
 so an import writes a new generation in short batches and makes it visible at once at
 the end, instead of holding the write lock for the whole file. The rows already there
