@@ -25,6 +25,7 @@ from typing import Any
 
 from crosstable.core.errors import RuleError
 from crosstable.core.model import LotsMethod
+from crosstable.formats.trf import parse_trf
 from crosstable.service import PlayerInfo, Regulations, Service
 from crosstable.service.accounts import Accounts
 
@@ -51,7 +52,8 @@ TEN = (
 FIRST_ROUND = ("1-0", "1-0", "0-1", "½-½", "0-1")
 
 
-def _organiser(accounts: Accounts) -> Any:
+def demo_organiser(accounts: Accounts) -> Any:
+    """The demo's login (an administrator), created the first time."""
     user = accounts.find_user(USERNAME)
     if user is None:
         user = accounts.create_user(
@@ -62,10 +64,8 @@ def _organiser(accounts: Accounts) -> Any:
 
 def build_demo(service: Service) -> dict[str, Any]:
     """Create the demo tournaments; the URL path of the live one and the login to use."""
-    from crosstable.formats.trf import parse_trf
-
     accounts = Accounts(service.store, clock=service.clock)
-    user = _organiser(accounts)
+    user = demo_organiser(accounts)
     text = resources.files("crosstable").joinpath("examples", "club_rr6.trf").read_text("utf-8")
     document = parse_trf(text, source="club_rr6.trf")
     finished = service.import_tournament(

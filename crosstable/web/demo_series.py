@@ -31,7 +31,7 @@ from crosstable.service import Service
 from crosstable.service.accounts import Accounts
 from crosstable.service.series import SeriesSettings
 from crosstable.service.series.views import edition_by_number
-from crosstable.web.demo import USERNAME, _organiser
+from crosstable.web.demo import USERNAME, demo_organiser
 
 #: the preference that remembers the demo series once built
 BUILT = "demo.series"
@@ -114,7 +114,7 @@ def build_series_demo(
     a summary: the series' id, its path, each edition's lines, the games played."""
     rng = random.Random(seed)
     accounts = Accounts(service.store, clock=service.clock)
-    user = _organiser(accounts)
+    user = demo_organiser(accounts)
     clock.moment = now - dt.timedelta(days=DAYS_BACK)
     series_id = service.create_series(
         SeriesSettings(NAME, "workdays", "19:00", ZONE, time_control="3+2"), actor=USERNAME

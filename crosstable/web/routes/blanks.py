@@ -26,18 +26,11 @@ from crosstable.core.schedule.blank import (
     whole_number,
 )
 from crosstable.web.pdf.blanks import berger_pdf, blank_crosstable_pdf
+from crosstable.web.routes.common import pdf_download
 from crosstable.web.site import site_of
 
 router = APIRouter(include_in_schema=False)
 api_router = APIRouter(prefix="/api/v1", tags=["api"])
-
-
-def _pdf(data: bytes, name: str) -> Response:
-    return Response(
-        data,
-        media_type="application/pdf",
-        headers={"Content-Disposition": f'attachment; filename="{name}"'},
-    )
 
 
 @router.get("/print/blank")
@@ -60,9 +53,9 @@ def blank_page(request: Request, players: str = "") -> Response:
 def blank_berger_pdf(players: str = "all") -> Response:
     """Blank Berger tables: one size (4 to 16), or every size with ``all``."""
     if players.strip().lower() in ("", "all"):
-        return _pdf(berger_pdf(), "berger-tables.pdf")
+        return pdf_download(berger_pdf(), "berger-tables.pdf")
     count = whole_number(players, "players")
-    return _pdf(berger_pdf([count]), f"berger-{count}.pdf")
+    return pdf_download(berger_pdf([count]), f"berger-{count}.pdf")
 
 
 @router.get("/print/blank/crosstable.pdf")
@@ -70,7 +63,7 @@ def blank_crosstable(players: str = "", tiebreaks: str = "2") -> Response:
     """A blank crosstable of ``players`` (2 to 100) with ``tiebreaks`` columns (0 to 6)."""
     count = whole_number(players, "players")
     columns = whole_number(tiebreaks, "tie-breaks")
-    return _pdf(blank_crosstable_pdf(count, columns), f"crosstable-{count}.pdf")
+    return pdf_download(blank_crosstable_pdf(count, columns), f"crosstable-{count}.pdf")
 
 
 @api_router.get("/blank/berger/{players}")

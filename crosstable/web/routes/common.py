@@ -13,10 +13,12 @@ from fastapi.responses import RedirectResponse, Response
 from fastapi.routing import APIRoute
 from pydantic import BaseModel, ValidationInfo, field_validator
 
+from crosstable.core import battle
 from crosstable.core.errors import RuleError
 from crosstable.core.text import Message
 from crosstable.service import StageView
 from crosstable.service.shared import RateCounters
+from crosstable.service.stage_view import EVENT
 from crosstable.web import pairing_views
 from crosstable.web.limits import UPLOAD, body_limit
 from crosstable.web.security import Caller, check_csrf, client_address
@@ -325,6 +327,15 @@ def integer(
     return number
 
 
+def pdf_download(data: bytes, name: str) -> Response:
+    """A PDF the browser saves as the file ``name`` (a print page's download)."""
+    return Response(
+        data,
+        media_type="application/pdf",
+        headers={"Content-Disposition": f'attachment; filename="{name}"'},
+    )
+
+
 #: a form parameter that has passed the CSRF check
 CheckedForm = Annotated[dict[str, Any], Depends(checked_form)]
 
@@ -332,8 +343,6 @@ CheckedForm = Annotated[dict[str, Any], Depends(checked_form)]
 def require_export_allowed(site: Site, caller: Caller, tid: int) -> None:
     """A battle-chess tournament's export carries the seed of its colours: until it is
     finished only its organisers (and administrators) may download it."""
-    from crosstable.core import battle
-
     view = site.service.overview(tid)
     secret = battle.is_battle(view.settings.get("regulations")) and view.status != "finished"
     if secret and role_of(site, caller, tid) not in MANAGERS:
@@ -391,8 +400,6 @@ def _current_round(view: Any) -> int:
 
 def stage_for_page(site: Site, view: Any) -> StageView | None:
     """The event of a group or knockout page (None for any other tournament: no query)."""
-    from crosstable.service.stage_view import EVENT
-
     details = view.settings.get("regulations") or {}
     if not details.get(EVENT):
         return None

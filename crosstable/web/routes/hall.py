@@ -29,10 +29,11 @@ from crosstable.web.routes.common import (
     caller_of,
     integer,
     page_context,
+    pdf_download,
     require_role,
     text,
 )
-from crosstable.web.routes.printing import _pdf, printed_rounds, sheets, wall_chart
+from crosstable.web.routes.printing import printed_rounds, sheets, wall_chart
 
 router = APIRouter(include_in_schema=False)
 
@@ -63,7 +64,7 @@ def pairings_by_name_pdf(tid: int, request: Request, round: int = 0) -> Response
     view, _table = site.service.crosstable(tid)
     chosen = sheets(site, view, _rounds(view, round))
     name = f"pairings-by-name-{round}.pdf" if round else "pairings-by-name.pdf"
-    return _pdf(pdfs.pairings_pdf(view.name, chosen, names=True), name)
+    return pdf_download(pdfs.pairings_pdf(view.name, chosen, names=True), name)
 
 
 @router.get("/t/{tid}/hall/wallchart", response_class=HTMLResponse)
@@ -89,13 +90,13 @@ def wallchart_pdf(tid: int, request: Request) -> Response:
     details = paper.tournament_details(view.settings, tuple(table.tiebreaks))
     name = "wallchart-a3.pdf"
     if chart.get("swiss") is not None:
-        return _pdf(pdfs.swiss_pdf(chart["swiss"], view.name, locale, details, WALL), name)
+        return pdf_download(pdfs.swiss_pdf(chart["swiss"], view.name, locale, details, WALL), name)
     if chart.get("bracket") is not None:
-        return _pdf(pdfs.bracket_pdf(chart["bracket"], view.name, details, WALL), name)
+        return pdf_download(pdfs.bracket_pdf(chart["bracket"], view.name, details, WALL), name)
     if chart.get("team_grid") is not None:
         grid = chart["team_grid"]
-        return _pdf(pdfs.teams_pdf(grid, table, view.name, locale, details, WALL), name)
-    return _pdf(pdfs.crosstable_pdf(table, view.name, locale, details, WALL), name)
+        return pdf_download(pdfs.teams_pdf(grid, table, view.name, locale, details, WALL), name)
+    return pdf_download(pdfs.crosstable_pdf(table, view.name, locale, details, WALL), name)
 
 
 # -- the check-in ----------------------------------------------------------------------------
@@ -117,7 +118,7 @@ def checkin_sheet_pdf(tid: int, request: Request, round: int = 0) -> Response:
     sheet = _sheet_players(site, tid, round)
     people = [(p.start, p.name) for p in sheet["players"]]
     data = pdfs.checkin_pdf(view.name, sheet["round"], people)
-    return _pdf(data, f"checkin-{sheet['round']}.pdf")
+    return pdf_download(data, f"checkin-{sheet['round']}.pdf")
 
 
 def _sheet_players(site: Any, tid: int, round_number: int) -> dict[str, Any]:

@@ -21,11 +21,17 @@ from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Res
 from crosstable.core.text import Message
 from crosstable.service import Service
 from crosstable.service.queries import TournamentView
+from crosstable.service.rating_figures import rating_figures
 from crosstable.web import i18n, pairing_views
 from crosstable.web import pdf as pdfs
 from crosstable.web import sheets as paper
 from crosstable.web.i18n import gettext as _
-from crosstable.web.routes.common import caller_of, page_context, require_export_allowed
+from crosstable.web.routes.common import (
+    caller_of,
+    page_context,
+    pdf_download,
+    require_export_allowed,
+)
 from crosstable.web.sheets import Board, ByeLine, Sheet, Winner
 from crosstable.web.site import Site
 from crosstable.web.views import PlayerLine
@@ -33,14 +39,6 @@ from crosstable.web.views import PlayerLine
 router = APIRouter(include_in_schema=False)
 
 PAGES = ("crosstable", "pairings", "slips", "certificates", "ratings")
-
-
-def _pdf(data: bytes, name: str) -> Response:
-    return Response(
-        data,
-        media_type="application/pdf",
-        headers={"Content-Disposition": f'attachment; filename="{name}"'},
-    )
 
 
 # -- what is printed ---------------------------------------------------------------------
@@ -214,8 +212,6 @@ def print_page(tid: int, what: str, request: Request, round: int = 0) -> Respons
     elif what in ("pairings", "slips"):
         extra["sheets"] = sheets(site, view, _chosen_rounds(view, round))
     elif what == "ratings":  # the rating report (issue 16 item 2)
-        from crosstable.service.rating_figures import rating_figures
-
         extra["figures"] = rating_figures(site.service, tid)
     else:
         extra["winners"] = winners(site, view, table)
@@ -232,24 +228,25 @@ def pdf(tid: int, name: str, request: Request, round: int = 0) -> Response:
         chart = wall_chart(site, view, table)
         details = paper.tournament_details(view.settings, tuple(table.tiebreaks))
         if chart.get("swiss") is not None:
-            return _pdf(pdfs.swiss_pdf(chart["swiss"], view.name, locale, details), name)
+            return pdf_download(pdfs.swiss_pdf(chart["swiss"], view.name, locale, details), name)
         if chart.get("bracket") is not None:
-            return _pdf(pdfs.bracket_pdf(chart["bracket"], view.name, details), name)
+            return pdf_download(pdfs.bracket_pdf(chart["bracket"], view.name, details), name)
         if chart.get("team_grid") is not None:
             grid = chart["team_grid"]
-            return _pdf(pdfs.teams_pdf(grid, table, view.name, locale, details), name)
-        return _pdf(pdfs.crosstable_pdf(table, view.name, locale, details), name)
+            return pdf_download(pdfs.teams_pdf(grid, table, view.name, locale, details), name)
+        return pdf_download(pdfs.crosstable_pdf(table, view.name, locale, details), name)
     if name in ("pairings.pdf", "slips.pdf"):
         if not printed_rounds(view):
             raise HTTPException(status_code=404, detail="there are no rounds yet")
         chosen = sheets(site, view, _chosen_rounds(view, round))
         if name == "pairings.pdf":
-            return _pdf(pdfs.pairings_pdf(view.name, chosen), name)
+            return pdf_download(pdfs.pairings_pdf(view.name, chosen), name)
         filename = f"slips-{round}.pdf" if round else name
-        return _pdf(pdfs.slips_pdf(view.name, chosen), filename)
+        return pdf_download(pdfs.slips_pdf(view.name, chosen), filename)
     if name == "certificates.pdf":
         date = i18n.date_text(view.settings.get("end_date") or "", locale)
-        return _pdf(pdfs.certificates_pdf(view.name, winners(site, view, table), date), name)
+        data = pdfs.certificates_pdf(view.name, winners(site, view, table), date)
+        return pdf_download(data, name)
     raise HTTPException(status_code=404, detail="unknown PDF")
 
 
