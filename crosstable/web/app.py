@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import json
 import os
 import secrets
@@ -21,9 +22,11 @@ from urllib.parse import quote
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
+from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
+from markupsafe import escape
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.sessions import SessionMiddleware
 
@@ -42,6 +45,33 @@ from crosstable.web.hub import Hub
 from crosstable.web.limits import BodyLimit
 from crosstable.web.messages import error_text, translate
 from crosstable.web.regulation_text import bracket_note, published_details, regulation_items
+from crosstable.web.routes import (
+    account,
+    api,
+    api_byes,
+    api_players,
+    blanks,
+    entry_links,
+    game_servers,
+    hall,
+    live,
+    manage,
+    notifications,
+    pages,
+    pairing,
+    pgn,
+    printing,
+    race,
+    rating_list,
+    rating_list_upload,
+    ratings_api,
+    series,
+    series_news,
+    series_stages,
+    stages,
+    telegram,
+    wizard,
+)
 from crosstable.web.security import (
     ResultLimits,
     bearer_token,
@@ -173,33 +203,6 @@ def create_app(
     if _DOCS_ASSETS:
         _offline_api_docs(app, _DOCS_ASSETS)
 
-    from crosstable.web.routes import (
-        account,
-        api,
-        api_byes,
-        api_players,
-        blanks,
-        entry_links,
-        game_servers,
-        hall,
-        live,
-        manage,
-        notifications,
-        pages,
-        pairing,
-        pgn,
-        printing,
-        rating_list,
-        rating_list_upload,
-        ratings_api,
-        series,
-        series_news,
-        series_stages,
-        stages,
-        telegram,
-        wizard,
-    )
-
     for module in (
         api,
         api_byes,
@@ -234,17 +237,13 @@ def create_app(
     app.include_router(entry_links.api)
     app.include_router(blanks.router)  # blank Berger tables and crosstables (issue 27.4)
     app.include_router(blanks.api_router)  # GET /api/v1/blank/berger/{players}
-    from crosstable.web.routes import race as race_routes  # who can still win (issue 27.9)
-
-    app.include_router(race_routes.router)  # GET /api/v1/tournaments/{id}/race
-    site.templates.env.globals["race_of"] = race_routes.race_of  # the standings' marks
+    app.include_router(race.router)  # who can still win: GET /api/v1/tournaments/{id}/race
+    site.templates.env.globals["race_of"] = race.race_of  # the standings' marks
     return app
 
 
 def _docs_assets() -> str | None:
     """The folder of Swagger UI's files as the ``fastapi-offline`` package ships them."""
-    import importlib.util
-
     spec = importlib.util.find_spec("fastapi_offline")
     if spec is None or not spec.submodule_search_locations:
         return None
@@ -257,8 +256,6 @@ _DOCS_ASSETS = _docs_assets()
 
 def _offline_api_docs(app: FastAPI, assets: str) -> None:
     """``/api/docs``: Swagger UI served from this server, so it works without the internet."""
-    from fastapi.openapi.docs import get_swagger_ui_html
-
     app.mount("/api/docs/assets", StaticFiles(directory=assets), name="api-docs-assets")
 
     @app.get("/api/docs", include_in_schema=False)
@@ -396,8 +393,6 @@ def _error_handlers(app: FastAPI, site: Site) -> None:
 
 
 def _escape(text: str) -> str:
-    from markupsafe import escape
-
     return str(escape(text))
 
 

@@ -25,6 +25,7 @@ import re
 from typing import Any
 
 from starlette.exceptions import HTTPException
+from starlette.responses import JSONResponse
 
 from crosstable.core.text import Message
 
@@ -142,8 +143,6 @@ class BodyLimit:
             # only if the app let it through (its handler answers it otherwise)
             if started:
                 raise
-            from starlette.responses import JSONResponse
-
             response = JSONResponse(
                 {"detail": error.detail}, status_code=error.status_code, headers=error.headers
             )

@@ -22,7 +22,7 @@ from typing import Any
 
 from crosstable.core.model import ByeKind, Colour, Entry, Outcome, Tournament
 from crosstable.core.standings.crosstable import CELL_SYMBOLS
-from crosstable.service import Service
+from crosstable.service import Service, live
 from crosstable.service.queries import ByeRequest, TournamentView
 
 SWISS = "dutch"
@@ -118,9 +118,7 @@ def _cell(rnd: int, entry: Entry, bye: ByeKind | None) -> RoundCell:
 
 def swiss_table(view: TournamentView, tournament: Tournament, table: Any) -> SwissTable:
     """The Swiss table of ``tournament`` with the standings of ``table`` (views.Crosstable)."""
-    from crosstable.service.live import paired_rounds
-
-    tournament = paired_rounds(tournament)  # not the rounds holding only byes asked for ahead
+    tournament = live.paired_rounds(tournament)  # not the rounds holding only byes asked for ahead
     byes_by_round = [{b.player: b.kind for b in rnd.byes} for rnd in tournament.rounds]
     numbers = tuple(r.number for r in tournament.rounds)
     by_start = {line.start: line for line in table.lines}

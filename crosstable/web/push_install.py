@@ -6,10 +6,12 @@ started and stopped with the app, and on PostgreSQL its
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
+from crosstable.web.i18n import LOCALES
 from crosstable.web.push import PUBLIC, PUSH_PUBLIC_ENV, PUSH_URL_ENV, Publisher, check_push_url
 from crosstable.web.push_leader import Leadership
 
@@ -17,8 +19,6 @@ from crosstable.web.push_leader import Leadership
 def push_settings(url: str | None, public: str | None) -> tuple[str | None, str]:
     """The publisher URL (None: the embedded hub) and the public prefix, from the
     arguments or the environment."""
-    import os
-
     url = url if url is not None else os.environ.get(PUSH_URL_ENV) or None
     public = public if public is not None else os.environ.get(PUSH_PUBLIC_ENV) or PUBLIC
     return (None if url is None else check_push_url(url)), public
@@ -31,8 +31,6 @@ def install(app: Any, site: Any, url: str | None, public: str | None = None) -> 
     app.state.push = None
     if url is None:
         return
-    from crosstable.web.i18n import LOCALES
-
     service = site.service
     leadership = None
     if service.store.dialect == "postgresql":

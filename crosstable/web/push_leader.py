@@ -39,6 +39,7 @@ class Leadership:
             self._thread.join(5)
 
     def _run(self) -> None:
+        # deferred: psycopg comes with the postgres extra, and only a PostgreSQL site runs this
         import psycopg
 
         while not self._stop.is_set():

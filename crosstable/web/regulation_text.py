@@ -11,6 +11,7 @@ entries) are left out: the page's header shows the event in words.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -102,8 +103,6 @@ def published_details(details: Mapping[str, Any], system: str) -> dict[str, Any]
 
 def seed_text(value: Any, status: str) -> str:
     """The seed of the colours: as it is once finished, before that its SHA-256."""
-    import hashlib
-
     text = str(value)
     if text.startswith("sha256:"):  # as the service publishes it before the finish
         digest = text.removeprefix("sha256:")

@@ -9,6 +9,7 @@ the results, points, tie-breaks, places and the bracket come from the services.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -160,8 +161,6 @@ def name_key(name: str) -> tuple[tuple[int, int], ...]:
     >>> sorted(["Жуков", "Ёлкина", "Ефимов", "Елкин"], key=name_key)
     ['Елкин', 'Ефимов', 'Ёлкина', 'Жуков']
     """
-    import unicodedata
-
     folded = name.casefold()
     plain = "".join(
         c

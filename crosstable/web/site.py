@@ -22,6 +22,7 @@ from fastapi.templating import Jinja2Templates
 
 from crosstable.service import Service
 from crosstable.service.accounts import Accounts
+from crosstable.service.series.inbox import unread_count
 from crosstable.service.sessions import Sessions, SignInLimits
 from crosstable.service.shared import kept_setting
 from crosstable.web import i18n
@@ -118,8 +119,6 @@ def _unread(service: Service, user: Any) -> int:
     """The signed-in user's unread notifications (0 for a guest)."""
     if user is None:
         return 0
-    from crosstable.service.series.inbox import unread_count
-
     return unread_count(service.store, int(user.id))
 
 

@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+import ttf_opensans  # type: ignore[import-untyped]
 from fpdf import FPDF
 
 from crosstable.web.i18n import gettext as _
@@ -22,8 +23,6 @@ from crosstable.web.sheets import MARKS, WHITE_MARK, Detail
 
 
 def _font_dir() -> Path:
-    import ttf_opensans  # type: ignore[import-untyped]
-
     return Path(ttf_opensans.__file__).parent / "ttf"
 
 

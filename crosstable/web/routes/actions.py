@@ -11,19 +11,28 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
+import secrets
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import TYPE_CHECKING
 
 from fastapi import HTTPException
 
+from crosstable.core.duration import parse_time_control
 from crosstable.core.errors import RuleError
 from crosstable.core.model import System, WithdrawalRule
+from crosstable.core.pairing.knockout import MatchFormat
+from crosstable.core.schedule.groups import GroupStagePlan, plan_group_stage, snake_groups
+from crosstable.core.schedule.rating_groups import rating_group_sizes
 from crosstable.core.scoring import PointSystem, points
 from crosstable.core.text import Message
+from crosstable.core.tiebreaks import default_tiebreaks
+from crosstable.core.tiebreaks.presets import buchholz_warnings, preset_or_codes
 from crosstable.service import Change, PlayerInfo, Regulations
+from crosstable.service.eligibility import quads_details
 from crosstable.service.field import check_event_field, check_field
 from crosstable.service.formats import SYSTEMS, system_details, system_of_format
+from crosstable.service.players import duplicate_names
+from crosstable.service.stage_view import group_details, group_letter
 from crosstable.service.text_encoding import Decoded, decode_text
 from crosstable.web import i18n
 from crosstable.web.routes.common import (
@@ -35,10 +44,6 @@ from crosstable.web.routes.common import (
 )
 from crosstable.web.security import Caller
 from crosstable.web.site import Site
-
-if TYPE_CHECKING:
-    from crosstable.core.schedule.groups import GroupStagePlan
-
 
 #: the formats cut by rating into round robins linked as one event (quads: groups of four)
 RATING_GROUP_FORMATS = ("quads", "rating-groups")
@@ -96,9 +101,6 @@ class WizardSpec:
 
     def stage_plan(self) -> GroupStagePlan:
         """Group stage + knockout: the plan of the groups and the knockout (checked)."""
-        from crosstable.core.pairing.knockout import MatchFormat
-        from crosstable.core.schedule.groups import plan_group_stage
-
         knockout = system_details(  # the knockout's settings, checked as the knockout's
             System.KNOCKOUT,
             match_format=self.match_format,
@@ -117,10 +119,6 @@ class WizardSpec:
 
     def stage_links(self, count: int) -> list[dict[str, str]]:
         """The details that make the ``count`` groups one event (a fresh key)."""
-        import secrets
-
-        from crosstable.service.stage_view import group_details, group_letter
-
         event = secrets.token_hex(6)
         return [
             group_details(
@@ -137,8 +135,6 @@ class WizardSpec:
         ]
 
     def tiebreak_codes(self) -> tuple[str, ...]:
-        from crosstable.core.tiebreaks.presets import preset_or_codes
-
         raw = self.tiebreaks.strip()
         if raw.lower() in ("", "default"):
             return ()
@@ -147,16 +143,11 @@ class WizardSpec:
     def warnings(self) -> tuple[str, ...]:
         """What the regulations allow but the arbiter should hear about (R-X-8: Buchholz
         chosen for a round robin) — shown, never refused."""
-        from crosstable.core.tiebreaks.presets import buchholz_warnings
-        from crosstable.service.players import duplicate_names
-
         settings = self.regulations().settings()
         shared = tuple(duplicate_names(p.name for p in self.players))  # issue 29 item 16
         return buchholz_warnings(settings.system, settings.tiebreaks) + shared
 
     def regulations(self, name: str | None = None) -> Regulations:
-        from crosstable.core.tiebreaks import default_tiebreaks
-
         system = self.system
         try:
             rule = WithdrawalRule(self.withdrawal_rule)
@@ -289,8 +280,6 @@ def check_spec(spec: WizardSpec) -> None:
     (issue 29 item 11): the regulations as settings, and a time control that is read."""
     spec.regulations().settings()
     if spec.time_control.strip():
-        from crosstable.core.duration import parse_time_control
-
         parse_time_control(spec.time_control)
 
 
@@ -299,8 +288,6 @@ def _sections(spec: WizardSpec) -> list[tuple[str, list[PlayerInfo]]]:
     group (a Scheveningen is one tournament; its players carry their teams)."""
     players = list(spec.players)
     if spec.format in RATING_GROUP_FORMATS:  # quads are the rating groups of four
-        from crosstable.core.schedule.rating_groups import rating_group_sizes
-
         ordered = sorted(players, key=lambda p: (-(p.rating or 0), p.name))
         if spec.format == "quads" and len(ordered) < 4:
             raise RuleError("quads need at least four players")
@@ -318,9 +305,6 @@ def _sections(spec: WizardSpec) -> list[tuple[str, list[PlayerInfo]]]:
             at += count
         return out
     if spec.format == "groups":
-        from crosstable.core.schedule.groups import snake_groups
-        from crosstable.service.stage_view import group_letter
-
         ordered = sorted(players, key=lambda p: (-(p.rating or 0), p.name))
         groups = snake_groups(len(ordered), spec.groups)
         return [
@@ -363,10 +347,6 @@ def create_tournaments(site: Site, caller: Caller, spec: WizardSpec) -> list[int
         spec.stage_plan()
         links = spec.stage_links(len(sections))
     if spec.format in RATING_GROUP_FORMATS:  # the groups of one event (counted together)
-        import secrets
-
-        from crosstable.service.eligibility import quads_details
-
         event = secrets.token_hex(6)
         links = [quads_details(event, number) for number in range(1, len(sections) + 1)]
     for name, players in sections:

@@ -15,6 +15,7 @@ from fastapi import APIRouter, Depends, HTTPException, Path, Query, Request
 from fastapi.responses import PlainTextResponse
 from pydantic import BaseModel
 
+from crosstable.core.duration import estimate_duration
 from crosstable.core.model import LotsMethod, Reason
 from crosstable.core.scoring import points_json
 from crosstable.core.text import Message
@@ -582,7 +583,5 @@ def calculator(
 ) -> dict[str, Any]:
     """Rounds, games, boards and duration of a round robin before anything is created
     (R-RR-3, R-RR-16)."""
-    from crosstable.core.duration import estimate_duration
-
     estimate = estimate_duration(players, time_control, evening_minutes=evening, double=double)
     return estimate.to_json()

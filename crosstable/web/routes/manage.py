@@ -15,6 +15,7 @@ from crosstable.core.tiebreaks.presets import buchholz_warnings
 from crosstable.service import PlayerInfo
 from crosstable.service.history import ReopeningError
 from crosstable.service.players import duplicate_names
+from crosstable.web import pairing_views
 from crosstable.web.i18n import gettext as _
 from crosstable.web.i18n import ngettext
 from crosstable.web.messages import error_text, translate
@@ -25,6 +26,7 @@ from crosstable.web.routes.common import (
     caller_of,
     integer,
     page_context,
+    require_approved,
     require_role,
     text,
 )
@@ -51,8 +53,6 @@ def manage(tid: int, request: Request) -> Response:
         for uid, user in people.items():
             if site.accounts.entry_of(tid, uid) == p.number:
                 linked[p.number] = user.username
-    from crosstable.web import pairing_views
-
     return site.page(
         request,
         "manage.html",
@@ -251,8 +251,6 @@ def access(tid: int, request: Request, form: CheckedForm) -> Response:
         },
     }
     if values["self_registration"]:
-        from crosstable.web.routes.common import require_approved
-
         require_approved(site, tid)
     site.accounts.set_access(tid, actor=caller.actor, **values)
     return _done(request, tid, _("registration settings saved"))

@@ -29,13 +29,15 @@ caller's own notifications.
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Annotated, Any
+from zoneinfo import ZoneInfo
 
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import BaseModel, Field
 
-from crosstable.service.series import inbox
+from crosstable.service.series import inbox, telegram
 from crosstable.service.series.mail_text import news_title
 from crosstable.service.series.sender import read_unsubscribe_token, unsubscribe
 from crosstable.service.series.views import edition_places, stage_place
@@ -147,9 +149,6 @@ def _to_signin(request: Request) -> Response:
 def _local(value: Any, zone: str) -> dict[str, str] | None:
     """A stored UTC moment for the page: ISO (the browser's script reads it) and the text
     in the series' zone, the zone named."""
-    import datetime as dt
-    from zoneinfo import ZoneInfo
-
     if not isinstance(value, str) or not value:
         return None
     try:
@@ -229,8 +228,6 @@ def notifications_read(request: Request, form: CheckedForm) -> Response:
 def _settings_page(request: Request, user: int, status_code: int = 200) -> Response:
     site = site_of(request)
     prefs = inbox.preferences(site.service.store, user)
-    from crosstable.service.series import telegram
-
     linked = telegram.link_of(site.service.store, user)  # web/routes/telegram.py links it
     return site.page(
         request,

@@ -11,11 +11,14 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
 
 from crosstable.core.errors import CrosstableError
+from crosstable.core.norms import tournament_norms
 from crosstable.core.text import Message
+from crosstable.service.eligibility import OTB_MINIMUM, rules_of, venue_kind
+from crosstable.service.rating_figures import rating_figures
 from crosstable.service.tiebreak_order import published_tiebreaks
-from crosstable.web import pairing_views, views
+from crosstable.web import i18n, pairing_views, views
 from crosstable.web.messages import error_text, translate
-from crosstable.web.routes import actions
+from crosstable.web.routes import actions, battle
 from crosstable.web.routes.common import (
     RESULT_ENTRY,
     CheckedForm,
@@ -77,8 +80,6 @@ def crosstable(tid: int, request: Request) -> Response:
 @router.get("/t/{tid}/live", response_class=HTMLResponse)
 def crosstable_fragment(tid: int, request: Request) -> Response:
     site, _caller = caller_of(request)
-    from crosstable.web import i18n
-
     _revision, html = site.render_live(tid, i18n.current.get())
     return HTMLResponse(html)
 
@@ -92,8 +93,6 @@ def standings(tid: int, request: Request, ratings: bool = False) -> Response:
         bracket = pairing_views.bracket_of(site.service, context["t"])
     figures = None
     if ratings and not context["is_knockout"]:  # the optional rating columns (issue 16.2)
-        from crosstable.service.rating_figures import rating_figures
-
         figures = rating_figures(site.service, tid)
     return site.page(
         request, "standings.html", caller=caller, bracket=bracket, figures=figures, **context
@@ -279,8 +278,6 @@ def regulations(tid: int, request: Request) -> Response:
     problems: list[str] = []
     if caller.user is not None and context["t"].status == "registration":
         problems = [translate(p) for p in site.accounts.registration_problems(tid, caller.user)]
-    from crosstable.service.eligibility import OTB_MINIMUM, rules_of, venue_kind
-
     # who may enter as the site applies it: the organiser's rules, or seed 002's for an
     # over-the-board event when they ask less (R-OR-2, R-X-2)
     details = context["t"].settings["regulations"]
@@ -309,18 +306,14 @@ def register(tid: int, request: Request, form: CheckedForm) -> Response:
     return RedirectResponse(f"/t/{tid}/regulations", status_code=303)
 
 
-from crosstable.web.routes import battle as _battle  # noqa: E402 - battle chess (issue 12.1)
-
-router.include_router(_battle.router)
-router.include_router(_battle.api_router)
+# battle chess's pages and API, mounted with these pages (after them)
+router.include_router(battle.router)
+router.include_router(battle.api_router)
 
 
 def player_rating(site: Any, tid: int, start: int) -> tuple[Any, list[Any]]:
     """The player's FIDE rating figures (on the list of the event's type) and the title
     norms made or still possible (docs/ratings.md), for the player page."""
-    from crosstable.core.norms import tournament_norms
-    from crosstable.service.rating_figures import rating_figures
-
     figures = rating_figures(site.service, tid, only=start)
     if not figures.players:
         return None, []

@@ -9,14 +9,26 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import math
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from crosstable.core.advice import format_advice
+from crosstable.core.duration import estimate_duration, format_hours, round_robin_arithmetic
 from crosstable.core.errors import CrosstableError, RuleError
+from crosstable.core.pairing.knockout import MatchFormat, TieRule, seeded_bracket
+from crosstable.core.pairing.knockout_bracket import bracket_size
+from crosstable.core.pairing.knockout_groups import cross_seeded_lines
+from crosstable.core.schedule import berger_schedule
+from crosstable.core.schedule.groups import plan_group_stage, stage_evenings
+from crosstable.core.schedule.rating_groups import groups_rounds, rating_group_sizes
+from crosstable.core.schedule.scheveningen import scheveningen
 from crosstable.core.text import Message
+from crosstable.service.rating_lists import RatingLists, rating_type_of
+from crosstable.service.stage_view import group_letter
 from crosstable.web.messages import error_text, translate
 from crosstable.web.routes import actions
 from crosstable.web.routes.common import CheckedForm, caller_of, integer, require_user, text
@@ -129,8 +141,6 @@ def spec_from_form(form: dict[str, Any], service: Any = None) -> actions.WizardS
         read, decoded = actions.read_player_csv(upload)
         players.extend(read)
     if service is not None and any(p.fide_id for p in players):
-        from crosstable.service.rating_lists import RatingLists, rating_type_of
-
         kind = rating_type_of(text(form, "time_control"))
         players = RatingLists(service).filled(players, kind)
     details = tuple(
@@ -183,9 +193,6 @@ def _date(raw: str) -> dt.date | None:
 
 def preview(form: dict[str, Any], service: Any = None) -> Preview:
     """What the form would create, computed by the core (no manual calculation anywhere)."""
-    from crosstable.core.duration import estimate_duration, format_hours, round_robin_arithmetic
-    from crosstable.core.schedule import berger_schedule
-
     try:
         spec = spec_from_form(form, service)
         count = len(spec.players) or (integer(form, "count") or 0)
@@ -233,8 +240,6 @@ def preview(form: dict[str, Any], service: Any = None) -> Preview:
             result.teams = _teams(spec)
             if count % 2:
                 raise RuleError("Scheveningen needs two teams of equal size (an even number)")
-            from crosstable.core.schedule.scheveningen import scheveningen
-
             _check_teams(result.teams, len(spec.players))
             schedule = scheveningen(count // 2)
             result.rounds = len(schedule.rounds)
@@ -244,9 +249,6 @@ def preview(form: dict[str, Any], service: Any = None) -> Preview:
         elif spec.format in actions.RATING_GROUP_FORMATS:  # quads are the groups of four
             _rating_groups_preview(result, spec, count, evening)
         elif spec.format == "groups":
-            from crosstable.core.pairing.knockout import MatchFormat
-            from crosstable.core.schedule.groups import plan_group_stage
-
             plan = plan_group_stage(
                 count,
                 groups=spec.groups,
@@ -271,9 +273,6 @@ def preview(form: dict[str, Any], service: Any = None) -> Preview:
 def _advice(count: int, time_control: str, evening: int) -> Any:
     """The format advice, its rating groups' evenings at the time control's rounds an
     evening (one round an evening when no time control is read)."""
-    from crosstable.core.advice import format_advice
-    from crosstable.core.duration import estimate_duration
-
     per_evening = 1
     if time_control:
         with contextlib.suppress(CrosstableError):  # (flagged once, by the check)
@@ -287,9 +286,6 @@ def _rating_groups_preview(
 ) -> None:
     """Rating groups (quads: of four): the groups' sizes, the longest group's rounds, the
     games and boards of them all, and the evenings the longest group needs."""
-    from crosstable.core.duration import estimate_duration, format_hours
-    from crosstable.core.schedule.rating_groups import groups_rounds, rating_group_sizes
-
     size = 4 if spec.format == "quads" else spec.group_size
     result.groups = list(rating_group_sizes(count, size))
     result.rounds = groups_rounds(result.groups)
@@ -305,17 +301,12 @@ def _rating_groups_preview(
 def _stage_evenings(result: Preview, spec: actions.WizardSpec, plan: Any, evening: int) -> None:
     """The evenings of a group stage + knockout: the groups' rounds at the time control's
     rounds an evening, an evening per knockout round, a reserve (core stage_evenings)."""
-    from crosstable.core.duration import estimate_duration
-    from crosstable.core.schedule.groups import stage_evenings
-
     base = estimate_duration(max(plan.group_sizes), spec.time_control, evening_minutes=evening)
     result.stage_evenings = stage_evenings(plan, base.rounds_per_evening)
 
 
 def _swiss_preview(result: Preview, spec: actions.WizardSpec, count: int, evening: int) -> None:
     """A Swiss: ⌈log₂ N⌉ rounds unless the organiser says otherwise (R-SW-3), N/2 boards."""
-    from crosstable.core.duration import estimate_duration, format_hours
-
     default = max(1, (count - 1).bit_length())
     rounds = spec.rounds or default
     result.default_rounds = spec.rounds is None
@@ -342,10 +333,6 @@ def _swiss_preview(result: Preview, spec: actions.WizardSpec, count: int, evenin
 
 def _knockout_preview(result: Preview, spec: actions.WizardSpec, count: int, evening: int) -> None:
     """A knockout: the bracket's size, the top seeds' byes, rounds, matches and games."""
-    from crosstable.core.duration import estimate_duration, format_hours
-    from crosstable.core.pairing.knockout import MatchFormat, TieRule, seeded_bracket
-    from crosstable.core.pairing.knockout_bracket import bracket_size
-
     match_format = MatchFormat.parse(spec.match_format or "1")
     tie_rule = TieRule.parse(spec.tie_rule or "lower-rated")
     size = bracket_size(count)
@@ -374,9 +361,6 @@ def _knockout_preview(result: Preview, spec: actions.WizardSpec, count: int, eve
 def _cross_pairs(groups: int, qualifiers: int) -> list[tuple[str, str]]:
     """Round 1 of the knockout after the groups, by group and place (the core's
     cross-seeding: A1 v B2, B1 v A2 …); an empty side is a bye."""
-    from crosstable.core.pairing.knockout_groups import cross_seeded_lines
-    from crosstable.service.stage_view import group_letter
-
     if groups * qualifiers < 2:
         return []
     keys = [[100 * g + place for place in range(1, qualifiers + 1)] for g in range(groups)]
@@ -390,9 +374,6 @@ def _cross_pairs(groups: int, qualifiers: int) -> list[tuple[str, str]]:
 
 def _per_rounds(base: Any, rounds: int, sittings: int) -> Any:
     """A round robin's duration estimate redone for ``sittings`` rounds of play."""
-    import math
-    from dataclasses import replace
-
     total = base.round_minutes * sittings
     return replace(
         base,
