@@ -1,5 +1,5 @@
 """``crosstable account show|adjust|master`` and ``crosstable organisers`` — the portal's
-rules from the command line (issue 12 items 3 and 4; R-OR-1, R-OR-2, R-X-1, R-X-2).
+rules from the command line.
 
 An administrator's commands, on the database itself (whoever may run them may open
 the database, as for ``crosstable game-server`` and ``crosstable fair-play``); the acts

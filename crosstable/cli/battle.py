@@ -1,4 +1,4 @@
-"""Battle chess from the terminal (issue 12 item 1; docs/battle.md).
+"""Battle chess from the terminal (docs/battle.md).
 
 ``crosstable battle --setup-minutes 5`` makes the current tournament battle chess
 (before the start; ``--off`` makes it classical again, ``--seed`` publishes a seed

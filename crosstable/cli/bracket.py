@@ -1,4 +1,4 @@
-"""`crosstable bracket`: the knockout bracket of a field (R-KO-1).
+"""`crosstable bracket`: the knockout bracket of a field.
 
     crosstable bracket --players 8 --format json            # random order, fresh seed
     crosstable bracket --players 8 --seed 20260725          # random order, reproducible

@@ -1,4 +1,4 @@
-"""``crosstable demo --series [--no-serve]`` (issue 11; DESIGN.md names it): a workdays
+"""``crosstable demo --series [--no-serve]`` (DESIGN.md names it): a workdays
 series with a simulated season in the demo database — three editions over three weeks
 of injected time (the first postponed for lack of players, then 40 in four groups; a
 forfeit-only group winner who does not go on; the final and the super-final), and the

@@ -1,11 +1,11 @@
-"""`crosstable duration` — how long a round robin takes (R-RR-3, R-RR-16).
+"""`crosstable duration` — how long a round robin takes.
 
 crosstable duration --players 8 --time-control "G/25 d5" --evening 180 --format json
 crosstable duration -n 16 -t "G/25 d5" --groups 4 --qualifiers 1 --cycles 2
 
 The JSON keeps DESIGN.md's keys as they are and adds ``advice`` (the format advice
-by field size, R-X-9) and, with ``--groups``, ``group_stage`` (the plan and its
-evenings, R-X-10).
+by field size) and, with ``--groups``, ``group_stage`` (the plan and its
+evenings).
 """
 
 from __future__ import annotations
@@ -146,7 +146,7 @@ def duration_table(e: DurationEstimate, advice: Advice | None = None) -> Table:
 
 
 def group_stage_table(plan: GroupStagePlan, evenings: StageEvenings) -> Table:
-    """A group stage + knockout: its groups, games and the evenings it needs (R-X-10)."""
+    """A group stage + knockout: its groups, games and the evenings it needs."""
     kind = {1: "round robins", 2: "double round robins"}.get(
         plan.cycles, f"{plan.cycles}-cycle round robins"
     )

@@ -1,5 +1,5 @@
 """``crosstable fair-play flag|unflag|record`` — the computer-help ban from the terminal
-(issue 12 item 2; docs/portal-rules.md).
+(docs/portal-rules.md).
 
 An administrator's commands, on the database itself (whoever may run them may open the
 database), as ``crosstable game-server``: they do what the administrator's page and

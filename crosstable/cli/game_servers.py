@@ -1,4 +1,4 @@
-"""``crosstable game-server create|list|grant|revoke`` — game servers' API tokens (issue 17.2).
+"""``crosstable game-server create|list|grant|revoke`` — game servers' API tokens.
 
 An administrator's commands, on the database itself (whoever may run them may open
 the database): a game server's token posts the results of the tournaments granted to
@@ -70,7 +70,7 @@ def list_command(db: DbOption = None) -> None:
                 "id": info.token.id,
                 "username": info.user.username,
                 "label": info.label,
-                "scope": info.token.scope,  # always "results" (issue 25 item 8)
+                "scope": info.token.scope,  # always "results"
                 "per_minute": info.token.results_a_minute,
                 "every_tournament": info.token.every_tournament,
                 "tournaments": list(info.tournaments),

@@ -2,7 +2,7 @@
 
 Reopening a finished tournament — taking back the organiser's finish, or results
 of a tournament that finished by itself — needs ``--reason`` and ``--yes``
-(issue 13 item 2; undoing the one result that finished it by itself does not).
+(undoing the one result that finished it by itself does not).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""`crosstable pgn export [TID]` and `crosstable pgn import FILE` (issue 16 item 4;
-docs/pgn.md): the tournament's games as one PGN, and moves read from a PGN file — one
+"""`crosstable pgn export [TID]` and `crosstable pgn import FILE`
+(docs/pgn.md): the tournament's games as one PGN, and moves read from a PGN file — one
 game (``--round R --board B``), a round's games (``--round R``) or games of any rounds
 (each with its ``Round "r.b"`` header)."""
 

@@ -1,5 +1,5 @@
 """`crosstable ratinglist import FILE`, `ratinglist find TEXT`, `ratinglist update`,
-`ratinglist add FIDE_ID` (issue 16 item 1; docs/rating-lists.md).
+`ratinglist add FIDE_ID` (docs/rating-lists.md).
 
 The list is a file the user downloaded from FIDE (``players_list.zip``,
 ``players_list_xml.zip``, ``standard_rating_list.zip``, ``rapid_…``, ``blitz_…``) or

@@ -1,4 +1,4 @@
-"""`crosstable schedule berger|circle|verify` — round-robin schedules (R-RR-5 … R-RR-8).
+"""`crosstable schedule berger|circle|verify` — round-robin schedules.
 
     crosstable schedule berger 6 --format json
     crosstable schedule berger 8 --double            # cycle 1 with rounds 6 and 7 exchanged

@@ -1,4 +1,4 @@
-"""`crosstable schedule scheveningen|quads` — the variant schedules (R-RR-17).
+"""`crosstable schedule scheveningen|quads` — the variant schedules.
 
     crosstable schedule scheveningen --team-size 6 [--double] --format json
     crosstable schedule quads --players 23 --format json

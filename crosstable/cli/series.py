@@ -1,4 +1,4 @@
-"""`crosstable series slots|groups|plan` — a series' calendar and stages (R-SE-1, R-SE-4);
+"""`crosstable series slots|groups|plan` — a series' calendar and stages;
 `crosstable series create|open|pause|show|editions|register|withdraw|history` — a series in a
 database.
 
@@ -276,7 +276,7 @@ def plan_command(
     Console().print(table)
 
 
-# -- the organiser's commands over a database (issue 11) ----------------------------------
+# -- the organiser's commands over a database ----------------------------------
 
 DbOption = Annotated[
     str | None,
@@ -521,7 +521,7 @@ def register_stage_command(
 ) -> None:
     """A qualifier confirms their place in the current stage 2 or later (within two weeks
     of its start)."""
-    # R-SE-2: registration for stage 2 and later closes two weeks after that stage starts
+    # registration for stage 2 and later closes two weeks after that stage starts
     with series_service(db, now) as service:
         service.register_for_stage(edition, name)
         window = service.stage_window(edition)

@@ -1,5 +1,5 @@
 """``crosstable series news|awards|standings`` — what a series' finished stages published
-(issue 11, R-SE-5) and the season's standings over its editions.
+and the season's standings over its editions.
 
 * ``series news SERIES [--format json]`` — the news items, newest first: each stage's
   group winners and places 1–3, who went on;
@@ -7,7 +7,7 @@
   final and super-final (one player's with ``--player``);
 * ``series standings SERIES [--season 2026|all] [--format json]`` — total points over
   the season, in the order stated (points, best finish, wins, fewer games);
-* ``series petition SERIES LEVEL NAME…`` (R-SE-7: at least 11 players of one class or
+* ``series petition SERIES LEVEL NAME…`` (at least 11 players of one class or
   level ask for their own tournament), ``series petitions SERIES [--state …]``,
   ``series accept-petition ID`` (the round robin is made and started) and
   ``series refuse-petition ID --reason TEXT`` — the command line is the
@@ -142,7 +142,7 @@ def petition_command(
     now: NowOption = None,
 ) -> None:
     """Players of one class or level ask for their own tournament."""
-    # R-SE-7: at least 11 players of one level may petition for their own tournament
+    # at least 11 players of one level may petition for their own tournament
     with series_service(db, now) as service:
         pid = service.petition(series, level, [(name, None) for name in players])
     typer.echo(f"petition {pid}: {len(players)} players of {' '.join(level.split())} wait")

@@ -1,9 +1,9 @@
-"""`crosstable serve` — the web application (issue 5) on a database, migrations applied.
+"""`crosstable serve` — the web application on a database, migrations applied.
 
 crosstable serve [--db URL] [--host 127.0.0.1] [--port 8000] [--trusted-proxy ADDR ...]
                  [--no-tick] [--tick-every SECONDS] [--push-url URL]
 
-The series' clock (issue 11) ticks in the process, every ``--tick-every`` seconds
+The series' clock ticks in the process, every ``--tick-every`` seconds
 (60), and mails the outbox when ``CROSSTABLE_SMTP_HOST`` is set
 (:mod:`crosstable.service.series.ticker`); ``--no-tick`` leaves it to cron's
 ``crosstable tick``.
@@ -12,8 +12,8 @@ Several ``serve`` processes on one PostgreSQL database stay in step: each
 LISTENs for the others' changes and pushes them to its own viewers.
 
 With ``--push-url`` (or ``CROSSTABLE_PUSH_URL``, for every process of a deployment)
-the live updates go out through nginx with nchan instead (issue 17.1,
-:mod:`crosstable.web.push`, docs/deploy.md): the process that records a change
+the live updates go out through nginx with nchan instead
+(:mod:`crosstable.web.push`, docs/deploy.md): the process that records a change
 publishes it once to the push server's publisher location at that URL, and pages
 subscribe under ``/push`` (``CROSSTABLE_PUSH_PUBLIC`` names another prefix).
 
@@ -21,8 +21,7 @@ Forwarded headers (``X-Forwarded-For``, ``X-Forwarded-Proto``) are believed only
 from the proxies named with ``--trusted-proxy`` (an address or a network such as
 ``10.0.0.0/8``; repeat it) or in ``CROSSTABLE_TRUSTED_PROXIES`` (comma-separated).
 By default none is trusted, not even 127.0.0.1: otherwise anyone who reaches the
-port on this machine could claim any address and walk past the sign-in limits
-(issue 13 item 11).
+port on this machine could claim any address and walk past the sign-in limits.
 
 >>> trusted_proxies(["127.0.0.1", "10.0.0.0/8"], env="")
 ('127.0.0.1', '10.0.0.0/8')
@@ -173,7 +172,7 @@ def run(
     typer.echo(banner or f"crosstable on http://{host}:{port}/  (database {shown})")
     ticker = None
     if tick_every is not None:
-        send = with_telegram(service, mail_sender(service))  # Telegram too (issue 11.5)
+        send = with_telegram(service, mail_sender(service))  # Telegram too
         ticker = Ticker(service, interval=tick_every, send=send).start()
     backups = scheduled(service)  # a SQLite file's backup every hour when it changed
     try:

@@ -93,7 +93,7 @@ def standings(
     tournament = document.tournament
     chosen_system = _choice(system, SYSTEMS, "--system")
     chosen_rules = _choice(rules, RULES, "--rules")
-    counted = _choice(forfeits, FORFEITS, "--forfeits-in-tiebreaks")  # R-RR-14
+    counted = _choice(forfeits, FORFEITS, "--forfeits-in-tiebreaks")
     if counted is not None:
         settings = replace(tournament.settings, forfeits_in_tiebreaks=counted)
         tournament = replace(tournament, settings=settings)

@@ -167,9 +167,9 @@ def new(
     if finish == "confirm":
         details["finish"] = "confirm"
     for key, value, default in (
-        ("ties", ties, "shared"),  # R-RR-10
-        ("forfeits_in_tiebreaks", forfeits_in_tiebreaks, "yes"),  # R-RR-14
-        ("venue_kind", venue_kind, "online"),  # R-X-1, R-X-2
+        ("ties", ties, "shared"),
+        ("forfeits_in_tiebreaks", forfeits_in_tiebreaks, "yes"),
+        ("venue_kind", venue_kind, "online"),
     ):
         if value.strip().lower() != default:  # (each checked by the service, naming it)
             details[key] = value.strip().lower()
@@ -197,7 +197,7 @@ def new(
     )
     with open_service(db) as service:
         change = service.create_tournament(regulations, actor=actor())
-        for warning in buchholz_warnings(chosen, regulations.tiebreaks):  # R-X-8
+        for warning in buchholz_warnings(chosen, regulations.tiebreaks):
             typer.echo(f"warning: {warning}", err=True)
         service.set_preference(CURRENT, str(change.tournament_id))
         header(service, change.tournament_id)
@@ -377,7 +377,7 @@ def _standings(service: Service, tid: int) -> None:
             *values,
         )
     console.print(table)
-    for lot in body.get("lots", []):  # the lots that broke a tie (R-RR-10)
+    for lot in body.get("lots", []):  # the lots that broke a tie
         console.print(
             f"lots drawn, seed {lot['seed']}: players {', '.join(map(str, lot['players']))} "
             f"were equal on points and every tie-break; order {', '.join(map(str, lot['order']))}",
