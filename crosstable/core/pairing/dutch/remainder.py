@@ -36,11 +36,7 @@ class RemainderPairing(BracketState):
         """
         if self.full or self.single:
             return None
-        if (
-            self.n % 2
-            and resident_end < len(bracket)
-            and self.bye_score >= self.players[bracket[resident_end]].pairing_score
-        ):
+        if self._bye_below(bracket, resident_end):
             return None  # the PAB may come from the next bracket (C9 looks here)
         partners = {self.mate[a] for a in s1}
         floaters = [v for v in s2 if v not in partners]
@@ -113,6 +109,21 @@ class RemainderPairing(BracketState):
         at once (see :mod:`assignment`). False when the weights are too wide
         for exact int64 arithmetic: the caller then goes step by step."""
         _, _, floor, slots = plan
+        choice = self._first_choice(s1, s2, floor)
+        if choice is None:
+            return False
+        self._take(s1, choice, matched)
+        chosen = set(choice)
+        left = [b for b in s2 if b not in chosen]
+        for b, slot in zip(left, slots, strict=True):
+            self.mate[b] = slot
+        return True
+
+    def _first_choice(self, s1: list[int], s2: list[int], floor: int) -> list[int] | None:
+        """The S2 partner of each S1 player, each the highest one possible in
+        turn, the S2 players left over floating at no difference of criteria;
+        None when the weights are too wide or the present matching is not
+        optimal on these terms."""
         low_width = self.stage_data.layout.low_width
         packed, dead, mate = self.packed, self.dead, self.mate
         size = len(s2)
@@ -134,7 +145,7 @@ class RemainderPairing(BracketState):
             values.append(row_values)
             edges.append(row_edges)
         if not fits(widest.bit_length(), size):
-            return False
+            return None
         weight = np.zeros((size, size), dtype=np.int64)
         edge = np.ones((size, size), dtype=np.bool_)  # floater slots: anyone
         if settle:
@@ -150,11 +161,12 @@ class RemainderPairing(BracketState):
             start[r] = column[b]
         choice = first_optimal_assignment(weight, edge, start, settle)
         if choice is None:
-            return False
-        chosen = set()
-        for a, k in zip(s1, choice, strict=True):
-            partner = s2[k]
-            chosen.add(partner)
+            return None
+        return [s2[k] for k in choice]
+
+    def _take(self, s1: list[int], partners: list[int], matched: set[int]) -> None:
+        mate = self.mate
+        for a, partner in zip(s1, partners, strict=True):
             mate[a] = partner
             mate[partner] = a
             matched.add(a)
@@ -162,10 +174,110 @@ class RemainderPairing(BracketState):
             self.alive.discard(a)
             self.alive.discard(partner)
             self.pairs.append((a, partner))
-        left = [b for b in s2 if b not in chosen]
-        for b, slot in zip(left, slots, strict=True):
-            mate[b] = slot
+
+    def _settle_with_floaters(
+        self,
+        s1: list[int],
+        s2: list[int],
+        bracket: list[int],
+        resident_end: int,
+        matched: set[int],
+    ) -> bool:
+        """The choices of S1 players at once when who floats is not free.
+
+        The S2 players left over float to the next scoregroup, and the fields
+        of the pairs made there (C8) rank above colours and floats (C10-C21).
+        The present matching is optimal, so its floaters already reach the
+        best C8 value there is. Relax the floaters' constraints (any S2
+        player may float, as in :meth:`_settle_locally`) and take the first
+        optimal choice of that easier problem; if the players it leaves to
+        float reach the same C8 value with the rest of the bracket, it is
+        optimal for the real problem too, and first among its optimal
+        pairings (every one of them is optimal in the relaxed problem). One
+        small matching checks that, instead of one matching of the whole
+        bracket per block of S1 players. False when the check fails: the
+        caller then goes step by step."""
+        if self.full or self.single or self._bye_below(bracket, resident_end):
+            return False
+        low_width = self.stage_data.layout.low_width
+        packed, dead, mate = self.packed, self.dead, self.mate
+        high = [
+            packed[(a, b)] >> low_width
+            for a in s1
+            for b in s2
+            if b > a and (a, b) in packed and (a, b) not in dead
+        ]
+        if not high:
+            return False
+        choice = self._first_choice(s1, s2, min(high))
+        if choice is None:
+            return False
+        taken = {mate[a] for a in s1}
+        chosen = set(choice)
+        if chosen != taken:
+            members = set(s1) | set(s2)
+            rest = [v for v in bracket if v in self.alive and v not in members]
+            floating = [b for b in s2 if b not in chosen]
+            partners = self._float_rest([b for b in s2 if b not in taken], floating, rest)
+            if partners is None:
+                return False
+            for v, partner in partners.items():
+                mate[v] = partner
+        self._take(s1, choice, matched)
         return True
+
+    def _bye_below(self, bracket: list[int], resident_end: int) -> bool:
+        """May the PAB come from the next scoregroup (C9 looks at it then)?"""
+        return bool(
+            self.n % 2
+            and resident_end < len(bracket)
+            and self.bye_score >= self.players[bracket[resident_end]].pairing_score
+        )
+
+    def _float_rest(
+        self, now: list[int], then: list[int], rest: list[int]
+    ) -> dict[int, int] | None:
+        """Partners for the floaters ``then`` and the players ``rest`` (the
+        next scoregroup and moved-down players not paired here) when they
+        reach the value the floaters ``now`` reach with them in the present
+        matching; None when they do not (or the field below cannot absorb
+        who is left over)."""
+        mate = self.mate
+
+        def weight(key: tuple[int, int]) -> int | None:
+            if key not in self.packed or key in self.dead:
+                return None
+            return self.packed[key] + self.low.get(key, 0) * self.low_scale + self.hint.get(key, 0)
+
+        inside = set(now) | set(rest)
+        present = 0
+        for v in inside:
+            partner = mate[v]
+            if v < partner and partner in inside:
+                value = weight((v, partner))
+                if value is not None:
+                    present += value
+        vertices = sorted({*then, *rest})
+        floating = set(then)
+        edges = []
+        for index, a in enumerate(vertices):
+            for b in vertices[index + 1 :]:
+                if a in floating and b in floating:
+                    continue  # two S2 players do not meet once S1 is fixed
+                value = weight((a, b))
+                if value is not None:
+                    edges.append((a, b, value))
+        graph = StageGraph(vertices, edges, None, self.stage_data.layout.bits, perfect=False)
+        partners = graph.solve()
+        reached = sum(weight((v, partner)) or 0 for v, partner in partners.items() if v < partner)
+        if reached != present:
+            return None
+        leftover = frozenset(v for v, partner in partners.items() if partner == v)
+        completion = self.completion.of(leftover)
+        if completion is None:
+            return None
+        partners.update(completion)
+        return partners
 
     def _remainder(
         self,
@@ -254,6 +366,8 @@ class RemainderPairing(BracketState):
         s2 = [v for v in remainder if not down(v)]
         plan = self._local_plan(s1, s2, bracket, resident_end)
         if plan is not None and self._settle_locally(s1, s2, plan, matched):
+            return
+        if plan is None and self._settle_with_floaters(s1, s2, bracket, resident_end, matched):
             return
         local = plan is not None
         for a_index, a in enumerate(remainder):
