@@ -1,9 +1,12 @@
-"""`crosstable check FILE.trf`: re-pair every round of a Swiss and report differences.
+"""`crosstable check FILE.trf`: pairings by the tournament's system, places by its tie-breaks.
 
-Each round is paired again from the state before it (earlier results, byes
-entered for the round) by the FIDE Dutch system and compared with the round as
-played: the same pairs with the same colours and the same PAB. Exit status 0
-when every round agrees, 1 when some round differs, 2 for bad input.
+Round by round, a round robin is compared with its FIDE Berger table and a Swiss
+is re-paired from the state before each round (earlier results, byes entered
+for the round, accelerations, prohibited pairings, initial colour) by the FIDE
+Dutch system: the same pairs with the same colours and the same PAB. Then the
+rank column is compared with the standings computed with the declared
+tie-break order. Exit status 0 when everything follows the rules, 1 when
+something does not, 2 for bad input.
 """
 
 from __future__ import annotations
@@ -15,12 +18,25 @@ from typing import Annotated
 import typer
 
 from crosstable.cli.pair import accelerations, initial_colour
-from crosstable.cli.trf import read_document
-from crosstable.core.errors import InputError
-from crosstable.core.model import Tournament
-from crosstable.core.pairing.dutch import PairingRequest, request_for
-from crosstable.core.pairing.dutch.checker import RoundCheck, check_tournament
+from crosstable.cli.trf import echo_warnings, read_document
+from crosstable.core.checker import (
+    CheckReport,
+    Declared,
+    Prohibition,
+    RoundVerdict,
+    boards_text,
+    check_event,
+)
+from crosstable.core.checker.swiss import swiss_rounds
+from crosstable.core.errors import InputError, RuleError
+from crosstable.core.model import System
+from crosstable.core.pairing.dutch.checker import RoundCheck
 from crosstable.formats.trf_model import TrfDocument
+
+_SYSTEMS = {
+    System.ROUND_ROBIN: "Round robin, against the FIDE Berger table",
+    System.SWISS_DUTCH: "Swiss, re-paired by the FIDE Dutch system",
+}
 
 
 def register(app: typer.Typer) -> None:
@@ -29,61 +45,120 @@ def register(app: typer.Typer) -> None:
 
 
 def check(
-    file: Annotated[Path, typer.Argument(help="TRF file of a Swiss tournament")],
+    file: Annotated[Path, typer.Argument(help="TRF file of the tournament")],
     output: Annotated[str, typer.Option("--format", help="json or table")] = "table",
+    strict: Annotated[
+        bool,
+        typer.Option(
+            "--strict",
+            help="refuse results that contradict each other (½-0, 0-0) instead of "
+            "reading them as written, with a warning",
+        ),
+    ] = False,
 ) -> None:
-    """Check that every round was paired as the FIDE Dutch system (2026) pairs it."""
+    """Check every round's pairing against the tournament's system and the places
+    against its tie-break order."""
     if output not in ("json", "table"):
         raise InputError(f"--format {output!r}: use json or table", source="options")
-    doc = read_document(file)
-    results = check_document(doc)
-    differing = [r.round for r in results if not r.agrees]
+    doc = read_document(file, lenient=not strict)
+    echo_warnings(file, doc)
+    try:
+        report = check_event(doc.tournament, declared(doc))
+    except RuleError as error:
+        raise InputError(str(error), source=f"{file} (records 202/212)") from None
     if output == "json":
-        typer.echo(json.dumps({"rounds": [r.as_json() for r in results], "differing": differing}))
+        typer.echo(json.dumps(report.as_json(), ensure_ascii=False))
     else:
-        typer.echo(render(results))
-    if differing:
+        typer.echo(render_report(report))
+    if not report.ok:
         raise typer.Exit(1)
 
 
+def declared(doc: TrfDocument) -> Declared:
+    """What the file declares for the check: how the Swiss was paired, the rank column
+    and the tie-break order (212, else 202)."""
+    settings = doc.tournament.settings
+    prohibited = [Prohibition(tuple(group)) for group in doc.forbidden_pairs]
+    prohibited += [Prohibition(r.players, r.first_round, r.last_round) for r in doc.prohibited]
+    absent: dict[int, frozenset[int]] = {}
+    for record in doc.byes:
+        absent[record.round] = absent.get(record.round, frozenset()) | set(record.players)
+    return Declared(
+        initial_colour=initial_colour(doc),
+        accelerations=accelerations(doc),
+        prohibited=tuple(prohibited),
+        absent=absent,
+        ranks=dict(doc.file_ranks),
+        tiebreaks=doc.standings_tiebreaks or settings.tiebreaks or None,
+        total_rounds=settings.rounds or len(doc.tournament.rounds),
+    )
+
+
 def check_document(doc: TrfDocument) -> list[RoundCheck]:
-    colour = initial_colour(doc)
-    table = accelerations(doc)
-
-    def request(cut: Tournament, number: int) -> PairingRequest:
-        absent = {p for r in doc.byes if r.round == number for p in r.players}
-        forbidden: list[tuple[int, ...]] = list(doc.forbidden_pairs)
-        forbidden += [r.players for r in doc.prohibited if r.first_round <= number <= r.last_round]
-        return request_for(
-            cut,
-            number,
-            initial_colour=colour,
-            accelerations=table,
-            forbidden=forbidden,
-            absent=absent,
-            total_rounds=doc.tournament.settings.rounds or len(doc.tournament.rounds),
-        )
-
-    return check_tournament(doc.tournament, request)
-
-
-def _boards(boards: tuple[tuple[int, int], ...], bye: int | None) -> str:
-    text = " ".join(f"{w}-{b}" for w, b in boards)
-    return text + (f" PAB {bye}" if bye is not None else "")
+    """A Swiss's rounds re-paired by the Dutch system (the engine's ``-c``)."""
+    return swiss_rounds(doc.tournament, declared(doc))
 
 
 def render(results: list[RoundCheck]) -> str:
+    """The Dutch re-pairing, round by round (the engine's ``-c`` output)."""
     lines = []
     for result in results:
         if result.agrees:
             lines.append(f"Round {result.round}: agrees")
             continue
         lines.append(f"Round {result.round}: differs")
-        lines.append("  played: " + _boards(result.played.boards, result.played.bye))
+        lines.append("  played: " + boards_text(result.played.boards, result.played.bye))
         if result.expected is None:
             lines.append(f"  rules:  no valid pairing ({result.error})")
         else:
-            lines.append("  rules:  " + _boards(result.expected.boards, result.expected.bye))
+            lines.append("  rules:  " + boards_text(result.expected.boards, result.expected.bye))
     wrong = sum(1 for r in results if not r.agrees)
     lines.append(f"{len(results) - wrong} of {len(results)} rounds agree")
     return "\n".join(lines)
+
+
+def render_report(report: CheckReport) -> str:
+    """The whole check as text: the system, each round, the standings, a summary."""
+    lines = [_SYSTEMS.get(report.system, f"{report.system.value}: pairings not checked")]
+    lines += [f"  ({note})" for note in report.notes]
+    word = "free round" if report.system is System.ROUND_ROBIN else "PAB"
+    for verdict in report.rounds:
+        lines.extend(_round_lines(verdict, word, checked=report.method != "none"))
+    ranks = report.ranks
+    if ranks is not None:
+        order = ", ".join(ranks.tiebreaks)
+        if not ranks.tiebreaks:
+            lines.append("Standings: no tie-break list declared (202/212), places not checked")
+        elif not ranks.checked:
+            lines.append(f"Standings: the file gives no ranks (order: {order})")
+        elif not ranks.findings:
+            lines.append(f"Standings after round {ranks.after}: follow {order}")
+        else:
+            count = len(ranks.findings)
+            lines.append(
+                f"Standings after round {ranks.after}: {count} "
+                f"{'place differs' if count == 1 else 'places differ'} from {order}"
+            )
+            lines += [f"  {finding.message}" for finding in ranks.findings]
+    agreeing = sum(1 for r in report.rounds if r.agrees)
+    summary = f"{agreeing} of {len(report.rounds)} rounds agree"
+    if ranks is not None and ranks.checked:
+        summary += "; the places follow the tie-breaks" if not ranks.findings else ""
+        summary += f"; {len(ranks.findings)} places differ" if ranks.findings else ""
+    lines.append(summary)
+    return "\n".join(lines)
+
+
+def _round_lines(verdict: RoundVerdict, word: str, *, checked: bool) -> list[str]:
+    if not checked:
+        return [f"Round {verdict.round}: " + boards_text(verdict.played, verdict.played_bye, word)]
+    if verdict.agrees:
+        return [f"Round {verdict.round}: agrees"]
+    lines = [
+        f"Round {verdict.round}: differs",
+        "  played: " + boards_text(verdict.played, verdict.played_bye, word),
+    ]
+    if verdict.expected is not None:
+        lines.append("  rules:  " + boards_text(verdict.expected, verdict.expected_bye, word))
+    lines += [f"  {finding.kind}: {finding.message}" for finding in verdict.findings]
+    return lines

@@ -2,11 +2,17 @@
 
 Results are drawn from the ratings with a seeded generator, so the same seed
 gives the same file. Optional rates add half-point byes, absences (zero-point
-byes) and forfeits. Useful for testing arbiter software and the engine itself.
+byes) and forfeits; amounts (a count, or a share, optionally @rounds) add full-,
+half- and zero-point byes, forfeits and the results ½-0, 0-½ and 0-0; ``--baku``
+pairs with the Baku acceleration (written as records 250) and ``--tiebreaks``
+sets the order of the standings (records 202/212), whose places fill the rank
+column. Useful for testing arbiter software, the engine and ``crosstable check``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
 from pathlib import Path
 from typing import Annotated
 
@@ -14,15 +20,26 @@ import typer
 
 from crosstable.cli.files import write_atomically
 from crosstable.core.errors import InputError, RuleError
-from crosstable.core.model import Colour
-from crosstable.core.pairing.dutch.generator import GeneratorSettings, generate
+from crosstable.core.pairing.dutch.generator import (
+    Amount,
+    GeneratorSettings,
+    accelerations_of,
+    generate,
+)
+from crosstable.core.standings import compute_standings
 from crosstable.formats.trf import write_trf
-from crosstable.formats.trf_model import TrfDocument
+from crosstable.formats.trf_model import Acceleration, TrfDocument
+
+_AMOUNT_HELP = "a count (3) or a share (10%, 0.1), optionally @rounds (2@3, 10%@1-4); repeatable"
 
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to ``app``."""
     app.command("generate")(generate_command)
+
+
+def _amount_option(flag: str, what: str) -> object:
+    return typer.Option(flag, help=f"{what}: {_AMOUNT_HELP}")
 
 
 def generate_command(
@@ -34,6 +51,19 @@ def generate_command(
     absences: Annotated[float, typer.Option("--absences", help="zero-point bye rate")] = 0.0,
     forfeits: Annotated[float, typer.Option("--forfeits", help="forfeit rate")] = 0.0,
     draws: Annotated[float, typer.Option("--draws", help="draw rate between equals")] = 0.3,
+    full_byes: Annotated[list[str] | None, _amount_option("--full-byes", "full-point byes")] = None,
+    half_byes: Annotated[list[str] | None, _amount_option("--half-byes", "half-point byes")] = None,
+    zero_byes: Annotated[list[str] | None, _amount_option("--zero-byes", "zero-point byes")] = None,
+    forfeit_games: Annotated[
+        list[str] | None, _amount_option("--forfeit-games", "games won and lost by forfeit")
+    ] = None,
+    half_zero: Annotated[list[str] | None, _amount_option("--half-zero", "½-0 results")] = None,
+    zero_half: Annotated[list[str] | None, _amount_option("--zero-half", "0-½ results")] = None,
+    zero_zero: Annotated[list[str] | None, _amount_option("--zero-zero", "0-0 results")] = None,
+    baku: Annotated[bool, typer.Option("--baku", help="Baku acceleration (C.04.5.1)")] = False,
+    tiebreaks: Annotated[
+        str, typer.Option("--tiebreaks", help="tie-break list, e.g. BH/C1,BH,SB")
+    ] = "",
     edition: Annotated[str, typer.Option("--edition", help="trf2026 or trf16")] = "trf2026",
 ) -> None:
     """Write a random, fully paired Swiss tournament as a TRF file."""
@@ -46,20 +76,78 @@ def generate_command(
             half_bye_rate=byes,
             absence_rate=absences,
             forfeit_rate=forfeits,
+            full_byes=_amounts(full_byes),
+            half_byes=_amounts(half_byes),
+            zero_byes=_amounts(zero_byes),
+            forfeits=_amounts(forfeit_games),
+            half_zero=_amounts(half_zero),
+            zero_half=_amounts(zero_half),
+            zero_zero=_amounts(zero_zero),
+            baku=baku,
+            tiebreaks=tuple(code.strip() for code in tiebreaks.split(",") if code.strip()),
         )
     except RuleError as error:
         raise InputError(str(error), source="options") from None
     write_atomically(out, generated_trf(settings, edition))
 
 
+def _amounts(texts: list[str] | None) -> tuple[Amount, ...]:
+    return tuple(Amount.parse(text) for text in texts or ())
+
+
 def generated_trf(settings: GeneratorSettings, edition: str = "trf2026") -> str:
+    """The generated tournament as TRF: its acceleration (records 250, ``XXA`` in TRF-16)
+    and the places of its final standings in the rank column, a tie still left after
+    the tie-break list in the standings' order. TRF-16 cannot declare the tie-break
+    list: its rank column stays blank."""
     tournament = generate(settings)
     doc = TrfDocument.from_tournament(tournament)
+    table = accelerations_of(settings)
+    trf16 = edition == "trf16"
+    ranks: dict[int, int | None] = dict.fromkeys(doc.file_ranks)
+    if not trf16:
+        places = (row.start for row in compute_standings(tournament, final=True).rows if row.rank)
+        ranks.update({start: place for place, start in enumerate(places, 1)})
     doc = TrfDocument(
         tournament=doc.tournament,
         headers=doc.headers,
         file_points=doc.file_points,
-        file_ranks=doc.file_ranks,
-        initial_colour=Colour.WHITE,
+        file_ranks=ranks,
+        initial_colour=settings.initial_colour,
+        accelerations=() if trf16 else acceleration_records(table),
+        fictitious_points={s: tuple(row) for s, row in table.items()} if trf16 else {},
     )
     return write_trf(doc, edition)
+
+
+def acceleration_records(table: Mapping[int, Sequence[Fraction]]) -> tuple[Acceleration, ...]:
+    """Records 250 for a table of fictitious points per player and round: one record
+    per run of rounds with the same points, over a run of players with the same row.
+
+    >>> row = [Fraction(1), Fraction(1, 2)]
+    >>> [(str(a.points), a.first_round, a.last_round, a.first_player, a.last_player)
+    ...  for a in acceleration_records({1: row, 2: row})]
+    [('1', 1, 1, 1, 2), ('1/2', 2, 2, 1, 2)]
+    """
+    records: list[Acceleration] = []
+    starts = sorted(table)
+    index = 0
+    while index < len(starts):
+        first = starts[index]
+        row = list(table[first])
+        last = first
+        while index + 1 < len(starts) and starts[index + 1] == last + 1:
+            if list(table[starts[index + 1]]) != row:
+                break
+            index += 1
+            last = starts[index]
+        index += 1
+        number = 0
+        while number < len(row):
+            end = number
+            while end + 1 < len(row) and row[end + 1] == row[number]:
+                end += 1
+            if row[number]:
+                records.append(Acceleration(row[number], number + 1, end + 1, first, last))
+            number = end + 1
+    return tuple(records)
