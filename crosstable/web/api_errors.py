@@ -1,4 +1,4 @@
-"""The JSON API's answer to a malformed request, in the reader's language (issue 29 item 15).
+"""The JSON API's answer to a malformed request, in the reader's language.
 
 FastAPI checks a request's body, query and path against their models before a route
 runs; its own answer is pydantic's English ("Field required", "Input should be a

@@ -99,9 +99,9 @@ def _templates() -> Jinja2Templates:
     env.globals["knockout_round"] = i18n.knockout_round
     env.globals["regulation_items"] = regulation_items
     env.globals["bracket_note"] = bracket_note  # a knockout's settings in words
-    env.globals["published_details"] = published_details  # defaults said too (R-RR-10, 14)
+    env.globals["published_details"] = published_details  # defaults said too
     env.globals["frac"] = lambda v: Fraction(str(v))
-    env.globals["by_name"] = sheets.by_name  # the alphabetical pairing list (issue 16.5)
+    env.globals["by_name"] = sheets.by_name  # the alphabetical pairing list
     env.globals["colour_name"] = sheets.colour_name
     env.globals["bye_label"] = sheets.bye_label
     env.globals["new_key"] = lambda: secrets.token_hex(8)
@@ -218,24 +218,24 @@ def create_app(
         series,
     ):
         app.include_router(module.router)
-    app.include_router(notifications.router)  # /api/v1/notifications (issue 11.5)
-    app.include_router(series_news.router)  # a series' news, awards, season (issue 11)
-    app.include_router(series_stages.router)  # a later stage's place (R-SE-2)
+    app.include_router(notifications.router)  # /api/v1/notifications
+    app.include_router(series_news.router)  # a series' news, awards, season
+    app.include_router(series_stages.router)  # a later stage's place
     app.include_router(notifications.pages)  # /notifications/unsubscribe/{token}
-    app.include_router(telegram.router)  # /telegram: sign in with Telegram (issue 11.5)
+    app.include_router(telegram.router)  # /telegram: sign in with Telegram
     app.include_router(account.api_router)  # POST /api/v1/users/{id}/signout
-    app.include_router(rating_list.router)  # GET /api/v1/rating-list (issue 16.1)
-    app.include_router(rating_list_upload.router)  # /admin/rating-lists (issue 16.1)
+    app.include_router(rating_list.router)  # GET /api/v1/rating-list
+    app.include_router(rating_list_upload.router)  # /admin/rating-lists
     app.include_router(ratings_api.router)  # GET /api/v1/tournaments/{id}/ratings (16.2)
-    app.include_router(pgn.router)  # the game page, PGN uploads and download (issue 16.4)
-    app.include_router(pgn.api_router)  # /api/v1/…/pgn (issue 16.4)
-    push_install.install(app, site, push_url)  # live updates through nginx/nchan (issue 17.1)
-    app.include_router(hall.router)  # the sheets and screens of a hall (issue 16.5)
-    app.include_router(game_servers.api_router)  # POST /api/v1/results (issue 17.2)
+    app.include_router(pgn.router)  # the game page, PGN uploads and download
+    app.include_router(pgn.api_router)  # /api/v1/…/pgn
+    push_install.install(app, site, push_url)  # live updates through nginx/nchan
+    app.include_router(hall.router)  # the sheets and screens of a hall
+    app.include_router(game_servers.api_router)  # POST /api/v1/results
     app.include_router(game_servers.router)  # /admin/game-servers
     app.include_router(entry_links.router)  # entries linked to accounts, confirmed by players
     app.include_router(entry_links.api)
-    app.include_router(blanks.router)  # blank Berger tables and crosstables (issue 27.4)
+    app.include_router(blanks.router)  # blank Berger tables and crosstables
     app.include_router(blanks.api_router)  # GET /api/v1/blank/berger/{players}
     app.include_router(race.router)  # who can still win: GET /api/v1/tournaments/{id}/race
     site.templates.env.globals["race_of"] = race.race_of  # the standings' marks
@@ -360,7 +360,7 @@ def _error_handlers(app: FastAPI, site: Site) -> None:
     async def invalid_request(_request: Request, error: RequestValidationError) -> Response:
         # each error as the pages' message, field named and translated (web/api_errors.py);
         # ASCII JSON: a lone surrogate ("\udc80") sent in a JSON string is escaped instead
-        # of failing to encode (a 500; issue 13.12)
+        # of failing to encode (a 500)
         body = json.dumps({"detail": validation_detail(error.errors())}, ensure_ascii=True)
         return Response(body, status_code=422, media_type="application/json")
 

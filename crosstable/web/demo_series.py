@@ -1,17 +1,17 @@
-"""The demo of ``crosstable demo --series`` (issue 11): a workdays series with a simulated
+"""The demo of ``crosstable demo --series``: a workdays series with a simulated
 season of three editions over three weeks of injected time, in the demo database.
 
 * Edition 1: 10 players by the deadline — fewer than 15, so the start moves to the
-  next workday (R-SE-3, everyone told); 30 more register, 40 play stage 1 in four
+  next workday (everyone told); 30 more register, 40 play stage 1 in four
   groups of 10; one of them wins every game by forfeit and, having played none, does
-  not go on (R-SE-6); the final and the super-final follow by themselves.
+  not go on; the final and the super-final follow by themselves.
 * Editions 2 and 3: 26 and 18 players, their groups, final and super-final. Each
-  opened by itself (issue 11 item 1) on the next workday once the edition before
+  opened by itself on the next workday once the edition before
   had started its stage 1 — only edition 1 is opened by the organiser.
 * Edition 4, opened by itself too, is open for registration on the real calendar, so a
   visitor can register: its slot went by while the season's clock ran ahead, so the
   tick at the real ``now`` moves its start to the first slot whose deadline is still
-  ahead (R-SE-3; for any ``now``, whatever its weekday or hour).
+  ahead (for any ``now``, whatever its weekday or hour).
 
 Every step is the product's own: registration through the service, the clock-driven
 steps by :meth:`Service.tick` with the clock moved (not slept), results through
@@ -42,7 +42,7 @@ FORFEITER = "Фома Неявкин"
 FIRST = ("Анна", "Борис", "Вера", "Глеб", "Дина", "Егор", "Жанна", "Захар", "Ирина", "Кирилл")
 LAST = ("Смирнов", "Кузнецов", "Попов", "Васильев", "Соколов")
 #: players of each edition (edition 1: 10 by the first deadline, then 30 more); each
-#: leaves at least 6 of 10 places taken at the last table, so none is extended (R-SE-2)
+#: leaves at least 6 of 10 places taken at the last table, so none is extended
 FIELDS = (40, 26, 18)
 
 

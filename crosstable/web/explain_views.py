@@ -1,4 +1,4 @@
-"""Tie-break explanations in the reader's language (issue 14 item 4).
+"""Tie-break explanations in the reader's language.
 
 The core builds an :class:`~crosstable.core.tiebreaks.explain.Explanation`'s
 texts as :class:`~crosstable.core.text.Message`s (English as ever, numbers

@@ -1,5 +1,4 @@
-"""Security headers on every response: a strict Content-Security-Policy, HSTS over HTTPS
-(issue 13.12).
+"""Security headers on every response: a strict Content-Security-Policy, HSTS over HTTPS.
 
 The pages carry no inline script and no inline event handler (``static/app.js``
 wires the buttons by their data attributes), so scripts come only from this

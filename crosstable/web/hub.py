@@ -1,4 +1,4 @@
-"""Live updates (R-RR-12): every change is pushed to everyone watching, by server-sent events.
+"""Live updates: every change is pushed to everyone watching, by server-sent events.
 
 The service publishes one notification per committed change on its event bus
 (from the thread that made the change, or from the PostgreSQL listener when

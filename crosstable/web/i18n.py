@@ -148,7 +148,7 @@ def date_text(value: str | dt.date | None, locale: str | None = None) -> str:
 
 def moment_text(value: dt.datetime, locale: str | None = None) -> str:
     """A moment (a history entry, a token's creation) without ambiguity: the month by name,
-    the time on 24 hours and the time zone (issue 15.11; "12/1/26, 8:21 AM" could be
+    the time on 24 hours and the time zone ("12/1/26, 8:21 AM" could be
     January 12 or December 1).
 
     >>> moment = dt.datetime(2026, 12, 1, 8, 21, 5, tzinfo=dt.UTC)

@@ -1,4 +1,4 @@
-"""Request body limits per route, enforced before a body is read (issue 13.9).
+"""Request body limits per route, enforced before a body is read.
 
 A plain ASGI middleware (:class:`BodyLimit`) gives every request the limit of its
 route (:func:`body_limit`): small for results, forms and the JSON API, larger
@@ -50,7 +50,7 @@ ROUTES: tuple[tuple[str, re.Pattern[str], int], ...] = (
     ("POST", re.compile(r"/new(/preview)?"), UPLOAD),
     ("POST", re.compile(r"/t/[^/]+/manage/players"), UPLOAD),
     ("POST", re.compile(r"/admin/rating-lists"), RATING_LIST),
-    # a PGN: a game's, a round's, a tournament's (issue 16.4; the service reads 4 MiB)
+    # a PGN: a game's, a round's, a tournament's (the service reads 4 MiB)
     ("POST", re.compile(r"(/api/v1/tournaments/[^/]+|/t/[^/]+)(/rounds/[^/]+)?/pgn"), UPLOAD),
     ("POST", re.compile(r"(/api/v1/tournaments|/t)/[^/]+/rounds/[^/]+/boards/[^/]+/pgn"), UPLOAD),
 )

@@ -1,6 +1,6 @@
 """Service and rule errors in the reader's language (the web app's error messages).
 
-Errors carry their own parameters (issue 14 item 4): the services and the core
+Errors carry their own parameters: the services and the core
 raise them with a message *template* and named values,
 ``raise RuleError("there is no round {round} (rounds 1–{rounds})", round=9,
 rounds=7)`` (a :class:`crosstable.core.text.Message`: a ``str`` whose value is
@@ -182,14 +182,14 @@ CATALOGUE: tuple[str, ...] = (
         "organisers: with several organisers, at least one of them does not play (every organiser left would play)"
     ),
     E_("fair play: an account flagged for computer help cannot take part in tournaments"),
-    # history lines (issue 14 item 4): a result's reason, a cleared result, the approval
+    # history lines: a result's reason, a cleared result, the approval
     E_("no-show"),
     E_("set-up timeout"),
     E_("adjudicated"),
     E_("played"),
     E_("cleared"),
     E_("the administrator's approval is withdrawn until it is given again"),
-    # PGN as read by crosstable/formats/pgn.py (issue 16 item 4; formats are not scanned)
+    # PGN as read by crosstable/formats/pgn.py (formats are not scanned)
     E_("the PGN contains a NUL character"),
     E_("game {index}: more than {most} headers"),
     E_("game {index}: more than {most} moves"),
@@ -209,7 +209,7 @@ CATALOGUE: tuple[str, ...] = (
     E_("{where}: Result {result} is not 1-0, 0-1, 1/2-1/2 or *"),
     E_("{where}: {count} characters, at most {most} are kept of one game"),
     E_("the game's moves cannot be read"),
-    # history lines of the systems (issue 14 item 1): a knockout's game kinds, rating lists
+    # history lines of the systems: a knockout's game kinds, rating lists
     E_("regular"),
     E_("rapid"),
     E_("blitz"),
@@ -226,7 +226,7 @@ CATALOGUE: tuple[str, ...] = (
     E_("semi-final"),
     E_("quarter-final"),
     E_("third-place"),
-    # the series' history lines (issue 30 item 5): a stage's kind, an edited setting's
+    # the series' history lines: a stage's kind, an edited setting's
     # name and a yes/no value (crosstable/service/series/edit.py, tick.py)
     E_("groups"),
     E_("super-final"),

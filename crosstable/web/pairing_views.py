@@ -281,7 +281,7 @@ def knockout_round(service: Service, view: TournamentView, rnd: int) -> dict[str
 
 def _by_colour(match: dict[str, Any], game: dict[str, Any]) -> dict[str, Any]:
     """A board's players as the board has them, White first, and the match score in that
-    order (the bracket lists a match top, bottom; issue 15.10)."""
+    order (the bracket lists a match top, bottom)."""
     players, score = list(match["players"]), match.get("score")
     top = players[0]
     if top is not None and top.get("start") == game.get("black"):

@@ -1,4 +1,4 @@
-"""Live updates through a push server: nginx with nchan (issue 17 items 1 and 5; R-RR-12).
+"""Live updates through a push server: nginx with nchan.
 
 With ``crosstable serve --push-url URL`` (or ``CROSSTABLE_PUSH_URL``) the app does not
 write to spectators' sockets itself: after each committed change it publishes ONE
@@ -48,7 +48,7 @@ for the publisher location, its memory full) is logged and not sent again: it do
 not hold up the other tournaments, and the tournament's next change publishes its
 newest state.
 
-Channels nobody watches (issue 17 item 4: of 10 000 running tournaments most have no
+Channels nobody watches (of 10 000 running tournaments most have no
 spectator at a given moment): nchan's answer to a publication says how many
 subscribers the channel has (all nginx together, with Redis). A channel whose last
 answer said none, or that this process has not published to yet, gets a *marker*

@@ -1,5 +1,5 @@
 """Switching the push server on for an app (``crosstable serve --push-url``, or
-``CROSSTABLE_PUSH_URL``; issue 17 item 1): the :class:`~crosstable.web.push.Publisher`
+``CROSSTABLE_PUSH_URL``): the :class:`~crosstable.web.push.Publisher`
 started and stopped with the app, and on PostgreSQL its
 :class:`~crosstable.web.push_leader.Leadership`. Without the setting nothing changes.
 """

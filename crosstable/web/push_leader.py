@@ -1,4 +1,4 @@
-"""Who publishes the changes nobody announced (issue 17 items 1 and 5): the one app
+"""Who publishes the changes nobody announced: the one app
 process that holds the PostgreSQL advisory lock ``crosstable.push`` (see
 :mod:`crosstable.web.push`; the lock goes with a dead process's connection).
 """

@@ -62,7 +62,7 @@ _WORDS = {
     "lots": N_("by lot"),
     "armageddon": N_("armageddon"),
     "sudden-death": N_("sudden death"),
-    # venue_kind (issue 12.3): online counts for eligibility, over the board makes masters
+    # venue_kind: online counts for eligibility, over the board makes masters
     "online": N_("online"),
     "otb": N_("over the board (the players meet at the venue)"),
 }
@@ -83,8 +83,8 @@ def regulation_items(details: Mapping[str, Any], status: str = "") -> list[tuple
 
 def published_details(details: Mapping[str, Any], system: str) -> dict[str, Any]:
     """The details with the rules that are published even when left at their default:
-    whether forfeits count in the tie-breaks (R-RR-14: a round robin's or a
-    Scheveningen's), what happens to ties after the tie-breaks (R-RR-10; not a
+    whether forfeits count in the tie-breaks (a round robin's or a
+    Scheveningen's), what happens to ties after the tie-breaks (not a
     knockout's, whose bracket decides) and the kind of event (online by default).
 
     >>> list(published_details({"venue": "Yerevan"}, "round-robin"))
@@ -117,7 +117,7 @@ def seed_text(value: Any, status: str) -> str:
 
 
 def variant_text(value: Any) -> str:
-    """``battle`` → what battle chess means for the colours (R-RR-9)."""
+    """``battle`` → what battle chess means for the colours."""
     if str(value).strip().lower() != "battle":
         return str(value)
     drawn = gettext(
@@ -133,7 +133,7 @@ def variant_text(value: Any) -> str:
 
 
 def setup_text(value: Any) -> str:
-    """``5`` → the set-up time and what a timeout gives (R-SE-9)."""
+    """``5`` → the set-up time and what a timeout gives."""
     minutes = int(str(value))
     rule = ngettext(
         "%(num)d minute: if neither player has finished setting up the pieces, the game is "
@@ -160,7 +160,7 @@ def finish_text(value: Any) -> str:
 
 
 def forfeits_text(value: Any) -> str:
-    """``yes`` / ``no``: whether forfeits count as games in tie-breaks (R-RR-14)."""
+    """``yes`` / ``no``: whether forfeits count as games in tie-breaks."""
     flag = str(value).strip().lower()
     if flag == "yes":
         return gettext(
@@ -257,7 +257,7 @@ def _round_title(name: str) -> str:
 
 
 def ties_text(value: Any) -> str:
-    """``shared`` / ``lots``: what happens to players equal after the whole list (R-RR-10)."""
+    """``shared`` / ``lots``: what happens to players equal after the whole list."""
     flag = str(value).strip().lower()
     if flag == "shared":
         return gettext("they share the place")

@@ -4,7 +4,7 @@ r"""Who is asking, and may they: signed session cookies, CSRF tokens, API tokens
   HttpOnly, SameSite=Lax, Secure when the site runs behind HTTPS). The cookie
   holds the session id (``sid``) and the CSRF token; who the session belongs to,
   and whether it still counts, is the server's row
-  (:class:`crosstable.service.sessions.Sessions`, issue 13 item 7): a revoked,
+  (:class:`crosstable.service.sessions.Sessions`): a revoked,
   idle or unknown session is a signed-out visitor.
 * CSRF: every form carries ``csrf_token``; htmx requests send it as the
   ``X-CSRF-Token`` header. A state-changing request authenticated by the
@@ -18,17 +18,17 @@ r"""Who is asking, and may they: signed session cookies, CSRF tokens, API tokens
   limit (:class:`ResultLimits`): in each process on SQLite (one process serves a
   file; :class:`RateLimiter`, a sliding window), shared by every process on
   PostgreSQL (:class:`crosstable.service.shared.RateCounters`, fixed windows in
-  the database; issue 17 item 2).
-* Token scopes (issue 25 item 8): a request with a bearer token is resolved by
+  the database).
+* Token scopes: a request with a bearer token is resolved by
   :func:`token_caller`, the one place every route's caller comes from. A token whose
   scope is ``results`` (every game server's) may use only :data:`RESULT_ROUTES`; any
   other route that asks who is calling is refused (403) before it does anything.
-* Wrong tokens (issue 25 item 12): a bearer token that matches nothing is counted per
+* Wrong tokens: a bearer token that matches nothing is counted per
   client in the database (:meth:`crosstable.service.sessions.SignInLimits.bad_token`,
   shared by every process); past the limit the client gets 429 with Retry-After.
   A valid token is looked up first and never counted, so nobody's failures slow it.
 * Redirects: every ``next`` (and the way back after an error) goes through
-  :func:`safe_next`: only a path of this site (issue 13 item 8).
+  :func:`safe_next`: only a path of this site.
 
 >>> limiter = RateLimiter(2, 60)
 >>> [limiter.hit("k", now=t) for t in (0, 1, 2, 61.5)]

@@ -1,4 +1,4 @@
-"""What the series' pages show beyond the services' plain values (issue 11 item 7):
+"""What the series' pages show beyond the services' plain values:
 moments for the reader's zone, the registration button's state, and an edition's
 groups with their standings and qualifiers marked.
 
@@ -8,7 +8,7 @@ zone (the zone named), so a reader sees his own time and the page still states t
 series' one (the element's title). Without script the series' zone stays.
 
 Qualifiers on an edition's page: a stage that ended marks the players who went on
-(the stage's recorded end, R-SE-5/R-SE-6: a player who played no game does not go on,
+(the stage's recorded end: a player who played no game does not go on,
 whatever his place); a stage being played marks the places that qualify if it ended
 now (its top ``qualifiers_per_group``), provisional; the last stage marks its winner.
 """

@@ -33,7 +33,7 @@ class Detail:
 
 
 def tournament_details(settings: Mapping[str, Any], tiebreaks: tuple[str, ...]) -> list[Detail]:
-    """What a wall chart says about the tournament under its title (issue 15.12): venue,
+    """What a wall chart says about the tournament under its title: venue,
     dates, chief and deputy arbiters, organiser, time control and the tie-breaks in their
     order; only what the regulations give (``settings``: ``TournamentView.settings``)."""
     details = settings.get("regulations") or {}
@@ -92,7 +92,7 @@ class Sheet:
     boards: tuple[Board, ...]
     byes: tuple[ByeLine, ...] = ()
     #: battle chess before the computer draws this round's colours: nobody has White yet,
-    #: so the sheets say "colours drawn before the game" instead (issue 29.14)
+    #: so the sheets say "colours drawn before the game" instead
     undrawn: bool = False
 
     @property
@@ -130,7 +130,7 @@ def bye_label(kind: str, knockout: bool = False) -> str:
     return names.get(kind, kind)
 
 
-# -- the alphabetical pairing list (issue 16.5) ---------------------------------------------
+# -- the alphabetical pairing list ---------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,7 +207,7 @@ def swiss_cell_text(cell: RoundCell) -> str:
     """A round of the printed Swiss table: ``5○1`` (against number 5 with White, won),
     ``3●½``, ``6○+`` (a forfeit win); a bye by its kind (``bye`` for the pairing-allocated
     bye, ``H``, ``F``, ``Z``); ``–`` not paired. The colour is a mark, the same in every
-    language: a letter next to a number can read as a digit (Russian "б" as 6, issue 29.2);
+    language: a letter next to a number can read as a digit (Russian "б" as 6);
     the PDF draws the mark as a circle (:data:`MARKS`)."""
     if cell.opponent is not None:
         colour = WHITE_MARK if cell.colour == "w" else BLACK_MARK

@@ -55,7 +55,7 @@ class Site:
 
     def caller(self, request: Request) -> Caller:
         token = bearer_token(request)
-        if token is not None:  # its scope and wrong tokens: issue 25 items 8, 12
+        if token is not None:  # its scope, and the limit on wrong tokens
             return token_caller(request, token, self.accounts, self.sign_in_limits)
         known = getattr(request.state, "caller", None)
         if isinstance(known, Caller):
@@ -64,7 +64,7 @@ class Site:
         session_id = request.session.get("sid")
         user = self.sessions.user(str(session_id)) if session_id else None
         if user is None and session_id:
-            # revoked, idle or unknown (issue 13 item 7): signed out, with a fresh CSRF token
+            # revoked, idle or unknown: signed out, with a fresh CSRF token
             request.session.clear()
         caller = Caller(user)
         request.state.caller = caller
@@ -87,7 +87,7 @@ class Site:
             "locales": i18n.LOCALES,
             "flash": flash,
             "path": request.url.path,
-            "unread": _unread(self.service, caller.user),  # the header's badge (issue 11.5)
+            "unread": _unread(self.service, caller.user),  # the header's badge
         }
         return self.templates.TemplateResponse(
             request, name, base | context, status_code=status_code
@@ -137,5 +137,5 @@ def site_secret(service: Service) -> str:
     stored = service.preference("web.secret")
     if stored:
         return stored
-    # (made once for all: two processes starting together keep the same; issue 17.2)
+    # (made once for all: two processes starting together keep the same)
     return kept_setting(service.store, "web.secret", secrets.token_urlsafe(48))

@@ -1,4 +1,4 @@
-"""What the live hub relies on inside uvicorn and asyncio, in one place (issue 14 item 5).
+"""What the live hub relies on inside uvicorn and asyncio, in one place.
 
 Two tricks make writing one event to a thousand spectators cheap
 (:mod:`crosstable.web.hub`); both depend on things neither uvicorn nor asyncio

@@ -44,7 +44,7 @@ INFORMATIONAL = frozenset(
 
 def revertible(items: list[Any]) -> set[int]:
     """The history entries (``Service.history``) the organiser may revert to: not the
-    latest, not one already undone, not an informational one (issue 15.11)."""
+    latest, not one already undone, not an informational one."""
     latest = max((item.seq for item in items), default=0)
     return {
         item.seq

@@ -1,4 +1,4 @@
-"""PDF downloads (R-OR-5): the crosstable / wall chart, pairing lists, result slips and
+"""PDF downloads: the crosstable / wall chart, pairing lists, result slips and
 winners' certificates, with fpdf2 and the Open Sans font shipped by ``ttf-opensans``
 (Cyrillic included, so Russian names print; no system packages needed).
 

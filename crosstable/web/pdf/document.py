@@ -28,7 +28,7 @@ def _font_dir() -> Path:
 
 class Document(FPDF):
     def __init__(self, orientation: str = "P", title: str = "", paper: str = "A4") -> None:
-        # paper: "A4", or "A3" for a wall chart (issue 16.5)
+        # paper: "A4", or "A3" for a wall chart
         super().__init__(orientation=orientation, unit="mm", format=paper)
         fonts = _font_dir()
         self.add_font("Sans", "", str(fonts / "OpenSans-Regular.ttf"))
@@ -58,7 +58,7 @@ class Document(FPDF):
 
     def details(self, details: Sequence[Detail], size: int = 8) -> None:
         """The tournament under its title: "Venue: … · Dates: … · Arbiter: …", the
-        tie-breaks in their order on a line of their own (issue 15.12)."""
+        tie-breaks in their order on a line of their own."""
         if not details:
             return
         self.set_font("Sans", "", size)
@@ -121,7 +121,7 @@ class Document(FPDF):
             self.multi_cell(0, size * 0.5, text)
         self.ln(1)
 
-    # -- the colours' marks (issue 29.2): Open Sans has no ○ ●, so they are drawn
+    # -- the colours' marks: Open Sans has no ○ ●, so they are drawn
 
     def _mark_width(self) -> float:
         return self.font_size * 0.62 + 0.6

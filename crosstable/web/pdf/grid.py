@@ -16,7 +16,7 @@ from crosstable.web.i18n import gettext as _
 from crosstable.web.pdf.document import Document
 
 #: the smallest font a table is printed in (points): below it, a wide round robin's
-#: opponent columns are split over pages instead (issue 29.3)
+#: opponent columns are split over pages instead
 LEGIBLE = 6.0
 
 #: a grid set at this size or larger has the taller rows

@@ -20,7 +20,7 @@ def _by_board(pdf: Document, title: str, sheet: Sheet) -> None:
     else:
         heads = [_("Board"), _("White"), _("Black"), _("Result")]
         widths = [16.0, 75.0, 75.0, 24.0]
-    if sheet.undrawn:  # battle chess: nobody has White until the computer draws (issue 29.14)
+    if sheet.undrawn:  # battle chess: nobody has White until the computer draws
         heads = [_("Board"), _("Player"), _("Player"), _("Result")]
         pdf.note(_("Players (colours drawn before the game)"), 10)
     rows = []
@@ -40,7 +40,7 @@ def _by_board(pdf: Document, title: str, sheet: Sheet) -> None:
 
 
 def _by_name(pdf: Document, title: str, sheet: Sheet) -> None:
-    """The round's list by player name (issue 16.5): player, board, colour, opponent."""
+    """The round's list by player name: player, board, colour, opponent."""
     pdf.heading(f"{title} — {_('Round')} {sheet.round} — {_('By name')}")
     heads = [_("Player"), _("Board"), _("Colour"), _("Opponent")]
     rows = []
@@ -66,7 +66,7 @@ def _by_name(pdf: Document, title: str, sheet: Sheet) -> None:
 def pairings_pdf(title: str, sheets: Sequence[Sheet], names: bool = False) -> bytes:
     """Pairing lists: a page per round — board, White, Black, result (blank to fill in);
     in a knockout the match and game of each board; then the byes by kind. With
-    ``names`` (the hall's set, issue 16.5) each round's list by player name follows on
+    ``names`` (the hall's set) each round's list by player name follows on
     a page of its own."""
     pdf = Document("P", title)
     for sheet in sheets:
@@ -82,7 +82,7 @@ def pairings_pdf(title: str, sheets: Sequence[Sheet], names: bool = False) -> by
 
 
 def checkin_pdf(title: str, round_number: int, players: Sequence[tuple[int, str]]) -> bytes:
-    """The check-in sheet of a round (issue 16.5): the players by name, each with a box
+    """The check-in sheet of a round: the players by name, each with a box
     to sign in before the round."""
     pdf = Document("P", title)
     pdf.add_page()
@@ -115,7 +115,7 @@ def slips_pdf(title: str, sheets: Sequence[Sheet]) -> bytes:
                 pdf.cell(0, 5, pdf.fit(g.match, pdf.w - 20))
             pdf.set_font("Sans", "", 10)
             pdf.set_xy(10, top + 13)
-            if sheet.undrawn:  # battle chess before the draw of colours (issue 29.14)
+            if sheet.undrawn:  # battle chess before the draw of colours
                 pdf.cell(95, 7, pdf.fit(f"{g.white}. {g.white_name}", 95))
                 pdf.cell(95, 7, pdf.fit(f"{g.black}. {g.black_name}", 95))
                 pdf.set_xy(10, top + 18)

@@ -2,7 +2,7 @@
 (API tokens, password, sign out everywhere), the language switch, and the administrator's
 page (approvals, masters, flags, sign a user out everywhere) with its API twin.
 
-Sessions are server-side rows (issue 13 item 7): sign-out, a password change and
+Sessions are server-side rows: sign-out, a password change and
 "sign out everywhere" revoke them, so an old cookie is a signed-out visitor. Every
 ``next`` goes through :func:`crosstable.web.security.safe_next` (item 8). Sign-in
 refusals are 429 with Retry-After, counted in the database (item 11).
@@ -256,7 +256,7 @@ def api_signout(user_id: Num, request: Request, caller: ApiCaller) -> dict[str, 
     return {"user": user_id, "sessions_ended": ended["count"]}
 
 
-# -- fair play, eligibility counts, masters (issue 12 items 2-4) ------------------------
+# -- fair play, eligibility counts, masters ------------------------
 
 
 @router.post("/admin/users/{user_id}/flag")

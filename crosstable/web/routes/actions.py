@@ -1,8 +1,8 @@
 """Actions shared by the pages and the API: permission checks in front of the service's use cases.
 
 The rules of the tournament stay in :mod:`crosstable.service`; what lives here is
-*who may*: masters' tournaments wait for approval (R-OR-2), a player reports only
-their own game (R-OR-3), self-registration respects the window and the
+*who may*: masters' tournaments wait for approval, a player reports only
+their own game, self-registration respects the window and the
 eligibility rules.
 """
 
@@ -141,10 +141,10 @@ class WizardSpec:
         return preset_or_codes(raw)
 
     def warnings(self) -> tuple[str, ...]:
-        """What the regulations allow but the arbiter should hear about (R-X-8: Buchholz
+        """What the regulations allow but the arbiter should hear about (Buchholz
         chosen for a round robin) — shown, never refused."""
         settings = self.regulations().settings()
-        shared = tuple(duplicate_names(p.name for p in self.players))  # issue 29 item 16
+        shared = tuple(duplicate_names(p.name for p in self.players))
         return buchholz_warnings(settings.system, settings.tiebreaks) + shared
 
     def regulations(self, name: str | None = None) -> Regulations:
@@ -269,15 +269,15 @@ def _player_from(parts: list[str], where: str) -> PlayerInfo:
     try:
         columns = ("name", "rating", "title", "federation", "team", "fide_id")
         for field, value in zip(columns, parts, strict=False):
-            check_value(field, value)  # plain text that the store can hold (issue 13.12)
+            check_value(field, value)  # plain text that the store can hold
         return PlayerInfo(name, rating, title, federation, fide_id, team=team).checked()
     except RuleError as error:
         raise RuleError("{where}: {problem}", where=where, problem=error) from None
 
 
 def check_spec(spec: WizardSpec) -> None:
-    """What the wizard's preview flags and every creation refuses, with the same message
-    (issue 29 item 11): the regulations as settings, and a time control that is read."""
+    """What the wizard's preview flags and every creation refuses, with the same message:
+    the regulations as settings, and a time control that is read."""
     spec.regulations().settings()
     if spec.time_control.strip():
         parse_time_control(spec.time_control)
@@ -318,7 +318,7 @@ def _sections(spec: WizardSpec) -> list[tuple[str, list[PlayerInfo]]]:
 
 
 def check_format_field(format_: str, players: int) -> None:
-    """RuleError when ``players`` are more than the format's cap (issue 13.10): before the
+    """RuleError when ``players`` are more than the format's cap: before the
     wizard's preview builds a schedule of that size, or anything is created."""
     if format_ in ("quads", "groups", "rating-groups"):
         check_event_field(players)
@@ -337,7 +337,7 @@ def create_tournaments(site: Site, caller: Caller, spec: WizardSpec) -> list[int
             detail="only administrators and masters (winners of an over-the-board event) "
             "may organise tournaments",
         )
-    # check everything before creating anything: the field's cap first (issue 13.10)
+    # check everything before creating anything: the field's cap first
     check_spec(spec)
     if spec.format in ("quads", "groups", "rating-groups"):
         check_event_field(len(spec.players))

@@ -161,16 +161,16 @@ def create(body: TournamentIn, request: Request, caller: ApiCaller) -> dict[str,
                 ("arbiter", body.arbiter.strip()),
                 ("finish", "" if body.finish == "auto" else body.finish),
                 ("venue_kind", "" if body.venue_kind == "online" else body.venue_kind),
-                ("ties", "" if body.ties == "shared" else body.ties),  # R-RR-10
-                ("forfeits_in_tiebreaks", "" if body.forfeits_in_tiebreaks else "no"),  # R-RR-14
-                ("variant", body.variant),  # battle chess (R-RR-9; the service checks it)
+                ("ties", "" if body.ties == "shared" else body.ties),
+                ("forfeits_in_tiebreaks", "" if body.forfeits_in_tiebreaks else "no"),
+                ("variant", body.variant),  # battle chess (the service checks it)
                 ("setup_minutes", "" if body.setup_minutes is None else str(body.setup_minutes)),
             )
             if value
         ),
     )
     ids = actions.create_tournaments(site, caller, spec)
-    # R-X-8: a warning, not a refusal (e.g. Buchholz chosen for a round robin)
+    # a warning, not a refusal (e.g. Buchholz chosen for a round robin)
     return {"ids": ids, "id": ids[0], "warnings": list(spec.warnings())}
 
 
@@ -208,7 +208,7 @@ def tournament(tid: Num, request: Request) -> dict[str, Any]:
 
 @router.get("/tournaments/{tid}/standings")
 def standings(tid: Num, request: Request) -> dict[str, Any]:
-    """Points, tie-breaks (provisional during play, R-RR-12) and places."""
+    """Points, tie-breaks (provisional during play) and places."""
     site = site_of(request)
     view, table = site.service.crosstable(tid)
     if table.standings is None:
@@ -316,7 +316,7 @@ def record(
 def report(
     tid: Num, rnd: Num, board: Num, body: ResultIn, request: Request, caller: ApiCaller
 ) -> ChangeOut:
-    """A player reports the result of their own game (R-OR-3)."""
+    """A player reports the result of their own game."""
     site = site_of(request)
     return change_out(
         actions.report(site, caller, tid, rnd, board, body.result, body.idempotency_key)
@@ -457,7 +457,7 @@ def history(tid: Num, request: Request) -> list[dict[str, Any]]:
             "at": h.at,
             "actor": h.actor,
             "kind": h.kind,
-            "summary": translate(h.summary),  # in the Accept-Language's language (issue 14.4)
+            "summary": translate(h.summary),  # in the Accept-Language's language
             "undone": h.undone,
         }
         for h in site.service.history(tid)
@@ -468,7 +468,7 @@ def history(tid: Num, request: Request) -> list[dict[str, Any]]:
 def export(
     tid: Num, fmt: Literal["trf2026", "trf16", "json"], request: Request, caller: ApiCaller
 ) -> Any:
-    """TRF-2026, TRF-16 for arbiters' software, or the whole tournament as JSON (R-OR-5);
+    """TRF-2026, TRF-16 for arbiters' software, or the whole tournament as JSON;
     a battle-chess tournament's only for its organisers until it is finished."""
     site = site_of(request)
     require_export_allowed(site, caller, tid)
@@ -581,7 +581,6 @@ def calculator(
     evening: int = Query(180, ge=30, le=24 * 60),
     double: bool = False,
 ) -> dict[str, Any]:
-    """Rounds, games, boards and duration of a round robin before anything is created
-    (R-RR-3, R-RR-16)."""
+    """Rounds, games, boards and duration of a round robin before anything is created."""
     estimate = estimate_duration(players, time_control, evening_minutes=evening, double=double)
     return estimate.to_json()

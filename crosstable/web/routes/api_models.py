@@ -1,7 +1,7 @@
 """The JSON API's request bodies (kept apart so that api.py stays small).
 
 Every body is a :class:`~crosstable.web.routes.common.Body`: its texts refuse
-control characters, and each has a length bound (issue 13.12).
+control characters, and each has a length bound.
 """
 
 from __future__ import annotations
@@ -69,7 +69,7 @@ class WithdrawIn(Body):
 
 
 class ReopenIn(Body):
-    """Reopening a finished tournament (issue 13.2): why, and that it is meant."""
+    """Reopening a finished tournament: why, and that it is meant."""
 
     reason: str | None = Field(None, max_length=500, description="why it is reopened")
     confirm: bool = Field(False, description="true: reopen it (its final places go)")

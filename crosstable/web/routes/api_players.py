@@ -1,4 +1,4 @@
-"""JSON API: correct a registered player's details (issue 15 item 5).
+"""JSON API: correct a registered player's details.
 
 ``PATCH /api/v1/tournaments/{tid}/players/{number}`` — the player named by the
 registration number, as ``DELETE`` on the same path. Only the fields sent change;

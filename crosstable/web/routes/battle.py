@@ -1,4 +1,4 @@
-"""Battle chess on the web and in the JSON API (issue 12 item 1; docs/battle.md).
+"""Battle chess on the web and in the JSON API (docs/battle.md).
 
 * ``POST /t/{tid}/rounds/{rnd}/colours`` — the organiser's "draw colours" button on
   the round page (the computer also draws by itself: round 1 at the start, the next
@@ -6,7 +6,7 @@
 * ``POST /api/v1/tournaments/{tid}/rounds/{rnd}/colours`` — the same for an app;
 * ``POST /api/v1/tournaments/{tid}/rounds/{rnd}/boards/{board}/setup-timeout`` with
   ``{"finished": "none" | "white" | "black"}`` — a game server (or the organiser)
-  posts a set-up timeout (R-SE-9). The result endpoint takes it too:
+  posts a set-up timeout. The result endpoint takes it too:
   ``{"result": "setup-white"}``, and the round page's "Set-up timeout" buttons post
   those words;
 * ``GET /api/v1/tournaments/{tid}/battle`` — the rules: set-up time, which rounds'
@@ -71,7 +71,7 @@ class SetupTimeoutIn(Body):
 def setup_timeout(
     tid: Num, rnd: Num, board: Num, body: SetupTimeoutIn, request: Request, caller: ApiCaller
 ) -> ChangeOut:
-    """A battle-chess set-up timeout (R-SE-9): neither set up → a draw; only one → that
+    """A battle-chess set-up timeout: neither set up → a draw; only one → that
     player wins. Organiser, helper, or a game server with their token."""
     site = site_of(request)
     require_role(site, caller, tid, RESULT_ENTRY)

@@ -24,7 +24,7 @@ from crosstable.web.limits import UPLOAD, body_limit
 from crosstable.web.security import Caller, check_csrf, client_address
 from crosstable.web.site import Site, site_of
 
-#: who may do what in a tournament (R-OR-1)
+#: who may do what in a tournament
 MANAGERS = ("admin", "organiser")
 RESULT_ENTRY = ("admin", "organiser", "helper")
 
@@ -32,7 +32,7 @@ RESULT_ENTRY = ("admin", "organiser", "helper")
 def role_of(site: Site, caller: Caller, tid: int) -> str | None:
     role = site.accounts.role(caller.user, tid)
     if role in (None, "player") and caller.token is not None and caller.token.game_server:
-        # a game server's token is a helper of the tournaments granted to it (issue 17.2)
+        # a game server's token is a helper of the tournaments granted to it
         return "helper" if site.accounts.granted(caller.token, tid) else role
     return role
 
@@ -43,7 +43,7 @@ def require_user(caller: Caller) -> None:
 
 
 def helper_everywhere(caller: Caller) -> bool:
-    """A game server's token for every tournament: a helper of each (issue 17.2), so no
+    """A game server's token for every tournament: a helper of each, so no
     role needs reading for what a helper may do."""
     token = caller.token
     return token is not None and token.game_server and token.every_tournament
@@ -66,7 +66,7 @@ def require_role(site: Site, caller: Caller, tid: int, allowed: tuple[str, ...])
     return str(role)
 
 
-# -- heavy uploads (issue 25 item 9) -------------------------------------------------
+# -- heavy uploads -------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,7 +175,7 @@ def require_approved(site: Site, tid: int) -> None:
 
 
 #: the longest text a form field may carry (characters); the store's column widths
-#: where a field goes to one, 200 for any other field (issue 13.12)
+#: where a field goes to one, 200 for any other field
 FIELD_LENGTHS = {
     "title": 10,
     "federation": 10,
@@ -224,7 +224,7 @@ def check_value(name: str, value: str) -> str:
 
 class Body(BaseModel):
     """A JSON request body: every text in it is plain text (no NUL or other control
-    characters), else a 422 naming the field (issue 13.12)."""
+    characters), else a 422 naming the field."""
 
     @field_validator("*", mode="after")
     @classmethod

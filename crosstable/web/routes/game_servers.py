@@ -1,4 +1,4 @@
-"""Game servers (issue 17 item 2): their tokens (the administrator's page and API) and
+"""Game servers: their tokens (the administrator's page and API) and
 the batch of results they post.
 
 A game server's token is made by an administrator for the game server's account. It

@@ -1,4 +1,4 @@
-"""The sheets and screens of a tournament hall (issue 16.5; docs/hall.md).
+"""The sheets and screens of a tournament hall (docs/hall.md).
 
 * ``/t/{id}/hall/pairings.pdf`` — each round's pairing list by board, then by player name
   (the by-name list is on the print page of the pairings too, ``print_pairings.html``);

@@ -1,4 +1,4 @@
-"""Server-sent events: the live crosstable for everyone watching a tournament (R-RR-12).
+"""Server-sent events: the live crosstable for everyone watching a tournament.
 
 ``GET /t/{id}/events?rev=N`` streams these events:
 

@@ -73,7 +73,7 @@ def add_players(tid: int, request: Request, form: CheckedForm) -> Response:
     players: list[PlayerInfo] = []
     name = text(form, "name")
     fide_id = text(form, "fide_id")
-    if fide_id:  # from the rating list: its details, what was typed over them (issue 16.1)
+    if fide_id:  # from the rating list: its details, what was typed over them
         players.append(rating_list_player(site.service, tid, form, fide_id))
     elif name:
         players.append(
@@ -103,7 +103,7 @@ def add_players(tid: int, request: Request, form: CheckedForm) -> Response:
         user = site.accounts.find_user(username)
         if user is None:
             raise RuleError("there is no account {name}", name=repr(username))
-        # fair play and the organisers' rule before the entry exists (issue 12.2, 12.4)
+        # fair play and the organisers' rule before the entry exists
         site.accounts.check_entry(tid, user.id)
     registered_names = [p.name for p in site.service.overview(tid).players]
     for player in checked:
@@ -132,7 +132,7 @@ PLAYER_FIELDS = ("name", "title", "federation", "fide_id", "birth_date", "sex", 
 
 @router.post("/t/{tid}/manage/players/{number}/edit")
 def edit_player(tid: int, number: int, request: Request, form: CheckedForm) -> Response:
-    """Correct a player's details (issue 15 item 5): only the fields the form sends."""
+    """Correct a player's details: only the fields the form sends."""
     site, caller = caller_of(request)
     require_role(site, caller, tid, MANAGERS)
     values: dict[str, Any] = {key: text(form, key) for key in PLAYER_FIELDS if key in form}
@@ -149,7 +149,7 @@ def draw_lots(tid: int, request: Request, form: CheckedForm) -> Response:
     chosen = text(form, "method", "random") or "random"
     try:
         method = LotsMethod(chosen)
-    except ValueError:  # issue 13.12: a 4xx naming the field, not a 500
+    except ValueError:  # a 4xx naming the field, not a 500
         raise RuleError(
             "method {method}: random, rating or manual", method=repr(chosen[:40])
         ) from None
@@ -198,7 +198,7 @@ def finish(tid: int, request: Request, form: CheckedForm) -> Response:
 @router.post("/t/{tid}/manage/undo")
 def undo(tid: int, request: Request, form: CheckedForm) -> Response:
     """Undo, or revert to ``seq``. Reopening a finished tournament needs ``reason`` and
-    ``confirm``: refused without, the history page then asks for them (issue 13.2)."""
+    ``confirm``: refused without, the history page then asks for them."""
     site, caller = caller_of(request)
     require_role(site, caller, tid, MANAGERS)
     seq = integer(form, "seq")
@@ -276,9 +276,9 @@ def regulations(tid: int, request: Request, form: CheckedForm) -> Response:
         spec = actions.WizardSpec(name="x", tiebreaks=text(form, "tiebreaks"))
         values["tiebreaks"] = spec.tiebreak_codes()
     # only the settings the form changes, merged into the details by the service (the
-    # venue, a seed and the rest stay): ties by lots (R-RR-10), forfeits (R-RR-14), a
-    # battle-chess tournament's set-up time (R-SE-9; its field only on such a tournament),
-    # the kind of event (online or over the board: R-X-1, R-X-2; fixed once started)
+    # venue, a seed and the rest stay): ties by lots, forfeits, a
+    # battle-chess tournament's set-up time (its field only on such a tournament),
+    # the kind of event (online or over the board; fixed once started)
     published = site.service.overview(tid).settings["regulations"]
     changes = {
         key: text(form, f"detail_{key}")
@@ -293,7 +293,7 @@ def regulations(tid: int, request: Request, form: CheckedForm) -> Response:
     change = site.service.edit_regulations(
         tid, actor=caller.actor, override_reason=text(form, "override") or None, **values
     )
-    # a warning, not a refusal, when Buchholz is chosen for a round robin (R-X-8, seed 004)
+    # a warning, not a refusal, when Buchholz is chosen for a round robin (seed 004)
     system = System(site.service.overview(tid).settings["system"])
     warnings = buchholz_warnings(system, values.get("tiebreaks", ()))
     return _done(request, tid, Message.joined(" ", [change.summary, *warnings]))
@@ -301,7 +301,7 @@ def regulations(tid: int, request: Request, form: CheckedForm) -> Response:
 
 @router.post("/t/{tid}/approve")
 def approve(tid: int, request: Request, form: CheckedForm) -> Response:
-    """An administrator approves (or rejects) a master's regulations (R-OR-2)."""
+    """An administrator approves (or rejects) a master's regulations."""
     site, caller = caller_of(request)
     if caller.user is None or not caller.user.is_admin:
         raise HTTPException(status_code=403, detail="only an administrator may approve")

@@ -1,4 +1,4 @@
-"""The signed-in user's notifications in the JSON API (issue 11 item 5, R-SE-5),
+"""The signed-in user's notifications in the JSON API,
 through :mod:`crosstable.service.series.inbox`:
 
 * ``GET /api/v1/notifications`` — the caller's notifications, newest first, and the
@@ -134,7 +134,7 @@ def unsubscribe_post(token: str, request: Request, form: CheckedForm) -> Respons
     return site_of(request).page(request, "notifications.html", kind=kind, token=token, done=True)
 
 
-# -- the in-site list and the settings (issue 11.5) --------------------------------------
+# -- the in-site list and the settings --------------------------------------
 
 
 def _signed_in(request: Request) -> int | None:
@@ -166,7 +166,7 @@ def notification_items(site: Any, user: int) -> list[dict[str, Any]]:
         int(n.payload["edition"]) for n in listed if isinstance(n.payload.get("edition"), int)
     }
     places = edition_places(site.service, editions)
-    # a later stage's place to confirm (R-SE-2), offered on its stage-start notification
+    # a later stage's place to confirm, offered on its stage-start notification
     stage_places = {e: stage_place(site.service, e, user) for e in editions}
     items = []
     for n in listed:

@@ -51,7 +51,7 @@ STATIC = Path(__file__).resolve().parents[1] / "static"
 
 @router.get("/favicon.ico")
 def favicon() -> Response:
-    """The site's icon where browsers look for it first (issue 15.10)."""
+    """The site's icon where browsers look for it first."""
     return FileResponse(STATIC / "favicon.ico", media_type="image/x-icon")
 
 
@@ -92,7 +92,7 @@ def standings(tid: int, request: Request, ratings: bool = False) -> Response:
     if context["is_knockout"]:
         bracket = pairing_views.bracket_of(site.service, context["t"])
     figures = None
-    if ratings and not context["is_knockout"]:  # the optional rating columns (issue 16.2)
+    if ratings and not context["is_knockout"]:  # the optional rating columns
         figures = rating_figures(site.service, tid)
     return site.page(
         request, "standings.html", caller=caller, bracket=bracket, figures=figures, **context
@@ -184,7 +184,7 @@ def _round_context(site: Site, caller: Caller, tid: int, rnd: int) -> dict[str, 
             "free": [(s, names.get(s, "")) for s in free],
             "results": RESULT_BUTTONS,
             "forfeits": FORFEIT_BUTTONS,
-            # battle chess (issue 12.1): the rules and which rounds' colours are drawn
+            # battle chess: the rules and which rounds' colours are drawn
             "battle": site.service.battle_rules(tid),
             "colours_drawn": site.service.colours_drawn(tid) or {},
         }
@@ -258,7 +258,7 @@ def result_action(
 @router.get("/t/{tid}/history", response_class=HTMLResponse)
 def history(tid: int, request: Request) -> Response:
     site, caller = caller_of(request)
-    items = [  # each line in the reader's language (issue 14 item 4; old events: English)
+    items = [  # each line in the reader's language (old events: English)
         replace(h, summary=translate(h.summary)) for h in reversed(site.service.history(tid))
     ]
     return site.page(
@@ -279,7 +279,7 @@ def regulations(tid: int, request: Request) -> Response:
     if caller.user is not None and context["t"].status == "registration":
         problems = [translate(p) for p in site.accounts.registration_problems(tid, caller.user)]
     # who may enter as the site applies it: the organiser's rules, or seed 002's for an
-    # over-the-board event when they ask less (R-OR-2, R-X-2)
+    # over-the-board event when they ask less
     details = context["t"].settings["regulations"]
     entry_rules = rules_of(context["access"].eligibility, details)
     return site.page(

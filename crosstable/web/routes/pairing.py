@@ -1,7 +1,7 @@
 """Pairing round by round: a Swiss round proposed, approved (or changed) and published; byes
 requested for later rounds; a knockout's bracket and its "continue" button.
 
-The Swiss round flow for organisers (issue 6):
+The Swiss round flow for organisers:
 
 1. ``GET /t/{id}/pairing`` — the Dutch system's pairing of the next round (boards with
    colours, the pairing-allocated bye, the players not paired and why). Nothing is
@@ -110,7 +110,7 @@ def review(tid: int, request: Request, form: CheckedForm) -> Response:
         return site.page(
             request, "pairing.html", caller=caller, proposal=None, problem=problem, **context
         )
-    count = integer(form, "count", low=0, high=1000) or len(proposal.boards)  # issue 13.12
+    count = integer(form, "count", low=0, high=1000) or len(proposal.boards)
     allow = text(form, "allow_rematch") == "on"
     boards: list[tuple[int, int]] = []
     bye: int | None = None

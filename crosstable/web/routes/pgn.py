@@ -1,4 +1,4 @@
-"""PGN on the web (issue 16 item 4; docs/pgn.md): the game page with its board, the
+"""PGN on the web (docs/pgn.md): the game page with its board, the
 uploads (a game, a round) and the tournament's PGN, as pages and as the JSON API.
 
 The game page works without JavaScript: the move list links each position
@@ -35,7 +35,7 @@ from crosstable.web.routes.common import (
 from crosstable.web.site import site_of
 
 #: every upload (POST) is a heavy one: the caller, their role and the rate limit per
-#: account and per client are checked before the body is read (issue 25 item 9)
+#: account and per client are checked before the body is read
 router = APIRouter(include_in_schema=False, route_class=heavy_upload("pgn", RESULT_ENTRY))
 api_router = APIRouter(
     prefix="/api/v1", tags=["api"], route_class=heavy_upload("pgn", RESULT_ENTRY)

@@ -1,4 +1,4 @@
-"""The portal's rules on the web (issue 12 items 2–4): fair play, the eligibility counts,
+"""The portal's rules on the web: fair play, the eligibility counts,
 masters and organisers — what the administrator's and the account pages show, and
 their JSON API (mounted under ``/api/v1`` with the account routes).
 

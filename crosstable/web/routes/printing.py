@@ -1,4 +1,4 @@
-"""Print-ready pages (CSS for paper) and PDF downloads; exports (R-OR-5).
+"""Print-ready pages (CSS for paper) and PDF downloads; exports.
 
 Every system prints what its screen shows (the data come from the same places):
 
@@ -211,7 +211,7 @@ def print_page(tid: int, what: str, request: Request, round: int = 0) -> Respons
         extra["legend"] = paper.swiss_legend() if "swiss" in extra else []
     elif what in ("pairings", "slips"):
         extra["sheets"] = sheets(site, view, _chosen_rounds(view, round))
-    elif what == "ratings":  # the rating report (issue 16 item 2)
+    elif what == "ratings":  # the rating report
         extra["figures"] = rating_figures(site.service, tid)
     else:
         extra["winners"] = winners(site, view, table)

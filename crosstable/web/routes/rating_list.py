@@ -1,4 +1,4 @@
-"""JSON API: the imported rating lists (issue 16 item 1; docs/rating-lists.md).
+"""JSON API: the imported rating lists (docs/rating-lists.md).
 
 ``GET /api/v1/rating-list?q=…`` — players whose FIDE id is ``q`` or whose name starts
 with it (case, accents and spacing do not matter), at most ``limit`` (1…50, default

@@ -1,10 +1,10 @@
-"""The administrators' page of the rating lists (issue 16 item 1; docs/rating-lists.md):
+"""The administrators' page of the rating lists (docs/rating-lists.md):
 ``GET /admin/rating-lists`` shows the lists imported so far (file, date, players) and
 an upload form; ``POST /admin/rating-lists`` imports the uploaded file (FIDE's TXT or
 XML list, plain or zipped, or a national CSV) exactly as ``crosstable ratinglist
 import`` does: all of it, or — when the file is refused — nothing, with the reason.
 
-Who asks is checked before a byte of the body is read (issue 25 item 5): an
+Who asks is checked before a byte of the body is read: an
 anonymous caller gets 401, anyone but an administrator 403, a declared
 ``Content-Length`` over :data:`MAX_UPLOAD` 413 — and none of them has any of the body
 taken from the server. Then the body is parsed as it arrives (python-multipart's

@@ -1,4 +1,4 @@
-"""JSON API: a tournament's FIDE rating figures (issue 16 item 2; docs/ratings.md).
+"""JSON API: a tournament's FIDE rating figures (docs/ratings.md).
 
 ``GET /api/v1/tournaments/{tid}/ratings[?start=N]`` — every player's figures (or one
 player's) on the list of the event's type, as ``crosstable ratings --format json``

@@ -1,4 +1,4 @@
-"""A portal's series on the web (issue 11 item 7; R-SE-1, R-SE-2): the list of series, a
+"""A portal's series on the web: the list of series, a
 series' page (calendar, next edition, registration, past editions, iCalendar feed), an
 edition's page (stages, groups and their tournaments), the creation form, and the JSON API.
 
@@ -289,7 +289,7 @@ def _settings_from_form(form: dict[str, Any]) -> SeriesSettings:
         qualifiers_per_group=_optional(form, "qualifiers_per_group") or 2,
         time_control=text(form, "time_control"),
         deadline_minutes=_optional(form, "deadline_minutes") or 60,
-        # battle chess (issue 12.1): every group the series makes is battle chess
+        # battle chess: every group the series makes is battle chess
         variant="battle" if text(form, "battle") in ("on", "yes", "1", "true") else "",
         setup_minutes=_optional(form, "setup_minutes"),
     )
@@ -369,7 +369,7 @@ class SeriesPatch(BaseModel):
     time_control: str | None = Field(None, max_length=100)
     pre_registration: bool | None = None
     deadline_minutes: int | None = Field(None, ge=0, le=40320)
-    #: paused: no edition opens by itself (issue 11 item 1)
+    #: paused: no edition opens by itself
     paused: bool | None = None
 
 
@@ -409,5 +409,5 @@ def api_withdraw(
 
 router.include_router(pages)
 router.include_router(api)
-router.include_router(series_stages.pages)  # a later stage's place as forms (R-SE-2)
-router.include_router(series_petitions.pages)  # R-SE-7 petitions as a page and forms
+router.include_router(series_stages.pages)  # a later stage's place as forms
+router.include_router(series_petitions.pages)  # petitions as a page and forms

@@ -1,4 +1,4 @@
-"""What a series' finished stages published, on the web (issue 11 items 4 and 7; R-SE-5):
+"""What a series' finished stages published, on the web:
 the news page and its Atom feed, the awards with their badges per player and a
 printable certificate per award, the season's standings — pages and the JSON API.
 
@@ -250,4 +250,4 @@ def api_standings(series_id: Num, request: Request, season: Season = None) -> di
 
 router.include_router(pages)
 router.include_router(api)
-router.include_router(series_petitions.router)  # R-SE-7 petitions
+router.include_router(series_petitions.router)  # petitions for a class or level tournament

@@ -1,4 +1,4 @@
-"""R-SE-7 petitions in the JSON API (issue 11 item 3), through
+"""Petitions for a class or level tournament in the JSON API, through
 :mod:`crosstable.service.series.petitions`:
 
 * ``GET /api/v1/series/{id}/petitions[?state=pending|accepted|refused]`` — anyone;
@@ -76,7 +76,7 @@ def api_petitions(
 def api_petition(
     series_id: Num, body: PetitionIn, request: Request, caller: ApiCaller
 ) -> dict[str, Any]:
-    """Players of one level ask for their own tournament (R-SE-7)."""
+    """Players of one level ask for their own tournament."""
     require_user(caller)
     user = caller.user
     assert user is not None

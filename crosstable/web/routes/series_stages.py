@@ -1,5 +1,5 @@
 """A qualifier's place in stage 2 or later of a series edition, through the JSON API
-(R-SE-2: registration for a later stage is open for two weeks from that stage's start;
+(registration for a later stage is open for two weeks from that stage's start;
 the rule itself is the service's, ``service/series/later_stages.py``).
 
 ``GET …/stage-registration`` answers the current stage's window; ``POST`` confirms the

@@ -1,5 +1,4 @@
-"""Signing in with Telegram and linking it (issue 11 item 5, hardened in issue 25 items
-1–4), through :mod:`crosstable.service.series.telegram`:
+"""Signing in with Telegram and linking it, through :mod:`crosstable.service.series.telegram`:
 
 * ``GET /telegram`` — the page with Telegram's login widget (when the site has a bot:
   ``CROSSTABLE_TELEGRAM_BOT_TOKEN`` and ``CROSSTABLE_TELEGRAM_BOT_NAME``), the linked

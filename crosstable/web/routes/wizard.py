@@ -1,4 +1,4 @@
-"""The tournament wizard with a live preview (the calculator, R-RR-3, R-RR-16).
+"""The tournament wizard with a live preview (the calculator).
 
 Every change of the form asks for ``/new/preview`` (htmx), which shows the
 rounds, games, boards, the first round's pairings, the duration and the club
@@ -50,7 +50,7 @@ class Preview:
     groups: list[int] = field(default_factory=list)
     plan: Any = None
     problems: list[str] = field(default_factory=list)
-    #: the errors behind ``problems``, in order: what Create refuses (issue 29 item 11)
+    #: the errors behind ``problems``, in order: what Create refuses
     errors: list[CrosstableError] = field(default_factory=list)
     hours: str = ""
     #: Swiss: the rounds are the default ⌈log₂ N⌉ (not typed in)
@@ -69,11 +69,11 @@ class Preview:
     knockout_pairs: list[tuple[str, str]] = field(default_factory=list)
     #: no players typed: the number only plans (the tournament is created without players)
     planned_only: bool = False
-    #: warnings, not refusals (R-X-8: Buchholz chosen for a round robin)
+    #: warnings, not refusals (Buchholz chosen for a round robin)
     warnings: list[str] = field(default_factory=list)
-    #: the format advice by field size (R-X-9; core/advice.py)
+    #: the format advice by field size (core/advice.py)
     advice: Any = None
-    #: group stage + knockout: the evenings it needs (R-X-10)
+    #: group stage + knockout: the evenings it needs
     stage_evenings: Any = None
 
     def flag(self, error: CrosstableError) -> None:
@@ -122,12 +122,12 @@ def check_minimum(format_: str, players: int) -> None:
             least=least,
             players=players,
         )
-    actions.check_format_field(format_, players)  # and at most the cap (issue 13.10)
+    actions.check_format_field(format_, players)  # and at most the cap
 
 
 #: the regulations' rules the wizard asks for, with the value meant when not given: ties
-#: left after the tie-breaks (R-RR-10), forfeits in the tie-breaks (R-RR-14), the kind
-#: of event (online, or over the board: R-X-1, R-X-2)
+#: left after the tie-breaks, forfeits in the tie-breaks, the kind
+#: of event (online, or over the board)
 _RULE_DETAILS = {"ties": "shared", "forfeits_in_tiebreaks": "yes", "venue_kind": "online"}
 
 
@@ -146,7 +146,7 @@ def spec_from_form(form: dict[str, Any], service: Any = None) -> actions.WizardS
     details = tuple(
         (key, text(form, key)) for key in ("venue", "organiser", "arbiter") if text(form, key)
     )
-    if text(form, "battle") in ("on", "yes", "1", "true"):  # battle chess (issue 12.1)
+    if text(form, "battle") in ("on", "yes", "1", "true"):  # battle chess
         details += (("variant", "battle"),)
         if text(form, "setup_minutes"):
             details += (("setup_minutes", text(form, "setup_minutes")),)
@@ -306,7 +306,7 @@ def _stage_evenings(result: Preview, spec: actions.WizardSpec, plan: Any, evenin
 
 
 def _swiss_preview(result: Preview, spec: actions.WizardSpec, count: int, evening: int) -> None:
-    """A Swiss: ⌈log₂ N⌉ rounds unless the organiser says otherwise (R-SW-3), N/2 boards."""
+    """A Swiss: ⌈log₂ N⌉ rounds unless the organiser says otherwise, N/2 boards."""
     default = max(1, (count - 1).bit_length())
     rounds = spec.rounds or default
     result.default_rounds = spec.rounds is None

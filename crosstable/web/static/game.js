@@ -1,4 +1,4 @@
-// The game page's keyboard (issue 16 item 4; docs/pgn.md): the arrow keys step through the
+// The game page's keyboard (docs/pgn.md): the arrow keys step through the
 // moves, Home and End go to the start and the end. Without this script the links do the same.
 (function () {
   "use strict";

@@ -1,4 +1,4 @@
-// The look-ups in the imported rating lists (issue 16 item 1): typing a name or a
+// The look-ups in the imported rating lists: typing a name or a
 // FIDE id fills the <datalist> from GET /api/v1/rating-list.
 // * the manage page's add-player form (data-rating-list = the tournament): choosing a
 //   player fills the FIDE id and the rating of the event's type; the server fills the

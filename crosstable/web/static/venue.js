@@ -1,4 +1,4 @@
-/* crosstable: the venue screen (issue 16.5) — live through the tournament's event stream,
+/* crosstable: the venue screen — live through the tournament's event stream,
    scrolling by itself; no build step. */
 (function () {
   "use strict";

@@ -1,4 +1,4 @@
-/* crosstable: moments in the reader's time zone (issue 11.1). Every <time datetime=ISO
+/* crosstable: moments in the reader's time zone. Every <time datetime=ISO
    data-local> was written by the server in the series' zone, that zone named; here it is
    rewritten in the browser's zone, that zone named, the server's text kept as the title. */
 (function () {
