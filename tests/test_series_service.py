@@ -21,6 +21,7 @@ from test_service_support import db_url, store  # noqa: F401
 from crosstable.core.errors import RuleError
 from crosstable.service import FixedClock, NotFoundError, Service
 from crosstable.service.series import SeriesSettings
+from crosstable.service.series.tick_lock import tick_lock
 from crosstable.store import Store, open_store
 from crosstable.store.models import EventRow, GameRow, TournamentRow
 from crosstable.store.series_models import (
@@ -382,7 +383,7 @@ def test_a_tick_while_another_runs_does_nothing(db_url: str) -> None:
         for index in range(20):
             service.register_for_edition(edition, f"Player {index}")
         clock.advance(dt.timedelta(days=1))
-        with service._tick_lock() as mine:  # another process is in the middle of a tick
+        with tick_lock(service) as mine:  # another process is in the middle of a tick
             assert mine
             before = counts(first)
             assert other.tick() == []

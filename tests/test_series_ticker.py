@@ -36,6 +36,7 @@ from test_series_service import current_groups
 from test_service_support import db_url, new_database  # noqa: F401
 
 from crosstable.service import Service
+from crosstable.service.series.tick_lock import tick_lock
 from crosstable.service.series.ticker import Ticker
 from crosstable.store import Store, open_store
 from crosstable.store.models import GameRow, TournamentRow
@@ -256,7 +257,7 @@ def test_two_schemas_of_one_postgresql_database_tick_apart() -> None:
         for name, rating, _user in [("One more", 1000, None), *NAMES]:
             service.register_for_edition(edition, name, rating=rating)
         clock.advance(dt.timedelta(hours=8))
-        with holder._tick_lock() as mine:  # the other schema's tick is under way
+        with tick_lock(holder) as mine:  # the other schema's tick is under way
             assert mine
             assert len(service.tick()) == 4  # closed, stage 1 made, started, edition 2 opened
     finally:

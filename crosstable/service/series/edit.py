@@ -17,10 +17,10 @@ from typing import Any
 
 from crosstable.core.errors import RuleError
 from crosstable.core.text import Message
-from crosstable.service.base import ServiceBase
-from crosstable.service.registration import check_tiebreaks
-from crosstable.service.series.editions import SeriesSettings, _checked, _series
+from crosstable.service.players import check_tiebreaks
+from crosstable.service.series.editions import SeriesSettings, checked_settings, series_row
 from crosstable.service.series.lines import record
+from crosstable.service.series.needs import StoreAndClock
 
 MAX_TIME_CONTROL = 100  # the column's width
 #: what an edit may change (the rest of the series is the calendar)
@@ -67,17 +67,17 @@ def _settings(row: Any) -> SeriesSettings:
 
 
 def edit_series(
-    service: ServiceBase, series_id: int, changes: SeriesChanges, *, actor: str = ""
+    service: StoreAndClock, series_id: int, changes: SeriesChanges, *, actor: str = ""
 ) -> list[str]:
     """Change the series; what changed, one ``field: old → new`` each (none: nothing)."""
     wanted = {name: getattr(changes, name) for name in EDITABLE}
     wanted = {name: value for name, value in wanted.items() if value is not None}
-    at = service._now()
+    at = service.clock.now().isoformat(timespec="microseconds")
     with service.store.transaction() as session:
-        row = _series(session, series_id, lock=True)
+        row = series_row(session, series_id, lock=True)
         before = _settings(row)
         after = replace(before, **wanted)
-        name, _calendar = _checked(after)
+        name, _calendar = checked_settings(after)
         tiebreaks = check_tiebreaks(after.tiebreaks)
         after = replace(
             after, name=name, tiebreaks=tiebreaks, time_control=after.time_control.strip()

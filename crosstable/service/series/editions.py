@@ -24,12 +24,12 @@ from crosstable.core.series.plan import SeriesFormat
 from crosstable.core.series.registration import may_withdraw, stage_one_registration
 from crosstable.core.series.sequence import next_edition_start, regular_start, with_weekend_day
 from crosstable.core.text import Message
-from crosstable.service.base import ServiceBase
 from crosstable.service.errors import NotFoundError
-from crosstable.service.players import checked_rating
-from crosstable.service.registration import check_tiebreaks
+from crosstable.service.frame import ChangeFrame
+from crosstable.service.players import check_tiebreaks, checked_rating
 from crosstable.service.series.lines import record, summary_of
 from crosstable.service.series.outbox import notify
+from crosstable.store.accounts_models import UserRow
 from crosstable.store.series_models import (
     SeriesEditionRow,
     SeriesEventRow,
@@ -121,7 +121,9 @@ def active_entries(session: Session, edition_id: int) -> list[SeriesRegistration
     return list(session.scalars(query))
 
 
-def _checked(settings: SeriesSettings) -> tuple[str, SeriesCalendar]:
+def checked_settings(settings: SeriesSettings) -> tuple[str, SeriesCalendar]:
+    """The series' name, tidied, and its calendar; every other value checked by the
+    rules of a series (the format's bounds, the deadline's lead, the variant)."""
     name = " ".join(settings.name.split())
     if not name:
         raise RuleError("a series needs a name")
@@ -167,8 +169,6 @@ def _checked(settings: SeriesSettings) -> tuple[str, SeriesCalendar]:
 
 
 def _flagged(session: Session, user_id: int) -> bool:
-    from crosstable.store.accounts_models import UserRow
-
     user = session.get(UserRow, user_id)
     return bool(user is not None and user.flagged)
 
@@ -193,15 +193,18 @@ def group_details(row: SeriesRow) -> dict[str, str]:
     return battle_details(row.variant or "", row.setup_minutes)
 
 
-class SeriesEditions(ServiceBase):
+class SeriesEditions:
     """Use cases of a series and its editions."""
+
+    def __init__(self, frame: ChangeFrame) -> None:
+        self.frame = frame
 
     def create_series(self, settings: SeriesSettings, *, actor: str = "") -> int:
         """A new series (no edition yet: :meth:`open_edition`); its id."""
-        name, _calendar = _checked(settings)
+        name, _calendar = checked_settings(settings)
         tiebreaks = check_tiebreaks(settings.tiebreaks)
-        at = self._now()
-        with self.store.transaction() as session:
+        at = self.frame.now()
+        with self.frame.store.transaction() as session:
             row = SeriesRow(
                 name=name,
                 kind=settings.kind,
@@ -235,11 +238,11 @@ class SeriesEditions(ServiceBase):
 
     def series_info(self, series_id: int) -> dict[str, Any]:
         """The series' settings and its editions as plain JSON values."""
-        with self.store.reading() as session:
-            row = _series(session, series_id)
+        with self.frame.store.reading() as session:
+            row = series_row(session, series_id)
             info = {column.key: getattr(row, column.key) for column in SeriesRow.__table__.columns}
             info["editions"] = [
-                _edition_info(session, edition) for edition in _editions(session, series_id)
+                edition_json(session, edition) for edition in editions_of(session, series_id)
             ]
             return info
 
@@ -251,11 +254,11 @@ class SeriesEditions(ServiceBase):
         themselves in the tick (:mod:`~crosstable.service.series.next_edition`) unless
         the series is paused — by hand they may be opened whenever none is open for
         registration."""
-        now = self.clock.now()
-        at = self._now()
-        with self.store.transaction() as session:
-            row = _series(session, series_id, lock=True)
-            editions = _editions(session, series_id)
+        now = self.frame.clock.now()
+        at = self.frame.now()
+        with self.frame.store.transaction() as session:
+            row = series_row(session, series_id, lock=True)
+            editions = editions_of(session, series_id)
             if any(e.state == "registration" for e in editions):
                 raise RuleError("the series has an edition open for registration already")
             return open_next(session, row, editions, now, at=at, actor=actor).id
@@ -276,11 +279,11 @@ class SeriesEditions(ServiceBase):
         rating = checked_rating(rating)
         if len(player) > MAX_NAME:
             raise RuleError("a player's name has at most {most} characters", most=MAX_NAME)
-        now = self.clock.now()
-        at = self._now()
-        with self.store.transaction() as session:
-            edition = _edition(session, edition_id, lock=True)
-            series = _series(session, edition.series_id)
+        now = self.frame.clock.now()
+        at = self.frame.now()
+        with self.frame.store.transaction() as session:
+            edition = edition_row(session, edition_id, lock=True)
+            series = series_row(session, edition.series_id)
             if edition.state != "registration" or edition.closed_at is not None:
                 raise RuleError(
                     "registration for edition {edition} is closed", edition=edition.number
@@ -356,10 +359,10 @@ class SeriesEditions(ServiceBase):
     def withdraw_from_edition(self, edition_id: int, name: str, *, actor: str = "") -> None:
         """A player withdraws; only until stage 1 starts (R-SE-2)."""
         player = " ".join(name.split())
-        now = self.clock.now()
-        at = self._now()
-        with self.store.transaction() as session:
-            edition = _edition(session, edition_id, lock=True)
+        now = self.frame.clock.now()
+        at = self.frame.now()
+        with self.frame.store.transaction() as session:
+            edition = edition_row(session, edition_id, lock=True)
             if edition.state != "registration" or not may_withdraw(
                 now, moment(edition.planned_start)
             ):
@@ -399,8 +402,8 @@ class SeriesEditions(ServiceBase):
 
     def series_history(self, series_id: int) -> list[dict[str, Any]]:
         """The series' history, oldest first: every use case and time-driven step."""
-        with self.store.reading() as session:
-            _series(session, series_id)
+        with self.frame.store.reading() as session:
+            series_row(session, series_id)
             query = (
                 select(SeriesEventRow)
                 .where(SeriesEventRow.series_id == series_id)
@@ -419,8 +422,8 @@ class SeriesEditions(ServiceBase):
 
     def edition_info(self, edition_id: int) -> dict[str, Any]:
         """An edition: its moments, state, stage and players (JSON values)."""
-        with self.store.reading() as session:
-            return _edition_info(session, _edition(session, edition_id))
+        with self.frame.store.reading() as session:
+            return edition_json(session, edition_row(session, edition_id))
 
 
 def open_next(
@@ -496,7 +499,8 @@ def open_next(
     return edition
 
 
-def _series(session: Session, series_id: int, *, lock: bool = False) -> SeriesRow:
+def series_row(session: Session, series_id: int, *, lock: bool = False) -> SeriesRow:
+    """The stored series (``lock``: ``SELECT … FOR UPDATE``); refused when there is none."""
     query = select(SeriesRow).where(SeriesRow.id == series_id)
     row = session.scalars(query.with_for_update() if lock else query).one_or_none()
     if row is None:
@@ -504,7 +508,8 @@ def _series(session: Session, series_id: int, *, lock: bool = False) -> SeriesRo
     return row
 
 
-def _edition(session: Session, edition_id: int, *, lock: bool = False) -> SeriesEditionRow:
+def edition_row(session: Session, edition_id: int, *, lock: bool = False) -> SeriesEditionRow:
+    """The stored edition (``lock``: ``SELECT … FOR UPDATE``); refused when there is none."""
     query = select(SeriesEditionRow).where(SeriesEditionRow.id == edition_id)
     row = session.scalars(query.with_for_update() if lock else query).one_or_none()
     if row is None:
@@ -514,7 +519,8 @@ def _edition(session: Session, edition_id: int, *, lock: bool = False) -> Series
     return row
 
 
-def _editions(session: Session, series_id: int) -> list[SeriesEditionRow]:
+def editions_of(session: Session, series_id: int) -> list[SeriesEditionRow]:
+    """The series' editions by number."""
     query = (
         select(SeriesEditionRow)
         .where(SeriesEditionRow.series_id == series_id)
@@ -523,7 +529,8 @@ def _editions(session: Session, series_id: int) -> list[SeriesEditionRow]:
     return list(session.scalars(query))
 
 
-def _edition_info(session: Session, edition: SeriesEditionRow) -> dict[str, Any]:
+def edition_json(session: Session, edition: SeriesEditionRow) -> dict[str, Any]:
+    """An edition's moments, state, stage and count of registered players (JSON values)."""
     count = session.scalar(
         select(func.count())
         .select_from(SeriesRegistrationRow)

@@ -17,7 +17,6 @@ Each confirmation and withdrawal is a line of the series' history.
 from __future__ import annotations
 
 import datetime as dt
-from typing import TYPE_CHECKING, cast
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
@@ -25,10 +24,11 @@ from sqlalchemy.orm import Session
 from crosstable.core.errors import RuleError
 from crosstable.core.series.registration import LATER_STAGE_WINDOW, later_stage_open
 from crosstable.core.text import Message
-from crosstable.service.base import ServiceBase
 from crosstable.service.errors import NotFoundError
+from crosstable.service.frame import ChangeFrame
 from crosstable.service.series.editions import iso, moment
 from crosstable.service.series.lines import record
+from crosstable.service.series.needs import Tournaments
 from crosstable.service.series.outbox import notify
 from crosstable.store.models import EntryRow, GameRow, TournamentRow
 from crosstable.store.series_models import (
@@ -40,35 +40,37 @@ from crosstable.store.series_models import (
     SeriesStageRow,
 )
 
-if TYPE_CHECKING:
-    from crosstable.service import Service
-
 #: the stages whose players are registered automatically (seed 002, R-SE-5)
 AUTOMATIC = ("final", "super-final")
 
 
-class StageRegistration(ServiceBase):
-    """Confirming a place in, and withdrawing from, stage 2 and later."""
+class StageRegistration:
+    """Confirming a place in, and withdrawing from, stage 2 and later (a withdrawal is
+    the group tournament's own: ``tournaments.withdraw``)."""
+
+    def __init__(self, frame: ChangeFrame, tournaments: Tournaments) -> None:
+        self.frame = frame
+        self.tournaments = tournaments
 
     def stage_window(self, edition_id: int) -> dict[str, object]:
         """The edition's current stage and its registration window (opens, closes)."""
-        with self.store.reading() as session:
+        with self.frame.store.reading() as session:
             edition, stage = _current(session, edition_id)
-            opens, closes = _window(stage)
+            opens, closes = registration_window(stage)
             return {
                 "edition": edition.id,
                 "stage": stage.number,
                 "kind": stage.kind,
                 "opens": iso(opens),
                 "closes": iso(closes),
-                "open": later_stage_open(self.clock.now(), opens),
+                "open": later_stage_open(self.frame.clock.now(), opens),
             }
 
     def register_for_stage(self, edition_id: int, name: str, *, actor: str = "") -> int:
         """A qualifier confirms their place in the edition's current stage (≥ 2) within
         two weeks of its start; their registration's id."""
-        now, at = self.clock.now(), self._now()
-        with self.store.transaction() as session:
+        now, at = self.frame.clock.now(), self.frame.now()
+        with self.frame.store.transaction() as session:
             edition, stage = _current(session, edition_id, lock=True)
             key, _group = _player(session, edition, stage, name)
             _check_open(edition, stage, now, "register")
@@ -100,8 +102,8 @@ class StageRegistration(ServiceBase):
     def withdraw_from_stage(self, edition_id: int, name: str, *, actor: str = "") -> None:
         """A player leaves the edition's current stage (≥ 2) within two weeks of its start:
         withdrawn from their group's round robin under its withdrawal rule."""
-        now, at = self.clock.now(), self._now()
-        with self.store.reading() as session:
+        now, at = self.frame.clock.now(), self.frame.now()
+        with self.frame.store.reading() as session:
             edition, stage = _current(session, edition_id)
             key, group = _player(session, edition, stage, name)
             _check_open(edition, stage, now, "withdraw")
@@ -114,9 +116,8 @@ class StageRegistration(ServiceBase):
                 )
             start, series_id, player = entry.start, edition.series_id, _name(session, key)
             edition_number = edition.number
-        service = cast("Service", self)
-        service.withdraw(tid, start, actor=actor or "series")
-        with self.store.transaction() as session:
+        self.tournaments.withdraw(tid, start, actor=actor or "series")
+        with self.frame.store.transaction() as session:
             record(
                 session,
                 series_id,
@@ -173,7 +174,8 @@ def _current(
     return edition, stage
 
 
-def _window(stage: SeriesStageRow) -> tuple[dt.datetime, dt.datetime]:
+def registration_window(stage: SeriesStageRow) -> tuple[dt.datetime, dt.datetime]:
+    """A started later stage's two weeks of registration: [opens, closes)."""
     assert stage.started_at is not None
     opens = moment(stage.started_at)
     return opens, opens + LATER_STAGE_WINDOW
@@ -182,7 +184,7 @@ def _window(stage: SeriesStageRow) -> tuple[dt.datetime, dt.datetime]:
 def _check_open(
     edition: SeriesEditionRow, stage: SeriesStageRow, now: dt.datetime, what: str
 ) -> None:
-    opens, closes = _window(stage)
+    opens, closes = registration_window(stage)
     if later_stage_open(now, opens):
         return
     if what == "register":
@@ -252,7 +254,9 @@ def dropped_keys(session: Session, edition_id: int, number: int) -> frozenset[in
     )
 
 
-def drop_unconfirmed(service: ServiceBase, edition_id: int, stage_id: int) -> str | None:
+def drop_unconfirmed(
+    frame: ChangeFrame, tournaments: Tournaments, edition_id: int, stage_id: int
+) -> str | None:
     """At the close of a later group stage's two weeks (R-SE-2; docs/series.md §3): every
     qualifier who neither confirmed nor withdrew drops out — withdrawn from their group's
     round robin if it is still running (their games without a result become forfeits,
@@ -260,13 +264,13 @@ def drop_unconfirmed(service: ServiceBase, edition_id: int, stage_id: int) -> st
     place), and told (an ``eliminated`` notification marked ``unconfirmed``). None: not
     due (the window is open, the stage is over — every game has a result, so nobody is
     dropped from a stage played out — or it was done)."""
-    now = service.clock.now()
-    with service.store.reading() as session:
+    now = frame.clock.now()
+    with frame.store.reading() as session:
         stage = session.get(SeriesStageRow, stage_id)
         assert stage is not None
         if not needs_confirmation(stage) or stage.started_at is None or stage.finished_at:
             return None
-        _opens, closes = _window(stage)
+        _opens, closes = registration_window(stage)
         step = unconfirmed_step(edition_id, stage.number)
         if now < closes or session.scalar(
             select(SeriesEventRow.id).where(SeriesEventRow.step == step)
@@ -300,12 +304,11 @@ def drop_unconfirmed(service: ServiceBase, edition_id: int, stage_id: int) -> st
                 else:
                     leaving.append((key, group.tournament_id, entry.start))
         stage_number = stage.number
-    runner = cast("Service", service)
     for _key, tid, start in leaving:
         if tid is not None and start is not None:
-            runner.withdraw(tid, start, actor="tick")
-    at = service._now()
-    with service.store.transaction() as session:
+            tournaments.withdraw(tid, start, actor="tick")
+    at = frame.now()
+    with frame.store.transaction() as session:
         edition = session.scalars(
             select(SeriesEditionRow).where(SeriesEditionRow.id == edition_id).with_for_update()
         ).one()

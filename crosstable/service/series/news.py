@@ -31,8 +31,8 @@ from crosstable.core.errors import RuleError
 from crosstable.core.model import Outcome, StageKind, Tournament
 from crosstable.core.series.qualification import GroupOutcome
 from crosstable.core.standings import compute_standings
-from crosstable.service.base import ServiceBase
 from crosstable.service.errors import NotFoundError
+from crosstable.service.frame import ChangeFrame
 from crosstable.service.series.outbox import notify
 from crosstable.service.series.stages import group_letter
 from crosstable.store.series_models import (
@@ -304,13 +304,16 @@ def _series_row(session: Session, series_id: int) -> SeriesRow:
     return row
 
 
-class SeriesNews(ServiceBase):
+class SeriesNews:
     """The reads of what finished stages published."""
+
+    def __init__(self, frame: ChangeFrame) -> None:
+        self.frame = frame
 
     def series_news(self, series_id: int, *, limit: int = 50) -> list[dict[str, Any]]:
         """The series' news items, newest first (at most ``limit``, 1…200)."""
         limit = max(1, min(limit, MAX_NEWS))
-        with self.store.reading() as session:
+        with self.frame.store.reading() as session:
             _series_row(session, series_id)
             query = (
                 select(SeriesNewsRow)
@@ -326,7 +329,7 @@ class SeriesNews(ServiceBase):
         """One page of the series' news, newest first (a stable order: the items' ids):
         ``{"news": [...], "page", "per_page", "total", "pages"}``."""
         paging = Paging.checked(page, per_page, MAX_NEWS_PER_PAGE)
-        with self.store.reading() as session:
+        with self.frame.store.reading() as session:
             _series_row(session, series_id)
             where = SeriesNewsRow.series_id == series_id
             total = int(session.scalar(select(func.count()).where(where)) or 0)
@@ -353,7 +356,7 @@ class SeriesNews(ServiceBase):
         ids), one player's only with ``player`` or ``user_id``:
         ``{"awards": [...], "page", "per_page", "total", "pages"}``."""
         paging = Paging.checked(page, per_page, MAX_AWARDS_PER_PAGE)
-        with self.store.reading() as session:
+        with self.frame.store.reading() as session:
             _series_row(session, series_id)
             conditions = [SeriesAwardRow.series_id == series_id]
             if player is not None:
@@ -376,7 +379,7 @@ class SeriesNews(ServiceBase):
 
     def news_item(self, series_id: int, news_id: int) -> dict[str, Any]:
         """One news item of the series."""
-        with self.store.reading() as session:
+        with self.frame.store.reading() as session:
             row = session.get(SeriesNewsRow, news_id)
             if row is None or row.series_id != series_id:
                 raise NotFoundError(
@@ -389,7 +392,7 @@ class SeriesNews(ServiceBase):
     ) -> list[dict[str, Any]]:
         """The series' awards, oldest first; one player's only with ``player`` (a name,
         letter case aside) or ``user_id`` (an account)."""
-        with self.store.reading() as session:
+        with self.frame.store.reading() as session:
             _series_row(session, series_id)
             query = select(SeriesAwardRow, SeriesEditionRow.number).join(
                 SeriesEditionRow, SeriesEditionRow.id == SeriesAwardRow.edition_id
@@ -405,7 +408,7 @@ class SeriesNews(ServiceBase):
 
     def badges(self, user_id: int) -> list[dict[str, Any]]:
         """Every award of one account in every series (the player's page), newest first."""
-        with self.store.reading() as session:
+        with self.frame.store.reading() as session:
             query = (
                 select(SeriesAwardRow, SeriesEditionRow.number, SeriesRow.name)
                 .join(SeriesEditionRow, SeriesEditionRow.id == SeriesAwardRow.edition_id)
@@ -423,7 +426,7 @@ class SeriesNews(ServiceBase):
 
     def award(self, series_id: int, award_id: int) -> dict[str, Any]:
         """One award (its certificate): the place, the player, the stage, the series."""
-        with self.store.reading() as session:
+        with self.frame.store.reading() as session:
             row = session.get(SeriesAwardRow, award_id)
             if row is None or row.series_id != series_id:
                 raise NotFoundError(

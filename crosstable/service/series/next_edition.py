@@ -28,8 +28,8 @@ from sqlalchemy.orm import Session, aliased
 
 from crosstable.core.series.calendar import CalendarKind
 from crosstable.core.text import Message
-from crosstable.service.base import ServiceBase
-from crosstable.service.series.editions import _editions, _series, open_next
+from crosstable.service.frame import ChangeFrame
+from crosstable.service.series.editions import editions_of, open_next, series_row
 from crosstable.service.series.outbox import step_done
 from crosstable.store.series_models import SeriesEditionRow, SeriesRow, SeriesStageRow
 
@@ -78,16 +78,16 @@ def _stage_one_started(session: Session, edition_id: int) -> bool:
     return session.scalars(query).first() is not None
 
 
-def open_due_editions(service: ServiceBase) -> list[str]:
+def open_due_editions(frame: ChangeFrame) -> list[str]:
     """Open every next edition that is due; one line per edition opened."""
-    with service.store.reading() as session:
+    with frame.store.reading() as session:
         due = _candidates(session)
     done: list[str] = []
     for series_id in due:
-        now, at = service.clock.now(), service._now()
-        with service.store.transaction() as session:
-            row = _series(session, series_id, lock=True)
-            editions = _editions(session, series_id)
+        now, at = frame.clock.now(), frame.now()
+        with frame.store.transaction() as session:
+            row = series_row(session, series_id, lock=True)
+            editions = editions_of(session, series_id)
             if row.paused or not editions or any(e.state == "registration" for e in editions):
                 continue  # changed since the read: not due any more
             latest = editions[-1]

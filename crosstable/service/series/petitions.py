@@ -29,23 +29,22 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 from sqlalchemy import select
 
 from crosstable.core.errors import RuleError
 from crosstable.core.model import LotsMethod
 from crosstable.core.text import Message
-from crosstable.service.base import ServiceBase
 from crosstable.service.errors import NotFoundError
+from crosstable.service.frame import ChangeFrame
 from crosstable.service.registration import PlayerInfo, Regulations
+from crosstable.service.series.editions import series_row
 from crosstable.service.series.lines import record
+from crosstable.service.series.needs import Tournaments
 from crosstable.service.series.outbox import notify_user
 from crosstable.store.models import TournamentRow
-from crosstable.store.series_models import SeriesPetitionRow, SeriesRow
-
-if TYPE_CHECKING:
-    from crosstable.service import Service
+from crosstable.store.series_models import SeriesPetitionRow
 
 #: R-SE-7: a class or level tournament runs with at least this many players
 MIN_PLAYERS = 11
@@ -104,8 +103,13 @@ def petition_json(row: SeriesPetitionRow) -> dict[str, Any]:
     }
 
 
-class SeriesPetitions(ServiceBase):
-    """R-SE-7 petitions: ask, list, accept, refuse."""
+class SeriesPetitions:
+    """R-SE-7 petitions: ask, list, accept, refuse (an accepted petition's round robin
+    is made by ``tournaments``)."""
+
+    def __init__(self, frame: ChangeFrame, tournaments: Tournaments) -> None:
+        self.frame = frame
+        self.tournaments = tournaments
 
     def petition(
         self,
@@ -122,9 +126,9 @@ class SeriesPetitions(ServiceBase):
         if len(clean_level) > MAX_LEVEL:
             raise RuleError("a class or level has at most {most} characters", most=MAX_LEVEL)
         listed = checked_players(players)
-        at = self._now()
-        with self.store.transaction() as session:
-            series = _series(session, series_id, lock=True)
+        at = self.frame.now()
+        with self.frame.store.transaction() as session:
+            series = series_row(session, series_id, lock=True)
             pending = session.scalars(
                 select(SeriesPetitionRow).where(
                     SeriesPetitionRow.series_id == series_id,
@@ -171,23 +175,22 @@ class SeriesPetitions(ServiceBase):
         """The series' petitions, oldest first (only ``state``'s when given)."""
         if state is not None and state not in ("pending", "accepted", "refused"):
             raise RuleError("state {state}: pending, accepted or refused", state=repr(state))
-        with self.store.reading() as session:
-            _series(session, series_id)
+        with self.frame.store.reading() as session:
+            series_row(session, series_id)
             query = select(SeriesPetitionRow).where(SeriesPetitionRow.series_id == series_id)
             if state is not None:
                 query = query.where(SeriesPetitionRow.state == state)
             return [petition_json(r) for r in session.scalars(query.order_by(SeriesPetitionRow.id))]
 
     def petition_info(self, petition_id: int) -> dict[str, Any]:
-        with self.store.reading() as session:
+        with self.frame.store.reading() as session:
             return petition_json(_petition(session, petition_id))
 
     def accept_petition(self, petition_id: int, *, actor: str = "") -> int:
         """An administrator accepts: the round robin of the petition's players is made,
         its lots drawn and started; the tournament's id."""
-        service = cast("Service", self)
-        now = self.clock.now()
-        with self.store.transaction() as session:
+        now = self.frame.clock.now()
+        with self.frame.store.transaction() as session:
             # claimed first (one administrator's acceptance at a time); a claim older
             # than CLAIM was interrupted and is resumed
             row = _petition(session, petition_id, lock=True)
@@ -199,8 +202,8 @@ class SeriesPetitions(ServiceBase):
                 _undecided(row)
             row.state = "accepting"
             row.decided_by = actor
-            row.decided_at = self._now()
-            series = _series(session, row.series_id)
+            row.decided_at = self.frame.now()
+            series = series_row(session, row.series_id)
             title = f"{series.name} — {row.level}"
             regulations = Regulations(
                 name=title,
@@ -217,17 +220,18 @@ class SeriesPetitions(ServiceBase):
                 )
         tid = self._adopt_petition(title, petition_id)
         if tid is None:
-            tid = service.create_tournament(regulations, players=players, actor=actor).tournament_id
-        with self.store.reading() as session:
+            made = self.tournaments.create_tournament(regulations, players=players, actor=actor)
+            tid = made.tournament_id
+        with self.frame.store.reading() as session:
             trow = session.get(TournamentRow, tid)
             assert trow is not None
             status, drawn = trow.status, trow.draw_method is not None
         if status == "registration":
             if not drawn:
-                service.draw_lots(tid, LotsMethod.RANDOM, actor=actor)
-            service.start(tid, actor=actor)
-        at = self._now()
-        with self.store.transaction() as session:
+                self.tournaments.draw_lots(tid, LotsMethod.RANDOM, actor=actor)
+            self.tournaments.start(tid, actor=actor)
+        at = self.frame.now()
+        with self.frame.store.transaction() as session:
             row = _petition(session, petition_id, lock=True)
             row.state = "accepted"
             row.decided_by = actor
@@ -250,7 +254,7 @@ class SeriesPetitions(ServiceBase):
                 actor=actor,
                 data={"petition": row.id, "tournament": tid},
             )
-            _tell(session, row, "petition-accepted", _series(session, row.series_id).name, at)
+            _tell(session, row, "petition-accepted", series_row(session, row.series_id).name, at)
         return tid
 
     def refuse_petition(self, petition_id: int, reason: str, *, actor: str = "") -> None:
@@ -260,8 +264,8 @@ class SeriesPetitions(ServiceBase):
             raise RuleError("a refusal says why (the reason is empty)")
         if len(clean) > MAX_REASON:
             raise RuleError("a refusal's reason has at most {most} characters", most=MAX_REASON)
-        at = self._now()
-        with self.store.transaction() as session:
+        at = self.frame.now()
+        with self.frame.store.transaction() as session:
             row = _petition(session, petition_id, lock=True)
             _undecided(row)
             row.state = "refused"
@@ -278,11 +282,11 @@ class SeriesPetitions(ServiceBase):
                 actor=actor,
                 data={"petition": row.id},
             )
-            _tell(session, row, "petition-refused", _series(session, row.series_id).name, at)
+            _tell(session, row, "petition-refused", series_row(session, row.series_id).name, at)
 
     def _adopt_petition(self, title: str, petition_id: int) -> int | None:
         """The tournament an interrupted acceptance made (None: none)."""
-        with self.store.reading() as session:
+        with self.frame.store.reading() as session:
             for row in session.scalars(select(TournamentRow).where(TournamentRow.name == title)):
                 if (row.regulations or {}).get("series_petition") == str(petition_id):
                     return row.id
@@ -305,14 +309,6 @@ def _tell(session: Any, row: SeriesPetitionRow, kind: str, series: str, at: str)
         if isinstance(user, int):
             key = f"{kind}:{row.id}:{user}"
             notify_user(session, user, str(player["name"]), kind, key, payload, at=at)
-
-
-def _series(session: Any, series_id: int, *, lock: bool = False) -> SeriesRow:
-    query = select(SeriesRow).where(SeriesRow.id == series_id)
-    row = session.scalars(query.with_for_update() if lock else query).one_or_none()
-    if row is None:
-        raise NotFoundError("there is no series {series} in this database", series=series_id)
-    return cast(SeriesRow, row)
 
 
 def _petition(session: Any, petition_id: int, *, lock: bool = False) -> SeriesPetitionRow:

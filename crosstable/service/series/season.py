@@ -33,8 +33,8 @@ from typing import Any
 from sqlalchemy import select
 
 from crosstable.core.errors import RuleError
-from crosstable.service.base import ServiceBase
 from crosstable.service.errors import NotFoundError
+from crosstable.service.frame import ChangeFrame
 from crosstable.service.series.editions import calendar_of, moment
 from crosstable.service.series.news import points_text
 from crosstable.store.series_models import (
@@ -99,23 +99,25 @@ def parse_season(text: str | int | None) -> int | None:
     return season
 
 
-class SeriesSeason(ServiceBase):
+class SeriesSeason:
     """The season's standings of a series."""
+
+    def __init__(self, frame: ChangeFrame) -> None:
+        self.frame = frame
 
     def season_standings(self, series_id: int, season: str | int | None = None) -> dict[str, Any]:
         """The standings over a season (None: the clock's season; ``"all"``: every
         edition): ``{"series", "season", "editions", "order", "rows": [...]}``, rows
         in ranking order with ``place`` ("3–4" when shared), ``points``, ``best``…"""
-        with self.store.reading() as session:
+        with self.frame.store.reading() as session:
             series = session.get(SeriesRow, series_id)
             if series is None:
                 raise NotFoundError(
                     "there is no series {series} in this database", series=series_id
                 )
             zone = calendar_of(series).zone
-            year = (
-                self.clock.now().astimezone(zone).year if season is None else parse_season(season)
-            )
+            now = self.frame.clock.now()
+            year = now.astimezone(zone).year if season is None else parse_season(season)
             editions = {
                 row.id: row.number
                 for row in session.scalars(

@@ -19,6 +19,7 @@ from crosstable.core.series.qualification import GroupOutcome
 from crosstable.core.text import Message
 from crosstable.service.series.editions import active_entries, format_of
 from crosstable.service.series.lines import made_name
+from crosstable.store.accounts_models import UserRow
 from crosstable.store.models import EntryRow, GameRow
 from crosstable.store.series_models import (
     SeriesEditionRow,
@@ -181,8 +182,6 @@ def flagged_keys(session: Session, edition_id: int) -> frozenset[int]:
     """The edition's registrations whose account is flagged for computer help (R-SE-8):
     they do not go on to the next stage (:func:`~crosstable.core.series.qualification.outcome_of`'s
     ``barred``), whatever their place."""
-    from crosstable.store.accounts_models import UserRow
-
     query = (
         select(SeriesRegistrationRow.id)
         .join(UserRow, UserRow.id == SeriesRegistrationRow.user_id)

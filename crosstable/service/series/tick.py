@@ -36,9 +36,6 @@ it adopts that tournament instead of making a second one.
 
 from __future__ import annotations
 
-from contextlib import AbstractContextManager
-from typing import TYPE_CHECKING, cast
-
 from sqlalchemy import bindparam, func, select
 
 from crosstable.core.errors import CrosstableError
@@ -52,7 +49,7 @@ from crosstable.core.series.registration import (
     start_decision,
 )
 from crosstable.core.text import Message
-from crosstable.service.base import ServiceBase
+from crosstable.service.frame import ChangeFrame
 from crosstable.service.registration import PlayerInfo, Regulations
 from crosstable.service.series.editions import (
     calendar_of,
@@ -63,6 +60,7 @@ from crosstable.service.series.editions import (
 )
 from crosstable.service.series.later_stages import drop_unconfirmed, dropped_keys
 from crosstable.service.series.lines import listed, record
+from crosstable.service.series.needs import Tournaments
 from crosstable.service.series.news import GroupResult, publish_stage
 from crosstable.service.series.next_edition import open_due_editions
 from crosstable.service.series.outbox import notify
@@ -92,9 +90,6 @@ from crosstable.store.series_models import (
     SeriesStageRow,
 )
 
-if TYPE_CHECKING:
-    from crosstable.service import Service
-
 #: the most steps one edition takes in one tick (a guard against a loop)
 MAX_STEPS = 1000
 
@@ -106,16 +101,21 @@ BY_TITLE = select(TournamentRow.id, TournamentRow.regulations).where(
 )
 
 
-class SeriesClock(ServiceBase):
-    """The time-driven steps of every series."""
+class SeriesClock:
+    """The time-driven steps of every series (a stage's round robins are made, started
+    and finished by ``tournaments``)."""
+
+    def __init__(self, frame: ChangeFrame, tournaments: Tournaments) -> None:
+        self.frame = frame
+        self.tournaments = tournaments
 
     def tick(self) -> list[str]:
         """One pass of every step that is due; what was done, one line per step."""
         done: list[str] = []
-        with self._tick_lock() as mine:
+        with tick_lock(self.frame) as mine:
             if not mine:
                 return done
-            with self.store.reading() as session:
+            with self.frame.store.reading() as session:
                 query = (
                     select(SeriesEditionRow.id)
                     .where(SeriesEditionRow.state.in_(("registration", "running")))
@@ -132,13 +132,13 @@ class SeriesClock(ServiceBase):
                     if said is None:
                         break
                     done.append(said)
-            done += open_due_editions(self)  # the next editions (issue 11 item 1)
+            done += open_due_editions(self.frame)  # the next editions (issue 11 item 1)
         return done
 
     # -- one step -------------------------------------------------------------------
 
     def _step(self, edition_id: int) -> str | None:
-        with self.store.reading() as session:
+        with self.frame.store.reading() as session:
             edition = session.get(SeriesEditionRow, edition_id)
             assert edition is not None
             state, stage_number = edition.state, edition.stage
@@ -152,14 +152,14 @@ class SeriesClock(ServiceBase):
             return self._start_stage(edition_id, stage.id)
         if stage.finished_at is None:
             # R-SE-2: a later stage's two weeks are over — the unconfirmed drop out first
-            dropped = drop_unconfirmed(self, edition_id, stage.id)
+            dropped = drop_unconfirmed(self.frame, self.tournaments, edition_id, stage.id)
             return dropped if dropped is not None else self._stage_end(edition_id, stage.id)
         return None  # pragma: no cover - a finished stage leaves the edition finished or on
 
     def _deadline(self, edition_id: int) -> str | None:
-        now = self.clock.now()
-        at = self._now()
-        with self.store.transaction() as session:
+        now = self.frame.clock.now()
+        at = self.frame.now()
+        with self.frame.store.transaction() as session:
             edition, series = locked(session, edition_id)
             if edition.state != "registration" or edition.closed_at is not None:
                 return None
@@ -265,9 +265,9 @@ class SeriesClock(ServiceBase):
             return said
 
     def _first_stage(self, edition_id: int) -> str | None:
-        now = self.clock.now()
-        at = self._now()
-        with self.store.transaction() as session:
+        now = self.frame.clock.now()
+        at = self.frame.now()
+        with self.frame.store.transaction() as session:
             edition, series = locked(session, edition_id)
             if edition.state != "registration" or now < moment(edition.planned_start):
                 return None
@@ -296,7 +296,7 @@ class SeriesClock(ServiceBase):
 
     def _start_stage(self, edition_id: int, stage_id: int) -> str:
         """Create and start every group's round robin, then record the stage's start."""
-        with self.store.reading() as session:
+        with self.frame.store.reading() as session:
             stage = session.get(SeriesStageRow, stage_id)
             edition = session.get(SeriesEditionRow, edition_id)
             assert stage is not None and edition is not None
@@ -313,8 +313,8 @@ class SeriesClock(ServiceBase):
             }
         for group in groups:
             self._group_tournament(series, edition, stage, group, names)
-        at = self._now()
-        with self.store.transaction() as session:
+        at = self.frame.now()
+        with self.frame.store.transaction() as session:
             edition, series = locked(session, edition_id)
             stage = session.get(SeriesStageRow, stage_id)
             assert stage is not None
@@ -374,7 +374,6 @@ class SeriesClock(ServiceBase):
         group: SeriesGroupRow,
         names: dict[int, SeriesRegistrationRow],
     ) -> None:
-        service = cast("Service", self)
         title = group_title(series, edition, stage, group)
         tid = group.tournament_id
         if tid is None:
@@ -396,35 +395,34 @@ class SeriesClock(ServiceBase):
             players = [
                 PlayerInfo(names[key].name, rating=names[key].rating) for key in group.players
             ]
-            tid = service.create_tournament(
+            tid = self.tournaments.create_tournament(
                 regulations, players=players, actor="tick"
             ).tournament_id
         if group.tournament_id is None:
-            with self.store.transaction() as session:
+            with self.frame.store.transaction() as session:
                 row = session.get(SeriesGroupRow, group.id)
                 assert row is not None
                 row.tournament_id = tid
             group.tournament_id = tid
-        with self.store.reading() as session:
+        with self.frame.store.reading() as session:
             trow = session.get(TournamentRow, tid)
             assert trow is not None
             status, drawn = trow.status, trow.draw_method is not None
         if status == "registration":
             if not drawn:
-                service.draw_lots(tid, LotsMethod.RANDOM, actor="tick")
-            service.start(tid, actor="tick")
+                self.tournaments.draw_lots(tid, LotsMethod.RANDOM, actor="tick")
+            self.tournaments.start(tid, actor="tick")
 
     def _adopt(self, title: str, group_id: int) -> int | None:
         """The tournament a stopped tick created for the group (None: none)."""
-        with self.store.reading() as session:
+        with self.frame.store.reading() as session:
             for tid, regulations in session.execute(BY_TITLE, {"title": title}):
                 if (regulations or {}).get("series_group") == str(group_id):
                     return int(tid)
         return None
 
     def _stage_end(self, edition_id: int, stage_id: int) -> str | None:
-        service = cast("Service", self)
-        with self.store.reading() as session:
+        with self.frame.store.reading() as session:
             groups = stage_groups(session, stage_id)
             tids = [g.tournament_id for g in groups if g.tournament_id is not None]
             assert len(tids) == len(groups)
@@ -447,11 +445,11 @@ class SeriesClock(ServiceBase):
             statuses = {tid: (status_of[tid], counted.get(tid, False)) for tid in tids}
         for tid, (status, complete) in statuses.items():
             if status == "running" and complete:  # a group whose regulations ask to confirm
-                service.finish(tid, actor="tick")
+                self.tournaments.finish(tid, actor="tick")
             elif status != "finished":
                 return None
         outcomes = []
-        with self.store.reading() as session:
+        with self.frame.store.reading() as session:
             stage = session.get(SeriesStageRow, stage_id)
             assert stage is not None
             edition = session.get(SeriesEditionRow, edition_id)
@@ -466,7 +464,7 @@ class SeriesClock(ServiceBase):
             for group in groups:
                 assert group.tournament_id is not None
                 keys = keys_by_start(session, group)
-                played = service.tournament(group.tournament_id)
+                played = self.tournaments.tournament(group.tournament_id)
                 outcome = outcome_of(
                     played,
                     keys,
@@ -478,8 +476,8 @@ class SeriesClock(ServiceBase):
                 )
                 outcomes.append(outcome)
                 results.append(GroupResult(group, keys, played, outcome))
-        at = self._now()
-        with self.store.transaction() as session:
+        at = self.frame.now()
+        with self.frame.store.transaction() as session:
             edition, series = locked(session, edition_id)
             stage = session.get(SeriesStageRow, stage_id)
             assert stage is not None
@@ -572,11 +570,8 @@ class SeriesClock(ServiceBase):
     # -- helpers --------------------------------------------------------------------
 
     def _stage(self, edition_id: int, number: int) -> SeriesStageRow:
-        with self.store.reading() as session:
+        with self.frame.store.reading() as session:
             query = select(SeriesStageRow).where(
                 SeriesStageRow.edition_id == edition_id, SeriesStageRow.number == number
             )
             return session.scalars(query).one()
-
-    def _tick_lock(self) -> AbstractContextManager[bool]:
-        return tick_lock(self)

@@ -13,8 +13,8 @@ from contextlib import contextmanager
 
 from sqlalchemy import text
 
-from crosstable.service.base import ServiceBase
 from crosstable.service.series.editions import iso, moment
+from crosstable.service.series.needs import StoreAndClock
 from crosstable.store.models import PreferenceRow
 
 #: the PostgreSQL advisory lock of the tick: ("seri" in ASCII, the schema's hash).
@@ -28,7 +28,7 @@ LEASE_KEY = "series.tick.lease"
 
 
 @contextmanager
-def tick_lock(service: ServiceBase) -> Iterator[bool]:
+def tick_lock(service: StoreAndClock) -> Iterator[bool]:
     """True inside when this pass holds the lock (False: another pass is under way)."""
     if service.store.dialect == "postgresql":
         with service.store.engine.connect() as connection:

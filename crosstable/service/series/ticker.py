@@ -19,10 +19,13 @@ logged and the next one runs as usual: the loop never dies of one edition's erro
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING
+
+from crosstable.service.series.sender import MailSettings, send_due
 
 if TYPE_CHECKING:
     from crosstable.service import Service
@@ -94,10 +97,6 @@ class Ticker:
 def mail_sender(service: Service) -> Callable[[], object] | None:
     """The outbox's sender over the SMTP server of ``CROSSTABLE_SMTP_*`` (None: no host
     set, so no mail is sent — the in-site list still has every notification)."""
-    import dataclasses
-
-    from crosstable.service.series.sender import MailSettings, send_due
-
     settings = MailSettings.from_env()
     if settings is None:
         return None

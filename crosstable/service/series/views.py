@@ -10,13 +10,17 @@ from typing import Any
 from sqlalchemy import select
 
 from crosstable.core.series.calendar import CalendarKind, slots_after
-from crosstable.core.series.registration import later_stage_open
+from crosstable.core.series.registration import (
+    RegistrationPhase,
+    later_stage_open,
+    stage_one_registration,
+)
 from crosstable.core.series.sequence import edition_calendar
-from crosstable.service.base import ServiceBase
 from crosstable.service.errors import NotFoundError
-from crosstable.service.series.editions import _edition_info, calendar_of
-from crosstable.service.series.later_stages import AUTOMATIC, _window
-from crosstable.service.series.stages import group_letter
+from crosstable.service.series.editions import calendar_of, edition_json, iso, moment
+from crosstable.service.series.later_stages import AUTOMATIC, registration_window
+from crosstable.service.series.needs import StoreAndClock
+from crosstable.service.series.stages import group_letter, keys_by_start
 from crosstable.store.series_models import (
     SeriesEditionRow,
     SeriesEventRow,
@@ -30,7 +34,7 @@ from crosstable.store.series_models import (
 MAX_LISTED = 500
 
 
-def series_list(service: ServiceBase) -> list[dict[str, Any]]:
+def series_list(service: StoreAndClock) -> list[dict[str, Any]]:
     """Every series (newest last): id, name, calendar, zone and its open edition."""
     with service.store.reading() as session:
         rows = list(session.scalars(select(SeriesRow).order_by(SeriesRow.id).limit(MAX_LISTED)))
@@ -55,13 +59,13 @@ def series_list(service: ServiceBase) -> list[dict[str, Any]]:
                     "day": row.day,
                     "start_time": row.start_time,
                     "zone": row.zone,
-                    "next": None if edition is None else _edition_info(session, edition),
+                    "next": None if edition is None else edition_json(session, edition),
                 }
             )
         return found
 
 
-def upcoming_starts(service: ServiceBase, series_id: int, count: int) -> list[dt.datetime]:
+def upcoming_starts(service: StoreAndClock, series_id: int, count: int) -> list[dt.datetime]:
     """The series' next ``count`` edition starts after now, in its zone (a weekend
     series' on its weekend day once fixed; none for a regular series: its editions
     start when the previous one ends)."""
@@ -75,7 +79,7 @@ def upcoming_starts(service: ServiceBase, series_id: int, count: int) -> list[dt
     return list(slots_after(edition_calendar(calendar), service.clock.now(), count))
 
 
-def registered_names(service: ServiceBase, edition_id: int, user_id: int) -> list[str]:
+def registered_names(service: StoreAndClock, edition_id: int, user_id: int) -> list[str]:
     """The names under which account ``user_id`` is registered for the edition."""
     with service.store.reading() as session:
         query = select(SeriesRegistrationRow.name).where(
@@ -86,7 +90,7 @@ def registered_names(service: ServiceBase, edition_id: int, user_id: int) -> lis
         return list(session.scalars(query))
 
 
-def edition_by_number(service: ServiceBase, series_id: int, number: int) -> dict[str, Any]:
+def edition_by_number(service: StoreAndClock, series_id: int, number: int) -> dict[str, Any]:
     """Edition ``number`` of a series: its moments, state, players count, and its stages
     (number, kind, groups with their tournaments)."""
     with service.store.reading() as session:
@@ -98,7 +102,7 @@ def edition_by_number(service: ServiceBase, series_id: int, number: int) -> dict
             raise NotFoundError(
                 "series {series} has no edition {edition}", series=series_id, edition=number
             )
-        info = _edition_info(session, edition)
+        info = edition_json(session, edition)
         stages = session.scalars(
             select(SeriesStageRow)
             .where(SeriesStageRow.edition_id == edition.id)
@@ -132,7 +136,7 @@ def edition_by_number(service: ServiceBase, series_id: int, number: int) -> dict
         return info
 
 
-def edition_places(service: ServiceBase, edition_ids: set[int]) -> dict[int, dict[str, Any]]:
+def edition_places(service: StoreAndClock, edition_ids: set[int]) -> dict[int, dict[str, Any]]:
     """For each edition id: its series' id and zone and the edition's number (the links
     and local times of a user's notifications)."""
     if not edition_ids:
@@ -149,13 +153,10 @@ def edition_places(service: ServiceBase, edition_ids: set[int]) -> dict[int, dic
         }
 
 
-def registration_state(service: ServiceBase, edition_id: int) -> dict[str, Any]:
+def registration_state(service: StoreAndClock, edition_id: int) -> dict[str, Any]:
     """Stage-1 registration of an edition now, for its page's button (R-SE-2): ``phase``
     open, extended (after the deadline, R-SE-2's week), closed or started, and ``until``
     (the moment it closes, ISO UTC) while it is open or extended."""
-    from crosstable.core.series.registration import RegistrationPhase, stage_one_registration
-    from crosstable.service.series.editions import iso, moment
-
     with service.store.reading() as session:
         edition = session.get(SeriesEditionRow, edition_id)
         if edition is None:
@@ -168,7 +169,7 @@ def registration_state(service: ServiceBase, edition_id: int) -> dict[str, Any]:
             return {"phase": "started", "until": None}
         if edition.closed_at is not None:
             return {"phase": "closed", "until": None}
-        count = int(_edition_info(session, edition)["registered"])
+        count = int(edition_json(session, edition)["registered"])
         state = stage_one_registration(
             service.clock.now(),
             moment(edition.deadline),
@@ -183,13 +184,10 @@ def registration_state(service: ServiceBase, edition_id: int) -> dict[str, Any]:
     return {"phase": phase, "until": iso(state.closes)}
 
 
-def edition_board(service: ServiceBase, series_id: int, number: int) -> dict[str, Any]:
+def edition_board(service: StoreAndClock, series_id: int, number: int) -> dict[str, Any]:
     """:func:`edition_by_number` with what the edition's page marks: each group's players
     (registration ids in starting-number order, their names and accounts) and, for a
     stage that ended, the players who went on (``qualified``)."""
-    from crosstable.service.series.stages import keys_by_start
-    from crosstable.store.series_models import SeriesEventRow
-
     info = edition_by_number(service, series_id, number)
     with service.store.reading() as session:
         names = {
@@ -224,7 +222,7 @@ def edition_board(service: ServiceBase, series_id: int, number: int) -> dict[str
     return info
 
 
-def stage_place(service: ServiceBase, edition_id: int, user_id: int) -> dict[str, Any] | None:
+def stage_place(service: StoreAndClock, edition_id: int, user_id: int) -> dict[str, Any] | None:
     """The account's place in the edition's current stage 2 or later (R-SE-2): the
     stage, its window (``opens``, ``closes``, ``open``) and whether the place is
     ``confirmed`` or ``withdrawn``; None when the account plays no such stage (the
@@ -262,7 +260,7 @@ def stage_place(service: ServiceBase, edition_id: int, user_id: int) -> dict[str
                 )
             )
         }
-        opens, closes = _window(stage)
+        opens, closes = registration_window(stage)
         prefix = f"edition {edition_id}: stage {stage.number}"
         return {
             "edition": edition_id,
