@@ -126,7 +126,7 @@ def render_report(report: CheckReport) -> str:
         lines.extend(_round_lines(verdict, word, checked=report.method != "none"))
     ranks = report.ranks
     if ranks is not None:
-        order = ", ".join(ranks.tiebreaks)
+        order = "points, then " + ", ".join(code for code in ranks.tiebreaks if code != "PTS")
         if not ranks.tiebreaks:
             lines.append("Standings: no tie-break list declared (202/212), places not checked")
         elif not ranks.checked:

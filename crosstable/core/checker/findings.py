@@ -25,7 +25,7 @@ class Finding:
     ``colours`` (the right pair with the colours reversed), ``bye`` (the PAB or the
     free round given to the wrong player), ``missing`` (a pair of the rules not
     played while both players played someone else), ``no-pairing`` (the rules allow
-    no pairing at all), ``round`` (a round the schedule does not have) or ``rank``
+    no pairing at all) or ``rank``
     (a place that does not follow the tie-break order).
     """
 

@@ -6,13 +6,14 @@ the table's free round in an odd field. A double (or multiple) round robin plays
 the table again with every colour reversed; FIDE advises exchanging the last two
 rounds of the first cycle, and the arbiter may or may not have done it: both
 orders are tried and the one closer to the file is the one checked (the
-regulations' choice when both fit as well).
+regulations' choice when both fit as well). The cycles are the regulations',
+or as many as the rounds played fill.
 """
 
 from __future__ import annotations
 
 from crosstable.core.checker.compare import compare_round
-from crosstable.core.checker.findings import Finding, RoundVerdict
+from crosstable.core.checker.findings import RoundVerdict
 from crosstable.core.model import ByeKind, Tournament
 from crosstable.core.schedule.cycles import berger_schedule
 from crosstable.core.schedule.types import Schedule
@@ -75,15 +76,7 @@ def _against(
     by_number = {r.number: r for r in schedule.rounds}
     verdicts = []
     for number, boards, free in played:
-        table = by_number.get(number)
-        if table is None:
-            message = (
-                f"round {number}: the Berger table has {len(schedule.rounds)} rounds "
-                f"for {schedule.players} players"
-            )
-            finding = Finding("round", message, number)
-            verdicts.append(RoundVerdict(number, boards, free, None, None, (finding,)))
-            continue
+        table = by_number[number]  # the cycles cover the last round played
         found = compare_round(
             number,
             boards,
