@@ -1,4 +1,5 @@
-"""Two languages (English, Russian) through gettext catalogs, and localised numbers and dates.
+"""Three languages (English, Russian, Armenian) through gettext catalogs, and localised
+numbers and dates.
 
 The language comes from the ``lang`` cookie (the switch in the page header),
 else the browser's ``Accept-Language``, else English. Templates call ``_()``;
@@ -8,8 +9,12 @@ the current language lives in a context variable set per request.
 'ru'
 >>> choose_locale("en", "ru")
 'en'
+>>> choose_locale(None, "hy-AM,hy;q=0.9,en;q=0.8"), choose_locale("hy", "ru")
+('hy', 'hy')
 >>> points_text(Fraction(5, 2)), points_text(Fraction(21, 4), "ru"), points_text(Fraction(1, 2))
 ('2½', '5,25', '½')
+>>> points_text(Fraction(21, 4), "hy"), date_text("2026-12-01", "hy")
+('5,25', '2026 թ. դեկ 1')
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ from babel.dates import format_date
 from babel.numbers import format_decimal
 from babel.support import NullTranslations, Translations
 
-LOCALES = ("en", "ru")
+LOCALES = ("en", "ru", "hy")
 DEFAULT = "en"
 LOCALE_DIR = Path(__file__).parent / "locale"
 
