@@ -11,8 +11,6 @@ column. Useful for testing arbiter software, the engine and ``crosstable check``
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from fractions import Fraction
 from pathlib import Path
 from typing import Annotated
 
@@ -28,7 +26,8 @@ from crosstable.core.pairing.dutch.generator import (
 )
 from crosstable.core.standings import compute_standings
 from crosstable.formats.trf import write_trf
-from crosstable.formats.trf_model import Acceleration, TrfDocument
+from crosstable.formats.trf_model import TrfDocument
+from crosstable.formats.trf_records import acceleration_records
 
 _AMOUNT_HELP = "a count (3) or a share (10%, 0.1), optionally @rounds (2@3, 10%@1-4); repeatable"
 
@@ -118,36 +117,3 @@ def generated_trf(settings: GeneratorSettings, edition: str = "trf2026") -> str:
         fictitious_points={s: tuple(row) for s, row in table.items()} if trf16 else {},
     )
     return write_trf(doc, edition)
-
-
-def acceleration_records(table: Mapping[int, Sequence[Fraction]]) -> tuple[Acceleration, ...]:
-    """Records 250 for a table of fictitious points per player and round: one record
-    per run of rounds with the same points, over a run of players with the same row.
-
-    >>> row = [Fraction(1), Fraction(1, 2)]
-    >>> [(str(a.points), a.first_round, a.last_round, a.first_player, a.last_player)
-    ...  for a in acceleration_records({1: row, 2: row})]
-    [('1', 1, 1, 1, 2), ('1/2', 2, 2, 1, 2)]
-    """
-    records: list[Acceleration] = []
-    starts = sorted(table)
-    index = 0
-    while index < len(starts):
-        first = starts[index]
-        row = list(table[first])
-        last = first
-        while index + 1 < len(starts) and starts[index + 1] == last + 1:
-            if list(table[starts[index + 1]]) != row:
-                break
-            index += 1
-            last = starts[index]
-        index += 1
-        number = 0
-        while number < len(row):
-            end = number
-            while end + 1 < len(row) and row[end + 1] == row[number]:
-                end += 1
-            if row[number]:
-                records.append(Acceleration(row[number], number + 1, end + 1, first, last))
-            number = end + 1
-    return tuple(records)

@@ -9,6 +9,7 @@ TRF-2026 text (records 013, 240, 250, 260, 299, 310, NRS) or JaVaFo's manual
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
 from crosstable.core.model import ByeKind
@@ -246,3 +247,36 @@ def read_xxa(line: Line) -> tuple[int, tuple[Fraction | None, ...]]:
 def format_xxa(player: int, values: tuple[Fraction | None, ...]) -> str:
     cells = ["    " if v is None else format_fixed(v, 4) for v in values]
     return f"XXA {player:4d} " + " ".join(cells)
+
+
+def acceleration_records(table: Mapping[int, Sequence[Fraction]]) -> tuple[Acceleration, ...]:
+    """Records 250 for a table of fictitious points per player and round: one record
+    per run of rounds with the same points, over a run of players with the same row.
+
+    >>> row = [Fraction(1), Fraction(1, 2)]
+    >>> [(str(a.points), a.first_round, a.last_round, a.first_player, a.last_player)
+    ...  for a in acceleration_records({1: row, 2: row})]
+    [('1', 1, 1, 1, 2), ('1/2', 2, 2, 1, 2)]
+    """
+    records: list[Acceleration] = []
+    starts = sorted(table)
+    index = 0
+    while index < len(starts):
+        first = starts[index]
+        row = list(table[first])
+        last = first
+        while index + 1 < len(starts) and starts[index + 1] == last + 1:
+            if list(table[starts[index + 1]]) != row:
+                break
+            index += 1
+            last = starts[index]
+        index += 1
+        number = 0
+        while number < len(row):
+            end = number
+            while end + 1 < len(row) and row[end + 1] == row[number]:
+                end += 1
+            if row[number]:
+                records.append(Acceleration(row[number], number + 1, end + 1, first, last))
+            number = end + 1
+    return tuple(records)
