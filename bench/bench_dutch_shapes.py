@@ -78,9 +78,7 @@ class Greedy:
 
     def __init__(self, players: int, seed: int) -> None:
         self.rng = random.Random(seed)
-        self.ratings = sorted(
-            (self.rng.randint(1400, 2400) for _ in range(players)), reverse=True
-        )
+        self.ratings = sorted((self.rng.randint(1400, 2400) for _ in range(players)), reverse=True)
         self.starts = list(range(1, players + 1))
         self.score = dict.fromkeys(self.starts, Fraction(0))
         self.met: dict[int, set[int]] = {s: set() for s in self.starts}
@@ -182,8 +180,7 @@ def greedy_event(
     tournament = Tournament(
         settings=Settings(system=System.SWISS_DUTCH, rounds=PLANNED),
         players=tuple(
-            Player(s, f"Player {s:04d}", rating)
-            for s, rating in enumerate(pairer.ratings, 1)
+            Player(s, f"Player {s:04d}", rating) for s, rating in enumerate(pairer.ratings, 1)
         ),
         rounds=tuple(rounds),
         name=f"Greedy Swiss {players}",
@@ -356,8 +353,7 @@ def main(argv: list[str]) -> None:
                 wall, cpu, mib, code = timed(command, limit)
                 state = "" if code == 0 else f" (exit {code})"
                 print(
-                    f"{label:<34} {name:<12} {wall:>8.2f} {cpu:>8.2f} {mib:>6.0f}"
-                    f"  {load()}{state}",
+                    f"{label:<34} {name:<12} {wall:>8.2f} {cpu:>8.2f} {mib:>6.0f}  {load()}{state}",
                     flush=True,
                 )
 

@@ -217,6 +217,8 @@ class _Pairer(RemainderPairing):
         self.block = stage.block
         self.low_scale = 1
         self.stage_data = stage
+        self.bracket = bracket
+        self.split = None
         inside = set(bracket)
         self.outside = [v for v in sorted(self.alive) if v not in inside]
         self.whole_field = False
@@ -244,7 +246,10 @@ class _Pairer(RemainderPairing):
                 edges = [(a, b, w + low.get((a, b), 0)) for (a, b), w in stage.packed.items()]
             else:
                 edges = [(a, b, w) for (a, b), w in stage.packed.items()]
-            self.graph = StageGraph(bracket, edges, None, stage.layout.bits, perfect=False)
+            split = self._split_graph(bracket, resident_end, edges)
+            if split is None:
+                split = StageGraph(bracket, edges, None, stage.layout.bits, perfect=False)
+            self.graph = split
         self.completion = Completion(
             self.outside, bracket, self.compat, self.allowed, self.candidates
         )

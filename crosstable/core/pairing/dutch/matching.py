@@ -40,14 +40,20 @@ class Layout:
     """
 
     def __init__(self, bounds: Sequence[tuple[FieldKey, int]], low_bound: int) -> None:
-        position = (2 * low_bound).bit_length() + 1
+        # ``reach``: the largest absolute sum of the fields placed so far. Two
+        # matchings differ there by at most twice that, so the next field
+        # starts just above 2 * reach: one unit of it outweighs any difference
+        # below, and no bit is spent beyond that.
+        reach = low_bound
+        position = (2 * reach).bit_length()
         self.low_width = position
         self.shift: dict[FieldKey, int] = {}
         for key, bound in reversed(bounds):
             if bound <= 0:
                 continue
             self.shift[key] = position
-            position += (2 * bound).bit_length() + 1
+            reach += bound << position
+            position = (2 * reach).bit_length()
         self.bits = position
 
     def pack(self, fields: dict[FieldKey, int], low: int = 0) -> int:
@@ -163,7 +169,8 @@ class StageGraph:
 
     def remove_edge(self, a: int, b: int) -> None:
         self.pending.pop((a, b), None)
-        self.graph.remove_edge(a, b)
+        if a in self.vertices and b in self.vertices:  # not a vertex left out of the graph
+            self.graph.remove_edge(a, b)
 
     def remove_vertex(self, v: int) -> None:
         self.graph.remove_node(v)

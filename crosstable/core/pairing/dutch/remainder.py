@@ -96,6 +96,7 @@ class RemainderPairing(BracketState):
         spread_bits = max(w for _, _, w in edges).bit_length() + len(s1).bit_length() + 1
         self.graph = StageGraph(vertices, edges, None, spread_bits)
         self.slots = dict(zip(stand_ins, slots, strict=True))
+        self.split = None
         self.full = True  # a perfect matching of the two groups: nothing left over
 
     def _settle_locally(

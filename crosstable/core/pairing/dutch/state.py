@@ -56,6 +56,8 @@ class BracketState:
     completion: Completion
     slots: dict[int, int]
     preset_pairs: int | None
+    bracket: list[int]
+    split: Split | None
 
     def bye_candidate(self, v: int) -> bool:
         """C2 and C5: may ``v`` receive the PAB (eligible, at most the PAB score)?"""
@@ -63,6 +65,19 @@ class BracketState:
 
     def _solve(self) -> None:
         mate = self.graph.solve()
+        split = self.split
+        if split is not None and not self.full:
+            below = split.partners(mate, self)
+            if below is None:
+                # the bracket and the next scoregroup are tied together after
+                # all: solve them together for the rest of this bracket
+                self.split = None
+                self.graph = self._joint_graph()
+                mate = self.graph.solve()
+            else:
+                if split.dummy is not None:
+                    del mate[split.dummy]
+                mate.update(below)
         if not self.full:
             leftover = frozenset(v for v, partner in mate.items() if partner == v)
             completion = self.completion.of(leftover)
@@ -78,9 +93,62 @@ class BracketState:
             if v < self.n:
                 self.mate[v] = self.slots.get(partner, partner)
 
+    def edge_weight(self, key: tuple[int, int]) -> int:
+        """The present weight of a live edge of the bracket."""
+        return self.packed[key] + self.low.get(key, 0) * self.low_scale + self.hint.get(key, 0)
+
+    def _split_graph(
+        self, bracket: list[int], resident_end: int, edges: list[tuple[int, int, int]]
+    ) -> StageGraph | None:
+        """The bracket without the next scoregroup, when that is worth trying.
+
+        Pairs inside the bracket (C6) outweigh everything about the next
+        scoregroup, so when the bracket pairs fully (all but one player, when
+        odd) the next scoregroup only meets that one floater: its best
+        pairing can be found apart from the bracket's. The floater is left to
+        a stand-in vertex joined to every bracket player, weighing what the
+        pairs of the next scoregroup can reach at best with a floater of that
+        score; each solve then checks that its floater reaches it (see
+        :class:`Split`). Large brackets only: a smaller matching is quick.
+        """
+        below = bracket[resident_end:]
+        if len(bracket) < SPLIT_SIZE or not below or self.single:
+            return None
+        first_below = below[0]
+        layout = self.stage_data.layout
+        inner = bracket[:resident_end]
+        inner_edges = [e for e in edges if e[1] < first_below]
+        below_edges = [e for e in edges if e[0] >= first_below]
+        dummy = None
+        score = self.players[first_below].pairing_score
+        pair_below = layout.pack({"next": 1, ("next-scores", score): 1})
+        if len(inner) % 2:
+            dummy = self.n + 1
+            floats = {
+                v: layout.pack({"next": 1, ("next-scores", self.players[v].pairing_score): 1})
+                for v in inner
+            }
+            inner_edges += [(v, dummy, weight) for v, weight in floats.items()]
+            self.split = Split(below, below_edges, dummy, floats, pair_below, layout.bits)
+            return StageGraph([*inner, dummy], inner_edges, None, layout.bits, perfect=False)
+        self.split = Split(below, below_edges, dummy, {}, pair_below, layout.bits)
+        return StageGraph(inner, inner_edges, None, layout.bits, perfect=False)
+
+    def _joint_graph(self) -> StageGraph:
+        """The bracket with the next scoregroup, with the present weights."""
+        alive = self.alive
+        vertices = [v for v in self.bracket if v in alive]
+        edges = [
+            (key[0], key[1], self.edge_weight(key))
+            for key in self.packed
+            if key[0] in alive and key[1] in alive and key not in self.dead
+        ]
+        return StageGraph(vertices, edges, None, self.stage_data.layout.bits, perfect=False)
+
     def _full_graph(self) -> StageGraph:
         """The whole field, with the bracket's current weights (slow, exact)."""
         self.whole_field = True
+        self.split = None
         stage = self.stage_data
         alive = sorted(self.alive)
         edges = [e for e in self.fields.full_edges(stage) if e[0] in self.alive]
@@ -107,6 +175,8 @@ class BracketState:
             self.low[key] = value
         else:
             self.low.pop(key, None)
+        if self.split is not None:
+            self.split.changed(key)
         weight = self.base_weight[key] + value * self.low_scale + self.hint.get(key, 0)
         self.graph.set_weight(key[0], key[1], weight)
 
@@ -123,8 +193,90 @@ class BracketState:
             return
         self.dead.add(key)
         self.low.pop(key, None)
+        if self.split is not None:
+            self.split.changed(key)
         self.graph.remove_edge(key[0], key[1])
 
     def _has(self, a: int, b: int) -> bool:
         key = (a, b) if a < b else (b, a)
         return key in self.base and key not in self.dead
+
+
+SPLIT_SIZE = 200  # players of a bracket with its next scoregroup worth solving apart
+
+
+class Split:
+    """The next scoregroup of a bracket solved apart from the bracket.
+
+    ``below``: the next scoregroup, ``edges`` its own edges (fixed while the
+    bracket is paired); ``dummy``: the stand-in taking the bracket's floater
+    when the bracket is odd, ``floats`` its edge weight per bracket player
+    (a pair of the next bracket with that player as the higher one);
+    ``pair_below``: the weight of a pair of two players of the next
+    scoregroup.
+    """
+
+    def __init__(
+        self,
+        below: list[int],
+        edges: list[tuple[int, int, int]],
+        dummy: int | None,
+        floats: dict[int, int],
+        pair_below: int,
+        bits: int,
+    ) -> None:
+        self.below = below
+        self.first = below[0]
+        self.edges = edges
+        self.dummy = dummy
+        self.floats = floats
+        self.pair_below = pair_below
+        self.bits = bits
+        self.known: dict[int | None, dict[int, int] | None] = {}
+
+    def changed(self, key: tuple[int, int]) -> None:
+        """An edge changed: forget what depended on an edge to the next scoregroup."""
+        if key[1] >= self.first:
+            self.known.clear()
+
+    def partners(self, mate: dict[int, int], state: BracketState) -> dict[int, int] | None:
+        """Partners in the next scoregroup (and the floater's) for the bracket's
+        matching ``mate``, or None when the split does not hold: the bracket
+        did not pair fully, or its floater cannot reach the best the next
+        scoregroup allows a floater (then a joint solve may do better)."""
+        dummy = self.dummy
+        floater = None
+        for v, partner in mate.items():
+            if partner == v:
+                return None  # a second player left over: the groups interact
+            if v == dummy:
+                floater = partner
+        if floater in self.known:
+            return self.known[floater]
+        result = self._solve(floater, state)
+        self.known[floater] = result
+        return result
+
+    def _solve(self, floater: int | None, state: BracketState) -> dict[int, int] | None:
+        edges = list(self.edges)
+        vertices = list(self.below)
+        if floater is not None:
+            vertices.append(floater)
+            for b in self.below:
+                key = (floater, b)
+                if key in state.packed and key not in state.dead:
+                    edges.append((floater, b, state.edge_weight(key)))
+        partners = StageGraph(vertices, edges, None, self.bits, perfect=False).solve()
+        if floater is not None:
+            # the best a floater of this score can do: paired, and as many
+            # pairs as the group allows
+            most = len(vertices) // 2
+            best = (most - 1) * self.pair_below + self.floats[floater]
+            reached = 0
+            weight = {(a, b): w for a, b, w in edges}
+            for v, partner in partners.items():
+                if v < partner:
+                    reached += weight[(v, partner)]
+            if partners[floater] == floater or reached != best:
+                return None
+        return partners
