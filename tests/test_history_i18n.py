@@ -23,7 +23,7 @@ from crosstable.core.model import LotsMethod, Reason, System
 from crosstable.core.text import Message
 from crosstable.service import PlayerInfo, Regulations, Service
 from crosstable.service.accounts import Accounts
-from crosstable.service.base import summary_of
+from crosstable.service.frame import summary_of
 from crosstable.store import Store
 from crosstable.store.models import EventRow
 from crosstable.web.app import create_app

@@ -34,7 +34,7 @@ from crosstable.core.model import LotsMethod, System
 from crosstable.core.text import Message
 from crosstable.formats.trf import parse_trf
 from crosstable.service import PlayerInfo, Regulations, Service
-from crosstable.service.base import summary_of
+from crosstable.service.frame import summary_of
 from crosstable.service.stage_view import group_details, group_letter
 from crosstable.store import open_store
 from crosstable.web.app import create_app

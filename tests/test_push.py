@@ -608,7 +608,7 @@ def test_a_change_nobody_announced_is_published_by_the_leader_from_the_log(
         pytest.skip("CROSSTABLE_TEST_PG_URL is not set (bash scripts/postgres.sh starts a server)")
     import psycopg
 
-    from crosstable.service import PostgresListener, Service, base
+    from crosstable.service import PostgresListener, Service, frame
     from crosstable.store import open_store
     from crosstable.web.push_leader import Leadership
 
@@ -623,7 +623,7 @@ def test_a_change_nobody_announced_is_published_by_the_leader_from_the_log(
         tid = started(process_a, 4)
         # A's NOTIFYs never leave (it dies right after its commit)
         silent = SimpleNamespace(send=lambda _n: None)
-        monkeypatch.setattr(base, "notifier_for", lambda _store: silent)
+        monkeypatch.setattr(frame, "notifier_for", lambda _store: silent)
         leadership = Leadership(url, every=0.05)
         push = Publisher(
             nchan.url,

@@ -83,19 +83,19 @@ def test_a_change_while_the_table_is_read_is_not_mixed_in(
     other = make_service(store)
     cold = make_service(store)
     tried = _spy(monkeypatch)
-    load = cold._load_live
+    load = cold.frame.load_live
 
     def interrupted(session: Any, row: Any) -> Any:
         other.record_result(tid, 1, 2, "0-1")  # commits after the revision was read
         return load(session, row)
 
-    monkeypatch.setattr(cold, "_load_live", interrupted)
+    monkeypatch.setattr(cold.frame, "load_live", interrupted)
     cold.record_result(tid, 1, 1, "½-½")
     assert tried[-1] is False  # the table was one change behind: nothing written
     results = {(g.round, g.board): g.result for g in cold.overview(tid).games}
     assert (results[(1, 1)], results[(1, 2)]) == ("½-½", "0-1")
     _check(cold, tid)
-    monkeypatch.setattr(cold, "_load_live", load)
+    monkeypatch.setattr(cold.frame, "load_live", load)
     cold.record_result(tid, 1, 3, "1-0")  # the table it kept is right
     _check(cold, tid)
 

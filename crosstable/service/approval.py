@@ -29,7 +29,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from crosstable.core.text import Message
-from crosstable.service.unit import Tx
+from crosstable.service.unit import Tx, replayed_rows
 from crosstable.store.accounts_models import AccessRow, UserRow
 from crosstable.store.models import EventRow, TournamentRow
 
@@ -74,8 +74,6 @@ def regulations_snapshot(row: TournamentRow) -> dict[str, Any]:
 def approved_snapshot(session: Session, tournament_id: int) -> dict[str, Any] | None:
     """The regulations as they were when the latest approval was given (replayed from
     the history up to that entry; None: no approval in the history)."""
-    from crosstable.service.history import replayed_rows
-
     events = list(
         session.scalars(
             select(EventRow).where(EventRow.tournament_id == tournament_id).order_by(EventRow.seq)

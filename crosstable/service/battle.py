@@ -12,10 +12,10 @@ battle`` (docs/battle.md). Then:
 * "just before the game" is: round 1 at the start, round r + 1 when the last result
   of round r is recorded — each its own recorded change (``colours``), undoable —
   or earlier by the organiser's "draw colours for round r" step
-  (:meth:`Battle.draw_colours`, only for the next round not yet drawn);
+  (:meth:`BattleChess.draw_colours`, only for the next round not yet drawn);
 * a result (and a forfeit, and a player's report) of a game whose colours are not
   drawn yet is refused: who had White is not known;
-* a set-up timeout (R-SE-9) is recorded with :meth:`Battle.record_setup_timeout`:
+* a set-up timeout (R-SE-9) is recorded with :meth:`BattleChess.record_setup_timeout`:
   nobody finished setting up → a draw; only one did → that player wins. It is
   stored as TRF's result of a game shorter than one move (``W``/``D``/``L``) with the
   reason ``setup-timeout``.
@@ -35,19 +35,40 @@ from crosstable.core.errors import RuleError
 from crosstable.core.model import GameResult, Reason, System, Tournament
 from crosstable.core.reasons import check_reason
 from crosstable.core.text import Message
-from crosstable.service.base import Change, Done, ServiceBase
+from crosstable.service.errors import NotFoundError
 from crosstable.service.exchange import Exchange
-from crosstable.service.play import Play, ResultLike
-from crosstable.service.registration import Registration, Regulations
+from crosstable.service.frame import Change, ChangeFrame, Done
+from crosstable.service.play import Play, ResultLike, ResultRecorder
+from crosstable.service.registration import Regulations
+from crosstable.service.tie_lots import TieLots
 from crosstable.service.unit import Tx
+from crosstable.store import Store
 from crosstable.store.models import EntryRow, GameRow, RoundRow, TournamentRow
 
 #: the regulations' details that cannot change once the tournament has started
 FIXED_AT_START = (rules.VARIANT, rules.SEED)
 
 
-class Battle(Registration, Play, Exchange):
-    """The battle-chess use cases, and the battle-chess checks of the ordinary ones."""
+class Battle:
+    """The battle-chess checks around the ordinary use cases: each method checks or
+    completes its input, then calls the use case it wraps (the regulations', through
+    the checks of the ``ties`` detail; play's; the exchange's), and after some of them
+    draws the colours (``colours``: :class:`BattleChess`)."""
+
+    def __init__(
+        self,
+        frame: ChangeFrame,
+        *,
+        registration: TieLots,
+        play: Play,
+        exchange: Exchange,
+        colours: BattleChess,
+    ) -> None:
+        self.frame = frame
+        self.registration = registration
+        self.play = play
+        self.exchange = exchange
+        self.colours = colours
 
     # -- regulations ---------------------------------------------------------------
 
@@ -59,10 +80,11 @@ class Battle(Registration, Play, Exchange):
         )
         if details != dict(regulations.details):
             regulations = replace(regulations, details=details)
-        return super().create_tournament(regulations, players=players, actor=actor)
+        return self.registration.create_tournament(regulations, players=players, actor=actor)
 
     def edit_regulations(
         self,
+        /,
         tournament_id: int,
         *,
         actor: str = "",
@@ -70,9 +92,11 @@ class Battle(Registration, Play, Exchange):
         **values: Any,
     ) -> Change:
         if "detail_changes" in values:  # the keys named, the other details kept: every
-            values = _with_changes(self, tournament_id, values)  # check below sees them all
+            values = _with_changes(
+                self.frame.store, tournament_id, values
+            )  # check below sees them all
         if "details" in values or "system" in values:
-            with self.store.reading() as session:
+            with self.frame.store.reading() as session:
                 row = session.get(TournamentRow, tournament_id)
                 if row is not None:
                     current = dict(row.regulations or {})
@@ -99,22 +123,22 @@ class Battle(Registration, Play, Exchange):
                                 )
                     if "details" in values:
                         values["details"] = checked
-        return super().edit_regulations(
+        return self.registration.edit_regulations(
             tournament_id, actor=actor, override_reason=override_reason, **values
         )
 
     def _new_seed(self, details: Any) -> int | None:
         if not rules.is_battle(details) or str(details.get(rules.SEED, "")).strip():
             return None
-        return int(self.random.getrandbits(48))
+        return int(self.frame.random.getrandbits(48))
 
     # -- TRF -------------------------------------------------------------------------
 
     def export_trf(self, tournament_id: int, edition: str = "trf2026") -> str:
         """As :meth:`Exchange.export_trf`; a battle-chess tournament says so in its 092,
         with the seed and the set-up time, and its set-up timeouts are the W/D/L games."""
-        text = super().export_trf(tournament_id, edition)
-        found = self._battle(tournament_id)
+        text = self.exchange.export_trf(tournament_id, edition)
+        found = battle_in(self.frame.store, tournament_id)
         if found is None:
             return text
         lines = text.split("\n")
@@ -141,7 +165,7 @@ class Battle(Registration, Play, Exchange):
         seed and set-up time are its regulations' (a second recorded change)."""
         details = battle_from_trf(headers)
         if details is None:
-            return super().import_tournament(
+            return self.exchange.import_tournament(
                 tournament, actor=actor, source=source, headers=headers
             )
         rules.check_battle_details(details, tournament.settings.system, 0)
@@ -157,7 +181,7 @@ class Battle(Registration, Play, Exchange):
             )
             for rnd in tournament.rounds
         )
-        change = super().import_tournament(
+        change = self.exchange.import_tournament(
             replace(tournament, rounds=rounds), actor=actor, source=source, headers=headers
         )
         played = {rnd.number for rnd in rounds if any(g.result is not None for g in rnd.games)}
@@ -178,16 +202,186 @@ class Battle(Registration, Play, Exchange):
                     tx.update(found, colours_drawn=True)
             return Done(Message("battle chess read from the file: colours seed and set-up time"))
 
-        self._change(change.tournament_id, "regulations", body, actor=actor)
+        self.frame.change(change.tournament_id, "regulations", body, actor=actor)
         return change
 
     # -- colours -------------------------------------------------------------------
 
     def start(self, tournament_id: int, *, actor: str = "") -> Change:
-        change = super().start(tournament_id, actor=actor)
-        if not change.replayed and self._battle(tournament_id) is not None:
-            self.draw_colours(tournament_id, 1, actor=actor)
+        change = self.play.start(tournament_id, actor=actor)
+        if not change.replayed and battle_in(self.frame.store, tournament_id) is not None:
+            self.colours.draw_colours(tournament_id, 1, actor=actor)
         return change
+
+    def _check_drawn(self, tournament_id: int, round_number: int, board: int) -> None:
+        """Refuse a result of a battle-chess game whose colours are not drawn yet."""
+        drawn = self.colours.colours_drawn(tournament_id)
+        if drawn is None or round_number not in drawn or drawn[round_number]:
+            return
+        raise RuleError(
+            (
+                "round {round} board {board}: the colours of round {again} are not drawn yet, so "
+                "who has White is not known; draw them first"
+            ),
+            round=round_number,
+            board=board,
+            again=round_number,
+        )
+
+    # -- results ---------------------------------------------------------------------
+
+    def record_result(
+        self,
+        tournament_id: int,
+        round_number: int,
+        board: int,
+        result: ResultLike,
+        *,
+        actor: str = "",
+        idempotency_key: str | None = None,
+        expected_version: int | None = None,
+        reason: Reason | None = None,
+    ) -> Change:
+        found = battle_in(
+            self.frame.store, tournament_id
+        )  # one read; a classical tournament needs no more
+        result, reason = self._setup_alias(tournament_id, result, reason, found)
+        _fits(result, reason)
+        if found is not None:
+            self._check_drawn(tournament_id, round_number, board)
+        change = self.play.record_result(
+            tournament_id,
+            round_number,
+            board,
+            result,
+            actor=actor,
+            idempotency_key=idempotency_key,
+            expected_version=expected_version,
+            reason=reason,
+        )
+        if found is not None and not change.replayed:
+            self._draw_next(tournament_id, round_number, actor)
+        return change
+
+    def correct_result(
+        self,
+        tournament_id: int,
+        round_number: int,
+        board: int,
+        result: ResultLike | None,
+        *,
+        expected: ResultLike | None = None,
+        actor: str = "",
+        idempotency_key: str | None = None,
+        reason: Reason | None = None,
+    ) -> Change:
+        if result is not None:
+            result, reason = self._setup_alias(tournament_id, result, reason)
+            _fits(result, reason)
+        return self.play.correct_result(
+            tournament_id,
+            round_number,
+            board,
+            result,
+            expected=expected,
+            actor=actor,
+            idempotency_key=idempotency_key,
+            reason=reason,
+        )
+
+    def _setup_alias(
+        self,
+        tournament_id: int,
+        result: ResultLike,
+        reason: Reason | None,
+        found: rules.BattleRules | bool | None = True,
+    ) -> tuple[ResultLike, Reason | None]:
+        """``setup-draw``, ``setup-white``, ``setup-black`` (the CLI's and the API's words
+        for a set-up timeout) as the result and reason; refused outside battle chess.
+        ``found``: the tournament's battle rules when already read (True: read them)."""
+        battle = battle_in(self.frame.store, tournament_id) if found is True else found
+        if isinstance(result, str):
+            finished = SETUP_WORDS.get(result.strip().lower())
+            if finished is not None:
+                result, reason = rules.setup_timeout_result(finished), Reason.SETUP_TIMEOUT
+        if reason is None and battle is not None:
+            value = result if isinstance(result, GameResult) else GameResult.parse(result)
+            if rules.is_setup_result(value):  # in battle chess a W/D/L game is a set-up timeout
+                reason = Reason.SETUP_TIMEOUT
+        if reason is Reason.SETUP_TIMEOUT:
+            if battle is None:
+                self._battle_tournament_exists(tournament_id)
+                raise RuleError(_NOT_BATTLE)
+            value = result if isinstance(result, GameResult) else GameResult.parse(result)
+            if not rules.is_setup_result(value):
+                raise RuleError(
+                    (
+                        "a set-up timeout is a draw or a win of the player who set up in time, "
+                        "not {result}"
+                    ),
+                    result=value.label(),
+                )
+        return result, reason
+
+    def report_result(
+        self,
+        tournament_id: int,
+        round_number: int,
+        board: int,
+        result: ResultLike,
+        *,
+        player: int,
+        actor: str = "",
+        idempotency_key: str | None = None,
+    ) -> Change:
+        self._check_drawn(tournament_id, round_number, board)
+        change = self.play.report_result(
+            tournament_id,
+            round_number,
+            board,
+            result,
+            player=player,
+            actor=actor,
+            idempotency_key=idempotency_key,
+        )
+        if not change.replayed:
+            self._draw_next(tournament_id, round_number, actor)
+        return change
+
+    def _battle_tournament_exists(self, tournament_id: int) -> None:
+        with self.frame.store.reading() as session:
+            if session.get(TournamentRow, tournament_id) is None:
+                raise NotFoundError(
+                    "there is no tournament {tournament} in this database", tournament=tournament_id
+                )
+
+    def _draw_next(self, tournament_id: int, round_number: int, actor: str) -> None:
+        """The round is complete: the next round's colours are drawn (its own change)."""
+        with self.frame.store.reading() as session:
+            row = session.get(TournamentRow, tournament_id)
+            if row is None or row.status != "running" or not rules.is_battle(row.regulations):
+                return
+            pending = session.scalars(
+                select(GameRow.board).where(
+                    GameRow.tournament_id == tournament_id,
+                    GameRow.round == round_number,
+                    GameRow.result.is_(None),
+                )
+            ).first()
+            following = session.get(RoundRow, (tournament_id, round_number + 1))
+            if pending is not None or following is None or following.colours_drawn:
+                return
+        self.colours.draw_colours(tournament_id, round_number + 1, actor=actor)
+
+
+class BattleChess:
+    """The battle-chess use cases: the colours drawn round by round, the set-up
+    timeouts (recorded through ``results``: the service, so that every check around
+    :meth:`~crosstable.service.play.Play.record_result` applies)."""
+
+    def __init__(self, frame: ChangeFrame, results: ResultRecorder) -> None:
+        self.frame = frame
+        self.results = results
 
     def draw_colours(self, tournament_id: int, round_number: int, *, actor: str = "") -> Change:
         """Draw the colours of every game of ``round_number`` (the next round not drawn)."""
@@ -264,11 +458,11 @@ class Battle(Registration, Play, Exchange):
                 )
             return Done(summary, {"round": round_number, "boards": boards})
 
-        return self._change(tournament_id, "colours", body, actor=actor)
+        return self.frame.change(tournament_id, "colours", body, actor=actor)
 
     def colours_drawn(self, tournament_id: int) -> dict[int, bool] | None:
         """Round → are its colours drawn (None: not a battle-chess tournament)."""
-        with self.store.reading() as session:
+        with self.frame.store.reading() as session:
             row = session.get(TournamentRow, tournament_id)
             if row is None or not rules.is_battle(row.regulations):
                 return None
@@ -283,149 +477,7 @@ class Battle(Registration, Play, Exchange):
 
     def battle_rules(self, tournament_id: int) -> rules.BattleRules | None:
         """The tournament's battle-chess rules (None: not battle chess)."""
-        return self._battle(tournament_id)
-
-    def _battle(self, tournament_id: int) -> rules.BattleRules | None:
-        """The tournament's battle-chess rules (None: classical chess, or no tournament).
-
-        (Read before every result: its regulations alone, :meth:`Store.first`.)"""
-        found = self.store.first(
-            select(TournamentRow.regulations).where(TournamentRow.id == tournament_id)
-        )
-        return None if found is None else rules.battle_rules(found[0])
-
-    def _check_drawn(self, tournament_id: int, round_number: int, board: int) -> None:
-        """Refuse a result of a battle-chess game whose colours are not drawn yet."""
-        drawn = self.colours_drawn(tournament_id)
-        if drawn is None or round_number not in drawn or drawn[round_number]:
-            return
-        raise RuleError(
-            (
-                "round {round} board {board}: the colours of round {again} are not drawn yet, so "
-                "who has White is not known; draw them first"
-            ),
-            round=round_number,
-            board=board,
-            again=round_number,
-        )
-
-    # -- results ---------------------------------------------------------------------
-
-    def record_result(
-        self,
-        tournament_id: int,
-        round_number: int,
-        board: int,
-        result: ResultLike,
-        *,
-        actor: str = "",
-        idempotency_key: str | None = None,
-        expected_version: int | None = None,
-        reason: Reason | None = None,
-    ) -> Change:
-        found = self._battle(tournament_id)  # one read; a classical tournament needs no more
-        result, reason = self._setup_alias(tournament_id, result, reason, found)
-        _fits(result, reason)
-        if found is not None:
-            self._check_drawn(tournament_id, round_number, board)
-        change = super().record_result(
-            tournament_id,
-            round_number,
-            board,
-            result,
-            actor=actor,
-            idempotency_key=idempotency_key,
-            expected_version=expected_version,
-            reason=reason,
-        )
-        if found is not None and not change.replayed:
-            self._draw_next(tournament_id, round_number, actor)
-        return change
-
-    def correct_result(
-        self,
-        tournament_id: int,
-        round_number: int,
-        board: int,
-        result: ResultLike | None,
-        *,
-        expected: ResultLike | None = None,
-        actor: str = "",
-        idempotency_key: str | None = None,
-        reason: Reason | None = None,
-    ) -> Change:
-        if result is not None:
-            result, reason = self._setup_alias(tournament_id, result, reason)
-            _fits(result, reason)
-        return super().correct_result(
-            tournament_id,
-            round_number,
-            board,
-            result,
-            expected=expected,
-            actor=actor,
-            idempotency_key=idempotency_key,
-            reason=reason,
-        )
-
-    def _setup_alias(
-        self,
-        tournament_id: int,
-        result: ResultLike,
-        reason: Reason | None,
-        found: rules.BattleRules | bool | None = True,
-    ) -> tuple[ResultLike, Reason | None]:
-        """``setup-draw``, ``setup-white``, ``setup-black`` (the CLI's and the API's words
-        for a set-up timeout) as the result and reason; refused outside battle chess.
-        ``found``: the tournament's battle rules when already read (True: read them)."""
-        battle = self._battle(tournament_id) if found is True else found
-        if isinstance(result, str):
-            finished = SETUP_WORDS.get(result.strip().lower())
-            if finished is not None:
-                result, reason = rules.setup_timeout_result(finished), Reason.SETUP_TIMEOUT
-        if reason is None and battle is not None:
-            value = result if isinstance(result, GameResult) else GameResult.parse(result)
-            if rules.is_setup_result(value):  # in battle chess a W/D/L game is a set-up timeout
-                reason = Reason.SETUP_TIMEOUT
-        if reason is Reason.SETUP_TIMEOUT:
-            if battle is None:
-                self._battle_tournament_exists(tournament_id)
-                raise RuleError(_NOT_BATTLE)
-            value = result if isinstance(result, GameResult) else GameResult.parse(result)
-            if not rules.is_setup_result(value):
-                raise RuleError(
-                    (
-                        "a set-up timeout is a draw or a win of the player who set up in time, "
-                        "not {result}"
-                    ),
-                    result=value.label(),
-                )
-        return result, reason
-
-    def report_result(
-        self,
-        tournament_id: int,
-        round_number: int,
-        board: int,
-        result: ResultLike,
-        *,
-        player: int,
-        actor: str = "",
-        idempotency_key: str | None = None,
-    ) -> Change:
-        self._check_drawn(tournament_id, round_number, board)
-        change = super().report_result(
-            tournament_id,
-            round_number,
-            board,
-            result,
-            player=player,
-            actor=actor,
-            idempotency_key=idempotency_key,
-        )
-        if not change.replayed:
-            self._draw_next(tournament_id, round_number, actor)
-        return change
+        return battle_in(self.frame.store, tournament_id)
 
     def record_setup_timeout(
         self,
@@ -441,7 +493,7 @@ class Battle(Registration, Play, Exchange):
         """R-SE-9: ``finished`` is who set up the pieces in time — ``none`` (a draw),
         ``white`` or ``black`` (that player wins)."""
         value = rules.setup_timeout_result(finished)
-        return self.record_result(
+        return self.results.record_result(
             tournament_id,
             round_number,
             board,
@@ -452,32 +504,13 @@ class Battle(Registration, Play, Exchange):
             reason=Reason.SETUP_TIMEOUT,
         )
 
-    def _battle_tournament_exists(self, tournament_id: int) -> None:
-        from crosstable.service.errors import NotFoundError
 
-        with self.store.reading() as session:
-            if session.get(TournamentRow, tournament_id) is None:
-                raise NotFoundError(
-                    "there is no tournament {tournament} in this database", tournament=tournament_id
-                )
+def battle_in(store: Store, tournament_id: int) -> rules.BattleRules | None:
+    """The tournament's battle-chess rules (None: classical chess, or no tournament).
 
-    def _draw_next(self, tournament_id: int, round_number: int, actor: str) -> None:
-        """The round is complete: the next round's colours are drawn (its own change)."""
-        with self.store.reading() as session:
-            row = session.get(TournamentRow, tournament_id)
-            if row is None or row.status != "running" or not rules.is_battle(row.regulations):
-                return
-            pending = session.scalars(
-                select(GameRow.board).where(
-                    GameRow.tournament_id == tournament_id,
-                    GameRow.round == round_number,
-                    GameRow.result.is_(None),
-                )
-            ).first()
-            following = session.get(RoundRow, (tournament_id, round_number + 1))
-            if pending is not None or following is None or following.colours_drawn:
-                return
-        self.draw_colours(tournament_id, round_number + 1, actor=actor)
+    (Read before every result: its regulations alone, :meth:`Store.first`.)"""
+    found = store.first(select(TournamentRow.regulations).where(TournamentRow.id == tournament_id))
+    return None if found is None else rules.battle_rules(found[0])
 
 
 #: how an exported TRF says battle chess: words added to its 092 (type of tournament)
@@ -531,11 +564,9 @@ def _fits(result: ResultLike, reason: Reason | None) -> None:
         check_reason(value, reason)
 
 
-def _with_changes(
-    service: ServiceBase, tournament_id: int, values: dict[str, Any]
-) -> dict[str, Any]:
+def _with_changes(store: Store, tournament_id: int, values: dict[str, Any]) -> dict[str, Any]:
     """``values`` with ``detail_changes`` folded into the tournament's current details."""
-    with service.store.reading() as session:
+    with store.reading() as session:
         row = session.get(TournamentRow, tournament_id)
         current = dict(row.regulations or {}) if row is not None else {}
     changes = {str(k): str(v) for k, v in values["detail_changes"].items()}

@@ -33,10 +33,11 @@ from sqlalchemy import select
 
 from crosstable.core.errors import RuleError
 from crosstable.core.model import Reason, System
+from crosstable.core.pairing.dutch import default_rounds
 from crosstable.core.text import Message
-from crosstable.service.base import Change, Done, ServiceBase, Unchanged
 from crosstable.service.errors import NotFoundError
 from crosstable.service.finishing import finish_by_itself
+from crosstable.service.frame import Change, ChangeFrame, Done, Unchanged
 from crosstable.service.loading import Loaded
 from crosstable.service.unit import Tx
 from crosstable.store.models import ByeRow, CheckinRow, EntryRow, RoundRow, TournamentRow
@@ -96,8 +97,6 @@ def _paired(loaded: Loaded) -> int:
 
 
 def _planned(loaded: Loaded) -> int:
-    from crosstable.core.pairing.dutch import default_rounds
-
     row = loaded.row
     if row.system == System.SWISS_DUTCH.value:
         return int(row.rounds_planned or default_rounds(len(loaded.entries)))
@@ -182,13 +181,16 @@ def _view(loaded: Loaded, found: dict[int, CheckinRow], round_number: int) -> Ch
     return CheckinView(round_number, _planned(loaded), action, is_open, tuple(lines))
 
 
-class CheckIn(ServiceBase):
+class CheckIn:
     """The hall's check-in: who is present for a round, and the absent players' byes."""
+
+    def __init__(self, frame: ChangeFrame) -> None:
+        self.frame = frame
 
     def checkin_view(self, tournament_id: int, round_number: int | None = None) -> CheckinView:
         """A round's check-in (the current one by default): every player and whether
         they checked in."""
-        with self.store.reading() as session:
+        with self.frame.store.reading() as session:
             loaded = Loaded(session, _tournament_row(session, tournament_id))
             number = _round(loaded, round_number)
             return _view(loaded, _checkins(session, tournament_id, number), number)
@@ -220,11 +222,11 @@ class CheckIn(ServiceBase):
                         round=number,
                     )
                 )
-            tx.insert(CheckinRow(round=number, player=entry.number, at=self._now()))
+            tx.insert(CheckinRow(round=number, player=entry.number, at=self.frame.now()))
             tx.flush()
             return Done(where, {"round": number, "start": start, "present": True})
 
-        return self._change(tournament_id, "check-in", body, actor=actor)
+        return self.frame.change(tournament_id, "check-in", body, actor=actor)
 
     def cancel_check_in(
         self,
@@ -255,7 +257,7 @@ class CheckIn(ServiceBase):
             )
             return Done(summary, {"round": number, "start": start, "present": False})
 
-        return self._change(tournament_id, "check-in-cancel", body, actor=actor)
+        return self.frame.change(tournament_id, "check-in-cancel", body, actor=actor)
 
     def absent_byes(
         self, tournament_id: int, round_number: int | None = None, *, actor: str = ""
@@ -290,7 +292,7 @@ class CheckIn(ServiceBase):
                 return _zero_point_byes(tx, loaded, number, absent)
             return finish_by_itself(tx, _forfeits(tx, loaded, number, set(absent)))
 
-        return self._change(tournament_id, "absent", body, actor=actor)
+        return self.frame.change(tournament_id, "absent", body, actor=actor)
 
 
 def _zero_point_byes(tx: Tx, loaded: Loaded, number: int, absent: list[int]) -> Done:

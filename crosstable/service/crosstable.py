@@ -21,7 +21,7 @@ from crosstable.core.model import Outcome, Reason, Tournament
 from crosstable.core.standings.crosstable import CELL_SYMBOLS
 from crosstable.core.standings.table import compute_standings
 from crosstable.service.live import paired_rounds
-from crosstable.service.queries import TournamentView
+from crosstable.service.views import TournamentView
 
 #: what a crosstable cell shows for one player's outcome of one game (byes and
 #: pending games stay blank on the page)

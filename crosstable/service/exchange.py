@@ -16,16 +16,19 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from crosstable.core.errors import InputError, RuleError
+from crosstable.core.errors import CrosstableError, InputError, RuleError
 from crosstable.core.model import System, Tournament
 from crosstable.core.text import Message
-from crosstable.service.base import Change, ServiceBase
+from crosstable.formats import trf
 from crosstable.service.errors import NotFoundError
 from crosstable.service.field import check_field
+from crosstable.service.frame import Change, ChangeFrame
 from crosstable.service.import_check import check_import
 from crosstable.service.loading import Loaded, result_code, settings_columns
 from crosstable.service.players import checked_rating
+from crosstable.service.queries import Queries
 from crosstable.service.safeguard import before_risky
+from crosstable.service.swiss import initial_colour_of, parse_forbidden
 from crosstable.service.trf_header import header_records, stored_header
 from crosstable.service.unit import Tx
 from crosstable.store.models import (
@@ -52,12 +55,16 @@ _SECTIONS: tuple[tuple[str, type[Base]], ...] = (
 _EVENT_FIELDS = ("seq", "at", "actor", "kind", "summary", "changes", "data", "idempotency_key")
 
 
-class Exchange(ServiceBase):
-    """Export and import use cases."""
+class Exchange:
+    """Export and import use cases; ``queries`` reads the tournament a TRF is made of."""
+
+    def __init__(self, frame: ChangeFrame, queries: Queries) -> None:
+        self.frame = frame
+        self.queries = queries
 
     def export_json(self, tournament_id: int) -> dict[str, Any]:
         """The whole tournament as one JSON-able document (see docs/store.md)."""
-        with self.store.reading() as session:
+        with self.frame.store.reading() as session:
             row = session.get(TournamentRow, tournament_id)
             if row is None:
                 raise NotFoundError(
@@ -104,8 +111,8 @@ class Exchange(ServiceBase):
         )
         check_import(document, source)
         _check_field(document, source)
-        before_risky(self.safeguard, "before-import")
-        with self.store.transaction() as session:
+        before_risky(self.frame.safeguard, "before-import")
+        with self.frame.store.transaction() as session:
             values = dict(document["tournament"])
             revision = values.pop("revision", None)
             history = document["history"]
@@ -139,18 +146,16 @@ class Exchange(ServiceBase):
                 session.add(EventRow(tournament_id=row.id, **fields))
             session.flush()
             _check_consistent(session, row, source)
-            self._refresh_standings(session, row)
+            self.frame.refresh_standings(session, row)
             return int(row.id)
 
     def export_trf(self, tournament_id: int, edition: str = "trf2026") -> str:
         """The tournament as a FIDE TRF file (``trf2026`` or ``trf16``)."""
-        from crosstable.formats import trf
-
-        tournament = self.tournament(tournament_id)  # type: ignore[attr-defined]
+        tournament = self.queries.tournament(tournament_id)
         document = trf.TrfDocument.from_tournament(tournament)
-        with self.store.reading() as session:
+        with self.frame.store.reading() as session:
             row = session.get(TournamentRow, tournament_id)
-            assert row is not None  # (self.tournament found it)
+            assert row is not None  # (the queries found it)
             entries = Loaded(session, row).entries
             _check_numbered(entries)
             teams = {e.team for e in entries if e.team}
@@ -172,9 +177,7 @@ class Exchange(ServiceBase):
     def _swiss_records(self, tournament_id: int, document: Any) -> Any:
         """A Swiss's initial colour (XXC) and forbidden pairs (XXP), so that a pairing
         program re-pairs the exported file exactly as the service did."""
-        from crosstable.service.swiss import initial_colour_of, parse_forbidden
-
-        with self.store.reading() as session:
+        with self.frame.store.reading() as session:
             row = session.get(TournamentRow, tournament_id)
             details = dict(row.regulations or {}) if row is not None else {}
         colour = initial_colour_of(details) if details.get("initial_colour") else None
@@ -202,13 +205,13 @@ class Exchange(ServiceBase):
             ((f"player {p.start} {p.name}", p.rating) for p in tournament.players),
             source or "import",
         )
-        before_risky(self.safeguard, "before-import")
-        at = self._now()
+        before_risky(self.frame.safeguard, "before-import")
+        at = self.frame.now()
         header = stored_header(headers or {})
         columns = settings_columns(tournament.settings)
         if header.get("time_control") and not columns["time_control"]:
             columns["time_control"] = header["time_control"]
-        with self.store.transaction() as session:
+        with self.frame.store.transaction() as session:
             status = "running" if tournament.rounds else "registration"
             row = TournamentRow(
                 name=tournament.name or "imported tournament",
@@ -282,8 +285,8 @@ class Exchange(ServiceBase):
                 players=len(tournament.players),
                 rounds=len(tournament.rounds),
             )
-            change, notification = self._append(tx, "import", summary, {}, actor, None)
-        self._announce(notification)  # to the other processes too, as every change
+            change, notification = self.frame.append(tx, "import", summary, {}, actor, None)
+        self.frame.announce(notification)  # to the other processes too, as every change
         return change
 
 
@@ -408,8 +411,6 @@ def _check_field(document: dict[str, Any], source: str) -> None:
 
 
 def _check_consistent(session: Session, row: TournamentRow, source: str) -> None:
-    from crosstable.core.errors import CrosstableError
-
     loaded = Loaded(session, row)
     starts = [e.start for e in loaded.entries if e.start is not None]
     if len(starts) != len(set(starts)):

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -29,8 +29,8 @@ from crosstable.core.text import Message
 from crosstable.service.clock import Clock
 from crosstable.service.eligibility import PlayingRecord, playing_record
 from crosstable.service.errors import NotFoundError
+from crosstable.service.frame import SUMMARY_MESSAGE, Change
 from crosstable.service.organisers import MasterStatus, master_status
-from crosstable.service.recording import SUMMARY_MESSAGE
 from crosstable.store import Store
 from crosstable.store.accounts_models import AccountEventRow, EntryAccountRow, UserRow
 from crosstable.store.models import EntryRow, TournamentRow
@@ -41,8 +41,14 @@ from crosstable.store.series_models import (
     SeriesStageRow,
 )
 
-if TYPE_CHECKING:
-    from crosstable.service import Service
+
+class Withdrawals(Protocol):
+    """Who withdraws a player from a running tournament (the service)."""
+
+    def withdraw(
+        self, tournament_id: int, start: int, *, from_round: int | None = None, actor: str = ""
+    ) -> Change: ...
+
 
 DECISIONS = ("withdraw", "stay")
 MAX_REASON = 500
@@ -208,7 +214,7 @@ class PortalRules:
         reason: str,
         *,
         decisions: Mapping[int, str] | None = None,
-        service: Service | None = None,
+        service: Withdrawals | None = None,
         actor: str = "",
     ) -> list[RunningEntry]:
         """Flag the account for computer help: ``decisions`` says, for every running

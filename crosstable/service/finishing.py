@@ -27,7 +27,7 @@ from sqlalchemy import func, select
 
 from crosstable.core.errors import RuleError
 from crosstable.core.text import Message
-from crosstable.service.base import Done
+from crosstable.service.frame import Done
 from crosstable.service.live import final_places
 from crosstable.service.loading import Loaded
 from crosstable.service.lots import (

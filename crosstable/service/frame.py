@@ -25,11 +25,13 @@ from crosstable.service.clock import Clock, SystemClock
 from crosstable.service.errors import ConflictError, NotFoundError
 from crosstable.service.live import LiveSource, LiveTables, refresh
 from crosstable.service.loading import load_live
-from crosstable.service.recording import SUMMARY_MESSAGE
 from crosstable.service.safeguard import Safeguard
 from crosstable.service.unit import Tx
 from crosstable.store import Store
 from crosstable.store.models import EventRow, LiveStandingsRow, TournamentRow
+
+#: the key of an event's data that keeps its summary's template and values (issue 14.4)
+SUMMARY_MESSAGE = "summary_message"
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,14 +28,11 @@ from sqlalchemy.orm import Session
 from crosstable.core.errors import RuleError
 from crosstable.core.text import Message
 from crosstable.service.approval import with_withdrawn, withdraw_if_changed
-from crosstable.service.base import Change, Done, ServiceBase, append_event, summary_of
 from crosstable.service.errors import NotFoundError
+from crosstable.service.frame import Change, ChangeFrame, Done, append_event, summary_of
 from crosstable.service.safeguard import before_risky
-from crosstable.service.unit import Tx, apply_change, inverse
+from crosstable.service.unit import Spot, Tx, apply_change, inverse, replayed_rows
 from crosstable.store.models import MODELS, EventRow, TournamentRow
-
-#: a row of a tournament: (table, its key as sorted JSON)
-Spot = tuple[str, str]
 
 #: events that take others back (they are not themselves undone by ``undo``)
 _REVERSALS = ("undo", "revert")
@@ -92,11 +89,14 @@ def effective(events: list[EventRow]) -> list[int]:
     return stack
 
 
-class History(ServiceBase):
+class History:
     """Use cases on the event log."""
 
+    def __init__(self, frame: ChangeFrame) -> None:
+        self.frame = frame
+
     def history(self, tournament_id: int) -> list[HistoryItem]:
-        with self.store.reading() as session:
+        with self.frame.store.reading() as session:
             self._exists(session, tournament_id)
             events = _events(session, tournament_id)
         live = set(effective(events))
@@ -154,8 +154,8 @@ class History(ServiceBase):
                 summary = _reopens(summary, reopened["reason"])
             return Done(*_with_approval(tx, changes, summary, data))
 
-        before_risky(self.safeguard, "before-undo")
-        return self._change(tournament_id, "undo", body, actor=actor)
+        before_risky(self.frame.safeguard, "before-undo")
+        return self.frame.change(tournament_id, "undo", body, actor=actor)
 
     def revert_to(
         self,
@@ -215,13 +215,13 @@ class History(ServiceBase):
                 summary = _reopens(summary, reopened["reason"])
             return Done(*_with_approval(tx, changes, summary, data))
 
-        before_risky(self.safeguard, "before-revert")
-        return self._change(tournament_id, "revert", body, actor=actor)
+        before_risky(self.frame.safeguard, "before-revert")
+        return self.frame.change(tournament_id, "revert", body, actor=actor)
 
     def verify(self, tournament_id: int) -> list[str]:
         """Replay the whole history forwards and compare with the rows: the problems found
         (an empty list: the database is exactly what its history says)."""
-        with self.store.reading() as session:
+        with self.frame.store.reading() as session:
             row = self._exists(session, tournament_id)
             events = _events(session, tournament_id)
             state = replayed_rows(events)
@@ -257,20 +257,6 @@ def _events(session: Session, tournament_id: int) -> list[EventRow]:
 
 
 # -- the rows now and then -----------------------------------------------------------------
-
-
-def replayed_rows(events: list[EventRow]) -> dict[Spot, dict[str, Any]]:
-    """Every row of the tournament as the history ``events`` (oldest first, from the
-    creation) leaves it: the replay that :meth:`History.verify` checks the rows with."""
-    state: dict[Spot, dict[str, Any]] = {}
-    for event in events:
-        for change in event.changes:
-            spot = (change["table"], json.dumps(change["key"], sort_keys=True))
-            if change["after"] is None:
-                state.pop(spot, None)
-            else:
-                state[spot] = state.get(spot, {}) | change["after"]
-    return state
 
 
 def rolled_back(

@@ -28,7 +28,7 @@ from typing import Any
 
 from crosstable.core.errors import InputError
 from crosstable.core.text import Message
-from crosstable.service.recording import SUMMARY_MESSAGE
+from crosstable.service.frame import SUMMARY_MESSAGE
 from crosstable.store.models import MODELS, Base
 
 #: the largest tournament document the command line reads (a 500-player Swiss with

@@ -42,9 +42,9 @@ from crosstable.formats.pgn import (
     same_name,
     tournament_game,
 )
-from crosstable.service.base import Change, Done, ServiceBase
 from crosstable.service.errors import NotFoundError
 from crosstable.service.finishing import finish_by_itself
+from crosstable.service.frame import Change, ChangeFrame, Done
 from crosstable.service.loading import result_label
 from crosstable.service.unit import Tx
 from crosstable.store.models import EntryRow, GameRow, RoundRow, TournamentRow
@@ -94,8 +94,11 @@ class _Board:
         return Message("round {round} board {board}", round=self.game.round, board=self.game.board)
 
 
-class PgnPlay(ServiceBase):
+class PgnPlay:
     """The moves of a tournament's games: upload, read, export."""
+
+    def __init__(self, frame: ChangeFrame) -> None:
+        self.frame = frame
 
     def record_moves(
         self,
@@ -138,7 +141,7 @@ class PgnPlay(ServiceBase):
                 raise InputError(problem, source=source)
             return _store(tx, [(game, spot)], source, round_number)
 
-        return self._change(
+        return self.frame.change(
             tournament_id,
             "moves",
             body,
@@ -172,7 +175,7 @@ class PgnPlay(ServiceBase):
             pairs = _match(games, boards, round_number, source)
             return _store(tx, pairs, source, round_number)
 
-        return self._change(tournament_id, "moves", body, actor=actor)
+        return self.frame.change(tournament_id, "moves", body, actor=actor)
 
     def clear_moves(
         self, tournament_id: int, round_number: int, board: int, *, actor: str = ""
@@ -190,11 +193,11 @@ class PgnPlay(ServiceBase):
                 raise RuleError("{where} has no moves", where=where)
             return Message("{where}: moves removed", where=where)
 
-        return self._change(tournament_id, "moves", body, actor=actor)
+        return self.frame.change(tournament_id, "moves", body, actor=actor)
 
     def game_moves(self, tournament_id: int, round_number: int, board: int) -> GameMoves:
         """One game with its kept PGN, for the game page."""
-        with self.store.reading() as session:
+        with self.frame.store.reading() as session:
             row = _tournament(session, tournament_id)
             game = session.get(
                 GameRow, (row.id, round_number, board), options=[undefer(GameRow.moves)]
@@ -217,7 +220,7 @@ class PgnPlay(ServiceBase):
 
     def games_with_moves(self, tournament_id: int) -> set[tuple[int, int]]:
         """The (round, board) of every game that has moves."""
-        with self.store.reading() as session:
+        with self.frame.store.reading() as session:
             query = select(GameRow.round, GameRow.board).where(
                 GameRow.tournament_id == tournament_id, GameRow.moves.is_not(None)
             )
@@ -228,7 +231,7 @@ class PgnPlay(ServiceBase):
         the Seven Tag Roster (``Round "r.b"``), the players' titles, Elo and FIDE ids,
         ``EventDate`` and ``TimeControl`` where known; a game without moves is listed
         with its result (an unplayed one says why in a comment)."""
-        with self.store.reading() as session:
+        with self.frame.store.reading() as session:
             row = _tournament(session, tournament_id)
             entries = _entries(session, row.id)
             dates = {

@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import select
 
 from crosstable.core.errors import RuleError
 from crosstable.core.model import GameResult, Outcome, Reason
 from crosstable.core.text import Message
-from crosstable.service.base import Change, Done, ServiceBase, Unchanged
-from crosstable.service.eligibility import check_start
 from crosstable.service.errors import ConflictError, NotFoundError
 from crosstable.service.finishing import final_standing, finish_by_itself, fix_places, winners
+from crosstable.service.frame import Change, ChangeFrame, Done, Unchanged
 from crosstable.service.loading import Loaded, result_code, result_label, result_of
 from crosstable.service.recording import record_fast, result_summary, result_words
+from crosstable.service.start_rules import check_start
 from crosstable.service.systems import rules_of
 from crosstable.service.unit import Tx
 from crosstable.store.models import EntryRow, GameRow, RoundRow
@@ -32,8 +32,33 @@ def parse_result(result: ResultLike) -> GameResult:
     return value
 
 
-class Play(ServiceBase):
-    """Use cases from the start to the finish."""
+class ResultRecorder(Protocol):
+    """Who records a result: the use case :meth:`Play.record_result` as the service
+    shows it (with the checks of a variant around it, as battle chess's)."""
+
+    def record_result(
+        self,
+        tournament_id: int,
+        round_number: int,
+        board: int,
+        result: ResultLike,
+        *,
+        actor: str = "",
+        idempotency_key: str | None = None,
+        expected_version: int | None = None,
+        reason: Reason | None = None,
+    ) -> Change: ...
+
+
+class Play:
+    """Use cases from the start to the finish.
+
+    ``results`` records the result of a forfeit (:meth:`mark_forfeit`): the service,
+    so that the checks around its :meth:`record_result` apply (None: this part's own)."""
+
+    def __init__(self, frame: ChangeFrame, results: ResultRecorder | None = None) -> None:
+        self.frame = frame
+        self.results: ResultRecorder = self if results is None else results
 
     def start(self, tournament_id: int, *, actor: str = "") -> Change:
         """Fix the schedule (round robin: FIDE Berger tables) and open round 1."""
@@ -48,9 +73,9 @@ class Play(ServiceBase):
             loaded = Loaded(tx.session, row)
             if not loaded.drawn:
                 raise RuleError("draw lots first: the starting numbers are not fixed")
-            return rules_of(row).start(tx, loaded, random=self.random)
+            return rules_of(row).start(tx, loaded, random=self.frame.random)
 
-        return self._change(tournament_id, "start", body, actor=actor)
+        return self.frame.change(tournament_id, "start", body, actor=actor)
 
     def record_result(
         self,
@@ -76,9 +101,9 @@ class Play(ServiceBase):
             request["reason"] = why.value
         if expected_version is not None:
             request["expected_version"] = expected_version
-        if self.fast_path:
+        if self.frame.fast_path:
             fast = record_fast(
-                self,
+                self.frame,
                 tournament_id,
                 round_number,
                 board,
@@ -117,7 +142,7 @@ class Play(ServiceBase):
                 tx, result_summary(where, result_words(value, why), _players(tx, game))
             )
 
-        return self._change(
+        return self.frame.change(
             tournament_id,
             "result",
             body,
@@ -172,7 +197,7 @@ class Play(ServiceBase):
                 players=_players(tx, game),
             )
 
-        return self._change(
+        return self.frame.change(
             tournament_id,
             "correction",
             body,
@@ -195,7 +220,7 @@ class Play(ServiceBase):
         codes = {"white": "-+", "black": "+-", "both": "--"}
         if absent not in codes:
             raise RuleError("absent is white, black or both, not {absent}", absent=repr(absent))
-        return self.record_result(
+        return self.results.record_result(
             tournament_id,
             round_number,
             board,
@@ -282,7 +307,7 @@ class Play(ServiceBase):
                 result=result_label(other),
             )
 
-        return self._change(
+        return self.frame.change(
             tournament_id,
             "report",
             body,
@@ -342,7 +367,7 @@ class Play(ServiceBase):
             )
             return finish_by_itself(tx, summary)
 
-        return self._change(tournament_id, "confirmation", body, actor=actor)
+        return self.frame.change(tournament_id, "confirmation", body, actor=actor)
 
     def reject_reports(
         self, tournament_id: int, round_number: int, board: int, *, actor: str = ""
@@ -356,7 +381,7 @@ class Play(ServiceBase):
                 raise RuleError("{where}: there is no report to reject", where=where)
             return Message("{where}: reported results rejected by the organiser", where=where)
 
-        return self._change(tournament_id, "rejection", body, actor=actor)
+        return self.frame.change(tournament_id, "rejection", body, actor=actor)
 
     def withdraw(
         self,
@@ -388,7 +413,7 @@ class Play(ServiceBase):
                 )
             return rules_of(row).withdraw(tx, loaded, entry, from_round)
 
-        return self._change(
+        return self.frame.change(
             tournament_id, "withdrawal", lambda tx: finish_by_itself(tx, body(tx)), actor=actor
         )
 
@@ -416,7 +441,7 @@ class Play(ServiceBase):
                 Message("tournament finished: {places}", places=fix_places(tx, loaded, places)), {}
             )
 
-        return self._change(tournament_id, "finish", body, actor=actor)
+        return self.frame.change(tournament_id, "finish", body, actor=actor)
 
 
 def _request(op: str, round_number: int, board: int, value: GameResult | None) -> dict[str, Any]:

@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 from crosstable.core.errors import RuleError
 from crosstable.core.model import Player
 from crosstable.core.text import Message
+from crosstable.core.tiebreaks.spec import parse_codes
 from crosstable.formats.limits import HIGHEST_RATING, LOWEST_RATING, rating_in_range
 
 __all__ = [
@@ -89,8 +90,6 @@ CLUB_LENGTH = 100
 
 def check_tiebreaks(codes: tuple[str, ...]) -> tuple[str, ...]:
     """FIDE tie-break codes as written (``BH/C1``), each known to the core, each once."""
-    from crosstable.core.tiebreaks.spec import parse_codes
-
     cleaned = tuple(code.strip().upper() for code in codes if code.strip())
     parse_codes(cleaned)
     seen: set[str] = set()

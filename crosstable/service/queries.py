@@ -9,18 +9,26 @@ idempotency keys the pages of a Swiss or Scheveningen need are plain reads.
 
 from __future__ import annotations
 
-import hashlib
 import threading
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from crosstable.core.model import ByeKind, Tournament
-from crosstable.service.base import ServiceBase
+from crosstable.service.crosstable import Crosstable
 from crosstable.service.errors import NotFoundError
-from crosstable.service.loading import Loaded, result_label
+from crosstable.service.frame import ChangeFrame
+from crosstable.service.loading import Loaded
+from crosstable.service.tables import ReadModel, TableState, snapshot
+from crosstable.service.views import (
+    ByeRequest,
+    GameView,
+    PlayerView,
+    TournamentSummary,
+    TournamentView,
+    tournament_view,
+)
 from crosstable.store.models import (
     ByeRow,
     EntryRow,
@@ -30,84 +38,15 @@ from crosstable.store.models import (
     TournamentRow,
 )
 
-if TYPE_CHECKING:
-    from crosstable.service.crosstable import Crosstable
-    from crosstable.service.tables import ReadModel, TableState
 
-
-@dataclass(frozen=True, slots=True)
-class TournamentSummary:
-    id: int
-    name: str
-    status: str
-    system: str
-    players: int
-    revision: int
-
-
-@dataclass(frozen=True, slots=True)
-class PlayerView:
-    number: int
-    start: int | None
-    name: str
-    rating: int | None
-    title: str
-    federation: str
-    withdrawn_from: int | None
-    place: int | None
-
-
-@dataclass(frozen=True, slots=True)
-class GameView:
-    round: int
-    board: int
-    white: int | None  # starting numbers
-    black: int | None
-    white_name: str
-    black_name: str
-    result: str | None  # "1-0", "½-½", "+-"…; None: no result yet
-    white_report: str | None
-    black_report: str | None
-    version: int
-
-    @property
-    def disputed(self) -> bool:
-        return (
-            self.result is None
-            and self.white_report is not None
-            and self.black_report is not None
-            and self.white_report != self.black_report
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class ByeRequest:
-    """A bye of a paired round or one asked for ahead (TRF letters)."""
-
-    round: int
-    start: int
-    name: str
-    kind: str  # "U", "H", "F", "Z"
-
-
-@dataclass(frozen=True, slots=True)
-class TournamentView:
-    id: int
-    name: str
-    status: str
-    revision: int
-    settings: dict[str, Any]
-    players: tuple[PlayerView, ...]
-    games: tuple[GameView, ...]
-    free_rounds: tuple[tuple[int, int], ...]  # (round, starting number)
-    rounds: int
-
-
-class Queries(ServiceBase):
+class Queries:
     """Read-only use cases (a consistent snapshot each; never blocks a writer)."""
 
+    def __init__(self, frame: ChangeFrame) -> None:
+        self.frame = frame
+
     def tournaments(self) -> list[TournamentSummary]:
-        with self.store.reading() as session:
+        with self.frame.store.reading() as session:
             counts = dict(
                 session.execute(
                     select(EntryRow.tournament_id, func.count()).group_by(EntryRow.tournament_id)
@@ -120,18 +59,18 @@ class Queries(ServiceBase):
             ]
 
     def overview(self, tournament_id: int) -> TournamentView:
-        with self.store.reading() as session:
+        with self.frame.store.reading() as session:
             loaded = Loaded(session, _row(session, tournament_id))
         return tournament_view(loaded)
 
     def tournament(self, tournament_id: int) -> Tournament:
         """The core value, for standings, tie-breaks and exports."""
-        with self.store.reading() as session:
+        with self.frame.store.reading() as session:
             return Loaded(session, _row(session, tournament_id)).tournament()
 
     def live_standings(self, tournament_id: int) -> dict[str, Any] | None:
         """The standings stored with the latest change (None before the draw)."""
-        with self.store.reading() as session:
+        with self.frame.store.reading() as session:
             _row(session, tournament_id)
             row = session.get(LiveStandingsRow, tournament_id)
             if row is None:
@@ -145,10 +84,8 @@ class Queries(ServiceBase):
         """This service's read model (made on first use; one per service)."""
         model: ReadModel | None = self.__dict__.get("_read_model")
         if model is None:
-            from crosstable.service.tables import ReadModel
-
             with _MAKING:
-                model = self.__dict__.setdefault("_read_model", ReadModel(self.store))
+                model = self.__dict__.setdefault("_read_model", ReadModel(self.frame.store))
         return model
 
     def revision(self, tournament_id: int) -> int:
@@ -166,14 +103,12 @@ class Queries(ServiceBase):
 
     def snapshot(self, tournament_id: int) -> tuple[TournamentView, Tournament]:
         """The screen view and the core value from one consistent read (no kept copy)."""
-        from crosstable.service.tables import snapshot
-
-        return snapshot(self.store, tournament_id)
+        return snapshot(self.frame.store, tournament_id)
 
     def byes(self, tournament_id: int) -> list[ByeRequest]:
         """Every bye of the tournament (paired rounds and requests for later rounds), by
         round."""
-        with self.store.reading() as session:
+        with self.frame.store.reading() as session:
             rows = session.execute(
                 select(ByeRow.round, ByeRow.kind, EntryRow.start, EntryRow.name)
                 .join(
@@ -192,7 +127,7 @@ class Queries(ServiceBase):
 
     def teams(self, tournament_id: int) -> dict[int, str]:
         """Registration number → team (Scheveningen; empty elsewhere)."""
-        with self.store.reading() as session:
+        with self.frame.store.reading() as session:
             rows = session.execute(
                 select(EntryRow.number, EntryRow.team).where(
                     EntryRow.tournament_id == tournament_id
@@ -202,7 +137,7 @@ class Queries(ServiceBase):
 
     def planned_rounds(self, tournament_id: int) -> int | None:
         """The rounds of a Swiss, fixed at the start (None before it: ⌈log₂ N⌉ unless set)."""
-        with self.store.reading() as session:
+        with self.frame.store.reading() as session:
             value = session.scalar(
                 select(TournamentRow.rounds_planned).where(TournamentRow.id == tournament_id)
             )
@@ -212,7 +147,7 @@ class Queries(ServiceBase):
         """True when a change with this idempotency key was made (a repeated request)."""
         if not key:
             return False
-        with self.store.reading() as session:
+        with self.frame.store.reading() as session:
             found = session.scalar(
                 select(EventRow.id).where(
                     EventRow.tournament_id == tournament_id, EventRow.idempotency_key == key
@@ -221,13 +156,13 @@ class Queries(ServiceBase):
         return found is not None
 
     def preference(self, key: str) -> str | None:
-        with self.store.reading() as session:
+        with self.frame.store.reading() as session:
             row = session.get(PreferenceRow, key)
             return None if row is None else row.value
 
     def set_preference(self, key: str, value: str | None) -> None:
         """Small settings outside any tournament's history (e.g. the current tournament)."""
-        with self.store.transaction() as session:
+        with self.frame.store.transaction() as session:
             row = session.get(PreferenceRow, key)
             if value is None:
                 if row is not None:
@@ -251,72 +186,11 @@ def _row(session: Session, tournament_id: int) -> TournamentRow:
     return row
 
 
-def tournament_view(loaded: Loaded) -> TournamentView:
-    """The screen view of a loaded tournament."""
-    row = loaded.row
-    entries = loaded.by_number
-
-    def start(number: int) -> int | None:
-        return entries[number].start
-
-    games = tuple(
-        GameView(
-            round=g.round,
-            board=g.board,
-            white=start(g.white),
-            black=start(g.black),
-            white_name=entries[g.white].name,
-            black_name=entries[g.black].name,
-            result=None if g.result is None else result_label(g.result),
-            white_report=None if g.white_report is None else result_label(g.white_report),
-            black_report=None if g.black_report is None else result_label(g.black_report),
-            version=g.version,
-        )
-        for g in loaded.games
-    )
-    players = tuple(
-        PlayerView(
-            e.number, e.start, e.name, e.rating, e.title, e.federation, e.withdrawn_from, e.place
-        )
-        for e in sorted(loaded.entries, key=lambda e: (e.start is None, e.start or 0, e.number))
-    )
-    settings = {
-        "system": row.system,
-        "cycles": row.cycles,
-        "point_system": row.point_system,
-        "bye_points": row.bye_points,
-        "tiebreaks": [c for c in row.tiebreaks.split(",") if c],
-        "withdrawal_rule": row.withdrawal_rule,
-        "rules": row.rules_edition,
-        "time_control": row.time_control,
-        "start_date": row.start_date,
-        "end_date": row.end_date,
-        "regulations": published_regulations(row.regulations, row.status),
-        "draw_method": row.draw_method,
-        "draw_seed": row.draw_seed,
-    }
-    free = tuple((b.round, start(b.player) or 0) for b in loaded.byes)
-    return TournamentView(
-        id=row.id,
-        name=row.name,
-        status=row.status,
-        revision=row.revision,
-        settings=settings,
-        players=players,
-        games=games,
-        free_rounds=free,
-        rounds=len(loaded.rounds),
-    )
-
-
-def published_regulations(details: dict[str, Any] | None, status: str) -> dict[str, Any]:
-    """The regulations' details as anyone may read them: a battle-chess tournament's seed
-    of the colours is its SHA-256 (``sha256:…``) until the tournament is finished, so
-    nobody can work out the colours of games still to come."""
-    from crosstable.core import battle
-
-    shown = dict(details or {})
-    seed = shown.get(battle.SEED)
-    if battle.is_battle(shown) and status != "finished" and seed not in (None, ""):
-        shown[battle.SEED] = "sha256:" + hashlib.sha256(str(seed).encode()).hexdigest()
-    return shown
+__all__ = [
+    "ByeRequest",
+    "GameView",
+    "PlayerView",
+    "Queries",
+    "TournamentSummary",
+    "TournamentView",
+]

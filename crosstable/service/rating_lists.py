@@ -29,14 +29,15 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy import text as sql
 
+from crosstable.core.duration import parse_time_control
 from crosstable.core.errors import CrosstableError, RuleError
 from crosstable.core.ratings import RatingType, rating_type_for
 from crosstable.core.text import Message
 from crosstable.formats.rating_list import ListReport, fold, read_rating_list
-from crosstable.service.base import Change, Done, Unchanged
 from crosstable.service.errors import NotFoundError
+from crosstable.service.frame import Change, Done, Unchanged
 from crosstable.service.rating_list_import import BATCH, GenerationWriter
-from crosstable.service.registration import PlayerInfo, _clear_draw, _rating_order
+from crosstable.service.registration import PlayerInfo, clear_draw, rating_order
 from crosstable.service.safeguard import before_risky
 from crosstable.service.unit import Tx
 from crosstable.store.models import EntryRow, TournamentRow
@@ -333,7 +334,7 @@ class RatingLists:
                     )
                 )
             }
-            before = _rating_order(tx) if row.draw_method == "rating" else None
+            before = rating_order(tx) if row.draw_method == "rating" else None
             changed: list[str] = []
             missing: list[int] = []
             for entry in entries:
@@ -353,8 +354,8 @@ class RatingLists:
                     )
                 )
             note: Message | str = ""
-            if before is not None and before != _rating_order(tx):
-                _clear_draw(tx)
+            if before is not None and before != rating_order(tx):
+                clear_draw(tx)
                 note = Message(
                     "; the rating order changed, so the draw is cleared: draw lots again"
                 )
@@ -370,7 +371,9 @@ class RatingLists:
             )
 
         # the service's own change frame: recorded, announced and undone like any change
-        change: Change = self.service._change(tournament_id, "ratings-update", body, actor=actor)
+        change: Change = self.service.frame.change(
+            tournament_id, "ratings-update", body, actor=actor
+        )
         return change
 
 
@@ -400,8 +403,6 @@ def rating_type_of(time_control: str) -> RatingType:
     >>> [rating_type_of(t).value for t in ("90+30", "15+10", "3+2", "", "nonsense")]
     ['standard', 'rapid', 'blitz', 'standard', 'standard']
     """
-    from crosstable.core.duration import parse_time_control
-
     if not time_control.strip():
         return RatingType.STANDARD
     try:

@@ -30,12 +30,14 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from crosstable.core.model import GameResult, Reason
 from crosstable.core.reasons import WORDS, reason_words
 from crosstable.core.text import Message
 from crosstable.service.bus import Notification
+from crosstable.service.frame import SUMMARY_MESSAGE as SUMMARY_MESSAGE  # (its former home)
+from crosstable.service.frame import Change, ChangeFrame
 from crosstable.service.live import (
     GameState,
     LiveTable,
@@ -52,12 +54,7 @@ from crosstable.store.hotpath import (
     record_result,
     record_result_locked,
 )
-
-if TYPE_CHECKING:
-    from crosstable.service.base import Change, ServiceBase
-
-#: the key of an event's data that keeps its summary's template and values (issue 14.4)
-SUMMARY_MESSAGE = "summary_message"
+from crosstable.store.models import TournamentRow
 
 
 def result_words(value: GameResult, reason: Reason | str) -> str:
@@ -78,7 +75,7 @@ KIND = "result"
 
 
 def record_fast(
-    service: ServiceBase,
+    frame: ChangeFrame,
     tournament_id: int,
     round_number: int,
     board: int,
@@ -91,8 +88,8 @@ def record_fast(
     expected_version: int | None,
 ) -> Change | None:
     """The change, recorded; or None when the ordinary path must decide (nothing written)."""
-    tables = service.live_tables
-    table = tables.checkout(tournament_id) or _cold_table(service, tournament_id)
+    tables = frame.live_tables
+    table = tables.checkout(tournament_id) or _cold_table(frame, tournament_id)
     if table is None:
         return None
     spot = (round_number, board)
@@ -104,9 +101,9 @@ def record_fast(
     if table.contended:  # others write this tournament too: straight to the lock
         table.contended -= 1
     else:
-        ready = _prepare(service, table, ask)
-        if record_result(service.store, ready.write):
-            return _done(service, tables, table, ready)
+        ready = _prepare(frame, table, ask)
+        if record_result(frame.store, ready.write):
+            return _done(frame, tables, table, ready)
         _take_back(table, ready)
         table.contended = CONTENDED_RUN
     # Someone got in between (or the row or the idempotency key says no): try once more
@@ -121,11 +118,11 @@ def record_fast(
             return None
         if _last(table):
             return None
-        held.append(_prepare(service, table, ask))
+        held.append(_prepare(frame, table, ask))
         return held[-1].write
 
-    if record_result_locked(service.store, tournament_id, table.revision, build):
-        return _done(service, tables, table, held[-1])
+    if record_result_locked(frame.store, tournament_id, table.revision, build):
+        return _done(frame, tables, table, held[-1])
     if held:  # refused under the lock: the row or the key says no; let the table go
         return None
     tables.checkin(tournament_id, table)  # valid at its (perhaps newer) revision
@@ -160,19 +157,17 @@ class _Ready:
     data: dict[str, Any]
 
 
-def _cold_table(service: ServiceBase, tournament_id: int) -> LiveTable | None:
+def _cold_table(frame: ChangeFrame, tournament_id: int) -> LiveTable | None:
     """The live table of a running tournament this service holds none of (e.g. its
     first result since the process started), read from one snapshot of the database:
     then even that result takes the fast path. None: not running (or not there)."""
-    from crosstable.store.models import TournamentRow
-
-    with service.store.reading() as session:
-        if service.store.dialect == "postgresql":  # every read from the same snapshot
+    with frame.store.reading() as session:
+        if frame.store.dialect == "postgresql":  # every read from the same snapshot
             session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
         row = session.get(TournamentRow, tournament_id)
         if row is None or row.status != "running":
             return None
-        source = service._load_live(session, row)
+        source = frame.load_live(session, row)
         return None if source is None else build_table(source, row.revision)
 
 
@@ -193,7 +188,7 @@ def _last(table: LiveTable) -> bool:
     return table.open_games <= 1
 
 
-def _prepare(service: ServiceBase, table: LiveTable, ask: _Request) -> _Ready:
+def _prepare(frame: ChangeFrame, table: LiveTable, ask: _Request) -> _Ready:
     """Enter the result in the table's standings and build the write at its revision."""
     round_number, board = ask.spot
     game = table.games[ask.spot]
@@ -220,14 +215,14 @@ def _prepare(service: ServiceBase, table: LiveTable, ask: _Request) -> _Ready:
     data = {"request": ask.request}
     table.standings.record(round_number, game.white, game.black, ask.value)
     body = standings_text(table)
-    at = service._now()
+    at = frame.now()
     notification = Notification(
         tournament_id=ask.tournament_id,
         seq=table.revision + 1,
         kind=KIND,
         summary=summary,
         games=(ask.spot,),
-        origin=service.bus.origin,
+        origin=frame.bus.origin,
         standings_text=body,
     )
     write = ResultWrite(
@@ -270,10 +265,8 @@ def _take_back(table: LiveTable, ready: _Ready) -> None:
     table.standings.record(ready.ask.spot[0], game.white, game.black, None)
 
 
-def _done(service: ServiceBase, tables: LiveTables, table: LiveTable, ready: _Ready) -> Change:
+def _done(frame: ChangeFrame, tables: LiveTables, table: LiveTable, ready: _Ready) -> Change:
     """The write committed: the table follows, the change is published."""
-    from crosstable.service.base import Change
-
     write = ready.write
     game = ready.game
     game.result = write.result
@@ -282,7 +275,7 @@ def _done(service: ServiceBase, tables: LiveTables, table: LiveTable, ready: _Re
     game.version += 1
     table.revision = write.revision + 1
     tables.checkin(write.tournament_id, table)
-    service._announce(ready.notification)
+    frame.announce(ready.notification)
     return Change(
         write.tournament_id,
         table.revision,

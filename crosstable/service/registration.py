@@ -19,17 +19,18 @@ from crosstable.core.model import (
     System,
     WithdrawalRule,
 )
+from crosstable.core.pairing.knockout_match import Decider, TieRule
 from crosstable.core.scoring import PointSystem
 from crosstable.core.system_settings import check_keys
 from crosstable.core.text import Message
 from crosstable.service import summaries
 from crosstable.service.approval import with_withdrawn, withdraw_if_changed
-from crosstable.service.base import Change, Done, ServiceBase, Unchanged, append_event
 from crosstable.service.bus import Notification
 from crosstable.service.eligibility import check_venue_kind
 from crosstable.service.errors import NotFoundError
 from crosstable.service.field import check_field
 from crosstable.service.finishing import check_finish_setting
+from crosstable.service.frame import Change, ChangeFrame, Done, Unchanged, append_event
 from crosstable.service.loading import (
     Loaded,
     check_forfeit_setting,
@@ -86,8 +87,11 @@ LOCKED_AFTER_START = ("point_system", "bye_points", "tiebreaks", "withdrawal_rul
 SCHEDULE_SETTINGS = ("system", "cycles", "rounds", "swap_last_rounds")
 
 
-class Registration(ServiceBase):
+class Registration:
     """Use cases before the first round."""
+
+    def __init__(self, frame: ChangeFrame) -> None:
+        self.frame = frame
 
     def create_tournament(
         self,
@@ -112,7 +116,7 @@ class Registration(ServiceBase):
         check_forfeit_setting(regulations.details)  # R-RR-14
         check_field(settings.system, len(players), cycles=settings.cycles)
         infos = [player.checked() for player in players]
-        at = self._now()
+        at = self.frame.now()
 
         def create(session: Session) -> tuple[Change, list[Notification]]:
             row = TournamentRow(
@@ -132,12 +136,12 @@ class Registration(ServiceBase):
                 {"table": "tournaments", "key": {}, "before": None, "after": row.snapshot()}
             )
             summary = summaries.created(row.id, name, settings)
-            change, notification = self._append(tx, "create", summary, {}, actor, None)
+            change, notification = self.frame.append(tx, "create", summary, {}, actor, None)
             if infos:
                 notification = self._register_all(session, row, infos, actor)
             return change, [notification]
 
-        return self._creating(create)
+        return self.frame.creating(create)
 
     def _register_all(
         self, session: Any, row: TournamentRow, infos: list[PlayerInfo], actor: str
@@ -150,7 +154,7 @@ class Registration(ServiceBase):
             tx.insert(EntryRow(number=number, start=None, **_info_columns(info)))
             tx.flush()
             summary = summaries.registered(number, info.name)
-            at = self._now()
+            at = self.frame.now()
             append_event(
                 session,
                 row,
@@ -162,13 +166,13 @@ class Registration(ServiceBase):
                 data={"number": number},
             )
             changes.extend(tx.changes)
-        standings = self._refresh_standings(session, row, changes)
+        standings = self.frame.refresh_standings(session, row, changes)
         return Notification(
             tournament_id=row.id,
             seq=row.revision,
             kind="player-add",
             summary=summary,
-            origin=self.bus.origin,
+            origin=self.frame.bus.origin,
             standings_text=standings,
         )
 
@@ -270,7 +274,7 @@ class Registration(ServiceBase):
                 return Done(with_withdrawn(summary), data | withdrawn)
             return Done(summary, data)
 
-        return self._change(tournament_id, "regulations", body, actor=actor)
+        return self.frame.change(tournament_id, "regulations", body, actor=actor)
 
     def add_player(self, tournament_id: int, player: PlayerInfo, *, actor: str = "") -> Change:
         info = player.checked()
@@ -284,15 +288,15 @@ class Registration(ServiceBase):
             check_field(System(tx.tournament.system), len(numbers) + 1, cycles=tx.tournament.cycles)
             tx.insert(EntryRow(number=number, start=None, **_info_columns(info)))
             tx.flush()
-            cleared = _clear_draw(tx)
+            cleared = clear_draw(tx)
             return Done(
                 summaries.registered(number, info.name, cleared=cleared), {"number": number}
             )
 
-        return self._change(tournament_id, "player-add", body, actor=actor)
+        return self.frame.change(tournament_id, "player-add", body, actor=actor)
 
     def edit_player(
-        self, tournament_id: int, number: int, *, actor: str = "", **values: Any
+        self, /, tournament_id: int, number: int, *, actor: str = "", **values: Any
     ) -> Change:
         """Correct a player's details (registration number ``number``) until the finish.
 
@@ -342,7 +346,7 @@ class Registration(ServiceBase):
                         name=current.name,
                         problem=reason,
                     )
-            before = _rating_order(tx) if row.draw_method == LotsMethod.RATING.value else None
+            before = rating_order(tx) if row.draw_method == LotsMethod.RATING.value else None
             columns = _info_columns(info)
             tx.update(entry, **{k: columns[k] for k in EDITABLE})
             shown = "; ".join(
@@ -350,20 +354,20 @@ class Registration(ServiceBase):
                 for k in changed
             )
             order = None
-            if before is not None and before != _rating_order(tx):
+            if before is not None and before != rating_order(tx):
                 if row.status == "registration":
-                    _clear_draw(tx)
+                    clear_draw(tx)
                     order = summaries.CLEARED
                 else:
                     order = summaries.KEPT
             summary = summaries.edited(number, info.name, shown, order)
             return Done(summary, {"fields": changed})
 
-        return self._change(tournament_id, "player-edit", body, actor=actor)
+        return self.frame.change(tournament_id, "player-edit", body, actor=actor)
 
     def player_details(self, tournament_id: int) -> dict[int, PlayerInfo]:
         """Every player's details by registration number (what ``edit_player`` changes)."""
-        with self.store.reading() as session:
+        with self.frame.store.reading() as session:
             if session.get(TournamentRow, tournament_id) is None:
                 raise NotFoundError(
                     "there is no tournament {tournament} in this database", tournament=tournament_id
@@ -384,10 +388,10 @@ class Registration(ServiceBase):
             entry = _entry(tx, number)
             name = entry.name
             tx.delete(entry)
-            cleared = _clear_draw(tx)
+            cleared = clear_draw(tx)
             return summaries.removed(number, name, cleared=cleared)
 
-        return self._change(tournament_id, "player-remove", body, actor=actor)
+        return self.frame.change(tournament_id, "player-remove", body, actor=actor)
 
     def draw_lots(
         self,
@@ -404,7 +408,7 @@ class Registration(ServiceBase):
         Without a seed, one is taken from the injected random source and recorded.
         """
         if method is LotsMethod.RANDOM and seed is None:
-            seed = self.random.randrange(1, 10**9)
+            seed = self.frame.random.randrange(1, 10**9)
 
         def body(tx: Tx) -> Done:
             _before_start(tx.tournament, "lots are drawn")
@@ -427,7 +431,7 @@ class Registration(ServiceBase):
             )
             return Done(summaries.drawn(method, seed, listing), {"order": list(numbers)})
 
-        return self._change(tournament_id, "draw", body, actor=actor)
+        return self.frame.change(tournament_id, "draw", body, actor=actor)
 
 
 #: the player details ``edit_player`` may change
@@ -458,8 +462,6 @@ def _rating_fixed(row: TournamentRow) -> str:
     """
     if row.system != System.KNOCKOUT.value:
         return ""
-    from crosstable.core.pairing.knockout_match import Decider, TieRule
-
     rule = str((row.regulations or {}).get("tie_rule") or "lower-rated")
     try:
         decider = TieRule.parse(rule).decider
@@ -473,7 +475,9 @@ def _rating_fixed(row: TournamentRow) -> str:
     )
 
 
-def _rating_order(tx: Tx) -> tuple[int, ...]:
+def rating_order(tx: Tx) -> tuple[int, ...]:
+    """The entries in the order a draw by rating gives them (a change of it clears
+    such a draw)."""
     entries = tx.session.scalars(
         select(EntryRow).where(EntryRow.tournament_id == tx.tournament_id)
     ).all()
@@ -522,7 +526,7 @@ def _before_start(row: TournamentRow, what: str, hint: str = "") -> None:
         )
 
 
-def _clear_draw(tx: Tx) -> bool:
+def clear_draw(tx: Tx) -> bool:
     """Registration changed after the draw: the starting numbers no longer hold."""
     if tx.tournament.draw_method is None:
         return False

@@ -12,7 +12,7 @@ import random as _random
 from crosstable.core.errors import RuleError
 from crosstable.core.model import Reason, System
 from crosstable.core.text import Message
-from crosstable.service.base import Done
+from crosstable.service.frame import Done
 from crosstable.service.loading import Loaded
 from crosstable.service.schedules import insert_schedule, round_robin_schedule
 from crosstable.service.unit import Tx

@@ -25,7 +25,7 @@ from crosstable.core.errors import RuleError
 from crosstable.core.model import System
 from crosstable.core.schedule.scheveningen import scheveningen
 from crosstable.core.text import Message
-from crosstable.service.base import Done
+from crosstable.service.frame import Done
 from crosstable.service.loading import Loaded
 from crosstable.service.round_robin import RoundRobinRules
 from crosstable.service.schedules import insert_schedule

@@ -34,9 +34,9 @@ from crosstable.core.model import LotsMethod, System
 from crosstable.core.scoring import PointSystem
 from crosstable.core.text import Message
 from crosstable.core.tiebreaks import default_tiebreaks
-from crosstable.service.base import Change, Done, ServiceBase
 from crosstable.service.bus import Notification
 from crosstable.service.errors import ConflictError, NotFoundError
+from crosstable.service.frame import Change, ChangeFrame, Done
 from crosstable.service.history import append_information
 from crosstable.service.loading import settings_columns, settings_of
 from crosstable.service.lots import TIES_SEED
@@ -70,12 +70,15 @@ from crosstable.store.models import EntryRow, TournamentRow
 # -- the use cases -----------------------------------------------------------------------
 
 
-class StagePlay(ServiceBase):
+class StagePlay:
     """Use cases of a group stage + knockout event."""
+
+    def __init__(self, frame: ChangeFrame) -> None:
+        self.frame = frame
 
     def stage_of(self, tournament_id: int) -> StageView | None:
         """The event a group or knockout belongs to (None: not part of one)."""
-        with self.store.reading() as session:
+        with self.frame.store.reading() as session:
             row = session.get(TournamentRow, tournament_id)
             if row is None:
                 raise NotFoundError(
@@ -107,7 +110,7 @@ class StagePlay(ServiceBase):
             raise RuleError("a tournament is named twice among the groups")
         if len(ids) < 2:
             raise RuleError("a group stage has at least two groups")
-        with self.store.reading() as session:
+        with self.frame.store.reading() as session:
             rows = []
             for tid in ids:
                 row = session.get(TournamentRow, tid)
@@ -150,7 +153,7 @@ class StagePlay(ServiceBase):
                 tie_rule=tie_rule,
                 third_place=third_place,
             )
-            self._change(tid, "regulations", _linking(details | linked), actor=actor)
+            self.frame.change(tid, "regulations", _linking(details | linked), actor=actor)
         found = self.stage_of(ids[0])
         assert found is not None
         return found
@@ -169,7 +172,7 @@ class StagePlay(ServiceBase):
         it an unbroken tie there is refused. The answer is the knockout's
         ``knockout-stage`` event; its data lists the qualifiers (seed, group, place,
         the group's entry number) and the bracket's lines. It runs in the frame of every
-        change (:meth:`ServiceBase._creating`: one transaction, announced to every
+        change (:meth:`ChangeFrame.creating`: one transaction, announced to every
         process after the commit); the same ``idempotency_key`` again answers the first
         answer (a form sent twice), with another request it is a conflict.
         """
@@ -186,7 +189,7 @@ class StagePlay(ServiceBase):
             rows = members(session, event, lock=True)  # every tournament of it, in id order
             view = stage_view(session, asked, rows)
             if idempotency_key is not None and view.knockout is not None:
-                prior = self._prior(session, view.knockout.id, idempotency_key, request)
+                prior = self.frame.prior(session, view.knockout.id, idempotency_key, request)
                 if prior is not None:
                     return prior, []
             if view.knockout_filled:
@@ -214,7 +217,7 @@ class StagePlay(ServiceBase):
                         name=row.name,
                     )
             tx = Tx(session, row)
-            tx.random = self.random
+            tx.random = self.frame.random
             for q in found:
                 e = q.entry
                 tx.insert(
@@ -266,7 +269,7 @@ class StagePlay(ServiceBase):
             }
             if idempotency_key is not None:
                 data["request"] = request
-            change, note = self._append(tx, KIND, summary, data, actor, idempotency_key)
+            change, note = self.frame.append(tx, KIND, summary, data, actor, idempotency_key)
             notes.append(note)
             for member in view.groups:
                 group = next(r for r in rows if r.id == member.id)
@@ -290,7 +293,7 @@ class StagePlay(ServiceBase):
                 notes.append(self._inform(session, group, text, {"knockout": row.id}, actor))
             return change, notes
 
-        return self._creating(body)
+        return self.frame.creating(body)
 
     def _new_knockout(
         self, session: Session, group: TournamentRow, view: StageView, actor: str
@@ -327,7 +330,7 @@ class StagePlay(ServiceBase):
             start_date=group.start_date,
             end_date=group.end_date,
             regulations=details,
-            created_at=self._now(),
+            created_at=self.frame.now(),
             revision=0,
             **settings_columns(settings),
         )
@@ -347,7 +350,7 @@ class StagePlay(ServiceBase):
             event=view.name,
             groups=Message.joined(", ", [g.letter for g in view.groups]),
         )
-        _change, note = self._append(tx, "create", summary, {"event": view.event}, actor, None)
+        _change, note = self.frame.append(tx, "create", summary, {"event": view.event}, actor, None)
         return row, note
 
     def _inform(
@@ -355,9 +358,9 @@ class StagePlay(ServiceBase):
     ) -> Notification:
         """An informational event (no row changes: undo and revert pass over it)."""
         seq = append_information(
-            session, row, at=self._now(), actor=actor, kind=KIND, summary=summary, data=data
+            session, row, at=self.frame.now(), actor=actor, kind=KIND, summary=summary, data=data
         )
-        return Notification(row.id, seq, KIND, summary, origin=self.bus.origin)
+        return Notification(row.id, seq, KIND, summary, origin=self.frame.bus.origin)
 
 
 def _linking(details: dict[str, str]) -> Callable[[Tx], Done]:

@@ -25,8 +25,12 @@ from functools import cache
 from typing import Protocol
 
 from crosstable.core.model import System
-from crosstable.service.base import Done
+from crosstable.service.frame import Done
+from crosstable.service.knockout.rules import KnockoutRules
 from crosstable.service.loading import Loaded
+from crosstable.service.round_robin import RoundRobinRules
+from crosstable.service.scheveningen import ScheveningenRules
+from crosstable.service.swiss.rules import SwissRules
 from crosstable.service.unit import Tx
 from crosstable.store.models import EntryRow, TournamentRow
 
@@ -73,12 +77,7 @@ def rules_of(system: System | str | TournamentRow) -> SystemRules:
 
 @cache
 def _registry() -> dict[System, SystemRules]:
-    """Every system's rules (imported on first use: the systems' modules import the frame)."""
-    from crosstable.service.knockout.rules import KnockoutRules
-    from crosstable.service.round_robin import RoundRobinRules
-    from crosstable.service.scheveningen import ScheveningenRules
-    from crosstable.service.swiss.rules import SwissRules
-
+    """Every system's rules, by system (made once)."""
     found: list[SystemRules] = [
         RoundRobinRules(),
         ScheveningenRules(),

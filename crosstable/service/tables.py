@@ -43,7 +43,7 @@ from crosstable.service.crosstable import Crosstable, build_crosstable
 from crosstable.service.errors import NotFoundError
 from crosstable.service.live import env_bound, game_changes
 from crosstable.service.loading import Loaded, result_label, result_of
-from crosstable.service.queries import TournamentView, tournament_view
+from crosstable.service.views import TournamentView, tournament_view
 from crosstable.store import Store
 from crosstable.store.models import EventRow, TournamentRow
 

@@ -16,15 +16,20 @@ from __future__ import annotations
 from typing import Any
 
 from crosstable.core.errors import RuleError
-from crosstable.service.base import Change
 from crosstable.service.eligibility import check_venue_kind_change
+from crosstable.service.frame import Change, ChangeFrame
 from crosstable.service.lots import TIES_SEED, check_ties_setting, ties_by_lots
 from crosstable.service.registration import Registration, Regulations
 from crosstable.store.models import TournamentRow
 
 
-class TieLots(Registration):
-    """The checks of the ``ties`` detail in the regulations' use cases."""
+class TieLots:
+    """The checks of the ``ties`` detail around the regulations' use cases of
+    ``registration`` (each checks, then calls the use case it wraps)."""
+
+    def __init__(self, frame: ChangeFrame, registration: Registration) -> None:
+        self.frame = frame
+        self.registration = registration
 
     def create_tournament(
         self, regulations: Regulations, *, players: Any = (), actor: str = ""
@@ -35,7 +40,7 @@ class TieLots(Registration):
                 "the seed of the lots for ties is drawn by the computer when the final places "
                 "are fixed; it is not given by hand"
             )
-        return super().create_tournament(regulations, players=players, actor=actor)
+        return self.registration.create_tournament(regulations, players=players, actor=actor)
 
     def edit_regulations(
         self,
@@ -46,7 +51,7 @@ class TieLots(Registration):
         **values: Any,
     ) -> Change:
         if "details" in values or "detail_changes" in values:
-            with self.store.reading() as session:
+            with self.frame.store.reading() as session:
                 row = session.get(TournamentRow, tournament_id)
                 current = dict(row.regulations or {}) if row is not None else {}
                 started = row is not None and row.status != "registration"
@@ -71,6 +76,6 @@ class TieLots(Registration):
                     "ties after the tie-breaks (shared or lots) were published before round 1 "
                     "and are locked; give a reason to override it"
                 )
-        return super().edit_regulations(
+        return self.registration.edit_regulations(
             tournament_id, actor=actor, override_reason=override_reason, **values
         )

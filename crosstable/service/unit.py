@@ -10,13 +10,14 @@ revert need. Rows are named by their key within the tournament (``{"round": 2,
 
 from __future__ import annotations
 
+import json
 from random import Random
 from typing import Any
 
 from sqlalchemy.orm import Session
 
 from crosstable.core.errors import CrosstableError
-from crosstable.store.models import MODELS, Base, TournamentRow
+from crosstable.store.models import MODELS, Base, EventRow, TournamentRow
 
 Change = dict[str, Any]
 
@@ -157,3 +158,21 @@ def _describe(table: str, key: dict[str, Any]) -> str:
     if not key:
         return table
     return table + " " + ", ".join(f"{name} {value}" for name, value in key.items())
+
+
+#: a row of a tournament: (table, its key as sorted JSON)
+Spot = tuple[str, str]
+
+
+def replayed_rows(events: list[EventRow]) -> dict[Spot, dict[str, Any]]:
+    """Every row of the tournament as the history ``events`` (oldest first, from the
+    creation) leaves it: the replay that :meth:`History.verify` checks the rows with."""
+    state: dict[Spot, dict[str, Any]] = {}
+    for event in events:
+        for change in event.changes:
+            spot = (change["table"], json.dumps(change["key"], sort_keys=True))
+            if change["after"] is None:
+                state.pop(spot, None)
+            else:
+                state[spot] = state.get(spot, {}) | change["after"]
+    return state

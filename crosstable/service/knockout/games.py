@@ -18,7 +18,7 @@ from crosstable.core.pairing.knockout import (
 )
 from crosstable.core.system_settings import KnockoutSettings
 from crosstable.core.text import Message
-from crosstable.service.base import Done
+from crosstable.service.frame import Done
 from crosstable.service.knockout.replay import (
     Due,
     check_knockout,

@@ -11,8 +11,8 @@ from crosstable.core.pairing.knockout import (
     Knockout,
 )
 from crosstable.core.text import Message
-from crosstable.service.base import Change, Done, ServiceBase
 from crosstable.service.errors import NotFoundError
+from crosstable.service.frame import Change, ChangeFrame, Done
 from crosstable.service.knockout.games import insert_games
 from crosstable.service.knockout.replay import (
     Due,
@@ -32,8 +32,11 @@ from crosstable.store.models import EntryRow, TournamentRow
 # -- use cases ---------------------------------------------------------------------------
 
 
-class KnockoutPlay(ServiceBase):
+class KnockoutPlay:
     """Use cases of a knockout: pair the next games and rounds of the bracket."""
+
+    def __init__(self, frame: ChangeFrame) -> None:
+        self.frame = frame
 
     def pair_next_round(self, tournament_id: int, *, actor: str = "") -> Change:
         """Continue the knockout: add the tie-break games now due, or — when every match
@@ -68,18 +71,18 @@ class KnockoutPlay(ServiceBase):
                 raise RuleError(waiting)
             return _pair_round(tx, state, removed)
 
-        return self._change(tournament_id, KIND, body, actor=actor)
+        return self.frame.change(tournament_id, KIND, body, actor=actor)
 
     def knockout_state(self, tournament_id: int) -> Knockout:
         """The engine's state, replayed from the stored games (RuleError when they
         disagree with the bracket, saying what to do)."""
-        with self.store.reading() as session:
+        with self.frame.store.reading() as session:
             return _read(session, tournament_id).checked().knockout
 
     def bracket(self, tournament_id: int) -> BracketView:
         """The bracket for screens and the command line, typed (its ``as_json()`` is
         :meth:`bracket_view`)."""
-        with self.store.reading() as session:
+        with self.frame.store.reading() as session:
             state = _read(session, tournament_id)
             row = session.get(TournamentRow, tournament_id)
             assert row is not None

@@ -6,7 +6,7 @@ import random as _random
 
 from crosstable.core.errors import RuleError
 from crosstable.core.model import System
-from crosstable.service.base import Done
+from crosstable.service.frame import Done
 from crosstable.service.knockout.games import (
     check_knockout_correction,
     knockout_places,
@@ -15,6 +15,7 @@ from crosstable.service.knockout.games import (
 )
 from crosstable.service.loading import Loaded
 from crosstable.service.round_robin import withdraw_from_games
+from crosstable.service.stage_view import check_stage_start
 from crosstable.service.unit import Tx
 from crosstable.store.models import EntryRow
 
@@ -36,8 +37,6 @@ class KnockoutRules:
             )
 
     def start(self, tx: Tx, loaded: Loaded, random: _random.Random | None = None) -> Done:
-        from crosstable.service.stage_view import check_stage_start
-
         check_stage_start(tx.session, tx.tournament, loaded)  # a group stage's knockout
         return start_knockout(tx, loaded, random=random)
 

@@ -11,7 +11,7 @@ from crosstable.core.pairing.dutch import (
 )
 from crosstable.core.system_settings import SwissSettings
 from crosstable.core.text import Message
-from crosstable.service.base import Done
+from crosstable.service.frame import Done
 from crosstable.service.loading import Loaded
 from crosstable.service.swiss.settings import max_rounds
 from crosstable.service.unit import Tx

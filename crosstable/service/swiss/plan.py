@@ -19,6 +19,7 @@ from crosstable.core.pairing.dutch import (
     pair_round,
     request_for,
 )
+from crosstable.core.pairing.dutch.acceleration import baku
 from crosstable.core.pairing.dutch.players import bye_eligible
 from crosstable.core.text import Message
 from crosstable.service.loading import Loaded
@@ -140,8 +141,6 @@ def plan_round(loaded: Loaded) -> Plan:
     absent = {start: "withdrawn" for start in withdrawn} | entered
     accelerations: dict[int, list[Fraction]] | None = None
     if settings.baku:
-        from crosstable.core.pairing.dutch.acceleration import baku
-
         accelerations = baku(len(tournament.players), planned)
     request = request_for(
         tournament,

@@ -10,8 +10,8 @@ from crosstable.core.pairing.dutch import (
     next_round,
 )
 from crosstable.core.text import Message
-from crosstable.service.base import Change, Done, ServiceBase, Unchanged, replayed_change
 from crosstable.service.errors import NotFoundError
+from crosstable.service.frame import Change, ChangeFrame, Done, Unchanged, replayed_change
 from crosstable.service.loading import Loaded
 from crosstable.service.swiss.plan import (
     Board,
@@ -23,17 +23,20 @@ from crosstable.service.swiss.plan import (
 )
 from crosstable.service.swiss.settings import BYE_KINDS
 from crosstable.service.unit import Tx
-from crosstable.store.models import ByeRow, EntryRow, GameRow, RoundRow
+from crosstable.store.models import ByeRow, EntryRow, EventRow, GameRow, RoundRow, TournamentRow
 
 # -- the use cases ---------------------------------------------------------------------------
 
 
-class SwissPlay(ServiceBase):
+class SwissPlay:
     """Use cases of a Swiss tournament: propose and publish each round's pairing."""
+
+    def __init__(self, frame: ChangeFrame) -> None:
+        self.frame = frame
 
     def propose_round(self, tournament_id: int) -> RoundProposal:
         """The Dutch system's pairing of the next round (nothing is changed)."""
-        with self.store.reading() as session:
+        with self.frame.store.reading() as session:
             loaded = Loaded(session, _tournament_row(session, tournament_id))
             return plan_round(loaded).proposal()
 
@@ -48,7 +51,7 @@ class SwissPlay(ServiceBase):
         """Check an organiser's pairing of the next round without publishing it: a
         RuleError when it breaks the rules, else how it differs from the Dutch system's."""
         wanted = _boards(boards)
-        with self.store.reading() as session:
+        with self.frame.store.reading() as session:
             loaded = Loaded(session, _tournament_row(session, tournament_id))
             return review(plan_round(loaded), wanted, bye, allow_rematch)
 
@@ -133,7 +136,7 @@ class SwissPlay(ServiceBase):
             }
             return Done(summary, data)
 
-        return self._change(
+        return self.frame.change(
             tournament_id,
             "pairing",
             body,
@@ -147,9 +150,7 @@ class SwissPlay(ServiceBase):
         client that lost the answer can tell that its request went through."""
         from sqlalchemy import select
 
-        from crosstable.store.models import EventRow
-
-        with self.store.reading() as session:
+        with self.frame.store.reading() as session:
             _tournament_row(session, tournament_id)
             event = session.scalars(
                 select(EventRow).where(
@@ -217,7 +218,7 @@ class SwissPlay(ServiceBase):
             tx.flush()
             return Done(where, _bye_data(start, round_number, code))
 
-        return self._change(tournament_id, "bye", body, actor=actor)
+        return self.frame.change(tournament_id, "bye", body, actor=actor)
 
     def cancel_bye(
         self, tournament_id: int, start: int, round_number: int, *, actor: str = ""
@@ -259,7 +260,7 @@ class SwissPlay(ServiceBase):
                 _bye_data(start, round_number, None),
             )
 
-        return self._change(tournament_id, "bye-cancel", body, actor=actor)
+        return self.frame.change(tournament_id, "bye-cancel", body, actor=actor)
 
 
 def paired_summary(number: int, boards: int) -> Message:
@@ -310,8 +311,6 @@ def _boards(boards: list[Board] | tuple[Board, ...]) -> tuple[Board, ...]:
 
 
 def _tournament_row(session: Any, tournament_id: int) -> Any:
-    from crosstable.store.models import TournamentRow
-
     row = session.get(TournamentRow, tournament_id)
     if row is None:
         raise NotFoundError(

@@ -6,7 +6,7 @@ import random as _random
 
 from crosstable.core.errors import RuleError
 from crosstable.core.model import System
-from crosstable.service.base import Done
+from crosstable.service.frame import Done
 from crosstable.service.loading import Loaded
 from crosstable.service.swiss.games import check_swiss_finished, start_swiss, withdraw_swiss
 from crosstable.service.unit import Tx

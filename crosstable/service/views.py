@@ -1,0 +1,152 @@
+"""What a screen shows of a tournament: its players, games and byes, read once.
+
+:func:`tournament_view` makes the view of a loaded tournament; the service's reads
+(:mod:`crosstable.service.queries`) and its read model (:mod:`crosstable.service.tables`)
+answer with it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Any
+
+from crosstable.core import battle
+from crosstable.service.loading import Loaded, result_label
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentSummary:
+    id: int
+    name: str
+    status: str
+    system: str
+    players: int
+    revision: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    number: int
+    start: int | None
+    name: str
+    rating: int | None
+    title: str
+    federation: str
+    withdrawn_from: int | None
+    place: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class GameView:
+    round: int
+    board: int
+    white: int | None  # starting numbers
+    black: int | None
+    white_name: str
+    black_name: str
+    result: str | None  # "1-0", "½-½", "+-"…; None: no result yet
+    white_report: str | None
+    black_report: str | None
+    version: int
+
+    @property
+    def disputed(self) -> bool:
+        return (
+            self.result is None
+            and self.white_report is not None
+            and self.black_report is not None
+            and self.white_report != self.black_report
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ByeRequest:
+    """A bye of a paired round or one asked for ahead (TRF letters)."""
+
+    round: int
+    start: int
+    name: str
+    kind: str  # "U", "H", "F", "Z"
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentView:
+    id: int
+    name: str
+    status: str
+    revision: int
+    settings: dict[str, Any]
+    players: tuple[PlayerView, ...]
+    games: tuple[GameView, ...]
+    free_rounds: tuple[tuple[int, int], ...]  # (round, starting number)
+    rounds: int
+
+
+def tournament_view(loaded: Loaded) -> TournamentView:
+    """The screen view of a loaded tournament."""
+    row = loaded.row
+    entries = loaded.by_number
+
+    def start(number: int) -> int | None:
+        return entries[number].start
+
+    games = tuple(
+        GameView(
+            round=g.round,
+            board=g.board,
+            white=start(g.white),
+            black=start(g.black),
+            white_name=entries[g.white].name,
+            black_name=entries[g.black].name,
+            result=None if g.result is None else result_label(g.result),
+            white_report=None if g.white_report is None else result_label(g.white_report),
+            black_report=None if g.black_report is None else result_label(g.black_report),
+            version=g.version,
+        )
+        for g in loaded.games
+    )
+    players = tuple(
+        PlayerView(
+            e.number, e.start, e.name, e.rating, e.title, e.federation, e.withdrawn_from, e.place
+        )
+        for e in sorted(loaded.entries, key=lambda e: (e.start is None, e.start or 0, e.number))
+    )
+    settings = {
+        "system": row.system,
+        "cycles": row.cycles,
+        "point_system": row.point_system,
+        "bye_points": row.bye_points,
+        "tiebreaks": [c for c in row.tiebreaks.split(",") if c],
+        "withdrawal_rule": row.withdrawal_rule,
+        "rules": row.rules_edition,
+        "time_control": row.time_control,
+        "start_date": row.start_date,
+        "end_date": row.end_date,
+        "regulations": published_regulations(row.regulations, row.status),
+        "draw_method": row.draw_method,
+        "draw_seed": row.draw_seed,
+    }
+    free = tuple((b.round, start(b.player) or 0) for b in loaded.byes)
+    return TournamentView(
+        id=row.id,
+        name=row.name,
+        status=row.status,
+        revision=row.revision,
+        settings=settings,
+        players=players,
+        games=games,
+        free_rounds=free,
+        rounds=len(loaded.rounds),
+    )
+
+
+def published_regulations(details: dict[str, Any] | None, status: str) -> dict[str, Any]:
+    """The regulations' details as anyone may read them: a battle-chess tournament's seed
+    of the colours is its SHA-256 (``sha256:…``) until the tournament is finished, so
+    nobody can work out the colours of games still to come."""
+    shown = dict(details or {})
+    seed = shown.get(battle.SEED)
+    if battle.is_battle(shown) and status != "finished" and seed not in (None, ""):
+        shown[battle.SEED] = "sha256:" + hashlib.sha256(str(seed).encode()).hexdigest()
+    return shown
