@@ -1,8 +1,8 @@
-"""An administrator's approval of a master's regulations, and what withdraws it (R-OR-2).
+"""An administrator's approval of a master's regulations, and what withdraws it.
 
 A master's tournament waits for an administrator's approval before it starts
 (:class:`crosstable.service.accounts.Accounts` keeps it in ``tournament_access``).
-Issue 13 item 3: any change of approved regulations — tie-breaks, time control,
+Any change of approved regulations — tie-breaks, time control,
 dates, anything the regulations say — withdraws the approval until an
 administrator gives it again. The withdrawal is part of the change that causes
 it (same transaction, same event: its summary says so and its data keeps

@@ -1,4 +1,4 @@
-"""Battle chess (R-RR-9, R-SE-9; issue 12 item 1): colours drawn per round, set-up timeouts.
+"""Battle chess: colours drawn per round, set-up timeouts.
 
 A tournament is battle chess when its regulations' details say ``variant:
 battle`` (docs/battle.md). Then:
@@ -15,7 +15,7 @@ battle`` (docs/battle.md). Then:
   (:meth:`BattleChess.draw_colours`, only for the next round not yet drawn);
 * a result (and a forfeit, and a player's report) of a game whose colours are not
   drawn yet is refused: who had White is not known;
-* a set-up timeout (R-SE-9) is recorded with :meth:`BattleChess.record_setup_timeout`:
+* a set-up timeout is recorded with :meth:`BattleChess.record_setup_timeout`:
   nobody finished setting up → a draw; only one did → that player wins. It is
   stored as TRF's result of a game shorter than one move (``W``/``D``/``L``) with the
   reason ``setup-timeout``.
@@ -490,7 +490,7 @@ class BattleChess:
         idempotency_key: str | None = None,
         expected_version: int | None = None,
     ) -> Change:
-        """R-SE-9: ``finished`` is who set up the pieces in time — ``none`` (a draw),
+        """``finished`` is who set up the pieces in time — ``none`` (a draw),
         ``white`` or ``black`` (that player wins)."""
         value = rules.setup_timeout_result(finished)
         return self.results.record_result(

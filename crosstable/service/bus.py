@@ -495,7 +495,7 @@ class PostgresListener:
 
         A poll reads the events added since the one before (by their ids: the primary
         key, so its cost is that of the changes since, not of the tournaments in the
-        database; issue 17 item 3), and the ids it skipped that have come since.
+        database), and the ids it skipped that have come since.
         """
         if self._last_id is None:  # the first poll: everything so far counts as heard
             recent = [int(row[0]) for row in connection.execute(POLL_FIRST, (HOLES_MOST,))]

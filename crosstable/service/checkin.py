@@ -1,4 +1,4 @@
-"""The hall's check-in (issue 16.5; docs/hall.md): players confirm they are present
+"""The hall's check-in (docs/hall.md): players confirm they are present
 before a round, and the arbiter deals with those who are not.
 
 A check-in is a row of ``checkins`` (round, player), written in an event of its own
@@ -17,7 +17,7 @@ as the rules allow:
   enters it; C.07 16: a zero-point bye is a voluntary unplayed round);
 * a round robin or a Scheveningen — the pairings are fixed in advance and a round
   cannot leave a player out: the absent player's game is scored as a forfeit (the
-  opponent present wins ``+``/``−``; both absent ``−``/``−``; R-RR-14), as
+  opponent present wins ``+``/``−``; both absent ``−``/``−``), as
   :meth:`Play.mark_forfeit` scores it;
 * a knockout — nothing in one go: a forfeit there decides a match, so the arbiter
   scores it game by game on the round page.

@@ -1,10 +1,10 @@
 """A round robin's crosstable as the pages, sheets and PDFs show it, computed from the
-tournament (R-RR-15).
+tournament.
 
 :func:`build_crosstable` makes seed 000's "турнирная таблица": one row per player
 by starting number, one column per opponent (the head-to-head result is read at
 the crossing), then points, the tie-breaks of the regulations (provisional while
-games are missing, R-RR-12) and the place. Everything is computed, nothing is
+games are missing) and the place. Everything is computed, nothing is
 typed in: the organiser never adds up. The service keeps the table of each
 tournament's current revision (:mod:`crosstable.service.tables`); the web layer
 only shows it.
@@ -79,7 +79,7 @@ class PlayerLine:
     free_rounds: tuple[int, ...] = ()
     #: one entry per starting number 1…N: the crossing with that opponent (None: oneself)
     grid: tuple[GridCell | None, ...] = ()
-    #: the place as the tables write it: "2–7" when six players share 2nd place (issue 15.9)
+    #: the place as the tables write it: "2–7" when six players share 2nd place
     place: str = ""
     #: games played over the board (forfeits and byes are not games played)
     played: int = 0
@@ -138,7 +138,7 @@ def place_texts(ranks: dict[int, int | None]) -> dict[int, str]:
 
 
 def _standings(tournament: Tournament, final: bool) -> Any:
-    """The standings core (issue 3)."""
+    """The standings core."""
     return compute_standings(tournament, final=final)
 
 
@@ -180,7 +180,7 @@ def build_crosstable(view: TournamentView, tournament: Tournament) -> Crosstable
                 continue
             text = CELL.get(entry.outcome, "")
             if text and (entry.round, player.start) in setup:
-                text += SETUP_MARK  # a battle-chess set-up timeout (R-SE-9): its own mark
+                text += SETUP_MARK  # a battle-chess set-up timeout: its own mark
             cells.setdefault(entry.opponent, []).append(Cell(text, entry.round, entry.colour.value))
         row, values = rows.get(player.start, (None, ()))
         lines.append(

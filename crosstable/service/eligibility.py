@@ -1,11 +1,11 @@
-"""Eligibility from what the site knows (R-OR-2, R-X-2; issue 12 item 3).
+"""Eligibility from what the site knows.
 
 A player's *playing record* is counted from the site's own tournaments:
 
 * **games**: the games of the entries linked to the account that were played over
   the board — a win, a draw or a loss at the board; forfeits, byes, games decided
   by a no-show or by the battle-chess set-up time are not games played (the same
-  reading as R-SE-6's "played a game", :func:`played_over_the_board`);
+  reading as the portal's "played a game", :func:`played_over_the_board`);
 * **online tournaments**: finished tournaments of the online kind the account
   played in (an entry linked to it). A tournament is *online* or *over the board*
   by its regulations' ``venue_kind`` (``online`` or ``otb``; default ``online``).
@@ -37,10 +37,10 @@ from crosstable.store.models import EntryRow, GameRow, TournamentRow
 #: the regulations' detail that says where the games are played
 VENUE_KIND = "venue_kind"
 VENUE_KINDS = ("online", "otb")
-#: R-X-2: an over-the-board event starts with at least this many eligible players
+#: an over-the-board event starts with at least this many eligible players
 OTB_MINIMUM = 10
-#: the details that make the quads of one event one event (R-RR-17's quads; issue 12
-#: item 3): the event's key, the same in each quad, and the quad's number (1 the strongest)
+#: the details that make the quads of one event one event: the event's key, the same
+#: in each quad, and the quad's number (1 the strongest)
 QUADS_EVENT = "quads_event"
 QUAD = "quad"
 
@@ -59,7 +59,7 @@ def quads_of_event(session: Session, row: TournamentRow) -> list[TournamentRow]:
     return list(session.scalars(query.order_by(TournamentRow.id))) or [row]
 
 
-#: R-X-2 (seed 002): the rules an over-the-board event applies when it sets none
+#: seed 002's rules: the rules an over-the-board event applies when it sets none
 OTB_RULES: dict[str, int] = {"min_rated_games": 20, "min_online_tournaments": 1}
 #: results at the board (each side's TRF code): 1, = and 0
 _AT_THE_BOARD = frozenset("10=")
@@ -85,8 +85,8 @@ def check_venue_kind_change(
     current: Mapping[str, Any] | None, new: Mapping[str, Any] | None, *, started: bool
 ) -> None:
     """Refuse a change of the kind of event once the tournament has started: the start
-    checked the players against it (R-X-2), and an over-the-board event's winner
-    becomes a master (R-OR-1)."""
+    checked the players against it, and an over-the-board event's winner
+    becomes a master."""
     if started and venue_kind(new) != venue_kind(current):
         raise RuleError(
             "the kind of event (online or over the board) cannot change after the start: "
@@ -190,7 +190,7 @@ def playing_record(session: Session, user: UserRow) -> PlayingRecord:
 def rules_of(
     eligibility: Mapping[str, Any] | None, details: Mapping[str, Any] | None
 ) -> dict[str, int]:
-    """The tournament's counted rules: its own, or R-X-2's for an over-the-board event."""
+    """The tournament's counted rules: its own, or seed 002's for an over-the-board event."""
     rules = {
         key: int((eligibility or {}).get(key) or 0)
         for key in ("min_rated_games", "min_online_tournaments")

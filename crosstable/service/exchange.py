@@ -50,7 +50,7 @@ _SECTIONS: tuple[tuple[str, type[Base]], ...] = (
     ("rounds", RoundRow),
     ("games", GameRow),
     ("byes", ByeRow),
-    ("checkins", CheckinRow),  # the hall's check-in (issue 16.5); older documents: none
+    ("checkins", CheckinRow),  # the hall's check-in; older documents: none
 )
 _EVENT_FIELDS = ("seq", "at", "actor", "kind", "summary", "changes", "data", "idempotency_key")
 
@@ -100,7 +100,7 @@ class Exchange:
     def import_json(self, document: Any, *, source: str = "<input>") -> int:
         """A tournament from :meth:`export_json`'s document; returns its new id."""
         _check_document(document, source)
-        if "checkins" not in document:  # written before the hall's check-in (issue 16.5)
+        if "checkins" not in document:  # written before the hall's check-in
             document = {**document, "checkins": []}
         _check_ratings(  # before the history is checked against the rows: name the value
             (

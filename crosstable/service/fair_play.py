@@ -1,4 +1,4 @@
-"""Fair play and the administrators' acts on accounts (R-SE-8, R-OR-1, R-OR-2; issue 12).
+"""Fair play and the administrators' acts on accounts.
 
 Seed 002: "players using computer programs cannot take part". The ban is site-wide
 and always on (no tournament setting turns it off): a flagged account cannot
@@ -121,7 +121,7 @@ def series_places(session: Session, user_id: int) -> set[tuple[int, int]]:
     A series registers its players by name (their registrations keep the account), and
     a group's entry *n* is the group's *n*-th registration (``SeriesGroupRow.players``),
     so the group tournaments' entries are not linked to accounts; flagging the account
-    must still ask about them (R-SE-8)."""
+    must still ask about them."""
     # only the editions under way have groups being played (and an index to read them by)
     running = select(SeriesEditionRow.id).where(SeriesEditionRow.state == "running")
     keys = {

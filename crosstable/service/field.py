@@ -1,4 +1,4 @@
-"""How large a tournament may be, per pairing system (issue 13.10).
+"""How large a tournament may be, per pairing system.
 
 Every way in — the wizard, ``POST /api/v1/tournaments``, ``crosstable new`` with
 ``player add``, self-registration — is checked against these caps before any work
@@ -38,8 +38,8 @@ MAX_EVENT_PLAYERS = 1000
 
 
 def check_field(system: System, players: int, *, cycles: int = 1) -> None:
-    """RuleError if ``players`` are more than a ``system`` tournament may have (R-RR-1:
-    any field, within what the server carries; issue 13.10). Each system's rules hold
+    """RuleError if ``players`` are more than a ``system`` tournament may have (
+    any field, within what the server carries). Each system's rules hold
     its caps (:meth:`crosstable.service.systems.SystemRules.check_field`)."""
     rules_of(system).check_field(players, cycles)
 

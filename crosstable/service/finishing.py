@@ -1,8 +1,8 @@
-"""The finish: the final places, fixed by the organiser or by the last result (R-RR-12).
+"""The finish: the final places, fixed by the organiser or by the last result.
 
 Seeds 000 and 002: the tournament ends with its last game, and the places are
 distributed then. So a result that completes the tournament finishes it in the
-same change (issue 15 item 7): the result's event also fixes the places and sets
+same change: the result's event also fixes the places and sets
 the status to finished (its data says ``"finished": "auto"``, its summary says so),
 and undoing that result reopens the tournament as an ordinary undo. "Complete"
 is, per system:
@@ -92,7 +92,7 @@ def final_standing(tx: Tx, loaded: Loaded) -> dict[int, int]:
 
 def lots_for_ties(tx: Tx, loaded: Loaded) -> dict[int, int]:
     """The final places when a tie is left after the whole list and the regulations ask
-    for lots (R-RR-10): the seed is drawn once (the service's random source), recorded in
+    for lots: the seed is drawn once (the service's random source), recorded in
     the regulations as a change of this same event (undo takes it back; the history,
     replayed, gives the same places) and the standings are ranked with it."""
     row = loaded.row
@@ -111,7 +111,7 @@ def fix_places(tx: Tx, loaded: Loaded, places: dict[int, int]) -> str:
     tx.update(loaded.row, status="finished")
     said = Message("places are final; first: {winners}", winners=winners(loaded))
     seed = ties_lots_seed(loaded.row.regulations)
-    if seed is not None:  # R-RR-10: the history says the ties were drawn, and with what
+    if seed is not None:  # the history says the ties were drawn, and with what
         said = Message(
             "{places}; ties after the tie-breaks: lots drawn, seed {seed}", places=said, seed=seed
         )

@@ -1,5 +1,5 @@
 """From what the organiser chooses to the regulations: one function for the web
-wizard, the JSON API and ``crosstable new`` (issue 14.2).
+wizard, the JSON API and ``crosstable new``.
 
 The wizard offers *formats* (a double round robin, quads, a group stage…), the
 command line a *system* with options; both end in the same pairing system and the

@@ -30,7 +30,7 @@ from crosstable.service.unit import Tx
 from crosstable.store import Store
 from crosstable.store.models import EventRow, LiveStandingsRow, TournamentRow
 
-#: the key of an event's data that keeps its summary's template and values (issue 14.4)
+#: the key of an event's data that keeps its summary's template and values
 SUMMARY_MESSAGE = "summary_message"
 
 
@@ -98,7 +98,7 @@ def append_event(
     number: the one insert into the event log that every change goes through. A summary
     that is a :class:`~crosstable.core.text.Message` keeps its template and values in the
     event's data (:data:`SUMMARY_MESSAGE`), so the history shows it in the reader's
-    language (issue 14 item 4); the summary column keeps the English text."""
+    language; the summary column keeps the English text."""
     data = with_summary_message(data, summary)
     seq = row.revision + 1
     row.revision = seq
@@ -230,7 +230,7 @@ class ChangeFrame:
 
         In this order: a push publisher (web/push.py) publishes from this process's bus
         before the NOTIFY is queued, so a process that dies in between never announced
-        the change and the listeners' polling finds it (issue 17.1)."""
+        the change and the listeners' polling finds it."""
         self.bus.publish(notification)
         if self.store.dialect == "postgresql":
             notifier_for(self.store).send(notification)
@@ -273,7 +273,7 @@ class ChangeFrame:
     def refresh_standings(
         self, session: Session, row: TournamentRow, changes: list[dict[str, Any]] | None = None
     ) -> str | None:
-        """The one place where a change updates the live standings (R-RR-12); their
+        """The one place where a change updates the live standings; their
         JSON text."""
         table = self.live_tables.checkout(row.id)
 

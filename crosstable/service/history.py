@@ -4,7 +4,7 @@ The event log is append-only. Undoing appends an event that applies the undone
 event's row changes backwards; reverting to event *n* appends one event that
 brings every row to what it was right after *n* (undos and earlier reverts
 included, so a revert can itself be reverted). A revert records only the rows
-that differ between now and then (R-OR-4; issue 13 item 1: it used to take back
+that differ between now and then (it used to take back
 every later event's changes one by one, so reverting back and forth doubled the
 event each time): its size is bounded by the state it changes, never by the
 history. What is "undone" is read from the log, never stored by rewriting it.
@@ -344,7 +344,7 @@ def _check_reopening(
 ) -> dict[str, Any]:
     """``changes`` (applied in ``tx``) took a finished tournament back to running or
     registration: refused without a reason and a confirmation, saying what it takes
-    back (issue 13 item 2). What to record with the event (empty: not a reopening)."""
+    back. What to record with the event (empty: not a reopening)."""
     if was != "finished" or tx.tournament.status == "finished" or ordinary:
         return {}
     results = sum(

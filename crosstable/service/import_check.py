@@ -1,4 +1,4 @@
-"""The checks a whole-tournament JSON document passes before it is imported (issue 13 item 5).
+"""The checks a whole-tournament JSON document passes before it is imported.
 
 An import is either consistent or refused with the first inconsistency found:
 
@@ -143,7 +143,7 @@ _SECTIONS = {
     "rounds": "rounds",
     "games": "games",
     "byes": "byes",
-    "checkins": "checkins",  # the hall's check-in (issue 16.5)
+    "checkins": "checkins",  # the hall's check-in
 }
 
 

@@ -1,4 +1,4 @@
-"""Live standings after each change (R-RR-12): the only coupling to the standings core.
+"""Live standings after each change: the only coupling to the standings core.
 
 The body stored with the tournament (and sent with in-process notifications, as
 JSON text) is the standings core's JSON (the command line's shape):
@@ -31,7 +31,7 @@ from crosstable.core.standings.live import LiveStandings
 from crosstable.service.standings_text import StandingsText
 
 #: game columns whose change the live table can take in one step
-#: (and a game's moves, issue 16 item 4: they change no standing, only the row's version)
+#: (and a game's moves, they change no standing, only the row's version)
 _RESULT_COLUMNS = frozenset({"result", "reason", "white_report", "black_report", "moves"})
 
 
@@ -87,7 +87,7 @@ LIVE_TABLES_BYTES = 128 * 1024 * 1024
 
 
 def table_bytes(table: LiveTable) -> int:
-    """A live table's memory, estimated from its games (issue 17 item 3: measured with
+    """A live table's memory, estimated from its games (measured with
     tracemalloc in bench/bench_portal.py, 40 KB for a round robin of 8 players, 78 KB
     of 12, 188 KB of 20, 680 KB of 40: about 16 KB and 0.85 KB a game)."""
     return 16_000 + 900 * len(table.games)
@@ -104,7 +104,7 @@ class LiveTables:
     """The live tables a service keeps between changes (thread-safe), at most
     ``capacity`` of them and ``max_bytes`` (estimated, :func:`table_bytes`) in all: the
     tables used longest ago are let go first, and rebuilt from the database when a
-    change needs them again (issue 17 item 3: 10 000 running tournaments do not all
+    change needs them again (10 000 running tournaments do not all
     fit in every process)."""
 
     def __init__(self, capacity: int | None = None, max_bytes: int | None = None) -> None:

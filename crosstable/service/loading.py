@@ -67,7 +67,7 @@ def point_system_from_json(body: dict[str, Any]) -> PointSystem:
     return PointSystem(**values)
 
 
-#: the regulations detail saying whether forfeits count in tie-breaks (R-RR-14)
+#: the regulations detail saying whether forfeits count in tie-breaks
 FORFEITS_IN_TIEBREAKS = "forfeits_in_tiebreaks"
 _FORFEIT_VALUES = {"yes": True, "no": False}
 
@@ -101,7 +101,7 @@ def settings_of(row: TournamentRow) -> Settings:
         swap_last_rounds=row.swap_last_rounds,
         time_control=row.time_control,
         forfeits_in_tiebreaks=forfeits_in_tiebreaks(row.regulations),
-        lots_seed=ties_lots_seed(row.regulations),  # R-RR-10: drawn at the finish
+        lots_seed=ties_lots_seed(row.regulations),  # drawn at the finish
     )
 
 
@@ -375,8 +375,8 @@ def _settings_cached(row: TournamentRow) -> Settings:
             row.rounds_planned,
             row.swap_last_rounds,
             row.time_control,
-            forfeits_in_tiebreaks(row.regulations),  # a regulations detail (R-RR-14)
-            ties_lots_seed(row.regulations),  # R-RR-10
+            forfeits_in_tiebreaks(row.regulations),  # a regulations detail
+            ties_lots_seed(row.regulations),
         )
     )
     settings = _SETTINGS.get(key)

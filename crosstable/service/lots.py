@@ -1,5 +1,5 @@
-"""The drawing of lots: for starting numbers (R-RR-4: the one place that calls the lots
-core), and the regulations' lots for the ties left after the tie-break list (R-RR-10)."""
+"""The drawing of lots: for starting numbers (the one place that calls the lots
+core), and the regulations' lots for the ties left after the tie-break list."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ def draw_order(
     return tuple(int(key) for key in lots.draw.order)
 
 
-# -- lots as the last tie-break of a stored tournament (R-RR-10) ------------------------
+# -- lots as the last tie-break of a stored tournament ------------------------
 
 #: the regulations' detail that says what happens to players still equal after the whole
 #: tie-break list: ``shared`` (the default: they share a place) or ``lots``

@@ -1,4 +1,4 @@
-"""Masters and organisers (R-OR-1, R-X-1; seed 002 "Правила организации очных турниров").
+"""Masters and organisers (seed 002 "Правила организации очных турниров").
 
 * A **master** is any winner of a finished over-the-board event of the site (an
   entry linked to the account with the final place 1 in a finished tournament whose

@@ -1,4 +1,4 @@
-"""A game's moves (issue 16 item 4; docs/pgn.md): PGN given per game, per round or for
+"""A game's moves (docs/pgn.md): PGN given per game, per round or for
 the whole tournament, and the tournament's PGN.
 
 Every upload is read and checked first (:func:`crosstable.formats.pgn.read_games`:

@@ -69,7 +69,7 @@ class Play:
                 raise RuleError(
                     "the tournament has already started (it is {status})", status=row.status
                 )
-            check_start(tx.session, row)  # the portal's rules: R-SE-8, R-X-1, R-X-2
+            check_start(tx.session, row)  # the portal's rules (fair play)
             loaded = Loaded(tx.session, row)
             if not loaded.drawn:
                 raise RuleError("draw lots first: the starting numbers are not fixed")
@@ -241,7 +241,7 @@ class Play:
         actor: str = "",
         idempotency_key: str | None = None,
     ) -> Change:
-        """A player (by starting number) reports the result of their game (R-OR-3).
+        """A player (by starting number) reports the result of their game.
 
         Both players reporting the same result makes it the result; different
         reports make a dispute that the organiser decides (:meth:`confirm_result`).
@@ -392,7 +392,7 @@ class Play:
         actor: str = "",
     ) -> Change:
         """A player leaves: every game of theirs without a result, from ``from_round`` on,
-        becomes a forfeit (the opponent gets +; both withdrawn: --) (R-RR-13)."""
+        becomes a forfeit (the opponent gets +; both withdrawn: --) ."""
 
         def body(tx: Tx) -> Done:
             row = tx.tournament

@@ -112,7 +112,7 @@ def name_key(name: str) -> str:
 
 
 def duplicate_names(names: Iterable[str], new: Iterable[str] = ()) -> list[Message]:
-    """A warning for each name given to more than one player (issue 29 item 16): among
+    """A warning for each name given to more than one player: among
     ``names`` (the players registered) and ``new`` (those being added), only for the
     names that the new ones repeat (all of them when no ``new`` is given). A warning,
     never a refusal: two players may share a name, and the pages tell them apart.

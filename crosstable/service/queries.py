@@ -77,7 +77,7 @@ class Queries:
                 return None
             return dict(row.body) | {"revision": row.revision}
 
-    # -- what the pages read (issue 14 item 1) ---------------------------------------
+    # -- what the pages read ---------------------------------------
 
     @property
     def read_model(self) -> ReadModel:

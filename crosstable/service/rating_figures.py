@@ -1,11 +1,11 @@
-"""A stored tournament's FIDE rating figures (issue 16 item 2; docs/ratings.md): the
+"""A stored tournament's FIDE rating figures (docs/ratings.md): the
 core's :func:`~crosstable.core.ratings.rate_tournament` over the tournament as it
 stands, on the list of the event's own type (its time control: standard, rapid or
 blitz, as ``crosstable ratings`` reads it) — one place, so the player page, the
 standings' rating columns and the JSON API give the same figures.
 
-Forfeits and unplayed games are not rated (R-RR-14); games of a player withdrawn
-under the 50 % rule still are (R-RR-13): the core reads the games, not the table.
+Forfeits and unplayed games are not rated; games of a player withdrawn
+under the 50 % rule still are: the core reads the games, not the table.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Importing a rating list without blocking other writes (issue 25 item 6).
+"""Importing a rating list without blocking other writes.
 
 The list is read as a stream (:mod:`crosstable.formats.rating_list`) and written as
 a new *generation* of ``rating_list_players`` in batches of at most :data:`BATCH` rows

@@ -1,4 +1,4 @@
-"""Rating lists (issue 16 item 1): import a list, look players up, fill and update entries.
+"""Rating lists: import a list, look players up, fill and update entries.
 
 * :meth:`RatingLists.import_file` reads a FIDE TXT/XML list or a national CSV
   (:mod:`crosstable.formats.rating_list`) and upserts every player (a FIDE id already

@@ -184,7 +184,7 @@ def _open(table: LiveTable, spot: tuple[int, int], expected_version: int | None)
 
 def _last(table: LiveTable) -> bool:
     """The game is the last one without a result: the ordinary path records it, as the
-    result may finish the tournament (crosstable.service.finishing; issue 15 item 7)."""
+    result may finish the tournament (crosstable.service.finishing)."""
     return table.open_games <= 1
 
 

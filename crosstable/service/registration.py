@@ -81,7 +81,7 @@ class Regulations:
         )
 
 
-#: settings that FIDE wants published before round 1 (C.07; R-RR-13): locked after the start
+#: settings that FIDE wants published before round 1 (C.07): locked after the start
 LOCKED_AFTER_START = ("point_system", "bye_points", "tiebreaks", "withdrawal_rule", "rules")
 #: settings that shape the schedule: only before the start
 SCHEDULE_SETTINGS = ("system", "cycles", "rounds", "swap_last_rounds")
@@ -101,7 +101,7 @@ class Registration:
         actor: str = "",
     ) -> Change:
         """Create a tournament with its first ``players``, in ONE transaction: a refusal
-        or a crash leaves nothing behind (issue 13.10). Everything is checked first —
+        or a crash leaves nothing behind. Everything is checked first —
         the regulations, the field against the system's cap (service/field.py), every
         player — and the history is the same as creating, then adding one by one."""
         name = " ".join(regulations.name.split())
@@ -110,10 +110,10 @@ class Registration:
         settings = regulations.settings()
         settings = replace(settings, tiebreaks=check_tiebreaks(settings.tiebreaks))
         _check_dates(regulations.start_date, regulations.end_date)
-        check_keys(settings.system, regulations.details)  # a misspelt setting (issue 14.2)
+        check_keys(settings.system, regulations.details)  # a misspelt setting
         check_finish_setting(regulations.details)
-        check_venue_kind(regulations.details)  # online or otb (issue 12.3)
-        check_forfeit_setting(regulations.details)  # R-RR-14
+        check_venue_kind(regulations.details)  # online or otb
+        check_forfeit_setting(regulations.details)
         check_field(settings.system, len(players), cycles=settings.cycles)
         infos = [player.checked() for player in players]
         at = self.frame.now()
@@ -210,7 +210,7 @@ class Registration:
             settings = settings_of(row)
             new = replace(settings, **{k: v for k, v in values.items() if hasattr(settings, k)})
             new = replace(new, tiebreaks=check_tiebreaks(new.tiebreaks))
-            if "system" in values or "cycles" in values:  # the field's cap (issue 13.10)
+            if "system" in values or "cycles" in values:  # the field's cap
                 check_field(new.system, len(Loaded(tx.session, row).entries), cycles=new.cycles)
             columns = settings_columns(new)
             changing = [
@@ -235,7 +235,7 @@ class Registration:
                 if "details" in values and forfeits_in_tiebreaks(
                     values["details"]
                 ) != forfeits_in_tiebreaks(row.regulations):
-                    locked.append("forfeits_in_tiebreaks")  # a tie-break rule (R-RR-14)
+                    locked.append("forfeits_in_tiebreaks")  # a tie-break rule
                 if locked and not (override_reason or "").strip():
                     raise RuleError(
                         (
@@ -256,7 +256,7 @@ class Registration:
             updates["start_date"] = _iso(start)
             updates["end_date"] = _iso(end)
             if "details" in values:
-                check_keys(new.system, values["details"])  # a misspelt setting (issue 14.2)
+                check_keys(new.system, values["details"])  # a misspelt setting
                 check_finish_setting(values["details"])
                 check_venue_kind(values["details"])
                 check_forfeit_setting(values["details"])
@@ -269,7 +269,7 @@ class Registration:
             if overridden:
                 data["override"] = overridden.strip()
             summary = summaries.regulations_changed(values, overridden)
-            withdrawn = withdraw_if_changed(tx, tx.changes, edit=True)  # issue 13 item 3
+            withdrawn = withdraw_if_changed(tx, tx.changes, edit=True)
             if withdrawn:
                 return Done(with_withdrawn(summary), data | withdrawn)
             return Done(summary, data)
@@ -402,7 +402,7 @@ class Registration:
         order: tuple[int, ...] = (),
         actor: str = "",
     ) -> Change:
-        """Give starting numbers 1…N (R-RR-4): by lot (seeded, recorded), by rating or by hand.
+        """Give starting numbers 1…N: by lot (seeded, recorded), by rating or by hand.
 
         ``order`` (by hand) lists registration numbers in starting-number order.
         Without a seed, one is taken from the injected random source and recorded.

@@ -2,7 +2,7 @@
 
 The Scheveningen (:mod:`crosstable.service.scheveningen`) and a knockout's player with
 games still to play (:mod:`crosstable.service.knockout.rules`) withdraw the same way:
-every game of theirs without a result from the round on becomes a forfeit (R-RR-13).
+every game of theirs without a result from the round on becomes a forfeit.
 """
 
 from __future__ import annotations
@@ -81,7 +81,7 @@ def withdraw_from_games(tx: Tx, loaded: Loaded, entry: EntryRow, from_round: int
     )
 
 
-#: a round robin's cycles and games (a double round robin of 100 players; issue 13.10)
+#: a round robin's cycles and games (a double round robin of 100 players)
 MAX_CYCLES = 12
 MAX_ROUND_ROBIN_GAMES = 9_900
 

@@ -12,7 +12,7 @@ from crosstable.store.models import ByeRow, GameRow, RoundRow
 
 
 def round_robin_schedule(players: int, *, cycles: int, swap_last_rounds: bool) -> Schedule:
-    """FIDE Berger tables for ``players`` (odd: a free round), ``cycles`` times (R-RR-5, R-RR-7)."""
+    """FIDE Berger tables for ``players`` (odd: a free round), ``cycles`` times."""
     return berger_schedule(players, cycles, swap_last_rounds=swap_last_rounds)
 
 

@@ -1,5 +1,5 @@
 """Web sessions kept on the server, password changes, and sign-in limits shared by every
-process on one database (issue 13 items 7 and 11).
+process on one database.
 
 * :class:`Sessions`: signing in opens a session — a random id that goes into the
   signed cookie, and a row (``web_sessions``) holding only its SHA-256, the user,
@@ -12,7 +12,7 @@ process on one database (issue 13 items 7 and 11).
   process on it sees the same counts; a counter of a past window is deleted when
   the next failure is counted, so the table holds at most the current window.
   Requests with an API token that matches nothing are counted per address the same
-  way (:meth:`SignInLimits.bad_token`, issue 25 item 12).
+  way (:meth:`SignInLimits.bad_token`).
 
 >>> import datetime as dt
 >>> from crosstable.store import open_store

@@ -1,4 +1,4 @@
-"""What every process on one database shares (issue 17 item 2): request counters, and
+"""What every process on one database shares: request counters, and
 settings made once (the site's secret).
 
 :func:`kept_setting` stores a value unless one is there, in one statement, and answers

@@ -264,8 +264,8 @@ def qualifiers(
         assert row is not None
         loaded = Loaded(session, row)
         tournament = loaded.tournament()
-        # R-SE-6: who played no game in the group does not go on; the next moves up;
-        # R-SE-8: nor does an account flagged for computer help (service/fair_play.py)
+        # who played no game in the group does not go on; the next moves up;
+        # nor does an account flagged for computer help (service/fair_play.py)
         barred = frozenset(loaded.start_of(n) for n in flagged_entries(session, member.id))
         order = group_qualifiers(
             replace(tournament, name=row.name), k, lots_seed=lots_seed, barred=barred

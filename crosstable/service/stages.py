@@ -1,4 +1,4 @@
-"""Group stage + knockout: the knockout stage created from the finished groups (R-RR-17).
+"""Group stage + knockout: the knockout stage created from the finished groups.
 
 The wizard creates one round robin per group and links them in their regulations'
 details (:func:`group_details`): the event's key, the group's letter, the number of
@@ -311,7 +311,7 @@ class StagePlay:
             rounds=None,
         )
         own = group.regulations or {}
-        # (and not a group's seed of the lots for its ties: R-RR-10, drawn for that group)
+        # (and not a group's seed of the lots for its ties, drawn for that group)
         stage_keys = {EVENT, STAGE, LETTER, NAME, GROUPS, QUALIFIERS, TIES_SEED, *KNOCKOUT_KEYS}
         details = {k: str(v) for k, v in own.items() if k not in stage_keys}
         details |= {

@@ -10,7 +10,7 @@ the parts of the document that do not change between results are kept per table.
 
 The text is a reader's concern, not the rules': so it lives here, beside the live
 table, and the core (:class:`crosstable.core.standings.live.LiveStandings`) only
-keeps the values and ranks them (issue 14 item 5).
+keeps the values and ranks them.
 
 >>> from crosstable.core.model import Game, GameResult, Player, Round, Tournament
 >>> from crosstable.core.standings.live import LiveStandings

@@ -1,4 +1,4 @@
-"""Whether a tournament may start under the portal's rules (R-SE-8, R-X-1, R-X-2).
+"""Whether a tournament may start under the portal's rules.
 
 :func:`check_start` is the start's hook (service/play.py): no entry of an account
 flagged for computer help, not every organiser playing, and an over-the-board event
@@ -32,10 +32,10 @@ from crosstable.store.models import EntryRow, TournamentRow
 def start_problems(session: Session, row: TournamentRow) -> list[str]:
     """Why the tournament cannot start under the portal's rules (empty: it can).
 
-    Refused: an entry of an account flagged for computer help (R-SE-8); organisers
-    who would all play (R-X-1); an over-the-board event with fewer than
+    Refused: an entry of an account flagged for computer help; organisers
+    who would all play; an over-the-board event with fewer than
     :data:`OTB_MINIMUM` eligible registered players, naming who is not eligible and
-    why (R-X-2)."""
+    why."""
     check_venue_kind(row.regulations or {})
     problems: list[str] = []
     links = {

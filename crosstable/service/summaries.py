@@ -2,7 +2,7 @@
 
 Each summary is a :class:`~crosstable.core.text.Message` (its value the English
 text the history always showed), so the history page, the history API and the
-flash after a form show it in the reader's language (issue 14 item 4; the
+flash after a form show it in the reader's language (the
 templates' translations are in ``errors.po``, see :mod:`crosstable.web.messages`).
 """
 

@@ -1,4 +1,4 @@
-"""One place per pairing system: the rules every use case asks its system for (issue 14.3).
+"""One place per pairing system: the rules every use case asks its system for.
 
 The use cases common to every system (:mod:`crosstable.service.play`, the finish of
 :mod:`crosstable.service.finishing`) check what is common — the status, the lots
@@ -39,7 +39,7 @@ class SystemRules(Protocol):
     """What a pairing system decides for the common use cases."""
 
     system: System
-    #: the largest field the system takes on a small server (issue 13.10; see
+    #: the largest field the system takes on a small server (see
     #: :mod:`crosstable.service.field`)
     max_players: int
 

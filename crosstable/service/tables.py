@@ -1,6 +1,6 @@
 """The read model: each tournament's current state as the pages read it, kept once per service.
 
-Where a tournament's state is, and which copy is the truth (issue 14 item 1):
+Where a tournament's state is, and which copy is the truth:
 
 * **The database** (the rows and the history of changes) is the truth. Every
   other copy is a cache that knows the revision, and with the tournament's
@@ -152,7 +152,7 @@ READ_MODEL_TABLES = 256
 
 
 def state_bytes(state: TableState) -> int:
-    """A kept page state's memory, estimated (issue 17 item 3: measured with tracemalloc
+    """A kept page state's memory, estimated (measured with tracemalloc
     in bench/bench_portal.py, 56 KB for a round robin of 8 players, 108 KB of 12, 251 KB
     of 20, 921 KB of 40: about 8 KB, 1 KB a game and 2.5 KB a player)."""
     return 8_000 + 1_000 * len(state.view.games) + 2_500 * len(state.tournament.players)
@@ -167,7 +167,7 @@ class ReadModel:
     too far behind, reloads it. Either way it is the table at the database's
     current revision, also when another process made the change. At most ``size``
     tournaments and ``max_bytes`` (estimated, :func:`state_bytes`) are kept: the least
-    recently read are let go first (issue 17 item 3).
+    recently read are let go first.
     """
 
     def __init__(self, store: Store, size: int | None = None, max_bytes: int | None = None) -> None:

@@ -1,4 +1,4 @@
-"""The regulations' lots for ties left after the whole tie-break list (R-RR-10).
+"""The regulations' lots for ties left after the whole tie-break list.
 
 The detail ``ties`` is ``shared`` (the default: players still equal after the whole
 list share a place) or ``lots`` (the list ends with lots). It is part of the
@@ -61,7 +61,7 @@ class TieLots:
                 changes = values["detail_changes"]
                 new = current | {str(k): str(v) for k, v in changes.items()}
             check_ties_setting(new)
-            check_venue_kind_change(current, new, started=started)  # R-X-2, R-OR-1
+            check_venue_kind_change(current, new, started=started)
             drawn = str(current.get(TIES_SEED, ""))
             if TIES_SEED in new and str(new[TIES_SEED]) != drawn:
                 raise RuleError(

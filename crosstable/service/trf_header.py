@@ -1,4 +1,4 @@
-"""A stored tournament's TRF header records, and back (issue 15 item 3).
+"""A stored tournament's TRF header records, and back.
 
 A TRF is complete enough for a rating officer when its header says where, when
 and under whom the tournament was played (FIDE's TRF-16 and TRF-2026 texts):

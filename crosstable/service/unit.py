@@ -36,7 +36,7 @@ class Tx:
         #: (round, board) of games touched, for the change notification
         self.games: list[tuple[int, int]] = []
         #: the service's random source (a use case that draws, e.g. the lots for ties at
-        #: the finish, R-RR-10); set by the service for its changes
+        #: the finish); set by the service for its changes
         self.random: Random | None = None
 
     @property

@@ -1,4 +1,4 @@
-"""People and permissions (R-OR-1, R-OR-2): one :class:`Accounts`, one module per job:
+"""People and permissions: one :class:`Accounts`, one module per job:
 
 * :mod:`.users`: users and passwords;
 * :mod:`.tokens`: API tokens;

@@ -30,7 +30,7 @@ MIN_PASSWORD = 8
 #: flags an administrator may set on an account
 USER_FLAGS = ("is_admin", "is_master", "flagged", "rated_games", "online_tournaments", "rating")
 ELIGIBILITY_KEYS = ("min_rated_games", "min_online_tournaments")
-#: read in older eligibility documents and dropped: the fair-play ban is site-wide (R-SE-8)
+#: read in older eligibility documents and dropped: the fair-play ban is site-wide
 OLD_ELIGIBILITY_KEYS = ("refuse_flagged",)
 
 
@@ -48,7 +48,7 @@ class UserInfo:
 
     @property
     def may_organise(self) -> bool:
-        """Administrators and masters may create tournaments (R-OR-1)."""
+        """Administrators and masters may create tournaments."""
         return self.is_admin or self.is_master
 
 
@@ -76,7 +76,7 @@ def token_hash(token: str) -> str:
 
 
 def user_info(row: UserRow) -> UserInfo:
-    """The account; a master by the results or an administrator's grant (R-OR-1), read
+    """The account; a master by the results or an administrator's grant, read
     from the row's session (a detached row: its granted flag)."""
     session = object_session(row)
     is_master = row.is_master if session is None else master_status(session, row).is_master

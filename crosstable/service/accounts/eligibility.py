@@ -1,4 +1,4 @@
-"""What may keep an account's entry out of a tournament (R-SE-8; issue 12 items 2–4):
+"""What may keep an account's entry out of a tournament:
 the site-wide fair-play ban, an organiser who would leave no organiser off the board
 (:mod:`crosstable.service.organisers`), and, for self-registration, the approval, the
 window and the eligibility counted from the site's data

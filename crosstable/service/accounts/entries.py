@@ -1,5 +1,5 @@
-"""Which entry (registration number) of a tournament belongs to which account
-(R-OR-3, R-X-1; issue 5, issue 12 items 2–4); every link and unlink is recorded in
+"""Which entry (registration number) of a tournament belongs to which account;
+every link and unlink is recorded in
 the tournament's history like the other access changes."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """A tournament's staff: organisers and helpers, and the role of a user in it (who
-may do what, R-OR-1)."""
+may do what)."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ class Staff:
 
     def playing(self, tournament_id: int) -> set[int]:
         """The accounts with an entry in the tournament (an entry removed since its link
-        was made does not count: the organisers' rule reads the same, R-X-1)."""
+        was made does not count: the organisers' rule reads the same)."""
         with self.frame.store.reading() as session:
             return players(session, tournament_id)
 

@@ -1,12 +1,12 @@
 """API tokens: random, shown once, only their SHA-256 kept.
 
 A token is a user's own ("personal": it acts as the user, with the user's limits)
-or a game server's (issue 17 item 2): made by an administrator for a game server's
+or a game server's: made by an administrator for a game server's
 account, it may post the results of the tournaments granted to it (or of every
 tournament) at its own, higher limit of results a minute (:data:`GAME_SERVER_LIMIT`
 unless the token says otherwise).
 
-Every token has a **scope** (issue 25 item 8), what it may do: ``account`` (everything
+Every token has a **scope**, what it may do: ``account`` (everything
 its user may do: a personal token made on the account page) or ``results`` (post the
 results, and the games' moves, of the tournaments it may reach: nothing else). A game
 server's token is always ``results``; a user may make a personal ``results`` token for

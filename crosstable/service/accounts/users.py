@@ -24,7 +24,7 @@ from crosstable.service.players import checked_rating
 from crosstable.store.accounts_models import UserRow
 
 _USERNAME = re.compile(r"^[A-Za-z0-9_.\-]{2,40}$")
-#: the names made for accounts that sign in with Telegram (issue 25 item 3): the colon
+#: the names made for accounts that sign in with Telegram: the colon
 #: is refused in names people choose, so nobody can take a Telegram user's name first
 #: (accounts made as ``tg<id>`` before keep their names: they are found by their link)
 _DERIVED = re.compile(r"^tg:[0-9]{1,19}$")

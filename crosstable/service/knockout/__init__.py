@@ -1,4 +1,4 @@
-"""Knockout tournaments in the store: the bracket, its matches and tie-breaks (issue 6).
+"""Knockout tournaments in the store: the bracket, its matches and tie-breaks.
 
 The core engine (:mod:`crosstable.core.pairing.knockout`) decides everything; the
 store holds only what the arbiter sees — games and byes — and the engine's state

@@ -40,7 +40,7 @@ class KnockoutPlay:
 
     def pair_next_round(self, tournament_id: int, *, actor: str = "") -> Change:
         """Continue the knockout: add the tie-break games now due, or — when every match
-        of the round is decided (R-KO-2) — the next round's matches."""
+        of the round is decided — the next round's matches."""
 
         def body(tx: Tx) -> Done:
             row = tx.tournament

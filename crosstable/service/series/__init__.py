@@ -1,4 +1,4 @@
-"""A portal's series in the store, run by the clock (issue 11, R-SE-1…R-SE-7).
+"""A portal's series in the store, run by the clock.
 
 * :mod:`~crosstable.service.series.editions` — create and show a series, open its next
   edition on the calendar, register and withdraw;
@@ -11,7 +11,7 @@
 * :mod:`~crosstable.service.series.news` — what a finished stage publishes: the news
   item, the awards (places 1–3), the players' results; their reads;
 * :mod:`~crosstable.service.series.season` — the season's standings over editions;
-* :mod:`~crosstable.service.series.petitions` — R-SE-7: players of one level ask for
+* :mod:`~crosstable.service.series.petitions` — players of one level ask for
   their own tournament, an administrator accepts or refuses.
 
 :class:`SeriesPlay` shows the use cases of these parts as its own methods.

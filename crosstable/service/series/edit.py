@@ -1,4 +1,4 @@
-"""Editing a series (issue 11 item 7): its name, the stages' format, tie-breaks, time
+"""Editing a series: its name, the stages' format, tie-breaks, time
 control, pre-registration, the deadline's lead and whether it is paused (no edition
 opens by itself while it is) — one transaction, one line of the
 series' history naming what changed (old → new).

@@ -1,5 +1,5 @@
 """A series and its editions: create and show a series, open its next edition on the
-calendar, register and withdraw (R-SE-1, R-SE-2, R-SE-3; issue 11).
+calendar, register and withdraw.
 
 Every use case is one transaction with one line of the series' history
 (:func:`~crosstable.service.series.outbox.record`); the moments come from the
@@ -63,7 +63,7 @@ class SeriesSettings:
     time_control: str = ""
     pre_registration: bool = False
     deadline_minutes: int = 60
-    #: "battle": every group tournament is battle chess (R-RR-9, R-SE-9; docs/battle.md)
+    #: "battle": every group tournament is battle chess (docs/battle.md)
     variant: str = ""
     #: battle chess: the set-up time in minutes (1…120; None: not set)
     setup_minutes: int | None = None
@@ -272,7 +272,7 @@ class SeriesEditions:
         user_id: int | None = None,
         actor: str = "",
     ) -> int:
-        """A player registers for stage 1 (R-SE-2); the registration's id."""
+        """A player registers for stage 1; the registration's id."""
         player = " ".join(name.split())
         if not player:
             raise RuleError("a player needs a name")
@@ -288,7 +288,7 @@ class SeriesEditions:
                 raise RuleError(
                     "registration for edition {edition} is closed", edition=edition.number
                 )
-            if user_id is not None and _flagged(session, user_id):  # R-SE-8, site-wide
+            if user_id is not None and _flagged(session, user_id):  # fair play, site-wide
                 raise RuleError(
                     "fair play: an account flagged for computer help cannot take part in "
                     "tournaments"
@@ -357,7 +357,7 @@ class SeriesEditions:
             return entry.id
 
     def withdraw_from_edition(self, edition_id: int, name: str, *, actor: str = "") -> None:
-        """A player withdraws; only until stage 1 starts (R-SE-2)."""
+        """A player withdraws; only until stage 1 starts."""
         player = " ".join(name.split())
         now = self.frame.clock.now()
         at = self.frame.now()
@@ -440,9 +440,9 @@ def open_next(
     registration and holds the series' row locked) and its line of the history.
 
     A calendar series: the first edition slot after the latest edition's start (and
-    after now) whose registration deadline is still ahead (R-SE-2); a weekend series
+    after now) whose registration deadline is still ahead; a weekend series
     plays on one weekend day, stored when its first edition opens. A regular series
-    (R-SE-1, "the next starts as soon as the previous ends", docs/series.md):
+    ("the next starts as soon as the previous ends", docs/series.md):
     registration opens now — when the tick opens it, the moment the previous edition
     ended — and the start is a day later, or at the series' time of day when it has
     one (:func:`~crosstable.core.series.sequence.regular_start`)."""
@@ -457,7 +457,7 @@ def open_next(
             first = moment(editions[0].planned_start)
             if first.astimezone(calendar.zone).weekday() >= 5:
                 calendar = with_weekend_day(calendar, first)
-        # R-SE-2: the first edition slot whose registration deadline is still ahead
+        # the first edition slot whose registration deadline is still ahead
         # (today's slot whose deadline has passed is no use to anyone registering)
         start = next_edition_start(calendar, max(after, now + lead))
         if calendar.kind is CalendarKind.WEEKEND and row.weekday is None:

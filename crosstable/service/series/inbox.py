@@ -1,4 +1,4 @@
-"""A user's in-site notifications and choices (issue 11 item 5, R-SE-5): what the
+"""A user's in-site notifications and choices: what the
 notifications page and its API read and write (the web layer calls only these).
 
 Every outbox row of the user is an in-site notification, mailed or not (no address,
@@ -151,7 +151,7 @@ def preferences(store: Store, user_id: int) -> Preferences:
 
 def checked_address(text: str) -> str:
     """The one e-mail address ``text`` is, as the sender mails to it ("" for none);
-    a RuleError naming it when it is anything else (issue 25 item 7).
+    a RuleError naming it when it is anything else.
 
     Checked with ``email-validator`` (syntax only: no DNS look-up), which refuses a
     display name, angle brackets, a comment, a quoted local part and a domain without a

@@ -1,10 +1,10 @@
-"""Registration for stage 2 and later (R-SE-2, seed 002: «Время на регистрацию во 2-й и
+"""Registration for stage 2 and later (seed 002: «Время на регистрацию во 2-й и
 последующие туры ограничено, игрок может зарегистрироваться только в течение 2-х недель
 с момента начала соответствующего тура»).
 
 How the product reads it (docs/series.md §3): the players of a later stage are the
-qualifiers of the stage before (R-SE-5), entered automatically and their games made at
-the stage's start (R-SE-4); the final and the super-final need nothing more («В финал
+qualifiers of the stage before, entered automatically and their games made at
+the stage's start; the final and the super-final need nothing more («В финал
 и суперфинал регистрация пользователей происходит автоматически»). For the other later
 stages (groups), "registering" is a qualifier confirming their place: open from the
 stage's start for two weeks, [start, start + 14 days) (the core's
@@ -40,7 +40,7 @@ from crosstable.store.series_models import (
     SeriesStageRow,
 )
 
-#: the stages whose players are registered automatically (seed 002, R-SE-5)
+#: the stages whose players are registered automatically (seed 002)
 AUTOMATIC = ("final", "super-final")
 
 
@@ -236,7 +236,7 @@ def _name(session: Session, key: int) -> str:
 
 
 def unconfirmed_step(edition_id: int, number: int) -> str:
-    """The step key of stage ``number``'s close of registration (R-SE-2)."""
+    """The step key of stage ``number``'s close of registration."""
     return f"edition {edition_id}: stage {number} unconfirmed"
 
 
@@ -257,12 +257,12 @@ def dropped_keys(session: Session, edition_id: int, number: int) -> frozenset[in
 def drop_unconfirmed(
     frame: ChangeFrame, tournaments: Tournaments, edition_id: int, stage_id: int
 ) -> str | None:
-    """At the close of a later group stage's two weeks (R-SE-2; docs/series.md §3): every
+    """At the close of a later group stage's two weeks (docs/series.md §3): every
     qualifier who neither confirmed nor withdrew drops out — withdrawn from their group's
     round robin if it is still running (their games without a result become forfeits,
-    R-RR-13), never going on from the stage (the next best of their group takes the
-    place), and told (an ``eliminated`` notification marked ``unconfirmed``). None: not
-    due (the window is open, the stage is over — every game has a result, so nobody is
+    as the withdrawal rule says), never going on from the stage (the next best of their
+    group takes the place), and told (an ``eliminated`` notification marked
+    ``unconfirmed``). None: not due (the window is open, the stage is over — every game has a result, so nobody is
     dropped from a stage played out — or it was done)."""
     now = frame.clock.now()
     with frame.store.reading() as session:

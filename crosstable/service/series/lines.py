@@ -1,4 +1,4 @@
-"""The series' history lines as messages (issue 30 item 5), like every tournament's.
+"""The series' history lines as messages, like every tournament's.
 
 A line of the series' history is a :class:`~crosstable.core.text.Message`: an English
 template and its values (``Message("edition {number}: registration closed with

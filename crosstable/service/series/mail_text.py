@@ -1,4 +1,4 @@
-"""What a notification says, in the recipient's language (issue 11: the mails and the
+"""What a notification says, in the recipient's language (the mails and the
 Telegram messages in English or Russian).
 
 Every outbox row is a *kind* and its parameters (the payload written with the change
@@ -46,7 +46,7 @@ DOMAIN = "mail"
 LOCALE_DIR = Path(__file__).resolve().parents[2] / "web" / "locale"
 #: the preference that keeps an account's language for mails and Telegram
 LANGUAGE_KEY = "user.{user}.language"
-#: R-SE-2: registration for stage 2 and later is open two weeks from the stage's start
+#: registration for stage 2 and later is open two weeks from the stage's start
 WINDOW = dt.timedelta(days=14)
 
 

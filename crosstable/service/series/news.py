@@ -1,4 +1,4 @@
-"""What a finished stage publishes (R-SE-5, seed 002 «После окончания каждого из туров
+"""What a finished stage publishes (seed 002 «После окончания каждого из туров
 публикуется новость и раздаются награды»): a news item, the awards and every player's
 result, all written by the tick's stage-end step in its own transaction.
 
@@ -13,7 +13,7 @@ result, all written by the tick's stage-end step in its own transaction.
 
 Who gets an award: places 1, 2 and 3 of the group's final standings (the ranking the
 qualifiers were taken from, ties broken as for them). A player who played no game in
-the stage (forfeits only, R-SE-6) gets none, and the place is not passed on: the
+the stage (forfeits only) gets none, and the place is not passed on: the
 standings' place is what the award names.
 """
 

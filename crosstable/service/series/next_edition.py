@@ -1,4 +1,4 @@
-"""The next edition opens by itself (issue 11 item 1, R-SE-1): a step of the tick.
+"""The next edition opens by itself: a step of the tick.
 
 When a series' latest edition is far enough on, the tick opens the next one
 (:func:`~crosstable.service.series.editions.open_next`, the same rule as the manual

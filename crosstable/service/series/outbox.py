@@ -2,7 +2,7 @@
 
 :func:`record` appends one line to ``series_events`` (the series' history); a
 time-driven step passes its ``step`` key, unique in the table, so the same step
-can never be recorded twice. :func:`notify` writes an outbox row (R-SE-5) in the same
+can never be recorded twice. :func:`notify` writes an outbox row in the same
 transaction as the change that causes it; its ``dedupe_key`` is unique, so a
 notification is queued at most once whatever runs the step. The senders (sender.py,
 telegram_sender.py) read the unsent rows, deliver them and set ``sent_at``.

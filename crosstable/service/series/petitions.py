@@ -1,4 +1,4 @@
-"""Petitions for a class or level tournament (R-SE-7, seed 002: «Турнир очередного
+"""Petitions for a class or level tournament (seed 002: «Турнир очередного
 класса или уровня проводится в случае, если в нем может участвовать не менее 11
 игроков. Наличие 11 игроков в соответствующем уровне или классе дает им право
 ходатайствовать перед администрацией о проведении между ними турнира»).
@@ -46,7 +46,7 @@ from crosstable.service.series.outbox import notify_user
 from crosstable.store.models import TournamentRow
 from crosstable.store.series_models import SeriesPetitionRow
 
-#: R-SE-7: a class or level tournament runs with at least this many players
+#: a class or level tournament runs with at least this many players
 MIN_PLAYERS = 11
 MAX_PLAYERS = 100
 MAX_LEVEL = 100
@@ -104,8 +104,8 @@ def petition_json(row: SeriesPetitionRow) -> dict[str, Any]:
 
 
 class SeriesPetitions:
-    """R-SE-7 petitions: ask, list, accept, refuse (an accepted petition's round robin
-    is made by ``tournaments``)."""
+    """Petitions for a class or level tournament: ask, list, accept, refuse (an accepted
+    petition's round robin is made by ``tournaments``)."""
 
     def __init__(self, frame: ChangeFrame, tournaments: Tournaments) -> None:
         self.frame = frame

@@ -1,5 +1,5 @@
 """A series' season standings: every player's total over the editions of a season
-(issue 11 item 7, "cumulative standings across editions — total points and places over
+("cumulative standings across editions — total points and places over
 a season, with the tie-break order stated").
 
 How the product reads it (docs/series.md §9):
@@ -126,7 +126,7 @@ class SeriesSeason:
                     .order_by(SeriesEditionRow.number)
                 )
                 # an edition still open for registration has nothing to count yet (the
-                # next one opens by itself while this one plays: issue 11 item 1)
+                # next one opens by itself while this one plays)
                 if row.state != "registration"
                 and (year is None or moment(row.planned_start).astimezone(zone).year == year)
             }

@@ -1,4 +1,4 @@
-"""The outbox's sender (issue 11 item 5, R-SE-5): every due notification mailed once.
+"""The outbox's sender: every due notification mailed once.
 
 A row is *due* when it is not sent, not given up and its ``next_try_at`` (if any) has
 come. :func:`send_due` takes due rows one at a time, each in its own write
@@ -12,7 +12,7 @@ delivery counts an attempt and sets ``next_try_at`` to now + ``base_delay`` ×
 last error kept). A recipient without an e-mail address, or who unsubscribed from
 the kind, is marked sent with ``mail_skipped`` (the in-site notification stands).
 
-Recipients (issue 25 item 7): a mail goes to exactly one address, the one stored in the
+Recipients: a mail goes to exactly one address, the one stored in the
 user's choices (``notification_prefs.email``, checked when it is set: one address,
 ``email-validator`` on the web's surfaces, :func:`one_address` here), never to anything
 read from text shown to people (a registration's name). The envelope's recipient is

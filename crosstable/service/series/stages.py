@@ -104,7 +104,7 @@ def following(stage: SeriesStageRow, going: int, series: SeriesRow) -> StagePlan
         return next_stage(
             going, stage.number + 1, fmt, after_final=stage.kind == StageKind.FINAL.value
         )
-    except RuleError:  # too few went on (R-SE-6 left players out): the edition ends here
+    except RuleError:  # too few went on (those who played no game left out): the edition ends
         return None
 
 
@@ -179,7 +179,7 @@ def winners(outcomes: list[GroupOutcome], entries: dict[int, SeriesRegistrationR
 
 
 def flagged_keys(session: Session, edition_id: int) -> frozenset[int]:
-    """The edition's registrations whose account is flagged for computer help (R-SE-8):
+    """The edition's registrations whose account is flagged for computer help:
     they do not go on to the next stage (:func:`~crosstable.core.series.qualification.outcome_of`'s
     ``barred``), whatever their place."""
     query = (
@@ -193,7 +193,7 @@ def flagged_keys(session: Session, edition_id: int) -> frozenset[int]:
 def taking_part(session: Session, edition_id: int) -> tuple[list[SeriesRegistrationRow], list[str]]:
     """The edition's registered players who take part in stage 1, and the names of those
     left out because their account was flagged for computer help after they registered
-    (R-SE-8: a flagged account cannot take part; it could not register then)."""
+    (a flagged account cannot take part; it could not register then)."""
     barred = flagged_keys(session, edition_id)
     entries = active_entries(session, edition_id)
     return [e for e in entries if e.id not in barred], [e.name for e in entries if e.id in barred]

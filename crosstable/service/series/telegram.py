@@ -1,7 +1,7 @@
-"""Signing in with Telegram (issue 11 item 5; seed 003's app lives in Telegram): the login
+"""Signing in with Telegram (seed 003's app lives in Telegram): the login
 widget's data checked exactly as Telegram documents it
 (https://core.telegram.org/widgets/login, "Checking authorization"), and an account
-linked with one Telegram user. Hardened in issue 25 (items 1–4).
+linked with one Telegram user.
 
 * **The fields** (:func:`login_data`, :func:`check_fields`): only the widget's fields,
   each at most once; ``hash`` is 64 hexadecimal digits, ``id`` and ``auth_date`` are

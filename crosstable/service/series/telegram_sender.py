@@ -1,4 +1,4 @@
-"""The outbox's Telegram channel (issue 11 item 5, R-SE-5): every due notification of a
+"""The outbox's Telegram channel: every due notification of a
 user who linked Telegram sent once, as a message from the site's bot, through the Bot
 API's ``sendMessage`` (https://core.telegram.org/bots/api#sendmessage).
 

@@ -1,21 +1,21 @@
-"""The clock's pass over every series (issue 11 item 6): :meth:`SeriesClock.tick`.
+"""The clock's pass over every series: :meth:`SeriesClock.tick`.
 
 One tick does every time-driven step that is due, edition by edition, each edition's
 steps in order until none is due (a server that was down for a day catches up in
 order: the start moves past the slots whose deadline went by, then the close and the
 start). The steps:
 
-* **the deadline** (R-SE-2, R-SE-3): the core's :func:`stage_one_registration`
+* **the deadline**: the core's :func:`stage_one_registration`
   says open, extended (recorded once) or closed; closed with fewer than 15 players,
   :func:`start_decision` moves the start and the deadline to the next slot and every
   registered player gets a ``start-moved`` notification; closed with enough, the
   registration is recorded as closed;
-* **stage 1** at the planned start (R-SE-4): the groups from the core (sizes, snake
+* **stage 1** at the planned start: the groups from the core (sizes, snake
   seeding by rating), recorded with their players, then each group made an ordinary
   round robin — created with its players, lots drawn, started: all its games at once
   (Service.create_tournament / draw_lots / start); then the stage is recorded as
   started with a ``stage-starts`` notification per player (group, first game);
-* **a stage's end** (R-SE-5, R-SE-6, R-RR-12): when every group's tournament is
+* **a stage's end**: when every group's tournament is
   finished (a round robin finishes by itself with its last result; one still running
   with every result in is finished here), the qualifiers by the core
   (:func:`outcome_of`: a player with no game played does not go on), ``qualified`` /
@@ -132,7 +132,7 @@ class SeriesClock:
                     if said is None:
                         break
                     done.append(said)
-            done += open_due_editions(self.frame)  # the next editions (issue 11 item 1)
+            done += open_due_editions(self.frame)  # the next editions
         return done
 
     # -- one step -------------------------------------------------------------------
@@ -151,7 +151,7 @@ class SeriesClock:
         if stage.started_at is None:
             return self._start_stage(edition_id, stage.id)
         if stage.finished_at is None:
-            # R-SE-2: a later stage's two weeks are over — the unconfirmed drop out first
+            # a later stage's two weeks are over — the unconfirmed drop out first
             dropped = drop_unconfirmed(self.frame, self.tournaments, edition_id, stage.id)
             return dropped if dropped is not None else self._stage_end(edition_id, stage.id)
         return None  # pragma: no cover - a finished stage leaves the edition finished or on
@@ -165,7 +165,7 @@ class SeriesClock:
                 return None
             if now < moment(edition.deadline):
                 return None
-            entries, _left_out = taking_part(session, edition_id)  # fair play (R-SE-8)
+            entries, _left_out = taking_part(session, edition_id)  # fair play
             registration = stage_one_registration(
                 now,
                 moment(edition.deadline),
@@ -271,7 +271,7 @@ class SeriesClock:
             edition, series = locked(session, edition_id)
             if edition.state != "registration" or now < moment(edition.planned_start):
                 return None
-            entries, left_out = taking_part(session, edition_id)  # fair play (R-SE-8)
+            entries, left_out = taking_part(session, edition_id)  # fair play
             entrants = [Entrant(e.id, e.rating) for e in entries]
             plan = next_stage(len(entrants), 1, format_of(series))
             make_stage(session, edition, series, plan, entrants, at=at)
@@ -458,8 +458,8 @@ class SeriesClock:
             assert series is not None
             tiebreaks = [code for code in series.tiebreaks.split(",") if code] or None
             results: list[GroupResult] = []
-            barred = flagged_keys(session, edition_id)  # fair play (R-SE-8): never go on
-            # R-SE-2: qualifiers who did not confirm within the two weeks never go on
+            barred = flagged_keys(session, edition_id)  # fair play: never go on
+            # qualifiers who did not confirm within the two weeks never go on
             dropped = dropped_keys(session, edition_id, stage.number)
             for group in groups:
                 assert group.tournament_id is not None
@@ -522,7 +522,7 @@ class SeriesClock:
             )
             parts: list[object] = [ended, *barred_text(outcomes, entries, barred)]
             plan = following(stage, len(going), series)
-            # the news item, the awards and the players' results (R-SE-5), in this step
+            # the news item, the awards and the players' results, in this step
             publish_stage(
                 session,
                 series,

@@ -1,4 +1,4 @@
-"""The in-process ticker of ``crosstable serve`` (issue 11 item 6): a background thread
+"""The in-process ticker of ``crosstable serve``: a background thread
 that runs the same pass as ``crosstable tick`` — :meth:`SeriesClock.tick`, then the
 outbox's sender when mail is set up — every ``interval`` seconds.
 

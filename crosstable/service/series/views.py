@@ -1,4 +1,4 @@
-"""Reads of the series for the web pages and the JSON API (issue 11 item 7): the list of
+"""Reads of the series for the web pages and the JSON API: the list of
 series, an edition by its number with its stages and groups. Plain JSON values; the
 rules stay in :mod:`crosstable.service.series.editions`."""
 
@@ -154,8 +154,8 @@ def edition_places(service: StoreAndClock, edition_ids: set[int]) -> dict[int, d
 
 
 def registration_state(service: StoreAndClock, edition_id: int) -> dict[str, Any]:
-    """Stage-1 registration of an edition now, for its page's button (R-SE-2): ``phase``
-    open, extended (after the deadline, R-SE-2's week), closed or started, and ``until``
+    """Stage-1 registration of an edition now, for its page's button: ``phase``
+    open, extended (after the deadline, the week's extension), closed or started, and ``until``
     (the moment it closes, ISO UTC) while it is open or extended."""
     with service.store.reading() as session:
         edition = session.get(SeriesEditionRow, edition_id)
@@ -223,7 +223,7 @@ def edition_board(service: StoreAndClock, series_id: int, number: int) -> dict[s
 
 
 def stage_place(service: StoreAndClock, edition_id: int, user_id: int) -> dict[str, Any] | None:
-    """The account's place in the edition's current stage 2 or later (R-SE-2): the
+    """The account's place in the edition's current stage 2 or later: the
     stage, its window (``opens``, ``closes``, ``open``) and whether the place is
     ``confirmed`` or ``withdrawn``; None when the account plays no such stage (the
     final and the super-final need no confirmation)."""

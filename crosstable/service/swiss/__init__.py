@@ -1,6 +1,6 @@
-"""Swiss tournaments (FIDE Dutch) in the store: paired round by round (issue 6).
+"""Swiss tournaments (FIDE Dutch) in the store: paired round by round.
 
-The start fixes the number of rounds (the regulations', else ⌈log₂ N⌉, R-SW-3)
+The start fixes the number of rounds (the regulations', else ⌈log₂ N⌉)
 and the initial colour (the regulations', else drawn by lot with the injected
 random source and written back into the regulations, so it is recorded). No
 round is paired then: each round is proposed by the Dutch engine
@@ -13,7 +13,7 @@ Players with a half-, zero- or full-point bye entered for a round (H, Z, F) and
 players who withdrew are not paired in it (a withdrawn player's round is recorded
 as a zero-point bye, as a TRF file shows an absence). The pairing-allocated bye (PAB) is a
 bye row of kind ``U`` (worth a win unless the point system says otherwise;
-never twice, R-SW-2). Regulations details read here: ``initial_colour``
+never twice). Regulations details read here: ``initial_colour``
 (``white``/``black``), ``forbidden`` (``"1-2,3-4"``: pairs by starting number
 that may not meet) and ``acceleration`` (``baku``).
 
