@@ -262,8 +262,8 @@ def drop_unconfirmed(
     round robin if it is still running (their games without a result become forfeits,
     as the withdrawal rule says), never going on from the stage (the next best of their
     group takes the place), and told (an ``eliminated`` notification marked
-    ``unconfirmed``). None: not due (the window is open, the stage is over — every game has a result, so nobody is
-    dropped from a stage played out — or it was done)."""
+    ``unconfirmed``). None: not due (the window is open, the stage is over — every game
+    has a result, so nobody is dropped from a stage played out — or it was done)."""
     now = frame.clock.now()
     with frame.store.reading() as session:
         stage = session.get(SeriesStageRow, stage_id)
