@@ -18,8 +18,11 @@ from sqlalchemy.orm import Session
 
 from crosstable.core.errors import CrosstableError, InputError, RuleError
 from crosstable.core.model import System, Tournament
+from crosstable.core.pairing.dutch.acceleration import baku
+from crosstable.core.pairing.dutch.from_tournament import default_rounds
 from crosstable.core.text import Message
 from crosstable.formats import trf
+from crosstable.formats.trf_records import acceleration_records
 from crosstable.service.errors import NotFoundError
 from crosstable.service.field import check_field
 from crosstable.service.frame import Change, ChangeFrame
@@ -28,7 +31,7 @@ from crosstable.service.loading import Loaded, result_code, settings_columns
 from crosstable.service.players import checked_rating
 from crosstable.service.queries import Queries
 from crosstable.service.safeguard import before_risky
-from crosstable.service.swiss import initial_colour_of, parse_forbidden
+from crosstable.service.swiss.settings import initial_colour_of, parse_forbidden, swiss_settings
 from crosstable.service.trf_header import header_records, stored_header
 from crosstable.service.unit import Tx
 from crosstable.store.models import (
@@ -180,11 +183,20 @@ class Exchange:
         with self.frame.store.reading() as session:
             row = session.get(TournamentRow, tournament_id)
             details = dict(row.regulations or {}) if row is not None else {}
+            planned = row.rounds_planned if row is not None else None
         colour = initial_colour_of(details) if details.get("initial_colour") else None
+        players = len(document.tournament.players)
+        accelerations = document.accelerations
+        if swiss_settings(details).baku:
+            # the fictitious points the service paired with (records 250), so that an
+            # outside program and our own check re-pair the file as it was paired
+            table = baku(players, planned or default_rounds(players))
+            accelerations = acceleration_records(table)
         return replace(
             document,
             initial_colour=colour,
             forbidden_pairs=parse_forbidden(str(details.get("forbidden", ""))),
+            accelerations=accelerations,
         )
 
     def import_tournament(
