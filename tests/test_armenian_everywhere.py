@@ -264,3 +264,56 @@ def test_series_mail_and_telegram_texts_in_armenian(world: World) -> None:
             check(world, f"mail {row.kind}", [written.subject, *written.lines])
             check(world, f"telegram {row.kind}", [message_text(row, language=ARMENIAN)])
     assert not world.found, report(world.found)
+
+
+def flash_of(world: World, answer: Any) -> list[str]:
+    """The flash the page after a form shows (it follows the redirect)."""
+    assert answer.status_code == 303, answer.text[:300]
+    page = world.client.get(answer.headers["location"]).text
+    found = re.search(r'<div class="flash [a-z]+"[^>]*>(.*?)</div>', page, re.S)
+    assert found, page[:500]
+    return visible_text(found.group(1))
+
+
+def test_flashes_after_the_main_forms_in_armenian(world: World) -> None:
+    """Creating a round robin in the wizard, adding a player, drawing lots, a player's
+    registration: each flash in Armenian."""
+    world.found.clear()
+    world.client.cookies.clear()
+    token = signed_in(world.client, USERNAME, PASSWORD)
+    world.client.cookies.set("lang", ARMENIAN)
+    form = {
+        "csrf_token": token,
+        "name": "Գարնանային գավաթ",
+        "format": "round-robin",
+        "list": "\n".join(f"Խաղացող {i}, {2000 - 10 * i}" for i in range(1, 7)),
+    }
+    created = world.client.post("/new", data=form, follow_redirects=False)
+    flash = flash_of(world, created)
+    check(world, "flash: the wizard's Create", flash)
+    assert any(ARMENIAN_LETTER.search(text) for text in flash), flash
+    tid = int(created.headers["location"].split("/")[2])
+    added = world.client.post(
+        f"/t/{tid}/manage/players",
+        data={"csrf_token": token, "name": "Նոր Խաղացող", "rating": "1700"},
+        follow_redirects=False,
+    )
+    check(world, "flash: a player added", flash_of(world, added))
+    lots = world.client.post(
+        f"/t/{tid}/manage/lots",
+        data={"csrf_token": token, "method": "rating"},
+        follow_redirects=False,
+    )
+    check(world, "flash: lots drawn", flash_of(world, lots))
+    Accounts(world.service.store, clock=world.service.clock).set_access(
+        tid, self_registration=True, actor=USERNAME
+    )
+    world.client.cookies.clear()
+    token = signed_in(world.client, "anna")
+    world.client.cookies.set("lang", ARMENIAN)
+    registered = world.client.post(
+        f"/t/{tid}/register", data={"csrf_token": token}, follow_redirects=False
+    )
+    check(world, "flash: a player registers", flash_of(world, registered))
+    world.client.cookies.clear()
+    assert not world.found, report(world.found)
