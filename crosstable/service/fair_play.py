@@ -168,10 +168,11 @@ def _decision_text(name: str, decision: str) -> Message:
 
 
 class PortalRules:
-    """The administrators' acts on accounts (mixed into :class:`Accounts`)."""
+    """The administrators' acts on accounts: a part of :class:`Accounts`."""
 
-    store: Store
-    clock: Clock
+    def __init__(self, store: Store, clock: Clock) -> None:
+        self.store = store
+        self.clock = clock
 
     def _record(
         self,

@@ -36,8 +36,7 @@ from crosstable.core.model import GameResult, Reason
 from crosstable.core.reasons import WORDS, reason_words
 from crosstable.core.text import Message
 from crosstable.service.bus import Notification
-from crosstable.service.frame import SUMMARY_MESSAGE as SUMMARY_MESSAGE  # (its former home)
-from crosstable.service.frame import Change, ChangeFrame
+from crosstable.service.frame import SUMMARY_MESSAGE, Change, ChangeFrame
 from crosstable.service.live import (
     GameState,
     LiveTable,

@@ -25,7 +25,7 @@ language; two languages, two channels):
 
 Who publishes (several processes on PostgreSQL): the process that recorded the
 change, from the thread that committed it, *before* the change is announced to the
-other processes (``pg_notify``, ``ServiceBase._announce`` publishes on the bus
+other processes (``pg_notify``, ``ChangeFrame.announce`` publishes on the bus
 first). A change the other processes hear of by NOTIFY is never published by them.
 A process killed after its commit and before its publish never sent the NOTIFY
 either: the listeners' polling finds the change "not announced" (a notification

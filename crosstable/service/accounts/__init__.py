@@ -129,10 +129,7 @@ class Accounts:
 
 def portal_rules(frame: AccountsFrame) -> PortalRules:
     """The administrators' acts on accounts, over the frame's store and clock."""
-    rules = PortalRules()
-    rules.store = frame.store
-    rules.clock = frame.clock
-    return rules
+    return PortalRules(frame.store, frame.clock)
 
 
 __all__ = [

@@ -22,8 +22,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from crosstable.core.text import Message
-from crosstable.service.base import with_summary_message
-from crosstable.service.recording import SUMMARY_MESSAGE
+from crosstable.service.frame import SUMMARY_MESSAGE, with_summary_message
 from crosstable.service.series import outbox
 from crosstable.store.series_models import SeriesEventRow
 
