@@ -253,7 +253,10 @@ class _Pairer(RemainderPairing):
         self.completion = Completion(
             self.outside, bracket, self.compat, self.allowed, self.candidates
         )
-        self._solve()
+        found = None
+        if self.preset_pairs is not None:
+            found = self._without_exchanges(bracket[:resident_end], self.preset_pairs)
+        self._solve(found)
         mate = self.mate
 
         def in_bracket(v: int) -> bool:

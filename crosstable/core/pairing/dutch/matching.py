@@ -11,7 +11,7 @@ takes over.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import Any
 
 import rustworkx as rx
@@ -184,6 +184,23 @@ class StageGraph:
                 update(a, b, weight)
         self.pending.clear()
 
+    def best(
+        self, keep: Callable[[int, int], bool] | None = None
+    ) -> tuple[dict[int, int], int] | None:
+        """A best matching of the edges ``keep`` accepts (all by default), as
+        :meth:`solve` gives it, and its weight; None when the weights are too
+        wide for the compiled matcher."""
+        if not self.compiled:
+            return None
+        self._flush()
+        graph = self.graph
+        if keep is not None:
+            graph = graph.copy()
+            graph.remove_edges_from([(a, b) for a, b in graph.edge_list() if not keep(a, b)])
+        pairs = rx.max_weight_matching(graph, max_cardinality=self.perfect, weight_fn=_identity)
+        total = sum(graph.get_edge_data(a, b) for a, b in pairs)
+        return self._result(pairs), total
+
     def solve(self) -> dict[int, int]:
         """Partner of every player; the bye's recipient is their own partner."""
         self._flush()
@@ -198,6 +215,9 @@ class StageGraph:
             for a, b in self.graph.edge_list():
                 nx_graph.add_edge(a, b, weight=self.graph.get_edge_data(a, b))
             pairs = nx.max_weight_matching(nx_graph, maxcardinality=self.perfect)
+        return self._result(pairs)
+
+    def _result(self, pairs: Iterable[tuple[int, int]]) -> dict[int, int]:
         mate: dict[int, int] = {}
         for a, b in pairs:
             mate[a] = b

@@ -280,6 +280,35 @@ class RemainderPairing(BracketState):
         partners.update(completion)
         return partners
 
+    def _without_exchange(self, remainder: list[int], pairs: int) -> dict[int, int] | None:
+        """The matching the exchange terms would give, found without them when
+        no exchange is needed.
+
+        The terms favour the first ``pairs`` players of the remainder (S1) as
+        the higher player of a pair; a matching that pairs every one of them
+        with a lower remainder player gets the largest sum of terms there is.
+        If the best matching without S1-S1 and S2-S2 edges weighs as much as
+        the best matching (both before the terms), it is best with the terms
+        too. Two matchings on weights with few distinct values are much
+        quicker than one on weights that differ at every edge.
+        """
+        if self.full or self.hint:
+            return None
+        inside = set(remainder)
+        s1 = set(remainder[:pairs])
+
+        def across(a: int, b: int) -> bool:
+            return a not in inside or b not in inside or (a in s1) != (b in s1)
+
+        anything = self.graph.best()
+        restricted = self.graph.best(across)
+        if anything is None or restricted is None or restricted[1] != anything[1]:
+            return None
+        mate = restricted[0]
+        if any(mate.get(a, a) not in inside or mate[a] < a for a in s1):
+            return None
+        return mate
+
     def _remainder(
         self,
         bracket: list[int],
@@ -313,12 +342,13 @@ class RemainderPairing(BracketState):
         if exchanges and self.preset_pairs != pairs:
             # fewest exchanges, then the smallest difference of the exchanged BSNs
             # (when every S1 player already meets a lower one, nothing beats that)
+            found = self._without_exchange(remainder, pairs)
             for a_index, a in enumerate(remainder):
                 value = low_value(a_index)
                 for b in remainder[a_index + 1 :]:
                     if self._has(a, b):
                         self._set_low(a, b, value)
-            self._solve()
+            self._solve(found)
             exchanges = sum(1 for v in remainder[:pairs] if not down(v))
         # S1 players to give up, lowest first
         left = exchanges

@@ -63,8 +63,10 @@ class BracketState:
         """C2 and C5: may ``v`` receive the PAB (eligible, at most the PAB score)?"""
         return self.candidates[v]
 
-    def _solve(self) -> None:
-        mate = self.graph.solve()
+    def _solve(self, found: dict[int, int] | None = None) -> None:
+        """Solve the bracket's graph (or take ``found``, a matching known to be
+        optimal for it) and record the partners."""
+        mate = self.graph.solve() if found is None else found
         split = self.split
         if split is not None and not self.full:
             below = split.partners(mate, self)
@@ -134,6 +136,40 @@ class BracketState:
         self.split = Split(below, below_edges, dummy, {}, pair_below, layout.bits)
         return StageGraph(inner, inner_edges, None, layout.bits, perfect=False)
 
+    def _without_exchanges(self, residents: list[int], s1_size: int) -> dict[int, int] | None:
+        """The first matching of a homogeneous bracket solved apart, when it
+        needs no exchange: then it is found without the exchange terms.
+
+        Those terms (on the edges inside the bracket) favour the first
+        ``s1_size`` residents as the higher player of a pair; every matching
+        that pairs each of them with a player below the first ``s1_size``
+        gets the largest sum of terms there is. So if a matching of S1 with
+        S2 alone (and S2 with the floater's stand-in) reaches the best value
+        the weights without terms allow, it is optimal with the terms too.
+        Two matchings on weights with few distinct values are much quicker
+        than one on weights that differ at every edge. None when the
+        bracket needs an exchange (or is not solved apart).
+        """
+        split = self.split
+        if split is None or self.full or self.low_scale != 1 or self.hint:
+            return None
+        top = set(residents[:s1_size])
+        dummy = split.dummy
+        if dummy is not None:
+            top.add(dummy)
+        first = split.first
+        edges = [(a, b, w) for (a, b), w in self.packed.items() if b < first]
+        if dummy is not None:
+            edges += [(v, dummy, weight) for v, weight in split.floats.items()]
+        vertices = [*residents] if dummy is None else [*residents, dummy]
+        bits = self.stage_data.layout.bits
+        best = _value(StageGraph(vertices, edges, None, bits, perfect=False).solve(), edges)
+        across = [e for e in edges if (e[0] in top) != (e[1] in top)]
+        mate = StageGraph(vertices, across, None, bits, perfect=False).solve()
+        if any(v == partner for v, partner in mate.items()) or _value(mate, across) != best:
+            return None
+        return mate
+
     def _joint_graph(self) -> StageGraph:
         """The bracket with the next scoregroup, with the present weights."""
         alive = self.alive
@@ -200,6 +236,18 @@ class BracketState:
     def _has(self, a: int, b: int) -> bool:
         key = (a, b) if a < b else (b, a)
         return key in self.base and key not in self.dead
+
+
+def _value(mate: dict[int, int], edges: list[tuple[int, int, int]]) -> int | None:
+    """The weight of a matching (None if it leaves a vertex unpaired)."""
+    weight = {(a, b): w for a, b, w in edges}
+    total = 0
+    for v, partner in mate.items():
+        if partner == v:
+            return None
+        if v < partner:
+            total += weight[(v, partner)]
+    return total
 
 
 SPLIT_SIZE = 200  # players of a bracket with its next scoregroup worth solving apart
