@@ -34,7 +34,6 @@ from web_support import signed_in
 
 from crosstable.service import Service
 from crosstable.service.accounts import Accounts
-from crosstable.service.series.mail_text import LANGUAGES as MAIL_LANGUAGES
 from crosstable.service.series.mail_text import letter
 from crosstable.service.series.outbox import outbox
 from crosstable.service.series.telegram_sender import message_text
@@ -61,10 +60,6 @@ READER_KEYS = ("summary", "detail", "message", "msg", "text", "note", "formula",
 #: words a page may show for a reason of its own: the rating-list page explains that a
 #: list's type is read from the file's name, which says "rapid" or "blitz"
 PAGE_ALLOWED = {"/admin/rating-lists": frozenset({"rapid", "blitz"})}
-#: the pages that show the series' mail texts (the site's notifications), written by the
-#: service in the languages it knows: checked once it knows Armenian
-MAIL_PAGES = re.compile(r"^\S+ /notifications")
-MAIL_IN_ARMENIAN = ARMENIAN in MAIL_LANGUAGES
 
 
 @dataclass
@@ -231,8 +226,6 @@ def test_every_page_in_armenian_has_no_english(world: World) -> None:
     kinds = {re.sub(r"\d+", "N", address) for address in world.read}
     assert len(world.read) > 400 and len(kinds) > 50, (len(world.read), sorted(kinds))
     assert any(a.endswith(".pdf") for a in world.read), "the PDFs' text is read"
-    if not MAIL_IN_ARMENIAN:  # (test_series_mail_and_telegram_texts_in_armenian says so)
-        world.found = {k: v for k, v in world.found.items() if not MAIL_PAGES.match(k)}
     assert not world.found, report(world.found)
 
 
@@ -248,12 +241,6 @@ def test_every_history_line_in_armenian(world: World) -> None:
     assert not world.found, report(world.found)
 
 
-@pytest.mark.xfail(
-    not MAIL_IN_ARMENIAN,
-    reason="the service writes the series' mails and Telegram messages in en and ru only "
-    "(crosstable/service/series/mail_text.py LANGUAGES), though locale/hy/mail.po is ready",
-    strict=True,
-)
 def test_series_mail_and_telegram_texts_in_armenian(world: World) -> None:
     world.found.clear()
     with world.service.store.reading() as session:

@@ -198,8 +198,9 @@ def read_pdf(data: bytes) -> Pdf:
         ref = re.search(rb"/ToUnicode (\d+) 0 R", objects[font])
         assert ref is not None
         cmap = stream(int(ref.group(1)))
+        # every bfchar block (a font of many glyphs has several), not the code space range
         pairs = re.findall(
-            rb"<([0-9A-Fa-f]{4})>\s*<([0-9A-Fa-f]+)>", cmap.split(b"beginbfchar")[-1]
+            rb"<([0-9A-Fa-f]{4})>\s*<([0-9A-Fa-f]+)>", cmap.split(b"endcodespacerange")[-1]
         )
         return {int(a, 16): bytes.fromhex(b.decode()).decode("utf-16-be") for a, b in pairs}
 

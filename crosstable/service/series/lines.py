@@ -73,11 +73,11 @@ def listed(separator: str, items: list[Any]) -> Message:
 
 #: the catalogues of the web app (``errors``: the templates of messages and made names)
 LOCALE_DIR = Path(__file__).resolve().parents[2] / "web" / "locale"
-LANGUAGES = ("en", "ru")
+LANGUAGES = ("en", "ru", "hy")
 
 
 def site_language(env: Any = None) -> str:
-    """The site's language (``CROSSTABLE_LANGUAGE``: ``en`` or ``ru``; English by default):
+    """The site's language (``CROSSTABLE_LANGUAGE``: ``en``, ``ru`` or ``hy``; English by default):
     the language of the names the product makes itself when no reader asks (a series'
     group tournaments, a group stage's knockout)."""
     chosen = str((env if env is not None else os.environ).get("CROSSTABLE_LANGUAGE", "en"))

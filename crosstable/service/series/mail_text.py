@@ -40,7 +40,7 @@ from crosstable.core.text import fill
 from crosstable.store.models import PreferenceRow
 from crosstable.store.series_models import SeriesEditionRow, SeriesRow, SeriesStageRow
 
-LANGUAGES = ("en", "ru")
+LANGUAGES = ("en", "ru", "hy")
 DEFAULT = "en"
 DOMAIN = "mail"
 LOCALE_DIR = Path(__file__).resolve().parents[2] / "web" / "locale"

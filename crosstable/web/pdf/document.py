@@ -15,8 +15,8 @@ from typing import Any
 import ttf_opensans  # type: ignore[import-untyped]
 from fpdf import FPDF
 
+from crosstable.web.i18n import current, number_text
 from crosstable.web.i18n import gettext as _
-from crosstable.web.i18n import number_text
 from crosstable.web.sheets import MARKS, WHITE_MARK, Detail
 
 # -- the document ------------------------------------------------------------------------------
@@ -26,13 +26,24 @@ def _font_dir() -> Path:
     return Path(ttf_opensans.__file__).parent / "ttf"
 
 
+#: Open Sans has no Armenian letters: an Armenian document is drawn in DejaVu Sans, cut
+#: to the Latin, Greek, Cyrillic and Armenian blocks and the signs (fonts/LICENSE-DejaVu.txt)
+ARMENIAN_FONTS = Path(__file__).parent / "fonts"
+#: the languages whose letters Open Sans lacks
+DEJAVU_LOCALES = frozenset({"hy"})
+
+
 class Document(FPDF):
     def __init__(self, orientation: str = "P", title: str = "", paper: str = "A4") -> None:
         # paper: "A4", or "A3" for a wall chart
         super().__init__(orientation=orientation, unit="mm", format=paper)
-        fonts = _font_dir()
-        self.add_font("Sans", "", str(fonts / "OpenSans-Regular.ttf"))
-        self.add_font("Sans", "B", str(fonts / "OpenSans-Bold.ttf"))
+        if current.get() in DEJAVU_LOCALES:
+            self.add_font("Sans", "", str(ARMENIAN_FONTS / "DejaVuSansArmenian.ttf"))
+            self.add_font("Sans", "B", str(ARMENIAN_FONTS / "DejaVuSansArmenian-Bold.ttf"))
+        else:
+            fonts = _font_dir()
+            self.add_font("Sans", "", str(fonts / "OpenSans-Regular.ttf"))
+            self.add_font("Sans", "B", str(fonts / "OpenSans-Bold.ttf"))
         self.set_title(title)
         self.set_creator("crosstable")
         self.set_auto_page_break(auto=True, margin=12)
