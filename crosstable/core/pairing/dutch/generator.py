@@ -84,7 +84,7 @@ class Amount:
         found = _AMOUNT.match(text)
         if found is None:
             raise RuleError(
-                "amount {text}: use a count (3), a share (10% or 0.1), optionally @rounds "
+                "amount {text}: use a count (3), a share (0.1 or 10%), optionally @rounds "
                 "(3@2, 10%@1-4)",
                 text=repr(text),
             )
