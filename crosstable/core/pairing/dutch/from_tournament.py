@@ -32,7 +32,7 @@ def next_round(tournament: Tournament) -> int:
 
 
 def default_rounds(players: int) -> int:
-    """R-SW-3: as many rounds as a knockout of the same field, ⌈log₂ N⌉.
+    """As many rounds as a knockout of the same field, ⌈log₂ N⌉.
 
     >>> default_rounds(9), default_rounds(16), default_rounds(1)
     (4, 4, 1)
