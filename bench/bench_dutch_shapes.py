@@ -5,8 +5,8 @@ by the engine itself leaves brackets that pair almost as the first candidate
 says, while a history paired some other way leaves many players whose best
 opponents were taken. Each *shape* below is a tournament of ``rounds`` rounds
 written as TRF; the next round is then paired by ``crosstable engine --dutch
-FILE -p OUT`` in a child process, whose CPU time (user + system) and peak
-memory come from ``os.wait4`` (the child's own figures, not the parent's).
+FILE -p OUT`` in a child process, whose CPU time (user + system) comes from
+``os.wait4`` and whose peak memory (VmHWM) it reports itself.
 
 Shapes (results drawn from ratings, seeded; all but ``engine`` paired by a
 simple greedy pairer that is none of the engines: players by score then
@@ -19,8 +19,8 @@ without a bye gets it):
 * ``baku``: greedy, with Baku acceleration (C.04.5.1) named in the header;
 * ``withdrawn``: greedy, 3 % of the field withdrawing each round (absent from
   then on, and absent for the round to pair);
-* ``real``: the real and reference events of ../shared/data/swiss-dutch (sizes
-  ignored).
+* ``real``: the reference events of ../shared/data/swiss-dutch (7-299
+  players), each cut before its last round (sizes ignored).
 
     python bench/bench_dutch_shapes.py                      # every shape, 500 1000 2000
     python bench/bench_dutch_shapes.py --shapes greedy,byes 1000 2000 5000
@@ -64,7 +64,7 @@ from crosstable.core.model import (
     Tournament,
 )
 from crosstable.core.pairing.dutch.generator import GeneratorSettings, generate
-from crosstable.formats.trf import write_trf
+from crosstable.formats.trf import read_trf, write_trf
 from crosstable.formats.trf_model import TrfDocument
 
 SHAPES = ("greedy", "engine", "byes", "baku", "withdrawn")
@@ -227,6 +227,7 @@ def timed(command: list[str], limit: float) -> tuple[float, float, float, int]:
     )
     timer = threading.Timer(limit, child.kill)
     timer.start()
+    errors = child.stderr.read() if child.stderr is not None else b""
     _, status, usage = os.wait4(child.pid, 0)
     timer.cancel()
     wall = time.perf_counter() - start
@@ -234,7 +235,11 @@ def timed(command: list[str], limit: float) -> tuple[float, float, float, int]:
         child.stderr.close()
     child.returncode = os.waitstatus_to_exitcode(status)
     cpu = usage.ru_utime + usage.ru_stime
-    return wall, cpu, usage.ru_maxrss / 1024, child.returncode
+    peak = usage.ru_maxrss / 1024
+    for line in errors.decode(errors="replace").splitlines():
+        if line.startswith("VmHWM "):
+            peak = int(line.split()[1]) / 1024
+    return wall, cpu, peak, child.returncode
 
 
 def child_env() -> dict[str, str]:
@@ -244,9 +249,23 @@ def child_env() -> dict[str, str]:
     return env
 
 
+# crosstable's command line, reporting the process's own peak memory (VmHWM)
+# last on stderr: ru_maxrss would carry over what the parent held at the fork
+OURS = r"""
+import runpy, sys
+sys.argv = ["crosstable", *sys.argv[1:]]
+try:
+    runpy.run_module("crosstable", run_name="__main__")
+finally:
+    for line in open("/proc/self/status"):
+        if line.startswith("VmHWM"):
+            print("VmHWM", int(line.split()[1]), file=sys.stderr)
+"""
+
+
 def ours(path: Path, tag: str) -> list[str]:
     out = path.with_suffix(f".{tag}.txt")
-    return [sys.executable, "-m", "crosstable", "engine", "--dutch", str(path), "-p", str(out)]
+    return [sys.executable, "-c", OURS, "engine", "--dutch", str(path), "-p", str(out)]
 
 
 def peers() -> dict[str, object]:
@@ -292,10 +311,24 @@ def machine() -> str:
     return f"{model}, {os.cpu_count()} cores, Python {platform.python_version()}"
 
 
+def real_event(path: Path, folder: Path) -> Path:
+    """A reference event cut before its last round (that round is paired)."""
+    cut = folder / path.name
+    if not cut.exists():
+        doc = read_trf(path)
+        cut.write_text(write_trf(doc.before_round(len(doc.tournament.rounds))))
+    return cut
+
+
 def events_of(shape: str, sizes: list[int], folder: Path) -> list[tuple[str, Path]]:
     if shape == "real":
-        return [(p.stem, p) for p in sorted(REFERENCE.glob("*.trf"))]
-    return [(f"{shape} {size}", make_event(shape, size, folder)) for size in sizes]
+        return [(p.stem, real_event(p, folder)) for p in sorted(REFERENCE.glob("*.trf"))]
+    for size in sizes:  # made in a child: the parent stays small while it forks
+        if not (folder / f"{shape}{size}.trf").exists():
+            script = str(Path(__file__).resolve())
+            command = [sys.executable, script, "--make", shape, str(size), str(folder)]
+            subprocess.run(command, check=True, env=child_env())
+    return [(f"{shape} {size}", folder / f"{shape}{size}.trf") for size in sizes]
 
 
 def compare(folder: Path, first: str, second: str) -> int:
@@ -317,6 +350,9 @@ def main(argv: list[str]) -> None:
     options: dict[str, str] = {}
     flags: set[str] = set()
     args = list(argv)
+    if args[:1] == ["--make"]:
+        make_event(args[1], int(args[2]), Path(args[3]))
+        return
     while args and args[0].startswith("--"):
         if args[0] == "--peers":
             flags.add(args.pop(0))
@@ -342,11 +378,6 @@ def main(argv: list[str]) -> None:
     print(f"{'event':<34} {'engine':<12} {'wall s':>8} {'CPU s':>8} {'MiB':>6}  load")
     for shape in shapes:
         for label, path in events_of(shape, sizes, folder):
-            if shape == "real":
-                copy = folder / path.name
-                if not copy.exists():
-                    shutil.copy(path, copy)
-                path = copy
             runs: list[tuple[str, list[str]]] = [(tag, ours(path, tag))]
             runs += [(name, build(path)) for name, build in others.items()]  # type: ignore[operator]
             for name, command in runs:

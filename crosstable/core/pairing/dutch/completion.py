@@ -22,7 +22,7 @@ class Completion:
         self,
         outside: list[int],
         bracket: list[int],
-        compat: list[list[bool]],
+        compat: list[bytes],
         allowed: np.ndarray[tuple[int, int], np.dtype[np.bool_]],
         candidates: list[bool],
     ) -> None:

@@ -65,7 +65,8 @@ class _Pairer(RemainderPairing):
         threshold = Fraction(self.played_rounds) * max(request.win, request.draw) / 2
         self.topscorer = [last_round and p.pairing_score > threshold for p in players]
         self.allowed = compatibility(players, self.topscorer, request.forbidden)
-        self.compat: list[list[bool]] = self.allowed.tolist()
+        # one byte per pair (a list of lists would take 8 bytes a pair)
+        self.compat: list[bytes] = [row.tobytes() for row in self.allowed]
         sizes: dict[Fraction, int] = {}
         for p in players:
             sizes[p.pairing_score] = sizes.get(p.pairing_score, 0) + 1
@@ -250,6 +251,7 @@ class _Pairer(RemainderPairing):
             if split is None:
                 split = StageGraph(bracket, edges, None, stage.layout.bits, perfect=False)
             self.graph = split
+            del edges  # the graph has them: free the list while the bracket is paired
         self.completion = Completion(
             self.outside, bracket, self.compat, self.allowed, self.candidates
         )

@@ -7,6 +7,7 @@ weights, the current best matching (``mate``) and the players still to pair.
 
 from __future__ import annotations
 
+from collections.abc import KeysView
 from fractions import Fraction
 
 import numpy as np
@@ -28,7 +29,7 @@ class BracketState:
     last_round: bool
     topscorer: list[bool]
     allowed: np.ndarray[tuple[int, int], np.dtype[np.bool_]]
-    compat: list[list[bool]]
+    compat: list[bytes]  # compat[i][j]: 1 when i and j may meet
     alive: set[int]
     mate: list[int]
     pairs: list[tuple[int, int]]
@@ -43,7 +44,7 @@ class BracketState:
     full: bool
     whole_field: bool
     stage_data: Stage
-    base: set[tuple[int, int]]
+    base: KeysView[tuple[int, int]]
     packed: dict[tuple[int, int], int]
     base_weight: dict[tuple[int, int], int]
     dead: set[tuple[int, int]]

@@ -11,6 +11,7 @@ written as penalties (a negative count), which compares the same as bbpPairings'
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import KeysView
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import repeat
@@ -31,7 +32,7 @@ SHORTLIST = 15  # opponents an S1 player ranks when a block is settled together
 class Stage:
     """The weights of one bracket: fields and packed weights of its edges."""
 
-    base: set[tuple[int, int]]  # the bracket's edges (compatible pairs)
+    base: KeysView[tuple[int, int]]  # the bracket's edges (compatible pairs)
     packed: dict[tuple[int, int], int]
     layout: Layout
     hint_scale: int  # 1 when there is no room for the S1/S2 hint
@@ -51,7 +52,7 @@ class RoundInPairing(Protocol):
     @property
     def allowed(self) -> np.ndarray[tuple[int, int], np.dtype[np.bool_]]: ...
     @property
-    def compat(self) -> list[list[bool]]: ...
+    def compat(self) -> list[bytes]: ...
     @property
     def alive(self) -> set[int]: ...
     @property
@@ -190,7 +191,7 @@ class EdgeFields:
                     strict=True,
                 )
             )
-        return Stage(set(packed), packed, layout, scale, block, position)
+        return Stage(packed.keys(), packed, layout, scale, block, position)
 
     def full_edges(self, stage: Stage) -> list[tuple[int, int, int]]:
         """Every edge between players still to pair: the bracket's own weights,
