@@ -11,6 +11,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from test_architecture_imports import cycles
+
 import crosstable
 from crosstable.service.accounts import Accounts
 from crosstable.service.forward import Forward
@@ -45,38 +47,8 @@ def import_graph(folder: str) -> dict[str, set[str]]:
 
 
 def circles(graph: dict[str, set[str]]) -> list[list[str]]:
-    """The strongly connected components of more than one module (Tarjan)."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on_stack: set[str] = set()
-    found: list[list[str]] = []
-
-    def visit(node: str) -> None:
-        index[node] = low[node] = len(index)
-        stack.append(node)
-        on_stack.add(node)
-        for target in sorted(graph[node]):
-            if target not in index:
-                visit(target)
-                low[node] = min(low[node], low[target])
-            elif target in on_stack:
-                low[node] = min(low[node], index[target])
-        if low[node] == index[node]:
-            component = []
-            while True:
-                top = stack.pop()
-                on_stack.discard(top)
-                component.append(top)
-                if top == node:
-                    break
-            if len(component) > 1:
-                found.append(sorted(component))
-
-    for node in sorted(graph):
-        if node not in index:
-            visit(node)
-    return found
+    """The strongly connected components of more than one module."""
+    return cycles(graph)
 
 
 def test_the_graph_sees_the_imports() -> None:
@@ -84,7 +56,7 @@ def test_the_graph_sees_the_imports() -> None:
     would pass on an empty graph)."""
     graph = import_graph("web")
     assert "crosstable.web.site" in graph["crosstable.web.routes.common"]
-    assert "crosstable.web.routes.api" in graph["crosstable.web.app"]  # inside create_app
+    assert "crosstable.web.routes.api" in graph["crosstable.web.app"]
     assert "crosstable.web.routes.common" in graph["crosstable.web.routes.pages"]
 
 
