@@ -82,6 +82,18 @@ class Unchanged(Exception):  # noqa: N818 - a signal, not an error
 Body = Callable[[Tx], "str | Done"]
 
 
+def lock_tournament(session: Session, tournament_id: int) -> TournamentRow:
+    """The tournament's row, locked for this transaction (``SELECT … FOR UPDATE`` on
+    PostgreSQL); NotFoundError if there is none."""
+    query = select(TournamentRow).where(TournamentRow.id == tournament_id).with_for_update()
+    row = session.scalars(query).one_or_none()
+    if row is None:
+        raise NotFoundError(
+            "there is no tournament {tournament} in this database", tournament=tournament_id
+        )
+    return row
+
+
 def append_event(
     session: Session,
     row: TournamentRow,
@@ -317,13 +329,7 @@ class ChangeFrame:
         return load_live(session, row)
 
     def lock(self, session: Session, tournament_id: int) -> TournamentRow:
-        query = select(TournamentRow).where(TournamentRow.id == tournament_id).with_for_update()
-        row = session.scalars(query).one_or_none()
-        if row is None:
-            raise NotFoundError(
-                "there is no tournament {tournament} in this database", tournament=tournament_id
-            )
-        return row
+        return lock_tournament(session, tournament_id)
 
     def prior(
         self,

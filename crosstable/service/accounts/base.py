@@ -11,12 +11,11 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import select
 from sqlalchemy.orm import Session, object_session
 
 from crosstable.core.errors import RuleError
 from crosstable.service.clock import Clock, SystemClock
-from crosstable.service.errors import NotFoundError
+from crosstable.service.frame import lock_tournament
 from crosstable.service.history import append_information
 from crosstable.service.organisers import master_status
 from crosstable.store import Store
@@ -125,13 +124,7 @@ class AccountsFrame:
     def lock(self, session: Session, tournament_id: int) -> TournamentRow:
         """The tournament row, locked like every tournament change (first, so the lock
         order is the services'); NotFoundError if there is none."""
-        query = select(TournamentRow).where(TournamentRow.id == tournament_id).with_for_update()
-        row = session.scalars(query).one_or_none()
-        if row is None:
-            raise NotFoundError(
-                "there is no tournament {tournament} in this database", tournament=tournament_id
-            )
-        return row
+        return lock_tournament(session, tournament_id)
 
     def log(
         self,
