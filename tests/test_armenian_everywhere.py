@@ -15,292 +15,54 @@ the check, naming the page and the words. Each page must show Armenian letters t
 
 from __future__ import annotations
 
-import datetime as dt
-import random
 import re
-from collections.abc import Iterator
-from dataclasses import dataclass, field
-from typing import Any
 
 import pytest
 
 pytest.importorskip("fastapi")
 
-from fastapi.routing import _IncludedRouter  # (the app's routes, walked)
-from fastapi.testclient import TestClient
-from russian_text import english_words, visible_text
-from test_web_print import build_knockout, build_swiss, read_pdf
-from web_support import signed_in
-
-from crosstable.service import Service
-from crosstable.service.accounts import Accounts
-from crosstable.service.series.mail_text import letter
-from crosstable.service.series.outbox import outbox
-from crosstable.service.series.telegram_sender import message_text
-from crosstable.store import open_store
-from crosstable.web.app import create_app
-from crosstable.web.demo import PASSWORD, USERNAME, build_demo
-from crosstable.web.demo_series import DemoClock, build_series_demo
-from crosstable.web.messages import translate
-
-NOW = dt.datetime(2026, 12, 3, 9, tzinfo=dt.UTC)
-ARMENIAN = "hy"
-ARMENIAN_LETTER = re.compile(r"[\u0531-\u058f]")
-
-#: routes that answer no text for readers: data files and exports (their own formats'
-#: English keywords), the event stream, the framework's own API documentation, the
-#: language switch and Telegram's sign-in redirects
-SKIPPED = re.compile(
-    r"/events$|/export/|\.pgn$|\.ics$|\.atom$|\.svg$|^/api/openapi\.json$|^/api/docs$"
-    r"|^/lang/|^/telegram/login|^/favicon|/unsubscribe/|/venue/body$|^/api/"
+from locale_walk import (
+    Language,
+    World,
+    check_flashes,
+    check_history,
+    check_mail_and_telegram,
+    typed_everywhere,
+    walk_everyone,
+    world_fixture,
 )
-#: the JSON routes whose texts are for readers (lines of history, explanations, errors)
-JSON_READ = re.compile(r"/history$|/explain$")
-READER_KEYS = ("summary", "detail", "message", "msg", "text", "note", "formula", "what")
-#: words a page may show for a reason of its own: the rating-list page explains that a
-#: list's type is read from the file's name, which says "rapid" or "blitz"
-PAGE_ALLOWED = {"/admin/rating-lists": frozenset({"rapid", "blitz"})}
+
+ARMENIAN_LETTER = re.compile(r"[\u0531-\u058f]")
+#: the Armenian walk: every HTML page must show Armenian letters; the typed data are
+#: those of every tournament (the series' ones too)
+ARMENIAN = Language(
+    code="hy", name="armenian", player="Աննա", typed=typed_everywhere, letter=ARMENIAN_LETTER
+)
 
 
-@dataclass
-class World:
-    client: TestClient
-    service: Service
-    tournaments: list[int]
-    series: int
-    names: frozenset[str]
-    admin_id: int
-    found: dict[str, set[str]] = field(default_factory=dict)
-    read: list[str] = field(default_factory=list)
-
-
-@pytest.fixture(scope="module")
-def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
-    db = tmp_path_factory.mktemp("armenian") / "armenian.db"
-    clock = DemoClock(NOW)
-    service = Service(open_store(f"sqlite:///{db}"), clock=clock, random=random.Random(29))
-    demo = build_demo(service)
-    with pytest.MonkeyPatch.context() as patch:  # an Armenian site names its groups itself
-        patch.setenv("CROSSTABLE_LANGUAGE", ARMENIAN)
-        series = build_series_demo(service, clock, now=NOW)["series"]
-    clock.moment = NOW
-    swiss, knockout = build_swiss(service), build_knockout(service)
-    accounts = Accounts(service.store, clock=service.clock)
-    anna = accounts.create_user("anna", "password-anna", display_name="Աննա")
-    admin = accounts.find_user(USERNAME)
-    assert admin is not None
-    # the history lines of access, staff and account links (informational events)
-    live = demo["tournaments"][1]
-    accounts.set_access(live, self_registration=True, actor=USERNAME)
-    accounts.set_access(live, closes_at="2026-12-31T18:00", actor=USERNAME)
-    accounts.set_access(live, eligibility={"min_rated_games": 5}, actor=USERNAME)
-    accounts.set_access(live, self_registration=False, actor=USERNAME)
-    accounts.set_staff(live, anna.id, "helper", actor=USERNAME)
-    accounts.set_staff(live, anna.id, None, actor=USERNAME)
-    accounts.link_entry(swiss, 4, anna.id, actor=USERNAME)
-    accounts.unlink_entry(swiss, 4, actor=USERNAME)
-    tournaments = [*demo["tournaments"], swiss, knockout]
-    # the data people typed stays as typed, and so do the names of the tournaments a
-    # series made (a tournament's name is data, written once when it is made)
-    typed = [admin.display_name, USERNAME]
-    for summary in service.tournaments():
-        overview = service.overview(summary.id)
-        typed += [overview.name, *(p.name for p in overview.players)]
-        details = overview.settings.get("regulations") or {}
-        typed += [str(details.get(k, "")) for k in ("venue", "arbiter", "organiser", "deputy")]
-    names = frozenset(w for text in typed for w in re.findall(r"[A-Za-z]+", text))
-    with TestClient(create_app(service=service), raise_server_exceptions=False) as client:
-        yield World(client, service, tournaments, series, names, admin.id)
-
-
-def get_paths(routes: list[Any], prefix: str = "") -> Iterator[str]:
-    for route in routes:
-        if isinstance(route, _IncludedRouter):
-            inner = getattr(route.include_context, "prefix", "") or ""
-            yield from get_paths(route.original_router.routes, prefix + inner)
-        elif "GET" in (getattr(route, "methods", None) or set()):
-            yield prefix + route.path
-
-
-def addresses(world: World, template: str) -> list[str]:
-    """Every address of a route's template filled with this world's values."""
-    values: dict[str, list[str]] = {
-        "tid": [str(t) for t in world.tournaments],
-        "rnd": ["1"],
-        "board": ["1"],
-        "start": ["1"],
-        "series_id": [str(world.series)],
-        "number": ["1", "4"],
-        "user_id": [str(world.admin_id)],
-        "what": ["crosstable", "pairings", "slips", "certificates"],
-        "name": ["crosstable.pdf", "pairings.pdf", "slips.pdf", "certificates.pdf"],
-    }
-    if "{award_id}" in template:
-        values["award_id"] = [str(a["id"]) for a in world.service.series_awards(world.series)][:1]
-    out = [template]
-    for name in re.findall(r"\{(\w+)\}", template):
-        if name not in values:
-            return []
-        out = [a.replace("{" + name + "}", v) for a in out for v in values[name]]
-    return out
-
-
-def texts_of(answer: Any, where: str) -> list[str]:
-    """The texts of one answer a reader meets."""
-    kind = answer.headers.get("content-type", "")
-    if kind.startswith("application/pdf"):
-        return read_pdf(answer.content).strings
-    if kind.startswith("text/html"):
-        return visible_text(answer.text)
-    readable = JSON_READ.search(where) or answer.status_code >= 400
-    if kind.startswith("application/json") and readable:
-        texts: list[str] = []
-
-        def walk(value: Any, key: str = "") -> None:
-            if isinstance(value, dict):
-                for k, v in value.items():
-                    walk(v, k)
-            elif isinstance(value, list):
-                for v in value:
-                    walk(v, key)
-            elif isinstance(value, str) and key in READER_KEYS:
-                texts.append(value)
-
-        walk(answer.json())
-        return texts
-    return []
-
-
-def check(world: World, where: str, texts: list[str], extra: frozenset[str] = frozenset()) -> None:
-    for text in texts:
-        words = english_words(text, world.names | extra)
-        if words:
-            world.found.setdefault(where, set()).add(" ".join(words[:8]) + f"  ⟵ {text[:80]!r}")
-
-
-def report(found: dict[str, set[str]]) -> str:
-    """Each English text once, with the first few addresses that show it."""
-    by_text: dict[str, list[str]] = {}
-    for where, texts in sorted(found.items()):
-        for text in texts:
-            by_text.setdefault(text, []).append(where)
-    return "\n".join(
-        f"{text}\n    on {len(wheres)} pages: {', '.join(wheres[:3])}"
-        for text, wheres in sorted(by_text.items())
-    )
-
-
-def walk(world: World, who: str) -> None:
-    templates = sorted(set(get_paths(world.client.app.routes)))  # type: ignore[attr-defined]
-    for template in templates:
-        if SKIPPED.search(template) and not template.startswith("/api/v1/tournaments/"):
-            continue
-        if template.startswith("/api/") and not JSON_READ.search(template):
-            continue
-        for address in addresses(world, template):
-            answer = world.client.get(address, headers={"Accept-Language": ARMENIAN})
-            assert answer.status_code < 500, (address, answer.status_code, answer.text[:300])
-            texts = texts_of(answer, address)
-            if not texts:
-                continue
-            world.read.append(address)
-            html = answer.headers.get("content-type", "").startswith("text/html")
-            if html and not any(ARMENIAN_LETTER.search(t) for t in texts):
-                world.found.setdefault(f"{who} {address}", set()).add("no Armenian at all")
-            check(world, f"{who} {address}", texts, PAGE_ALLOWED.get(address, frozenset()))
+world = world_fixture(ARMENIAN)
 
 
 def test_every_page_in_armenian_has_no_english(world: World) -> None:
-    world.found.clear()
-    world.client.cookies.set("lang", ARMENIAN)
-    walk(world, "anonymous")
-    signed_in(world.client, "anna")
-    world.client.cookies.set("lang", ARMENIAN)
-    walk(world, "player")
-    world.client.cookies.clear()
-    signed_in(world.client, USERNAME, PASSWORD)
-    world.client.cookies.set("lang", ARMENIAN)
-    walk(world, "administrator")
-    world.client.cookies.clear()
-    # every kind of page was read: the check cannot pass by reading nothing
-    kinds = {re.sub(r"\d+", "N", address) for address in world.read}
-    assert len(world.read) > 400 and len(kinds) > 50, (len(world.read), sorted(kinds))
-    assert any(a.endswith(".pdf") for a in world.read), "the PDFs' text is read"
-    assert not world.found, report(world.found)
+    walk_everyone(world)
 
 
-def test_every_history_line_in_armenian(world: World) -> None:
-    """Each line of every tournament's history and of the series' history, as the web
-    shows it to an Armenian reader."""
-    world.found.clear()
-    for tid in world.tournaments:
-        for line in world.service.history(tid):
-            check(world, f"history of {tid}", [translate(line.summary, ARMENIAN)])
-    for item in world.service.series_history(world.series):
-        check(world, "series history", [translate(item["summary"], ARMENIAN)])
-    assert not world.found, report(world.found)
-
-
-def test_series_mail_and_telegram_texts_in_armenian(world: World) -> None:
-    world.found.clear()
-    with world.service.store.reading() as session:
-        rows = outbox(session)
-        assert rows
-        for row in rows:
-            written = letter(row.kind, row.payload, language=ARMENIAN)
-            check(world, f"mail {row.kind}", [written.subject, *written.lines])
-            check(world, f"telegram {row.kind}", [message_text(row, language=ARMENIAN)])
-    assert not world.found, report(world.found)
-
-
-def flash_of(world: World, answer: Any) -> list[str]:
-    """The flash the page after a form shows (it follows the redirect)."""
-    assert answer.status_code == 303, answer.text[:300]
-    page = world.client.get(answer.headers["location"]).text
-    found = re.search(r'<div class="flash [a-z]+"[^>]*>(.*?)</div>', page, re.S)
-    assert found, page[:500]
-    return visible_text(found.group(1))
+#: each line of every tournament's history and of the series' history, as the web
+#: shows it to an Armenian reader; the series' mail and Telegram texts, rendered (not sent)
+test_every_history_line_in_armenian = check_history
+test_series_mail_and_telegram_texts_in_armenian = check_mail_and_telegram
 
 
 def test_flashes_after_the_main_forms_in_armenian(world: World) -> None:
     """Creating a round robin in the wizard, adding a player, drawing lots, a player's
     registration: each flash in Armenian."""
-    world.found.clear()
-    world.client.cookies.clear()
-    token = signed_in(world.client, USERNAME, PASSWORD)
-    world.client.cookies.set("lang", ARMENIAN)
     form = {
-        "csrf_token": token,
         "name": "Գարնանային գավաթ",
         "format": "round-robin",
         "list": "\n".join(f"Խաղացող {i}, {2000 - 10 * i}" for i in range(1, 7)),
     }
-    created = world.client.post("/new", data=form, follow_redirects=False)
-    flash = flash_of(world, created)
-    check(world, "flash: the wizard's Create", flash)
-    assert any(ARMENIAN_LETTER.search(text) for text in flash), flash
-    tid = int(created.headers["location"].split("/")[2])
-    added = world.client.post(
-        f"/t/{tid}/manage/players",
-        data={"csrf_token": token, "name": "Նոր Խաղացող", "rating": "1700"},
-        follow_redirects=False,
-    )
-    check(world, "flash: a player added", flash_of(world, added))
-    lots = world.client.post(
-        f"/t/{tid}/manage/lots",
-        data={"csrf_token": token, "method": "rating"},
-        follow_redirects=False,
-    )
-    check(world, "flash: lots drawn", flash_of(world, lots))
-    Accounts(world.service.store, clock=world.service.clock).set_access(
-        tid, self_registration=True, actor=USERNAME
-    )
-    world.client.cookies.clear()
-    token = signed_in(world.client, "anna")
-    world.client.cookies.set("lang", ARMENIAN)
-    registered = world.client.post(
-        f"/t/{tid}/register", data={"csrf_token": token}, follow_redirects=False
-    )
-    check(world, "flash: a player registers", flash_of(world, registered))
-    world.client.cookies.clear()
-    assert not world.found, report(world.found)
+
+    def created(tid: int, flash: list[str]) -> None:
+        assert any(ARMENIAN_LETTER.search(text) for text in flash), flash
+
+    check_flashes(world, form, "Նոր Խաղացող", created)
