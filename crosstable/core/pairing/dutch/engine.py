@@ -116,6 +116,20 @@ class _Pairer(RemainderPairing):
         scores = sorted({p.pairing_score for p in players})
         level = {s: i for i, s in enumerate(scores)}
         top = players[0].pairing_score
+        eligible = [p.pairing_score for p in players if p.bye_eligible]
+        if (
+            self.n >= 3
+            and eligible
+            and min(eligible) < top
+            and 2 * int(self.allowed.sum(axis=1).min()) >= self.n
+        ):
+            # everyone may meet at least half the field: by Dirac's theorem the
+            # field has a Hamiltonian cycle, so whoever takes the PAB, the rest
+            # pair up along it; the lowest eligible score is the answer (the
+            # matching below, of every pair of the field, is not needed)
+            self.bye_score = min(eligible)
+            self._rank_unplayed()
+            return
         unit = (self.n + 1).bit_length() + 1
         dummy = self.n
         edges = []
@@ -139,8 +153,13 @@ class _Pairer(RemainderPairing):
                 for v in range(self.n)
                 if players[v].pairing_score >= top
             )
+        self._rank_unplayed()
+
+    def _rank_unplayed(self) -> None:
+        """C9: candidates on the PAB score ranked by the games they played."""
         counts = sorted(
-            (p.played_games for p in players if p.pairing_score == self.bye_score), reverse=True
+            (p.played_games for p in self.players if p.pairing_score == self.bye_score),
+            reverse=True,
         )
         for rank, games in enumerate(counts):
             self.unplayed_rank[games] = rank

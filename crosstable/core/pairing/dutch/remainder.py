@@ -6,7 +6,11 @@ difference of the exchanged BSNs, preferring to give up the lowest S1 players
 and to bring in the highest S2 players; then each S1 player, in order, meets
 the highest S2 player the criteria allow. Each step is fixed with one matching,
 as the endorsed engine does; blocks of S1 players are settled together when
-the weights have room.
+the weights have room. Two shortcuts give the same pairings with fewer
+matchings of the whole bracket: all S1 choices at once from an assignment of
+S1 against S2 (checked, when who floats matters, by one small matching of the
+floaters with the next scoregroup), and the exchange step without its
+tie-break terms when no exchange is needed.
 """
 
 from __future__ import annotations
