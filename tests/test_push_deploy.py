@@ -41,7 +41,7 @@ RUSSIAN = 24  # of them
 @pytest.fixture
 def pg_url(tmp_path: Path) -> Iterator[str]:
     if nginx_binary() is None:
-        pytest.skip("nginx with nchan is not installed (bash scripts/system-packages.sh installs it)")
+        pytest.skip("nginx with nchan is not installed (scripts/system-packages.sh installs it)")
     with new_database("postgresql", tmp_path) as url:
         yield url
 

@@ -51,9 +51,9 @@ TOURNAMENTS = 3
 @pytest.fixture
 def pg_url(tmp_path: Path) -> Iterator[str]:
     if nginx_binary() is None:
-        pytest.fail("nginx with nchan is not installed (bash scripts/system-packages.sh installs it)")
+        pytest.fail("nginx with nchan is not installed (scripts/system-packages.sh installs it)")
     if shutil.which("redis-server") is None:
-        pytest.fail("redis-server is not installed (bash scripts/system-packages.sh installs it)")
+        pytest.fail("redis-server is not installed (scripts/system-packages.sh installs it)")
     with new_database("postgresql", tmp_path) as url:
         yield url
 
