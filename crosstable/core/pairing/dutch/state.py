@@ -123,8 +123,6 @@ class BracketState:
         inner_edges = [e for e in edges if e[1] < first_below]
         below_edges = [e for e in edges if e[0] >= first_below]
         dummy = None
-        score = self.players[first_below].pairing_score
-        pair_below = layout.pack({"next": 1, ("next-scores", score): 1})
         if len(inner) % 2:
             dummy = self.n + 1
             floats = {
@@ -132,9 +130,9 @@ class BracketState:
                 for v in inner
             }
             inner_edges += [(v, dummy, weight) for v, weight in floats.items()]
-            self.split = Split(below, below_edges, dummy, floats, pair_below, layout.bits)
+            self.split = Split(below, below_edges, dummy, floats)
             return StageGraph([*inner, dummy], inner_edges, None, layout.bits, perfect=False)
-        self.split = Split(below, below_edges, dummy, {}, pair_below, layout.bits)
+        self.split = Split(below, below_edges, dummy, {})
         return StageGraph(inner, inner_edges, None, layout.bits, perfect=False)
 
     def _without_exchanges(self, residents: list[int], s1_size: int) -> dict[int, int] | None:
@@ -260,9 +258,7 @@ class Split:
     ``below``: the next scoregroup, ``edges`` its own edges (fixed while the
     bracket is paired); ``dummy``: the stand-in taking the bracket's floater
     when the bracket is odd, ``floats`` its edge weight per bracket player
-    (a pair of the next bracket with that player as the higher one);
-    ``pair_below``: the weight of a pair of two players of the next
-    scoregroup.
+    (a pair of the next bracket with that player as the higher one).
     """
 
     def __init__(
@@ -271,16 +267,12 @@ class Split:
         edges: list[tuple[int, int, int]],
         dummy: int | None,
         floats: dict[int, int],
-        pair_below: int,
-        bits: int,
     ) -> None:
         self.below = below
         self.first = below[0]
         self.edges = edges
         self.dummy = dummy
         self.floats = floats
-        self.pair_below = pair_below
-        self.bits = bits
         self.known: dict[int | None, dict[int, int] | None] = {}
 
     def changed(self, key: tuple[int, int]) -> None:
@@ -307,25 +299,22 @@ class Split:
         return result
 
     def _solve(self, floater: int | None, state: BracketState) -> dict[int, int] | None:
-        edges = list(self.edges)
+        # every pair of the next scoregroup weighs the same, and a pair with
+        # the floater (higher score) a little more but less than two pairs: so
+        # the weights 2 and 3 order these matchings as the packed ones do
+        edges = [(a, b, 2) for a, b, _ in self.edges]
         vertices = list(self.below)
         if floater is not None:
             vertices.append(floater)
             for b in self.below:
                 key = (floater, b)
                 if key in state.packed and key not in state.dead:
-                    edges.append((floater, b, state.edge_weight(key)))
-        partners = StageGraph(vertices, edges, None, self.bits, perfect=False).solve()
+                    edges.append((floater, b, 3))
+        partners = StageGraph(vertices, edges, None, 4, perfect=False).solve()
         if floater is not None:
-            # the best a floater of this score can do: paired, and as many
-            # pairs as the group allows
-            most = len(vertices) // 2
-            best = (most - 1) * self.pair_below + self.floats[floater]
-            reached = 0
-            weight = {(a, b): w for a, b, w in edges}
-            for v, partner in partners.items():
-                if v < partner:
-                    reached += weight[(v, partner)]
-            if partners[floater] == floater or reached != best:
+            # the best a floater can do: paired, and as many pairs as the
+            # group allows
+            pairs = sum(1 for v, partner in partners.items() if v < partner)
+            if partners[floater] == floater or pairs != len(vertices) // 2:
                 return None
         return partners
