@@ -87,7 +87,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     (
         "check",
         "check",
-        "Check that every round was paired as the FIDE Dutch system (2026) pairs it.",
+        "Check every round's pairing against the tournament's system and the places against its tie-break order.",
     ),
     ("generate", "generate", "Write a random, fully paired Swiss tournament as a TRF file."),
     (
