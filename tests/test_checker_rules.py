@@ -16,6 +16,7 @@ from crosstable.cli import main
 from crosstable.cli.check import declared
 from crosstable.cli.generate import generated_trf
 from crosstable.core.checker import CheckReport, Declared, check_event
+from crosstable.core.errors import RuleError
 from crosstable.core.model import (
     Bye,
     ByeKind,
@@ -26,7 +27,12 @@ from crosstable.core.model import (
     System,
     Tournament,
 )
-from crosstable.core.pairing.dutch.generator import GeneratorSettings, accelerations_of, generate
+from crosstable.core.pairing.dutch.generator import (
+    Amount,
+    GeneratorSettings,
+    accelerations_of,
+    generate,
+)
 from crosstable.core.schedule.cycles import berger_schedule
 from crosstable.formats.trf import parse_trf, write_trf
 from crosstable.formats.trf_model import TrfDocument
@@ -294,3 +300,9 @@ def test_an_exported_round_robin_checks_clean(
     report = check_event(doc.tournament, declared(doc))
     assert report.method == "berger" and report.ok
     assert len(report.rounds) == cycles * (players - 1 + players % 2)
+
+
+@pytest.mark.parametrize("text", ["3@1-999999999999", "1" * 5000, "10%@1000"])
+def test_an_amount_past_the_bounds_is_refused_before_any_work(text: str) -> None:
+    with pytest.raises(RuleError):
+        Amount.parse(text)

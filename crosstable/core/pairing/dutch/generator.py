@@ -49,6 +49,11 @@ _AMOUNT = re.compile(
 )
 
 
+#: the most rounds a TRF file holds, and the longest amount text read
+MOST_ROUNDS = 999
+MOST_AMOUNT_TEXT = 200
+
+
 @dataclass(frozen=True, slots=True)
 class Amount:
     """How many of something: ``count`` in all, spread at random over ``rounds``, or
@@ -81,7 +86,7 @@ class Amount:
     def parse(cls, text: str) -> Amount:
         """``N`` (a count), ``P%`` or ``0.x`` (a share), then optionally ``@ROUNDS``:
         ``@3``, ``@1-4``, ``@1,3,5-6``."""
-        found = _AMOUNT.match(text)
+        found = _AMOUNT.match(text) if len(text) <= MOST_AMOUNT_TEXT else None
         if found is None:
             raise RuleError(
                 "amount {text}: use a count (3), a share (0.1 or 10%), optionally @rounds "
@@ -92,7 +97,15 @@ class Amount:
         for part in (found["rounds"] or "").split(","):
             if part.strip():
                 low, _, high = part.partition("-")
-                rounds.extend(range(int(low), int(high or low) + 1))
+                last = int(high or low)
+                if last > MOST_ROUNDS:  # checked before the range is built
+                    raise RuleError(
+                        "{name}: round {round} — the tournament has {rounds} rounds",
+                        name=repr(text),
+                        round=last,
+                        rounds=MOST_ROUNDS,
+                    )
+                rounds.extend(range(int(low), last + 1))
         numbers = tuple(sorted(set(rounds)))
         if found["count"] is not None:
             return cls(count=int(found["count"]), rounds=numbers)
