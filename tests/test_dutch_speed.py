@@ -13,15 +13,20 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from crosstable.cli.pair import request_from_document
 from crosstable.core.model import Colour
 from crosstable.core.pairing.dutch import pair_round, request_for, state
-from crosstable.core.pairing.dutch.matching import Layout
+from crosstable.core.pairing.dutch.engine import _Pairer
+from crosstable.core.pairing.dutch.generator import GeneratorSettings, generate
+from crosstable.core.pairing.dutch.matching import Layout, NoValidPairingError
 from crosstable.core.pairing.dutch.remainder import RemainderPairing
 from crosstable.formats.trf import read_trf
 from tests.conftest import DATA
@@ -128,3 +133,50 @@ def _draw(
     """Field sums a matching could reach, and a low part."""
     fields: dict[object, int] = {k: rng.randint(-b, b) for k, b in bounds}
     return fields, rng.randint(-low_bound, low_bound)
+
+
+def _outcome(request: Any) -> object:
+    """The pairing's boards and bye, or the refusal when no pairing exists."""
+    try:
+        pairing = pair_round(request)
+    except NoValidPairingError as refused:
+        return str(refused)
+    return (pairing.boards, pairing.bye)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    players=st.sampled_from([5, 7, 9, 11, 13, 15, 21]),
+    rounds=st.integers(min_value=2, max_value=5),
+    seed=st.integers(min_value=0, max_value=10_000),
+    forfeit_rate=st.sampled_from([0.0, 0.2]),
+)
+def test_the_pab_score_from_dirac_equals_the_full_matching(
+    players: int, rounds: int, seed: int, forfeit_rate: float
+) -> None:
+    """The shortcut (everyone may meet half the field) pairs every round exactly as the
+    matching of every pair of the field does."""
+    if rounds >= players:
+        rounds = players - 1
+    tournament = generate(
+        GeneratorSettings(players=players, rounds=rounds, seed=seed, forfeit_rate=forfeit_rate)
+    )
+    for number in range(2, rounds + 1):
+        request = request_for(replace(tournament, rounds=tournament.rounds[: number - 1]), number)
+        with_shortcut = _outcome(request)
+        original = _Pairer.everyone_meets_half
+        try:
+            _Pairer.everyone_meets_half = lambda self: False  # type: ignore[method-assign]
+            full = _outcome(request)
+        finally:
+            _Pairer.everyone_meets_half = original  # type: ignore[method-assign]
+        assert with_shortcut == full, number
+
+
+def test_the_dirac_shortcut_is_taken_on_a_young_odd_field(monkeypatch: pytest.MonkeyPatch) -> None:
+    """(the property above compares something: the shortcut does run)"""
+    seen: Counter[str] = Counter()
+    _spy(monkeypatch, _Pairer, "everyone_meets_half", seen)
+    tournament = generate(GeneratorSettings(players=9, rounds=3, seed=4))
+    pair_round(request_for(replace(tournament, rounds=tournament.rounds[:1]), 2))
+    assert seen["everyone_meets_half True"]

@@ -117,12 +117,7 @@ class _Pairer(RemainderPairing):
         level = {s: i for i, s in enumerate(scores)}
         top = players[0].pairing_score
         eligible = [p.pairing_score for p in players if p.bye_eligible]
-        if (
-            self.n >= 3
-            and eligible
-            and min(eligible) < top
-            and 2 * int(self.allowed.sum(axis=1).min()) >= self.n
-        ):
+        if eligible and min(eligible) < top and self.everyone_meets_half():
             # everyone may meet at least half the field: by Dirac's theorem the
             # field has a Hamiltonian cycle, so whoever takes the PAB, the rest
             # pair up along it; the lowest eligible score is the answer (the
@@ -154,6 +149,10 @@ class _Pairer(RemainderPairing):
                 if players[v].pairing_score >= top
             )
         self._rank_unplayed()
+
+    def everyone_meets_half(self) -> bool:
+        """Whether every player may meet at least half the field (Dirac's condition)."""
+        return self.n >= 3 and 2 * int(self.allowed.sum(axis=1).min()) >= self.n
 
     def _rank_unplayed(self) -> None:
         """C9: candidates on the PAB score ranked by the games they played."""
