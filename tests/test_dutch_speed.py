@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from crosstable.cli.pair import request_from_document
@@ -158,9 +158,12 @@ def test_the_pab_score_from_dirac_equals_the_full_matching(
     matching of every pair of the field does."""
     if rounds >= players:
         rounds = players - 1
-    tournament = generate(
-        GeneratorSettings(players=players, rounds=rounds, seed=seed, forfeit_rate=forfeit_rate)
-    )
+    try:
+        tournament = generate(
+            GeneratorSettings(players=players, rounds=rounds, seed=seed, forfeit_rate=forfeit_rate)
+        )
+    except NoValidPairingError:  # (a history the generator itself cannot go on with)
+        assume(False)
     for number in range(2, rounds + 1):
         request = request_for(replace(tournament, rounds=tournament.rounds[: number - 1]), number)
         with_shortcut = _outcome(request)
