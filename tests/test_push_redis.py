@@ -113,6 +113,8 @@ async def scenario(db_url: str, folder: Path) -> dict[str, Any]:
     import httpx
 
     phases: dict[str, float] = {}
+    #: per phase: (spectators then, how many times one of them read a table from the app)
+    asked_app: dict[str, tuple[int, int]] = {}
     clock = time.monotonic()
     portal: Portal = prepare(db_url, tournaments=TOURNAMENTS, players=8, separate_organisers=True)
     redis = RedisServer(folder / "redis").start()
@@ -158,6 +160,7 @@ async def scenario(db_url: str, folder: Path) -> dict[str, Any]:
             await converged(spectators, await newest_revisions(client, direct, portal), 30)
             await same_tables(client, spectators, direct)
             phases["both"], clock = round(time.monotonic() - clock, 1), time.monotonic()
+            asked_app["both"] = (len(spectators), sum(s.from_app for s in spectators))
             published = {"a": await published_messages(client, a)}
             published["b"] = await published_messages(client, b)
 
@@ -183,6 +186,8 @@ async def scenario(db_url: str, folder: Path) -> dict[str, Any]:
             await same_tables(client, spectators + newcomers, direct)
             republished = await published_messages(client, a)
             phases["nginx_a_killed"], clock = round(time.monotonic() - clock, 1), time.monotonic()
+            everyone = spectators + newcomers
+            asked_app["nginx_a_killed"] = (len(everyone), sum(s.from_app for s in everyone))
 
             # 3. and on: results through both again
             for base in (a.base_url, b.base_url):
@@ -192,11 +197,11 @@ async def scenario(db_url: str, folder: Path) -> dict[str, Any]:
             await same_tables(client, spectators + newcomers, direct)
 
             phases["again"], clock = round(time.monotonic() - clock, 1), time.monotonic()
+            asked_app["again"] = (len(everyone), sum(s.from_app for s in everyone))
 
             # 4. Redis restarted (empty: no persistence), results meanwhile through both:
             # nchan answers 503 until it has reconnected (its connect timeout, ~10 s), the
             # apps keep those changes and publish them then; the spectators stay connected
-            everyone = spectators + newcomers
             before = {"a": await published_messages(client, a)}
             before["b"] = await published_messages(client, b)
             connects_before = sum(s.connects for s in everyone)
@@ -208,6 +213,7 @@ async def scenario(db_url: str, folder: Path) -> dict[str, Any]:
             await converged(everyone, newest, 45)
             await same_tables(client, everyone, direct)
             phases["redis_restarted"] = round(time.monotonic() - clock, 1)
+            asked_app["redis_restarted"] = (len(everyone), sum(s.from_app for s in everyone))
             redis_restart = {
                 "reconnected": sum(s.connects for s in everyone) - connects_before,
                 "published_a": await published_messages(client, a) - before["a"],
@@ -223,6 +229,7 @@ async def scenario(db_url: str, folder: Path) -> dict[str, Any]:
                 "problems": [p for s in everyone for p in s.problems],
                 "from_app": sum(s.from_app for s in everyone),
                 "newcomers_from_app": sum(s.from_app for s in newcomers),
+                "asked_app": asked_app,
                 "redis_restart": redis_restart,
                 "seconds": phases,
             }
@@ -247,8 +254,12 @@ def test_two_nginx_share_live_updates_through_redis(pg_url: str, tmp_path: Path)
     assert outcome["published"]["a"] > 0 and outcome["published"]["b"] > 0, outcome
     # every spectator on A came back after its kill -9
     assert outcome["reconnected_on_a"] >= outcome["on_a"], outcome
-    # nothing came from the app: every table and change reached the spectators through nchan
-    assert outcome["from_app"] == 0, outcome
+    # the tables came through nchan: a spectator asks the app only when a marker's table
+    # is late (a loaded machine), and then once in a phase at most, never in a loop
+    asked, before = outcome["asked_app"], 0
+    for phase, (spectators, total) in asked.items():
+        assert total - before <= spectators, (phase, outcome)
+        before = total
     # the restarted nginx A was given no tournament again (at most app A's sentinel,
     # sent again because it saw nginx A gone): what its spectators got was in Redis
     assert outcome["republished_to_a"] <= 1, outcome
