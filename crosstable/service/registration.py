@@ -42,6 +42,7 @@ from crosstable.service.lots import draw_order
 from crosstable.service.players import CLUB_LENGTH as CLUB_LENGTH
 from crosstable.service.players import PlayerInfo as PlayerInfo
 from crosstable.service.players import check_tiebreaks as check_tiebreaks
+from crosstable.service.timed_start import check_room, check_start_settings
 from crosstable.service.unit import Tx
 from crosstable.store.models import EntryRow, EventRow, TournamentRow
 
@@ -114,6 +115,7 @@ class Registration:
         check_finish_setting(regulations.details)
         check_venue_kind(regulations.details)  # online or otb
         check_forfeit_setting(regulations.details)
+        check_start_settings(settings.system, regulations.details)  # start time, capacity
         check_field(settings.system, len(players), cycles=settings.cycles)
         infos = [player.checked() for player in players]
         at = self.frame.now()
@@ -260,6 +262,7 @@ class Registration:
                 check_finish_setting(values["details"])
                 check_venue_kind(values["details"])
                 check_forfeit_setting(values["details"])
+                check_start_settings(new.system, values["details"])
                 updates["regulations"] = {str(k): str(v) for k, v in values["details"].items()}
             if row.status == "finished":
                 raise RuleError("the tournament is finished; undo the finish to change it")
@@ -286,6 +289,7 @@ class Registration:
             ).all()
             number = max(numbers, default=0) + 1
             check_field(System(tx.tournament.system), len(numbers) + 1, cycles=tx.tournament.cycles)
+            check_room(tx.tournament, len(numbers) + 1)  # a knockout's field of 2ⁿ
             tx.insert(EntryRow(number=number, start=None, **_info_columns(info)))
             tx.flush()
             cleared = clear_draw(tx)
