@@ -1,19 +1,19 @@
-"""Lots as the last tie-break of a stored tournament (R-RR-10, seed 004; issue 12.5):
-the regulations' detail ``ties: lots`` (refused if unknown, locked after the start),
-the seed drawn once by the service's random source when the final places are fixed
-and a tie is left, recorded as a change of that event (undo takes it back, verify
-replays it), and shown in the standings (the stored body, the core table, the
-notes). SQLite and PostgreSQL."""
+"""Lots as the last tie-break of a stored tournament (R-RR-10, seed 004; issue 12.5;
+FIDE checklist Q204, Q206): the regulations' detail ``ties: lots`` (refused if unknown,
+locked after the start), the seed derived from the tournament when the final places
+are fixed and a tie is left (so a finish undone and made again draws the same order),
+recorded as a change of that event (undo takes it back, verify replays it), and shown
+in the standings (the stored body, the core table, the notes). SQLite and PostgreSQL."""
 # ruff: noqa: F811 - pytest fixtures imported from test_service_support
 
 from __future__ import annotations
 
-import random
-
 import pytest
+from sqlalchemy import select
 from test_service_support import db_url, make_service, service, started, store  # noqa: F401
 
 from crosstable.core.errors import RuleError
+from crosstable.core.lots import seed_from
 from crosstable.core.standings import compute_standings
 from crosstable.core.standings.ranking import rank
 from crosstable.core.tiebreaks.field import compile_field
@@ -21,6 +21,7 @@ from crosstable.core.tiebreaks.spec import parse_codes
 from crosstable.service import Service
 from crosstable.service.lots import TIES_SEED, ties_lots_seed
 from crosstable.store import Store
+from crosstable.store.models import EntryRow, TournamentRow
 
 LOTS = {"ties": "lots"}
 
@@ -39,7 +40,22 @@ def regulations(service: Service, tid: int) -> dict[str, str]:
     return dict(service.overview(tid).settings["regulations"])
 
 
-def test_a_tie_left_after_the_list_is_drawn_once_with_the_injected_seed(service: Service) -> None:
+def derived(store: Store, tid: int) -> int:
+    """The documented derivation, from the stored rows: creation time and entries."""
+    with store.reading() as session:
+        row = session.get(TournamentRow, tid)
+        assert row is not None
+        entries = session.scalars(
+            select(EntryRow).where(EntryRow.tournament_id == tid).order_by(EntryRow.number)
+        )
+        parts = [f"{entry.number}:{entry.name}" for entry in entries]
+        return seed_from("ties", row.created_at, *parts)
+
+
+def test_a_tie_left_after_the_list_is_drawn_once_with_a_seed_from_the_tournament(
+    store: Store,
+) -> None:
+    service = make_service(store)
     tid = started(service, 4, tiebreaks=("SB", "DE"), details=dict(LOTS))
     assert TIES_SEED not in regulations(service, tid)  # not drawn while nobody needs it
     all_drawn(service, tid)
@@ -47,8 +63,8 @@ def test_a_tie_left_after_the_list_is_drawn_once_with_the_injected_seed(service:
     assert view.status == "finished"
     seed = ties_lots_seed(regulations(service, tid))
     assert seed is not None
-    # the seed is the service's random source's (make_service seeds it with 1), drawn once
-    assert seed == random.Random(1).randrange(2**53)
+    # the seed is derived from the tournament (creation time and entries), as documented
+    assert seed == derived(store, tid)
     # the places are the core's draw from that seed: 1…4, each once
     tournament = service.tournament(tid)
     assert tournament.settings.lots_seed == seed
@@ -71,11 +87,14 @@ def test_a_tie_left_after_the_list_is_drawn_once_with_the_injected_seed(service:
     assert places(service, copy) == places(service, tid)
 
 
-def test_undo_takes_the_seed_back_and_a_new_finish_draws_again(service: Service) -> None:
+def test_undo_takes_the_seed_back_and_a_new_finish_draws_the_same_again(
+    service: Service,
+) -> None:
     tid = started(service, 4, tiebreaks=("SB",), details=dict(LOTS))
     all_drawn(service, tid)
     first = ties_lots_seed(regulations(service, tid))
     assert first is not None
+    finished_places = places(service, tid)
     service.undo(tid)
     assert service.overview(tid).status == "running"
     assert TIES_SEED not in regulations(service, tid)
@@ -86,18 +105,29 @@ def test_undo_takes_the_seed_back_and_a_new_finish_draws_again(service: Service)
     last = next(g for g in service.overview(tid).games if g.result is None)
     service.record_result(tid, last.round, last.board, "½-½")
     second = ties_lots_seed(regulations(service, tid))
-    assert second is not None and second != first  # drawn again, once
+    assert second == first  # drawn again, from the same tournament: the same order
+    assert places(service, tid) == finished_places
     assert service.verify(tid) == []
 
 
 def test_the_same_history_gives_the_same_places(store: Store) -> None:
-    """Two databases' services with the same random source: the same seed and places;
-    another random source: the places follow its seed (not a fixed answer)."""
+    """The seed does not come from the service's random source: two services with
+    different random sources and the same history (clock, entries, results) draw the
+    same seed and places; a tournament created at another time draws another seed, and
+    the places follow the seed (not a fixed answer)."""
     one = make_service(store, seed=5)
     tid = started(one, 5, tiebreaks=("SB", "DE"), details=dict(LOTS))
     all_drawn(one, tid)
     seed = ties_lots_seed(regulations(one, tid))
-    assert seed == random.Random(5).randrange(2**53)
+    assert seed == derived(store, tid)
+    other = make_service(store, seed=6)
+    again = started(other, 5, tiebreaks=("SB", "DE"), details=dict(LOTS))
+    all_drawn(other, again)
+    assert ties_lots_seed(regulations(other, again)) == seed
+    assert places(other, again) == places(one, tid)
+    later = started(one, 5, tiebreaks=("SB", "DE"), details=dict(LOTS))
+    all_drawn(one, later)
+    assert ties_lots_seed(regulations(one, later)) == derived(store, later) != seed
     tournament = one.tournament(tid)
     f = compile_field(tournament)
     drawn = rank(f, parse_codes("SB,DE"), lots_seed=seed)

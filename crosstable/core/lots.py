@@ -24,6 +24,7 @@ True
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -198,3 +199,21 @@ def _check_entrants(entrants: Sequence[Entrant]) -> None:
 def _lots(method: LotsMethod, seed: int | None, keys: Sequence[str]) -> Lots:
     order = tuple(keys)
     return Lots(Draw(method, seed, order), {key: n for n, key in enumerate(order, start=1)})
+
+
+#: seeds are below 2**53: exact as JSON numbers
+SEED_LIMIT = 2**53
+
+
+def seed_from(*parts: str) -> int:
+    """A seed anyone can derive again: the first eight bytes of the SHA-256 of the
+    ``parts`` (UTF-8, joined by the unit separator U+001F), read as a big-endian
+    number, modulo 2**53.
+
+    >>> seed_from("ties", "Club", "2026-05-01T18:00:00+00:00", "1:Ann", "2:Bob")
+    4387649836387901
+    >>> seed_from("ties", "Club") == seed_from("ties", "Club")
+    True
+    """
+    digest = hashlib.sha256("\x1f".join(parts).encode("utf-8")).digest()
+    return int.from_bytes(digest[:8], "big") % SEED_LIMIT

@@ -19,7 +19,6 @@ finished tournament changes nothing and says so (a replayed change).
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 from typing import Any
 
@@ -32,7 +31,7 @@ from crosstable.service.live import final_places
 from crosstable.service.loading import Loaded
 from crosstable.service.lots import (
     TIES_SEED,
-    TIES_SEED_LIMIT,
+    derived_ties_seed,
     shared_places,
     ties_by_lots,
     ties_lots_seed,
@@ -92,14 +91,14 @@ def final_standing(tx: Tx, loaded: Loaded) -> dict[int, int]:
 
 def lots_for_ties(tx: Tx, loaded: Loaded) -> dict[int, int]:
     """The final places when a tie is left after the whole list and the regulations ask
-    for lots: the seed is drawn once (the service's random source), recorded in
-    the regulations as a change of this same event (undo takes it back; the history,
-    replayed, gives the same places) and the standings are ranked with it."""
+    for lots: the seed is derived from the tournament (so a finish undone and made
+    again draws the same order), recorded in the regulations as a change of this same
+    event (undo takes it back; the history, replayed, gives the same places) and the
+    standings are ranked with it."""
     row = loaded.row
     seed = ties_lots_seed(row.regulations)
     if seed is None:
-        source = tx.random if tx.random is not None else random.SystemRandom()
-        seed = source.randrange(TIES_SEED_LIMIT)
+        seed = derived_ties_seed(row, loaded.entries)
         tx.update(row, regulations=dict(row.regulations or {}) | {TIES_SEED: str(seed)})
     return final_places(loaded.tournament())
 

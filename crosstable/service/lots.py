@@ -7,9 +7,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from crosstable.core.errors import RuleError
-from crosstable.core.lots import Entrant, draw_lots
+from crosstable.core.lots import SEED_LIMIT, Entrant, draw_lots, seed_from
 from crosstable.core.model import LotsMethod
-from crosstable.store.models import EntryRow
+from crosstable.store.models import EntryRow, TournamentRow
 
 
 def draw_order(
@@ -34,11 +34,20 @@ def draw_order(
 #: tie-break list: ``shared`` (the default: they share a place) or ``lots``
 TIES = "ties"
 TIES_VALUES = ("shared", "lots")
-#: the seed of those lots: drawn by the computer (the service's random source) when the
-#: final places are fixed and a tie is left, recorded with them (docs/standings.md)
+#: the seed of those lots: derived from the tournament (:func:`derived_ties_seed`) when
+#: the final places are fixed and a tie is left, recorded with them (docs/standings.md)
 TIES_SEED = "ties_lots_seed"
 #: the seeds' range (as the battle seed's: 0 … 2**53, exact in JSON numbers)
-TIES_SEED_LIMIT = 2**53
+TIES_SEED_LIMIT = SEED_LIMIT
+
+
+def derived_ties_seed(row: TournamentRow, entries: Sequence[EntryRow]) -> int:
+    """The seed of the lots for ties, derived from the tournament: its creation time
+    and its entries (registration number and name), so that the same tournament draws
+    the same order however often its finish is undone and made again, and anyone can
+    derive it again (docs/standings.md)."""
+    parts = (f"{entry.number}:{entry.name}" for entry in entries)
+    return seed_from("ties", row.created_at, *parts)
 
 
 def check_ties_setting(details: Mapping[str, Any] | None) -> None:
