@@ -34,6 +34,7 @@ from crosstable.service.safeguard import before_risky
 from crosstable.service.swiss.settings import initial_colour_of, parse_forbidden, swiss_settings
 from crosstable.service.trf_header import header_records, stored_header
 from crosstable.service.unit import Tx
+from crosstable.service.warning_levels import trf_comments
 from crosstable.store.models import (
     Base,
     ByeRow,
@@ -169,7 +170,10 @@ class Exchange:
                 end_date=row.end_date,
                 teams=len(teams),
             )
-        document = replace(document, headers=document.headers | headers)
+            warned = trf_comments(session, tournament_id)  # confirmed warnings: ### lines
+        document = replace(
+            document, headers=document.headers | headers, comments=document.comments + warned
+        )
         if tournament.settings.system is System.SWISS_DUTCH:
             document = self._swiss_records(tournament_id, document)
         writer = getattr(trf, "write_trf", None)

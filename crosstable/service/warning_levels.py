@@ -1,0 +1,268 @@
+"""FIDE's warning levels: one mechanism for every action that needs the arbiter's word.
+
+FIDE's checklist for tournament programs gives each risky action a level:
+
+* **L2** — the arbiter acknowledges it (one step);
+* **L3** — the arbiter confirms or cancels (one step);
+* **L4** — a two-step confirmation that spells out the consequences (two steps);
+* **L5** — refused in FIDE mode (or accepted only by leaving FIDE mode first).
+
+A use case that meets such an action calls :func:`settle` inside its change frame's
+body with the warnings it raises. Without the right confirmation the body raises
+:class:`ConfirmationNeeded` — a structured answer (level, code, message, consequences
+and the ``confirm`` token of the next step); nothing is stored. The token is tied to
+the tournament, its revision and the exact warnings, so a confirmation made before
+somebody else changed the tournament (a stale one) is refused with a fresh warning.
+Redone with the token (an L4 twice: first step, then second), the action goes ahead,
+and :func:`logged` adds the confirmed warnings to its history line and keeps them in
+the event's data, from which the TRF export writes each as a ``###`` line with its
+round (:func:`trf_comments`).
+"""
+
+from __future__ import annotations
+
+import enum
+import hashlib
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from crosstable.core.errors import RuleError
+from crosstable.core.text import Message
+from crosstable.formats.trf_model import Comment
+from crosstable.service.errors import ConflictError
+from crosstable.service.frame import Done
+from crosstable.service.history import effective
+from crosstable.store.models import EventRow
+
+#: the key of an event's data that keeps the warnings confirmed for it
+WARNINGS = "warnings"
+
+
+class Level(enum.IntEnum):
+    """FIDE's warning levels (L1, plain information, needs no answer)."""
+
+    ACKNOWLEDGE = 2
+    CONFIRM = 3
+    TWO_STEP = 4
+    REFUSE = 5
+
+    @property
+    def steps(self) -> int:
+        """How many confirmations the level takes (L4: two)."""
+        return 2 if self is Level.TWO_STEP else 1
+
+
+@dataclass(frozen=True, slots=True)
+class FideWarning:
+    """One warning: what it is (``code``), its level, the message and, for L4, what
+    changes for whom; ``trf`` is the ``###`` line's text (after ``### `` and before
+    `` @ Round n``), ``round`` the round it belongs to."""
+
+    code: str
+    level: Level
+    message: Message
+    consequences: tuple[Message, ...] = ()
+    trf: str = ""
+    round: int = 0
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "level": int(self.level),
+            "message": self.message.to_json(),
+            "consequences": [c.to_json() for c in self.consequences],
+            "trf": self.trf,
+            "round": self.round,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> FideWarning:
+        return cls(
+            code=str(data["code"]),
+            level=Level(int(data["level"])),
+            message=Message.from_json(data["message"]),
+            consequences=tuple(Message.from_json(c) for c in data.get("consequences", ())),
+            trf=str(data.get("trf", "")),
+            round=int(data.get("round", 0)),
+        )
+
+
+class ConfirmationNeeded(ConflictError):  # noqa: N818 - an answer to give, not a fault
+    """The action waits for the arbiter's confirmation; nothing was changed.
+
+    ``warnings`` are what to show, ``level`` the highest of them, ``step`` which
+    confirmation this is (1, or 2 of an L4), ``token`` what to send back to go on,
+    and ``stale`` is True when a confirmation was sent that no longer matches."""
+
+    def __init__(
+        self,
+        warnings: Sequence[FideWarning],
+        *,
+        token: str,
+        step: int,
+        stale: bool = False,
+    ) -> None:
+        first = warnings[0]
+        if stale:
+            super().__init__(
+                "the confirmation no longer matches the tournament (it changed, or the action "
+                "did): {warning}",
+                warning=first.message,
+            )
+        elif step > 1:
+            super().__init__(
+                "second confirmation needed (level {level}): {warning}",
+                level=int(max(w.level for w in warnings)),
+                warning=first.message,
+            )
+        else:
+            super().__init__(
+                "confirmation needed (level {level}): {warning}",
+                level=int(max(w.level for w in warnings)),
+                warning=first.message,
+            )
+        self.warnings = tuple(warnings)
+        self.token = token
+        self.step = step
+        self.stale = stale
+
+    @property
+    def level(self) -> Level:
+        return max(w.level for w in self.warnings)
+
+    @property
+    def steps(self) -> int:
+        return self.level.steps
+
+    def as_json(self) -> dict[str, Any]:
+        """The API's ``warning`` object (the messages in English; the web translates)."""
+        first = self.warnings[0]
+        return {
+            "level": int(self.level),
+            "code": first.code,
+            "codes": [w.code for w in self.warnings],
+            "message": str(self.message),
+            "warnings": [str(w.message) for w in self.warnings],
+            "consequences": [str(c) for w in self.warnings for c in w.consequences],
+            "step": self.step,
+            "steps": self.steps,
+            "stale": self.stale,
+            "confirm": self.token,
+        }
+
+
+def token(
+    tournament_id: int, revision: int, action: str, warnings: Iterable[FideWarning], step: int
+) -> str:
+    """The confirmation token of one step of one action on one revision of a tournament.
+
+    >>> w = FideWarning("x", Level.CONFIRM, Message("sure?"))
+    >>> token(1, 5, "a", [w], 1) == token(1, 5, "a", [w], 1) != token(1, 6, "a", [w], 1)
+    True
+    """
+    said = json.dumps(
+        [tournament_id, revision, action, step, [w.as_json() for w in warnings]],
+        sort_keys=True,
+        default=str,
+    )
+    return hashlib.sha256(said.encode()).hexdigest()[:20]
+
+
+def settle(
+    tournament_id: int,
+    revision: int,
+    action: str,
+    warnings: Sequence[FideWarning],
+    confirm: str | None,
+) -> tuple[FideWarning, ...]:
+    """The warnings once confirmed; else :class:`ConfirmationNeeded` for the next step.
+
+    An L5 is a refusal (:class:`RuleError`) whatever is sent. ``action`` names the
+    exact request (the use case and its values), so a token confirms nothing else."""
+    if not warnings:
+        return ()
+    refused = [w for w in warnings if w.level is Level.REFUSE]
+    if refused:
+        raise RuleError("{warning} (refused in FIDE mode)", warning=refused[0].message)
+    steps = max(w.level for w in warnings).steps
+    given = (confirm or "").strip()
+    tokens = [token(tournament_id, revision, action, warnings, s) for s in range(1, steps + 1)]
+    if given == tokens[-1]:
+        return tuple(warnings)
+    if steps == 2 and given == tokens[0]:
+        raise ConfirmationNeeded(warnings, token=tokens[1], step=2)
+    raise ConfirmationNeeded(warnings, token=tokens[0], step=1, stale=bool(given))
+
+
+def logged(done: Done, warnings: Sequence[FideWarning]) -> Done:
+    """``done`` with the confirmed warnings in its history line and its data."""
+    if not warnings:
+        return done
+    said = Message.joined("; ", [w.message for w in warnings])
+    summary = Message(
+        "{summary} (confirmed warning, level {level}: {warnings})",
+        summary=done.summary,
+        level=int(max(w.level for w in warnings)),
+        warnings=said,
+    )
+    kept = list(done.data.get(WARNINGS, ())) + [w.as_json() for w in warnings]
+    return Done(summary, done.data | {WARNINGS: kept})
+
+
+@dataclass(frozen=True, slots=True)
+class Confirmed:
+    """A confirmed warning as the history keeps it: its event and what it said."""
+
+    seq: int
+    warning: FideWarning
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def confirmed_warnings(session: Session, tournament_id: int) -> list[Confirmed]:
+    """Every warning confirmed in the tournament's history that is still in force (an
+    undone event's warnings are gone with it), oldest first."""
+    events = list(
+        session.scalars(
+            select(EventRow).where(EventRow.tournament_id == tournament_id).order_by(EventRow.seq)
+        )
+    )
+    live = set(effective(events))
+    found: list[Confirmed] = []
+    for event in events:
+        data = event.data
+        if not isinstance(data, dict) or (event.changes and event.seq not in live):
+            continue
+        for item in data.get(WARNINGS, ()) or ():
+            try:
+                found.append(Confirmed(event.seq, FideWarning.from_json(item)))
+            except (KeyError, TypeError, ValueError):
+                continue  # (a malformed kept warning is not written)
+    return found
+
+
+def trf_lines(warnings: Iterable[FideWarning]) -> list[str]:
+    """The ``###`` comments' texts (without the ``###``): ``Tie-breaks @ Round 2: …``.
+
+    >>> trf_lines([FideWarning("t", Level.TWO_STEP, Message("x"), trf="Tie-breaks: old DE,SB",
+    ...     round=2)])
+    [' Tie-breaks @ Round 2: old DE,SB']
+    """
+    lines = []
+    for warning in warnings:
+        text = warning.trf or str(warning.message)
+        head, _, rest = text.partition(": ")
+        said = f"{head} @ Round {warning.round}" + (f": {rest}" if rest else "")
+        lines.append(" " + " ".join(said.split()))
+    return lines
+
+
+def trf_comments(session: Session, tournament_id: int) -> tuple[Comment, ...]:
+    """The ``###`` lines of the tournament's confirmed warnings, for its TRF export
+    (after the tournament's header records, in the order they were confirmed)."""
+    said = trf_lines(c.warning for c in confirmed_warnings(session, tournament_id))
+    return tuple(Comment(text, anchor=None) for text in said)
