@@ -158,6 +158,8 @@ def documents(draw: st.DrawFn, lenient: bool = False) -> TrfDocument:
     else:
         rounds = draw(swiss_rounds(count, lenient))
         declared = draw(st.none() | st.integers(len(rounds), 11))
+        if declared is None and rounds:  # read back as the rounds the file holds
+            declared = len(rounds)
         setup = Settings(System.SWISS_DUTCH, 1, point_system, tiebreaks=tuple(tiebreaks))
         setup = replace(setup, rounds=declared)
     name = draw(NAME)

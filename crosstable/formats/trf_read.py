@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from crosstable.core.errors import InputError, RuleError
@@ -166,6 +166,14 @@ class _Reader:
             headers, raw, size, rounds_declared, point_system, tiebreaks, self.warnings
         )
         built = build_rounds(raw, size, settings, dates, self.warnings, self.lenient)
+        if settings.rounds is None and built and not settings.system.has_predetermined_pairings:
+            # without XXR/142 a Swiss has no number of rounds: take the file's own
+            played = built[-1].number
+            settings = replace(settings, rounds=played)
+            self.warnings.append(
+                f"the file does not say its number of rounds (no XXR or 142): "
+                f"{played}, the rounds it holds, taken as the number of rounds"
+            )
         try:
             tournament = Tournament(
                 settings=settings,

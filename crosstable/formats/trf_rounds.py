@@ -194,6 +194,7 @@ def build_rounds(
             by_round.setdefault(entry.round, {})[start] = entry
     rounds: list[Round] = []
     berger = settings.system is System.ROUND_ROBIN and size >= 3
+    free_zero = settings.system.has_predetermined_pairings and size % 2 == 1
     for number in range(1, max(by_round, default=0) + 1):
         table = by_round.get(number, {})
         pairs: list[tuple[int, int, GameResult | None]] = []
@@ -201,7 +202,11 @@ def build_rounds(
         for start in sorted(table):
             entry = table[start]
             if entry.opponent is None:
-                byes.append(Bye(number, start, _bye_kind(entry, settings, warnings)))
+                kind = _bye_kind(entry, settings, warnings)
+                if kind is ByeKind.ZERO and free_zero and settings.free_round_points == 0:
+                    # an odd round robin's free round as the format writes it: Z, zero points
+                    kind = ByeKind.FREE
+                byes.append(Bye(number, start, kind))
                 continue
             other = table.get(entry.opponent)
             if other is None or other.opponent != start:

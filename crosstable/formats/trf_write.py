@@ -268,6 +268,10 @@ def _trfx_lines(doc: TrfDocument, full: bool) -> list[tuple[str, str]]:
 def _round_table(doc: TrfDocument, full: bool) -> dict[int, dict[int, str]]:
     """Each player's round blocks (8 characters) by round number."""
     table: dict[int, dict[int, str]] = {}
+    settings = doc.tournament.settings
+    # an odd round robin's free round: Z (a zero-point bye) when it is worth nothing, as
+    # the readers of TRF-2026 (no blank codes) and pairing programs expect; else blank
+    free = "Z" if settings.free_round_points == 0 else " "
     for rnd in doc.tournament.rounds:
         if rnd.number < 1:
             raise RuleError(f"round {rnd.number}: rounds are numbered from 1")
@@ -275,7 +279,7 @@ def _round_table(doc: TrfDocument, full: bool) -> dict[int, dict[int, str]]:
             table.setdefault(game.white, {})[rnd.number] = _game_block(game, game.white, full)
             table.setdefault(game.black, {})[rnd.number] = _game_block(game, game.black, full)
         for bye in rnd.byes:
-            table.setdefault(bye.player, {})[rnd.number] = _bye_block(bye)
+            table.setdefault(bye.player, {})[rnd.number] = _bye_block(bye, free)
     return table
 
 
@@ -287,8 +291,8 @@ def _game_block(game: Game, start: int, full: bool) -> str:
     return f"{game.opponent_of(start):4d} {colour} {code}"
 
 
-def _bye_block(bye: Bye) -> str:
-    return "0000 -  " if bye.kind is ByeKind.FREE else f"0000 - {bye.kind.value}"
+def _bye_block(bye: Bye, free: str) -> str:
+    return f"0000 - {free}" if bye.kind is ByeKind.FREE else f"0000 - {bye.kind.value}"
 
 
 def _player_line(doc: TrfDocument, player: Player, blocks: dict[int, str]) -> str:
