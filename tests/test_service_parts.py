@@ -14,6 +14,7 @@ from crosstable.service import Service
 from crosstable.service.battle import Battle, BattleChess
 from crosstable.service.checkin import CheckIn
 from crosstable.service.exchange import Exchange
+from crosstable.service.fide_mode import FideMode
 from crosstable.service.forward import Forward
 from crosstable.service.frame import ChangeFrame
 from crosstable.service.history import History
@@ -58,6 +59,7 @@ METHODS = [
     "edit_player",
     "edit_regulations",
     "edition_info",
+    "fide_mode",
     "export_json",
     "export_pgn",
     "export_trf",
@@ -70,6 +72,7 @@ METHODS = [
     "import_pgn",
     "import_tournament",
     "key_used",
+    "leave_fide_mode",
     "knockout_state",
     "link_group_stage",
     "live_standings",
@@ -140,6 +143,7 @@ PARTS: tuple[type, ...] = (
     PgnPlay,
     Queries,
     CheckIn,
+    FideMode,
 )
 WRAPPERS: tuple[type, ...] = (Battle, TieLots)
 

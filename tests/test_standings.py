@@ -119,9 +119,9 @@ def test_the_list_is_locked_once_round_one_starts() -> None:
     started = tour(4, [["1-4 1-0", "2-3 .."]])
     with pytest.raises(RuleError, match="locked"):
         change_tiebreaks(started, "SB")
-    done = change_tiebreaks(started, "SB", override="appeals committee decision 3")
+    done = change_tiebreaks(started, "SB", confirmed=True)
     assert done.settings.tiebreaks == ("SB",)
-    assert done.settings.tiebreak_overrides == ("(none) -> SB: appeals committee decision 3",)
+    assert done.settings.tiebreak_overrides == ("(none) -> SB",)
 
 
 def test_default_list_is_the_files_or_the_systems() -> None:

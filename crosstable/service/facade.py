@@ -27,6 +27,7 @@ from crosstable.service.bus import EventBus
 from crosstable.service.checkin import CheckIn
 from crosstable.service.clock import Clock
 from crosstable.service.exchange import Exchange
+from crosstable.service.fide_mode import FideMode
 from crosstable.service.forward import forward
 from crosstable.service.frame import ChangeFrame
 from crosstable.service.history import History
@@ -97,6 +98,9 @@ class Service:
     link_group_stage = forward("stages", StagePlay.link_group_stage)
     stage_of = forward("stages", StagePlay.stage_of)
     # history.py: the event log: history, undo, revert
+    # fide_mode.py: FIDE mode, and leaving it for good
+    fide_mode = forward("fide", FideMode.fide_mode)
+    leave_fide_mode = forward("fide", FideMode.leave_fide_mode)
     history = forward("event_log", History.history)
     revert_to = forward("event_log", History.revert_to)
     undo = forward("event_log", History.undo)
@@ -185,6 +189,7 @@ class Service:
         self.event_log = History(frame)
         self.pgn = PgnPlay(frame)
         self.checkin = CheckIn(frame)
+        self.fide = FideMode(frame)
         self.series = SeriesPlay(frame, self)
 
     # -- what the frame holds, as the service's own ---------------------------------

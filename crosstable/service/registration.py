@@ -28,6 +28,7 @@ from crosstable.service.approval import with_withdrawn, withdraw_if_changed
 from crosstable.service.bus import Notification
 from crosstable.service.eligibility import check_venue_kind
 from crosstable.service.errors import NotFoundError
+from crosstable.service.fide_mode import check_fide_setting, kept_flag
 from crosstable.service.field import check_field
 from crosstable.service.finishing import check_finish_setting
 from crosstable.service.frame import Change, ChangeFrame, Done, Unchanged, append_event
@@ -42,8 +43,10 @@ from crosstable.service.lots import draw_order
 from crosstable.service.players import CLUB_LENGTH as CLUB_LENGTH
 from crosstable.service.players import PlayerInfo as PlayerInfo
 from crosstable.service.players import check_tiebreaks as check_tiebreaks
+from crosstable.service.tiebreak_order import tiebreak_warnings
 from crosstable.service.timed_start import check_room, check_start_settings
 from crosstable.service.unit import Tx
+from crosstable.service.warning_levels import logged, settle
 from crosstable.store.models import EntryRow, EventRow, TournamentRow
 
 
@@ -86,6 +89,7 @@ class Regulations:
 LOCKED_AFTER_START = ("point_system", "bye_points", "tiebreaks", "withdrawal_rule", "rules")
 #: settings that shape the schedule: only before the start
 SCHEDULE_SETTINGS = ("system", "cycles", "rounds", "swap_last_rounds")
+OTHER_SETTINGS = ("name", "time_control", "start_date", "end_date", "details", "detail_changes")
 
 
 class Registration:
@@ -115,6 +119,7 @@ class Registration:
         check_finish_setting(regulations.details)
         check_venue_kind(regulations.details)  # online or otb
         check_forfeit_setting(regulations.details)
+        check_fide_setting(regulations.details)
         check_start_settings(settings.system, regulations.details)  # start time, capacity
         check_field(settings.system, len(players), cycles=settings.cycles)
         infos = [player.checked() for player in players]
@@ -184,23 +189,14 @@ class Registration:
         *,
         actor: str = "",
         override_reason: str | None = None,
+        confirm: str | None = None,
         **given: Any,
     ) -> Change:
         """Change the regulations. Published rules are locked once the tournament started,
-        unless ``override_reason`` says why (it is kept in the history). ``details`` replaces
-        the details; ``detail_changes`` sets only its keys and keeps the other details."""
-        allowed = (
-            set(LOCKED_AFTER_START)
-            | set(SCHEDULE_SETTINGS)
-            | {
-                "name",
-                "time_control",
-                "start_date",
-                "end_date",
-                "details",
-                "detail_changes",
-            }
-        )
+        unless ``override_reason`` says why (it is kept in the history); the tie-break list
+        takes FIDE's level-4 confirmation (``confirm``: service/warning_levels.py). ``details``
+        replaces the details (the FIDE-mode flag kept); ``detail_changes`` sets only its keys."""
+        allowed = set(LOCKED_AFTER_START) | set(SCHEDULE_SETTINGS) | set(OTHER_SETTINGS)
         unknown = sorted(set(given) - allowed)
         if unknown:
             raise RuleError("unknown setting {name}", name=repr(unknown[0]))
@@ -208,6 +204,8 @@ class Registration:
         def body(tx: Tx) -> Done:
             row = tx.tournament
             values = _merged_details(given, row.regulations)
+            if "details" in values:
+                values["details"] = kept_flag(row.regulations, dict(values["details"]))
             started = row.status != "registration"
             settings = settings_of(row)
             new = replace(settings, **{k: v for k, v in values.items() if hasattr(settings, k)})
@@ -233,7 +231,7 @@ class Registration:
                     )
                 if "details" in values:
                     _check_fixed_details(row, values["details"])
-                locked = [name for name in changing if name in LOCKED_AFTER_START]
+                locked = [n for n in changing if n in LOCKED_AFTER_START and n != "tiebreaks"]
                 if "details" in values and forfeits_in_tiebreaks(
                     values["details"]
                 ) != forfeits_in_tiebreaks(row.regulations):
@@ -266,6 +264,8 @@ class Registration:
                 updates["regulations"] = {str(k): str(v) for k, v in values["details"].items()}
             if row.status == "finished":
                 raise RuleError("the tournament is finished; undo the finish to change it")
+            warnings = tiebreak_warnings(tx, settings, new, changing, started)
+            confirmed = settle(row.id, row.revision, f"regulations {given!r}", warnings, confirm)
             tx.update(row, **updates)
             data: dict[str, Any] = {}
             overridden = override_reason if started and override_reason else None
@@ -274,8 +274,8 @@ class Registration:
             summary = summaries.regulations_changed(values, overridden)
             withdrawn = withdraw_if_changed(tx, tx.changes, edit=True)
             if withdrawn:
-                return Done(with_withdrawn(summary), data | withdrawn)
-            return Done(summary, data)
+                return logged(Done(with_withdrawn(summary), data | withdrawn), confirmed)
+            return logged(Done(summary, data), confirmed)
 
         return self.frame.change(tournament_id, "regulations", body, actor=actor)
 

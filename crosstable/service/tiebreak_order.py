@@ -7,11 +7,16 @@ standings will use, its system's default (:func:`crosstable.core.tiebreaks.defau
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from crosstable.core.model import System
+from crosstable.core.model import Settings, System
+from crosstable.core.text import Message
 from crosstable.core.tiebreaks import default_tiebreaks
+from crosstable.core.tiebreaks.presets import buchholz_warnings
+from crosstable.service.fide_mode import current_round
+from crosstable.service.unit import Tx
+from crosstable.service.warning_levels import FideWarning, Level
 
 
 def published_tiebreaks(settings: Mapping[str, Any]) -> tuple[str, ...]:
@@ -27,3 +32,72 @@ def published_tiebreaks(settings: Mapping[str, Any]) -> tuple[str, ...]:
     """
     own = tuple(str(code) for code in settings.get("tiebreaks") or ())
     return own or default_tiebreaks(System(settings.get("system") or System.ROUND_ROBIN.value))
+
+
+def tiebreak_change_warning(
+    system: System, old: tuple[str, ...], new: tuple[str, ...], round_number: int
+) -> FideWarning:
+    """The level-4 warning of a change of the published tie-break list after round 1:
+    the old and the new list, and what changes for whom; the TRF keeps the old list.
+
+    >>> w = tiebreak_change_warning(System.ROUND_ROBIN, ("DE", "SB"), ("SB",), 2)
+    >>> int(w.level), w.trf
+    (4, 'Tie-breaks: changed after round 1; old list DE,SB; new list SB')
+    """
+    before = old or default_tiebreaks(system)
+    return FideWarning(
+        code="tiebreaks-after-start",
+        level=Level.TWO_STEP,
+        message=Message(
+            "the tie-break list was published before round 1: changing it from {old} to {new}",
+            old=",".join(before),
+            new=",".join(new) or ",".join(default_tiebreaks(system)),
+        ),
+        consequences=(
+            Message(
+                "for players with equal points: their order in the standings may change, "
+                "and with it prizes, titles and qualification places"
+            ),
+            Message(
+                "for everybody: the regulations, the standings and the TRF file show the new "
+                "list; the TRF keeps the old one in a ### line"
+            ),
+        ),
+        trf=f"Tie-breaks: changed after round 1; old list {','.join(before)}; new list "
+        f"{','.join(new) or ','.join(default_tiebreaks(system))}",
+        round=round_number,
+    )
+
+
+def buchholz_warning(
+    system: System, codes: tuple[str, ...], round_number: int
+) -> FideWarning | None:
+    """A level-3 warning when a Buchholz tie-break is chosen for a round robin (it only
+    repeats the score order there); None otherwise."""
+    said = buchholz_warnings(system, codes)
+    if not said:
+        return None
+    return FideWarning(
+        code="buchholz-round-robin",
+        level=Level.CONFIRM,
+        message=Message(said[0]),
+        trf=f"Tie-breaks: Buchholz chosen for a round robin ({','.join(codes)})",
+        round=round_number,
+    )
+
+
+def tiebreak_warnings(
+    tx: Tx, settings: Settings, new: Settings, changing: Sequence[str], started: bool
+) -> list[FideWarning]:
+    """The warnings an edit of the regulations raises on the tie-break list: a change
+    after the start (level 4), a Buchholz chosen for a round robin (level 3)."""
+    if "tiebreaks" not in changing:
+        return []
+    number = current_round(tx.session, tx.tournament)
+    found = []
+    if started:
+        found.append(tiebreak_change_warning(new.system, settings.tiebreaks, new.tiebreaks, number))
+    buchholz = buchholz_warning(new.system, new.tiebreaks, number)
+    if buchholz is not None:
+        found.append(buchholz)
+    return found

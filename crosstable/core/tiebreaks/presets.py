@@ -115,12 +115,13 @@ def has_started(tournament: Tournament) -> bool:
 
 
 def change_tiebreaks(
-    tournament: Tournament, codes: str | Sequence[str], *, override: str = ""
+    tournament: Tournament, codes: str | Sequence[str], *, confirmed: bool = False
 ) -> Tournament:
     """A copy with a new tie-break list (fixed once round 1 starts).
 
-    After the start it takes an explicit ``override`` (the reason), which is
-    recorded in ``Settings.tiebreak_overrides`` together with the old and new list.
+    After the start the change takes FIDE's level-4 confirmation (the service asks
+    for it: service/warning_levels.py) and is ``confirmed`` here; the old and the new
+    list are kept in ``Settings.tiebreak_overrides``.
     """
     specs = parse_codes(codes)
     new = tuple(s.code for s in specs)
@@ -129,13 +130,13 @@ def change_tiebreaks(
         return tournament
     overrides = settings.tiebreak_overrides
     if has_started(tournament):
-        if not override.strip():
+        if not confirmed:
             raise RuleError(
                 "the tie-break list is part of the published regulations and is locked once "
-                "round 1 has started; give an override reason to change it"
+                "round 1 has started; changing it takes the arbiter's two-step confirmation"
             )
         old = ",".join(settings.tiebreaks) or "(none)"
-        overrides = (*overrides, f"{old} -> {','.join(new)}: {override.strip()}")
+        overrides = (*overrides, f"{old} -> {','.join(new)}")
     return replace(
         tournament, settings=replace(settings, tiebreaks=new, tiebreak_overrides=overrides)
     )
