@@ -1,7 +1,9 @@
-"""`crosstable tick [--db URL] [--now ISO] [--send]` — one pass of every series' time-driven steps.
+"""`crosstable tick [--db URL] [--now ISO] [--send]` — one pass of every time-driven step.
 
-For cron or a systemd timer: every step that is due (deadlines, extensions,
-postponements, stages' starts and ends) is done once, in order; a second process
+For cron or a systemd timer: every step that is due (a series' deadlines, extensions,
+postponements, stages' starts and ends; a tournament's start at its preset time, a
+knockout's next games and daily rounds: crosstable.service.clockwork) is done once,
+in order; a second process
 ticking at the same moment does nothing. ``--now`` is for demos and tests only.
 ``--send`` then mails the outbox's due notifications (crosstable.service.series.sender:
 once each, retried with a backoff) over the SMTP server of ``--smtp-host`` /
@@ -45,7 +47,8 @@ def tick_command(
         bool, typer.Option("--smtp-starttls", help="Use STARTTLS (or CROSSTABLE_SMTP_STARTTLS=1).")
     ] = False,
 ) -> None:
-    """Do every series step that is due now, once; print one line per step."""
+    """Do every step that is due now (series, tournaments' starts, knockout rounds), once."""
+    from crosstable.service.clockwork import tick_all  # deferred: service layer
     from crosstable.service.series.sender import MailSettings, send_due  # deferred: service layer
 
     settings = None
@@ -64,7 +67,7 @@ def tick_command(
             )
             raise typer.Exit(2)
     with series_service(db, now) as service:
-        done = service.tick()
+        done = tick_all(service)
         for line in done:
             typer.echo(line)
         if not done:

@@ -25,6 +25,7 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from crosstable.service.clockwork import tick_all
 from crosstable.service.series.sender import MailSettings, send_due
 
 if TYPE_CHECKING:
@@ -61,7 +62,7 @@ class Ticker:
         """One pass: every step that is due, then the outbox; what was done."""
         done: list[str] = []
         try:
-            done = self.service.tick()
+            done = tick_all(self.service)  # + tournaments
             for line in done:
                 log.info("tick: %s", line)
             if self.send is not None:
