@@ -4,8 +4,9 @@ A :class:`Tournament` (one section: a round robin, a Swiss or a bracket) holds
 its :class:`Settings`, its :class:`Player` list by starting number and its
 :class:`Round` list. A round holds :class:`Game` values (two players at a board)
 and :class:`Bye` values (one player without an opponent). Larger events are an
-:class:`Event` of :class:`Stage` values, each holding sections, so quads, group
-stage + knockout and a portal's multi-stage series need no second model.
+:class:`~crosstable.core.event.Event` of stages, each holding sections, so quads, group
+stage + knockout and a portal's multi-stage series need no second model; what sits in
+a pairing is a :class:`~crosstable.core.competitor.Competitor` (a player or a team).
 
 The per-player view that TRF files and tie-breaks use (opponent, colour and
 result code for each round) is derived: :meth:`Tournament.entries`.
@@ -335,6 +336,9 @@ class Round:
 
 
 class System(Enum):
+    """A pairing system. The four built in are members; a plug-in adds its own with
+    :func:`register_system` (``System("its-value")`` then finds it like any other)."""
+
     ROUND_ROBIN = "round-robin"
     SCHEVENINGEN = "scheveningen"
     SWISS_DUTCH = "dutch"
@@ -343,7 +347,54 @@ class System(Enum):
     @property
     def has_predetermined_pairings(self) -> bool:
         """C.07 15.2: round robins and Scheveningen are paired before round 1."""
-        return self in (System.ROUND_ROBIN, System.SCHEVENINGEN)
+        return self.value in _PREDETERMINED
+
+
+#: the values of the systems that pair every round before round 1
+_PREDETERMINED = {System.ROUND_ROBIN.value, System.SCHEVENINGEN.value}
+_BUILT_IN = frozenset(system.value for system in System)
+
+
+def register_system(value: str, name: str, *, predetermined: bool = False) -> System:
+    """A new pairing system (a plug-in): ``System(value)``, ``System[name]`` and the
+    iteration over ``System`` find it from now on; ``predetermined``: every round is
+    paired before round 1 (it ranks and breaks ties as a round robin does).
+
+    >>> toy = register_system("toy-doc", "TOY_DOC")
+    >>> System("toy-doc") is toy, toy.name, toy.has_predetermined_pairings
+    (True, 'TOY_DOC', False)
+    >>> unregister_system("toy-doc")
+    """
+    found = System._value2member_map_.get(value)
+    if isinstance(found, System):
+        if found.name != name:
+            raise RuleError(
+                "system {value} is registered as {name}", value=repr(value), name=found.name
+            )
+        return found
+    if name in System._member_map_:
+        raise RuleError("system name {name} is taken", name=name)
+    member: System = object.__new__(System)
+    member._value_ = value
+    member._name_ = name
+    System._member_map_[name] = member
+    System._member_names_.append(name)
+    System._value2member_map_[value] = member
+    if predetermined:
+        _PREDETERMINED.add(value)
+    return member
+
+
+def unregister_system(value: str) -> None:
+    """Forget a plug-in's system (its tests clean up after themselves); the built-in
+    systems stay."""
+    if value in _BUILT_IN:
+        raise RuleError("system {value} is built in", value=repr(value))
+    member = System._value2member_map_.pop(value, None)
+    if member is not None:
+        System._member_map_.pop(member.name, None)
+        System._member_names_.remove(member.name)
+    _PREDETERMINED.discard(value)
 
 
 class WithdrawalRule(Enum):
@@ -521,18 +572,3 @@ class StageKind(Enum):
     KNOCKOUT = "knockout"
     FINAL = "final"
     SUPER_FINAL = "super-final"
-
-
-@dataclass(frozen=True, slots=True)
-class Stage:
-    name: str
-    kind: StageKind
-    sections: tuple[Tournament, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class Event:
-    """An event of one or more stages (a single round robin is one stage of one section)."""
-
-    name: str
-    stages: tuple[Stage, ...] = ()

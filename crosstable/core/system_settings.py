@@ -4,7 +4,8 @@ A tournament's regulations keep them as text in their details, next to free text
 such as the venue (``{"match_format": "2", "tie_rule": "lots", "venue": "Yerevan"}``),
 the format every stored tournament has. Each system reads its own settings through
 ONE class here — :class:`SwissSettings`, :class:`KnockoutSettings`,
-:class:`ScheveningenSettings`, :class:`RoundRobinSettings` — whose
+:class:`ScheveningenSettings`, :class:`RoundRobinSettings`, or a plug-in's, registered
+with :func:`register_settings` — whose
 :meth:`~SwissSettings.from_details` checks every value (a :class:`SettingError`
 naming the key) and, ``strict``, refuses a setting the system does not have: another
 system's (``match_format`` in a Swiss) or a misspelt one (``tie_rules``).
@@ -91,7 +92,6 @@ SYSTEM_NOUNS = {
     System.SCHEVENINGEN: "a Scheveningen",
 }
 _OWNER = {key: system for system, keys in SETTING_KEYS.items() for key in keys}
-_ALL_KEYS = tuple(_OWNER)
 #: how close a key must be to a setting's to count as a misspelling of it (0…1)
 _CLOSE = 0.8
 _YES_NO = {"yes": True, "true": True, "1": True, "no": False, "false": False, "0": False}
@@ -105,7 +105,9 @@ def _text(details: Details, key: str) -> str:
 def check_keys(system: System, details: Details) -> None:
     """Refuse a detail that is another system's setting, or close to the name of a
     setting (a misspelling); other details (the venue, the arbiter…) pass."""
-    own = SETTING_KEYS[system]
+    own = SETTING_KEYS.get(system)
+    if own is None:
+        raise RuleError("system {system} has no settings registered", system=system.value)
     for key in details:
         if key in own:
             continue
@@ -119,7 +121,7 @@ def check_keys(system: System, details: Details) -> None:
                 owner=SYSTEM_NOUNS[owner],
                 system=noun,
             )
-        close = difflib.get_close_matches(key.strip().lower(), _ALL_KEYS, n=1, cutoff=_CLOSE)
+        close = difflib.get_close_matches(key.strip().lower(), list(_OWNER), n=1, cutoff=_CLOSE)
         if close:
             raise SettingError(
                 "regulations, {key}: not a setting of {system} (did you mean {name}?)",
@@ -368,7 +370,7 @@ class KnockoutSettings:
 # -- the round robin and the Scheveningen ----------------------------------------------
 
 
-class _NoSettings:
+class NoSettings:
     """A system whose details hold no settings of its own: ``from_details`` only
     refuses other systems' settings (and misspelt ones)."""
 
@@ -386,7 +388,7 @@ class _NoSettings:
 
 
 @dataclass(frozen=True, slots=True)
-class RoundRobinSettings(_NoSettings):
+class RoundRobinSettings(NoSettings):
     """A round robin has no settings in the details (cycles and the swap of the last
     rounds are the regulations' own fields)."""
 
@@ -394,7 +396,7 @@ class RoundRobinSettings(_NoSettings):
 
 
 @dataclass(frozen=True, slots=True)
-class ScheveningenSettings(_NoSettings):
+class ScheveningenSettings(NoSettings):
     """A Scheveningen has no settings in the details (the teams are the players',
     the cycles the regulations' field)."""
 
@@ -408,6 +410,7 @@ _CLASSES: dict[System, Any] = {
     System.KNOCKOUT: KnockoutSettings,
     System.SCHEVENINGEN: ScheveningenSettings,
 }
+_BUILT_IN = frozenset(_CLASSES)
 
 
 def settings_of(system: System, details: Details, *, strict: bool = True) -> SystemSettings:
@@ -416,12 +419,42 @@ def settings_of(system: System, details: Details, *, strict: bool = True) -> Sys
     return found
 
 
+def register_settings(
+    system: System, settings: type[Any], noun: str, keys: tuple[str, ...] = ()
+) -> None:
+    """A plug-in system's settings: the class reading them (``from_details``,
+    ``to_details``), how a message names a tournament of it ("a toy system"), and the
+    detail keys that are its own (refused in other systems' regulations)."""
+    for key in keys:
+        owner = _OWNER.get(key)
+        if owner is not None and owner is not system:
+            raise RuleError(
+                "setting {key} is already {owner}'s", key=key, owner=SYSTEM_NOUNS[owner]
+            )
+    SETTING_KEYS[system] = keys
+    SYSTEM_NOUNS[system] = noun
+    _CLASSES[system] = settings
+    for key in keys:
+        _OWNER[key] = system
+
+
+def unregister_settings(system: System) -> None:
+    """Forget a plug-in system's settings (the built-in systems keep theirs)."""
+    if system in _BUILT_IN:
+        return
+    for key in SETTING_KEYS.pop(system, ()):
+        _OWNER.pop(key, None)
+    SYSTEM_NOUNS.pop(system, None)
+    _CLASSES.pop(system, None)
+
+
 __all__ = [
     "KNOCKOUT_KEYS",
     "SETTING_KEYS",
     "SWISS_KEYS",
     "SYSTEM_NOUNS",
     "KnockoutSettings",
+    "NoSettings",
     "RoundRobinSettings",
     "ScheveningenSettings",
     "SettingError",
@@ -429,5 +462,7 @@ __all__ = [
     "SystemSettings",
     "check_keys",
     "parse_forbidden",
+    "register_settings",
     "settings_of",
+    "unregister_settings",
 ]

@@ -20,13 +20,15 @@ drawn numbers back.
 from __future__ import annotations
 
 import random as _random
+from dataclasses import replace
 
+from crosstable.core.competitor import TEAM, Competitor
 from crosstable.core.errors import RuleError
 from crosstable.core.model import System
-from crosstable.core.schedule.scheveningen import scheveningen
+from crosstable.core.pairing_systems import fixed_pairing
 from crosstable.core.text import Message
 from crosstable.service.frame import Done
-from crosstable.service.loading import Loaded
+from crosstable.service.loading import Loaded, player_of
 from crosstable.service.round_robin import RoundRobinRules
 from crosstable.service.schedules import insert_schedule
 from crosstable.service.unit import Tx
@@ -78,6 +80,20 @@ def teams_of(
     return (first, a), (second, b)
 
 
+def team_competitors(teams: list[tuple[str, list[EntryRow]]]) -> tuple[Competitor, ...]:
+    """The teams as competitors of the team kind, numbered 1… in the order given, their
+    members numbered team by team in board order (as the start numbers them)."""
+    found: list[Competitor] = []
+    first = 1
+    for number, (name, members) in enumerate(teams, 1):
+        players = tuple(
+            replace(player_of(entry), start=first + board) for board, entry in enumerate(members)
+        )
+        found.append(Competitor(number, name, players, kind=TEAM.name, boards=len(players)))
+        first += len(players)
+    return tuple(found)
+
+
 def start_scheveningen(tx: Tx, loaded: Loaded) -> Done:
     """Renumber team by team, insert every round and game, status → running."""
     row = tx.tournament
@@ -92,7 +108,8 @@ def start_scheveningen(tx: Tx, loaded: Loaded) -> Done:
         for start, entry in enumerate(ordered, 1):
             tx.update(entry, start=start)
         tx.flush()
-    schedule = scheveningen(n, cycles=row.cycles)
+    teams = team_competitors([(name_a, team_a), (name_b, team_b)])
+    schedule = fixed_pairing(System.SCHEVENINGEN).schedule(teams, cycles=row.cycles)
     number_of = {start: entry.number for start, entry in enumerate(ordered, 1)}
     insert_schedule(tx, schedule, number_of)
     tx.update(row, status="running")

@@ -13,17 +13,20 @@ drawn, a game's result — and hand what differs to the tournament's
 The caps on a tournament's size (:mod:`crosstable.service.field`) are the rules' too:
 ``max_players`` and ``check_field``.
 
-A new system (a series' stage) is one more class with these methods, registered in
-:func:`rules_of`. ``random`` is the service's injected random source (a Swiss draws
-its initial colour with it, a knockout its seed of lots).
+A new system is one more class with these methods, registered with
+:func:`register_rules` (its settings with
+:func:`crosstable.core.system_settings.register_settings`; a system paired before round 1
+can take :class:`crosstable.service.fixed_rules.FixedScheduleRules`). ``random`` is the
+service's injected random source (a Swiss draws its initial colour with it, a knockout its
+seed of lots).
 """
 
 from __future__ import annotations
 
 import random as _random
-from functools import cache
 from typing import Protocol
 
+from crosstable.core.errors import RuleError
 from crosstable.core.model import System
 from crosstable.service.frame import Done
 from crosstable.service.knockout.rules import KnockoutRules
@@ -72,19 +75,39 @@ def rules_of(system: System | str | TournamentRow) -> SystemRules:
     """The rules of a system (or of a tournament's)."""
     if isinstance(system, TournamentRow):
         system = system.system
-    return _registry()[System(system)]
+    found = System(system)
+    try:
+        return _registry()[found]
+    except KeyError:
+        raise RuleError("system {system} has no rules registered", system=found.value) from None
 
 
-@cache
 def _registry() -> dict[System, SystemRules]:
-    """Every system's rules, by system (made once)."""
-    found: list[SystemRules] = [
-        RoundRobinRules(),
-        ScheveningenRules(),
-        SwissRules(),
-        KnockoutRules(),
-    ]
-    return {rules.system: rules for rules in found}
+    """Every system's rules, by system (the built-in ones made on first use)."""
+    if not _RULES:
+        for rules in (RoundRobinRules(), ScheveningenRules(), SwissRules(), KnockoutRules()):
+            _RULES[rules.system] = rules
+    return _RULES
 
 
-__all__ = ["SystemRules", "rules_of"]
+def register_rules(rules: SystemRules) -> SystemRules:
+    """Make ``rules`` the rules of its system (a plug-in's registration)."""
+    _registry()[rules.system] = rules
+    return rules
+
+
+def unregister_rules(system: System) -> None:
+    """Forget a plug-in's rules (the built-in systems keep theirs)."""
+    if system.value not in BUILT_IN:
+        _RULES.pop(system, None)
+
+
+#: every system's rules, by system
+_RULES: dict[System, SystemRules] = {}
+BUILT_IN = frozenset(
+    system.value
+    for system in (System.ROUND_ROBIN, System.SCHEVENINGEN, System.SWISS_DUTCH, System.KNOCKOUT)
+)
+
+
+__all__ = ["BUILT_IN", "SystemRules", "register_rules", "rules_of", "unregister_rules"]
