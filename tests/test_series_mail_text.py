@@ -67,6 +67,29 @@ SAMPLES: dict[str, dict[str, Any]] = {
     },
     "petition-accepted": {"series": "Blitz", "level": "class 3", "tournament": 9},
     "petition-refused": {"series": "Blitz", "level": "class 3", "reason": "not all class 3"},
+    "round-starts": {
+        "series": "Cup",
+        "tournament": 4,
+        "round": 2,
+        "game_round": 2,
+        "board": 1,
+        "colour": "black",
+        "opponent": "Anna",
+        "deadline": "2026-12-09T18:00:00+00:00",
+    },
+    "start-waits": {
+        "series": "Cup",
+        "tournament": 4,
+        "start": "2026-12-07T18:00:00+00:00",
+        "reason": "3 of 4",
+    },
+    "results-missing": {
+        "series": "Cup",
+        "tournament": 4,
+        "round": 2,
+        "deadline": "2026-12-09T18:00:00+00:00",
+        "games": "round 2 board 1",
+    },
 }
 CONTEXT = Context("Europe/Moscow", 3, 2, "2026-12-01T16:00:00+00:00")
 

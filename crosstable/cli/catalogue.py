@@ -120,7 +120,16 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
         "stages",
         "Create the knockout stage of a group stage + knockout event from its finished groups (--tournament: any group), or show the event (--show).",
     ),
-    ("tick", "tick", "Do every series step that is due now, once; print one line per step."),
+    (
+        "tick",
+        "tick",
+        "Do every step that is due now (series, tournaments' starts, knockout rounds), once.",
+    ),
+    (
+        "autostart",
+        "autostart",
+        "Start a tournament by the clock: the time, a knockout's field of 2ⁿ, daily rounds.",
+    ),
     (
         "restore",
         "backup",

@@ -160,7 +160,7 @@ class TournamentClock:
             try:
                 return self._draw_and_start(tid, system, details, drawn, seed)
             except CrosstableError as error:
-                short = Message("{error}", error=str(error))
+                short = error.message
         if settings.if_short == "postpone":
             return [self._postpone(tid, settings, now, short)]
         return self._wait(tid, settings, short)

@@ -50,6 +50,7 @@ from crosstable.web.routes import (
     api,
     api_byes,
     api_players,
+    autostart,
     blanks,
     entry_links,
     game_servers,
@@ -237,6 +238,8 @@ def create_app(
     app.include_router(entry_links.api)
     app.include_router(blanks.router)  # blank Berger tables and crosstables
     app.include_router(blanks.api_router)  # GET /api/v1/blank/berger/{players}
+    app.include_router(autostart.router)  # a start by the clock: /api/v1/…/autostart
+    app.include_router(autostart.pages)  # its form on the manage page
     app.include_router(race.router)  # who can still win: GET /api/v1/tournaments/{id}/race
     site.templates.env.globals["race_of"] = race.race_of  # the standings' marks
     return app

@@ -79,6 +79,9 @@ SUBJECTS = {
     "news": M_("{series}: news"),
     "petition-accepted": M_("{series}: your petition for {level} is accepted"),
     "petition-refused": M_("{series}: your petition for {level} is refused"),
+    "round-starts": M_("{series}: round {round} starts"),
+    "start-waits": M_("{series}: the start waits"),
+    "results-missing": M_("{series}: results of round {round} are missing"),
 }
 
 
@@ -300,7 +303,37 @@ def letter(
             lines.append(f"{base_url}/t/{payload['tournament']}")
     elif kind == "petition-refused":
         lines.append(say(M_("The administrators' reason: {reason}")))
+    elif kind in ("round-starts", "start-waits", "results-missing"):
+        lines.extend(_clock_lines(kind, payload, writer, ctx.zone, base_url))
     return Letter(subject, tuple(lines))
+
+
+def _clock_lines(
+    kind: str, payload: Mapping[str, Any], writer: _Writer, zone: str, base_url: str
+) -> list[str]:
+    """A tournament's clock: a knockout game, a start that waits, results missing."""
+    say, translate = writer.say, writer.translate
+    deadline = moment_text(payload.get("deadline"), zone, translate)
+    lines: list[str] = []
+    if kind == "round-starts":
+        colour = M_("White") if payload.get("colour") == "white" else M_("Black")
+        lines.append(
+            say(
+                M_("Your game: round {game_round}, board {board}, {colour} against {opponent}"),
+                colour=translate(colour),
+            )
+        )
+        if deadline:
+            lines.append(say(M_("Play it and report the result by {deadline}."), deadline=deadline))
+    elif kind == "start-waits":
+        start = moment_text(payload.get("start"), zone, translate)
+        lines.append(say(M_("The tournament did not start at {start}: {reason}"), start=start))
+        lines.append(say(M_("It starts at the first pass of the clock after that is put right.")))
+    else:
+        lines.append(say(M_("Still without a result at {deadline}: {games}"), deadline=deadline))
+    if base_url and payload.get("tournament"):
+        lines.append(f"{base_url}/t/{payload['tournament']}")
+    return lines
 
 
 def unsubscribe_line(link: str, language: str) -> str:

@@ -79,6 +79,9 @@ KINDS = (
     "news",
     "petition-accepted",
     "petition-refused",
+    "round-starts",
+    "start-waits",
+    "results-missing",
 )
 __all__ = ["KINDS", "SUBJECTS", "MailSettings", "compose", "one_address", "send_due"]
 

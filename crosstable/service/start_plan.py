@@ -1,0 +1,92 @@
+"""A tournament's timed start as the organiser sets it and everyone reads it: the same
+JSON for ``crosstable autostart``, ``GET/PUT /api/v1/tournaments/{id}/autostart`` and the
+organiser's page (settings: :mod:`crosstable.service.timed_start`; the clock that acts
+on them: :mod:`crosstable.service.clockwork`)."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from sqlalchemy import func, select
+
+from crosstable.core.errors import RuleError
+from crosstable.service.eligibility import venue_kind
+from crosstable.service.errors import NotFoundError
+from crosstable.service.frame import Change
+from crosstable.service.series.needs import StoreAndClock
+from crosstable.service.timed_start import KEYS, derived_seed, timed_start
+from crosstable.store.models import EntryRow, TournamentRow
+
+#: the longest value of one setting
+LONGEST = 60
+
+
+class RegulationsEditor(Protocol):
+    def edit_regulations(
+        self,
+        tournament_id: int,
+        *,
+        actor: str = "",
+        override_reason: str | None = None,
+        **given: Any,
+    ) -> Change: ...
+
+
+def start_plan(service: StoreAndClock, tournament_id: int) -> dict[str, Any]:
+    """The settings, the field (players, seats left, full) and how the clock will draw."""
+    with service.store.reading() as session:
+        row = session.get(TournamentRow, tournament_id)
+        if row is None:
+            raise NotFoundError(
+                "there is no tournament {tournament} in this database", tournament=tournament_id
+            )
+        players = int(
+            session.scalar(
+                select(func.count())
+                .select_from(EntryRow)
+                .where(EntryRow.tournament_id == tournament_id)
+            )
+            or 0
+        )
+        details = dict(row.regulations or {})
+        settings = timed_start(row.system, details)
+        plan: dict[str, Any] = {"tournament": row.id, "system": row.system, "status": row.status}
+        plan |= settings.as_json()
+        plan["players"] = players
+        capacity = settings.capacity
+        plan["seats_left"] = None if capacity is None else max(capacity - players, 0)
+        plan["full"] = capacity is not None and players >= capacity
+        plan["draw"] = _draw(row.system, details)
+        seed = str(details.get("lots_seed") or "").strip()
+        plan["lots_seed"] = int(seed) if seed.isdigit() else None
+        if plan["draw"] == "random" and plan["lots_seed"] is None:
+            plan["lots_seed"] = derived_seed(row)
+        return plan
+
+
+def _draw(system: str, details: dict[str, Any]) -> str:
+    """How the clock's start orders the field: ``random`` (from the seed), ``rating``
+    (a knockout seeded 1 v N, a Swiss) or ``lots`` (a round robin's lots, from the seed)."""
+    if system == "knockout":
+        given = str(details.get("bracket") or "").lower()
+        if given in ("random", "seeded"):
+            return "random" if given == "random" else "rating"
+        return "rating" if venue_kind(details) == "otb" else "random"
+    return "rating" if system == "swiss-dutch" else "lots"
+
+
+def set_start_settings(
+    service: RegulationsEditor, tournament_id: int, *, actor: str = "", **values: str | None
+) -> Change:
+    """Set the timed-start settings given (an empty text clears one); checked by the
+    regulations' edit, which refuses a bad value naming it and changes nothing."""
+    unknown = sorted(set(values) - set(KEYS))
+    if unknown:
+        raise RuleError("unknown start setting {name}", name=repr(unknown[0]))
+    changes = {key: value.strip() for key, value in values.items() if value is not None}
+    for key, value in changes.items():
+        if len(value) > LONGEST:
+            raise RuleError("regulations, {key}: at most {most} characters", key=key, most=LONGEST)
+    if not changes:
+        raise RuleError("nothing to change")
+    return service.edit_regulations(tournament_id, actor=actor, detail_changes=changes)
