@@ -2,7 +2,10 @@
 
 The round to pair is the one after the last round in which anybody was paired
 (a game, a forfeit or a PAB). Byes already entered for that round (half-,
-full- or zero-point, or a known absence) keep those players out of it.
+full- or zero-point, or a known absence) keep those players out of it. A game
+whose result is not known yet (an adjourned game, ``*`` or TRF-2026's ``?``)
+counts as a draw played with its colours for the pairing; a game with no result
+at all is refused (the service marks such games adjourned first, with a warning).
 """
 
 from __future__ import annotations
@@ -127,12 +130,11 @@ def _entries(tournament: Tournament, number: int) -> dict[int, dict[int, Entry]]
 
 
 def _record(outcome: Outcome, entry: Entry | None, system: PointSystem) -> RoundRecord:
-    if (
-        outcome in (Outcome.PENDING, Outcome.UNKNOWN)
-        and entry is not None
-        and entry.opponent is not None
-    ):
-        raise RuleError("round {round} has a game without a result", round=entry.round)
+    if entry is not None and entry.opponent is not None:
+        if outcome is Outcome.PENDING:
+            raise RuleError("round {round} has a game without a result", round=entry.round)
+        if outcome is Outcome.UNKNOWN:  # adjourned (or not known yet): a draw for pairing
+            return RoundRecord.game(entry.opponent, entry.colour, system.draw)
     points = outcome.points(system)
     if entry is not None and entry.opponent is not None:
         if outcome.is_over_the_board:
