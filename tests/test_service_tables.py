@@ -7,10 +7,17 @@ from __future__ import annotations
 import pytest
 from test_service_support import db_url, make_service, service, started, store  # noqa: F401
 
+from crosstable.core.changes import (
+    GameNoted,
+    PlayerAdded,
+    Reload,
+    ResultRecorded,
+    read_event,
+)
 from crosstable.service import Service
 from crosstable.service.crosstable import build_crosstable
 from crosstable.service.errors import NotFoundError
-from crosstable.service.live import GameChange, game_changes
+from crosstable.service.live import read_events
 from crosstable.service.loading import load_live
 from crosstable.store import Store
 from crosstable.store.models import TournamentRow
@@ -24,15 +31,15 @@ def _result(round_number: int, board: int, after: dict[str, object]) -> list[dic
 
 def test_recorded_changes_are_read_once_for_every_copy() -> None:
     events = [_result(1, 2, {"result": "10"}), _result(2, 1, {"white_report": "01"})]
-    assert game_changes(events) == [
-        GameChange((1, 2), {"result": "10"}),
-        GameChange((2, 1), {"white_report": "01"}),
+    assert read_events(events) == [
+        ResultRecorded(1, 2, result="10"),
+        GameNoted(2, 1, reports=(("white_report", "01"),)),
     ]
     player = [{"table": "entries", "key": {"number": 1}, "before": {}, "after": {"name": "X"}}]
-    with pytest.raises(LookupError):
-        game_changes([events[0], player])  # anything but results: the copies reload
-    with pytest.raises(LookupError):
-        game_changes([[]])  # (an event without row changes is not a result either)
+    # anything but results: the copies reload
+    assert read_events([events[0], player]) == [ResultRecorded(1, 2, result="10"), Reload("")]
+    assert read_event("player-add", player) == (PlayerAdded("player-add"),)
+    assert read_events([[]]) == [Reload("")]  # (no row changes is not a result either)
 
 
 def _live_states(db: Store, tid: int) -> dict[tuple[int, int], tuple[object, ...]]:

@@ -25,25 +25,21 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from crosstable.core.changes import (
+    ChangeRecord,
+    GameRecord,
+    GameRow,
+    apply_record,
+    read_event,
+)
 from crosstable.core.model import ByeKind, GameResult, Outcome, Tournament
 from crosstable.core.standings import compute_standings
 from crosstable.core.standings.live import LiveStandings
 from crosstable.service.standings_text import StandingsText
 
-#: game columns whose change the live table can take in one step
-#: (and a game's moves, they change no standing, only the row's version)
-_RESULT_COLUMNS = frozenset({"result", "reason", "white_report", "black_report", "moves"})
-
-
-@dataclass(slots=True)
-class GameState:
-    """One game as the database has it at the table's revision."""
-
-    white: int  # starting numbers
-    black: int
-    result: str | None  # TRF codes ("10", "=="…), None: no result yet
-    reason: str
-    version: int
+#: one game as the database has it at the table's revision (the kept row every copy
+#: changes through :func:`crosstable.core.changes.apply_record`)
+GameState = GameRow
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,10 +166,11 @@ def refresh(
         table = None
     if table is not None and missed is not None and table.revision < revision - 1:
         catch_up(table, missed(table.revision), revision - 1)
-    if table is not None and table.revision == revision - 1 and results_only(changes):
-        apply_results(table, changes)
-        table.revision = revision
-        return standings_text(table), table
+    if table is not None and table.revision == revision - 1:
+        records = read_event("", changes)
+        if games_only(records) and apply_records(table, records):
+            table.revision = revision
+            return standings_text(table), table
     source = load()
     if source is None:
         return None, None
@@ -191,67 +188,46 @@ def build_table(source: LiveSource, revision: int) -> LiveTable:
     return table
 
 
-def apply_results(table: LiveTable, changes: list[dict[str, Any]]) -> None:
-    """Take the games (and the standings) through one event's result changes
-    (see :func:`results_only`); the caller sets the revision."""
-    for change in game_changes([changes]):
-        _apply(table, change)
+def apply_records(table: LiveTable, records: Sequence[ChangeRecord]) -> bool:
+    """Take the games (and the standings) through game records, with the one applier
+    (:func:`crosstable.core.changes.apply_record`); False when a record is a reload or
+    names a game the table does not have (then the table is let go). The caller sets
+    the revision."""
+    for record in records:
+        if not isinstance(record, GameRecord) or record.spot not in table.games:
+            return False
+        step = apply_record(table.games, record)
+        if step.before != step.after:
+            table.open_games += (step.after is None) - (step.before is None)
+            table.standings.record(step.round, step.white, step.black, _result(step.after))
+    return True
+
+
+def games_only(records: Sequence[ChangeRecord]) -> bool:
+    """True when every record is a game's (nothing to reload)."""
+    return all(isinstance(record, GameRecord) for record in records)
+
+
+def read_events(events: Iterable[list[dict[str, Any]]]) -> list[ChangeRecord]:
+    """The records of several events' row changes, in order (the one reader,
+    :func:`crosstable.core.changes.read_event`)."""
+    return [record for changes in events for record in read_event("", changes)]
 
 
 def catch_up(table: LiveTable, events: Sequence[list[dict[str, Any]]], revision: int) -> bool:
     """Bring ``table`` to ``revision`` with ``events``, the row changes of every event
-    after the table's revision up to ``revision``, when they are all results (False:
-    something else changed, or an event is missing; the table is as it was)."""
+    after the table's revision up to ``revision``, when they are all game records
+    (False: something else changed, or an event is missing; the table is as it was)."""
     if revision < table.revision or len(events) != revision - table.revision:
         return False
-    try:
-        found = game_changes(events)
-    except LookupError:
+    records = read_events(events)
+    if not games_only(records) or any(
+        isinstance(r, GameRecord) and r.spot not in table.games for r in records
+    ):
         return False
-    for change in found:
-        _apply(table, change)
+    apply_records(table, records)
     table.revision = revision
     return True
-
-
-def _apply(table: LiveTable, change: GameChange) -> None:
-    state = table.games[change.spot]
-    after = change.after
-    state.version += 1  # one change record per row update (see unit.Tx.update)
-    if "reason" in after:
-        state.reason = after["reason"]
-    if "result" in after:
-        table.open_games += (after["result"] is None) - (state.result is None)
-        state.result = after["result"]
-        table.standings.record(change.spot[0], state.white, state.black, _result(state.result))
-
-
-@dataclass(frozen=True, slots=True)
-class GameChange:
-    """One game's row change in a recorded event of results only: the game, and the
-    columns it changed to (some of result, reason, white_report, black_report; the
-    row's version goes up by one with each change)."""
-
-    spot: tuple[int, int]  # (round, board)
-    after: dict[str, Any]
-
-
-def game_changes(events: Iterable[list[dict[str, Any]]]) -> list[GameChange]:
-    """The one reading of recorded row changes that the kept tables replay (the live
-    table here, the pages' read model in :mod:`crosstable.service.tables`): every
-    game change of ``events`` (each an event's row changes), in order.
-
-    Raises ``LookupError`` when an event is anything but game results (and reports):
-    then the caller reloads from the database instead.
-    """
-    found: list[GameChange] = []
-    for changes in events:
-        if not results_only(changes):
-            raise LookupError("not only results")
-        for change in changes:
-            key = change["key"]
-            found.append(GameChange((int(key["round"]), int(key["board"])), change["after"]))
-    return found
 
 
 def live_standings(tournament: Tournament) -> dict[str, Any]:
@@ -291,13 +267,7 @@ def standings_text(table: LiveTable) -> str:
 
 def results_only(changes: list[dict[str, Any]]) -> bool:
     """True when an event's row changes are game results (and reports) alone."""
-    return bool(changes) and all(
-        change["table"] == "games"
-        and change["before"] is not None
-        and change["after"] is not None
-        and set(change["after"]) <= _RESULT_COLUMNS
-        for change in changes
-    )
+    return games_only(read_event("", changes))
 
 
 def _result(code: str | None) -> GameResult | None:

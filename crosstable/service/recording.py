@@ -32,6 +32,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from crosstable.core.changes import ResultRecorded, apply_record
 from crosstable.core.model import GameResult, Reason
 from crosstable.core.reasons import WORDS, reason_words
 from crosstable.core.text import Message
@@ -267,11 +268,10 @@ def _take_back(table: LiveTable, ready: _Ready) -> None:
 def _done(frame: ChangeFrame, tables: LiveTables, table: LiveTable, ready: _Ready) -> Change:
     """The write committed: the table follows, the change is published."""
     write = ready.write
-    game = ready.game
-    game.result = write.result
-    game.reason = write.reason
+    # (the standings took the result in _prepare; the game's row follows by the applier)
+    record = ResultRecorded(write.round, write.board, write.reason, (), write.result)
+    apply_record(table.games, record)
     table.open_games -= 1
-    game.version += 1
     table.revision = write.revision + 1
     tables.checkin(write.tournament_id, table)
     frame.announce(ready.notification)

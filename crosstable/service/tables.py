@@ -22,9 +22,10 @@ Where a tournament's state is, and which copy is the truth:
   gets a table older than the database; a kept copy at an older revision is
   brought up to date by replaying the history's row changes, or reloaded.
 
-Both caches replay recorded changes through one reading of them,
-:func:`crosstable.service.live.game_changes` (results only; anything else
-reloads), so they cannot read a change differently.
+Both caches replay recorded changes through one reader and one applier,
+:func:`crosstable.core.changes.read_event` (typed records: game records, or a
+reload) and :func:`crosstable.core.changes.apply_record`, so they cannot read
+or apply a change differently.
 """
 
 from __future__ import annotations
@@ -38,11 +39,12 @@ from typing import Any
 from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
+from crosstable.core.changes import GameRecord, GameRow, apply_record
 from crosstable.core.model import Reason, Tournament
 from crosstable.service.crosstable import Crosstable, build_crosstable
 from crosstable.service.errors import NotFoundError
-from crosstable.service.live import env_bound, game_changes
-from crosstable.service.loading import Loaded, result_label, result_of
+from crosstable.service.live import env_bound, read_events
+from crosstable.service.loading import Loaded, result_code, result_label, result_of
 from crosstable.service.views import TournamentView, tournament_view
 from crosstable.store import Store
 from crosstable.store.models import EventRow, TournamentRow
@@ -109,39 +111,45 @@ def _label(code: str | None) -> str | None:
 def replay(
     view: TournamentView, tournament: Tournament, events: list[list[dict[str, Any]]]
 ) -> tuple[TournamentView, Tournament]:
-    """``view`` and ``tournament`` after the events' row changes, when every one is a
-    game's result, reason or reports (:func:`crosstable.service.live.game_changes`).
+    """``view`` and ``tournament`` after the events' records, when every one is a game
+    record (:func:`crosstable.service.live.read_events`), applied by the one applier
+    (:func:`crosstable.core.changes.apply_record`) to the games' rows.
 
-    The same columns the service's loader reads, changed the way the store changed
-    them (a game's version goes up by one per change record); the caller sets the
-    revision. A change of anything else raises ``LookupError`` (reload instead).
+    The same columns the service's loader reads; the caller sets the revision. A
+    reload record (or a game the view does not have) raises ``LookupError``.
     """
-    found = game_changes(events)
-    games = {(g.round, g.board): g for g in view.games}
+    records = read_events(events)
+    views = {(g.round, g.board): g for g in view.games}
     cores = {(g.round, g.board): g for rnd in tournament.rounds for g in rnd.games}
-    touched: set[tuple[int, int]] = set()
-    for change in found:
-        spot = change.spot
-        game, core = games[spot], cores[spot]
-        after = change.after
-        shown: dict[str, Any] = {"version": game.version + 1}
-        if "result" in after:
-            shown["result"] = _label(after["result"])
-            core = replace(core, result=result_of(after["result"]))
-        if "reason" in after:
-            core = replace(core, reason=_reason(after["reason"]))
-        for report in ("white_report", "black_report"):
-            if report in after:
-                shown[report] = _label(after[report])
-        games[spot], cores[spot] = replace(game, **shown), core
-        touched.add(spot)
+    rows: dict[tuple[int, int], GameRow] = {}
+    noted: dict[tuple[int, int], set[str]] = {}
+    for record in records:
+        if not isinstance(record, GameRecord) or record.spot not in cores:
+            raise LookupError("not a game record")
+        if record.spot not in rows:
+            game, core = views[record.spot], cores[record.spot]
+            rows[record.spot] = GameRow(
+                core.white,
+                core.black,
+                result_code(core.result),
+                core.reason.value,
+                game.version,
+            )
+        apply_record(rows, record)
+        noted.setdefault(record.spot, set()).update(column for column, _ in record.reports)
+    for spot, row in rows.items():
+        shown: dict[str, Any] = {"result": _label(row.result), "version": row.version}
+        for column in noted[spot]:
+            shown[column] = _label(getattr(row, column))
+        views[spot] = replace(views[spot], **shown)
+        cores[spot] = replace(cores[spot], result=result_of(row.result), reason=_reason(row.reason))
     rounds = tuple(
         replace(rnd, games=tuple(cores[(g.round, g.board)] for g in rnd.games))
-        if any((rnd.number, g.board) in touched for g in rnd.games)
+        if any((rnd.number, g.board) in rows for g in rnd.games)
         else rnd
         for rnd in tournament.rounds
     )
-    view = replace(view, games=tuple(games[(g.round, g.board)] for g in view.games))
+    view = replace(view, games=tuple(views[(g.round, g.board)] for g in view.games))
     return view, replace(tournament, rounds=rounds)
 
 
