@@ -210,10 +210,10 @@ def verify_login(
     )
 
 
-def payload_digest(data: Mapping[str, str]) -> str:
+def payload_digest(data: Mapping[str, str], kind: str = KIND) -> str:
     """The SHA-256 (hex) that stands for a signed payload in ``used_signatures``: its
-    data-check-string and its hash (in small letters: "AB…" and "ab…" are one)."""
-    text = f"{KIND}\n{data_check_string(data)}\nhash={data.get('hash', '').lower()}"
+    kind, data-check-string and hash (in small letters: "AB…" and "ab…" are one)."""
+    text = f"{kind}\n{data_check_string(data)}\nhash={data.get('hash', '').lower()}"
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
@@ -222,15 +222,17 @@ def use_once(
     data: Mapping[str, str],
     now: dt.datetime,
     env: Mapping[str, str] | None = None,
+    kind: str = KIND,
 ) -> None:
     """Mark a verified payload used; a RuleError if it was used before (by any process
-    on the database). Rows that could no longer be fresh are deleted first."""
+    on the database). Rows that could no longer be fresh are deleted first; ``kind``
+    tells the login widget's payloads from the Mini App's."""
     at = now.astimezone(dt.UTC)
     stale = at - login_max_age(env) - SKEW
     insert: Any = pg_insert if store.dialect == "postgresql" else sqlite_insert
     statement = (
         insert(UsedSignatureRow)
-        .values(digest=payload_digest(data), kind=KIND, used_at=_stamp(at))
+        .values(digest=payload_digest(data, kind), kind=kind, used_at=_stamp(at))
         .on_conflict_do_nothing()
         .returning(UsedSignatureRow.digest)
     )

@@ -98,8 +98,14 @@ BotApiError = DeliveryError
 
 def send_message(settings: TelegramSettings, chat_id: int, text: str) -> dict[str, Any]:
     """``sendMessage`` of the Bot API: the sent Message, or :class:`BotApiError`."""
-    url = f"{settings.api}/bot{settings.token}/sendMessage"
-    body = json.dumps({"chat_id": chat_id, "text": text[:MAX_TEXT]}).encode("utf-8")
+    return bot_call(settings, "sendMessage", {"chat_id": chat_id, "text": text[:MAX_TEXT]})
+
+
+def bot_call(settings: TelegramSettings, method: str, payload: dict[str, Any]) -> dict[str, Any]:
+    """One Bot API method (``sendMessage``, ``answerCallbackQuery``, ``editMessageText``…)
+    with a JSON body: its result when an object, else {}; or :class:`BotApiError`."""
+    url = f"{settings.api}/bot{settings.token}/{method}"
+    body = json.dumps(payload).encode("utf-8")
     request = urllib.request.Request(
         url, data=body, headers={"Content-Type": "application/json"}, method="POST"
     )

@@ -33,9 +33,11 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from crosstable.core.errors import RuleError
 from crosstable.service.series import telegram
 from crosstable.web import i18n
+from crosstable.web.routes import telegram_app
 from crosstable.web.routes.common import CheckedForm, caller_of, require_user
 
 router = APIRouter(include_in_schema=False)
+router.include_router(telegram_app.router)  # the Mini App's sign-in and the bot's webhook
 
 #: this page's policy: Telegram's widget script and its frame, nothing else added
 WIDGET_POLICY = (
