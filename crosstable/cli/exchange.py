@@ -54,7 +54,7 @@ def export(
 
 
 def _say_unfinished_round(service: Service, tid: int) -> None:
-    """Tell (on stderr) whether the TRF holds a round still being played."""
+    """Tell (on stderr) what the TRF leaves out or marks of the rounds not finished."""
     waiting = [g for g in service.overview(tid).games if g.result is None]
     if waiting:
         rounds = sorted({g.round for g in waiting})
@@ -62,8 +62,9 @@ def _say_unfinished_round(service: Service, tid: int) -> None:
         which = f"round {listed} is" if len(rounds) == 1 else f"rounds {listed} are"
         games = "1 game" if len(waiting) == 1 else f"{len(waiting)} games"
         typer.echo(
-            f"note: {which} not finished: the file includes their pairings, "
-            f"{games} without a result",
+            f"note: {which} not finished ({games} without a result): rounds not begun "
+            "and a Swiss round being played are left out, a game without a result in a "
+            "round written is ? (TRF-2026; TRF-16 stops before its round)",
             err=True,
         )
 

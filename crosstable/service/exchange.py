@@ -17,11 +17,12 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from crosstable.core.errors import CrosstableError, InputError, RuleError
-from crosstable.core.model import System, Tournament
+from crosstable.core.model import Bye, ByeKind, System, Tournament
 from crosstable.core.pairing.dutch.acceleration import baku
 from crosstable.core.pairing.dutch.from_tournament import default_rounds
 from crosstable.core.text import Message
 from crosstable.formats import trf
+from crosstable.formats.trf_export import ExportFacts, shape_export
 from crosstable.formats.trf_records import acceleration_records
 from crosstable.service.errors import NotFoundError
 from crosstable.service.field import check_field
@@ -176,10 +177,42 @@ class Exchange:
         )
         if tournament.settings.system is System.SWISS_DUTCH:
             document = self._swiss_records(tournament_id, document)
+        document, _notes = shape_export(document, self._export_facts(tournament_id), edition)
         writer = getattr(trf, "write_trf", None)
         if writer is None:
             raise InputError("TRF export is not available yet", source="export")
         return str(writer(document, edition))
+
+    def _export_facts(self, tournament_id: int) -> ExportFacts:
+        """What the file needs beyond the rounds: withdrawals, byes asked for rounds not
+        paired yet, the planned rounds and the final places."""
+        with self.frame.store.reading() as session:
+            row = session.get(TournamentRow, tournament_id)
+            assert row is not None  # (the queries found it)
+            loaded = Loaded(session, row)
+            start_of = {e.number: e.start for e in loaded.entries}
+            paired = {r.number for r in loaded.rounds}
+            finished = row.status == "finished"
+            planned = row.rounds_planned
+            if planned is None and row.system == System.SWISS_DUTCH.value:
+                planned = default_rounds(len(loaded.entries))
+            return ExportFacts(
+                planned=planned,
+                finished=finished,
+                withdrawn_from={
+                    start: e.withdrawn_from
+                    for e in loaded.entries
+                    if e.withdrawn_from is not None and (start := e.start) is not None
+                },
+                requested=tuple(
+                    Bye(b.round, start, ByeKind(b.kind))
+                    for b in loaded.byes
+                    if b.round not in paired and (start := start_of.get(b.player)) is not None
+                ),
+                places={e.start: e.place for e in loaded.entries if e.start is not None}
+                if finished
+                else None,
+            )
 
     def _swiss_records(self, tournament_id: int, document: Any) -> Any:
         """A Swiss's initial colour (XXC) and forbidden pairs (XXP), so that a pairing

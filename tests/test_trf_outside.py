@@ -1,0 +1,160 @@
+# ruff: noqa: F811 - pytest fixtures imported from test_service_support
+"""Files that outside programs read: a stored tournament's TRF as py4swiss (a pairing
+program on PyPI) and our own reader take it, running or finished."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from py4swiss.engines import DutchEngine
+from py4swiss.trf import TrfParser
+from test_service_support import db_url, service, store  # noqa: F401
+
+from crosstable.core.model import ByeKind, LotsMethod, System
+from crosstable.formats.trf import parse_trf, write_trf
+from crosstable.service import PlayerInfo, Regulations, Service
+
+RESULTS = ("1-0", "½-½", "0-1")
+
+
+def _event(service: Service, system: System, players: int, rounds: int | None) -> int:
+    regulations = Regulations(name="Open", system=system, rounds=rounds, details={})
+    tid = service.create_tournament(regulations).tournament_id
+    for index in range(players):
+        service.add_player(tid, PlayerInfo(f"Player {index + 1}", rating=2400 - 10 * index))
+    service.draw_lots(tid, LotsMethod.RATING)
+    service.start(tid)
+    return tid
+
+
+def _results(service: Service, tid: int, chooser: random.Random, at_most: int = 999) -> None:
+    for game in service.overview(tid).games:
+        if game.result is None and at_most > 0:
+            service.record_result(tid, game.round, game.board, chooser.choice(RESULTS))
+            at_most -= 1
+
+
+def _py4swiss(text: str, folder: Path, *, strict: bool = False) -> set[tuple[int, int]]:
+    """py4swiss's Dutch pairing of the file's next round (``strict``: every line must be
+    one it knows, as TRF-16 lines are; TRF-2026's own tags are skipped otherwise)."""
+    path = folder / "export.trf"
+    path.write_text(text, encoding="utf-8")
+    pairings = DutchEngine.generate_pairings(TrfParser.parse(path, strict=strict))
+    return {(p.white, p.black) for p in pairings}
+
+
+def _ours(proposal_boards: object, bye: int | None) -> set[tuple[int, int]]:
+    pairs = {(white, black) for white, black in proposal_boards}  # type: ignore[attr-defined]
+    return pairs | ({(bye, 0)} if bye is not None else set())
+
+
+def _codes(text: str) -> set[str]:
+    """Every result code of every round field of the player lines."""
+    codes = set()
+    for line in text.splitlines():
+        if line.startswith("001"):
+            for at in range(91, len(line), 10):
+                codes.add(line[at : at + 8][7:8])
+    return codes
+
+
+def test_r_or_5_a_withdrawn_player_is_absent_in_the_next_round_and_py4swiss_agrees(
+    service: Service, tmp_path: Path
+) -> None:
+    chooser = random.Random(7)
+    tid = _event(service, System.SWISS_DUTCH, 9, 4)
+    service.publish_round(tid)
+    _results(service, tid, chooser)
+    service.withdraw(tid, 3, from_round=2)
+    text = service.export_trf(tid)
+    line = next(row for row in text.splitlines() if row.startswith("001    3"))
+    assert line[101:109] == "0000 - Z"  # round 2: a known absence, not paired
+    doc = parse_trf(text)
+    assert doc.pending_round == 2
+    # every rank column is filled: the current places, 1…9, each once
+    assert sorted(r for r in doc.file_ranks.values() if r is not None) == list(range(1, 10))
+    proposal = service.propose_round(tid)
+    assert 3 not in {p for board in proposal.boards for p in board}
+    assert _py4swiss(text, tmp_path) == _ours(proposal.boards, proposal.bye)
+    old = service.export_trf(tid, "trf16")
+    assert _py4swiss(old, tmp_path, strict=True) == _ours(proposal.boards, proposal.bye)
+    # and again mid-round: round 2 published, one result in; the file is the one that
+    # pairs round 2, and py4swiss pairs it as we did
+    service.publish_round(tid)
+    _results(service, tid, chooser, at_most=1)
+    text = service.export_trf(tid)
+    assert " " not in _codes(text) - {""}  # no blank result code anywhere
+    assert _py4swiss(text, tmp_path) == _ours(proposal.boards, proposal.bye)
+    # finished: the final places in the rank column
+    for _ in range(3):
+        _results(service, tid, chooser)
+        if (
+            service.overview(tid).status == "running"
+            and len({g.round for g in service.overview(tid).games}) < 4
+        ):
+            service.publish_round(tid)
+    _results(service, tid, chooser)
+    if service.overview(tid).status != "finished":
+        service.finish(tid)
+    final = parse_trf(service.export_trf(tid))
+    places = {p.start: p.place for p in service.overview(tid).players}
+    ranked = sorted(final.file_ranks, key=lambda start: final.file_ranks[start] or 0)
+    assert [places[start] for start in ranked] == sorted(places[start] for start in ranked)
+    assert len(final.tournament.rounds) == 4
+
+
+def test_r_or_5_a_round_robin_in_progress_has_no_blank_codes(service: Service) -> None:
+    tid = _event(service, System.ROUND_ROBIN, 5, None)
+    _results(service, tid, random.Random(3), at_most=3)  # round 1, round 2 half played
+    text = service.export_trf(tid)
+    assert " " not in _codes(text)
+    doc = parse_trf(text)
+    assert [r.number for r in doc.tournament.rounds] == [1, 2]  # rounds 3–5 not begun
+    assert doc.tournament.settings.rounds == 5  # XXR/142 still say how many
+    free = [b for r in doc.tournament.rounds for b in r.byes]
+    assert [b.kind for b in free] == [ByeKind.FREE, ByeKind.FREE]  # written 0000 - Z
+    unknown = [g for g in doc.tournament.rounds[1].games if g.result.white.value == "*"]
+    assert len(unknown) == 1 and doc.unknown_result_points is not None  # ?, 162 X
+    # TRF-16 has no code for it: that file stops before round 2, never a blank code
+    old = parse_trf(service.export_trf(tid, "trf16"))
+    assert [r.number for r in old.tournament.rounds] == [1]
+    assert write_trf(doc) == text  # what we read is what we wrote
+
+
+def _line(start: int, name: str, rating: str, points: str, rank: int, *rounds: str) -> str:
+    """A 001 line by its columns (name 15, rating 49, points 81, rank 86, rounds 92…)."""
+    head = f"001 {start:4d}      {name:<33} {rating:>4}" + " " * 28 + f"{points:>4} {rank:4d}  "
+    return head + "  ".join(rounds)
+
+
+def test_r_or_5_a_file_without_xxr_counts_its_own_rounds() -> None:
+    lines = [
+        "012 No XXR",
+        "092 Individual: Swiss-System",
+        _line(1, "A", "", "2.0", 1, "   2 w 1", "   2 b 1"),
+        _line(2, "B", "", "0.0", 2, "   1 b 0", "   1 w 0"),
+    ]
+    doc = parse_trf("\n".join(lines) + "\n", source="noxxr.trf")
+    assert doc.tournament.settings.system is System.SWISS_DUTCH
+    assert doc.tournament.settings.rounds == 2
+    assert any("no XXR or 142" in warning for warning in doc.warnings)
+
+
+def test_r_or_5_late_entries_round_trip_through_the_store(service: Service) -> None:
+    # player 4 joined in round 2: a zero-point absence in round 1
+    lines = [
+        "012 Late entry",
+        _line(1, "A", "2300", "2.0", 1, "   2 w 1", "   3 b 1"),
+        _line(2, "B", "2200", "0.0", 4, "   1 b 0", "   4 w 0"),
+        _line(3, "C", "2100", "1.0", 2, "0000 - U", "   1 w 0"),
+        _line(4, "D", "2000", "1.0", 3, "0000 - Z", "   2 b 1"),
+        "XXR 3",
+    ]
+    text = "\n".join(lines) + "\n"
+    doc = parse_trf(text)
+    tid = service.import_tournament(doc.tournament, headers=doc.headers).tournament_id
+    again = parse_trf(service.export_trf(tid))
+    assert again.tournament.rounds[:2] == doc.tournament.rounds
+    second = service.import_tournament(again.tournament, headers=again.headers).tournament_id
+    assert service.export_trf(second) == service.export_trf(tid)
