@@ -29,8 +29,8 @@ PACKAGE = Path(__file__).resolve().parent.parent / "crosstable"
 WEB_STORE_ALLOWED = {("web/app.py", "crosstable.store")}
 
 #: packages outside the standard library the core may use: pure computation (the Dutch
-#: pairing's matching and weights), no I/O
-CORE_THIRD_PARTY = frozenset({"numpy", "networkx", "rustworkx"})
+#: pairing's matching and weights, the race's integer programmes), no I/O
+CORE_THIRD_PARTY = frozenset({"numpy", "networkx", "rustworkx", "scipy"})
 
 #: the longest a module may be
 MAX_LINES = 600

@@ -18,6 +18,7 @@ from crosstable.core.model import Game, GameResult, Player, Round, Settings, Sys
 from crosstable.core.race import Budget, RaceProblem, race, race_problem
 from crosstable.core.race.feasible import above, below
 from crosstable.core.schedule.berger import berger_table
+from crosstable.core.scoring import PointSystem
 from crosstable.formats.trf import TrfDocument, parse_trf, write_trf
 
 # ---------------------------------------------------------------- brute force
@@ -142,6 +143,9 @@ def test_feasibility_questions_equal_brute_force(problem: RaceProblem, data: st.
     for p, f in floors.items():
         ok &= sub_extras[:, p] >= f
     assert below(caps, problem.pairs, problem.win, problem.draw, Budget(), floors) == bool(ok.any())
+    # no nodes for the branch and bound: the integer programme answers the same
+    none = Budget(0)
+    assert below(caps, problem.pairs, problem.win, problem.draw, none, floors) == bool(ok.any())
     del free, finals, extras
     group = [p for p in range(size) if data.draw(st.booleans())]
     needs = {p: data.draw(st.integers(-1, problem.win * 3)) for p in group}
@@ -152,6 +156,7 @@ def test_feasibility_questions_equal_brute_force(problem: RaceProblem, data: st.
     for p, n in needs.items():
         ok &= sub_extras[:, p] >= n
     assert above(needs, problem.pairs, problem.win, problem.draw, Budget()) == bool(ok.any())
+    assert above(needs, problem.pairs, problem.win, problem.draw, Budget(0)) == bool(ok.any())
 
 
 # ---------------------------------------------------------------- the command line
@@ -306,8 +311,10 @@ def test_cli_bad_files_exit_2_with_the_file_named(tmp_path: Path, capsys: Captur
     assert code == 2 and "empty.trf" in err
 
 
-def test_race_twenty_players_sixty_games_left_is_exact() -> None:
-    """The contract's size (timed in bench/bench_race.py, docs/benchmarks.md)."""
+@pytest.mark.parametrize("points", ["1-0.5-0", "3-1-0"])
+def test_r_b_2_race_twenty_players_sixty_games_left_is_exact(points: str) -> None:
+    """The contract's size, under either point system (timed in bench/bench_race.py,
+    docs/benchmarks.md): every row decided exactly, none left as an estimate."""
     rng = np.random.default_rng(7)
     schedule = berger_table(20).rounds
     games = [(r.number, w, b) for r in schedule for (w, b) in r.boards]
@@ -318,9 +325,12 @@ def test_race_twenty_players_sixty_games_left_is_exact() -> None:
         result = GameResult.parse(results[int(rng.integers(3))])
         rounds.setdefault(rnd, []).append(Game(rnd, len(rounds.get(rnd, [])) + 1, w, b, result))
     tournament = Tournament(
+        settings=Settings(point_system=PointSystem.parse(points)),
         players=tuple(Player(i, f"P{i}") for i in range(1, 21)),
         rounds=tuple(Round(r, tuple(g)) for r, g in sorted(rounds.items())),
     )
     report = race(race_problem(tournament), 3)
     assert report.games_left == 60 and report.exact
+    assert all(r.exact for r in report.rows)
+    assert all(r.needs_possible is not None for r in report.rows if r.first != "eliminated")
     assert {r.first for r in report.rows} <= {"possible", "eliminated", "clinched"}

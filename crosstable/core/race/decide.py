@@ -23,7 +23,8 @@ from fractions import Fraction
 from itertools import combinations
 from typing import Literal
 
-from crosstable.core.race.feasible import Budget, TooHard, above, below
+from crosstable.core.race import integer
+from crosstable.core.race.feasible import Budget, above, below
 from crosstable.core.race.problem import RaceProblem
 from crosstable.core.scoring import points_json
 
@@ -79,10 +80,9 @@ class RaceReport:
         return self.rows[start - 1]
 
 
-#: nodes each question's search may visit (a flow each): past it the answer is left
-#: "possible" (or the need unknown) and marked inexact
-NODES = 4_000
-NEEDS_NODES = 400
+#: nodes each question's branch and bound may visit (a flow each) before the question
+#: goes to the integer programme (crosstable.core.race.integer), which always answers
+NODES = 60
 
 
 def race(problem: RaceProblem, top: int = 1, *, nodes: int = NODES) -> RaceReport:
@@ -113,12 +113,7 @@ def _row(problem: RaceProblem, p: int, top: int, budget: Callable[[], Budget]) -
         top_status, sure = _status(problem, p, top, budget())
         exact = exact and sure
     degree = problem.degree(p)
-    needs_budget = budget()
-    needs_budget.nodes = min(needs_budget.nodes, NEEDS_NODES)
-    try:
-        possible = None if first == "eliminated" else _needs_possible(problem, p, needs_budget)
-    except TooHard:
-        possible, exact = None, False
+    possible = None if first == "eliminated" else _needs_possible(problem, p, budget())
     clinch = _needs_clinch(problem, p)
     return RaceRow(
         start=p + 1,
@@ -134,13 +129,10 @@ def _row(problem: RaceProblem, p: int, top: int, budget: Callable[[], Budget]) -
 
 def _status(problem: RaceProblem, p: int, top: int, budget: Budget) -> tuple[Status, bool]:
     """The player's answer for the top ``top`` places, and whether it was decided exactly
-    (an undecided search answers "possible")."""
-    try:
-        if clinched(problem, p, top, budget):
-            return "clinched", True
-        return ("possible" if possible(problem, p, top, budget) else "eliminated"), True
-    except TooHard:
-        return "possible", False
+    (always: a search past its budget hands the question to the integer programme)."""
+    if clinched(problem, p, top, budget):
+        return "clinched", True
+    return ("possible" if possible(problem, p, top, budget) else "eliminated"), True
 
 
 def possible(problem: RaceProblem, p: int, top: int, budget: Budget) -> bool:
@@ -218,42 +210,8 @@ def _needs_possible(problem: RaceProblem, p: int, budget: Budget) -> int | None:
             if below(caps, problem.pairs, problem.win, problem.draw, budget):
                 return own
         return None
-    return _cheapest_first(problem, p, budget)
-
-
-def _cheapest_first(problem: RaceProblem, p: int, budget: Budget) -> int | None:
-    """Depth-first over p's results against each opponent (losses first), the cheapest
-    place found so far as the bound. Raising a result of p never spoils a first place, so
-    a branch whose undecided games, all won, cannot make p first is dropped."""
-    win, draw = problem.win, problem.draw
-    opponents = [(j, problem.games_between(j, p)) for j in range(problem.size + 1) if j != p]
-    opponents = [(j, m) for j, m in opponents if m]
-    others = [(i, j, k) for i, j, k in problem.pairs if p not in (i, j)]
-    best: list[int] = []
-
-    def fits(own: int, given: dict[int, int]) -> bool:
-        mark = problem.base[p] + own
-        caps = {j: mark - problem.base[j] - given.get(j, 0) for j in range(problem.size) if j != p}
-        return below(caps, others, win, draw, budget)
-
-    def search(index: int, partial: int, given: dict[int, int]) -> None:
-        if best and partial >= best[0]:
-            return
-        rest = sum(m for _j, m in opponents[index:])
-        if not fits(partial + win * rest, given):
-            return
-        if index == len(opponents):
-            best[:] = [partial]
-            return
-        j, m = opponents[index]
-        choices = [(w, d) for w in range(m + 1) for d in range(m - w + 1)]
-        choices.sort(key=lambda wd: wd[0] * win + wd[1] * draw)
-        for wins, draws in choices:
-            taken = (m - wins - draws) * win + draws * draw
-            search(index + 1, partial + wins * win + draws * draw, {**given, j: taken})
-
-    search(0, 0, {})
-    return best[0] if best else None
+    real = problem.base[: problem.size]
+    return integer.least_first(p, real, problem.pairs, problem.win, problem.draw)
 
 
 def _needs_clinch(problem: RaceProblem, p: int) -> int | None:

@@ -15,13 +15,16 @@ NP-complete in general; a branch and bound decides it: the flow of a relaxation 
 game worth 2 draws to share, or a win to share in any split) refutes most cases at
 once, its flow read back as real results proves most others, and else one game of a
 player whose bound is broken is tried each of its three ways. A node budget bounds the
-time; :class:`TooHard` says when it ran out.
+search; when it runs out (:class:`TooHard`) the question goes to the integer programme
+of :mod:`crosstable.core.race.integer`, so every answer is exact.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+
+from crosstable.core.race import integer
 
 #: (i, j, games left between them)
 Pairs = Sequence[tuple[int, int, int]]
@@ -125,9 +128,14 @@ def below(
 ) -> bool:
     """Whether the games can end with each player in ``caps`` getting at most their cap
     (and, with ``floors``, each player there at least their floor). A player without a
-    cap wins every game against a capped one. Exact; :class:`TooHard` past the budget."""
+    cap wins every game against a capped one. Exact: past the budget the integer
+    programme decides."""
     floors = dict(floors or {})
-    return _below(dict(caps), [p for p in pairs if p[2] > 0], win, draw, budget, floors)
+    live = [p for p in pairs if p[2] > 0]
+    try:  # each question its own allowance of nodes, the answers remembered in common
+        return _below(dict(caps), live, win, draw, Budget(budget.nodes, budget.memo), floors)
+    except TooHard:
+        return integer.below(caps, live, win, draw, floors)
 
 
 def _below(
@@ -223,9 +231,12 @@ def _below_search(
 
 def above(needs: Mapping[int, int], pairs: Pairs, win: int, draw: int, budget: Budget) -> bool:
     """Whether the games among the players of ``needs`` can end with each getting at
-    least their need. Exact; :class:`TooHard` past the budget."""
+    least their need. Exact: past the budget the integer programme decides."""
     inside = [p for p in pairs if p[0] in needs and p[1] in needs and p[2] > 0]
-    return _above(dict(needs), inside, win, draw, budget)
+    try:
+        return _above(dict(needs), inside, win, draw, Budget(budget.nodes, budget.memo))
+    except TooHard:
+        return integer.above(needs, inside, win, draw)
 
 
 def _above(
