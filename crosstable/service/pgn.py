@@ -52,6 +52,9 @@ from crosstable.store.models import EntryRow, GameRow, RoundRow, TournamentRow
 #: PGN's result of a played game's stored result codes
 PGN_RESULTS = {"10": "1-0", "01": "0-1", "==": "1/2-1/2"}
 _CODES = {pgn: code for code, pgn in PGN_RESULTS.items()}
+#: forfeits: games not played, left out of the tournament's PGN (PGN has no result for
+#: "not played", and a game database counts every game record as a game played)
+FORFEITS = frozenset({"+-", "-+", "--"})
 #: how the tournament's PGN writes a game that was not played (no PGN result says so)
 UNPLAYED = {
     "+-": ("1-0", "Black did not come: White wins by forfeit"),
@@ -230,7 +233,8 @@ class PgnPlay:
         """The tournament's games as one PGN: round by round, board by board, each with
         the Seven Tag Roster (``Round "r.b"``), the players' titles, Elo and FIDE ids,
         ``EventDate`` and ``TimeControl`` where known; a game without moves is listed
-        with its result (an unplayed one says why in a comment)."""
+        with its result; a forfeit is no game and is left out (the TRF and the crosstable
+        carry it)."""
         with self.frame.store.reading() as session:
             row = _tournament(session, tournament_id)
             entries = _entries(session, row.id)
@@ -246,7 +250,11 @@ class PgnPlay:
                 .order_by(GameRow.round, GameRow.board)
                 .options(undefer(GameRow.moves))
             ).all()
-            texts = [_exported(row, entries, dates.get(game.round), game) for game in games]
+            texts = [
+                _exported(row, entries, dates.get(game.round), game)
+                for game in games
+                if game.result not in FORFEITS  # not a game: a database would count it
+            ]
         return "\n\n".join(texts) + ("\n" if texts else "")
 
 
