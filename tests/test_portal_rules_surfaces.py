@@ -517,9 +517,14 @@ def test_the_manage_page_warns_when_buchholz_is_chosen_for_a_round_robin(site: A
     client, svc, _accounts = site
     tid = svc.create_tournament(Regulations(name="Club")).tournament_id
     form = {"csrf_token": _csrf(client.get(f"/t/{tid}/manage").text), "tiebreaks": "BH,SB"}
+    asked = client.post(f"/t/{tid}/manage/regulations", data=form)
+    assert asked.status_code == 409 and "Confirmation needed (level 3)" in asked.text
+    assert "Buchholz (BH) is not for a round robin" in asked.text  # FIDE's level 3
+    token = re.search(r'name="confirm" value="([0-9a-f]+)"', asked.text)
+    assert token is not None
+    form |= {"csrf_token": _csrf(asked.text), "confirm": token.group(1)}
     page = client.post(f"/t/{tid}/manage/regulations", data=form).text
-    assert svc.overview(tid).settings["tiebreaks"] == ["BH", "SB"]  # a warning, not a refusal
-    assert "Buchholz (BH) is not for a round robin" in page
+    assert svc.overview(tid).settings["tiebreaks"] == ["BH", "SB"]  # confirmed, not refused
     form = {"csrf_token": _csrf(page), "tiebreaks": "BH/C1,SB"}
     russian = client.post(
         f"/t/{tid}/manage/regulations", data=form, headers={"Accept-Language": "ru"}

@@ -80,7 +80,7 @@ def buchholz_warning(
     return FideWarning(
         code="buchholz-round-robin",
         level=Level.CONFIRM,
-        message=Message(said[0]),
+        message=Message("{warning}", warning=said[0]),
         trf=f"Tie-breaks: Buchholz chosen for a round robin ({','.join(codes)})",
         round=round_number,
     )

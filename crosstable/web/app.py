@@ -37,9 +37,11 @@ from crosstable.service.errors import ConflictError, NotFoundError
 from crosstable.service.poller import ChangePoller
 from crosstable.service.sessions import Sessions, SignInLimits
 from crosstable.service.shared import RateCounters
+from crosstable.service.warning_levels import ConfirmationNeeded
 from crosstable.store import Store, open_store
 from crosstable.web import i18n, push_install, sheets
 from crosstable.web.api_errors import validation_detail
+from crosstable.web.confirmations import warning_body
 from crosstable.web.headers import SecurityHeaders
 from crosstable.web.hub import Hub
 from crosstable.web.limits import BodyLimit
@@ -53,6 +55,7 @@ from crosstable.web.routes import (
     autostart,
     blanks,
     entry_links,
+    fide,
     game_servers,
     hall,
     live,
@@ -238,6 +241,8 @@ def create_app(
     app.include_router(entry_links.api)
     app.include_router(blanks.router)  # blank Berger tables and crosstables
     app.include_router(blanks.api_router)  # GET /api/v1/blank/berger/{players}
+    app.include_router(fide.pages)  # FIDE mode, the tie-break list: warnings to confirm
+    app.include_router(fide.api)
     app.include_router(autostart.router)  # a start by the clock: /api/v1/…/autostart
     app.include_router(autostart.pages)  # its form on the manage page
     app.include_router(race.router)  # who can still win: GET /api/v1/tournaments/{id}/race
@@ -346,6 +351,8 @@ def _error_handlers(app: FastAPI, site: Site) -> None:
             current = getattr(error, "current", None)
             if current is not None:
                 body["current"] = current
+            if isinstance(error, ConfirmationNeeded):  # FIDE's warning levels: structured
+                body["warning"] = warning_body(error)
             return JSONResponse(body, status_code=status)
         if request.method in ("POST", "PUT", "DELETE") and not request.headers.get("hx-request"):
             request.session["flash"] = {"kind": "error", "text": message}

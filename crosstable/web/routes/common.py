@@ -385,6 +385,8 @@ def page_context(site: Site, caller: Caller, tid: int) -> dict[str, Any]:
         "my_number": number,
         "current_round": current_round,
         "can_manage": role in ("admin", "organiser"),
+        # FIDE mode, for the organiser's pages (a marker once it is left)
+        "fide": site.service.fide_mode(tid) if role in ("admin", "organiser") else None,
         "can_enter": role in RESULT_ENTRY,
         "stage": stage_for_page(site, view),  # a group stage + knockout event
     }

@@ -9,13 +9,13 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from crosstable.core.errors import RuleError
-from crosstable.core.model import LotsMethod, System
+from crosstable.core.model import LotsMethod
 from crosstable.core.text import Message
-from crosstable.core.tiebreaks.presets import buchholz_warnings
 from crosstable.service import PlayerInfo
 from crosstable.service.history import ReopeningError
 from crosstable.service.players import duplicate_names
 from crosstable.web import pairing_views
+from crosstable.web.confirmations import confirming
 from crosstable.web.i18n import gettext as _
 from crosstable.web.i18n import ngettext
 from crosstable.web.messages import error_text, translate
@@ -290,13 +290,18 @@ def regulations(tid: int, request: Request, form: CheckedForm) -> Response:
         values["detail_changes"] = changes
     if not values:
         raise RuleError("nothing to change")
-    change = site.service.edit_regulations(
-        tid, actor=caller.actor, override_reason=text(form, "override") or None, **values
-    )
-    # a warning, not a refusal, when Buchholz is chosen for a round robin (seed 004)
-    system = System(site.service.overview(tid).settings["system"])
-    warnings = buchholz_warnings(system, values.get("tiebreaks", ()))
-    return _done(request, tid, Message.joined(" ", [change.summary, *warnings]))
+    reason = text(form, "override") or None
+
+    def act(token: str | None) -> Response:
+        # a Buchholz for a round robin (level 3) and the tie-breaks after the start (level
+        # 4) ask for a confirmation: web/confirmations.py shows it and sends the form again
+        change = site.service.edit_regulations(
+            tid, actor=caller.actor, override_reason=reason, confirm=token, **values
+        )
+        return _done(request, tid, change.summary)
+
+    context = page_context(site, caller, tid) | {"tab": "manage"}
+    return confirming(site, request, form, act, cancel=f"/t/{tid}/manage", **context)
 
 
 @router.post("/t/{tid}/approve")
