@@ -62,6 +62,16 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
         "A player withdraws: their remaining games become forfeits (or are annulled, as the regulations' withdrawal rule says).",
     ),
     ("finish", "tournament", "Every game has a result: fix the final places."),
+    (
+        "fide-mode",
+        "fide",
+        "Show whether the tournament is in FIDE mode, or leave it for good (--leave).",
+    ),
+    (
+        "tiebreaks",
+        "fide",
+        "Set the tie-break list (after the start: a level-4 warning to confirm twice).",
+    ),
     ("undo", "history", "Undo the last change (or, with --to N, everything after change #N)."),
     (
         "history",
