@@ -1,7 +1,7 @@
 """The clock's pass over tournaments: :meth:`TournamentClock.tick`.
 
 ``crosstable tick`` and the ticker of ``crosstable serve`` call ONE pass
-(``TournamentClock(service.frame, service).tick()``): the series' steps first
+(:func:`tick_all`): the series' steps first
 (``Service.tick``, :class:`~crosstable.service.series.tick.SeriesClock`), then every
 tournament's time-driven step that is due (settings in
 :mod:`crosstable.service.timed_start`):
@@ -9,13 +9,14 @@ tournament's time-driven step that is due (settings in
 * **the start at the preset time** (every system): once ``starts_at`` has come and the
   tournament is still in registration, the lots are drawn (a knockout online: a random
   order from the seed derived from the tournament, 1st v 2nd, 3rd v 4th…; over the
-  board: seeded by rating, 1 v N; a round robin: by lot from the same derived seed; a
-  Swiss: by rating) and it is started — through the same use cases as an organiser's, so
-  every check holds. A knockout with a capacity starts only with a full field. When it
-  cannot start, ``if_short`` says what happens: ``postpone`` moves ``starts_at`` a day on
-  (recorded as a change of the regulations) and tells the players (``start-moved``) and
-  the organiser; ``wait`` tells the organiser once (``start-waits``, with the reason)
-  and tries again at every pass;
+  board: seeded by rating, 1 v N, whatever bracket the regulations name; a round
+  robin: by lot from the same derived seed; a Swiss: by rating) and it is started —
+  through the same use cases as an organiser's, so every check holds. A knockout with
+  a capacity starts only with a full field. When it cannot start, ``if_short`` says
+  what happens: ``postpone`` moves ``starts_at`` a day on (recorded as a change of the
+  regulations) and tells the players (``start-moved``) and the organiser; ``wait``
+  tells the organiser once (``start-waits``, with the reason) and tries again at every
+  pass;
 * **a knockout run by the clock** goes on by itself: tie-break games as soon as they are
   due, the next round when every match is decided — at once, or with a ``round_time``
   at the first round time on a later day (one round a day); every player of a new game
@@ -170,20 +171,15 @@ class TournamentClock:
     ) -> list[str]:
         lines: list[str] = []
         if system is System.KNOCKOUT:
-            random_order = str(details.get("bracket") or "").lower() == "random" or (
-                "bracket" not in details and venue_kind(details) != "otb"
-            )
+            # the portal's rule: online a random order, over the board seeded by rating
+            random_order = venue_kind(details) != "otb"
+            changes = {"bracket": "random" if random_order else "seeded"}
+            if random_order and not str(details.get("lots_seed") or "").strip():
+                changes["lots_seed"] = str(seed)
+            if any(str(details.get(k) or "") != v for k, v in changes.items()):
+                self.tournaments.edit_regulations(tid, actor=ACTOR, detail_changes=changes)
             if random_order:
-                changes = {"bracket": "random"}
-                if not str(details.get("lots_seed") or "").strip():
-                    changes["lots_seed"] = str(seed)
-                if any(str(details.get(k) or "") != v for k, v in changes.items()):
-                    self.tournaments.edit_regulations(tid, actor=ACTOR, detail_changes=changes)
                 seed = int(str(details.get("lots_seed") or seed))
-            elif "bracket" not in details:
-                self.tournaments.edit_regulations(
-                    tid, actor=ACTOR, detail_changes={"bracket": "seeded"}
-                )
             method = LotsMethod.RANDOM if random_order else LotsMethod.RATING
         else:
             method = LotsMethod.RATING if system is System.SWISS_DUTCH else LotsMethod.RANDOM

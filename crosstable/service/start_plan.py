@@ -67,10 +67,7 @@ def start_plan(service: StoreAndClock, tournament_id: int) -> dict[str, Any]:
 def _draw(system: str, details: dict[str, Any]) -> str:
     """How the clock's start orders the field: ``random`` (from the seed), ``rating``
     (a knockout seeded 1 v N, a Swiss) or ``lots`` (a round robin's lots, from the seed)."""
-    if system == "knockout":
-        given = str(details.get("bracket") or "").lower()
-        if given in ("random", "seeded"):
-            return "random" if given == "random" else "rating"
+    if system == "knockout":  # the portal's rule, whatever bracket the regulations name
         return "rating" if venue_kind(details) == "otb" else "random"
     return "rating" if system == "swiss-dutch" else "lots"
 
