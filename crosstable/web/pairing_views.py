@@ -36,7 +36,7 @@ BYE_KINDS = ("H", "Z", "F")
 
 
 def system_of(view: TournamentView) -> str:
-    return str(view.settings.get("system", "round-robin"))
+    return view.settings.system
 
 
 def is_swiss(view: TournamentView) -> bool:

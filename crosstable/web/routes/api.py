@@ -185,7 +185,7 @@ def tournament(tid: Num, request: Request) -> dict[str, Any]:
         "status": view.status,
         "revision": view.revision,
         "rounds": view.rounds,
-        "settings": view.settings,
+        "settings": view.settings.as_json(),
         # the order the regulations publish: the settings' own list, else the system's default
         "tiebreak_order": list(published_tiebreaks(view.settings)),
         "approval": access.approval,
