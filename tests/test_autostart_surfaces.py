@@ -87,6 +87,8 @@ def test_r_ko_1_api_sets_and_shows_the_capacity_and_refuses_a_bad_one(world: Wor
     )
     assert armenian.status_code == 422 and "երկուսի" in armenian.json()["detail"]
     assert world.client.get(url).json()["capacity"] == 4  # nothing changed
+    smaller = world.client.put(url, json={"capacity": "2"}, headers=world.auth)
+    assert smaller.status_code == 422 and "3 players have registered" in smaller.text
     world.service.add_player(tid, PlayerInfo("P4"))
     full = world.client.post(
         f"/api/v1/tournaments/{tid}/players", json={"name": "P5"}, headers=world.auth

@@ -14,7 +14,7 @@ from crosstable.service.eligibility import venue_kind
 from crosstable.service.errors import NotFoundError
 from crosstable.service.frame import Change
 from crosstable.service.series.needs import StoreAndClock
-from crosstable.service.timed_start import KEYS, derived_seed, timed_start
+from crosstable.service.timed_start import CAPACITY, KEYS, derived_seed, timed_start
 from crosstable.store.models import EntryRow, TournamentRow
 
 #: the longest value of one setting
@@ -30,6 +30,10 @@ class RegulationsEditor(Protocol):
         override_reason: str | None = None,
         **given: Any,
     ) -> Change: ...
+
+
+class StoreAndClockEditor(StoreAndClock, RegulationsEditor, Protocol):
+    """The service: the store and clock to read, the regulations' edit to write."""
 
 
 def start_plan(service: StoreAndClock, tournament_id: int) -> dict[str, Any]:
@@ -73,7 +77,7 @@ def _draw(system: str, details: dict[str, Any]) -> str:
 
 
 def set_start_settings(
-    service: RegulationsEditor, tournament_id: int, *, actor: str = "", **values: str | None
+    service: StoreAndClockEditor, tournament_id: int, *, actor: str = "", **values: str | None
 ) -> Change:
     """Set the timed-start settings given (an empty text clears one); checked by the
     regulations' edit, which refuses a bad value naming it and changes nothing."""
@@ -86,4 +90,13 @@ def set_start_settings(
             raise RuleError("regulations, {key}: at most {most} characters", key=key, most=LONGEST)
     if not changes:
         raise RuleError("nothing to change")
+    capacity = changes.get(CAPACITY, "")
+    if capacity.isdigit() and len(capacity) <= 4:
+        players = start_plan(service, tournament_id)["players"]
+        if int(capacity) < players:
+            raise RuleError(
+                "capacity {capacity}: {players} players have registered already",
+                capacity=int(capacity),
+                players=players,
+            )
     return service.edit_regulations(tournament_id, actor=actor, detail_changes=changes)
