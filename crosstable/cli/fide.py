@@ -51,7 +51,7 @@ def show_warning(asked: ConfirmationNeeded) -> None:
     """The warning as the terminal shows it, with the token to confirm it."""
     said_json = asked.as_json()
     step = f", step {asked.step} of {asked.steps}" if asked.steps > 1 else ""
-    typer.echo(f"warning (level {int(asked.level)}{step}):", err=True)
+    typer.echo(f"crosstable: warning (level {int(asked.level)}{step}):", err=True)
     if asked.stale:
         typer.echo("  the tournament changed since the token was given: read it again", err=True)
     for text in said_json["warnings"]:
