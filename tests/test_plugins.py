@@ -108,6 +108,9 @@ def test_toy_system_runs_through_the_service(service: Service, halves: System) -
         (4, Fraction(1, 2)),
     ]
     assert table.rows[0].start == 2
+    _view, grid = service.crosstable(tid)
+    assert grid.ranked[0] == 2
+    assert service.export_json(tid)["tournament"]["system"] == "toy-halves"
     service.finish(tid)
     assert service.overview(tid).status == "finished"
 
