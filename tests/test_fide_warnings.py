@@ -176,3 +176,28 @@ def test_level_5_is_refused_whatever_is_sent() -> None:
     refused = FideWarning("x", Level.REFUSE, Message("a prohibited pair after round 1"))
     with pytest.raises(RuleError, match="refused in FIDE mode"):
         settle(1, 1, "a", [refused], token(1, 1, "a", [refused], 1))
+
+
+def test_the_number_of_rounds_of_a_started_swiss_is_level_4_with_a_configuration_line(
+    service: Service,
+) -> None:
+    tid = started(service, 6, system=System.SWISS_DUTCH, rounds=4)
+    service.publish_round(tid)
+    with pytest.raises(ConfirmationNeeded) as asked:
+        service.edit_regulations(tid, rounds=5)
+    said = asked.value.as_json()
+    assert (said["level"], said["code"]) == (4, "rounds-after-start")
+    assert "from 4 to 5" in said["message"] and said["consequences"]
+    assert service.tournament(tid).settings.rounds == 4  # nothing yet
+    change, seen = confirm_all(service.edit_regulations, tid, rounds=5)
+    assert len(seen) == 2 and "confirmed warning, level 4" in change.summary
+    assert service.tournament(tid).settings.rounds == 5
+    trf = service.export_trf(tid)
+    assert "### Configuration @ Round 1: number of rounds changed from 4 to 5" in trf
+    assert "XXR 5" in trf
+    # the last paired round may not become the final one, nor a round robin's rounds change
+    with pytest.raises(RuleError, match="last paired round"):
+        service.edit_regulations(tid, rounds=1)
+    robin = started(service, 4)
+    with pytest.raises(RuleError, match="rounds cannot change after the start"):
+        service.edit_regulations(robin, rounds=5)

@@ -82,6 +82,13 @@ def kept_flag(current: Mapping[str, Any] | None, new: dict[str, Any]) -> dict[st
     return kept
 
 
+def with_kept_flag(values: dict[str, Any], current: Mapping[str, Any] | None) -> dict[str, Any]:
+    """An edit's values with :func:`kept_flag` applied to the details it replaces."""
+    if "details" in values:
+        return values | {"details": kept_flag(current, dict(values["details"]))}
+    return values
+
+
 @dataclass(frozen=True, slots=True)
 class FideStatus:
     """Where a tournament stands: in FIDE mode or not, and since which round it left."""

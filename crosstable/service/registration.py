@@ -28,7 +28,8 @@ from crosstable.service.approval import with_withdrawn, withdraw_if_changed
 from crosstable.service.bus import Notification
 from crosstable.service.eligibility import check_venue_kind
 from crosstable.service.errors import NotFoundError
-from crosstable.service.fide_mode import check_fide_setting, kept_flag
+from crosstable.service.fide_actions import confirm_regulations, rounds_open
+from crosstable.service.fide_mode import check_fide_setting, with_kept_flag
 from crosstable.service.field import check_field
 from crosstable.service.finishing import check_finish_setting
 from crosstable.service.frame import Change, ChangeFrame, Done, Unchanged, append_event
@@ -43,10 +44,11 @@ from crosstable.service.lots import draw_order
 from crosstable.service.players import CLUB_LENGTH as CLUB_LENGTH
 from crosstable.service.players import PlayerInfo as PlayerInfo
 from crosstable.service.players import check_tiebreaks as check_tiebreaks
-from crosstable.service.tiebreak_order import tiebreak_warnings
+from crosstable.service.round_robin import check_schedule_setting
+from crosstable.service.swiss.portal import check_portal_settings
 from crosstable.service.timed_start import check_room, check_start_settings
 from crosstable.service.unit import Tx
-from crosstable.service.warning_levels import logged, settle
+from crosstable.service.warning_levels import logged
 from crosstable.store.models import EntryRow, EventRow, TournamentRow
 
 
@@ -121,6 +123,8 @@ class Registration:
         check_forfeit_setting(regulations.details)
         check_fide_setting(regulations.details)
         check_start_settings(settings.system, regulations.details)  # start time, capacity
+        check_schedule_setting(settings.system, regulations.details)  # berger or circle
+        check_portal_settings(settings.system, regulations.details)  # a Swiss's order
         check_field(settings.system, len(players), cycles=settings.cycles)
         infos = [player.checked() for player in players]
         at = self.frame.now()
@@ -193,9 +197,8 @@ class Registration:
         **given: Any,
     ) -> Change:
         """Change the regulations. Published rules are locked once the tournament started,
-        unless ``override_reason`` says why (it is kept in the history); the tie-break list
-        takes FIDE's level-4 confirmation (``confirm``: service/warning_levels.py). ``details``
-        replaces the details (the FIDE-mode flag kept); ``detail_changes`` sets only its keys."""
+        unless ``override_reason`` says why; FIDE's warnings take ``confirm`` (fide_actions.py).
+        ``details`` replaces the details (FIDE mode kept); ``detail_changes`` only its keys."""
         allowed = set(LOCKED_AFTER_START) | set(SCHEDULE_SETTINGS) | set(OTHER_SETTINGS)
         unknown = sorted(set(given) - allowed)
         if unknown:
@@ -203,9 +206,7 @@ class Registration:
 
         def body(tx: Tx) -> Done:
             row = tx.tournament
-            values = _merged_details(given, row.regulations)
-            if "details" in values:
-                values["details"] = kept_flag(row.regulations, dict(values["details"]))
+            values = with_kept_flag(_merged_details(given, row.regulations), row.regulations)
             started = row.status != "registration"
             settings = settings_of(row)
             new = replace(settings, **{k: v for k, v in values.items() if hasattr(settings, k)})
@@ -220,7 +221,7 @@ class Registration:
                 and _column_changes(name, row, columns)
             ]
             if started:
-                fixed = [name for name in changing if name in SCHEDULE_SETTINGS]
+                fixed = [n for n in changing if n in SCHEDULE_SETTINGS and not rounds_open(tx, n)]
                 if fixed:
                     raise RuleError(
                         (
@@ -261,11 +262,17 @@ class Registration:
                 check_venue_kind(values["details"])
                 check_forfeit_setting(values["details"])
                 check_start_settings(new.system, values["details"])
+                check_portal_settings(new.system, values["details"])
+                check_schedule_setting(
+                    new.system,
+                    values["details"],
+                    before=row.regulations,
+                    started=row.status != "registration",
+                )
                 updates["regulations"] = {str(k): str(v) for k, v in values["details"].items()}
             if row.status == "finished":
                 raise RuleError("the tournament is finished; undo the finish to change it")
-            warnings = tiebreak_warnings(tx, settings, new, changing, started)
-            confirmed = settle(row.id, row.revision, f"regulations {given!r}", warnings, confirm)
+            confirmed = confirm_regulations(tx, settings, new, changing, started, given, confirm)
             tx.update(row, **updates)
             data: dict[str, Any] = {}
             overridden = override_reason if started and override_reason else None

@@ -1,0 +1,104 @@
+"""The warnings an edit of the regulations raises, given their FIDE levels.
+
+* the tie-break list after the start: level 4, and a Buchholz for a round robin: level
+  3 (:mod:`crosstable.service.tiebreak_order`);
+* the number of rounds of a Dutch Swiss after the start: level 4 and a
+  ``### Configuration @ Round n: …`` line. The change is refused when it would make the
+  last paired round the final one, or no longer the final one (its pairing followed
+  the rules of a round that is, or is not, the last), and under Baku acceleration
+  (whose table is made for the planned number of rounds).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import func, select
+
+from crosstable.core.errors import RuleError
+from crosstable.core.model import Settings, System
+from crosstable.core.text import Message
+from crosstable.service.fide_mode import current_round
+from crosstable.service.swiss.settings import swiss_settings
+from crosstable.service.tiebreak_order import tiebreak_warnings
+from crosstable.service.unit import Tx
+from crosstable.service.warning_levels import FideWarning, Level, settle
+from crosstable.store.models import GameRow
+
+
+def rounds_open(tx: Tx, name: str) -> bool:
+    """True when ``name`` is the number of rounds of a started Dutch Swiss (a change
+    that takes a level-4 warning instead of being refused)."""
+    row = tx.tournament
+    return name == "rounds" and row.system == System.SWISS_DUTCH.value
+
+
+def paired_rounds(tx: Tx) -> int:
+    last = tx.session.scalar(
+        select(func.max(GameRow.round)).where(GameRow.tournament_id == tx.tournament_id)
+    )
+    return int(last or 0)
+
+
+def rounds_warning(tx: Tx, old: int | None, new: int | None) -> FideWarning:
+    """The level-4 warning of a new number of rounds of a started Swiss, after its checks."""
+    paired = paired_rounds(tx)
+    if new is None or old is None:
+        raise RuleError("a started Swiss keeps a number of rounds: give one")
+    if swiss_settings(tx.tournament.regulations).baku:
+        raise RuleError(
+            "the number of rounds cannot change under Baku acceleration: its table is made "
+            "for {rounds} rounds",
+            rounds=old,
+        )
+    if new <= paired or old <= paired:
+        raise RuleError(
+            "the number of rounds can change only while the last paired round (round "
+            "{paired}) stays a round before the last: it was paired as one",
+            paired=paired,
+        )
+    number = current_round(tx.session, tx.tournament)
+    return FideWarning(
+        code="rounds-after-start",
+        level=Level.TWO_STEP,
+        message=Message(
+            "changing the number of rounds after the start, from {old} to {new}", old=old, new=new
+        ),
+        consequences=(
+            Message(
+                "for every player: the tournament has {new} rounds; the rounds still to pair "
+                "are paired for {new}",
+                new=new,
+            ),
+            Message("for the rating officer: the TRF file gives {new} rounds (XXR)", new=new),
+        ),
+        trf=f"Configuration: number of rounds changed from {old} to {new}",
+        round=number,
+    )
+
+
+def regulation_warnings(
+    tx: Tx, settings: Settings, new: Settings, changing: Sequence[str], started: bool
+) -> list[FideWarning]:
+    """Every warning an edit of the regulations raises, in the order they are shown."""
+    found = tiebreak_warnings(tx, settings, new, changing, started)
+    if started and "rounds" in changing and rounds_open(tx, "rounds"):
+        found.append(rounds_warning(tx, settings.rounds, new.rounds))
+    return found
+
+
+def confirm_regulations(
+    tx: Tx,
+    settings: Settings,
+    new: Settings,
+    changing: Sequence[str],
+    started: bool,
+    given: dict[str, Any],
+    confirm: str | None,
+) -> tuple[FideWarning, ...]:
+    """The edit's warnings once confirmed (service/warning_levels.py ``settle``): the
+    token confirms exactly this edit of this revision."""
+    warnings = regulation_warnings(tx, settings, new, changing, started)
+    row = tx.tournament
+    return settle(row.id, row.revision, f"regulations {given!r}", warnings, confirm)
