@@ -1,4 +1,4 @@
-"""The app inside Telegram (issue 28 item 4): the Mini App's initData checked as Telegram
+"""The app inside Telegram: the Mini App's initData checked as Telegram
 documents it (HMAC-SHA-256 keyed by HMAC-SHA-256("WebAppData", token)), fresh, used once,
 signing the player in without a password; the bot's webhook answering /start, /games and
 result buttons against a loopback stand-in of the Bot API (its real HTTP contract:

@@ -1,4 +1,4 @@
-"""The Mini App in Chromium (issue 28 item 4): a stand-in of Telegram's ``window.Telegram.
+"""The Mini App in Chromium: a stand-in of Telegram's ``window.Telegram.
 WebApp`` (Telegram's own script is not fetched: its address answers an empty script) with
 genuinely signed initData and a dark theme; the Mini App's page signs the player in and
 opens the tournament named by ``startapp``; every page opened from it takes Telegram's
