@@ -7,10 +7,12 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import pytest
 from py4swiss.engines import DutchEngine
 from py4swiss.trf import TrfParser
 from test_service_support import db_url, service, store  # noqa: F401
 
+from crosstable.cli import main
 from crosstable.core.model import ByeKind, LotsMethod, System
 from crosstable.formats.trf import parse_trf, write_trf
 from crosstable.service import PlayerInfo, Regulations, Service
@@ -158,3 +160,31 @@ def test_r_or_5_late_entries_round_trip_through_the_store(service: Service) -> N
     assert again.tournament.rounds[:2] == doc.tournament.rounds
     second = service.import_tournament(again.tournament, headers=again.headers).tournament_id
     assert service.export_trf(second) == service.export_trf(tid)
+
+
+def test_r_or_5_the_command_line_says_what_the_file_leaves_out(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CROSSTABLE_ACTOR", "arbiter")
+    db = str(tmp_path / "club.db")
+
+    def run(*args: str) -> tuple[str, str]:
+        capsys.readouterr()
+        assert main([*args, "--db", db]) == 0
+        return capsys.readouterr()
+
+    run("new", "Club")
+    for name in ("Anna", "Boris", "Clara", "Dmitri", "Elena"):
+        run("player", "add", name)
+    run("draw", "--by", "hand", "--order", "1,2,3,4,5")
+    run("start")
+    run("result", "1", "1", "1-0")
+    out, err = run("export", "--to", "trf16")
+    assert "note: TRF-16 has no code for a game without a result" in err
+    assert "note: rounds 2–5 have not begun: left out of the file" in err
+    assert not [line for line in out.splitlines() if line.startswith("001") and len(line) > 91]
+    out, err = run("export", "--to", "trf2026")
+    assert "games without a result yet, written as ? (result not known, record 162 X): 1" in err
+    rows = [line for line in out.splitlines() if line.startswith("001")]
+    assert sum(line.endswith("?") for line in rows) == 2  # the game of board 2, both sides
+    assert sum("0000 - Z" in line for line in rows) == 1  # round 1's free round

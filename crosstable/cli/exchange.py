@@ -23,6 +23,7 @@ from crosstable.cli.context import (
 from crosstable.cli.files import write_atomically
 from crosstable.cli.trf import echo_warnings, read_document
 from crosstable.core.errors import InputError, RuleError
+from crosstable.core.schedule.kinds import schedule_header
 
 if TYPE_CHECKING:
     from crosstable.service import Service
@@ -43,7 +44,7 @@ def export(
             text = json.dumps(service.export_json(tid), ensure_ascii=False, indent=2) + "\n"
         elif to in ("trf2026", "trf16"):
             text = service.export_trf(tid, to)
-            _say_unfinished_round(service, tid)
+            _say_unfinished_round(service, tid, to)
         else:
             raise RuleError(f"--to {to!r}: use trf2026, trf16 or json")
     if output is None:
@@ -53,20 +54,10 @@ def export(
         console.print(f"written {output}", markup=False)
 
 
-def _say_unfinished_round(service: Service, tid: int) -> None:
-    """Tell (on stderr) what the TRF leaves out or marks of the rounds not finished."""
-    waiting = [g for g in service.overview(tid).games if g.result is None]
-    if waiting:
-        rounds = sorted({g.round for g in waiting})
-        listed = ", ".join(str(r) for r in rounds)
-        which = f"round {listed} is" if len(rounds) == 1 else f"rounds {listed} are"
-        games = "1 game" if len(waiting) == 1 else f"{len(waiting)} games"
-        typer.echo(
-            f"note: {which} not finished ({games} without a result): rounds not begun "
-            "and a Swiss round being played are left out, a game without a result in a "
-            "round written is ? (TRF-2026; TRF-16 stops before its round)",
-            err=True,
-        )
+def _say_unfinished_round(service: Service, tid: int, edition: str) -> None:
+    """Tell (on stderr) what the TRF leaves out of the rounds not finished, or marks."""
+    for note in service.trf_export_notes(tid, edition):
+        typer.echo(f"note: {note}", err=True)
 
 
 def import_(
@@ -107,8 +98,12 @@ def import_(
         else:
             parsed = read_document(file, lenient=lenient)  # (bounded as every TRF read is)
             echo_warnings(file, parsed)
+            stated = schedule_header(c.text for c in parsed.comments)  # ### Schedule: …
             change = service.import_tournament(
-                parsed.tournament, actor=actor(), source=str(file), headers=parsed.headers
+                parsed.tournament,
+                actor=actor(),
+                source=str(file),
+                headers=parsed.headers | stated,
             )
             tid, summary = change.tournament_id, change.summary
         service.set_preference(CURRENT, str(tid))

@@ -83,9 +83,9 @@ def shape_export(
         notes.append(
             Message(
                 (
-                    "round {round} is being played ({count} of its games without a result): "
-                    "the file is the one a pairing program gets for round {round}, its "
-                    "pairings left out"
+                    "round {round} is being played (games without a result: {count}): the "
+                    "file is the one a pairing program gets for round {round}, its pairings "
+                    "left out"
                 ),
                 round=current.number,
                 count=waiting,
@@ -103,7 +103,8 @@ def shape_export(
         rounds = [_marked(rnd) for rnd in rounds]
         notes.append(
             Message(
-                "{count} games have no result yet: written as ? (result not known), record 162 X",
+                "games without a result yet, written as ? (result not known, record 162 X): "
+                "{count}",
                 count=marked,
             )
         )

@@ -20,6 +20,7 @@ from crosstable.core.errors import CrosstableError, InputError, RuleError
 from crosstable.core.model import Bye, ByeKind, System, Tournament
 from crosstable.core.pairing.dutch.acceleration import baku
 from crosstable.core.pairing.dutch.from_tournament import default_rounds
+from crosstable.core.schedule.kinds import schedule_details
 from crosstable.core.text import Message
 from crosstable.formats import trf
 from crosstable.formats.trf_export import ExportFacts, shape_export
@@ -31,6 +32,7 @@ from crosstable.service.import_check import check_import
 from crosstable.service.loading import Loaded, result_code, settings_columns
 from crosstable.service.players import checked_rating
 from crosstable.service.queries import Queries
+from crosstable.service.round_robin import schedule_comments
 from crosstable.service.safeguard import before_risky
 from crosstable.service.swiss.settings import initial_colour_of, parse_forbidden, swiss_settings
 from crosstable.service.trf_header import header_records, stored_header
@@ -156,6 +158,13 @@ class Exchange:
 
     def export_trf(self, tournament_id: int, edition: str = "trf2026") -> str:
         """The tournament as a FIDE TRF file (``trf2026`` or ``trf16``)."""
+        return self._export_trf(tournament_id, edition)[0]
+
+    def trf_export_notes(self, tournament_id: int, edition: str = "trf2026") -> list[Message]:
+        """What :meth:`export_trf` left out of the file or marked in it, and why."""
+        return self._export_trf(tournament_id, edition)[1]
+
+    def _export_trf(self, tournament_id: int, edition: str) -> tuple[str, list[Message]]:
         tournament = self.queries.tournament(tournament_id)
         document = trf.TrfDocument.from_tournament(tournament)
         with self.frame.store.reading() as session:
@@ -172,16 +181,18 @@ class Exchange:
                 teams=len(teams),
             )
             warned = trf_comments(session, tournament_id)  # confirmed warnings: ### lines
+            row_details = dict(row.regulations or {})
+        warned += schedule_comments(tournament.settings.system, row_details)
         document = replace(
             document, headers=document.headers | headers, comments=document.comments + warned
         )
         if tournament.settings.system is System.SWISS_DUTCH:
             document = self._swiss_records(tournament_id, document)
-        document, _notes = shape_export(document, self._export_facts(tournament_id), edition)
+        document, notes = shape_export(document, self._export_facts(tournament_id), edition)
         writer = getattr(trf, "write_trf", None)
         if writer is None:
             raise InputError("TRF export is not available yet", source="export")
-        return str(writer(document, edition))
+        return str(writer(document, edition)), notes
 
     def _export_facts(self, tournament_id: int) -> ExportFacts:
         """What the file needs beyond the rounds: withdrawals, byes asked for rounds not
@@ -257,6 +268,7 @@ class Exchange:
         before_risky(self.frame.safeguard, "before-import")
         at = self.frame.now()
         header = stored_header(headers or {})
+        header["details"] |= schedule_details(headers)  # a TRF's ### Schedule comment
         columns = settings_columns(tournament.settings)
         if header.get("time_control") and not columns["time_control"]:
             columns["time_control"] = header["time_control"]

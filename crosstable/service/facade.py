@@ -108,6 +108,7 @@ class Service:
     # exchange.py: TRF and JSON export and import
     export_json = forward("exchange", Exchange.export_json)
     import_json = forward("exchange", Exchange.import_json)
+    trf_export_notes = forward("exchange", Exchange.trf_export_notes)
     # pgn.py: the games' moves: PGN per game, per round, the tournament's PGN
     clear_moves = forward("pgn", PgnPlay.clear_moves)
     export_pgn = forward("pgn", PgnPlay.export_pgn)
