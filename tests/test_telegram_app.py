@@ -39,6 +39,7 @@ def init_data(
     token: str = TOKEN,
     *,
     language: str = "en",
+    person: dict[str, Any] | None = None,
     **extra: str,
 ) -> str:
     """``initData`` as Telegram makes it (the algorithm written out here from Telegram's
@@ -50,7 +51,7 @@ def init_data(
         "last_name": "Игрокова",
         "username": "pia_plays",
         "language_code": language,
-    }
+    } | (person or {})
     fields = {
         "query_id": "AAHdF6IQAAAAAN0XohDhrOrc",
         "user": json.dumps(user, ensure_ascii=False, separators=(",", ":")),

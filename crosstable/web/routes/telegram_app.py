@@ -179,11 +179,10 @@ def press_result(
             ),
             None,
         )
-    caller = Caller(site.accounts.user(user_id))
     try:
         change = actions.report(
             site,
-            caller,
+            Caller(site.accounts.user(user_id)),
             asked.tournament_id,
             asked.round,
             asked.board,
