@@ -31,6 +31,7 @@ from crosstable.core.checker.swiss import swiss_rounds
 from crosstable.core.errors import InputError, RuleError
 from crosstable.core.model import System
 from crosstable.core.pairing.dutch.checker import RoundCheck
+from crosstable.core.schedule.kinds import ScheduleKind, schedule_from_comments
 from crosstable.formats.trf_model import TrfDocument
 
 _SYSTEMS = {
@@ -91,6 +92,7 @@ def declared(doc: TrfDocument) -> Declared:
         ranks=dict(doc.file_ranks),
         tiebreaks=doc.standings_tiebreaks or settings.tiebreaks or None,
         total_rounds=settings.rounds or len(doc.tournament.rounds),
+        schedule=schedule_from_comments(c.text for c in doc.comments) or ScheduleKind.BERGER,
     )
 
 

@@ -34,6 +34,7 @@ from crosstable.core import battle as battle_rules
 from crosstable.core.duration import parse_time_control
 from crosstable.core.errors import RuleError
 from crosstable.core.model import LotsMethod, RulesEdition, System, WithdrawalRule
+from crosstable.core.schedule.kinds import SCHEDULE_KEY, schedule_kind
 from crosstable.core.scoring import PointSystem, points
 from crosstable.core.system_settings import SettingError
 from crosstable.core.tiebreaks.presets import buchholz_warnings, preset_or_codes
@@ -60,6 +61,22 @@ def new(
         str, typer.Option(help='Swiss: pairs that may not meet, e.g. "1-2,3-4".')
     ] = "",
     acceleration: Annotated[str, typer.Option(help="Swiss: baku (C.04.5.1).")] = "",
+    schedule: Annotated[
+        str,
+        typer.Option(help="Round robin: berger (FIDE Berger tables, the default) or circle."),
+    ] = "",
+    initial_order: Annotated[
+        str,
+        typer.Option(
+            help="Swiss: rating (FIDE, the default) or portal (unrated placed at random)."
+        ),
+    ] = "",
+    order_seed: Annotated[
+        str, typer.Option(help="Swiss, portal order: the seed of the unrated players' lot.")
+    ] = "",
+    even_field: Annotated[
+        bool, typer.Option("--even-field", help="Swiss: refuse to start an odd field.")
+    ] = False,
     match_format: Annotated[
         str | None, typer.Option(help="Knockout: games per match: 1, 2 or 2-at-once.")
     ] = None,
@@ -151,6 +168,9 @@ def new(
         tie_rule=tie_rule,
         bracket=bracket,
     )
+    if schedule.strip():
+        details[SCHEDULE_KEY] = _schedule(chosen, schedule)
+    details |= _portal_swiss(chosen, initial_order, order_seed, even_field)
     deputies = "\n".join(part.strip() for part in deputy_arbiter.split(";") if part.strip())
     for key, value in (
         ("venue", venue),
@@ -395,6 +415,39 @@ def _shown(value: Any) -> str:
 
 
 _SYSTEM_ALIASES = {"swiss": "dutch", "rr": "round-robin", "roundrobin": "round-robin"}
+
+
+def _portal_swiss(system: System, order: str, seed: str, even: bool) -> dict[str, str]:
+    """The portal Swiss's settings given (refused for another system; checked here)."""
+    from crosstable.service.swiss.portal import PortalSwiss  # deferred: the service layer
+
+    details = {
+        key: value
+        for key, value in (
+            ("initial_order", order.strip().lower()),
+            ("order_seed", seed.strip()),
+            ("even_field", "yes" if even else ""),
+        )
+        if value
+    }
+    if details and system is not System.SWISS_DUTCH:
+        option = "--" + next(iter(details)).replace("_", "-")
+        raise RuleError(f"{option} is for Swiss tournaments (--system dutch), not a {system.value}")
+    try:
+        PortalSwiss.from_details(details)
+    except SettingError as error:
+        raise RuleError(error.option_text()) from None
+    return details
+
+
+def _schedule(system: System, text: str) -> str:
+    """The round robin's table named by ``--schedule`` (refused for another system)."""
+    if system is not System.ROUND_ROBIN:
+        raise RuleError(f"--schedule is for round robins, not a {system.value}")
+    try:
+        return schedule_kind({SCHEDULE_KEY: text}).value
+    except SettingError as error:
+        raise RuleError(error.option_text()) from None
 
 
 def _system_details(

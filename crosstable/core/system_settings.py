@@ -76,10 +76,17 @@ class SettingError(RuleError):
 
 
 #: the settings each system reads from the regulations' details
-SWISS_KEYS = ("initial_colour", "forbidden", "acceleration")
+SWISS_KEYS = (
+    "initial_colour",
+    "forbidden",
+    "acceleration",
+    "initial_order",
+    "order_seed",
+    "even_field",
+)
 KNOCKOUT_KEYS = ("match_format", "tie_rule", "bracket", "lots_seed", "round_formats", "third_place")
 SETTING_KEYS: dict[System, tuple[str, ...]] = {
-    System.ROUND_ROBIN: (),
+    System.ROUND_ROBIN: ("schedule",),
     System.SWISS_DUTCH: SWISS_KEYS,
     System.KNOCKOUT: KNOCKOUT_KEYS,
     System.SCHEVENINGEN: (),

@@ -1,4 +1,5 @@
-"""The round robin's rules (FIDE Berger tables): its start and a withdrawal.
+"""The round robin's rules: its start on the table the regulations choose (FIDE Berger
+by default, or the circle method: :mod:`crosstable.core.schedule.kinds`) and a withdrawal.
 
 The Scheveningen (:mod:`crosstable.service.scheveningen`) and a knockout's player with
 games still to play (:mod:`crosstable.service.knockout.rules`) withdraw the same way:
@@ -8,15 +9,52 @@ every game of theirs without a result from the round on becomes a forfeit.
 from __future__ import annotations
 
 import random as _random
+from collections.abc import Mapping
+from typing import Any
 
 from crosstable.core.errors import RuleError
 from crosstable.core.model import Reason, System
+from crosstable.core.schedule.kinds import (
+    ScheduleKind,
+    round_robin_table,
+    schedule_comment,
+    schedule_kind,
+)
 from crosstable.core.text import Message
+from crosstable.formats.trf_model import Comment
 from crosstable.service.frame import Done
 from crosstable.service.loading import Loaded
-from crosstable.service.schedules import insert_schedule, round_robin_schedule
+from crosstable.service.schedules import insert_schedule
 from crosstable.service.unit import Tx
 from crosstable.store.models import EntryRow
+
+
+def check_schedule_setting(
+    system: System | str,
+    details: Mapping[str, Any] | None,
+    *,
+    before: Mapping[str, Any] | None = None,
+    started: bool = False,
+) -> None:
+    """Refuse a round robin's ``schedule`` that names no table, or a change of table
+    once the rounds are made (the creation's and the regulations' check; other
+    systems refuse the setting itself)."""
+    if system not in (System.ROUND_ROBIN, System.ROUND_ROBIN.value):
+        return
+    kind = schedule_kind(details)
+    if started and kind is not schedule_kind(before):
+        raise RuleError(
+            "the schedule (Berger or circle) was fixed at the start: it cannot change now"
+        )
+
+
+def schedule_comments(system: System, details: Mapping[str, Any] | None) -> tuple[Comment, ...]:
+    """A TRF export's ``###`` line stating a round robin's table when it is not FIDE's
+    Berger tables (a file without one is read, and checked, as Berger)."""
+    if system is not System.ROUND_ROBIN:
+        return ()
+    kind = schedule_kind(details)
+    return () if kind is ScheduleKind.BERGER else (Comment(schedule_comment(kind)),)
 
 
 def withdraw_from_games(tx: Tx, loaded: Loaded, entry: EntryRow, from_round: int | None) -> Done:
@@ -121,8 +159,11 @@ class RoundRobinRules:
 
     def start(self, tx: Tx, loaded: Loaded, random: _random.Random | None = None) -> Done:
         row = tx.tournament
-        schedule = round_robin_schedule(
-            len(loaded.entries), cycles=row.cycles, swap_last_rounds=row.swap_last_rounds
+        schedule = round_robin_table(
+            schedule_kind(row.regulations),
+            len(loaded.entries),
+            row.cycles,
+            swap_last_rounds=row.swap_last_rounds,
         )
         number_of = {loaded.start_of(entry.number): entry.number for entry in loaded.entries}
         insert_schedule(tx, schedule, number_of)
@@ -150,4 +191,11 @@ class RoundRobinRules:
         return None
 
 
-__all__ = ["MAX_CYCLES", "MAX_ROUND_ROBIN_GAMES", "RoundRobinRules", "withdraw_from_games"]
+__all__ = [
+    "MAX_CYCLES",
+    "MAX_ROUND_ROBIN_GAMES",
+    "RoundRobinRules",
+    "check_schedule_setting",
+    "schedule_comments",
+    "withdraw_from_games",
+]

@@ -1,11 +1,11 @@
 """The arbiter's check of a tournament file: pairings by its system, places by its tie-breaks.
 
-:func:`check_event` goes round by round: a round robin against its FIDE Berger
-table (:mod:`.round_robin`), a Swiss against the Dutch system re-pairing each
-round with the file's declarations (:mod:`.swiss`); other systems' pairings are
-listed unchecked. Then the rank column against the standings computed with the
-declared tie-break order (:mod:`.ranks`). What it needs from the file besides
-the games is a :class:`Declared`.
+:func:`check_event` goes round by round: a round robin against its own table (FIDE
+Berger, or the circle method the file states: :mod:`.round_robin`), a Swiss against
+the Dutch system re-pairing each round with the file's declarations (:mod:`.swiss`);
+other systems' pairings are listed unchecked. Then the rank column against the
+standings computed with the declared tie-break order (:mod:`.ranks`). What it needs
+from the file besides the games is a :class:`Declared`.
 
 >>> from crosstable.core.model import Game, GameResult, Player, Round, Settings, Tournament
 >>> players = tuple(Player(s, f"P{s}") for s in range(1, 5))
@@ -49,8 +49,8 @@ def check_event(tournament: Tournament, declared: Declared | None = None) -> Che
     system = tournament.settings.system
     notes: tuple[str, ...] = ()
     if system is System.ROUND_ROBIN:
-        method = "berger"
-        rounds, notes = check_round_robin(tournament)
+        method = declared.schedule.value
+        rounds, notes = check_round_robin(tournament, declared.schedule)
     elif system is System.SWISS_DUTCH:
         method = "dutch"
         rounds = check_swiss(tournament, declared)

@@ -15,6 +15,7 @@ from fractions import Fraction
 from crosstable.core.model import Colour, Tournament
 from crosstable.core.pairing.dutch.from_tournament import request_for
 from crosstable.core.pairing.dutch.model import PairingRequest
+from crosstable.core.schedule.kinds import ScheduleKind
 
 __all__ = ["Declared", "Prohibition"]
 
@@ -40,7 +41,9 @@ class Declared:
     (index 0 is round 1), as records 250 / ``XXA`` or the Baku method give them;
     ``absent`` maps a round to the players with a bye entered for it (record 240);
     ``ranks`` is the rank column (None: blank); ``tiebreaks`` the order of the
-    standings (``PTS`` first or not), None for the regulations' list.
+    standings (``PTS`` first or not), None for the regulations' list; ``schedule`` the
+    table a round robin is played on (the file's ``### Schedule`` comment; Berger when
+    it states none).
     """
 
     initial_colour: Colour = Colour.WHITE
@@ -50,6 +53,7 @@ class Declared:
     ranks: Mapping[int, int | None] = field(default_factory=dict)
     tiebreaks: tuple[str, ...] | None = None
     total_rounds: int | None = None
+    schedule: ScheduleKind = ScheduleKind.BERGER  # a round robin's table (### Schedule)
 
     def request(self, cut: Tournament, number: int) -> PairingRequest:
         """The pairing request of round ``number`` from the tournament ``cut`` before it."""

@@ -1,4 +1,5 @@
-"""A round robin against its FIDE Berger table.
+"""A round robin against its own table: FIDE Berger, or the circle method when the file
+says so (``### Schedule: circle``).
 
 The players' starting numbers are the table's numbers: round ``r`` of the file
 must hold the games of round ``r`` of the table, with the table's colours, and
@@ -15,7 +16,7 @@ from __future__ import annotations
 from crosstable.core.checker.compare import compare_round
 from crosstable.core.checker.findings import RoundVerdict
 from crosstable.core.model import ByeKind, Tournament
-from crosstable.core.schedule.cycles import berger_schedule
+from crosstable.core.schedule.kinds import ScheduleKind, round_robin_table
 from crosstable.core.schedule.types import Schedule
 
 __all__ = ["check_round_robin", "played_rounds"]
@@ -36,27 +37,32 @@ def played_rounds(
     return out
 
 
-def check_round_robin(tournament: Tournament) -> tuple[tuple[RoundVerdict, ...], tuple[str, ...]]:
-    """Each played round against the Berger table, and the notes on the order assumed."""
+def check_round_robin(
+    tournament: Tournament, schedule: ScheduleKind = ScheduleKind.BERGER
+) -> tuple[tuple[RoundVerdict, ...], tuple[str, ...]]:
+    """Each played round against its own table (Berger, or the circle method the file
+    states), and the notes on the order assumed."""
     players = len(tournament.players)
     played = played_rounds(tournament)
+    name = "FIDE Berger table" if schedule is ScheduleKind.BERGER else "circle method"
     if players < 3:
-        note = f"{players} players: no Berger table (it needs 3 players or more)"
+        note = f"{players} players: no {name} (it needs 3 players or more)"
         unchecked = tuple(RoundVerdict(n, boards, bye, None, None) for n, boards, bye in played)
         return unchecked, (note,)
     settings = tournament.settings
     last = max((n for n, _, _ in played), default=0)
-    per_cycle = berger_schedule(players).rounds
+    per_cycle = round_robin_table(schedule, players).rounds
     cycles = max(settings.cycles, -(-last // len(per_cycle)), 1)
     orders = [settings.swap_last_rounds, not settings.swap_last_rounds] if cycles > 1 else [True]
     best: tuple[RoundVerdict, ...] | None = None
     chosen = orders[0]
     for swap in orders:
-        verdicts = _against(berger_schedule(players, cycles, swap_last_rounds=swap), played)
+        table = round_robin_table(schedule, players, cycles, swap_last_rounds=swap)
+        verdicts = _against(table, played)
         if best is None or _count(verdicts) < _count(best):
             best, chosen = verdicts, swap
     assert best is not None
-    notes = [f"FIDE Berger table for {players} players, {cycles} cycle(s)"]
+    notes = [f"{name} for {players} players, {cycles} cycle(s)"]
     if cycles > 1:
         notes.append(
             "the last two rounds of cycle 1 exchanged"

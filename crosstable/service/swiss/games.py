@@ -13,6 +13,7 @@ from crosstable.core.system_settings import SwissSettings
 from crosstable.core.text import Message
 from crosstable.service.frame import Done
 from crosstable.service.loading import Loaded
+from crosstable.service.swiss.portal import apply_portal_order, check_even_field
 from crosstable.service.swiss.settings import max_rounds
 from crosstable.service.unit import Tx
 from crosstable.store.models import EntryRow
@@ -29,6 +30,7 @@ def start_swiss(tx: Tx, loaded: Loaded, *, random: _random.Random | None = None)
     details = dict(row.regulations or {})
     settings = SwissSettings.from_details(details)  # a misspelt setting is refused here
     settings.check_players(players)
+    check_even_field(details, players)  # the portal's rule, when the regulations ask
     rounds = row.rounds_planned or default_rounds(players)
     if rounds > max_rounds(players):
         raise RuleError(
@@ -46,21 +48,24 @@ def start_swiss(tx: Tx, loaded: Loaded, *, random: _random.Random | None = None)
     else:
         colour = settings.initial_colour.name.lower()
     details["initial_colour"] = colour
+    ordered = apply_portal_order(tx, loaded.entries, details, row.created_at)
     tx.update(row, status="running", rounds_planned=rounds, regulations=details)
     how = Message("drawn by lot") if drawn else Message("as the regulations say")
-    return Done(
-        Message(
-            (
-                "tournament started: Swiss (Dutch system), {rounds} rounds, {players} players; "
-                "player 1 has {colour} in round 1 ({how}); pair round 1 when ready"
-            ),
-            rounds=rounds,
-            players=players,
-            colour=Message("white") if colour == "white" else Message("black"),
-            how=how,
+    started = Message(
+        (
+            "tournament started: Swiss (Dutch system), {rounds} rounds, {players} players; "
+            "player 1 has {colour} in round 1 ({how}); pair round 1 when ready"
         ),
-        {"rounds": rounds, "initial_colour": colour, "colour_drawn": drawn},
+        rounds=rounds,
+        players=players,
+        colour=Message("white") if colour == "white" else Message("black"),
+        how=how,
     )
+    data: dict[str, object] = {"rounds": rounds, "initial_colour": colour, "colour_drawn": drawn}
+    if ordered is None:
+        return Done(started, data)
+    data["order_seed"] = int(details["order_seed"])
+    return Done(Message("{started}; {ordered}", started=started, ordered=ordered), data)
 
 
 # -- withdrawal and finish (called from crosstable.service.play for a Swiss) -------------------

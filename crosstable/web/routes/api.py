@@ -165,6 +165,10 @@ def create(body: TournamentIn, request: Request, caller: ApiCaller) -> dict[str,
                 ("forfeits_in_tiebreaks", "" if body.forfeits_in_tiebreaks else "no"),
                 ("variant", body.variant),  # battle chess (the service checks it)
                 ("setup_minutes", "" if body.setup_minutes is None else str(body.setup_minutes)),
+                ("schedule", "" if body.schedule == "berger" else body.schedule),
+                ("initial_order", "" if body.initial_order == "rating" else body.initial_order),
+                ("order_seed", "" if body.order_seed is None else str(body.order_seed)),
+                ("even_field", "yes" if body.even_field else ""),
             )
             if value
         ),

@@ -168,6 +168,24 @@ class TournamentIn(Body):
         description="battle chess: the set-up time in minutes (neither set up in time: a "
         "draw; only one: that player wins)",
     )
+    schedule: Literal["berger", "circle"] = Field(
+        "berger",
+        description="round robins: FIDE Berger tables, or the circle method (1 fixed, the "
+        "rest rotate); docs/schedules.md",
+    )
+    initial_order: Literal["rating", "portal"] = Field(
+        "rating",
+        description="Swiss: FIDE's initial order, or the portal's (by rating, the unrated "
+        "placed at random from order_seed); docs/swiss.md",
+    )
+    order_seed: int | None = Field(
+        None,
+        ge=0,
+        lt=2**53,
+        description="Swiss, portal order: the seed of the unrated players' lot (default: "
+        "derived from the tournament at the start and recorded)",
+    )
+    even_field: bool = Field(False, description="Swiss: refuse to start an odd field")
 
 
 class PairingIn(Body):

@@ -22,8 +22,8 @@ from crosstable.core.errors import CrosstableError, RuleError
 from crosstable.core.pairing.knockout import MatchFormat, TieRule, seeded_bracket
 from crosstable.core.pairing.knockout_bracket import bracket_size
 from crosstable.core.pairing.knockout_groups import cross_seeded_lines
-from crosstable.core.schedule import berger_schedule
 from crosstable.core.schedule.groups import plan_group_stage, stage_evenings
+from crosstable.core.schedule.kinds import round_robin_table, schedule_kind
 from crosstable.core.schedule.rating_groups import groups_rounds, rating_group_sizes
 from crosstable.core.schedule.scheveningen import scheveningen
 from crosstable.core.text import Message
@@ -150,6 +150,16 @@ def spec_from_form(form: dict[str, Any], service: Any = None) -> actions.WizardS
         details += (("variant", "battle"),)
         if text(form, "setup_minutes"):
             details += (("setup_minutes", text(form, "setup_minutes")),)
+    if text(form, "format") == "swiss":  # the portal's Swiss (seed 002), when chosen
+        if text(form, "initial_order").lower() not in ("", "rating"):
+            details += (("initial_order", text(form, "initial_order").lower()),)
+        if text(form, "order_seed"):
+            details += (("order_seed", text(form, "order_seed")),)
+        if text(form, "even_field") in ("on", "yes", "1", "true"):
+            details += (("even_field", "yes"),)
+    round_robin = text(form, "format", "round-robin") in ("round-robin", "double-round-robin")
+    if round_robin and text(form, "schedule").lower() not in ("", "berger"):  # circle
+        details += (("schedule", text(form, "schedule").lower()),)
     if text(form, "finish_confirm") in ("on", "yes", "1", "true"):  # the seeds' last step
         details += (("finish", "confirm"),)
     for key, default in _RULE_DETAILS.items():  # checked by the service, naming the setting
@@ -228,7 +238,8 @@ def preview(form: dict[str, Any], service: Any = None) -> Preview:
             result.rounds = arithmetic.double_rounds if double else arithmetic.rounds
             result.games = arithmetic.double_games if double else arithmetic.games
             result.boards = arithmetic.boards
-            first = berger_schedule(count, 2 if double else 1).rounds[0]
+            kind = schedule_kind(dict(spec.details))
+            first = round_robin_table(kind, count, 2 if double else 1).rounds[0]
             result.first_round = list(first.boards)
             result.bye = first.bye
             if spec.time_control:
