@@ -5,16 +5,22 @@ program on PyPI) and our own reader take it, running or finished."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from py4swiss.engines import DutchEngine
 from py4swiss.trf import TrfParser
 from test_service_support import db_url, service, store  # noqa: F401
 
 from crosstable.cli import main
-from crosstable.core.model import ByeKind, LotsMethod, System
-from crosstable.formats.trf import parse_trf, write_trf
+from crosstable.core.model import ByeKind, Colour, LotsMethod, System
+from crosstable.core.pairing.dutch.generator import GeneratorSettings, generate
+from crosstable.formats.trf import TrfDocument, parse_trf, write_trf
+from crosstable.formats.trf_export import kept_records
 from crosstable.service import PlayerInfo, Regulations, Service
 
 RESULTS = ("1-0", "½-½", "0-1")
@@ -188,3 +194,97 @@ def test_r_or_5_the_command_line_says_what_the_file_leaves_out(
     rows = [line for line in out.splitlines() if line.startswith("001")]
     assert sum(line.endswith("?") for line in rows) == 2  # the game of board 2, both sides
     assert sum("0000 - Z" in line for line in rows) == 1  # round 1's free round
+
+
+# -- import → export → import keeps every record ------------------------------------------
+
+
+def _round_trip(service: Service, doc: TrfDocument) -> tuple[str, TrfDocument]:
+    """``doc`` imported, exported, read: the file and what it reads as."""
+    tid = service.import_tournament(
+        doc.tournament, headers=doc.headers, records=kept_records(doc)
+    ).tournament_id
+    text = service.export_trf(tid)
+    return text, parse_trf(text, source="export")
+
+
+def _same_file_twice(service: Service, doc: TrfDocument) -> TrfDocument:
+    """Import → export → import → export gives the same file (and document) twice."""
+    text, first = _round_trip(service, doc)
+    again, second = _round_trip(service, first)
+    assert again == text
+    assert second == first
+    return first
+
+
+RECORDS = "\n".join(
+    [
+        "012 Records",
+        "092 FIDE_DUTCH_2025 (an open)",
+        "132" + " " * 88 + "26/03/01  26/03/02",
+        "162 W 1.0    D 0.5    L 0.0    A 0.0    X 0.5",
+        "202 BH, SB",
+        "212 PTS, SB, BH",
+        "222 5400+30",
+        _line(1, "A", "2300", "1.5", 1, "   2 w 1", "   3 b ="),
+        _line(2, "B", "2200", "1.0", 2, "   1 b 0", "   4 w 1"),
+        _line(3, "C", "2100", "1.0", 3, "   4 w =", "   1 w ="),
+        _line(4, "D", "2000", "0.5", 4, "   3 b =", "   2 b 0"),
+        "250    1.0    0.0  1  2    1    2",
+        "260  1  3    1    4",
+        "299 -   1.0              2    4",
+        "XXR 3",
+        "XXC black1",
+    ]
+)
+
+
+def test_r_or_5_every_record_survives_import_export_import(service: Service) -> None:
+    doc = parse_trf(RECORDS + "\n", source="records.trf")
+    first = _same_file_twice(service, doc)
+    assert first.headers["092"] == "FIDE_DUTCH_2025 (an open)" and first.headers["222"]
+    assert first.initial_colour is doc.initial_colour is not None
+    for name in ("accelerations", "prohibited", "abnormal_points", "standings_tiebreaks"):
+        assert getattr(first, name) == getattr(doc, name), name
+    assert first.round_dates == doc.round_dates and first.unknown_result_points == Fraction(1, 2)
+    assert first.tournament.settings.tiebreaks == doc.tournament.settings.tiebreaks
+
+
+@settings(
+    max_examples=15,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    players=st.integers(4, 12),
+    rounds=st.integers(1, 5),
+    seed=st.integers(0, 10_000),
+    forfeits=st.floats(0, 0.3),
+    half_byes=st.floats(0, 0.2),
+    colour=st.sampled_from([Colour.WHITE, Colour.BLACK]),
+)
+def test_r_or_5_generated_swiss_files_survive_import_export_import(
+    service: Service,
+    players: int,
+    rounds: int,
+    seed: int,
+    forfeits: float,
+    half_byes: float,
+    colour: Colour,
+) -> None:
+    tournament = generate(
+        GeneratorSettings(
+            players=players,
+            rounds=rounds,
+            seed=seed,
+            forfeit_rate=forfeits,
+            half_bye_rate=half_byes,
+            initial_colour=colour,
+        )
+    )
+    doc = parse_trf(
+        write_trf(replace(TrfDocument.from_tournament(tournament), initial_colour=colour))
+    )
+    first = _same_file_twice(service, doc)
+    assert first.tournament.rounds == doc.tournament.rounds
+    assert first.initial_colour is colour

@@ -24,6 +24,7 @@ from crosstable.cli.files import write_atomically
 from crosstable.cli.trf import echo_warnings, read_document
 from crosstable.core.errors import InputError, RuleError
 from crosstable.core.schedule.kinds import schedule_header
+from crosstable.formats.trf_export import kept_records
 
 if TYPE_CHECKING:
     from crosstable.service import Service
@@ -104,6 +105,7 @@ def import_(
                 actor=actor(),
                 source=str(file),
                 headers=parsed.headers | stated,
+                records=kept_records(parsed),
             )
             tid, summary = change.tournament_id, change.summary
         service.set_preference(CURRENT, str(tid))

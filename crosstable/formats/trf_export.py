@@ -27,11 +27,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from typing import Any
 
 from crosstable.core.model import Bye, ByeKind, GameResult, Outcome, Round, Tournament
 from crosstable.core.standings import compute_standings
 from crosstable.core.standings.begun import result_in
 from crosstable.core.text import Message
+from crosstable.formats.json_io import tournament_from_json, tournament_to_json
 from crosstable.formats.trf_model import TrfDocument
 
 _PRE_ASSIGNED = frozenset({ByeKind.HALF, ByeKind.ZERO, ByeKind.FULL})
@@ -187,3 +189,58 @@ def _ranks(played: Tournament, facts: ExportFacts) -> dict[int, int | None]:
         order = listed + [s for s in (row.start for row in standings.rows) if s not in listed]
         order += [start for start in starts if start not in order]
     return {start: place for place, start in enumerate(order, start=1)}
+
+
+#: header tags the store makes from its own values (service/trf_header.py); the others
+#: (092 as written, 192, 172, 182, 222, 352, 362, unknown ones) are kept as read
+_STORED_TAGS = frozenset(
+    {"012", "022", "032", "042", "052", "062", "072", "082", "102", "112", "122", "132", "142"}
+)
+#: what a TRF holds that the store's rows do not: kept with an imported tournament
+_KEPT = (
+    "initial_colour",
+    "xxc_flags",
+    "standings_tiebreaks",
+    "unknown_result_points",
+    "byes",
+    "accelerations",
+    "fictitious_points",
+    "prohibited",
+    "forbidden_pairs",
+    "absent",
+    "abnormal_points",
+    "teams",
+    "national_records",
+    "other_records",
+    "comments",
+)
+
+
+def kept_records(doc: TrfDocument) -> dict[str, Any]:
+    """The records of an imported file that the store has no rows for, as JSON values
+    (kept in the tournament's regulations and written back by :func:`with_kept_records`)."""
+    extras = tournament_to_json(doc)["trf"]
+    kept = {name: extras[name] for name in _KEPT if extras.get(name) not in (None, [], {})}
+    headers = {tag: text for tag, text in doc.headers.items() if tag not in _STORED_TAGS}
+    if headers:
+        kept["headers"] = headers
+    return kept
+
+
+def with_kept_records(doc: TrfDocument, kept: object, source: str = "regulations") -> TrfDocument:
+    """``doc`` with the records :func:`kept_records` kept: a record the store itself
+    fills (a Swiss's initial colour, its forbidden pairs) stays as the store says when
+    the file had none."""
+    if not isinstance(kept, dict) or not kept:
+        return doc
+    data = tournament_to_json(doc)
+    extras = data["trf"]
+    for name, value in kept.items():
+        if name == "headers" and isinstance(value, dict):
+            extras["headers"] = {
+                **extras["headers"],
+                **{t: v for t, v in value.items() if t not in _STORED_TAGS},
+            }
+        elif name in _KEPT:
+            extras[name] = value
+    return tournament_from_json(data, source, lenient=True)

@@ -158,6 +158,7 @@ class Battle:
         actor: str = "",
         source: str = "",
         headers: dict[str, str] | None = None,
+        records: dict[str, Any] | None = None,
     ) -> Change:
         """As :meth:`Exchange.import_tournament`; a TRF that says battle chess in its 092
         (as :meth:`export_trf` writes it) gives a battle-chess tournament: its W/D/L games
@@ -166,7 +167,7 @@ class Battle:
         details = battle_from_trf(headers)
         if details is None:
             return self.exchange.import_tournament(
-                tournament, actor=actor, source=source, headers=headers
+                tournament, actor=actor, source=source, headers=headers, records=records
             )
         rules.check_battle_details(details, tournament.settings.system, 0)
         rounds = tuple(

@@ -23,7 +23,7 @@ from crosstable.core.pairing.dutch.from_tournament import default_rounds
 from crosstable.core.schedule.kinds import schedule_details
 from crosstable.core.text import Message
 from crosstable.formats import trf
-from crosstable.formats.trf_export import ExportFacts, shape_export
+from crosstable.formats.trf_export import ExportFacts, shape_export, with_kept_records
 from crosstable.formats.trf_records import acceleration_records
 from crosstable.service.errors import NotFoundError
 from crosstable.service.field import check_field
@@ -50,6 +50,9 @@ from crosstable.store.models import (
 )
 
 FORMAT = "crosstable.tournament"
+#: the regulations' key of an imported TRF's records that the rows do not hold
+TRF_RECORDS = "trf_records"
+INITIAL_COLOURS = {"w": "white", "b": "black"}
 VERSION = 1
 
 _SECTIONS: tuple[tuple[str, type[Base]], ...] = (
@@ -188,6 +191,7 @@ class Exchange:
         )
         if tournament.settings.system is System.SWISS_DUTCH:
             document = self._swiss_records(tournament_id, document)
+        document = with_kept_records(document, row_details.get(TRF_RECORDS))
         document, notes = shape_export(document, self._export_facts(tournament_id), edition)
         writer = getattr(trf, "write_trf", None)
         if writer is None:
@@ -254,10 +258,13 @@ class Exchange:
         actor: str = "",
         source: str = "",
         headers: dict[str, str] | None = None,
+        records: dict[str, Any] | None = None,
     ) -> Change:
         """A new tournament from a core value (e.g. read from TRF), recorded as one event;
         ``headers`` (a TRF's header records) give its venue, arbiters, dates and time
-        control (see :mod:`crosstable.service.trf_header`)."""
+        control (see :mod:`crosstable.service.trf_header`); ``records`` (a TRF's records
+        the rows do not hold: :func:`~crosstable.formats.trf_export.kept_records`) are
+        kept in the regulations and written back by :meth:`export_trf`."""
         check_field(
             tournament.settings.system, len(tournament.players), cycles=tournament.settings.cycles
         )
@@ -269,6 +276,11 @@ class Exchange:
         at = self.frame.now()
         header = stored_header(headers or {})
         header["details"] |= schedule_details(headers)  # a TRF's ### Schedule comment
+        if records:
+            header["details"][TRF_RECORDS] = records
+            colour = records.get("initial_colour")
+            if tournament.settings.system is System.SWISS_DUTCH and colour in ("w", "b"):
+                header["details"].setdefault("initial_colour", INITIAL_COLOURS[colour])
         columns = settings_columns(tournament.settings)
         if header.get("time_control") and not columns["time_control"]:
             columns["time_control"] = header["time_control"]
