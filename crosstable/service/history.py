@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -258,10 +258,30 @@ def _events(session: Session, tournament_id: int) -> list[EventRow]:
 
 # -- the rows now and then -----------------------------------------------------------------
 
+#: one row's tracked columns, as its snapshot holds them (column name → stored value)
+Columns = dict[str, object]
+#: every row of a tournament by where it is (table, key)
+Rows = dict[Spot, Columns]
 
-def rolled_back(
-    now: dict[Spot, dict[str, Any]], later: list[EventRow]
-) -> dict[Spot, dict[str, Any]]:
+
+class RowChange(TypedDict):
+    """One row change of the event log: the row (table, key), its columns before and
+    after (None: the row is inserted, or deleted)."""
+
+    table: str
+    key: object
+    before: Columns | None
+    after: Columns | None
+
+
+class Reopening(TypedDict, total=False):
+    """What an event records when it reopens a finished tournament."""
+
+    reason: str
+    results: int
+
+
+def rolled_back(now: Rows, later: list[EventRow]) -> Rows:
     """The rows as they were before the events ``later`` (oldest first), from the rows
     ``now``: each of their changes taken back in memory, newest first. Columns no later
     event changed keep the values the rows have now (e.g. a column's default filled in
@@ -279,9 +299,9 @@ def rolled_back(
     return state
 
 
-def current_rows(session: Session, tournament_id: int) -> dict[Spot, dict[str, Any]]:
+def current_rows(session: Session, tournament_id: int) -> Rows:
     """Every row of the tournament as the database holds it (tracked columns)."""
-    actual: dict[Spot, dict[str, Any]] = {}
+    actual: Rows = {}
     for table, model in MODELS.items():
         column = model.__table__.c["id" if model is TournamentRow else "tournament_id"]
         rows = session.scalars(select(model).where(column == tournament_id)).all()
@@ -294,14 +314,12 @@ def current_rows(session: Session, tournament_id: int) -> dict[Spot, dict[str, A
 _PARENTS_FIRST = tuple(MODELS)
 
 
-def differences(
-    now: dict[Spot, dict[str, Any]], then: dict[Spot, dict[str, Any]]
-) -> list[dict[str, Any]]:
+def differences(now: Rows, then: Rows) -> list[dict[str, Any]]:
     """The row changes that take the rows ``now`` to ``then``: one per row that differs
     (only the columns that differ), inserts parents first, deletes children first."""
-    inserts: list[dict[str, Any]] = []
-    updates: list[dict[str, Any]] = []
-    deletes: list[dict[str, Any]] = []
+    inserts: list[RowChange] = []
+    updates: list[RowChange] = []
+    deletes: list[RowChange] = []
     order = {table: index for index, table in enumerate(_PARENTS_FIRST)}
     for spot in sorted(set(now) | set(then), key=lambda s: (order.get(s[0], len(order)), s[1])):
         table, key = spot[0], json.loads(spot[1])
@@ -321,7 +339,7 @@ def differences(
                         "after": {name: after[name] for name in differ},
                     }
                 )
-    return inserts + updates + deletes[::-1]
+    return [dict(change) for change in inserts + updates + deletes[::-1]]
 
 
 # -- reopening a finished tournament -------------------------------------------------------
@@ -341,7 +359,7 @@ def _check_reopening(
     action: str,
     reason: str | None,
     confirm: bool,
-) -> dict[str, Any]:
+) -> Reopening:
     """``changes`` (applied in ``tx``) took a finished tournament back to running or
     registration: refused without a reason and a confirmation, saying what it takes
     back. What to record with the event (empty: not a reopening)."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
@@ -60,7 +61,7 @@ def point_system_json(system: PointSystem) -> dict[str, str | None]:
     return out
 
 
-def point_system_from_json(body: dict[str, Any]) -> PointSystem:
+def point_system_from_json(body: Mapping[str, object]) -> PointSystem:
     values = {
         name: Fraction(str(body[name])) for name in _POINT_FIELDS if body.get(name) is not None
     }
@@ -72,7 +73,7 @@ FORFEITS_IN_TIEBREAKS = "forfeits_in_tiebreaks"
 _FORFEIT_VALUES = {"yes": True, "no": False}
 
 
-def check_forfeit_setting(details: dict[str, Any] | None) -> None:
+def check_forfeit_setting(details: Mapping[str, object] | None) -> None:
     """Refuse a ``forfeits_in_tiebreaks`` detail that is neither yes nor no."""
     if details and FORFEITS_IN_TIEBREAKS in details:
         value = str(details[FORFEITS_IN_TIEBREAKS])
@@ -82,7 +83,7 @@ def check_forfeit_setting(details: dict[str, Any] | None) -> None:
             )
 
 
-def forfeits_in_tiebreaks(details: dict[str, Any] | None) -> bool:
+def forfeits_in_tiebreaks(details: Mapping[str, object] | None) -> bool:
     """Whether forfeits count as games in tie-breaks (default yes: C.07 15.2)."""
     value = str((details or {}).get(FORFEITS_IN_TIEBREAKS, "yes")).strip().lower()
     return _FORFEIT_VALUES.get(value, True)
@@ -105,7 +106,7 @@ def settings_of(row: TournamentRow) -> Settings:
     )
 
 
-def settings_columns(settings: Settings) -> dict[str, Any]:
+def settings_columns(settings: Settings) -> dict[str, object]:
     """The tournament-row columns that hold ``settings``."""
     return {
         "system": settings.system.value,

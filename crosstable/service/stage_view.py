@@ -5,6 +5,7 @@ knockout starts (docs/knockout.md, "Group stage + knockout in the store").
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -187,7 +188,7 @@ def stage_view(session: Session, row: TournamentRow, rows: list[TournamentRow]) 
     counts = count_players(session, [r.id for r in rows])
     groups: list[StageMember] = []
     knockout: StageMember | None = None
-    first: dict[str, Any] = {}
+    first: Mapping[str, Any] = {}
     for member in rows:
         own = member.regulations or {}
         item = StageMember(

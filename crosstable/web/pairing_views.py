@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -208,14 +209,15 @@ def live_fragment(site: Any, view: TournamentView, table: Any) -> tuple[str, dic
     return "_crosstable.html", {}
 
 
-def bracket_of(service: Service, view: TournamentView) -> dict[str, Any] | None:
-    """The service's bracket view (None before the start: there is no bracket yet)."""
+def bracket_of(service: Service, view: TournamentView) -> Mapping[str, Any] | None:
+    """The service's bracket view, its JSON (None before the start: there is no bracket
+    yet)."""
     if view.status == "registration":
         return None
     method = getattr(service, "bracket_view", None)
     if method is None:
         return None
-    result: dict[str, Any] = method(view.id)
+    result: Mapping[str, Any] = method(view.id)
     return result
 
 
@@ -230,56 +232,120 @@ def planned_rounds(service: Service, tournament_id: int) -> int | None:
     return service.planned_rounds(tournament_id)
 
 
-def swiss_round(service: Service, view: TournamentView, rnd: int) -> dict[str, Any]:
-    """What the round view of a Swiss adds: the byes with their kinds, and whether the
-    organiser can pair the next round now."""
+@dataclass(frozen=True, slots=True)
+class SwissRound:
+    """What the round view of a Swiss adds: the byes with their kinds, the planned rounds,
+    the round the organiser can pair now (None: none), whether every result is in."""
+
+    round_byes: tuple[ByeRequest, ...]
+    planned: int | None
+    next_round: int | None
+    all_in: bool
+
+    def context(self) -> dict[str, object]:
+        """The names the round page's template reads."""
+        return {
+            "free": [],
+            "round_byes": list(self.round_byes),
+            "planned": self.planned,
+            "next_round": self.next_round,
+            "all_in": self.all_in,
+        }
+
+
+def swiss_round(service: Service, view: TournamentView, rnd: int) -> SwissRound:
+    """What the round view of a Swiss adds, and whether the organiser can pair the next
+    round now."""
     games = [g for g in view.games if g.round == rnd]
     paired = paired_rounds(view)
     planned = planned_rounds(service, view.id)
-    all_in = all(g.result is not None for g in games)
-    return {
-        "free": [],
-        "round_byes": [b for b in byes(service, view.id) if b.round == rnd],
-        "planned": planned,
-        "next_round": paired + 1
-        if view.status == "running" and rnd == paired and (planned is None or paired < planned)
-        else None,
-        "all_in": all_in,
-    }
+    can_pair = view.status == "running" and rnd == paired and (planned is None or paired < planned)
+    return SwissRound(
+        round_byes=tuple(b for b in byes(service, view.id) if b.round == rnd),
+        planned=planned,
+        next_round=paired + 1 if can_pair else None,
+        all_in=all(g.result is not None for g in games),
+    )
 
 
-def knockout_round(service: Service, view: TournamentView, rnd: int) -> dict[str, Any]:
+@dataclass(frozen=True, slots=True)
+class KnockoutBoard:
+    """Which match and game of the bracket one board of a round is: the players as the
+    board has them (White first) and the match score in that order."""
+
+    round_name: str
+    slot: int
+    game: int
+    kind: str
+    players: tuple[Mapping[str, Any] | None, ...]
+    score: tuple[Any, Any] | None
+
+
+@dataclass(frozen=True, slots=True)
+class KnockoutRound:
+    """What the round view of a knockout adds: the bracket (its JSON), each board's match
+    and game, the byes of round 1, the champion once decided."""
+
+    ko: Mapping[str, Any] | None
+    ko_boards: dict[int, KnockoutBoard]
+    ko_byes: tuple[Mapping[str, Any], ...]
+    champion: Mapping[str, Any] | None
+    all_in: bool
+    last_round: bool
+
+    @property
+    def size(self) -> int:
+        """The bracket's size (0 before the start)."""
+        return int(self.ko["size"]) if self.ko else 0
+
+    def context(self) -> dict[str, object]:
+        """The names the round page's template reads."""
+        return {
+            "free": [],
+            "ko": self.ko,
+            "ko_boards": self.ko_boards,
+            "ko_byes": list(self.ko_byes),
+            "champion": self.champion,
+            "all_in": self.all_in,
+            "last_round": self.last_round,
+        }
+
+
+def knockout_round(service: Service, view: TournamentView, rnd: int) -> KnockoutRound:
     """What the round view of a knockout adds: which match and game each board is."""
     bracket = bracket_of(service, view)
-    boards: dict[int, dict[str, Any]] = {}
-    byes_here: list[dict[str, Any]] = []
+    boards: dict[int, KnockoutBoard] = {}
+    byes_here: list[Mapping[str, Any]] = []
     if bracket is not None:
         for r in bracket["rounds"]:
             for match in r["matches"]:
                 for game in match["games"]:
                     if game.get("round") == rnd and game.get("board") is not None:
-                        boards[int(game["board"])] = {
-                            "round_name": "third-place" if match.get("third_place") else r["name"],
-                            "slot": match["slot"],
-                            "game": game["game"],
-                            "kind": game["kind"],
-                            **_by_colour(match, game),
-                        }
+                        players, score = _by_colour(match, game)
+                        boards[int(game["board"])] = KnockoutBoard(
+                            round_name="third-place" if match.get("third_place") else r["name"],
+                            slot=match["slot"],
+                            game=game["game"],
+                            kind=game["kind"],
+                            players=players,
+                            score=score,
+                        )
             if rnd == 1:
                 byes_here.extend(r.get("byes", []))
     games = [g for g in view.games if g.round == rnd]
-    return {
-        "free": [],
-        "ko": bracket,
-        "ko_boards": boards,
-        "ko_byes": byes_here,
-        "champion": None if bracket is None else bracket.get("champion"),
-        "all_in": all(g.result is not None for g in games),
-        "last_round": rnd == max((g.round for g in view.games), default=0),
-    }
+    return KnockoutRound(
+        ko=bracket,
+        ko_boards=boards,
+        ko_byes=tuple(byes_here),
+        champion=None if bracket is None else bracket.get("champion"),
+        all_in=all(g.result is not None for g in games),
+        last_round=rnd == max((g.round for g in view.games), default=0),
+    )
 
 
-def _by_colour(match: dict[str, Any], game: dict[str, Any]) -> dict[str, Any]:
+def _by_colour(
+    match: Mapping[str, Any], game: Mapping[str, Any]
+) -> tuple[tuple[Mapping[str, Any] | None, ...], tuple[Any, Any] | None]:
     """A board's players as the board has them, White first, and the match score in that
     order (the bracket lists a match top, bottom)."""
     players, score = list(match["players"]), match.get("score")
@@ -287,7 +353,7 @@ def _by_colour(match: dict[str, Any], game: dict[str, Any]) -> dict[str, Any]:
     if top is not None and top.get("start") == game.get("black"):
         players.reverse()
         score = None if score is None else [score[1], score[0]]
-    return {"players": players, "score": score}
+    return tuple(players), None if score is None else (score[0], score[1])
 
 
 def key_used(service: Service, tournament_id: int, key: str | None) -> bool:

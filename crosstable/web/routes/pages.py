@@ -173,9 +173,9 @@ def _round_context(site: Site, caller: Caller, tid: int, rnd: int) -> dict[str, 
     names = {p.start: p.name for p in view.players}
     extra: dict[str, Any] = {}
     if context["is_swiss"]:
-        extra = pairing_views.swiss_round(site.service, view, rnd)
+        extra = pairing_views.swiss_round(site.service, view, rnd).context()
     elif context["is_knockout"]:
-        extra = pairing_views.knockout_round(site.service, view, rnd)
+        extra = pairing_views.knockout_round(site.service, view, rnd).context()
     return (
         context
         | {

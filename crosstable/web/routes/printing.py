@@ -95,16 +95,15 @@ def _chosen_rounds(view: TournamentView, number: int) -> list[int]:
 def _knockout_matches(site: Site, view: TournamentView, rnd: int) -> dict[int, str]:
     """Board → "Semi-final · Match 5 · rapid 3" (the round view's board labels)."""
     found = pairing_views.knockout_round(site.service, view, rnd)
-    size = int(found["ko"]["size"]) if found["ko"] else 0
     return {
         board: " · ".join(
             (
-                paper.round_title(str(m["round_name"]), int(m["slot"]) == size),
-                f"{_('Match')} {m['slot']}",
-                f"{paper.game_kind(str(m['kind']))} {m['game']}",
+                paper.round_title(m.round_name, m.slot == found.size),
+                f"{_('Match')} {m.slot}",
+                f"{paper.game_kind(m.kind)} {m.game}",
             )
         )
-        for board, m in found["ko_boards"].items()
+        for board, m in found.ko_boards.items()
     }
 
 
