@@ -19,7 +19,7 @@ from test_service_support import db_url, service, store  # noqa: F401
 from crosstable.cli import main
 from crosstable.core.model import ByeKind, Colour, LotsMethod, System
 from crosstable.core.pairing.dutch.generator import GeneratorSettings, generate
-from crosstable.formats.trf import TrfDocument, parse_trf, write_trf
+from crosstable.formats.trf import TrfDocument, parse_trf, read_trf, write_trf
 from crosstable.formats.trf_export import kept_records
 from crosstable.service import PlayerInfo, Regulations, Service
 
@@ -288,3 +288,21 @@ def test_r_or_5_generated_swiss_files_survive_import_export_import(
     first = _same_file_twice(service, doc)
     assert first.tournament.rounds == doc.tournament.rounds
     assert first.initial_colour is colour
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "tiebreaks/real/fr_bretagne_jeunes_2026_open_b_rr.trf",  # an odd round robin
+        "tiebreaks/seed-examples/vibe_chess_rr6.trf",
+        "swiss-dutch/p03_n009_r06_byes.trf",  # byes, XXC
+    ],
+)
+def test_r_or_5_reference_files_survive_import_export_import(
+    service: Service, data_dir: Path, name: str
+) -> None:
+    doc = read_trf(data_dir / name)
+    first = _same_file_twice(service, doc)
+    assert first.tournament.rounds == doc.tournament.rounds
+    assert first.headers.get("092") == doc.headers.get("092")
+    assert first.initial_colour == doc.initial_colour
