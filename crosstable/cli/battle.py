@@ -45,7 +45,7 @@ def battle(
     with open_service(db) as service:
         tid = current_tournament(service, tournament)
         header(service, tid)
-        details = dict(service.overview(tid).settings["regulations"] or {})
+        details = service.overview(tid).settings.regulations.as_json()
         if setup_minutes is None and seed is None and not off:
             _show(service, tid)
             return

@@ -280,7 +280,7 @@ def start(tournament: TournamentOption = None, db: DbOption = None) -> None:
         header(service, tid)  # as every command: the header first, then what happened
         said(change.summary)
         view = service.overview(tid)
-        system = view.settings["system"]
+        system = view.settings.system
         if system == System.SWISS_DUTCH.value:
             console.print("next: `crosstable pair-round` shows round 1's pairing for approval")
             return
@@ -343,7 +343,7 @@ def finish(tournament: TournamentOption = None, db: DbOption = None) -> None:
         header(service, tid)
         said(service.finish(tid, actor=actor()).summary)
         view = service.overview(tid)
-        if view.settings["system"] != System.KNOCKOUT.value:
+        if view.settings.system != System.KNOCKOUT.value:
             _standings(service, tid)
             return
         # a knockout's places come from the bracket, not from points

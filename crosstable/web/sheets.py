@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from crosstable.service.views import TournamentSettings
 from crosstable.web.i18n import date_text, knockout_round, points_text, tiebreak_name
 from crosstable.web.i18n import gettext as _
 from crosstable.web.pairing_views import RoundCell
@@ -32,26 +33,26 @@ class Detail:
     value: str
 
 
-def tournament_details(settings: Mapping[str, Any], tiebreaks: tuple[str, ...]) -> list[Detail]:
+def tournament_details(settings: TournamentSettings, tiebreaks: tuple[str, ...]) -> list[Detail]:
     """What a wall chart says about the tournament under its title: venue,
     dates, chief and deputy arbiters, organiser, time control and the tie-breaks in their
-    order; only what the regulations give (``settings``: ``TournamentView.settings``)."""
-    details = settings.get("regulations") or {}
+    order; only what the regulations give."""
+    details = settings.regulations
     out: list[Detail] = []
-    if details.get("venue"):
-        out.append(Detail(_("Venue"), str(details["venue"])))
-    start, end = settings.get("start_date"), settings.get("end_date")
+    if details.venue:
+        out.append(Detail(_("Venue"), details.venue))
+    start, end = settings.start_date, settings.end_date
     if start or end:
         dates = [date_text(d) for d in (start, end) if d]
         out.append(Detail(_("Dates"), " – ".join(dict.fromkeys(dates))))
-    if details.get("arbiter"):
-        out.append(Detail(_("Arbiter"), str(details["arbiter"])))
-    if details.get("deputy_arbiter"):
-        out.append(Detail(_("Deputy arbiter"), str(details["deputy_arbiter"])))
-    if details.get("organiser"):
-        out.append(Detail(_("Organiser"), str(details["organiser"])))
-    if settings.get("time_control"):
-        out.append(Detail(_("Time control"), str(settings["time_control"])))
+    if details.arbiter:
+        out.append(Detail(_("Arbiter"), details.arbiter))
+    if details.deputy_arbiter:
+        out.append(Detail(_("Deputy arbiter"), details.deputy_arbiter))
+    if details.organiser:
+        out.append(Detail(_("Organiser"), details.organiser))
+    if settings.time_control:
+        out.append(Detail(_("Time control"), settings.time_control))
     if tiebreaks:
         order = "; ".join(f"{i}. {tiebreak_name(code)}" for i, code in enumerate(tiebreaks, 1))
         out.append(Detail(_("Tie-breaks"), order))

@@ -562,7 +562,7 @@ def bracket(tid: Num, request: Request) -> dict[str, Any]:
     """A knockout's bracket: rounds, matches, games, scores, winners, byes, champion, places."""
     site = site_of(request)
     view, _table = site.service.crosstable(tid)
-    if view.settings.get("system") != "knockout":
+    if view.settings.system != "knockout":
         raise HTTPException(status_code=422, detail="only a knockout has a bracket")
     if view.status == "registration":
         raise HTTPException(status_code=422, detail="the bracket is made at the start")

@@ -168,7 +168,7 @@ def draw_lots(tid: int, request: Request, form: CheckedForm) -> Response:
 def start(tid: int, request: Request, form: CheckedForm) -> Response:
     site, caller = caller_of(request)
     change = actions.start(site, caller, tid)
-    system = site.service.overview(tid).settings.get("system")
+    system = site.service.overview(tid).settings.system
     # a Swiss pairs round 1 after the start (the organiser approves it first)
     return _done(request, tid, change.summary, "pairing" if system == "dutch" else "rounds/1")
 
@@ -279,7 +279,7 @@ def regulations(tid: int, request: Request, form: CheckedForm) -> Response:
     # venue, a seed and the rest stay): ties by lots, forfeits, a
     # battle-chess tournament's set-up time (its field only on such a tournament),
     # the kind of event (online or over the board; fixed once started)
-    published = site.service.overview(tid).settings["regulations"]
+    published = site.service.overview(tid).settings.regulations
     changes = {
         key: text(form, f"detail_{key}")
         for key, default in _FORM_DETAILS.items()

@@ -214,7 +214,7 @@ def print_page(tid: int, what: str, request: Request, round: int = 0) -> Respons
         extra["figures"] = rating_figures(site.service, tid)
     else:
         extra["winners"] = winners(site, view, table)
-        extra["date"] = i18n.date_text(view.settings.get("end_date") or "")
+        extra["date"] = i18n.date_text(view.settings.end_date or "")
     return site.page(request, f"print_{what}.html", caller=caller, **extra, **context)
 
 
@@ -243,7 +243,7 @@ def pdf(tid: int, name: str, request: Request, round: int = 0) -> Response:
         filename = f"slips-{round}.pdf" if round else name
         return pdf_download(pdfs.slips_pdf(view.name, chosen), filename)
     if name == "certificates.pdf":
-        date = i18n.date_text(view.settings.get("end_date") or "", locale)
+        date = i18n.date_text(view.settings.end_date or "", locale)
         data = pdfs.certificates_pdf(view.name, winners(site, view, table), date)
         return pdf_download(data, name)
     raise HTTPException(status_code=404, detail="unknown PDF")
