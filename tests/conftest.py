@@ -3,7 +3,9 @@ PostgreSQL database of each pytest-xdist worker."""
 
 from __future__ import annotations
 
+import json
 import os
+from collections import defaultdict
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -35,12 +37,81 @@ def data_dir() -> Path:
     return DATA
 
 
+#: how long each test file took in a whole run (seconds, setup to teardown): the
+#: parallel run hands out the slowest files first (see ``slowest_files_first``)
+DURATIONS = Path(__file__).with_name("durations.json")
+#: a file missing from DURATIONS (a new one) is taken to need this long per test
+UNKNOWN_PER_TEST = 0.5
+
+
+def file_of(nodeid: str) -> str:
+    """The file of a test's node id (a doctest's is its module's file).
+
+    >>> file_of("tests/test_store.py::test_migrations[sqlite]")
+    'tests/test_store.py'
+    """
+    return nodeid.split("::", 1)[0]
+
+
+def slowest_files_first(items: list[pytest.Item], seconds: dict[str, float]) -> None:
+    """Orders ``items`` by file, the slowest file first (by ``seconds``; a file not in
+    it by its number of tests), each file's tests in their own order.
+
+    Under ``--dist loadfile --no-loadscope-reorder`` pytest-xdist hands out the files in
+    this order, one at a time to the worker that runs out of work: the long files start
+    at once and the short ones fill the gaps, so the workers finish together instead of
+    one of them running the slowest file alone at the end.
+
+    >>> class Item:
+    ...     def __init__(self, nodeid): self.nodeid = nodeid
+    >>> items = [Item(n) for n in ["a.py::x", "a.py::y", "b.py::z", "c.py::w"]]
+    >>> slowest_files_first(items, {"a.py": 1.0, "b.py": 9.0})
+    >>> [i.nodeid for i in items]
+    ['b.py::z', 'a.py::x', 'a.py::y', 'c.py::w']
+    """
+    counts: dict[str, int] = defaultdict(int)
+    for item in items:
+        counts[file_of(item.nodeid)] += 1
+
+    def cost(item: pytest.Item) -> float:
+        name = file_of(item.nodeid)
+        return -seconds.get(name, counts[name] * UNKNOWN_PER_TEST)
+
+    items.sort(key=cost)
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Benchmarks (marked ``bench``) never run in the test suite."""
+    """Benchmarks (marked ``bench``) never run in the test suite. In a parallel run the
+    slowest files come first (a serial run keeps the files' order)."""
     skip_bench = pytest.mark.skip(reason="benchmark: run it from bench/")
     for item in items:
         if "bench" in item.keywords:
             item.add_marker(skip_bench)
+    if os.environ.get("PYTEST_XDIST_WORKER") and DURATIONS.is_file():
+        slowest_files_first(items, json.loads(DURATIONS.read_text(encoding="utf-8")))
+
+
+#: the variable naming where to write the run's durations of files (a JSON object),
+#: e.g. ``CROSSTABLE_RECORD_DURATIONS=tests/durations.json bash scripts/test.sh``
+RECORD_DURATIONS = "CROSSTABLE_RECORD_DURATIONS"
+#: the seconds of each file in this run, summed from the reports
+SPENT: dict[str, float] = defaultdict(float)
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """Adds up each file's time (setup, call and teardown of every test)."""
+    if RECORD_DURATIONS in os.environ:
+        SPENT[file_of(report.nodeid)] += report.duration
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Writes the durations of files when asked (by the main process of a parallel run,
+    which hears every worker's reports)."""
+    target = os.environ.get(RECORD_DURATIONS)
+    if not target or not SPENT or hasattr(session.config, "workerinput"):
+        return
+    ordered = {name: round(seconds, 2) for name, seconds in sorted(SPENT.items())}
+    Path(target).write_text(json.dumps(ordered, indent=1) + "\n", encoding="utf-8")
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -92,6 +163,9 @@ def pytest_configure(config: pytest.Config) -> None:
     with psycopg.connect(base, autocommit=True) as connection:
         connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         connection.execute(f'CREATE DATABASE "{name}"')
+        # a commit need not wait for the disk: the tests never crash the server, and a
+        # commit is seen by every other connection at once either way
+        connection.execute(f'ALTER DATABASE "{name}" SET synchronous_commit = off')
     config.stash[_WORKER_DATABASE] = (base, name)
     os.environ[PG_VARIABLE] = url
 

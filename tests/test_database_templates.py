@@ -1,0 +1,77 @@
+"""The migrated template the store tests copy (tests/test_service_support.py) is the
+database the migrations make: the same tables, columns, indexes, constraints, triggers
+and rows as a database migrated from empty, on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from sqlalchemy import text
+from test_service_support import migrated, new_database
+
+from crosstable.store import Store, open_store
+
+#: a schema's parts on PostgreSQL, without the schema's name
+PG_PARTS = {
+    "columns": "SELECT table_name, column_name, data_type, is_nullable, column_default"
+    " FROM information_schema.columns WHERE table_schema = current_schema()",
+    "indexes": "SELECT tablename, indexname, indexdef FROM pg_indexes"
+    " WHERE schemaname = current_schema()",
+    "constraints": "SELECT conrelid::regclass::text, conname, pg_get_constraintdef(oid)"
+    " FROM pg_constraint WHERE connamespace = current_schema()::regnamespace",
+    "triggers": "SELECT event_object_table, trigger_name, action_timing, event_manipulation"
+    " FROM information_schema.triggers WHERE trigger_schema = current_schema()",
+    "sequences": "SELECT sequence_name, start_value FROM information_schema.sequences"
+    " WHERE sequence_schema = current_schema()",
+}
+
+
+def normal(value: str) -> str:
+    """A value of a catalogue without the test's schema name; a statement's lines in
+    order (SQLite's table rebuilds in the migrations list a table's constraints in no
+    fixed order)."""
+    return "\n".join(sorted(line.strip().rstrip(",") for line in value.splitlines()))
+
+
+def described(store: Store, schema: str) -> dict[str, list[tuple[str, ...]]]:
+    """The schema and every row of the database, the schema's own name left out."""
+    found: dict[str, list[tuple[str, ...]]] = {}
+    with store.reading() as session:
+        if store.dialect == "sqlite":
+            parts = {"schema": "SELECT type, name, tbl_name, sql FROM sqlite_master"}
+        else:
+            parts = PG_PARTS
+        for name, query in parts.items():
+            rows = session.execute(text(query)).all()
+            found[name] = sorted(
+                (tuple(normal(str(v).replace(schema, "S")) for v in row) for row in rows), key=str
+            )
+        if store.dialect == "sqlite":
+            tables = {row[1] for row in found["schema"] if row[0] == "table"}
+        else:
+            tables = {row[0] for row in found["columns"]}
+        for table in sorted(t for t in tables if not t.startswith("sqlite_")):
+            rows = session.execute(text(f'SELECT * FROM "{table}"')).all()
+            found[f"rows of {table}"] = sorted((tuple(map(str, row)) for row in rows), key=str)
+    return found
+
+
+def schema_of(url: str) -> str:
+    return url.rsplit("search_path%3D", 1)[-1] if "search_path" in url else "main"
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_a_database_from_the_template_is_the_migrated_one(kind: str, tmp_path: Path) -> None:
+    with (
+        new_database(kind, tmp_path, "migrated") as plain,
+        new_database(kind, tmp_path, "copied") as copied,
+    ):
+        first, second = open_store(plain), open_store(migrated(copied))
+        try:
+            expected, got = described(first, schema_of(plain)), described(second, schema_of(copied))
+        finally:
+            first.close()
+            second.close()
+    assert any(name.startswith("rows of alembic_version") for name in expected)
+    assert got == expected
