@@ -172,6 +172,7 @@ def test_r_sw_1_r_rr_6_wizard_and_api_carry_the_choices(site: Site) -> None:
     rr = site.create(name="Circle", format="round-robin", list="A\nB\nC\nD\nE", schedule="circle")
     assert dict(site.service.overview(rr).settings["regulations"])["schedule"] == "circle"
     site.service.draw_lots(rr, LotsMethod.RATING)
+    assert "Start: make the schedule (circle method)" in site.client.get(f"/t/{rr}/manage").text
     site.post(f"/t/{rr}/manage/start")
     first = round_robin_table(ScheduleKind.CIRCLE, 5).rounds[0]
     games = [(g.white, g.black) for g in site.service.tournament(rr).rounds[0].games]
