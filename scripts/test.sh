@@ -23,7 +23,16 @@ python3 -m ruff check .
 python3 -m ruff format --check .
 python3 -m mypy crosstable/core
 python3 -m mypy crosstable
+# Compiled modules, and pytest's rewritten test modules, are kept between the processes of
+# a run (each worker, and every server or command a test starts, would compile them again)
+# and between runs, outside the working tree; Python checks each against its source.
+export PYTHONPYCACHEPREFIX="${PYTHONPYCACHEPREFIX:-${TMPDIR:-/tmp}/crosstable-pycache-$(id -u)}"
+unset PYTHONDONTWRITEBYTECODE
 # In parallel (pytest-xdist): one worker per core, each with its own PostgreSQL database
 # (tests/conftest.py); a file's tests stay together on one worker, in order, so that its
-# module fixtures (a served web app, a browser) are built once. `-n 0` runs it serially.
-python3 -m pytest -q -n auto --dist loadfile --durations=20 "$@"
+# module fixtures (a served web app, a browser) are built once. The files are handed out
+# slowest first (tests/durations.json, in the order tests/conftest.py gives them; xdist's
+# own reordering by number of tests is off), so that the workers finish together.
+# `CROSSTABLE_RECORD_DURATIONS=tests/durations.json bash scripts/test.sh` records a run's
+# figures for the next runs. `-n 0` runs it serially.
+python3 -m pytest -q -n auto --dist loadfile --no-loadscope-reorder --durations=20 "$@"
