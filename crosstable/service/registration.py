@@ -45,7 +45,6 @@ from crosstable.service.players import CLUB_LENGTH as CLUB_LENGTH
 from crosstable.service.players import PlayerInfo as PlayerInfo
 from crosstable.service.players import check_tiebreaks as check_tiebreaks
 from crosstable.service.round_robin import check_schedule_setting
-from crosstable.service.swiss.portal import check_portal_settings
 from crosstable.service.timed_start import check_room, check_start_settings
 from crosstable.service.unit import Tx
 from crosstable.service.warning_levels import logged
@@ -123,8 +122,7 @@ class Registration:
         check_forfeit_setting(regulations.details)
         check_fide_setting(regulations.details)
         check_start_settings(settings.system, regulations.details)  # start time, capacity
-        check_schedule_setting(settings.system, regulations.details)  # berger or circle
-        check_portal_settings(settings.system, regulations.details)  # a Swiss's order
+        check_schedule_setting(settings.system, regulations.details)  # a table, an order
         check_field(settings.system, len(players), cycles=settings.cycles)
         infos = [player.checked() for player in players]
         at = self.frame.now()
@@ -262,13 +260,7 @@ class Registration:
                 check_venue_kind(values["details"])
                 check_forfeit_setting(values["details"])
                 check_start_settings(new.system, values["details"])
-                check_portal_settings(new.system, values["details"])
-                check_schedule_setting(
-                    new.system,
-                    values["details"],
-                    before=row.regulations,
-                    started=row.status != "registration",
-                )
+                check_schedule_setting(new.system, values["details"], row.regulations, row.status)
                 updates["regulations"] = {str(k): str(v) for k, v in values["details"].items()}
             if row.status == "finished":
                 raise RuleError("the tournament is finished; undo the finish to change it")

@@ -25,6 +25,7 @@ from crosstable.formats.trf_model import Comment
 from crosstable.service.frame import Done
 from crosstable.service.loading import Loaded
 from crosstable.service.schedules import insert_schedule
+from crosstable.service.swiss.portal import check_portal_settings
 from crosstable.service.unit import Tx
 from crosstable.store.models import EntryRow
 
@@ -32,17 +33,18 @@ from crosstable.store.models import EntryRow
 def check_schedule_setting(
     system: System | str,
     details: Mapping[str, Any] | None,
-    *,
     before: Mapping[str, Any] | None = None,
-    started: bool = False,
+    status: str = "registration",
 ) -> None:
     """Refuse a round robin's ``schedule`` that names no table, or a change of table
-    once the rounds are made (the creation's and the regulations' check; other
-    systems refuse the setting itself)."""
+    once the rounds are made (``status`` past registration), and a Swiss's portal
+    setting with a value it cannot have: the creation's and the regulations' check
+    (another system refuses these settings itself)."""
+    check_portal_settings(system, details)
     if system not in (System.ROUND_ROBIN, System.ROUND_ROBIN.value):
         return
     kind = schedule_kind(details)
-    if started and kind is not schedule_kind(before):
+    if status != "registration" and kind is not schedule_kind(before):
         raise RuleError(
             "the schedule (Berger or circle) was fixed at the start: it cannot change now"
         )
