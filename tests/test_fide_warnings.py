@@ -20,20 +20,8 @@ from crosstable.service.warning_levels import (
     settle,
     token,
 )
+from tests.fide_support import confirm_all
 from tests.test_service_support import db_url, registered, service, started, store  # noqa: F401
-
-
-def confirm_all(action, *args, **kwargs):  # type: ignore[no-untyped-def]
-    """Run ``action`` answering every confirmation it asks for; the warnings seen."""
-    seen: list[ConfirmationNeeded] = []
-    token_given = None
-    for _ in range(3):
-        try:
-            return action(*args, confirm=token_given, **kwargs), seen
-        except ConfirmationNeeded as asked:
-            seen.append(asked)
-            token_given = asked.token
-    raise AssertionError("more than two confirmations asked")
 
 
 def test_fide_mode_is_on_by_default_for_round_robin_and_dutch_only(service: Service) -> None:
@@ -201,3 +189,26 @@ def test_the_number_of_rounds_of_a_started_swiss_is_level_4_with_a_configuration
     robin = started(service, 4)
     with pytest.raises(RuleError, match="rounds cannot change after the start"):
         service.edit_regulations(robin, rounds=5)
+
+
+def test_a_full_point_bye_is_level_2_and_a_second_half_point_bye_level_3(
+    service: Service,
+) -> None:
+    tid = started(service, 6, system=System.SWISS_DUTCH, rounds=5)
+    with pytest.raises(ConfirmationNeeded) as full:
+        service.request_bye(tid, 2, 2, "F")
+    assert (full.value.level, full.value.steps) == (Level.ACKNOWLEDGE, 1)
+    assert "no longer recommends" in str(full.value)
+    assert service.byes(tid) == []  # nothing stored before the acknowledgement
+    service.request_bye(tid, 2, 2, "F", confirm=full.value.token)
+    service.request_bye(tid, 3, 2, "H")  # a first half-point bye: no warning
+    with pytest.raises(ConfirmationNeeded) as again:
+        service.request_bye(tid, 3, 4, "H")
+    assert again.value.level is Level.CONFIRM and "rounds 2" in str(again.value)
+    change = service.request_bye(tid, 3, 4, "H", confirm=again.value.token)
+    assert "confirmed warning, level 3" in change.summary
+    trf = service.export_trf(tid)
+    assert "### Bye @ Round 2: full-point bye for player 2 in round 2" in trf
+    assert "### Bye @ Round 4: half-point bye number 2 for player 3 in round 4" in trf
+    service.undo(tid)  # the second half-point bye and its ### line go together
+    assert "half-point bye number 2" not in service.export_trf(tid)

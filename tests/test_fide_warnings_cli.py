@@ -10,6 +10,7 @@ import re
 import pytest
 
 from crosstable.cli import main
+from crosstable.core.model import System
 from crosstable.service import Service
 from tests.test_service_support import db_url, started, store  # noqa: F401
 
@@ -62,3 +63,17 @@ def test_leaving_fide_mode_on_the_command_line(
     assert main(["fide-mode", "--leave", *where]) == 2
     assert "not in FIDE mode" in capsys.readouterr().err
     assert "### FIDE mode @ Round 1: left" in service.export_trf(tid)
+
+
+def test_a_full_point_bye_on_the_command_line_is_acknowledged_with_confirm(
+    db_url: str, store: object, capsys: pytest.CaptureFixture[str]
+) -> None:
+    service = Service(store)  # type: ignore[arg-type]
+    tid = started(service, 6, system=System.SWISS_DUTCH, rounds=4)
+    where = ["--db", db_url, "--tournament", str(tid)]
+    assert main(["bye", "2", "3", "--kind", "F", *where]) == 2
+    said = capsys.readouterr().err
+    assert "warning (level 2)" in said and "no longer recommends" in said
+    assert service.byes(tid) == []
+    assert main(["bye", "2", "3", "--kind", "F", *where, "--confirm", _token(said)]) == 0
+    assert [b.kind for b in service.byes(tid)] == ["F"]

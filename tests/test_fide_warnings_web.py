@@ -15,7 +15,7 @@ pytest.importorskip("fastapi")
 
 from fastapi.testclient import TestClient
 
-from crosstable.core.model import LotsMethod
+from crosstable.core.model import LotsMethod, System
 from crosstable.service import PlayerInfo, Regulations, Service
 from crosstable.service.accounts import Accounts
 from crosstable.store import open_store
@@ -36,6 +36,17 @@ def site(tmp_path: Path) -> Any:
     service.draw_lots(tid, LotsMethod.MANUAL, order=(1, 2, 3, 4))
     service.start(tid)
     service.record_result(tid, 1, 1, "1-0")
+    swiss = service.create_tournament(
+        Regulations(name="Open", system=System.SWISS_DUTCH, rounds=4)
+    ).tournament_id
+    accounts.claim(swiss, user)
+    accounts.set_access(swiss, approval="approved")
+    for name in ("Anna", "Boris", "Clara", "Dmitri", "Eva", "Fyodor"):
+        service.add_player(swiss, PlayerInfo(name, 1800))
+    service.draw_lots(swiss, LotsMethod.MANUAL, order=(1, 2, 3, 4, 5, 6))
+    service.start(swiss)
+    service.request_bye(swiss, 3, 2, "H")
+    client_swiss.append(swiss)
     token = accounts.create_token(user.id, "api")
     with TestClient(create_app(service=service)) as client:
         csrf = csrf_of(client.get("/signin").text)
@@ -44,6 +55,10 @@ def site(tmp_path: Path) -> Any:
             data={"username": "organiser", "password": "password-organiser", "csrf_token": csrf},
         )
         yield client, service, tid, {"Authorization": f"Bearer {token}"}
+
+
+#: the Swiss of the fixture (its id)
+client_swiss: list[int] = []
 
 
 def _confirm_token(page: str) -> str:
@@ -158,3 +173,32 @@ def test_the_api_answers_a_structured_warning_and_goes_on_with_the_token(site: A
         == 200
     )
     assert client.get(f"{base}/fide-mode").json() == {"fide_mode": False, "left_in_round": 2}
+
+
+def test_byes_full_point_and_second_half_point_on_the_page_and_in_the_api(site: Any) -> None:
+    client, service, _, auth = site
+    swiss = client_swiss[-1]
+    csrf = csrf_of(client.get(f"/t/{swiss}/byes").text)
+    form = {"csrf_token": csrf, "start": "3", "round": "3", "kind": "H"}
+    asked = client.post(f"/t/{swiss}/byes", data=form, follow_redirects=False)
+    assert asked.status_code == 409 and "Confirmation needed (level 3)" in asked.text
+    assert "already has a half-point bye (rounds 2)" in asked.text
+    done = client.post(
+        f"/t/{swiss}/byes",
+        data=form | {"csrf_token": csrf_of(asked.text), "confirm": _confirm_token(asked.text)},
+        follow_redirects=False,
+    )
+    assert done.status_code == 303
+    assert any(b.start == 3 and b.round == 3 for b in service.byes(swiss))
+    base = f"/api/v1/tournaments/{swiss}/byes"
+    full = client.post(base, json={"round": 2, "kind": "F", "start": 4}, headers=auth)
+    assert full.status_code == 409
+    warning = full.json()["warning"]
+    assert (warning["level"], warning["code"]) == (2, "full-point-bye")
+    again = client.post(
+        base,
+        json={"round": 2, "kind": "F", "start": 4, "confirm": warning["confirm"]},
+        headers=auth,
+    )
+    assert again.status_code == 201, again.text
+    assert "### Bye @ Round 2: full-point bye for player 4" in service.export_trf(swiss)

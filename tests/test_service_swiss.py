@@ -7,6 +7,7 @@ import random
 from fractions import Fraction
 
 import pytest
+from fide_support import confirmed
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_service_support import db_url, make_service, service, store  # noqa: F401
@@ -271,7 +272,7 @@ def test_random_swiss_events_keep_the_absolute_rules(
         for number in range(1, total + 1):
             for start in range(1, players + 1):
                 if start not in withdrawn and source.random() < byes and number < total:
-                    service.request_bye(tid, start, number + 1, source.choice("HZF"))
+                    confirmed(service.request_bye, tid, start, number + 1, source.choice("HZF"))
             if withdrawal and number == 2:
                 leaving = source.randint(1, players)
                 service.withdraw(tid, leaving)
@@ -392,7 +393,7 @@ def test_requested_byes_keep_players_out_until_cancelled(service: Service) -> No
     assert service.propose_round(tid).absent == ((3, "Z"),)
     service.cancel_bye(tid, 3, 2)
     assert service.propose_round(tid).absent == ()
-    service.request_bye(tid, 5, 2, "F")
+    confirmed(service.request_bye, tid, 5, 2, "F")  # a level-2 notice
     service.publish_round(tid)
     assert 5 not in {s for b in games_of(service, tid, 2) for s in b}
     play_round(service, tid, random.Random(5))

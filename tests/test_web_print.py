@@ -37,6 +37,7 @@ from crosstable.store import open_store
 from crosstable.web.app import create_app
 from crosstable.web.pairing_views import RoundCell
 from crosstable.web.sheets import first_slot, swiss_cell_text
+from tests.fide_support import confirmed
 
 SEVEN = [
     ("Григорьев, Павел", 2210),
@@ -237,7 +238,7 @@ def build_swiss(service: Service) -> int:
     service.draw_lots(tid, LotsMethod.RATING)
     service.start(tid)
     for start, rnd, kind in AHEAD:
-        service.request_bye(tid, start, rnd, kind)
+        confirmed(service.request_bye, tid, start, rnd, kind)  # F: FIDE's level-2 notice
     source = random.Random(7)
     for _round in range(4):
         service.publish_round(tid)

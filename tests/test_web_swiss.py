@@ -337,8 +337,12 @@ def test_byes_are_asked_for_by_players_and_organisers(site: Site) -> None:
     assert other.status_code == 403
     full = site.client.post(url, json={"round": 3, "kind": "F"}, headers=own)
     assert full.status_code == 403 and "organiser" in full.json()["detail"]
+    asked = site.client.post(url, json={"round": 3, "kind": "F", "start": 9}, headers=site.auth)
+    assert asked.status_code == 409  # FIDE's level-2 notice: acknowledged with its token
     given_by_organiser = site.client.post(
-        url, json={"round": 3, "kind": "F", "start": 9}, headers=site.auth
+        url,
+        json={"round": 3, "kind": "F", "start": 9, "confirm": asked.json()["warning"]["confirm"]},
+        headers=site.auth,
     )
     assert given_by_organiser.status_code == 201
     anonymous = TestClient(site.app).post(url, json={"round": 4, "kind": "H"})

@@ -31,6 +31,7 @@ from crosstable.cli.context import (
     pairings,
     said,
 )
+from crosstable.cli.fide import ConfirmOption, confirmed
 from crosstable.core.errors import RuleError
 from crosstable.core.model import System
 
@@ -225,6 +226,7 @@ def bye(
         str, typer.Option("--kind", help="H half-point, Z zero-point, F full-point.")
     ] = "H",
     cancel: Annotated[bool, typer.Option("--cancel", help="Take the bye back.")] = False,
+    confirm: ConfirmOption = None,
     tournament: TournamentOption = None,
     db: DbOption = None,
 ) -> None:
@@ -235,7 +237,11 @@ def bye(
         if cancel:
             change = service.cancel_bye(tid, start_number, round_number, actor=actor())
         else:
-            change = service.request_bye(tid, start_number, round_number, kind, actor=actor())
+            change = confirmed(  # a full-point or a second half-point bye: FIDE's warning
+                lambda: service.request_bye(
+                    tid, start_number, round_number, kind, actor=actor(), confirm=confirm
+                )
+            )
         said(change.summary, change.replayed)
 
 

@@ -102,3 +102,56 @@ def confirm_regulations(
     warnings = regulation_warnings(tx, settings, new, changing, started)
     row = tx.tournament
     return settle(row.id, row.revision, f"regulations {given!r}", warnings, confirm)
+
+
+def bye_warnings(
+    byes: Sequence[Any], number: int, start: int, name: str, round_number: int, code: str
+) -> list[FideWarning]:
+    """A bye asked for ahead: a full-point bye is a level-2 notice (FIDE no longer
+    recommends them for individuals), a player's second or later half-point bye a
+    level-3 warning; each is written to the TRF as a ``### Bye @ Round n`` line.
+
+    ``byes`` are the tournament's stored byes (``round``, ``player``, ``kind``), the
+    player's registration ``number`` and starting number ``start``.
+    """
+    who = Message("player {start} {name}", start=start, name=name)
+    if code == "F":
+        return [
+            FideWarning(
+                code="full-point-bye",
+                level=Level.ACKNOWLEDGE,
+                message=Message(
+                    "{who}: a full-point bye in round {round}; FIDE no longer recommends "
+                    "full-point byes for individual players",
+                    who=who,
+                    round=round_number,
+                ),
+                trf=f"Bye: full-point bye for player {start} in round {round_number}",
+                round=round_number,
+            )
+        ]
+    if code == "H":
+        earlier = sorted(
+            b.round
+            for b in byes
+            if b.player == number and b.kind == "H" and b.round != round_number
+        )
+        if earlier:
+            rounds = ",".join(str(r) for r in earlier)
+            return [
+                FideWarning(
+                    code="another-half-point-bye",
+                    level=Level.CONFIRM,
+                    message=Message(
+                        "{who} already has a half-point bye (rounds {rounds}): another one in "
+                        "round {round}",
+                        who=who,
+                        rounds=rounds,
+                        round=round_number,
+                    ),
+                    trf=f"Bye: half-point bye number {len(earlier) + 1} for player {start} "
+                    f"in round {round_number}",
+                    round=round_number,
+                )
+            ]
+    return []

@@ -11,6 +11,7 @@ from crosstable.core.pairing.dutch import (
 )
 from crosstable.core.text import Message
 from crosstable.service.errors import NotFoundError
+from crosstable.service.fide_actions import bye_warnings
 from crosstable.service.frame import Change, ChangeFrame, Done, Unchanged, replayed_change
 from crosstable.service.loading import Loaded
 from crosstable.service.swiss.plan import (
@@ -23,6 +24,7 @@ from crosstable.service.swiss.plan import (
 )
 from crosstable.service.swiss.settings import BYE_KINDS
 from crosstable.service.unit import Tx
+from crosstable.service.warning_levels import logged, settle
 from crosstable.store.models import ByeRow, EntryRow, EventRow, GameRow, RoundRow, TournamentRow
 
 # -- the use cases ---------------------------------------------------------------------------
@@ -171,9 +173,11 @@ class SwissPlay:
         kind: str = "H",
         *,
         actor: str = "",
+        confirm: str | None = None,
     ) -> Change:
         """A player will not play ``round_number`` (not paired yet): a half-point (H),
-        zero-point (Z) or full-point (F) bye, as the regulations allow."""
+        zero-point (Z) or full-point (F) bye, as the regulations allow. A full-point bye
+        and a second half-point bye take FIDE's warnings (``confirm``: fide_actions.py)."""
         code = kind.strip().upper()
         if code not in BYE_KINDS:
             raise RuleError(
@@ -202,21 +206,27 @@ class SwissPlay:
                 what=what,
                 round=round_number,
             )
+            if current is not None and current.kind == code:
+                raise Unchanged(Message("{where} is already entered", where=where))
+            said = bye_warnings(loaded.byes, entry.number, start, entry.name, round_number, code)
+            action = f"bye {start} {round_number} {code}"
+            confirmed = settle(tx.tournament_id, tx.tournament.revision, action, said, confirm)
             if current is not None:
-                if current.kind == code:
-                    raise Unchanged(Message("{where} is already entered", where=where))
                 before = current.kind
                 tx.update(current, kind=code)
-                return Done(
-                    Message("{where} (was {before})", where=where, before=before),
-                    _bye_data(start, round_number, code),
+                return logged(
+                    Done(
+                        Message("{where} (was {before})", where=where, before=before),
+                        _bye_data(start, round_number, code),
+                    ),
+                    confirmed,
                 )
             if not any(r.number == round_number for r in loaded.rounds):
                 tx.insert(RoundRow(number=round_number, cycle=1))
                 tx.flush()
             tx.insert(ByeRow(round=round_number, player=entry.number, kind=code))
             tx.flush()
-            return Done(where, _bye_data(start, round_number, code))
+            return logged(Done(where, _bye_data(start, round_number, code)), confirmed)
 
         return self.frame.change(tournament_id, "bye", body, actor=actor)
 

@@ -442,9 +442,11 @@ def bye(
     kind: str = "H",
     *,
     cancel: bool = False,
+    confirm: str | None = None,
 ) -> Change:
     """Ask for (or cancel) a bye in a Swiss round not paired yet: a player for themself
-    (half- or zero-point), an organiser for anyone (also a full-point bye)."""
+    (half- or zero-point), an organiser for anyone (also a full-point bye); ``confirm``
+    answers FIDE's warning of a full-point or a second half-point bye."""
     site.service.revision(tid)
     require_user(caller)
     user = caller.user
@@ -469,4 +471,6 @@ def bye(
         raise RuleError("choose the player who has the bye")
     if cancel:
         return site.service.cancel_bye(tid, start, round_number, actor=caller.actor)
-    return site.service.request_bye(tid, start, round_number, code, actor=caller.actor)
+    return site.service.request_bye(
+        tid, start, round_number, code, actor=caller.actor, confirm=confirm
+    )

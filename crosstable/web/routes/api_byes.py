@@ -32,7 +32,9 @@ def request_bye(tid: Num, body: ByeIn, request: Request, caller: ApiCaller) -> C
     """Ask for a bye in a Swiss round not paired yet (players for themselves: H or Z;
     organisers for anyone, F too)."""
     site = site_of(request)
-    return change_out(actions.bye(site, caller, tid, body.start, body.round, body.kind))
+    return change_out(
+        actions.bye(site, caller, tid, body.start, body.round, body.kind, confirm=body.confirm)
+    )
 
 
 @router.delete("/tournaments/{tid}/byes/{rnd}/{start}")

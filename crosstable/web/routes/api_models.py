@@ -216,3 +216,6 @@ class ByeIn(Body):
     start: int | None = Field(
         None, ge=1, le=100_000, description="the player (organisers); players: themselves"
     )
+    confirm: str | None = Field(
+        None, max_length=100, description="the token of the warning (HTTP 409) answered"
+    )

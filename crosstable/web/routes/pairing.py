@@ -23,6 +23,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from crosstable.core.errors import CrosstableError, RuleError
 from crosstable.web import pairing_views
+from crosstable.web.confirmations import confirming
 from crosstable.web.i18n import gettext as _
 from crosstable.web.messages import error_text, translate
 from crosstable.web.routes import actions
@@ -234,17 +235,23 @@ def bye_action(tid: int, request: Request, form: CheckedForm) -> Response:
     rnd = integer(form, "round")
     if rnd is None:
         raise RuleError(_("choose the round"))
-    change = actions.bye(
-        site,
-        caller,
-        tid,
-        integer(form, "start"),
-        rnd,
-        text(form, "kind", "H"),
-        cancel=text(form, "action") == "cancel",
-    )
-    request.session["flash"] = {"kind": "ok", "text": translate(change.summary)}
-    return RedirectResponse(f"/t/{tid}/byes", status_code=303)
+
+    def act(token: str | None) -> Response:  # FIDE's warnings: web/confirmations.py
+        change = actions.bye(
+            site,
+            caller,
+            tid,
+            integer(form, "start"),
+            rnd,
+            text(form, "kind", "H"),
+            cancel=text(form, "action") == "cancel",
+            confirm=token,
+        )
+        request.session["flash"] = {"kind": "ok", "text": translate(change.summary)}
+        return RedirectResponse(f"/t/{tid}/byes", status_code=303)
+
+    context = page_context(site, caller, tid) | {"tab": "byes"}
+    return confirming(site, request, form, act, cancel=f"/t/{tid}/byes", **context)
 
 
 # -- knockout ------------------------------------------------------------------------------------
