@@ -384,27 +384,47 @@ def prepare(
 
 # -- spectators ---------------------------------------------------------------------------
 
-_ROW = re.compile(r"<tr(?=[\s>])")
 _CELL = re.compile(r"<(t[dh])(?=[\s>])[^>]*>.*?</\1>", re.DOTALL)
 _REVISION = re.compile(r' data-revision="(\d+)"')
+_WRAP = re.compile(
+    r'<div class="xt-wrap( swiss)?"[^>]*? data-num="([^"]*)" data-words=\'([^\']*)\'>'
+)
+_HEAD = re.compile(r"<thead><tr>(.*?)</tr></thead>", re.DOTALL)
+_COLUMN = re.compile(r'<th(?:[^>]*? data-col="([^"]*)")?[^>]*>')
+_BODY_ROW = re.compile(r'<tr id="p(\d+)"[^>]*>.*?</tr>', re.DOTALL)
 
 
-def apply_cells(html: str, cells: list[list[Any]], revision: int) -> str | None:
-    """``cells`` ([row, cell, html]: every ``<tr>`` in order, its td/th) applied to the
-    fragment ``html``, and its revision set (None: a cell is not there — the page's
-    test ``fits``)."""
-    parts = _ROW.split(html)
-    rows = parts[1:]
-    for row, index, new in cells:
-        if row >= len(rows):
+def apply_cells(html: str, message: dict[str, Any]) -> str | None:
+    """The cells of ``message`` (``{"revision", "cells": [{"row", "col", "value"}],
+    "order"}``, crosstable/web/live_cells.py) applied to the fragment ``html`` as app.js
+    applies them, each cell written by ``live_cells.cell_html`` (the templates' HTML),
+    and its revision set (None: a cell is not there — the page's test ``fits``)."""
+    from crosstable.web.live_cells import cell_html  # deferred, as prepare's imports
+
+    wrap, head = _WRAP.search(html), _HEAD.search(html)
+    if wrap is None or head is None:
+        return None
+    swiss, symbols = bool(wrap.group(1)), wrap.group(2).replace("&nbsp;", "\xa0")
+    words = json.loads(wrap.group(3))
+    index = {col: i for i, col in enumerate(_COLUMN.findall(head.group(1))) if col}
+    rows = {int(m.group(1)): m for m in _BODY_ROW.finditer(html)}
+    texts = {start: m.group(0) for start, m in rows.items()}
+    for cell in message["cells"]:
+        start, col = int(cell["row"]), cell["col"]
+        if start not in texts or col not in index:
             return None
-        found = list(_CELL.finditer(rows[row]))
-        if index >= len(found):
+        found = list(_CELL.finditer(texts[start]))
+        if index[col] >= len(found):
             return None
-        match = found[index]
-        rows[row] = rows[row][: match.start()] + new + rows[row][match.end() :]
-    joined = parts[0] + "".join("<tr" + r for r in rows)
-    return _REVISION.sub(f' data-revision="{revision}"', joined, count=1)
+        old = found[index[col]]
+        new = cell_html(start, col, cell["value"], words, symbols, swiss)
+        texts[start] = texts[start][: old.start()] + new + texts[start][old.end() :]
+    order = [int(s) for s in message.get("order") or sorted(rows, key=lambda s: rows[s].start())]
+    if set(order) != set(rows):
+        return None
+    first, last = min(m.start() for m in rows.values()), max(m.end() for m in rows.values())
+    joined = html[:first] + "".join(texts[s] for s in order) + html[last:]
+    return _REVISION.sub(f' data-revision="{message["revision"]}"', joined, count=1)
 
 
 #: a message's revision, unless it is a marker's (``"fetch"``: its table follows, or is read)
@@ -538,7 +558,7 @@ class Spectator:
         if revision <= self.revision:
             return
         if "cells" in message and message.get("base") == self.revision:
-            html = apply_cells(self.html, message["cells"], revision)
+            html = apply_cells(self.html, message)
             if html is not None:
                 self._have(html, revision)
                 return

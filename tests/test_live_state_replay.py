@@ -100,7 +100,7 @@ def _step(service: Service, tid: int, source: random.Random, swiss: bool) -> Non
     seed=st.integers(0, 2**16),
     steps=st.integers(4, 10),
 )
-def test_r_arch_1_kept_state_equals_a_full_replay_and_a_fresh_load(
+def test_kept_state_equals_a_full_replay_and_a_fresh_load(
     swiss: bool, players: int, seed: int, steps: int
 ) -> None:
     with tempfile.TemporaryDirectory() as folder:

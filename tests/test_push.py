@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from crosstable.service.bus import EventBus, Notification
+from crosstable.web.live_cells import TableData
 from crosstable.web.push import Publisher, PushUrlError, check_push_url
 
 
@@ -135,6 +136,11 @@ class Tournament:
     def revision_of(self, _tid: int) -> int:
         return self.revision
 
+    def data(self, _tid: int) -> TableData:
+        """The table as data, as the live cells read it (player 1's points: the cell)."""
+        rows = {1: {"pts": self.cell}, 2: {"pts": "0"}}
+        return TableData(self.revision, "two players", rows, (1, 2))
+
 
 def counted(nchan: FakeNchan, push: Publisher) -> Publisher:
     """``push`` once nchan has answered it with a count of subscribers (its sentinel's)."""
@@ -154,7 +160,7 @@ def publisher(nchan: FakeNchan, t: Tournament, bus: EventBus, **options: Any) ->
         t.revision_of,
         locales=("en",),
         retry_every=0.05,
-        **options,
+        **({"data_of": t.data} | options),
     ).start()
 
 
@@ -183,7 +189,12 @@ def test_own_change_is_published_once_per_channel_table_then_cells(nchan: FakeNc
     assert first["change"][0]["summary"] == "R1 B1 #1" and first["full"] == "/push/table/7-en.table"
     # only a cell changed since the revision before: the cells, not the table
     assert second["base"] == 1 and "table" not in second
-    assert second["cells"] == [[0, 1, "<td>1</td>"]]
+    assert second["cells"] == [{"row": 1, "col": "pts", "value": "1"}]
+    # and the table channel keeps the table as data for another process's cells
+    assert nchan.messages("7-en.table")[-1]["data"]["rows"] == {
+        "1": {"pts": "1"},
+        "2": {"pts": "0"},
+    }
     # the table channel has the whole table at each revision
     assert [m["revision"] for m in nchan.messages("7-en.table")] == [1, 2]
     assert nchan.messages("7-en.table")[-1]["table"] == fragment(2, "1") + "en"
@@ -194,7 +205,7 @@ def test_own_change_is_published_once_per_channel_table_then_cells(nchan: FakeNc
     [
         # two app processes take turns with a tournament's results: each reads the table
         # the other published (the table channel's, as nchan keeps it), sends the cells
-        ([(1, "½"), (2, "1"), (3, "0")], [None, (1, "<td>1</td>"), (2, "<td>0</td>")]),
+        ([(1, "½"), (2, "1"), (3, "0")], [None, (1, "1"), (2, "0")]),
         # nchan keeps revision 1 and revision 3 is published: cells of 1 → 3 would fit no
         # page (pages at 2 apply only cells of base 2), so the whole table goes
         ([(1, "½"), (3, "1")], [None, None]),
@@ -215,7 +226,7 @@ def test_cells_after_another_process_published_the_revision_before(
         for push in pushes:
             push.stop()
     sent = nchan.messages("7-en")
-    assert [None if "table" in m else (m["base"], m["cells"][0][2]) for m in sent] == cells
+    assert [None if "table" in m else (m["base"], m["cells"][0]["value"]) for m in sent] == cells
     assert all(("table" in m) != ("cells" in m) for m in sent)
 
 

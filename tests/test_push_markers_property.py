@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from bench.push_rig import apply_cells
 from crosstable.service.bus import EventBus
+from crosstable.web.live_cells import TableData, cell_html
 from tests.test_push import FakeNchan, change, counted, publisher
 
 
@@ -25,8 +26,20 @@ class Table:
         self.cells = ["", "", ""]
 
     def render(self, _tid: int, locale: str) -> tuple[int, str]:
-        rows = "".join(f"<tr><th>{n}</th><td>{c}</td></tr>" for n, c in enumerate(self.cells))
-        return self.revision, f'<div data-revision="{self.revision}"><table>{rows}</table></div>'
+        rows = "".join(
+            f'<tr id="p{n}"><th>{n}</th>{cell_html(n, "pts", c, {}, ",.", False)}</tr>'
+            for n, c in enumerate(self.cells, 1)
+        )
+        head = '<thead><tr><th>№</th><th data-col="pts">P</th></tr></thead>'
+        wrap = (
+            f'<div class="xt-wrap" data-revision="{self.revision}" '
+            "data-num=\",.\" data-words='{}'>"
+        )
+        return self.revision, f"{wrap}<table>{head}<tbody>{rows}</tbody></table></div>"
+
+    def data(self, _tid: int) -> TableData:
+        rows = {n: {"pts": c} for n, c in enumerate(self.cells, 1)}
+        return TableData(self.revision, "three players", rows, (1, 2, 3))
 
     def revision_of(self, _tid: int) -> int:
         return self.revision
@@ -45,7 +58,7 @@ class Page:
         if revision <= self.revision:
             return
         if "cells" in message and message["base"] == self.revision:
-            html = apply_cells(self.html, message["cells"], revision)
+            html = apply_cells(self.html, message)
             if html is not None:
                 self.revision, self.html = revision, html
                 return

@@ -8,7 +8,6 @@ import asyncio
 import json
 import re
 from collections.abc import Awaitable, Callable
-from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +18,7 @@ pytest.importorskip("fastapi")
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bench.push_rig import apply_cells
 from crosstable.service import Service
 from crosstable.service.bus import Notification
 from crosstable.store import open_store
@@ -28,7 +28,6 @@ from crosstable.web.demo import build_demo
 from crosstable.web.hub import (
     Message,
     Viewer,
-    changed_cells,
     direct_connection,
     encode,
     http_chunk,
@@ -309,49 +308,6 @@ def test_a_failed_render_still_tells_the_change(live) -> None:  # type: ignore[n
     run(scenario)
 
 
-class _CellSpans(HTMLParser):
-    """Where each td/th of every tr of a fragment is: (start, end) offsets, row by row
-    (the browser's view of the table, found with the standard library's HTML parser)."""
-
-    def __init__(self, html: str) -> None:
-        super().__init__(convert_charrefs=False)
-        self.html = html
-        self.lines = [0]
-        for line in html.splitlines(keepends=True):
-            self.lines.append(self.lines[-1] + len(line))
-        self.rows: list[list[tuple[int, int]]] = []
-        self.open: int | None = None
-        self.feed(html)
-        self.close()
-
-    def _offset(self) -> int:
-        line, column = self.getpos()
-        return self.lines[line - 1] + column
-
-    def handle_starttag(self, tag: str, attrs: Any) -> None:
-        if tag == "tr":
-            self.rows.append([])
-        elif tag in ("td", "th") and self.open is None:
-            self.open = self._offset()
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag in ("td", "th") and self.open is not None:
-            end = self.html.index(">", self._offset()) + 1
-            self.rows[-1].append((self.open, end))
-            self.open = None
-
-
-def apply_cells(html: str, event: str, revision: int) -> str:
-    """What a page's table becomes with a ``cells`` event (as app.js applies it)."""
-    patch = json.loads(event)
-    assert f'data-revision="{patch["base"]}"' in html, "cells only for the table the page has"
-    rows = _CellSpans(html).rows
-    spans = sorted(((rows[r][c], cell) for r, c, cell in patch["cells"]), reverse=True)
-    for (start, end), cell in spans:
-        html = html[:start] + cell + html[end:]
-    return html.replace(f'data-revision="{patch["base"]}"', f'data-revision="{revision}"', 1)
-
-
 def test_viewers_that_take_cells_get_only_the_changed_cells(live) -> None:  # type: ignore[no-untyped-def]
     app, service, tid = live
     site = app.state.site
@@ -379,8 +335,12 @@ def test_viewers_that_take_cells_get_only_the_changed_cells(live) -> None:  # ty
                 kind, ident, data = stream.events()[-1]
                 assert (kind, ident) == ("cells", seq)
                 assert len(data) < len(pages[stream]) / 3, "much less than the table"
-                pages[stream] = apply_cells(pages[stream], data, seq)
-                assert pages[stream] == site.render_live(tid, locale)[1]
+                patch = json.loads(data)
+                assert patch["base"] == seq - 1 and patch["revision"] == seq
+                assert {cell["row"] for cell in patch["cells"]} <= set(range(1, 11))
+                applied = apply_cells(pages[stream], patch)  # the cells as app.js writes them
+                assert applied == site.render_live(tid, locale)[1]
+                pages[stream] = applied
             await whole.wait_for(lambda n=seq: n in whole.tables())
         assert [k for k, _i, _d in whole.events()].count("cells") == 0, "only when asked for"
         # a change of more than cells (a withdrawal marks the row): the whole table
@@ -394,21 +354,15 @@ def test_viewers_that_take_cells_get_only_the_changed_cells(live) -> None:  # ty
     run(scenario)
 
 
-def test_no_cells_when_the_fragment_does_not_carry_the_events_revision(live) -> None:  # type: ignore[no-untyped-def]
-    """The page checks the revision its table carries; a fragment built at another
-    revision than the event's (a table of its own that moved on) goes whole."""
+def test_no_cells_for_a_table_without_data(live) -> None:  # type: ignore[no-untyped-def]
+    """A table the hub has no data of (a knockout's bracket) goes whole to every viewer,
+    also to those that take cells."""
     app, service, tid = live
     site = app.state.site
 
     async def scenario() -> None:
         site.hub.start(asyncio.get_running_loop())
-        render = site.hub.render
-
-        def lagging(t: int, locale: str) -> tuple[int, str]:
-            revision, html = render(t, locale)
-            return revision, html.replace(f'data-revision="{revision}"', 'data-revision="1"')
-
-        site.hub.render = lagging
+        site.hub.data_of = lambda _t: None
         stream = Stream(app, f"/t/{tid}/events?cells=1")
         await stream.wait_for(lambda: len(stream.tables()) == 1)
         for board in (1, 2):
@@ -419,37 +373,6 @@ def test_no_cells_when_the_fragment_does_not_carry_the_events_revision(live) -> 
         site.hub.stop()
 
     run(scenario)
-
-
-@settings(max_examples=80, deadline=None)
-@given(
-    st.lists(
-        st.lists(st.text("1½0+−— ab<&", max_size=4), min_size=1, max_size=6),
-        min_size=1,
-        max_size=6,
-    ),
-    st.data(),
-)
-def test_changed_cells_turn_the_old_table_into_the_new(rows: list[list[str]], data: Any) -> None:
-    from html import escape
-
-    def table(revision: int, cells: list[list[str]]) -> str:
-        body = "".join(
-            "<tr>" + "".join(f'<td class="c{len(c)}">{escape(c)}</td>' for c in row) + "</tr>"
-            for row in cells
-        )
-        return f'<div data-revision="{revision}"><table><tbody>{body}</tbody></table></div>'
-
-    changed = [[data.draw(st.sampled_from([cell, cell + "½", ""])) for cell in row] for row in rows]
-    old, new = table(1, rows), table(2, changed)
-    cells = changed_cells(old, new)
-    assert cells is not None
-    assert len(cells) == sum(
-        a != b for r, c in zip(rows, changed, strict=True) for a, b in zip(r, c, strict=True)
-    )
-    assert apply_cells(old, json.dumps({"base": 1, "cells": cells}), 2) == new
-    assert changed_cells(old, new.replace("<tbody>", '<tbody class="final">')) is None
-    assert changed_cells(old, table(2, [*changed, ["x"]])) is None, "a row more: the table"
 
 
 def test_changes_of_other_tournaments_are_not_sent(live) -> None:  # type: ignore[no-untyped-def]

@@ -39,7 +39,7 @@ from crosstable.service.sessions import Sessions, SignInLimits
 from crosstable.service.shared import RateCounters
 from crosstable.service.warning_levels import ConfirmationNeeded
 from crosstable.store import Store, open_store
-from crosstable.web import i18n, push_install, sheets
+from crosstable.web import i18n, live_cells, push_install, sheets
 from crosstable.web.api_errors import validation_detail
 from crosstable.web.confirmations import warning_body
 from crosstable.web.headers import SecurityHeaders
@@ -94,6 +94,7 @@ def _templates() -> Jinja2Templates:
     env.install_gettext_callables(i18n.gettext, i18n.ngettext, newstyle=True)  # type: ignore[attr-defined]
     env.globals["points"] = lambda v: i18n.points_text(v, i18n.current.get())
     env.globals["number"] = lambda v: i18n.number_text(v, i18n.current.get())
+    env.globals["number_symbols"] = live_cells.number_symbols  # the live cells' numbers
     env.globals["tiebreak_value"] = lambda c, v: i18n.tiebreak_value(c, v, i18n.current.get())
     env.globals["message"] = translate  # a tie-break's explanation (crosstable/web/explain_views)
     env.globals["date"] = lambda v: i18n.date_text(v, i18n.current.get())
@@ -146,6 +147,7 @@ def create_app(
             service.bus,
             lambda tid, loc: site.render_live(tid, loc),
             lambda tid: site.service.revision(tid),
+            lambda tid: live_cells.live_data(site, tid),
         ),
         sessions=Sessions(service.store, clock=service.clock),
         sign_in_limits=SignInLimits(service.store, clock=service.clock),

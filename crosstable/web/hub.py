@@ -12,8 +12,11 @@ results costs a few renders, never one per viewer, and nobody is left on an
 old table.
 
 Viewers that ask for it get only the cells that changed since the table they
-have (a seventh of the bytes): the hub keeps the last table it sent per
-language and compares the new one with it, once for everyone.
+have, as data (:mod:`crosstable.web.live_cells`: row, column, typed value; the page
+renders them): the hub keeps the newest table as data per tournament (one for every
+language) and compares the new one with it, once for everyone. A language's table
+is rendered only when one of its viewers needs the whole table (a new or lagging
+viewer, a viewer without cells, a change of more than cells).
 
 Writing costs one call per viewer, not a task: under uvicorn (httptools) the
 hub writes the HTTP chunk, encoded once, straight to each connection's
@@ -34,7 +37,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import re
 import signal
 import threading
 import time
@@ -43,6 +45,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from crosstable.service.bus import EventBus, Notification
+from crosstable.web.live_cells import TableData, changed_cells
 from crosstable.web.uvicorn_direct import (
     direct_connection,
     http_chunk,
@@ -56,6 +59,8 @@ log = logging.getLogger(__name__)
 
 #: renders the live fragment of a tournament for one language: (tournament, locale) → html
 Renderer = Callable[[int, str], tuple[int, str]]
+#: a tournament's live table as data (None: sent whole only, e.g. a knockout's bracket)
+DataReader = Callable[[int], TableData | None]
 #: an ASGI ``send``
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 
@@ -112,6 +117,8 @@ class Viewer:
     writing: asyncio.Task[None] | None = None
     changes: list[bytes] = field(default_factory=list)  # while ``writing``
     table: bytes = b""  # the newest table not yet written (while ``writing``)
+    #: ``cells`` events not yet written, after ``table`` (while ``writing``)
+    pending: list[bytes] = field(default_factory=list)
     #: more changes waited than BACKLOG: the revision of the newest (they become one refresh)
     overflowed: int = 0
     failed: bool = False
@@ -123,12 +130,13 @@ class Viewer:
     def offer(self, message: Message) -> None:
         """Write ``message`` now, or keep it until the write in flight has finished."""
         what = CHANGE
-        if message.table and message.revision > self.revision:
+        if message.revision > self.revision:
             if self.cells and message.cells and message.base == self.revision:
                 what = CELLS
-            else:
+            elif message.table:
                 what = TABLE
-            self.revision = message.revision
+            if what:
+                self.revision = message.revision
         if self.failed or not (message.change or what):
             return
         if self.writing is not None:
@@ -137,8 +145,13 @@ class Viewer:
                     self.changes.append(message.change)
                 else:
                     self.overflowed = message.revision
-            if what:
-                self.table = message.table  # (cells apply to the table written before)
+            if what == TABLE:  # (the table is the whole state: cells before it are moot)
+                self.table, self.pending = message.table, []
+            elif what == CELLS:  # (they apply, in order, to the table written before)
+                if len(self.pending) < BACKLOG:
+                    self.pending.append(message.cells)
+                else:  # too far behind: the next broadcast sends it the whole table
+                    self.pending, self.revision = [], -1
             return
         connection = self.connection
         if connection is not None and write_chunk(connection, message.chunk(what)):
@@ -168,12 +181,12 @@ class Viewer:
     async def _drain(self, started: Coroutine[Any, Any, None]) -> None:
         try:
             await started
-            while self.changes or self.table or self.overflowed:
+            while self.changes or self.table or self.pending or self.overflowed:
                 pending = self.changes
                 if self.overflowed:
                     pending = [refresh_event(self.overflowed)]
-                data = b"".join(pending) + self.table
-                self.changes, self.table, self.overflowed = [], b"", 0
+                data = b"".join(pending) + self.table + b"".join(self.pending)
+                self.changes, self.table, self.pending, self.overflowed = [], b"", [], 0
                 await self.send({"type": "http.response.body", "body": data, "more_body": True})
         except Exception:
             log.debug("a viewer's connection failed", exc_info=True)
@@ -184,9 +197,16 @@ class Viewer:
 
 
 class Hub:
-    def __init__(self, bus: EventBus, render: Renderer, revision_of: Callable[[int], int]) -> None:
+    def __init__(
+        self,
+        bus: EventBus,
+        render: Renderer,
+        revision_of: Callable[[int], int],
+        data_of: DataReader | None = None,
+    ) -> None:
         self.bus = bus
         self.render = render
+        self.data_of = data_of
         #: a tournament's current revision (NotFoundError if there is none)
         self.revision_of = revision_of
         self.viewers: dict[int, set[Viewer]] = {}
@@ -198,8 +218,8 @@ class Hub:
         #: the last broadcast per (tournament, language): what a new viewer gets first
         self._latest: dict[tuple[int, str], Message] = {}
         self._rendering: dict[tuple[int, str], asyncio.Future[Message | None]] = {}
-        #: the newest table per (tournament, language) as HTML: the next ``cells`` are its changes
-        self._html: dict[tuple[int, str], tuple[int, str]] = {}
+        #: the newest table per tournament as data: the next ``cells`` are its changes
+        self._data: dict[int, TableData] = {}
         #: (for the debug log) when the oldest change not yet broadcast was published
         self._published: dict[int, float] = {}
 
@@ -267,34 +287,33 @@ class Hub:
             log.exception("rendering the live crosstable of %s failed", tournament_id)
             return None
         message = Message(revision, b"", encode("crosstable", html, revision))
-        self._keep_html(tournament_id, locale, revision, html)
+        kept = self._data.get(tournament_id)
+        if self.data_of is not None and (kept is None or kept.revision < revision):
+            # (the table as data at the same revision: the next change's cells start there)
+            try:
+                data = await asyncio.to_thread(self.data_of, tournament_id)
+            except Exception:
+                log.exception("reading the live table of %s failed", tournament_id)
+                data = None
+            if data is not None and data.revision == revision:
+                self._data[tournament_id] = data
         self._remember(tournament_id, locale, message)
         return message
 
-    def _render_with_cells(
-        self, tournament_id: int, locale: str, before: tuple[int, str] | None
-    ) -> tuple[int, str, str | None]:
-        """The table, and the cells that changed since the table ``before`` (when only cells
-        did), as JSON for the ``cells`` event (in a worker thread)."""
-        revision, html = self.render(tournament_id, locale)
+    def _data_with_cells(
+        self, tournament_id: int, before: TableData | None
+    ) -> tuple[TableData | None, str | None]:
+        """The table as data, and the cells that changed since ``before`` (when only
+        cells did), as JSON for the ``cells`` event (in a worker thread)."""
+        if self.data_of is None:
+            return None, None
+        data = self.data_of(tournament_id)
         cells = None
-        # (the page checks the revision the fragment carries: it must be the event's)
-        if (
-            before is not None
-            and before[0] < revision
-            and f' data-revision="{before[0]}"' in before[1]
-            and f' data-revision="{revision}"' in html
-        ):
-            changed = changed_cells(before[1], html)
-            if changed is not None:
-                body = {"base": before[0], "cells": changed}
+        if data is not None and before is not None and before.revision < data.revision:
+            body = changed_cells(before, data)
+            if body is not None:
                 cells = json.dumps(body, ensure_ascii=False, separators=(",", ":"))
-        return revision, html, cells
-
-    def _keep_html(self, tournament_id: int, locale: str, revision: int, html: str) -> None:
-        kept = self._html.get((tournament_id, locale))
-        if kept is None or kept[0] <= revision:
-            self._html[(tournament_id, locale)] = (revision, html)
+        return data, cells
 
     def _remember(self, tournament_id: int, locale: str, message: Message) -> None:
         latest = self._latest.get((tournament_id, locale))
@@ -330,14 +349,21 @@ class Hub:
         if tid not in self.viewers:
             for key in [k for k in self._latest if k[0] == tid]:
                 del self._latest[key]
-            for key in [k for k in self._html if k[0] == tid]:
-                del self._html[key]
+            self._data.pop(tid, None)
             return
         self._dirty.setdefault(tid, []).append(notification)
         self._published.setdefault(tid, published)
         if tid not in self._running:
             self._running.add(tid)
             asyncio.get_running_loop().create_task(self._broadcast(tid))
+
+    def _need_table(self, tid: int, locale: str, base: int) -> bool:
+        """Some viewer of ``locale`` needs the whole table (the cells do not fit its own)."""
+        return any(
+            not (viewer.cells and viewer.revision == base)
+            for viewer in self.viewers.get(tid, ())
+            if viewer.locale == locale
+        )
 
     async def _broadcast(self, tid: int) -> None:
         try:
@@ -357,24 +383,30 @@ class Hub:
                 last = max(n.seq for n in changes)
                 began, woke = time.perf_counter(), time.time()
                 messages: dict[str, Message] = {}
+                before = self._data.get(tid)
+                try:
+                    data, cells = await asyncio.to_thread(self._data_with_cells, tid, before)
+                except Exception:
+                    log.exception("reading the live table of %s failed", tid)
+                    data, cells = None, None
+                if data is not None and (before is None or before.revision <= data.revision):
+                    self._data[tid] = data
+                base = -1 if before is None or cells is None else before.revision
                 for locale in locales:
-                    before = self._html.get((tid, locale))
-                    try:
-                        revision, html, cells = await asyncio.to_thread(
-                            self._render_with_cells, tid, locale, before
-                        )
-                    except Exception:
-                        log.exception("rendering the live crosstable of %s failed", tid)
-                        revision, html, cells = last, "", None
+                    revision, html = (last if data is None else data.revision), ""
+                    if cells is None or self._need_table(tid, locale, base):
+                        try:
+                            revision, html = await asyncio.to_thread(self.render, tid, locale)
+                        except Exception:
+                            log.exception("rendering the live crosstable of %s failed", tid)
+                    usable = cells is not None and data is not None and data.revision == revision
                     messages[locale] = Message(
                         revision,
                         encode("change", summary, revision),
                         encode("crosstable", html, revision) if html else b"",
-                        b"" if cells is None else encode("cells", cells, revision),
-                        -1 if before is None else before[0],
+                        encode("cells", cells, revision) if usable and cells else b"",
+                        base if usable else -1,
                     )
-                    if html:
-                        self._keep_html(tid, locale, revision, html)
                     self._remember(tid, locale, messages[locale])
                 rendered = time.perf_counter()
                 viewers = list(self.viewers.get(tid, ()))
@@ -433,56 +465,6 @@ def encode(event: str, data: str, revision: int) -> bytes:
     """
     lines = "".join(f"data: {line}\r\n" for line in data.splitlines() or [""])
     return f"event: {event}\r\nid: {revision}\r\n{lines}\r\n".encode()
-
-
-#: one cell of a table row (a cell never holds another: then there are no ``cells`` events)
-_CELL = re.compile(r"<(t[dh])(?=[\s>])[^>]*>.*?</\1>", re.DOTALL)
-_NESTED = re.compile(r"<t[dhr][\s>]")
-_REVISION = re.compile(r' data-revision="\d+"')
-_ROW = re.compile(r"<tr(?=[\s>])")
-
-
-def _cells(html: str) -> tuple[list[list[str]], list[str]] | None:
-    """The cells of every ``<tr>`` in order, and everything else (None: a cell holds cells)."""
-    parts = _ROW.split(html)
-    rows: list[list[str]] = []
-    rest = [_REVISION.sub("", parts[0])]
-    for part in parts[1:]:
-        cells = [m.group(0) for m in _CELL.finditer(part)]
-        if any(_NESTED.search(cell, 3) for cell in cells):
-            return None
-        rows.append(cells)
-        rest.append(_CELL.sub("", part))
-    return rows, rest
-
-
-def changed_cells(old: str, new: str) -> list[tuple[int, int, str]] | None:
-    """The cells of the fragment ``new`` that differ from ``old``, as (row, cell, html):
-    the row counts every ``<tr>`` of the fragment in order, the cell the row's ``td``/``th``.
-    None when anything besides cells (and the revision) differs, or when the fragment
-    does not carry its revision once (the page checks that it has the table the cells
-    change): then the whole table.
-
-    >>> old = '<div data-revision="1"><table><tr><th>1</th><td>½</td></tr></table></div>'
-    >>> new = '<div data-revision="2"><table><tr><th>1</th><td>1</td></tr></table></div>'
-    >>> changed_cells(old, new)
-    [(0, 1, '<td>1</td>')]
-    >>> changed_cells(old, new.replace("<table>", "<table class=final>")) is None
-    True
-    """
-    if len(_REVISION.findall(old)) != 1 or len(_REVISION.findall(new)) != 1:
-        return None
-    before, after = _cells(old), _cells(new)
-    if before is None or after is None or before[1] != after[1]:
-        return None
-    changed: list[tuple[int, int, str]] = []
-    for row, (cells_before, cells_after) in enumerate(zip(before[0], after[0], strict=True)):
-        if len(cells_before) != len(cells_after):
-            return None
-        for index, (was, now) in enumerate(zip(cells_before, cells_after, strict=True)):
-            if was != now:
-                changed.append((row, index, now))
-    return changed
 
 
 def refresh_event(revision: int) -> bytes:

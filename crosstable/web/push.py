@@ -10,17 +10,20 @@ Channels, per tournament and language (a fragment is rendered in the reader's
 language; two languages, two channels):
 
 * ``{tid}-{locale}`` — every change: JSON ``{"revision", "change", "base", "cells"}``
-  when only cells changed since revision ``base`` (= ``revision - 1``: whoever is
-  current applies them; when another process published ``base``, its table is read
-  from the table channel, ``…/{tid}-{locale}.table/last``), else ``{"revision",
-  "change", "table"}`` with the whole fragment; ``"full"`` names the table channel.
+  (and ``"order"`` when a Swiss table's rows moved) when only cells changed since
+  revision ``base`` (= ``revision - 1``: whoever is current applies them), the cells
+  as data (:mod:`crosstable.web.live_cells`: the page renders them); when another
+  process published ``base``, its table as data is read from the table channel,
+  ``…/{tid}-{locale}.table/last``. Else ``{"revision", "change", "table"}`` with the
+  whole fragment; ``"full"`` names the table channel.
   nchan keeps the last messages (``nchan_message_buffer_length``): a reconnecting
   subscriber sends the id of the last message it got (``Last-Event-ID``) and gets
   every message after it, a new one gets the kept messages from the oldest
   (``nchan_subscriber_first_message oldest``); a page skips those not newer than its
   table.
 * ``{tid}-{locale}.table`` — the whole fragment at the newest revision
-  (``{"revision", "table"}``), kept by nchan: a page whose table is too old for
+  (``{"revision", "table", "data"}``: the fragment, and the table as data for the next
+  publisher's cells), kept by nchan: a page whose table is too old for
   the cells it got reads it there (one GET to nginx, none to the app).
 
 Who publishes (several processes on PostgreSQL): the process that recorded the
@@ -77,7 +80,7 @@ from urllib.parse import quote, urlsplit
 
 from crosstable.core.errors import CrosstableError
 from crosstable.service.bus import EventBus, Notification
-from crosstable.web.hub import changed_cells
+from crosstable.web.live_cells import TableData, changed_cells
 
 if TYPE_CHECKING:
     from crosstable.web.push_leader import Leadership
@@ -103,6 +106,8 @@ KEPT_WATCHED = 65536
 Renderer = Callable[[int, str], tuple[int, str]]
 #: renders it in each of several languages from one reading of the table
 ManyRenderer = Callable[[int, tuple[str, ...]], list[tuple[int, str]]]
+#: a tournament's live table as data (None: sent whole only)
+DataReader = Callable[[int], TableData | None]
 
 
 class PushUrlError(CrosstableError, ValueError):
@@ -200,6 +205,7 @@ class Publisher:
         timeout: float = 2.0,
         retry_every: float = 0.5,
         render_in: ManyRenderer | None = None,
+        data_of: DataReader | None = None,
     ) -> None:
         self.url = check_push_url(url)
         parts = urlsplit(self.url)
@@ -215,6 +221,8 @@ class Publisher:
         #: this process's sentinel channel (gone: nginx restarted)
         self.sentinel = f"alive-{bus.origin}"
         self.revision_of = revision_of
+        #: the table as data (None: whole tables only)
+        self.data_of = data_of
         self.locales = locales
         self.leadership = leadership
         self.timeout = timeout
@@ -225,8 +233,8 @@ class Publisher:
         self._local = _Connections()
         self._locks: dict[int, threading.Lock] = {}
         self._locks_lock = threading.Lock()
-        #: (tournament, locale) → (revision, html) of the newest table published from here
-        self._tables: OrderedDict[tuple[int, str], tuple[int, str]] = OrderedDict()
+        #: tournament → the newest table published from here, as data
+        self._tables: OrderedDict[int, TableData] = OrderedDict()
         self._tables_lock = threading.Lock()
         #: (tournament, locale) of the channels nchan last answered had subscribers
         self._watched: OrderedDict[tuple[int, str], None] = OrderedDict()
@@ -349,9 +357,14 @@ class Publisher:
             if not watched:
                 return  # (markers: a page takes the newest of those it gets, in any order)
             rendered = self.render_in(tournament_id, watched)
+            data = None if self.data_of is None else self.data_of(tournament_id)
+            if data is not None and data.revision != rendered[0][0]:
+                data = None  # (changed between the two reads: the whole table this time)
+            cells = self._cells(tournament_id, watched, data)
             for locale, fragment in zip(watched, rendered, strict=True):
                 revision = max(
-                    revision, self._publish_locale(tournament_id, locale, changes, fragment)
+                    revision,
+                    self._publish_locale(tournament_id, locale, changes, fragment, data, cells),
                 )
             # (another process may have published an older state after our newer one: the
             # table channel keeps the last)
@@ -393,47 +406,66 @@ class Publisher:
         self._published_at[tid] = time.monotonic()
         return self._watching(tid, locale, subscribers)
 
+    def _cells(
+        self, tid: int, locales: tuple[str, ...], data: TableData | None
+    ) -> dict[str, Any] | None:
+        """The cells that changed since the table at the revision before ``data`` (the
+        one published from here, else the one the table channel keeps), once for every
+        language; None: the whole table."""
+        if data is None:
+            return None
+        with self._tables_lock:
+            before = self._tables.get(tid)
+        if before is None or before.revision != data.revision - 1:
+            # (another process published the revision before: its data, as nchan keeps it)
+            before = self._kept(tid, locales[0]) or before
+        if before is None or before.revision != data.revision - 1:
+            return None
+        return changed_cells(before, data)
+
     def _publish_locale(
-        self, tid: int, locale: str, changes: list[Notification], fragment: tuple[int, str]
+        self,
+        tid: int,
+        locale: str,
+        changes: list[Notification],
+        fragment: tuple[int, str],
+        data: TableData | None,
+        cells: dict[str, Any] | None,
     ) -> int:
         revision, html = fragment
-        key = (tid, locale)
-        with self._tables_lock:
-            before = self._tables.get(key)
-        if before is None or before[0] != revision - 1:
-            # (another process published the revision before: its table, as nchan keeps it)
-            before = self._kept(tid, locale) or before
         body: dict[str, Any] = {"revision": revision, "change": changes_json(changes, revision)}
-        cells = None
-        if before is not None and before[0] == revision - 1:
-            cells = changed_cells(before[1], html)
-        if cells is not None and before is not None:
-            body |= {"base": before[0], "cells": cells}
+        if cells is not None:
+            body |= {"base": cells["base"], "cells": cells["cells"]}
+            if "order" in cells:
+                body["order"] = cells["order"]
         else:
             body["table"] = html
         body["full"] = self.table_url(tid, locale)
-        self._post(table_channel(tid, locale), {"revision": revision, "table": html})
+        kept: dict[str, Any] = {"revision": revision, "table": html}
+        if data is not None:
+            kept["data"] = data.to_json()
+        self._post(table_channel(tid, locale), kept)
         self._watching(tid, locale, self._post(channel(tid, locale), body))
-        with self._tables_lock:
-            kept = self._tables.get(key)
-            if kept is None or kept[0] <= revision:
-                self._tables[key] = (revision, html)
-                self._tables.move_to_end(key)
-            while len(self._tables) > KEPT_TABLES:
-                self._tables.popitem(last=False)
+        if data is not None:
+            with self._tables_lock:
+                newest = self._tables.get(tid)
+                if newest is None or newest.revision <= data.revision:
+                    self._tables[tid] = data
+                    self._tables.move_to_end(tid)
+                while len(self._tables) > KEPT_TABLES:
+                    self._tables.popitem(last=False)
         self._published_at[tid] = time.monotonic()
         return revision
 
-    def _kept(self, tid: int, locale: str) -> tuple[int, str] | None:
-        """The table channel's table (revision, html) as nchan keeps it (None: none, or
+    def _kept(self, tid: int, locale: str) -> TableData | None:
+        """The table channel's table as data, as nchan keeps it (None: none, or
         nchan's configuration has no ``…/last`` location, deploy/nginx.conf)."""
         try:
             status, answer = self._request("GET", f"{table_channel(tid, locale)}/last", None)
             if status != 200:
                 return None
-            kept = json.loads(answer)
-            return int(kept["revision"]), str(kept["table"])
-        except (PushError, ValueError, KeyError, TypeError):
+            return TableData.from_json(json.loads(answer).get("data"))
+        except (PushError, ValueError, AttributeError):
             return None
 
     def _post(self, name: str, body: dict[str, Any]) -> int | None:

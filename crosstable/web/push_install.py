@@ -11,6 +11,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
+from crosstable.web import live_cells
 from crosstable.web.i18n import LOCALES
 from crosstable.web.push import PUBLIC, PUSH_PUBLIC_ENV, PUSH_URL_ENV, Publisher, check_push_url
 from crosstable.web.push_leader import Leadership
@@ -44,6 +45,7 @@ def install(app: Any, site: Any, url: str | None, public: str | None = None) -> 
         public=public,
         leadership=leadership,
         render_in=site.render_live_in,
+        data_of=lambda tid: live_cells.live_data(site, tid),
     )
     app.state.push = publisher
     inner = app.router.lifespan_context

@@ -30,26 +30,96 @@
     updated(live, revision);
   }
 
-  /* only the cells that changed since the table we have: [row, cell, html] (rows: every tr
-     of the table in order); anything unexpected asks for the whole table again */
+  /* only the cells that changed since the table we have, as data:
+     {base, cells: [{row: starting number, col: "o5" | "r3" | "pts" | "tb:BH" | "place", value}],
+     order?} (web/live_cells.py); each cell is built here as the live templates write it.
+     Anything unexpected asks for the whole table again */
   function onCells(event) {
     if (!applyCells(JSON.parse(event.data), event.lastEventId)) resync();
+  }
+
+  var CSS = { "1": "r1", "½": "rh", "0": "r0", "+": "rp", "−": "rm" };
+  var BYE_CSS = { U: "r1 bye", F: "r1 bye", H: "rh bye", Z: "r0 bye" };
+
+  function localized(text, num) {
+    return String(text).replace(/[,.]/g, function (c) { return c === "," ? num.charAt(0) : num.charAt(1); });
+  }
+
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls !== null) e.className = cls;
+    if (text) e.textContent = text;
+    return e;
+  }
+
+  function buildCell(start, col, v, words, num, swiss) {
+    var td, where;
+    if (col.charAt(0) === "o") {
+      var texts = v.map(function (g) { return g[2]; });
+      var text = texts.join(" ");
+      td = el("td", "res " + texts.map(function (t) { return CSS[t.replace(/†$/, "")] || ""; }).join(" "), text);
+      if (text) td.title = words.round + " " + v.map(function (g) { return g[0] + " " + (g[1] === "w" ? "○" : "●"); }).join(", ");
+      return td;
+    }
+    if (col.charAt(0) === "r") {
+      where = words.round + " " + col.slice(1) + ": ";
+      if (v.o !== undefined) {
+        td = el("td", "res " + (CSS[v.s] || ""));
+        td.title = where + (v.c === "w" ? words.white : words.black) + " — " + v.o;
+        td.appendChild(el("span", "op", String(v.o)));
+        td.appendChild(el("i", "pc " + v.c));
+        if (v.s && v.s !== "·") td.appendChild(document.createTextNode(v.s));
+        return td;
+      }
+      if (v.b !== undefined) {
+        td = el("td", "res " + (BYE_CSS[v.b] || ""), v.b === "U" ? words.bye : v.b);
+        td.title = where + (words[v.b] || v.b);
+        return td;
+      }
+      td = el("td", "res absent", "–");
+      td.title = where + words.np;
+      return td;
+    }
+    if (col === "pts") {
+      td = el("td", "pts");
+      td.appendChild(el("b", null, localized(v, num)));
+      return td;
+    }
+    if (col.indexOf("tb:") === 0) {
+      td = el("td", "tb");
+      if (v === null) { td.textContent = "—"; return td; }
+      var b = el("button", "tbv", localized(v, num));
+      b.type = "button"; b.dataset.p = String(start); b.dataset.c = col.slice(3);
+      td.appendChild(b);
+      return td;
+    }
+    td = el("td", swiss ? "place sticky1" : "place");
+    if (v) td.appendChild(el("b", null, v));
+    return td;
   }
 
   function applyCells(patch, revision) {
     var live = document.getElementById("live");
     if (!live || live.dataset.quiet) return true;
     var wrap = live.querySelector("[data-revision]");
-    var rows = wrap ? wrap.querySelectorAll("tr") : [], flash = [];
-    var fits = wrap && wrap.dataset.revision === String(patch.base) && patch.cells.every(function (c) {
-      return rows[c[0]] && rows[c[0]].children[c[1]];
-    });
+    if (!wrap || wrap.dataset.revision !== String(patch.base) || !wrap.dataset.words) return false;
+    var words = JSON.parse(wrap.dataset.words), num = wrap.dataset.num || ",.";
+    var swiss = wrap.classList.contains("swiss"), index = {}, flash = [];
+    var head = wrap.querySelector("thead tr");
+    if (!head) return false;
+    Array.prototype.forEach.call(head.children, function (th, i) { if (th.dataset.col) index[th.dataset.col] = i; });
+    var body = wrap.querySelector("tbody");
+    var fits = patch.cells.every(function (c) {
+      var tr = document.getElementById("p" + c.row);
+      return tr && tr.parentNode === body && index[c.col] !== undefined && tr.children[index[c.col]];
+    }) && (!patch.order || patch.order.every(function (s) { return document.getElementById("p" + s); }));
     if (!fits) return false;
     patch.cells.forEach(function (c) {
-      var row = rows[c[0]];
-      row.children[c[1]].outerHTML = c[2];
-      if (row.parentNode.tagName === "TBODY" && flash.indexOf(row) < 0) flash.push(row);
+      var tr = document.getElementById("p" + c.row);
+      tr.replaceChild(buildCell(c.row, c.col, c.value, words, num, swiss), tr.children[index[c.col]]);
+      if (flash.indexOf(tr) < 0) flash.push(tr);
     });
+    if (patch.order) patch.order.forEach(function (s) { body.appendChild(document.getElementById("p" + s)); });
     flash.forEach(function (tr) { tr.classList.remove("flash-new"); void tr.offsetWidth; tr.classList.add("flash-new"); });
     wrap.dataset.revision = String(revision);
     updated(live, revision);
