@@ -234,3 +234,13 @@ def test_a_forgotten_kind_is_unknown(pairs_kind: str) -> None:
     with pytest.raises(RuleError, match="unknown competitor kind 'best-of-pair'"):
         competitor_kind(pairs_kind)
     register_kind(BestOfPair())
+
+
+def test_a_system_registered_twice_or_under_a_taken_name(halves: System) -> None:
+    assert register_system("toy-halves", "TOY_HALVES") is halves
+    with pytest.raises(RuleError, match="is registered as TOY_HALVES"):
+        register_system("toy-halves", "OTHER")
+    with pytest.raises(RuleError, match="name KNOCKOUT is taken"):
+        register_system("toy-other", "KNOCKOUT")
+    with pytest.raises(RuleError, match="already a knockout's"):
+        register_settings(halves, HalvesSettings, "a toy system", keys=("tie_rule",))

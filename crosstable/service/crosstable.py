@@ -17,9 +17,9 @@ from fractions import Fraction
 from typing import Any
 
 from crosstable.core.battle import SETUP_MARK
+from crosstable.core.event import Section
 from crosstable.core.model import Outcome, Reason, Tournament
 from crosstable.core.standings.crosstable import CELL_SYMBOLS
-from crosstable.core.standings.table import compute_standings
 from crosstable.service.live import paired_rounds
 from crosstable.service.views import TournamentView
 
@@ -138,8 +138,8 @@ def place_texts(ranks: dict[int, int | None]) -> dict[int, str]:
 
 
 def _standings(tournament: Tournament, final: bool) -> Any:
-    """The standings core."""
-    return compute_standings(tournament, final=final)
+    """The standings of the tournament's competitors (its players)."""
+    return Section(tournament.name, tournament).standings(final=final)
 
 
 def build_crosstable(view: TournamentView, tournament: Tournament) -> Crosstable:
