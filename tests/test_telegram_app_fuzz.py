@@ -42,7 +42,11 @@ VALUES = st.one_of(
     st.integers(1, 10**20).map(lambda n: json.dumps({"id": n, "first_name": "x" * (n % 300)})),
 )
 JSON = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats() | TEXT,
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | TEXT,
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(TEXT, inner, max_size=4),
     max_leaves=12,
 )

@@ -6,8 +6,9 @@ used once, and the player signed in without a password.
 * **The text** (:func:`parse_init_data`): a query string of at most :data:`MAX_TEXT`
   characters and :data:`MAX_FIELDS` fields, ``name=value`` pairs separated by ``&``,
   percent-decoded (a ``+`` is a space, as the browser's ``URLSearchParams`` reads it),
-  strict UTF-8, each name once, names of small letters and ``_``; no value with control
-  characters. Anything else is a RuleError naming the field (the web answers 400).
+  strict UTF-8, each name once, names of small letters and ``_``; no value with a
+  control character below U+0020 (JSON escapes them, so Telegram never sends them raw).
+  Anything else is a RuleError naming the field (the web answers 400).
 * **The fields** (:func:`check_fields`): ``hash`` is 64 hexadecimal digits,
   ``auth_date`` a whole number of seconds, ``user`` a JSON object whose ``id`` is a
   whole number and whose names are texts. Fields Telegram may add later are signed
@@ -56,7 +57,8 @@ WEB_APP_DATA = b"WebAppData"
 _NAME = re.compile(r"[a-z_]{1,40}")
 _HASH = re.compile(r"[0-9a-fA-F]{64}")
 _DIGITS = re.compile(r"[0-9]{1,19}")
-_CONTROLS = re.compile(r"[\x00-\x1f\x7f]")
+#: the characters JSON must escape (a genuine payload never has them raw)
+_CONTROLS = re.compile(r"[\x00-\x1f]")
 _LAST_STAMP = 10**11
 _LARGEST_ID = 2**63 - 1
 
