@@ -489,8 +489,8 @@ def test_pairing_errors_are_clear(service: Service) -> None:
     ):
         service.propose_round(tid)
     service.record_result(tid, 1, 1, "1-0")
-    with pytest.raises(RuleError, match="results of board 3 first"):
-        service.publish_round(tid)
+    with pytest.raises(ConflictError, match="recorded as adjourned .*: round 1 board 3"):
+        service.publish_round(tid)  # (a level-2 warning: they would be adjourned)
     service.record_result(tid, 1, 3, "0-1")
     with pytest.raises(RuleError, match="round 2 of 2 is not paired yet"):
         service.finish(tid)

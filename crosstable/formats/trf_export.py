@@ -79,9 +79,9 @@ def shape_export(
             else Message("round {round} has not begun: left out of the file", round=len(rounds) + 1)
         )
     pending: Round | None = None
-    if swiss and rounds and any(not result_in(g.result) for g in rounds[-1].games):
+    if swiss and rounds and any(_playing(g.result) for g in rounds[-1].games):
         current = rounds.pop()
-        waiting = sum(1 for g in current.games if not result_in(g.result))
+        waiting = sum(1 for g in current.games if _playing(g.result))
         notes.append(
             Message(
                 (
@@ -160,6 +160,12 @@ def _before_unknown(rounds: list[Round], notes: list[Message]) -> list[Round]:
             )
             return rounds[:index]
     return rounds
+
+
+def _playing(result: GameResult | None) -> bool:
+    """A game still being played: no result at all (an adjourned one, ``*``, is over for
+    the round: a pairing program counts it as a draw, the file writes it as ?)."""
+    return result is None or result.white is Outcome.PENDING
 
 
 def _marked(rnd: Round) -> Round:

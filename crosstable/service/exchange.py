@@ -25,6 +25,7 @@ from crosstable.core.text import Message
 from crosstable.formats import trf
 from crosstable.formats.trf_export import ExportFacts, shape_export, with_kept_records
 from crosstable.formats.trf_records import acceleration_records
+from crosstable.service.adjournment_state import check_report
 from crosstable.service.errors import NotFoundError
 from crosstable.service.field import check_field
 from crosstable.service.frame import Change, ChangeFrame
@@ -173,7 +174,9 @@ class Exchange:
         with self.frame.store.reading() as session:
             row = session.get(TournamentRow, tournament_id)
             assert row is not None  # (the queries found it)
-            entries = Loaded(session, row).entries
+            loaded = Loaded(session, row)
+            check_report(loaded)  # no rating report while an adjourned game is open
+            entries = loaded.entries
             _check_numbered(entries)
             teams = {e.team for e in entries if e.team}
             headers = header_records(

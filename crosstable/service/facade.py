@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import random as _random
 
+from crosstable.service.adjourned import Adjournments
 from crosstable.service.battle import Battle, BattleChess
 from crosstable.service.bus import EventBus
 from crosstable.service.checkin import CheckIn
@@ -67,6 +68,9 @@ class Service:
     mark_forfeit = forward("play", Play.mark_forfeit)
     reject_reports = forward("play", Play.reject_reports)
     withdraw = forward("play", Play.withdraw)
+    # adjourned.py: adjourned games (result not known yet) and their later results
+    adjourn_game = forward("adjournments", Adjournments.adjourn_game)
+    adjourned_result = forward("adjournments", Adjournments.adjourned_result)
     # battle.py: the use cases battle chess and the ``ties`` detail check first
     correct_result = forward("battle", Battle.correct_result)
     create_tournament = forward("battle", Battle.create_tournament)
@@ -174,6 +178,7 @@ class Service:
         self.frame = frame
         self.registration = Registration(frame)
         self.play = Play(frame, results=self)
+        self.adjournments = self.play.adjournments
         self.queries = Queries(frame)
         self.exchange = Exchange(frame, self.queries)
         self.battle_chess = BattleChess(frame, results=self)

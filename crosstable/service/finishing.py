@@ -26,6 +26,7 @@ from sqlalchemy import func, select
 
 from crosstable.core.errors import RuleError
 from crosstable.core.text import Message
+from crosstable.service.adjournment_state import check_none_open
 from crosstable.service.frame import Done
 from crosstable.service.live import final_places
 from crosstable.service.loading import Loaded
@@ -80,6 +81,7 @@ def final_standing(tx: Tx, loaded: Loaded) -> dict[int, int]:
         raise RuleError(
             "{count} games have no result yet: {listed}", count=len(missing), listed=listed
         )
+    check_none_open(loaded)  # an adjourned game without its result: standings provisional
     rules.check_finished(loaded)
     if bracket_places is not None:
         return bracket_places

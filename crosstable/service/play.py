@@ -9,6 +9,8 @@ from sqlalchemy import select
 from crosstable.core.errors import RuleError
 from crosstable.core.model import GameResult, Outcome, Reason
 from crosstable.core.text import Message
+from crosstable.service.adjourned import Adjournments, resumed
+from crosstable.service.adjournment_state import ADJOURNED, is_adjournment
 from crosstable.service.errors import ConflictError, NotFoundError
 from crosstable.service.finishing import final_standing, finish_by_itself, fix_places, winners
 from crosstable.service.frame import Change, ChangeFrame, Done, Unchanged
@@ -59,6 +61,7 @@ class Play:
     def __init__(self, frame: ChangeFrame, results: ResultRecorder | None = None) -> None:
         self.frame = frame
         self.results: ResultRecorder = self if results is None else results
+        self.adjournments = Adjournments(frame)
 
     def start(self, tournament_id: int, *, actor: str = "") -> Change:
         """Fix the schedule (round robin: FIDE Berger tables) and open round 1."""
@@ -94,6 +97,10 @@ class Play:
         The same result again is accepted once; a different one is a conflict that
         names the result already there (change it with :meth:`correct_result`).
         """
+        if is_adjournment(result):  # ``*``: adjourned, the result not known yet
+            return self.adjournments.adjourn_game(
+                tournament_id, round_number, board, actor=actor, idempotency_key=idempotency_key
+            )
         value = parse_result(result)
         why = reason or (Reason.NO_SHOW if value.is_forfeit else Reason.NORMAL)
         request = _request("record", round_number, board, value)
@@ -124,6 +131,8 @@ class Play:
                 _settled(tx, round_number, board, code)
             game = _game(tx, round_number, board)
             _check_version(game, expected_version, round_number, board)
+            if game.result == ADJOURNED:  # its real result (decisive: a level-3 warning)
+                return resumed(tx, game, value, why, None)
             if game.result == code:
                 raise Unchanged(
                     Message(

@@ -10,6 +10,7 @@ from crosstable.core.pairing.dutch import (
     next_round,
 )
 from crosstable.core.text import Message
+from crosstable.service.adjournment_state import adjourn_missing, games_listed, with_acknowledged
 from crosstable.service.errors import NotFoundError
 from crosstable.service.fide_actions import bye_warnings
 from crosstable.service.frame import Change, ChangeFrame, Done, Unchanged, replayed_change
@@ -66,9 +67,14 @@ class SwissPlay:
         allow_rematch: bool = False,
         actor: str = "",
         idempotency_key: str | None = None,
+        confirm: str | None = None,
     ) -> Change:
         """Publish the next round: the Dutch system's pairing (``boards`` None) or the
-        organiser's (recorded as a manual pairing, with warnings, when it differs)."""
+        organiser's (recorded as a manual pairing, with warnings, when it differs).
+
+        Games of earlier rounds without a result are recorded as adjourned (a draw for
+        pairing), and adjourned games older than the last round still open are named:
+        level-2 warnings, acknowledged with ``confirm`` (service/adjourned.py)."""
         wanted = None if boards is None else _boards(boards)
         if wanted is None and bye is not None:
             raise RuleError("a PAB of the organiser's choice needs the whole manual pairing")
@@ -81,6 +87,10 @@ class SwissPlay:
 
         def body(tx: Tx) -> Done:
             loaded = Loaded(tx.session, tx.tournament)
+            number = next_round(loaded.tournament())
+            missing, acknowledged = adjourn_missing(tx, loaded, number, f"{request!r}", confirm)
+            if missing:
+                loaded = Loaded(tx.session, tx.tournament)
             plan = plan_round(loaded)
             if wanted is None:
                 proposal = plan.proposal()
@@ -136,7 +146,12 @@ class SwissPlay:
                 "manual": manual,
                 "warnings": warnings,
             }
-            return Done(summary, data)
+            if missing:
+                summary = Message(
+                    "{summary}; adjourned: {listed}", summary=summary, listed=games_listed(missing)
+                )
+                data["adjourned"] = [[g.round, g.board] for g in missing]
+            return with_acknowledged(Done(summary, data), acknowledged)
 
         return self.frame.change(
             tournament_id,
