@@ -5,13 +5,14 @@
 * ``crosstable`` — the crosstable fragment (HTML, in the viewer's language), with
   the revision as the event id; the page swaps it in without reloading;
 * ``cells`` — only with ``&cells=1`` (the pages ask for it): instead of the whole
-  fragment, the cells that changed since the table the viewer has, as JSON
-  ``{"base": revision, "cells": [[row, cell, html], …]}`` (row: every ``<tr>`` of
-  the fragment in order; cell: the row's ``td``/``th``), about a seventh of the
-  bytes. A viewer gets them only when the server knows it has the table at
-  ``base``; a page whose table is not at ``base`` reconnects for the whole table.
-  Any change of more than cells (a withdrawal, the final note) sends the whole
-  fragment;
+  fragment, the cells that changed since the table the viewer has, as data
+  (:mod:`crosstable.web.live_cells`): ``{"revision", "base", "cells": [{"row",
+  "col", "value"}, …]}`` (row: a starting number; col: ``o5``, ``r3``, ``pts``,
+  ``tb:BH``, ``place``; value: typed), and ``"order"`` when a Swiss table's rows
+  moved; the page writes each cell as the template does. A viewer gets them only
+  when the server knows it has the table at ``base``; a page whose table is not at
+  ``base`` reconnects for the whole table. Any change of more than cells (a
+  withdrawal, the final note) sends the whole fragment;
 * ``change`` — JSON: the changes (sequence number, kind, summary, games touched),
   for pages that refresh a part (the round view) and for apps. A viewer that
   missed changes (it reconnected, or it was too slow to take them all) gets one
