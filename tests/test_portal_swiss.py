@@ -167,10 +167,15 @@ def test_r_sw_1_r_rr_6_wizard_and_api_carry_the_choices(site: Site) -> None:
     regulations = dict(site.service.overview(tid).settings["regulations"])
     assert regulations["initial_order"] == "portal" and regulations["order_seed"] == "99"
     assert regulations["even_field"] == "yes"
+    shown = site.client.get(f"/t/{tid}/regulations", headers={"Accept-Language": "ru"}).text
+    assert "Начальный порядок" in shown and "по рейтингу, игроки без рейтинга — случайно" in shown
+    assert "Зерно жеребьёвки" in shown and "Только чётное число участников (без бая)" in shown
     page = site.client.get("/new").text
     assert 'name="schedule"' in page and 'name="initial_order"' in page
     rr = site.create(name="Circle", format="round-robin", list="A\nB\nC\nD\nE", schedule="circle")
     assert dict(site.service.overview(rr).settings["regulations"])["schedule"] == "circle"
+    shown = site.client.get(f"/t/{rr}/regulations", headers={"Accept-Language": "hy"}).text
+    assert "Ժամանակացույց" in shown and "շրջանի մեթոդ (1-ը տեղում, մնացածը պտտվում են)" in shown
     site.service.draw_lots(rr, LotsMethod.RATING)
     assert "Start: make the schedule (circle method)" in site.client.get(f"/t/{rr}/manage").text
     site.post(f"/t/{rr}/manage/start")

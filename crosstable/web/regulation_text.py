@@ -48,6 +48,10 @@ _LABELS = {
     "forfeits_in_tiebreaks": N_("Forfeits in tie-breaks"),
     "ties": N_("Players equal after the tie-breaks"),
     "ties_lots_seed": N_("Seed of the lots for ties"),
+    "schedule": N_("Schedule"),
+    "initial_order": N_("Initial order"),
+    "order_seed": N_("Seed of the lot"),
+    "even_field": N_("An even field only (no bye)"),
 }
 #: the details that only link an event's tournaments (see the module's docstring)
 _LINKS = frozenset({"stage_event", "stage", "stage_seeds"})
@@ -65,6 +69,11 @@ _WORDS = {
     # venue_kind: online counts for eligibility, over the board makes masters
     "online": N_("online"),
     "otb": N_("over the board (the players meet at the venue)"),
+    # a round robin's table, a Swiss's initial order
+    "berger": N_("FIDE Berger tables"),
+    "circle": N_("circle method (1 fixed, the rest rotate)"),
+    "rating": N_("by rating (FIDE)"),
+    "portal": N_("by rating, unrated players at random"),
 }
 
 
@@ -291,6 +300,7 @@ _READERS: dict[str, Callable[[Any], str]] = {
     "tie_rule": tie_rule_text,
     "round_formats": round_formats_text,
     "third_place": yes_no,
+    "even_field": yes_no,
     "knockout_match_format": match_format_text,
     "knockout_tie_rule": tie_rule_text,
     "knockout_third_place": yes_no,
