@@ -30,7 +30,7 @@ from crosstable.core.model import (
     Tournament,
 )
 from crosstable.core.pairing_systems import fixed_pairing, match_boards
-from crosstable.core.schedule import berger_schedule
+from crosstable.core.schedule import berger_schedule, circle_schedule
 from crosstable.core.standings import compute_standings
 
 RESULTS = (GameResult.WHITE_WINS(), GameResult.DRAW(), GameResult.BLACK_WINS())
@@ -136,6 +136,8 @@ def test_a_player_section_ranks_as_the_tournament_does(count: int, results: list
     assert section.competitors == players_as_competitors(players)
     assert section.standings("DE,SB,BH").rows == compute_standings(t, "DE,SB,BH").rows
     assert section.schedule() == berger_schedule(count)
+    circle = section.schedule(details={"schedule": "circle"}, cycles=2)
+    assert circle == circle_schedule(count, 2, swap_last_rounds=True)
 
 
 def test_match_result_from_its_boards() -> None:

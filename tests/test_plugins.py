@@ -5,7 +5,7 @@ system) through the service: create, pair, record, standings, finish."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from fractions import Fraction
 
 import pytest
@@ -54,7 +54,12 @@ class Halves:
         self.system = system
 
     def schedule(
-        self, competitors: Sequence[Competitor], *, cycles: int = 1, swap_last_rounds: bool = True
+        self,
+        competitors: Sequence[Competitor],
+        *,
+        cycles: int = 1,
+        swap_last_rounds: bool = True,
+        details: Mapping[str, object] | None = None,
     ) -> Schedule:
         half = len(competitors) // 2
         first = [(c.start, c.start + half) for c in competitors[:half]]

@@ -24,7 +24,7 @@ step (groups, final, super-final).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -58,13 +58,23 @@ class Section:
         :func:`~crosstable.core.standings.compute_standings` takes them)."""
         return compute_standings(self.table(), tiebreaks, **options)
 
-    def schedule(self, *, cycles: int | None = None, swap_last_rounds: bool = True) -> Schedule:
-        """The whole schedule of a system paired before round 1, by starting number."""
+    def schedule(
+        self,
+        *,
+        cycles: int | None = None,
+        swap_last_rounds: bool | None = None,
+        details: Mapping[str, object] | None = None,
+    ) -> Schedule:
+        """The whole schedule of a system paired before round 1, by starting number
+        (``details``: the regulations' details, e.g. a round robin's table)."""
         settings = self.games.settings
         return fixed_pairing(settings.system).schedule(
             self.competitors,
             cycles=settings.cycles if cycles is None else cycles,
-            swap_last_rounds=swap_last_rounds,
+            swap_last_rounds=(
+                settings.swap_last_rounds if swap_last_rounds is None else swap_last_rounds
+            ),
+            details=details,
         )
 
 

@@ -24,13 +24,14 @@ is one class with ``system`` and ``schedule``, registered with :func:`register_p
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Protocol
 
 from crosstable.core.competitor import Competitor
 from crosstable.core.errors import RuleError
 from crosstable.core.model import System
-from crosstable.core.schedule import Schedule, ScheduledRound, berger_schedule
+from crosstable.core.schedule import Schedule, ScheduledRound
+from crosstable.core.schedule.kinds import round_robin_table, schedule_kind
 from crosstable.core.schedule.scheveningen import scheveningen
 
 
@@ -40,9 +41,15 @@ class FixedPairing(Protocol):
     system: System
 
     def schedule(
-        self, competitors: Sequence[Competitor], *, cycles: int = 1, swap_last_rounds: bool = True
+        self,
+        competitors: Sequence[Competitor],
+        *,
+        cycles: int = 1,
+        swap_last_rounds: bool = True,
+        details: Mapping[str, object] | None = None,
     ) -> Schedule:
-        """Every round, by the starting numbers of who sits at each board."""
+        """Every round, by the starting numbers of who sits at each board (``details``:
+        the regulations' details, for a system's own settings)."""
         ...
 
 
@@ -77,14 +84,22 @@ def numbered(competitors: Sequence[Competitor]) -> int:
 
 
 class RoundRobinPairing:
-    """FIDE Berger tables over the competitors, single or in cycles."""
+    """FIDE Berger tables over the competitors (or the circle method, when the
+    regulations' ``schedule`` says so), single or in cycles."""
 
     system = System.ROUND_ROBIN
 
     def schedule(
-        self, competitors: Sequence[Competitor], *, cycles: int = 1, swap_last_rounds: bool = True
+        self,
+        competitors: Sequence[Competitor],
+        *,
+        cycles: int = 1,
+        swap_last_rounds: bool = True,
+        details: Mapping[str, object] | None = None,
     ) -> Schedule:
-        return berger_schedule(numbered(competitors), cycles, swap_last_rounds=swap_last_rounds)
+        kind = schedule_kind(details)
+        players = numbered(competitors)
+        return round_robin_table(kind, players, cycles, swap_last_rounds=swap_last_rounds)
 
 
 class ScheveningenPairing:
@@ -94,7 +109,12 @@ class ScheveningenPairing:
     system = System.SCHEVENINGEN
 
     def schedule(
-        self, competitors: Sequence[Competitor], *, cycles: int = 1, swap_last_rounds: bool = True
+        self,
+        competitors: Sequence[Competitor],
+        *,
+        cycles: int = 1,
+        swap_last_rounds: bool = True,
+        details: Mapping[str, object] | None = None,
     ) -> Schedule:
         numbered(competitors)
         if len(competitors) != 2:

@@ -43,7 +43,10 @@ class FixedScheduleRules(RoundRobinRules):
         row = tx.tournament
         competitors = players_as_competitors(loaded.tournament().players)
         schedule = fixed_pairing(self.system).schedule(
-            competitors, cycles=row.cycles, swap_last_rounds=row.swap_last_rounds
+            competitors,
+            cycles=row.cycles,
+            swap_last_rounds=row.swap_last_rounds,
+            details=row.regulations,
         )
         number_of = {loaded.start_of(entry.number): entry.number for entry in loaded.entries}
         insert_schedule(tx, schedule, number_of)

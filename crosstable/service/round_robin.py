@@ -12,11 +12,12 @@ import random as _random
 from collections.abc import Mapping
 from typing import Any
 
+from crosstable.core.competitor import players_as_competitors
 from crosstable.core.errors import RuleError
 from crosstable.core.model import Reason, System
+from crosstable.core.pairing_systems import fixed_pairing
 from crosstable.core.schedule.kinds import (
     ScheduleKind,
-    round_robin_table,
     schedule_comment,
     schedule_kind,
 )
@@ -161,11 +162,11 @@ class RoundRobinRules:
 
     def start(self, tx: Tx, loaded: Loaded, random: _random.Random | None = None) -> Done:
         row = tx.tournament
-        schedule = round_robin_table(
-            schedule_kind(row.regulations),
-            len(loaded.entries),
-            row.cycles,
+        schedule = fixed_pairing(self.system).schedule(
+            players_as_competitors(loaded.tournament().players),
+            cycles=row.cycles,
             swap_last_rounds=row.swap_last_rounds,
+            details=row.regulations,
         )
         number_of = {loaded.start_of(entry.number): entry.number for entry in loaded.entries}
         insert_schedule(tx, schedule, number_of)
