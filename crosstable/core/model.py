@@ -254,6 +254,9 @@ class Player:
     birth_date: str = ""  # as written (YYYY/MM/DD, or just the year)
     sex: str = ""  # "m", "w" or ""
     national_ratings: tuple[tuple[str, int], ...] = ()
+    # events longer than 30 days: later ratings, each (first round it covers, rating),
+    # rounds ascending; ``rating`` covers the rounds before the first of them
+    round_ratings: tuple[tuple[int, int], ...] = ()
 
     def __post_init__(self) -> None:
         if self.start < 1:
@@ -262,6 +265,22 @@ class Player:
             raise RuleError(
                 "player {start}: rating {rating} is negative", start=self.start, rating=self.rating
             )
+        rounds = [r for r, _ in self.round_ratings]
+        if rounds != sorted(set(rounds)) or any(r < 2 or v < 0 for r, v in self.round_ratings):
+            raise RuleError(
+                "player {start}: ratings by round must start from round 2 or later, "
+                "each round once, in order, none negative",
+                start=self.start,
+            )
+
+    def rating_in(self, round_number: int) -> int | None:
+        """The rating that covers ``round_number`` (the first one without later ones)."""
+        rating = self.rating
+        for first, value in self.round_ratings:
+            if first > round_number:
+                break
+            rating = value
+        return rating
 
 
 @dataclass(frozen=True, slots=True)
@@ -450,6 +469,11 @@ class Settings:
     # the regulations ask for lots (drawn once, at the finish: service/lots.py); None:
     # such ties share a place
     lots_seed: int | None = None
+    # the event lasts more than 30 days (ratings may change during it)
+    long_event: bool = False
+    # in such an event, rating-based tie-breaks read each opponent's rating of the round
+    # the game was played; False: every player's first rating (the default)
+    ratings_per_round: bool = False
 
     def __post_init__(self) -> None:
         if self.cycles < 1:

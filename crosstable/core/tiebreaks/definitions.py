@@ -373,7 +373,8 @@ def _unrated_present(f: Field, spec: TieBreakSpec) -> bool:
 
 
 def _opponents(f: Field, spec: TieBreakSpec, p: int) -> list[tuple[int, int]]:
-    """(rating, result 2/1/0) of each rated opponent played over the board, the spec's
+    """(rating, result 2/1/0) of each rated opponent played over the board (their rating
+    of the game's round when the event counts ratings per round), the spec's
     lowest and then highest ratings cut (14.1.2 b). Forfeits never count (10.1;
     15.2 of 2026 says so for round robins)."""
     ratings = _ratings(f, spec)
@@ -381,6 +382,9 @@ def _opponents(f: Field, spec: TieBreakSpec, p: int) -> list[tuple[int, int]]:
     for r in range(f.rounds):
         if f.kind[p][r] == GAME:
             rating = ratings[f.opp[p][r]]
+            if f.round_rating is not None:  # an event over 30 days: the round's rating
+                rating = f.round_rating[f.opp[p][r]][r]
+                rating = spec.unrated_rating if rating is None else rating
             if rating is not None:
                 games.append((rating, f.res[p][r]))
     games.sort(key=lambda g: g[0])

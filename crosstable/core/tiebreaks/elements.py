@@ -301,4 +301,5 @@ def fore_field(f: Field) -> Field:
         round_numbers=f.round_numbers,
         outcome_points=f.outcome_points,
         round_robin=f.round_robin,
+        round_rating=f.round_rating,
     )

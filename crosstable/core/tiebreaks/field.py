@@ -117,6 +117,9 @@ class Field:
     #: round index → its byes: (player, kind and points once the round has begun, kind
     #: before: a round robin's free round stays one, other byes are not played yet)
     round_byes: dict[int, list[tuple[int, int, int, int]]] = field(default_factory=dict)
+    #: events longer than 30 days, ratings per round chosen: each player's rating in each
+    #: round index (None: every rating-based tie-break reads ``rating``, the first one)
+    round_rating: list[list[int | None]] | None = None
     _adjusted: list[int] | None = None
 
     def __post_init__(self) -> None:
@@ -361,6 +364,12 @@ def compile_field(
                 k, v = held, 0  # the round has not begun: its bye is not scored yet
             kind[p][r], pts[p][r] = k, v
     ratings = [p.rating if p.rating else None for p in tournament.players]
+    round_rating = None
+    if settings.long_event and settings.ratings_per_round:
+        round_rating = [
+            [p.rating_in(rnd.number) or None for rnd in tournament.rounds]
+            for p in tournament.players
+        ]
     return Field(
         n=n,
         rounds=rounds,
@@ -381,4 +390,5 @@ def compile_field(
         outcome_points=outcome_points,
         round_robin=predetermined,
         round_byes=round_byes,
+        round_rating=round_rating,
     )

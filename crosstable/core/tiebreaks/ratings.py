@@ -50,6 +50,20 @@ def ratings_of(f: Field, spec: TieBreakSpec) -> list[int | None]:
     return [r if r is not None else fill for r in f.rating]
 
 
+def rating_in_round(f: Field, spec: TieBreakSpec, q: int, r: int) -> int | None:
+    """Player ``q``'s rating as a rating-based tie-break reads it for round index ``r``:
+    the rating of that round when the event counts ratings per round, else the first."""
+    rating = f.rating[q] if f.round_rating is None else f.round_rating[q][r]
+    return rating if rating is not None else spec.unrated_rating
+
+
+def ratings_note(f: Field) -> str:
+    """What the explanations say about the ratings read (nothing for the first ones)."""
+    if f.round_rating is None:
+        return ""
+    return Message("each opponent's rating is the one of the round the game was played")
+
+
 def opponents_played(
     f: Field, spec: TieBreakSpec, p: int, ratings: list[int | None] | None = None
 ) -> list[tuple[int, int, int]]:
@@ -60,9 +74,11 @@ def opponents_played(
     games = []
     opps = f.opp[p]
     res = f.res[p]
+    per_round = f.round_rating
     for r, k in enumerate(f.kind[p]):
         if k == GAME:
-            rating = ratings[opps[r]]
+            o = opps[r]
+            rating = ratings[o] if per_round is None else rating_in_round(f, spec, o, r)
             if rating is not None:
                 games.append((r, rating, res[r]))
     low = min(spec.cut_low, f.rounds)
@@ -135,7 +151,7 @@ class _RatingBased(TieBreak):
             if f.kind[p][r] != GAME:
                 continue
             o = f.opp[p][r]
-            rating = ratings[o]
+            rating = ratings[o] if f.round_rating is None else rating_in_round(f, spec, o, r)
             text = _game_text(f.res[p][r], o + 1, rating)
             if r not in kept:
                 text = Message("{element} — cut", element=text)
@@ -148,7 +164,9 @@ class _RatingBased(TieBreak):
             show(value),
             tuple(items),
             self.formula(f, spec, p),
-            self.article,
+            Message.joined("; ", [self.article, note])
+            if (note := ratings_note(f))
+            else self.article,
         )
 
     def formula(self, f: Field, spec: TieBreakSpec, p: int) -> str:
@@ -176,7 +194,7 @@ class AverageRatingOfOpponents(_RatingBased):
         return average_rating(games)
 
     def values(self, f: Field, spec: TieBreakSpec) -> list[Value | None]:
-        if spec.modified:
+        if spec.modified or f.round_rating is not None:
             return super().values(f, spec)
         ratings = ratings_of(f, spec)
         out: list[Value | None] = []
