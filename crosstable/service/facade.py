@@ -34,6 +34,7 @@ from crosstable.service.frame import ChangeFrame
 from crosstable.service.history import History
 from crosstable.service.knockout import KnockoutPlay
 from crosstable.service.live import LiveTables
+from crosstable.service.long_events import LongEvents
 from crosstable.service.pgn import PgnPlay
 from crosstable.service.play import Play
 from crosstable.service.queries import Queries
@@ -137,6 +138,8 @@ class Service:
     tournaments = forward("queries", Queries.tournaments)
     # checkin.py: the hall's check-in before a round, byes for the absent
     absent_byes = forward("checkin", CheckIn.absent_byes)
+    # long_events.py: later ratings of an event over 30 days
+    set_round_rating = forward("long_events", LongEvents.set_round_rating)
     cancel_check_in = forward("checkin", CheckIn.cancel_check_in)
     check_in = forward("checkin", CheckIn.check_in)
     checkin_view = forward("checkin", CheckIn.checkin_view)
@@ -195,6 +198,7 @@ class Service:
         self.event_log = History(frame)
         self.pgn = PgnPlay(frame)
         self.checkin = CheckIn(frame)
+        self.long_events = LongEvents(frame)
         self.fide = FideMode(frame)
         self.series = SeriesPlay(frame, self)
 

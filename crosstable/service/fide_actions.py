@@ -20,6 +20,7 @@ from crosstable.core.errors import RuleError
 from crosstable.core.model import Settings, System
 from crosstable.core.text import Message
 from crosstable.service.fide_mode import current_round
+from crosstable.service.long_events import long_event_warning
 from crosstable.service.swiss.settings import swiss_settings
 from crosstable.service.tiebreak_order import tiebreak_warnings
 from crosstable.service.unit import Tx
@@ -85,6 +86,9 @@ def regulation_warnings(
     found = tiebreak_warnings(tx, settings, new, changing, started)
     if started and "rounds" in changing and rounds_open(tx, "rounds"):
         found.append(rounds_warning(tx, settings.rounds, new.rounds))
+    advice = long_event_warning(settings, new, current_round(tx.session, tx.tournament))
+    if advice is not None:  # an event over 30 days: ratings change during it
+        found.append(advice)
     return found
 
 

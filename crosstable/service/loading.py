@@ -30,6 +30,7 @@ from crosstable.core.model import (
 )
 from crosstable.core.scoring import PointSystem
 from crosstable.service.live import GameState, LiveSource
+from crosstable.service.long_event_settings import long_event, ratings_per_round, stored_ratings
 from crosstable.service.lots import ties_lots_seed
 from crosstable.store.models import ByeRow, EntryRow, GameRow, RoundRow, TournamentRow
 
@@ -103,6 +104,8 @@ def settings_of(row: TournamentRow) -> Settings:
         time_control=row.time_control,
         forfeits_in_tiebreaks=forfeits_in_tiebreaks(row.regulations),
         lots_seed=ties_lots_seed(row.regulations),  # drawn at the finish
+        long_event=long_event(row.regulations),
+        ratings_per_round=ratings_per_round(row.regulations),
     )
 
 
@@ -193,7 +196,8 @@ class Loaded:
         if not self.drawn:
             return Tournament(settings=settings, name=row.name)
         ordered = sorted(self.entries, key=lambda e: e.start or 0)
-        players = tuple(player_of(entry) for entry in ordered)
+        later = stored_ratings(row.regulations)  # an event over 30 days
+        players = tuple(player_of(entry, later.get(entry.number, ())) for entry in ordered)
         games: dict[int, list[Game]] = defaultdict(list)
         for game in self.games:
             games[game.round].append(
@@ -238,7 +242,7 @@ class Loaded:
         )
 
 
-def player_of(entry: EntryRow) -> Player:
+def player_of(entry: EntryRow, round_ratings: tuple[tuple[int, int], ...] = ()) -> Player:
     return Player(
         start=entry.start or 1,
         name=entry.name,
@@ -248,6 +252,7 @@ def player_of(entry: EntryRow) -> Player:
         fide_id=entry.fide_id,
         birth_date=entry.birth_date,
         sex=entry.sex,
+        round_ratings=round_ratings,
     )
 
 
@@ -301,8 +306,19 @@ def _load(
     if not entries or any(e.start is None for e in entries):
         return None
     start_of = {e.number: e.start for e in entries}
+    later = stored_ratings(row.regulations)  # an event over 30 days
     players = tuple(
-        Player(e.start, e.name, e.rating, e.title, e.federation, e.fide_id, e.birth_date, e.sex)
+        Player(
+            e.start,
+            e.name,
+            e.rating,
+            e.title,
+            e.federation,
+            e.fide_id,
+            e.birth_date,
+            e.sex,
+            round_ratings=later.get(e.number, ()),
+        )
         for e in sorted(entries, key=lambda e: e.start)
     )
     games: dict[int, list[Game]] = defaultdict(list)
@@ -378,6 +394,8 @@ def _settings_cached(row: TournamentRow) -> Settings:
             row.time_control,
             forfeits_in_tiebreaks(row.regulations),  # a regulations detail
             ties_lots_seed(row.regulations),
+            long_event(row.regulations),
+            ratings_per_round(row.regulations),
         )
     )
     settings = _SETTINGS.get(key)

@@ -40,6 +40,7 @@ from crosstable.service.loading import (
     settings_columns,
     settings_of,
 )
+from crosstable.service.long_event_settings import check_long_event_settings
 from crosstable.service.lots import draw_order
 from crosstable.service.players import CLUB_LENGTH as CLUB_LENGTH
 from crosstable.service.players import PlayerInfo as PlayerInfo
@@ -120,6 +121,7 @@ class Registration:
         check_finish_setting(regulations.details)
         check_venue_kind(regulations.details)  # online or otb
         check_forfeit_setting(regulations.details)
+        check_long_event_settings(regulations.details)  # over 30 days, ratings by round
         check_fide_setting(regulations.details)
         check_start_settings(settings.system, regulations.details)  # start time, capacity
         check_schedule_setting(settings.system, regulations.details)  # a table, an order
@@ -259,6 +261,7 @@ class Registration:
                 check_finish_setting(values["details"])
                 check_venue_kind(values["details"])
                 check_forfeit_setting(values["details"])
+                check_long_event_settings(values["details"])
                 check_start_settings(new.system, values["details"])
                 check_schedule_setting(new.system, values["details"], row.regulations, row.status)
                 updates["regulations"] = {str(k): str(v) for k, v in values["details"].items()}
