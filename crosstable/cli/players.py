@@ -1,4 +1,5 @@
-"""Players from the terminal: ``crosstable player add``, ``list``, ``edit`` and ``remove``.
+"""Players from the terminal: ``crosstable player add``, ``list``, ``edit``, ``rating`` (an
+event longer than 30 days: a later rating from a round on) and ``remove``.
 
 Players are named by their registration number (``player list`` shows it next to
 the starting number), the number ``player remove`` and the JSON API use too: it
@@ -138,6 +139,41 @@ def _rating(text: str) -> int | None:
         return int(cleaned)
     except ValueError:
         raise RuleError(f"--rating {text!r}: a whole number, or 'unrated'") from None
+
+
+@player_app.command("rating")
+def player_rating(
+    number: Annotated[int, typer.Argument(help="Registration number (see `player list`).")],
+    rating: Annotated[
+        str | None, typer.Argument(help="The rating from that round on ('none' removes it).")
+    ] = None,
+    from_round: Annotated[
+        int | None, typer.Option("--from-round", help="The first round the rating covers.")
+    ] = None,
+    tournament: TournamentOption = None,
+    db: DbOption = None,
+) -> None:
+    """An event longer than 30 days: a player's later rating, from a round on.
+
+    Without a rating, the player's ratings by round are listed.
+    """
+    with open_service(db) as service:
+        tid = current_tournament(service, tournament)
+        header(service, tid)
+        if rating is None:
+            player = next((p for p in service.overview(tid).players if p.number == number), None)
+            if player is None:
+                raise RuleError(f"there is no player {number}")
+            later = service.round_ratings(tid).get(number, ())
+            typer.echo(f"{number} {player.name}: {player.rating or 'unrated'} from round 1")
+            for first, value in later:
+                typer.echo(f"{number} {player.name}: {value} from round {first}")
+            return
+        if from_round is None:
+            raise RuleError("player rating: give --from-round, the first round it covers")
+        value = _rating(rating)
+        change = service.set_round_rating(tid, number, from_round, value, actor=actor())
+        said(change.summary, change.replayed)
 
 
 @player_app.command("remove")

@@ -152,6 +152,20 @@ def new(
             "its winner is a master)."
         ),
     ] = "online",
+    long_event: Annotated[
+        str,
+        typer.Option(
+            help="yes: the event lasts more than 30 days (players may get later ratings "
+            "by round: `player rating`)."
+        ),
+    ] = "no",
+    tiebreak_ratings: Annotated[
+        str,
+        typer.Option(
+            help="An event over 30 days: rating-based tie-breaks read each player's first "
+            "rating (first) or the rating of each game's round (per-round)."
+        ),
+    ] = "first",
     db: DbOption = None,
 ) -> None:
     """Create a tournament from its regulations; it becomes the current one."""
@@ -190,6 +204,8 @@ def new(
         ("ties", ties, "shared"),
         ("forfeits_in_tiebreaks", forfeits_in_tiebreaks, "yes"),
         ("venue_kind", venue_kind, "online"),
+        ("long_event", long_event, "no"),
+        ("tiebreak_ratings", tiebreak_ratings.replace("-", " "), "first"),
     ):
         if value.strip().lower() != default:  # (each checked by the service, naming it)
             details[key] = value.strip().lower()

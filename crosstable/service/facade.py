@@ -140,6 +140,7 @@ class Service:
     absent_byes = forward("checkin", CheckIn.absent_byes)
     # long_events.py: later ratings of an event over 30 days
     set_round_rating = forward("long_events", LongEvents.set_round_rating)
+    round_ratings = forward("long_events", LongEvents.round_ratings)
     cancel_check_in = forward("checkin", CheckIn.cancel_check_in)
     check_in = forward("checkin", CheckIn.check_in)
     checkin_view = forward("checkin", CheckIn.checkin_view)

@@ -7,6 +7,7 @@ from crosstable.core.errors import RuleError
 from crosstable.core.model import Settings
 from crosstable.core.text import Message
 from crosstable.core.tiebreaks.spec import parse_code
+from crosstable.service.errors import NotFoundError
 from crosstable.service.frame import Change, ChangeFrame, Done
 from crosstable.service.long_event_settings import (
     RATINGS_BY_ROUND,
@@ -17,7 +18,7 @@ from crosstable.service.long_event_settings import (
 from crosstable.service.players import checked_rating
 from crosstable.service.unit import Tx
 from crosstable.service.warning_levels import FideWarning, Level
-from crosstable.store.models import EntryRow
+from crosstable.store.models import EntryRow, TournamentRow
 
 #: the tie-breaks that read ratings (C.07 art. 10)
 RATING_BASED = frozenset({"ARO", "ARO_RATED", "TPR", "PTP", "APRO", "APPO", "RTNG"})
@@ -64,6 +65,16 @@ class LongEvents:
 
     def __init__(self, frame: ChangeFrame) -> None:
         self.frame = frame
+
+    def round_ratings(self, tournament_id: int) -> dict[int, tuple[tuple[int, int], ...]]:
+        """Every player's later ratings by registration number (none unless flagged)."""
+        with self.frame.store.reading() as session:
+            row = session.get(TournamentRow, tournament_id)
+            if row is None:
+                raise NotFoundError(
+                    "there is no tournament {tournament} in this database", tournament=tournament_id
+                )
+            return stored_ratings(row.regulations)
 
     def set_round_rating(
         self,
