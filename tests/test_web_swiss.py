@@ -259,8 +259,11 @@ def test_swiss_round_is_proposed_then_published(site: Site) -> None:
     again = site.post(f"/t/{tid}/pairing/publish", **_publish_form(page))  # a second tap
     assert again.url.path == f"/t/{tid}/rounds/1"
     assert len(site.service.overview(tid).games) == 4  # published once
-    waiting = site.client.get(f"/t/{tid}/pairing").text
-    assert "enter the results of boards" in _text(waiting)
+    waiting = site.client.get(f"/t/{tid}/pairing").text  # results missing: adjourned if
+    asked = site.post(f"/t/{tid}/pairing/publish", **_publish_form(waiting))  # published now
+    assert asked.status_code == 409 and "Confirmation needed (level 2)" in asked.text
+    assert "recorded as adjourned" in asked.text and ">Acknowledge<" in asked.text
+    assert len(site.service.overview(tid).games) == 4  # nothing changed
     _results(site, tid, 1)
     assert "Pair round 2" in site.client.get(f"/t/{tid}/rounds/1").text
     table = site.client.get(f"/t/{tid}").text

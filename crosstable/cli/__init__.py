@@ -114,7 +114,7 @@ def counted(count: int, singular: str, plural: str | None = None) -> str:
 #: result notations that begin with a dash (the rest never look like an option)
 DASHED_RESULTS = frozenset({"-+", "--", "-/+", "-:+"})
 #: ``crosstable result``'s options that take a value
-_RESULT_VALUE_OPTIONS = frozenset({"--key", "--tournament", "-t", "--db"})
+_RESULT_VALUE_OPTIONS = frozenset({"--key", "--tournament", "-t", "--db", "--confirm"})
 
 
 def result_arguments(argv: list[str]) -> list[str]:

@@ -71,11 +71,13 @@ def pair_round(
         str | None, typer.Option(help="Idempotency key: the same request twice counts once.")
     ] = None,
     output: Annotated[str, typer.Option("--format", help="table or json.")] = "table",
+    confirm: ConfirmOption = None,
     tournament: TournamentOption = None,
     db: DbOption = None,
 ) -> None:
     """Pair the next round: a Swiss's proposal (publish it with --publish), or the
-    next games of a knockout."""
+    next games of a knockout. Games without a result are recorded as adjourned when the
+    round is published (a level-2 warning: run again with --confirm TOKEN)."""
     if output not in ("table", "json"):
         raise RuleError(f"--format {output!r}: use table or json")
     changes = list(board or [])
@@ -106,13 +108,16 @@ def pair_round(
             service.review_pairing(tid, boards, pab, allow_rematch=allow_rematch) if manual else []
         )
         if publish:
-            change = service.publish_round(
-                tid,
-                boards if manual else None,
-                pab if manual else None,
-                allow_rematch=allow_rematch,
-                actor=actor(),
-                idempotency_key=key,
+            change = confirmed(  # games without a result: adjourned after a level-2 warning
+                lambda: service.publish_round(
+                    tid,
+                    boards if manual else None,
+                    pab if manual else None,
+                    allow_rematch=allow_rematch,
+                    actor=actor(),
+                    idempotency_key=key,
+                    confirm=confirm,
+                )
             )
             if output == "json":
                 typer.echo(json.dumps(change.data | {"seq": change.seq}))

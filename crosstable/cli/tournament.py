@@ -30,6 +30,7 @@ from crosstable.cli.context import (
     pairings,
     said,
 )
+from crosstable.cli.fide import ConfirmOption, confirmed
 from crosstable.core import battle as battle_rules
 from crosstable.core.duration import parse_time_control
 from crosstable.core.errors import RuleError
@@ -311,7 +312,9 @@ def result(
     board: Annotated[int, typer.Argument(metavar="BOARD", help="Board.")],
     value: Annotated[
         str,
-        typer.Argument(metavar="RESULT", help="1-0, ½-½ (1/2-1/2, 0.5-0.5, =), 0-1, +-, -+, --."),
+        typer.Argument(
+            metavar="RESULT", help="1-0, ½-½ (1/2-1/2, 0.5-0.5, =), 0-1, +-, -+, --; * adjourned."
+        ),
     ],
     correct: Annotated[
         bool, typer.Option("--correct", help="Replace a result already recorded.")
@@ -319,20 +322,30 @@ def result(
     key: Annotated[
         str | None, typer.Option(help="Idempotency key: the same report twice counts once.")
     ] = None,
+    confirm: ConfirmOption = None,
     tournament: TournamentOption = None,
     db: DbOption = None,
 ) -> None:
-    """Record the result of a game (with --correct: change a recorded one)."""
+    """Record the result of a game (with --correct: change a recorded one); * records
+    it as adjourned, and its real result later (decisive: confirm the warning)."""
     with open_service(db) as service:
         tid = current_tournament(service, tournament)
         header(service, tid)
-        if correct:
+        if confirm is not None and not correct:  # an adjourned game's decisive result
+            change = confirmed(
+                lambda: service.adjourned_result(
+                    tid, round_number, board, value, confirm=confirm, actor=actor()
+                )
+            )
+        elif correct:
             change = service.correct_result(
                 tid, round_number, board, value, actor=actor(), idempotency_key=key
             )
         else:
-            change = service.record_result(
-                tid, round_number, board, value, actor=actor(), idempotency_key=key
+            change = confirmed(
+                lambda: service.record_result(
+                    tid, round_number, board, value, actor=actor(), idempotency_key=key
+                )
             )
         said(change.summary, change.replayed)
 

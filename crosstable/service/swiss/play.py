@@ -10,7 +10,12 @@ from crosstable.core.pairing.dutch import (
     next_round,
 )
 from crosstable.core.text import Message
-from crosstable.service.adjournment_state import adjourn_missing, games_listed, with_acknowledged
+from crosstable.service.adjournment_state import (
+    adjourn_missing,
+    as_if_adjourned,
+    games_listed,
+    with_acknowledged,
+)
 from crosstable.service.errors import NotFoundError
 from crosstable.service.fide_actions import bye_warnings
 from crosstable.service.frame import Change, ChangeFrame, Done, Unchanged, replayed_change
@@ -38,9 +43,11 @@ class SwissPlay:
         self.frame = frame
 
     def propose_round(self, tournament_id: int) -> RoundProposal:
-        """The Dutch system's pairing of the next round (nothing is changed)."""
+        """The Dutch system's pairing of the next round (nothing is changed); games
+        without a result count as adjourned, as publishing it would record them."""
         with self.frame.store.reading() as session:
             loaded = Loaded(session, _tournament_row(session, tournament_id))
+            as_if_adjourned(loaded)  # (in memory: a read is never written)
             return plan_round(loaded).proposal()
 
     def review_pairing(
@@ -56,6 +63,7 @@ class SwissPlay:
         wanted = _boards(boards)
         with self.frame.store.reading() as session:
             loaded = Loaded(session, _tournament_row(session, tournament_id))
+            as_if_adjourned(loaded)  # (in memory: a read is never written)
             return review(plan_round(loaded), wanted, bye, allow_rematch)
 
     def publish_round(

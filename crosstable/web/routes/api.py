@@ -303,6 +303,12 @@ def record(
     site = site_of(request)
     require_role(site, caller, tid, RESULT_ENTRY)
     site.report_limit.check_caller(caller, "results")  # a game server: its own limit
+    if body.confirm:  # an adjourned game's decisive result, its warning confirmed
+        return change_out(
+            site.service.adjourned_result(
+                tid, rnd, board, body.result, confirm=body.confirm, actor=caller.actor
+            )
+        )
     change = site.service.record_result(
         tid,
         rnd,
@@ -542,6 +548,7 @@ def publish_pairing(tid: Num, body: PairingIn, request: Request, caller: ApiCall
         allow_rematch=body.allow_rematch,
         actor=caller.actor,
         idempotency_key=body.idempotency_key,
+        confirm=body.confirm,
     )
     data = change.data
     return PairingOut(

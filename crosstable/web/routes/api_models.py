@@ -15,7 +15,9 @@ from crosstable.web.routes.common import Body
 
 
 class ResultIn(Body):
-    result: str = Field(max_length=20, description="1-0, ½-½ (or 1/2-1/2, =), 0-1, +-, -+ or --")
+    result: str = Field(
+        max_length=20, description="1-0, ½-½ (or 1/2-1/2, =), 0-1, +-, -+ or --; * adjourned"
+    )
     idempotency_key: str | None = Field(None, max_length=200)
     expected_version: int | None = Field(None, ge=0, le=2_000_000_000)
 
@@ -30,6 +32,11 @@ class RecordIn(ResultIn):
         "forfeit: a player was absent), setup-timeout (battle chess: a player did not "
         "finish setting up in time; the result is the draw or the win it gives), "
         "adjudicated (decided by the arbiter); null: normal, or no-show for a forfeit",
+    )
+    confirm: str | None = Field(
+        None,
+        max_length=100,
+        description="an adjourned game's decisive result: the token of its warning (HTTP 409)",
     )
 
 
@@ -208,6 +215,11 @@ class PairingIn(Body):
     bye: int | None = Field(None, ge=1, le=100_000, description="the PAB (manual pairing)")
     allow_rematch: bool = False
     idempotency_key: str | None = Field(None, max_length=200)
+    confirm: str | None = Field(
+        None,
+        max_length=100,
+        description="games without a result are adjourned: the token of that warning (HTTP 409)",
+    )
 
 
 class ByeIn(Body):

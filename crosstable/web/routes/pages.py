@@ -16,7 +16,9 @@ from crosstable.core.text import Message
 from crosstable.service.eligibility import OTB_MINIMUM, rules_of, venue_kind
 from crosstable.service.rating_figures import rating_figures
 from crosstable.service.tiebreak_order import published_tiebreaks
+from crosstable.service.warning_levels import ConfirmationNeeded
 from crosstable.web import i18n, pairing_views, views
+from crosstable.web.confirmations import CONFIRM, confirmation_page
 from crosstable.web.messages import error_text, translate
 from crosstable.web.routes import actions, battle
 from crosstable.web.routes.common import (
@@ -227,7 +229,12 @@ def result_action(
         else:
             require_role(site, caller, tid, RESULT_ENTRY)
             site.report_limit.check(f"user:{caller.actor}", "results")
-            if action == "record":
+            token = text(form, CONFIRM) or None
+            if action == "record" and token:  # an adjourned game's decisive result, confirmed
+                site.service.adjourned_result(
+                    tid, rnd, board, result or "", confirm=token, actor=caller.actor
+                )
+            elif action == "record":
                 site.service.record_result(
                     tid, rnd, board, result or "", actor=caller.actor, idempotency_key=key
                 )
@@ -244,6 +251,12 @@ def result_action(
                 raise HTTPException(
                     status_code=422, detail=Message("unknown action {action}", action=repr(action))
                 )
+    except ConfirmationNeeded as asked:  # level 3: a page to confirm or cancel
+        cancel = f"/t/{tid}/rounds/{rnd}"
+        page = confirmation_page(site, request, form, asked, cancel=cancel, tid=tid)
+        if request.headers.get("hx-request"):  # the whole page, not the board's cell
+            page.headers.update({"HX-Retarget": "body", "HX-Reswap": "innerHTML"})
+        return page
     except CrosstableError as problem:
         error = error_text(problem)
     if not request.headers.get("hx-request"):

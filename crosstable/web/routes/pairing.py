@@ -22,8 +22,9 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from crosstable.core.errors import CrosstableError, RuleError
+from crosstable.service.warning_levels import ConfirmationNeeded
 from crosstable.web import pairing_views
-from crosstable.web.confirmations import confirming
+from crosstable.web.confirmations import CONFIRM, confirmation_page, confirming
 from crosstable.web.i18n import gettext as _
 from crosstable.web.messages import error_text, translate
 from crosstable.web.routes import actions
@@ -183,14 +184,18 @@ def publish(tid: int, request: Request, form: CheckedForm) -> Response:
             next=paired + 1,
         )
     boards = _board_list(form)
-    change = site.service.publish_round(
-        tid,
-        boards,
-        integer(form, "bye"),
-        allow_rematch=text(form, "allow_rematch") == "on",
-        actor=caller.actor,
-        idempotency_key=key,
-    )
+    try:
+        change = site.service.publish_round(
+            tid,
+            boards,
+            integer(form, "bye"),
+            allow_rematch=text(form, "allow_rematch") == "on",
+            actor=caller.actor,
+            idempotency_key=key,
+            confirm=text(form, CONFIRM) or None,
+        )
+    except ConfirmationNeeded as asked:  # games without a result: adjourned (level 2)
+        return confirmation_page(site, request, form, asked, cancel=f"/t/{tid}/pairing", **context)
     rnd = int(change.data.get("round", number or 1))
     if change.data.get("manual"):
         warnings = "; ".join(translate(w) for w in change.data.get("warnings", []))
