@@ -86,14 +86,42 @@ def web_server(db: Path, secret: str = "test-secret") -> Iterator[str]:
         process.wait(15)
 
 
+#: the running Playwright and Chromium of this process (``chromium`` starts them,
+#: ``close_chromium`` stops them at the end of each test module: tests/conftest.py)
+RUNNING: dict[str, Any] = {}
+
+
 @contextmanager
 def chromium() -> Iterator[Any]:
-    """Debian's Chromium, headless, through Playwright."""
-    from playwright.sync_api import sync_playwright
+    """Debian's Chromium, headless, through Playwright: one browser for a test module's
+    tests (starting it costs more than most page tests), each test's pages in contexts
+    of its own, which are closed when it ends (a context shares no cookies, storage or
+    cache with another)."""
+    browser = RUNNING.get("browser")
+    if browser is None or not browser.is_connected():
+        close_chromium()
+        from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            yield browser
-        finally:
+        manager = sync_playwright()
+        RUNNING["manager"] = manager
+        RUNNING["browser"] = browser = manager.start().chromium.launch(
+            executable_path=CHROMIUM, args=ARGS
+        )
+    before = list(browser.contexts)
+    try:
+        yield browser
+    finally:
+        for context in browser.contexts:
+            if context not in before:
+                context.close()
+
+
+def close_chromium() -> None:
+    """Stops this process's Chromium and Playwright, if they run."""
+    browser, manager = RUNNING.pop("browser", None), RUNNING.pop("manager", None)
+    try:
+        if browser is not None and browser.is_connected():
             browser.close()
+    finally:
+        if manager is not None:
+            manager.__exit__(None, None, None)

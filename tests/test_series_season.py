@@ -35,7 +35,7 @@ pytest.importorskip("aiosmtpd")
 from aiosmtpd.controller import Controller
 from fastapi.testclient import TestClient
 from sqlalchemy import select
-from test_service_support import PG_URL, pg_schema_url
+from test_service_support import PG_URL, migrated, pg_schema_url
 
 from crosstable.service import FixedClock, Service
 from crosstable.service.accounts import Accounts
@@ -94,9 +94,10 @@ def mailbox() -> Iterator[tuple[Mailbox, int]]:
 
 @pytest.fixture(params=["sqlite", "postgresql", "postgresql, two processes"])
 def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[str, int]]:
-    """A fresh database URL and how many processes tick it at once (0: in-process)."""
+    """A fresh database at the newest schema (from the worker's template) and how many
+    processes tick it at once (0: in-process)."""
     if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path}/season.db", 0
+        yield migrated(f"sqlite:///{tmp_path}/season.db"), 0
         return
     if not PG_URL:
         pytest.skip("CROSSTABLE_TEST_PG_URL is not set (bash scripts/postgres.sh starts a server)")
@@ -106,7 +107,7 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[s
     with psycopg.connect(PG_URL, autocommit=True) as connection:
         connection.execute(f"CREATE SCHEMA {schema}")
     try:
-        yield pg_schema_url(PG_URL, schema), 2 if "two" in request.param else 0
+        yield migrated(pg_schema_url(PG_URL, schema)), 2 if "two" in request.param else 0
     finally:
         with psycopg.connect(PG_URL, autocommit=True) as connection:
             connection.execute(f"DROP SCHEMA {schema} CASCADE")
