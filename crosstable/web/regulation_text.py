@@ -17,6 +17,7 @@ from typing import Any
 
 from crosstable.core.errors import RuleError
 from crosstable.core.pairing.knockout import MatchFormat, TieRule, parse_round_formats
+from crosstable.service.long_event_settings import parse_ratings
 from crosstable.web.i18n import N_, gettext, knockout_round, ngettext
 
 _LABELS = {
@@ -52,6 +53,9 @@ _LABELS = {
     "initial_order": N_("Initial order"),
     "order_seed": N_("Seed of the lot"),
     "even_field": N_("An even field only (no bye)"),
+    "long_event": N_("The event lasts more than 30 days"),
+    "tiebreak_ratings": N_("Ratings in rating-based tie-breaks"),
+    "ratings_by_round": N_("Ratings by round"),
 }
 #: the details that only link an event's tournaments (see the module's docstring)
 _LINKS = frozenset({"stage_event", "stage", "stage_seeds"})
@@ -277,6 +281,34 @@ def ties_text(value: Any) -> str:
     return str(value)
 
 
+def tiebreak_ratings_text(value: Any) -> str:
+    """``first`` / ``per round``: the rating a rating-based tie-break reads."""
+    flag = str(value).strip().lower()
+    if flag == "first":
+        return gettext("each player's first rating")
+    if flag == "per round":
+        return gettext("the rating of each game's round")
+    return str(value)
+
+
+def ratings_by_round_text(value: Any) -> str:
+    """``2:3=1905;4:2=1512`` → "player 2: 1905 from round 3; player 4: 1512 from round 2"."""
+    try:
+        ratings = parse_ratings(str(value))
+    except RuleError:
+        return str(value)
+    return (
+        "; ".join(
+            gettext(
+                "player %(number)s: %(rating)s from round %(round)s", number=n, rating=r, round=f
+            )
+            for n, later in ratings.items()
+            for f, r in later
+        )
+        or "—"
+    )
+
+
 def yes_no(value: Any) -> str:
     flag = value if isinstance(value, bool) else str(value).strip().lower() in ("1", "true", "yes")
     return gettext("yes") if flag else gettext("no")
@@ -301,6 +333,9 @@ _READERS: dict[str, Callable[[Any], str]] = {
     "round_formats": round_formats_text,
     "third_place": yes_no,
     "even_field": yes_no,
+    "long_event": yes_no,
+    "tiebreak_ratings": tiebreak_ratings_text,
+    "ratings_by_round": ratings_by_round_text,
     "knockout_match_format": match_format_text,
     "knockout_tie_rule": tie_rule_text,
     "knockout_third_place": yes_no,

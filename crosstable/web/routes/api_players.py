@@ -48,3 +48,34 @@ def edit_player(
             value = ""  # null clears a text detail
         values[name] = value
     return change_out(site.service.edit_player(tid, number, actor=caller.actor, **values))
+
+
+class RoundRatingIn(BaseModel):
+    """A later rating of an event longer than 30 days."""
+
+    from_round: int = Field(..., ge=2, le=999, description="the first round it covers")
+    rating: int | None = Field(None, ge=0, le=4000, description="null: remove it")
+
+
+@router.post("/tournaments/{tid}/players/{number}/round-ratings")
+def set_round_rating(
+    tid: Num, number: Num, body: RoundRatingIn, request: Request, caller: ApiCaller
+) -> ChangeOut:
+    """An event longer than 30 days: the player's rating from a round on (null removes
+    it), kept in the history. A tournament not flagged so answers 422."""
+    site = site_of(request)
+    require_role(site, caller, tid, MANAGERS)
+    change = site.service.set_round_rating(
+        tid, number, body.from_round, body.rating, actor=caller.actor
+    )
+    return change_out(change)
+
+
+@router.get("/tournaments/{tid}/round-ratings")
+def round_ratings(tid: Num, request: Request, caller: ApiCaller) -> dict[str, Any]:
+    """Every player's later ratings: ``{"players": {"2": [[3, 1905]]}}`` (registration
+    number → [first round, rating], rounds ascending)."""
+    site = site_of(request)
+    require_role(site, caller, tid, MANAGERS)
+    later = site.service.round_ratings(tid)
+    return {"players": {str(n): [list(r) for r in v] for n, v in later.items()}}

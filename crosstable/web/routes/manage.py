@@ -62,6 +62,7 @@ def manage(tid: int, request: Request) -> Response:
         teams=pairing_views.teams(site.service, tid),
         planned=pairing_views.planned_rounds(site.service, tid),
         details=site.service.player_details(tid),
+        round_ratings=site.service.round_ratings(tid),
         **context,
     )
 
@@ -139,6 +140,19 @@ def edit_player(tid: int, number: int, request: Request, form: CheckedForm) -> R
     if "rating" in form:
         values["rating"] = integer(form, "rating")
     change = site.service.edit_player(tid, number, actor=caller.actor, **values)
+    return _done(request, tid, change.summary)
+
+
+@router.post("/t/{tid}/manage/players/{number}/round-rating")
+def round_rating(tid: int, number: int, request: Request, form: CheckedForm) -> Response:
+    """An event longer than 30 days: a player's rating from a round on (empty: removed)."""
+    site, caller = caller_of(request)
+    require_role(site, caller, tid, MANAGERS)
+    first = integer(form, "from_round")
+    if first is None:
+        raise RuleError("from round: give the first round the rating covers")
+    rating = integer(form, "rating")
+    change = site.service.set_round_rating(tid, number, first, rating, actor=caller.actor)
     return _done(request, tid, change.summary)
 
 
@@ -262,6 +276,8 @@ _FORM_DETAILS = {
     "forfeits_in_tiebreaks": "yes",
     "setup_minutes": "",
     "venue_kind": "online",
+    "long_event": "no",
+    "tiebreak_ratings": "first",
 }
 
 
