@@ -115,17 +115,9 @@ def above(needs: Mapping[int, int], pairs: Pairs, win: int, draw: int) -> bool:
     return below({}, inside, win, draw, needs)
 
 
-def least_first(
-    player: int,
-    base: Sequence[int],
-    pairs: Pairs,
-    win: int,
-    draw: int,
-    between: tuple[int, int] | None = None,
-) -> int | None:
+def least_first(player: int, base: Sequence[int], pairs: Pairs, win: int, draw: int) -> int | None:
     """The fewest extras ``player`` can make in a completion where nobody among the real
-    players ``0 … len(base) - 1`` ends above them, looked for ``between`` two bounds
-    (inclusive) when given (None: no such completion)."""
+    players ``0 … len(base) - 1`` ends above them (None: no such completion)."""
     rivals = _rivals(player, base, pairs, win)
     pairs = [(i, j, k) for i, j, k in pairs if i in rivals or j in rivals or player in (i, j)]
     programme = _Programme(pairs, win, draw)
@@ -133,8 +125,6 @@ def least_first(
     for other in sorted(rivals):
         row, theirs = programme.extras(other)
         programme.add(row - mine, -np.inf, base[player] + constant - base[other] - theirs)
-    if between is not None:
-        programme.add(mine, between[0] - constant, between[1] - constant)
     x = programme.solve(mine)
     return None if x is None else programme.value(x, player)
 
