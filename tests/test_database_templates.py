@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import test_service_support
 from sqlalchemy import text
 from test_service_support import migrated, new_database
 
@@ -75,3 +76,21 @@ def test_a_database_from_the_template_is_the_migrated_one(kind: str, tmp_path: P
             second.close()
     assert any(name.startswith("rows of alembic_version") for name in expected)
     assert got == expected
+
+
+def test_without_a_working_pg_dump_the_store_is_migrated(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A pg_dump that fails (say, older than the server) means no template: the test's
+    database is migrated as before, not left empty."""
+    monkeypatch.setattr(test_service_support.shutil, "which", lambda name: "/bin/false")
+    monkeypatch.setattr(test_service_support, "TEMPLATES", test_service_support.Templates())
+    with new_database("postgresql", tmp_path) as url:
+        store = open_store(migrated(url), migrate=False)
+        try:
+            with store.reading() as session:
+                version = session.execute(text("SELECT version_num FROM alembic_version"))
+                assert version.scalar()
+        finally:
+            store.close()
+    assert test_service_support.TEMPLATES.postgresql == ""

@@ -94,35 +94,41 @@ class Templates:
         path.write_bytes(self.sqlite)
 
     def postgresql_copy(self, schema: str) -> bool:
-        """Fill the empty ``schema`` from the template; False without ``pg_dump``."""
+        """Fill the empty ``schema`` from the template; False when there is none (no
+        ``pg_dump``, or one that cannot dump this server): the caller migrates instead."""
         import psycopg
 
         if self.postgresql is None:
-            dump = shutil.which("pg_dump")
-            if dump is None:
-                return False
-            template = "t_template_" + uuid.uuid4().hex[:16]
-            with psycopg.connect(PG_URL, autocommit=True) as connection:
-                connection.execute(f"CREATE SCHEMA {template}")
-            try:
-                open_store(pg_schema_url(PG_URL, template)).close()
-                command = [dump, "--schema", template, "--no-owner", "--no-privileges"]
-                text = subprocess.run(
-                    [*command, "--inserts", "--dbname", PG_URL],
-                    check=True,
-                    capture_output=True,
-                    text=True,
-                ).stdout
-            finally:
-                with psycopg.connect(PG_URL, autocommit=True) as connection:
-                    connection.execute(f"DROP SCHEMA {template} CASCADE")
-            # psql's meta-commands (\restrict) and the schema itself (the test made it) go
-            lines = [line for line in text.splitlines() if not line.startswith("\\")]
-            text = re.sub(rf"^CREATE SCHEMA {template};$", "", "\n".join(lines), flags=re.M)
-            self.postgresql = text.replace(template, "{schema}")
+            self.postgresql = self.dumped() or ""
+        if not self.postgresql:
+            return False
         with psycopg.connect(PG_URL) as connection:
             connection.execute(self.postgresql.replace("{schema}", schema).encode())
         return True
+
+    def dumped(self) -> str | None:
+        """A migrated schema as ``pg_dump`` writes it, its name written ``{schema}``."""
+        import psycopg
+
+        dump = shutil.which("pg_dump")
+        if dump is None:
+            return None
+        template = "t_template_" + uuid.uuid4().hex[:16]
+        with psycopg.connect(PG_URL, autocommit=True) as connection:
+            connection.execute(f"CREATE SCHEMA {template}")
+        try:
+            open_store(pg_schema_url(PG_URL, template)).close()
+            command = [dump, "--schema", template, "--no-owner", "--no-privileges", "--inserts"]
+            made = subprocess.run([*command, "--dbname", PG_URL], capture_output=True, text=True)
+        finally:
+            with psycopg.connect(PG_URL, autocommit=True) as connection:
+                connection.execute(f"DROP SCHEMA {template} CASCADE")
+        if made.returncode != 0:  # e.g. a pg_dump older than the server
+            return None
+        # psql's meta-commands (\restrict) and the schema itself (the test made it) go
+        lines = [line for line in made.stdout.splitlines() if not line.startswith("\\")]
+        text = re.sub(rf"^CREATE SCHEMA {template};$", "", "\n".join(lines), flags=re.M)
+        return text.replace(template, "{schema}")
 
 
 TEMPLATES = Templates()
