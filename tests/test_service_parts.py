@@ -33,6 +33,8 @@ from crosstable.store import open_store
 #: were when it was a stack of mixins: the facade shows exactly these
 METHODS = [
     "absent_byes",
+    "adjourn_game",
+    "adjourned_result",
     "accept_petition",
     "add_player",
     "award",

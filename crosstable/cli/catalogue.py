@@ -54,7 +54,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     (
         "result",
         "tournament",
-        "Record the result of a game (with --correct: change a recorded one).",
+        "Record the result of a game (with --correct: change a recorded one); * records it as adjourned, and its real result later (decisive: confirm the warning).",
     ),
     (
         "withdraw",
@@ -108,7 +108,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     (
         "pair-round",
         "rounds",
-        "Pair the next round: a Swiss's proposal (publish it with --publish), or the next games of a knockout.",
+        "Pair the next round: a Swiss's proposal (publish it with --publish), or the next games of a knockout. Games without a result are recorded as adjourned when the round is published (a level-2 warning: run again with --confirm TOKEN).",
     ),
     (
         "bye",
