@@ -9,6 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from crosstable.core.errors import RuleError
+from crosstable.core.model import LotsMethod
 from crosstable.core.tiebreaks import REGISTRY, compile_field, parse_code
 from crosstable.service import Service
 from crosstable.service.long_event_settings import parse_ratings, ratings_text
@@ -85,6 +86,14 @@ def test_r_fide_q211_rating_tiebreaks_in_a_long_event_take_a_level_2_notice(
     assert service.tournament(tid).settings.tiebreaks == ("SB", "ARO")
     # other tie-breaks, or a short event: no notice
     service.edit_regulations(tid, tiebreaks=("SB", "DE"))
+    service.draw_lots(tid, LotsMethod.MANUAL, order=(1, 2, 3, 4))
+    service.start(tid)
+    assert "rating-based tie-breaks in an event over 30 days: SB" not in (
+        trf := service.export_trf(tid)
+    )
+    assert (
+        "### Configuration @ Round 0: rating-based tie-breaks in an event over 30 days: ARO" in trf
+    )
     short = registered(service, 4)
     service.edit_regulations(short, tiebreaks=("SB", "ARO"))
 
