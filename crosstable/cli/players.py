@@ -171,8 +171,8 @@ def player_rating(
             return
         if from_round is None:
             raise RuleError("player rating: give --from-round, the first round it covers")
-        value = _rating(rating)
-        change = service.set_round_rating(tid, number, from_round, value, actor=actor())
+        new = _rating(rating)
+        change = service.set_round_rating(tid, number, from_round, new, actor=actor())
         said(change.summary, change.replayed)
 
 
