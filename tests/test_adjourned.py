@@ -136,8 +136,21 @@ def test_q161_q169_no_finish_and_no_rating_report_while_one_is_open(service: Ser
     assert table.provisional and not table.final
     with pytest.raises(RuleError, match="1 adjourned game has no result yet: round 1 board 1"):
         service.finish(tid)
-    with pytest.raises(RuleError, match="no FIDE TRF .rating report. while an adjourned game"):
+    with pytest.raises(RuleError, match=r"no FIDE TRF \(rating report\) while an adjourned game"):
         service.export_trf(tid)
     service.record_result(tid, 1, 1, "½-½")  # the last result: now it finishes
     assert service.overview(tid).status == "finished"
     assert "?" not in service.export_trf(tid).split("\n001", 1)[1]
+
+
+def test_q163_correcting_an_adjourned_game_to_a_decisive_result_asks_too(
+    service: Service,
+) -> None:
+    tid = swiss(service, 4, rounds=2)
+    service.publish_round(tid)
+    service.adjourn_game(tid, 1, 1)
+    with pytest.raises(ConfirmationNeeded) as asked:
+        service.correct_result(tid, 1, 1, "0-1")
+    assert asked.value.level is Level.CONFIRM and result_of(service, tid, 1, 1) == "*"
+    service.adjourned_result(tid, 1, 1, "0-1", confirm=asked.value.token)
+    assert result_of(service, tid, 1, 1) == "0-1"

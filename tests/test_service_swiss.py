@@ -486,7 +486,7 @@ def test_pairing_errors_are_clear(service: Service) -> None:
     assert service.propose_round(tid).round == 2  # boards 1 and 3 as adjourned, stored: no
     assert [g.result for g in service.overview(tid).games] == [None, "1-0", None]
     service.record_result(tid, 1, 1, "1-0")
-    with pytest.raises(ConflictError, match="recorded as adjourned .*: round 1 board 3"):
+    with pytest.raises(ConflictError, match=r"recorded as adjourned .*: round 1 board 3"):
         service.publish_round(tid)  # (a level-2 warning: they would be adjourned)
     service.record_result(tid, 1, 3, "0-1")
     with pytest.raises(RuleError, match="round 2 of 2 is not paired yet"):

@@ -193,6 +193,8 @@ class Play:
                 )
             code = result_code(value)
             why = reason or (Reason.NO_SHOW if value and value.is_forfeit else Reason.NORMAL)
+            if game.result == ADJOURNED and value is not None:  # as entering it: level 3
+                return resumed(tx, game, value, why, None).summary
             before = result_label(game.result)
             if not tx.update(game, result=code, reason=why.value):
                 raise Unchanged(Message("{where} is already {result}", where=where, result=before))
