@@ -53,6 +53,8 @@ class ExportFacts:
     withdrawn_from: Mapping[int, int] = field(default_factory=dict)
     requested: Sequence[Bye] = ()
     places: Mapping[int, int | None] | None = None
+    # battle chess draws each round's colours before it: its rounds to come are kept
+    keep_rounds_to_come: bool = False
 
 
 def shape_export(
@@ -63,12 +65,9 @@ def shape_export(
     rounds = list(tournament.rounds)
     notes: list[Message] = []
     swiss = not tournament.settings.system.has_predetermined_pairings
-    while not swiss and rounds and not _begun(rounds[-1]):
+    while not swiss and not facts.keep_rounds_to_come and rounds and not _begun(rounds[-1]):
         rounds.pop()  # not begun (a round robin's later rounds)
     if len(rounds) < len(tournament.rounds):
-        if tournament.settings.rounds is None:  # XXR/142 say how many rounds there are
-            settings = replace(tournament.settings, rounds=tournament.rounds[-1].number)
-            tournament = replace(tournament, settings=settings)
         notes.append(
             Message(
                 "rounds {first}–{last} have not begun: left out of the file",
@@ -78,6 +77,21 @@ def shape_export(
             if len(tournament.rounds) - len(rounds) > 1
             else Message("round {round} has not begun: left out of the file", round=len(rounds) + 1)
         )
+    if not swiss and not facts.keep_rounds_to_come and rounds:
+        waiting = sum(1 for g in rounds[-1].games if _playing(g.result))
+        if waiting:  # the round being played: its results so far are not a round's
+            notes.append(
+                Message(
+                    "round {round} is being played (games without a result: {count}): "
+                    "left out of the file",
+                    round=rounds.pop().number,
+                    count=waiting,
+                )
+            )
+    if not swiss and len(rounds) < len(tournament.rounds) and tournament.settings.rounds is None:
+        # XXR/142 say how many rounds there are
+        settings = replace(tournament.settings, rounds=tournament.rounds[-1].number)
+        tournament = replace(tournament, settings=settings)
     pending: Round | None = None
     if swiss and rounds and any(_playing(g.result) for g in rounds[-1].games):
         current = rounds.pop()
@@ -98,9 +112,11 @@ def shape_export(
         number = rounds[-1].number + 1 if rounds else 1
         if facts.planned is None or number <= facts.planned:
             pending = _next_round(number, (), facts, tournament)
-    if edition == "trf16":
+    if edition == "trf16" and not facts.keep_rounds_to_come:
         rounds = _before_unknown(rounds, notes)
-    elif any(not result_in(g.result) for rnd in rounds for g in rnd.games):
+    elif not facts.keep_rounds_to_come and any(
+        not result_in(g.result) for rnd in rounds for g in rnd.games
+    ):
         marked = sum(1 for rnd in rounds for g in rnd.games if not result_in(g.result))
         rounds = [_marked(rnd) for rnd in rounds]
         notes.append(

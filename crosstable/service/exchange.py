@@ -16,10 +16,14 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from crosstable.core.battle import is_battle
+from crosstable.core.competitor import players_as_competitors
 from crosstable.core.errors import CrosstableError, InputError, RuleError
 from crosstable.core.model import Bye, ByeKind, System, Tournament
 from crosstable.core.pairing.dutch.acceleration import baku
 from crosstable.core.pairing.dutch.from_tournament import default_rounds
+from crosstable.core.pairing_systems import fixed_pairing
+from crosstable.core.schedule import Schedule
 from crosstable.core.schedule.kinds import schedule_details
 from crosstable.core.text import Message
 from crosstable.formats import trf
@@ -35,6 +39,7 @@ from crosstable.service.players import checked_rating
 from crosstable.service.queries import Queries
 from crosstable.service.round_robin import schedule_comments
 from crosstable.service.safeguard import before_risky
+from crosstable.service.schedules import insert_schedule
 from crosstable.service.swiss.settings import initial_colour_of, parse_forbidden, swiss_settings
 from crosstable.service.trf_header import header_records, stored_header
 from crosstable.service.unit import Tx
@@ -230,6 +235,7 @@ class Exchange:
                 places={e.start: e.place for e in loaded.entries if e.start is not None}
                 if finished
                 else None,
+                keep_rounds_to_come=is_battle(row.regulations),
             )
 
     def _swiss_records(self, tournament_id: int, document: Any) -> Any:
@@ -349,6 +355,9 @@ class Exchange:
                 for bye in rnd.byes:
                     tx.insert(ByeRow(round=rnd.number, player=bye.player, kind=bye.kind.value))
             tx.flush()
+            later = _later_rounds(tournament, header["details"])
+            if later is not None:  # a round robin exported in progress: its rounds to come
+                insert_schedule(tx, later, {p.start: p.start for p in tournament.players})
             where = Message(" from {source}", source=source) if source else ""
             summary = Message(
                 (
@@ -497,6 +506,34 @@ def _check_consistent(session: Session, row: TournamentRow, source: str) -> None
         raise InputError(
             "the tournament is not consistent: {error}", source=source, error=error
         ) from None
+
+
+def _later_rounds(tournament: Tournament, details: dict[str, Any]) -> Schedule | None:
+    """The rounds still to come of a round robin whose file stops before its end (a TRF
+    leaves out the rounds not begun), when its rounds are those of its schedule."""
+    settings = tournament.settings
+    if settings.system is not System.ROUND_ROBIN or not tournament.rounds:
+        return None
+    try:
+        schedule = fixed_pairing(settings.system).schedule(
+            players_as_competitors(tournament.players),
+            cycles=settings.cycles,
+            swap_last_rounds=settings.swap_last_rounds,
+            details=details,
+        )
+    except CrosstableError:
+        return None
+    planned = settings.rounds
+    if len(schedule.rounds) <= len(tournament.rounds) or planned not in (
+        None,
+        len(schedule.rounds),
+    ):
+        return None
+    for rnd, scheduled in zip(tournament.rounds, schedule.rounds, strict=False):
+        pairs = {frozenset((g.white, g.black)) for g in rnd.games}
+        if rnd.number != scheduled.number or pairs != {frozenset(b) for b in scheduled.boards}:
+            return None
+    return Schedule(schedule.players, schedule.rounds[len(tournament.rounds) :])
 
 
 def _withdrawal_rounds(tournament: Tournament) -> dict[int, int]:
