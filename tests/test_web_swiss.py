@@ -260,6 +260,7 @@ def test_swiss_round_is_proposed_then_published(site: Site) -> None:
     assert again.url.path == f"/t/{tid}/rounds/1"
     assert len(site.service.overview(tid).games) == 4  # published once
     waiting = site.client.get(f"/t/{tid}/pairing").text  # results missing: adjourned if
+    assert "recorded as adjourned when the round is published" in _text(waiting)
     asked = site.post(f"/t/{tid}/pairing/publish", **_publish_form(waiting))  # published now
     assert asked.status_code == 409 and "Confirmation needed (level 2)" in asked.text
     assert "recorded as adjourned" in asked.text and ">Acknowledge<" in asked.text
