@@ -123,6 +123,7 @@ METHODS = [
     "tick",
     "tournament",
     "tournaments",
+    "trf_export_notes",
     "undo",
     "verify",
     "withdraw",
