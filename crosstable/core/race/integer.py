@@ -15,7 +15,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 import numpy as np
-from scipy.optimize import Bounds, LinearConstraint, milp  # type: ignore[import-untyped]
 
 #: (i, j, games left between them)
 Pairs = Sequence[tuple[int, int, int]]
@@ -59,6 +58,14 @@ class _Programme:
 
     def solve(self, objective: np.ndarray | None = None) -> list[int] | None:
         """A whole-number solution (the least ``objective`` when given), or None."""
+        # deferred: SciPy's optimiser costs about a second of CPU to import, and only a
+        # question the search cannot settle needs it (not every process that ranks)
+        from scipy.optimize import (  # type: ignore[import-untyped]
+            Bounds,
+            LinearConstraint,
+            milp,
+        )
+
         if not self.pairs:
             fits = all(lo <= 0 <= up for lo, up in zip(self.lower, self.upper, strict=True))
             return [] if fits else None
