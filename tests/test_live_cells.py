@@ -67,6 +67,7 @@ def test_the_changed_cells_turn_the_table_before_into_the_table_after(
                     service.add_player(tid, PlayerInfo(f"P{index + 1}", rating=2400 - index))
                 service.draw_lots(tid, LotsMethod.RATING)
                 service.start(tid)
+                service.publish_round(tid)  # (round 1)
             else:
                 tid = started(service, players)
             site = create_app(service=service).state.site
@@ -88,7 +89,7 @@ def test_the_changed_cells_turn_the_table_before_into_the_table_after(
                     elif pick < 0.9:
                         service.undo(tid, confirm=True)
                     elif swiss and not open_games:
-                        service.pair_next_round(tid)
+                        service.publish_round(tid)
                 except CrosstableError:
                     continue
                 after = live_data(site, tid)

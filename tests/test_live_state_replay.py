@@ -73,24 +73,24 @@ def _step(service: Service, tid: int, source: random.Random, swiss: bool) -> Non
     history = [e.seq for e in service.history(tid)]
     choice = source.random()
     try:
-        if choice < 0.5 and open_games:
+        if choice < 0.6 and open_games:
             game = source.choice(open_games)
             service.record_result(tid, game.round, game.board, source.choice(RESULTS))
-        elif choice < 0.65 and decided:
+        elif choice < 0.75 and decided:
             game = source.choice(decided)
             service.correct_result(tid, game.round, game.board, source.choice(RESULTS))
-        elif choice < 0.78:
+        elif choice < 0.87 and decided:  # (mostly a result's undo; sometimes more)
             service.undo(tid, confirm=True)
-        elif choice < 0.86 and len(history) > 3:
+        elif choice < 0.94 and decided and len(history) > 3:
             service.revert_to(tid, source.choice(history[len(history) // 2 : -1]), confirm=True)
         elif swiss and not open_games and view.status == "running":
-            service.pair_next_round(tid)
+            service.publish_round(tid)
     except CrosstableError:
         pass  # (e.g. nothing left to undo, a finished event: the log stays as it was)
 
 
 @settings(
-    max_examples=6,
+    max_examples=10,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
@@ -98,7 +98,7 @@ def _step(service: Service, tid: int, source: random.Random, swiss: bool) -> Non
     swiss=st.booleans(),
     players=st.integers(4, 7),
     seed=st.integers(0, 2**16),
-    steps=st.integers(4, 10),
+    steps=st.integers(6, 12),
 )
 def test_kept_state_equals_a_full_replay_and_a_fresh_load(
     swiss: bool, players: int, seed: int, steps: int
@@ -114,6 +114,7 @@ def test_kept_state_equals_a_full_replay_and_a_fresh_load(
                     service.add_player(tid, PlayerInfo(f"P{index + 1}", rating=2500 - index))
                 service.draw_lots(tid, LotsMethod.RATING)
                 service.start(tid)
+                service.publish_round(tid)  # (round 1)
             else:
                 tid = started(service, players)
             origin = _fresh(service, tid)
