@@ -137,3 +137,16 @@ def test_q157_q162_q163_an_adjourned_game_and_its_result_on_the_round_page(site:
     assert token is not None
     done = client.post(f"/t/{tid}/rounds/1/boards/1", data=form | {"confirm": token.group(1)})
     assert done.status_code == 200 and result_of(service, tid, 1, 1) == "1-0"
+
+
+def test_q163_a_tap_on_a_result_button_of_an_adjourned_game_shows_the_whole_confirmation(
+    site: Any,
+) -> None:
+    client, service, tid, _ = site
+    service.adjourn_game(tid, 1, 2)
+    page = client.get(f"/t/{tid}/rounds/1").text
+    form = {"csrf_token": csrf_of(page), "action": "record", "result": "0-1"}
+    asked = client.post(f"/t/{tid}/rounds/1/boards/2", data=form, headers={"HX-Request": "true"})
+    assert asked.status_code == 200 and asked.headers["HX-Retarget"] == "body"
+    assert "Confirmation needed (level 3)" in asked.text
+    assert result_of(service, tid, 1, 2) == "*"

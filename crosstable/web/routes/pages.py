@@ -255,6 +255,7 @@ def result_action(
         cancel = f"/t/{tid}/rounds/{rnd}"
         page = confirmation_page(site, request, form, asked, cancel=cancel, tid=tid)
         if request.headers.get("hx-request"):  # the whole page, not the board's cell
+            page.status_code = 200  # (htmx swaps no 4xx answer)
             page.headers.update({"HX-Retarget": "body", "HX-Reswap": "innerHTML"})
         return page
     except CrosstableError as problem:
