@@ -55,7 +55,8 @@ def main() -> None:
     }
     print(
         f"{args.players} players, {report.games_left} games left, {args.system}, top {args.top}: "
-        f"{best * 1000:.1f} ms wall, {cpu * 1000:.1f} ms CPU (best of 5); first: {counts}; exact: {report.exact}"
+        f"{best * 1000:.1f} ms wall, {cpu * 1000:.1f} ms CPU (best of 5); first: {counts}; "
+        f"exact: {report.exact}"
     )
 
 

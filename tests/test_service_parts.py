@@ -11,6 +11,7 @@ import inspect
 import textwrap
 
 from crosstable.service import Service
+from crosstable.service.adjourned import Adjournments
 from crosstable.service.battle import Battle, BattleChess
 from crosstable.service.checkin import CheckIn
 from crosstable.service.exchange import Exchange
@@ -19,6 +20,7 @@ from crosstable.service.forward import Forward
 from crosstable.service.frame import ChangeFrame
 from crosstable.service.history import History
 from crosstable.service.knockout import KnockoutPlay
+from crosstable.service.long_events import LongEvents
 from crosstable.service.pgn import PgnPlay
 from crosstable.service.play import Play
 from crosstable.service.queries import Queries
@@ -107,6 +109,7 @@ METHODS = [
     "revert_to",
     "review_pairing",
     "revision",
+    "round_ratings",
     "safeguard",
     "season_standings",
     "series_awards",
@@ -123,6 +126,7 @@ METHODS = [
     "tick",
     "tournament",
     "tournaments",
+    "set_round_rating",
     "trf_export_notes",
     "undo",
     "verify",
@@ -147,6 +151,8 @@ PARTS: tuple[type, ...] = (
     Queries,
     CheckIn,
     FideMode,
+    Adjournments,
+    LongEvents,
 )
 WRAPPERS: tuple[type, ...] = (Battle, TieLots)
 
