@@ -3,24 +3,16 @@
 :class:`FixedScheduleRules` is what a new system of that shape registers with
 :func:`crosstable.service.systems.register_rules`: at the start it asks the system's
 :class:`~crosstable.core.pairing_systems.FixedPairing` for the schedule of the drawn
-field (the players as competitors of the player kind) and writes it, as the round
-robin does; withdrawals and the finish are the round robin's.
+field (the players as competitors of the player kind) and writes it: the round
+robin's start, which asks the registry for ``self.system``; withdrawals and the
+finish are the round robin's too.
 """
 
 from __future__ import annotations
 
-import random as _random
-
-from crosstable.core.competitor import players_as_competitors
 from crosstable.core.errors import RuleError
 from crosstable.core.model import System
-from crosstable.core.pairing_systems import fixed_pairing
-from crosstable.core.text import Message
-from crosstable.service.frame import Done
-from crosstable.service.loading import Loaded
 from crosstable.service.round_robin import RoundRobinRules
-from crosstable.service.schedules import insert_schedule
-from crosstable.service.unit import Tx
 
 
 class FixedScheduleRules(RoundRobinRules):
@@ -38,28 +30,6 @@ class FixedScheduleRules(RoundRobinRules):
                 cap=self.max_players,
                 players=players,
             )
-
-    def start(self, tx: Tx, loaded: Loaded, random: _random.Random | None = None) -> Done:
-        row = tx.tournament
-        competitors = players_as_competitors(loaded.tournament().players)
-        schedule = fixed_pairing(self.system).schedule(
-            competitors,
-            cycles=row.cycles,
-            swap_last_rounds=row.swap_last_rounds,
-            details=row.regulations,
-        )
-        number_of = {loaded.start_of(entry.number): entry.number for entry in loaded.entries}
-        insert_schedule(tx, schedule, number_of)
-        tx.update(row, status="running")
-        rounds = len(schedule.rounds)
-        return Done(
-            Message(
-                "tournament started: {rounds} rounds, {players} players",
-                rounds=rounds,
-                players=len(loaded.entries),
-            ),
-            {"rounds": rounds},
-        )
 
 
 __all__ = ["FixedScheduleRules"]
