@@ -20,6 +20,7 @@ from crosstable.service import (
     Regulations,
     Service,
 )
+from crosstable.service.loading import result_label
 from crosstable.service.warning_levels import ConfirmationNeeded
 
 
@@ -192,8 +193,9 @@ def test_results_only_for_scheduled_games_of_this_tournament(service: Service) -
         service.record_result(999, 1, 1, "1-0")
     with pytest.raises(RuleError, match="not understood"):
         service.record_result(tid, 1, 1, "2-0")
-    with pytest.raises(RuleError, match="not a result"):
-        service.record_result(tid, 1, 1, "*")
+    # ``*`` is no result but an adjourned game (its result not known yet)
+    service.record_result(tid, 1, 2, "*")
+    assert game(service, tid, 1, 2).result == result_label("**")
     other = started(service, 4)
     service.record_result(other, 1, 1, "1-0")
     assert game(service, tid, 1, 1).result is None

@@ -25,9 +25,9 @@ from crosstable.core.text import Message
 from crosstable.service.adjournment_state import (
     ADJOURNED,
 )
-from crosstable.service.errors import NotFoundError
 from crosstable.service.finishing import finish_by_itself
 from crosstable.service.frame import Change, ChangeFrame, Done, Unchanged
+from crosstable.service.game_rows import open_game, players_of
 from crosstable.service.loading import result_code, result_label
 from crosstable.service.recording import result_summary, result_words
 from crosstable.service.unit import Tx
@@ -99,42 +99,6 @@ def resumed(tx: Tx, game: GameRow, value: GameResult, why: Reason, confirm: str 
     return logged(finish_by_itself(tx, summary), confirmed)
 
 
-def players_of(tx: Tx, game: GameRow) -> str:
-    """`` (12 Smith – 7 Jones)``, or nothing when a player is not found."""
-    found = {
-        number: (start, name)
-        for number, start, name in tx.session.execute(
-            EntryRow.__table__.select()
-            .with_only_columns(EntryRow.number, EntryRow.start, EntryRow.name)
-            .where(
-                EntryRow.tournament_id == tx.tournament_id,
-                EntryRow.number.in_((game.white, game.black)),
-            )
-        )
-    }
-    if game.white not in found or game.black not in found:
-        return ""
-    (ws, wn), (bs, bn) = found[game.white], found[game.black]
-    return f" ({ws} {wn} – {bs} {bn})"
-
-
-def game_at(tx: Tx, round_number: int, board: int) -> GameRow:
-    """The game at ``board`` of ``round_number`` in a running tournament."""
-    row = tx.tournament
-    if row.status == "registration":
-        raise RuleError("the tournament has not started")
-    if row.status == "finished":
-        raise RuleError(
-            "the tournament is finished and its places are fixed; undo the finish first"
-        )
-    game = tx.session.get(GameRow, (row.id, round_number, board))
-    if game is None:
-        raise NotFoundError(
-            "there is no game at round {round} board {board}", round=round_number, board=board
-        )
-    return game
-
-
 class Adjournments:
     """Use cases of adjourned games: adjourn one, enter its real result later."""
 
@@ -154,7 +118,7 @@ class Adjournments:
         request = {"op": "adjourn", "round": round_number, "board": board}
 
         def body(tx: Tx) -> Done:
-            return adjourn(tx, game_at(tx, round_number, board))
+            return adjourn(tx, open_game(tx, round_number, board))
 
         return self.frame.change(
             tournament_id,
@@ -186,7 +150,7 @@ class Adjournments:
         why = Reason.NO_SHOW if value.is_forfeit else Reason.NORMAL
 
         def body(tx: Tx) -> Done:
-            game = game_at(tx, round_number, board)
+            game = open_game(tx, round_number, board)
             if game.result != ADJOURNED:
                 raise RuleError(
                     "round {round} board {board} is not adjourned (it has {result})",

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from sqlalchemy import select
-
 from crosstable.core.errors import RuleError
 from crosstable.core.model import GameResult, Outcome, Reason
 from crosstable.core.text import Message
@@ -14,12 +12,13 @@ from crosstable.service.adjournment_state import ADJOURNED, is_adjournment
 from crosstable.service.errors import ConflictError, NotFoundError
 from crosstable.service.finishing import final_standing, finish_by_itself, fix_places, winners
 from crosstable.service.frame import Change, ChangeFrame, Done, Unchanged
+from crosstable.service.game_rows import open_game, players_of
 from crosstable.service.loading import Loaded, result_code, result_label, result_of
 from crosstable.service.recording import record_fast, result_summary, result_words
 from crosstable.service.start_rules import check_start
 from crosstable.service.systems import rules_of
 from crosstable.service.unit import Tx
-from crosstable.store.models import EntryRow, GameRow, RoundRow
+from crosstable.store.models import GameRow
 
 ResultLike = str | GameResult
 
@@ -129,7 +128,7 @@ class Play:
             where = Message("round {round} board {board}", round=round_number, board=board)
             if tx.tournament.status == "finished":  # (perhaps by the last result of another)
                 _settled(tx, round_number, board, code)
-            game = _game(tx, round_number, board)
+            game = open_game(tx, round_number, board)
             _check_version(game, expected_version, round_number, board)
             if game.result == ADJOURNED:  # its real result (decisive: a level-3 warning)
                 return resumed(tx, game, value, why, None)
@@ -148,7 +147,7 @@ class Play:
                 )
             tx.update(game, result=code, reason=why.value)
             return finish_by_itself(
-                tx, result_summary(where, result_words(value, why), _players(tx, game))
+                tx, result_summary(where, result_words(value, why), players_of(tx, game))
             )
 
         return self.frame.change(
@@ -179,7 +178,7 @@ class Play:
         request = _request("correct", round_number, board, value)
 
         def body(tx: Tx) -> str:
-            game = _game(tx, round_number, board)
+            game = open_game(tx, round_number, board)
             where = Message("round {round} board {board}", round=round_number, board=board)
             if game.result is None:
                 raise RuleError("{where} has no result yet: record it instead", where=where)
@@ -205,7 +204,7 @@ class Play:
                 where=where,
                 before=before,
                 after=after,
-                players=_players(tx, game),
+                players=players_of(tx, game),
             )
 
         return self.frame.change(
@@ -261,7 +260,7 @@ class Play:
         request = _request("report", round_number, board, value) | {"player": player}
 
         def body(tx: Tx) -> str | Done:
-            game = _game(tx, round_number, board)
+            game = open_game(tx, round_number, board)
             where = Message("round {round} board {board}", round=round_number, board=board)
             loaded = Loaded(tx.session, tx.tournament)
             white, black = loaded.start_of(game.white), loaded.start_of(game.black)
@@ -340,7 +339,7 @@ class Play:
         value = None if result is None else parse_result(result)
 
         def body(tx: Tx) -> Done:
-            game = _game(tx, round_number, board)
+            game = open_game(tx, round_number, board)
             where = Message("round {round} board {board}", round=round_number, board=board)
             if game.result is not None:
                 raise RuleError(
@@ -370,7 +369,7 @@ class Play:
             decided = result_of(code)
             assert decided is not None
             tx.update(game, result=code, reason=_reason_for(decided).value)
-            values = {"where": where, "result": decided.label(), "players": _players(tx, game)}
+            values = {"where": where, "result": decided.label(), "players": players_of(tx, game)}
             summary = (
                 Message("{where}: {result} decided by the organiser{players}", **values)
                 if len(reports) > 1
@@ -386,7 +385,7 @@ class Play:
         """The organiser rejects what the players reported (the game stays without a result)."""
 
         def body(tx: Tx) -> str:
-            game = _game(tx, round_number, board)
+            game = open_game(tx, round_number, board)
             where = Message("round {round} board {board}", round=round_number, board=board)
             if not tx.update(game, white_report=None, black_report=None):
                 raise RuleError("{where}: there is no report to reject", where=where)
@@ -479,35 +478,6 @@ def _check_version(game: GameRow, expected: int | None, round_number: int, board
         )
 
 
-def _game(tx: Tx, round_number: int, board: int) -> GameRow:
-    """The game at ``board`` of ``round_number`` in this tournament, which must be open."""
-    row = tx.tournament
-    where = Message("round {round} board {board}", round=round_number, board=board)
-    if row.status == "registration":
-        raise RuleError("{where} is not scheduled: the tournament has not started", where=where)
-    if row.status == "finished":
-        raise RuleError(
-            "the tournament is finished and its places are fixed; undo the finish first"
-        )
-    game = tx.session.get(GameRow, (row.id, round_number, board), with_for_update=False)
-    if game is not None:
-        return game
-    rounds = tx.session.scalars(
-        select(RoundRow.number).where(RoundRow.tournament_id == row.id)
-    ).all()
-    if round_number not in rounds:
-        return _no_round(round_number, len(rounds))
-    boards = tx.session.scalars(
-        select(GameRow.board).where(GameRow.tournament_id == row.id, GameRow.round == round_number)
-    ).all()
-    raise NotFoundError(
-        "round {round} has no board {board} (boards 1–{boards})",
-        round=round_number,
-        board=board,
-        boards=max(boards, default=0),
-    )
-
-
 def _settled(tx: Tx, round_number: int, board: int, code: str | None) -> None:
     """A result for a game of a finished tournament: the same result is there already
     (nothing to do), or another one (a conflict naming it), as while it was running."""
@@ -525,30 +495,6 @@ def _settled(tx: Tx, round_number: int, board: int, code: str | None) -> None:
         where=where,
         result=result_label(game.result),
     )
-
-
-def _no_round(round_number: int, rounds: int) -> GameRow:
-    raise NotFoundError(
-        "there is no round {round} in this tournament (rounds 1–{rounds})",
-        round=round_number,
-        rounds=rounds,
-    )
-
-
-def _players(tx: Tx, game: GameRow) -> str:
-    found = {
-        number: (start, name)
-        for number, start, name in tx.session.execute(
-            select(EntryRow.number, EntryRow.start, EntryRow.name).where(
-                EntryRow.tournament_id == tx.tournament_id,
-                EntryRow.number.in_((game.white, game.black)),
-            )
-        )
-    }
-    if game.white not in found or game.black not in found:
-        return ""
-    (ws, wn), (bs, bn) = found[game.white], found[game.black]
-    return f" ({ws} {wn} – {bs} {bn})"
 
 
 __all__ = ["Outcome", "Play", "parse_result"]
