@@ -46,6 +46,7 @@ from crosstable.service.players import CLUB_LENGTH as CLUB_LENGTH
 from crosstable.service.players import PlayerInfo as PlayerInfo
 from crosstable.service.players import check_tiebreaks as check_tiebreaks
 from crosstable.service.round_robin import check_schedule_setting
+from crosstable.service.tiebreak_order import with_creation_tiebreaks
 from crosstable.service.timed_start import check_room, check_start_settings
 from crosstable.service.unit import Tx
 from crosstable.service.warning_levels import logged
@@ -114,8 +115,7 @@ class Registration:
         name = " ".join(regulations.name.split())
         if not name:
             raise RuleError("a tournament needs a name")
-        settings = regulations.settings()
-        settings = replace(settings, tiebreaks=check_tiebreaks(settings.tiebreaks))
+        settings = with_creation_tiebreaks(regulations.settings(), regulations.details)
         _check_dates(regulations.start_date, regulations.end_date)
         check_keys(settings.system, regulations.details)  # a misspelt setting
         check_finish_setting(regulations.details)

@@ -8,13 +8,15 @@ standings will use, its system's default (:func:`crosstable.core.tiebreaks.defau
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from crosstable.core.model import Settings, System
 from crosstable.core.text import Message
 from crosstable.core.tiebreaks import default_tiebreaks
-from crosstable.core.tiebreaks.presets import buchholz_warnings
+from crosstable.core.tiebreaks.presets import buchholz_warnings, preset
 from crosstable.service.fide_mode import current_round
+from crosstable.service.players import check_tiebreaks
 from crosstable.service.unit import Tx
 from crosstable.service.warning_levels import FideWarning, Level
 
@@ -32,6 +34,35 @@ def published_tiebreaks(settings: Mapping[str, Any]) -> tuple[str, ...]:
     """
     own = tuple(str(code) for code in settings.get("tiebreaks") or ())
     return own or default_tiebreaks(System(settings.get("system") or System.ROUND_ROBIN.value))
+
+
+def creation_tiebreaks(
+    system: System, details: Mapping[str, Any] | None, given: Sequence[str]
+) -> tuple[str, ...]:
+    """The list a new tournament stores: the one given, else the portal's own default
+    where the portal's rules name one (a Swiss with the portal's initial order: the
+    full Buchholz first, then its cuts), else none (the standings then use the
+    system's default, published as such).
+
+    >>> creation_tiebreaks(System.SWISS_DUTCH, {"initial_order": "portal"}, ())
+    ('BH', 'BH/C1', 'BH/C2')
+    >>> creation_tiebreaks(System.SWISS_DUTCH, {}, ()), creation_tiebreaks(
+    ...     System.SWISS_DUTCH, {"initial_order": "portal"}, ("SB",))
+    ((), ('SB',))
+    """
+    if given:
+        return tuple(given)
+    order = str((details or {}).get("initial_order") or "").strip().lower()
+    if system is System.SWISS_DUTCH and order == "portal":
+        return preset("portal-swiss")
+    return ()
+
+
+def with_creation_tiebreaks(settings: Settings, details: Mapping[str, Any] | None) -> Settings:
+    """A new tournament's settings with its tie-break list checked (each code known, each
+    once) and, when none is given, the portal's default where its rules name one."""
+    given = check_tiebreaks(settings.tiebreaks)
+    return replace(settings, tiebreaks=creation_tiebreaks(settings.system, details, given))
 
 
 def tiebreak_change_warning(

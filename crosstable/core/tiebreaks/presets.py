@@ -36,6 +36,9 @@ PRESETS: dict[str, tuple[str, ...]] = {
     "swiss": ("BH/C1", "BH", "SB", "DE", "WIN"),
     "portal": ("SB", "ARO_RATED"),
     "portal-doubled": ("DSB", "ARO_RATED"),
+    # the portal's Swiss (seed 002: places by points, then the Buchholz): the full
+    # Buchholz first, then its cuts
+    "portal-swiss": ("BH", "BH/C1", "BH/C2"),
 }
 
 

@@ -24,6 +24,7 @@ from crosstable.core.series.plan import SeriesFormat
 from crosstable.core.series.registration import may_withdraw, stage_one_registration
 from crosstable.core.series.sequence import next_edition_start, regular_start, with_weekend_day
 from crosstable.core.text import Message
+from crosstable.core.tiebreaks.presets import preset
 from crosstable.service.errors import NotFoundError
 from crosstable.service.frame import ChangeFrame
 from crosstable.service.players import check_tiebreaks, checked_rating
@@ -202,7 +203,9 @@ class SeriesEditions:
     def create_series(self, settings: SeriesSettings, *, actor: str = "") -> int:
         """A new series (no edition yet: :meth:`open_edition`); its id."""
         name, _calendar = checked_settings(settings)
-        tiebreaks = check_tiebreaks(settings.tiebreaks)
+        # the portal's round robins rank by Sonneborn-Berger, then the average rating of
+        # the opponents met (seeds 000, 002), unless the series names its own list
+        tiebreaks = check_tiebreaks(settings.tiebreaks) or preset("portal")
         at = self.frame.now()
         with self.frame.store.transaction() as session:
             row = SeriesRow(

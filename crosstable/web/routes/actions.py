@@ -34,6 +34,7 @@ from crosstable.service.formats import SYSTEMS, system_details, system_of_format
 from crosstable.service.players import duplicate_names
 from crosstable.service.stage_view import group_details, group_letter
 from crosstable.service.text_encoding import Decoded, decode_text
+from crosstable.service.tiebreak_order import creation_tiebreaks
 from crosstable.web import i18n
 from crosstable.web.routes.common import (
     MANAGERS,
@@ -166,19 +167,21 @@ class WizardSpec:
         cycles = 2 if self.format == "double-round-robin" else 1
         if self.format == "groups":
             cycles = self.group_cycles
+        details = dict(self.details) | self.system_details()
         return Regulations(
             name=name or self.name,
             system=system,
             cycles=cycles,
             point_system=PointSystem.parse(self.point_system),
             bye_points=bye,
-            tiebreaks=self.tiebreak_codes() or default_tiebreaks(system),
+            tiebreaks=creation_tiebreaks(system, details, self.tiebreak_codes())
+            or default_tiebreaks(system),
             withdrawal_rule=rule,
             rounds=self.rounds if system is System.SWISS_DUTCH else None,
             time_control=self.time_control,
             start_date=self.start_date,
             end_date=self.end_date,
-            details=dict(self.details) | self.system_details(),
+            details=details,
         )
 
 
