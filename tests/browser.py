@@ -86,42 +86,18 @@ def web_server(db: Path, secret: str = "test-secret") -> Iterator[str]:
         process.wait(15)
 
 
-#: the running Playwright and Chromium of this process (``chromium`` starts them,
-#: ``close_chromium`` stops them at the end of each test module: tests/conftest.py)
-RUNNING: dict[str, Any] = {}
-
-
 @contextmanager
 def chromium() -> Iterator[Any]:
-    """Debian's Chromium, headless, through Playwright: one browser for a test module's
-    tests (starting it costs more than most page tests), each test's pages in contexts
-    of its own, which are closed when it ends (a context shares no cookies, storage or
-    cache with another)."""
-    browser = RUNNING.get("browser")
-    if browser is None or not browser.is_connected():
-        close_chromium()
-        from playwright.sync_api import sync_playwright
+    """Debian's Chromium, headless, through Playwright, for one test.
 
-        manager = sync_playwright()
-        RUNNING["manager"] = manager
-        RUNNING["browser"] = browser = manager.start().chromium.launch(
-            executable_path=CHROMIUM, args=ARGS
-        )
-    before = list(browser.contexts)
-    try:
-        yield browser
-    finally:
-        for context in browser.contexts:
-            if context not in before:
-                context.close()
+    (A browser shared by a module's tests was tried: Playwright's synchronous API keeps
+    its event loop marked as running in the thread while it runs, so every later test
+    in that worker that calls ``asyncio.run`` failed when the modules interleaved.)"""
+    from playwright.sync_api import sync_playwright
 
-
-def close_chromium() -> None:
-    """Stops this process's Chromium and Playwright, if they run."""
-    browser, manager = RUNNING.pop("browser", None), RUNNING.pop("manager", None)
-    try:
-        if browser is not None and browser.is_connected():
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            yield browser
+        finally:
             browser.close()
-    finally:
-        if manager is not None:
-            manager.__exit__(None, None, None)

@@ -6,12 +6,10 @@ from __future__ import annotations
 import json
 import os
 from collections import defaultdict
-from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
-from browser import close_chromium
 from hypothesis import HealthCheck, settings
 
 # Property tests: no per-example deadline (CI machines are shared and slow at times);
@@ -114,13 +112,6 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
         return
     ordered = {name: round(seconds, 2) for name, seconds in sorted(SPENT.items())}
     Path(target).write_text(json.dumps(ordered, indent=1) + "\n", encoding="utf-8")
-
-
-@pytest.fixture(scope="module", autouse=True)
-def one_browser_per_module() -> Iterator[None]:
-    """The browser a module's tests shared (tests/browser.py) stops with the module."""
-    yield
-    close_chromium()
 
 
 @pytest.hookimpl(hookwrapper=True)
