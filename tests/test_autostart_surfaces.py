@@ -129,7 +129,7 @@ def test_r_x_4_command_line_sets_the_start_and_tick_starts_it(
         service.add_player(tid, PlayerInfo(f"P{index + 1}", rating=2000 + index))
     store.close()
     capsys.readouterr()
-    assert main(["autostart", "-t", str(tid), "--capacity", "3", "--db", db]) == 2
+    assert main(["autostart", "-t", str(tid), "--capacity", "6", "--db", db]) == 2
     assert "power of two" in capsys.readouterr().err
     at = ["--at", "2026-12-07T18:00:00+00:00", "--format", "json", "--db", db]
     assert main(["autostart", "-t", str(tid), "--capacity", "4", *at]) == 0
