@@ -126,3 +126,9 @@ def test_r_fide_q212_any_stored_text_reads_or_is_refused_clearly(text: str) -> N
         parse_ratings(text)
     except RuleError as error:
         assert "ratings by round" in str(error)
+
+
+def test_r_fide_q212_a_stored_text_past_its_bound_is_refused_before_it_is_read() -> None:
+    with pytest.raises(RuleError, match="at most 100000 characters"):
+        parse_ratings("2:3=1905;" * 20_000)
+    assert parse_ratings("2:3=1905;" * 100) == {2: ((3, 1905),)}

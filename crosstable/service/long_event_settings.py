@@ -24,6 +24,8 @@ RATINGS_BY_ROUND = "ratings_by_round"
 FIRST = "first"
 PER_ROUND = "per round"
 _YES_NO = {"yes": True, "no": False}
+#: the stored text's length at the most (a thousand players, each with a few ratings)
+_LONGEST = 100_000
 _MOST = 200  # later ratings per player, and digits of a number (bounded input)
 
 Ratings = dict[int, tuple[tuple[int, int], ...]]
@@ -60,6 +62,8 @@ def check_long_event_settings(details: Mapping[str, object] | None) -> None:
 
 def parse_ratings(text: str) -> Ratings:
     """``"2:3=1905;4:2=1512"`` → ``{2: ((3, 1905),), 4: ((2, 1512),)}``."""
+    if len(text) > _LONGEST:  # (refused before it is split)
+        raise RuleError("ratings by round: at most {count} characters", count=_LONGEST)
     found: dict[int, dict[int, int]] = {}
     for part in text.split(";"):
         if not part.strip():
