@@ -20,11 +20,11 @@ from crosstable.cli.context import (
     open_service,
     said,
 )
+from crosstable.cli.fide import ConfirmOption, confirmed
 from crosstable.cli.files import write_atomically
+from crosstable.cli.offline_import import import_tournament_json, is_tournament_json
 from crosstable.cli.trf import echo_warnings, read_document
 from crosstable.core.errors import InputError, RuleError
-from crosstable.core.schedule.kinds import schedule_header
-from crosstable.formats.trf_export import kept_records
 
 if TYPE_CHECKING:
     from crosstable.service import Service
@@ -69,10 +69,15 @@ def import_(
             "--lenient", help="TRF: read a file from a sloppy program with warnings (trf validate)."
         ),
     ] = False,
+    confirm: ConfirmOption = None,
     db: DbOption = None,
 ) -> None:
-    """Import a tournament (JSON export with its history, or TRF); it becomes current."""
+    """Import a tournament (JSON export with its history, or TRF); it becomes current.
+
+    A TRF's rounds are re-checked against its system's rules and its places against its
+    tie-breaks: a round that fails is a warning to confirm with --confirm TOKEN."""
     from crosstable.service.import_check import MAX_DOCUMENT_BYTES  # deferred: service layer
+    from crosstable.service.trf_import import import_trf  # deferred: service layer
 
     with file.open("rb") as stream:
         data = stream.read(MAX_DOCUMENT_BYTES + 1)
@@ -94,18 +99,19 @@ def import_(
                 raise InputError("a number has too many digits", source=str(file)) from None
             except RecursionError:
                 raise InputError("the document is nested too deeply", source=str(file)) from None
-            tid = service.import_json(document, source=str(file))
-            summary = f"tournament {tid} imported from {file} with its history"
+            if is_tournament_json(document):  # the offline app's export, trf convert's JSON
+                change = import_tournament_json(service, document, str(file), actor())
+                tid, summary = change.tournament_id, change.summary
+            else:
+                tid = service.import_json(document, source=str(file))
+                summary = f"tournament {tid} imported from {file} with its history"
         else:
             parsed = read_document(file, lenient=lenient)  # (bounded as every TRF read is)
             echo_warnings(file, parsed)
-            stated = schedule_header(c.text for c in parsed.comments)  # ### Schedule: …
-            change = service.import_tournament(
-                parsed.tournament,
-                actor=actor(),
-                source=str(file),
-                headers=parsed.headers | stated,
-                records=kept_records(parsed),
+            change = confirmed(  # each round re-checked: a failing one is a level-3 warning
+                lambda: import_trf(
+                    service, parsed, actor=actor(), source=str(file), confirm=confirm
+                )
             )
             tid, summary = change.tournament_id, change.summary
         service.set_preference(CURRENT, str(tid))

@@ -1,0 +1,139 @@
+"""The offline app's JSON exchange with the server.
+
+Export: a round robin as the tournament JSON of :mod:`crosstable.formats.json_io`
+(``crosstable import FILE`` reads it on the server), with the app's own state
+beside it under ``"offline"`` so the same file opens in the app again. Import:
+that file, a bare tournament JSON (``trf convert --to json``), or the server's
+whole-tournament export (``crosstable export``) of a round robin.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from crosstable.core.errors import InputError, RuleError
+from crosstable.core.model import Tournament
+from crosstable.formats.json_io import tournament_from_json, tournament_to_json
+from crosstable.offline.app import FORMAT, check_state, new_state, replay
+
+#: the server's whole-tournament export (service/exchange.py writes it)
+SERVER_FORMAT = "crosstable.tournament"
+TOURNAMENT_FORMAT = "crosstable-tournament"
+MAX_BYTES = 8 * 2**20
+_RESULTS = {"1-0": "1-0", "0-1": "0-1", "=": "1/2-1/2", "+-": "+/-", "-+": "-/+", "--": "-/-"}
+
+
+def export_document(state: dict[str, Any]) -> dict[str, Any]:
+    """The file the organiser downloads: the tournament JSON plus the app's state."""
+    built = replay(state)
+    if built.tournament is None:
+        raise RuleError("only a started round robin can be exported for the server")
+    document = tournament_to_json(built.tournament)
+    document["offline"] = state
+    return document
+
+
+def import_text(text: str, source: str = "<file>") -> dict[str, Any]:
+    """The app's state from a file's text (any of the three JSON documents)."""
+    if len(text) > MAX_BYTES:
+        raise InputError(
+            "the file is larger than {size} MiB", size=MAX_BYTES // 2**20, source=source
+        )
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise InputError(error.msg, source=source, line=error.lineno, column=error.colno) from None
+    except (ValueError, RecursionError):
+        raise InputError("the document is not JSON this app can read", source=source) from None
+    return import_document(document, source)
+
+
+def import_document(document: Any, source: str = "<file>") -> dict[str, Any]:
+    """The app's state from a parsed JSON document."""
+    if not isinstance(document, dict):
+        raise InputError("the document is not a JSON object", source=source)
+    kind = document.get("format")
+    if kind == FORMAT:
+        check_state(document)
+        replay(document)
+        return document
+    if kind == TOURNAMENT_FORMAT:
+        if isinstance(document.get("offline"), dict):
+            return import_document(document["offline"], source)
+        return from_tournament(tournament_from_json(document, source).tournament)
+    if kind == SERVER_FORMAT:
+        return from_server(document, source)
+    raise InputError("unknown document format {format}", format=str(kind), source=source)
+
+
+def from_tournament(tournament: Tournament) -> dict[str, Any]:
+    """A round robin's state from a core tournament value (players, then results)."""
+    if not tournament.settings.system.has_predetermined_pairings:
+        raise RuleError("the offline app opens round robins only")
+    state = new_state("round-robin", tournament.name or "tournament")
+    log: list[dict[str, Any]] = []
+    for player in sorted(tournament.players, key=lambda p: p.start):
+        log.append({"do": "add", "name": player.name, "rating": player.rating})
+    log.append({"do": "start", "keep": True})
+    for rnd in tournament.rounds:
+        for game in rnd.games:
+            if game.result is not None:
+                result = game.result.label()
+                log.append(
+                    {"do": "result", "round": rnd.number, "board": game.board, "result": result}
+                )
+    state["log"] = log
+    built = replay(state)  # the same Berger boards, or the file is not this app's round robin
+    assert built.tournament is not None
+    mine = {
+        (g.round, g.board): (g.white, g.black) for r in built.tournament.rounds for g in r.games
+    }
+    for rnd in tournament.rounds:
+        for game in rnd.games:
+            if mine.get((rnd.number, game.board)) != (game.white, game.black):
+                raise RuleError(
+                    "round {round} board {board} is not the FIDE Berger table's pairing",
+                    round=rnd.number,
+                    board=game.board,
+                )
+    return state
+
+
+def from_server(document: dict[str, Any], source: str) -> dict[str, Any]:
+    """A round robin's state from the server's whole-tournament export."""
+    head = document.get("tournament")
+    players, games = document.get("players"), document.get("games")
+    if not isinstance(head, dict) or not isinstance(players, list) or not isinstance(games, list):
+        raise InputError("the export has no tournament, players or games", source=source)
+    if head.get("system") not in (None, "round-robin", "round_robin"):
+        raise RuleError("the offline app opens round robins only")
+    state = new_state("round-robin", str(head.get("name") or "tournament"))
+    log: list[dict[str, Any]] = []
+    for index, entry in enumerate(sorted(players, key=_start_of)):
+        if not isinstance(entry, dict):
+            raise InputError("players[{index}] is not an object", index=index, source=source)
+        log.append({"do": "add", "name": entry.get("name"), "rating": entry.get("rating")})
+    log.append({"do": "start", "keep": True})
+    for index, game in enumerate(games):
+        if not isinstance(game, dict):
+            raise InputError("games[{index}] is not an object", index=index, source=source)
+        code = game.get("result")
+        if code:
+            text = _RESULTS.get(str(code), str(code))
+            log.append(
+                {
+                    "do": "result",
+                    "round": game.get("round"),
+                    "board": game.get("board"),
+                    "result": text,
+                }
+            )
+    state["log"] = log
+    replay(state)
+    return state
+
+
+def _start_of(entry: Any) -> int:
+    start = entry.get("start") if isinstance(entry, dict) else None
+    return start if isinstance(start, int) else 0
