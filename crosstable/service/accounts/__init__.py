@@ -92,6 +92,7 @@ class Accounts:
     playing = forward("_staff", Staff.playing)
     set_staff = forward("_staff", Staff.set_staff)
     role = forward("_staff", Staff.role)
+    plays_in_game = forward("_staff", Staff.plays_in_game)
 
     # which entry is whose account
     link_entry = forward("_entry_links", EntryLinks.link_entry)

@@ -22,6 +22,7 @@ from crosstable.store.accounts_models import (
     StaffRow,
     UserRow,
 )
+from crosstable.store.models import GameRow
 
 
 class Staff:
@@ -122,6 +123,26 @@ class Staff:
                 )
             ).first()
             return "player" if linked is not None else None
+
+    def plays_in_game(
+        self, user: UserInfo | None, tournament_id: int, round_number: int, board: int
+    ) -> bool:
+        """Whether ``user``'s account is linked to White or Black of the game on
+        ``board`` of round ``round_number`` (False for an unknown game)."""
+        if user is None:
+            return False
+        with self.frame.store.reading() as session:
+            game = session.get(GameRow, (tournament_id, round_number, board))
+            if game is None:
+                return False
+            linked = session.scalars(
+                select(EntryAccountRow.number).where(
+                    EntryAccountRow.tournament_id == tournament_id,
+                    EntryAccountRow.user_id == user.id,
+                    EntryAccountRow.number.in_((game.white, game.black)),
+                )
+            ).first()
+            return linked is not None
 
     def _leaving_organiser(self, session: Session, tournament_id: int, user_id: int) -> str | None:
         """Why ``user_id`` may not stop organising (the organisers left would all play)."""

@@ -41,9 +41,9 @@ from crosstable.web.routes.api_models import (
 )
 from crosstable.web.routes.common import (
     MANAGERS,
-    RESULT_ENTRY,
     csrf,
     require_export_allowed,
+    require_result_entry,
     require_role,
     require_user,
 )
@@ -301,7 +301,7 @@ def record(
     """Enter a result (organiser, helper, or a game server with their token). Repeating the
     same request (same idempotency key) answers with the first answer."""
     site = site_of(request)
-    require_role(site, caller, tid, RESULT_ENTRY)
+    require_result_entry(site, caller, tid, rnd, board)
     site.report_limit.check_caller(caller, "results")  # a game server: its own limit
     if body.confirm:  # an adjourned game's decisive result, its warning confirmed
         return change_out(
@@ -338,7 +338,7 @@ def confirm(
     tid: Num, rnd: Num, board: Num, body: ConfirmIn, request: Request, caller: ApiCaller
 ) -> ChangeOut:
     site = site_of(request)
-    require_role(site, caller, tid, RESULT_ENTRY)
+    require_result_entry(site, caller, tid, rnd, board)
     return change_out(site.service.confirm_result(tid, rnd, board, body.result, actor=caller.actor))
 
 
@@ -347,7 +347,7 @@ def correct(
     tid: Num, rnd: Num, board: Num, body: CorrectionIn, request: Request, caller: ApiCaller
 ) -> ChangeOut:
     site = site_of(request)
-    require_role(site, caller, tid, RESULT_ENTRY)
+    require_result_entry(site, caller, tid, rnd, board)
     change = site.service.correct_result(
         tid, rnd, board, body.result, expected=body.expected, actor=caller.actor
     )
@@ -357,7 +357,7 @@ def correct(
 @router.post("/tournaments/{tid}/rounds/{rnd}/boards/{board}/reject")
 def reject(tid: Num, rnd: Num, board: Num, request: Request, caller: ApiCaller) -> ChangeOut:
     site = site_of(request)
-    require_role(site, caller, tid, RESULT_ENTRY)
+    require_result_entry(site, caller, tid, rnd, board)
     return change_out(site.service.reject_reports(tid, rnd, board, actor=caller.actor))
 
 

@@ -66,6 +66,23 @@ def require_role(site: Site, caller: Caller, tid: int, allowed: tuple[str, ...])
     return str(role)
 
 
+def require_result_entry(site: Site, caller: Caller, tid: int, rnd: int, board: int) -> str:
+    """:func:`require_role` for entering, confirming, correcting or rejecting the result
+    of one game: a helper who plays in that game may not (the organiser decides it)."""
+    role = require_role(site, caller, tid, RESULT_ENTRY)
+    if role == "helper" and site.accounts.plays_in_game(caller.user, tid, rnd, board):
+        raise HTTPException(
+            status_code=403,
+            detail=Message(
+                "round {round} board {board}: you play in this game, so as a helper you may "
+                "not enter or confirm its result; the organiser does",
+                round=rnd,
+                board=board,
+            ),
+        )
+    return role
+
+
 # -- heavy uploads -------------------------------------------------
 
 

@@ -41,6 +41,7 @@ from crosstable.web.routes.common import (
     CheckedForm,
     caller_of,
     integer,
+    require_result_entry,
     require_role,
     require_user,
     text,
@@ -137,7 +138,7 @@ def _one(
     site: Site,
     caller: Caller,
     raw: dict[str, Any],
-    roles: dict[int, Exception | None],
+    roles: dict[int, Exception | str],
     keys: dict[str, int],
 ) -> dict[str, Any]:
     """Record one item of a batch; the item's answer (accepted or refused, and why).
@@ -157,11 +158,16 @@ def _one(
         return {"status": "refused", "code": 409, "detail": translate(reused)}
     if item.tournament not in roles:
         try:
-            require_role(site, caller, item.tournament, RESULT_ENTRY)
-            roles[item.tournament] = None
+            roles[item.tournament] = require_role(site, caller, item.tournament, RESULT_ENTRY)
         except (HTTPException, CrosstableError) as error:
             roles[item.tournament] = error
-    refused = roles[item.tournament]
+    role = roles[item.tournament]
+    refused = role if isinstance(role, Exception) else None
+    if role == "helper":  # a helper who plays in this game may not enter its result
+        try:
+            require_result_entry(site, caller, item.tournament, item.round, item.board)
+        except HTTPException as error:
+            refused = error
     if refused is None:
         try:
             change = site.service.record_result(
@@ -195,7 +201,7 @@ def record_many(body: BatchIn, request: Request, caller: ApiCaller) -> dict[str,
     require_user(caller)
     if body.results:
         site.report_limit.check_caller(caller, "results", len(body.results))
-    roles: dict[int, Exception | None] = {}
+    roles: dict[int, Exception | str] = {}
     keys: dict[str, int] = {}
     answers = []
     for index, raw in enumerate(body.results):

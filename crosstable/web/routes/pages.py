@@ -22,11 +22,10 @@ from crosstable.web.confirmations import CONFIRM, confirmation_page
 from crosstable.web.messages import error_text, translate
 from crosstable.web.routes import actions, battle
 from crosstable.web.routes.common import (
-    RESULT_ENTRY,
     CheckedForm,
     caller_of,
     page_context,
-    require_role,
+    require_result_entry,
     text,
 )
 from crosstable.web.routes.printing import player_byes
@@ -227,7 +226,7 @@ def result_action(
         if action == "report":
             actions.report(site, caller, tid, rnd, board, result or "", key)
         else:
-            require_role(site, caller, tid, RESULT_ENTRY)
+            require_result_entry(site, caller, tid, rnd, board)
             site.report_limit.check(f"user:{caller.actor}", "results")
             token = text(form, CONFIRM) or None
             if action == "record" and token:  # an adjourned game's decisive result, confirmed
