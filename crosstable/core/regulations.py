@@ -8,13 +8,13 @@ remainder included, as it is: it is the read-only mapping of the stored object, 
 page or the JSON API shows it unchanged.
 
 >>> r = RegulationDetails({"venue": " Yerevan ", "ties": "Lots", "setup_minutes": "5",
-...     "variant": "battle", "sponsor": "Ararat"})
+...     "variant": "battle", "prize_fund": "500"})
 >>> r.venue, r.ties, r.battle, r.setup_minutes, r.forfeits_in_tiebreaks
 ('Yerevan', 'lots', True, 5, True)
 >>> r.free
-{'sponsor': 'Ararat'}
+{'prize_fund': '500'}
 >>> r == {"venue": " Yerevan ", "ties": "Lots", "setup_minutes": "5", "variant": "battle",
-...     "sponsor": "Ararat"}
+...     "prize_fund": "500"}
 True
 >>> r["venue"] = "Gyumri"
 Traceback (most recent call last):
@@ -27,6 +27,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NoReturn
 
+from crosstable.core.errors import RuleError
+from crosstable.core.funding import FIELDS as FUNDING_FIELDS
+from crosstable.core.funding import Funding
 from crosstable.core.model import System
 from crosstable.core.system_settings import SETTING_KEYS, SystemSettings, settings_of
 
@@ -44,6 +47,7 @@ KNOWN_FIELDS = (
     "variant",
     "setup_minutes",
     "battle_seed",
+    *FUNDING_FIELDS,
 )
 
 
@@ -90,6 +94,15 @@ class RegulationDetails(dict[str, Any]):
     def forfeits_in_tiebreaks(self) -> bool:
         """Whether forfeits count as games in the tie-breaks (default yes)."""
         return self.text("forfeits_in_tiebreaks").lower() != "no"
+
+    @property
+    def funding(self) -> Funding:
+        """Who pays, as the regulations state it (nothing stated when it does not read:
+        the details were checked when they were stored)."""
+        try:
+            return Funding.read(self)
+        except RuleError:
+            return Funding()
 
     @property
     def battle(self) -> bool:

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from crosstable.core.errors import RuleError
+from crosstable.core.funding import sources_of
 from crosstable.core.pairing.knockout import MatchFormat, TieRule, parse_round_formats
 from crosstable.service.long_event_settings import parse_ratings
 from crosstable.web.i18n import N_, gettext, knockout_round, ngettext
@@ -56,6 +57,9 @@ _LABELS = {
     "long_event": N_("The event lasts more than 30 days"),
     "tiebreak_ratings": N_("Ratings in rating-based tie-breaks"),
     "ratings_by_round": N_("Ratings by round"),
+    "funding": N_("Funding"),
+    "sponsor": N_("Sponsor"),
+    "sponsor_credit": N_("How the sponsor is credited"),
 }
 #: the details that only link an event's tournaments (see the module's docstring)
 _LINKS = frozenset({"stage_event", "stage", "stage_seeds"})
@@ -327,6 +331,24 @@ def _joined(items: Iterable[str]) -> str:
     return gettext("%(items)s and %(last)s", items=", ".join(values[:-1]), last=values[-1])
 
 
+#: the funding sources, as the regulations page names them
+_SOURCES = {
+    "sponsor": N_("a sponsor"),
+    "own_funds": N_("the organiser's own funds"),
+    "entry_fees": N_("entry fees"),
+    "other": N_("other sources"),
+}
+
+
+def funding_text(value: Any) -> str:
+    """``entry_fees,sponsor`` → "entry fees and a sponsor" (as stored when it does not read)."""
+    try:
+        sources = sources_of(str(value))
+    except RuleError:
+        return str(value)
+    return _joined(gettext(_SOURCES[source]) for source in sources) or "—"
+
+
 _READERS: dict[str, Callable[[Any], str]] = {
     "match_format": match_format_text,
     "tie_rule": tie_rule_text,
@@ -345,4 +367,5 @@ _READERS: dict[str, Callable[[Any], str]] = {
     "setup_minutes": setup_text,
     "forfeits_in_tiebreaks": forfeits_text,
     "ties": ties_text,
+    "funding": funding_text,
 }
