@@ -203,6 +203,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
         "backup",
         "Back the SQLite database up now and print the file written; `backup list` lists them.",
     ),
+    ("offline", "offline", "The tournament app that runs in the browser alone (Pyodide)."),
 )
 
 #: modules whose ``register`` adds to another module's group instead of the top level:

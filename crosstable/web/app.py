@@ -61,6 +61,7 @@ from crosstable.web.routes import (
     live,
     manage,
     notifications,
+    offline,
     pages,
     pairing,
     pgn,
@@ -242,6 +243,7 @@ def create_app(
     app.include_router(entry_links.router)  # entries linked to accounts, confirmed by players
     app.include_router(entry_links.api)
     app.include_router(blanks.router)  # blank Berger tables and crosstables
+    app.include_router(offline.router)  # the app that runs in the browser alone
     app.include_router(blanks.api_router)  # GET /api/v1/blank/berger/{players}
     app.include_router(fide.pages)  # FIDE mode, the tie-break list: warnings to confirm
     app.include_router(fide.api)
