@@ -263,6 +263,10 @@ def with_kept_records(doc: TrfDocument, kept: object, source: str = "regulations
                 **extras["headers"],
                 **{t: v for t, v in value.items() if t not in _STORED_TAGS},
             }
+        elif name == "comments" and isinstance(value, list):
+            # the file's own comments, then the store's (### lines of confirmed
+            # warnings, the schedule) that the file did not already say
+            extras[name] = value + [c for c in extras.get(name) or [] if c not in value]
         elif name in _KEPT:
             extras[name] = value
     return tournament_from_json(data, source, lenient=True)

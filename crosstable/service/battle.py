@@ -24,6 +24,7 @@ battle`` (docs/battle.md). Then:
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -42,6 +43,7 @@ from crosstable.service.play import Play, ResultLike, ResultRecorder
 from crosstable.service.registration import Regulations
 from crosstable.service.tie_lots import TieLots
 from crosstable.service.unit import Tx
+from crosstable.service.warning_levels import FideWarning
 from crosstable.store import Store
 from crosstable.store.models import EntryRow, GameRow, RoundRow, TournamentRow
 
@@ -159,6 +161,7 @@ class Battle:
         source: str = "",
         headers: dict[str, str] | None = None,
         records: dict[str, Any] | None = None,
+        warnings: Sequence[FideWarning] = (),
     ) -> Change:
         """As :meth:`Exchange.import_tournament`; a TRF that says battle chess in its 092
         (as :meth:`export_trf` writes it) gives a battle-chess tournament: its W/D/L games
@@ -167,7 +170,12 @@ class Battle:
         details = battle_from_trf(headers)
         if details is None:
             return self.exchange.import_tournament(
-                tournament, actor=actor, source=source, headers=headers, records=records
+                tournament,
+                actor=actor,
+                source=source,
+                headers=headers,
+                records=records,
+                warnings=warnings,
             )
         rules.check_battle_details(details, tournament.settings.system, 0)
         rounds = tuple(
@@ -183,7 +191,11 @@ class Battle:
             for rnd in tournament.rounds
         )
         change = self.exchange.import_tournament(
-            replace(tournament, rounds=rounds), actor=actor, source=source, headers=headers
+            replace(tournament, rounds=rounds),
+            actor=actor,
+            source=source,
+            headers=headers,
+            warnings=warnings,
         )
         played = {rnd.number for rnd in rounds if any(g.result is not None for g in rnd.games)}
         # and, as in play, the round after a complete one (its colours are the drawn ones)

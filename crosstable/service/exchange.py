@@ -9,7 +9,7 @@ it again gives the same document. TRF goes through :mod:`crosstable.formats`.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -32,7 +32,7 @@ from crosstable.formats.trf_records import acceleration_records
 from crosstable.service.adjournment_state import check_report
 from crosstable.service.errors import NotFoundError
 from crosstable.service.field import check_field
-from crosstable.service.frame import Change, ChangeFrame
+from crosstable.service.frame import Change, ChangeFrame, Done
 from crosstable.service.import_check import check_import
 from crosstable.service.loading import Loaded, result_code, settings_columns
 from crosstable.service.players import checked_rating
@@ -43,7 +43,7 @@ from crosstable.service.schedules import insert_schedule
 from crosstable.service.swiss.settings import initial_colour_of, parse_forbidden, swiss_settings
 from crosstable.service.trf_header import header_records, stored_header
 from crosstable.service.unit import Tx
-from crosstable.service.warning_levels import trf_comments
+from crosstable.service.warning_levels import FideWarning, logged, trf_comments
 from crosstable.store.models import (
     Base,
     ByeRow,
@@ -268,12 +268,15 @@ class Exchange:
         source: str = "",
         headers: dict[str, str] | None = None,
         records: dict[str, Any] | None = None,
+        warnings: Sequence[FideWarning] = (),
     ) -> Change:
         """A new tournament from a core value (e.g. read from TRF), recorded as one event;
         ``headers`` (a TRF's header records) give its venue, arbiters, dates and time
         control (see :mod:`crosstable.service.trf_header`); ``records`` (a TRF's records
         the rows do not hold: :func:`~crosstable.formats.trf_export.kept_records`) are
-        kept in the regulations and written back by :meth:`export_trf`."""
+        kept in the regulations and written back by :meth:`export_trf`; ``warnings``
+        (the confirmed findings of the import's re-check: :mod:`.trf_import`) are kept
+        with the event, and the export writes each as a ``###`` line."""
         check_field(
             tournament.settings.system, len(tournament.players), cycles=tournament.settings.cycles
         )
@@ -370,7 +373,10 @@ class Exchange:
                 players=len(tournament.players),
                 rounds=len(tournament.rounds),
             )
-            change, notification = self.frame.append(tx, "import", summary, {}, actor, None)
+            done = logged(Done(summary, {}), warnings)
+            change, notification = self.frame.append(
+                tx, "import", done.summary, done.data, actor, None
+            )
         self.frame.announce(notification)  # to the other processes too, as every change
         return change
 
