@@ -79,7 +79,7 @@ def test_r_rr_6_the_setting_is_read_and_refused_clearly() -> None:
     assert schedule_kind({"schedule": " CIRCLE "}) is ScheduleKind.CIRCLE
     with pytest.raises(SettingError) as refused:
         schedule_kind({"schedule": "spiral"})
-    assert refused.value.key == "schedule" and "berger or circle" in str(refused.value)
+    assert refused.value.key == "schedule" and "berger, circle or crenshaw" in str(refused.value)
     with pytest.raises(RuleError, match="circle method needs at least 3 players"):
         round_robin_table(ScheduleKind.CIRCLE, 2)
 
@@ -132,7 +132,7 @@ def test_r_rr_6_a_tournament_runs_on_the_circle_method(service: Service) -> None
 
 def test_r_rr_6_a_bad_or_late_choice_is_refused_and_nothing_changes(service: Service) -> None:
     before = len(service.tournaments())
-    with pytest.raises(RuleError, match="use berger or circle"):
+    with pytest.raises(RuleError, match="use berger, circle or crenshaw"):
         service.create_tournament(Regulations(name="X", details={"schedule": "spiral"}))
     with pytest.raises(RuleError, match="a setting of a round robin, not of a Swiss"):
         service.create_tournament(
@@ -197,7 +197,7 @@ def test_r_rr_6_cli_refuses_a_bad_choice(
 ) -> None:
     db = str(tmp_path / "club.db")
     code, out, err = run(capsys, "new", "X", "--schedule", "spiral", "--db", db)
-    assert code == 2 and "--schedule 'spiral': use berger or circle" in err and out == ""
+    assert code == 2 and "--schedule 'spiral': use berger, circle or crenshaw" in err and out == ""
     code, _out, err = run(
         capsys, "new", "Y", "--system", "dutch", "--schedule", "circle", "--db", db
     )

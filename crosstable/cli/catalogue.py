@@ -163,7 +163,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     (
         "schedule",
         "schedule",
-        "Round-robin schedules: FIDE Berger tables, the circle method, checks.",
+        "Round-robin schedules: FIDE Berger tables, the circle method, Crenshaw-Berger tables, checks.",
     ),
     (
         "blank",

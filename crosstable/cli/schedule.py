@@ -1,9 +1,10 @@
-"""`crosstable schedule berger|circle|verify` — round-robin schedules.
+"""`crosstable schedule berger|circle|crenshaw|verify` — round-robin schedules.
 
     crosstable schedule berger 6 --format json
     crosstable schedule berger 8 --double            # cycle 1 with rounds 6 and 7 exchanged
     crosstable schedule berger 8 --cycles 4 --no-swap
     crosstable schedule circle 6
+    crosstable schedule crenshaw 8 --format json     # US Chess: Berger's rounds reversed
     crosstable schedule verify my-schedule.txt --players 7
 
 JSON: ``{"players": N, "rounds": [{"round": 1, "boards": [[white, black], …],
@@ -33,8 +34,10 @@ from crosstable.core.schedule import (
     ScheduleReport,
     berger_schedule,
     circle_schedule,
+    crenshaw_schedule,
     verify_schedule,
 )
+from crosstable.core.schedule.kinds import ScheduleKind, check_schedule_fits
 
 MAX_PLAYERS = 9999
 """Four-digit starting numbers, as in a TRF file; the engine itself has no limit."""
@@ -42,7 +45,8 @@ MAX_CYCLES = 12
 
 schedule_app = typer.Typer(
     name="schedule",
-    help="Round-robin schedules: FIDE Berger tables, the circle method, checks.",
+    help="Round-robin schedules: FIDE Berger tables, the circle method, Crenshaw-Berger "
+    "tables, checks.",
     no_args_is_help=True,
 )
 
@@ -118,6 +122,22 @@ def circle_command(
     count = _cycles(players, double, cycles)
     schedule = circle_schedule(players, count, swap_last_rounds=swap)
     _show(schedule, output, f"Circle method, {players} players")
+
+
+@schedule_app.command("crenshaw")
+def crenshaw_command(
+    players: PlayersArgument,
+    double: DoubleOption = False,
+    swap: SwapOption = True,
+    cycles: CyclesOption = None,
+    output: FormatOption = OutputFormat.TABLE,
+) -> None:
+    """US Chess's Crenshaw-Berger tables: the quad table for 3-4 players, Berger's rounds
+    in the opposite order for 7 or more (5-6 refused: that table is not published)."""
+    count = _cycles(players, double, cycles)
+    check_schedule_fits(ScheduleKind.CRENSHAW, players)
+    schedule = crenshaw_schedule(players, count, swap_last_rounds=swap)
+    _show(schedule, output, f"Crenshaw-Berger table, {players} players")
 
 
 @schedule_app.command("verify")

@@ -64,7 +64,10 @@ def new(
     acceleration: Annotated[str, typer.Option(help="Swiss: baku (C.04.5.1).")] = "",
     schedule: Annotated[
         str,
-        typer.Option(help="Round robin: berger (FIDE Berger tables, the default) or circle."),
+        typer.Option(
+            help="Round robin: berger (FIDE Berger tables, the default), circle or crenshaw "
+            "(US Chess's Crenshaw-Berger tables)."
+        ),
     ] = "",
     initial_order: Annotated[
         str,

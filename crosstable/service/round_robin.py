@@ -1,5 +1,6 @@
 """The round robin's rules: its start on the table the regulations choose (FIDE Berger
-by default, or the circle method: :mod:`crosstable.core.schedule.kinds`) and a withdrawal.
+by default, the circle method or the Crenshaw-Berger tables:
+:mod:`crosstable.core.schedule.kinds`) and a withdrawal.
 
 The Scheveningen (:mod:`crosstable.service.scheveningen`) and a knockout's player with
 games still to play (:mod:`crosstable.service.knockout.rules`) withdraw the same way:
@@ -47,7 +48,8 @@ def check_schedule_setting(
     kind = schedule_kind(details)
     if status != "registration" and kind is not schedule_kind(before):
         raise RuleError(
-            "the schedule (Berger or circle) was fixed at the start: it cannot change now"
+            "the schedule (Berger, circle or Crenshaw-Berger) was fixed at the start: it "
+            "cannot change now"
         )
 
 

@@ -80,6 +80,7 @@ _WORDS = {
     # a round robin's table, a Swiss's initial order
     "berger": N_("FIDE Berger tables"),
     "circle": N_("circle method (1 fixed, the rest rotate)"),
+    "crenshaw": N_("Crenshaw-Berger tables (US Chess; 3-4 or 7 or more players)"),
     "rating": N_("by rating (FIDE)"),
     "portal": N_("by rating, unrated players at random"),
 }

@@ -1,5 +1,5 @@
-"""A round robin against its own table: FIDE Berger, or the circle method when the file
-says so (``### Schedule: circle``).
+"""A round robin against its own table: FIDE Berger, or the circle method or the
+Crenshaw-Berger tables when the file says so (``### Schedule: circle``).
 
 The players' starting numbers are the table's numbers: round ``r`` of the file
 must hold the games of round ``r`` of the table, with the table's colours, and
@@ -16,6 +16,7 @@ from __future__ import annotations
 from crosstable.core.checker.compare import compare_round
 from crosstable.core.checker.findings import RoundVerdict
 from crosstable.core.model import ByeKind, Tournament
+from crosstable.core.schedule.crenshaw import crenshaw_fits
 from crosstable.core.schedule.kinds import ScheduleKind, round_robin_table
 from crosstable.core.schedule.types import Schedule
 
@@ -44,9 +45,15 @@ def check_round_robin(
     states), and the notes on the order assumed."""
     players = len(tournament.players)
     played = played_rounds(tournament)
-    name = "FIDE Berger table" if schedule is ScheduleKind.BERGER else "circle method"
-    if players < 3:
-        note = f"{players} players: no {name} (it needs 3 players or more)"
+    name = {
+        ScheduleKind.BERGER: "FIDE Berger table",
+        ScheduleKind.CIRCLE: "circle method",
+        ScheduleKind.CRENSHAW: "Crenshaw-Berger table",
+    }[schedule]
+    unpublished = schedule is ScheduleKind.CRENSHAW and not crenshaw_fits(players)
+    if players < 3 or unpublished:
+        why = "it is published for 3-4 and 7 or more" if unpublished else "it needs 3 or more"
+        note = f"{players} players: no {name} ({why})"
         unchecked = tuple(RoundVerdict(n, boards, bye, None, None) for n, boards, bye in played)
         return unchecked, (note,)
     settings = tournament.settings
@@ -64,11 +71,11 @@ def check_round_robin(
     assert best is not None
     notes = [f"{name} for {players} players, {cycles} cycle(s)"]
     if cycles > 1:
-        notes.append(
-            "the last two rounds of cycle 1 exchanged"
-            if chosen
-            else "cycle 1 in the table's own round order"
-        )
+        if schedule is ScheduleKind.CRENSHAW:
+            exchanged = "the first two rounds of each even cycle exchanged"
+        else:
+            exchanged = "the last two rounds of cycle 1 exchanged"
+        notes.append(exchanged if chosen else "cycle 1 in the table's own round order")
     return best, tuple(notes)
 
 

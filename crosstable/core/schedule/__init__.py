@@ -1,4 +1,5 @@
-"""Round-robin schedules: FIDE Berger tables, the circle method, multiple cycles, verification.
+"""Round-robin schedules: FIDE Berger tables, the circle method, Crenshaw-Berger tables,
+multiple cycles, verification.
 
 >>> from crosstable.core.schedule import berger_schedule, verify_schedule
 >>> verify_schedule(berger_schedule(8, cycles=2)).ok
@@ -13,6 +14,7 @@ from crosstable.core.schedule.berger import (
     table_size,
 )
 from crosstable.core.schedule.circle import circle_opponent, circle_round, circle_table
+from crosstable.core.schedule.crenshaw import crenshaw_schedule, crenshaw_table
 from crosstable.core.schedule.cycles import berger_schedule, circle_schedule, repeat_cycles
 from crosstable.core.schedule.types import Schedule, ScheduledRound
 from crosstable.core.schedule.verify import (
@@ -38,6 +40,8 @@ __all__ = [
     "circle_round",
     "circle_schedule",
     "circle_table",
+    "crenshaw_schedule",
+    "crenshaw_table",
     "repeat_cycles",
     "rounds_per_cycle",
     "table_size",

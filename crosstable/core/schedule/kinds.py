@@ -1,5 +1,6 @@
-"""Which table a round robin is played on: FIDE's Berger tables (the default) or the
-circle method, as the organiser chose it in the regulations' ``schedule`` setting.
+"""Which table a round robin is played on: FIDE's Berger tables (the default), the
+circle method or US Chess's Crenshaw-Berger tables, as the organiser chose it in the
+regulations' ``schedule`` setting.
 
 The choice is kept in the regulations' details (``{"schedule": "circle"}``), read here
 as a :class:`ScheduleKind`, and stated in a TRF export as one ``###`` comment
@@ -24,6 +25,7 @@ from enum import StrEnum
 from typing import Any
 
 from crosstable.core.errors import RuleError
+from crosstable.core.schedule.crenshaw import crenshaw_fits, crenshaw_schedule
 from crosstable.core.schedule.cycles import berger_schedule, circle_schedule
 from crosstable.core.schedule.types import Schedule
 from crosstable.core.system_settings import SettingError
@@ -50,15 +52,24 @@ SCHEDULE_HEADER = "###schedule"
 
 
 class ScheduleKind(StrEnum):
-    """A round robin's table: FIDE Berger (C.05 Annex 1) or the circle method."""
+    """A round robin's table: FIDE Berger (C.05 Annex 1), the circle method or
+    US Chess's Crenshaw-Berger tables."""
 
     BERGER = "berger"
     CIRCLE = "circle"
+    CRENSHAW = "crenshaw"
 
     @property
     def label(self) -> str:
         """How the pages and prints name it."""
-        return "FIDE Berger tables" if self is ScheduleKind.BERGER else "circle method"
+        return _LABELS[self]
+
+
+_LABELS = {
+    ScheduleKind.BERGER: "FIDE Berger tables",
+    ScheduleKind.CIRCLE: "circle method",
+    ScheduleKind.CRENSHAW: "Crenshaw-Berger tables",
+}
 
 
 def schedule_kind(details: Mapping[str, Any] | None) -> ScheduleKind:
@@ -71,16 +82,27 @@ def schedule_kind(details: Mapping[str, Any] | None) -> ScheduleKind:
         return ScheduleKind(text)
     except ValueError:
         raise SettingError(
-            "schedule {schedule}: use berger or circle",
+            "schedule {schedule}: use berger, circle or crenshaw",
             setting=SCHEDULE_KEY,
             given=text,
-            why="use berger or circle",
+            why="use berger, circle or crenshaw",
             schedule=repr(text),
         ) from None
 
 
 def check_schedule_fits(kind: ScheduleKind, players: int) -> None:
-    """Refuse a table that cannot seat the field: both need 3 players or more."""
+    """Refuse a table that cannot seat the field: each needs 3 players or more, and the
+    Crenshaw-Berger tables are not published for 5 or 6 players."""
+    if kind is ScheduleKind.CRENSHAW and players >= 3 and not crenshaw_fits(players):
+        raise RuleError(
+            "the Crenshaw-Berger table for {players} players is not published: choose the "
+            "FIDE Berger tables or the circle method",
+            players=players,
+        )
+    if players < 3 and kind is ScheduleKind.CRENSHAW:
+        raise RuleError(
+            "the Crenshaw-Berger tables need at least 3 players, not {players}", players=players
+        )
     if players < 3 and kind is ScheduleKind.CIRCLE:
         raise RuleError(
             "the circle method needs at least 3 players, not {players}", players=players
@@ -95,8 +117,14 @@ def round_robin_table(
     """The whole schedule of ``players`` on the chosen table, ``cycles`` times (the
     second cycle with colours reversed, the last two rounds of the first exchanged)."""
     check_schedule_fits(kind, players)
-    build = circle_schedule if kind is ScheduleKind.CIRCLE else berger_schedule
-    return build(players, cycles, swap_last_rounds=swap_last_rounds)
+    return _BUILDERS[kind](players, cycles, swap_last_rounds=swap_last_rounds)
+
+
+_BUILDERS = {
+    ScheduleKind.BERGER: berger_schedule,
+    ScheduleKind.CIRCLE: circle_schedule,
+    ScheduleKind.CRENSHAW: crenshaw_schedule,
+}
 
 
 def schedule_comment(kind: ScheduleKind) -> str:

@@ -22,6 +22,7 @@ from crosstable.core.errors import RuleError
 from crosstable.core.model import System, WithdrawalRule
 from crosstable.core.pairing.knockout import MatchFormat
 from crosstable.core.schedule.groups import GroupStagePlan, plan_group_stage, snake_groups
+from crosstable.core.schedule.kinds import check_schedule_fits, schedule_kind
 from crosstable.core.schedule.rating_groups import rating_group_sizes
 from crosstable.core.scoring import PointSystem, points
 from crosstable.core.text import Message
@@ -355,6 +356,8 @@ def create_tournaments(site: Site, caller: Caller, spec: WizardSpec) -> list[int
     for name, players in sections:
         settings = spec.regulations(name).settings()
         check_field(settings.system, len(players), cycles=settings.cycles)
+        if settings.system is System.ROUND_ROBIN and len(players) >= 3:  # a table seats them
+            check_schedule_fits(schedule_kind(spec.regulations(name).details), len(players))
     checked = [[player.checked() for player in players] for _name, players in sections]
     ids: list[int] = []
     for (name, _players), players, link in zip(sections, checked, links, strict=True):

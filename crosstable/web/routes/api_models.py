@@ -175,10 +175,11 @@ class TournamentIn(Body):
         description="battle chess: the set-up time in minutes (neither set up in time: a "
         "draw; only one: that player wins)",
     )
-    schedule: Literal["berger", "circle"] = Field(
+    schedule: Literal["berger", "circle", "crenshaw"] = Field(
         "berger",
-        description="round robins: FIDE Berger tables, or the circle method (1 fixed, the "
-        "rest rotate); docs/schedules.md",
+        description="round robins: FIDE Berger tables, the circle method (1 fixed, the "
+        "rest rotate), or US Chess's Crenshaw-Berger tables (3-4 or 7 or more players); "
+        "docs/schedules.md",
     )
     initial_order: Literal["rating", "portal"] = Field(
         "rating",
