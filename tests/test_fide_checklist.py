@@ -1,0 +1,99 @@
+"""Questions of FIDE's checklist for tournament programs that docs/fide.md answers with
+behaviour no other test names: an imported TRF in FIDE mode, the point systems and the
+pairing-allocated bye's value, every mandatory round-robin tie-break, the acceleration
+kept after the start."""
+
+# ruff: noqa: F811 - pytest fixtures imported from test_service_support
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from crosstable.core.errors import RuleError
+from crosstable.core.model import System
+from crosstable.core.scoring import PointSystem
+from crosstable.core.standings import compute_standings
+from crosstable.formats.trf import parse_trf
+from crosstable.service import Service
+from crosstable.service.players import check_tiebreaks
+from tests.test_service_support import db_url, service, started, store  # noqa: F401
+from tests.test_service_swiss import swiss
+from tests.test_tiebreak_helpers import tour
+
+#: FIDE's mandatory round-robin tie-breaks (the checklist's Q104)
+ROUND_ROBIN_MANDATORY = (
+    "DE",
+    "BPG",
+    "BWG",
+    "REP",
+    "STD",
+    "SB",
+    "SB/C1",
+    "SB/C2",
+    "RTNG",
+    "RTNG/R",
+    "WIN",
+    "TPN",
+    "TPN/R",
+    "KS",
+    "KS/L1",
+    "KS/L2",
+    "KS/L-1",
+    "KS/L-2",
+)
+
+
+def test_r_b_1_q56_an_imported_trf_starts_in_fide_mode(service: Service) -> None:
+    exported = service.export_trf(started(service, 4))
+    document = parse_trf(exported)
+    tid = service.import_tournament(document.tournament, source="club.trf").tournament_id
+    assert service.fide_mode(tid).on
+
+
+def test_r_b_1_q70_q74_point_systems_and_two_draws_against_a_win_and_a_loss() -> None:
+    assert PointSystem.parse("1-0.5-0") == PointSystem.classic()
+    assert PointSystem.parse("3-1-0") == PointSystem.three_one_zero()
+    assert PointSystem.parse("2-1-0").label() == "2-1-0"
+    with pytest.raises(RuleError, match=r"two draws .* would outscore a win and a loss"):
+        PointSystem.parse("3-2-0")
+    with pytest.raises(RuleError, match="two draws"):
+        PointSystem(win=Fraction(1), draw=Fraction(3, 4), loss=Fraction(0))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.fractions(min_value=0, max_value=3, max_denominator=4))
+def test_r_b_1_q79_q84_the_pab_is_worth_a_win_or_the_value_the_regulations_give(
+    value: Fraction,
+) -> None:
+    # a 3-1-0 Swiss of three players: 1 beats 2, 3 has the PAB
+    chosen = PointSystem(win=Fraction(3), draw=Fraction(1), loss=Fraction(0), pairing_bye=value)
+    t = tour(3, [["1-2 1-0", "3 U"]], system=System.SWISS_DUTCH, points=chosen)
+    points = {row.start: row.points for row in compute_standings(t, "PTS").rows}
+    assert points == {1: 3, 2: 0, 3: value}
+    default = tour(3, [["1-2 1-0", "3 U"]], system=System.SWISS_DUTCH)
+    assert {r.start: r.points for r in compute_standings(default, "PTS").rows}[3] == 1
+
+
+def test_r_b_1_q104_every_mandatory_round_robin_tiebreak_is_offered() -> None:
+    assert check_tiebreaks(ROUND_ROBIN_MANDATORY) == ROUND_ROBIN_MANDATORY
+    # a round robin of four, every game played: each code gives a value to every player
+    t = tour(
+        4,
+        [["1-4 1-0", "2-3 =="], ["4-3 0-1", "1-2 =="], ["2-4 1-0", "3-1 0-1"]],
+        ratings=[2100, 2000, 1900, 1800],
+    )
+    table = compute_standings(t, ROUND_ROBIN_MANDATORY)
+    assert [row.start for row in table.rows] == [1, 2, 3, 4]  # 2½, 2, 1½, 0 points
+    assert table.tiebreaks == ROUND_ROBIN_MANDATORY
+    for row in table.rows:
+        assert None not in row.values, (row.start, row.values)
+
+
+def test_r_b_1_q109_the_acceleration_stays_after_the_start(service: Service) -> None:
+    tid = swiss(service, 8, rounds=3, acceleration="baku")
+    with pytest.raises(RuleError, match="acceleration cannot change after the start"):
+        service.edit_regulations(tid, details={"initial_colour": "white"})
+    assert service.overview(tid).settings["regulations"]["acceleration"] == "baku"
