@@ -91,6 +91,13 @@ def new(
     bracket: Annotated[
         str | None, typer.Option(help="Knockout: seeded (1 v N) or random (by lot).")
     ] = None,
+    capacity: Annotated[
+        int | None,
+        typer.Option(
+            help="Knockout: a field of 2ⁿ players (2, 4, 8 … 512); registration closes "
+            "when it is full."
+        ),
+    ] = None,
     points_: Annotated[
         str, typer.Option("--points", help="Point system WIN-DRAW-LOSS, e.g. 3-1-0.")
     ] = "1-0.5-0",
@@ -188,6 +195,10 @@ def new(
     )
     if schedule.strip():
         details[SCHEDULE_KEY] = _schedule(chosen, schedule)
+    if capacity is not None:  # checked by the service (a knockout's, a power of two)
+        if chosen is not System.KNOCKOUT:
+            raise RuleError(f"--capacity is for knockout tournaments, not a {chosen.value}")
+        details["capacity"] = str(capacity)
     details |= _portal_swiss(chosen, initial_order, order_seed, even_field)
     deputies = "\n".join(part.strip() for part in deputy_arbiter.split(";") if part.strip())
     for key, value in (

@@ -155,6 +155,18 @@ def check_start_settings(system: System | str, details: Mapping[str, Any] | None
     timed_start(system, details)
 
 
+def check_capacity(system: System | str, details: Mapping[str, Any] | None, players: int) -> None:
+    """Refuse a knockout created with more players than its capacity (the creation's
+    check, before anything is stored)."""
+    capacity = timed_start(system, details).capacity
+    if capacity is not None and players > capacity:
+        raise RuleError(
+            "regulations, capacity {capacity}: {players} players are more than the field",
+            capacity=capacity,
+            players=players,
+        )
+
+
 def check_room(row: TournamentRow, players: int) -> None:
     """Refuse the entry that would take a knockout past its capacity: the field is full
     and registration closed by itself."""

@@ -36,6 +36,7 @@ from crosstable.service.players import duplicate_names
 from crosstable.service.stage_view import group_details, group_letter
 from crosstable.service.text_encoding import Decoded, decode_text
 from crosstable.service.tiebreak_order import creation_tiebreaks
+from crosstable.service.timed_start import check_capacity
 from crosstable.web import i18n
 from crosstable.web.routes.common import (
     MANAGERS,
@@ -356,6 +357,7 @@ def create_tournaments(site: Site, caller: Caller, spec: WizardSpec) -> list[int
     for name, players in sections:
         settings = spec.regulations(name).settings()
         check_field(settings.system, len(players), cycles=settings.cycles)
+        check_capacity(settings.system, spec.regulations(name).details, len(players))
         if settings.system is System.ROUND_ROBIN and len(players) >= 3:  # a table seats them
             check_schedule_fits(schedule_kind(spec.regulations(name).details), len(players))
     checked = [[player.checked() for player in players] for _name, players in sections]

@@ -166,6 +166,7 @@ def create(body: TournamentIn, request: Request, caller: ApiCaller) -> dict[str,
                 ("variant", body.variant),  # battle chess (the service checks it)
                 ("setup_minutes", "" if body.setup_minutes is None else str(body.setup_minutes)),
                 ("schedule", "" if body.schedule == "berger" else body.schedule),
+                ("capacity", "" if body.capacity is None else str(body.capacity)),
                 ("initial_order", "" if body.initial_order == "rating" else body.initial_order),
                 ("order_seed", "" if body.order_seed is None else str(body.order_seed)),
                 ("even_field", "yes" if body.even_field else ""),

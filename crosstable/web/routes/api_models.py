@@ -130,6 +130,13 @@ class TournamentIn(Body):
         "(rapid:2,blitz:2,armageddon)",
     )
     bracket: Literal["seeded", "random"] = "seeded"
+    capacity: int | None = Field(
+        None,
+        ge=0,
+        le=9999,
+        description="knockout: a field of 2ⁿ players (2, 4, 8 … 512); registration closes "
+        "by itself when it is full (docs/knockout.md); another number is refused",
+    )
     third_place: bool = Field(False, description="knockout, groups: a match for third place")
     groups: int = Field(4, ge=1, le=256, description="groups: how many groups (snake-seeded)")
     qualifiers_per_group: int = Field(

@@ -29,6 +29,7 @@ from crosstable.core.schedule.scheveningen import scheveningen
 from crosstable.core.text import Message
 from crosstable.service.rating_lists import RatingLists, rating_type_of
 from crosstable.service.stage_view import group_letter
+from crosstable.service.timed_start import check_capacity
 from crosstable.web.messages import error_text, translate
 from crosstable.web.routes import actions
 from crosstable.web.routes.common import CheckedForm, caller_of, integer, require_user, text
@@ -75,6 +76,9 @@ class Preview:
     advice: Any = None
     #: group stage + knockout: the evenings it needs
     stage_evenings: Any = None
+    #: the tie-break list the tournament will publish, and whether it is its default
+    tiebreaks: list[str] = field(default_factory=list)
+    default_tiebreaks: bool = False
 
     def flag(self, error: CrosstableError) -> None:
         """A problem shown under the form, which Create refuses with the same message."""
@@ -160,6 +164,8 @@ def spec_from_form(form: dict[str, Any], service: Any = None) -> actions.WizardS
     round_robin = text(form, "format", "round-robin") in ("round-robin", "double-round-robin")
     if round_robin and text(form, "schedule").lower() not in ("", "berger"):  # circle
         details += (("schedule", text(form, "schedule").lower()),)
+    if text(form, "format") == "knockout" and text(form, "capacity"):  # a field of 2ⁿ
+        details += (("capacity", text(form, "capacity")),)
     if text(form, "finish_confirm") in ("on", "yes", "1", "true"):  # the seeds' last step
         details += (("finish", "confirm"),)
     for key, default in _RULE_DETAILS.items():  # checked by the service, naming the setting
@@ -215,6 +221,11 @@ def preview(form: dict[str, Any], service: Any = None) -> Preview:
     try:
         actions.check_spec(spec)  # the regulations and the time control, as Create checks
         result.warnings = [translate(w) for w in spec.warnings()]
+        if spec.format == "knockout":  # a field of 2ⁿ, and the players typed fit in it
+            check_capacity("knockout", dict(spec.details), len(spec.players))
+        else:  # the list the default choice resolves to, shown
+            result.tiebreaks = list(spec.regulations().tiebreaks)
+            result.default_tiebreaks = not spec.tiebreak_codes()
     except CrosstableError as error:
         result.flag(error)
         spec = replace(spec, time_control="")  # (flagged once, not again by the estimate)
