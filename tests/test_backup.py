@@ -23,6 +23,7 @@ from crosstable.service.safeguard import BackupFailedError
 from crosstable.store import open_store
 from crosstable.store.backup import TIME_FORMAT, BackupError, Backups, check_file
 from crosstable.store.backup_schedule import BackupSchedule
+from crosstable.store.migrations import HEAD
 from crosstable.store.restore import restore
 from tests.rating_list_files import fide_txt, zipped
 
@@ -104,7 +105,7 @@ def test_a_backup_is_consistent_while_another_connection_writes(tmp_path: Path) 
         thread.join()
     seen = set()
     for info in copies:
-        assert check_file(info.path) == info.revision == "0024"
+        assert check_file(info.path) == info.revision == HEAD
         with sqlite3.connect(info.path) as copy:
             rows, total = copy.execute("SELECT count(*), sum(n) FROM ledger").fetchone()
             assert copy.execute("SELECT sum FROM total").fetchone()[0] == (total or 0)
@@ -222,8 +223,8 @@ def test_the_list_shows_time_reason_size_and_schema(
     listed = json.loads(out)
     assert listed["folder"] == str(backups.folder)
     assert [(b["at"], b["reason"], b["revision"]) for b in listed["backups"]] == [
-        ("2026-12-03T09:45:12Z", "before-import", "0024"),
-        ("2026-12-03T09:40:12Z", "manual", "0024"),
+        ("2026-12-03T09:45:12Z", "before-import", HEAD),
+        ("2026-12-03T09:40:12Z", "manual", HEAD),
     ]
     assert all(b["size"] == Path(b["file"]).stat().st_size > 0 for b in listed["backups"])
     code, out, err = run(capsys, "backup", "list", "--db", str(database))
@@ -247,7 +248,7 @@ def test_restore_brings_back_the_backed_up_state(
     assert len(names(database)) == 5
     code, out, err = run(capsys, "restore", str(backup), "--db", str(database))
     assert code == 0, err
-    assert f"restored {database} from {backup} (schema 0024)" in out
+    assert f"restored {database} from {backup} (schema {HEAD})" in out
     assert "must be restarted" in out
     assert names(database) == [f"Player {n}" for n in range(1, 5)]
     before = [b for b in Backups(database).listed() if b.reason == "before-restore"]

@@ -28,6 +28,7 @@ from crosstable.service.registration import Registration
 from crosstable.service.series import SeriesPlay
 from crosstable.service.stages import StagePlay
 from crosstable.service.swiss import SwissPlay
+from crosstable.service.teams.part import TeamPlay
 from crosstable.service.tie_lots import TieLots
 from crosstable.store import open_store
 
@@ -133,6 +134,17 @@ METHODS = [
     "withdraw",
     "withdraw_from_edition",
     "withdraw_from_stage",
+    # teams/part.py: team tournaments
+    "add_team",
+    "add_team_member",
+    "board_prizes",
+    "check_match",
+    "create_team_tournament",
+    "player_scores",
+    "set_lineup",
+    "team_list",
+    "team_matches",
+    "team_standings",
 ]
 
 #: what the frame holds, shown by the service as its own
@@ -153,6 +165,7 @@ PARTS: tuple[type, ...] = (
     FideMode,
     Adjournments,
     LongEvents,
+    TeamPlay,
 )
 WRAPPERS: tuple[type, ...] = (Battle, TieLots)
 

@@ -50,6 +50,7 @@ from crosstable.service.series.tick import SeriesClock
 from crosstable.service.stages import StagePlay
 from crosstable.service.swiss import SwissPlay
 from crosstable.service.tables import ReadModel
+from crosstable.service.teams.part import TeamPlay
 from crosstable.service.tie_lots import TieLots
 from crosstable.store import Store
 
@@ -136,6 +137,17 @@ class Service:
     teams = forward("queries", Queries.teams)
     tournament = forward("queries", Queries.tournament)
     tournaments = forward("queries", Queries.tournaments)
+    # teams/: team tournaments: teams and members, line-ups, the team reads
+    add_team = forward("teams_part", TeamPlay.add_team)
+    add_team_member = forward("teams_part", TeamPlay.add_team_member)
+    board_prizes = forward("teams_part", TeamPlay.board_prizes)
+    check_match = forward("teams_part", TeamPlay.check_match)
+    create_team_tournament = forward("teams_part", TeamPlay.create_team_tournament)
+    player_scores = forward("teams_part", TeamPlay.player_scores)
+    set_lineup = forward("teams_part", TeamPlay.set_lineup)
+    team_list = forward("teams_part", TeamPlay.team_list)
+    team_matches = forward("teams_part", TeamPlay.team_matches)
+    team_standings = forward("teams_part", TeamPlay.team_standings)
     # checkin.py: the hall's check-in before a round, byes for the absent
     absent_byes = forward("checkin", CheckIn.absent_byes)
     # long_events.py: later ratings of an event over 30 days
@@ -201,6 +213,7 @@ class Service:
         self.checkin = CheckIn(frame)
         self.long_events = LongEvents(frame)
         self.fide = FideMode(frame)
+        self.teams_part = TeamPlay(frame, self)
         self.series = SeriesPlay(frame, self)
 
     # -- what the frame holds, as the service's own ---------------------------------

@@ -22,12 +22,14 @@ from crosstable.core.schedule.kinds import (
     schedule_comment,
     schedule_kind,
 )
+from crosstable.core.teams.settings import is_team_tournament
 from crosstable.core.text import Message
 from crosstable.formats.trf_model import Comment
 from crosstable.service.frame import Done
 from crosstable.service.loading import Loaded
 from crosstable.service.schedules import insert_schedule
 from crosstable.service.swiss.portal import check_portal_settings
+from crosstable.service.teams.start import start_team_round_robin
 from crosstable.service.unit import Tx
 from crosstable.store.models import EntryRow
 
@@ -164,6 +166,8 @@ class RoundRobinRules:
 
     def start(self, tx: Tx, loaded: Loaded, random: _random.Random | None = None) -> Done:
         row = tx.tournament
+        if is_team_tournament(row.regulations or {}):  # the competitors are teams
+            return start_team_round_robin(tx, loaded, random)
         schedule = fixed_pairing(self.system).schedule(
             players_as_competitors(loaded.tournament().players),
             cycles=row.cycles,
