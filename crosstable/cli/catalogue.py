@@ -198,6 +198,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
         "accounts",
         "Accounts: eligibility counts and their adjustment, the master status.",
     ),
+    ("levels", "levels", "Classes and levels: the rating bands, a player's level."),
     (
         "backup",
         "backup",

@@ -30,6 +30,12 @@ from crosstable.service.clock import Clock
 from crosstable.service.eligibility import PlayingRecord, playing_record
 from crosstable.service.errors import NotFoundError
 from crosstable.service.frame import SUMMARY_MESSAGE, Change
+from crosstable.service.levels import (
+    account_level,
+    assigned_level,
+    read_levels,
+    set_assigned_level,
+)
 from crosstable.service.organisers import MasterStatus, master_status
 from crosstable.store import Store
 from crosstable.store.accounts_models import AccountEventRow, EntryAccountRow, UserRow
@@ -82,6 +88,18 @@ class RunningEntry:
     name: str
     number: int
     start: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class UserLevel:
+    """An account's class or level (None: none) and how it was found: ``assigned`` by
+    an administrator, by ``rating``, or ``""``."""
+
+    level: str | None
+    how: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"level": self.level, "how": self.how or None}
 
 
 @dataclass(frozen=True, slots=True)
@@ -357,6 +375,49 @@ class PortalRules:
                 self._record(session, row, "adjust", text, data, actor)
             session.flush()
             return playing_record(session, row)
+
+    # -- classes and levels -----------------------------------------------------------
+
+    def level(self, user_id: int) -> UserLevel:
+        """The account's level and how it was found (set by hand, or by rating)."""
+        with self.store.reading() as session:
+            row = self._user_row(session, user_id)
+            level, how = account_level(session, read_levels(session), row)
+            return UserLevel(level, how)
+
+    def set_level(
+        self, user_id: int, level: str | None, *, reason: str = "", actor: str = ""
+    ) -> UserLevel:
+        """An administrator sets the account's level by hand (None: by rating again),
+        recorded with the reason; the level must be one of the register's."""
+        why = " ".join(str(reason or "").split())[:MAX_REASON]
+        with self.store.transaction() as session:
+            row = self._user_row(session, user_id)
+            levels = read_levels(session)
+            named = None
+            if level is not None:
+                named = levels.named(level)
+                if named is None:
+                    raise RuleError(
+                        "level {level} is not one of the portal's levels ({levels})",
+                        level=" ".join(level.split())[:80],
+                        levels=", ".join(levels.names) or "—",
+                    )
+            before = assigned_level(session, user_id)
+            set_assigned_level(session, user_id, named)
+            if before != named:
+                text = (
+                    Message("level set to {level}", level=named)
+                    if named is not None
+                    else Message("level by rating again")
+                )
+                if why:
+                    text = Message("{summary}: {reason}", summary=text, reason=why)
+                data = {"reason": why, "before": before, "after": named}
+                self._record(session, row, "level", text, data, actor)
+            session.flush()
+            found, how = account_level(session, levels, row)
+            return UserLevel(found, how)
 
     # -- masters ----------------------------------------------------------------------
 

@@ -23,6 +23,7 @@ from crosstable.service.eligibility import (
     shortfall,
     venue_kind,
 )
+from crosstable.service.levels import level_problems
 from crosstable.service.organisers import organiser_problem_at_start
 from crosstable.service.stage_view import EVENT, STAGE, members
 from crosstable.store.accounts_models import EntryAccountRow, UserRow
@@ -65,6 +66,7 @@ def start_problems(session: Session, row: TournamentRow) -> list[str]:
         shortfall_of = _otb_shortfall(session, row)
         if shortfall_of:
             problems.append(shortfall_of)
+    problems.extend(level_problems(session, row))  # a class or level tournament
     return problems
 
 

@@ -58,6 +58,7 @@ from crosstable.web.routes import (
     fide,
     game_servers,
     hall,
+    levels,
     live,
     manage,
     notifications,
@@ -240,6 +241,8 @@ def create_app(
     app.include_router(hall.router)  # the sheets and screens of a hall
     app.include_router(game_servers.api_router)  # POST /api/v1/results
     app.include_router(game_servers.router)  # /admin/game-servers
+    app.include_router(levels.router)  # /admin/levels: classes and levels
+    app.include_router(levels.api_router)  # /api/v1/levels, /api/v1/users/{id}/level
     app.include_router(entry_links.router)  # entries linked to accounts, confirmed by players
     app.include_router(entry_links.api)
     app.include_router(blanks.router)  # blank Berger tables and crosstables

@@ -47,6 +47,7 @@ from crosstable.service.accounts.base import (
 )
 from crosstable.service.accounts.eligibility import Eligibility
 from crosstable.service.accounts.entries import EntryLinks
+from crosstable.service.accounts.levels import LevelRegister
 from crosstable.service.accounts.staff import Staff
 from crosstable.service.accounts.tokens import Tokens
 from crosstable.service.accounts.users import Users
@@ -114,6 +115,12 @@ class Accounts:
     master = forward("_rules", PortalRules.master)
     set_master = forward("_rules", PortalRules.set_master)
     account_history = forward("_rules", PortalRules.account_history)
+    level = forward("_rules", PortalRules.level)
+    set_level = forward("_rules", PortalRules.set_level)
+
+    # the register of classes and levels
+    levels = forward("_levels", LevelRegister.levels)
+    set_levels = forward("_levels", LevelRegister.set_levels)
 
     def __init__(self, store: Store, *, clock: Clock | None = None) -> None:
         frame = AccountsFrame(store, clock=clock)
@@ -126,6 +133,7 @@ class Accounts:
         self._staff = Staff(frame)
         self._entry_links = EntryLinks(frame)
         self._eligibility = Eligibility(frame, self._approval, self._entry_links, self._users)
+        self._levels = LevelRegister(frame)
 
 
 def portal_rules(frame: AccountsFrame) -> PortalRules:

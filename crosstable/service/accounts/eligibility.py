@@ -14,6 +14,7 @@ from crosstable.service.accounts.entries import EntryLinks, joining_problems
 from crosstable.service.accounts.users import Users
 from crosstable.service.eligibility import eligibility_problems, playing_record, rules_of
 from crosstable.service.errors import NotFoundError
+from crosstable.service.levels import registration_level_problem
 from crosstable.store.accounts_models import UserRow
 from crosstable.store.models import TournamentRow
 
@@ -59,6 +60,9 @@ class Eligibility:
             problems.extend(joining_problems(session, tournament_id, row))
             rules = rules_of(access.eligibility, tournament.regulations)
             problems.extend(eligibility_problems(rules, playing_record(session, row)))
+            level = registration_level_problem(session, tournament.regulations, row)
+            if level is not None:
+                problems.append(level)
         return problems
 
     def entry_problems(self, tournament_id: int, user_id: int) -> list[str]:
@@ -68,7 +72,13 @@ class Eligibility:
             user = session.get(UserRow, user_id)
             if user is None:
                 raise NotFoundError("there is no user {user}", user=user_id)
-            return joining_problems(session, tournament_id, user)
+            problems = joining_problems(session, tournament_id, user)
+            tournament = session.get(TournamentRow, tournament_id)
+            if tournament is not None:
+                level = registration_level_problem(session, tournament.regulations, user)
+                if level is not None:
+                    problems.append(level)
+            return problems
 
     def check_entry(self, tournament_id: int, user_id: int) -> None:
         """RuleError when an entry of ``user_id`` may not be in the tournament."""

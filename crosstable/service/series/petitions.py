@@ -7,8 +7,10 @@ How the product reads it (docs/series.md §11):
 
 * a petition belongs to a series (its administrators decide; the tournament takes the
   series' time control and tie-breaks) and names the **class or level** as the
-  petitioners do ("class 3", "1400–1599"): the product keeps no register of classes,
-  so the administrator who decides checks that the players are of that level;
+  petitioners do ("class 3", "1400–1599"); when the portal keeps a register of levels
+  (:mod:`crosstable.service.levels`) it must be one of them, and the tournament made
+  from it is a level tournament (only players of that level; the administrator who
+  decides checks the players whose level the site does not know);
 * it lists **at least 11 players** (different names, letter case aside; at most
   100), each a name and, when known, an account;
 * one petition of a level is **pending** at a time per series (a second one for the
@@ -32,12 +34,15 @@ from collections.abc import Sequence
 from typing import Any, cast
 
 from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from crosstable.core.errors import RuleError
+from crosstable.core.levels import MIN_PLAYERS
 from crosstable.core.model import LotsMethod
 from crosstable.core.text import Message
 from crosstable.service.errors import NotFoundError
 from crosstable.service.frame import ChangeFrame
+from crosstable.service.levels import LEVEL_DETAIL, read_levels
 from crosstable.service.registration import PlayerInfo, Regulations
 from crosstable.service.series.editions import series_row
 from crosstable.service.series.lines import record
@@ -46,8 +51,6 @@ from crosstable.service.series.outbox import notify_user
 from crosstable.store.models import TournamentRow
 from crosstable.store.series_models import SeriesPetitionRow
 
-#: a class or level tournament runs with at least this many players
-MIN_PLAYERS = 11
 MAX_PLAYERS = 100
 MAX_LEVEL = 100
 MAX_NAME = 200
@@ -58,6 +61,13 @@ CLAIM = dt.timedelta(minutes=10)
 
 def _clean(text: str) -> str:
     return " ".join(text.split())
+
+
+def level_detail(session: Session, level: str) -> dict[str, str]:
+    """The tournament's ``level`` detail when the petition names one of the portal's
+    levels (a petition made before the register, or without one, names none)."""
+    named = read_levels(session).named(level)
+    return {} if named is None else {LEVEL_DETAIL: named}
 
 
 def checked_players(players: Sequence[tuple[str, int | None]]) -> list[dict[str, Any]]:
@@ -129,6 +139,16 @@ class SeriesPetitions:
         at = self.frame.now()
         with self.frame.store.transaction() as session:
             series = series_row(session, series_id, lock=True)
+            levels = read_levels(session)
+            if levels.bands:  # the portal keeps levels: the petition names one of them
+                named = levels.named(clean_level)
+                if named is None:
+                    raise RuleError(
+                        "level {level} is not one of the portal's levels ({levels})",
+                        level=clean_level,
+                        levels=", ".join(levels.names),
+                    )
+                clean_level = named
             pending = session.scalars(
                 select(SeriesPetitionRow).where(
                     SeriesPetitionRow.series_id == series_id,
@@ -209,7 +229,8 @@ class SeriesPetitions:
                 name=title,
                 tiebreaks=tuple(code for code in series.tiebreaks.split(",") if code),
                 time_control=series.time_control,
-                details={"series": str(series.id), "series_petition": str(row.id)},
+                details={"series": str(series.id), "series_petition": str(row.id)}
+                | level_detail(session, row.level),
             )
             players = [PlayerInfo(p["name"]) for p in row.players]
             if len(players) < MIN_PLAYERS:  # pragma: no cover - checked when asked
