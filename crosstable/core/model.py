@@ -20,7 +20,7 @@ from enum import Enum
 from fractions import Fraction
 
 from crosstable.core.errors import RuleError
-from crosstable.core.scoring import PointSystem
+from crosstable.core.scoring import PointSystem, check_bye_value
 
 
 class Colour(Enum):
@@ -482,6 +482,8 @@ class Settings:
             )
         if self.rounds is not None and self.rounds < 1:
             raise RuleError("rounds: {rounds} — at least one round", rounds=self.rounds)
+        if self.bye_points is not None:
+            check_bye_value(self.point_system, self.bye_points)
 
     @property
     def free_round_points(self) -> Fraction:

@@ -155,6 +155,8 @@ class PointSystem:
                 draws=format_points(2 * self.draw),
                 win_loss=format_points(self.win + self.loss),
             )
+        if self.pairing_bye is not None:
+            check_bye_value(self, self.pairing_bye)
 
     @classmethod
     def classic(cls) -> PointSystem:
@@ -211,3 +213,42 @@ class PointSystem:
     def per_game(self) -> Fraction:
         """Points handed out by one decisive game (win + loss)."""
         return self.win + self.loss
+
+    @property
+    def standard(self) -> bool:
+        """Whether this is FIDE's standard scoring, 1 - ½ - 0."""
+        return (self.win, self.draw, self.loss) == (1, Fraction(1, 2), 0)
+
+
+#: what a pairing-allocated bye may be worth under standard scoring
+STANDARD_BYE_VALUES = (Fraction(1), Fraction(1, 2), Fraction(0))
+
+
+def check_bye_value(system: PointSystem, value: Fraction) -> None:
+    """Refuse a pairing-allocated bye (or a free round) worth more than a win, below
+    zero, or, with standard scoring, other than 1, ½ or 0 (FIDE's checklist for
+    tournament programs).
+
+    >>> check_bye_value(PointSystem(), Fraction(1, 2))
+    >>> check_bye_value(PointSystem.three_one_zero(), Fraction(2))
+    >>> try:
+    ...     check_bye_value(PointSystem(), Fraction(3, 4))
+    ... except RuleError as error:
+    ...     print(error)
+    with standard scoring (1-0.5-0) a bye is worth 1, 0.5 or 0, not 0.75
+    """
+    if value > system.win:
+        raise RuleError(
+            "a bye worth {value} would be worth more than a win ({win})",
+            value=format_points(value),
+            win=format_points(system.win),
+        )
+    if value < 0:
+        raise RuleError(
+            "a bye cannot be worth less than nothing ({value})", value=format_points(value)
+        )
+    if system.standard and value not in STANDARD_BYE_VALUES:
+        raise RuleError(
+            "with standard scoring (1-0.5-0) a bye is worth 1, 0.5 or 0, not {value}",
+            value=format_points(value),
+        )

@@ -21,6 +21,7 @@ from crosstable.core.model import Settings, System
 from crosstable.core.text import Message
 from crosstable.service.fide_mode import current_round
 from crosstable.service.long_events import long_event_warning
+from crosstable.service.scoring_rules import scoring_warnings
 from crosstable.service.swiss.settings import swiss_settings
 from crosstable.service.tiebreak_order import tiebreak_warnings
 from crosstable.service.unit import Tx
@@ -84,6 +85,7 @@ def regulation_warnings(
 ) -> list[FideWarning]:
     """Every warning an edit of the regulations raises, in the order they are shown."""
     found = tiebreak_warnings(tx, settings, new, changing, started)
+    found += scoring_warnings(tx, settings, new, changing, started)  # (scoring_rules.py)
     if started and "rounds" in changing and rounds_open(tx, "rounds"):
         found.append(rounds_warning(tx, settings.rounds, new.rounds))
     advice = long_event_warning(settings, new, current_round(tx.session, tx.tournament))

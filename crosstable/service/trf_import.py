@@ -44,9 +44,10 @@ PLACES_CODE = "import-places"
 SHOWN = 5
 
 _METHODS = {
-    "berger": "the FIDE Berger table",
-    "circle": "the circle method's table",
-    "dutch": "the FIDE Dutch system",
+    "berger": Message("the FIDE Berger table"),
+    "circle": Message("the circle method's table"),
+    "crenshaw": Message("the Crenshaw-Berger table"),
+    "dutch": Message("the FIDE Dutch system"),
 }
 
 
@@ -87,16 +88,17 @@ def _listed(findings: Sequence[Finding]) -> str:
 
 def _round_warning(number: int, method: str, findings: Sequence[Finding]) -> FideWarning:
     listed = _listed(findings)
+    rules = _METHODS.get(method) or Message("the rules of {method}", method=method)
     return FideWarning(
         code=ROUND_CODE,
         level=Level.CONFIRM,
         message=Message(
             "imported round {round} does not follow {rules}: {findings}",
             round=number,
-            rules=_METHODS.get(method, method),
+            rules=rules,
             findings=listed,
         ),
-        trf=f"Import: {_METHODS.get(method, method)} not followed: {listed}",
+        trf=f"Import: {rules} not followed: {listed}",
         round=number,
     )
 
