@@ -145,6 +145,10 @@ def _step(kind: str, name: str, built: Built, entry: dict[str, Any]) -> Built:
             raise RuleError("a round robin's rounds are all paired at the start")
         return replace(built, knockout=built.knockout.pair_next_round())
     result = GameResult.parse(entry["result"]) if entry["result"] else None
+    if (built.knockout is not None) != ("slot" in entry):
+        raise RuleError(
+            "a knockout's result names a slot and a game, a round robin's a round and a board"
+        )
     if built.knockout is not None:
         return replace(built, knockout=built.knockout.record(entry["slot"], entry["game"], result))
     assert built.tournament is not None

@@ -21,9 +21,7 @@ from crosstable.core.errors import RuleError
 
 PYODIDE_VERSION = "0.29.3"
 #: the npm registry's ``dist.integrity`` of pyodide@0.29.3
-PYODIDE_INTEGRITY = (
-    "sha512-22UBuhOJawj7vKUnS7/F3xK+515LJdjiMAHoCfuS6/PbHiOrSQVnYwDe+2sbVwiOZ3sMMexdXICew6NqOMQGgA=="
-)
+PYODIDE_INTEGRITY = "sha512-22UBuhOJawj7vKUnS7/F3xK+515LJdjiMAHoCfuS6/PbHiOrSQVnYwDe+2sbVwiOZ3sMMexdXICew6NqOMQGgA=="  # noqa: E501
 RUNTIME = (
     "pyodide.js",
     "pyodide.asm.js",

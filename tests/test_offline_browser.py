@@ -1,0 +1,86 @@
+"""The offline app in Debian's Chromium (issue 28 item 5): loaded once from the server,
+the network cut, a round robin run to the end with the core under Pyodide, the page
+reloaded with no network, and everything found again; then its export imported by
+the server gives the same standings."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from browser import chromium, needs_chromium, web_server
+
+from crosstable.core.standings.table import compute_standings
+from crosstable.formats.json_io import tournament_from_json
+from crosstable.offline.build import DEFAULT_OUT, build
+
+pytestmark = needs_chromium
+READY = "#status[data-ready=yes]"
+#: Pyodide's first start compiles 8.6 MB of WebAssembly: generous on a shared machine
+LOAD_MS = 240_000
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The server with the built app (built here when the install step has not run)."""
+    out = Path(os.environ.get("CROSSTABLE_OFFLINE_DIR") or DEFAULT_OUT)
+    if not (out / "manifest.json").is_file():
+        build(out)
+    folder = tmp_path_factory.mktemp("offline")
+    with web_server(folder / "site.db") as url:
+        yield url
+
+
+def test_r_x_7_a_round_robin_in_the_browser_alone_survives_a_reload_offline(
+    served: str, tmp_path: Path
+) -> None:
+    with chromium() as browser:
+        context = browser.new_context(accept_downloads=True)
+        page = context.new_page()
+        began = time.monotonic()
+        page.goto(served + "/offline/")
+        page.wait_for_selector(READY, timeout=LOAD_MS)
+        loaded = time.monotonic() - began
+        page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+        context.set_offline(True)
+        page.fill("#tname", "Club")
+        page.click("#create")
+        for name, rating in (("Anna", "1900"), ("Boris", "1800"), ("Vera", "1700"), ("Gleb", "")):
+            page.fill("#pname", name)
+            page.fill("#prating", rating)
+            page.click("#add")
+        page.fill("#pname", "")
+        page.click("#add")  # refused by the core, shown, nothing changes
+        assert page.inner_text("#error")
+        page.click("#start")
+        selects = page.locator("select[data-round]")
+        assert selects.count() == 6  # 3 rounds of 2 boards
+        for index in range(6):
+            selects.nth(index).select_option("1-0" if index % 3 else "½-½")
+        page.locator("select[data-round]").nth(5).select_option("0-1")
+        page.click("#undo")  # back to 1-0 on the last board
+        assert page.locator("select[data-round]").nth(5).input_value() == "1-0"
+        table = page.inner_text("#standings")
+        assert page.is_visible("#finished")
+        assert page.locator("#backups li").count() >= 10  # a backup before every change
+        began = time.monotonic()
+        page.reload()
+        page.wait_for_selector(READY, timeout=LOAD_MS)
+        reloaded = time.monotonic() - began
+        assert page.inner_text("#standings") == table
+        assert page.inner_text("#tournament") == "Club"
+        with page.expect_download() as download:
+            page.click("#export")
+        exported = tmp_path / "club.json"
+        download.value.save_as(exported)
+        context.close()
+    print(f"offline app: first load {loaded:.1f} s, offline reload {reloaded:.1f} s")
+    document = json.loads(exported.read_text(encoding="utf-8"))
+    tournament = tournament_from_json({k: v for k, v in document.items() if k != "offline"})
+    rows = compute_standings(tournament.tournament).rows
+    shown = [line.split("\t") for line in table.strip().splitlines()[1:]]
+    assert [(r.name, str(r.rank)) for r in rows] == [(cells[1], cells[0]) for cells in shown]

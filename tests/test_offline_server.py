@@ -1,0 +1,54 @@
+"""The offline app's export imported by the server (issue 28 item 5): the same players,
+games and standings, through the service on SQLite and PostgreSQL and through
+``crosstable import``; a damaged file is refused with its name and nothing stored."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from test_offline_app import finished_round_robin
+from test_service_support import db_url, service, store  # noqa: F401
+
+from crosstable.cli import main
+from crosstable.cli.offline_import import import_tournament_json
+from crosstable.core.standings.table import compute_standings
+from crosstable.offline.app import view
+from crosstable.offline.exchange import export_document
+from crosstable.service import Service
+
+
+def test_r_x_7_the_browser_s_export_imports_with_the_same_standings(
+    service: Service,  # noqa: F811 - the fixture
+) -> None:
+    state = finished_round_robin()
+    document = json.loads(json.dumps(export_document(state)))  # as the file holds it
+    change = import_tournament_json(service, document, "club.json", "arbiter")
+    stored = service.tournament(change.tournament_id)
+    shown = view(state)["standings"]
+    rows = compute_standings(stored).rows
+    assert [(r.name, r.rank, float(r.points)) for r in rows] == [
+        (r["name"], r["rank"], r["points"]) for r in shown
+    ]
+    assert sum(len(rnd.games) for rnd in stored.rounds) == 10
+
+
+def test_r_x_7_crosstable_import_reads_the_export_and_refuses_a_damaged_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("CROSSTABLE_DB", raising=False)
+    db = str(tmp_path / "club.db")
+    path = tmp_path / "club.json"
+    document = export_document(finished_round_robin(4))
+    path.write_text(json.dumps(document), encoding="utf-8")
+    assert main(["import", str(path), "--db", db]) == 0
+    assert "imported" in capsys.readouterr().out
+    document["tournament"]["players"][0]["rating"] = "strong"
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(document), encoding="utf-8")
+    assert main(["import", str(bad), "--db", db]) == 2
+    err = capsys.readouterr().err
+    assert "bad.json" in err and "Traceback" not in err
+    assert main(["tournaments", "--db", db]) == 0
+    assert capsys.readouterr().out.count("Club") == 1  # the refused file stored nothing
