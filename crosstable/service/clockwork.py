@@ -25,7 +25,10 @@ tournament's time-driven step that is due (settings in
   (``results-missing``) and the round waits for its results.
 
 Notifications go to the series' outbox (mail with ``--send``, Telegram, the in-site
-list), once each by their unique key. One pass at a time per database (the series'
+list), once each by their unique key. A notice of a change (the start, a postponed
+start, a knockout's next games) is written in that change's own transaction
+(:mod:`crosstable.service.riders`): a crash leaves both or neither, and the next pass
+makes both. One pass at a time per database (the series'
 tick lock); every step re-reads the tournament and is refused by its use case when it
 is no longer due, so a second process does nothing twice.
 """
@@ -45,6 +48,7 @@ from crosstable.core.text import Message
 from crosstable.service.eligibility import venue_kind
 from crosstable.service.frame import Change, ChangeFrame
 from crosstable.service.knockout.daily import KnockoutClock, knockout_clock
+from crosstable.service.riders import riding
 from crosstable.service.series.outbox import notify_user
 from crosstable.service.series.tick_lock import tick_lock
 from crosstable.service.timed_start import (
@@ -186,10 +190,14 @@ class TournamentClock:
         if not drawn:
             chosen = seed if method is LotsMethod.RANDOM else None
             self.tournaments.draw_lots(tid, method, seed=chosen, actor=ACTOR)
-        change = self.tournaments.start(tid, actor=ACTOR)
+
+        def tell(session: Session, change: Change) -> None:  # in the start's transaction
+            if system is System.KNOCKOUT:
+                self._tell_players(session, tid, change, None)
+
+        with riding(tell):
+            change = self.tournaments.start(tid, actor=ACTOR)
         lines.append(Message("tournament {id}: {summary}", id=tid, summary=change.summary))
-        if system is System.KNOCKOUT:
-            self._tell_players(tid, change, None)
         return lines
 
     def _postpone(self, tid: int, settings: TimedStart, now: dt.datetime, short: str) -> str:
@@ -198,11 +206,9 @@ class TournamentClock:
         while moved <= now:  # (a server down for days catches up in one step)
             moved += POSTPONE
         text = moved.isoformat()
-        self.tournaments.edit_regulations(
-            tid, actor=ACTOR, detail_changes={STARTS_AT: text, IF_SHORT: settings.if_short}
-        )
-        at = self.frame.now()
-        with self.frame.store.transaction() as session:
+
+        def tell(session: Session, change: Change) -> None:  # in the change's transaction
+            at = self.frame.now()
             row = session.get(TournamentRow, tid)
             assert row is not None
             payload = {"series": row.name, "tournament": tid, "start": text, "reason": short}
@@ -212,6 +218,11 @@ class TournamentClock:
             owner, recipient = _organiser(session, tid)
             key = f"tournament {tid}: start moved to {text}: organiser"
             notify_user(session, owner, recipient, "start-moved", key, payload, at=at)
+
+        with riding(tell):
+            self.tournaments.edit_regulations(
+                tid, actor=ACTOR, detail_changes={STARTS_AT: text, IF_SHORT: settings.if_short}
+            )
         return Message(
             "tournament {id}: cannot start ({short}); the start moved to {start}",
             id=tid,
@@ -256,10 +267,14 @@ class TournamentClock:
             return []
         deadline = self._deadline(settings, state)
         if state.due or (state.decided and (deadline is None or now >= deadline)):
-            change = self.tournaments.pair_next_round(tid, actor=ACTOR)
-            paired = change.data.get("paired_round") is not None
-            due_by = self._next_deadline(settings, change) if paired else deadline
-            self._tell_players(tid, change, due_by)
+
+            def tell(session: Session, change: Change) -> None:  # in the pairing's transaction
+                paired = change.data.get("paired_round") is not None
+                due_by = self._next_deadline(settings, change) if paired else deadline
+                self._tell_players(session, tid, change, due_by)
+
+            with riding(tell):
+                change = self.tournaments.pair_next_round(tid, actor=ACTOR)
             return [Message("tournament {id}: {summary}", id=tid, summary=change.summary)]
         if deadline is not None and now >= deadline and state.unplayed:
             return self._late(tid, state, deadline)
@@ -307,54 +322,56 @@ class TournamentClock:
             )
         ]
 
-    def _tell_players(self, tid: int, change: Change, deadline: dt.datetime | None) -> None:
-        """A ``round-starts`` notification to both players of every new game."""
+    def _tell_players(
+        self, session: Session, tid: int, change: Change, deadline: dt.datetime | None
+    ) -> None:
+        """A ``round-starts`` notification to both players of every new game, written in
+        the transaction of the change that made the games (``session``)."""
         games = [g for g in change.data.get("games") or () if not g.get("result")]
         if not games:
             return
         at = self.frame.now()
-        with self.frame.store.transaction() as session:
-            row = session.get(TournamentRow, tid)
-            assert row is not None
-            by_start = {
-                e.start: e
-                for e in session.scalars(select(EntryRow).where(EntryRow.tournament_id == tid))
-            }
-            users = {
-                link.number: link.user_id
-                for link in session.scalars(
-                    select(EntryAccountRow).where(EntryAccountRow.tournament_id == tid)
+        row = session.get(TournamentRow, tid)
+        assert row is not None
+        by_start = {
+            e.start: e
+            for e in session.scalars(select(EntryRow).where(EntryRow.tournament_id == tid))
+        }
+        users = {
+            link.number: link.user_id
+            for link in session.scalars(
+                select(EntryAccountRow).where(EntryAccountRow.tournament_id == tid)
+            )
+        }
+        knockout_round = change.data.get("knockout_round") or change.data.get("paired_round")
+        for game in games:
+            for colour, me, other in (
+                ("white", game["white"], game["black"]),
+                ("black", game["black"], game["white"]),
+            ):
+                entry, opponent = by_start.get(me), by_start.get(other)
+                if entry is None or opponent is None:
+                    continue
+                payload = {
+                    "series": row.name,
+                    "tournament": tid,
+                    "round": knockout_round or 1,
+                    "game_round": game["round"],
+                    "board": game["board"],
+                    "colour": colour,
+                    "opponent": opponent.name,
+                    "deadline": deadline.isoformat() if deadline else None,
+                }
+                key = f"tournament {tid}: round {game['round']} board {game['board']} {colour}"
+                notify_user(
+                    session,
+                    users.get(entry.number),
+                    entry.name,
+                    "round-starts",
+                    key,
+                    payload,
+                    at=at,
                 )
-            }
-            knockout_round = change.data.get("knockout_round") or change.data.get("paired_round")
-            for game in games:
-                for colour, me, other in (
-                    ("white", game["white"], game["black"]),
-                    ("black", game["black"], game["white"]),
-                ):
-                    entry, opponent = by_start.get(me), by_start.get(other)
-                    if entry is None or opponent is None:
-                        continue
-                    payload = {
-                        "series": row.name,
-                        "tournament": tid,
-                        "round": knockout_round or 1,
-                        "game_round": game["round"],
-                        "board": game["board"],
-                        "colour": colour,
-                        "opponent": opponent.name,
-                        "deadline": deadline.isoformat() if deadline else None,
-                    }
-                    key = f"tournament {tid}: round {game['round']} board {game['board']} {colour}"
-                    notify_user(
-                        session,
-                        users.get(entry.number),
-                        entry.name,
-                        "round-starts",
-                        key,
-                        payload,
-                        at=at,
-                    )
 
 
 def _count(session: Session, tid: int) -> int:

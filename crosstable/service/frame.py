@@ -25,6 +25,7 @@ from crosstable.service.clock import Clock, SystemClock
 from crosstable.service.errors import ConflictError, NotFoundError
 from crosstable.service.live import LiveSource, LiveTables, refresh
 from crosstable.service.loading import load_live
+from crosstable.service.riders import run_riders
 from crosstable.service.safeguard import Safeguard
 from crosstable.service.unit import Tx
 from crosstable.store import Store
@@ -212,6 +213,7 @@ class ChangeFrame:
                 change, notification = self.append(
                     tx, kind, done.summary, data, actor, idempotency_key
                 )
+                run_riders(session, change)  # what a caller writes with it (riders.py)
         except Unchanged as same:
             return Change(
                 tournament_id, self.revision(tournament_id), kind, same.summary, replayed=True
