@@ -224,3 +224,13 @@ def test_r_b_3_team_tiebreaks_agree_with_tiebreak_core(
     ranked = tc.rank_team_standings(records, list(order), f.rounds, fmt, primary)
     table = team_standings(games, teams, order, scoring)
     assert [r.team for r in table.rows] == [t.team_id for t in ranked.teams]
+
+
+def test_r_b_3_a_free_round_counts_once_its_round_has_begun() -> None:
+    teams = make_teams([("A", 2, 2), ("B", 2, 2), ("C", 2, 2)])
+    games = play(teams, [[["1-0", "½-½"]]])  # round 1 played; rounds 2 and 3 to come
+    f = team_field(games, teams, TeamScoring())
+    rows = {team: [(r.round, r.opponent) for r in f.records[team].rows] for team in f.records}
+    free = next(team for team, r in rows.items() if r == [(1, None)])
+    assert all(len(r) == 1 for r in rows.values())
+    assert team_tiebreak("BH:MP").value(f, free) == f.total(free, "MP") == 0

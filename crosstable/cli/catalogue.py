@@ -173,6 +173,11 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("trf", "trf", "Check and convert FIDE Tournament Report Files (TRF-16, TRF-2026, TRF(x))."),
     ("player", "players", "Register, list, edit and remove players."),
     (
+        "team",
+        "teams",
+        "Team round robins: teams, players in board order, line-ups, team standings.",
+    ),
+    (
         "series",
         "series",
         "A series' calendar slots, stage groups and stage plan; series in a database.",

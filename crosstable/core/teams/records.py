@@ -4,7 +4,8 @@ A :class:`TeamRecord` holds one :class:`MatchRow` per round of the tournament
 played so far: the opponent, the match points and game points the team scored, its
 points board by board, and whether the match was forfeited on every board. A round
 in which the team had no match (the free round of an odd number of teams) is a row
-without an opponent that scores nothing. A match still being played has no row yet.
+without an opponent that scores nothing, once a match of that round is over. A match
+still being played has no row yet.
 """
 
 from __future__ import annotations
@@ -95,10 +96,12 @@ def team_records(
     rows: dict[int, list[MatchRow]] = {team.start: [] for team in teams}
     for rnd, matches in zip(games.rounds, rounds_of_matches(games, teams), strict=True):
         busy: set[int] = set()
+        begun = False
         for match in matches:
             busy.update((match.white, match.black))
             if not match.finished:
                 continue
+            begun = True
             mps = match.match_points(scoring)
             for team, mp in zip((match.white, match.black), mps, strict=True):
                 boards = match.board_points(team, scoring)
@@ -112,7 +115,7 @@ def team_records(
                         match.forfeited,
                     )
                 )
-        if not rnd.games:
+        if not begun:  # a free round counts once a match of its round is over
             continue
         for team in rows:
             if team not in busy:
