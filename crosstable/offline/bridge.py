@@ -33,7 +33,7 @@ def handle(request: str) -> str:
         data = json.loads(request)
         if not isinstance(data, dict):
             raise CrosstableError("the request is not a JSON object")
-        lang = data.get("lang") if data.get("lang") in ("ru", "hy") else "en"
+        lang = str(data["lang"]) if data.get("lang") in ("ru", "hy") else "en"
         answer = _answer(data)
     except CrosstableError as error:
         return json.dumps({"error": say(error.text, lang)}, ensure_ascii=False)
