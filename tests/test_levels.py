@@ -23,7 +23,7 @@ from test_service_support import db_url, service, store  # noqa: F401
 from crosstable.cli import main
 from crosstable.core.errors import RuleError
 from crosstable.core.levels import HIGHEST, MIN_PLAYERS, Band, Levels
-from crosstable.service import PlayerInfo, Service
+from crosstable.service import PlayerInfo, Regulations, Service
 from crosstable.service.accounts import Accounts
 from crosstable.store import Store, open_store
 from crosstable.store.models import TournamentRow
@@ -258,3 +258,18 @@ def test_r_se_7_the_administrators_page_and_the_api(tmp_path: Path) -> None:
         assert wrong.status_code == 422 and "не один из уровней портала" in wrong.text
     finally:
         service.store.close()
+
+
+def test_r_se_7_a_tournament_names_one_of_the_portals_levels(service: Service) -> None:
+    with pytest.raises(RuleError, match="the portal keeps no levels yet"):
+        service.create_tournament(Regulations(name="Level evening", details={"level": "L2"}))
+    accounts_of(service).set_levels(BANDS)
+    with pytest.raises(RuleError, match="level L9 is not one of the portal's levels"):
+        service.create_tournament(Regulations(name="Level evening", details={"level": "L9"}))
+    assert service.tournaments() == []  # nothing stored
+    tid = service.create_tournament(
+        Regulations(name="Level evening", details={"level": "Level 2"})
+    ).tournament_id
+    with pytest.raises(RuleError, match="level L9 is not one of the portal's levels"):
+        service.edit_regulations(tid, details={"level": "L9"})
+    assert service.overview(tid).settings.regulations["level"] == "Level 2"

@@ -68,8 +68,8 @@ def test_knockout_settings_read_as_sentences(russian: None) -> None:
 
 
 def test_unknown_or_unreadable_values_are_shown_as_stored() -> None:
-    shown = regulation_items({"tie_rule": "coin toss", "sponsor": "Club 64"})
-    assert shown == [("On a tie", "coin toss"), ("sponsor", "Club 64")]
+    shown = regulation_items({"tie_rule": "coin toss", "prize_fund": "Club 64"})
+    assert shown == [("On a tie", "coin toss"), ("prize_fund", "Club 64")]
 
 
 @given(games=st.integers(1, 12), at_once=st.booleans())

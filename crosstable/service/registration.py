@@ -21,33 +21,29 @@ from crosstable.core.model import (
 )
 from crosstable.core.pairing.knockout_match import Decider, TieRule
 from crosstable.core.scoring import PointSystem
-from crosstable.core.system_settings import check_keys
 from crosstable.core.text import Message
 from crosstable.service import summaries
 from crosstable.service.approval import with_withdrawn, withdraw_if_changed
 from crosstable.service.bus import Notification
-from crosstable.service.eligibility import check_venue_kind
+from crosstable.service.detail_checks import check_details, check_level
 from crosstable.service.errors import NotFoundError
 from crosstable.service.fide_actions import confirm_regulations, rounds_open
 from crosstable.service.fide_mode import check_fide_setting, with_kept_flag
 from crosstable.service.field import check_field
-from crosstable.service.finishing import check_finish_setting
 from crosstable.service.frame import Change, ChangeFrame, Done, Unchanged, append_event
+from crosstable.service.late_entry import late_entry
 from crosstable.service.loading import (
     Loaded,
-    check_forfeit_setting,
     forfeits_in_tiebreaks,
     settings_columns,
     settings_of,
 )
-from crosstable.service.long_event_settings import check_long_event_settings
 from crosstable.service.lots import draw_order
 from crosstable.service.players import CLUB_LENGTH as CLUB_LENGTH
 from crosstable.service.players import PlayerInfo as PlayerInfo
 from crosstable.service.players import check_tiebreaks as check_tiebreaks
-from crosstable.service.round_robin import check_schedule_setting
 from crosstable.service.tiebreak_order import with_creation_tiebreaks
-from crosstable.service.timed_start import check_room, check_start_settings
+from crosstable.service.timed_start import check_room
 from crosstable.service.unit import Tx
 from crosstable.service.warning_levels import logged
 from crosstable.store.models import EntryRow, EventRow, TournamentRow
@@ -117,19 +113,14 @@ class Registration:
             raise RuleError("a tournament needs a name")
         settings = with_creation_tiebreaks(regulations.settings(), regulations.details)
         _check_dates(regulations.start_date, regulations.end_date)
-        check_keys(settings.system, regulations.details)  # a misspelt setting
-        check_finish_setting(regulations.details)
-        check_venue_kind(regulations.details)  # online or otb
-        check_forfeit_setting(regulations.details)
-        check_long_event_settings(regulations.details)  # over 30 days, ratings by round
+        check_details(settings.system, regulations.details)
         check_fide_setting(regulations.details)
-        check_start_settings(settings.system, regulations.details)  # start time, capacity
-        check_schedule_setting(settings.system, regulations.details)  # a table, an order
         check_field(settings.system, len(players), cycles=settings.cycles)
         infos = [player.checked() for player in players]
         at = self.frame.now()
 
         def create(session: Session) -> tuple[Change, list[Notification]]:
+            check_level(session, regulations.details)  # one of the portal's levels
             row = TournamentRow(
                 name=name,
                 status="registration",
@@ -257,13 +248,9 @@ class Registration:
             updates["start_date"] = _iso(start)
             updates["end_date"] = _iso(end)
             if "details" in values:
-                check_keys(new.system, values["details"])  # a misspelt setting
-                check_finish_setting(values["details"])
-                check_venue_kind(values["details"])
-                check_forfeit_setting(values["details"])
-                check_long_event_settings(values["details"])
-                check_start_settings(new.system, values["details"])
-                check_schedule_setting(new.system, values["details"], row.regulations, row.status)
+                details = values["details"]
+                check_details(new.system, details, before=row.regulations, status=row.status)
+                check_level(tx.session, details)
                 updates["regulations"] = {str(k): str(v) for k, v in values["details"].items()}
             if row.status == "finished":
                 raise RuleError("the tournament is finished; undo the finish to change it")
@@ -281,11 +268,15 @@ class Registration:
 
         return self.frame.change(tournament_id, "regulations", body, actor=actor)
 
-    def add_player(self, tournament_id: int, player: PlayerInfo, *, actor: str = "") -> Change:
+    def add_player(
+        self, tournament_id: int, player: PlayerInfo, *, actor: str = "", confirm: str | None = None
+    ) -> Change:
+        """Register a player; after the start, a Swiss's late entry (service/late_entry.py)."""
         info = player.checked()
 
         def body(tx: Tx) -> Done:
-            _before_start(tx.tournament, "players are added")
+            if tx.tournament.status != "registration":
+                return late_entry(tx, _info_columns(info), confirm)
             numbers = tx.session.scalars(
                 select(EntryRow.number).where(EntryRow.tournament_id == tx.tournament_id)
             ).all()

@@ -1,0 +1,47 @@
+"""The checks of a tournament's regulations' details, one call for the creation and for
+an edit of the regulations: each setting is refused with its reason before anything is
+stored (a misspelt key, the finish, the kind of event, forfeits in the tie-breaks, a
+long event's ratings, a timed start, the round-robin schedule, the funding), and the
+class or level the tournament is for is checked against the portal's register (in the
+change's transaction: the register is in the store)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from crosstable.core.funding import Funding
+from crosstable.core.model import System
+from crosstable.core.system_settings import check_keys
+from crosstable.service.eligibility import check_venue_kind
+from crosstable.service.finishing import check_finish_setting
+from crosstable.service.levels import checked_level_detail
+from crosstable.service.loading import check_forfeit_setting
+from crosstable.service.long_event_settings import check_long_event_settings
+from crosstable.service.round_robin import check_schedule_setting
+from crosstable.service.timed_start import check_start_settings
+
+
+def check_details(
+    system: System,
+    details: Mapping[str, Any],
+    *,
+    before: Mapping[str, Any] | None = None,
+    status: str = "registration",
+) -> None:
+    """Refuse a detail that does not read (``before`` and ``status``: an edit's)."""
+    check_keys(system, details)  # a misspelt setting
+    check_finish_setting(details)
+    check_venue_kind(details)  # online or otb
+    check_forfeit_setting(details)
+    check_long_event_settings(details)  # over 30 days, ratings by round
+    check_start_settings(system, details)  # start time, capacity
+    check_schedule_setting(system, details, before, status)  # a table, an order
+    Funding.read(details)  # who pays
+
+
+def check_level(session: Session, details: Mapping[str, Any]) -> None:
+    """Refuse a class or level that is not one of the portal's levels."""
+    checked_level_detail(session, details)

@@ -1,0 +1,78 @@
+"""Who pays for a tournament (seed 002: the regulations name the funding source and how
+a sponsor is credited): checked at the creation and at an edit of the regulations,
+nothing stored when refused, and shown on the regulations page in words (SQLite and
+PostgreSQL)."""
+
+# ruff: noqa: F811 - pytest fixtures imported from test_service_support
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from test_service_support import db_url, service, store  # noqa: F401
+
+from crosstable.core.errors import RuleError
+from crosstable.core.funding import SOURCES, Funding
+from crosstable.service import Regulations, Service
+from crosstable.web import i18n
+from crosstable.web.regulation_text import regulation_items
+
+
+@pytest.mark.parametrize(
+    ("details", "error"),
+    [
+        ({"funding": "lottery"}, "funding: 'lottery' is not a funding source"),
+        ({"funding": "sponsor"}, "a sponsor pays, so name the sponsor"),
+        ({"funding": "entry fees", "sponsor": "Ararat"}, "a sponsor is named, so the funding"),
+        ({"funding": "sponsor", "sponsor": "A" * 301}, "sponsor is longer than 300 characters"),
+    ],
+)
+def test_r_x_13_the_funding_that_does_not_read_is_refused_at_creation(
+    service: Service, details: dict[str, str], error: str
+) -> None:
+    before = len(service.tournaments())
+    with pytest.raises(RuleError, match=error):
+        service.create_tournament(Regulations(name="Open", details=details))
+    assert len(service.tournaments()) == before  # nothing stored
+
+
+def test_r_x_13_the_regulations_state_who_pays_and_an_edit_is_checked(service: Service) -> None:
+    details = {"funding": "entry_fees, sponsor", "sponsor": "Ararat", "sponsor_credit": "logo"}
+    tid = service.create_tournament(Regulations(name="Open", details=details)).tournament_id
+    stored = service.overview(tid).settings.regulations
+    assert stored.funding == Funding(("entry_fees", "sponsor"), "Ararat", "logo")
+    with pytest.raises(RuleError, match="a sponsor pays, so name the sponsor"):
+        service.edit_regulations(tid, details={"funding": "sponsor"})
+    assert service.overview(tid).settings.regulations.funding.sponsor == "Ararat"  # unchanged
+    service.edit_regulations(tid, details={"funding": "own funds"})
+    assert service.overview(tid).settings.regulations.funding.sources == ("own_funds",)
+
+
+def test_r_x_13_the_regulations_page_says_who_pays_in_russian() -> None:
+    details = {"funding": "entry_fees,sponsor", "sponsor": "Ararat", "sponsor_credit": "logo"}
+    token = i18n.current.set("ru")
+    try:
+        items = dict(regulation_items(details))
+    finally:
+        i18n.current.reset(token)
+    assert items == {
+        "Финансирование": "турнирные взносы и спонсор",
+        "Спонсор": "Ararat",
+        "Как упоминается спонсор": "logo",
+    }
+
+
+@given(st.lists(st.sampled_from(SOURCES), max_size=6), st.text(max_size=20))
+def test_r_x_13_any_funding_text_reads_or_is_refused_with_its_reason(
+    sources: list[str], noise: str
+) -> None:
+    text = ", ".join([*sources, noise])
+    try:
+        funding = Funding.read({"funding": text, "sponsor": "S"})
+    except RuleError as error:
+        assert str(error).startswith("funding: ")
+    else:
+        assert set(funding.sources) <= set(SOURCES) and len(set(funding.sources)) == len(
+            funding.sources
+        )
