@@ -91,10 +91,11 @@ def test_each_accounts_part_keeps_its_public_methods() -> None:
         "access", "account_history", "adjust", "authenticate", "check_entry", "claim",
         "create_game_server", "create_token", "create_user", "entry_accounts", "entry_of",
         "entry_problems", "find_user", "flag", "game_servers", "grant", "granted",
-        "link_entry", "master", "pending", "playing", "record", "registration_problems",
-        "revoke_game_server", "revoke_token", "role", "running_entries", "set_access",
-        "set_game_server", "set_master", "set_staff", "set_user", "staff", "token_for",
-        "tokens", "unflag", "unlink_entry", "user", "user_for_token", "users",
+        "level", "levels", "link_entry", "master", "pending", "playing", "plays_in_game",
+        "record", "registration_problems", "revoke_game_server", "revoke_token", "role",
+        "running_entries", "set_access", "set_game_server", "set_level", "set_levels",
+        "set_master", "set_staff", "set_user", "staff", "token_for", "tokens", "unflag",
+        "unlink_entry", "user", "user_for_token", "users",
     ]  # fmt: skip
     forwards = {name: vars(Accounts)[name] for name in public}
     assert all(isinstance(f, Forward) for f in forwards.values())
@@ -102,6 +103,7 @@ def test_each_accounts_part_keeps_its_public_methods() -> None:
     assert owners["set_staff"] == "staff" and owners["check_entry"] == "eligibility"
     assert owners["create_token"] == "tokens" and owners["link_entry"] == "entries"
     assert owners["flag"] == "fair_play" and owners["create_user"] == "users"
+    assert owners["set_levels"] == "levels" and owners["set_level"] == "fair_play"
     parts = {f.method.__qualname__.split(".")[0]: f.part for f in forwards.values()}
     assert len(set(parts.values())) == len(parts) == 7  # one attribute per part
     accounts = Accounts(open_store("sqlite:///:memory:"))
