@@ -105,7 +105,7 @@ def test_each_accounts_part_keeps_its_public_methods() -> None:
     assert owners["flag"] == "fair_play" and owners["create_user"] == "users"
     assert owners["set_levels"] == "levels" and owners["set_level"] == "fair_play"
     parts = {f.method.__qualname__.split(".")[0]: f.part for f in forwards.values()}
-    assert len(set(parts.values())) == len(parts) == 7  # one attribute per part
+    assert len(set(parts.values())) == len(parts) == 8  # one attribute per part
     accounts = Accounts(open_store("sqlite:///:memory:"))
     classes = [type(getattr(accounts, part)) for part in parts.values()]
     assert sorted(c.__name__ for c in classes) == sorted(parts)

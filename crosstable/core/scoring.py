@@ -217,7 +217,7 @@ class PointSystem:
     @property
     def standard(self) -> bool:
         """Whether this is FIDE's standard scoring, 1 - ½ - 0."""
-        return (self.win, self.draw, self.loss) == (1, Fraction(1, 2), 0)
+        return (self.win, self.draw, self.loss) == (Fraction(1), Fraction(1, 2), Fraction(0))
 
 
 #: what a pairing-allocated bye may be worth under standard scoring

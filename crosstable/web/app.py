@@ -76,6 +76,7 @@ from crosstable.web.routes import (
     series_stages,
     stages,
     telegram,
+    trf_import,
     wizard,
 )
 from crosstable.web.security import (
@@ -237,6 +238,8 @@ def create_app(
     app.include_router(ratings_api.router)  # GET /api/v1/tournaments/{id}/ratings (16.2)
     app.include_router(pgn.router)  # the game page, PGN uploads and download
     app.include_router(pgn.api_router)  # /api/v1/…/pgn
+    app.include_router(trf_import.router)  # /import: a TRF file as a new tournament
+    app.include_router(trf_import.api_router)  # POST /api/v1/tournaments/import
     push_install.install(app, site, push_url)  # live updates through nginx/nchan
     app.include_router(hall.router)  # the sheets and screens of a hall
     app.include_router(game_servers.api_router)  # POST /api/v1/results

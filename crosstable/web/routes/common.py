@@ -213,6 +213,7 @@ FIELD_LENGTHS = {
     "tiebreak_list": 400,
     "list": UPLOAD,  # a pasted player list (each line is checked as a player)
     "pgn": UPLOAD,  # a pasted PGN (the service bounds it: docs/pgn.md)
+    "trf": 4 * 1024 * 1024,  # a TRF file's text (formats/limits.py: MAX_FILE_BYTES)
     "order": 20_000,  # starting order by hand: up to 1 000 numbers
     "override": 2000,
     "password": 1000,
