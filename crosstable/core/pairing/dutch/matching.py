@@ -14,9 +14,12 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import Any
 
-import rustworkx as rx
-
 from crosstable.core.errors import RuleError
+
+try:
+    import rustworkx as rx
+except ImportError:  # a browser under Pyodide: networkx's matcher, the same pairings, slower
+    from crosstable.core.pairing.dutch import nx_matching as rx  # type: ignore[no-redef]
 
 FieldKey = Hashable
 MAX_BITS = 120
