@@ -135,6 +135,15 @@ def test_r_x_14_every_table_is_a_sound_schedule(players: int, cycles: int, swap:
         assert report.ok, report.problems
 
 
+def test_r_x_14_a_double_round_robin_never_gives_one_colour_three_times_running() -> None:
+    """With the exchange of cycle 2's first two rounds, for every field 3-4 and 7-30;
+    without it the junction gives three in a row from 8 players (as Berger's does)."""
+    for players in [3, 4, *range(7, 31)]:
+        assert verify_schedule(crenshaw_schedule(players, 2)).ok, players
+    plain = verify_schedule(crenshaw_schedule(8, 2, swap_last_rounds=False))
+    assert any(p.kind == "colour-run" for p in plain.problems)
+
+
 @pytest.mark.parametrize("players", [5, 6])
 def test_r_x_14_five_or_six_players_are_refused(players: int) -> None:
     with pytest.raises(RuleError, match=f"table for {players} players is not published"):
@@ -296,9 +305,10 @@ def test_r_x_14_wizard_and_api_offer_it_and_refuse_five_or_six(site: Site) -> No
     )
     assert made.status_code == 201, made.text
     api = made.json()["id"]
-    assert site.client.get(f"/api/v1/tournaments/{api}").json()["settings"]["regulations"][
-        "schedule"
-    ] == "crenshaw"
+    assert (
+        site.client.get(f"/api/v1/tournaments/{api}").json()["settings"]["regulations"]["schedule"]
+        == "crenshaw"
+    )
     six = site.client.post(
         "/api/v1/tournaments",
         json={
