@@ -1,5 +1,5 @@
 """`crosstable ratinglist import FILE`, `ratinglist find TEXT`, `ratinglist update`,
-`ratinglist add FIDE_ID` (docs/rating-lists.md).
+`ratinglist add FIDE_ID`, `ratinglist check` (docs/rating-lists.md).
 
 The list is a file the user downloaded from FIDE (``players_list.zip``,
 ``players_list_xml.zip``, ``standard_rating_list.zip``, ``rapid_…``, ``blitz_…``) or
@@ -51,6 +51,14 @@ def import_list(
             "(default: from the file name, else standard).",
         ),
     ] = None,
+    month: Annotated[
+        str | None,
+        typer.Option(
+            "--month",
+            help="The month the list is valid for, YYYY-MM (default: from the file name, "
+            "as FIDE's monthly archives carry it, else the month of the import).",
+        ),
+    ] = None,
     db: DbOption = None,
 ) -> None:
     """Import (upsert) every player of a rating list; bad lines are skipped and listed."""
@@ -62,7 +70,7 @@ def import_list(
         )
     with open_service(db) as service:
         report = RatingLists(service).import_file(
-            file, kind=None if kind is None else kind.strip().lower()
+            file, kind=None if kind is None else kind.strip().lower(), month=month
         )
     for problem in report.problems:
         typer.echo(f"skipped: {problem}", err=True)
@@ -70,7 +78,8 @@ def import_list(
         typer.echo(f"skipped: … {report.skipped - len(report.problems)} more", err=True)
 
     said(
-        f"{counted(report.players, 'player')} imported from {report.source} ({report.format}); "
+        f"{counted(report.players, 'player')} imported from {report.source} ({report.format}, "
+        f"the list of {report.month}); "
         f"{counted(report.skipped, 'line')} skipped; "
         f"{counted(report.total, 'player')} in the stored lists"
     )
@@ -135,7 +144,9 @@ def update(
     ] = None,
     db: DbOption = None,
 ) -> None:
-    """Set every player's rating to the imported list's (before round 1; recorded, undoable)."""
+    """Set every player's rating to the imported list's (before round 1; recorded, undoable);
+    players whose list is of another month than the tournament's are named on stderr."""
+    from crosstable.service.rating_list_month import RatingListMonths  # deferred: service
     from crosstable.service.rating_lists import RatingLists  # deferred: service layer
 
     with open_service(db) as service:
@@ -143,3 +154,47 @@ def update(
         header(service, tid)
         change = RatingLists(service).update_ratings(tid, actor=actor())
         said(change.summary, change.replayed)
+        checked = RatingListMonths(service).check(tid)
+    for warning in checked.month_warnings():
+        typer.echo(f"warning: {warning}", err=True)
+
+
+@rating_list_app.command("check")
+def check(
+    tournament: Annotated[
+        int | None, typer.Argument(help="Tournament id (default: the current one).")
+    ] = None,
+    output: Annotated[str, typer.Option("--format", help="table or json")] = "table",
+    db: DbOption = None,
+) -> None:
+    """Compare the players' ratings with the imported lists: the list's rating of the
+    event's type and the list's month against the tournament's (its start, or the current
+    month for an event of more than 30 days). Exit status 1 when something differs."""
+    from crosstable.service.rating_list_month import RatingListMonths  # deferred: service
+
+    if output not in ("table", "json"):
+        raise InputError(
+            "--format {value}: use table or json", value=repr(output), source="options"
+        )
+    with open_service(db) as service:
+        tid = current_tournament(service, tournament)
+        checked = RatingListMonths(service).check(tid)
+    if output == "json":
+        typer.echo(json.dumps(checked.as_json(), ensure_ascii=False, indent=2))
+    else:
+        table = Table("no", "name", "FIDE id", "rating", "list", "list's month")
+        for p in checked.players:
+            table.add_row(
+                str(p.number),
+                p.name,
+                str(p.fide_id),
+                "" if p.rating is None else str(p.rating),
+                "" if p.listed is None else str(p.listed),
+                p.month or "not in the lists",
+            )
+        console.print(table)
+        typer.echo(f"{checked.rating_type.value} ratings; the tournament's month: {checked.month}")
+        for warning in checked.warnings():
+            typer.echo(f"warning: {warning}")
+    if checked.differing or checked.other_month:
+        raise typer.Exit(1)

@@ -36,11 +36,12 @@ from crosstable.core.text import Message
 from crosstable.formats.rating_list import ListReport, fold, read_rating_list
 from crosstable.service.errors import NotFoundError
 from crosstable.service.frame import Change, Done, Unchanged
+from crosstable.service.list_month import list_month, month_key
 from crosstable.service.rating_list_import import BATCH, GenerationWriter
 from crosstable.service.registration import PlayerInfo, clear_draw, rating_order
 from crosstable.service.safeguard import before_risky
 from crosstable.service.unit import Tx
-from crosstable.store.models import EntryRow, TournamentRow
+from crosstable.store.models import EntryRow, PreferenceRow, TournamentRow
 from crosstable.store.rating_list_models import RatingListImportRow, RatingListPlayerRow
 
 #: at most this many answers to one look-up
@@ -63,6 +64,8 @@ class ImportReport:
     #: the short write transactions the import ran, and the longest of each step (s)
     batches: int = 0
     longest: tuple[tuple[str, float], ...] = ()
+    #: the month the list is valid for (YYYY-MM)
+    month: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +76,8 @@ class ImportedList:
     name: str
     date: str
     players: int
+    #: the month the list is valid for (YYYY-MM)
+    month: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,10 +129,15 @@ class RatingLists:
 
     # -- import ------------------------------------------------------------------------
 
-    def import_file(self, path: Path, *, kind: str | None = None) -> ImportReport:
-        """Read ``path`` and upsert its players (all or, when it is refused, none)."""
+    def import_file(
+        self, path: Path, *, kind: str | None = None, month: str | None = None
+    ) -> ImportReport:
+        """Read ``path`` and upsert its players (all or, when it is refused, none);
+        ``month`` (YYYY-MM) is the month the list is valid for, else the one its name
+        carries, else the month of the import (:mod:`crosstable.service.list_month`)."""
         report = ListReport(str(path))
         today = self.service.clock.now().date().isoformat()
+        valid_for = list_month(path.name[:200], today, month)
         rows = (
             (
                 p.fide_id,
@@ -147,6 +157,7 @@ class RatingLists:
         )
         before_risky(self.service.safeguard, "before-rating-list")
         writer = GenerationWriter(self.store, self.service.clock.now)
+        self._keep_month(path.name[:200], today, valid_for)
         writer.begin(path.name)
         try:
             writer.write(rows)  # parsed between the batches, outside any transaction
@@ -164,7 +175,17 @@ class RatingLists:
             errors=tuple(report.problems[:20]),
             batches=writer.batches,
             longest=tuple((step, round(took, 3)) for step, took in writer.longest.items()),
+            month=valid_for,
         )
+
+    def _keep_month(self, name: str, imported: str, month: str) -> None:
+        key = month_key(name, imported)
+        with self.store.transaction() as session:
+            row = session.get(PreferenceRow, key)
+            if row is None:
+                session.add(PreferenceRow(key=key, value=month))
+            else:
+                row.value = month
 
     def imported(self) -> list[ImportedList]:
         """The list files imported so far, the latest first."""
@@ -176,7 +197,17 @@ class RatingLists:
                 .group_by(name, date)
                 .order_by(date.desc(), name)
             ).all()
-        return [ImportedList(row[0], row[1], row[2]) for row in rows]
+            keys = {(row[0], row[1]): month_key(row[0], row[1]) for row in rows}
+            months = {
+                pref.key: pref.value
+                for pref in session.scalars(
+                    select(PreferenceRow).where(PreferenceRow.key.in_(list(keys.values())))
+                )
+            }
+        return [
+            ImportedList(row[0], row[1], row[2], months.get(keys[(row[0], row[1])], row[1][:7]))
+            for row in rows
+        ]
 
     # -- look-up -----------------------------------------------------------------------
 

@@ -7,6 +7,12 @@ event's type (standard, rapid or blitz, from its time control; ``time_control=�
 says it for an event not yet created — the wizard's look-up). The lists are FIDE's
 public data, so the look-up needs no sign-in; the manage page's add-player form feeds
 its as-you-type suggestions from it.
+
+``GET /api/v1/tournaments/{tid}/rating-check`` — the tournament's players with a FIDE id
+against the lists: the list's rating of the event's type, the month of each player's
+list and the tournament's month (its start, or the current month for an event of more
+than 30 days), and a warning per player whose list is of another month or whose rating
+is not the list's (in the reader's language).
 """
 
 from __future__ import annotations
@@ -14,12 +20,14 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Path, Query, Request
 from pydantic import BaseModel
 
 from crosstable.service import PlayerInfo
 from crosstable.service.errors import NotFoundError
+from crosstable.service.rating_list_month import RatingListMonths
 from crosstable.service.rating_lists import MAX_FOUND, RatingLists, rating_type_of
+from crosstable.web.messages import translate
 from crosstable.web.routes.common import integer, text
 from crosstable.web.site import site_of
 
@@ -101,3 +109,14 @@ def rating_list_player(service: Any, tid: int, form: dict[str, Any], fide_id: st
         team=typed.team,
         club=typed.club,
     )
+
+
+@router.get("/tournaments/{tid}/rating-check")
+def rating_check(
+    tid: Annotated[int, Path(ge=1, le=2_000_000_000)], request: Request
+) -> dict[str, Any]:
+    """The tournament's ratings against the imported lists and their months."""
+    checked = RatingListMonths(site_of(request).service).check(tid)
+    answer = checked.as_json()
+    answer["warnings"] = [translate(w) for w in checked.warnings()]
+    return answer

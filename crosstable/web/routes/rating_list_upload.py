@@ -35,6 +35,7 @@ from starlette.concurrency import run_in_threadpool
 
 from crosstable.core.errors import InputError, RuleError
 from crosstable.core.text import Message
+from crosstable.service.list_month import parse_month
 from crosstable.service.rating_lists import RatingLists
 from crosstable.web.limits import RATING_LIST, BodyTooLarge
 from crosstable.web.messages import error_text, translate
@@ -48,7 +49,7 @@ KINDS = ("", "standard", "rapid", "blitz")
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 #: the largest body this route takes (the file and the form's few fields)
 MAX_UPLOAD = RATING_LIST
-#: parts of the form: the token, the list type, the file (and room for a browser's extras)
+#: parts of the form: the token, the list type, the month, the file (and a browser's extras)
 MAX_PARTS = 8
 #: bytes of a field that is not the file (the token, the list type)
 MAX_FIELD = 1024
@@ -265,9 +266,13 @@ async def import_rating_list(request: Request) -> Response:
             raise RuleError("list type: standard, rapid or blitz (or empty: from the file's name)")
         if upload.path is None:
             raise RuleError("choose the rating list's file to import")
+        month = parse_month(upload.field("month") or "") if upload.field("month") else None
         try:
             report = await run_in_threadpool(
-                RatingLists(site.service).import_file, upload.path, kind=kind or None
+                RatingLists(site.service).import_file,
+                upload.path,
+                kind=kind or None,
+                month=month,
             )
         except InputError as error:
             raise RuleError(
@@ -282,8 +287,11 @@ async def import_rating_list(request: Request) -> Response:
         skipped=report.skipped,
         total=report.total,
     )
+    valid = Message("the list of {month}", month=report.month)
     request.session["flash"] = {
         "kind": "ok",
-        "text": " · ".join([translate(said), *(error_text(p) for p in report.errors[:5])]),
+        "text": " · ".join(
+            [translate(said), translate(valid), *(error_text(p) for p in report.errors[:5])]
+        ),
     }
     return RedirectResponse("/admin/rating-lists", status_code=303)
