@@ -3,15 +3,19 @@ a sponsor is credited): checked at the creation and at an edit of the regulation
 nothing stored when refused, and shown on the regulations page in words (SQLite and
 PostgreSQL)."""
 
-# ruff: noqa: F811 - pytest fixtures imported from test_service_support
+# ruff: noqa: F811 - pytest fixtures imported from test_service_support and test_web_swiss
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from test_service_support import db_url, service, store  # noqa: F401
+from test_web_swiss import Site, site  # noqa: F401
 
+from crosstable.cli import main
 from crosstable.core.errors import RuleError
 from crosstable.core.funding import SOURCES, Funding
 from crosstable.service import Regulations, Service
@@ -76,3 +80,52 @@ def test_r_x_13_any_funding_text_reads_or_is_refused_with_its_reason(
         assert set(funding.sources) <= set(SOURCES) and len(set(funding.sources)) == len(
             funding.sources
         )
+
+
+# -- every surface of the creation -------------------------------------------------------
+
+
+def _details(service: Service, tid: int) -> dict[str, str]:
+    return dict(service.overview(tid).settings["regulations"])
+
+
+def test_r_x_13_the_wizard_the_api_and_the_command_line_take_who_pays(
+    site: Site, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    page = site.client.get("/new").text
+    assert 'name="funding_sponsor"' in page and 'name="sponsor_credit"' in page
+    assert 'name="level"' not in page  # the portal keeps no levels: no choice offered
+    tid = site.create(
+        name="Sponsored", funding_entry_fees="on", funding_sponsor="on", sponsor="Ararat",
+        sponsor_credit="named at the prize-giving", list="A\nB\nC\nD",
+    )  # fmt: skip
+    assert _details(site.service, tid) == {
+        "funding": "sponsor,entry_fees",
+        "sponsor": "Ararat",
+        "sponsor_credit": "named at the prize-giving",
+    }
+    shown = site.client.get(f"/t/{tid}/regulations", headers={"Accept-Language": "ru"}).text
+    assert "спонсор и турнирные взносы" in shown and "Ararat" in shown
+    before = len(site.service.tournaments())
+    refused = site.post("/new", name="Bad", funding_sponsor="on", list="A\nB\nC")
+    assert refused.status_code == 422 and "name the sponsor" in refused.text
+    made = site.client.post(
+        "/api/v1/tournaments",
+        json={"name": "Api", "funding": "own_funds"},
+        headers=site.auth,
+    )
+    assert made.status_code == 201, made.text
+    assert _details(site.service, made.json()["id"])["funding"] == "own_funds"
+    bad = site.client.post(
+        "/api/v1/tournaments",
+        json={"name": "Api", "funding": "lottery"},
+        headers=site.auth | {"Accept-Language": "ru"},
+    )
+    assert bad.status_code == 422 and "не источник финансирования" in bad.text
+    assert len(site.service.tournaments()) == before + 1
+    db = str(tmp_path / "cli.db")
+    args = ["new", "Cup", "--funding", "sponsor", "--sponsor", "Ararat", "--db", db]
+    assert main(args) == 0
+    assert main(["new", "Bad", "--sponsor", "Ararat", "--db", db]) == 2
+    _out, err = capsys.readouterr()
+    assert "a sponsor is named, so the funding sources include sponsor" in err

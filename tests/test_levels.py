@@ -3,7 +3,7 @@ player's level set by hand or by rating, a class or level tournament that accept
 players of its level and starts only with at least 11, and petitions that name a level
 of the register (SQLite and PostgreSQL)."""
 
-# ruff: noqa: F811 - pytest fixtures imported from test_service_support
+# ruff: noqa: F811 - pytest fixtures imported from test_service_support and test_web_swiss
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from test_portal_rules import accounts_of, enter, open_tournament, person, start
 from test_series_news import _series, _service
 from test_series_petitions import ELEVEN
 from test_service_support import db_url, service, store  # noqa: F401
+from test_web_swiss import Site, site  # noqa: F401
 
 from crosstable.cli import main
 from crosstable.core.errors import RuleError
@@ -273,3 +274,22 @@ def test_r_se_7_a_tournament_names_one_of_the_portals_levels(service: Service) -
     with pytest.raises(RuleError, match="level L9 is not one of the portal's levels"):
         service.edit_regulations(tid, details={"level": "L9"})
     assert service.overview(tid).settings.regulations["level"] == "Level 2"
+
+
+def test_r_se_7_the_wizard_the_api_and_the_command_line_make_a_level_tournament(
+    site: Site, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    site.accounts.set_levels(BANDS)
+    page = site.client.get("/new").text
+    assert '<select name="level">' in page and "<option>Level 2</option>" in page
+    tid = site.create(name="Level 2 evening", level="Level 2", list="A\nB\nC\nD")
+    assert site.service.overview(tid).settings.regulations["level"] == "Level 2"
+    made = site.client.post(
+        "/api/v1/tournaments", json={"name": "Api", "level": "Level 9"}, headers=site.auth
+    )
+    assert (
+        made.status_code == 422 and "level Level 9 is not one of the portal's levels" in made.text
+    )
+    db = str(tmp_path / "cli.db")
+    assert main(["new", "Evening", "--level", "Level 1", "--db", db]) == 2
+    assert "the portal keeps no levels yet" in capsys.readouterr().err

@@ -124,6 +124,12 @@ def new(
     venue: Annotated[str, typer.Option(help="Where it is played (the city).")] = "",
     federation: Annotated[str, typer.Option(help="The organising federation, e.g. ARM.")] = "",
     arbiter: Annotated[str, typer.Option(help="The chief arbiter.")] = "",
+    funding: Annotated[
+        str, typer.Option(help="Who pays: sponsor, own_funds, entry_fees, other.")
+    ] = "",
+    sponsor: Annotated[str, typer.Option(help="The sponsor's name (with --funding sponsor).")] = "",
+    sponsor_credit: Annotated[str, typer.Option(help="How the sponsor is credited.")] = "",
+    level: Annotated[str, typer.Option(help="A class or level tournament: the level.")] = "",
     deputy_arbiter: Annotated[
         str, typer.Option(help="Deputy chief arbiters, separated by semicolons.")
     ] = "",
@@ -206,6 +212,8 @@ def new(
         ("federation", federation),
         ("arbiter", arbiter),
         ("deputy_arbiter", deputies),
+        *(("funding", funding), ("sponsor", sponsor), ("sponsor_credit", sponsor_credit)),
+        ("level", level),
     ):
         if value.strip():
             details[key] = value.strip()

@@ -172,7 +172,8 @@ def create(body: TournamentIn, request: Request, caller: ApiCaller) -> dict[str,
                 ("even_field", "yes" if body.even_field else ""),
             )
             if value
-        ),
+        )
+        + body.portal_details(),
     )
     ids = actions.create_tournaments(site, caller, spec)
     # a warning, not a refusal (e.g. Buchholz chosen for a round robin)

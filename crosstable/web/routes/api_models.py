@@ -154,6 +154,16 @@ class TournamentIn(Body):
     federation: str = Field("", max_length=10, description="the organising federation (032)")
     organiser: str = Field("", max_length=200)
     arbiter: str = Field("", max_length=200, description="the chief arbiter (102)")
+    funding: str = Field(
+        "",
+        max_length=200,
+        description="who pays: sponsor, own_funds, entry_fees, other (comma-separated)",
+    )
+    sponsor: str = Field("", max_length=300, description="the sponsor's name (funding sponsor)")
+    sponsor_credit: str = Field("", max_length=300, description="how the sponsor is credited")
+    level: str = Field(
+        "", max_length=80, description="a class or level tournament: one of GET /api/v1/levels"
+    )
     finish: Literal["auto", "confirm"] = Field(
         "auto",
         description="auto: it finishes by itself with its last result; confirm: the "
@@ -201,6 +211,17 @@ class TournamentIn(Body):
         "derived from the tournament at the start and recorded)",
     )
     even_field: bool = Field(False, description="Swiss: refuse to start an odd field")
+
+    def portal_details(self) -> tuple[tuple[str, str], ...]:
+        """Who pays and the class or level, as the regulations' details (each checked by
+        the service)."""
+        given = (
+            ("funding", self.funding),
+            ("sponsor", self.sponsor),
+            ("sponsor_credit", self.sponsor_credit),
+            ("level", self.level),
+        )
+        return tuple((key, value.strip()) for key, value in given if value.strip())
 
 
 class PairingIn(Body):

@@ -19,6 +19,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from crosstable.core.advice import format_advice
 from crosstable.core.duration import estimate_duration, format_hours, round_robin_arithmetic
 from crosstable.core.errors import CrosstableError, RuleError
+from crosstable.core.funding import SOURCES as FUNDING_SOURCES
 from crosstable.core.pairing.knockout import MatchFormat, TieRule, seeded_bracket
 from crosstable.core.pairing.knockout_bracket import bracket_size
 from crosstable.core.pairing.knockout_groups import cross_seeded_lines
@@ -148,8 +149,13 @@ def spec_from_form(form: dict[str, Any], service: Any = None) -> actions.WizardS
         kind = rating_type_of(text(form, "time_control"))
         players = RatingLists(service).filled(players, kind)
     details = tuple(
-        (key, text(form, key)) for key in ("venue", "organiser", "arbiter") if text(form, key)
+        (key, text(form, key))
+        for key in ("venue", "organiser", "arbiter", "sponsor", "sponsor_credit", "level")
+        if text(form, key)
     )
+    funding = [source for source in FUNDING_SOURCES if text(form, f"funding_{source}")]
+    if funding:  # who pays (the regulations name it: seed 002)
+        details += (("funding", ",".join(funding)),)
     if text(form, "battle") in ("on", "yes", "1", "true"):  # battle chess
         details += (("variant", "battle"),)
         if text(form, "setup_minutes"):
@@ -455,7 +461,14 @@ def wizard(request: Request) -> Response:
     site, caller = caller_of(request)
     require_organiser(caller)
     empty = preview({"time_control": "G/25 d5"})  # what the empty form would create
-    return site.page(request, "wizard.html", caller=caller, preview=empty, values={})
+    return site.page(
+        request,
+        "wizard.html",
+        caller=caller,
+        preview=empty,
+        values={},
+        levels=site.accounts.levels().names,
+    )
 
 
 @router.post("/new/preview", response_class=HTMLResponse)
@@ -487,6 +500,7 @@ def create(request: Request, form: CheckedForm) -> Response:
             values={k: v for k, v in form.items() if isinstance(v, str)},
             error=message,
             error_field="list" if isinstance(error, TooFewPlayersError) else "",
+            levels=site.accounts.levels().names,
         )
     said: list[object] = [Message("created: {ids}", ids=", ".join(str(i) for i in ids))]
     said += [note for note in (actions.encoding_note(spec.encoding),) if note]
