@@ -129,3 +129,21 @@ def test_r_x_13_the_wizard_the_api_and_the_command_line_take_who_pays(
     assert main(["new", "Bad", "--sponsor", "Ararat", "--db", db]) == 2
     _out, err = capsys.readouterr()
     assert "a sponsor is named, so the funding sources include sponsor" in err
+
+
+def test_r_x_13_the_manage_page_edits_who_pays(site: Site) -> None:
+    tid = site.create(name="Club", list="A\nB\nC\nD")
+    page = site.client.get(f"/t/{tid}/manage").text
+    assert 'name="funding_sponsor"' in page and 'name="detail_sponsor"' in page
+    form = {"funding_shown": "1", "funding_sponsor": "on", "detail_sponsor": "Ararat"}
+    assert site.post(f"/t/{tid}/manage/regulations", **form).status_code == 200
+    assert _details(site.service, tid)["funding"] == "sponsor"
+    page = site.client.get(f"/t/{tid}/manage").text
+    assert 'name="funding_sponsor" checked' in page and 'value="Ararat"' in page
+    refused = site.post(f"/t/{tid}/manage/regulations", funding_shown="1", detail_sponsor="")
+    assert "a sponsor is named" not in refused.text  # none ticked, none named: nothing paid
+    assert (
+        "funding" not in _details(site.service, tid) or not _details(site.service, tid)["funding"]
+    )
+    bad = site.post(f"/t/{tid}/manage/regulations", funding_shown="1", funding_sponsor="on")
+    assert "name the sponsor" in bad.text

@@ -9,6 +9,7 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from crosstable.core.errors import RuleError
+from crosstable.core.funding import SOURCES as FUNDING_SOURCES
 from crosstable.core.model import LotsMethod
 from crosstable.core.text import Message
 from crosstable.service import PlayerInfo
@@ -278,6 +279,9 @@ _FORM_DETAILS = {
     "venue_kind": "online",
     "long_event": "no",
     "tiebreak_ratings": "first",
+    "funding": "",
+    "sponsor": "",
+    "sponsor_credit": "",
 }
 
 
@@ -296,6 +300,9 @@ def regulations(tid: int, request: Request, form: CheckedForm) -> Response:
     # battle-chess tournament's set-up time (its field only on such a tournament),
     # the kind of event (online or over the board; fixed once started)
     published = site.service.overview(tid).settings.regulations
+    if "funding_shown" in form:  # the funding's boxes, one a source: the detail's text
+        ticked = [source for source in FUNDING_SOURCES if text(form, f"funding_{source}")]
+        form = {**form, "detail_funding": ",".join(ticked)}
     changes = {
         key: text(form, f"detail_{key}")
         for key, default in _FORM_DETAILS.items()
