@@ -26,12 +26,12 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import BaseModel, Field
 
 from crosstable.core.errors import RuleError
+from crosstable.core.levels import MIN_PLAYERS
 from crosstable.service.series.petitions import (
     MAX_LEVEL,
     MAX_NAME,
     MAX_PLAYERS,
     MAX_REASON,
-    MIN_PLAYERS,
     checked_players,
 )
 from crosstable.web import i18n
