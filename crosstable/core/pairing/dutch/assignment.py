@@ -21,8 +21,13 @@ All arithmetic is on integers (numpy int64), so the result is exact.
 
 from __future__ import annotations
 
-import numpy as np
-import numpy.typing as npt
+try:
+    import numpy as np
+    import numpy.typing as npt
+except ImportError:  # a browser under Pyodide: the same steps in plain Python
+    from crosstable.core.pairing.dutch import purenp as np  # type: ignore[no-redef]
+
+    npt = np  # type: ignore[misc]
 
 Matrix = npt.NDArray[np.int64]
 Mask = npt.NDArray[np.bool_]

@@ -7,7 +7,10 @@ meet, unless one of them is a topscorer in the last round).
 
 from __future__ import annotations
 
-import numpy as np
+try:
+    import numpy as np
+except ImportError:  # a browser under Pyodide: the same steps in plain Python
+    from crosstable.core.pairing.dutch import purenp as np  # type: ignore[no-redef]
 
 from crosstable.core.model import Colour
 from crosstable.core.pairing.dutch.players import PlayerState

@@ -15,7 +15,10 @@ tie-break terms when no exchange is needed.
 
 from __future__ import annotations
 
-import numpy as np
+try:
+    import numpy as np
+except ImportError:  # a browser under Pyodide: the same steps in plain Python
+    from crosstable.core.pairing.dutch import purenp as np  # type: ignore[no-redef]
 
 from crosstable.core.pairing.dutch.assignment import first_optimal_assignment, fits
 from crosstable.core.pairing.dutch.matching import MAX_BITS, StageGraph

@@ -10,7 +10,10 @@ from __future__ import annotations
 from collections.abc import KeysView
 from fractions import Fraction
 
-import numpy as np
+try:
+    import numpy as np
+except ImportError:  # a browser under Pyodide: the same steps in plain Python
+    from crosstable.core.pairing.dutch import purenp as np  # type: ignore[no-redef]
 
 from crosstable.core.pairing.dutch.completion import Completion
 from crosstable.core.pairing.dutch.matching import StageGraph

@@ -17,8 +17,13 @@ from fractions import Fraction
 from itertools import repeat
 from typing import Protocol
 
-import numpy as np
-import numpy.typing as npt
+try:
+    import numpy as np
+    import numpy.typing as npt
+except ImportError:  # a browser under Pyodide: the same steps in plain Python
+    from crosstable.core.pairing.dutch import purenp as np  # type: ignore[no-redef]
+
+    npt = np  # type: ignore[misc]
 
 from crosstable.core.model import Colour
 from crosstable.core.pairing.dutch.matching import MAX_BITS, Layout
