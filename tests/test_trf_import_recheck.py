@@ -133,6 +133,7 @@ def test_r_or_5_the_command_line_import_asks_then_confirms_and_exports_the_line(
     assert main(["import", str(path), "--db", db_url]) == 2
     err = capsys.readouterr().err
     assert "warning (level 3)" in err and "imported round 5 does not follow" in err
+    assert "note: the file declares no tie-break order (202 or 212)" in err  # said, too
     token = re.search(r"--confirm ([0-9a-f]+)", err)
     assert token is not None
     assert main(["import", str(path), "--db", db_url, "--confirm", token.group(1)]) == 0

@@ -77,7 +77,10 @@ def import_(
     A TRF's rounds are re-checked against its system's rules and its places against its
     tie-breaks: a round that fails is a warning to confirm with --confirm TOKEN."""
     from crosstable.service.import_check import MAX_DOCUMENT_BYTES  # deferred: service layer
-    from crosstable.service.trf_import import import_trf  # deferred: service layer
+    from crosstable.service.trf_import import (  # deferred: service layer
+        import_notes,
+        import_trf,
+    )
 
     with file.open("rb") as stream:
         data = stream.read(MAX_DOCUMENT_BYTES + 1)
@@ -108,6 +111,8 @@ def import_(
         else:
             parsed = read_document(file, lenient=lenient)  # (bounded as every TRF read is)
             echo_warnings(file, parsed)
+            for note in import_notes(parsed):  # what the re-check assumed or left out
+                typer.echo(f"{file}: note: {note}", err=True)
             change = confirmed(  # each round re-checked: a failing one is a level-3 warning
                 lambda: import_trf(
                     service, parsed, actor=actor(), source=str(file), confirm=confirm

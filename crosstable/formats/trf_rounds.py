@@ -209,6 +209,16 @@ def build_rounds(
                 byes.append(Bye(number, start, kind))
                 continue
             other = table.get(entry.opponent)
+            elsewhere = None if other is None else other.opponent
+            third = None
+            if elsewhere is not None and elsewhere != start:
+                third = table.get(elsewhere)
+            if other is not None and third is not None and third.opponent == entry.opponent:
+                raise entry.fail(
+                    f"player {entry.opponent} would be paired twice: with player {start} here "
+                    f"and with player {other.opponent} (line {third.line.number}), whose "
+                    f"entries point at each other"
+                )
             if other is None or other.opponent != start:
                 said = (
                     "has no entry"

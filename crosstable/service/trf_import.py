@@ -26,9 +26,10 @@ from typing import TYPE_CHECKING
 
 from crosstable.core.checker import CheckReport, Finding, check_event
 from crosstable.core.errors import InputError, RuleError
+from crosstable.core.model import Colour, System
 from crosstable.core.schedule.kinds import schedule_header
 from crosstable.core.text import Message
-from crosstable.formats.trf_declared import declared_of
+from crosstable.formats.trf_declared import declared_of, file_initial_colour
 from crosstable.formats.trf_export import kept_records
 from crosstable.formats.trf_model import TrfDocument
 from crosstable.service.warning_levels import FideWarning, Level, settle
@@ -123,6 +124,31 @@ def _places_warning(
     )
 
 
+def import_notes(doc: TrfDocument) -> list[str]:
+    """What the re-check had to assume, or could not check, because the file does not
+    say it (TRF-06 and TRF-16 have no record for some of it): shown with the import."""
+    tournament = doc.tournament
+    system = tournament.settings.system
+    notes = []
+    if system is System.SWISS_DUTCH and tournament.rounds and doc.initial_colour is None:
+        colour = "black" if file_initial_colour(doc) is Colour.BLACK else "white"
+        notes.append(
+            f"no initial colour (152 or XXC): {colour} for player 1, as round 1 shows, "
+            "is what the rounds are re-checked with"
+        )
+    if system not in (System.SWISS_DUTCH, System.ROUND_ROBIN):
+        notes.append(
+            f"the pairings of a {system.value} tournament are not re-checked "
+            "(round robins and Dutch Swiss are)"
+        )
+    ranked = any(rank for rank in doc.file_ranks.values())
+    if ranked and not (doc.standings_tiebreaks or tournament.settings.tiebreaks):
+        notes.append(
+            "the file declares no tie-break order (202 or 212): its places are not re-checked"
+        )
+    return notes
+
+
 def fingerprint(doc: TrfDocument) -> str:
     """What a confirmation of this file's import is tied to: its tournament and records."""
     said = repr((doc.tournament, sorted(doc.headers.items()), kept_records(doc)))
@@ -157,4 +183,11 @@ def import_trf(
     )
 
 
-__all__ = ["PLACES_CODE", "ROUND_CODE", "ImportCheck", "check_trf_import", "import_trf"]
+__all__ = [
+    "PLACES_CODE",
+    "ROUND_CODE",
+    "ImportCheck",
+    "check_trf_import",
+    "import_notes",
+    "import_trf",
+]

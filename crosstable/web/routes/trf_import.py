@@ -23,7 +23,7 @@ from crosstable.formats.trf_encoding import decode_with_note
 from crosstable.formats.trf_model import TrfDocument
 from crosstable.formats.trf_read import parse_trf
 from crosstable.formats.trf_text import RecoverableError
-from crosstable.service.trf_import import import_trf
+from crosstable.service.trf_import import import_notes, import_trf
 from crosstable.web.confirmations import CONFIRM, confirming
 from crosstable.web.messages import error_text, translate
 from crosstable.web.routes.api import ApiCaller
@@ -67,7 +67,7 @@ def imported(
     doc = read_trf_text(trf, lenient=lenient, source=source)
     change = import_trf(site.service, doc, actor=caller.actor, source=source, confirm=confirm)
     site.accounts.claim(change.tournament_id, user, actor=caller.actor)
-    return change.tournament_id, change.summary, list(doc.warnings)
+    return change.tournament_id, change.summary, [*doc.warnings, *import_notes(doc)]
 
 
 @api_router.post("/tournaments/import", status_code=201)
