@@ -32,7 +32,7 @@ def _played(service: Service) -> int:
     games = service.overview(tid).games
     for g, result in zip(games[:7], ("1-0", "½-½", "0-1", "+-", "1-0", "0-1", "½-½"), strict=True):
         service.record_result(tid, g.round, g.board, result)
-    service.correct_result(tid, games[0].round, games[0].board, "0-1")
+    service.correct_result(tid, games[6].round, games[6].board, "0-1")  # the last round played
     service.undo(tid)
     service.withdraw(tid, 6)
     seq = service.history(tid)[-3].seq

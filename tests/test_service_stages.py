@@ -28,6 +28,7 @@ from crosstable.core.pairing.knockout_groups import (
 from crosstable.core.schedule.groups import plan_group_stage
 from crosstable.service import ConflictError, PlayerInfo, Regulations, Service
 from crosstable.service.stage_view import group_details, group_letter
+from tests.fide_support import confirmed
 
 RESULTS = ("1-0", "0-1", "1/2-1/2")
 
@@ -139,6 +140,8 @@ def test_whole_event_four_groups_of_four(service: Service, cycles: int) -> None:
     while not cut_is_clear(service, ids, 2):  # replay until no tie at the cut
         for tid in ids:
             service.undo(tid, reason="no tie at the cut", confirm=True)  # reopens it
+            if service.fide_mode(tid).on:  # (FIDE mode changes only the previous round)
+                confirmed(service.leave_fide_mode, tid)
             for game in service.overview(tid).games:
                 service.correct_result(tid, game.round, game.board, rng.choice(RESULTS))
             service.finish(tid)
@@ -285,6 +288,7 @@ def test_start_checks_the_groups_and_the_seeds(service: Service) -> None:
     with pytest.raises(RuleError, match="the group stage is not over: Spring cup — group A"):
         service.start(ko)
     # corrected: player 1 of group A lost both games, so 2 wins group A (seed 1)
+    confirmed(service.leave_fide_mode, ids[0])  # (FIDE mode changes only the previous round)
     for game in service.overview(ids[0]).games:
         if 1 in (game.white, game.black):
             service.correct_result(

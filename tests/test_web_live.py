@@ -321,7 +321,7 @@ def test_viewers_that_take_cells_get_only_the_changed_cells(live) -> None:  # ty
         for stream in (cells, russian, whole):
             await stream.wait_for(lambda s=stream: s.tables() == [first])
         pages = {cells: site.render_live(tid, "en")[1], russian: site.render_live(tid, "ru")[1]}
-        results = [(2, 1, "1-0"), (2, 2, "½-½"), (3, 1, "0-1"), (2, 1, "0-1")]
+        results = [(2, 1, "1-0"), (2, 2, "½-½"), (2, 1, "0-1"), (3, 1, "0-1")]
         for rnd, board, result in results:
             if (rnd, board) == (2, 1):
                 change = service.correct_result if result == "0-1" else service.record_result

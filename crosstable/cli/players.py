@@ -23,6 +23,7 @@ from crosstable.cli.context import (
     open_service,
     said,
 )
+from crosstable.cli.fide import ConfirmOption, confirmed
 from crosstable.core.errors import RuleError
 
 player_app = typer.Typer(help="Register, list, edit and remove players.", no_args_is_help=True)
@@ -39,10 +40,12 @@ def player_add(
     sex: Annotated[str, typer.Option(help="m or w.")] = "",
     team: Annotated[str, typer.Option(help="Scheveningen: the player's team.")] = "",
     club: Annotated[str, typer.Option(help="The player's club (not written to TRF).")] = "",
+    confirm: ConfirmOption = None,
     tournament: TournamentOption = None,
     db: DbOption = None,
 ) -> None:
-    """Register a player (before round 1)."""
+    """Register a player (before round 1; a Swiss's late entry after it: confirm the
+    warning)."""
     from crosstable.service import PlayerInfo  # deferred: the service layer (start-up time)
     from crosstable.service.players import duplicate_names  # deferred: service layer
 
@@ -51,7 +54,8 @@ def player_add(
         tid = current_tournament(service, tournament)
         header(service, tid)
         registered = [p.name for p in service.overview(tid).players]
-        said(service.add_player(tid, info, actor=actor()).summary)
+        change = confirmed(lambda: service.add_player(tid, info, actor=actor(), confirm=confirm))
+        said(change.summary)
         for warning in duplicate_names(registered, [info.name]):  # a warning, not a refusal
             typer.echo(f"warning: {warning}", err=True)
 

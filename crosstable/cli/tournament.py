@@ -360,8 +360,16 @@ def result(
                 )
             )
         elif correct:
-            change = service.correct_result(
-                tid, round_number, board, value, actor=actor(), idempotency_key=key
+            change = confirmed(
+                lambda: service.correct_result(
+                    tid,
+                    round_number,
+                    board,
+                    value,
+                    actor=actor(),
+                    idempotency_key=key,
+                    confirm=confirm,
+                )
             )
         else:
             change = confirmed(

@@ -287,6 +287,7 @@ class Battle:
         actor: str = "",
         idempotency_key: str | None = None,
         reason: Reason | None = None,
+        confirm: str | None = None,
     ) -> Change:
         if result is not None:
             result, reason = self._setup_alias(tournament_id, result, reason)
@@ -300,6 +301,7 @@ class Battle:
             actor=actor,
             idempotency_key=idempotency_key,
             reason=reason,
+            confirm=confirm,
         )
 
     def _setup_alias(

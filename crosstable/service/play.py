@@ -14,10 +14,12 @@ from crosstable.service.finishing import final_standing, finish_by_itself, fix_p
 from crosstable.service.frame import Change, ChangeFrame, Done, Unchanged
 from crosstable.service.game_rows import open_game, players_of
 from crosstable.service.loading import Loaded, result_code, result_label, result_of
+from crosstable.service.past_results import correction_warnings
 from crosstable.service.recording import record_fast, result_summary, result_words
 from crosstable.service.start_rules import check_start
 from crosstable.service.systems import rules_of
 from crosstable.service.unit import Tx
+from crosstable.service.warning_levels import logged, settle
 from crosstable.store.models import GameRow
 
 ResultLike = str | GameResult
@@ -170,14 +172,16 @@ class Play:
         actor: str = "",
         idempotency_key: str | None = None,
         reason: Reason | None = None,
+        confirm: str | None = None,
     ) -> Change:
         """Change (or clear, with None) a recorded result; ``expected`` guards against
-        correcting something that someone else changed meanwhile."""
+        correcting something that someone else changed meanwhile. In FIDE mode a result
+        of an earlier round takes FIDE's warning (``confirm``: service/past_results.py)."""
         value = None if result is None else parse_result(result)
         guard = None if expected is None else parse_result(expected)
         request = _request("correct", round_number, board, value)
 
-        def body(tx: Tx) -> str:
+        def body(tx: Tx) -> Done:
             game = open_game(tx, round_number, board)
             where = Message("round {round} board {board}", round=round_number, board=board)
             if game.result is None:
@@ -193,19 +197,24 @@ class Play:
             code = result_code(value)
             why = reason or (Reason.NO_SHOW if value and value.is_forfeit else Reason.NORMAL)
             if game.result == ADJOURNED and value is not None:  # as entering it: level 3
-                return resumed(tx, game, value, why, None).summary
+                return resumed(tx, game, value, why, confirm)
             before = result_label(game.result)
-            if not tx.update(game, result=code, reason=why.value):
+            if game.result == code and game.reason == why.value:
                 raise Unchanged(Message("{where} is already {result}", where=where, result=before))
+            warnings = correction_warnings(tx, game, code)
+            action = f"correct {round_number} {board} {code} {why.value}"
+            confirmed = settle(tx.tournament_id, tx.tournament.revision, action, warnings, confirm)
+            tx.update(game, result=code, reason=why.value)
             rules_of(tx.tournament).check_correction(tx)
             after = "cleared" if value is None else result_words(value, why)
-            return Message(
+            said = Message(
                 "{where}: {before} corrected to {after}{players}",
                 where=where,
                 before=before,
                 after=after,
                 players=players_of(tx, game),
             )
+            return logged(Done(said, {}), confirmed)
 
         return self.frame.change(
             tournament_id,

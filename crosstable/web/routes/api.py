@@ -29,9 +29,9 @@ from crosstable.web.routes import actions
 from crosstable.web.routes.api_models import (
     ConfirmIn,
     CorrectionIn,
+    EntryIn,
     LotsIn,
     PairingIn,
-    PlayerIn,
     RecordIn,
     ReopenIn,
     ResultIn,
@@ -350,8 +350,9 @@ def correct(
 ) -> ChangeOut:
     site = site_of(request)
     require_result_entry(site, caller, tid, rnd, board)
+    b = body
     change = site.service.correct_result(
-        tid, rnd, board, body.result, expected=body.expected, actor=caller.actor
+        tid, rnd, board, b.result, expected=b.expected, actor=caller.actor, confirm=b.confirm
     )
     return change_out(change)
 
@@ -364,7 +365,7 @@ def reject(tid: Num, rnd: Num, board: Num, request: Request, caller: ApiCaller) 
 
 
 @router.post("/tournaments/{tid}/players", status_code=201)
-def add_player(tid: Num, body: PlayerIn, request: Request, caller: ApiCaller) -> ChangeOut:
+def add_player(tid: Num, body: EntryIn, request: Request, caller: ApiCaller) -> ChangeOut:
     site = site_of(request)
     require_role(site, caller, tid, MANAGERS)
     info = PlayerInfo(
@@ -377,7 +378,7 @@ def add_player(tid: Num, body: PlayerIn, request: Request, caller: ApiCaller) ->
         club=body.club,
     )
     registered = [p.name for p in site.service.overview(tid).players]
-    out = change_out(site.service.add_player(tid, info, actor=caller.actor))
+    out = change_out(site.service.add_player(tid, info, actor=caller.actor, confirm=body.confirm))
     out.warnings = [translate(w) for w in duplicate_names(registered, [info.name])]
     return out
 

@@ -45,6 +45,12 @@ class CorrectionIn(Body):
     expected: str | None = Field(
         None, max_length=20, description="the result you saw (guards a race)"
     )
+    confirm: str | None = Field(
+        None,
+        max_length=100,
+        description="a result of an earlier round in FIDE mode: the token of its warning "
+        "(HTTP 409)",
+    )
 
 
 class ConfirmIn(Body):
@@ -60,6 +66,14 @@ class PlayerIn(Body):
     fide_id: str = Field("", max_length=20)
     team: str = Field("", max_length=100, description="the player's team (Scheveningen)")
     club: str = Field("", max_length=100, description="the player's club (not in TRF)")
+
+
+class EntryIn(PlayerIn):
+    confirm: str | None = Field(
+        None,
+        max_length=100,
+        description="a Swiss's late entry in FIDE mode: the token of its warning (HTTP 409)",
+    )
 
 
 class LotsIn(Body):

@@ -108,15 +108,21 @@ def add_players(tid: int, request: Request, form: CheckedForm) -> Response:
         # fair play and the organisers' rule before the entry exists
         site.accounts.check_entry(tid, user.id)
     registered_names = [p.name for p in site.service.overview(tid).players]
-    for player in checked:
-        site.service.add_player(tid, player, actor=caller.actor)
-    if user is not None:
-        number = next(p.number for p in reversed(site.service.overview(tid).players))
-        site.accounts.link_entry(tid, number, user.id, actor=caller.actor)
-    registered = ngettext("%(num)d player registered", "%(num)d players registered", len(checked))
-    notes = [actions.encoding_note(decoded)]
-    notes += duplicate_names(registered_names, [p.name for p in checked])  # a warning only
-    return _done(request, tid, Message.joined(" ", [registered, *(n for n in notes if n)]))
+
+    def act(token: str | None) -> Response:  # (a Swiss's late entry: FIDE's warning first)
+        for player in checked:
+            site.service.add_player(tid, player, actor=caller.actor, confirm=token)
+        if user is not None:
+            number = next(p.number for p in reversed(site.service.overview(tid).players))
+            site.accounts.link_entry(tid, number, user.id, actor=caller.actor)
+        count = len(checked)
+        registered = ngettext("%(num)d player registered", "%(num)d players registered", count)
+        notes = [actions.encoding_note(decoded)]
+        notes += duplicate_names(registered_names, [p.name for p in checked])  # a warning only
+        return _done(request, tid, Message.joined(" ", [registered, *(n for n in notes if n)]))
+
+    context = page_context(site, caller, tid) | {"tab": "manage"}
+    return confirming(site, request, form, act, cancel=f"/t/{tid}/manage", **context)
 
 
 @router.post("/t/{tid}/manage/players/{number}/remove")

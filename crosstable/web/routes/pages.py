@@ -242,7 +242,7 @@ def result_action(
             elif action == "correct":
                 expected = text(form, "expected") or None
                 site.service.correct_result(
-                    tid, rnd, board, result, expected=expected, actor=caller.actor
+                    tid, rnd, board, result, expected=expected, actor=caller.actor, confirm=token
                 )
             elif action == "reject":
                 site.service.reject_reports(tid, rnd, board, actor=caller.actor)
