@@ -63,6 +63,9 @@ def test_r_or_5_the_api_imports_asks_for_a_round_off_the_rules_and_refuses_a_bad
     refused = client.post("/api/v1/tournaments/import", json={"trf": broken}, headers=auth)
     assert refused.status_code == 422
     assert "upload:2:99: round 1: results contradict each other" in refused.text
+    big = {"trf": SWISS + "###" + "x" * 3_000_000 + "\n"}  # over 64 KiB: read, no 413
+    too_long = client.post("/api/v1/tournaments/import", json=big, headers=auth)
+    assert too_long.status_code == 422 and "a TRF line has at most" in too_long.text
     # a signed-in session without the CSRF header is refused, as every unsafe API call
     assert client.post("/api/v1/tournaments/import", json={"trf": SWISS}).status_code == 403
 
