@@ -7,6 +7,7 @@ of the register (SQLite and PostgreSQL)."""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import re
 from pathlib import Path
@@ -24,8 +25,9 @@ from test_web_swiss import Site, site  # noqa: F401
 from crosstable.cli import main
 from crosstable.core.errors import RuleError
 from crosstable.core.levels import HIGHEST, MIN_PLAYERS, Band, Levels
-from crosstable.service import PlayerInfo, Regulations, Service
+from crosstable.service import FixedClock, PlayerInfo, Regulations, Service
 from crosstable.service.accounts import Accounts
+from crosstable.service.clockwork import tick_all
 from crosstable.store import Store, open_store
 from crosstable.store.models import TournamentRow
 from crosstable.web.app import create_app
@@ -293,3 +295,22 @@ def test_r_se_7_the_wizard_the_api_and_the_command_line_make_a_level_tournament(
     db = str(tmp_path / "cli.db")
     assert main(["new", "Evening", "--level", "Level 1", "--db", db]) == 2
     assert "the portal keeps no levels yet" in capsys.readouterr().err
+
+
+def test_r_se_7_a_level_tournament_short_of_players_is_postponed_by_its_clock(
+    store: Store,
+) -> None:
+    service = Service(store, clock=FixedClock(dt.datetime(2026, 12, 7, 12, tzinfo=dt.UTC)))
+    accounts_of(service).set_levels(BANDS)
+    details = {"level": "Level 2", "starts_at": "2026-12-07T18:00:00+00:00"}
+    tid = service.create_tournament(Regulations(name="Level 2", details=details)).tournament_id
+    for index in range(MIN_PLAYERS - 1):
+        service.add_player(tid, PlayerInfo(f"P{index}", 1300 + index))
+    service.clock.advance(dt.timedelta(hours=7))  # type: ignore[attr-defined]
+    said = tick_all(service)
+    assert len(said) == 1 and "at least 11 players of its level" in said[0]
+    assert "the start moved to 2026-12-08T18:00:00+00:00" in said[0]
+    assert service.overview(tid).status == "registration"
+    service.add_player(tid, PlayerInfo("Eleventh", 1450))
+    service.clock.advance(dt.timedelta(days=1))  # type: ignore[attr-defined]
+    assert "tournament started" in tick_all(service)[0]

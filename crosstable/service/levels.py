@@ -12,7 +12,7 @@ class or level tournament when its regulations name a level (the ``level`` detai
 * it starts only with at least :data:`~crosstable.core.levels.MIN_PLAYERS` players and
   none of another level (:func:`level_problems`; an entry whose level is not known — a
   guest without a rating — is the organiser's word); a timed start that finds fewer
-  waits, as a start refused for any other reason does.
+  is postponed a day by default (:mod:`crosstable.service.timed_start`).
 """
 
 from __future__ import annotations

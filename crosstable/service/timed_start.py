@@ -13,7 +13,8 @@ The settings are regulations' details (text, like every detail), read and checke
   under its capacity, or any tournament that cannot start yet): ``postpone`` moves the
   start a day on and tells the players and the organiser; ``wait`` keeps the start
   waiting, tells the organiser once, and starts it at the first tick after the field is
-  complete. A knockout with a capacity postpones by default, everything else waits;
+  complete. A knockout with a capacity and a class or level tournament postpone by
+  default, everything else waits;
 * ``round_time`` — a knockout plays one round a day at this time of day (``HH:MM``):
   the next round is paired at the first such time on a later day than the round before,
   once every match of that round is decided; a round's results are due by the next
@@ -36,6 +37,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from crosstable.core.errors import RuleError
 from crosstable.core.model import System
+from crosstable.service.levels import LEVEL_DETAIL
 from crosstable.store.models import TournamentRow
 
 STARTS_AT = "starts_at"
@@ -124,7 +126,10 @@ def timed_start(system: System | str, details: Mapping[str, Any] | None) -> Time
                 most=MOST,
             )
         capacity = number
-    if_short = _text(details, IF_SHORT).lower() or ("postpone" if capacity else "wait")
+    # a knockout with a capacity, and a class or level tournament (its 11 players), are
+    # postponed by default, as a series' stage short of players is
+    short = "postpone" if capacity or _text(details, LEVEL_DETAIL) else "wait"
+    if_short = _text(details, IF_SHORT).lower() or short
     if if_short not in SHORT_CHOICES:
         raise RuleError(
             "regulations, if_short {value}: use postpone or wait",
