@@ -75,6 +75,7 @@ from crosstable.web.routes import (
     series_news,
     series_stages,
     stages,
+    teams,
     telegram,
     trf_import,
     wizard,
@@ -256,6 +257,8 @@ def create_app(
     app.include_router(autostart.router)  # a start by the clock: /api/v1/…/autostart
     app.include_router(autostart.pages)  # its form on the manage page
     app.include_router(race.router)  # who can still win: GET /api/v1/tournaments/{id}/race
+    app.include_router(teams.router)  # the team crosstable: /t/{id}/teams
+    app.include_router(teams.api_router)  # GET /api/v1/tournaments/{id}/teams
     site.templates.env.globals["race_of"] = race.race_of  # the standings' marks
     return app
 
