@@ -241,7 +241,7 @@ def test_a_player_added_by_fide_id_gets_the_events_rating(service: Service, tmp_
         "w",
     )
     assert hou.fide_id == "13300474"
-    assert service.player_details(rapid)[1].rating is None  # no rapid rating on the list
+    assert service.player_details(rapid)[1].rating == 2633  # no rapid rating: the standard one
     assert service.player_details(rapid)[2].rating == 2823
 
 

@@ -155,7 +155,7 @@ def test_the_wizard_fills_a_player_given_with_a_fide_id(site: Any, tmp_path: Pat
     details = {p.name: p for p in service.player_details(tid).values()}
     hou = details["Hou, Yifan"]
     assert (hou.rating, hou.title, hou.federation, hou.birth_date, hou.sex) == (
-        None,  # rapid: the list has no rapid rating for her
+        2633,  # rapid: no rapid rating on the list, so her standard one (effective rapid)
         "GM",
         "CHN",
         "1994",

@@ -124,17 +124,64 @@ def find(
 def add(
     fide_id: Annotated[int, typer.Argument(help="The player's FIDE id.")],
     club: Annotated[str, typer.Option(help="The player's club.")] = "",
+    rating_list: Annotated[
+        str | None,
+        typer.Option(
+            "--list",
+            help="Take the rating from this list: standard, rapid or blitz (default: the "
+            "first list of the tournament's order that rates the player).",
+        ),
+    ] = None,
     tournament: TournamentOption = None,
     db: DbOption = None,
 ) -> None:
     """Register the list's player: name, title, federation, birth year, sex and the
-    rating of the event's type (from its time control) come from the list."""
+    rating from the tournament's order of lists (`ratinglist order`) come from the list."""
+    from crosstable.core.ratings import RatingType  # deferred: core
+    from crosstable.service.rating_lists import RatingLists  # deferred: service layer
+
+    chosen = None
+    if rating_list is not None:
+        if rating_list.strip().lower() not in _KINDS:
+            raise InputError(
+                "--list {value}: use standard, rapid or blitz",
+                value=repr(rating_list),
+                source="options",
+            )
+        chosen = RatingType(rating_list.strip().lower())
+    with open_service(db) as service:
+        tid = current_tournament(service, tournament)
+        header(service, tid)
+        lists = RatingLists(service)
+        said(lists.add_player(tid, fide_id, actor=actor(), club=club, rating_list=chosen).summary)
+
+
+@rating_list_app.command("order")
+def order(
+    lists: Annotated[
+        str | None,
+        typer.Argument(
+            help="The lists to take ratings from, in order: e.g. rapid,standard "
+            "('default' for the time control's order). Without it: the order is shown."
+        ),
+    ] = None,
+    tournament: TournamentOption = None,
+    db: DbOption = None,
+) -> None:
+    """The order of rating lists a tournament's players are rated from; by default the
+    time control's (standard: standard, rapid, blitz; rapid: rapid, standard, blitz;
+    blitz: blitz, standard, rapid)."""
+    from crosstable.service.rating_list_order import order_text  # deferred: service layer
     from crosstable.service.rating_lists import RatingLists  # deferred: service layer
 
     with open_service(db) as service:
         tid = current_tournament(service, tournament)
         header(service, tid)
-        said(RatingLists(service).add_player(tid, fide_id, actor=actor(), club=club).summary)
+        ratings = RatingLists(service)
+        if lists is not None:
+            wanted = "" if lists.strip().lower() == "default" else lists
+            said(ratings.set_list_order(tid, wanted, actor=actor()).summary)
+        typer.echo(f"rating lists, in order: {order_text(ratings.list_order(tid))}")
 
 
 @rating_list_app.command("update")

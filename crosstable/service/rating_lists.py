@@ -38,6 +38,15 @@ from crosstable.service.errors import NotFoundError
 from crosstable.service.frame import Change, Done, Unchanged
 from crosstable.service.list_month import list_month, month_key
 from crosstable.service.rating_list_import import BATCH, GenerationWriter
+from crosstable.service.rating_list_order import (
+    ORDER_KEY,
+    ListOrder,
+    default_order,
+    order_of,
+    order_text,
+    parse_order,
+    rating_along,
+)
 from crosstable.service.registration import PlayerInfo, clear_draw, rating_order
 from crosstable.service.safeguard import before_risky
 from crosstable.service.unit import Tx
@@ -46,6 +55,8 @@ from crosstable.store.rating_list_models import RatingListImportRow, RatingListP
 
 #: at most this many answers to one look-up
 MAX_FOUND = 50
+#: the lists a rating is taken from: an order of lists, or a type (its default order)
+Lists = ListOrder | RatingType
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +113,11 @@ class ListEntry:
             RatingType.RAPID: self.rapid,
             RatingType.BLITZ: self.blitz,
         }[kind]
+
+    def rating_in(self, order: Lists) -> tuple[int | None, RatingType | None]:
+        """The first rating along ``order`` (a type: that type's default order) and its list."""
+        chosen = default_order(order) if isinstance(order, RatingType) else order
+        return rating_along({kind: self.rating(kind) for kind in RatingType}, chosen)
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -275,12 +291,33 @@ class RatingLists:
                 )
             return _rating_type(row)
 
-    def player_info(self, fide_id: int, kind: RatingType) -> PlayerInfo:
-        """A player to register, as the list has them."""
+    def list_order(self, tournament_id: int) -> ListOrder:
+        """The lists the tournament takes ratings from, in order (its own, else its time
+        control's default: :mod:`crosstable.service.rating_list_order`)."""
+        with self.store.reading() as session:
+            row = session.get(TournamentRow, tournament_id)
+            if row is None:
+                raise NotFoundError(
+                    "there is no tournament {tournament} in this database", tournament=tournament_id
+                )
+            return order_of(_rating_type(row), row.regulations)
+
+    def set_list_order(self, tournament_id: int, order: str, *, actor: str = "") -> Change:
+        """The tournament's own order of lists (``rapid,standard``), kept in its
+        regulations; an empty text goes back to the time control's default."""
+        text = order_text(parse_order(order)) if order.strip() else ""
+        change: Change = self.service.edit_regulations(
+            tournament_id, detail_changes={ORDER_KEY: text}, actor=actor
+        )
+        return change
+
+    def player_info(self, fide_id: int, kind: Lists) -> PlayerInfo:
+        """A player to register, as the list has them; the rating is the first one along
+        ``kind`` (an order of lists, or a type: its default order)."""
         entry = self.player(fide_id)
         return PlayerInfo(
             name=entry.name,
-            rating=entry.rating(kind),
+            rating=entry.rating_in(kind)[0],
             title=entry.title,
             federation=entry.federation,
             fide_id=str(entry.fide_id),
@@ -288,7 +325,7 @@ class RatingLists:
             sex=entry.sex,
         )
 
-    def filled(self, players: Iterable[PlayerInfo], kind: RatingType) -> list[PlayerInfo]:
+    def filled(self, players: Iterable[PlayerInfo], kind: Lists) -> list[PlayerInfo]:
         """``players`` with what the lists know of each one's FIDE id put where nothing
         was typed (title, federation, birth year, sex, the rating of ``kind``; the name
         when it is empty); a FIDE id not in the lists leaves the player as typed. One
@@ -317,7 +354,7 @@ class RatingLists:
                 replace(
                     player,
                     name=player.name or entry.name,
-                    rating=player.rating if player.rating is not None else entry.rating(kind),
+                    rating=player.rating if player.rating is not None else entry.rating_in(kind)[0],
                     title=player.title or entry.title,
                     federation=player.federation or entry.federation,
                     birth_date=player.birth_date
@@ -328,10 +365,18 @@ class RatingLists:
         return result
 
     def add_player(
-        self, tournament_id: int, fide_id: int, *, actor: str = "", club: str = ""
+        self,
+        tournament_id: int,
+        fide_id: int,
+        *,
+        actor: str = "",
+        club: str = "",
+        rating_list: RatingType | None = None,
     ) -> Change:
-        """Register the list's player ``fide_id`` (before the start, as any registration)."""
-        info = self.player_info(fide_id, self.rating_type(tournament_id))
+        """Register the list's player ``fide_id`` (before the start, as any registration),
+        rated from the tournament's order of lists, or from ``rating_list`` when given."""
+        order = self.list_order(tournament_id) if rating_list is None else (rating_list,)
+        info = self.player_info(fide_id, order)
         if club:
             info = PlayerInfo(**{**_fields(info), "club": club})
         change: Change = self.service.add_player(tournament_id, info, actor=actor)
@@ -348,6 +393,7 @@ class RatingLists:
                     "(the pairings and the tie-breaks already use them)"
                 )
             kind = _rating_type(row)
+            order = order_of(kind, row.regulations)
             entries = tx.session.scalars(
                 select(EntryRow)
                 .where(EntryRow.tournament_id == tx.tournament_id)
@@ -370,7 +416,7 @@ class RatingLists:
             missing: list[int] = []
             for entry in entries:
                 found = listed.get(int(entry.fide_id)) if entry.fide_id.isdigit() else None
-                rating = None if found is None else _entry(found).rating(kind)
+                rating = None if found is None else _entry(found).rating_in(order)[0]
                 if rating is None:
                     missing.append(entry.number)
                     continue

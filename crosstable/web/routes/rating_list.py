@@ -2,9 +2,11 @@
 
 ``GET /api/v1/rating-list?q=…`` — players whose FIDE id is ``q`` or whose name starts
 with it (case, accents and spacing do not matter), at most ``limit`` (1…50, default
-10). With ``tournament=ID`` each answer also carries ``rating``: the rating of that
-event's type (standard, rapid or blitz, from its time control; ``time_control=…``
-says it for an event not yet created — the wizard's look-up). The lists are FIDE's
+10). With ``tournament=ID`` each answer also carries ``rating``: the first rating along
+that event's order of lists (its own, else its time control's: standard, rapid or blitz
+first, the standard rating standing in for a missing rapid or blitz one) and
+``rating_list``, the list it comes from; ``time_control=…`` says the type for an event
+not yet created — the wizard's look-up. The lists are FIDE's
 public data, so the look-up needs no sign-in; the manage page's add-player form feeds
 its as-you-type suggestions from it.
 
@@ -46,8 +48,10 @@ class ListedOut(BaseModel):
     blitz: int | None
     list: str
     imported: str
-    #: the rating of the tournament's type (only with ?tournament=)
+    #: the rating along the tournament's order of lists (only with ?tournament=)
     rating: int | None = None
+    #: the list that rating comes from
+    rating_list: str | None = None
 
 
 class RatingListOut(BaseModel):
@@ -68,12 +72,14 @@ def rating_list(
     """Look players up in the imported rating lists by FIDE id or by name prefix."""
     lists = RatingLists(site_of(request).service)
     kind = None if tournament is None else lists.rating_type(tournament)
+    order = None if tournament is None else lists.list_order(tournament)
     if kind is None and time_control is not None:
         kind = rating_type_of(time_control)
     players: list[dict[str, Any]] = []
     for entry in lists.find(q, limit=limit):
         shown = entry.as_json()
-        shown["rating"] = None if kind is None else entry.rating(kind)
+        rating, source = (None, None) if kind is None else entry.rating_in(order or kind)
+        shown["rating"], shown["rating_list"] = rating, None if source is None else source.value
         players.append(shown)
     return RatingListOut(
         rating_type=None if kind is None else kind.value,
@@ -97,7 +103,7 @@ def rating_list_player(service: Any, tid: int, form: dict[str, Any], fide_id: st
     )
     lists = RatingLists(service)
     try:
-        listed = lists.player_info(number, lists.rating_type(tid))
+        listed = lists.player_info(number, lists.list_order(tid))
     except NotFoundError:
         if typed.name:
             return typed
