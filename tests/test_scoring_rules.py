@@ -139,6 +139,9 @@ def test_r_rr_2_a_change_of_scoring_after_the_start_takes_a_level_3_warning(
         "### Scoring @ Round 1: changed from 1-0.5-0, bye 0 to 3-1-0, bye 0"
         in service.export_trf(tid).splitlines()
     )
+    with pytest.raises(ConfirmationNeeded) as bye:  # the bye's value, as the scoring (Q85)
+        service.edit_regulations(tid, bye_points=Fraction(1), override_reason="misprint")
+    assert "from 3-1-0, bye 0 to 3-1-0, bye 1" in bye.value.as_json()["warnings"][0]
 
 
 def test_r_rr_2_crosstable_new_refuses_a_bye_against_the_rules(
