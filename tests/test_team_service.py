@@ -84,6 +84,16 @@ def test_r_b_3_refusals_change_nothing(service: Service) -> None:
     assert service.tournament(tid).rounds == ()
 
 
+def test_r_b_3_a_player_of_no_team_stops_the_start(service: Service) -> None:
+    tid = league(service)
+    service.add_player(tid, PlayerInfo("Loner"))
+    service.draw_lots(tid)
+    before = service.revision(tid)
+    with pytest.raises(RuleError, match="player Loner is in no team"):
+        service.start(tid)
+    assert service.revision(tid) == before
+
+
 def test_r_b_3_lineup_against_the_board_order_refused_and_undone(service: Service) -> None:
     tid = league(service)
     service.start(tid)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random as _random
 
+from crosstable.core.errors import RuleError
 from crosstable.core.teams import seat_round, team_round_robin
 from crosstable.core.text import Message
 from crosstable.service.frame import Done
@@ -30,6 +31,13 @@ def start_team_round_robin(tx: Tx, loaded: Loaded, random: _random.Random | None
     settings = settings_of(row)
     rows = team_rows(tx.session, row.id)
     core_teams(rows, loaded.by_number, settings)  # every team complete, before anything
+    members = {m.entry for team in rows.members.values() for m in team}
+    for entry in loaded.entries:
+        if entry.number not in members:
+            raise RuleError(
+                "player {player} is in no team: add the players with their teams",
+                player=entry.name,
+            )
     order = list(rows.teams)
     (random or _random.Random()).shuffle(order)
     for team in rows.teams:
