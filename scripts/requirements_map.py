@@ -28,7 +28,6 @@ OPEN = {
     "R-X-6": "31.4",
     "R-X-12": "27.7",
     "R-X-14": "27.3",
-    "R-X-15": "28.6",
     "R-B-1": "26",
     "R-B-3": "31",
     "R-B-2": "27.9",  # exact for 1-½-0; 3-1-0 past a search bound says "exact": false
