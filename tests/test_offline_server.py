@@ -8,13 +8,14 @@ import json
 from pathlib import Path
 
 import pytest
-from test_offline_app import finished_round_robin
+from test_offline_app import finished_round_robin, finished_swiss
 from test_service_support import db_url, service, store  # noqa: F401
 
 from crosstable.cli import main
 from crosstable.cli.offline_import import import_tournament_json
+from crosstable.core.model import System
 from crosstable.core.standings.table import compute_standings
-from crosstable.offline.app import view
+from crosstable.offline.app import replay, view
 from crosstable.offline.exchange import export_document
 from crosstable.service import Service
 
@@ -32,6 +33,25 @@ def test_r_x_7_the_browser_s_export_imports_with_the_same_standings(
         (r["name"], r["rank"], r["points"]) for r in shown
     ]
     assert sum(len(rnd.games) for rnd in stored.rounds) == 10
+
+
+def test_r_x_7_a_swiss_from_the_browser_imports_with_the_same_rounds_and_standings(
+    service: Service,  # noqa: F811 - the fixture
+) -> None:
+    state = finished_swiss(7, 3)
+    document = json.loads(json.dumps(export_document(state)))
+    change = import_tournament_json(service, document, "open.json", "arbiter")
+    stored = service.tournament(change.tournament_id)
+    built = replay(state)
+    assert built.tournament is not None
+    assert stored.settings.system is System.SWISS_DUTCH
+    assert [[(g.white, g.black, g.result) for g in r.games] for r in stored.rounds] == [
+        [(g.white, g.black, g.result) for g in r.games] for r in built.tournament.rounds
+    ]
+    rows = compute_standings(stored).rows
+    assert [(r.name, r.rank) for r in rows] == [
+        (r["name"], r["rank"]) for r in view(state)["standings"]
+    ]
 
 
 def test_r_x_7_crosstable_import_reads_the_export_and_refuses_a_damaged_one(

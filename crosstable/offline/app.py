@@ -30,6 +30,7 @@ from crosstable.core.model import (
     Player,
     Round,
     Settings,
+    System,
     Tournament,
 )
 from crosstable.core.pairing.knockout import Knockout, MatchRules
@@ -37,10 +38,11 @@ from crosstable.core.pairing.knockout_bracket import seeded_bracket
 from crosstable.core.schedule import berger_schedule
 from crosstable.core.scoring import points_json
 from crosstable.core.standings.table import compute_standings
+from crosstable.offline.swiss import pair_next, planned_rounds, start_swiss
 
 FORMAT = "crosstable.offline"
 VERSION = 1
-KINDS = ("round-robin", "knockout")
+KINDS = ("round-robin", "swiss", "knockout")
 MAX_PLAYERS = 64
 MAX_NAME = 100
 MAX_LOG = 5000
@@ -58,7 +60,7 @@ class Built:
 
 
 def new_state(kind: str, name: str) -> dict[str, Any]:
-    """An empty tournament of ``kind`` (round-robin or knockout)."""
+    """An empty tournament of ``kind`` (round-robin, swiss or knockout)."""
     if kind not in KINDS:
         raise RuleError(
             "unknown tournament kind {kind}: use {kinds}", kind=kind, kinds=", ".join(KINDS)
@@ -137,13 +139,16 @@ def _step(kind: str, name: str, built: Built, entry: dict[str, Any]) -> Built:
     if do == "start":
         if built.started:
             raise RuleError("the tournament has already started")
-        return _start(kind, name, built, keep=entry.get("keep", False))
+        return _start(kind, name, built, keep=entry.get("keep", False), rounds=entry.get("rounds"))
     if not built.started:
         raise RuleError("the tournament has not started yet")
     if do == "pair":
-        if built.knockout is None:
+        if built.knockout is not None:
+            return replace(built, knockout=built.knockout.pair_next_round())
+        assert built.tournament is not None
+        if built.tournament.settings.system is not System.SWISS_DUTCH:
             raise RuleError("a round robin's rounds are all paired at the start")
-        return replace(built, knockout=built.knockout.pair_next_round())
+        return replace(built, tournament=pair_next(built.tournament))
     result = GameResult.parse(entry["result"]) if entry["result"] else None
     if (built.knockout is not None) != ("slot" in entry):
         raise RuleError(
@@ -157,7 +162,7 @@ def _step(kind: str, name: str, built: Built, entry: dict[str, Any]) -> Built:
     )
 
 
-def _start(kind: str, name: str, built: Built, *, keep: bool) -> Built:
+def _start(kind: str, name: str, built: Built, *, keep: bool, rounds: object) -> Built:
     count = len(built.players)
     if count < 2:
         raise RuleError("a tournament needs at least 2 players, not {count}", count=count)
@@ -168,6 +173,9 @@ def _start(kind: str, name: str, built: Built, *, keep: bool) -> Built:
     players = tuple(replace(p, start=i + 1) for i, p in enumerate(order))
     if kind == "knockout":
         return Built(players, True, knockout=Knockout.start(seeded_bracket(players), MatchRules()))
+    if kind == "swiss":
+        planned = planned_rounds(rounds, count)
+        return Built(players, True, tournament=start_swiss(players, name, planned))
     rounds = []
     for scheduled in berger_schedule(count).rounds:
         games = tuple(
@@ -229,8 +237,13 @@ def _clean(action: dict[str, Any]) -> dict[str, Any]:
         }
     if do == "remove":
         return {"do": do, "player": _number(action, "player")}
-    if do == "start" and action.get("keep") is True:
-        return {"do": do, "keep": True}
+    if do == "start":
+        entry: dict[str, Any] = {"do": do}
+        if action.get("keep") is True:
+            entry["keep"] = True
+        if action.get("rounds") not in (None, ""):
+            entry["rounds"] = _number(action, "rounds")
+        return entry
     if do in ("start", "pair"):
         return {"do": do}
     text = action.get("result")
@@ -282,9 +295,12 @@ def view(state: dict[str, Any]) -> dict[str, Any]:
             }
             for r in standings.rows
         ]
-        out["finished"] = all(
-            g.result is not None for rnd in built.tournament.rounds for g in rnd.games
-        )
+        planned = built.tournament.settings.rounds or len(built.tournament.rounds)
+        played = all(g.result is not None for rnd in built.tournament.rounds for g in rnd.games)
+        out["finished"] = len(built.tournament.rounds) == planned and played
+        out["planned"] = planned
+        swiss = built.tournament.settings.system is System.SWISS_DUTCH
+        out["can_pair"] = swiss and played and len(built.tournament.rounds) < planned
     if built.knockout is not None:
         out.update(_knockout_json(built.knockout, names))
     return out

@@ -12,6 +12,7 @@ import hashlib
 import json
 import shutil
 import subprocess
+import sys
 import tarfile
 import tempfile
 import zipfile
@@ -22,6 +23,16 @@ from crosstable.core.errors import RuleError
 PYODIDE_VERSION = "0.29.3"
 #: the npm registry's ``dist.integrity`` of pyodide@0.29.3
 PYODIDE_INTEGRITY = "sha512-22UBuhOJawj7vKUnS7/F3xK+515LJdjiMAHoCfuS6/PbHiOrSQVnYwDe+2sbVwiOZ3sMMexdXICew6NqOMQGgA=="  # noqa: E501
+#: pure-Python wheels from PyPI the core needs in the browser (the Dutch engine's matcher
+#: where rustworkx is missing), each with its SHA-256
+WHEELS = (
+    (
+        "networkx-3.4.2-py3-none-any.whl",
+        "networkx==3.4.2",
+        "df5d4365b724cf81b8c6a7312509d0c22386097011ad1abe274afd5e9d3bbc5f",
+    ),
+)
+PIP_DOWNLOAD = (sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:")
 RUNTIME = (
     "pyodide.js",
     "pyodide.asm.js",
@@ -66,6 +77,27 @@ def fetch_pyodide(cache: Path) -> Path:
     return tarball
 
 
+def fetch_wheels(cache: Path) -> list[Path]:
+    """The wheels of :data:`WHEELS` (``pip download``), kept in ``cache``; each refused
+    if its hash differs."""
+    cache.mkdir(parents=True, exist_ok=True)
+    found = []
+    for name, requirement, sha256 in WHEELS:
+        wheel = cache / name
+        if not wheel.exists():
+            subprocess.run(
+                [*PIP_DOWNLOAD, "--dest", str(cache), requirement],
+                check=True,
+                capture_output=True,
+                timeout=600,
+            )
+        if hashlib.sha256(wheel.read_bytes()).hexdigest() != sha256:
+            wheel.unlink()
+            raise RuleError("the wheel {name} is not the pinned one: refused", name=name)
+        found.append(wheel)
+    return found
+
+
 def core_zip(target: Path) -> None:
     """The core, the formats and the app as one zip (unpacked into site-packages in the
     browser), with the Russian and Armenian catalogues."""
@@ -95,6 +127,10 @@ def build(out: Path = DEFAULT_OUT, cache: Path | None = None) -> dict[str, int]:
                 raise RuleError("the Pyodide package has no {name}", name=name)
             (runtime / name).write_bytes(member.read())
     core_zip(out / "crosstable.zip")
+    wheels = out / "wheels"
+    wheels.mkdir(exist_ok=True)
+    for wheel in fetch_wheels(cache or out.parent / "npm-cache"):
+        shutil.copyfile(wheel, wheels / wheel.name)
     for path in sorted(SHELL.iterdir()):
         shutil.copyfile(path, out / path.name)
     sizes = {
@@ -105,6 +141,7 @@ def build(out: Path = DEFAULT_OUT, cache: Path | None = None) -> dict[str, int]:
     digest = hashlib.sha256()
     for name in sizes:
         digest.update(name.encode() + (out / name).read_bytes())
-    manifest = {"version": digest.hexdigest()[:16], "files": sizes}
+    shipped = [f"wheels/{name}" for name, _requirement, _sha in WHEELS]
+    manifest = {"version": digest.hexdigest()[:16], "files": sizes, "wheels": shipped}
     (out / "manifest.json").write_text(json.dumps(manifest, indent=1), encoding="utf-8")
     return sizes

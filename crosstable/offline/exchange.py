@@ -13,7 +13,7 @@ import json
 from typing import Any
 
 from crosstable.core.errors import InputError, RuleError
-from crosstable.core.model import Tournament
+from crosstable.core.model import System, Tournament
 from crosstable.formats.json_io import tournament_from_json, tournament_to_json
 from crosstable.offline.app import FORMAT, check_state, new_state, replay
 
@@ -28,7 +28,7 @@ def export_document(state: dict[str, Any]) -> dict[str, Any]:
     """The file the organiser downloads: the tournament JSON plus the app's state."""
     built = replay(state)
     if built.tournament is None:
-        raise RuleError("only a started round robin can be exported for the server")
+        raise RuleError("only a started round robin or Swiss can be exported for the server")
     document = tournament_to_json(built.tournament)
     document["offline"] = state
     return document
@@ -68,15 +68,24 @@ def import_document(document: Any, source: str = "<file>") -> dict[str, Any]:
 
 
 def from_tournament(tournament: Tournament) -> dict[str, Any]:
-    """A round robin's state from a core tournament value (players, then results)."""
-    if not tournament.settings.system.has_predetermined_pairings:
-        raise RuleError("the offline app opens round robins only")
-    state = new_state("round-robin", tournament.name or "tournament")
+    """A round robin's or a Swiss's state from a core tournament value (players, then
+    each round: paired again by the core, which must give the file's boards, and its
+    results)."""
+    system = tournament.settings.system
+    swiss = system is System.SWISS_DUTCH
+    if not swiss and not system.has_predetermined_pairings:
+        raise RuleError("the offline app opens round robins and Dutch Swiss tournaments only")
+    state = new_state("swiss" if swiss else "round-robin", tournament.name or "tournament")
     log: list[dict[str, Any]] = []
     for player in sorted(tournament.players, key=lambda p: p.start):
         log.append({"do": "add", "name": player.name, "rating": player.rating})
-    log.append({"do": "start", "keep": True})
+    start: dict[str, Any] = {"do": "start", "keep": True}
+    if swiss:
+        start["rounds"] = tournament.settings.rounds or len(tournament.rounds)
+    log.append(start)
     for rnd in tournament.rounds:
+        if swiss:
+            log.append({"do": "pair"})
         for game in rnd.games:
             if game.result is not None:
                 result = game.result.label()
@@ -93,7 +102,7 @@ def from_tournament(tournament: Tournament) -> dict[str, Any]:
         for game in rnd.games:
             if mine.get((rnd.number, game.board)) != (game.white, game.black):
                 raise RuleError(
-                    "round {round} board {board} is not the FIDE Berger table's pairing",
+                    "round {round} board {board} is not the pairing the core makes",
                     round=rnd.number,
                     board=game.board,
                 )

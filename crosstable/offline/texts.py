@@ -23,6 +23,8 @@ LABELS: dict[str, str] = {
     "kind": _("Kind"),
     "round-robin": _("Round robin"),
     "knockout": _("Knockout"),
+    "swiss": _("Swiss"),
+    "rounds": _("Rounds"),
     "name": _("Name"),
     "rating": _("Rating"),
     "create": _("New tournament"),

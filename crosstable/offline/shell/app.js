@@ -62,7 +62,7 @@ function draw() {
   $("title").textContent = labels.title || "crosstable";
   if (!state) {
     const kind = el("select", { id: "kind" }, el("option", { value: "round-robin" }, labels["round-robin"]),
-      el("option", { value: "knockout" }, labels.knockout));
+      el("option", { value: "swiss" }, labels.swiss), el("option", { value: "knockout" }, labels.knockout));
     const name = el("input", { id: "tname", placeholder: labels.name });
     app.append(el("section", {}, kind, name,
       el("button", { id: "create", onclick: () => call({ do: "new", kind: kind.value, name: name.value }) }, labels.create)));
@@ -71,9 +71,11 @@ function draw() {
     if (!view.started) {
       const name = el("input", { id: "pname", placeholder: labels.name });
       const rating = el("input", { id: "prating", placeholder: labels.rating, inputmode: "numeric", size: 6 });
+      const rounds = el("input", { id: "rounds", placeholder: labels.rounds, inputmode: "numeric", size: 4 });
       app.append(el("section", {}, name, rating,
-        el("button", { id: "add", onclick: () => act({ do: "add", name: name.value, rating: rating.value }) }, labels.add),
-        el("button", { id: "start", onclick: () => act({ do: "start" }) }, labels.start)));
+        el("button", { id: "add", onclick: () => act({ do: "add", name: name.value, rating: rating.value }) }, labels.add)));
+      app.append(el("section", {}, view.kind === "swiss" ? rounds : "",
+        el("button", { id: "start", onclick: () => act(view.kind === "swiss" ? { do: "start", rounds: rounds.value } : { do: "start" }) }, labels.start)));
       app.append(table(["#", labels.name, labels.rating], view.players.map((p) => [p.start, p.name, p.rating ?? ""])));
     }
     for (const rnd of view.rounds) {
@@ -148,8 +150,11 @@ async function main() {
     call(state ? { do: "view", state } : { do: "labels" }); draw();
   });
   const pyodide = await loadPyodide({ indexURL: new URL("pyodide/", location.href).href });
-  const zip = await (await fetch("crosstable.zip")).arrayBuffer();
-  pyodide.unpackArchive(zip, "zip", { extractDir: "/home/pyodide" });
+  const manifest = await (await fetch("manifest.json")).json();
+  for (const archive of ["crosstable.zip", ...manifest.wheels]) {
+    const data = await (await fetch(archive)).arrayBuffer();
+    pyodide.unpackArchive(data, "zip", { extractDir: "/home/pyodide" });
+  }
   py = pyodide.pyimport("crosstable.offline.bridge");
   const saved = localStorage.getItem(KEY);
   if (saved) call({ do: "view", state: JSON.parse(saved) }); else call({ do: "labels" });
