@@ -134,23 +134,13 @@ def test_a_manual_pairing_from_the_terminal(db: str, capsys: pytest.CaptureFixtu
     assert "write BOARD=WHITE-BLACK" in err
     err = fails(capsys, "pair-round", "--board", "9=1-4", "--db", db)
     assert "has boards 1–3" in err
-    out = ok(
-        capsys,
-        "pair-round",
-        "--board",
-        "1=1-5",
-        "--board",
-        "2=4-2",
-        "--bye",
-        "6",
-        "--board",
-        "3=3-7",
-        "--publish",
-        "--key",
-        "r1",
-        "--db",
-        db,
-    )
+    by_hand = ["pair-round", "--board", "1=1-5", "--board", "2=4-2", "--bye", "6"]
+    by_hand += ["--board", "3=3-7", "--publish", "--key", "r1", "--db", db]
+    code, _, err = run(capsys, *by_hand)  # FIDE mode: a hand pairing is a level-3 warning
+    assert code == 2
+    assert "warning (level 3)" in err and "differs from the Dutch system's pairing" in err
+    token = err.rsplit("--confirm ", 1)[1].split()[0]
+    out = ok(capsys, *by_hand, "--confirm", token)
     assert "manual pairing, differs from the Dutch system's" in out
     assert "PAB 6 Fyodor" in out
     again = ok(capsys, "pair-round", "--publish", "--key", "r1", "--db", db)

@@ -306,7 +306,7 @@ def test_a_manual_pairing_is_recorded_with_warnings(service: Service) -> None:
         f"board 1: {boards[0][0]} – {boards[0][1]} has the colours reversed "
         f"(the Dutch system gives {boards[0][1]} – {boards[0][0]})"
     ]
-    change = service.publish_round(tid, boards, actor="arbiter")
+    change = confirmed(service.publish_round, tid, boards, actor="arbiter")  # FIDE: level 3
     assert change.data["manual"] is True
     assert len(change.data["warnings"]) == 1 and "colours reversed" in change.data["warnings"][0]
     assert "manual pairing, differs from the Dutch system's" in change.summary
@@ -362,7 +362,7 @@ def test_a_rematch_is_refused_unless_allowed(service: Service) -> None:
     with pytest.raises(RuleError, match=r"met in round 1 already \(a rematch"):
         service.publish_round(tid, round_one)
     assert games_of(service, tid, 2) == []
-    change = service.publish_round(tid, round_one, allow_rematch=True)
+    change = confirmed(service.publish_round, tid, round_one, allow_rematch=True)
     assert change.data["manual"] is True
     assert any("rematch allowed by the organiser" in w for w in change.data["warnings"])
 

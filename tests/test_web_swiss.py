@@ -294,7 +294,11 @@ def test_a_manual_pairing_is_reviewed_and_recorded(site: Site) -> None:
     swapped = dict(form, white_2=form["black_2"], black_2=form["white_2"])
     review = site.post(f"/t/{tid}/pairing/review", **swapped)
     assert 'id="pairing-warning"' in review.text and "colours reversed" in review.text
-    published = site.post(f"/t/{tid}/pairing/publish", **_publish_form(review.text))
+    to_publish = _publish_form(review.text)
+    asked = site.post(f"/t/{tid}/pairing/publish", **to_publish)  # FIDE mode: level 3
+    assert asked.status_code == 409 and "differs from the Dutch system" in asked.text
+    token = re.search(r'name="confirm" value="([0-9a-f]+)"', asked.text).group(1)  # type: ignore[union-attr]
+    published = site.post(f"/t/{tid}/pairing/publish", **to_publish, confirm=token)
     assert "flash warn" in published.text and "manual pairing" in published.text
     games = [g for g in site.service.overview(tid).games if g.round == 1]
     assert (games[1].white, games[1].black) == (int(form["black_2"]), int(form["white_2"]))
@@ -318,6 +322,9 @@ def test_a_rematch_needs_the_organisers_consent(site: Site) -> None:
     wrong = site.client.post(url, json={"round": 3, "boards": None}, headers=site.auth)
     assert wrong.status_code == 409 and "the next round is 2" in wrong.json()["detail"]
     body = {"round": 2, "boards": again, "allow_rematch": True, "idempotency_key": "r2"}
+    asked = site.client.post(url, json=body, headers=site.auth)  # FIDE mode: level 3
+    assert asked.status_code == 409 and asked.json()["warning"]["code"] == "manual-pairing"
+    body["confirm"] = asked.json()["warning"]["confirm"]
     allowed = site.client.post(url, json=body, headers=site.auth)
     assert allowed.status_code == 200, allowed.text
     answer = allowed.json()

@@ -102,17 +102,23 @@ def pairing_warnings(loaded: Loaded, number: int) -> tuple[list[GameRow], list[F
 
 
 def adjourn_missing(
-    tx: Tx, loaded: Loaded, number: int, request: str, confirm: str | None
+    tx: Tx, loaded: Loaded, number: int, request: str, confirm: str | None, *, later: bool = False
 ) -> tuple[list[GameRow], tuple[FideWarning, ...]]:
     """Before round ``number`` is paired: the games without a result recorded as adjourned,
     once the level-2 warnings (:func:`pairing_warnings`) are acknowledged with ``confirm``
-    (else :class:`ConfirmationNeeded`, nothing changed); the games and the warnings."""
+    (else :class:`ConfirmationNeeded`, nothing changed); the games and the warnings.
+    ``later``: recorded now, the warnings returned unsettled for the caller to settle
+    with its own (its refusal undoes these records with the rest)."""
     planned = loaded.row.rounds_planned or default_rounds(len(loaded.entries))
     if number > planned:  # (nothing to pair: the pairing says so)
         return [], ()
     missing, said = pairing_warnings(loaded, number)
     action = f"publish {number} {request}"
-    acknowledged = settle(tx.tournament_id, tx.tournament.revision, action, said, confirm)
+    acknowledged = (
+        tuple(said)
+        if later
+        else settle(tx.tournament_id, tx.tournament.revision, action, said, confirm)
+    )
     for game in missing:
         tx.update(game, result=ADJOURNED, reason=Reason.NORMAL.value)
     if missing:

@@ -40,7 +40,10 @@ from crosstable.service.history import effective
 from crosstable.store.models import EventRow
 
 #: the key of an event's data that keeps the warnings confirmed for it
-WARNINGS = "warnings"
+WARNINGS = "fide_warnings"
+#: the key earlier events kept them under (still read; a Swiss pairing's ``warnings``
+#: are its differences from the Dutch system, which are no confirmed warnings)
+EARLIER = "warnings"
 
 
 class Level(enum.IntEnum):
@@ -237,11 +240,11 @@ def confirmed_warnings(session: Session, tournament_id: int) -> list[Confirmed]:
         data = event.data
         if not isinstance(data, dict) or (event.changes and event.seq not in live):
             continue
-        for item in data.get(WARNINGS, ()) or ():
+        for item in [*(data.get(EARLIER, ()) or ()), *(data.get(WARNINGS, ()) or ())]:
             try:
                 found.append(Confirmed(event.seq, FideWarning.from_json(item)))
-            except (KeyError, TypeError, ValueError):
-                continue  # (a malformed kept warning is not written)
+            except (KeyError, TypeError, ValueError, AttributeError):
+                continue  # (a malformed kept warning, or another list, is not written)
     return found
 
 

@@ -19,6 +19,7 @@ from crosstable.service.adjournment_state import (
 from crosstable.service.errors import NotFoundError
 from crosstable.service.fide_actions import bye_warnings
 from crosstable.service.frame import Change, ChangeFrame, Done, Unchanged, replayed_change
+from crosstable.service.hand_pairings import MANUAL, manual_pairing_warnings
 from crosstable.service.loading import Loaded
 from crosstable.service.swiss.plan import (
     Board,
@@ -96,7 +97,10 @@ class SwissPlay:
         def body(tx: Tx) -> Done:
             loaded = Loaded(tx.session, tx.tournament)
             number = next_round(loaded.tournament())
-            missing, acknowledged = adjourn_missing(tx, loaded, number, f"{request!r}", confirm)
+            by_hand = wanted is not None  # (its warnings settled with the adjournments')
+            missing, acknowledged = adjourn_missing(
+                tx, loaded, number, f"{request!r}", confirm, later=by_hand
+            )
             if missing:
                 loaded = Loaded(tx.session, tx.tournament)
             plan = plan_round(loaded)
@@ -106,6 +110,10 @@ class SwissPlay:
             else:
                 chosen, pab = wanted, bye
                 warnings = review(plan, wanted, bye, allow_rematch)
+                said = [*acknowledged, *manual_pairing_warnings(tx, plan.round, warnings)]
+                action = f"publish {number} {request!r}"
+                revision = tx.tournament.revision
+                acknowledged = settle(tx.tournament_id, revision, action, said, confirm)
             number = plan.round
             if not any(r.number == number for r in loaded.rounds):
                 tx.insert(RoundRow(number=number, cycle=1))
@@ -159,7 +167,10 @@ class SwissPlay:
                     "{summary}; adjourned: {listed}", summary=summary, listed=games_listed(missing)
                 )
                 data["adjourned"] = [[g.round, g.board] for g in missing]
-            return with_acknowledged(Done(summary, data), acknowledged)
+            done = with_acknowledged(
+                Done(summary, data), [w for w in acknowledged if w.code != MANUAL]
+            )
+            return logged(done, [w for w in acknowledged if w.code == MANUAL])
 
         return self.frame.change(
             tournament_id,
