@@ -17,12 +17,10 @@ from typing import Annotated
 
 import typer
 
-from crosstable.cli.pair import accelerations, initial_colour
 from crosstable.cli.trf import echo_warnings, read_document
 from crosstable.core.checker import (
     CheckReport,
     Declared,
-    Prohibition,
     RoundVerdict,
     boards_text,
     check_event,
@@ -31,7 +29,7 @@ from crosstable.core.checker.swiss import swiss_rounds
 from crosstable.core.errors import InputError, RuleError
 from crosstable.core.model import System
 from crosstable.core.pairing.dutch.checker import RoundCheck
-from crosstable.core.schedule.kinds import ScheduleKind, schedule_from_comments
+from crosstable.formats.trf_declared import declared_of
 from crosstable.formats.trf_model import TrfDocument
 
 _SYSTEMS = {
@@ -77,23 +75,8 @@ def check(
 
 def declared(doc: TrfDocument) -> Declared:
     """What the file declares for the check: how the Swiss was paired, the rank column
-    and the tie-break order (212, else 202)."""
-    settings = doc.tournament.settings
-    prohibited = [Prohibition(tuple(group)) for group in doc.forbidden_pairs]
-    prohibited += [Prohibition(r.players, r.first_round, r.last_round) for r in doc.prohibited]
-    absent: dict[int, frozenset[int]] = {}
-    for record in doc.byes:
-        absent[record.round] = absent.get(record.round, frozenset()) | set(record.players)
-    return Declared(
-        initial_colour=initial_colour(doc),
-        accelerations=accelerations(doc),
-        prohibited=tuple(prohibited),
-        absent=absent,
-        ranks=dict(doc.file_ranks),
-        tiebreaks=doc.standings_tiebreaks or settings.tiebreaks or None,
-        total_rounds=settings.rounds or len(doc.tournament.rounds),
-        schedule=schedule_from_comments(c.text for c in doc.comments) or ScheduleKind.BERGER,
-    )
+    and the tie-break order (212, else 202); the import re-checks with the same."""
+    return declared_of(doc)
 
 
 def check_document(doc: TrfDocument) -> list[RoundCheck]:
