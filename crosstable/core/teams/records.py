@@ -11,7 +11,7 @@ still being played has no row yet.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 from crosstable.core.model import Tournament
@@ -41,14 +41,12 @@ class TeamRecord:
 
     team: int
     rows: tuple[MatchRow, ...]
+    mp: Fraction = field(init=False)
+    gp: Fraction = field(init=False)
 
-    @property
-    def mp(self) -> Fraction:
-        return sum((r.mp for r in self.rows), Fraction(0))
-
-    @property
-    def gp(self) -> Fraction:
-        return sum((r.gp for r in self.rows), Fraction(0))
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "mp", sum((r.mp for r in self.rows), Fraction(0)))
+        object.__setattr__(self, "gp", sum((r.gp for r in self.rows), Fraction(0)))
 
     def total(self, kind: str) -> Fraction:
         return self.mp if kind == "MP" else self.gp
@@ -102,19 +100,20 @@ def team_records(
             if not match.finished:
                 continue
             begun = True
-            mps = match.match_points(scoring)
-            for team, mp in zip((match.white, match.black), mps, strict=True):
-                boards = match.board_points(team, scoring)
-                rows[team].append(
-                    MatchRow(
-                        rnd.number,
-                        match.opponent(team),
-                        mp,
-                        sum(boards, Fraction(0)),
-                        boards,
-                        match.forfeited,
-                    )
+            sides = (match.white, match.black)
+            boards = [match.board_points(team, scoring) for team in sides]
+            gps = [sum(b, Fraction(0)) for b in boards]
+            mp = scoring.match_points
+            if gps[0] == gps[1]:
+                mps = (mp.draw, mp.draw)
+            else:
+                mps = (mp.win, mp.loss) if gps[0] > gps[1] else (mp.loss, mp.win)
+            forfeited = match.forfeited
+            for k, team in enumerate(sides):
+                row = MatchRow(
+                    rnd.number, match.opponent(team), mps[k], gps[k], boards[k], forfeited
                 )
+                rows[team].append(row)
         if not begun:  # a free round counts once a match of its round is over
             continue
         for team in rows:
