@@ -176,7 +176,7 @@ def _start(kind: str, name: str, built: Built, *, keep: bool, rounds: object) ->
     if kind == "swiss":
         planned = planned_rounds(rounds, count)
         return Built(players, True, tournament=start_swiss(players, name, planned))
-    rounds = []
+    table: list[Round] = []
     for scheduled in berger_schedule(count).rounds:
         games = tuple(
             Game(scheduled.number, board, white, black)
@@ -185,8 +185,8 @@ def _start(kind: str, name: str, built: Built, *, keep: bool, rounds: object) ->
         byes = (
             () if scheduled.bye is None else (Bye(scheduled.number, scheduled.bye, ByeKind.FREE),)
         )
-        rounds.append(Round(scheduled.number, games, byes))
-    tournament = Tournament(Settings(), players, tuple(rounds), name=name)
+        table.append(Round(scheduled.number, games, byes))
+    tournament = Tournament(Settings(), players, tuple(table), name=name)
     return Built(players, True, tournament=tournament)
 
 
