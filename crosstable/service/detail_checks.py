@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 
 from crosstable.core.funding import Funding
 from crosstable.core.model import System
+from crosstable.core.schedule.kinds import check_schedule_fits, schedule_kind
 from crosstable.core.system_settings import check_keys
 from crosstable.service.eligibility import check_venue_kind
 from crosstable.service.finishing import check_finish_setting
@@ -21,7 +22,7 @@ from crosstable.service.levels import checked_level_detail
 from crosstable.service.loading import check_forfeit_setting
 from crosstable.service.long_event_settings import check_long_event_settings
 from crosstable.service.round_robin import check_schedule_setting
-from crosstable.service.timed_start import check_start_settings
+from crosstable.service.timed_start import check_capacity, check_start_settings
 
 
 def check_details(
@@ -40,6 +41,15 @@ def check_details(
     check_start_settings(system, details)  # start time, capacity
     check_schedule_setting(system, details, before, status)  # a table, an order
     Funding.read(details)  # who pays
+
+
+def check_first_players(system: System, details: Mapping[str, Any], players: int) -> None:
+    """Refuse first players that the regulations cannot seat: more than a knockout's
+    capacity, or a round-robin field its chosen table does not have (Crenshaw-Berger's
+    5 or 6)."""
+    check_capacity(system, details, players)
+    if players >= 3 and system is System.ROUND_ROBIN:  # (fewer: the field's own check)
+        check_schedule_fits(schedule_kind(details), players)
 
 
 def check_level(session: Session, details: Mapping[str, Any]) -> None:

@@ -25,7 +25,7 @@ from crosstable.core.text import Message
 from crosstable.service import summaries
 from crosstable.service.approval import with_withdrawn, withdraw_if_changed
 from crosstable.service.bus import Notification
-from crosstable.service.detail_checks import check_details, check_level
+from crosstable.service.detail_checks import check_details, check_first_players, check_level
 from crosstable.service.errors import NotFoundError
 from crosstable.service.fide_actions import confirm_regulations, rounds_open
 from crosstable.service.fide_mode import check_fide_setting, with_kept_flag
@@ -116,6 +116,7 @@ class Registration:
         check_details(settings.system, regulations.details)
         check_fide_setting(regulations.details)
         check_field(settings.system, len(players), cycles=settings.cycles)
+        check_first_players(settings.system, regulations.details, len(players))
         infos = [player.checked() for player in players]
         at = self.frame.now()
 

@@ -22,13 +22,13 @@ from crosstable.core.errors import RuleError
 from crosstable.core.model import System, WithdrawalRule
 from crosstable.core.pairing.knockout import MatchFormat
 from crosstable.core.schedule.groups import GroupStagePlan, plan_group_stage, snake_groups
-from crosstable.core.schedule.kinds import check_schedule_fits, schedule_kind
 from crosstable.core.schedule.rating_groups import rating_group_sizes
 from crosstable.core.scoring import PointSystem, points
 from crosstable.core.text import Message
 from crosstable.core.tiebreaks import default_tiebreaks
 from crosstable.core.tiebreaks.presets import buchholz_warnings, preset_or_codes
 from crosstable.service import Change, PlayerInfo, Regulations
+from crosstable.service.detail_checks import check_first_players
 from crosstable.service.eligibility import quads_details
 from crosstable.service.field import check_event_field, check_field
 from crosstable.service.formats import SYSTEMS, system_details, system_of_format
@@ -36,7 +36,6 @@ from crosstable.service.players import duplicate_names
 from crosstable.service.stage_view import group_details, group_letter
 from crosstable.service.text_encoding import Decoded, decode_text
 from crosstable.service.tiebreak_order import creation_tiebreaks
-from crosstable.service.timed_start import check_capacity
 from crosstable.web import i18n
 from crosstable.web.routes.common import (
     MANAGERS,
@@ -357,9 +356,7 @@ def create_tournaments(site: Site, caller: Caller, spec: WizardSpec) -> list[int
     for name, players in sections:
         settings = spec.regulations(name).settings()
         check_field(settings.system, len(players), cycles=settings.cycles)
-        check_capacity(settings.system, spec.regulations(name).details, len(players))
-        if settings.system is System.ROUND_ROBIN and len(players) >= 3:  # a table seats them
-            check_schedule_fits(schedule_kind(spec.regulations(name).details), len(players))
+        check_first_players(settings.system, spec.regulations(name).details, len(players))
     checked = [[player.checked() for player in players] for _name, players in sections]
     ids: list[int] = []
     for (name, _players), players, link in zip(sections, checked, links, strict=True):
