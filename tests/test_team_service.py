@@ -69,6 +69,20 @@ def test_r_b_3_a_team_league_end_to_end(service: Service) -> None:
     assert sum(r.gp for r in table.rows) == 3 * 2 * 2
     assert sum(r.points for r in service.player_scores(tid)) == 12
     assert service.board_prizes(tid, min_games=1)
+    assert service.verify(tid) == []  # the team rows are what the history says
+
+
+def test_r_b_3_undoing_the_start_gives_the_teams_back_as_they_were(service: Service) -> None:
+    tid = league(service)
+    before = service.team_list(tid)
+    service.start(tid)
+    assert service.team_list(tid) != before
+    service.undo(tid)
+    assert service.team_list(tid) == before
+    assert service.tournament(tid).rounds == ()
+    assert service.verify(tid) == []
+    service.start(tid)
+    assert len(service.team_matches(tid)) == 3
 
 
 def test_r_b_3_refusals_change_nothing(service: Service) -> None:
