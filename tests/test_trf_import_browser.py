@@ -37,7 +37,8 @@ def test_r_or_5_the_import_page_confirms_a_round_off_the_rules_in_chromium(
         page.fill("input[name=password]", "password-arbiter")
         page.click("form.narrow-form button")
         page.wait_for_url(url + "/")
-        page.goto(url + "/import")
+        page.click("#import-link")  # the list's button for organisers
+        page.wait_for_url(url + "/import")
         page.set_input_files("#trf-import input[name=file]", str(trf))
         page.click("#trf-import-go")
         page.wait_for_selector("#confirm")
