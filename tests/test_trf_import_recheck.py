@@ -14,12 +14,15 @@ from hypothesis import HealthCheck, given, settings
 
 from crosstable.cli import main
 from crosstable.core.errors import CrosstableError
+from crosstable.core.model import LotsMethod
 from crosstable.formats.trf_read import parse_trf
 from crosstable.service import Service
+from crosstable.service.registration import PlayerInfo, Regulations
 from crosstable.service.trf_import import (
     PLACES_CODE,
     ROUND_CODE,
     check_trf_import,
+    import_notes,
     import_trf,
 )
 from crosstable.service.warning_levels import ConfirmationNeeded, Level
@@ -118,6 +121,30 @@ def test_r_rr_10_a_round_robin_off_its_berger_table_and_places_off_the_order_are
     assert "### Import @ Round 5: places not in the order SB: " in service.export_trf(
         change.tournament_id
     )
+
+
+def test_r_or_5_a_battle_chess_export_imports_again_its_drawn_colours_not_warned(
+    service: Service,
+) -> None:
+    tid = service.create_tournament(
+        Regulations(name="Battle", details={"variant": "battle"})
+    ).tournament_id
+    for name in "ABCDEF":
+        service.add_player(tid, PlayerInfo(name, 1800))
+    service.draw_lots(tid, LotsMethod.MANUAL, order=(1, 2, 3, 4, 5, 6))
+    service.start(tid)
+    for game in service.overview(tid).games:
+        if game.round <= 2:
+            service.record_result(tid, game.round, game.board, "1-0")
+    doc = parse_trf(service.export_trf(tid), "battle.trf")
+    assert check_trf_import(doc).warnings == ()
+    assert any("battle chess" in note for note in import_notes(doc))
+    # the same file without its battle-chess words: the drawn colours are off the table
+    text = service.export_trf(tid)
+    plain = re.sub(r"; battle chess[^\n]*", "", text)
+    assert plain != text and check_trf_import(parse_trf(plain)).warnings
+    imported = import_trf(service, doc, source="battle.trf")
+    assert service.tournament(imported.tournament_id).rounds[0].games
 
 
 def test_r_or_5_an_unknown_tiebreak_in_202_is_refused_naming_the_records() -> None:

@@ -32,6 +32,7 @@ from crosstable.core.text import Message
 from crosstable.formats.trf_declared import declared_of, file_initial_colour
 from crosstable.formats.trf_export import kept_records
 from crosstable.formats.trf_model import TrfDocument
+from crosstable.service.battle import battle_from_trf
 from crosstable.service.warning_levels import FideWarning, Level, settle
 
 if TYPE_CHECKING:
@@ -69,11 +70,12 @@ def check_trf_import(doc: TrfDocument, source: str = "import") -> ImportCheck:
         report = check_event(doc.tournament, declared_of(doc))
     except RuleError as error:
         raise InputError(str(error), source=f"{source} (records 202/212)") from None
-    warnings = [
-        _round_warning(verdict.round, report.method, verdict.findings)
-        for verdict in report.rounds
-        if verdict.findings
-    ]
+    drawn = battle_from_trf(doc.headers) is not None  # battle chess: colours are drawn
+    warnings = []
+    for verdict in report.rounds:
+        findings = [f for f in verdict.findings if not (drawn and f.kind == "colours")]
+        if findings:
+            warnings.append(_round_warning(verdict.round, report.method, findings))
     ranks = report.ranks
     if ranks is not None and ranks.findings:
         warnings.append(_places_warning(ranks.after, ranks.tiebreaks, ranks.findings))
@@ -140,6 +142,11 @@ def import_notes(doc: TrfDocument) -> list[str]:
         notes.append(
             f"the pairings of a {system.value} tournament are not re-checked "
             "(round robins and Dutch Swiss are)"
+        )
+    if battle_from_trf(doc.headers) is not None:
+        notes.append(
+            "battle chess: each game's colours were drawn, so only who met whom is "
+            "re-checked against the table"
         )
     ranked = any(rank for rank in doc.file_ranks.values())
     if ranked and not (doc.standings_tiebreaks or tournament.settings.tiebreaks):
