@@ -1,7 +1,7 @@
 """Questions of FIDE's checklist for tournament programs that docs/fide.md answers with
 behaviour no other test names: an imported TRF in FIDE mode, the point systems and the
 pairing-allocated bye's value, every mandatory round-robin tie-break, the acceleration
-kept after the start."""
+kept after the start, a lot instead of names for players equal in rating and title."""
 
 # ruff: noqa: F811 - pytest fixtures imported from test_service_support
 from __future__ import annotations
@@ -13,12 +13,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from crosstable.core.errors import RuleError
-from crosstable.core.model import System
+from crosstable.core.lots import Entrant, rating_order
+from crosstable.core.model import LotsMethod, System
 from crosstable.core.scoring import PointSystem
 from crosstable.core.standings import compute_standings
 from crosstable.formats.trf import parse_trf
-from crosstable.service import Service
+from crosstable.service import PlayerInfo, Regulations, Service
 from crosstable.service.players import check_tiebreaks
+from crosstable.service.swiss.portal import lot_order
 from tests.test_service_support import db_url, service, started, store  # noqa: F401
 from tests.test_service_swiss import swiss
 from tests.test_tiebreak_helpers import tour
@@ -97,3 +99,55 @@ def test_r_b_1_q109_the_acceleration_stays_after_the_start(service: Service) -> 
     with pytest.raises(RuleError, match="acceleration cannot change after the start"):
         service.edit_regulations(tid, details={"initial_colour": "white"})
     assert service.overview(tid).settings["regulations"]["acceleration"] == "baku"
+
+
+# -- the initial ranking's last criterion (Q146) ---------------------------------------------
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.sampled_from([None, 1800, 2000]), st.sampled_from(["", "FM", "IM"])),
+        min_size=1,
+        max_size=12,
+    ),
+    st.integers(0, 2**53 - 1),
+)
+def test_r_b_1_q146_a_lot_orders_players_equal_in_rating_and_title(
+    field: list[tuple[int | None, str]], seed: int
+) -> None:
+    entrants = [Entrant(str(n), f"Name {n}", r, t) for n, (r, t) in enumerate(field, 1)]
+    ordered = lot_order(entrants, seed)
+    assert sorted(ordered, key=int) == [e.key for e in entrants]
+    by_key = {e.key: e for e in entrants}
+    keys = [rating_order(by_key[k])[:2] for k in ordered]
+    assert keys == sorted(keys)  # FIDE's rating and title order first
+    assert lot_order(list(reversed(entrants)), seed) == ordered  # the list's order is no lot
+
+
+def test_r_b_1_q146_a_swiss_places_equal_players_by_lot_not_by_name(service: Service) -> None:
+    names = ("Zoe", "Yan", "Xia", "Will", "Vera", "Uma")
+    regulations = Regulations(
+        name="Open",
+        system=System.SWISS_DUTCH,
+        rounds=3,
+        details={"initial_order": "lot", "order_seed": "7"},
+    )
+    tid = service.create_tournament(regulations).tournament_id
+    for name in names:
+        service.add_player(tid, PlayerInfo(name, rating=2000))
+    service.add_player(tid, PlayerInfo("Top", rating=2300))
+    service.draw_lots(tid, LotsMethod.RATING)
+    change = service.start(tid)
+    assert "players equal in both placed by lot (seed 7)" in str(change.summary)
+    starts = {p.name: p.start for p in service.overview(tid).players}
+    entrants = [Entrant(str(n), name, 2000) for n, name in enumerate(names, 1)]
+    top, *equal = lot_order([*entrants, Entrant("7", "Top", 2300)], 7)
+    drawn = [names[int(key) - 1] for key in equal]
+    assert top == "7"
+    assert [name for name, _ in sorted(starts.items(), key=lambda kv: kv[1])] == ["Top", *drawn]
+    assert drawn != sorted(names)  # not alphabetical
+    with pytest.raises(RuleError, match="use rating, portal or lot"):
+        service.create_tournament(
+            Regulations(name="Bad", system=System.SWISS_DUTCH, details={"initial_order": "age"})
+        )

@@ -62,7 +62,7 @@ def test_r_sw_1_the_settings_are_checked() -> None:
         {"initial_order": "Portal", "order_seed": "17", "even_field": "yes"}
     ) == PortalSwiss(portal_order=True, seed=17, even_field=True)
     for details, said in (
-        ({"initial_order": "age"}, "use rating or portal"),
+        ({"initial_order": "age"}, "use rating, portal or lot"),
         ({"order_seed": "-1"}, "a whole number from 0 to 2^53 - 1"),
         ({"order_seed": str(2**53)}, "a whole number from 0 to 2^53 - 1"),
         ({"even_field": "maybe"}, "use yes or no"),
@@ -152,7 +152,7 @@ def test_r_sw_1_cli_options(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     assert main(["new", "Q", "--initial-order", "portal", "--db", db]) == 2
     assert "--initial-order is for Swiss tournaments" in capsys.readouterr().err
     assert main(["new", "Q", "--system", "dutch", "--initial-order", "age", "--db", db]) == 2
-    assert "--initial-order 'age': use rating or portal" in capsys.readouterr().err
+    assert "--initial-order 'age': use rating, portal or lot" in capsys.readouterr().err
 
 
 def test_r_sw_1_r_rr_6_wizard_and_api_carry_the_choices(site: Site) -> None:

@@ -72,11 +72,12 @@ def new(
     initial_order: Annotated[
         str,
         typer.Option(
-            help="Swiss: rating (FIDE, the default) or portal (unrated placed at random)."
+            help="Swiss: rating (FIDE, the default), portal (unrated placed at random) or "
+            "lot (players equal in rating and title placed by lot, not by name)."
         ),
     ] = "",
     order_seed: Annotated[
-        str, typer.Option(help="Swiss, portal order: the seed of the unrated players' lot.")
+        str, typer.Option(help="Swiss, portal or lot order: the seed of the lot.")
     ] = "",
     even_field: Annotated[
         bool, typer.Option("--even-field", help="Swiss: refuse to start an odd field.")

@@ -3,9 +3,10 @@ unrated players placed at random, reproducibly from a published seed, and the ru
 the field must be even, as settings of the regulations' details.
 
 * ``initial_order``: ``rating`` (FIDE's order, the default: rating, title, name; the
-  unrated last by title and name) or ``portal`` (the rated players as FIDE orders them,
+  unrated last by title and name), ``portal`` (the rated players as FIDE orders them,
   then the unrated shuffled by ``random.Random(seed)`` from the order of their
-  registration numbers);
+  registration numbers) or ``lot`` (rating and title as FIDE orders them, players equal
+  in both ordered by that lot instead of by name);
 * ``order_seed``: the seed of that shuffle, an integer; left empty, the start derives
   one from the tournament (its creation moment and entries) and records it, so the
   regulations page shows it and anyone can draw the same order again;
@@ -50,18 +51,20 @@ class PortalSwiss:
     portal_order: bool = False
     seed: int | None = None
     even_field: bool = False
+    #: rating and title, then a lot among the players equal in both (not their names)
+    lot_ties: bool = False
 
     @classmethod
     def from_details(cls, details: Mapping[str, Any] | None) -> PortalSwiss:
         """The settings, each checked (a :class:`SettingError` naming the setting)."""
         details = details or {}
         order = str(details.get(INITIAL_ORDER) or "").strip().lower()
-        if order not in ("", "rating", "portal"):
+        if order not in ("", "rating", "portal", "lot"):
             raise SettingError(
-                "initial order {order}: use rating or portal",
+                "initial order {order}: use rating, portal or lot",
                 setting=INITIAL_ORDER,
                 given=order,
-                why="use rating or portal",
+                why="use rating, portal or lot",
                 order=repr(order),
             )
         text = str(details.get(ORDER_SEED) or "").strip()
@@ -93,7 +96,12 @@ class PortalSwiss:
                 why="use yes or no",
                 even=repr(even),
             )
-        return cls(portal_order=order == "portal", seed=seed, even_field=even in _YES)
+        return cls(
+            portal_order=order == "portal",
+            seed=seed,
+            even_field=even in _YES,
+            lot_ties=order == "lot",
+        )
 
 
 def portal_order(entrants: Sequence[Entrant], seed: int) -> tuple[str, ...]:
@@ -104,6 +112,23 @@ def portal_order(entrants: Sequence[Entrant], seed: int) -> tuple[str, ...]:
     unrated = sorted((e.key for e in entrants if not e.rating), key=_key_order)
     random.Random(seed).shuffle(unrated)
     return (*(e.key for e in rated), *unrated)
+
+
+def lot_order(entrants: Sequence[Entrant], seed: int) -> tuple[str, ...]:
+    """The keys by rating (highest first, unrated as 0) and title as FIDE orders them,
+    players equal in both ordered by ``random.Random(seed)`` from the order of their keys
+    instead of alphabetically.
+
+    >>> field = [Entrant("1", "Ann", 2000), Entrant("2", "Bob", 2000), Entrant("3", "Cy",
+    ...          2000), Entrant("4", "Dan", 2200)]
+    >>> lot_order(field, 1)[0], sorted(lot_order(field, 1)[1:])
+    ('4', ['1', '2', '3'])
+    """
+    keys = sorted((e.key for e in entrants), key=_key_order)
+    random.Random(seed).shuffle(keys)
+    drawn = {key: place for place, key in enumerate(keys)}
+    ranked = sorted(entrants, key=lambda e: (*rating_order(e)[:2], drawn[e.key]))
+    return tuple(e.key for e in ranked)
 
 
 def _key_order(key: str) -> tuple[int, int, str]:
@@ -135,7 +160,7 @@ def apply_portal_order(
     entries in it (the seed given, or derived and recorded in ``details``) and say so;
     None when the regulations keep FIDE's order."""
     settings = PortalSwiss.from_details(details)
-    if not settings.portal_order:
+    if not settings.portal_order and not settings.lot_ties:
         return None
     seed = settings.seed
     if seed is None:
@@ -147,8 +172,14 @@ def apply_portal_order(
     for entry in entries:
         tx.update(entry, start=None)
     tx.flush()
-    for start, key in enumerate(portal_order(entrants, seed), 1):
+    ordered = lot_order(entrants, seed) if settings.lot_ties else portal_order(entrants, seed)
+    for start, key in enumerate(ordered, 1):
         tx.update(by_number[key], start=start)
+    if settings.lot_ties:
+        return Message(
+            "initial order by rating and title, players equal in both placed by lot (seed {seed})",
+            seed=seed,
+        )
     unrated = sum(1 for e in entries if not e.rating)
     return Message(
         "initial order by rating, {unrated} unrated placed at random (seed {seed})",
@@ -165,5 +196,6 @@ __all__ = [
     "apply_portal_order",
     "check_even_field",
     "check_portal_settings",
+    "lot_order",
     "portal_order",
 ]

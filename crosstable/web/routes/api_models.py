@@ -212,10 +212,11 @@ class TournamentIn(Body):
         "rest rotate), or US Chess's Crenshaw-Berger tables (3-4 or 7 or more players); "
         "docs/schedules.md",
     )
-    initial_order: Literal["rating", "portal"] = Field(
+    initial_order: Literal["rating", "portal", "lot"] = Field(
         "rating",
-        description="Swiss: FIDE's initial order, or the portal's (by rating, the unrated "
-        "placed at random from order_seed); docs/swiss.md",
+        description="Swiss: FIDE's initial order, the portal's (by rating, the unrated "
+        "placed at random from order_seed), or lot (players equal in rating and title "
+        "placed by lot from order_seed, not by name); docs/swiss.md",
     )
     order_seed: int | None = Field(
         None,
