@@ -6,7 +6,9 @@
   ``### Configuration @ Round n: …`` line. The change is refused when it would make the
   last paired round the final one, or no longer the final one (its pairing followed
   the rules of a round that is, or is not, the last), and under Baku acceleration
-  (whose table is made for the planned number of rounds).
+  (whose table is made for the planned number of rounds);
+* a withdrawal: no level of its own (FIDE asks that the player is marked withdrawn), a
+  note written to the TRF as ``### Withdrawal @ Round n: …``.
 """
 
 from __future__ import annotations
@@ -161,3 +163,23 @@ def bye_warnings(
                 )
             ]
     return []
+
+
+def withdrawal_note(start: int | None, name: str, from_round: int) -> FideWarning:
+    """The note of a player withdrawn from ``from_round`` on: a ``### Withdrawal`` line.
+
+    >>> withdrawal_note(4, "Dmitri", 3).trf
+    'Withdrawal: player 4 Dmitri withdrew from round 3'
+    """
+    return FideWarning(
+        code="withdrawal",
+        level=Level.INFORM,
+        message=Message(
+            "player {start} {name} withdrew from round {round}",
+            start=start,
+            name=name,
+            round=from_round,
+        ),
+        trf=f"Withdrawal: player {start} {name} withdrew from round {from_round}",
+        round=from_round,
+    )

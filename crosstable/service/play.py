@@ -10,6 +10,8 @@ from crosstable.core.text import Message
 from crosstable.service.adjourned import Adjournments, resumed
 from crosstable.service.adjournment_state import ADJOURNED, is_adjournment
 from crosstable.service.errors import ConflictError, NotFoundError
+from crosstable.service.fide_actions import withdrawal_note
+from crosstable.service.fide_mode import in_fide_mode
 from crosstable.service.finishing import final_standing, finish_by_itself, fix_places, winners
 from crosstable.service.frame import Change, ChangeFrame, Done, Unchanged
 from crosstable.service.game_rows import open_game, players_of
@@ -430,7 +432,11 @@ class Play:
                     name=entry.name,
                     round=entry.withdrawn_from,
                 )
-            return rules_of(row).withdraw(tx, loaded, entry, from_round)
+            done = rules_of(row).withdraw(tx, loaded, entry, from_round)
+            if not in_fide_mode(tx.session, row) or entry.withdrawn_from is None:
+                return done
+            note = withdrawal_note(entry.start, entry.name, entry.withdrawn_from)
+            return logged(done, [note])  # (a ### Withdrawal line in the TRF)
 
         return self.frame.change(
             tournament_id, "withdrawal", lambda tx: finish_by_itself(tx, body(tx)), actor=actor

@@ -47,8 +47,10 @@ EARLIER = "warnings"
 
 
 class Level(enum.IntEnum):
-    """FIDE's warning levels (L1, plain information, needs no answer)."""
+    """FIDE's warning levels (L1, plain information, needs no answer: a note kept for
+    the TRF's ``###`` lines only)."""
 
+    INFORM = 1
     ACKNOWLEDGE = 2
     CONFIRM = 3
     TWO_STEP = 4
@@ -187,8 +189,8 @@ def settle(
 
     An L5 is a refusal (:class:`RuleError`) whatever is sent. ``action`` names the
     exact request (the use case and its values), so a token confirms nothing else."""
-    if not warnings:
-        return ()
+    if all(w.level is Level.INFORM for w in warnings):
+        return tuple(warnings)  # (notes only: nothing to answer)
     refused = [w for w in warnings if w.level is Level.REFUSE]
     if refused:
         raise RuleError("{warning} (refused in FIDE mode)", warning=refused[0].message)
@@ -206,13 +208,15 @@ def logged(done: Done, warnings: Sequence[FideWarning]) -> Done:
     """``done`` with the confirmed warnings in its history line and its data."""
     if not warnings:
         return done
-    said = Message.joined("; ", [w.message for w in warnings])
-    summary = Message(
-        "{summary} (confirmed warning, level {level}: {warnings})",
-        summary=done.summary,
-        level=int(max(w.level for w in warnings)),
-        warnings=said,
-    )
+    asked = [w for w in warnings if w.level is not Level.INFORM]  # (notes: data only)
+    summary = done.summary
+    if asked:
+        summary = Message(
+            "{summary} (confirmed warning, level {level}: {warnings})",
+            summary=done.summary,
+            level=int(max(w.level for w in asked)),
+            warnings=Message.joined("; ", [w.message for w in asked]),
+        )
     kept = list(done.data.get(WARNINGS, ())) + [w.as_json() for w in warnings]
     return Done(summary, done.data | {WARNINGS: kept})
 
