@@ -53,6 +53,9 @@ def test_r_b_3_team_api_and_page_show_the_service_table(site: Any) -> None:
     assert body["revision"] == service.revision(tid)
     page = client.get(f"/t/{tid}/teams")
     assert page.status_code == 200
+    assert page.text.count("<h1>") == 1
+    assert f'href="/t/{tid}/teams" aria-current="page"' in page.text  # the Teams tab
+    assert f'href="/t/{tid}/teams"' in client.get(f"/t/{tid}").text
     for name in ("Ararat", "Sevan", "Masis", "Aragats", "EMGSB", "Team table", "Board prizes"):
         assert name in page.text
     client.cookies.set("lang", "ru")
@@ -66,6 +69,7 @@ def test_r_b_3_team_api_and_page_show_the_service_table(site: Any) -> None:
 def test_r_b_3_team_api_refuses_a_tournament_of_players(site: Any) -> None:
     client, service = site
     tid = service.create_tournament(Regulations(name="Open")).tournament_id
+    assert f'href="/t/{tid}/teams"' not in client.get(f"/t/{tid}").text
     answer = client.get(f"/api/v1/tournaments/{tid}/teams")
     assert answer.status_code == 422
     assert "is not played by teams" in answer.json()["detail"]
