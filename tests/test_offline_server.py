@@ -16,7 +16,7 @@ from crosstable.cli.offline_import import import_tournament_json
 from crosstable.core.model import System
 from crosstable.core.standings.table import compute_standings
 from crosstable.offline.app import replay, view
-from crosstable.offline.exchange import export_document
+from crosstable.offline.exchange import export_document, import_document
 from crosstable.service import Service
 
 
@@ -72,3 +72,18 @@ def test_r_x_7_crosstable_import_reads_the_export_and_refuses_a_damaged_one(
     assert "bad.json" in err and "Traceback" not in err
     assert main(["tournaments", "--db", db]) == 0
     assert capsys.readouterr().out.count("Club") == 1  # the refused file stored nothing
+
+
+@pytest.mark.parametrize("kind", ["round-robin", "swiss"])
+def test_r_x_7_the_server_s_own_export_opens_in_the_app(
+    service: Service,  # noqa: F811 - the fixture
+    kind: str,
+) -> None:
+    state = finished_round_robin(5) if kind == "round-robin" else finished_swiss(7, 3)
+    change = import_tournament_json(service, export_document(state), "app.json", "arbiter")
+    server = json.loads(json.dumps(service.export_json(change.tournament_id)))
+    assert server["format"] == "crosstable.tournament"
+    opened = import_document(server, "server.json")
+    assert opened["kind"] == kind
+    assert view(opened)["rounds"] == view(state)["rounds"]
+    assert view(opened)["standings"] == view(state)["standings"]

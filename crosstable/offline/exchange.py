@@ -12,8 +12,17 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from crosstable.core.errors import InputError, RuleError
-from crosstable.core.model import System, Tournament
+from crosstable.core.errors import CrosstableError, InputError, RuleError
+from crosstable.core.model import (
+    Game,
+    GameResult,
+    Outcome,
+    Player,
+    Round,
+    Settings,
+    System,
+    Tournament,
+)
 from crosstable.formats.json_io import tournament_from_json, tournament_to_json
 from crosstable.offline.app import FORMAT, check_state, new_state, replay
 
@@ -21,7 +30,6 @@ from crosstable.offline.app import FORMAT, check_state, new_state, replay
 SERVER_FORMAT = "crosstable.tournament"
 TOURNAMENT_FORMAT = "crosstable-tournament"
 MAX_BYTES = 8 * 2**20
-_RESULTS = {"1-0": "1-0", "0-1": "0-1", "=": "1/2-1/2", "+-": "+/-", "-+": "-/+", "--": "-/-"}
 
 
 def export_document(state: dict[str, Any]) -> dict[str, Any]:
@@ -73,7 +81,7 @@ def from_tournament(tournament: Tournament) -> dict[str, Any]:
     results)."""
     system = tournament.settings.system
     swiss = system is System.SWISS_DUTCH
-    if not swiss and not system.has_predetermined_pairings:
+    if system not in (System.ROUND_ROBIN, System.SWISS_DUTCH):
         raise RuleError("the offline app opens round robins and Dutch Swiss tournaments only")
     state = new_state("swiss" if swiss else "round-robin", tournament.name or "tournament")
     log: list[dict[str, Any]] = []
@@ -110,39 +118,63 @@ def from_tournament(tournament: Tournament) -> dict[str, Any]:
 
 
 def from_server(document: dict[str, Any], source: str) -> dict[str, Any]:
-    """A round robin's state from the server's whole-tournament export."""
+    """A round robin's or a Swiss's state from the server's whole-tournament export
+    (``crosstable export``): its rows made a core tournament, then read as one."""
     head = document.get("tournament")
     players, games = document.get("players"), document.get("games")
     if not isinstance(head, dict) or not isinstance(players, list) or not isinstance(games, list):
         raise InputError("the export has no tournament, players or games", source=source)
-    if head.get("system") not in (None, "round-robin", "round_robin"):
-        raise RuleError("the offline app opens round robins only")
-    state = new_state("round-robin", str(head.get("name") or "tournament"))
-    log: list[dict[str, Any]] = []
-    for index, entry in enumerate(sorted(players, key=_start_of)):
-        if not isinstance(entry, dict):
-            raise InputError("players[{index}] is not an object", index=index, source=source)
-        log.append({"do": "add", "name": entry.get("name"), "rating": entry.get("rating")})
-    log.append({"do": "start", "keep": True})
+    try:
+        system = System(head.get("system") or "round-robin")
+    except ValueError:
+        raise RuleError(
+            "the offline app opens round robins and Dutch Swiss tournaments only"
+        ) from None
+    start_of: dict[int, int] = {}
+    entries: list[Player] = []
+    for index, entry in enumerate(players):
+        number, start = _whole(entry, "number"), _whole(entry, "start")
+        rating = entry.get("rating")
+        if number is None or start is None or not isinstance(entry.get("name"), str):
+            raise InputError("players[{index}] is not a player", index=index, source=source)
+        start_of[number] = start
+        entries.append(Player(start, entry["name"], rating if isinstance(rating, int) else None))
+    rounds: dict[int, list[Game]] = {}
     for index, game in enumerate(games):
-        if not isinstance(game, dict):
-            raise InputError("games[{index}] is not an object", index=index, source=source)
-        code = game.get("result")
-        if code:
-            text = _RESULTS.get(str(code), str(code))
-            log.append(
-                {
-                    "do": "result",
-                    "round": game.get("round"),
-                    "board": game.get("board"),
-                    "result": text,
-                }
-            )
-    state["log"] = log
-    replay(state)
-    return state
+        fields = [_whole(game, key) for key in ("round", "board", "white", "black")]
+        code = game.get("result") if isinstance(game, dict) else None
+        if None in fields or fields[2] not in start_of or fields[3] not in start_of:
+            raise InputError("games[{index}] is not a game", index=index, source=source)
+        number, board, white, black = (f for f in fields if f is not None)
+        rounds.setdefault(number, []).append(
+            Game(number, board, start_of[white], start_of[black], _result(code, index, source))
+        )
+    planned = head.get("rounds")
+    settings = Settings(system=system, rounds=planned if isinstance(planned, int) else None)
+    tournament = Tournament(
+        settings,
+        tuple(sorted(entries, key=lambda p: p.start)),
+        tuple(Round(n, tuple(sorted(g, key=lambda x: x.board))) for n, g in sorted(rounds.items())),
+        name=str(head.get("name") or "tournament"),
+    )
+    return from_tournament(tournament)
 
 
-def _start_of(entry: Any) -> int:
-    start = entry.get("start") if isinstance(entry, dict) else None
-    return start if isinstance(start, int) else 0
+def _whole(item: Any, key: str) -> int | None:
+    value = item.get(key) if isinstance(item, dict) else None
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _result(code: Any, index: int, source: str) -> GameResult | None:
+    """The server's stored result (``"10"``, ``"=="``, ``"+-"``…) as the core's value."""
+    if code is None:
+        return None
+    try:
+        return GameResult(Outcome(str(code)[0]), Outcome(str(code)[1:]))
+    except (ValueError, IndexError, CrosstableError):
+        raise InputError(
+            "games[{index}] has the result {code}, not one the server writes",
+            index=index,
+            code=str(code),
+            source=source,
+        ) from None
