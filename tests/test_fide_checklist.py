@@ -14,7 +14,9 @@ from hypothesis import strategies as st
 
 from crosstable.core.errors import RuleError
 from crosstable.core.lots import Entrant, rating_order
-from crosstable.core.model import LotsMethod, System
+from crosstable.core.model import Colour, LotsMethod, System
+from crosstable.core.pairing.dutch.colours import board_order
+from crosstable.core.pairing.dutch.players import Float, PlayerState
 from crosstable.core.scoring import PointSystem
 from crosstable.core.standings import compute_standings
 from crosstable.formats.trf import parse_trf
@@ -151,3 +153,35 @@ def test_r_b_1_q146_a_swiss_places_equal_players_by_lot_not_by_name(service: Ser
         service.create_tournament(
             Regulations(name="Bad", system=System.SWISS_DUTCH, details={"initial_order": "age"})
         )
+
+
+# -- board order under acceleration (Q187–188) ----------------------------------------------
+
+
+def _state(start: int, score: int, virtual: int) -> PlayerState:
+    return PlayerState(
+        start=start,
+        rank=start - 1,
+        score=Fraction(score),
+        pairing_score=Fraction(score + virtual),
+        imbalance=0,
+        preference=Colour.NONE,
+        repeated=Colour.NONE,
+        strong=False,
+        bye_eligible=True,
+        played_games=0,
+        played_colours=(),
+        floats=(Float.NONE, Float.NONE),
+        opponents=frozenset(),
+    )
+
+
+def test_r_b_1_q188_accelerated_boards_are_ordered_by_real_plus_virtual_points() -> None:
+    # group A's 1 and 3 (no points yet, one virtual point each), group B's 5 (a point) and 7
+    group_a = (_state(1, 0, 1), _state(3, 0, 1))
+    group_b = (_state(5, 1, 0), _state(7, 0, 0))
+    ordered = board_order([group_b, group_a])
+    assert [(w.start, b.start) for w, b in ordered] == [(1, 3), (5, 7)]
+    # without acceleration the real points decide: 5's point puts their board first
+    plain = (_state(1, 0, 0), _state(3, 0, 0))
+    assert [w.start for w, _ in board_order([plain, group_b])] == [5, 1]

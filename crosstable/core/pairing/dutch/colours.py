@@ -78,13 +78,12 @@ def colour_of(a: PlayerState, b: PlayerState, initial: Colour) -> Colour:
 def board_order(
     boards: Sequence[tuple[PlayerState, PlayerState]],
 ) -> list[tuple[PlayerState, PlayerState]]:
-    """Boards by the higher player's score, the lower player's score, then rank."""
+    """Boards by the higher player's score, the lower player's score, then rank; in an
+    accelerated round the scores are the pairing scores (real plus virtual points)."""
 
     def key(board: tuple[PlayerState, PlayerState]) -> tuple[object, ...]:
         white, black = board
-        high, low = (
-            (white, black) if ranks_higher(white, black, accelerated=False) else (black, white)
-        )
-        return (-high.score, -low.score, high.rank)
+        high, low = (white, black) if ranks_higher(white, black) else (black, white)
+        return (-high.pairing_score, -low.pairing_score, high.rank)
 
     return sorted(boards, key=key)
