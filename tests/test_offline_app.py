@@ -226,6 +226,43 @@ def test_r_x_7_any_file_opened_is_read_or_refused_with_a_message(text: str) -> N
             assert str(error)
 
 
+SCALARS = st.none() | st.integers(-2, 9) | st.text(max_size=3) | st.booleans()
+ROWS = st.lists(
+    st.dictionaries(
+        st.sampled_from(
+            ["number", "start", "name", "rating", "round", "board", "white", "black", "result"]
+        ),
+        SCALARS | st.sampled_from(["10", "01", "==", "+-", "1"]),
+        max_size=9,
+    )
+    | SCALARS,
+    max_size=6,
+)
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.fixed_dictionaries(
+        {
+            "format": st.just("crosstable.tournament"),
+            "tournament": st.fixed_dictionaries(
+                {"system": st.sampled_from(["round-robin", "dutch", "knockout", None, 3])}
+            )
+            | SCALARS,
+            "players": ROWS,
+            "games": ROWS,
+        }
+    )
+)
+def test_r_x_7_any_server_export_is_read_or_refused_with_a_message(document: Any) -> None:
+    try:
+        state = import_document(document, "export.json")
+    except CrosstableError as error:
+        assert str(error)
+    else:
+        view(state)
+
+
 def test_r_x_7_the_export_opens_again_in_the_app_with_or_without_the_app_s_state() -> None:
     state = finished_round_robin()
     document = export_document(state)

@@ -134,9 +134,9 @@ def from_server(document: dict[str, Any], source: str) -> dict[str, Any]:
     entries: list[Player] = []
     for index, entry in enumerate(players):
         number, start = _whole(entry, "number"), _whole(entry, "start")
-        rating = entry.get("rating")
         if number is None or start is None or not isinstance(entry.get("name"), str):
             raise InputError("players[{index}] is not a player", index=index, source=source)
+        rating = entry.get("rating")
         start_of[number] = start
         entries.append(Player(start, entry["name"], rating if isinstance(rating, int) else None))
     rounds: dict[int, list[Game]] = {}
