@@ -202,3 +202,16 @@ def test_r_b_1_a_late_entry_on_the_command_line(
     assert "### Late entry @ Round 2: player 5 Zara joins from round 2; round 1 absent" in (
         service.export_trf(tid)
     )
+
+
+def test_r_b_1_a_player_cannot_enter_late_by_themself(site: Any) -> None:
+    client, service, _, _ = site
+    swiss = swisses[-1]
+    accounts = Accounts(service.store)
+    accounts.set_access(swiss, self_registration=True)
+    player = accounts.create_user("yana", "password-yana")
+    own = {"Authorization": f"Bearer {accounts.create_token(player.id, 'api')}"}
+    refused = client.post(f"/api/v1/tournaments/{swiss}/registration", headers=own)
+    assert refused.status_code == 422, refused.text
+    assert "only before round 1" in refused.json()["detail"]
+    assert len(service.overview(swiss).players) == 4

@@ -417,6 +417,12 @@ def register_self(site: Site, caller: Caller, tid: int) -> Change:
     problems = site.accounts.registration_problems(tid, user)
     if problems:
         raise RuleError("you cannot register: {problems}", problems=Message.joined("; ", problems))
+    if site.service.overview(tid).status != "registration":  # (a late entry: the organiser's)
+        raise RuleError(
+            "the tournament has started: {what} only before round 1{note}",
+            what="players are added",
+            note="",
+        )
     change = site.service.add_player(
         tid, PlayerInfo(user.display_name, user.rating), actor=caller.actor
     )
