@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from crosstable.cli import main
 from crosstable.core.errors import RuleError
+from crosstable.core.model import System
 from crosstable.core.ratings import RatingType
 from crosstable.service import Regulations, Service
 from crosstable.service.rating_list_order import (
@@ -120,3 +121,19 @@ def test_r_b_1_q128_the_api_shows_every_list_and_where_the_rating_comes_from(
     (hou,) = answer["players"]
     assert (hou["standard"], hou["rapid"], hou["blitz"]) == (2633, None, 2611)
     assert (hou["rating"], hou["rating_list"], answer["rating_type"]) == (2633, "standard", "rapid")
+
+
+def test_r_b_1_q126_q146_the_regulations_page_names_the_order_and_the_lot(
+    service: Service,
+) -> None:
+    tid = service.create_tournament(
+        Regulations(
+            name="Open",
+            system=System.SWISS_DUTCH,
+            details={"initial_order": "lot", "rating_lists": "rapid,standard"},
+        )
+    ).tournament_id
+    with TestClient(create_app(service=service)) as client:
+        shown = client.get(f"/t/{tid}/regulations", headers={"Accept-Language": "ru"}).text
+    assert "Рейтинг-листы, по порядку" in shown and "rapid,standard" in shown
+    assert "по рейтингу и званию, равные — по жребию" in shown

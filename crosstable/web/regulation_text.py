@@ -57,6 +57,7 @@ _LABELS = {
     "long_event": N_("The event lasts more than 30 days"),
     "tiebreak_ratings": N_("Ratings in rating-based tie-breaks"),
     "ratings_by_round": N_("Ratings by round"),
+    "rating_lists": N_("Rating lists, in order"),
     "funding": N_("Funding"),
     "sponsor": N_("Sponsor"),
     "sponsor_credit": N_("How the sponsor is credited"),
@@ -83,6 +84,7 @@ _WORDS = {
     "crenshaw": N_("Crenshaw-Berger tables (US Chess; 3-4 or 7 or more players)"),
     "rating": N_("by rating (FIDE)"),
     "portal": N_("by rating, unrated players at random"),
+    "lot": N_("by rating and title, equal players by lot"),
 }
 
 
