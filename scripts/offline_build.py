@@ -12,6 +12,9 @@ from crosstable.offline.build import DEFAULT_OUT, build
 
 
 def main(argv: list[str]) -> int:
+    if len(argv) > 1 or (argv and argv[0].startswith("-")):
+        print("usage: python scripts/offline_build.py [OUT]", file=sys.stderr)
+        return 2
     out = Path(argv[0]) if argv else DEFAULT_OUT
     sizes = build(out)
     print(f"{out}: {len(sizes)} files, {sum(sizes.values())} bytes")

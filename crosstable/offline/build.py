@@ -10,11 +10,12 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import os
 import shutil
 import subprocess
 import sys
 import tarfile
-import tempfile
+import urllib.request
 import zipfile
 from pathlib import Path
 
@@ -57,20 +58,27 @@ def integrity_ok(data: bytes, integrity: str = PYODIDE_INTEGRITY) -> bool:
 
 
 def fetch_pyodide(cache: Path) -> Path:
-    """The npm tarball of Pyodide (``npm pack``), kept in ``cache``; refused if its hash differs."""
+    """The npm tarball of Pyodide, fetched from the npm registry (``NPM_REGISTRY``, else
+    npm's default; no npm needed) and kept in ``cache``; refused if its hash differs."""
     cache.mkdir(parents=True, exist_ok=True)
     tarball = cache / f"pyodide-{PYODIDE_VERSION}.tgz"
     if not tarball.exists():
-        if shutil.which("npm") is None:
-            raise RuleError("npm is needed to fetch Pyodide from the npm registry")
-        with tempfile.TemporaryDirectory() as work:
-            subprocess.run(
-                ["npm", "pack", f"pyodide@{PYODIDE_VERSION}", "--pack-destination", work],
-                check=True,
-                capture_output=True,
-                timeout=600,
-            )
-            shutil.move(str(Path(work) / tarball.name), tarball)
+        registry = os.environ.get("NPM_REGISTRY", "https://registry.npmjs.org").rstrip("/")
+        url = f"{registry}/pyodide/-/{tarball.name}"
+        if not url.startswith("https://"):
+            raise RuleError("the npm registry is reached over https, not {url}", url=url)
+        try:
+            with urllib.request.urlopen(url, timeout=600) as answer:
+                data = answer.read(64 * 1024 * 1024)
+        except OSError as error:
+            raise RuleError(
+                "Pyodide could not be fetched from {url}: {error}", url=url, error=str(error)
+            ) from error
+        if not integrity_ok(data):
+            raise RuleError("the Pyodide package's hash is not the pinned one: refused")
+        partial = tarball.with_suffix(".part")
+        partial.write_bytes(data)
+        partial.replace(tarball)
     if not integrity_ok(tarball.read_bytes()):
         tarball.unlink()
         raise RuleError("the Pyodide package's hash is not the pinned one: refused")
