@@ -1,6 +1,7 @@
 """A withdrawal in FIDE mode: no question (the checklist gives it no level), a
 ``### Withdrawal @ Round n`` line in the TRF that lives and goes with its event; outside
-FIDE mode none. A level-1 note never asks for a confirmation."""
+FIDE mode none. A level-1 note never asks for a confirmation. A bye's ``###`` line goes
+when the bye is taken back or changed."""
 
 # ruff: noqa: F811 - pytest fixtures imported from test_service_support
 from __future__ import annotations
@@ -13,6 +14,7 @@ from crosstable.core.text import Message
 from crosstable.service import Service
 from crosstable.service.frame import Done
 from crosstable.service.warning_levels import FideWarning, Level, logged, settle
+from tests.fide_support import confirmed
 from tests.test_service_support import db_url, service, started, store  # noqa: F401
 
 
@@ -47,3 +49,16 @@ def test_notes_alone_need_no_answer_and_never_show_as_confirmed(levels: list[Lev
     done = logged(Done("done"), warnings)
     assert ("confirmed warning" in str(done.summary)) == bool(asked)
     assert len(done.data.get("fide_warnings", ())) == len(warnings)
+
+
+def test_r_b_1_a_bye_taken_back_or_changed_loses_its_trf_line(service: Service) -> None:
+    tid = started(service, 6, system=System.SWISS_DUTCH, rounds=5)
+    confirmed(service.request_bye, tid, 2, 3, "F")
+    assert "### Bye @ Round 3: full-point bye for player 2 in round 3" in service.export_trf(tid)
+    service.cancel_bye(tid, 2, 3)
+    assert "### Bye" not in service.export_trf(tid)
+    service.request_bye(tid, 4, 2, "H")
+    confirmed(service.request_bye, tid, 4, 4, "H")
+    assert "half-point bye number 2 for player 4 in round 4" in service.export_trf(tid)
+    service.request_bye(tid, 4, 4, "Z")  # the second half-point bye is a zero-point one now
+    assert "### Bye" not in service.export_trf(tid)

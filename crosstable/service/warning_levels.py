@@ -24,6 +24,7 @@ from __future__ import annotations
 import enum
 import hashlib
 import json
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -37,7 +38,7 @@ from crosstable.formats.trf_model import Comment
 from crosstable.service.errors import ConflictError
 from crosstable.service.frame import Done
 from crosstable.service.history import effective
-from crosstable.store.models import EventRow
+from crosstable.store.models import ByeRow, EntryRow, EventRow
 
 #: the key of an event's data that keeps the warnings confirmed for it
 WARNINGS = "fide_warnings"
@@ -268,8 +269,44 @@ def trf_lines(warnings: Iterable[FideWarning]) -> list[str]:
     return lines
 
 
+#: the warnings of a bye asked ahead, and the kind of bye each stands for
+BYE_CODES = {"full-point-bye": "F", "another-half-point-bye": "H"}
+_BYE_TRF = re.compile(r"for player (\d+) in round (\d+)$")
+
+
+def standing_byes(session: Session, tournament_id: int) -> set[tuple[int, int, str]]:
+    """The byes there are now, as (starting number, round, kind)."""
+    rows = session.execute(
+        select(EntryRow.start, ByeRow.round, ByeRow.kind)
+        .join(
+            EntryRow,
+            (EntryRow.tournament_id == ByeRow.tournament_id) & (EntryRow.number == ByeRow.player),
+        )
+        .where(ByeRow.tournament_id == tournament_id)
+    )
+    return {(int(start or 0), int(number), str(kind)) for start, number, kind in rows}
+
+
+def still_true(warning: FideWarning, byes: set[tuple[int, int, str]]) -> bool:
+    """False for a bye's warning whose bye was taken back or changed since.
+
+    >>> w = FideWarning("full-point-bye", Level.ACKNOWLEDGE, Message("x"),
+    ...     trf="Bye: full-point bye for player 2 in round 3", round=3)
+    >>> still_true(w, {(2, 3, "F")}), still_true(w, {(2, 3, "H")})
+    (True, False)
+    """
+    kind = BYE_CODES.get(warning.code)
+    found = _BYE_TRF.search(warning.trf)
+    if kind is None or found is None:
+        return True
+    return (int(found.group(1)), int(found.group(2)), kind) in byes
+
+
 def trf_comments(session: Session, tournament_id: int) -> tuple[Comment, ...]:
     """The ``###`` lines of the tournament's confirmed warnings, for its TRF export
-    (after the tournament's header records, in the order they were confirmed)."""
-    said = trf_lines(c.warning for c in confirmed_warnings(session, tournament_id))
+    (after the tournament's header records, in the order they were confirmed); a bye's
+    line goes when the bye was taken back or changed later."""
+    byes = standing_byes(session, tournament_id)
+    kept = [c.warning for c in confirmed_warnings(session, tournament_id)]
+    said = trf_lines(w for w in kept if still_true(w, byes))
     return tuple(Comment(text, anchor=None) for text in said)
