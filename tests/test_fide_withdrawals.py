@@ -61,4 +61,20 @@ def test_r_b_1_a_bye_taken_back_or_changed_loses_its_trf_line(service: Service) 
     confirmed(service.request_bye, tid, 4, 4, "H")
     assert "half-point bye number 2 for player 4 in round 4" in service.export_trf(tid)
     service.request_bye(tid, 4, 4, "Z")  # the second half-point bye is a zero-point one now
-    assert "### Bye" not in service.export_trf(tid)
+    trf = service.export_trf(tid)
+    assert "half-point bye number 2" not in trf
+    assert "### Bye @ Round 4: zero-point bye for player 4 in round 4" in trf
+
+
+def test_r_b_1_a_requested_half_point_or_zero_point_bye_has_its_line_and_no_question(
+    service: Service,
+) -> None:
+    tid = started(service, 6, system=System.SWISS_DUTCH, rounds=5)
+    change = service.request_bye(tid, 3, 2, "H")
+    assert "confirmed warning" not in change.summary
+    service.request_bye(tid, 5, 3, "Z")
+    trf = service.export_trf(tid)
+    assert "### Bye @ Round 2: half-point bye for player 3 in round 2" in trf
+    assert "### Bye @ Round 3: zero-point bye for player 5 in round 3" in trf
+    service.cancel_bye(tid, 5, 3)
+    assert "zero-point bye for player 5" not in service.export_trf(tid)

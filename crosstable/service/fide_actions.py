@@ -117,7 +117,8 @@ def bye_warnings(
 ) -> list[FideWarning]:
     """A bye asked for ahead: a full-point bye is a level-2 notice (FIDE no longer
     recommends them for individuals), a player's second or later half-point bye a
-    level-3 warning; each is written to the TRF as a ``### Bye @ Round n`` line.
+    level-3 warning, a first half-point or a zero-point bye a note (no level); each is
+    written to the TRF as a ``### Bye @ Round n`` line.
 
     ``byes`` are the tournament's stored byes (``round``, ``player``, ``kind``), the
     player's registration ``number`` and starting number ``start``.
@@ -138,6 +139,16 @@ def bye_warnings(
                 round=round_number,
             )
         ]
+    note = FideWarning(
+        code="half-point-bye" if code == "H" else "zero-point-bye",
+        level=Level.INFORM,
+        message=Message(
+            "{who}: a bye ({code}) in round {round}", who=who, code=code, round=round_number
+        ),
+        trf=f"Bye: {'half' if code == 'H' else 'zero'}-point bye for player {start} in round "
+        f"{round_number}",
+        round=round_number,
+    )
     if code == "H":
         earlier = sorted(
             b.round
@@ -162,7 +173,7 @@ def bye_warnings(
                     round=round_number,
                 )
             ]
-    return []
+    return [note] if code in ("H", "Z") else []  # (no level: a ### line only)
 
 
 def withdrawal_note(start: int | None, name: str, from_round: int) -> FideWarning:

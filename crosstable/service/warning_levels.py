@@ -270,7 +270,12 @@ def trf_lines(warnings: Iterable[FideWarning]) -> list[str]:
 
 
 #: the warnings of a bye asked ahead, and the kind of bye each stands for
-BYE_CODES = {"full-point-bye": "F", "another-half-point-bye": "H"}
+BYE_CODES = {
+    "full-point-bye": "F",
+    "another-half-point-bye": "H",
+    "half-point-bye": "H",
+    "zero-point-bye": "Z",
+}
 _BYE_TRF = re.compile(r"for player (\d+) in round (\d+)$")
 
 
