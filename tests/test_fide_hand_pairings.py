@@ -63,6 +63,11 @@ def test_r_b_1_one_confirmation_covers_the_adjournments_and_the_hand_pairing(
     service.record_result(tid, 1, 2, "0-1")  # board 3 has no result: it will be adjourned
     boards = [tuple(b) for b in service.propose_round(tid).boards]
     wanted = [*boards[:-1], boards[-1][::-1]]  # the last board's colours reversed
+    revision = service.revision(tid)
+    with pytest.raises(ConfirmationNeeded):
+        service.publish_round(tid, wanted)
+    assert service.revision(tid) == revision  # the adjournment was not kept either
+    assert [g.result for g in service.overview(tid).games if g.board == 3] == [None]
     change, seen = confirm_all(service.publish_round, tid, wanted)
     assert len(seen) == 1 and seen[0].level is Level.CONFIRM
     assert set(seen[0].as_json()["codes"]) >= {"manual-pairing"}
