@@ -12,9 +12,18 @@ import os
 from pathlib import Path
 
 from fastapi import APIRouter
-from fastapi.responses import FileResponse, PlainTextResponse, RedirectResponse, Response
+from fastapi.responses import (
+    FileResponse,
+    HTMLResponse,
+    PlainTextResponse,
+    RedirectResponse,
+    Response,
+)
+from markupsafe import escape
 
 from crosstable.offline.build import DEFAULT_OUT
+from crosstable.web import i18n
+from crosstable.web.i18n import gettext
 
 router = APIRouter()
 POLICY = (
@@ -49,4 +58,21 @@ def offline_file(name: str) -> Response:
     headers = {"content-security-policy": POLICY, "cache-control": "no-cache"}
     if path.name == "sw.js":
         headers["service-worker-allowed"] = "/offline/"
+    if path.name == "index.html" and path.parent == base:  # the first words, in the reader's
+        return HTMLResponse(first_page(path.read_text(encoding="utf-8")), headers=headers)
     return FileResponse(path, media_type=TYPES.get(path.suffix), headers=headers)
+
+
+def first_page(html: str) -> str:
+    """The app's page with the words it shows before its script runs in the reader's
+    language (the script then speaks the language chosen in the app)."""
+    locale = i18n.current.get()
+    return (
+        html.replace('<html lang="en">', f'<html lang="{locale}">', 1)
+        .replace(">Loading…<", f">{escape(gettext('Loading…'))}<", 1)
+        .replace(
+            "<title>crosstable offline</title>",
+            f"<title>{escape(gettext('crosstable: the app without a server'))}</title>",
+            1,
+        )
+    )
