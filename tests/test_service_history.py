@@ -5,12 +5,14 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_service_support import make_service, started
 
 from crosstable.core.errors import CrosstableError
 from crosstable.service import Service
+from crosstable.service.history import ReopeningError
 from crosstable.store import open_store
 
 RESULTS = ("1-0", "½-½", "0-1", "+-", "--")
@@ -61,7 +63,13 @@ def test_revert_to_any_point_restores_it_exactly(
             assert service.verify(tid) == []
             target = data.draw(st.sampled_from(sorted(seen)))
             if target != service.history(tid)[-1].seq:
-                service.revert_to(tid, target)
+                finished = service.overview(tid).status == "finished"
+                if finished and seen[target][0] != "finished":  # reopening: a reason is asked
+                    with pytest.raises(ReopeningError):
+                        service.revert_to(tid, target)
+                    service.revert_to(tid, target, reason="a result was wrong", confirm=True)
+                else:
+                    service.revert_to(tid, target)
                 assert state(service, tid) == seen[target]
             assert service.verify(tid) == []
         finally:
