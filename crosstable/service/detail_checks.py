@@ -12,6 +12,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from crosstable.core.errors import RuleError
 from crosstable.core.funding import Funding
 from crosstable.core.model import System
 from crosstable.core.schedule.kinds import check_schedule_fits, schedule_kind
@@ -55,3 +56,41 @@ def check_first_players(system: System, details: Mapping[str, Any], players: int
 def check_level(session: Session, details: Mapping[str, Any]) -> None:
     """Refuse a class or level that is not one of the portal's levels."""
     checked_level_detail(session, details)
+
+
+#: the details a Swiss or a knockout fixes at the start (bracket, lots, colours)
+FIXED_AT_START = (
+    "initial_colour",
+    "acceleration",
+    "match_format",
+    "tie_rule",
+    "bracket",
+    "lots_seed",
+    "round_formats",
+    "third_place",
+)
+#: fixed at the start also when the regulations had none: an acceleration added later
+#: would change the pairings already made
+NONE_ADDED = ("acceleration",)
+
+
+def check_fixed_after_start(
+    current: Mapping[str, Any], details: Mapping[str, Any], *, fide: bool
+) -> None:
+    """Refuse, once the tournament has started, a change of what the pairings depend on;
+    in FIDE mode also a change of the prohibited pairs (level 5: leave FIDE mode first)."""
+    for key in FIXED_AT_START:
+        before = str(current.get(key, ""))
+        if (key in current or key in NONE_ADDED) and str(details.get(key, "")) != before:
+            raise RuleError(
+                (
+                    "{setting} cannot change after the start: the pairings depend on it (undo the "
+                    "start first)"
+                ),
+                setting=key.replace("_", " "),
+            )
+    if fide and str(details.get("forbidden", "")) != str(current.get("forbidden", "")):
+        raise RuleError(
+            "prohibited pairs cannot change after the start in FIDE mode (level 5): leave "
+            "FIDE mode first"
+        )

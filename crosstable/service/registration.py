@@ -25,10 +25,15 @@ from crosstable.core.text import Message
 from crosstable.service import summaries
 from crosstable.service.approval import with_withdrawn, withdraw_if_changed
 from crosstable.service.bus import Notification
-from crosstable.service.detail_checks import check_details, check_first_players, check_level
+from crosstable.service.detail_checks import (
+    check_details,
+    check_first_players,
+    check_fixed_after_start,
+    check_level,
+)
 from crosstable.service.errors import NotFoundError
 from crosstable.service.fide_actions import confirm_regulations, rounds_open
-from crosstable.service.fide_mode import check_fide_setting, with_kept_flag
+from crosstable.service.fide_mode import check_fide_setting, in_fide_mode, with_kept_flag
 from crosstable.service.field import check_field
 from crosstable.service.frame import Change, ChangeFrame, Done, Unchanged, append_event
 from crosstable.service.late_entry import late_entry
@@ -223,7 +228,8 @@ class Registration:
                         setting=fixed[0].replace("_", " "),
                     )
                 if "details" in values:
-                    _check_fixed_details(row, values["details"])
+                    fide = in_fide_mode(tx.session, row)
+                    check_fixed_after_start(row.regulations or {}, values["details"], fide=fide)
                 locked = [n for n in changing if n in LOCKED_AFTER_START and n != "tiebreaks"]
                 if "details" in values and forfeits_in_tiebreaks(
                     values["details"]
@@ -482,32 +488,6 @@ def rating_order(tx: Tx) -> tuple[int, ...]:
     if len(entries) < 2:
         return tuple(e.number for e in entries)
     return draw_order(entries, LotsMethod.RATING, seed=None)
-
-
-#: regulations details a Swiss or knockout fixes at the start (bracket, lots, colours)
-FIXED_AT_START = (
-    "initial_colour",
-    "acceleration",
-    "match_format",
-    "tie_rule",
-    "bracket",
-    "lots_seed",
-    "round_formats",
-    "third_place",
-)
-
-
-def _check_fixed_details(row: TournamentRow, details: dict[str, Any]) -> None:
-    current = row.regulations or {}
-    for key in FIXED_AT_START:
-        if key in current and str(details.get(key, "")) != str(current[key]):
-            raise RuleError(
-                (
-                    "{setting} cannot change after the start: the pairings depend on it (undo the "
-                    "start first)"
-                ),
-                setting=key.replace("_", " "),
-            )
 
 
 def _column_changes(name: str, row: TournamentRow, columns: dict[str, Any]) -> bool:
