@@ -69,7 +69,8 @@ def bearer(club: Club, who: str) -> dict[str, str]:
 
 
 def result(club: Club, board: int) -> str | None:
-    game = next(g for g in club.service.overview(club.tid).games if g.round == 1 and g.board == board)
+    games = club.service.overview(club.tid).games
+    game = next(g for g in games if g.round == 1 and g.board == board)
     return game.result
 
 
