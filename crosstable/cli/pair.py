@@ -11,7 +11,6 @@ prohibited pairings (260 / XXP) and the initial colour (152 / XXC) are honoured.
 from __future__ import annotations
 
 import json
-from fractions import Fraction
 from pathlib import Path
 from typing import Annotated
 
@@ -19,14 +18,11 @@ import typer
 
 from crosstable.cli.trf import Lenient, echo_warnings, read_document
 from crosstable.core.errors import InputError
-from crosstable.core.model import ByeKind, Colour, Tournament
 from crosstable.core.pairing.dutch import Pairing, PairingRequest, pair_round, request_for
-from crosstable.core.pairing.dutch.acceleration import baku
 from crosstable.core.pairing.dutch.from_tournament import next_round
 from crosstable.formats.limits import MAX_ROUNDS
+from crosstable.formats.trf_declared import file_accelerations, file_initial_colour
 from crosstable.formats.trf_model import TrfDocument
-
-_BAKU = ("BAKU",)
 
 
 def register(app: typer.Typer) -> None:
@@ -94,57 +90,8 @@ def request_from_document(doc: TrfDocument, round_number: int | None = None) -> 
     return request_for(
         tournament,
         number,
-        initial_colour=initial_colour(doc),
-        accelerations=accelerations(doc),
+        initial_colour=file_initial_colour(doc),
+        accelerations=file_accelerations(doc),
         forbidden=forbidden,
         absent=absent,
     )
-
-
-def initial_colour(doc: TrfDocument) -> Colour:
-    """152 / XXC, else what round 1 shows, else white."""
-    if doc.initial_colour is not None and doc.initial_colour is not Colour.NONE:
-        return doc.initial_colour
-    return inferred_colour(doc.tournament) or Colour.WHITE
-
-
-def inferred_colour(tournament: Tournament) -> Colour | None:
-    """The colour the first-ranked player present in the first paired round had
-    (inverted when their pairing number there was even)."""
-    for rnd in tournament.rounds:
-        if not rnd.games:
-            continue
-        present = sorted(
-            {s for g in rnd.games for s in (g.white, g.black)}
-            | {b.player for b in rnd.byes if b.kind is ByeKind.PAIRING}
-        )
-        colours = {g.white: Colour.WHITE for g in rnd.games}
-        colours.update({g.black: Colour.BLACK for g in rnd.games})
-        for index, start in enumerate(present):
-            if start in colours:
-                colour = colours[start]
-                return colour.opposite() if index % 2 else colour
-    return None
-
-
-def accelerations(doc: TrfDocument) -> dict[int, list[Fraction]]:
-    """Fictitious points per player and round: 250 records, XXA, or Baku (C.04.5.1)."""
-    size = len(doc.tournament.players)
-    table: dict[int, list[Fraction]] = {}
-    for record in doc.accelerations:
-        for start in range(record.first_player, record.last_player + 1):
-            row = table.setdefault(start, [])
-            if len(row) < record.last_round:
-                row.extend([Fraction(0)] * (record.last_round - len(row)))
-            for number in range(record.first_round, record.last_round + 1):
-                row[number - 1] = record.points
-    for start, values in doc.fictitious_points.items():
-        table[start] = [v if v is not None else Fraction(0) for v in values]
-    if not table and _baku(doc):
-        table = baku(size, doc.tournament.settings.rounds or 0)
-    return table
-
-
-def _baku(doc: TrfDocument) -> bool:
-    text = " ".join(doc.headers.get(tag, "") for tag in ("092", "192")).upper()
-    return any(word in text for word in _BAKU)
