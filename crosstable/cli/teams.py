@@ -242,25 +242,7 @@ def matches(
             for m in round_matches
         ]
         if output == "json":
-            found = [
-                {
-                    "round": number,
-                    "white": m.white,
-                    "black": m.black,
-                    "score": [points_json(white), points_json(black)],
-                    "finished": m.finished,
-                    "boards": [
-                        {
-                            "board": g.board,
-                            "white": g.white,
-                            "black": g.black,
-                            "result": g.result.label() if g.result else None,
-                        }
-                        for g in m.games
-                    ],
-                }
-                for number, m, (white, black) in cards
-            ]
+            found = [m.card(number, scoring) for number, m, _score in cards]
             typer.echo(json.dumps({"matches": found}, ensure_ascii=False))
             return
         header(service, tid)

@@ -21,10 +21,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from typing import Any
 
 from crosstable.core.errors import RuleError
 from crosstable.core.model import Game, GameResult, Outcome, Tournament
-from crosstable.core.scoring import PointSystem
+from crosstable.core.scoring import PointSystem, points_json
 from crosstable.core.teams.roster import Team
 from crosstable.core.tiebreaks.explain import amount
 
@@ -106,6 +107,27 @@ class Match:
             sum(self.board_points(self.white, scoring), Fraction(0)),
             sum(self.board_points(self.black, scoring), Fraction(0)),
         )
+
+    def card(self, number: int, scoring: TeamScoring) -> dict[str, Any]:
+        """The match card as the JSON API and ``crosstable team matches`` write it: round
+        ``number``, the teams, the score, whether it is over, and each board."""
+        white, black = self.game_points(scoring)
+        return {
+            "round": number,
+            "white": self.white,
+            "black": self.black,
+            "score": [points_json(white), points_json(black)],
+            "finished": self.finished,
+            "boards": [
+                {
+                    "board": g.board,
+                    "white": g.white,
+                    "black": g.black,
+                    "result": g.result.label() if g.result else None,
+                }
+                for g in self.games
+            ],
+        }
 
     def match_points(self, scoring: TeamScoring) -> tuple[Fraction, Fraction]:
         """The match points of the White and the Black team (the match finished)."""

@@ -36,24 +36,7 @@ def team_data(service: Service, tid: int) -> dict[str, Any]:
             if m.finished:
                 grid[m.white].setdefault(m.black, []).append(white)
                 grid[m.black].setdefault(m.white, []).append(black)
-            matches.append(
-                {
-                    "round": number,
-                    "white": m.white,
-                    "black": m.black,
-                    "score": [points_json(white), points_json(black)],
-                    "finished": m.finished,
-                    "boards": [
-                        {
-                            "board": g.board,
-                            "white": g.white,
-                            "black": g.black,
-                            "result": g.result.label() if g.result else None,
-                        }
-                        for g in m.games
-                    ],
-                }
-            )
+            matches.append(m.card(number, scoring))
     return {
         "primary": table.primary,
         "tiebreaks": list(table.tiebreaks),
