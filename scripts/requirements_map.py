@@ -17,20 +17,10 @@ ID = re.compile(r"\bR-[A-Z]{1,3}-\d+\b")
 TEST_ID = re.compile(r"\btest_r_([a-z]{1,3})_(\d+)")
 #: requirements an open issue finishes: (issue, item)
 OPEN = {
-    "R-KO-1": "27.1",
-    "R-X-4": "27.1",
-    "R-X-3": "27.2",
-    "R-RR-6": "27.3",
-    "R-RR-10": "27.5",
-    "R-SW-1": "27.7",
-    "R-X-11": "28.4",
     "R-X-7": "28.5",
     "R-X-6": "31.4",
-    "R-X-12": "27.7",
-    "R-X-14": "27.3",
     "R-B-1": "26",
     "R-B-3": "31",
-    "R-B-2": "27.9",  # exact for 1-½-0; 3-1-0 past a search bound says "exact": false
 }
 #: places that carry a requirement without citing it (the code does not name requirements)
 HAND = {
