@@ -27,6 +27,7 @@ import pytest
 pytest.importorskip("fastapi")
 
 from fastapi.testclient import TestClient
+from fide_support import confirmed
 from test_web_messages import assignments, built_from_text
 
 import crosstable
@@ -112,7 +113,7 @@ def swiss(service: Service) -> int:
     proposal = service.propose_round(tid)
     boards = [tuple(b) for b in proposal.boards]
     boards[0] = (boards[0][1], boards[0][0])  # the colours reversed: an allowed change
-    service.publish_round(tid, boards, bye=proposal.bye)
+    confirmed(service.publish_round, tid, boards, bye=proposal.bye)  # a hand pairing: level 3
     _white_wins(service, tid)
     service.withdraw(tid, 4)
     service.publish_round(tid)

@@ -188,6 +188,9 @@ def test_organiser_runs_a_nine_player_swiss(
             assert "colours reversed" in warning.inner_text()
             assert org.locator("#publish").inner_text() == "Publish the manual pairing"
             org.click("#publish")
+            org.wait_for_selector("#confirm")  # FIDE mode: a hand pairing is level 3
+            assert "colours reversed" in org.locator("#confirm").inner_text()
+            org.click("#confirm-go")
             org.wait_for_url(f"**/t/{tid}/rounds/3")
             flash = org.locator(".flash.warn").inner_text()
             assert "manual pairing" in flash and "colours reversed" in flash

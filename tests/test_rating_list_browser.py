@@ -44,7 +44,8 @@ def test_typing_a_name_offers_the_lists_players_and_fills_the_form(tmp_path: Pat
         page.wait_for_selector("text=Carlsen, Magnus")
         assert "1 player registered" in page.content()
         # the wizard: choosing a player adds their line to the list, with the rating of
-        # the type the time control gives (rapid: Hou has none, Carlsen 2823)
+        # the type the time control gives (rapid: Carlsen 2823; Hou has none, so her
+        # standard rating stands in, as the default order of rating lists says)
         page.goto(url + "/new")
         page.fill("input[name=time_control]", "15+10")
         finder = page.locator("#wizard-rating-list")
@@ -55,7 +56,7 @@ def test_typing_a_name_offers_the_lists_players_and_fills_the_form(tmp_path: Pat
             )
             finder.fill(chosen)
         assert page.locator("#wizard-list").input_value().splitlines() == [
-            "Hou, Yifan; ; GM; CHN; ; 13300474",
+            "Hou, Yifan; 2633; GM; CHN; ; 13300474",
             "Carlsen, Magnus; 2823; GM; NOR; ; 1503014",
         ]
         assert finder.input_value() == ""

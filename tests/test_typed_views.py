@@ -28,7 +28,7 @@ def test_settings_are_typed_and_read_by_key_as_json(service: Service) -> None:
             rounds=5,
             tiebreaks=("BH/C1", "SB"),
             point_system=PointSystem(win=Fraction(3), draw=Fraction(1)),
-            details={"venue": "Yerevan", "initial_colour": "white", "sponsor": "Ararat"},
+            details={"venue": "Yerevan", "initial_colour": "white", "prize_fund": "500"},
         )
     )
     settings = service.overview(made.tournament_id).settings
@@ -37,7 +37,7 @@ def test_settings_are_typed_and_read_by_key_as_json(service: Service) -> None:
     assert settings.point_system.win == "3" and settings.point_system.draw == "1"
     regulations = settings.regulations
     assert isinstance(regulations, RegulationDetails)
-    assert regulations.venue == "Yerevan" and regulations.free == {"sponsor": "Ararat"}
+    assert regulations.venue == "Yerevan" and regulations.free == {"prize_fund": "500"}
     assert regulations.system_settings(System.SWISS_DUTCH) == SwissSettings.from_details(
         {"initial_colour": "white"}
     )
