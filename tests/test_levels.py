@@ -314,3 +314,9 @@ def test_r_se_7_a_level_tournament_short_of_players_is_postponed_by_its_clock(
     service.add_player(tid, PlayerInfo("Eleventh", 1450))
     service.clock.advance(dt.timedelta(days=1))  # type: ignore[attr-defined]
     assert "tournament started" in tick_all(service)[0]
+
+
+def test_r_se_7_a_list_of_too_many_bands_is_refused_before_it_is_read() -> None:
+    bands = [{"name": f"L{n}", "low": n, "high": n} for n in range(1, 10_002)]
+    with pytest.raises(RuleError, match="at most 50 levels"):
+        Levels.from_json(bands)

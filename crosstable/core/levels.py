@@ -90,6 +90,8 @@ class Levels:
         """A list of ``{"name", "low", "high"}`` (as :meth:`as_json` writes it), checked."""
         if not isinstance(value, Sequence) or isinstance(value, (str, bytes)):
             raise RuleError("levels: a list of bands is expected")
+        if len(value) > MAX_LEVELS:  # before any band is read
+            raise RuleError("levels: at most {most} levels", most=MAX_LEVELS)
         bands = []
         for number, item in enumerate(value, start=1):
             if not isinstance(item, Mapping):
