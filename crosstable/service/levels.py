@@ -113,15 +113,12 @@ def checked_level_detail(session: Session, details: Mapping[str, Any]) -> str:
     return named
 
 
-def entry_level(session: Session, levels: Levels, entry: EntryRow) -> str | None:
-    """The level of a tournament's entry (its linked account's, else by its rating)."""
-    link = session.scalars(
-        select(EntryAccountRow.user_id).where(
-            EntryAccountRow.tournament_id == entry.tournament_id,
-            EntryAccountRow.number == entry.number,
-        )
-    ).first()
-    user = None if link is None else session.get(UserRow, link)
+def entry_level(
+    session: Session, levels: Levels, entry: EntryRow, linked: Mapping[int, int]
+) -> str | None:
+    """The level of a tournament's entry: its linked account's (``linked``: entry number
+    to account), else by its rating."""
+    user = None if entry.number not in linked else session.get(UserRow, linked[entry.number])
     if user is None:
         return levels.by_rating(entry.rating)
     return account_level(session, levels, user, entry.rating)[0]
@@ -150,7 +147,11 @@ def level_problems(session: Session, row: TournamentRow) -> list[Message]:
                 count=len(entries),
             )
         )
-    found = [(e, entry_level(session, levels, e)) for e in entries]
+    query = select(EntryAccountRow.number, EntryAccountRow.user_id).where(
+        EntryAccountRow.tournament_id == row.id
+    )
+    linked = {number: user for number, user in session.execute(query)}  # one query
+    found = [(e, entry_level(session, levels, e, linked)) for e in entries]
     others = [e for e, of in found if of is not None and of != level]
     if others:
         problems.append(
