@@ -145,8 +145,8 @@ class Tournament:
 def counted(nchan: FakeNchan, push: Publisher) -> Publisher:
     """``push`` once nchan has answered it with a count of subscribers (its sentinel's)."""
     nchan.counting = True
-    for _ in range(200):
-        if nchan.messages(push.sentinel):
+    for _ in range(500):
+        if push.counts_subscribers:
             return push
         threading.Event().wait(0.02)
     raise AssertionError("the publisher did not post its sentinel")

@@ -252,6 +252,12 @@ class Publisher:
         self._thread: threading.Thread | None = None
         self._unsubscribe: Callable[[], None] | None = None
 
+    @property
+    def counts_subscribers(self) -> bool:
+        """nchan's answers have counted subscribers (from then on, channels nobody
+        watches get markers)."""
+        return self._counted
+
     # -- life ------------------------------------------------------------------------
 
     def start(self) -> Publisher:
@@ -519,9 +525,14 @@ class Publisher:
         restarted (nchan's memory is empty, a message may have been lost on the way):
         publish again the tournaments published lately."""
         sentinel = self.sentinel
+        # (a sentinel never posted is missing, not lost — unless an outage came between)
+        posted = False
+        first = True
         while not self._stop.is_set():
-            self._wake.wait(self.retry_every)
-            self._wake.clear()
+            if not first:
+                self._wake.wait(self.retry_every)
+                self._wake.clear()
+            first = False
             if self._stop.is_set():
                 return
             try:
@@ -531,15 +542,18 @@ class Publisher:
                     # not only those changed during the outage)
                     if self._get(sentinel) == 404:
                         recent = self._recent()
-                        if recent:
+                        if recent and posted:
                             log.warning("the push server lost its channels: publishing again")
                             self._went_down({tid: [] for tid in recent})
                         self._post(sentinel, {"origin": self.bus.origin})
+                    posted = True
                     continue
+                posted = True
                 self._send_dirty()
             except PushRefusedError as error:
                 log.error("the push server refused this process's sentinel (%s)", error)
             except PushError:
+                posted = True
                 with self._locks_lock:
                     self._down = True
 
