@@ -3,10 +3,11 @@
 * the tie-break list after the start: level 4, and a Buchholz for a round robin: level
   3 (:mod:`crosstable.service.tiebreak_order`);
 * the number of rounds of a Dutch Swiss after the start: level 4 and a
-  ``### Configuration @ Round n: …`` line. The change is refused when it would make the
-  last paired round the final one, or no longer the final one (its pairing followed
-  the rules of a round that is, or is not, the last), and under Baku acceleration
-  (whose table is made for the planned number of rounds);
+  ``### Configuration @ Round n: …`` line. A change that makes the last paired round
+  the final one, or no longer the final one, re-checks that round under the new number
+  (:mod:`crosstable.service.fide_rounds`): a level-3 warning and its own line when its
+  pairing now breaks the rules. Refused: fewer rounds than are paired, and any change
+  under Baku acceleration (whose table is made for the planned number of rounds);
 * a withdrawal: no level of its own (FIDE asks that the player is marked withdrawn), a
   note written to the TRF as ``### Withdrawal @ Round n: …``.
 """
@@ -22,6 +23,7 @@ from crosstable.core.errors import RuleError
 from crosstable.core.model import Settings, System
 from crosstable.core.text import Message
 from crosstable.service.fide_mode import current_round
+from crosstable.service.fide_rounds import final_round_warning
 from crosstable.service.long_events import long_event_warning
 from crosstable.service.scoring_rules import scoring_warnings
 from crosstable.service.swiss.settings import swiss_settings
@@ -45,8 +47,9 @@ def paired_rounds(tx: Tx) -> int:
     return int(last or 0)
 
 
-def rounds_warning(tx: Tx, old: int | None, new: int | None) -> FideWarning:
-    """The level-4 warning of a new number of rounds of a started Swiss, after its checks."""
+def rounds_warnings(tx: Tx, old: int | None, new: int | None) -> list[FideWarning]:
+    """The level-4 warning of a new number of rounds of a started Swiss, after its checks,
+    and the level-3 one of a last paired round that the change re-checks and finds wrong."""
     paired = paired_rounds(tx)
     if new is None or old is None:
         raise RuleError("a started Swiss keeps a number of rounds: give one")
@@ -56,14 +59,12 @@ def rounds_warning(tx: Tx, old: int | None, new: int | None) -> FideWarning:
             "for {rounds} rounds",
             rounds=old,
         )
-    if new <= paired or old <= paired:
+    if new < paired:
         raise RuleError(
-            "the number of rounds can change only while the last paired round (round "
-            "{paired}) stays a round before the last: it was paired as one",
-            paired=paired,
+            "{paired} rounds are paired already: the tournament cannot have fewer", paired=paired
         )
     number = current_round(tx.session, tx.tournament)
-    return FideWarning(
+    change = FideWarning(
         code="rounds-after-start",
         level=Level.TWO_STEP,
         message=Message(
@@ -80,6 +81,8 @@ def rounds_warning(tx: Tx, old: int | None, new: int | None) -> FideWarning:
         trf=f"Configuration: number of rounds changed from {old} to {new}",
         round=number,
     )
+    rechecked = final_round_warning(tx, paired, old, new)
+    return [change] if rechecked is None else [change, rechecked]
 
 
 def regulation_warnings(
@@ -89,7 +92,7 @@ def regulation_warnings(
     found = tiebreak_warnings(tx, settings, new, changing, started)
     found += scoring_warnings(tx, settings, new, changing, started)  # (scoring_rules.py)
     if started and "rounds" in changing and rounds_open(tx, "rounds"):
-        found.append(rounds_warning(tx, settings.rounds, new.rounds))
+        found += rounds_warnings(tx, settings.rounds, new.rounds)
     advice = long_event_warning(settings, new, current_round(tx.session, tx.tournament))
     if advice is not None:  # an event over 30 days: ratings change during it
         found.append(advice)
