@@ -28,7 +28,9 @@ from crosstable.service.registration import Registration
 from crosstable.service.series import SeriesPlay
 from crosstable.service.stages import StagePlay
 from crosstable.service.swiss import SwissPlay
+from crosstable.service.teams.bughouse import BughousePlay
 from crosstable.service.teams.part import TeamPlay
+from crosstable.service.teams.swiss import TeamSwissPlay
 from crosstable.service.tie_lots import TieLots
 from crosstable.store import open_store
 
@@ -145,6 +147,14 @@ METHODS = [
     "team_list",
     "team_matches",
     "team_standings",
+    # teams/swiss.py: the team Swiss
+    "create_team_swiss",
+    "pair_team_round",
+    # teams/bughouse.py: Bughouse events
+    "bughouse_matches",
+    "bughouse_standings",
+    "create_bughouse_tournament",
+    "mark_first_finished",
 ]
 
 #: what the frame holds, shown by the service as its own
@@ -166,6 +176,8 @@ PARTS: tuple[type, ...] = (
     Adjournments,
     LongEvents,
     TeamPlay,
+    TeamSwissPlay,
+    BughousePlay,
 )
 WRAPPERS: tuple[type, ...] = (Battle, TieLots)
 

@@ -50,7 +50,9 @@ from crosstable.service.series.tick import SeriesClock
 from crosstable.service.stages import StagePlay
 from crosstable.service.swiss import SwissPlay
 from crosstable.service.tables import ReadModel
+from crosstable.service.teams.bughouse import BughousePlay
 from crosstable.service.teams.part import TeamPlay
+from crosstable.service.teams.swiss import TeamSwissPlay
 from crosstable.service.tie_lots import TieLots
 from crosstable.store import Store
 
@@ -148,6 +150,14 @@ class Service:
     team_list = forward("teams_part", TeamPlay.team_list)
     team_matches = forward("teams_part", TeamPlay.team_matches)
     team_standings = forward("teams_part", TeamPlay.team_standings)
+    # teams/swiss.py: the team Swiss: created, each round paired
+    create_team_swiss = forward("team_swiss", TeamSwissPlay.create_team_swiss)
+    pair_team_round = forward("team_swiss", TeamSwissPlay.pair_team_round)
+    # teams/bughouse.py: Bughouse events: the rule, the first-finished marks, the reads
+    bughouse_matches = forward("bughouse", BughousePlay.bughouse_matches)
+    bughouse_standings = forward("bughouse", BughousePlay.bughouse_standings)
+    create_bughouse_tournament = forward("bughouse", BughousePlay.create_bughouse_tournament)
+    mark_first_finished = forward("bughouse", BughousePlay.mark_first_finished)
     # checkin.py: the hall's check-in before a round, byes for the absent
     absent_byes = forward("checkin", CheckIn.absent_byes)
     # long_events.py: later ratings of an event over 30 days
@@ -214,6 +224,8 @@ class Service:
         self.long_events = LongEvents(frame)
         self.fide = FideMode(frame)
         self.teams_part = TeamPlay(frame, self)
+        self.team_swiss = TeamSwissPlay(frame, self)
+        self.bughouse = BughousePlay(frame, self)
         self.series = SeriesPlay(frame, self)
 
     # -- what the frame holds, as the service's own ---------------------------------
