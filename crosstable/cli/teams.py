@@ -218,7 +218,7 @@ def standings(
         console.print(shown)
         if explain is not None:
             for code in table.tiebreaks:
-                console.print(str(table.explain(explain, code).text()).replace("player", "team", 1))
+                console.print(str(table.explain(explain, code).text()))
 
 
 @team_app.command("matches")

@@ -75,6 +75,8 @@ from crosstable.web.routes import (
     series_news,
     series_stages,
     stages,
+    team_api,
+    team_entry,
     teams,
     telegram,
     trf_import,
@@ -259,6 +261,8 @@ def create_app(
     app.include_router(race.router)  # who can still win: GET /api/v1/tournaments/{id}/race
     app.include_router(teams.router)  # the team crosstable: /t/{id}/teams
     app.include_router(teams.api_router)  # GET /api/v1/tournaments/{id}/teams
+    app.include_router(team_entry.router)  # a team league's forms: teams, players, line-ups
+    app.include_router(team_api.router)  # the same as JSON: POST/PUT under /api/v1
     site.templates.env.globals["race_of"] = race.race_of  # the standings' marks
     return app
 

@@ -66,7 +66,7 @@ class TeamTieBreak:
             sum=join_sum([amount(i.amount) for i in items if i.counted and i.amount is not None]),
             value=amount(value),
         )
-        return Explanation(self.code, team, value, show(value), items, formula)
+        return Explanation(self.code, team, value, show(value), items, formula, subject="team")
 
 
 class GroupTieBreak(TeamTieBreak):
@@ -375,7 +375,7 @@ class DirectEncounter(GroupTieBreak):
             for row in f.records[team].met
         )
         note = Message("counted only among the teams tied with it")
-        return Explanation(self.code, team, None, show(None), items, note=note)
+        return Explanation(self.code, team, None, show(None), items, note=note, subject="team")
 
 
 __all__ = [

@@ -57,6 +57,8 @@ class Explanation:
     items: tuple[Item, ...] = ()
     formula: str = ""
     note: str = ""
+    #: whose value it is: a ``player``'s, or a ``team``'s (the team tie-breaks)
+    subject: str = "player"
 
     def text(self) -> str:
         """The walk-through as lines: a :class:`Message`, English as it
@@ -64,14 +66,19 @@ class Explanation:
         value: object = self.shown
         if self.value is not None and show(self.value) == self.shown:
             value = amount(self.value)
-        lines: list[object] = [
+        header = (
             Message(
+                "{code} of team {team} = {value}", code=self.code, team=self.player, value=value
+            )
+            if self.subject == "team"
+            else Message(
                 "{code} of player {player} = {value}",
                 code=self.code,
                 player=self.player,
                 value=value,
             )
-        ]
+        )
+        lines: list[object] = [header]
         if self.note:
             lines.append(Message.joined("", ["  ", self.note]))
         for item in self.items:

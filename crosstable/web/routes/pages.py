@@ -46,7 +46,17 @@ def home(request: Request) -> Response:
 
 
 #: the tabs a page may name as its own (anything else: none is current)
-TABS = ("table", "bracket", "round", "standings", "regulations", "history", "print", "manage")
+TABS = (
+    "table",
+    "bracket",
+    "round",
+    "standings",
+    "teams",
+    "regulations",
+    "history",
+    "print",
+    "manage",
+)
 STATIC = Path(__file__).resolve().parents[1] / "static"
 
 

@@ -1,7 +1,10 @@
 """A team tournament on the web (docs/teams.md): the team crosstable page
 ``/t/{tid}/teams`` (the team table with its tie-breaks, the matches' scores team
-against team, the board prizes) and ``GET /api/v1/tournaments/{tid}/teams``, the same
-as data. A tournament of players is a 422 with the reason; one that does not exist, 404.
+against team, the match cards board by board, the board prizes; before the start, the
+teams and their players) with its live part ``/t/{tid}/teams/body``, and
+``GET /api/v1/tournaments/{tid}/teams``, the same as data. A tournament of players is a
+422 with the reason; one that does not exist, 404. The forms that change a team
+tournament are in :mod:`crosstable.web.routes.team_entry`.
 """
 
 from __future__ import annotations
@@ -16,17 +19,35 @@ from crosstable.core.scoring import format_points, points_json
 from crosstable.core.teams import TeamScoring
 from crosstable.service import Service
 from crosstable.web.routes.api import Num
-from crosstable.web.routes.common import caller_of, page_context
-from crosstable.web.site import site_of
+from crosstable.web.routes.common import MANAGERS, caller_of, page_context
+from crosstable.web.security import Caller, csrf_token
+from crosstable.web.site import Site, site_of
 
 router = APIRouter()
 api_router = APIRouter(prefix="/api/v1", tags=["api"])
 
 
 def team_data(service: Service, tid: int) -> dict[str, Any]:
-    """The team table, the match grid and the board prizes as data."""
+    """The team table, the match grid and the board prizes as data (before the start:
+    the teams and their players only)."""
+    teams = service.team_list(tid)  # a tournament of players: a RuleError (422)
+    listed = [
+        {
+            "team": t.start,
+            "number": t.number,
+            "name": t.name,
+            "captain": next((m.start for m in t.members if m.entry == t.captain), None),
+            "members": [
+                {"start": m.start, "entry": m.entry, "name": m.name, "rating": m.rating}
+                for m in t.members
+            ],
+        }
+        for t in teams
+    ]
+    empty: dict[str, Any] = {"rows": [], "matches": [], "board_prizes": []}
+    if any(t.start is None for t in teams) or not teams:
+        return {"started": False, "primary": "", "tiebreaks": [], "teams": listed} | empty
     table = service.team_standings(tid)
-    teams = service.team_list(tid)
     scoring = TeamScoring()
     grid: dict[int, dict[int, list[Fraction]]] = {t.start or 0: {} for t in teams}
     matches = []
@@ -38,6 +59,7 @@ def team_data(service: Service, tid: int) -> dict[str, Any]:
                 grid[m.black].setdefault(m.white, []).append(black)
             matches.append(m.card(number, scoring))
     return {
+        "started": True,
         "primary": table.primary,
         "tiebreaks": list(table.tiebreaks),
         "rows": [
@@ -55,14 +77,7 @@ def team_data(service: Service, tid: int) -> dict[str, Any]:
             }
             for r in table.rows
         ],
-        "teams": [
-            {
-                "team": t.start,
-                "name": t.name,
-                "members": [{"start": m.start, "name": m.name} for m in t.members],
-            }
-            for t in teams
-        ],
+        "teams": listed,
         "matches": matches,
         "board_prizes": [
             {
@@ -93,24 +108,54 @@ def _shown(value: object) -> str:
     return format_points(Fraction(str(value)))
 
 
+def editable_teams(site: Site, caller: Caller, tid: int, data: dict[str, Any]) -> set[int]:
+    """The teams (drawn numbers) whose line-ups the caller may enter: every team for the
+    organiser, their own team for a captain with a linked account."""
+    if caller.user is None or not data["started"]:
+        return set()
+    if site.accounts.role(caller.user, tid) in MANAGERS:
+        return {t["team"] for t in data["teams"]}
+    entry = site.accounts.entry_of(tid, caller.user.id)
+    if entry is None:
+        return set()
+    return {
+        t["team"]
+        for t in data["teams"]
+        if any(m["entry"] == entry and m["start"] == t["captain"] for m in t["members"])
+    }
+
+
+def body_context(site: Site, caller: Caller, tid: int, status: str) -> dict[str, Any]:
+    """What the live part of the team page shows."""
+    data = team_data(site.service, tid)
+    return {
+        "teams": data,
+        "names": {str(t["team"]): t["name"] for t in data["teams"]},
+        "players": {m["start"]: m["name"] for t in data["teams"] for m in t["members"]},
+        "members": {t["team"]: t["members"] for t in data["teams"]},
+        "editable": editable_teams(site, caller, tid, data),
+        "status": status,
+        "shown": _shown,
+    }
+
+
 @router.get("/t/{tid}/teams", response_class=HTMLResponse)
 def teams_page(tid: int, request: Request) -> Response:
-    """The team crosstable."""
+    """The team crosstable (before the start: the teams, and the organiser's forms)."""
     site, caller = caller_of(request)
     context = page_context(site, caller, tid)
-    data = team_data(site.service, tid)
-    names = {str(t["team"]): t["name"] for t in data["teams"]}
-    players = {m["start"]: m["name"] for t in data["teams"] for m in t["members"]}
-    return site.page(
-        request,
-        "teams.html",
-        caller=caller,
-        teams=data,
-        names=names,
-        players=players,
-        shown=_shown,
-        **context,
-    )
+    body = body_context(site, caller, tid, context["t"].status)
+    return site.page(request, "teams.html", caller=caller, **body, **context)
 
 
-__all__ = ["api_router", "router", "team_data"]
+@router.get("/t/{tid}/teams/body", response_class=HTMLResponse)
+def teams_body(tid: int, request: Request) -> Response:
+    """The team page's live part: static/app.js reloads it after each change."""
+    site, caller = caller_of(request)
+    context = page_context(site, caller, tid)
+    body = body_context(site, caller, tid, context["t"].status)
+    values = context | body | {"request": request, "csrf": csrf_token(request)}
+    return site.templates.TemplateResponse(request, "_teams_body.html", values)
+
+
+__all__ = ["api_router", "body_context", "editable_teams", "router", "team_data"]
