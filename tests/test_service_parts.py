@@ -21,6 +21,7 @@ from crosstable.service.frame import ChangeFrame
 from crosstable.service.history import History
 from crosstable.service.knockout import KnockoutPlay
 from crosstable.service.long_events import LongEvents
+from crosstable.service.pairing_phase import PairingPhase
 from crosstable.service.pgn import PgnPlay
 from crosstable.service.play import Play
 from crosstable.service.queries import Queries
@@ -63,6 +64,7 @@ METHODS = [
     "crosstable",
     "draw_colours",
     "draw_lots",
+    "edit_pairings",
     "edit_player",
     "edit_regulations",
     "edition_info",
@@ -111,6 +113,8 @@ METHODS = [
     "request_bye",
     "revert_to",
     "review_pairing",
+    "pairing_phase",
+    "validate_pairings",
     "revision",
     "round_ratings",
     "safeguard",
@@ -173,6 +177,7 @@ PARTS: tuple[type, ...] = (
     Queries,
     CheckIn,
     FideMode,
+    PairingPhase,
     Adjournments,
     LongEvents,
     TeamPlay,

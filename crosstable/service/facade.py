@@ -35,6 +35,7 @@ from crosstable.service.history import History
 from crosstable.service.knockout import KnockoutPlay
 from crosstable.service.live import LiveTables
 from crosstable.service.long_events import LongEvents
+from crosstable.service.pairing_phase import PairingPhase
 from crosstable.service.pgn import PgnPlay
 from crosstable.service.play import Play
 from crosstable.service.queries import Queries
@@ -96,6 +97,10 @@ class Service:
     published_with_key = forward("swiss", SwissPlay.published_with_key)
     request_bye = forward("swiss", SwissPlay.request_bye)
     review_pairing = forward("swiss", SwissPlay.review_pairing)
+    # pairing_phase.py: a Swiss round's manual-pairing phase (edit, then validate)
+    edit_pairings = forward("phases", PairingPhase.edit_pairings)
+    pairing_phase = forward("phases", PairingPhase.pairing_phase)
+    validate_pairings = forward("phases", PairingPhase.validate_pairings)
     # knockout/: a knockout's bracket: the next games and rounds
     bracket = forward("knockout", KnockoutPlay.bracket)
     bracket_view = forward("knockout", KnockoutPlay.bracket_view)
@@ -216,6 +221,7 @@ class Service:
             colours=self.battle_chess,
         )
         self.swiss = SwissPlay(frame)
+        self.phases = PairingPhase(frame, self.swiss)
         self.knockout = KnockoutPlay(frame)
         self.stages = StagePlay(frame)
         self.event_log = History(frame)

@@ -24,6 +24,7 @@ from crosstable.core.model import System
 from crosstable.core.text import Message
 from crosstable.service.errors import NotFoundError
 from crosstable.service.frame import Change, ChangeFrame, Done, append_event, lock_tournament
+from crosstable.service.pairing_phase_state import PHASE
 from crosstable.service.warning_levels import FideWarning, Level, logged, settle
 from crosstable.store.models import EventRow, GameRow, TournamentRow
 
@@ -76,9 +77,10 @@ def kept_flag(current: Mapping[str, Any] | None, new: dict[str, Any]) -> dict[st
     >>> kept_flag({}, {"fide_mode": "off", "venue": "Hall"})
     {'venue': 'Hall'}
     """
-    kept = {k: v for k, v in new.items() if k != KEY}
-    if current and KEY in current:
-        kept[KEY] = current[KEY]
+    kept = {k: v for k, v in new.items() if k not in (KEY, PHASE)}
+    for key in (KEY, PHASE):  # (and the open manual-pairing phase: pairing_phase_state.py)
+        if current and key in current:
+            kept[key] = current[key]
     return kept
 
 

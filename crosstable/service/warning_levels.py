@@ -38,6 +38,7 @@ from crosstable.formats.trf_model import Comment
 from crosstable.service.errors import ConflictError
 from crosstable.service.frame import Done
 from crosstable.service.history import effective
+from crosstable.service.pairing_phase_state import DISCARDS
 from crosstable.store.models import ByeRow, EntryRow, EventRow
 
 #: the key of an event's data that keeps the warnings confirmed for it
@@ -240,10 +241,18 @@ def confirmed_warnings(session: Session, tournament_id: int) -> list[Confirmed]:
         )
     )
     live = set(effective(events))
+    discarded = {  # a reopened round's publication (service/pairing_phase.py)
+        int(seq)
+        for event in events
+        if event.seq in live and isinstance(event.data, dict)
+        for seq in event.data.get(DISCARDS, ()) or ()
+    }
     found: list[Confirmed] = []
     for event in events:
         data = event.data
         if not isinstance(data, dict) or (event.changes and event.seq not in live):
+            continue
+        if event.seq in discarded:
             continue
         for item in [*(data.get(EARLIER, ()) or ()), *(data.get(WARNINGS, ()) or ())]:
             try:

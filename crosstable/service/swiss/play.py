@@ -21,6 +21,7 @@ from crosstable.service.fide_actions import bye_warnings
 from crosstable.service.frame import Change, ChangeFrame, Done, Unchanged, replayed_change
 from crosstable.service.hand_pairings import MANUAL, manual_pairing_warnings
 from crosstable.service.loading import Loaded
+from crosstable.service.pairing_phase_state import close_phase, publishing_gate
 from crosstable.service.swiss.plan import (
     Board,
     RoundProposal,
@@ -77,9 +78,12 @@ class SwissPlay:
         actor: str = "",
         idempotency_key: str | None = None,
         confirm: str | None = None,
+        validating: bool = False,
     ) -> Change:
         """Publish the next round: the Dutch system's pairing (``boards`` None) or the
         organiser's (recorded as a manual pairing, with warnings, when it differs).
+        While the round's pairings are open for editing, only their validation
+        (``validating``: service/pairing_phase.py) publishes it, and closes the phase.
 
         Games of earlier rounds without a result are recorded as adjourned (a draw for
         pairing), and adjourned games older than the last round still open are named:
@@ -97,6 +101,7 @@ class SwissPlay:
         def body(tx: Tx) -> Done:
             loaded = Loaded(tx.session, tx.tournament)
             number = next_round(loaded.tournament())
+            closing = publishing_gate(tx, number, validating)  # the manual-pairing phase
             by_hand = wanted is not None  # (its warnings settled with the adjournments')
             missing, acknowledged = adjourn_missing(
                 tx, loaded, number, f"{request!r}", confirm, later=by_hand
@@ -167,6 +172,10 @@ class SwissPlay:
                     "{summary}; adjourned: {listed}", summary=summary, listed=games_listed(missing)
                 )
                 data["adjourned"] = [[g.round, g.board] for g in missing]
+            if closing:
+                close_phase(tx)
+                data["validated"] = True
+                summary = Message("{summary}; pairings validated", summary=summary)
             done = with_acknowledged(
                 Done(summary, data), [w for w in acknowledged if w.code != MANUAL]
             )
@@ -227,6 +236,13 @@ class SwissPlay:
                     start=start,
                     name=entry.name,
                     round=entry.withdrawn_from,
+                )
+            if code == "H" and not entry.half_byes:
+                raise RuleError(
+                    "player {start} {name} is not entitled to half-point byes (the "
+                    "regulations' conditions of entry)",
+                    start=start,
+                    name=entry.name,
                 )
             what = Message("{kind} bye ({code})", kind=BYE_KINDS[code], code=code)
             current = next(
