@@ -43,6 +43,8 @@ class TeamScoring:
     )
     game_points: PointSystem = field(default_factory=PointSystem)
     primary: str = "MP"
+    #: the match points and game points of a team's pairing-allocated bye (a Swiss)
+    bye: tuple[Fraction, Fraction] = (Fraction(0), Fraction(0))
 
     def __post_init__(self) -> None:
         if self.primary not in PRIMARY_SCORES:

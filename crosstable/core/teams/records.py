@@ -4,8 +4,9 @@ A :class:`TeamRecord` holds one :class:`MatchRow` per round of the tournament
 played so far: the opponent, the match points and game points the team scored, its
 points board by board, and whether the match was forfeited on every board. A round
 in which the team had no match (the free round of an odd number of teams) is a row
-without an opponent that scores nothing, once a match of that round is over. A match
-still being played has no row yet.
+without an opponent that scores nothing, once a match of that round is over; the
+pairing-allocated bye of a team Swiss (its players' byes) scores what the scoring gives
+it. A match still being played has no row yet.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from crosstable.core.model import Tournament
+from crosstable.core.model import ByeKind, Tournament
 from crosstable.core.teams.matches import TeamScoring, rounds_of_matches
 from crosstable.core.teams.roster import Team
 
@@ -92,6 +93,7 @@ def team_records(
 ) -> dict[int, TeamRecord]:
     """Every team's record from the games played, board by board."""
     rows: dict[int, list[MatchRow]] = {team.start: [] for team in teams}
+    owner = {start: team.start for team in teams for start in team.starts}
     for rnd, matches in zip(games.rounds, rounds_of_matches(games, teams), strict=True):
         busy: set[int] = set()
         begun = False
@@ -116,9 +118,13 @@ def team_records(
                 rows[team].append(row)
         if not begun:  # a free round counts once a match of its round is over
             continue
+        bye_teams = {
+            owner[b.player] for b in rnd.byes if b.kind is ByeKind.PAIRING and b.player in owner
+        }
         for team in rows:
             if team not in busy:
-                rows[team].append(MatchRow(rnd.number, None, Fraction(0), Fraction(0)))
+                free = scoring.bye if team in bye_teams else (Fraction(0), Fraction(0))
+                rows[team].append(MatchRow(rnd.number, None, *free))
     return {team: TeamRecord(team, tuple(r)) for team, r in rows.items()}
 
 

@@ -21,6 +21,7 @@ from crosstable.core.pairing.dutch import (
 )
 from crosstable.core.pairing.dutch.acceleration import baku
 from crosstable.core.pairing.dutch.players import bye_eligible
+from crosstable.core.teams.settings import is_team_tournament
 from crosstable.core.text import Message
 from crosstable.service.loading import Loaded
 from crosstable.service.swiss.settings import BYE_KINDS, swiss_settings
@@ -81,6 +82,8 @@ def check_swiss(loaded: Loaded) -> None:
             "this is a {system} tournament: rounds are paired this way only in a Swiss",
             system=row.system,
         )
+    if is_team_tournament(row.regulations or {}):
+        raise RuleError("this Swiss is played by teams: its rounds are paired as a team Swiss")
 
 
 def check_running(loaded: Loaded) -> None:

@@ -6,9 +6,11 @@ import random as _random
 
 from crosstable.core.errors import RuleError
 from crosstable.core.model import System
+from crosstable.core.teams.settings import is_team_tournament
 from crosstable.service.frame import Done
 from crosstable.service.loading import Loaded
 from crosstable.service.swiss.games import check_swiss_finished, start_swiss, withdraw_swiss
+from crosstable.service.teams.swiss_start import start_team_swiss
 from crosstable.service.unit import Tx
 from crosstable.store.models import EntryRow
 
@@ -29,6 +31,8 @@ class SwissRules:
             )
 
     def start(self, tx: Tx, loaded: Loaded, random: _random.Random | None = None) -> Done:
+        if is_team_tournament(tx.tournament.regulations or {}):  # the competitors are teams
+            return start_team_swiss(tx, loaded, random)
         return start_swiss(tx, loaded, random=random)
 
     def withdraw(self, tx: Tx, loaded: Loaded, entry: EntryRow, from_round: int | None) -> Done:
