@@ -6,13 +6,24 @@ its MPA record; nothing is published while the phase is open unless validated.""
 # ruff: noqa: F811 - pytest fixtures imported from test_service_support
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
+from crosstable.cli import main
 from crosstable.core.errors import RuleError
 from crosstable.core.model import System
 from crosstable.service import Service
 from crosstable.service.warning_levels import ConfirmationNeeded
 from tests.test_service_support import db_url, service, started, store  # noqa: F401
+
+
+def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    capsys.readouterr()
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
 
 
 def swiss(service: Service) -> int:
@@ -93,3 +104,32 @@ def test_q65_edits_of_the_details_keep_the_open_phase(service: Service) -> None:
     service.edit_pairings(tid)
     service.edit_regulations(tid, details={"venue": "Hall", "initial_colour": "white"})
     assert service.pairing_phase(tid)["state"] == "editing"
+
+
+def test_q65_the_phase_on_the_command_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = f"sqlite:///{tmp_path / 'phase.db'}"
+    for args in (
+        ["new", "Phase", "--system", "dutch", "--rounds", "3", "--initial-colour", "white"],
+        *[["player", "add", name, "--rating", str(2000 - i)] for i, name in enumerate("ABCDEF")],
+        ["draw", "--by", "rating"],
+        ["start"],
+    ):
+        assert cli(capsys, *args, "--db", db)[0] == 0, args
+    code, out, _ = cli(capsys, "pair-round", "--edit", "--db", db)
+    assert code == 0 and "round 1: pairings opened for editing" in out
+    code, out, _ = cli(capsys, "pair-round", "--format", "json", "--db", db)
+    assert json.loads(out)["phase"]["state"] == "editing"
+    code, _, err = cli(capsys, "pair-round", "--publish", "--db", db)
+    assert code == 2 and "validate them to publish" in err
+    by_hand = ["pair-round", "--board", "1=4-1", "--validate", "--db", db]
+    code, _, err = cli(capsys, *by_hand)
+    assert code == 2 and "warning (level 3)" in err
+    token = err.rsplit("--confirm ", 1)[1].split()[0]
+    code, out, _ = cli(capsys, *by_hand, "--confirm", token)
+    assert code == 0 and "pairings validated" in out
+    code, out, _ = cli(capsys, "pair-round", "--edit", "--round", "1", "--db", db)
+    assert code == 0 and "reopened for editing" in out
+    code, out, _ = cli(capsys, "export", "--to", "trf", "--db", db)
+    assert "### MPA" not in out

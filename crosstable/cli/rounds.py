@@ -72,6 +72,25 @@ def pair_round(
     ] = None,
     output: Annotated[str, typer.Option("--format", help="table or json.")] = "table",
     confirm: ConfirmOption = None,
+    edit: Annotated[
+        bool,
+        typer.Option(
+            "--edit",
+            help="Swiss: Edit pairings — open the round's manual-pairing phase (with "
+            "--round, reopen the last published round, none of its games played).",
+        ),
+    ] = False,
+    validate: Annotated[
+        bool,
+        typer.Option(
+            "--validate",
+            help="Swiss: Validate pairings — close the manual-pairing phase by publishing "
+            "the pairing shown (same options as --publish).",
+        ),
+    ] = False,
+    round_number: Annotated[
+        int | None, typer.Option("--round", help="With --edit: the published round to reopen.")
+    ] = None,
     tournament: TournamentOption = None,
     db: DbOption = None,
 ) -> None:
@@ -93,6 +112,14 @@ def pair_round(
             raise RuleError(
                 f"a {system} is paired at the start: every round is in `crosstable show`"
             )
+        if edit:  # the manual-pairing phase's start (service/pairing_phase.py)
+            opened = service.edit_pairings(tid, round_number, actor=actor())
+            if output == "json":
+                typer.echo(json.dumps(opened.data | {"seq": opened.seq, "state": "editing"}))
+                return
+            header(service, tid)
+            said(opened.summary)
+            return
         earlier = None if not (publish and key) else service.published_with_key(tid, key)
         if earlier is not None:  # a retry of a publication that went through
             if output == "json":
@@ -107,7 +134,18 @@ def pair_round(
         warnings = (
             service.review_pairing(tid, boards, pab, allow_rematch=allow_rematch) if manual else []
         )
-        if publish:
+        if validate:  # the phase's end: published, compared with the engine's pairing
+            change = confirmed(
+                lambda: service.validate_pairings(
+                    tid,
+                    boards if manual else None,
+                    pab if manual else None,
+                    allow_rematch=allow_rematch,
+                    actor=actor(),
+                    confirm=confirm,
+                )
+            )
+        if publish and not validate:
             change = confirmed(  # games without a result: adjourned after a level-2 warning
                 lambda: service.publish_round(
                     tid,
@@ -119,6 +157,7 @@ def pair_round(
                     confirm=confirm,
                 )
             )
+        if publish or validate:
             if output == "json":
                 typer.echo(json.dumps(change.data | {"seq": change.seq}))
                 return
@@ -133,11 +172,17 @@ def pair_round(
                 "manual": bool(warnings),
                 "warnings": warnings,
                 "published": False,
+                "phase": service.pairing_phase(tid),
             }
             typer.echo(json.dumps(shown))
             return
         header(service, tid)
         _show_proposal(service, tid, proposal, boards, pab, warnings)
+        if service.pairing_phase(tid)["state"] == "editing":
+            console.print(
+                f"round {proposal.round}: pairings open for editing — close the phase with "
+                "`crosstable pair-round --validate` (same options)"
+            )
 
 
 def _manual(
