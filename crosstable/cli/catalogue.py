@@ -178,6 +178,11 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
         "Team round robins: teams, players in board order, line-ups, team standings.",
     ),
     (
+        "bughouse",
+        "bughouse",
+        "Bughouse: pairs of two on two boards, the match rule, the first-finished game, standings.",
+    ),
+    (
         "series",
         "series",
         "A series' calendar slots, stage groups and stage plan; series in a database.",

@@ -1,0 +1,179 @@
+"""Bughouse events from the terminal: ``crosstable bughouse …``.
+
+``bughouse new`` creates a round robin of Bughouse pairs with its match rule (``sum``
+or ``first``); the pairs and their two players are entered with ``team add`` and
+``team member``, started with ``crosstable start`` and their games' results entered
+with ``crosstable result``, as any team tournament's; ``bughouse first`` marks the
+game of a match that finished first; ``bughouse matches`` and ``bughouse standings``
+read the rest.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from crosstable.cli.context import (
+    CURRENT,
+    DbOption,
+    TournamentOption,
+    actor,
+    console,
+    current_tournament,
+    header,
+    open_service,
+    said,
+)
+from crosstable.core.errors import RuleError
+from crosstable.core.scoring import format_points, points_json
+from crosstable.core.teams import TeamScoring
+
+bughouse_app = typer.Typer(
+    help=(
+        "Bughouse: pairs of two on two boards, the match rule, the first-finished game, standings."
+    ),
+    no_args_is_help=True,
+)
+
+FormatOption = Annotated[str, typer.Option("--format", help="table or json.")]
+
+
+def _format(output: str) -> str:
+    if output not in ("table", "json"):
+        raise RuleError("--format {given}: use table or json", given=repr(output))
+    return output
+
+
+@bughouse_app.command("new")
+def new(
+    name: Annotated[str, typer.Argument(help="The tournament's name.")],
+    rule: Annotated[
+        str,
+        typer.Option("--rule", help="sum (both games' points) or first (the first game decides)."),
+    ] = "sum",
+    double: Annotated[bool, typer.Option("--double", help="A double round robin.")] = False,
+    scoring: Annotated[
+        str, typer.Option("--scoring", help="Match points of a win, draw, loss.")
+    ] = "2-1-0",
+    primary: Annotated[
+        str, typer.Option("--primary", help="MP (match points) or GP (game points) first.")
+    ] = "MP",
+    tiebreaks: Annotated[
+        str, typer.Option("--tiebreaks", help="Tie-breaks in order (default GP,EDE,BH:MP).")
+    ] = "",
+    db: DbOption = None,
+) -> None:
+    """Create a round robin of Bughouse pairs; it becomes the current tournament."""
+    codes = tuple(c.strip() for c in tiebreaks.split(",") if c.strip())
+    with open_service(db) as service:
+        change = service.create_bughouse_tournament(
+            name,
+            rule,
+            scoring=scoring,
+            primary=primary,
+            tiebreaks=codes,
+            cycles=2 if double else 1,
+            actor=actor(),
+        )
+        service.set_preference(CURRENT, str(change.tournament_id))
+        said(change.summary)
+
+
+@bughouse_app.command("first")
+def first(
+    round_number: Annotated[int, typer.Argument(metavar="ROUND", help="The round.")],
+    board: Annotated[int, typer.Argument(help="The board whose game finished first.")],
+    tournament: TournamentOption = None,
+    db: DbOption = None,
+) -> None:
+    """Mark the game that finished first in its match (under the rule ``first`` it decides)."""
+    with open_service(db) as service:
+        tid = current_tournament(service, tournament)
+        said(service.mark_first_finished(tid, round_number, board, actor=actor()).summary)
+
+
+@bughouse_app.command("matches")
+def matches(
+    round_number: Annotated[int | None, typer.Option("--round", help="Only this round.")] = None,
+    output: FormatOption = "table",
+    tournament: TournamentOption = None,
+    db: DbOption = None,
+) -> None:
+    """The matches: both games, the game that finished first, the match points."""
+    _format(output)
+    with open_service(db) as service:
+        tid = current_tournament(service, tournament)
+        found = [
+            m
+            for m in service.bughouse_matches(tid)
+            if round_number is None or m.number == round_number
+        ]
+        scoring = TeamScoring()
+        cards = []
+        for m in found:
+            card = m.match.card(m.number, scoring)
+            card["first"] = m.first
+            card["match_points"] = (
+                None if m.match_points is None else [points_json(p) for p in m.match_points]
+            )
+            cards.append(card)
+        if output == "json":
+            typer.echo(json.dumps({"matches": cards}, ensure_ascii=False))
+            return
+        header(service, tid)
+        for m, card in zip(found, cards, strict=True):
+            decided = "–".join(format_points(p) for p in m.match_points or ())
+            console.print(
+                f"round {card['round']}: pair {card['white']} – pair {card['black']}"
+                + (f"  match points {decided}" if decided else "")
+            )
+            for b in card["boards"]:
+                mark = "  (finished first)" if b["board"] == card["first"] else ""
+                console.print(
+                    f"  board {b['board']}: {b['white']} – {b['black']} {b['result'] or ''}{mark}"
+                )
+
+
+@bughouse_app.command("standings")
+def standings(
+    output: FormatOption = "table", tournament: TournamentOption = None, db: DbOption = None
+) -> None:
+    """The pairs' table: match points, game points, then the tie-breaks."""
+    _format(output)
+    with open_service(db) as service:
+        tid = current_tournament(service, tournament)
+        table = service.bughouse_standings(tid)
+        if output == "json":
+            body = {
+                "primary": table.primary,
+                "tiebreaks": list(table.tiebreaks),
+                "rows": [
+                    {
+                        "pair": r.team,
+                        "name": r.name,
+                        "place": r.place,
+                        "MP": points_json(r.mp),
+                        "GP": points_json(r.gp),
+                        "tiebreaks": [None if v is None else points_json(v) for v in r.values],
+                    }
+                    for r in table.rows
+                ],
+            }
+            typer.echo(json.dumps(body, ensure_ascii=False))
+            return
+        header(service, tid)
+        shown = Table("place", "pair", "name", "MP", "GP", *table.tiebreaks)
+        for r in table.rows:
+            values = ["" if v is None else format_points(v) for v in r.values]
+            shown.add_row(
+                str(r.place), str(r.team), r.name, format_points(r.mp), format_points(r.gp), *values
+            )
+        console.print(shown)
+
+
+def register(app: typer.Typer) -> None:
+    """Add this module's commands to ``app``."""
+    app.add_typer(bughouse_app, name="bughouse")
