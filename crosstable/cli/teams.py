@@ -353,6 +353,74 @@ def prizes(
         console.print(table)
 
 
+@team_app.command("swiss")
+def swiss(
+    name: Annotated[str, typer.Argument(help="The tournament's name.")],
+    boards: Annotated[int, typer.Option("--boards", help="Boards of every match.")] = 4,
+    rounds: Annotated[
+        int | None, typer.Option("--rounds", help="Rounds (default: as a knockout's).")
+    ] = None,
+    pairing: Annotated[
+        str, typer.Option("--pairing", help="olympiad (FIDE Olympiad rules) or dutch.")
+    ] = "olympiad",
+    scoring: Annotated[
+        str, typer.Option("--scoring", help="Match points of a win, draw, loss.")
+    ] = "2-1-0",
+    primary: Annotated[
+        str, typer.Option("--primary", help="MP (match points) or GP (game points) first.")
+    ] = "MP",
+    bye: Annotated[
+        str, typer.Option("--bye", help="Match and game points of the bye, as MP/GP.")
+    ] = "",
+    free_order: Annotated[
+        bool, typer.Option("--free-order", help="Any board order in a line-up.")
+    ] = False,
+    tiebreaks: Annotated[
+        str, typer.Option("--tiebreaks", help="Team tie-breaks in order (default for a Swiss).")
+    ] = "",
+    db: DbOption = None,
+) -> None:
+    """Create a team Swiss; it becomes the current tournament."""
+    details = {
+        "team_boards": str(boards),
+        "team_scoring": scoring,
+        "team_primary": primary,
+        "team_order": "free" if free_order else "fixed",
+        "team_tiebreaks": tiebreaks,
+        "team_system": "swiss",
+        "team_pairing": pairing,
+        "team_bye": bye,
+    }
+    settings = TeamSettings.from_details(details)
+    with open_service(db) as service:
+        change = service.create_team_swiss(name, settings, rounds=rounds, actor=actor())
+        service.set_preference(CURRENT, str(change.tournament_id))
+        said(change.summary)
+
+
+@team_app.command("pair")
+def pair(
+    output: FormatOption = "table", tournament: TournamentOption = None, db: DbOption = None
+) -> None:
+    """Pair the next round of a team Swiss from the results entered."""
+    _format(output)
+    with open_service(db) as service:
+        tid = current_tournament(service, tournament)
+        change = service.pair_team_round(tid, actor=actor())
+        data = change.data
+        if output == "json":
+            typer.echo(json.dumps(data))
+            return
+        said(change.summary)
+        names = {t.start: t.name for t in service.team_list(tid)}
+        table = Table("match", "White on board 1", "Black on board 1")
+        for number, (white, black) in enumerate(data["matches"], 1):
+            table.add_row(str(number), f"{white} {names[white]}", f"{black} {names[black]}")
+        if data["bye"] is not None:
+            table.add_row("bye", f"{data['bye']} {names[data['bye']]}", "")
+        console.print(table)
+
+
 def register(app: typer.Typer) -> None:
     """Add this module's commands to ``app``."""
     app.add_typer(team_app, name="team")
