@@ -301,9 +301,9 @@ def test_r_x_7_a_damaged_server_export_is_refused_with_what_is_wrong(
         from_server(server | change, "export.json")
 
 
-def test_r_x_7_a_knockout_is_not_exported_for_the_server_yet() -> None:
-    with pytest.raises(CrosstableError, match="round robin"):
-        export_document(field("knockout", 4))
+def test_r_x_7_a_tournament_not_started_is_not_exported() -> None:
+    with pytest.raises(CrosstableError, match="only a started tournament"):
+        export_document(new_state("knockout", "Cup"))
 
 
 def test_r_x_7_the_bridge_answers_in_russian_and_armenian() -> None:

@@ -89,7 +89,8 @@ def tournament_from_json(
     if data.get("version") != VERSION:
         raise InputError(f'"version" {data.get("version")!r}: this reader knows 1', source=source)
     # "ratings" is derived from the games (the export's rating figures): not read back
-    unknown = set(data) - {"format", "version", "tournament", "trf", "ratings"}
+    # "knockout" is a knockout's bracket (formats/knockout_json.py reads it)
+    unknown = set(data) - {"format", "version", "tournament", "trf", "ratings", "knockout"}
     if unknown:
         raise InputError(_unknown(unknown), source=source)
     decoder = _Decoder(source)

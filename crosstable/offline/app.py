@@ -18,6 +18,7 @@ True
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -33,11 +34,11 @@ from crosstable.core.model import (
     System,
     Tournament,
 )
-from crosstable.core.pairing.knockout import Knockout, MatchRules
-from crosstable.core.pairing.knockout_bracket import seeded_bracket
+from crosstable.core.pairing.knockout import Knockout
 from crosstable.core.schedule import berger_schedule
 from crosstable.core.scoring import points_json
 from crosstable.core.standings.table import compute_standings
+from crosstable.offline.knockout import knockout_settings, start_knockout
 from crosstable.offline.swiss import pair_next, planned_rounds, start_swiss
 
 FORMAT = "crosstable.offline"
@@ -76,6 +77,10 @@ def act(state: dict[str, Any], action: Any) -> dict[str, Any]:
     if len(state["log"]) >= MAX_LOG:
         raise RuleError("the tournament has {count} actions, the most one can hold", count=MAX_LOG)
     entry = _clean(action)
+    if entry["do"] == "start" and "knockout" in entry and not entry["knockout"]["lots_seed"]:
+        # the lot of the bracket and the colours, drawn once and kept in the log
+        seed = str(random.SystemRandom().randrange(1, 10**9))
+        entry["knockout"] = {**entry["knockout"], "lots_seed": seed}
     after = {**state, "log": [*state["log"], entry]}
     replay(after)  # refuses what the core refuses
     return after
@@ -139,7 +144,7 @@ def _step(kind: str, name: str, built: Built, entry: dict[str, Any]) -> Built:
     if do == "start":
         if built.started:
             raise RuleError("the tournament has already started")
-        return _start(kind, name, built, keep=entry.get("keep", False), rounds=entry.get("rounds"))
+        return _start(kind, name, built, entry)
     if not built.started:
         raise RuleError("the tournament has not started yet")
     if do == "pair":
@@ -162,19 +167,19 @@ def _step(kind: str, name: str, built: Built, entry: dict[str, Any]) -> Built:
     )
 
 
-def _start(kind: str, name: str, built: Built, *, keep: bool, rounds: object) -> Built:
+def _start(kind: str, name: str, built: Built, entry: dict[str, Any]) -> Built:
     count = len(built.players)
     if count < 2:
         raise RuleError("a tournament needs at least 2 players, not {count}", count=count)
     # starting numbers by rating, then name (FIDE C.04.2); an imported field keeps its own
     order = list(built.players)
-    if not keep:
+    if not entry.get("keep", False):
         order.sort(key=lambda p: (-(p.rating or 0), p.name.casefold(), p.start))
     players = tuple(replace(p, start=i + 1) for i, p in enumerate(order))
     if kind == "knockout":
-        return Built(players, True, knockout=Knockout.start(seeded_bracket(players), MatchRules()))
+        return Built(players, True, knockout=start_knockout(players, entry.get("knockout", {})))
     if kind == "swiss":
-        planned = planned_rounds(rounds, count)
+        planned = planned_rounds(entry.get("rounds"), count)
         return Built(players, True, tournament=start_swiss(players, name, planned))
     table: list[Round] = []
     for scheduled in berger_schedule(count).rounds:
@@ -243,6 +248,14 @@ def _clean(action: dict[str, Any]) -> dict[str, Any]:
             entry["keep"] = True
         if action.get("rounds") not in (None, ""):
             entry["rounds"] = _number(action, "rounds")
+        if action.get("knockout") is not None:
+            # the server's knockout settings (match format, tie rule…), written normalised
+            if not isinstance(action["knockout"], dict):
+                raise InputError("the knockout's settings are texts such as match_format: 2")
+            details = {k: v for k, v in action["knockout"].items() if v not in ("", None)}
+            unseeded = "lots_seed" not in details
+            written = knockout_settings(details).to_details(complete=True)
+            entry["knockout"] = written | ({"lots_seed": ""} if unseeded else {})
         return entry
     if do in ("start", "pair"):
         return {"do": do}

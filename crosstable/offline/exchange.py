@@ -23,8 +23,16 @@ from crosstable.core.model import (
     System,
     Tournament,
 )
+from crosstable.core.system_settings import KNOCKOUT_KEYS
 from crosstable.formats.json_io import tournament_from_json, tournament_to_json
+from crosstable.formats.knockout_json import knockout_json, read_knockout
 from crosstable.offline.app import FORMAT, check_state, new_state, replay
+from crosstable.offline.knockout import (
+    FiledGame,
+    knockout_log,
+    knockout_tournament,
+    placed_games,
+)
 
 #: the server's whole-tournament export (service/exchange.py writes it)
 SERVER_FORMAT = "crosstable.tournament"
@@ -35,8 +43,17 @@ MAX_BYTES = 8 * 2**20
 def export_document(state: dict[str, Any]) -> dict[str, Any]:
     """The file the organiser downloads: the tournament JSON plus the app's state."""
     built = replay(state)
+    if built.knockout is not None:
+        ko = built.knockout
+        document = tournament_to_json(knockout_tournament(ko, state["name"]))
+        start = next(entry for entry in state["log"] if entry["do"] == "start")
+        settings = start.get("knockout") or {}
+        games = [(g.round, g.board, g.slot, g.game) for g in placed_games(ko)]
+        document["knockout"] = knockout_json(dict(settings), games, ko.champion)
+        document["offline"] = state
+        return document
     if built.tournament is None:
-        raise RuleError("only a started round robin or Swiss can be exported for the server")
+        raise RuleError("only a started tournament can be exported for the server")
     document = tournament_to_json(built.tournament)
     document["offline"] = state
     return document
@@ -69,7 +86,10 @@ def import_document(document: Any, source: str = "<file>") -> dict[str, Any]:
     if kind == TOURNAMENT_FORMAT:
         if isinstance(document.get("offline"), dict):
             return import_document(document["offline"], source)
-        return from_tournament(tournament_from_json(document, source).tournament)
+        tournament = tournament_from_json(document, source).tournament
+        if "knockout" in document or tournament.settings.system is System.KNOCKOUT:
+            return from_knockout(tournament, document.get("knockout"), source, byes=True)
+        return from_tournament(tournament)
     if kind == SERVER_FORMAT:
         return from_server(document, source)
     raise InputError("unknown document format {format}", format=str(kind), source=source)
@@ -117,6 +137,35 @@ def from_tournament(tournament: Tournament) -> dict[str, Any]:
     return state
 
 
+def from_knockout(
+    tournament: Tournament, member: Any, source: str, *, byes: bool = False
+) -> dict[str, Any]:
+    """A knockout's state from a tournament JSON and its ``"knockout"`` member: every
+    game played again through the core, which must make the file's games (and, with
+    ``byes``, the file's byes in round 1 the bracket's)."""
+    if tournament.settings.system is not System.KNOCKOUT:
+        raise InputError("the tournament's system is not knockout", source=source)
+    if member is None:
+        raise InputError("$.knockout is missing: a knockout needs its bracket", source=source)
+    part = read_knockout(member, tournament, source)
+    games = [FiledGame(g.slot, g.game, g.white, g.black, g.result) for g in part.games]
+    state = new_state("knockout", tournament.name or "tournament")
+    try:
+        state["log"] = knockout_log(tournament.players, part.settings, games, part.winner)
+    except CrosstableError as error:
+        raise InputError(error.text, source=source) from None
+    built = replay(state)
+    assert built.knockout is not None
+    given = sorted((b.round, b.player) for r in tournament.rounds for b in r.byes)
+    if byes and given != [(1, start) for start in sorted(built.knockout.bracket.byes)]:
+        raise InputError(
+            "the byes are not the bracket's: round 1 has byes for {starts}",
+            source=source,
+            starts=", ".join(str(s) for s in sorted(built.knockout.bracket.byes)) or "nobody",
+        )
+    return state
+
+
 def from_server(document: dict[str, Any], source: str) -> dict[str, Any]:
     """A round robin's or a Swiss's state from the server's whole-tournament export
     (``crosstable export``): its rows made a core tournament, then read as one."""
@@ -140,6 +189,7 @@ def from_server(document: dict[str, Any], source: str) -> dict[str, Any]:
         start_of[number] = start
         entries.append(Player(start, entry["name"], rating if isinstance(rating, int) else None))
     rounds: dict[int, list[Game]] = {}
+    slots: list[dict[str, int | None]] = []  # a knockout's: each game's slot and number
     for index, game in enumerate(games):
         fields = [_whole(game, key) for key in ("round", "board", "white", "black")]
         code = game.get("result") if isinstance(game, dict) else None
@@ -149,6 +199,14 @@ def from_server(document: dict[str, Any], source: str) -> dict[str, Any]:
         rounds.setdefault(number, []).append(
             Game(number, board, start_of[white], start_of[black], _result(code, index, source))
         )
+        slots.append(
+            {
+                "round": number,
+                "board": board,
+                "slot": _whole(game, "match"),
+                "game": _whole(game, "match_game"),
+            }
+        )
     planned = head.get("rounds")
     settings = Settings(system=system, rounds=planned if isinstance(planned, int) else None)
     tournament = Tournament(
@@ -157,6 +215,21 @@ def from_server(document: dict[str, Any], source: str) -> dict[str, Any]:
         tuple(Round(n, tuple(sorted(g, key=lambda x: x.board))) for n, g in sorted(rounds.items())),
         name=str(head.get("name") or "tournament"),
     )
+    if system is System.KNOCKOUT:
+        given = head.get("regulations")
+        details: dict[str, Any] = given if isinstance(given, dict) else {}
+        settings_of = {
+            k: str(v) for k, v in details.items() if k in KNOCKOUT_KEYS and v is not None
+        }
+        for index, where in enumerate(slots):
+            if where["slot"] is None or where["game"] is None:
+                raise InputError(
+                    "games[{index}] has no bracket slot (match, match_game)",
+                    index=index,
+                    source=source,
+                )
+        member = {"settings": settings_of, "games": slots, "winner": None}
+        return from_knockout(tournament, member, source)
     return from_tournament(tournament)
 
 
