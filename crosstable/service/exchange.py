@@ -41,6 +41,7 @@ from crosstable.service.round_robin import schedule_comments
 from crosstable.service.safeguard import before_risky
 from crosstable.service.schedules import insert_schedule
 from crosstable.service.swiss.settings import initial_colour_of, parse_forbidden, swiss_settings
+from crosstable.service.teams.exchange_rows import TEAM_SECTIONS, team_sections
 from crosstable.service.trf_header import header_records, stored_header
 from crosstable.service.unit import Tx
 from crosstable.service.warning_levels import FideWarning, logged, trf_comments
@@ -67,6 +68,7 @@ _SECTIONS: tuple[tuple[str, type[Base]], ...] = (
     ("games", GameRow),
     ("byes", ByeRow),
     ("checkins", CheckinRow),  # the hall's check-in; older documents: none
+    *TEAM_SECTIONS,  # a team tournament's teams, members and line-ups; others: none
 )
 _EVENT_FIELDS = ("seq", "at", "actor", "kind", "summary", "changes", "data", "idempotency_key")
 
@@ -110,6 +112,7 @@ class Exchange:
                 ],
                 "history": [{name: getattr(e, name) for name in _EVENT_FIELDS} for e in events],
             }
+            document |= team_sections(session, tournament_id)
         plain: dict[str, Any] = json.loads(json.dumps(document))
         return plain
 
@@ -118,6 +121,7 @@ class Exchange:
         _check_document(document, source)
         if "checkins" not in document:  # written before the hall's check-in
             document = {**document, "checkins": []}
+        document = {**{name: [] for name, _model in TEAM_SECTIONS}, **document}
         _check_ratings(  # before the history is checked against the rows: name the value
             (
                 (f"players[{i}]", p.get("rating") if isinstance(p, dict) else None)
@@ -480,8 +484,9 @@ def _check_document(document: Any, source: str) -> None:
     for name in ("players", "rounds", "games", "byes", "history"):
         if not isinstance(document[name], list):
             raise InputError("{name} must be a list", source=source, name=name)
-    if not isinstance(document.get("checkins", []), list):
-        raise InputError("{name} must be a list", source=source, name="checkins")
+    for name in ("checkins", *(section for section, _model in TEAM_SECTIONS)):
+        if not isinstance(document.get(name, []), list):
+            raise InputError("{name} must be a list", source=source, name=name)
 
 
 def _check_field(document: dict[str, Any], source: str) -> None:

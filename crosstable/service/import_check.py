@@ -29,6 +29,7 @@ from typing import Any
 from crosstable.core.errors import InputError
 from crosstable.core.text import Message
 from crosstable.service.frame import SUMMARY_MESSAGE
+from crosstable.service.teams.exchange_rows import TEAM_SECTIONS
 from crosstable.store.models import MODELS, Base
 
 #: the largest tournament document the command line reads (a 500-player Swiss with
@@ -144,6 +145,8 @@ _SECTIONS = {
     "games": "games",
     "byes": "byes",
     "checkins": "checkins",  # the hall's check-in
+    # a team tournament's rows (crosstable/service/teams/exchange_rows.py)
+    **{section: model.__tablename__ for section, model in TEAM_SECTIONS},
 }
 
 
