@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from crosstable.core.errors import RuleError
@@ -56,6 +57,12 @@ class TeamScoring:
     @property
     def secondary(self) -> str:
         return "GP" if self.primary == "MP" else "MP"
+
+
+@lru_cache(maxsize=256)
+def worth(outcome: Outcome, system: PointSystem) -> Fraction:
+    """What ``outcome`` scores under ``system`` (looked up once per pair)."""
+    return outcome.points(system)
 
 
 def seat_match(
@@ -99,7 +106,7 @@ class Match:
         """``team``'s points on each board, board 1 first (a board without a result: 0)."""
         system = scoring.game_points
         return tuple(
-            g.outcome_of(g.white if self.team_of[g.white] == team else g.black).points(system)
+            worth(g.outcome_of(g.white if self.team_of[g.white] == team else g.black), system)
             for g in self.games
         )
 

@@ -24,8 +24,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from crosstable.core.errors import RuleError
-from crosstable.core.model import ByeKind, Colour, Tournament
-from crosstable.core.teams.matches import TeamScoring, rounds_of_matches
+from crosstable.core.model import ByeKind, Colour, Outcome, Tournament
+from crosstable.core.teams.matches import Match, TeamScoring, rounds_of_matches
 from crosstable.core.teams.roster import Team
 
 #: the rating counted for a player without one (the FIDE rating floor)
@@ -179,6 +179,7 @@ def team_histories(
     refused: the next round is paired once the last one is over."""
     rows: dict[int, list[TeamRound]] = {team.start: [] for team in teams}
     owner = {start: team.start for team in teams for start in team.starts}
+    worth: dict[Outcome, Fraction] = {}
     for rnd, matches in zip(games.rounds, rounds_of_matches(games, teams), strict=True):
         busy: set[int] = set()
         for match in matches:
@@ -190,8 +191,8 @@ def team_histories(
                     white=match.white,
                     black=match.black,
                 )
-            gps = match.game_points(scoring)
-            mps = match.match_points(scoring)
+            gps = _game_points(match, scoring, worth)
+            mps = _match_points(gps, scoring)
             played = not match.forfeited
             for k, team in enumerate((match.white, match.black)):
                 busy.add(team)
@@ -217,6 +218,31 @@ def team_histories(
             else:
                 rows[team].append(TeamRound(None, Colour.NONE, False, Fraction(0), Fraction(0)))
     return tuple(SwissTeam(team.start, tuple(rows[team.start])) for team in teams)
+
+
+def _game_points(
+    match: Match, scoring: TeamScoring, worth: dict[Outcome, Fraction]
+) -> tuple[Fraction, Fraction]:
+    """The White and the Black team's game points (each outcome's points looked up once)."""
+    system = scoring.game_points
+    total = [Fraction(0), Fraction(0)]
+    for g in match.games:
+        assert g.result is not None  # the match is finished
+        for outcome, start in ((g.result.white, g.white), (g.result.black, g.black)):
+            points = worth.get(outcome)
+            if points is None:
+                points = worth[outcome] = outcome.points(system)
+            total[0 if match.team_of[start] == match.white else 1] += points
+    return total[0], total[1]
+
+
+def _match_points(
+    gps: tuple[Fraction, Fraction], scoring: TeamScoring
+) -> tuple[Fraction, Fraction]:
+    mp = scoring.match_points
+    if gps[0] == gps[1]:
+        return mp.draw, mp.draw
+    return (mp.win, mp.loss) if gps[0] > gps[1] else (mp.loss, mp.win)
 
 
 def check_histories(teams: Mapping[int, SwissTeam]) -> None:
