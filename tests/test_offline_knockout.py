@@ -11,9 +11,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_service_support import db_url, service, store  # noqa: F401
+from test_service_support import db_url, migrated, service, store  # noqa: F401
 
 from crosstable.cli import main
 from crosstable.cli.offline_import import import_tournament_json
@@ -22,6 +23,9 @@ from crosstable.offline.app import act, new_state, view
 from crosstable.offline.bridge import handle
 from crosstable.offline.exchange import export_document, import_document
 from crosstable.service import Service
+from crosstable.service.accounts import Accounts
+from crosstable.store import open_store
+from crosstable.web.app import create_app
 
 FORMATS = ("1", "2", "2-at-once", "3")
 TIES = ("lower-rated", "lots", "armageddon", "playoff", "rapid:2,sudden-death")
@@ -226,3 +230,31 @@ def test_r_x_7_crosstable_import_takes_the_knockout_and_refuses_a_damaged_one(
     assert server_part(export_document(opened)) == server_part(document)
     assert main(["tournaments", "--db", db]) == 0
     assert capsys.readouterr().out.count("Cup") == 1  # the refused file stored nothing
+
+
+def test_r_x_7_the_json_api_stores_the_app_s_knockout_and_refuses_a_bad_one(
+    tmp_path: Path,
+) -> None:
+    site = Service(open_store(migrated(f"sqlite:///{tmp_path / 'web.db'}")))
+    accounts = Accounts(site.store)
+    admin = accounts.create_user("admin", "password-admin", is_admin=True)
+    visitor = accounts.create_user("visitor", "password-visitor")
+    auth = {"Authorization": f"Bearer {accounts.create_token(admin.id, 'script')}"}
+    other = {"Authorization": f"Bearer {accounts.create_token(visitor.id, 'script')}"}
+    state = cup(5, details=PLAYOFF | {"lots_seed": "2"})
+    document = json.loads(json.dumps(export_document(state)))
+    url = "/api/v1/offline/import"
+    with TestClient(create_app(service=site)) as client:
+        refused = client.post(url, json=_broken(server_part(document), "winner"), headers=auth)
+        assert refused.status_code == 422 and "the file names 4 the winner" in refused.text
+        assert client.post(url, json=document, headers=other).status_code == 403
+        assert client.post(url, json={"format": "other"}, headers=auth).status_code == 422
+        assert site.tournaments() == []  # nothing stored by the refusals
+        made = client.post(url, json=document, headers=auth)
+        assert made.status_code == 201, made.text
+        assert "a knockout, 5 players" in made.json()["summary"]
+        tid = made.json()["id"]
+        exported = client.get(f"/api/v1/tournaments/{tid}/export/json", headers=auth)
+    opened = import_document(exported.json(), "server.json")
+    assert view(opened) == view(state)
+    assert server_part(export_document(opened)) == server_part(document)

@@ -52,6 +52,8 @@ ROUTES: tuple[tuple[str, re.Pattern[str], int], ...] = (
     ("POST", re.compile(r"/admin/rating-lists"), RATING_LIST),
     # a TRF file to import (the reader takes 4 MiB; JSON escapes, a form re-sends it)
     ("POST", re.compile(r"/api/v1/tournaments/import|/import"), UPLOAD),
+    # the offline app's export (a tournament JSON) to store
+    ("POST", re.compile(r"/api/v1/offline/import"), UPLOAD),
     # a PGN: a game's, a round's, a tournament's (the service reads 4 MiB)
     ("POST", re.compile(r"(/api/v1/tournaments/[^/]+|/t/[^/]+)(/rounds/[^/]+)?/pgn"), UPLOAD),
     ("POST", re.compile(r"(/api/v1/tournaments|/t)/[^/]+/rounds/[^/]+/boards/[^/]+/pgn"), UPLOAD),

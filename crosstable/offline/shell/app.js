@@ -74,8 +74,17 @@ function draw() {
       const rounds = el("input", { id: "rounds", placeholder: labels.rounds, inputmode: "numeric", size: 4 });
       app.append(el("section", {}, name, rating,
         el("button", { id: "add", onclick: () => act({ do: "add", name: name.value, rating: rating.value }) }, labels.add)));
-      app.append(el("section", {}, view.kind === "swiss" ? rounds : "",
-        el("button", { id: "start", onclick: () => act(view.kind === "swiss" ? { do: "start", rounds: rounds.value } : { do: "start" }) }, labels.start)));
+      const choice = (id, label, values) => el("label", {}, label + " ",
+        el("select", { id }, ...values.map((v) => el("option", { value: v }, v))));
+      const knockout = view.kind !== "knockout" ? "" : el("span", {},
+        choice("match_format", labels.match_format, ["1", "2", "2-at-once", "4"]),
+        choice("tie_rule", labels.tie_rule, ["lower-rated", "armageddon", "rapid:2,blitz:2,armageddon", "lots"]),
+        choice("third_place", labels.third_place, ["no", "yes"]));
+      const started = () => view.kind === "swiss" ? { do: "start", rounds: rounds.value }
+        : view.kind === "knockout" ? { do: "start", knockout: Object.fromEntries(
+          ["match_format", "tie_rule", "third_place"].map((k) => [k, $(k).value])) } : { do: "start" };
+      app.append(el("section", {}, view.kind === "swiss" ? rounds : "", knockout,
+        el("button", { id: "start", onclick: () => act(started()) }, labels.start)));
       app.append(table(["#", labels.name, labels.rating], view.players.map((p) => [p.start, p.name, p.rating ?? ""])));
     }
     for (const rnd of view.rounds) {

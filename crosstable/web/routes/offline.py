@@ -1,7 +1,9 @@
 """``/offline/``: the tournament app that runs in the browser alone (docs/offline.md).
 
 The directory is built by ``crosstable offline build`` (Pyodide from the npm registry,
-the core as a zip, the page's shell); these routes only serve its files. Pyodide
+the core as a zip, the page's shell); these routes serve its files, and
+``POST /api/v1/offline/import`` stores what the app exports (a round robin, a Swiss or a
+knockout with its bracket) as ``crosstable import`` does. Pyodide
 compiles WebAssembly, so these responses carry a policy of their own that allows it
 (``'wasm-unsafe-eval'``); everything else of the policy is the site's.
 """
@@ -10,8 +12,9 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from fastapi.responses import (
     FileResponse,
     HTMLResponse,
@@ -21,9 +24,16 @@ from fastapi.responses import (
 )
 from markupsafe import escape
 
+from crosstable.core.errors import InputError
+from crosstable.formats.json_io import FORMAT
 from crosstable.offline.build import DEFAULT_OUT
+from crosstable.service.offline_import import import_tournament_document
 from crosstable.web import i18n
 from crosstable.web.i18n import gettext
+from crosstable.web.messages import translate
+from crosstable.web.routes.api import ApiCaller
+from crosstable.web.routes.wizard import require_organiser
+from crosstable.web.site import site_of
 
 router = APIRouter()
 POLICY = (
@@ -37,6 +47,22 @@ TYPES = {".wasm": "application/wasm", ".mjs": "text/javascript", ".zip": "applic
 def built_directory() -> Path:
     """Where the built app is (``CROSSTABLE_OFFLINE_DIR`` or the package's ``offline/dist``)."""
     return Path(os.environ.get("CROSSTABLE_OFFLINE_DIR") or DEFAULT_OUT)
+
+
+@router.post("/api/v1/offline/import", status_code=201, tags=["api"])
+def api_import(document: dict[str, Any], request: Request, caller: ApiCaller) -> dict[str, Any]:
+    """Store the offline app's export (``"format": "crosstable-tournament"``; a knockout
+    with its ``"knockout"`` bracket) as a new tournament (administrators and masters);
+    a file the core does not play through the same is refused (422) and nothing stored."""
+    require_organiser(caller)
+    user = caller.user
+    assert user is not None
+    if document.get("format") != FORMAT:
+        raise InputError('"format" must be "{format}"', format=FORMAT, source="upload")
+    site = site_of(request)
+    change = import_tournament_document(site.service, document, "upload", caller.actor)
+    site.accounts.claim(change.tournament_id, user, actor=caller.actor)
+    return {"id": change.tournament_id, "summary": translate(change.summary)}
 
 
 @router.get("/offline", include_in_schema=False)
