@@ -77,6 +77,7 @@ from crosstable.web.routes import (
     stages,
     team_api,
     team_entry,
+    team_swiss_api,
     teams,
     telegram,
     trf_import,
@@ -263,6 +264,7 @@ def create_app(
     app.include_router(teams.api_router)  # GET /api/v1/tournaments/{id}/teams
     app.include_router(team_entry.router)  # a team league's forms: teams, players, line-ups
     app.include_router(team_api.router)  # the same as JSON: POST/PUT under /api/v1
+    app.include_router(team_swiss_api.router)  # a team Swiss: created, its rounds paired
     site.templates.env.globals["race_of"] = race.race_of  # the standings' marks
     return app
 
