@@ -4,6 +4,8 @@ and the round robin, Swiss and knockout of pairs on the existing pairing code.""
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -14,7 +16,7 @@ from crosstable.core.model import Game, GameResult, Player, Round, Tournament
 from crosstable.core.pairing.knockout import Knockout
 from crosstable.core.pairing.knockout_bracket import seeded_bracket
 from crosstable.core.pairing.knockout_match import MatchRules
-from crosstable.core.teams import Team, rounds_of_matches
+from crosstable.core.teams import Team, TeamScoring, rounds_of_matches
 from crosstable.core.teams.bughouse import (
     BughouseRules,
     FirstFinished,
@@ -23,8 +25,6 @@ from crosstable.core.teams.bughouse import (
     bughouse_settings,
     bughouse_standings,
     pair_rating,
-    renumbered,
-    swiss_order,
 )
 from crosstable.core.teams.bughouse_pairing import (
     bughouse_round_robin,
@@ -34,6 +34,7 @@ from crosstable.core.teams.bughouse_pairing import (
     pairs_table,
     seat_pairs,
 )
+from crosstable.core.teams.swiss import initial_order
 
 RESULTS = ("1-0", "0-1", "½-½")
 
@@ -125,6 +126,11 @@ def test_r_x_6_settings_refuse_a_wrong_rule_or_boards() -> None:
     details = bughouse_details("first", tiebreaks=("GP",))
     team, rules = bughouse_settings(details)
     assert (team.boards, rules.rule, team.tiebreaks) == (2, "first", ("GP",))
+    swiss, _ = bughouse_settings(bughouse_details("sum", swiss=True))
+    assert swiss.swiss is not None and swiss.swiss.pairing == "dutch"
+    assert swiss.scoring.bye == (2, 1)  # a won match and one game
+    with pytest.raises(RuleError, match="Dutch rules"):
+        bughouse_settings({**details, "team_system": "swiss", "team_pairing": "olympiad"})
     with pytest.raises(RuleError, match="Bughouse rule"):
         bughouse_details("most")
     with pytest.raises(RuleError, match="two boards"):
@@ -143,8 +149,7 @@ def test_r_x_6_a_pair_plays_two_boards() -> None:
 def test_r_x_6_a_pair_is_rated_by_its_average_and_ranked_by_it() -> None:
     pairs = make_pairs(3, [2000, 2300, 1900])
     assert [pair_rating(p) for p in pairs] == [1900, 2050, 1850]
-    assert [p.start for p in swiss_order(pairs)] == [2, 1, 3]
-    assert renumbered(pairs) == {2: 1, 1: 2, 3: 3}
+    assert [p.start for p in initial_order(pairs, 2)] == [2, 1, 3]  # the team Swiss's order
     unrated = Team(1, "U", (Player(1, "a", None), Player(2, "b", 2000)), 2)
     assert pair_rating(unrated) is None and as_competitor(unrated).rating is None
 
@@ -163,8 +168,9 @@ def test_r_x_6_a_swiss_of_pairs_never_repeats_a_match_and_pairs_everybody(
     marks = FirstFinished()
     met: set[frozenset[int]] = set()
     byes: set[int] = set()
+    scoring = TeamScoring(bye=(Fraction(2), Fraction(1)))
     for _ in range(min(3, n - 1)):
-        rules = BughouseRules(rule, marks)
+        rules = BughouseRules(rule, marks, scoring)
         r = pair_swiss_round(field(pairs, tuple(rounds)), pairs, rules, total_rounds=3)
         for white, black in r.matches:
             assert frozenset((white, black)) not in met
@@ -179,7 +185,8 @@ def test_r_x_6_a_swiss_of_pairs_never_repeats_a_match_and_pairs_everybody(
         rounds.append(rnd)
         for match in rounds_of_matches(field(pairs, tuple(rounds)), pairs)[-1]:
             marks = marks.mark(match, data.draw(st.sampled_from([g.board for g in match.games])))
-    table = bughouse_standings(field(pairs, tuple(rounds)), pairs, BughouseRules(rule, marks))
+    rules = BughouseRules(rule, marks, scoring)
+    table = bughouse_standings(field(pairs, tuple(rounds)), pairs, rules)
     played = len(rounds)
     assert sum(r.mp for r in table.rows) == 2 * (played * (n // 2)) + 2 * len(byes)
 

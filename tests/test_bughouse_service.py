@@ -77,3 +77,51 @@ def test_r_x_6_a_team_tournament_is_not_a_bughouse_event(service: Service) -> No
         service.bughouse_standings(tid)
     with pytest.raises(RuleError, match="Bughouse rule"):
         service.create_bughouse_tournament("Odd", "most")
+
+
+def test_r_x_6_a_swiss_of_pairs_by_the_first_rule(service: Service) -> None:
+    tid = service.create_bughouse_tournament(
+        "Bughouse Swiss", "first", swiss=True, rounds=3
+    ).tournament_id
+    for number in range(1, 6):
+        service.add_team(tid, f"Pair {number}")
+        for k in (1, 2):
+            service.add_team_member(tid, number, PlayerInfo(f"P{number}{k}", 1500 + 100 * number))
+    service.start(tid)
+    teams = service.team_list(tid)
+    assert min(teams, key=lambda t: t.start or 0).name == "Pair 5"  # the best average
+    met: set[frozenset[int]] = set()
+    byes: list[int] = []
+    for rnd in (1, 2, 3):
+        change = service.pair_bughouse_round(tid)
+        assert change.data["bye"] is not None
+        byes.append(change.data["bye"])
+        matches = [m for m in service.bughouse_matches(tid) if m.number == rnd]
+        assert len(matches) == 2
+        for m in matches:
+            pair = frozenset((m.match.white, m.match.black))
+            assert pair not in met
+            met.add(pair)
+            for g in m.match.games:
+                service.record_result(tid, rnd, g.board, "1-0")
+            if rnd < 3:
+                with pytest.raises(RuleError, match="not decided yet"):
+                    service.pair_bughouse_round(tid)
+            service.mark_first_finished(tid, rnd, m.match.games[0].board)
+    assert len(set(byes)) == 3
+    with pytest.raises(RuleError, match="all 3 rounds are paired"):
+        service.pair_bughouse_round(tid)
+    table = service.bughouse_standings(tid)
+    # every match won by the White pair (board 1 finished first) and each bye 2 MP
+    assert sum(r.mp for r in table.rows) == 3 * 2 * 2 + 3 * 2
+    service.undo(tid)  # the last mark
+    assert [m.first for m in service.bughouse_matches(tid)][-1] is None
+    assert service.verify(tid) == []
+
+
+def test_r_x_6_a_round_robin_of_pairs_is_not_paired_round_by_round(service: Service) -> None:
+    tid = evening(service, "sum", pairs=3)
+    revision = service.revision(tid)
+    with pytest.raises(RuleError, match="paired at the start"):
+        service.pair_bughouse_round(tid)
+    assert service.revision(tid) == revision

@@ -159,6 +159,7 @@ METHODS = [
     "bughouse_standings",
     "create_bughouse_tournament",
     "mark_first_finished",
+    "pair_bughouse_round",
 ]
 
 #: what the frame holds, shown by the service as its own

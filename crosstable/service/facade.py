@@ -163,6 +163,7 @@ class Service:
     bughouse_standings = forward("bughouse", BughousePlay.bughouse_standings)
     create_bughouse_tournament = forward("bughouse", BughousePlay.create_bughouse_tournament)
     mark_first_finished = forward("bughouse", BughousePlay.mark_first_finished)
+    pair_bughouse_round = forward("bughouse", BughousePlay.pair_bughouse_round)
     # checkin.py: the hall's check-in before a round, byes for the absent
     absent_byes = forward("checkin", CheckIn.absent_byes)
     # long_events.py: later ratings of an event over 30 days

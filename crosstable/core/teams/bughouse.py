@@ -28,7 +28,7 @@ points (2-1-0 by default) then game points and the team tie-breaks, as for teams
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -190,27 +190,45 @@ def bughouse_settings(details: Mapping[str, object]) -> tuple[TeamSettings, Bugh
     team = TeamSettings.from_details(details)
     if team.boards != BUGHOUSE_BOARDS:
         raise RuleError("a Bughouse match has two boards, not {boards}", boards=team.boards)
+    if team.swiss is not None and team.swiss.pairing != "dutch":
+        raise RuleError("a Swiss of Bughouse pairs is paired by the Dutch rules")
     rule = str(details.get("bughouse") or "").strip().lower()
     first = FirstFinished.parse(str(details.get("bughouse_first") or ""))
     return team, BughouseRules(rule, first, team.scoring)
 
 
 def bughouse_details(
-    rule: str, *, scoring: str = "2-1-0", primary: str = "MP", tiebreaks: Sequence[str] = ()
+    rule: str,
+    *,
+    scoring: str = "2-1-0",
+    primary: str = "MP",
+    tiebreaks: Sequence[str] = (),
+    swiss: bool = False,
 ) -> dict[str, str]:
-    """The regulations' details of a new Bughouse event (checked)."""
+    """The regulations' details of a new Bughouse event (checked); ``swiss``: a Swiss of
+    pairs by the Dutch rules (a round robin otherwise), the bye a won match and one game.
+    Under the ``first`` rule the organiser finishes the event (``finish: confirm``): the
+    last game's result comes before the mark that decides its match.
+
+    >>> bughouse_details("sum", swiss=True)["team_pairing"]
+    'dutch'
+    """
     codes = tuple(tiebreaks) or DEFAULT_BUGHOUSE_TIEBREAKS
-    team = TeamSettings.from_details(
-        {
-            "competitors": "team",
-            "team_boards": str(BUGHOUSE_BOARDS),
-            "team_scoring": scoring,
-            "team_primary": primary,
-            "team_tiebreaks": ",".join(codes),
-        }
-    )
-    BughouseRules(rule.strip().lower(), scoring=team.scoring)
-    return {**team.to_details(), "bughouse": rule.strip().lower(), "bughouse_first": ""}
+    details = {
+        "competitors": "team",
+        "team_boards": str(BUGHOUSE_BOARDS),
+        "team_scoring": scoring,
+        "team_primary": primary,
+        "team_tiebreaks": ",".join(codes),
+    }
+    if swiss:
+        details |= {"team_system": "swiss", "team_pairing": "dutch"}
+    team = TeamSettings.from_details(details)
+    checked = BughouseRules(rule.strip().lower(), scoring=team.scoring)
+    out = {**team.to_details(), "bughouse": checked.rule, "bughouse_first": ""}
+    if checked.rule == "first":  # the last result does not finish it: its mark may follow
+        out["finish"] = "confirm"
+    return out
 
 
 def check_pairs(pairs: Sequence[Team]) -> None:
@@ -250,7 +268,7 @@ def bughouse_records(
     games: Tournament, pairs: Sequence[Team], rules: BughouseRules
 ) -> dict[int, TeamRecord]:
     """Every pair's record, match by match, scored by ``rules``. A pair with a
-    pairing-allocated bye scores a won match and both games; a pair without a match
+    pairing-allocated bye scores what the scoring gives the bye; a pair without a match
     in a round (an odd round robin's free round) scores nothing, once a match of the
     round is decided."""
     check_pairs(pairs)
@@ -280,10 +298,7 @@ def bughouse_records(
             if pair.start in busy:
                 continue
             if _byes(rnd, pair):
-                win = scoring.game_points.win
-                rows[pair.start].append(
-                    MatchRow(rnd.number, None, scoring.match_points.win, 2 * win, (win, win))
-                )
+                rows[pair.start].append(MatchRow(rnd.number, None, *scoring.bye))
             elif begun:
                 rows[pair.start].append(MatchRow(rnd.number, None, Fraction(0), Fraction(0)))
     return {team: TeamRecord(team, tuple(r)) for team, r in rows.items()}
@@ -360,17 +375,6 @@ class BughouseKind:
         return Tournament(settings=settings, players=players, rounds=tuple(rounds), name=games.name)
 
 
-def swiss_order(pairs: Iterable[Team]) -> list[Team]:
-    """The pairs in their Swiss ranking order: the higher average rating first (a pair
-    without one last), then by name."""
-    return sorted(pairs, key=lambda p: (-(pair_rating(p) or -1), p.name.casefold(), p.start))
-
-
-def renumbered(pairs: Sequence[Team]) -> dict[int, int]:
-    """Each pair's number in the Swiss ranking order (old starting number → new)."""
-    return {p.start: n for n, p in enumerate(swiss_order(pairs), 1)}
-
-
 BUGHOUSE = register_kind(BughouseKind())
 
 __all__ = [
@@ -389,6 +393,4 @@ __all__ = [
     "check_pairs",
     "is_bughouse",
     "pair_rating",
-    "renumbered",
-    "swiss_order",
 ]

@@ -70,8 +70,8 @@ def pair_swiss_round(
     total_rounds: int | None = None,
 ) -> BughouseRound:
     """The next round of a Swiss of pairs by the Dutch rules (the pairs numbered in
-    their ranking order, :func:`~crosstable.core.teams.bughouse.swiss_order`). Every
-    match of the rounds before must be decided."""
+    their initial ranking, :func:`crosstable.core.teams.swiss.initial_order`: the
+    higher average rating first). Every match of the rounds before must be decided."""
     table = pairs_table(games, pairs, rules)
     for rnd in table.rounds:
         for game in rnd.games:

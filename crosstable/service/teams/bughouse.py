@@ -31,6 +31,7 @@ from crosstable.core.text import Message
 from crosstable.service.errors import NotFoundError
 from crosstable.service.frame import Change, ChangeFrame, Done
 from crosstable.service.registration import Regulations
+from crosstable.service.teams.bughouse_swiss import pair_next
 from crosstable.service.teams.rows import TeamState, team_state
 from crosstable.service.unit import Tx
 from crosstable.store.models import TournamentRow
@@ -74,14 +75,33 @@ class BughousePlay:
         primary: str = "MP",
         tiebreaks: Sequence[str] = (),
         cycles: int = 1,
+        swiss: bool = False,
+        rounds: int | None = None,
         actor: str = "",
     ) -> Change:
-        """A round robin of Bughouse pairs whose matches are decided by ``rule``."""
-        details = bughouse_details(rule, scoring=scoring, primary=primary, tiebreaks=tiebreaks)
-        regulations = Regulations(
-            name=name, system=System.ROUND_ROBIN, cycles=cycles, details=details
+        """A round robin of Bughouse pairs (``swiss``: a Swiss of pairs by the Dutch
+        rules in ``rounds`` rounds) whose matches are decided by ``rule``."""
+        details = bughouse_details(
+            rule, scoring=scoring, primary=primary, tiebreaks=tiebreaks, swiss=swiss
         )
+        if swiss:
+            regulations = Regulations(
+                name=name, system=System.SWISS_DUTCH, rounds=rounds, details=details
+            )
+        else:
+            regulations = Regulations(
+                name=name, system=System.ROUND_ROBIN, cycles=cycles, details=details
+            )
         return self.tournaments.create_tournament(regulations, actor=actor)
+
+    def pair_bughouse_round(self, tournament_id: int, *, actor: str = "") -> Change:
+        """Pair the next round of a Swiss of pairs from the results and marks stored."""
+
+        def body(tx: Tx) -> Done:
+            rules = _rules(tx.tournament)
+            return pair_next(tx, team_state(tx.session, tx.tournament), rules)
+
+        return self.frame.change(tournament_id, "bughouse-pair", body, actor=actor)
 
     def mark_first_finished(
         self, tournament_id: int, round_number: int, board: int, *, actor: str = ""
@@ -97,7 +117,7 @@ class BughousePlay:
                     "the match rule is {rule}: no game decides a match alone", rule=rules.rule
                 )
             if row.status != "running":
-                raise RuleError("games are marked once the tournament has started")
+                raise RuleError("games are marked while the tournament is running")
             state = team_state(tx.session, row)
             match = _match_at(state, round_number, board)
             marks = rules.first.mark(match, board)
