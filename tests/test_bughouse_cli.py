@@ -72,3 +72,25 @@ def test_r_x_6_a_team_league_is_not_read_as_bughouse(
     ok(capsys, db, "team", "new", "League", "--boards", "2")
     code, _out, err = run(capsys, db, "bughouse", "standings")
     assert code == 2 and "not a Bughouse event" in err
+
+
+def test_r_x_6_a_swiss_of_pairs_from_the_command_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "swiss.db"
+    ok(capsys, db, "bughouse", "new", "Bughouse Swiss", "--swiss", "--rounds", "2")
+    for number in (1, 2, 3):
+        ok(capsys, db, "team", "add", f"Pair {number}")
+        for name in ("A", "B"):
+            ok(capsys, db, "team", "member", str(number), f"{name}{number}", "--rating", "1900")
+    ok(capsys, db, "start")
+    out = ok(capsys, db, "bughouse", "pair")
+    assert "round 1 paired: 1 matches; pair 3 has the bye" in out
+    code, _out, err = run(capsys, db, "bughouse", "pair")
+    assert code == 2 and "not decided yet" in err
+    ok(capsys, db, "result", "1", "1", "1-0")
+    ok(capsys, db, "result", "1", "2", "½-½")
+    paired = json.loads(ok(capsys, db, "bughouse", "pair", "--format", "json"))
+    assert paired["round"] == 2 and len(paired["matches"]) == 1 and paired["bye"] != 3
+    code, _out, err = run(capsys, db, "bughouse", "new", "Odd", "--rounds", "3")
+    assert code == 2 and "--swiss" in err

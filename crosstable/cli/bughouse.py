@@ -1,11 +1,11 @@
 """Bughouse events from the terminal: ``crosstable bughouse …``.
 
-``bughouse new`` creates a round robin of Bughouse pairs with its match rule (``sum``
-or ``first``); the pairs and their two players are entered with ``team add`` and
-``team member``, started with ``crosstable start`` and their games' results entered
-with ``crosstable result``, as any team tournament's; ``bughouse first`` marks the
-game of a match that finished first; ``bughouse matches`` and ``bughouse standings``
-read the rest.
+``bughouse new`` creates a round robin (or, with ``--swiss``, a Swiss) of Bughouse
+pairs with its match rule (``sum`` or ``first``); the pairs and their two players are
+entered with ``team add`` and ``team member``, started with ``crosstable start`` and
+their games' results entered with ``crosstable result``, as any team tournament's;
+``bughouse pair`` pairs a Swiss's next round; ``bughouse first`` marks the game of a
+match that finished first; ``bughouse matches`` and ``bughouse standings`` read the rest.
 """
 
 from __future__ import annotations
@@ -55,6 +55,12 @@ def new(
         typer.Option("--rule", help="sum (both games' points) or first (the first game decides)."),
     ] = "sum",
     double: Annotated[bool, typer.Option("--double", help="A double round robin.")] = False,
+    swiss: Annotated[
+        bool, typer.Option("--swiss", help="A Swiss of pairs (Dutch rules), not a round robin.")
+    ] = False,
+    rounds: Annotated[
+        int | None, typer.Option("--rounds", help="A Swiss's rounds (default: as a knockout's).")
+    ] = None,
     scoring: Annotated[
         str, typer.Option("--scoring", help="Match points of a win, draw, loss.")
     ] = "2-1-0",
@@ -66,7 +72,9 @@ def new(
     ] = "",
     db: DbOption = None,
 ) -> None:
-    """Create a round robin of Bughouse pairs; it becomes the current tournament."""
+    """Create a round robin (or a Swiss) of Bughouse pairs; it becomes the current one."""
+    if rounds is not None and not swiss:
+        raise RuleError("--rounds is for a Swiss of pairs (--swiss)")
     codes = tuple(c.strip() for c in tiebreaks.split(",") if c.strip())
     with open_service(db) as service:
         change = service.create_bughouse_tournament(
@@ -76,10 +84,31 @@ def new(
             primary=primary,
             tiebreaks=codes,
             cycles=2 if double else 1,
+            swiss=swiss,
+            rounds=rounds,
             actor=actor(),
         )
         service.set_preference(CURRENT, str(change.tournament_id))
         said(change.summary)
+
+
+@bughouse_app.command("pair")
+def pair(
+    output: FormatOption = "table", tournament: TournamentOption = None, db: DbOption = None
+) -> None:
+    """Pair the next round of a Swiss of pairs from the results and marks entered."""
+    _format(output)
+    with open_service(db) as service:
+        tid = current_tournament(service, tournament)
+        change = service.pair_bughouse_round(tid, actor=actor())
+        if output == "json":
+            typer.echo(json.dumps(change.data))
+            return
+        said(change.summary)
+        table = Table("match", "White pair", "Black pair")
+        for number, (white, black) in enumerate(change.data["matches"], 1):
+            table.add_row(str(number), str(white), str(black))
+        console.print(table)
 
 
 @bughouse_app.command("first")
