@@ -16,7 +16,9 @@ from browser import chromium, needs_chromium, web_server
 
 from crosstable.core.standings.table import compute_standings
 from crosstable.formats.json_io import tournament_from_json
+from crosstable.offline.app import view
 from crosstable.offline.build import DEFAULT_OUT, build
+from crosstable.offline.exchange import import_document
 
 pytestmark = needs_chromium
 READY = "#status[data-ready=yes]"
@@ -91,6 +93,25 @@ def test_r_x_7_a_round_robin_in_the_browser_alone_survives_a_reload_offline(
         assert page.locator("select[data-round]").count() == 2  # two boards and a bye
         # equal ratings: starting numbers by name, and the last (Vera) has the bye
         assert page.inner_text("#app").split("Standings")[0].split("Bye")[1].strip() == ": Vera"
+        page.click("#discard")  # a knockout with an armageddon, exported for the server
+        page.select_option("#kind", "knockout")
+        page.fill("#tname", "Cup")
+        page.click("#create")
+        for name, rating in (("Anna", "1900"), ("Boris", "1800"), ("Vera", "1700")):
+            page.fill("#pname", name)
+            page.fill("#prating", rating)
+            page.click("#add")
+        page.select_option("#tie_rule", "armageddon")
+        page.click("#start")
+        page.select_option("select[data-slot='2'][data-game='1']", "½-½")
+        page.select_option("select[data-slot='2'][data-game='2']", "0-1")  # the armageddon
+        page.click("#pair")
+        page.select_option("select[data-slot='3'][data-game='1']", "1-0")
+        assert page.is_visible("#finished")
+        with page.expect_download() as download:
+            page.click("#export")
+        cup = tmp_path / "cup.json"
+        download.value.save_as(cup)
         context.close()
     print(f"offline app: first load {loaded:.1f} s, offline reload {reloaded:.1f} s")
     document = json.loads(exported.read_text(encoding="utf-8"))
@@ -98,3 +119,7 @@ def test_r_x_7_a_round_robin_in_the_browser_alone_survives_a_reload_offline(
     rows = compute_standings(tournament.tournament).rows
     shown = [line.split("\t") for line in table.strip().splitlines()[1:]]
     assert [(r.name, str(r.rank)) for r in rows] == [(cells[1], cells[0]) for cells in shown]
+    knockout = json.loads(cup.read_text(encoding="utf-8"))
+    opened = import_document({k: v for k, v in knockout.items() if k != "offline"})
+    assert knockout["knockout"]["settings"]["tie_rule"] == "armageddon"
+    assert len(knockout["knockout"]["games"]) == 3 and view(opened) == view(knockout["offline"])
