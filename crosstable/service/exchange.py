@@ -42,6 +42,7 @@ from crosstable.service.safeguard import before_risky
 from crosstable.service.schedules import insert_schedule
 from crosstable.service.swiss.settings import initial_colour_of, parse_forbidden, swiss_settings
 from crosstable.service.teams.exchange_rows import TEAM_SECTIONS, team_sections
+from crosstable.service.teams.trf_teams import team_trf
 from crosstable.service.trf_header import header_records, stored_header
 from crosstable.service.unit import Tx
 from crosstable.service.warning_levels import FideWarning, logged, trf_comments
@@ -196,10 +197,14 @@ class Exchange:
                 teams=len(teams),
             )
             warned = trf_comments(session, tournament_id)  # confirmed warnings: ### lines
+            team_records, team_headers = team_trf(session, row)  # a team tournament's
             row_details = dict(row.regulations or {})
         warned += schedule_comments(tournament.settings.system, row_details)
         document = replace(
-            document, headers=document.headers | headers, comments=document.comments + warned
+            document,
+            headers=document.headers | headers | team_headers,
+            comments=document.comments + warned,
+            teams=team_records or document.teams,
         )
         if tournament.settings.system is System.SWISS_DUTCH:
             document = self._swiss_records(tournament_id, document)
