@@ -54,6 +54,7 @@ from crosstable.web.routes import (
     api_players,
     autostart,
     blanks,
+    bughouse_api,
     entry_links,
     fide,
     game_servers,
@@ -264,6 +265,7 @@ def create_app(
     app.include_router(teams.api_router)  # GET /api/v1/tournaments/{id}/teams
     app.include_router(team_entry.router)  # a team league's forms: teams, players, line-ups
     app.include_router(team_api.router)  # the same as JSON: POST/PUT under /api/v1
+    app.include_router(bughouse_api.router)  # a Bughouse event's JSON API
     app.include_router(team_swiss_api.router)  # a team Swiss: created, its rounds paired
     site.templates.env.globals["race_of"] = race.race_of  # the standings' marks
     return app

@@ -1,0 +1,133 @@
+"""The JSON API of a Bughouse event (docs/bughouse.md): create one, pair a Swiss of
+pairs' next round, mark the game of a match that finished first, and read the pairs'
+table with every match. The pairs and their players are added with the team routes
+(``POST /api/v1/tournaments/{tid}/teams``, ``…/teams/{n}/members``), the start and the
+games' results as any tournament's. Refusals are structured as every API error:
+``{"detail": "…"}`` with 422 (a rule), 403, 404.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from fastapi import APIRouter, Request
+from pydantic import Field
+
+from crosstable.core.errors import RuleError
+from crosstable.core.scoring import points_json
+from crosstable.core.teams import TeamScoring
+from crosstable.service import Service
+from crosstable.web.routes.api import ApiCaller, ChangeOut, Num, change_out
+from crosstable.web.routes.common import MANAGERS, Body, require_role
+from crosstable.web.routes.wizard import require_organiser
+from crosstable.web.site import site_of
+
+router = APIRouter(prefix="/api/v1", tags=["api"])
+
+
+class BughouseIn(Body):
+    """A Bughouse event's regulations."""
+
+    name: str = Field(..., min_length=1, max_length=200)
+    rule: Literal["sum", "first"] = Field(
+        "sum", description="sum: both games' points; first: the first game finished decides"
+    )
+    swiss: bool = Field(False, description="a Swiss of pairs (Dutch rules), not a round robin")
+    rounds: int | None = Field(None, ge=1, le=99, description="a Swiss's rounds")
+    double: bool = Field(False, description="a double round robin")
+    scoring: str = Field("2-1-0", max_length=20, description="match points: won-drawn-lost")
+    primary: Literal["MP", "GP"] = "MP"
+    tiebreaks: list[str] = Field(default_factory=list, max_length=12)
+
+
+class FirstIn(Body):
+    board: int = Field(..., ge=1, le=100_000, description="the board whose game finished first")
+
+
+class PairedOut(ChangeOut):
+    #: the round paired: ``round``, ``matches`` ([White pair, Black pair] …), ``bye``
+    data: dict[str, Any] = Field(default_factory=dict)
+
+
+def bughouse_data(service: Service, tid: int) -> dict[str, Any]:
+    """The pairs' table and every match with its first-finished mark and match points."""
+    table = service.bughouse_standings(tid)
+    scoring = TeamScoring()
+    matches = []
+    for m in service.bughouse_matches(tid):
+        card = m.match.card(m.number, scoring)
+        card["first"] = m.first
+        card["match_points"] = (
+            None if m.match_points is None else [points_json(p) for p in m.match_points]
+        )
+        matches.append(card)
+    return {
+        "primary": table.primary,
+        "tiebreaks": list(table.tiebreaks),
+        "rows": [
+            {
+                "pair": r.team,
+                "name": r.name,
+                "place": r.place,
+                "MP": points_json(r.mp),
+                "GP": points_json(r.gp),
+                "tiebreaks": [None if v is None else points_json(v) for v in r.values],
+            }
+            for r in table.rows
+        ],
+        "matches": matches,
+    }
+
+
+@router.post("/bughouse-tournaments", status_code=201)
+def create(body: BughouseIn, request: Request, caller: ApiCaller) -> dict[str, Any]:
+    """Create a Bughouse event (administrators and masters): ``{"id": …}``."""
+    site = site_of(request)
+    require_organiser(caller)
+    user = caller.user
+    assert user is not None
+    if not " ".join(body.name.split()):
+        raise RuleError("a tournament needs a name")
+    if body.rounds is not None and not body.swiss:
+        raise RuleError("rounds are for a Swiss of pairs")
+    change = site.service.create_bughouse_tournament(
+        body.name,
+        body.rule,
+        scoring=body.scoring,
+        primary=body.primary,
+        tiebreaks=tuple(body.tiebreaks),
+        cycles=2 if body.double else 1,
+        swiss=body.swiss,
+        rounds=body.rounds,
+        actor=caller.actor,
+    )
+    site.accounts.claim(change.tournament_id, user, actor=caller.actor)
+    return {"id": change.tournament_id}
+
+
+@router.post("/tournaments/{tid}/bughouse/pair", status_code=201)
+def pair(tid: Num, request: Request, caller: ApiCaller) -> PairedOut:
+    """Pair the next round of a Swiss of pairs from the results and marks stored."""
+    site = site_of(request)
+    require_role(site, caller, tid, MANAGERS)
+    change = site.service.pair_bughouse_round(tid, actor=caller.actor)
+    return PairedOut(**change_out(change).model_dump(), data=change.data)
+
+
+@router.post("/tournaments/{tid}/rounds/{rnd}/bughouse/first")
+def mark_first(tid: Num, rnd: Num, body: FirstIn, request: Request, caller: ApiCaller) -> ChangeOut:
+    """The game on ``board`` finished first in its match (the rule ``first``)."""
+    site = site_of(request)
+    require_role(site, caller, tid, MANAGERS)
+    return change_out(site.service.mark_first_finished(tid, rnd, body.board, actor=caller.actor))
+
+
+@router.get("/tournaments/{tid}/bughouse")
+def read(tid: Num, request: Request) -> dict[str, Any]:
+    """The pairs' table (match and game points, the tie-breaks) and every match."""
+    service = site_of(request).service
+    revision = service.revision(tid)  # 404 for a tournament that does not exist
+    return bughouse_data(service, tid) | {"revision": revision}
+
+
+__all__ = ["bughouse_data", "router"]
