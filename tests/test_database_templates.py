@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 import test_service_support
 from sqlalchemy import text
-from test_service_support import migrated, new_database
+from test_service_support import make_service, migrated, new_database, started
 
+from crosstable.service import Regulations
 from crosstable.store import Store, open_store
 
 #: a schema's parts on PostgreSQL, without the schema's name
@@ -94,3 +95,63 @@ def test_without_a_working_pg_dump_the_store_is_migrated(
         finally:
             store.close()
     assert test_service_support.TEMPLATES.postgresql == ""
+
+
+def test_a_schema_the_pool_lends_again_is_as_new(tmp_path: Path) -> None:
+    """A PostgreSQL schema lent to a store test is emptied when the test ends: lent again
+    it has a new name (a new notification channel and new advisory locks), the rows and
+    schema of a database migrated from empty, and its ids start again at 1."""
+    pool = test_service_support.SchemaPool()
+    with pool.schema() as url:
+        store = open_store(url)
+        try:
+            service = make_service(store)
+            started(service, 4)
+            service.create_tournament(Regulations(name="Second"))
+            first_name = schema_of(url)
+            assert store.dialect == "postgresql"
+        finally:
+            store.close()
+    try:
+        with pool.schema() as again, new_database("postgresql", tmp_path) as plain:
+            assert schema_of(again) != first_name
+            lent, fresh = open_store(again), open_store(plain)
+            try:
+                assert described(lent, schema_of(again)) == described(fresh, schema_of(plain))
+                made = make_service(lent).create_tournament(Regulations(name="Third"))
+                assert made.tournament_id == 1
+            finally:
+                lent.close()
+                fresh.close()
+    finally:
+        pool.close()
+
+
+def test_a_schema_a_test_changed_is_not_lent_again() -> None:
+    """A schema whose shape a test changed (a column added, a migration undone) is
+    dropped when the test ends, and the next test gets a new one."""
+    pool = test_service_support.SchemaPool()
+    try:
+        with pool.schema() as url:
+            store = open_store(url)
+            try:
+                with store.engine.begin() as connection:
+                    connection.execute(text("ALTER TABLE tournaments ADD COLUMN extra integer"))
+            finally:
+                store.close()
+            changed = schema_of(url)
+        assert pool.free == []
+        with pool.schema() as url:
+            assert schema_of(url) != changed
+            store = open_store(url)
+            try:
+                with store.reading() as session:
+                    gone = session.execute(
+                        text("SELECT count(*) FROM pg_namespace WHERE nspname = :name"),
+                        {"name": changed},
+                    ).scalar()
+                assert gone == 0
+            finally:
+                store.close()
+    finally:
+        pool.close()

@@ -8,6 +8,7 @@ schema of its own. Without that variable the PostgreSQL cases are skipped locall
 
 from __future__ import annotations
 
+import atexit
 import datetime as dt
 import json
 import os
@@ -65,7 +66,12 @@ def new_database(kind: str, folder: Path, name: str = "store") -> Iterator[str]:
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """A fresh, empty database of each kind."""
+    """A fresh, empty database of each kind; for a test that also asks for ``store``, a
+    PostgreSQL database at the newest schema from the process's pool (see ``SchemaPool``)."""
+    if request.param == "postgresql" and PG_URL and "store" in request.fixturenames:
+        with POOL.schema() as url:
+            yield url
+        return
     with new_database(request.param, tmp_path) as url:
         yield url
 
@@ -134,9 +140,137 @@ class Templates:
 TEMPLATES = Templates()
 
 
+#: what the schema of a migrated PostgreSQL schema is made of, in one text: its tables,
+#: columns, indexes, sequences, constraints, triggers, functions and migration version
+#: (``{schema}`` is the schema's name)
+SHAPE = """
+SELECT concat_ws('|',
+  (SELECT string_agg(concat_ws(':', c.relname, c.relkind, a.attnum, a.attname, a.atttypid,
+                               a.attnotnull, a.atthasdef, a.attisdropped), ','
+                     ORDER BY c.relname, a.attnum)
+     FROM pg_class c LEFT JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0
+    WHERE c.relnamespace = '{schema}'::regnamespace),
+  (SELECT string_agg(concat_ws(':', conname, contype, pg_get_constraintdef(oid)), ','
+                     ORDER BY conname)
+     FROM pg_constraint WHERE connamespace = '{schema}'::regnamespace),
+  (SELECT string_agg(concat_ws(':', t.tgname, t.tgenabled), ',' ORDER BY t.tgname)
+     FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
+    WHERE c.relnamespace = '{schema}'::regnamespace),
+  (SELECT string_agg(concat_ws(':', proname, md5(prosrc)), ',' ORDER BY proname)
+     FROM pg_proc WHERE pronamespace = '{schema}'::regnamespace),
+  (SELECT string_agg(version_num, ',') FROM {schema}.alembic_version)),
+  (SELECT array_agg(relname::text) FROM pg_class
+    WHERE relnamespace = '{schema}'::regnamespace AND relkind = 'r'
+      AND relname <> 'alembic_version' AND pg_relation_size(oid) > 0)
+"""
+
+
+#: the URLs of the schemas lent out now (``migrated`` leaves them as they are)
+LENT: set[str] = set()
+
+
+class SchemaPool:
+    """Migrated PostgreSQL schemas of this process (a pytest-xdist worker), each lent to
+    one test at a time: a test that uses the ``store`` fixture on PostgreSQL gets one
+    instead of a new schema filled from the template and dropped after it (41 tables with
+    their indexes made and dropped for every test: three to four times the server's
+    work and time of emptying them).
+
+    When the test ends its schema is checked and emptied: if its shape (``SHAPE``:
+    tables, columns, constraints, triggers, functions, the migration version) is not the
+    template's — a test downgraded it, say — it is dropped. Otherwise every table a row
+    was ever written to (a heap of a block or more) is truncated, every sequence starts
+    again at 1, and the schema is renamed: its notification channel and its advisory
+    locks (both named after the schema) are new, so a connection or thread a test left
+    behind cannot hear or block the next test. An emptied table is a new empty file, as
+    in a new schema, so rows come back in the order they were written."""
+
+    def __init__(self) -> None:
+        self.free: list[str] = []
+        self.shape: str | None = None
+
+    @contextmanager
+    def schema(self) -> Iterator[str]:
+        import psycopg
+
+        if self.free:
+            schema = self.free.pop()
+        else:
+            schema = "t_" + uuid.uuid4().hex[:16]
+            with psycopg.connect(PG_URL, autocommit=True) as connection:
+                connection.execute(f"CREATE SCHEMA {schema}")
+            url = migrated(pg_schema_url(PG_URL, schema))
+            if self.shape is None:
+                self.shape = self.looked_at(schema)[0]
+        url = pg_schema_url(PG_URL, schema)
+        LENT.add(url)
+        try:
+            yield url
+        finally:
+            LENT.discard(url)
+            self.take_back(schema)
+
+    def looked_at(self, schema: str) -> tuple[str, list[str]]:
+        """The schema's shape and the tables written to."""
+        import psycopg
+
+        with psycopg.connect(PG_URL, autocommit=True) as connection:
+            row = connection.execute(SHAPE.replace("{schema}", schema).encode()).fetchone()
+        assert row is not None
+        return row[0], row[1] or []
+
+    def take_back(self, schema: str) -> None:
+        import psycopg
+
+        try:
+            shape, written = self.looked_at(schema)
+        except psycopg.Error:  # e.g. its migration version table gone
+            shape, written = "", []
+        with psycopg.connect(PG_URL, autocommit=True) as connection:
+            # a test's leftover transaction must not hold the next test up for long
+            connection.execute("SET lock_timeout = '20s'")
+            if shape != self.shape:
+                connection.execute(f"DROP SCHEMA {schema} CASCADE")
+                return
+            renamed = "t_" + uuid.uuid4().hex[:16]
+            tables = ", ".join(f"{schema}.{table}" for table in written)
+            try:
+                with connection.transaction():
+                    if tables:
+                        connection.execute(f"TRUNCATE {tables} RESTART IDENTITY CASCADE")
+                    connection.execute(
+                        "SELECT setval(oid, 1, false) FROM pg_class"
+                        f" WHERE relnamespace = '{schema}'::regnamespace AND relkind = 'S'"
+                    )
+                    connection.execute(f"ALTER SCHEMA {schema} RENAME TO {renamed}")
+            except psycopg.errors.LockNotAvailable:
+                # still in use by something the test left: not lent again (dropping it
+                # would wait on the same lock; the worker's database goes at the end)
+                return
+        self.free.append(renamed)
+
+    def close(self) -> None:
+        """Drops the schemas not lent out (at the end of the process)."""
+        import psycopg
+
+        if not self.free:
+            return
+        with psycopg.connect(PG_URL, autocommit=True) as connection:
+            for schema in self.free:
+                connection.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+        self.free.clear()
+
+
+POOL = SchemaPool()
+atexit.register(POOL.close)
+
+
 def migrated(url: str) -> str:
     """The fresh, empty database at ``url`` (from ``new_database``) brought to the newest
-    schema from the process's template; returns ``url``."""
+    schema from the process's template; returns ``url``. A schema lent by the pool is
+    at the newest schema already."""
+    if url in LENT:
+        return url
     if url.startswith("sqlite:///"):
         TEMPLATES.sqlite_copy(Path(url.removeprefix("sqlite:///")))
         return url
