@@ -66,6 +66,7 @@ from crosstable.web.routes import (
     offline,
     pages,
     pairing,
+    pairing_phase,
     pgn,
     printing,
     race,
@@ -232,6 +233,8 @@ def create_app(
         series,
     ):
         app.include_router(module.router)
+    app.include_router(pairing_phase.router)  # /api/v1/…/pairing/phase, edit, validate
+    app.include_router(pairing_phase.pages)  # the pairing page's "Edit pairings"
     app.include_router(notifications.router)  # /api/v1/notifications
     app.include_router(series_news.router)  # a series' news, awards, season
     app.include_router(series_stages.router)  # a later stage's place

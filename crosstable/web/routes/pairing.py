@@ -37,6 +37,7 @@ from crosstable.web.routes.common import (
     require_role,
     text,
 )
+from crosstable.web.routes.pairing_phase import reopenable
 from crosstable.web.security import Caller
 from crosstable.web.site import Site
 
@@ -52,6 +53,8 @@ def _swiss_context(site: Site, caller: Caller, tid: int) -> dict[str, Any]:
     if not pairing_views.is_swiss(view):
         raise RuleError(_("only a Swiss tournament is paired round by round here"))
     lines = {line.start: line for line in context["table"].lines}
+    context["phase"] = site.service.pairing_phase(tid)  # the manual-pairing phase
+    context["reopenable"] = reopenable(view)
     context["players_by_start"] = {
         p.start: (p.name, p.rating, lines[p.start].points if p.start in lines else None)
         for p in view.players
@@ -193,6 +196,7 @@ def publish(tid: int, request: Request, form: CheckedForm) -> Response:
             actor=caller.actor,
             idempotency_key=key,
             confirm=text(form, CONFIRM) or None,
+            validating=context["phase"]["state"] == "editing",  # "Validate pairings"
         )
     except ConfirmationNeeded as asked:  # games without a result: adjourned (level 2)
         return confirmation_page(site, request, form, asked, cancel=f"/t/{tid}/pairing", **context)
