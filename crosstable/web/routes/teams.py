@@ -12,14 +12,16 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, Response
 
 from crosstable.core.scoring import format_points, points_json
 from crosstable.core.teams import TeamScoring
 from crosstable.service import Service
+from crosstable.web import i18n
+from crosstable.web.pdf.team_papers import board_prizes_pdf, match_sheets_pdf, team_table_pdf
 from crosstable.web.routes.api import Num
-from crosstable.web.routes.common import MANAGERS, caller_of, page_context
+from crosstable.web.routes.common import MANAGERS, caller_of, page_context, pdf_download
 from crosstable.web.security import Caller, csrf_token
 from crosstable.web.site import Site, site_of
 
@@ -158,4 +160,29 @@ def teams_body(tid: int, request: Request) -> Response:
     return site.templates.TemplateResponse(request, "_teams_body.html", values)
 
 
-__all__ = ["api_router", "body_context", "editable_teams", "router", "team_data"]
+#: the team papers: the team crosstable (with the board prizes), the board prizes
+#: alone, the match sheets (``?round=N``: one round's)
+PAPERS = ("table.pdf", "prizes.pdf", "matches.pdf")
+
+
+@router.get("/t/{tid}/teams/pdf/{name}")
+def team_pdf(tid: int, name: str, request: Request, round: int = 0) -> Response:
+    """A team paper as PDF (the team table, the board prizes, the match sheets)."""
+    site, _caller = caller_of(request)
+    if name not in PAPERS:
+        raise HTTPException(status_code=404, detail="unknown PDF")
+    title = site.service.overview(tid).name
+    data = team_data(site.service, tid)
+    if not data["started"]:
+        raise HTTPException(status_code=404, detail="there are no rounds yet")
+    locale = i18n.current.get()
+    if name == "table.pdf":
+        return pdf_download(team_table_pdf(data, title, locale), f"teams-{tid}.pdf")
+    if name == "prizes.pdf":
+        return pdf_download(board_prizes_pdf(data, title, locale), f"board-prizes-{tid}.pdf")
+    chosen = round if round > 0 else None
+    filename = f"match-sheets-{tid}-{round}.pdf" if chosen else f"match-sheets-{tid}.pdf"
+    return pdf_download(match_sheets_pdf(data, title, locale, chosen), filename)
+
+
+__all__ = ["PAPERS", "api_router", "body_context", "editable_teams", "router", "team_data"]
