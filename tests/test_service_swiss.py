@@ -368,7 +368,7 @@ def test_a_rematch_is_refused_unless_allowed(service: Service) -> None:
 
 
 def test_the_pab_is_never_given_twice_by_hand(service: Service) -> None:
-    tid = swiss(service, 3, rounds=3)
+    tid = swiss(service, 3, rounds=3, fide_mode="off")  # (FIDE mode: test_fide_hand_rules.py)
     first = service.publish_round(tid)
     bye = first.data["bye"]
     play_round(service, tid, random.Random(3))

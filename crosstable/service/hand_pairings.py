@@ -11,8 +11,11 @@ published as before, its differences in the history line only.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
+from crosstable.core.model import Colour
+from crosstable.core.pairing.dutch.model import PairingRequest, RoundRecord
+from crosstable.core.pairing.dutch.players import bye_eligible
 from crosstable.core.text import Message
 from crosstable.service.fide_mode import in_fide_mode
 from crosstable.service.unit import Tx
@@ -50,4 +53,104 @@ def manual_pairing_warnings(tx: Tx, number: int, differences: Sequence[str]) -> 
     ]
 
 
-__all__ = ["MANUAL", "manual_pairing_warnings"]
+#: the codes of the level-3 warnings of a hand pairing that breaks one of the rules
+#: FIDE's checklist names (each logged, and written as an ``### MPA`` line)
+RULES = frozenset(
+    {
+        "hand-rematch",
+        "hand-forbidden-pair",
+        "hand-pab-ineligible",
+        "hand-third-colour",
+        "hand-colour-difference",
+    }
+)
+
+
+def rule_warnings(
+    tx: Tx, request: PairingRequest, boards: Sequence[tuple[int, int]], bye: int | None
+) -> list[FideWarning]:
+    """FIDE mode: a level-3 warning of its own for each rule a hand pairing breaks — a
+    rematch, a prohibited pair, the PAB to a player who already scored a win without
+    playing, and before the last round a third colour in a row or a colour difference
+    above 2 (outside FIDE mode: none)."""
+    if not in_fide_mode(tx.session, tx.tournament):
+        return []
+    history = {c.start: c for c in request.competitors}
+    found: list[FideWarning] = []
+
+    def warn(code: str, message: Message) -> None:
+        found.append(
+            FideWarning(code, Level.CONFIRM, message, trf=f"MPA: {message}", round=request.round)
+        )
+
+    for board, (white, black) in enumerate(boards, 1):
+        met = [
+            number
+            for number, record in enumerate(history[white].history, 1)
+            if record.played and record.opponent == black
+        ]
+        pair = {"board": board, "white": white, "black": black}
+        if met:
+            warn(
+                "hand-rematch",
+                Message(
+                    "board {board}: {white} and {black} met in round {round} already "
+                    "(rematch allowed by the organiser)",
+                    round=met[0],
+                    **pair,
+                ),
+            )
+        if frozenset((white, black)) in request.forbidden:
+            warn(
+                "hand-forbidden-pair",
+                Message("board {board}: {white} and {black} are a forbidden pair", **pair),
+            )
+        if request.round < request.total_rounds:  # (the last round relaxes the colours)
+            for start, colour in zip((white, black), (Colour.WHITE, Colour.BLACK), strict=True):
+                _colour_rules(warn, board, start, colour, history[start].history)
+    if bye is not None and bye in history and not bye_eligible(history[bye], request.win):
+        warn(
+            "hand-pab-ineligible",
+            Message(
+                "the PAB goes to player {start}, who already scored a win without playing "
+                "(PAB, full-point bye or forfeit)",
+                start=bye,
+            ),
+        )
+    return found
+
+
+def _colour_rules(
+    warn: Callable[[str, Message], None],
+    board: int,
+    start: int,
+    colour: Colour,
+    past: Sequence[RoundRecord],
+) -> None:
+    played = [r.colour for r in past if r.played and r.colour is not Colour.NONE] + [colour]
+    difference = played.count(Colour.WHITE) - played.count(Colour.BLACK)
+    if abs(difference) > 2:
+        message = Message(
+            "board {board}: player {start} would have a colour difference of {difference}",
+            board=board,
+            start=start,
+            difference=f"{difference:+d}",
+        )
+        warn("hand-colour-difference", message)
+    if played[-3:] == [colour] * 3 and colour is Colour.WHITE:
+        message = Message(
+            "board {board}: player {start} would have white three times in a row",
+            board=board,
+            start=start,
+        )
+        warn("hand-third-colour", message)
+    elif played[-3:] == [colour] * 3:
+        message = Message(
+            "board {board}: player {start} would have black three times in a row",
+            board=board,
+            start=start,
+        )
+        warn("hand-third-colour", message)
+
+
+__all__ = ["MANUAL", "RULES", "manual_pairing_warnings", "rule_warnings"]

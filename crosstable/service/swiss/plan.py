@@ -167,10 +167,17 @@ def plan_round(loaded: Loaded) -> Plan:
 
 
 def review(
-    plan: Plan, boards: tuple[Board, ...], bye: int | None, allow_rematch: bool
+    plan: Plan,
+    boards: tuple[Board, ...],
+    bye: int | None,
+    allow_rematch: bool,
+    *,
+    fide: bool = False,
 ) -> list[str]:
     """Refuse a pairing that breaks the absolute rules; the warnings of one that is
-    allowed but not the Dutch system's (empty: it is exactly the engine's)."""
+    allowed but not the Dutch system's (empty: it is exactly the engine's). In FIDE mode
+    (``fide``) a PAB to a player who already scored a win without playing is listed, as
+    FIDE's level-3 warning (service/hand_pairings.py), instead of refused."""
     request = plan.request
     size = len(request.competitors)
     out = {start for start, _ in plan.absent}
@@ -266,7 +273,15 @@ def review(
             "players {players} are not paired: every player present plays or has the PAB",
             players=names,
         )
-    if bye is not None and not bye_eligible(history[bye], request.win):
+    if bye is not None and not bye_eligible(history[bye], request.win) and fide:
+        warnings.append(
+            Message(
+                "the PAB goes to player {start}, who already scored a win without playing "
+                "(PAB, full-point bye or forfeit)",
+                start=bye,
+            )
+        )
+    elif bye is not None and not bye_eligible(history[bye], request.win):
         raise RuleError(
             (
                 "player {start} already scored a win without playing (PAB, full-point bye or "

@@ -18,8 +18,9 @@ from crosstable.service.adjournment_state import (
 )
 from crosstable.service.errors import NotFoundError
 from crosstable.service.fide_actions import bye_warnings
+from crosstable.service.fide_mode import in_fide_mode
 from crosstable.service.frame import Change, ChangeFrame, Done, Unchanged, replayed_change
-from crosstable.service.hand_pairings import MANUAL, manual_pairing_warnings
+from crosstable.service.hand_pairings import MANUAL, RULES, manual_pairing_warnings, rule_warnings
 from crosstable.service.loading import Loaded
 from crosstable.service.pairing_phase_state import close_phase, publishing_gate
 from crosstable.service.swiss.plan import (
@@ -66,7 +67,8 @@ class SwissPlay:
         with self.frame.store.reading() as session:
             loaded = Loaded(session, _tournament_row(session, tournament_id))
             as_if_adjourned(loaded)  # (in memory: a read is never written)
-            return review(plan_round(loaded), wanted, bye, allow_rematch)
+            fide = in_fide_mode(session, loaded.row)  # (an ineligible PAB: level 3)
+            return review(plan_round(loaded), wanted, bye, allow_rematch, fide=fide)
 
     def publish_round(
         self,
@@ -114,8 +116,13 @@ class SwissPlay:
                 chosen, pab, warnings = proposal.boards, proposal.bye, []
             else:
                 chosen, pab = wanted, bye
-                warnings = review(plan, wanted, bye, allow_rematch)
-                said = [*acknowledged, *manual_pairing_warnings(tx, plan.round, warnings)]
+                fide = in_fide_mode(tx.session, tx.tournament)
+                warnings = review(plan, wanted, bye, allow_rematch, fide=fide)
+                said = [
+                    *acknowledged,
+                    *manual_pairing_warnings(tx, plan.round, warnings),
+                    *rule_warnings(tx, plan.request, wanted, bye),  # FIDE's level 3 each
+                ]
                 action = f"publish {number} {request!r}"
                 revision = tx.tournament.revision
                 acknowledged = settle(tx.tournament_id, revision, action, said, confirm)
@@ -177,9 +184,10 @@ class SwissPlay:
                 data["validated"] = True
                 summary = Message("{summary}; pairings validated", summary=summary)
             done = with_acknowledged(
-                Done(summary, data), [w for w in acknowledged if w.code != MANUAL]
+                Done(summary, data),
+                [w for w in acknowledged if w.code != MANUAL and w.code not in RULES],
             )
-            return logged(done, [w for w in acknowledged if w.code == MANUAL])
+            return logged(done, [w for w in acknowledged if w.code == MANUAL or w.code in RULES])
 
         return self.frame.change(
             tournament_id,
