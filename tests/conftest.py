@@ -25,6 +25,33 @@ settings.register_profile(
 )
 settings.load_profile("crosstable-ci" if os.environ.get("CI") == "true" else "crosstable")
 
+#: Passwords in the tests are hashed with argon2id at a small cost (one pass over
+#: 1 MiB, one lane) instead of the product's (three passes over 64 MiB, four lanes: a
+#: quarter of a second of CPU for each account made and each sign-in, thousands of times
+#: in a run). The product asks argon2 for its hasher when it hashes or checks a password,
+#: so it gets this one; what the tests check is the same — an argon2id hash, checked by
+#: argon2 — and a hash records its own parameters, so one made by a served app or a
+#: command in another process (which keep the product's cost) is checked as before.
+try:
+    import argon2
+except ImportError:  # the web extra is not installed: no accounts to make
+    argon2 = None  # type: ignore[assignment]
+if argon2 is not None and not getattr(argon2.PasswordHasher, "quick", False):
+
+    class QuickHasher(argon2.PasswordHasher):
+        quick = True
+
+        def __init__(
+            self,
+            time_cost: int = 1,
+            memory_cost: int = 1024,
+            parallelism: int = 1,
+            **rest: object,
+        ) -> None:
+            super().__init__(time_cost, memory_cost, parallelism, **rest)  # type: ignore[arg-type]
+
+    argon2.PasswordHasher = QuickHasher  # type: ignore[misc]
+
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("CROSSTABLE_SHARED", ROOT.parent / "shared"))
 DATA = SHARED / "data"

@@ -52,3 +52,21 @@ def test_the_checked_in_figures_name_test_files_with_seconds() -> None:
     for name, seconds in figures.items():
         assert name.startswith("tests/test_") and name.endswith(".py"), name
         assert isinstance(seconds, int | float) and seconds >= 0, (name, seconds)
+
+
+def test_passwords_in_the_tests_are_argon2id_hashes_made_quickly() -> None:
+    """The product's hasher in the test process is argon2id at the tests' small cost;
+    its hashes check as argon2 hashes, and a hash at the product's cost (made by a
+    served app in another process) is still checked."""
+    from argon2 import PasswordHasher
+
+    from crosstable.service.accounts.base import password_hasher
+
+    hasher = password_hasher()
+    assert isinstance(hasher, PasswordHasher)
+    made = hasher.hash("password-anna")
+    assert made.startswith("$argon2id$v=19$m=1024,t=1,p=1$")
+    assert hasher.verify(made, "password-anna")
+    product = PasswordHasher.__mro__[1]()
+    assert product.time_cost == 3 and product.memory_cost == 65536
+    assert hasher.verify(product.hash("password-boris"), "password-boris")
