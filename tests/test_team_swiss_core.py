@@ -194,3 +194,30 @@ def test_r_b_3_property_round_two_alternates_first_board_colours(size: int) -> N
     for white, black in second.boards:
         if before[white] is not before[black]:  # both alternate
             assert before[white] is B and before[black] is W
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=st.text(max_size=12), pairing=st.text(max_size=10))
+def test_r_b_3_fuzz_team_swiss_settings_parse_or_refuse_by_name(text: str, pairing: str) -> None:
+    details = {"team_system": "swiss", "team_bye": text, "team_pairing": pairing}
+    try:
+        s = TeamSettings.from_details(details)
+    except RuleError as error:
+        assert "team bye" in str(error) or "team Swiss pairing" in str(error)
+        return
+    assert s.swiss is not None and s.swiss.pairing in ("olympiad", "dutch")
+    assert all(value >= 0 for value in s.swiss.bye)
+
+
+def test_r_b_3_dutch_for_teams_with_game_points_primary() -> None:
+    teams = (
+        SwissTeam(1, (TeamRound(3, W, True, Fraction(2), Fraction(3)),)),
+        SwissTeam(2, (TeamRound(4, B, True, Fraction(2), Fraction(5, 2)),)),
+        SwissTeam(3, (TeamRound(1, B, True, Fraction(0), Fraction(1)),)),
+        SwissTeam(4, (TeamRound(2, W, True, Fraction(0), Fraction(3, 2)),)),
+    )
+    scoring = TeamSettings.from_details({"team_primary": "GP"}).scoring
+    request = TeamSwissRequest(2, 3, teams, "dutch", scoring, boards=4)
+    pairing = pair_teams(request)
+    # by game points 1 (3) and 2 (2.5) lead; colours alternate from round 1
+    assert pairing.boards == ((2, 1), (3, 4))
