@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from crosstable.core.competitor import competitor_kind
 from crosstable.core.errors import RuleError
+from crosstable.core.event import Section
 from crosstable.core.model import Game, GameResult, Player, Round, Tournament
 from crosstable.core.pairing.knockout import Knockout
 from crosstable.core.pairing.knockout_bracket import seeded_bracket
@@ -230,3 +231,13 @@ def test_r_x_6_a_knockout_of_pairs_goes_on_with_the_match_winners() -> None:
     assert knockout_record(ko, pairs, undecided, rules) is ko
     ko = knockout_record(ko, pairs, with_results(boards, ["1-0", "0-1"]), rules)
     assert ko.champion == final.matches[0][0]  # 0-1 on board 2 is the White pair's win
+
+
+def test_r_x_6_a_section_of_bughouse_pairs_ranks_them_by_match_points() -> None:
+    pairs = make_pairs(2)
+    seated = seat_pairs(1, pairs, [(1, 2)])
+    games = field(pairs, (Round(1, with_results(seated.games, ["1-0", "½-½"])),))
+    section = Section("Pairs", games, tuple(as_competitor(p) for p in pairs), kind="bughouse")
+    table = section.table()
+    assert [p.rating for p in table.players] == [1890, 1880]  # the pairs' averages
+    assert (table.score(1), table.score(2)) == (2, 0)  # 1½-½: the White pair's match

@@ -1,7 +1,8 @@
 """Team competitions: teams and line-ups, matches, team standings and tie-breaks,
-board prizes, the team round robin."""
+board prizes, the team round robin, Bughouse pairs."""
 
 from crosstable.core.teams.boards import BoardPrize, BoardRecord, board_prizes, player_scores
+from crosstable.core.teams.bughouse import BUGHOUSE  # the kind, registered on import
 from crosstable.core.teams.matches import (
     Match,
     TeamScoring,
@@ -22,6 +23,7 @@ from crosstable.core.teams.standings import (
 from crosstable.core.teams.tiebreaks import TEAM_TIEBREAKS, team_tiebreak
 
 __all__ = [
+    "BUGHOUSE",
     "DEFAULT_TEAM_TIEBREAKS",
     "TEAM_TIEBREAKS",
     "BoardPrize",
