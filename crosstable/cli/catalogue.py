@@ -175,7 +175,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     (
         "team",
         "teams",
-        "Team round robins: teams, players in board order, line-ups, team standings.",
+        "Team round robins and Swiss: teams, players in board order, line-ups, team standings.",
     ),
     (
         "bughouse",

@@ -1,4 +1,4 @@
-"""Team round robins from the terminal: ``crosstable team …``.
+"""Team round robins and team Swiss from the terminal: ``crosstable team …``.
 
 ``team new`` creates the tournament (boards, match points, primary score, board
 order rule, team tie-breaks); ``team add`` and ``team member`` enter the teams and
@@ -6,6 +6,7 @@ their players in board order; ``crosstable start`` draws the teams' lots and pai
 them on the Berger tables; ``team lineup`` sets a team's players for a round;
 board results go in with ``crosstable result ROUND BOARD RESULT``; ``team standings``,
 ``team matches``, ``team check``, ``team players`` and ``team prizes`` read the rest.
+``team swiss`` creates a team Swiss instead, and ``team pair`` pairs its next round.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from crosstable.core.teams.settings import TeamSettings
 from crosstable.service import PlayerInfo
 
 team_app = typer.Typer(
-    help="Team round robins: teams, players in board order, line-ups, team standings.",
+    help="Team round robins and Swiss: teams, players in board order, line-ups, team standings.",
     no_args_is_help=True,
 )
 
