@@ -173,6 +173,39 @@ def test_r_x_7_a_bad_knockout_file_is_refused_with_what_is_wrong(change: str, wo
     assert words in str(refused.value)
 
 
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 40) | st.text(max_size=6),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+FUZZED = server_part(export_document(cup(3, details={"lots_seed": "1"})))
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    where=st.sampled_from(["member", "settings", "games", "game", "winner"]),
+    value=JSON
+    | st.fixed_dictionaries({k: st.integers(-2, 9) for k in ("round", "board", "slot", "game")}),
+)
+def test_r_x_7_any_knockout_member_is_read_or_refused_with_its_path(where: str, value: Any) -> None:
+    document = copy.deepcopy(FUZZED)
+    member = document["knockout"]
+    if where == "member":
+        document["knockout"] = value
+    elif where == "game":
+        member["games"][0] = value
+    else:
+        member[where] = value
+    try:
+        opened = import_document(document, "fuzz.json")
+    except CrosstableError as error:
+        assert "fuzz.json" in str(error)
+    else:
+        assert view(opened)["kind"] == "knockout"
+
+
 @pytest.mark.parametrize(
     "details",
     [PLAYOFF | {"lots_seed": "3"}, {"match_format": "1", "tie_rule": "armageddon"}],
