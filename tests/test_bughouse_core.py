@@ -181,6 +181,12 @@ def test_r_x_6_a_swiss_of_pairs_never_repeats_a_match_and_pairs_everybody(
         byes |= bye_pairs
         paired = {p for m in r.matches for p in m} | bye_pairs
         assert paired == set(range(1, n + 1))
+        for white, black in r.matches:  # partners sit with opposite colours
+            for pair in (pairs[white - 1], pairs[black - 1]):
+                sides = [
+                    g.white in pair.starts for g in r.games if set(pair.starts) & {g.white, g.black}
+                ]
+                assert sorted(sides) == [False, True]
         games = play_round(r.games, data.draw)
         rnd = Round(r.number, games, r.byes)
         rounds.append(rnd)
