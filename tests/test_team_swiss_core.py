@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from crosstable.core.errors import RuleError
 from crosstable.core.model import Colour, Player
-from crosstable.core.teams import Team
+from crosstable.core.teams import Team, swiss_olympiad
 from crosstable.core.teams.settings import TeamSettings
 from crosstable.core.teams.swiss import (
     SwissTeam,
@@ -221,3 +221,29 @@ def test_r_b_3_dutch_for_teams_with_game_points_primary() -> None:
     pairing = pair_teams(request)
     # by game points 1 (3) and 2 (2.5) lead; colours alternate from round 1
     assert pairing.boards == ((2, 1), (3, 4))
+
+
+def test_r_b_3_a_long_search_is_finished_by_the_matching_check(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # 1-2 and 3-4 met: top half against bottom half (1-3) leaves 2-4, which met too
+    teams = (
+        SwissTeam(1, (played(2, W, 1), played(4, B, 1))),
+        SwissTeam(2, (played(1, B, 1), played(3, W, 1))),
+        SwissTeam(3, (played(4, W, 1), played(2, B, 1))),
+        SwissTeam(4, (played(3, B, 1), played(1, W, 1))),
+        SwissTeam(5, (played(6, W, 1), played(8, B, 1))),
+        SwissTeam(6, (played(5, B, 1), played(7, W, 1))),
+        SwissTeam(7, (played(8, W, 1), played(6, B, 1))),
+        SwissTeam(8, (played(7, B, 1), played(5, W, 1))),
+    )
+    request = TeamSwissRequest(3, 5, teams)
+    searched = olympiad_pairing(request)
+    monkeypatch.setattr(swiss_olympiad, "SEARCH_STEPS", 1)
+    guided = olympiad_pairing(request)
+    assert guided == searched  # the same choices, kept by the matching check
+    met = {frozenset((t.start, o)) for t in teams for o in t.met}
+    assert not any(frozenset(b) in met for b in guided.boards)
+    two = (SwissTeam(1, (played(2, W, 2),)), SwissTeam(2, (played(1, B, 0),)))
+    with pytest.raises(RuleError, match="without a rematch"):
+        olympiad_pairing(TeamSwissRequest(2, 2, two))
