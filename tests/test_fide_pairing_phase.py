@@ -129,7 +129,8 @@ def test_q65_the_phase_on_the_command_line(
     token = err.rsplit("--confirm ", 1)[1].split()[0]
     code, out, _ = cli(capsys, *by_hand, "--confirm", token)
     assert code == 0 and "pairings validated" in out
+    assert "### MPA @ Round 1" in cli(capsys, "export", "--to", "trf2026", "--db", db)[1]
     code, out, _ = cli(capsys, "pair-round", "--edit", "--round", "1", "--db", db)
     assert code == 0 and "reopened for editing" in out
-    code, out, _ = cli(capsys, "export", "--to", "trf", "--db", db)
-    assert "### MPA" not in out
+    code, out, _ = cli(capsys, "export", "--to", "trf2026", "--db", db)
+    assert code == 0 and "XXR 3" in out and "### MPA" not in out

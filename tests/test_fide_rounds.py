@@ -4,8 +4,11 @@ becomes, or stops being, the final round (the Dutch rules of the final round dif
 # ruff: noqa: F811 - pytest fixtures imported from test_service_support
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from crosstable.cli import main
 from crosstable.core.errors import RuleError
 from crosstable.core.model import System
 from crosstable.service import Service
@@ -84,3 +87,35 @@ def test_q60_a_last_round_still_valid_as_the_final_one_takes_only_the_level_4(
     confirm_all(service.edit_regulations, tid, rounds=1)
     assert service.tournament(tid).settings.rounds == 1
     assert "round 1 is now the final round" not in service.export_trf(tid)
+
+
+def test_q60_the_number_of_rounds_on_the_command_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = f"sqlite:///{tmp_path / 'rounds.db'}"
+
+    def cli(*args: str) -> tuple[int, str, str]:
+        capsys.readouterr()
+        code = main([*args, "--db", db])
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    cli("new", "Open", "--system", "dutch", "--rounds", "5", "--initial-colour", "white")
+    for index in range(7):
+        cli("player", "add", f"P{index + 1}", "--rating", str(2400 - 10 * index))
+    cli("draw", "--by", "rating")
+    cli("start")
+    results = iter(RESULTS)
+    for number in range(1, 5):
+        cli("pair-round", "--publish")
+        for board in range(1, 4):
+            said = next(results)
+            cli("result", str(number), str(board), "1/2-1/2" if said == "½" else said)
+    assert cli("pair-round", "--publish")[0] == 0
+    code, _, err = cli("rounds", "6")
+    assert code == 2 and "level 4" in err and "round 5 is no longer the final round" in err
+    for _step in range(2):
+        token = err.rsplit("--confirm ", 1)[1].split()[0]
+        code, _out, err = cli("rounds", "6", "--confirm", token)
+    assert code == 0, err
+    assert "round 5 is no longer the final round" in cli("export", "--to", "trf2026")[1]

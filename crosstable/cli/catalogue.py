@@ -72,6 +72,11 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
         "fide",
         "Set the tie-break list (after the start: a level-4 warning to confirm twice).",
     ),
+    (
+        "rounds",
+        "fide",
+        "Set the number of rounds of a Swiss (after the start: a level-4 warning to confirm twice).",
+    ),
     ("undo", "history", "Undo the last change (or, with --to N, everything after change #N)."),
     (
         "history",

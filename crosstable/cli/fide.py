@@ -45,6 +45,7 @@ def register(app: typer.Typer) -> None:
     """Add this module's commands to ``app``."""
     app.command(name="fide-mode")(fide_mode)
     app.command(name="tiebreaks")(tiebreaks)
+    app.command(name="rounds")(rounds)
 
 
 def show_warning(asked: ConfirmationNeeded) -> None:
@@ -114,5 +115,21 @@ def tiebreaks(
         header(service, tid)
         change = confirmed(
             lambda: service.edit_regulations(tid, tiebreaks=chosen, confirm=confirm, actor=actor())
+        )
+        said(change.summary, change.replayed)
+
+
+def rounds(
+    number: Annotated[int, typer.Argument(help="The new number of rounds of the Swiss.")],
+    confirm: ConfirmOption = None,
+    tournament: TournamentOption = None,
+    db: DbOption = None,
+) -> None:
+    """Set the number of rounds of a Swiss (after the start: a level-4 warning to confirm twice)."""
+    with open_service(db) as service:
+        tid = current_tournament(service, tournament)
+        header(service, tid)
+        change = confirmed(
+            lambda: service.edit_regulations(tid, rounds=number, confirm=confirm, actor=actor())
         )
         said(change.summary, change.replayed)
