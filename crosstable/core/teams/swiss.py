@@ -19,7 +19,7 @@ a rating counts the rating floor. The teams keep these pairing numbers to the en
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -245,19 +245,6 @@ def _match_points(
     return (mp.win, mp.loss) if gps[0] > gps[1] else (mp.loss, mp.win)
 
 
-def check_histories(teams: Mapping[int, SwissTeam]) -> None:
-    """Every opponent of a team's history is a team of the field."""
-    for team in teams.values():
-        for number, r in enumerate(team.history, 1):
-            if r.opponent is not None and r.opponent not in teams:
-                raise RuleError(
-                    "team {team}, round {round}: no opponent {opponent}",
-                    team=team.start,
-                    round=number,
-                    opponent=r.opponent,
-                )
-
-
 __all__ = [
     "RATING_FLOOR",
     "SWISS_PAIRINGS",
@@ -265,7 +252,6 @@ __all__ = [
     "TeamPairing",
     "TeamRound",
     "TeamSwissRequest",
-    "check_histories",
     "initial_order",
     "ranking_key",
     "team_histories",
