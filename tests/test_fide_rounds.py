@@ -14,7 +14,7 @@ from crosstable.core.model import System
 from crosstable.service import Service
 from crosstable.service.warning_levels import ConfirmationNeeded
 from tests.fide_support import confirm_all
-from tests.test_service_support import db_url, service, started, store  # noqa: F401
+from tests.test_service_support import db_url, registered, service, started, store  # noqa: F401
 
 #: four rounds of 7 players (board by board) after which the Dutch system pairs round 5
 #: one way when it is the final round (7-6, 3-1, 2-4) and another when it is not
@@ -119,3 +119,24 @@ def test_q60_the_number_of_rounds_on_the_command_line(
         code, _out, err = cli("rounds", "6", "--confirm", token)
     assert code == 0, err
     assert "round 5 is no longer the final round" in cli("export", "--to", "trf2026")[1]
+
+
+def test_q62_rounds_the_field_cannot_play_are_a_level_2_warning_before_round_1(
+    service: Service,
+) -> None:
+    tid = registered(service, 6, system=System.SWISS_DUTCH, rounds=3)
+    with pytest.raises(ConfirmationNeeded) as asked:
+        service.edit_regulations(tid, rounds=6)
+    said = asked.value.as_json()
+    assert (said["level"], said["code"]) == (2, "rounds-cannot-be-played")
+    assert "6 rounds cannot all be played without a rematch (at most 5)" in said["message"]
+    assert service.tournament(tid).settings.rounds == 3  # nothing before the acknowledgement
+    change = service.edit_regulations(tid, rounds=6, confirm=asked.value.token)
+    assert "confirmed warning, level 2" in change.summary
+    service.edit_regulations(tid, rounds=4)  # playable: no warning
+    kept = registered(service, 6, system=System.SWISS_DUTCH, details={"forbidden": "1-2-3"})
+    with pytest.raises(ConfirmationNeeded) as apart:
+        service.edit_regulations(kept, rounds=4)
+    assert "player 1 may meet only 3 of the other players" in apart.value.as_json()["message"]
+    free = registered(service, 6, system=System.SWISS_DUTCH, rounds=3, details={"fide_mode": "off"})
+    service.edit_regulations(free, rounds=6)  # outside FIDE mode: the start refuses later

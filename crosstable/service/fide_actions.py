@@ -22,6 +22,7 @@ from sqlalchemy import func, select
 from crosstable.core.errors import RuleError
 from crosstable.core.model import Settings, System
 from crosstable.core.text import Message
+from crosstable.service.fide_feasibility import feasibility_warnings
 from crosstable.service.fide_mode import current_round
 from crosstable.service.fide_rounds import final_round_warning
 from crosstable.service.long_events import long_event_warning
@@ -93,6 +94,8 @@ def regulation_warnings(
     found += scoring_warnings(tx, settings, new, changing, started)  # (scoring_rules.py)
     if started and "rounds" in changing and rounds_open(tx, "rounds"):
         found += rounds_warnings(tx, settings.rounds, new.rounds)
+    if not started and "rounds" in changing:  # before round 1: can they all be played?
+        found += feasibility_warnings(tx, new.rounds, tx.tournament.regulations)
     advice = long_event_warning(settings, new, current_round(tx.session, tx.tournament))
     if advice is not None:  # an event over 30 days: ratings change during it
         found.append(advice)

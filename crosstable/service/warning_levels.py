@@ -278,6 +278,9 @@ def trf_lines(warnings: Iterable[FideWarning]) -> list[str]:
     return lines
 
 
+#: warnings kept in the history but never written to the TRF (advice before round 1)
+UNWRITTEN = frozenset({"rounds-cannot-be-played"})
+
 #: the warnings of a bye asked ahead, and the kind of bye each stands for
 BYE_CODES = {
     "full-point-bye": "F",
@@ -322,5 +325,5 @@ def trf_comments(session: Session, tournament_id: int) -> tuple[Comment, ...]:
     line goes when the bye was taken back or changed later."""
     byes = standing_byes(session, tournament_id)
     kept = [c.warning for c in confirmed_warnings(session, tournament_id)]
-    said = trf_lines(w for w in kept if still_true(w, byes))
+    said = trf_lines(w for w in kept if still_true(w, byes) and w.code not in UNWRITTEN)
     return tuple(Comment(text, anchor=None) for text in said)
