@@ -156,6 +156,7 @@ METHODS = [
     "pair_team_round",
     # teams/bughouse.py: Bughouse events
     "bughouse_matches",
+    "bughouse_rule",
     "bughouse_standings",
     "create_bughouse_tournament",
     "mark_first_finished",

@@ -160,6 +160,7 @@ class Service:
     pair_team_round = forward("team_swiss", TeamSwissPlay.pair_team_round)
     # teams/bughouse.py: Bughouse events: the rule, the first-finished marks, the reads
     bughouse_matches = forward("bughouse", BughousePlay.bughouse_matches)
+    bughouse_rule = forward("bughouse", BughousePlay.bughouse_rule)
     bughouse_standings = forward("bughouse", BughousePlay.bughouse_standings)
     create_bughouse_tournament = forward("bughouse", BughousePlay.create_bughouse_tournament)
     mark_first_finished = forward("bughouse", BughousePlay.mark_first_finished)

@@ -55,6 +55,7 @@ from crosstable.web.routes import (
     autostart,
     blanks,
     bughouse_api,
+    bughouse_page,
     entry_links,
     fide,
     game_servers,
@@ -269,6 +270,7 @@ def create_app(
     app.include_router(team_entry.router)  # a team league's forms: teams, players, line-ups
     app.include_router(team_api.router)  # the same as JSON: POST/PUT under /api/v1
     app.include_router(bughouse_api.router)  # a Bughouse event's JSON API
+    app.include_router(bughouse_page.router)  # a Bughouse event's page: /t/{id}/bughouse
     app.include_router(team_swiss_api.router)  # a team Swiss: created, its rounds paired
     site.templates.env.globals["race_of"] = race.race_of  # the standings' marks
     return app

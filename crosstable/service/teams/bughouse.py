@@ -147,6 +147,10 @@ class BughousePlay:
             rules = _rules(row)
             return team_state(session, row), rules
 
+    def bughouse_rule(self, tournament_id: int) -> str:
+        """The event's match rule: ``sum`` or ``first``."""
+        return self._state(tournament_id)[1].rule
+
     def bughouse_standings(self, tournament_id: int) -> TeamStandings:
         """The pairs' table: match points by the rule, then the tie-breaks."""
         state, rules = self._state(tournament_id)

@@ -50,7 +50,8 @@ class PairedOut(ChangeOut):
 
 
 def bughouse_data(service: Service, tid: int) -> dict[str, Any]:
-    """The pairs' table and every match with its first-finished mark and match points."""
+    """The rule, the pairs' table and every match with its first-finished mark and match
+    points."""
     table = service.bughouse_standings(tid)
     scoring = TeamScoring()
     matches = []
@@ -62,6 +63,7 @@ def bughouse_data(service: Service, tid: int) -> dict[str, Any]:
         )
         matches.append(card)
     return {
+        "rule": service.bughouse_rule(tid),
         "primary": table.primary,
         "tiebreaks": list(table.tiebreaks),
         "rows": [
