@@ -47,6 +47,8 @@ class Layout:
         # matchings differ there by at most twice that, so the next field
         # starts just above 2 * reach: one unit of it outweighs any difference
         # below, and no bit is spent beyond that.
+        self.bounds = list(bounds)
+        self.low_bound = low_bound
         reach = low_bound
         position = (2 * reach).bit_length()
         self.low_width = position
@@ -59,6 +61,15 @@ class Layout:
             position = (2 * reach).bit_length()
         self.bits = position
 
+    def squeezed(self, tighter: dict[FieldKey, int]) -> Squeeze | None:
+        """The same fields with smaller ``tighter`` bounds, for a graph whose
+        matchings are known to stay within them (None when no field moves)."""
+        bounds = [(key, min(bound, tighter.get(key, bound))) for key, bound in self.bounds]
+        narrow = Layout(bounds, self.low_bound)
+        if narrow.shift == self.shift:
+            return None
+        return Squeeze(self, narrow)
+
     def pack(self, fields: dict[FieldKey, int], low: int = 0) -> int:
         total = low
         shift = self.shift
@@ -67,6 +78,44 @@ class Layout:
             if place is not None:
                 total += value << place
         return total
+
+
+class Squeeze:
+    """Packed weights of a wide layout moved to a narrower one.
+
+    When every matching of a graph keeps some fields' sums within smaller
+    bounds than the bracket's (the next scoregroup's fields, on a graph that
+    holds only the floater's edge to it), those fields can sit lower: the
+    weights then order that graph's matchings exactly as before, in fewer
+    bits (so the compiled matcher takes them).
+    """
+
+    def __init__(self, wide: Layout, narrow: Layout) -> None:
+        self.bits = narrow.bits
+        # fields from the highest down to the lowest one that moves; the ones
+        # below keep their place
+        moved = [key for key, _ in wide.bounds if wide.shift.get(key) != narrow.shift.get(key)]
+        lowest = min(wide.shift[key] for key in moved if key in wide.shift)
+        self.steps = [
+            (wide.shift[key], narrow.shift.get(key))
+            for key, _ in wide.bounds
+            if key in wide.shift and wide.shift[key] >= lowest
+        ]
+
+    def __call__(self, weight: int) -> int:
+        """``weight`` packed by the narrow layout. Each field's value is the
+        nearest multiple of its unit: everything below it is less than half
+        a unit in size."""
+        rest = weight
+        moved = 0
+        for wide, narrow in self.steps:
+            value = (rest + ((1 << wide) >> 1)) >> wide
+            rest -= value << wide
+            if value:
+                if narrow is None:
+                    raise ValueError("a field outside the narrow layout's bounds")
+                moved += value << narrow
+        return rest + moved
 
 
 def perfect_matching(
@@ -143,8 +192,12 @@ class StageGraph:
         bye_candidates: Sequence[int] | None,
         bits: int,
         perfect: bool = True,
+        squeeze: Squeeze | None = None,
     ) -> None:
         self.perfect = perfect
+        self.squeeze = squeeze
+        if squeeze is not None:
+            bits = squeeze.bits
         self.offset = 1 << (bits + 1) if perfect else 0
         self.compiled = bits + 2 <= MAX_BITS
         self.dummy = (max(vertices) + 1) if vertices else 0
@@ -161,6 +214,8 @@ class StageGraph:
         for node in range(self.dummy + 1):
             if node not in keep:
                 self.graph.remove_node(node)
+        if squeeze is not None:
+            edges = [(a, b, squeeze(w)) for a, b, w in edges]
         edge_list = [(a, b, w + offset) for a, b, w in edges] if offset else list(edges)
         if bye_candidates is not None:
             edge_list += [(v, self.dummy, offset) for v in bye_candidates]
@@ -168,6 +223,8 @@ class StageGraph:
 
     def set_weight(self, a: int, b: int, weight: int) -> None:
         """New weight for an edge; applied at the next solve."""
+        if self.squeeze is not None:
+            weight = self.squeeze(weight)
         self.pending[(a, b)] = weight + self.offset
 
     def remove_edge(self, a: int, b: int) -> None:

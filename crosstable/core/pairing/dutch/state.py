@@ -16,7 +16,7 @@ except ImportError:  # a browser under Pyodide: the same steps in plain Python
     from crosstable.core.pairing.dutch import purenp as np  # type: ignore[no-redef]
 
 from crosstable.core.pairing.dutch.completion import Completion
-from crosstable.core.pairing.dutch.matching import StageGraph
+from crosstable.core.pairing.dutch.matching import MAX_BITS, StageGraph
 from crosstable.core.pairing.dutch.model import PairingRequest
 from crosstable.core.pairing.dutch.players import PlayerState
 from crosstable.core.pairing.dutch.weights import EdgeFields, Stage
@@ -126,6 +126,11 @@ class BracketState:
         inner_edges = [e for e in edges if e[1] < first_below]
         below_edges = [e for e in edges if e[0] >= first_below]
         dummy = None
+        # the next scoregroup's fields: only the stand-in's one edge has them
+        reach = int(len(inner) % 2)
+        tighter: dict[object, int] = {"next": reach}
+        tighter.update((("next-scores", score), reach) for score in self.fields.scores)
+        squeeze = layout.squeezed(tighter) if layout.bits + 2 > SQUEEZE_FROM else None
         if len(inner) % 2:
             dummy = self.n + 1
             floats = {
@@ -134,9 +139,11 @@ class BracketState:
             }
             inner_edges += [(v, dummy, weight) for v, weight in floats.items()]
             self.split = Split(below, below_edges, dummy, floats)
-            return StageGraph([*inner, dummy], inner_edges, None, layout.bits, perfect=False)
+            return StageGraph(
+                [*inner, dummy], inner_edges, None, layout.bits, perfect=False, squeeze=squeeze
+            )
         self.split = Split(below, below_edges, dummy, {})
-        return StageGraph(inner, inner_edges, None, layout.bits, perfect=False)
+        return StageGraph(inner, inner_edges, None, layout.bits, perfect=False, squeeze=squeeze)
 
     def _without_exchanges(self, residents: list[int], s1_size: int) -> dict[int, int] | None:
         """The first matching of a homogeneous bracket solved apart, when it
@@ -253,6 +260,9 @@ def _value(mate: dict[int, int], edges: list[tuple[int, int, int]]) -> int | Non
 
 
 SPLIT_SIZE = 200  # players of a bracket with its next scoregroup worth solving apart
+# bits of weight from which a bracket solved apart drops the room the next
+# scoregroup's fields take (wider than the compiled matcher takes)
+SQUEEZE_FROM = MAX_BITS
 
 
 class Split:
