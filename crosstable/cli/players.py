@@ -40,6 +40,15 @@ def player_add(
     sex: Annotated[str, typer.Option(help="m or w.")] = "",
     team: Annotated[str, typer.Option(help="Scheveningen: the player's team.")] = "",
     club: Annotated[str, typer.Option(help="The player's club (not written to TRF).")] = "",
+    national_rating: Annotated[
+        int | None, typer.Option(help="National rating (the rating method may rank by it).")
+    ] = None,
+    manual_rating: Annotated[
+        int | None, typer.Option(help="A rating typed by hand (rating method HBFN).")
+    ] = None,
+    half_byes: Annotated[
+        bool, typer.Option(help="Whether the player may take half-point byes.")
+    ] = True,
     confirm: ConfirmOption = None,
     tournament: TournamentOption = None,
     db: DbOption = None,
@@ -49,7 +58,20 @@ def player_add(
     from crosstable.service import PlayerInfo  # deferred: the service layer (start-up time)
     from crosstable.service.players import duplicate_names  # deferred: service layer
 
-    info = PlayerInfo(name, rating, title, federation, fide_id, birth_date, sex, team, club)
+    info = PlayerInfo(
+        name,
+        rating,
+        title,
+        federation,
+        fide_id,
+        birth_date,
+        sex,
+        team,
+        club,
+        national_rating=national_rating,
+        manual_rating=manual_rating,
+        half_byes=half_byes,
+    )
     with open_service(db) as service:
         tid = current_tournament(service, tournament)
         header(service, tid)
@@ -101,6 +123,15 @@ def player_edit(
     birth_date: Annotated[str | None, typer.Option(help="YYYY/MM/DD or the year.")] = None,
     sex: Annotated[str | None, typer.Option(help="m or w.")] = None,
     club: Annotated[str | None, typer.Option(help="The player's club ('' clears it).")] = None,
+    national_rating: Annotated[
+        str | None, typer.Option(help="The national rating, or 'unrated' to clear it.")
+    ] = None,
+    manual_rating: Annotated[
+        str | None, typer.Option(help="The rating typed by hand, or 'unrated' to clear it.")
+    ] = None,
+    half_byes: Annotated[
+        bool | None, typer.Option(help="Whether the player may take half-point byes.")
+    ] = None,
     tournament: TournamentOption = None,
     db: DbOption = None,
 ) -> None:
@@ -121,12 +152,20 @@ def player_edit(
         )
         if value is not None
     }
-    if rating is not None:
-        values["rating"] = _rating(rating)
+    for key, option, given in (
+        ("rating", "--rating", rating),
+        ("national_rating", "--national-rating", national_rating),
+        ("manual_rating", "--manual-rating", manual_rating),
+    ):
+        if given is not None:
+            values[key] = _rating(given, option)
+    if half_byes is not None:
+        values["half_byes"] = half_byes
     if not values:
         raise RuleError(
             "player edit: say what changes, e.g. --name, --rating, --title, --federation, "
-            "--fide-id, --birth-date, --sex or --club"
+            "--fide-id, --birth-date, --sex, --club, --national-rating, --manual-rating or "
+            "--no-half-byes"
         )
     with open_service(db) as service:
         tid = current_tournament(service, tournament)
@@ -135,14 +174,14 @@ def player_edit(
         said(change.summary, change.replayed)
 
 
-def _rating(text: str) -> int | None:
+def _rating(text: str, option: str = "--rating") -> int | None:
     cleaned = text.strip().lower()
     if cleaned in ("", "unrated", "none", "-"):
         return None
     try:
         return int(cleaned)
     except ValueError:
-        raise RuleError(f"--rating {text!r}: a whole number, or 'unrated'") from None
+        raise RuleError(f"{option} {text!r}: a whole number, or 'unrated'") from None
 
 
 @player_app.command("rating")

@@ -31,13 +31,18 @@ from crosstable.cli.context import (
     said,
 )
 from crosstable.cli.fide import ConfirmOption, confirmed
+from crosstable.cli.new_details import (
+    portal_swiss,
+    rating_method_detail,
+    schedule_detail,
+    system_details_of,
+)
 from crosstable.core import battle as battle_rules
 from crosstable.core.duration import parse_time_control
 from crosstable.core.errors import RuleError
 from crosstable.core.model import LotsMethod, RulesEdition, System, WithdrawalRule
-from crosstable.core.schedule.kinds import SCHEDULE_KEY, schedule_kind
+from crosstable.core.schedule.kinds import SCHEDULE_KEY
 from crosstable.core.scoring import PointSystem, points
-from crosstable.core.system_settings import SettingError
 from crosstable.core.tiebreaks.presets import buchholz_warnings, preset_or_codes
 
 if TYPE_CHECKING:  # the store and services load only when a command needs them
@@ -131,6 +136,9 @@ def new(
     sponsor: Annotated[str, typer.Option(help="The sponsor's name (with --funding sponsor).")] = "",
     sponsor_credit: Annotated[str, typer.Option(help="How the sponsor is credited.")] = "",
     level: Annotated[str, typer.Option(help="A class or level tournament: the level.")] = "",
+    rating_method: Annotated[
+        str, typer.Option(help="The rating that ranks: FIDE, NRO, FIDON, NIDOF or HBFN.")
+    ] = "FIDE",
     deputy_arbiter: Annotated[
         str, typer.Option(help="Deputy chief arbiters, separated by semicolons.")
     ] = "",
@@ -190,7 +198,7 @@ def new(
     from crosstable.service import Regulations  # deferred: the service layer (start-up time)
 
     chosen = _choice(System, _SYSTEM_ALIASES.get(system.strip().lower(), system), "system")
-    details = _system_details(
+    details = system_details_of(
         chosen,
         rounds=rounds,
         initial_colour=initial_colour,
@@ -201,12 +209,13 @@ def new(
         bracket=bracket,
     )
     if schedule.strip():
-        details[SCHEDULE_KEY] = _schedule(chosen, schedule)
+        details[SCHEDULE_KEY] = schedule_detail(chosen, schedule)
     if capacity is not None:  # checked by the service (a knockout's, a power of two)
         if chosen is not System.KNOCKOUT:
             raise RuleError(f"--capacity is for knockout tournaments, not a {chosen.value}")
         details["capacity"] = str(capacity)
-    details |= _portal_swiss(chosen, initial_order, order_seed, even_field)
+    details |= portal_swiss(chosen, initial_order, order_seed, even_field)
+    details |= rating_method_detail(rating_method)
     deputies = "\n".join(part.strip() for part in deputy_arbiter.split(";") if part.strip())
     for key, value in (
         ("venue", venue),
@@ -475,86 +484,6 @@ def _shown(value: Any) -> str:
 
 
 _SYSTEM_ALIASES = {"swiss": "dutch", "rr": "round-robin", "roundrobin": "round-robin"}
-
-
-def _portal_swiss(system: System, order: str, seed: str, even: bool) -> dict[str, str]:
-    """The portal Swiss's settings given (refused for another system; checked here)."""
-    from crosstable.service.swiss.portal import PortalSwiss  # deferred: the service layer
-
-    details = {
-        key: value
-        for key, value in (
-            ("initial_order", order.strip().lower()),
-            ("order_seed", seed.strip()),
-            ("even_field", "yes" if even else ""),
-        )
-        if value
-    }
-    if details and system is not System.SWISS_DUTCH:
-        option = "--" + next(iter(details)).replace("_", "-")
-        raise RuleError(f"{option} is for Swiss tournaments (--system dutch), not a {system.value}")
-    try:
-        PortalSwiss.from_details(details)
-    except SettingError as error:
-        raise RuleError(error.option_text()) from None
-    return details
-
-
-def _schedule(system: System, text: str) -> str:
-    """The round robin's table named by ``--schedule`` (refused for another system)."""
-    if system is not System.ROUND_ROBIN:
-        raise RuleError(f"--schedule is for round robins, not a {system.value}")
-    try:
-        return schedule_kind({SCHEDULE_KEY: text}).value
-    except SettingError as error:
-        raise RuleError(error.option_text()) from None
-
-
-def _system_details(
-    system: System,
-    *,
-    rounds: int | None,
-    initial_colour: str,
-    forbidden: str,
-    acceleration: str,
-    match_format: str | None,
-    tie_rule: str | None,
-    bracket: str | None,
-) -> dict[str, str]:
-    """The regulations' details each system reads (checked here, so a typo fails now)."""
-    swiss = {
-        "--rounds": rounds is not None,
-        "--initial-colour": bool(initial_colour),
-        "--forbidden": bool(forbidden),
-        "--acceleration": bool(acceleration),
-    }
-    knockout = {
-        "--match-format": match_format is not None,
-        "--tie-rule": tie_rule is not None,
-        "--bracket": bracket is not None,
-    }
-    for options, wanted, what in (
-        (swiss, System.SWISS_DUTCH, "Swiss tournaments (--system dutch)"),
-        (knockout, System.KNOCKOUT, "knockout tournaments (--system knockout)"),
-    ):
-        given = [option for option, used in options.items() if used]
-        if given and system is not wanted:
-            raise RuleError(f"{given[0]} is for {what}, not a {system.value}")
-    from crosstable.service.formats import system_details  # deferred: service layer
-
-    try:  # the wizard's function: the same choice makes the same regulations
-        return system_details(
-            system,
-            rounds=rounds,
-            initial_colour=initial_colour,
-            forbidden=forbidden,
-            acceleration=acceleration,
-            match_format=match_format,
-            tie_rule=tie_rule,
-            bracket=bracket,
-        )
-    except SettingError as error:
-        raise RuleError(error.option_text()) from None
 
 
 def _choice(enum: Any, text: str, what: str) -> Any:

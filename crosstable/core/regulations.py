@@ -31,6 +31,7 @@ from crosstable.core.errors import RuleError
 from crosstable.core.funding import FIELDS as FUNDING_FIELDS
 from crosstable.core.funding import Funding
 from crosstable.core.model import System
+from crosstable.core.rating_method import FIELD as RATING_METHOD
 from crosstable.core.system_settings import SETTING_KEYS, SystemSettings, settings_of
 
 #: the details every tournament may have, whatever its system
@@ -47,6 +48,7 @@ KNOWN_FIELDS = (
     "variant",
     "setup_minutes",
     "battle_seed",
+    RATING_METHOD,
     *FUNDING_FIELDS,
 )
 

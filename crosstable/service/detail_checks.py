@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session
 from crosstable.core.errors import RuleError
 from crosstable.core.funding import Funding
 from crosstable.core.model import System
+from crosstable.core.rating_method import rating_method
 from crosstable.core.schedule.kinds import check_schedule_fits, schedule_kind
 from crosstable.core.system_settings import check_keys
 from crosstable.service.eligibility import check_venue_kind
@@ -42,6 +43,7 @@ def check_details(
     check_start_settings(system, details)  # start time, capacity
     check_schedule_setting(system, details, before, status)  # a table, an order
     Funding.read(details)  # who pays
+    rating_method(details)  # which rating ranks the players
 
 
 def check_first_players(system: System, details: Mapping[str, Any], players: int) -> None:
@@ -58,7 +60,8 @@ def check_level(session: Session, details: Mapping[str, Any]) -> None:
     checked_level_detail(session, details)
 
 
-#: the details a Swiss or a knockout fixes at the start (bracket, lots, colours)
+#: the details a Swiss or a knockout fixes at the start (bracket, lots, colours), and
+#: the rating method every system's ranking reads
 FIXED_AT_START = (
     "initial_colour",
     "acceleration",
@@ -68,10 +71,11 @@ FIXED_AT_START = (
     "lots_seed",
     "round_formats",
     "third_place",
+    "rating_method",
 )
 #: fixed at the start also when the regulations had none: an acceleration added later
-#: would change the pairings already made
-NONE_ADDED = ("acceleration",)
+#: would change the pairings already made (a rating method, the ratings read after it)
+NONE_ADDED = ("acceleration", "rating_method")
 
 
 def check_fixed_after_start(

@@ -23,6 +23,7 @@ from crosstable.core.model import Bye, ByeKind, System, Tournament
 from crosstable.core.pairing.dutch.acceleration import baku
 from crosstable.core.pairing.dutch.from_tournament import default_rounds
 from crosstable.core.pairing_systems import fixed_pairing
+from crosstable.core.rating_method import RatingMethod
 from crosstable.core.schedule import Schedule
 from crosstable.core.schedule.kinds import schedule_details
 from crosstable.core.text import Message
@@ -43,6 +44,7 @@ from crosstable.service.schedules import insert_schedule
 from crosstable.service.swiss.settings import initial_colour_of, parse_forbidden, swiss_settings
 from crosstable.service.teams.exchange_rows import TEAM_SECTIONS, team_sections
 from crosstable.service.teams.trf_teams import team_trf
+from crosstable.service.tournament_ratings import method_of
 from crosstable.service.trf_header import header_records, stored_header
 from crosstable.service.unit import Tx
 from crosstable.service.warning_levels import FideWarning, logged, trf_comments
@@ -125,8 +127,10 @@ class Exchange:
         document = {**{name: [] for name, _model in TEAM_SECTIONS}, **document}
         _check_ratings(  # before the history is checked against the rows: name the value
             (
-                (f"players[{i}]", p.get("rating") if isinstance(p, dict) else None)
+                (f"players[{i}].{key}" if key != "rating" else f"players[{i}]", p.get(key))
                 for i, p in enumerate(document["players"])
+                if isinstance(p, dict)
+                for key in ("rating", "national_rating", "manual_rating")
             ),
             source,
         )
@@ -180,7 +184,6 @@ class Exchange:
 
     def _export_trf(self, tournament_id: int, edition: str) -> tuple[str, list[Message]]:
         tournament = self.queries.tournament(tournament_id)
-        document = trf.TrfDocument.from_tournament(tournament)
         with self.frame.store.reading() as session:
             row = session.get(TournamentRow, tournament_id)
             assert row is not None  # (the queries found it)
@@ -188,6 +191,14 @@ class Exchange:
             check_report(loaded)  # no rating report while an adjourned game is open
             entries = loaded.entries
             _check_numbered(entries)
+            if method_of(row.regulations) is not RatingMethod.FIDE:
+                # (the file's rating column is the FIDE rating, whatever ranked the players)
+                fide = {e.start: e.rating for e in entries}
+                tournament = replace(
+                    tournament,
+                    players=tuple(replace(p, rating=fide.get(p.start)) for p in tournament.players),
+                )
+            document = trf.TrfDocument.from_tournament(tournament)
             teams = {e.team for e in entries if e.team}
             headers = header_records(
                 tournament,

@@ -28,10 +28,12 @@ from crosstable.core.model import (
     Tournament,
     WithdrawalRule,
 )
+from crosstable.core.rating_method import RatingMethod
 from crosstable.core.scoring import PointSystem
 from crosstable.service.live import GameState, LiveSource
 from crosstable.service.long_event_settings import long_event, ratings_per_round, stored_ratings
 from crosstable.service.lots import ties_lots_seed
+from crosstable.service.tournament_ratings import method_of, rating_of
 from crosstable.store.models import ByeRow, EntryRow, GameRow, RoundRow, TournamentRow
 
 _POINT_FIELDS = (
@@ -197,7 +199,8 @@ class Loaded:
             return Tournament(settings=settings, name=row.name)
         ordered = sorted(self.entries, key=lambda e: e.start or 0)
         later = stored_ratings(row.regulations)  # an event over 30 days
-        players = tuple(player_of(entry, later.get(entry.number, ())) for entry in ordered)
+        method = method_of(row.regulations)
+        players = tuple(player_of(entry, later.get(entry.number, ()), method) for entry in ordered)
         games: dict[int, list[Game]] = defaultdict(list)
         for game in self.games:
             games[game.round].append(
@@ -242,11 +245,16 @@ class Loaded:
         )
 
 
-def player_of(entry: EntryRow, round_ratings: tuple[tuple[int, int], ...] = ()) -> Player:
+def player_of(
+    entry: EntryRow,
+    round_ratings: tuple[tuple[int, int], ...] = (),
+    method: RatingMethod = RatingMethod.FIDE,
+) -> Player:
+    """The core's player of an entry, rated by the tournament's rating method."""
     return Player(
         start=entry.start or 1,
         name=entry.name,
-        rating=entry.rating,
+        rating=rating_of(entry, method),
         title=entry.title,
         federation=entry.federation,
         fide_id=entry.fide_id,
@@ -295,6 +303,8 @@ def _load(
             EntryRow.start,
             EntryRow.name,
             EntryRow.rating,
+            EntryRow.national_rating,
+            EntryRow.manual_rating,
             EntryRow.title,
             EntryRow.federation,
             EntryRow.fide_id,
@@ -307,11 +317,12 @@ def _load(
         return None
     start_of = {e.number: e.start for e in entries}
     later = stored_ratings(row.regulations)  # an event over 30 days
+    method = method_of(row.regulations)
     players = tuple(
         Player(
             e.start,
             e.name,
-            e.rating,
+            rating_of(e, method),
             e.title,
             e.federation,
             e.fide_id,

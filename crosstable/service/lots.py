@@ -9,6 +9,8 @@ from typing import Any
 from crosstable.core.errors import RuleError
 from crosstable.core.lots import SEED_LIMIT, Entrant, draw_lots, seed_from
 from crosstable.core.model import LotsMethod
+from crosstable.core.rating_method import RatingMethod
+from crosstable.service.tournament_ratings import rating_of
 from crosstable.store.models import EntryRow, TournamentRow
 
 
@@ -18,12 +20,14 @@ def draw_order(
     *,
     seed: int | None,
     order: tuple[int, ...] = (),
+    ratings: RatingMethod = RatingMethod.FIDE,
 ) -> tuple[int, ...]:
     """Registration numbers in starting-number order (keys of the draw: registration numbers).
 
-    ``order`` (by hand) lists every registration number once, in starting-number order.
+    ``order`` (by hand) lists every registration number once, in starting-number order;
+    ``ratings``: the rating method that chooses each player's tournament rating.
     """
-    entrants = [Entrant(str(e.number), e.name, e.rating, e.title) for e in entries]
+    entrants = [Entrant(str(e.number), e.name, rating_of(e, ratings), e.title) for e in entries]
     lots = draw_lots(entrants, method, seed=seed, order=tuple(str(n) for n in order))
     return tuple(int(key) for key in lots.draw.order)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from typing import Any
 
 from crosstable.core.errors import RuleError
 from crosstable.core.model import Player
@@ -60,6 +61,12 @@ class PlayerInfo:
     team: str = ""
     #: the player's club ("" when not given; not in TRF)
     club: str = ""
+    #: the national rating and a rating typed by hand, beside the FIDE one (``rating``);
+    #: the regulations' rating method chooses the one the tournament ranks by
+    national_rating: int | None = None
+    manual_rating: int | None = None
+    #: whether the player may take half-point byes (no: free entry, special conditions)
+    half_byes: bool = True
 
     def checked(self) -> PlayerInfo:
         name = " ".join(self.name.split())
@@ -74,6 +81,8 @@ class PlayerInfo:
             rating = checked_rating(self.rating)
         except RuleError as error:
             raise RuleError("player {name}: {problem}", name=name, problem=error) from None
+        national = _other_rating(name, "national rating", self.national_rating)
+        manual = _other_rating(name, "manual rating", self.manual_rating)
         club = " ".join(self.club.split())
         if len(club) > CLUB_LENGTH:
             raise RuleError(
@@ -81,7 +90,86 @@ class PlayerInfo:
                 name=name,
                 count=CLUB_LENGTH,
             )
-        return replace(self, name=name, club=club, rating=rating)
+        return replace(
+            self,
+            name=name,
+            club=club,
+            rating=rating,
+            national_rating=national,
+            manual_rating=manual,
+            half_byes=bool(self.half_byes),
+        )
+
+
+def _other_rating(name: str, which: str, rating: int | None) -> int | None:
+    """A national or manual rating within the one range (0 and None: none)."""
+    try:
+        return checked_rating(rating)
+    except RuleError:
+        raise RuleError(
+            "player {name}: {which} {rating} is out of range ({low}–{high}, or 0 for none)",
+            name=name,
+            which=Message(which),
+            rating=rating,
+            low=LOWEST_RATING,
+            high=HIGHEST_RATING,
+        ) from None
+
+
+EDITABLE = (
+    "name",
+    "rating",
+    "title",
+    "federation",
+    "fide_id",
+    "birth_date",
+    "sex",
+    "club",
+    "national_rating",
+    "manual_rating",
+    "half_byes",
+)
+#: the details that may choose a player's tournament rating
+RATINGS = ("rating", "national_rating", "manual_rating")
+#: how the history names each detail
+DETAIL_NAMES = {
+    "name": "name",
+    "rating": "rating",
+    "title": "title",
+    "federation": "federation",
+    "fide_id": "FIDE id",
+    "birth_date": "birth date",
+    "sex": "sex",
+    "club": "club",
+    "national_rating": "national rating",
+    "manual_rating": "manual rating",
+    "half_byes": "half-point byes",
+}
+
+
+def detail_text(value: object) -> str:
+    """A detail's value as the history line shows it."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return "(none)" if value in (None, "") else str(value)
+
+
+def info_columns(info: PlayerInfo) -> dict[str, Any]:
+    """The entry row's columns for a player's details."""
+    return {
+        "name": info.name,
+        "rating": info.rating,
+        "title": info.title,
+        "federation": info.federation,
+        "fide_id": info.fide_id,
+        "birth_date": info.birth_date,
+        "sex": info.sex,
+        "club": info.club,
+        "team": " ".join(info.team.split()) or None,
+        "national_rating": info.national_rating,
+        "manual_rating": info.manual_rating,
+        "half_byes": info.half_byes,
+    }
 
 
 #: the longest club name the store keeps (entries.club)

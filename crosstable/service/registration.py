@@ -45,10 +45,13 @@ from crosstable.service.loading import (
 )
 from crosstable.service.lots import draw_order
 from crosstable.service.players import CLUB_LENGTH as CLUB_LENGTH
+from crosstable.service.players import DETAIL_NAMES as DETAIL_NAMES
+from crosstable.service.players import EDITABLE, RATINGS, detail_text, info_columns
 from crosstable.service.players import PlayerInfo as PlayerInfo
 from crosstable.service.players import check_tiebreaks as check_tiebreaks
 from crosstable.service.tiebreak_order import with_creation_tiebreaks
 from crosstable.service.timed_start import check_room
+from crosstable.service.tournament_ratings import method_of
 from crosstable.service.unit import Tx
 from crosstable.service.warning_levels import logged
 from crosstable.store.models import EntryRow, EventRow, TournamentRow
@@ -159,7 +162,7 @@ class Registration:
         changes: list[dict[str, Any]] = []
         for number, info in enumerate(infos, 1):
             tx = Tx(session, row)
-            tx.insert(EntryRow(number=number, start=None, **_info_columns(info)))
+            tx.insert(EntryRow(number=number, start=None, **info_columns(info)))
             tx.flush()
             summary = summaries.registered(number, info.name)
             at = self.frame.now()
@@ -283,14 +286,14 @@ class Registration:
 
         def body(tx: Tx) -> Done:
             if tx.tournament.status != "registration":
-                return late_entry(tx, _info_columns(info), confirm)
+                return late_entry(tx, info_columns(info), confirm)
             numbers = tx.session.scalars(
                 select(EntryRow.number).where(EntryRow.tournament_id == tx.tournament_id)
             ).all()
             number = max(numbers, default=0) + 1
             check_field(System(tx.tournament.system), len(numbers) + 1, cycles=tx.tournament.cycles)
             check_room(tx.tournament, len(numbers) + 1)  # a knockout's field of 2ⁿ
-            tx.insert(EntryRow(number=number, start=None, **_info_columns(info)))
+            tx.insert(EntryRow(number=number, start=None, **info_columns(info)))
             tx.flush()
             cleared = clear_draw(tx)
             return Done(
@@ -341,7 +344,7 @@ class Registration:
                         "player {number} {name}: nothing changed", number=number, name=info.name
                     )
                 )
-            if row.status != "registration" and "rating" in changed:
+            if row.status != "registration" and any(k in changed for k in RATINGS):
                 reason = _rating_fixed(row)
                 if reason:
                     raise RuleError(
@@ -351,10 +354,11 @@ class Registration:
                         problem=reason,
                     )
             before = rating_order(tx) if row.draw_method == LotsMethod.RATING.value else None
-            columns = _info_columns(info)
+            columns = info_columns(info)
             tx.update(entry, **{k: columns[k] for k in EDITABLE})
+            said = detail_text
             shown = "; ".join(
-                f"{_DETAIL_NAMES[k]} {_shown(getattr(current, k))} → {_shown(getattr(info, k))}"
+                f"{DETAIL_NAMES[k]} {said(getattr(current, k))} → {said(getattr(info, k))}"
                 for k in changed
             )
             order = None
@@ -419,7 +423,13 @@ class Registration:
             loaded = Loaded(tx.session, tx.tournament)
             if len(loaded.entries) < 2:
                 raise RuleError("at least two players are needed to draw lots")
-            numbers = draw_order(loaded.entries, method, seed=seed, order=order)
+            numbers = draw_order(
+                loaded.entries,
+                method,
+                seed=seed,
+                order=order,
+                ratings=method_of(tx.tournament.regulations),
+            )
             for entry in loaded.entries:
                 tx.update(entry, start=None)
             tx.flush()
@@ -439,23 +449,6 @@ class Registration:
 
 
 #: the player details ``edit_player`` may change
-EDITABLE = ("name", "rating", "title", "federation", "fide_id", "birth_date", "sex", "club")
-_DETAIL_NAMES = {
-    "name": "name",
-    "rating": "rating",
-    "title": "title",
-    "federation": "federation",
-    "fide_id": "FIDE id",
-    "birth_date": "birth date",
-    "sex": "sex",
-    "club": "club",
-}
-
-
-def _shown(value: object) -> str:
-    return "(none)" if value in (None, "") else str(value)
-
-
 def _rating_fixed(row: TournamentRow) -> str:
     """Why the ratings may not change after this tournament's start ("" if they may).
 
@@ -487,7 +480,9 @@ def rating_order(tx: Tx) -> tuple[int, ...]:
     ).all()
     if len(entries) < 2:
         return tuple(e.number for e in entries)
-    return draw_order(entries, LotsMethod.RATING, seed=None)
+    return draw_order(
+        entries, LotsMethod.RATING, seed=None, ratings=method_of(tx.tournament.regulations)
+    )
 
 
 def _column_changes(name: str, row: TournamentRow, columns: dict[str, Any]) -> bool:
@@ -526,20 +521,6 @@ def _entry(tx: Tx, number: int) -> EntryRow:
             number=number,
         )
     return entry
-
-
-def _info_columns(info: PlayerInfo) -> dict[str, Any]:
-    return {
-        "name": info.name,
-        "rating": info.rating,
-        "title": info.title,
-        "federation": info.federation,
-        "fide_id": info.fide_id,
-        "birth_date": info.birth_date,
-        "sex": info.sex,
-        "club": info.club,
-        "team": " ".join(info.team.split()) or None,
-    }
 
 
 def _iso(value: dt.date | None) -> str | None:

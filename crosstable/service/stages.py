@@ -232,6 +232,9 @@ class StagePlay:
                         birth_date=e.birth_date,
                         sex=e.sex,
                         team=None,
+                        national_rating=e.national_rating,
+                        manual_rating=e.manual_rating,
+                        half_byes=e.half_byes,
                     )
                 )
             details = dict(row.regulations or {})

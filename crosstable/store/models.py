@@ -29,6 +29,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    true,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -127,6 +128,12 @@ class EntryRow(Base):
     place: Mapped[int | None] = mapped_column(Integer, nullable=True)
     #: the player's team in a Scheveningen (None in other systems)
     team: Mapped[str | None] = mapped_column(String(100), nullable=True)
+    #: the national rating and one typed by hand, beside the FIDE rating (``rating``): the
+    #: regulations' rating method chooses which the tournament ranks by (migration 0026)
+    national_rating: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    manual_rating: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: whether the player may take half-point byes (False: free entry, special conditions)
+    half_byes: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
 
 
 class RoundRow(Base):

@@ -61,11 +61,23 @@ _LABELS = {
     "funding": N_("Funding"),
     "sponsor": N_("Sponsor"),
     "sponsor_credit": N_("How the sponsor is credited"),
+    "rating_method": N_("Rating that ranks the players"),
+    # a team tournament's settings (docs/teams.md)
+    "competitors": N_("Competitors"),
+    "team_boards": N_("Boards in a match"),
+    "team_scoring": N_("Match points (won, drawn, lost)"),
+    "team_primary": N_("Ranked first by"),
+    "team_order": N_("Board order in line-ups"),
+    "team_tiebreaks": N_("Team tie-breaks"),
 }
 #: the details that only link an event's tournaments (see the module's docstring)
 _LINKS = frozenset({"stage_event", "stage", "stage_seeds"})
 
 _WORDS = {
+    # a team tournament: its competitors, its board order
+    "team": N_("teams"),
+    "fixed": N_("fixed: nobody plays above a team-mate listed ahead"),
+    "free": N_("free"),
     "white": N_("White"),
     "black": N_("Black"),
     "seeded": N_("seeded: 1 against the last, 2 against the one before the last, …"),
@@ -85,6 +97,12 @@ _WORDS = {
     "rating": N_("by rating (FIDE)"),
     "portal": N_("by rating, unrated players at random"),
     "lot": N_("by rating and title, equal players by lot"),
+    # the rating method (FIDE's checklist's names)
+    "FIDE": N_("the FIDE rating"),
+    "NRO": N_("the national rating"),
+    "FIDON": N_("the FIDE rating, else the national one"),
+    "NIDOF": N_("the national rating, else the FIDE one"),
+    "HBFN": N_("the highest of the FIDE, national and manual ratings"),
 }
 
 

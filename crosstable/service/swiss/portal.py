@@ -34,6 +34,7 @@ from crosstable.core.errors import RuleError
 from crosstable.core.lots import SEED_LIMIT, Entrant, rating_order, seed_from
 from crosstable.core.system_settings import SettingError
 from crosstable.core.text import Message
+from crosstable.service.tournament_ratings import method_of, rating_of
 from crosstable.service.unit import Tx
 from crosstable.store.models import EntryRow
 
@@ -167,7 +168,8 @@ def apply_portal_order(
         parts = (f"{entry.number}:{entry.name}" for entry in entries)
         seed = seed_from("swiss-order", str(created_at), *parts)
     details[ORDER_SEED] = str(seed)
-    entrants = [Entrant(str(e.number), e.name, e.rating, e.title) for e in entries]
+    method = method_of(tx.tournament.regulations)
+    entrants = [Entrant(str(e.number), e.name, rating_of(e, method), e.title) for e in entries]
     by_number = {str(e.number): e for e in entries}
     for entry in entries:
         tx.update(entry, start=None)
@@ -180,7 +182,7 @@ def apply_portal_order(
             "initial order by rating and title, players equal in both placed by lot (seed {seed})",
             seed=seed,
         )
-    unrated = sum(1 for e in entries if not e.rating)
+    unrated = sum(1 for e in entries if not rating_of(e, method))
     return Message(
         "initial order by rating, {unrated} unrated placed at random (seed {seed})",
         unrated=unrated,

@@ -19,7 +19,7 @@ from crosstable.core.duration import estimate_duration
 from crosstable.core.model import LotsMethod, Reason
 from crosstable.core.scoring import points_json
 from crosstable.core.text import Message
-from crosstable.service import Change, PlayerInfo
+from crosstable.service import Change
 from crosstable.service.players import duplicate_names
 from crosstable.service.tiebreak_order import published_tiebreaks
 from crosstable.web import explain_views
@@ -138,10 +138,7 @@ def create(body: TournamentIn, request: Request, caller: ApiCaller) -> dict[str,
         time_control=body.time_control,
         start_date=body.start_date,
         end_date=body.end_date,
-        players=tuple(
-            PlayerInfo(p.name, p.rating, p.title, p.federation, p.fide_id, team=p.team, club=p.club)
-            for p in body.players
-        ),
+        players=tuple(p.info() for p in body.players),
         rounds=body.rounds,
         initial_colour=body.initial_colour,
         match_format=body.match_format,
@@ -368,15 +365,7 @@ def reject(tid: Num, rnd: Num, board: Num, request: Request, caller: ApiCaller) 
 def add_player(tid: Num, body: EntryIn, request: Request, caller: ApiCaller) -> ChangeOut:
     site = site_of(request)
     require_role(site, caller, tid, MANAGERS)
-    info = PlayerInfo(
-        body.name,
-        body.rating,
-        body.title,
-        body.federation,
-        body.fide_id,
-        team=body.team,
-        club=body.club,
-    )
+    info = body.info()
     registered = [p.name for p in site.service.overview(tid).players]
     out = change_out(site.service.add_player(tid, info, actor=caller.actor, confirm=body.confirm))
     out.warnings = [translate(w) for w in duplicate_names(registered, [info.name])]

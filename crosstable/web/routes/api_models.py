@@ -11,6 +11,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
+from crosstable.service import PlayerInfo
 from crosstable.web.routes.common import Body
 
 
@@ -66,6 +67,24 @@ class PlayerIn(Body):
     fide_id: str = Field("", max_length=20)
     team: str = Field("", max_length=100, description="the player's team (Scheveningen)")
     club: str = Field("", max_length=100, description="the player's club (not in TRF)")
+    national_rating: int | None = Field(None, description="the national rating")
+    manual_rating: int | None = Field(None, description="a rating typed by hand (HBFN)")
+    half_byes: bool = Field(True, description="false: not entitled to half-point byes")
+
+    def info(self) -> PlayerInfo:
+        """The player to register (checked by the service, as on every surface)."""
+        return PlayerInfo(
+            self.name,
+            self.rating,
+            self.title,
+            self.federation,
+            self.fide_id,
+            team=self.team,
+            club=self.club,
+            national_rating=self.national_rating,
+            manual_rating=self.manual_rating,
+            half_byes=self.half_byes,
+        )
 
 
 class EntryIn(PlayerIn):
@@ -178,6 +197,9 @@ class TournamentIn(Body):
     level: str = Field(
         "", max_length=80, description="a class or level tournament: one of GET /api/v1/levels"
     )
+    rating_method: Literal["FIDE", "NRO", "FIDON", "NIDOF", "HBFN"] = Field(
+        "FIDE", description="the rating that ranks the players (FIDE's checklist's names)"
+    )
     finish: Literal["auto", "confirm"] = Field(
         "auto",
         description="auto: it finishes by itself with its last result; confirm: the "
@@ -235,6 +257,7 @@ class TournamentIn(Body):
             ("sponsor", self.sponsor),
             ("sponsor_credit", self.sponsor_credit),
             ("level", self.level),
+            ("rating_method", "" if self.rating_method == "FIDE" else self.rating_method),
         )
         return tuple((key, value.strip()) for key, value in given if value.strip())
 

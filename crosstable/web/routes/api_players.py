@@ -31,6 +31,9 @@ class PlayerEditIn(BaseModel):
     birth_date: str | None = Field(None, max_length=10, description="YYYY/MM/DD or the year")
     sex: str | None = Field(None, max_length=1, description="m, w or empty")
     club: str | None = Field(None, max_length=100, description="the player's club")
+    national_rating: int | None = Field(None, ge=0, le=4000, description="null: none")
+    manual_rating: int | None = Field(None, ge=0, le=4000, description="null: none")
+    half_byes: bool | None = Field(None, description="false: not entitled to half-point byes")
 
 
 @router.patch("/tournaments/{tid}/players/{number}")
@@ -44,7 +47,9 @@ def edit_player(
     values: dict[str, Any] = {}
     for name in body.model_fields_set:
         value = getattr(body, name)
-        if value is None and name != "rating":
+        if name == "half_byes" and value is None:
+            continue  # (null: left as it is)
+        if value is None and name not in ("rating", "national_rating", "manual_rating"):
             value = ""  # null clears a text detail
         values[name] = value
     return change_out(site.service.edit_player(tid, number, actor=caller.actor, **values))

@@ -144,8 +144,11 @@ def edit_player(tid: int, number: int, request: Request, form: CheckedForm) -> R
     site, caller = caller_of(request)
     require_role(site, caller, tid, MANAGERS)
     values: dict[str, Any] = {key: text(form, key) for key in PLAYER_FIELDS if key in form}
-    if "rating" in form:
-        values["rating"] = integer(form, "rating")
+    for key in ("rating", "national_rating", "manual_rating"):
+        if key in form:
+            values[key] = integer(form, key)
+    if "half_byes_shown" in form:  # (an unticked box sends nothing)
+        values["half_byes"] = "half_byes" in form
     change = site.service.edit_player(tid, number, actor=caller.actor, **values)
     return _done(request, tid, change.summary)
 
@@ -288,6 +291,7 @@ _FORM_DETAILS = {
     "funding": "",
     "sponsor": "",
     "sponsor_credit": "",
+    "rating_method": "FIDE",
 }
 
 

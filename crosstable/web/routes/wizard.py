@@ -153,6 +153,11 @@ def spec_from_form(form: dict[str, Any], service: Any = None) -> actions.WizardS
         for key in ("venue", "organiser", "arbiter", "sponsor", "sponsor_credit", "level")
         if text(form, key)
     )
+    details += tuple(  # the FIDE rating ranks unless another method is chosen
+        ("rating_method", method)
+        for method in (text(form, "rating_method").upper(),)
+        if method not in ("", "FIDE")
+    )
     funding = [source for source in FUNDING_SOURCES if text(form, f"funding_{source}")]
     if funding:  # who pays (the regulations name it: seed 002)
         details += (("funding", ",".join(funding)),)
