@@ -254,8 +254,7 @@ class Publisher:
 
     @property
     def counts_subscribers(self) -> bool:
-        """nchan's answers have counted subscribers (from then on, channels nobody
-        watches get markers)."""
+        """nchan's answers count subscribers (channels nobody watches then get markers)."""
         return self._counted
 
     # -- life ------------------------------------------------------------------------
@@ -525,21 +524,17 @@ class Publisher:
         restarted (nchan's memory is empty, a message may have been lost on the way):
         publish again the tournaments published lately."""
         sentinel = self.sentinel
-        # (a sentinel never posted is missing, not lost — unless an outage came between)
-        posted = False
-        first = True
+        posted = False  # (a sentinel never posted is missing, not lost, unless nchan was down)
+        wait = 0.0  # (the first check at once)
         while not self._stop.is_set():
-            if not first:
-                self._wake.wait(self.retry_every)
-                self._wake.clear()
-            first = False
+            self._wake.wait(wait)
+            self._wake.clear()
+            wait = self.retry_every
             if self._stop.is_set():
                 return
             try:
                 if not self._down:
-                    # (also after an outage this loop saw: nginx may have restarted
-                    # meanwhile, and then every recent tournament is published again,
-                    # not only those changed during the outage)
+                    # (also after an outage: a restarted nginx lost every recent channel)
                     if self._get(sentinel) == 404:
                         recent = self._recent()
                         if recent and posted:
