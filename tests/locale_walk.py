@@ -27,6 +27,7 @@ import pytest
 from fastapi.routing import _IncludedRouter  # (the app's routes, walked)
 from fastapi.testclient import TestClient
 from russian_text import english_words, requirement_ids, visible_text
+from test_team_web import walked_league
 from test_web_print import build_knockout, build_swiss, read_pdf
 from web_support import signed_in
 
@@ -126,6 +127,7 @@ def build_world(tmp_path_factory: pytest.TempPathFactory, language: Language) ->
         series = build_series_demo(service, clock, now=NOW)["series"]
     clock.moment = NOW
     swiss, knockout = build_swiss(service), build_knockout(service)
+    team_league = walked_league(service)  # the team pages (docs/teams.md)
     accounts = Accounts(service.store, clock=service.clock)
     anna = accounts.create_user("anna", "password-anna", display_name=language.player)
     admin = accounts.find_user(USERNAME)
@@ -140,7 +142,7 @@ def build_world(tmp_path_factory: pytest.TempPathFactory, language: Language) ->
     accounts.set_staff(live, anna.id, None, actor=USERNAME)
     accounts.link_entry(swiss, 4, anna.id, actor=USERNAME)
     accounts.unlink_entry(swiss, 4, actor=USERNAME)
-    tournaments = [*demo["tournaments"], swiss, knockout]
+    tournaments = [*demo["tournaments"], swiss, knockout, team_league]
     typed = language.typed(service, tournaments, admin)
     names = frozenset(w for text in typed for w in re.findall(r"[A-Za-z]+", text))
     with TestClient(create_app(service=service), raise_server_exceptions=False) as client:
@@ -177,7 +179,10 @@ def addresses(world: World, template: str) -> list[str]:
         "number": ["1", "4"],
         "user_id": [str(world.admin_id)],
         "what": ["crosstable", "pairings", "slips", "certificates"],
-        "name": ["crosstable.pdf", "pairings.pdf", "slips.pdf", "certificates.pdf"],
+        "name": [
+            *("crosstable.pdf", "pairings.pdf", "slips.pdf", "certificates.pdf"),
+            *("table.pdf", "matches.pdf", "prizes.pdf"),  # a team league's papers
+        ],
     }
     if "{award_id}" in template:
         values["award_id"] = [str(a["id"]) for a in world.service.series_awards(world.series)][:1]

@@ -34,6 +34,8 @@ ALLOWED = frozenset({
     # an HTTP header's name (the account page shows how to send a token), the binary
     # logarithm's sign (⌈log₂ N⌉ rounds) and an archive's format (a zip file)
     "Authorization", "log", "zip",
+    # FIDE C.07's team tie-break codes of five letters (docs/teams.md)
+    "EMGSB", "EMMSB", "EGMSB", "EGGSB", "MPVGP",
 })
 # fmt: on
 

@@ -74,3 +74,26 @@ def test_r_b_3_team_api_refuses_a_tournament_of_players(site: Any) -> None:
     assert answer.status_code == 422
     assert "is not played by teams" in answer.json()["detail"]
     assert client.get("/api/v1/tournaments/999/teams").status_code == 404
+
+
+def walked_league(service: Service) -> int:
+    """A team league the language walks read (tests/locale_walk.py): teams and players
+    named in Cyrillic (no word a walk could take for English), a captain and a reserve,
+    two rounds played."""
+    tid = service.create_team_tournament("Клубная лига", SETTINGS).tournament_id
+    teams = {
+        "Арарат": ("Арам Петросян", "Анаит Саргсян", "Арсен Акопян"),
+        "Севан": ("Саргис Григорян", "Сиран Аветисян"),
+        "Масис": ("Мгер Варданян", "Мариам Арутюнян"),
+        "Арагац": ("Армен Давтян", "Арпи Манукян"),
+    }
+    for number, (name, players) in enumerate(teams.items(), 1):
+        service.add_team(tid, name)
+        for k, player in enumerate(players):
+            service.add_team_member(tid, number, PlayerInfo(player, 2100 - 50 * k), captain=k == 0)
+    service.start(tid)
+    for rnd, matches in enumerate(service.team_matches(tid)[:2], 1):
+        for match in matches:
+            for g in match.games:
+                service.record_result(tid, rnd, g.board, "1-0" if g.board % 2 else "½-½")
+    return tid
