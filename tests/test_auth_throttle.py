@@ -21,7 +21,7 @@ pytest.importorskip("argon2")
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_service_support import db_url  # noqa: F401
+from test_service_support import db_url, migrated_url  # noqa: F401
 from web_support import csrf_of
 
 from crosstable.service import FixedClock, Service
@@ -58,9 +58,9 @@ def _client(url: str, address: str) -> Iterator[TestClient]:
 
 
 @pytest.fixture
-def two(db_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[Two]:
+def two(migrated_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[Two]:
     monkeypatch.setenv("CROSSTABLE_SECRET", "auth-throttle-test")
-    url = db_url
+    url = migrated_url
     store = open_store(url)
     accounts = Accounts(store, clock=FixedClock(START))
     ann = accounts.create_user("ann", PASSWORD)

@@ -17,7 +17,7 @@ pytest.importorskip("fastapi")
 pytest.importorskip("argon2")
 
 from fastapi.testclient import TestClient
-from test_service_support import db_url, make_service, started  # noqa: F401
+from test_service_support import db_url, make_service, migrated_url, started  # noqa: F401
 from web_support import signed_in
 
 from crosstable.cli import main
@@ -50,9 +50,9 @@ class World:
 
 
 @pytest.fixture
-def world(db_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[World]:
+def world(migrated_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[World]:
     monkeypatch.setenv("CROSSTABLE_SECRET", "game-servers-test")
-    service = make_service(open_store(db_url))
+    service = make_service(open_store(migrated_url))
     accounts = Accounts(service.store, clock=service.clock)
     admin = accounts.create_user("arbiter", PASSWORD, is_admin=True)
     tids = [started(service, 12) for _ in range(3)]  # 66 games each

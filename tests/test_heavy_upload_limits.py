@@ -22,7 +22,7 @@ from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from starlette.requests import Request
-from test_service_support import db_url, started  # noqa: F401
+from test_service_support import db_url, migrated_url, started  # noqa: F401
 from test_web_limits import CHUNK, Pulled, call
 from web_support import signed_in
 
@@ -54,11 +54,11 @@ def _app(url: str) -> Any:
 
 
 @pytest.fixture
-def world(db_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[World]:
+def world(migrated_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[World]:
     monkeypatch.setenv("CROSSTABLE_SECRET", "heavy-uploads-test")
     # small limits, so that a few 100 KiB uploads reach them (the units are the real ones)
     monkeypatch.setitem(HEAVY, "pgn", HeavyLimit(64 * KIB, per_account=4, per_client=6))
-    url = db_url
+    url = migrated_url
     store = open_store(url)
     service = Service(store, clock=FixedClock(START), random=random.Random(1))
     accounts = Accounts(store, clock=service.clock)

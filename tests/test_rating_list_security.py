@@ -37,7 +37,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import inspect
 from sqlalchemy import text as sql
-from test_service_support import db_url, make_service, started, store  # noqa: F401
+from test_service_support import db_url, make_service, migrated_url, started, store  # noqa: F401
 
 import crosstable.service.rating_list_import as import_module
 import crosstable.service.rating_lists as rating_lists_module
@@ -394,11 +394,11 @@ def rows_stored(store: Store) -> int:
 
 
 @pytest.fixture
-def quick_store(db_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[Store]:
+def quick_store(migrated_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[Store]:
     """A store whose SQLite writers wait at most 1 s for another writer (instead of 30):
     a write that cannot get in within a second fails with "database is locked"."""
     monkeypatch.setattr(engine_module, "BUSY_TIMEOUT_SECONDS", 1)
-    opened = open_store(db_url)
+    opened = open_store(migrated_url)
     try:
         yield opened
     finally:

@@ -66,9 +66,11 @@ def new_database(kind: str, folder: Path, name: str = "store") -> Iterator[str]:
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """A fresh, empty database of each kind; for a test that also asks for ``store``, a
-    PostgreSQL database at the newest schema from the process's pool (see ``SchemaPool``)."""
-    if request.param == "postgresql" and PG_URL and "store" in request.fixturenames:
+    """A fresh, empty database of each kind; for a test that also asks for ``store`` or
+    ``migrated_url``, a PostgreSQL database at the newest schema from the process's pool
+    (see ``SchemaPool``)."""
+    wanted = {"store", "migrated_url"} & set(request.fixturenames)
+    if request.param == "postgresql" and PG_URL and wanted:
         with POOL.schema() as url:
             yield url
         return
@@ -278,6 +280,13 @@ def migrated(url: str) -> str:
     if schema is None or not TEMPLATES.postgresql_copy(schema.group(1)):
         open_store(url).close()
     return url
+
+
+@pytest.fixture
+def migrated_url(db_url: str) -> str:
+    """A database of each kind at the newest schema, no store opened on it (for tests that
+    open their own, or several)."""
+    return migrated(db_url)
 
 
 @pytest.fixture

@@ -27,7 +27,7 @@ pytest.importorskip("fastapi")
 
 from fastapi.testclient import TestClient
 from pydantic import BaseModel
-from test_service_support import db_url  # noqa: F401
+from test_service_support import db_url, migrated_url  # noqa: F401
 
 from crosstable.core.model import LotsMethod
 from crosstable.service import PlayerInfo, Regulations, Service
@@ -121,8 +121,8 @@ def encoded(data: dict[str, str]) -> str:
 
 
 @pytest.fixture()
-def web(db_url: str) -> Iterator[tuple[TestClient, Service, dict[str, str], str, list[int]]]:  # noqa: F811
-    service = Service(open_store(db_url))
+def web(migrated_url: str) -> Iterator[tuple[TestClient, Service, dict[str, str], str, list[int]]]:  # noqa: F811
+    service = Service(open_store(migrated_url))
     accounts = Accounts(service.store)
     admin = accounts.create_user("arbiter", "password-arbiter", is_admin=True)
     token = accounts.create_token(admin.id, "test")

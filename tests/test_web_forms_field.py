@@ -18,7 +18,7 @@ import pytest
 pytest.importorskip("fastapi")
 
 from fastapi.testclient import TestClient
-from test_service_support import db_url, service, store  # noqa: F401
+from test_service_support import db_url, migrated_url, service, store  # noqa: F401
 
 from crosstable.cli import main
 from crosstable.core.errors import RuleError
@@ -102,8 +102,8 @@ def test_add_player_refuses_past_the_cap(service: Service) -> None:  # noqa: F81
 
 
 @pytest.fixture()
-def web(db_url: str) -> Any:  # noqa: F811
-    svc = Service(open_store(db_url))
+def web(migrated_url: str) -> Any:  # noqa: F811
+    svc = Service(open_store(migrated_url))
     accounts = Accounts(svc.store)
     admin = accounts.create_user("arbiter", "password-arbiter", is_admin=True)
     token = accounts.create_token(admin.id, "test")

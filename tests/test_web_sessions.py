@@ -18,7 +18,7 @@ pytest.importorskip("fastapi")
 pytest.importorskip("argon2")
 
 from fastapi.testclient import TestClient
-from test_service_support import db_url  # noqa: F401
+from test_service_support import db_url, migrated_url  # noqa: F401
 
 from crosstable.service import FixedClock, Service
 from crosstable.service.accounts import Accounts
@@ -43,9 +43,9 @@ class Site:
 
 
 @pytest.fixture
-def site(db_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[Site]:
+def site(migrated_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[Site]:
     monkeypatch.setenv("CROSSTABLE_SECRET", "sessions-test-secret")
-    service = Service(open_store(db_url))
+    service = Service(open_store(migrated_url))
     try:
         yield Site(service, Accounts(service.store), create_app(service=service))
     finally:
