@@ -90,6 +90,9 @@ def test_r_x_6_a_swiss_of_pairs_by_the_first_rule(service: Service) -> None:
     service.start(tid)
     teams = service.team_list(tid)
     assert min(teams, key=lambda t: t.start or 0).name == "Pair 5"  # the best average
+    # the team Swiss's pairing would score its rounds by game points, not by the rule
+    with pytest.raises(RuleError, match="is a Bughouse Swiss: pair its rounds as Bughouse"):
+        service.pair_team_round(tid)
     met: set[frozenset[int]] = set()
     byes: list[int] = []
     for rnd in (1, 2, 3):

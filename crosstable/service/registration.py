@@ -356,9 +356,9 @@ class Registration:
             before = rating_order(tx) if row.draw_method == LotsMethod.RATING.value else None
             columns = info_columns(info)
             tx.update(entry, **{k: columns[k] for k in EDITABLE})
-            said = detail_text
+            value_of = detail_text
             shown = "; ".join(
-                f"{DETAIL_NAMES[k]} {said(getattr(current, k))} → {said(getattr(info, k))}"
+                f"{DETAIL_NAMES[k]} {value_of(getattr(current, k))} → {value_of(getattr(info, k))}"
                 for k in changed
             )
             order = None

@@ -20,6 +20,7 @@ from crosstable.core.errors import RuleError
 from crosstable.core.model import ByeKind, Colour, System
 from crosstable.core.pairing.dutch import default_rounds
 from crosstable.core.teams import Team, seat_match
+from crosstable.core.teams.bughouse import is_bughouse
 from crosstable.core.teams.settings import TeamSettings
 from crosstable.core.teams.swiss import TeamPairing
 from crosstable.core.teams.swiss_pair import pair_teams, team_swiss_request
@@ -64,6 +65,12 @@ class TeamSwissPlay:
             settings = state.settings
             if settings.swiss is None or System(row.system) is not System.SWISS_DUTCH:
                 raise RuleError("tournament {tournament} is not a team Swiss", tournament=row.id)
+            if is_bughouse(row.regulations or {}):  # (its match rule scores the rounds)
+                raise RuleError(
+                    "tournament {tournament} is a Bughouse Swiss: pair its rounds as Bughouse "
+                    "(crosstable bughouse pair)",
+                    tournament=row.id,
+                )
             if row.status == "registration":
                 raise RuleError("a team Swiss pairs its rounds once it has started")
             number = len(state.games.rounds) + 1
