@@ -60,10 +60,29 @@ def first_optimal_assignment(
     >>> first_optimal_assignment(w, w >= 0, np.array([1, 0]), 2)
     [1, 0]
     """
+    return first_optimal_by_levels([weight], edge, start, settle)
+
+
+def first_optimal_by_levels(
+    weights: list[Matrix], edge: Mask, start: Vector, settle: int
+) -> list[int] | None:
+    """:func:`first_optimal_assignment` for weights too wide for int64, given
+    as levels compared in order (the highest first), each level's sums over
+    any assignment too small to change the order of the levels above it.
+
+    The optimal assignments of the first level are the perfect matchings of
+    its tight edges; among them, those of the next level are the perfect
+    matchings of the tight edges that level's duals mark on that subgraph,
+    and so on down: the tight edges of the last level are those of the whole
+    weight.
+    """
     size = len(start)
-    tight = _tight_edges(weight, edge, start)
-    if tight is None:
-        return None
+    tight = edge
+    for weight in weights:
+        narrower = _tight_edges(weight, tight, start)
+        if narrower is None:
+            return None
+        tight = narrower
     match_col = start.astype(np.int64)  # row -> column
     match_row = np.empty(size, dtype=np.int64)  # column -> row
     match_row[match_col] = np.arange(size)

@@ -20,7 +20,7 @@ try:
 except ImportError:  # a browser under Pyodide: the same steps in plain Python
     from crosstable.core.pairing.dutch import purenp as np  # type: ignore[no-redef]
 
-from crosstable.core.pairing.dutch.assignment import first_optimal_assignment, fits
+from crosstable.core.pairing.dutch.assignment import WIDTH_LIMIT, first_optimal_by_levels, fits
 from crosstable.core.pairing.dutch.matching import MAX_BITS, StageGraph
 from crosstable.core.pairing.dutch.state import BracketState
 from crosstable.core.pairing.dutch.weights import SHORTLIST, exchange_shift, hint_range
@@ -152,12 +152,21 @@ class RemainderPairing(BracketState):
                     widest = max(widest, value)
             values.append(row_values)
             edges.append(row_edges)
-        if not fits(widest.bit_length(), size):
-            return None
-        weight = np.zeros((size, size), dtype=np.int64)
+        if fits(widest.bit_length(), size) and LEVEL_BITS is None:
+            levels = [values]
+        else:
+            found = self._levels(values, edges, floor, size)
+            if found is None:
+                return None
+            levels = found
         edge = np.ones((size, size), dtype=np.bool_)  # floater slots: anyone
+        weights = []
+        for level in levels:
+            weight = np.zeros((size, size), dtype=np.int64)
+            if settle:
+                weight[:settle] = np.array(level, dtype=np.int64)
+            weights.append(weight)
         if settle:
-            weight[:settle] = np.array(values, dtype=np.int64)
             edge[:settle] = np.array(edges, dtype=np.bool_)
         start = np.empty(size, dtype=np.int64)
         taken = set()
@@ -167,10 +176,54 @@ class RemainderPairing(BracketState):
         floaters = [b for b in s2 if b not in taken]
         for r, b in enumerate(floaters, start=settle):
             start[r] = column[b]
-        choice = first_optimal_assignment(weight, edge, start, settle)
+        choice = first_optimal_by_levels(weights, edge, start, settle)
         if choice is None:
             return None
         return [s2[k] for k in choice]
+
+    def _levels(
+        self, values: list[list[int]], edges: list[list[bool]], floor: int, size: int
+    ) -> list[list[list[int]]] | None:
+        """``values`` (the criteria above the tie-breaks, less ``floor``) cut
+        at field boundaries into levels narrow enough for int64, the highest
+        first; None when a single field is too wide. The layout leaves every
+        field room for the largest sum of the fields below it, so comparing
+        the levels in order compares the values."""
+        layout = self.stage_data.layout
+        low_width = layout.low_width
+        limit = WIDTH_LIMIT - size.bit_length() - 3 if LEVEL_BITS is None else LEVEL_BITS
+        shifts = sorted({place - low_width for place in layout.shift.values()})
+        shifts.append(layout.bits - low_width)
+        cuts = [0]
+        previous = 0
+        for place in shifts:
+            if place - cuts[-1] > limit:
+                if previous == cuts[-1] or place - previous > limit:
+                    return None
+                cuts.append(previous)
+            previous = place
+        levels: list[list[list[int]]] = [
+            [[0] * len(row) for row in values] for _ in range(len(cuts))
+        ]
+        for r, row in enumerate(values):
+            for k, value in enumerate(row):
+                if not edges[r][k]:
+                    continue
+                rest = value + floor  # the packed fields themselves
+                for index, cut in enumerate(reversed(cuts)):
+                    part = (rest + ((1 << cut) >> 1)) >> cut
+                    rest -= part << cut
+                    levels[index][r][k] = part
+        for level in levels:
+            parts = [p for r, row in enumerate(level) for k, p in enumerate(row) if edges[r][k]]
+            least = min(parts, default=0)
+            if not fits((max(parts, default=0) - least).bit_length(), size):
+                return None
+            for r, row in enumerate(level):
+                for k in range(len(row)):
+                    if edges[r][k]:
+                        row[k] -= least
+        return levels
 
     def _take(self, s1: list[int], partners: list[int], matched: set[int]) -> None:
         mate = self.mate
@@ -489,6 +542,11 @@ class RemainderPairing(BracketState):
             touched = [(a, b) for a, b in touched if a in self.alive and b in self.alive]
             pending = pending[done:]
             alone = done < len(block)
+
+
+# bits of one level of the S1/S2 assignment's weights; None: as wide as int64
+# allows, and one level whenever the weights fit (a test forces narrow levels)
+LEVEL_BITS: int | None = None
 
 
 def low_bits(block: int, residents: int, scale: int) -> int:

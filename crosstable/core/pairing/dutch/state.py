@@ -16,7 +16,7 @@ except ImportError:  # a browser under Pyodide: the same steps in plain Python
     from crosstable.core.pairing.dutch import purenp as np  # type: ignore[no-redef]
 
 from crosstable.core.pairing.dutch.completion import Completion
-from crosstable.core.pairing.dutch.matching import MAX_BITS, StageGraph
+from crosstable.core.pairing.dutch.matching import MAX_BITS, Squeeze, StageGraph
 from crosstable.core.pairing.dutch.model import PairingRequest
 from crosstable.core.pairing.dutch.players import PlayerState
 from crosstable.core.pairing.dutch.weights import EdgeFields, Stage
@@ -126,11 +126,7 @@ class BracketState:
         inner_edges = [e for e in edges if e[1] < first_below]
         below_edges = [e for e in edges if e[0] >= first_below]
         dummy = None
-        # the next scoregroup's fields: only the stand-in's one edge has them
-        reach = int(len(inner) % 2)
-        tighter: dict[object, int] = {"next": reach}
-        tighter.update((("next-scores", score), reach) for score in self.fields.scores)
-        squeeze = layout.squeezed(tighter) if layout.bits + 2 > SQUEEZE_FROM else None
+        squeeze = self._squeeze(len(inner))
         if len(inner) % 2:
             dummy = self.n + 1
             floats = {
@@ -144,6 +140,17 @@ class BracketState:
             )
         self.split = Split(below, below_edges, dummy, {})
         return StageGraph(inner, inner_edges, None, layout.bits, perfect=False, squeeze=squeeze)
+
+    def _squeeze(self, inner: int) -> Squeeze | None:
+        """Narrower weights for the bracket solved apart (``inner`` players):
+        of the next scoregroup's fields only the stand-in's one edge has any."""
+        layout = self.stage_data.layout
+        if layout.bits + 2 <= SQUEEZE_FROM:
+            return None
+        reach = inner % 2
+        tighter: dict[object, int] = {"next": reach}
+        tighter.update((("next-scores", score), reach) for score in self.fields.scores)
+        return layout.squeezed(tighter)
 
     def _without_exchanges(self, residents: list[int], s1_size: int) -> dict[int, int] | None:
         """The first matching of a homogeneous bracket solved apart, when it
@@ -172,9 +179,11 @@ class BracketState:
             edges += [(v, dummy, weight) for v, weight in split.floats.items()]
         vertices = [*residents] if dummy is None else [*residents, dummy]
         bits = self.stage_data.layout.bits
-        best = _value(StageGraph(vertices, edges, None, bits, perfect=False).solve(), edges)
+        squeeze = self._squeeze(len(residents))
+        graph = StageGraph(vertices, edges, None, bits, perfect=False, squeeze=squeeze)
+        best = _value(graph.solve(), edges)
         across = [e for e in edges if (e[0] in top) != (e[1] in top)]
-        mate = StageGraph(vertices, across, None, bits, perfect=False).solve()
+        mate = StageGraph(vertices, across, None, bits, perfect=False, squeeze=squeeze).solve()
         if any(v == partner for v, partner in mate.items()) or _value(mate, across) != best:
             return None
         return mate
