@@ -74,7 +74,7 @@ def read_knockout(data: object, tournament: Tournament, source: str = "<json>") 
 
     def fail(path: str, why: str, **params: object) -> InputError:
         return InputError(
-            "$.knockout{path}: {why}", source=source, path=path, why=Message(why, **params)
+            "{where}: {why}", source=source, where=f"$.knockout{path}", why=Message(why, **params)
         )
 
     if not isinstance(data, dict):
