@@ -95,18 +95,26 @@ class Squeeze:
         # fields from the highest down to the lowest one that moves; the ones
         # below keep their place
         moved = [key for key, _ in wide.bounds if wide.shift.get(key) != narrow.shift.get(key)]
-        lowest = min(wide.shift[key] for key in moved if key in wide.shift)
+        self.cut = min(wide.shift[key] for key in moved if key in wide.shift)
         self.steps = [
-            (wide.shift[key], narrow.shift.get(key))
+            (wide.shift[key] - self.cut, narrow.shift.get(key))
             for key, _ in wide.bounds
-            if key in wide.shift and wide.shift[key] >= lowest
+            if key in wide.shift and wide.shift[key] >= self.cut
         ]
+        self.moved: dict[int, int] = {}  # the part from ``cut`` up, once per value
 
     def __call__(self, weight: int) -> int:
         """``weight`` packed by the narrow layout. Each field's value is the
         nearest multiple of its unit: everything below it is less than half
         a unit in size."""
-        rest = weight
+        cut = self.cut
+        high = (weight + ((1 << cut) >> 1)) >> cut
+        moved = self.moved.get(high)
+        if moved is None:
+            moved = self.moved[high] = self._move(high)
+        return weight - (high << cut) + moved
+
+    def _move(self, rest: int) -> int:
         moved = 0
         for wide, narrow in self.steps:
             value = (rest + ((1 << wide) >> 1)) >> wide
@@ -115,7 +123,7 @@ class Squeeze:
                 if narrow is None:
                     raise ValueError("a field outside the narrow layout's bounds")
                 moved += value << narrow
-        return rest + moved
+        return moved
 
 
 def perfect_matching(
