@@ -84,3 +84,30 @@ def test_q66_a_third_colour_in_a_row_before_the_last_round(service: Service) -> 
     codes = said.as_json()["codes"]
     assert "hand-third-colour" in codes and "hand-colour-difference" in codes
     assert any("white three times in a row" in w for w in said.as_json()["warnings"])
+
+
+def test_q67_both_players_against_their_due_colour_is_a_level_2_warning(
+    service: Service,
+) -> None:
+    tid = started(
+        service, 4, system=System.SWISS_DUTCH, rounds=3, details={"initial_colour": "white"}
+    )
+    try:
+        service.publish_round(tid, [(1, 3), (2, 4)])
+    except ConfirmationNeeded as needed:
+        service.publish_round(tid, [(1, 3), (2, 4)], confirm=needed.token)
+    play(service, tid, 1, ["1/2-1/2", "1/2-1/2"])
+    # 1 and 2 had White (due Black), 3 and 4 Black (due White): both boards reversed
+    said = asked(service.publish_round, tid, [(1, 4), (2, 3)])
+    reversed_ = [w for w in said.warnings if w.code == "hand-colours-reversed"]
+    assert [int(w.level) for w in reversed_] == [2, 2]
+    assert "board 1: both players get the colour opposite to the one they were due" in str(
+        reversed_[0].message
+    )
+    # the colours as due (here the engine's own pairing): no such warning
+    try:
+        service.publish_round(tid, [(4, 1), (3, 2)])
+    except ConfirmationNeeded as needed:
+        assert "hand-colours-reversed" not in needed.as_json()["codes"]
+    else:
+        assert [g.white for g in service.tournament(tid).rounds[1].games] == [4, 3]

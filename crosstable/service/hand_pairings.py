@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 
 from crosstable.core.model import Colour
 from crosstable.core.pairing.dutch.model import PairingRequest, RoundRecord
-from crosstable.core.pairing.dutch.players import bye_eligible
+from crosstable.core.pairing.dutch.players import bye_eligible, colour_data
 from crosstable.core.text import Message
 from crosstable.service.fide_mode import in_fide_mode
 from crosstable.service.unit import Tx
@@ -108,6 +108,18 @@ def rule_warnings(
         if request.round < request.total_rounds:  # (the last round relaxes the colours)
             for start, colour in zip((white, black), (Colour.WHITE, Colour.BLACK), strict=True):
                 _colour_rules(warn, board, start, colour, history[start].history)
+        due = [_due(history[start].history) for start in (white, black)]
+        if due == [Colour.BLACK, Colour.WHITE]:  # both against their due colour: level 2
+            message = Message(
+                "board {board}: both players get the colour opposite to the one they were due "
+                "({white} was due black, {black} white)",
+                **pair,
+            )
+            found.append(
+                FideWarning(
+                    "hand-colours-reversed", Level.ACKNOWLEDGE, message, round=request.round
+                )
+            )
     if bye is not None and bye in history and not bye_eligible(history[bye], request.win):
         warn(
             "hand-pab-ineligible",
@@ -118,6 +130,12 @@ def rule_warnings(
             ),
         )
     return found
+
+
+def _due(past: Sequence[RoundRecord]) -> Colour:
+    """The colour a player is due by the colours played (C.04.3's preference; NONE: none)."""
+    played = tuple(r.colour for r in past if r.played and r.colour is not Colour.NONE)
+    return colour_data(played)[1]
 
 
 def _colour_rules(
