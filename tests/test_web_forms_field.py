@@ -74,7 +74,7 @@ def test_a_crash_midway_leaves_nothing_behind(
     service: Service,  # noqa: F811
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    real = registration_module._info_columns
+    real = registration_module.info_columns
     calls = {"n": 0}
 
     def failing(info: PlayerInfo) -> dict[str, Any]:
@@ -83,7 +83,7 @@ def test_a_crash_midway_leaves_nothing_behind(
             raise RuntimeError("the server fell over")
         return real(info)
 
-    monkeypatch.setattr(registration_module, "_info_columns", failing)
+    monkeypatch.setattr(registration_module, "info_columns", failing)
     with pytest.raises(RuntimeError):
         service.create_tournament(Regulations(name="Club"), players=players(10))
     assert service.tournaments() == []
@@ -148,7 +148,7 @@ def test_a_crash_in_the_api_leaves_nothing_behind(
     web: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     client, svc, auth = web
-    real = registration_module._info_columns
+    real = registration_module.info_columns
     calls = {"n": 0}
 
     def failing(info: PlayerInfo) -> dict[str, Any]:
@@ -157,7 +157,7 @@ def test_a_crash_in_the_api_leaves_nothing_behind(
             raise RuntimeError("the server fell over")
         return real(info)
 
-    monkeypatch.setattr(registration_module, "_info_columns", failing)
+    monkeypatch.setattr(registration_module, "info_columns", failing)
     body = {"name": "Club", "players": [{"name": f"P{i}"} for i in range(8)]}
     assert client.post("/api/v1/tournaments", json=body, headers=auth).status_code == 500
     assert svc.tournaments() == []
