@@ -187,7 +187,7 @@ def test_r_b_1_the_command_line_sets_the_method_the_ratings_and_the_byes(
     assert main(["player", "edit", "1", "--manual-rating", "2200", "--db", db]) == 0
     assert main(["player", "edit", "1", "--national-rating", "x", "--db", db]) == 2
     assert main(["new", "Bad", "--rating-method", "elo", "--db", db]) == 2
-    out, err = capsys.readouterr()
+    err = capsys.readouterr().err
     assert "--national-rating 'x': a whole number" in err
     assert "rating method 'elo': choose FIDE, NRO, FIDON, NIDOF or HBFN" in err
     assert main(["draw", "--by", "rating", "--db", db]) == 0

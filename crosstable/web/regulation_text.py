@@ -69,22 +69,12 @@ _LABELS = {
     "team_primary": N_("Ranked first by"),
     "team_order": N_("Board order in line-ups"),
     "team_tiebreaks": N_("Team tie-breaks"),
-    # a team tournament's settings (docs/teams.md)
-    "competitors": N_("Competitors"),
-    "team_boards": N_("Boards in a match"),
-    "team_scoring": N_("Match points (won, drawn, lost)"),
-    "team_primary": N_("Ranked first by"),
-    "team_order": N_("Board order in line-ups"),
-    "team_tiebreaks": N_("Team tie-breaks"),
 }
-#: the details that only link an event's tournaments (see the module's docstring)
-_LINKS = frozenset({"stage_event", "stage", "stage_seeds"})
+#: the details the page leaves out: those that only link an event's tournaments (see the
+#: module's docstring) and the rating report's corrections (not rules)
+_LINKS = frozenset({"stage_event", "stage", "stage_seeds", "report_corrections"})
 
 _WORDS = {
-    # a team tournament: its competitors, its board order
-    "team": N_("teams"),
-    "fixed": N_("fixed: nobody plays above a team-mate listed ahead"),
-    "free": N_("free"),
     # a team tournament: its competitors, its board order
     "team": N_("teams"),
     "fixed": N_("fixed: nobody plays above a team-mate listed ahead"),

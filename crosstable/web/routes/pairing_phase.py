@@ -62,9 +62,7 @@ def edit_pairings(tid: Num, body: PhaseIn, request: Request, caller: ApiCaller) 
 
 
 @router.post("/tournaments/{tid}/pairing/validate")
-def validate_pairings(
-    tid: Num, body: PairingIn, request: Request, caller: ApiCaller
-) -> PairingOut:
+def validate_pairings(tid: Num, body: PairingIn, request: Request, caller: ApiCaller) -> PairingOut:
     """Validate pairings: close the phase by publishing the round (your boards, or the
     Dutch system's pairing without them)."""
     site = site_of(request)
