@@ -26,6 +26,7 @@ from crosstable.service.pgn import PgnPlay
 from crosstable.service.play import Play
 from crosstable.service.queries import Queries
 from crosstable.service.registration import Registration
+from crosstable.service.report_corrections import ReportCorrections
 from crosstable.service.series import SeriesPlay
 from crosstable.service.stages import StagePlay
 from crosstable.service.swiss import SwissPlay
@@ -58,6 +59,7 @@ METHODS = [
     "colours_drawn",
     "confirm_result",
     "correct_result",
+    "correct_for_report",
     "create_knockout_stage",
     "create_series",
     "create_tournament",
@@ -97,6 +99,7 @@ METHODS = [
     "planned_rounds",
     "player_details",
     "preference",
+    "report_corrections",
     "propose_round",
     "publish_round",
     "published_with_key",
@@ -179,6 +182,7 @@ PARTS: tuple[type, ...] = (
     Queries,
     CheckIn,
     FideMode,
+    ReportCorrections,
     PairingPhase,
     Adjournments,
     LongEvents,

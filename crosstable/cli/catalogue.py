@@ -77,6 +77,11 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
         "fide",
         "Set the number of rounds of a Swiss (after the start: a level-4 warning to confirm twice).",
     ),
+    (
+        "report-correction",
+        "fide",
+        "Correct a game for the rating report only (the TRF export); the pairings and the standings keep the game as it stands. Then every correction kept is listed.",
+    ),
     ("undo", "history", "Undo the last change (or, with --to N, everything after change #N)."),
     (
         "history",

@@ -46,6 +46,7 @@ def register(app: typer.Typer) -> None:
     app.command(name="fide-mode")(fide_mode)
     app.command(name="tiebreaks")(tiebreaks)
     app.command(name="rounds")(rounds)
+    app.command(name="report-correction")(report_correction)
 
 
 def show_warning(asked: ConfirmationNeeded) -> None:
@@ -133,3 +134,30 @@ def rounds(
             lambda: service.edit_regulations(tid, rounds=number, confirm=confirm, actor=actor())
         )
         said(change.summary, change.replayed)
+
+
+def report_correction(
+    round_number: Annotated[int, typer.Argument(metavar="ROUND", help="The game's round.")],
+    board: Annotated[int, typer.Argument(metavar="BOARD", help="The game's board.")],
+    result: Annotated[
+        str,
+        typer.Argument(
+            metavar="RESULT", help="The result the rating report gives, e.g. 1-0; 'none' removes."
+        ),
+    ],
+    reason: Annotated[str, typer.Option(help="Why the report differs (required).")] = "",
+    tournament: TournamentOption = None,
+    db: DbOption = None,
+) -> None:
+    """Correct a game for the rating report only (the TRF export); the pairings and the
+    standings keep the game as it stands. Then every correction kept is listed."""
+    chosen = None if result.strip().lower() in ("none", "-", "") else result
+    with open_service(db) as service:
+        tid = current_tournament(service, tournament)
+        header(service, tid)
+        change = service.correct_for_report(
+            tid, round_number, board, chosen, reason=reason, actor=actor()
+        )
+        said(change.summary, change.replayed)
+        for kept in service.report_corrections(tid):
+            console.print(f"round {kept.round} board {kept.board}: {kept.label} ({kept.reason})")

@@ -34,6 +34,8 @@ from crosstable.core.model import System
 from crosstable.core.rating_method import FIELD as RATING_METHOD
 from crosstable.core.system_settings import SETTING_KEYS, SystemSettings, settings_of
 
+#: the corrections meant for the rating report only (service/report_corrections.py)
+REPORT_CORRECTIONS = "report_corrections"
 #: the details every tournament may have, whatever its system
 KNOWN_FIELDS = (
     "venue",
@@ -49,6 +51,7 @@ KNOWN_FIELDS = (
     "setup_minutes",
     "battle_seed",
     RATING_METHOD,
+    REPORT_CORRECTIONS,
     *FUNDING_FIELDS,
 )
 
@@ -150,4 +153,4 @@ class RegulationDetails(dict[str, Any]):
         return (RegulationDetails, (dict(self),))
 
 
-__all__ = ["KNOWN_FIELDS", "RegulationDetails"]
+__all__ = ["KNOWN_FIELDS", "REPORT_CORRECTIONS", "RegulationDetails"]

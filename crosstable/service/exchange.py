@@ -38,6 +38,7 @@ from crosstable.service.import_check import check_import
 from crosstable.service.loading import Loaded, result_code, settings_columns
 from crosstable.service.players import checked_rating
 from crosstable.service.queries import Queries
+from crosstable.service.report_corrections import corrections_in, report_comments, reported
 from crosstable.service.round_robin import schedule_comments
 from crosstable.service.safeguard import before_risky
 from crosstable.service.schedules import insert_schedule
@@ -198,7 +199,8 @@ class Exchange:
                     tournament,
                     players=tuple(replace(p, rating=fide.get(p.start)) for p in tournament.players),
                 )
-            document = trf.TrfDocument.from_tournament(tournament)
+            corrections = corrections_in(row.regulations)  # for the rating report only
+            document = trf.TrfDocument.from_tournament(reported(tournament, corrections))
             teams = {e.team for e in entries if e.team}
             headers = header_records(
                 tournament,
@@ -211,6 +213,7 @@ class Exchange:
             team_records, team_headers = team_trf(session, row)  # a team tournament's
             row_details = dict(row.regulations or {})
         warned += schedule_comments(tournament.settings.system, row_details)
+        warned += report_comments(corrections)
         document = replace(
             document,
             headers=document.headers | headers | team_headers,

@@ -40,6 +40,7 @@ from crosstable.service.pgn import PgnPlay
 from crosstable.service.play import Play
 from crosstable.service.queries import Queries
 from crosstable.service.registration import Registration
+from crosstable.service.report_corrections import ReportCorrections
 from crosstable.service.safeguard import Safeguard
 from crosstable.service.series import SeriesPlay
 from crosstable.service.series.editions import SeriesEditions
@@ -114,6 +115,9 @@ class Service:
     # fide_mode.py: FIDE mode, and leaving it for good
     fide_mode = forward("fide", FideMode.fide_mode)
     leave_fide_mode = forward("fide", FideMode.leave_fide_mode)
+    # report_corrections.py: corrections meant for the rating report only
+    correct_for_report = forward("report", ReportCorrections.correct_for_report)
+    report_corrections = forward("report", ReportCorrections.report_corrections)
     history = forward("event_log", History.history)
     revert_to = forward("event_log", History.revert_to)
     undo = forward("event_log", History.undo)
@@ -231,6 +235,7 @@ class Service:
         self.checkin = CheckIn(frame)
         self.long_events = LongEvents(frame)
         self.fide = FideMode(frame)
+        self.report = ReportCorrections(frame)
         self.teams_part = TeamPlay(frame, self)
         self.team_swiss = TeamSwissPlay(frame, self)
         self.bughouse = BughousePlay(frame, self)

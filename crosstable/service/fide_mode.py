@@ -21,6 +21,7 @@ from sqlalchemy.orm import Session
 
 from crosstable.core.errors import RuleError
 from crosstable.core.model import System
+from crosstable.core.regulations import REPORT_CORRECTIONS
 from crosstable.core.text import Message
 from crosstable.service.errors import NotFoundError
 from crosstable.service.frame import Change, ChangeFrame, Done, append_event, lock_tournament
@@ -77,8 +78,9 @@ def kept_flag(current: Mapping[str, Any] | None, new: dict[str, Any]) -> dict[st
     >>> kept_flag({}, {"fide_mode": "off", "venue": "Hall"})
     {'venue': 'Hall'}
     """
-    kept = {k: v for k, v in new.items() if k not in (KEY, PHASE)}
-    for key in (KEY, PHASE):  # (and the open manual-pairing phase: pairing_phase_state.py)
+    kept = {k: v for k, v in new.items() if k not in (KEY, PHASE, REPORT_CORRECTIONS)}
+    # (and the open manual-pairing phase, the rating report's corrections: never typed)
+    for key in (KEY, PHASE, REPORT_CORRECTIONS):
         if current and key in current:
             kept[key] = current[key]
     return kept

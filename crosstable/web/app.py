@@ -52,6 +52,7 @@ from crosstable.web.routes import (
     api,
     api_byes,
     api_players,
+    api_report,
     autostart,
     blanks,
     bughouse_api,
@@ -237,6 +238,7 @@ def create_app(
     app.include_router(pairing_phase.router)  # /api/v1/…/pairing/phase, edit, validate
     app.include_router(pairing_phase.pages)  # the pairing page's "Edit pairings"
     app.include_router(notifications.router)  # /api/v1/notifications
+    app.include_router(api_report.router)  # /api/v1/…/report-corrections
     app.include_router(series_news.router)  # a series' news, awards, season
     app.include_router(series_stages.router)  # a later stage's place
     app.include_router(notifications.pages)  # /notifications/unsubscribe/{token}
