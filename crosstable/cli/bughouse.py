@@ -19,12 +19,14 @@ from rich.table import Table
 from crosstable.cli.context import (
     CURRENT,
     DbOption,
+    FormatOption,
     TournamentOption,
     actor,
     console,
     current_tournament,
     header,
     open_service,
+    output_format,
     said,
 )
 from crosstable.core.errors import RuleError
@@ -37,14 +39,6 @@ bughouse_app = typer.Typer(
     ),
     no_args_is_help=True,
 )
-
-FormatOption = Annotated[str, typer.Option("--format", help="table or json.")]
-
-
-def _format(output: str) -> str:
-    if output not in ("table", "json"):
-        raise RuleError("--format {given}: use table or json", given=repr(output))
-    return output
 
 
 @bughouse_app.command("new")
@@ -97,7 +91,7 @@ def pair(
     output: FormatOption = "table", tournament: TournamentOption = None, db: DbOption = None
 ) -> None:
     """Pair the next round of a Swiss of pairs from the results and marks entered."""
-    _format(output)
+    output_format(output)
     with open_service(db) as service:
         tid = current_tournament(service, tournament)
         change = service.pair_bughouse_round(tid, actor=actor())
@@ -132,7 +126,7 @@ def matches(
     db: DbOption = None,
 ) -> None:
     """The matches: both games, the game that finished first, the match points."""
-    _format(output)
+    output_format(output)
     with open_service(db) as service:
         tid = current_tournament(service, tournament)
         found = [
@@ -171,7 +165,7 @@ def standings(
     output: FormatOption = "table", tournament: TournamentOption = None, db: DbOption = None
 ) -> None:
     """The pairs' table: match points, game points, then the tie-breaks."""
-    _format(output)
+    output_format(output)
     with open_service(db) as service:
         tid = current_tournament(service, tournament)
         table = service.bughouse_standings(tid)

@@ -123,3 +123,14 @@ def pairings(service: Service, tid: int, number: int) -> None:
                 label = "withdrew"
             table.add_row("", f"{bye.player} {names.get(bye.player, '')}", label, "")
     console.print(table)
+
+
+#: ``--format table|json`` of the commands that print a table or its JSON
+FormatOption = Annotated[str, typer.Option("--format", help="table or json.")]
+
+
+def output_format(output: str) -> str:
+    """``--format``'s value, table or json (else refused naming it)."""
+    if output not in ("table", "json"):
+        raise RuleError("--format {given}: use table or json", given=repr(output))
+    return output

@@ -20,12 +20,14 @@ from rich.table import Table
 from crosstable.cli.context import (
     CURRENT,
     DbOption,
+    FormatOption,
     TournamentOption,
     actor,
     console,
     current_tournament,
     header,
     open_service,
+    output_format,
     said,
 )
 from crosstable.core.errors import RuleError
@@ -37,14 +39,6 @@ team_app = typer.Typer(
     help="Team round robins and Swiss: teams, players in board order, line-ups, team standings.",
     no_args_is_help=True,
 )
-
-FormatOption = Annotated[str, typer.Option("--format", help="table or json.")]
-
-
-def _format(output: str) -> str:
-    if output not in ("table", "json"):
-        raise RuleError("--format {given}: use table or json", given=repr(output))
-    return output
 
 
 @team_app.command("new")
@@ -118,7 +112,7 @@ def list_teams(
     output: FormatOption = "table", tournament: TournamentOption = None, db: DbOption = None
 ) -> None:
     """The teams and their players in board order."""
-    _format(output)
+    output_format(output)
     with open_service(db) as service:
         tid = current_tournament(service, tournament)
         teams = service.team_list(tid)
@@ -180,7 +174,7 @@ def standings(
     db: DbOption = None,
 ) -> None:
     """The team table: match and game points, then the team tie-breaks."""
-    _format(output)
+    output_format(output)
     with open_service(db) as service:
         tid = current_tournament(service, tournament)
         table = service.team_standings(tid)
@@ -230,7 +224,7 @@ def matches(
     db: DbOption = None,
 ) -> None:
     """The match cards: each match's boards and results."""
-    _format(output)
+    output_format(output)
     with open_service(db) as service:
         tid = current_tournament(service, tournament)
         rounds = service.team_matches(tid)
@@ -288,7 +282,7 @@ def players(
     output: FormatOption = "table", tournament: TournamentOption = None, db: DbOption = None
 ) -> None:
     """Each player's own score from their boards."""
-    _format(output)
+    output_format(output)
     with open_service(db) as service:
         tid = current_tournament(service, tournament)
         rows = service.player_scores(tid)
@@ -327,7 +321,7 @@ def prizes(
     db: DbOption = None,
 ) -> None:
     """The board prizes: the best on each board by points, then percentage."""
-    _format(output)
+    output_format(output)
     with open_service(db) as service:
         tid = current_tournament(service, tournament)
         found = service.board_prizes(tid, min_games=min_games)
@@ -404,7 +398,7 @@ def pair(
     output: FormatOption = "table", tournament: TournamentOption = None, db: DbOption = None
 ) -> None:
     """Pair the next round of a team Swiss from the results entered."""
-    _format(output)
+    output_format(output)
     with open_service(db) as service:
         tid = current_tournament(service, tournament)
         change = service.pair_team_round(tid, actor=actor())
