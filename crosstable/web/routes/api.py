@@ -489,6 +489,19 @@ class PairingOut(ChangeOut):
     manual: bool
     warnings: list[str]
 
+    @classmethod
+    def of(cls, change: Change) -> PairingOut:
+        """A published round's answer: the change, its boards and bye, its warnings."""
+        data = change.data
+        return cls(
+            **change_out(change).model_dump(exclude={"warnings"}),
+            round=int(data.get("round", 0)),
+            boards=[list(b) for b in data.get("boards", [])],
+            bye=data.get("bye"),
+            manual=bool(data.get("manual")),
+            warnings=[str(w) for w in data.get("warnings", [])],
+        )
+
 
 @router.get("/tournaments/{tid}/pairing")
 def proposed_pairing(tid: Num, request: Request, caller: ApiCaller) -> dict[str, Any]:
@@ -542,15 +555,7 @@ def publish_pairing(tid: Num, body: PairingIn, request: Request, caller: ApiCall
         idempotency_key=body.idempotency_key,
         confirm=body.confirm,
     )
-    data = change.data
-    return PairingOut(
-        **change_out(change).model_dump(exclude={"warnings"}),
-        round=int(data.get("round", 0)),
-        boards=[list(b) for b in data.get("boards", [])],
-        bye=data.get("bye"),
-        manual=bool(data.get("manual")),
-        warnings=[str(w) for w in data.get("warnings", [])],
-    )
+    return PairingOut.of(change)
 
 
 # -- knockout ------------------------------------------------------------------------------

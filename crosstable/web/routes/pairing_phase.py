@@ -76,15 +76,7 @@ def validate_pairings(tid: Num, body: PairingIn, request: Request, caller: ApiCa
         actor=caller.actor,
         confirm=body.confirm,
     )
-    data = change.data
-    return PairingOut(
-        **change_out(change).model_dump(exclude={"warnings"}),
-        round=int(data.get("round", 0)),
-        boards=[list(b) for b in data.get("boards", [])],
-        bye=data.get("bye"),
-        manual=bool(data.get("manual")),
-        warnings=[str(w) for w in data.get("warnings", [])],
-    )
+    return PairingOut.of(change)
 
 
 @pages.post("/t/{tid}/pairing/edit")
