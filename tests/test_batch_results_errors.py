@@ -25,7 +25,7 @@ pytest.importorskip("argon2")
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_game_servers import World, world  # noqa: F401
-from test_service_support import db_url  # noqa: F401
+from test_service_support import db_url, migrated_url  # noqa: F401
 
 RESULTS = "/api/v1/results"
 

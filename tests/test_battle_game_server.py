@@ -14,7 +14,7 @@ pytest.importorskip("fastapi")
 pytest.importorskip("argon2")
 
 from test_game_servers import World, world  # noqa: F401
-from test_service_support import db_url, started  # noqa: F401
+from test_service_support import db_url, migrated_url, started  # noqa: F401
 
 BATTLE = {"variant": "battle", "setup_minutes": "5", "battle_seed": "77"}
 
