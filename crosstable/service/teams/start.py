@@ -14,16 +14,33 @@ team, the Berger table over the teams, and every round's boards seated.
 from __future__ import annotations
 
 import random as _random
+from collections.abc import Sequence
 
 from crosstable.core.errors import RuleError
 from crosstable.core.teams import seat_round, team_round_robin
 from crosstable.core.text import Message
 from crosstable.service.frame import Done
 from crosstable.service.loading import Loaded
-from crosstable.service.teams.rows import core_teams, settings_of, team_rows
+from crosstable.service.teams.rows import TeamRows, core_teams, settings_of, team_rows
 from crosstable.service.unit import Tx
 from crosstable.store.models import GameRow, RoundRow
-from crosstable.store.team_models import LineupRow
+from crosstable.store.team_models import LineupRow, TeamRow
+
+
+def number_teams(tx: Tx, loaded: Loaded, rows: TeamRows, order: Sequence[TeamRow]) -> None:
+    """Number the teams 1… in ``order`` and their players team by team, each team's
+    members in its board order (team 1's players 1…, then team 2's …)."""
+    for team in rows.teams:
+        tx.update(team, start=None)
+    for entry in loaded.entries:
+        tx.update(entry, start=None)
+    tx.flush()
+    start = 0
+    for number, team in enumerate(order, 1):
+        tx.update(team, start=number)
+        for member in rows.members.get(team.number, ()):
+            start += 1
+            tx.update(loaded.by_number[member.entry], start=start)
 
 
 def start_team_round_robin(tx: Tx, loaded: Loaded, random: _random.Random | None) -> Done:
@@ -40,17 +57,7 @@ def start_team_round_robin(tx: Tx, loaded: Loaded, random: _random.Random | None
             )
     order = list(rows.teams)
     (random or _random.Random()).shuffle(order)
-    for team in rows.teams:
-        tx.update(team, start=None)
-    for entry in loaded.entries:
-        tx.update(entry, start=None)
-    tx.flush()
-    start = 0
-    for number, team in enumerate(order, 1):
-        tx.update(team, start=number)
-        for member in rows.members.get(team.number, ()):
-            start += 1
-            tx.update(loaded.by_number[member.entry], start=start)
+    number_teams(tx, loaded, rows, order)
     tx.flush()
     teams = core_teams(rows, loaded.by_number, settings)
     entry_of = {e.start: e.number for e in loaded.entries if e.start is not None}

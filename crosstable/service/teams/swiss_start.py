@@ -15,6 +15,7 @@ from crosstable.core.text import Message
 from crosstable.service.frame import Done
 from crosstable.service.loading import Loaded
 from crosstable.service.teams.rows import core_teams, settings_of, team_rows
+from crosstable.service.teams.start import number_teams
 from crosstable.service.unit import Tx
 
 
@@ -46,17 +47,7 @@ def start_team_swiss(tx: Tx, loaded: Loaded, random: _random.Random | None) -> D
         )
     by_name = {team.name: team for team in rows.teams}
     order = [by_name[t.name] for t in initial_order(teams, settings.boards)]
-    for team in rows.teams:
-        tx.update(team, start=None)
-    for entry in loaded.entries:
-        tx.update(entry, start=None)
-    tx.flush()
-    start = 0
-    for number, team in enumerate(order, 1):
-        tx.update(team, start=number)
-        for member in rows.members.get(team.number, ()):
-            start += 1
-            tx.update(loaded.by_number[member.entry], start=start)
+    number_teams(tx, loaded, rows, order)
     details = dict(row.regulations or {})
     colour = str(details.get("initial_colour") or "").strip().lower()
     if colour not in ("white", "black"):
