@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import threading
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import SimpleNamespace
 from typing import Any
@@ -142,9 +142,12 @@ class Tournament:
         return TableData(self.revision, "two players", rows, (1, 2))
 
 
-def counted(nchan: FakeNchan, push: Publisher) -> Publisher:
-    """``push`` once nchan has answered it with a count of subscribers (its sentinel's)."""
+def counted(nchan: FakeNchan, start: Callable[[], Publisher]) -> Publisher:
+    """A publisher ``start`` makes once nchan counts subscribers, after nchan has answered
+    it with a count (its sentinel's). nchan counts before the publisher starts: its first
+    sentinel check runs at once, and a sentinel posted uncounted is not posted again."""
     nchan.counting = True
+    push = start()
     for _ in range(500):
         if push.counts_subscribers:
             return push
@@ -255,7 +258,7 @@ def test_a_channel_nobody_watches_gets_a_marker_and_no_table(nchan: FakeNchan) -
     # nothing in the table channel; once someone watches, the table follows the marker at
     # once, and afterwards the cells come alone; when they leave, markers again
     bus, t = EventBus(), Tournament()
-    push = counted(nchan, publisher(nchan, t, bus))
+    push = counted(nchan, lambda: publisher(nchan, t, bus))
     try:
         bus.publish(change(bus, 1))
         (marker,) = nchan.messages("7-en")
@@ -303,7 +306,7 @@ def test_a_marker_is_of_the_change_or_when_none_is_given_of_the_newest_revision(
     # published by whoever committed it); published again with no change (after an
     # outage), it says the database's revision
     bus, t = EventBus(), Tournament()
-    push = counted(nchan, publisher(nchan, t, bus))
+    push = counted(nchan, lambda: publisher(nchan, t, bus))
     try:
         t.revision = 3
         bus.publish(change(bus, 2))
@@ -325,16 +328,18 @@ def test_each_language_is_watched_on_its_own(nchan: FakeNchan) -> None:
         return [(t.revision, fragment(t.revision) + locale) for locale in locales]
 
     nchan.subscribers["7-ru"] = 2
-    push = Publisher(
-        nchan.url,
-        bus,
-        t.render,
-        t.revision_of,
-        locales=("en", "ru"),
-        render_in=render_in,
-        retry_every=0.05,
-    ).start()
-    counted(nchan, push)
+    push = counted(
+        nchan,
+        lambda: Publisher(
+            nchan.url,
+            bus,
+            t.render,
+            t.revision_of,
+            locales=("en", "ru"),
+            render_in=render_in,
+            retry_every=0.05,
+        ).start(),
+    )
     try:
         bus.publish(change(bus, 1))
         t.revision = 2

@@ -7,6 +7,7 @@ whichever of two app processes published each change (cells on the other's table
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from hypothesis import given, settings
@@ -97,7 +98,7 @@ steps = st.lists(
 def test_spectators_end_at_the_apps_table_through_markers(steps: list[Any]) -> None:
     nchan, t = FakeNchan(), Table()
     buses = (EventBus(), EventBus())
-    pushes = [counted(nchan, publisher(nchan, t, bus)) for bus in buses]
+    pushes = [counted(nchan, partial(publisher, nchan, t, bus)) for bus in buses]
     pages: list[Page] = []
     loading: list[Page] = []  # (rendered, not subscribed yet: nchan does not count them)
     seen = 0
