@@ -105,3 +105,34 @@ def test_r_b_1_the_command_line_and_the_api_correct_for_the_report(
     assert bad.status_code == 422 and "needs its reason" in bad.text
     wrong = site.client.get(url, headers={"Authorization": "Bearer not-a-token"})
     assert wrong.status_code == 401
+
+
+def test_r_b_1_the_organisers_page_corrects_for_the_report_and_takes_it_back(site: Site) -> None:
+    tid = site.create(name="Page", list="A\nB\nC\nD")
+    if site.service.overview(tid).status == "registration":
+        site.service.draw_lots(tid, LotsMethod.MANUAL, order=(1, 2, 3, 4))
+        site.service.start(tid)
+    site.service.record_result(tid, 1, 1, "1-0")
+    url = f"/t/{tid}/report-corrections"
+    assert url in site.client.get(f"/t/{tid}/manage").text  # linked from the manage page
+    empty = site.client.get(url).text
+    assert "No corrections for the rating report." in empty
+    made = site.post(url, **{"round": "1", "board": "1", "result": "0-1", "reason": "arbiter"})
+    assert made.status_code == 200, made.text
+    assert "reported as 0-1 in the rating report only (arbiter)" in made.text
+    row = made.text.split('id="report-corrections"', 1)[1].split("</table>", 1)[0]
+    assert "<td>0-1</td><td>arbiter</td>" in row
+    assert site.service.crosstable(tid)[0].games[0].result == "1-0"  # the game stands
+    # a correction without its reason, or of a board that does not exist: the page says
+    # so, and what is kept does not change
+    bad = site.post(url, **{"round": "1", "board": "1", "result": "0-1", "reason": ""})
+    assert "needs its reason" in bad.text
+    missing = site.post(url, **{"round": "1", "board": "9", "result": "0-1", "reason": "x"})
+    assert "round 1 has no board 9" in missing.text
+    wrong = site.post(url, **{"round": "x", "board": "1", "result": "0-1", "reason": "x"})
+    assert "is not a whole number" in wrong.text
+    assert len(site.service.report_corrections(tid)) == 1
+    back = site.post(url, **{"action": "withdraw", "round": "1", "board": "1"})
+    assert "taken back" in back.text and site.service.report_corrections(tid) == ()
+    site.client.cookies.clear()  # signed out: not the organiser's page
+    assert site.client.get(url, follow_redirects=False).status_code in (303, 401, 403)

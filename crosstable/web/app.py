@@ -75,6 +75,7 @@ from crosstable.web.routes import (
     rating_list,
     rating_list_upload,
     ratings_api,
+    report_page,
     series,
     series_news,
     series_stages,
@@ -239,6 +240,7 @@ def create_app(
     app.include_router(pairing_phase.pages)  # the pairing page's "Edit pairings"
     app.include_router(notifications.router)  # /api/v1/notifications
     app.include_router(api_report.router)  # /api/v1/…/report-corrections
+    app.include_router(report_page.router)  # /t/{id}/report-corrections
     app.include_router(series_news.router)  # a series' news, awards, season
     app.include_router(series_stages.router)  # a later stage's place
     app.include_router(notifications.pages)  # /notifications/unsubscribe/{token}
