@@ -67,6 +67,8 @@ class PlayerInfo:
     manual_rating: int | None = None
     #: whether the player may take half-point byes (no: free entry, special conditions)
     half_byes: bool = True
+    #: the rating list and the id in it the player came from ("RUS:12345"; "": typed)
+    rating_source: str = ""
 
     def checked(self) -> PlayerInfo:
         name = " ".join(self.name.split())
@@ -169,6 +171,7 @@ def info_columns(info: PlayerInfo) -> dict[str, Any]:
         "national_rating": info.national_rating,
         "manual_rating": info.manual_rating,
         "half_byes": info.half_byes,
+        "rating_source": info.rating_source[:80],
     }
 
 

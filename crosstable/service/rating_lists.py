@@ -40,6 +40,7 @@ from crosstable.service.list_month import list_month, month_key
 from crosstable.service.rating_list_import import BATCH, GenerationWriter
 from crosstable.service.rating_list_order import (
     ORDER_KEY,
+    CustomList,
     ListOrder,
     default_order,
     order_of,
@@ -50,6 +51,7 @@ from crosstable.service.rating_list_order import (
 from crosstable.service.registration import PlayerInfo, clear_draw, rating_order
 from crosstable.service.safeguard import before_risky
 from crosstable.service.unit import Tx
+from crosstable.store.custom_list_models import CustomListPlayerRow, CustomListRow
 from crosstable.store.models import EntryRow, PreferenceRow, TournamentRow
 from crosstable.store.rating_list_models import RatingListImportRow, RatingListPlayerRow
 
@@ -305,19 +307,77 @@ class RatingLists:
     def set_list_order(self, tournament_id: int, order: str, *, actor: str = "") -> Change:
         """The tournament's own order of lists (``rapid,standard``), kept in its
         regulations; an empty text goes back to the time control's default."""
-        text = order_text(parse_order(order)) if order.strip() else ""
+        wanted = parse_order(order) if order.strip() else ()
+        kept = set(self.custom_names())
+        for item in wanted:
+            if isinstance(item, CustomList) and item.name not in kept:
+                raise NotFoundError(
+                    "there is no custom rating list {name}: import it first", name=item.name
+                )
+        text = order_text(wanted)
         change: Change = self.service.edit_regulations(
             tournament_id, detail_changes={ORDER_KEY: text}, actor=actor
         )
         return change
 
+    def custom_names(self) -> tuple[str, ...]:
+        """The custom lists kept, by name."""
+        with self.store.reading() as session:
+            return tuple(
+                session.scalars(
+                    select(CustomListRow.name)
+                    .where(CustomListRow.state == "current")
+                    .order_by(CustomListRow.name)
+                )
+            )
+
+    def custom_order(self, tournament_id: int) -> tuple[str, ...]:
+        """The custom lists a tournament looks players up in, in order: those its own
+        order names, else every custom list (by name) after FIDE's."""
+        with self.store.reading() as session:
+            row = session.get(TournamentRow, tournament_id)
+            own = row is not None and str((row.regulations or {}).get(ORDER_KEY) or "").strip()
+        if not own:
+            return self.custom_names()
+        order = self.list_order(tournament_id)
+        return tuple(item.name for item in order if isinstance(item, CustomList))
+
+    def national_of(self, fide_id: int, tournament_id: int) -> tuple[int | None, str]:
+        """The national rating of the event's type and the custom list it comes from:
+        the first of the tournament's custom lists that has this FIDE id (None, "")."""
+        kind = self.rating_type(tournament_id)
+        names = self.custom_order(tournament_id)
+        with self.store.reading() as session:
+            for name in names:
+                row = session.scalars(
+                    select(CustomListPlayerRow)
+                    .join(CustomListRow, CustomListRow.id == CustomListPlayerRow.list)
+                    .where(
+                        CustomListRow.name == name,
+                        CustomListRow.state == "current",
+                        CustomListPlayerRow.fide_id == fide_id,
+                    )
+                    .order_by(CustomListPlayerRow.player_id)
+                ).first()
+                if row is not None:
+                    own = {
+                        RatingType.STANDARD: row.standard,
+                        RatingType.RAPID: row.rapid,
+                        RatingType.BLITZ: row.blitz,
+                    }[kind]
+                    return (own if own is not None else row.standard), f"{name}:{row.player_id}"
+        return None, ""
+
     def player_info(self, fide_id: int, kind: Lists) -> PlayerInfo:
         """A player to register, as the list has them; the rating is the first one along
-        ``kind`` (an order of lists, or a type: its default order)."""
+        ``kind`` (an order of lists, or a type: its default order), and the player keeps
+        the list it came from (``fide-standard:1503014``)."""
         entry = self.player(fide_id)
+        rating, source = entry.rating_in(kind)
         return PlayerInfo(
             name=entry.name,
-            rating=entry.rating_in(kind)[0],
+            rating=rating,
+            rating_source="" if source is None else f"fide-{source.value}:{entry.fide_id}",
             title=entry.title,
             federation=entry.federation,
             fide_id=str(entry.fide_id),
@@ -377,8 +437,10 @@ class RatingLists:
         rated from the tournament's order of lists, or from ``rating_list`` when given."""
         order = self.list_order(tournament_id) if rating_list is None else (rating_list,)
         info = self.player_info(fide_id, order)
-        if club:
-            info = PlayerInfo(**{**_fields(info), "club": club})
+        national, _ = self.national_of(fide_id, tournament_id)
+        info = PlayerInfo(
+            **{**_fields(info), "club": club or info.club, "national_rating": national}
+        )
         change: Change = self.service.add_player(tournament_id, info, actor=actor)
         return change
 

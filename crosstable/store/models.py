@@ -134,6 +134,9 @@ class EntryRow(Base):
     manual_rating: Mapped[int | None] = mapped_column(Integer, nullable=True)
     #: whether the player may take half-point byes (False: free entry, special conditions)
     half_byes: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    #: the rating list and the id in it the player was registered from ("RUS:12345",
+    #: "fide-standard:1503014"; "" when typed by hand; migration 0027)
+    rating_source: Mapped[str] = mapped_column(String(80), default="", server_default="")
 
 
 class RoundRow(Base):

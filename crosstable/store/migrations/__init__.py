@@ -5,4 +5,4 @@ one, so a database written by any released version upgrades in place. ``HEAD`` i
 the newest revision (a test checks it against the scripts).
 """
 
-HEAD = "0026"
+HEAD = "0027"
