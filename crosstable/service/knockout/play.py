@@ -26,6 +26,7 @@ from crosstable.service.knockout.replay import (
 from crosstable.service.knockout.settings import KIND
 from crosstable.service.knockout.view import BracketView, bracket_of
 from crosstable.service.loading import Loaded
+from crosstable.service.teams.bughouse_knockout import is_pairs_knockout, pairs_bracket
 from crosstable.service.unit import Tx
 from crosstable.store.models import EntryRow, TournamentRow
 
@@ -83,8 +84,10 @@ class KnockoutPlay:
         """The bracket for screens and the command line, typed (its ``as_json()`` is
         :meth:`bracket_view`)."""
         with self.frame.store.reading() as session:
-            state = _read(session, tournament_id)
             row = session.get(TournamentRow, tournament_id)
+            if row is not None and is_pairs_knockout(row):  # the competitors are pairs
+                return pairs_bracket(session, row)
+            state = _read(session, tournament_id)
             assert row is not None
             return bracket_of(row, state)
 

@@ -133,6 +133,12 @@ def check_knockout(row: TournamentRow) -> None:
             tournament=row.id,
             system=row.system,
         )
+    if str((row.regulations or {}).get("bughouse") or "").strip():
+        raise RuleError(
+            "tournament {tournament} is a knockout of Bughouse pairs: continue it with "
+            "crosstable bughouse pair (or its page's button)",
+            tournament=row.id,
+        )
 
 
 def _replay(session: Session, loaded: Loaded, state: KnockoutState) -> None:

@@ -16,6 +16,12 @@ from crosstable.service.knockout.games import (
 from crosstable.service.loading import Loaded
 from crosstable.service.round_robin import withdraw_from_games
 from crosstable.service.stage_view import check_stage_start
+from crosstable.service.teams.bughouse_knockout import (
+    check_pairs_correction,
+    is_pairs_knockout,
+    pairs_places,
+    start_bughouse_knockout,
+)
 from crosstable.service.unit import Tx
 from crosstable.store.models import EntryRow
 
@@ -37,6 +43,8 @@ class KnockoutRules:
             )
 
     def start(self, tx: Tx, loaded: Loaded, random: _random.Random | None = None) -> Done:
+        if is_pairs_knockout(tx.tournament):  # the competitors are Bughouse pairs
+            return start_bughouse_knockout(tx, loaded, random)
         check_stage_start(tx.session, tx.tournament, loaded)  # a group stage's knockout
         return start_knockout(tx, loaded, random=random)
 
@@ -46,12 +54,22 @@ class KnockoutRules:
         ]
         if pending:
             return withdraw_from_games(tx, loaded, entry, from_round)
+        if is_pairs_knockout(tx.tournament):
+            raise RuleError(
+                "player {player} has no game waiting: in a knockout of pairs a player "
+                "withdraws from a match seated",
+                player=entry.name,
+            )
         return withdraw_waiting(tx, loaded, entry)
 
     def check_correction(self, tx: Tx) -> None:
+        if is_pairs_knockout(tx.tournament):
+            return check_pairs_correction(tx)
         check_knockout_correction(tx)
 
     def bracket_places(self, tx: Tx, loaded: Loaded) -> dict[int, int] | None:
+        if is_pairs_knockout(tx.tournament):
+            return pairs_places(tx, loaded)
         return knockout_places(tx, loaded)
 
     def check_finished(self, loaded: Loaded) -> None:

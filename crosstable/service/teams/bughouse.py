@@ -31,6 +31,11 @@ from crosstable.core.text import Message
 from crosstable.service.errors import NotFoundError
 from crosstable.service.frame import Change, ChangeFrame, Done
 from crosstable.service.registration import Regulations
+from crosstable.service.teams.bughouse_knockout import (
+    bughouse_knockout_details,
+    continue_pairs_knockout,
+    is_pairs_knockout,
+)
 from crosstable.service.teams.bughouse_swiss import pair_next
 from crosstable.service.teams.rows import TeamState, team_state
 from crosstable.service.unit import Tx
@@ -39,6 +44,17 @@ from crosstable.store.models import TournamentRow
 
 class Creates(Protocol):
     def create_tournament(self, regulations: Regulations, *, actor: str = "") -> Change: ...
+
+
+@dataclass(frozen=True, slots=True)
+class KnockoutOptions:
+    """A knockout of pairs' match settings, as an individual knockout's (docs/knockout.md):
+    games a match (each a Bughouse match), the tie rule, formats by round, third place."""
+
+    match_format: str = "1"
+    tie_rule: str = "lower-rated"
+    round_formats: str = ""
+    third_place: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,10 +93,25 @@ class BughousePlay:
         cycles: int = 1,
         swiss: bool = False,
         rounds: int | None = None,
+        knockout: KnockoutOptions | None = None,
         actor: str = "",
     ) -> Change:
         """A round robin of Bughouse pairs (``swiss``: a Swiss of pairs by the Dutch
-        rules in ``rounds`` rounds) whose matches are decided by ``rule``."""
+        rules in ``rounds`` rounds; ``knockout``: a knockout of pairs with these match
+        settings) whose matches are decided by ``rule``."""
+        if knockout is not None:
+            details = bughouse_knockout_details(
+                rule,
+                match_format=knockout.match_format,
+                tie_rule=knockout.tie_rule,
+                round_formats=knockout.round_formats,
+                third_place=knockout.third_place,
+                scoring=scoring,
+                primary=primary,
+                tiebreaks=tiebreaks,
+            )
+            ko = Regulations(name=name, system=System.KNOCKOUT, details=details)
+            return self.tournaments.create_tournament(ko, actor=actor)
         details = bughouse_details(
             rule, scoring=scoring, primary=primary, tiebreaks=tiebreaks, swiss=swiss
         )
@@ -95,10 +126,14 @@ class BughousePlay:
         return self.tournaments.create_tournament(regulations, actor=actor)
 
     def pair_bughouse_round(self, tournament_id: int, *, actor: str = "") -> Change:
-        """Pair the next round of a Swiss of pairs from the results and marks stored."""
+        """Pair the next round of a Swiss of pairs from the results and marks stored;
+        in a knockout of pairs, continue it: the tie-break matches now due, or the next
+        round once every match of the round is decided."""
 
         def body(tx: Tx) -> Done:
             rules = _rules(tx.tournament)
+            if is_pairs_knockout(tx.tournament):
+                return continue_pairs_knockout(tx)
             return pair_next(tx, team_state(tx.session, tx.tournament), rules)
 
         return self.frame.change(tournament_id, "bughouse-pair", body, actor=actor)
@@ -178,4 +213,4 @@ def _match_at(state: TeamState, round_number: int, board: int) -> Match:
     raise NotFoundError("round {round} has no board {board}", round=round_number, board=board)
 
 
-__all__ = ["BughouseMatch", "BughousePlay"]
+__all__ = ["BughouseMatch", "BughousePlay", "KnockoutOptions"]
