@@ -1,11 +1,13 @@
 """Bughouse events from the terminal: ``crosstable bughouse …``.
 
-``bughouse new`` creates a round robin (or, with ``--swiss``, a Swiss) of Bughouse
-pairs with its match rule (``sum`` or ``first``); the pairs and their two players are
-entered with ``team add`` and ``team member``, started with ``crosstable start`` and
-their games' results entered with ``crosstable result``, as any team tournament's;
-``bughouse pair`` pairs a Swiss's next round; ``bughouse first`` marks the game of a
-match that finished first; ``bughouse matches`` and ``bughouse standings`` read the rest.
+``bughouse new`` creates a round robin (or, with ``--swiss``, a Swiss; with
+``--knockout``, a knockout) of Bughouse pairs with its match rule (``sum`` or
+``first``); the pairs and their two players are entered with ``team add`` and ``team
+member``, started with ``crosstable start`` and their games' results entered with
+``crosstable result``, as any team tournament's; ``bughouse pair`` pairs a Swiss's next
+round or continues a knockout; ``bughouse first`` marks the game of a match that
+finished first; ``bughouse matches``, ``bughouse standings`` and ``bughouse bracket``
+read the rest.
 """
 
 from __future__ import annotations
@@ -32,10 +34,11 @@ from crosstable.cli.context import (
 from crosstable.core.errors import RuleError
 from crosstable.core.scoring import format_points, points_json
 from crosstable.core.teams import TeamScoring
+from crosstable.service.teams.bughouse import KnockoutOptions
 
 bughouse_app = typer.Typer(
     help=(
-        "Bughouse: pairs of two on two boards, the match rule, the first-finished game, standings."
+        "Bughouse: pairs on two boards; round robin, Swiss or knockout; the match rule; standings."
     ),
     no_args_is_help=True,
 )
@@ -55,6 +58,26 @@ def new(
     rounds: Annotated[
         int | None, typer.Option("--rounds", help="A Swiss's rounds (default: as a knockout's).")
     ] = None,
+    knockout: Annotated[
+        bool, typer.Option("--knockout", help="A knockout of pairs, seeded by their rating.")
+    ] = False,
+    match_format: Annotated[
+        str | None,
+        typer.Option("--match-format", help="A knockout's matches a tie: 1, 2, 2-at-once…"),
+    ] = None,
+    tie_rule: Annotated[
+        str | None,
+        typer.Option(
+            "--tie-rule", help="A knockout's drawn tie: lower-rated, lots, playoff, rapid:2,…"
+        ),
+    ] = None,
+    round_formats: Annotated[
+        str | None,
+        typer.Option("--round-formats", help="A knockout's rounds of their own: final:2,…"),
+    ] = None,
+    third_place: Annotated[
+        bool, typer.Option("--third-place", help="A knockout's match for third place.")
+    ] = False,
     scoring: Annotated[
         str, typer.Option("--scoring", help="Match points of a win, draw, loss.")
     ] = "2-1-0",
@@ -66,9 +89,24 @@ def new(
     ] = "",
     db: DbOption = None,
 ) -> None:
-    """Create a round robin (or a Swiss) of Bughouse pairs; it becomes the current one."""
+    """Create a round robin (a Swiss, a knockout) of Bughouse pairs; it becomes the current one."""
     if rounds is not None and not swiss:
         raise RuleError("--rounds is for a Swiss of pairs (--swiss)")
+    if swiss and knockout:
+        raise RuleError("--swiss and --knockout: choose one")
+    given = [match_format, tie_rule, round_formats]
+    if not knockout and (any(v is not None for v in given) or third_place):
+        raise RuleError(
+            "--match-format, --tie-rule, --round-formats and --third-place are for a "
+            "knockout of pairs (--knockout)"
+        )
+    options = (
+        KnockoutOptions(
+            match_format or "1", tie_rule or "lower-rated", round_formats or "", third_place
+        )
+        if knockout
+        else None
+    )
     codes = tuple(c.strip() for c in tiebreaks.split(",") if c.strip())
     with open_service(db) as service:
         change = service.create_bughouse_tournament(
@@ -80,6 +118,7 @@ def new(
             cycles=2 if double else 1,
             swiss=swiss,
             rounds=rounds,
+            knockout=options,
             actor=actor(),
         )
         service.set_preference(CURRENT, str(change.tournament_id))
@@ -90,7 +129,7 @@ def new(
 def pair(
     output: FormatOption = "table", tournament: TournamentOption = None, db: DbOption = None
 ) -> None:
-    """Pair the next round of a Swiss of pairs from the results and marks entered."""
+    """Pair the next round of a Swiss of pairs, or continue a knockout of pairs."""
     output_format(output)
     with open_service(db) as service:
         tid = current_tournament(service, tournament)
@@ -100,9 +139,36 @@ def pair(
             return
         said(change.summary)
         table = Table("match", "White pair", "Black pair")
-        for number, (white, black) in enumerate(change.data["matches"], 1):
+        for number, found in enumerate(change.data.get("matches") or (), 1):
+            white, black = (found["white"], found["black"]) if isinstance(found, dict) else found
             table.add_row(str(number), str(white), str(black))
         console.print(table)
+
+
+@bughouse_app.command("bracket")
+def bracket(
+    output: FormatOption = "table", tournament: TournamentOption = None, db: DbOption = None
+) -> None:
+    """A knockout of pairs' bracket: every match, its games, the winner."""
+    output_format(output)
+    with open_service(db) as service:
+        tid = current_tournament(service, tournament)
+        view = service.bracket_view(tid)
+        if output == "json":
+            typer.echo(json.dumps(view, ensure_ascii=False))
+            return
+        header(service, tid)
+        for rnd in view["rounds"]:
+            console.print(f"{rnd['name']}:")
+            for bye in rnd["byes"]:
+                console.print(f"  {bye['start']} {bye['name']}: bye")
+            for m in rnd["matches"]:
+                names = [f"{p['start']} {p['name']}" if p else "?" for p in m["players"]]
+                score = "–".join(str(x) for x in m["score"] or ())
+                winner = f"  winner {m['winner']}" if m["winner"] is not None else ""
+                console.print(f"  {names[0]} v {names[1]}  {score}{winner}")
+        if view["champion"] is not None:
+            console.print(f"winner: {view['champion']['start']} {view['champion']['name']}")
 
 
 @bughouse_app.command("first")

@@ -190,7 +190,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     (
         "bughouse",
         "bughouse",
-        "Bughouse: pairs of two on two boards, the match rule, the first-finished game, standings.",
+        "Bughouse: pairs on two boards; round robin, Swiss or knockout; the match rule; standings.",
     ),
     (
         "series",
