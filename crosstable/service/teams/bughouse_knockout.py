@@ -477,7 +477,8 @@ def _listed(state: KnockoutState, inserted: list[dict[str, Any]]) -> Message:
         ", ",
         [
             Message(
-                "{white} v {black} at round {round} boards {first} and {second}",
+                "{kind} match: {white} v {black} at round {round} boards {first} and {second}",
+                kind=m["kind"],
                 white=state.name(m["white"]),
                 black=state.name(m["black"]),
                 round=m["round"],
