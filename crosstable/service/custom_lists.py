@@ -319,24 +319,6 @@ class CustomLists:
                 )
             return _entry(name.strip(), row)
 
-    def with_fide_id(self, fide_id: int, lists: Sequence[str]) -> CustomEntry | None:
-        """The first of ``lists`` (in order) that has a player of this FIDE id."""
-        with self.store.reading() as session:
-            for name in lists:
-                row = session.scalars(
-                    select(CustomListPlayerRow)
-                    .join(CustomListRow, CustomListRow.id == CustomListPlayerRow.list)
-                    .where(
-                        CustomListRow.name == name,
-                        CustomListRow.state == "current",
-                        CustomListPlayerRow.fide_id == fide_id,
-                    )
-                    .order_by(CustomListPlayerRow.player_id)
-                ).first()
-                if row is not None:
-                    return _entry(name, row)
-        return None
-
     # -- a tournament's players --------------------------------------------------------
 
     def tournament_lists(self, tournament_id: int) -> tuple[str, ...]:

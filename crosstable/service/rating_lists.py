@@ -34,6 +34,11 @@ from crosstable.core.errors import CrosstableError, RuleError
 from crosstable.core.ratings import RatingType, rating_type_for
 from crosstable.core.text import Message
 from crosstable.formats.rating_list import ListReport, fold, read_rating_list
+from crosstable.service.custom_list_ratings import (
+    custom_names,
+    national_by_fide_id,
+    national_ratings,
+)
 from crosstable.service.errors import NotFoundError
 from crosstable.service.frame import Change, Done, Unchanged
 from crosstable.service.list_month import list_month, month_key
@@ -51,7 +56,6 @@ from crosstable.service.rating_list_order import (
 from crosstable.service.registration import PlayerInfo, clear_draw, rating_order
 from crosstable.service.safeguard import before_risky
 from crosstable.service.unit import Tx
-from crosstable.store.custom_list_models import CustomListPlayerRow, CustomListRow
 from crosstable.store.models import EntryRow, PreferenceRow, TournamentRow
 from crosstable.store.rating_list_models import RatingListImportRow, RatingListPlayerRow
 
@@ -323,13 +327,7 @@ class RatingLists:
     def custom_names(self) -> tuple[str, ...]:
         """The custom lists kept, by name."""
         with self.store.reading() as session:
-            return tuple(
-                session.scalars(
-                    select(CustomListRow.name)
-                    .where(CustomListRow.state == "current")
-                    .order_by(CustomListRow.name)
-                )
-            )
+            return custom_names(session)
 
     def custom_order(self, tournament_id: int) -> tuple[str, ...]:
         """The custom lists a tournament looks players up in, in order: those its own
@@ -348,25 +346,7 @@ class RatingLists:
         kind = self.rating_type(tournament_id)
         names = self.custom_order(tournament_id)
         with self.store.reading() as session:
-            for name in names:
-                row = session.scalars(
-                    select(CustomListPlayerRow)
-                    .join(CustomListRow, CustomListRow.id == CustomListPlayerRow.list)
-                    .where(
-                        CustomListRow.name == name,
-                        CustomListRow.state == "current",
-                        CustomListPlayerRow.fide_id == fide_id,
-                    )
-                    .order_by(CustomListPlayerRow.player_id)
-                ).first()
-                if row is not None:
-                    own = {
-                        RatingType.STANDARD: row.standard,
-                        RatingType.RAPID: row.rapid,
-                        RatingType.BLITZ: row.blitz,
-                    }[kind]
-                    return (own if own is not None else row.standard), f"{name}:{row.player_id}"
-        return None, ""
+            return national_by_fide_id(session, fide_id, names, kind)
 
     def player_info(self, fide_id: int, kind: Lists) -> PlayerInfo:
         """A player to register, as the list has them; the rating is the first one along
@@ -476,11 +456,20 @@ class RatingLists:
             before = rating_order(tx) if row.draw_method == "rating" else None
             changed: list[str] = []
             missing: list[int] = []
+            national = national_ratings(tx.session, entries, kind)
             for entry in entries:
+                if entry.number in national and national[entry.number] != entry.national_rating:
+                    value = national[entry.number]
+                    changed.append(
+                        f"{entry.number} {entry.name} ({entry.rating_source}) "
+                        f"{entry.national_rating or '-'} → {value or '-'}"
+                    )
+                    tx.update(entry, national_rating=value)
                 found = listed.get(int(entry.fide_id)) if entry.fide_id.isdigit() else None
                 rating = None if found is None else _entry(found).rating_in(order)[0]
                 if rating is None:
-                    missing.append(entry.number)
+                    if entry.number not in national:
+                        missing.append(entry.number)
                     continue
                 if rating != entry.rating:
                     changed.append(f"{entry.number} {entry.name} {entry.rating or '-'} → {rating}")
