@@ -86,7 +86,7 @@ class FakeNchan:
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}/push/publish"
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread = threading.Thread(target=self.server.serve_forever, args=(0.01,), daemon=True)
         self.thread.start()
 
     def messages(self, name: str) -> list[dict[str, Any]]:
@@ -148,10 +148,10 @@ def counted(nchan: FakeNchan, start: Callable[[], Publisher]) -> Publisher:
     sentinel check runs at once, and a sentinel posted uncounted is not posted again."""
     nchan.counting = True
     push = start()
-    for _ in range(500):
+    for _ in range(5000):
         if push.counts_subscribers:
             return push
-        threading.Event().wait(0.02)
+        threading.Event().wait(0.002)
     raise AssertionError("the publisher did not post its sentinel")
 
 
@@ -547,9 +547,9 @@ def test_event_stream_redirects_to_nchan_with_push(nchan: FakeNchan, tmp_path: A
     from crosstable.service import Service
     from crosstable.store import open_store
     from crosstable.web.app import create_app
-    from tests.test_service_support import started
+    from tests.test_service_support import migrated, started
 
-    service = Service(open_store(f"sqlite:///{tmp_path / 'push.db'}"))
+    service = Service(open_store(migrated(f"sqlite:///{tmp_path / 'push.db'}")))
     tid = started(service, 4)
     app = create_app(service=service, push_url=nchan.url)
     with TestClient(app) as client:
