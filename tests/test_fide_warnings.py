@@ -115,7 +115,8 @@ def test_r_rr_10_tiebreaks_before_the_start_need_no_confirmation(service: Servic
 
 
 def test_r_rr_10_buchholz_for_a_round_robin_is_a_level_3_warning(service: Service) -> None:
-    tid = registered(service, 4, tiebreaks=("DE",))
+    # outside FIDE mode (in it the picker does not offer them: tests/test_fide_q105.py)
+    tid = registered(service, 4, tiebreaks=("DE",), details={"fide_mode": "off"})
     with pytest.raises(ConfirmationNeeded) as asked:
         service.edit_regulations(tid, tiebreaks=("BH", "SB"))
     assert (asked.value.level, asked.value.steps) == (Level.CONFIRM, 1)

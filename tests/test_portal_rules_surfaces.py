@@ -515,7 +515,9 @@ def test_the_regulations_page_says_who_may_enter_and_the_over_the_board_rules(
 
 def test_the_manage_page_warns_when_buchholz_is_chosen_for_a_round_robin(site: Any) -> None:
     client, svc, _accounts = site
-    tid = svc.create_tournament(Regulations(name="Club")).tournament_id
+    # (outside FIDE mode: in it the picker does not offer them, tests/test_fide_q105_web.py)
+    club = Regulations(name="Club", details={"fide_mode": "off"})
+    tid = svc.create_tournament(club).tournament_id
     form = {"csrf_token": _csrf(client.get(f"/t/{tid}/manage").text), "tiebreaks": "BH,SB"}
     asked = client.post(f"/t/{tid}/manage/regulations", data=form)
     assert asked.status_code == 409 and "Confirmation needed (level 3)" in asked.text

@@ -73,13 +73,15 @@ def test_one_warning_per_buchholz_code_of_a_round_robin(codes: list[str]) -> Non
     assert buchholz_warnings(System.SWISS_DUTCH, codes) == ()
 
 
-def test_crosstable_new_warns_on_stderr_and_creates(
+def test_crosstable_new_refuses_buchholz_for_a_round_robin_in_fide_mode(
     db_url: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # a round robin made on the command line is in FIDE mode: its picker does not offer
+    # a Buchholz (level 5); outside FIDE mode the warning stays (tests/test_fide_q105.py)
     monkeypatch.setenv("CROSSTABLE_ACTOR", "arbiter")
     code, out, err = run(capsys, "new", "Club", "--tiebreaks", "BH,SB", "--db", db_url)
-    assert code == 0 and "created" in out
-    assert err.startswith("warning: Buchholz (BH) is not for a round robin")
+    assert code == 2 and "created" not in out
+    assert "BH cannot be chosen for a round robin in FIDE mode" in err
     code, _out, err = run(capsys, "new", "Open", "--system", "dutch", "--rounds", "5",
                           "--tiebreaks", "swiss", "--db", db_url)  # fmt: skip
     assert (code, err) == (0, "")
@@ -109,11 +111,12 @@ class Api:
 
 def test_the_api_creation_answer_lists_the_warnings(store: Store) -> None:
     api = Api(store)
-    answer = api.create(tiebreaks="BH/C1,SB,DE")
-    assert [w.split(":")[0] for w in answer["warnings"]] == [
-        "Buchholz (BH/C1) is not for a round robin"
-    ]
-    assert api.service.overview(answer["id"]).settings["tiebreaks"] == ["BH/C1", "SB", "DE"]
+    refused = api.client.post(  # a round robin in FIDE mode: not offered (level 5)
+        "/api/v1/tournaments", json={"name": "Club", "tiebreaks": "BH/C1,SB,DE"},
+        headers=api.headers,
+    )  # fmt: skip
+    assert refused.status_code == 422 and "in FIDE mode" in refused.text
+    assert api.service.tournaments() == []
     assert api.create(tiebreaks="sb-de-ks")["warnings"] == []
     tid = api.create(tiebreaks="de-sb-ks")["id"]
     assert api.service.overview(tid).settings["tiebreaks"] == ["DE", "SB", "KS"]
@@ -124,15 +127,17 @@ def test_the_wizard_preview_warns_in_english_and_russian() -> None:
     from crosstable.web.routes import wizard
 
     form = {"format": "round-robin", "count": "8", "tiebreaks": "custom", "tiebreak_list": "BH,SB"}
-    assert wizard.preview(form).warnings[0].startswith("Buchholz (BH) is not for a round robin")
+    # a round robin made by the wizard is in FIDE mode: a Buchholz is refused, not warned
+    assert wizard.preview(form).problems[0].startswith("BH cannot be chosen for a round robin")
     assert wizard.preview(form | {"tiebreaks": "sb-de-ks"}).warnings == []
     assert wizard.preview(form | {"format": "swiss"}).warnings == []
+    assert wizard.preview(form | {"format": "swiss"}).problems == []
     token = i18n.current.set("ru")
     try:
-        shown = wizard.preview(form).warnings[0]
+        shown = wizard.preview(form).problems[0]
     finally:
         i18n.current.reset(token)
-    assert "Бухгольц (BH)" in shown and "кругового" in shown
+    assert "BH" in shown and "FIDE" in shown and "cannot be chosen" not in shown
 
 
 # -- 3. format advice by field size (R-X-9, seeds 001 and 004)

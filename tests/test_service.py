@@ -41,7 +41,7 @@ def test_create_keeps_the_regulations(service: Service) -> None:
         cycles=2,
         point_system=PointSystem.three_one_zero(),
         bye_points=Fraction(1, 2),
-        tiebreaks=("de", "SB", "BH/C1"),
+        tiebreaks=("de", "SB", "ks/l-1"),
         withdrawal_rule=WithdrawalRule.KEEP,
         time_control="90+30",
         start_date=dt.date(2026, 5, 1),
@@ -53,7 +53,7 @@ def test_create_keeps_the_regulations(service: Service) -> None:
     assert view.name == "Spring Open"
     assert view.status == "registration"
     assert view.settings["cycles"] == 2
-    assert view.settings["tiebreaks"] == ["DE", "SB", "BH/C1"]
+    assert view.settings["tiebreaks"] == ["DE", "SB", "KS/L-1"]
     assert view.settings["bye_points"] == "1/2"
     assert view.settings["point_system"]["win"] == "3"
     assert view.settings["regulations"] == {"venue": "Yerevan"}

@@ -14,8 +14,9 @@ from typing import Any
 from crosstable.core.model import Settings, System
 from crosstable.core.text import Message
 from crosstable.core.tiebreaks import default_tiebreaks
+from crosstable.core.tiebreaks.picker import check_offered
 from crosstable.core.tiebreaks.presets import buchholz_warnings, preset
-from crosstable.service.fide_mode import current_round
+from crosstable.service.fide_mode import current_round, in_fide_mode, regulations_fide_mode
 from crosstable.service.players import check_tiebreaks
 from crosstable.service.unit import Tx
 from crosstable.service.warning_levels import FideWarning, Level
@@ -60,8 +61,11 @@ def creation_tiebreaks(
 
 def with_creation_tiebreaks(settings: Settings, details: Mapping[str, Any] | None) -> Settings:
     """A new tournament's settings with its tie-break list checked (each code known, each
-    once) and, when none is given, the portal's default where its rules name one."""
+    once, none a round robin in FIDE mode does not offer) and, when none is given, the
+    portal's default where its rules name one."""
     given = check_tiebreaks(settings.tiebreaks)
+    fide = regulations_fide_mode(settings.system, details)
+    check_offered(settings.system, given, fide=fide)
     return replace(settings, tiebreaks=creation_tiebreaks(settings.system, details, given))
 
 
@@ -121,9 +125,11 @@ def tiebreak_warnings(
     tx: Tx, settings: Settings, new: Settings, changing: Sequence[str], started: bool
 ) -> list[FideWarning]:
     """The warnings an edit of the regulations raises on the tie-break list: a change
-    after the start (level 4), a Buchholz chosen for a round robin (level 3)."""
+    after the start (level 4), a Buchholz chosen for a round robin (level 3; refused in
+    FIDE mode, where the picker does not offer it)."""
     if "tiebreaks" not in changing:
         return []
+    check_offered(new.system, new.tiebreaks, fide=in_fide_mode(tx.session, tx.tournament))
     number = current_round(tx.session, tx.tournament)
     found = []
     if started:

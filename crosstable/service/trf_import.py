@@ -29,6 +29,7 @@ from crosstable.core.errors import InputError, RuleError
 from crosstable.core.model import Colour, System
 from crosstable.core.schedule.kinds import schedule_header
 from crosstable.core.text import Message
+from crosstable.core.tiebreaks.presets import buchholz_warnings
 from crosstable.formats.trf_declared import declared_of, file_initial_colour
 from crosstable.formats.trf_export import kept_records
 from crosstable.formats.trf_model import TrfDocument
@@ -44,6 +45,7 @@ ROUND_CODE = "import-round"
 PLACES_CODE = "import-places"
 #: how many findings of one round a warning names (the rest are counted)
 SHOWN = 5
+BUCHHOLZ_CODE = "import-buchholz"
 
 _METHODS = {
     "berger": Message("the FIDE Berger table"),
@@ -81,9 +83,34 @@ def check_trf_import(doc: TrfDocument, source: str = "import") -> ImportCheck:
         warnings.append(_places_warning(ranks.after, ranks.tiebreaks, ranks.findings))
     return ImportCheck(report, tuple(warnings), report.notes)
 
+    advice = buchholz_import_warning(doc)  # importing is not choosing: kept, confirmed
+    if advice is not None:
+        warnings.append(advice)
 
 def _listed(findings: Sequence[Finding]) -> str:
     said = [f.message for f in findings[:SHOWN]]
+def buchholz_import_warning(doc: TrfDocument) -> FideWarning | None:
+    """A level-3 warning when an imported round robin declares a Buchholz tie-break
+    (a round robin's picker in FIDE mode does not offer one; the file keeps it)."""
+    settings = doc.tournament.settings
+    declared = tuple(settings.tiebreaks or doc.standings_tiebreaks or ())
+    said = buchholz_warnings(settings.system, declared)
+    if not said:
+        return None
+    order = ",".join(declared)
+    return FideWarning(
+        code=BUCHHOLZ_CODE,
+        level=Level.CONFIRM,
+        message=Message(
+            "the imported round robin declares the tie-breaks {tiebreaks}: {advice}",
+            tiebreaks=order,
+            advice=said[0],
+        ),
+        trf=f"Import: Buchholz declared for a round robin ({order}), kept as imported",
+        round=1,
+    )
+
+
     if len(findings) > SHOWN:
         said.append(f"and {len(findings) - SHOWN} more")
     return "; ".join(said)

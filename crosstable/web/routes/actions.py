@@ -35,7 +35,7 @@ from crosstable.service.formats import SYSTEMS, system_details, system_of_format
 from crosstable.service.players import duplicate_names
 from crosstable.service.stage_view import group_details, group_letter
 from crosstable.service.text_encoding import Decoded, decode_text
-from crosstable.service.tiebreak_order import creation_tiebreaks
+from crosstable.service.tiebreak_order import creation_tiebreaks, with_creation_tiebreaks
 from crosstable.web import i18n
 from crosstable.web.routes.common import (
     MANAGERS,
@@ -281,8 +281,10 @@ def _player_from(parts: list[str], where: str) -> PlayerInfo:
 
 def check_spec(spec: WizardSpec) -> None:
     """What the wizard's preview flags and every creation refuses, with the same message:
-    the regulations as settings, and a time control that is read."""
-    spec.regulations().settings()
+    the regulations as settings (a tie-break list the system's picker offers), and a
+    time control that is read."""
+    regulations = spec.regulations()
+    with_creation_tiebreaks(regulations.settings(), regulations.details)
     if spec.time_control.strip():
         parse_time_control(spec.time_control)
 

@@ -3,7 +3,8 @@
 Pages: ``POST /t/{tid}/manage/fide-mode/leave`` (two confirmation pages, then FIDE mode
 is left for good); the tie-break list is the regulations form's (web/routes/manage.py).
 API: ``GET /api/v1/tournaments/{tid}/fide-mode``, ``POST …/fide-mode/leave`` and
-``PUT …/tiebreaks``; a warning to confirm answers HTTP 409 with
+``GET``/``PUT …/tiebreaks`` (the picker's offer, the list); a warning to confirm answers
+HTTP 409 with
 ``{"warning": {"level", "code", "message", "consequences", "confirm", …}}`` (web/app.py),
 and the request sent again with ``"confirm": TOKEN`` goes on.
 """
@@ -28,6 +29,7 @@ from crosstable.web.routes.common import (
     require_role,
 )
 from crosstable.web.site import site_of
+from crosstable.web.tiebreak_picker import picker_of
 
 pages = APIRouter(include_in_schema=False)
 api = APIRouter(prefix="/api/v1", tags=["api"])
@@ -72,6 +74,13 @@ def leave(tid: Num, body: ConfirmedIn, request: Request, caller: ApiCaller) -> C
     site = site_of(request)
     require_role(site, caller, tid, MANAGERS)
     return change_out(site.service.leave_fide_mode(tid, confirm=body.confirm, actor=caller.actor))
+
+
+@api.get("/tournaments/{tid}/tiebreaks")
+def offered_tiebreaks(tid: Num, request: Request) -> dict[str, Any]:
+    """The tie-breaks the tournament's picker offers (a round robin in FIDE mode: no
+    Buchholz, Fore Buchholz or AOB), its presets and its list."""
+    return picker_of(site_of(request).service, tid).as_json()
 
 
 @api.put("/tournaments/{tid}/tiebreaks")

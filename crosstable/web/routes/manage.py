@@ -32,6 +32,7 @@ from crosstable.web.routes.common import (
     text,
 )
 from crosstable.web.routes.rating_list import rating_list_player
+from crosstable.web.tiebreak_picker import picker_of
 
 router = APIRouter(include_in_schema=False)
 
@@ -64,6 +65,7 @@ def manage(tid: int, request: Request) -> Response:
         planned=pairing_views.planned_rounds(site.service, tid),
         details=site.service.player_details(tid),
         round_ratings=site.service.round_ratings(tid),
+        picker=picker_of(site.service, tid),  # the tie-breaks offered
         **context,
     )
 
