@@ -38,14 +38,17 @@ from crosstable.core.pairing.knockout import Knockout
 from crosstable.core.schedule import berger_schedule
 from crosstable.core.scoring import points_json
 from crosstable.core.standings.table import compute_standings
+from crosstable.offline.bughouse import clean as clean_bughouse
+from crosstable.offline.bughouse import replay_pairs
+from crosstable.offline.bughouse_view import pairs_view
+from crosstable.offline.fields import clean_name, record_result, result_text, whole_number
 from crosstable.offline.knockout import knockout_settings, start_knockout
 from crosstable.offline.swiss import pair_next, planned_rounds, start_swiss
 
 FORMAT = "crosstable.offline"
 VERSION = 1
-KINDS = ("round-robin", "swiss", "knockout")
+KINDS = ("round-robin", "swiss", "knockout", "bughouse")
 MAX_PLAYERS = 64
-MAX_NAME = 100
 MAX_LOG = 5000
 ACTIONS = ("add", "remove", "start", "result", "pair")
 
@@ -66,16 +69,21 @@ def new_state(kind: str, name: str) -> dict[str, Any]:
         raise RuleError(
             "unknown tournament kind {kind}: use {kinds}", kind=kind, kinds=", ".join(KINDS)
         )
-    return {"format": FORMAT, "version": VERSION, "kind": kind, "name": _name(name), "log": []}
+    return {"format": FORMAT, "version": VERSION, "kind": kind, "name": clean_name(name), "log": []}
 
 
 def act(state: dict[str, Any], action: Any) -> dict[str, Any]:
     """The state after ``action``; a refused action raises and changes nothing."""
     check_state(state)
-    if not isinstance(action, dict) or action.get("do") not in ACTIONS:
+    bughouse = state["kind"] == "bughouse"
+    if not isinstance(action, dict) or (not bughouse and action.get("do") not in ACTIONS):
         raise InputError("unknown action: use one of {actions}", actions=", ".join(ACTIONS))
     if len(state["log"]) >= MAX_LOG:
         raise RuleError("the tournament has {count} actions, the most one can hold", count=MAX_LOG)
+    if bughouse:  # pairs on two boards: their own log (crosstable.offline.bughouse)
+        after = {**state, "log": [*state["log"], clean_bughouse(action, draw=True)]}
+        replay_pairs(after)
+        return after
     entry = _clean(action)
     if entry["do"] == "start" and "knockout" in entry and not entry["knockout"]["lots_seed"]:
         # the lot of the bracket and the colours, drawn once and kept in the log
@@ -116,8 +124,11 @@ def check_state(state: Any) -> None:
 
 
 def replay(state: dict[str, Any]) -> Built:
-    """Rebuild the tournament from the state's log through the core."""
+    """Rebuild the tournament from the state's log through the core (a Bughouse event's:
+    :func:`crosstable.offline.bughouse.replay_pairs`)."""
     check_state(state)
+    if state["kind"] == "bughouse":
+        raise RuleError("a Bughouse event is rebuilt as pairs")
     built = Built(players=())
     for index, entry in enumerate(state["log"]):
         if not isinstance(entry, dict) or entry.get("do") not in ACTIONS:
@@ -163,7 +174,7 @@ def _step(kind: str, name: str, built: Built, entry: dict[str, Any]) -> Built:
         return replace(built, knockout=built.knockout.record(entry["slot"], entry["game"], result))
     assert built.tournament is not None
     return replace(
-        built, tournament=_record(built.tournament, entry["round"], entry["board"], result)
+        built, tournament=record_result(built.tournament, entry["round"], entry["board"], result)
     )
 
 
@@ -195,59 +206,23 @@ def _start(kind: str, name: str, built: Built, entry: dict[str, Any]) -> Built:
     return Built(players, True, tournament=tournament)
 
 
-def _record(
-    tournament: Tournament, number: int, board: int, result: GameResult | None
-) -> Tournament:
-    rounds = list(tournament.rounds)
-    for i, rnd in enumerate(rounds):
-        if rnd.number != number:
-            continue
-        for j, game in enumerate(rnd.games):
-            if game.board == board:
-                games = list(rnd.games)
-                games[j] = replace(game, result=result)
-                rounds[i] = replace(rnd, games=tuple(games))
-                return replace(tournament, rounds=tuple(rounds))
-    raise RuleError("there is no board {board} in round {round}", board=board, round=number)
-
-
-def _name(value: Any) -> str:
-    if not isinstance(value, str) or not value.strip():
-        raise InputError("a name is required")
-    text = " ".join(value.split())
-    if len(text) > MAX_NAME:
-        raise InputError("a name has at most {count} characters", count=MAX_NAME)
-    return text
-
-
-def _number(entry: dict[str, Any], key: str, *, optional: bool = False) -> int | None:
-    value = entry.get(key)
-    if value in (None, "") and optional:
-        return None
-    if isinstance(value, str) and value.strip().isdigit():
-        value = int(value.strip())
-    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 4000:
-        raise InputError("{field} must be a whole number from 0 to 4000", field=key)
-    return value
-
-
 def _clean(action: dict[str, Any]) -> dict[str, Any]:
     """The action with only its own fields, each checked."""
     do = action["do"]
     if do == "add":
         return {
             "do": do,
-            "name": _name(action.get("name")),
-            "rating": _number(action, "rating", optional=True),
+            "name": clean_name(action.get("name")),
+            "rating": whole_number(action, "rating", optional=True),
         }
     if do == "remove":
-        return {"do": do, "player": _number(action, "player")}
+        return {"do": do, "player": whole_number(action, "player")}
     if do == "start":
         entry: dict[str, Any] = {"do": do}
         if action.get("keep") is True:
             entry["keep"] = True
         if action.get("rounds") not in (None, ""):
-            entry["rounds"] = _number(action, "rounds")
+            entry["rounds"] = whole_number(action, "rounds")
         if action.get("knockout") is not None:
             # the server's knockout settings (match format, tie rule…), written normalised
             if not isinstance(action["knockout"], dict):
@@ -259,29 +234,27 @@ def _clean(action: dict[str, Any]) -> dict[str, Any]:
         return entry
     if do in ("start", "pair"):
         return {"do": do}
-    text = action.get("result")
-    if text not in (None, "") and not isinstance(text, str):
-        raise InputError("a result is text such as 1-0, ½-½, 0-1, +/-")
-    result = text or ""
-    if result:
-        GameResult.parse(result)  # refuses what it cannot read, with the text named
+    result = result_text(action)
     if "slot" in action:
         return {
             "do": do,
-            "slot": _number(action, "slot"),
-            "game": _number(action, "game"),
+            "slot": whole_number(action, "slot"),
+            "game": whole_number(action, "game"),
             "result": result,
         }
     return {
         "do": do,
-        "round": _number(action, "round"),
-        "board": _number(action, "board"),
+        "round": whole_number(action, "round"),
+        "board": whole_number(action, "board"),
         "result": result,
     }
 
 
 def view(state: dict[str, Any]) -> dict[str, Any]:
     """Everything the page draws, as JSON."""
+    check_state(state)
+    if state["kind"] == "bughouse":
+        return pairs_view(state)
     built = replay(state)
     names = {p.start: p.name for p in built.players}
     out: dict[str, Any] = {

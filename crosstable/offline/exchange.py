@@ -10,6 +10,7 @@ whole-tournament export (``crosstable export``) of a round robin.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 
 from crosstable.core.errors import CrosstableError, InputError, RuleError
@@ -24,9 +25,12 @@ from crosstable.core.model import (
     Tournament,
 )
 from crosstable.core.system_settings import KNOCKOUT_KEYS
+from crosstable.core.teams.bughouse import is_bughouse
 from crosstable.formats.json_io import tournament_from_json, tournament_to_json
 from crosstable.formats.knockout_json import knockout_json, read_knockout
 from crosstable.offline.app import FORMAT, check_state, new_state, replay
+from crosstable.offline.bughouse import replay_pairs
+from crosstable.offline.bughouse_exchange import export_pairs, from_bughouse, from_server_bughouse
 from crosstable.offline.knockout import (
     FiledGame,
     knockout_log,
@@ -42,6 +46,9 @@ MAX_BYTES = 8 * 2**20
 
 def export_document(state: dict[str, Any]) -> dict[str, Any]:
     """The file the organiser downloads: the tournament JSON plus the app's state."""
+    check_state(state)
+    if state["kind"] == "bughouse":
+        return export_pairs(state)
     built = replay(state)
     if built.knockout is not None:
         ko = built.knockout
@@ -81,11 +88,18 @@ def import_document(document: Any, source: str = "<file>") -> dict[str, Any]:
     kind = document.get("format")
     if kind == FORMAT:
         check_state(document)
-        replay(document)
+        if document["kind"] == "bughouse":
+            replay_pairs(document)
+        else:
+            replay(document)
         return document
     if kind == TOURNAMENT_FORMAT:
         if isinstance(document.get("offline"), dict):
             return import_document(document["offline"], source)
+        if "bughouse" in document:  # the pairs beside the games of their players
+            plain = {key: value for key, value in document.items() if key != "bughouse"}
+            games = tournament_from_json(plain, source).tournament
+            return from_bughouse(games, document["bughouse"], source)
         tournament = tournament_from_json(document, source).tournament
         if "knockout" in document or tournament.settings.system is System.KNOCKOUT:
             return from_knockout(tournament, document.get("knockout"), source, byes=True)
@@ -215,6 +229,12 @@ def from_server(document: dict[str, Any], source: str) -> dict[str, Any]:
         tuple(Round(n, tuple(sorted(g, key=lambda x: x.board))) for n, g in sorted(rounds.items())),
         name=str(head.get("name") or "tournament"),
     )
+    regulations = head.get("regulations")
+    if isinstance(regulations, dict) and is_bughouse(regulations):
+        planned = head.get("rounds_planned")
+        if isinstance(planned, int) and system is System.SWISS_DUTCH:
+            tournament = replace(tournament, settings=replace(settings, rounds=planned))
+        return from_server_bughouse(document, tournament, regulations, source)
     if system is System.KNOCKOUT:
         given = head.get("regulations")
         details: dict[str, Any] = given if isinstance(given, dict) else {}

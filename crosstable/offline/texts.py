@@ -53,6 +53,18 @@ LABELS: dict[str, str] = {
     "finished": _("The tournament is over."),
     "discard": _("Close tournament"),
     "loading": _("Loading the tournament engine…"),
+    "bughouse": _("Bughouse"),
+    "pair_name": _("Pair's name"),
+    "player_one": _("First board player"),
+    "player_two": _("Second board player"),
+    "system": _("System"),
+    "rule": _("Match rule"),
+    "rule_sum": _("sum: both games' points added"),
+    "rule_first": _("first: the game finished first decides"),
+    "first": _("Finished first"),
+    "match": _("Match"),
+    "match_points": _("Match points"),
+    "game_points": _("Game points"),
 }
 
 

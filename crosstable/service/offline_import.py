@@ -1,14 +1,16 @@
 """A tournament JSON (``"format": "crosstable-tournament"``) made a stored tournament:
 what the offline app exports and ``trf convert --to json`` writes.
 
-A round robin or a Swiss is imported as a TRF is (one event). A knockout carries its
-bracket in the ``"knockout"`` member (:mod:`crosstable.formats.knockout_json`); it is
-first played through again by the core in full (the file refused, naming the slot and
-game, before anything is stored), then made here as an organiser makes one: created
-with the file's settings (match format, tie rule, the seed of its lots), its players
-registered in starting-number order, started, each result entered and each tie-break
-game and next round added by "continue the knockout" — so the stored knockout is an
-ordinary one, with its history, and ``crosstable export`` writes it back.
+A round robin or a Swiss is imported as a TRF is (one event); a Bughouse event (its
+pairs in the ``"bughouse"`` member) as :mod:`crosstable.service.offline_bughouse` makes
+it. A knockout carries its bracket in the ``"knockout"`` member
+(:mod:`crosstable.formats.knockout_json`); it is first played through again by the core
+in full (the file refused, naming the slot and game, before anything is stored), then
+made here as an organiser makes one: created with the file's settings (match format, tie
+rule, the seed of its lots), its players registered in starting-number order, started,
+each result entered and each tie-break game and next round added by "continue the
+knockout" — so the stored knockout is an ordinary one, with its history, and
+``crosstable export`` writes it back.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from crosstable.formats.json_io import tournament_from_json
 from crosstable.formats.knockout_json import read_knockout
 from crosstable.offline.exchange import from_knockout
 from crosstable.service import Change, PlayerInfo, Regulations, Service
+from crosstable.service.offline_bughouse import import_bughouse
 
 
 def import_tournament_document(
@@ -31,6 +34,10 @@ def import_tournament_document(
     """The tournament of a tournament JSON, stored (the app's own state, under
     ``"offline"``, is the browser's and is not stored)."""
     plain = {key: value for key, value in document.items() if key != "offline"}
+    if "bughouse" in plain:  # Bughouse pairs beside their players' games
+        games = {key: value for key, value in plain.items() if key != "bughouse"}
+        players = tournament_from_json(games, source).tournament
+        return import_bughouse(service, players, plain["bughouse"], source, actor)
     parsed = tournament_from_json(plain, source)
     tournament = parsed.tournament
     if "knockout" in plain or tournament.settings.system is System.KNOCKOUT:

@@ -62,13 +62,15 @@ function draw() {
   $("title").textContent = labels.title || "crosstable";
   if (!state) {
     const kind = el("select", { id: "kind" }, el("option", { value: "round-robin" }, labels["round-robin"]),
-      el("option", { value: "swiss" }, labels.swiss), el("option", { value: "knockout" }, labels.knockout));
+      el("option", { value: "swiss" }, labels.swiss), el("option", { value: "knockout" }, labels.knockout),
+      el("option", { value: "bughouse" }, labels.bughouse));
     const name = el("input", { id: "tname", placeholder: labels.name });
     app.append(el("section", {}, kind, name,
       el("button", { id: "create", onclick: () => call({ do: "new", kind: kind.value, name: name.value }) }, labels.create)));
   } else {
     app.append(el("h2", { id: "tournament" }, view.name));
-    if (!view.started) {
+    if (!view.started && view.kind === "bughouse") drawPairs(app);
+    else if (!view.started) {
       const name = el("input", { id: "pname", placeholder: labels.name });
       const rating = el("input", { id: "prating", placeholder: labels.rating, inputmode: "numeric", size: 6 });
       const rounds = el("input", { id: "rounds", placeholder: labels.rounds, inputmode: "numeric", size: 4 });
@@ -87,7 +89,8 @@ function draw() {
         el("button", { id: "start", onclick: () => act(started()) }, labels.start)));
       app.append(table(["#", labels.name, labels.rating], view.players.map((p) => [p.start, p.name, p.rating ?? ""])));
     }
-    for (const rnd of view.rounds) {
+    for (const rnd of view.kind === "bughouse" ? view.rounds : []) drawMatches(app, rnd);
+    for (const rnd of view.kind === "bughouse" ? [] : view.rounds) {
       app.append(el("h3", {}, `${labels.round} ${rnd.round}`));
       app.append(table([labels.board, labels.white, labels.black, labels.result], rnd.games.map((g) => [
         g.board, g.white, g.black,
@@ -106,8 +109,10 @@ function draw() {
     if (view.can_pair) app.append(el("button", { id: "pair", onclick: () => act({ do: "pair" }) }, labels.pair));
     if (view.standings.length) {
       app.append(el("h3", {}, labels.standings));
-      app.append(el("div", { id: "standings" }, table([labels.place, labels.name, labels.points],
-        view.standings.map((r) => [r.rank ?? "", r.name, r.points]))));
+      const pairs = view.kind === "bughouse";
+      app.append(el("div", { id: "standings" }, table(
+        [labels.place, labels.name, pairs ? labels.match_points : labels.points, ...(pairs ? [labels.game_points] : [])],
+        view.standings.map((r) => [r.rank ?? "", r.name, r.points, ...(pairs ? [r.game_points] : [])]))));
     }
     if (view.placings && view.placings.length && view.started) {
       app.append(el("div", { id: "placings" }, table([labels.place, labels.name],
@@ -127,6 +132,42 @@ function draw() {
     app.append(el("ul", { id: "backups" }, ...backups.map((b, i) => el("li", {}, `${b.at} (${b.state.log.length}) `,
       el("button", { onclick: () => call({ do: "view", state: backups[i].state }) }, labels.restore)))));
   }
+}
+
+// A Bughouse event: pairs of two players, each match on two boards (crosstable.offline.bughouse).
+function drawPairs(app) {
+  const input = (id, label, numeric) => el("input", numeric
+    ? { id, placeholder: label, inputmode: "numeric", size: 6 } : { id, placeholder: label });
+  const fields = [input("pname", labels.pair_name), input("p1name", labels.player_one),
+    input("p1rating", labels.rating, true), input("p2name", labels.player_two), input("p2rating", labels.rating, true)];
+  const player = (n) => ({ name: $(`p${n}name`).value, rating: $(`p${n}rating`).value });
+  app.append(el("section", {}, ...fields, el("button", { id: "add", onclick: () =>
+    act({ do: "add", name: $("pname").value, players: [player(1), player(2)] }) }, labels.add)));
+  const choice = (id, label, values) => el("label", {}, label + " ",
+    el("select", { id }, ...values.map(([v, text]) => el("option", { value: v }, text))));
+  app.append(el("section", {},
+    choice("system", labels.system, [["round-robin", labels["round-robin"]], ["swiss", labels.swiss]]),
+    choice("rule", labels.rule, [["sum", labels.rule_sum], ["first", labels.rule_first]]),
+    input("rounds", labels.rounds, true),
+    el("button", { id: "start", onclick: () => act({ do: "start", system: $("system").value,
+      rule: $("rule").value, rounds: $("system").value === "swiss" ? $("rounds").value : "" }) }, labels.start)));
+  app.append(table(["#", labels.name, labels.rating, labels.player_one, labels.player_two],
+    view.players.map((p) => [p.start, p.name, p.rating ?? "",
+      ...p.members.map((m) => `${m.name}${m.rating ? " (" + m.rating + ")" : ""}`)])));
+}
+
+function drawMatches(app, rnd) {
+  app.append(el("h3", {}, `${labels.round} ${rnd.round}`));
+  const first = view.rule === "first";
+  app.append(table([labels.board, labels.match, labels.white, labels.black, labels.result, ...(first ? [labels.first] : [])],
+    rnd.games.map((g) => [g.board, g.pair, g.white, g.black,
+      resultPicker(g.result, (r) => act({ do: "result", round: rnd.round, board: g.board, result: r }),
+        { "data-round": rnd.round, "data-board": g.board }),
+      ...(first ? [g.first ? "✓" : el("button", { "data-first": `${rnd.round}:${g.board}`,
+        onclick: () => act({ do: "first", round: rnd.round, board: g.board }) }, labels.first)] : [])])));
+  app.append(table([labels.match, labels.match_points], rnd.matches.map((m) =>
+    [`${m.white} – ${m.black}`, el("span", { "data-match": `${rnd.round}:${m.boards[0]}` }, m.score || "…")])));
+  if (rnd.bye.length) app.append(el("p", {}, `${labels.bye}: ${rnd.bye.join(", ")}`));
 }
 
 function exportFile() {
