@@ -20,6 +20,7 @@ from enum import Enum
 from fractions import Fraction
 
 from crosstable.core.errors import RuleError
+from crosstable.core.result_codes import check_codes, codes_of, label_of
 from crosstable.core.scoring import PointSystem, check_bye_value
 
 
@@ -157,13 +158,7 @@ class GameResult:
         for side in (self.white, self.black):
             if side.is_bye:
                 raise RuleError("a bye ({side}) is not a game result", side=side.value)
-        forfeits = (self.white.is_forfeit, self.black.is_forfeit)
-        if any(forfeits) and (self.white, self.black) not in _FORFEIT_PAIRS:
-            raise RuleError(
-                "result {white}{black}: a forfeit is +- , -+ or --",
-                white="",
-                black=f"{self.white.value}{self.black.value}",
-            )
+        check_codes(self.white.value, self.black.value)  # (1-1, 1-½, +=, 1L … refused)
 
     @staticmethod
     def WHITE_WINS() -> GameResult:  # noqa: N802 - reads like a constant
@@ -179,49 +174,14 @@ class GameResult:
 
     @classmethod
     def parse(cls, text: str) -> GameResult:
-        """``1-0``, ``0-1``, ``½-½``, ``1/2-1/2``, ``0.5-0.5``, ``=``, ``+-``, ``-+``, ``--``."""
-        cleaned = text.strip().replace(" ", "").replace("–", "-").replace("—", "-")
-        aliases = {
-            "1-0": "10",
-            "0-1": "01",
-            "½-½": "==",
-            "1/2-1/2": "==",
-            "0.5-0.5": "==",
-            ",5-,5": "==",
-            "=": "==",
-            "=-=": "==",
-            "+-": "+-",
-            "-+": "-+",
-            "--": "--",
-            "+/-": "+-",
-            "-/+": "-+",
-            "0-0": "00",
-            "*": "**",
-            # TRF's codes of a game shorter than one move, as result_label shows them
-            # (battle chess writes its set-up timeouts so)
-            "WL": "WL",
-            "LW": "LW",
-            "DD": "DD",
-        }
-        codes = aliases.get(cleaned)
-        if codes is None:
-            raise RuleError(
-                (
-                    "result {text} not understood: use 1-0, ½-½ (or 1/2-1/2, 0.5-0.5, =), 0-1, +- "
-                    ", -+ or --"
-                ),
-                text=repr(text),
-            )
+        """``1-0``, ``0-1``, ``½-½``, ``1/2-1/2``, ``0.5-0.5``, ``=``, ``+-``, ``-+``, ``--``;
+        an arbiter's ``½-0``, ``0-½``, ``0-0``; played but unrated ``1-0u`` (``WL``) …
+        (:mod:`crosstable.core.result_codes`)."""
+        codes = codes_of(text)
         return cls(Outcome(codes[0]), Outcome(codes[1]))
 
     def label(self) -> str:
-        return {
-            ("1", "0"): "1-0",
-            ("0", "1"): "0-1",
-            ("=", "="): "½-½",
-            ("0", "0"): "0-0",
-            ("*", "*"): "*",
-        }.get((self.white.value, self.black.value), self.white.value + self.black.value)
+        return label_of(self.white.value, self.black.value)
 
     @property
     def is_forfeit(self) -> bool:
@@ -230,15 +190,6 @@ class GameResult:
     @property
     def is_decided(self) -> bool:
         return self.white.is_decided and self.black.is_decided
-
-
-_FORFEIT_PAIRS = frozenset(
-    {
-        (Outcome.FORFEIT_WIN, Outcome.FORFEIT_LOSS),
-        (Outcome.FORFEIT_LOSS, Outcome.FORFEIT_WIN),
-        (Outcome.FORFEIT_LOSS, Outcome.FORFEIT_LOSS),
-    }
-)
 
 
 @dataclass(frozen=True, slots=True)
