@@ -1,6 +1,7 @@
-"""The JSON API of a Bughouse event (docs/bughouse.md): create one, pair a Swiss of
-pairs' next round, mark the game of a match that finished first, and read the pairs'
-table with every match. The pairs and their players are added with the team routes
+"""The JSON API of a Bughouse event (docs/bughouse.md): create one (a round robin, a
+Swiss or a knockout of pairs), pair a Swiss of pairs' next round or continue a
+knockout, mark the game of a match that finished first, and read the pairs' table with
+every match (and a knockout's bracket). The pairs and their players are added with the team routes
 (``POST /api/v1/tournaments/{tid}/teams``, ``…/teams/{n}/members``), the start and the
 games' results as any tournament's. Refusals are structured as every API error:
 ``{"detail": "…"}`` with 422 (a rule), 403, 404.
@@ -17,6 +18,7 @@ from crosstable.core.errors import RuleError
 from crosstable.core.scoring import points_json
 from crosstable.core.teams import TeamScoring
 from crosstable.service import Service
+from crosstable.service.teams.bughouse import KnockoutOptions
 from crosstable.web.routes.api import ApiCaller, ChangeOut, Num, change_out
 from crosstable.web.routes.common import MANAGERS, Body, require_role
 from crosstable.web.routes.wizard import require_organiser
@@ -34,6 +36,11 @@ class BughouseIn(Body):
     )
     swiss: bool = Field(False, description="a Swiss of pairs (Dutch rules), not a round robin")
     rounds: int | None = Field(None, ge=1, le=99, description="a Swiss's rounds")
+    knockout: bool = Field(False, description="a knockout of pairs, seeded by their rating")
+    match_format: str = Field("1", max_length=40, description="a knockout's games a match")
+    tie_rule: str = Field("lower-rated", max_length=200, description="a knockout's tie rule")
+    round_formats: str = Field("", max_length=200, description="a knockout's rounds' formats")
+    third_place: bool = Field(False, description="a knockout's match for third place")
     double: bool = Field(False, description="a double round robin")
     scoring: str = Field("2-1-0", max_length=20, description="match points: won-drawn-lost")
     primary: Literal["MP", "GP"] = "MP"
@@ -53,6 +60,10 @@ def bughouse_data(service: Service, tid: int) -> dict[str, Any]:
     """The rule, the pairs' table and every match with its first-finished mark and match
     points."""
     table = service.bughouse_standings(tid)
+    view = service.crosstable(tid)[0]
+    system = view.settings.system
+    started = view.status != "registration"
+    bracket = service.bracket_view(tid) if system == "knockout" and started else None
     scoring = TeamScoring()
     matches = []
     for m in service.bughouse_matches(tid):
@@ -64,6 +75,8 @@ def bughouse_data(service: Service, tid: int) -> dict[str, Any]:
         matches.append(card)
     return {
         "rule": service.bughouse_rule(tid),
+        "system": system,
+        "status": view.status,
         "primary": table.primary,
         "tiebreaks": list(table.tiebreaks),
         "rows": [
@@ -78,6 +91,7 @@ def bughouse_data(service: Service, tid: int) -> dict[str, Any]:
             for r in table.rows
         ],
         "matches": matches,
+        "bracket": bracket,
     }
 
 
@@ -92,6 +106,13 @@ def create(body: BughouseIn, request: Request, caller: ApiCaller) -> dict[str, A
         raise RuleError("a tournament needs a name")
     if body.rounds is not None and not body.swiss:
         raise RuleError("rounds are for a Swiss of pairs")
+    if body.swiss and body.knockout:
+        raise RuleError("a Swiss or a knockout of pairs: choose one")
+    options = (
+        KnockoutOptions(body.match_format, body.tie_rule, body.round_formats, body.third_place)
+        if body.knockout
+        else None
+    )
     change = site.service.create_bughouse_tournament(
         body.name,
         body.rule,
@@ -101,6 +122,7 @@ def create(body: BughouseIn, request: Request, caller: ApiCaller) -> dict[str, A
         cycles=2 if body.double else 1,
         swiss=body.swiss,
         rounds=body.rounds,
+        knockout=options,
         actor=caller.actor,
     )
     site.accounts.claim(change.tournament_id, user, actor=caller.actor)
@@ -109,7 +131,8 @@ def create(body: BughouseIn, request: Request, caller: ApiCaller) -> dict[str, A
 
 @router.post("/tournaments/{tid}/bughouse/pair", status_code=201)
 def pair(tid: Num, request: Request, caller: ApiCaller) -> PairedOut:
-    """Pair the next round of a Swiss of pairs from the results and marks stored."""
+    """Pair the next round of a Swiss of pairs from the results and marks stored, or
+    continue a knockout of pairs (the tie-break matches due, else the next round)."""
     site = site_of(request)
     require_role(site, caller, tid, MANAGERS)
     change = site.service.pair_bughouse_round(tid, actor=caller.actor)

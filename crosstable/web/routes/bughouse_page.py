@@ -1,15 +1,20 @@
 """A Bughouse event on the web (docs/bughouse.md): ``/t/{tid}/bughouse`` shows the
-pairs' table and every match with its two games, the game that finished first and the
-match points; the organiser marks the game that finished first (the rule ``first``)
-and pairs a Swiss of pairs' next round there. A tournament that is not a Bughouse
-event is a 422 with the reason; one that does not exist, 404.
+pairs' table, a knockout's bracket of pairs and every match with its two games, the
+game that finished first and the match points; the organiser marks the game that
+finished first (the rule ``first``), pairs a Swiss of pairs' next round and continues a
+knockout of pairs there. Its live part, ``/t/{tid}/bughouse/body``, is fetched again
+after every change (static/app.js, as the team page's). The prints: the match sheets
+(``/t/{tid}/bughouse/print/sheets``, ``?round=N``: one round's) and the pairs' table
+(``/t/{tid}/bughouse/print/table``). A tournament that is not a Bughouse event is a
+422 with the reason; one that does not exist, 404.
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from crosstable.core.scoring import format_points
@@ -23,33 +28,62 @@ from crosstable.web.routes.common import (
     page_context,
     require_role,
 )
+from crosstable.web.security import Caller, csrf_token
+from crosstable.web.site import Site
 
 router = APIRouter(include_in_schema=False)
+
+#: the Bughouse prints: the match sheets, the pairs' table
+PRINTS = ("sheets", "table")
 
 
 def _shown(value: object) -> str:
     return "" if value is None else format_points(Fraction(str(value)))
 
 
-@router.get("/t/{tid}/bughouse", response_class=HTMLResponse)
-def bughouse_page(tid: int, request: Request) -> Response:
-    """The pairs' table and the matches (with the organiser's buttons)."""
-    site, caller = caller_of(request)
+def body_context(site: Site, caller: Caller, tid: int) -> dict[str, Any]:
+    """What the page and its live part show: the data, names of pairs and players."""
     context = page_context(site, caller, tid)
     data = bughouse_data(site.service, tid)
     teams = site.service.team_list(tid)
-    names = {t.start: t.name for t in teams}
-    players = {m.start: m.name for t in teams for m in t.members}
-    return site.page(
-        request,
-        "bughouse.html",
-        caller=caller,
-        bughouse=data,
-        names=names,
-        players=players,
-        shown=_shown,
-        **context,
-    )
+    return context | {
+        "bughouse": data,
+        "bracket": data["bracket"],
+        "names": {t.start: t.name for t in teams},
+        "players": {m.start: m.name for t in teams for m in t.members},
+        "pair_members": {t.start: [m.start for m in t.members] for t in teams},
+        "shown": _shown,
+    }
+
+
+@router.get("/t/{tid}/bughouse", response_class=HTMLResponse)
+def bughouse_page(tid: int, request: Request) -> Response:
+    """The pairs' table, the bracket and the matches (with the organiser's buttons)."""
+    site, caller = caller_of(request)
+    return site.page(request, "bughouse.html", caller=caller, **body_context(site, caller, tid))
+
+
+@router.get("/t/{tid}/bughouse/body", response_class=HTMLResponse)
+def bughouse_body(tid: int, request: Request) -> Response:
+    """The page's live part: static/app.js fetches it again after each change."""
+    site, caller = caller_of(request)
+    values = body_context(site, caller, tid) | {"request": request, "csrf": csrf_token(request)}
+    return site.templates.TemplateResponse(request, "bughouse_body.html", values)
+
+
+@router.get("/t/{tid}/bughouse/print/{what}", response_class=HTMLResponse)
+def bughouse_print(tid: int, what: str, request: Request, round: int = 0) -> Response:
+    """A Bughouse print: the match sheets (one a match, both boards, the box for the game
+    that finished first, the signatures) or the pairs' table."""
+    site, caller = caller_of(request)
+    if what not in PRINTS:
+        raise HTTPException(status_code=404, detail="unknown print")
+    context = body_context(site, caller, tid)
+    matches = [m for m in context["bughouse"]["matches"] if round <= 0 or m["round"] == round]
+    if what == "sheets" and not matches:
+        raise HTTPException(status_code=404, detail="there are no matches to print")
+    name = "print_bughouse_sheets.html" if what == "sheets" else "print_bughouse_table.html"
+    return site.page(request, name, caller=caller, sheets=matches, **context)
 
 
 def _done(request: Request, tid: int, message: str) -> Response:
@@ -69,10 +103,11 @@ def mark_first(tid: int, request: Request, form: CheckedForm) -> Response:
 
 @router.post("/t/{tid}/bughouse/pair")
 def pair(tid: int, request: Request, form: CheckedForm) -> Response:
+    """Pair a Swiss of pairs' next round, or continue a knockout of pairs."""
     site, caller = caller_of(request)
     require_role(site, caller, tid, MANAGERS)
     change = site.service.pair_bughouse_round(tid, actor=caller.actor)
     return _done(request, tid, change.summary)
 
 
-__all__ = ["router"]
+__all__ = ["PRINTS", "body_context", "router"]
