@@ -1,7 +1,7 @@
 """The offline app in Debian's Chromium (issue 28 item 5): loaded once from the server,
 the network cut, a round robin run to the end with the core under Pyodide, the page
-reloaded with no network, and everything found again; then its export imported by
-the server gives the same standings."""
+reloaded with no network, and everything found again; then a Swiss, a knockout and a
+Bughouse event of pairs in the same page; the exports give the same standings."""
 
 from __future__ import annotations
 
@@ -112,6 +112,33 @@ def test_r_x_7_a_round_robin_in_the_browser_alone_survives_a_reload_offline(
             page.click("#export")
         cup = tmp_path / "cup.json"
         download.value.save_as(cup)
+        page.click("#discard")  # a Bughouse round robin of three pairs, the rule "first"
+        page.select_option("#kind", "bughouse")
+        page.fill("#tname", "Bughouse")
+        page.click("#create")
+        for number, (first, second) in enumerate(
+            (("Aram", "Ani"), ("Sargis", "Siran"), ("Mher", "Mari")), 1
+        ):
+            page.fill("#pname", f"Pair {number}")
+            page.fill("#p1name", first)
+            page.fill("#p1rating", str(1700 + 50 * number))
+            page.fill("#p2name", second)
+            page.click("#add")
+        page.select_option("#rule", "first")
+        page.click("#start")
+        assert page.locator("select[data-round]").count() == 6  # a match of two boards a round
+        for index in range(6):
+            page.locator("select[data-round]").nth(index).select_option("1-0")
+        assert page.inner_text("span[data-match='1:1']") == "…"  # no game marked first yet
+        for rnd in (1, 2, 3):
+            page.click(f"button[data-first='{rnd}:2']")  # board 2: the Black pair won first
+        assert page.inner_text("span[data-match='1:1']") == "0-2"
+        assert page.is_visible("#finished")
+        pairs_table = page.inner_text("#standings")
+        with page.expect_download() as download:
+            page.click("#export")
+        bughouse = tmp_path / "bughouse.json"
+        download.value.save_as(bughouse)
         context.close()
     print(f"offline app: first load {loaded:.1f} s, offline reload {reloaded:.1f} s")
     document = json.loads(exported.read_text(encoding="utf-8"))
@@ -123,3 +150,12 @@ def test_r_x_7_a_round_robin_in_the_browser_alone_survives_a_reload_offline(
     opened = import_document({k: v for k, v in knockout.items() if k != "offline"})
     assert knockout["knockout"]["settings"]["tie_rule"] == "armageddon"
     assert len(knockout["knockout"]["games"]) == 3 and view(opened) == view(knockout["offline"])
+    pairs = json.loads(bughouse.read_text(encoding="utf-8"))
+    opened = import_document({k: v for k, v in pairs.items() if k != "offline"})
+    assert pairs["bughouse"]["rule"] == "first" and len(pairs["bughouse"]["first"]) == 3
+    shown = view(opened)
+    assert shown == view(pairs["offline"])
+    assert [(r["name"], r["points"]) for r in shown["standings"]] == [
+        (cells[1], float(cells[2]))
+        for cells in (line.split("\t") for line in pairs_table.strip().splitlines()[1:])
+    ]
