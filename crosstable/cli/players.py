@@ -224,12 +224,17 @@ def player_remove(
     number: Annotated[int, typer.Argument(help="Registration number (see `player list`).")],
     tournament: TournamentOption = None,
     db: DbOption = None,
+    confirm: ConfirmOption = None,
 ) -> None:
-    """Remove a player before round 1 (after the start a player withdraws instead)."""
+    """Remove a player before round 1 (after the start a player withdraws instead); a
+    Swiss whose rounds the smaller field cannot all play asks a level-2 acknowledgement."""
     with open_service(db) as service:
         tid = current_tournament(service, tournament)
         header(service, tid)
-        said(service.remove_player(tid, number, actor=actor()).summary)
+        change = confirmed(
+            lambda: service.remove_player(tid, number, actor=actor(), confirm=confirm)
+        )
+        said(change.summary)
 
 
 def register(app: typer.Typer) -> None:

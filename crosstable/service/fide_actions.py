@@ -14,7 +14,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sqlalchemy import func, select
@@ -22,7 +22,7 @@ from sqlalchemy import func, select
 from crosstable.core.errors import RuleError
 from crosstable.core.model import Settings, System
 from crosstable.core.text import Message
-from crosstable.service.fide_feasibility import feasibility_warnings
+from crosstable.service.fide_feasibility import edit_feasibility
 from crosstable.service.fide_mode import current_round
 from crosstable.service.fide_rounds import final_round_warning
 from crosstable.service.long_events import long_event_warning
@@ -87,15 +87,20 @@ def rounds_warnings(tx: Tx, old: int | None, new: int | None) -> list[FideWarnin
 
 
 def regulation_warnings(
-    tx: Tx, settings: Settings, new: Settings, changing: Sequence[str], started: bool
+    tx: Tx,
+    settings: Settings,
+    new: Settings,
+    changing: Sequence[str],
+    started: bool,
+    given: Mapping[str, Any] | None = None,
 ) -> list[FideWarning]:
     """Every warning an edit of the regulations raises, in the order they are shown."""
     found = tiebreak_warnings(tx, settings, new, changing, started)
     found += scoring_warnings(tx, settings, new, changing, started)  # (scoring_rules.py)
     if started and "rounds" in changing and rounds_open(tx, "rounds"):
         found += rounds_warnings(tx, settings.rounds, new.rounds)
-    if not started and "rounds" in changing:  # before round 1: can they all be played?
-        found += feasibility_warnings(tx, new.rounds, tx.tournament.regulations)
+    if not started:  # before round 1: can the rounds (new, or with new prohibited pairs) be played?
+        found += edit_feasibility(tx, new.rounds, changing, given or {})
     advice = long_event_warning(settings, new, current_round(tx.session, tx.tournament))
     if advice is not None:  # an event over 30 days: ratings change during it
         found.append(advice)
@@ -113,7 +118,7 @@ def confirm_regulations(
 ) -> tuple[FideWarning, ...]:
     """The edit's warnings once confirmed (service/warning_levels.py ``settle``): the
     token confirms exactly this edit of this revision."""
-    warnings = regulation_warnings(tx, settings, new, changing, started)
+    warnings = regulation_warnings(tx, settings, new, changing, started, given)
     row = tx.tournament
     return settle(row.id, row.revision, f"regulations {given!r}", warnings, confirm)
 

@@ -11,7 +11,7 @@ the field; more players may register before it).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sqlalchemy import func, select
@@ -46,10 +46,11 @@ def shortest_reach(players: int, forbidden: tuple[tuple[int, ...], ...]) -> tupl
 
 
 def feasibility_warnings(
-    tx: Tx, rounds: int | None, details: Mapping[str, Any] | None
+    tx: Tx, rounds: int | None, details: Mapping[str, Any] | None, *, leaving: int = 0
 ) -> list[FideWarning]:
-    """The level-2 warnings of ``rounds`` rounds for the players registered so far
-    (none outside FIDE mode, for another system, or with fewer than two players)."""
+    """The level-2 warnings of ``rounds`` rounds for the players registered so far, less
+    ``leaving`` (none outside FIDE mode, for another system, or with fewer than two
+    players)."""
     row = tx.tournament
     if row.system != System.SWISS_DUTCH.value or not rounds:
         return []
@@ -58,6 +59,7 @@ def feasibility_warnings(
     players = int(
         tx.session.scalar(select(func.count()).where(EntryRow.tournament_id == row.id)) or 0
     )
+    players -= leaving
     if players < 2:
         return []
     found = []
@@ -97,4 +99,43 @@ def feasibility_warnings(
     ]
 
 
-__all__ = ["UNPLAYABLE", "feasibility_warnings", "shortest_reach"]
+def edited_details(current: Mapping[str, Any] | None, given: Mapping[str, Any]) -> dict[str, Any]:
+    """The details an edit of the regulations leaves (``details`` replaces them,
+    ``detail_changes`` changes some keys).
+
+    >>> edited_details({"forbidden": "1-2", "venue": "Hall"}, {"detail_changes": {"forbidden": ""}})
+    {'forbidden': '', 'venue': 'Hall'}
+    """
+    details = dict(given["details"]) if "details" in given else dict(current or {})
+    changes = given.get("detail_changes") or {}
+    return details | {str(key): str(value) for key, value in changes.items()}
+
+
+def edit_feasibility(
+    tx: Tx, rounds: int | None, changing: Sequence[str], given: Mapping[str, Any]
+) -> list[FideWarning]:
+    """Before round 1, the level-2 warnings of an edit that sets the number of rounds or
+    changes the prohibited pairs (alone too), with the details the edit leaves."""
+    current = tx.tournament.regulations or {}
+    details = edited_details(current, given)
+    pairs_changed = swiss_settings(details).forbidden != swiss_settings(current).forbidden
+    if "rounds" not in changing and not pairs_changed:
+        return []
+    return feasibility_warnings(tx, rounds, details)
+
+
+def removal_feasibility(tx: Tx) -> list[FideWarning]:
+    """Before round 1, the level-2 warnings of a player removed from a Swiss whose number
+    of rounds is set: the smaller field may no longer play them all."""
+    row = tx.tournament
+    return feasibility_warnings(tx, row.rounds_planned, row.regulations, leaving=1)
+
+
+__all__ = [
+    "UNPLAYABLE",
+    "edit_feasibility",
+    "edited_details",
+    "feasibility_warnings",
+    "removal_feasibility",
+    "shortest_reach",
+]

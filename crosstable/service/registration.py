@@ -33,6 +33,7 @@ from crosstable.service.detail_checks import (
 )
 from crosstable.service.errors import NotFoundError
 from crosstable.service.fide_actions import confirm_regulations, rounds_open
+from crosstable.service.fide_feasibility import removal_feasibility
 from crosstable.service.fide_mode import check_fide_setting, in_fide_mode, with_kept_flag
 from crosstable.service.field import check_field
 from crosstable.service.frame import Change, ChangeFrame, Done, Unchanged, append_event
@@ -53,7 +54,7 @@ from crosstable.service.tiebreak_order import with_creation_tiebreaks
 from crosstable.service.timed_start import check_room
 from crosstable.service.tournament_ratings import method_of
 from crosstable.service.unit import Tx
-from crosstable.service.warning_levels import logged
+from crosstable.service.warning_levels import logged, settle
 from crosstable.store.models import EntryRow, EventRow, TournamentRow
 
 
@@ -388,8 +389,13 @@ class Registration:
                 for e in entries
             }
 
-    def remove_player(self, tournament_id: int, number: int, *, actor: str = "") -> Change:
-        def body(tx: Tx) -> str:
+    def remove_player(
+        self, tournament_id: int, number: int, *, actor: str = "", confirm: str | None = None
+    ) -> Change:
+        """Remove a player before round 1; in a Swiss in FIDE mode whose rounds the smaller
+        field can no longer all play, after a level-2 warning (``confirm``)."""
+
+        def body(tx: Tx) -> Done:
             _before_start(
                 tx.tournament, "players are removed", "after the start a player withdraws instead"
             )
@@ -397,8 +403,11 @@ class Registration:
             name = entry.name
             tx.delete(entry)
             cleared = clear_draw(tx)
-            return summaries.removed(number, name, cleared=cleared)
+            return logged(Done(summaries.removed(number, name, cleared=cleared), {}), confirmed)
 
+            row = tx.tournament
+            warnings = removal_feasibility(tx)  # the rounds set, for one player fewer
+            confirmed = settle(row.id, row.revision, f"remove {number}", warnings, confirm)
         return self.frame.change(tournament_id, "player-remove", body, actor=actor)
 
     def draw_lots(

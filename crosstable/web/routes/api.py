@@ -373,10 +373,14 @@ def add_player(tid: Num, body: EntryIn, request: Request, caller: ApiCaller) -> 
 
 
 @router.delete("/tournaments/{tid}/players/{number}")
-def remove_player(tid: Num, number: Num, request: Request, caller: ApiCaller) -> ChangeOut:
+def remove_player(
+    tid: Num, number: Num, request: Request, caller: ApiCaller, confirm: str | None = None
+) -> ChangeOut:
+    """Remove a player before round 1 (a level-2 warning, 409, when a Swiss's rounds can
+    then no longer all be played: send again with ``?confirm=TOKEN``)."""
     site = site_of(request)
     require_role(site, caller, tid, MANAGERS)
-    change = site.service.remove_player(tid, number, actor=caller.actor)
+    change = site.service.remove_player(tid, number, actor=caller.actor, confirm=confirm)
     site.accounts.unlink_entry(tid, number, actor=caller.actor)
     return change_out(change)
 

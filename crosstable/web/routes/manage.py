@@ -131,9 +131,14 @@ def add_players(tid: int, request: Request, form: CheckedForm) -> Response:
 def remove_player(tid: int, number: int, request: Request, form: CheckedForm) -> Response:
     site, caller = caller_of(request)
     require_role(site, caller, tid, MANAGERS)
-    change = site.service.remove_player(tid, number, actor=caller.actor)
-    site.accounts.unlink_entry(tid, number, actor=caller.actor)
-    return _done(request, tid, change.summary)
+
+    def act(token: str | None) -> Response:  # (a level-2 warning: the rounds set, one fewer)
+        change = site.service.remove_player(tid, number, actor=caller.actor, confirm=token)
+        site.accounts.unlink_entry(tid, number, actor=caller.actor)
+        return _done(request, tid, change.summary)
+
+    context = page_context(site, caller, tid) | {"tab": "manage"}
+    return confirming(site, request, form, act, cancel=f"/t/{tid}/manage", **context)
 
 
 #: the player details the edit form may send (the rating apart: a number or empty)
