@@ -385,7 +385,11 @@ class Registration:
                 select(EntryRow).where(EntryRow.tournament_id == tournament_id)
             ).all()
             return {
-                e.number: PlayerInfo(**{k: getattr(e, k) for k in EDITABLE}, team=e.team or "")
+                e.number: PlayerInfo(
+                    **{k: getattr(e, k) for k in EDITABLE},
+                    team=e.team or "",
+                    rating_source=e.rating_source,
+                )
                 for e in entries
             }
 
@@ -401,13 +405,13 @@ class Registration:
             )
             entry = _entry(tx, number)
             name = entry.name
+            row = tx.tournament
+            warnings = removal_feasibility(tx)  # the rounds set, for one player fewer
+            confirmed = settle(row.id, row.revision, f"remove {number}", warnings, confirm)
             tx.delete(entry)
             cleared = clear_draw(tx)
             return logged(Done(summaries.removed(number, name, cleared=cleared), {}), confirmed)
 
-            row = tx.tournament
-            warnings = removal_feasibility(tx)  # the rounds set, for one player fewer
-            confirmed = settle(row.id, row.revision, f"remove {number}", warnings, confirm)
         return self.frame.change(tournament_id, "player-remove", body, actor=actor)
 
     def draw_lots(

@@ -31,7 +31,7 @@ from crosstable.web.routes.common import (
     require_role,
     text,
 )
-from crosstable.web.routes.rating_list import rating_list_player
+from crosstable.web.routes.rating_list import custom_list_player, rating_list_player
 from crosstable.web.tiebreak_picker import picker_of
 
 router = APIRouter(include_in_schema=False)
@@ -77,7 +77,10 @@ def add_players(tid: int, request: Request, form: CheckedForm) -> Response:
     players: list[PlayerInfo] = []
     name = text(form, "name")
     fide_id = text(form, "fide_id")
-    if fide_id:  # from the rating list: its details, what was typed over them
+    list_player = text(form, "list_player")
+    if list_player:  # from a custom list (RUS:4101): its details, what was typed over them
+        players.append(custom_list_player(site.service, tid, form, list_player))
+    elif fide_id:  # from the rating list: its details, what was typed over them
         players.append(rating_list_player(site.service, tid, form, fide_id))
     elif name:
         players.append(

@@ -10,6 +10,15 @@ not yet created — the wizard's look-up. The lists are FIDE's
 public data, so the look-up needs no sign-in; the manage page's add-player form feeds
 its as-you-type suggestions from it.
 
+The custom lists (a national or club list with its own ids) answer beside them in
+``custom``, list by list along the tournament's order (without ``tournament``: every
+custom list, by name), each player with ``source`` (``RUS:4101``) and, with
+``tournament=ID``, ``rating``: the list's rating of the event's type (else its standard
+one), the national rating a player registered from it gets.
+``GET /api/v1/custom-lists`` lists the custom lists (name, file, month, import date,
+players); ``GET /api/v1/custom-lists/{name}/players/{id}`` answers one player;
+``DELETE /api/v1/custom-lists/{name}`` deletes a list (administrators).
+
 ``GET /api/v1/tournaments/{tid}/rating-check`` — the tournament's players with a FIDE id
 against the lists: the list's rating of the event's type, the month of each player's
 list and the tournament's month (its start, or the current month for an event of more
@@ -22,15 +31,17 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Path, Query, Request
+from fastapi import APIRouter, HTTPException, Path, Query, Request
 from pydantic import BaseModel
 
 from crosstable.service import PlayerInfo
+from crosstable.service.custom_lists import CustomLists, parse_source
 from crosstable.service.errors import NotFoundError
 from crosstable.service.rating_list_month import RatingListMonths
 from crosstable.service.rating_lists import MAX_FOUND, RatingLists, rating_type_of
 from crosstable.web.messages import translate
-from crosstable.web.routes.common import integer, text
+from crosstable.web.routes.common import csrf, integer, require_user, text
+from crosstable.web.security import UNSAFE
 from crosstable.web.site import site_of
 
 router = APIRouter(prefix="/api/v1", tags=["api"])
@@ -54,9 +65,36 @@ class ListedOut(BaseModel):
     rating_list: str | None = None
 
 
+class CustomOut(BaseModel):
+    list: str
+    id: str
+    source: str
+    name: str
+    federation: str
+    sex: str
+    title: str
+    birth_year: int | None
+    standard: int | None
+    rapid: int | None
+    blitz: int | None
+    fide_id: int | None
+    #: the list's rating of the event's type (only with ?tournament= or ?time_control=)
+    rating: int | None = None
+
+
 class RatingListOut(BaseModel):
     rating_type: str | None
     players: list[ListedOut]
+    #: the custom lists' players, list by list in the tournament's order
+    custom: list[CustomOut] = []
+
+
+class CustomListOut(BaseModel):
+    name: str
+    file: str
+    month: str
+    imported: str
+    players: int
 
 
 @router.get("/rating-list")
@@ -81,9 +119,66 @@ def rating_list(
         rating, source = (None, None) if kind is None else entry.rating_in(order or kind)
         shown["rating"], shown["rating_list"] = rating, None if source is None else source.value
         players.append(shown)
+    custom_lists = CustomLists(site_of(request).service)
+    names = None if tournament is None else custom_lists.tournament_lists(tournament)
+    custom: list[CustomOut] = []
+    for found in custom_lists.find(q, lists=names, limit=limit):
+        custom.append(
+            CustomOut(**found.as_json(), rating=None if kind is None else found.rating(kind))
+        )
     return RatingListOut(
         rating_type=None if kind is None else kind.value,
         players=[ListedOut(**p) for p in players],
+        custom=custom,
+    )
+
+
+@router.get("/custom-lists")
+def custom_lists(request: Request) -> list[CustomListOut]:
+    """The custom rating lists kept (name, file, month, import date, players)."""
+    return [CustomListOut(**c.as_json()) for c in CustomLists(site_of(request).service).lists()]
+
+
+ListName = Annotated[str, Path(min_length=1, max_length=40)]
+
+
+@router.get("/custom-lists/{name}/players/{player_id}")
+def custom_list_player_of(
+    name: ListName, player_id: Annotated[str, Path(min_length=1, max_length=20)], request: Request
+) -> CustomOut:
+    """One player of a custom list, by the list's own id."""
+    found = CustomLists(site_of(request).service).player(name, player_id)
+    return CustomOut(**found.as_json())
+
+
+@router.delete("/custom-lists/{name}")
+def delete_custom_list(name: ListName, request: Request) -> CustomListOut:
+    """Delete a custom list (administrators; the tournaments' players keep their details)."""
+    site = site_of(request)
+    caller = site.caller(request)
+    if caller.by_token and caller.user is None:
+        raise HTTPException(status_code=401, detail="the API token is not valid")
+    require_user(caller)
+    if not caller.by_token and request.method in UNSAFE:
+        csrf(request)
+    if caller.user is None or not caller.user.is_admin:
+        raise HTTPException(status_code=403, detail="only administrators may delete rating lists")
+    return CustomListOut(**CustomLists(site.service).delete(name).as_json())
+
+
+def custom_list_player(service: Any, tid: int, form: dict[str, Any], source: str) -> PlayerInfo:
+    """The manage page's add-player form with a custom list's player (``RUS:4101``): the
+    list's details, its rating as the national rating, the list and id kept; the name,
+    rating and club typed in the form over them."""
+    name, player_id = parse_source(source)
+    listed = CustomLists(service).player_info(tid, name, player_id)
+    typed_rating = integer(form, "rating")
+    return replace(
+        listed,
+        name=text(form, "name") or listed.name,
+        rating=typed_rating if typed_rating is not None else listed.rating,
+        team=text(form, "team"),
+        club=text(form, "club"),
     )
 
 

@@ -3,6 +3,10 @@
 an upload form; ``POST /admin/rating-lists`` imports the uploaded file (FIDE's TXT or
 XML list, plain or zipped, or a national CSV) exactly as ``crosstable ratinglist
 import`` does: all of it, or — when the file is refused — nothing, with the reason.
+With a custom list's name (and, optionally, its columns: ``id=NatID,name=FIO``) the CSV
+is imported as that custom list, replacing the list of that name, as ``ratinglist
+import --custom NAME --columns …`` does; ``POST /admin/rating-lists/custom`` deletes a
+custom list.
 
 Who asks is checked before a byte of the body is read: an
 anonymous caller gets 401, anyone but an administrator 403, a declared
@@ -35,11 +39,21 @@ from starlette.concurrency import run_in_threadpool
 
 from crosstable.core.errors import InputError, RuleError
 from crosstable.core.text import Message
+from crosstable.formats.custom_list import parse_columns
+from crosstable.service.custom_lists import CustomLists
 from crosstable.service.list_month import parse_month
+from crosstable.service.rating_list_order import check_list_name
 from crosstable.service.rating_lists import RatingLists
 from crosstable.web.limits import RATING_LIST, BodyTooLarge
 from crosstable.web.messages import error_text, translate
-from crosstable.web.routes.common import caller_of, check_heavy_upload, csrf, require_user
+from crosstable.web.routes.common import (
+    CheckedForm,
+    caller_of,
+    check_heavy_upload,
+    csrf,
+    require_user,
+    text,
+)
 from crosstable.web.security import Caller
 
 router = APIRouter()
@@ -49,8 +63,9 @@ KINDS = ("", "standard", "rapid", "blitz")
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 #: the largest body this route takes (the file and the form's few fields)
 MAX_UPLOAD = RATING_LIST
-#: parts of the form: the token, the list type, the month, the file (and a browser's extras)
-MAX_PARTS = 8
+#: parts of the form: the token, the list type, the month, a custom list's name and
+#: columns, the file (and a browser's extras)
+MAX_PARTS = 10
 #: bytes of a field that is not the file (the token, the list type)
 MAX_FIELD = 1024
 #: bytes of an upload's file name
@@ -81,7 +96,28 @@ def rating_lists_page(request: Request) -> Response:
     site, caller = caller_of(request)
     _require_admin(caller)
     lists = RatingLists(site.service).imported()
-    return site.page(request, "admin_rating_lists.html", caller=caller, lists=lists, kinds=KINDS)
+    custom = CustomLists(site.service).lists()
+    return site.page(
+        request,
+        "admin_rating_lists.html",
+        caller=caller,
+        lists=lists,
+        custom=custom,
+        kinds=KINDS,
+    )
+
+
+@router.post("/admin/rating-lists/custom")
+def delete_custom_list(request: Request, form: CheckedForm) -> Response:
+    """Delete a custom list (the tournaments' players keep their details)."""
+    site, caller = caller_of(request)
+    _require_admin(caller)
+    gone = CustomLists(site.service).delete(text(form, "name"))
+    said = Message(
+        "custom list {name} deleted ({players} players)", name=gone.name, players=gone.players
+    )
+    request.session["flash"] = {"kind": "ok", "text": translate(said)}
+    return RedirectResponse("/admin/rating-lists", status_code=303)
 
 
 class ListUpload:
@@ -267,13 +303,24 @@ async def import_rating_list(request: Request) -> Response:
         if upload.path is None:
             raise RuleError("choose the rating list's file to import")
         month = parse_month(upload.field("month") or "") if upload.field("month") else None
+        custom = (upload.field("custom") or "").strip()
+        columns = parse_columns(upload.field("columns") or "")
+        if columns and not custom:
+            raise RuleError("columns are for a custom list: give the custom list's name")
         try:
-            report = await run_in_threadpool(
-                RatingLists(site.service).import_file,
-                upload.path,
-                kind=kind or None,
-                month=month,
-            )
+            if custom:
+                report = await run_in_threadpool(
+                    lambda: CustomLists(site.service).import_file(
+                        upload.path or Path(), check_list_name(custom), columns=columns, month=month
+                    )
+                )
+            else:
+                report = await run_in_threadpool(
+                    RatingLists(site.service).import_file,
+                    upload.path,
+                    kind=kind or None,
+                    month=month,
+                )
         except InputError as error:
             raise RuleError(
                 "the rating list {file} was not imported: {reason}",
@@ -287,6 +334,16 @@ async def import_rating_list(request: Request) -> Response:
         skipped=report.skipped,
         total=report.total,
     )
+    if custom:
+        said = Message(
+            "{file}: {players} players imported, {skipped} lines skipped; "
+            "{total} players in the custom list {name}",
+            file=upload.filename[:120],
+            players=report.players,
+            skipped=report.skipped,
+            total=report.total,
+            name=custom,
+        )
     valid = Message("the list of {month}", month=report.month)
     request.session["flash"] = {
         "kind": "ok",
