@@ -10,7 +10,7 @@ arbiter may have decided so), so it is read with a warning naming the round.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from crosstable.core.model import ByeKind, Outcome, System, Tournament
@@ -39,12 +39,14 @@ def check_rounds(
     raw: Mapping[int, list[RawEntry]],
     declared: tuple[Line, int] | None,
     findings: Findings,
+    teams: Sequence[Sequence[int]] = (),
 ) -> None:
     """The rounds' checks; ``raw`` gives each player's round entries (for their lines),
-    ``declared`` the line that declares the number of rounds and its value."""
+    ``declared`` the line that declares the number of rounds and its value, ``teams``
+    the members of the file's teams (a team's PAB is a bye of each of its players)."""
     entry_of = {(e.player, e.round): e for entries in raw.values() for e in entries}
     _rounds_declared(raw, declared, findings)
-    _one_pairing_bye_per_round(tournament, entry_of, findings)
+    _one_pairing_bye_per_round(tournament, entry_of, findings, teams)
     if tournament.settings.system is System.SWISS_DUTCH:
         _swiss_absolute_rules(tournament, entry_of, findings)
 
@@ -86,10 +88,16 @@ def _rounds_declared(
 
 
 def _one_pairing_bye_per_round(
-    tournament: Tournament, entry_of: Mapping[tuple[int, int], RawEntry], findings: Findings
+    tournament: Tournament,
+    entry_of: Mapping[tuple[int, int], RawEntry],
+    findings: Findings,
+    teams: Sequence[Sequence[int]],
 ) -> None:
+    owner = {start: number for number, members in enumerate(teams) for start in members}
     for rnd in tournament.rounds:
         given = [bye.player for bye in rnd.byes if bye.kind is ByeKind.PAIRING]
+        if given and len({owner.get(p, -p) for p in given}) == 1:
+            continue  # one player's bye, or the byes of one team's players
         for player in given[1:]:
             entry = entry_of[(player, rnd.number)]
             findings.impossible(

@@ -30,6 +30,12 @@ _CODES_192: dict[str, tuple[System, int | None]] = {
     "FIDE_DOUBLESCHEVENINGEN": (System.SCHEVENINGEN, 2),
     "CUSTOM_SCHEVENINGEN": (System.SCHEVENINGEN, None),
     "CUSTOM_KNOCKOUT": (System.KNOCKOUT, None),
+    # team round robins (a team file: service/teams/trf_plan.py)
+    "FIDE_TEAM_ROUNDROBIN": (System.ROUND_ROBIN, 1),
+    "BERGER_TEAM_ROUNDROBIN": (System.ROUND_ROBIN, 1),
+    "FIDE_TEAM_DOUBLEROUNDROBIN": (System.ROUND_ROBIN, 2),
+    "BERGER_TEAM_DOUBLEROUNDROBIN": (System.ROUND_ROBIN, 2),
+    "CUSTOM_TEAM_ROUNDROBIN": (System.ROUND_ROBIN, None),
 }
 
 # Words in free text (092, or an unknown 192 code), checked in this order.
@@ -57,7 +63,15 @@ def system_from_text(text: str) -> tuple[System, int | None] | None:
     code = text.strip().upper()
     if code in _CODES_192:
         return _CODES_192[code]
-    if code.startswith(("FIDE_DUTCH", "FIDE_DUBOV", "FIDE_BURSTEIN", "CUSTOM_SWISS")):
+    swiss = (
+        "FIDE_DUTCH",
+        "FIDE_DUBOV",
+        "FIDE_BURSTEIN",
+        "CUSTOM_SWISS",
+        "FIDE_TEAM",
+        "CUSTOM_TEAM_SWISS",
+    )
+    if code.startswith(swiss):
         return System.SWISS_DUTCH, None
     lowered = text.lower()
     for pattern, system in _KEYWORDS:

@@ -19,6 +19,7 @@ from crosstable.formats.trf_model import (
     ProhibitedPairing,
     Team,
 )
+from crosstable.formats.trf_team_records import CHECKED_TAGS, read_team_record
 from crosstable.formats.trf_text import Line, parse_points
 
 _T = TypeVar("_T")
@@ -156,6 +157,8 @@ class ExtraRecords:
             self._players(line, (national.start,))
             self.national.append(national)
         else:
+            if tag in CHECKED_TAGS:
+                read_team_record(line)  # checked here, by line and column; kept as text
             self.other.append((tag, line.text[4:].rstrip()))
 
     def _team(self, line: Line, team: Team) -> Team:

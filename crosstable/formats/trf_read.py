@@ -187,7 +187,11 @@ class _Reader:
         findings = Findings(self.lenient, self.warnings)
         check_ranks(ranks, self._player_lines(), findings)
         check_rounds(
-            tournament, raw, self._declaring_line(typed, extras, rounds_declared), findings
+            tournament,
+            raw,
+            self._declaring_line(typed, extras, rounds_declared),
+            findings,
+            [team.members for team in extras.teams],
         )
         return TrfDocument(
             tournament=tournament,

@@ -9,7 +9,7 @@ it again gives the same document. TRF goes through :mod:`crosstable.formats`.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -44,7 +44,7 @@ from crosstable.service.safeguard import before_risky
 from crosstable.service.schedules import insert_schedule
 from crosstable.service.swiss.settings import initial_colour_of, parse_forbidden, swiss_settings
 from crosstable.service.teams.exchange_rows import TEAM_SECTIONS, team_sections
-from crosstable.service.teams.trf_teams import team_trf
+from crosstable.service.teams.trf_teams import team_trf, team_trf_lines
 from crosstable.service.tournament_ratings import method_of
 from crosstable.service.trf_header import header_records, stored_header
 from crosstable.service.unit import Tx
@@ -211,6 +211,7 @@ class Exchange:
             )
             warned = trf_comments(session, tournament_id)  # confirmed warnings: ### lines
             team_records, team_headers = team_trf(session, row)  # a team tournament's
+            team_lines = team_trf_lines(session, row)  # 300/320/330/801/802
             row_details = dict(row.regulations or {})
         warned += schedule_comments(tournament.settings.system, row_details)
         warned += report_comments(corrections)
@@ -224,6 +225,8 @@ class Exchange:
             document = self._swiss_records(tournament_id, document)
         document = with_kept_records(document, row_details.get(TRF_RECORDS))
         document, notes = shape_export(document, self._export_facts(tournament_id), edition)
+        if edition == "trf2026" and team_lines:
+            document = replace(document, other_records=document.other_records + team_lines)
         writer = getattr(trf, "write_trf", None)
         if writer is None:
             raise InputError("TRF export is not available yet", source="export")
@@ -292,6 +295,7 @@ class Exchange:
         headers: dict[str, str] | None = None,
         records: dict[str, Any] | None = None,
         warnings: Sequence[FideWarning] = (),
+        rows: Callable[[Tx], object] | None = None,
     ) -> Change:
         """A new tournament from a core value (e.g. read from TRF), recorded as one event;
         ``headers`` (a TRF's header records) give its venue, arbiters, dates and time
@@ -299,7 +303,8 @@ class Exchange:
         the rows do not hold: :func:`~crosstable.formats.trf_export.kept_records`) are
         kept in the regulations and written back by :meth:`export_trf`; ``warnings``
         (the confirmed findings of the import's re-check: :mod:`.trf_import`) are kept
-        with the event, and the export writes each as a ``###`` line."""
+        with the event, and the export writes each as a ``###`` line; ``rows`` stores
+        more rows in the same transaction (a team file's teams and line-ups)."""
         check_field(
             tournament.settings.system, len(tournament.players), cycles=tournament.settings.cycles
         )
@@ -381,7 +386,9 @@ class Exchange:
                 for bye in rnd.byes:
                     tx.insert(ByeRow(round=rnd.number, player=bye.player, kind=bye.kind.value))
             tx.flush()
-            later = _later_rounds(tournament, header["details"])
+            if rows is not None:  # more rows of the same import (a team file's teams)
+                rows(tx)
+            later = None if rows is not None else _later_rounds(tournament, header["details"])
             if later is not None:  # a round robin exported in progress: its rounds to come
                 insert_schedule(tx, later, {p.start: p.start for p in tournament.players})
             where = Message(" from {source}", source=source) if source else ""

@@ -34,6 +34,8 @@ from crosstable.formats.trf_declared import declared_of, file_initial_colour
 from crosstable.formats.trf_export import kept_records
 from crosstable.formats.trf_model import TrfDocument
 from crosstable.service.battle import battle_from_trf
+from crosstable.service.teams.trf_plan import is_team_file, plan_team_import
+from crosstable.service.teams.trf_rows import store_team_plan, team_kept_records
 from crosstable.service.warning_levels import FideWarning, Level, settle
 
 if TYPE_CHECKING:
@@ -204,9 +206,19 @@ def import_trf(
     with the token to send back, and nothing stored. The confirmed warnings are kept
     with the import's event (its history line names them; the TRF export writes them
     as ``### Import @ Round n: …``)."""
+    stated = schedule_header(c.text for c in doc.comments)  # ### Schedule: …
+    if is_team_file(doc):  # a team tournament: its teams, matches and line-ups
+        plan = plan_team_import(doc, source or "import")
+        return service.exchange.import_tournament(  # (a team file is no battle chess)
+            plan.tournament,
+            actor=actor,
+            source=source,
+            headers=doc.headers | stated,
+            records=team_kept_records(doc),
+            rows=lambda tx: store_team_plan(tx, plan, doc.initial_colour),
+        )
     checked = check_trf_import(doc, source or "import")
     confirmed = settle(0, 0, f"import {fingerprint(doc)}", checked.warnings, confirm)
-    stated = schedule_header(c.text for c in doc.comments)  # ### Schedule: …
     return service.import_tournament(
         doc.tournament,
         actor=actor,

@@ -20,10 +20,11 @@ from fractions import Fraction
 from sqlalchemy.orm import Session
 
 from crosstable.core.teams import team_standings
-from crosstable.core.teams.settings import is_team_tournament
+from crosstable.core.teams.settings import TeamSettings, is_team_tournament
 from crosstable.formats.trf_model import Team
 from crosstable.formats.trf_text import format_fixed
 from crosstable.service.teams.rows import team_state
+from crosstable.service.teams.trf_lines import team_lines
 from crosstable.store.models import TournamentRow
 
 
@@ -69,10 +70,29 @@ def team_trf(session: Session, row: TournamentRow) -> tuple[tuple[Team, ...], di
     )
     points = settings.scoring.match_points
     headers = {
+        "192": type_code(row, settings),
+        "202": ",".join(settings.tiebreaks),
         "352": board_colours(settings.boards),
         "362": match_points_line(points.win, points.draw, points.loss),
     }
     return teams, headers
 
 
-__all__ = ["board_colours", "match_points_line", "team_trf"]
+def type_code(row: TournamentRow, settings: TeamSettings) -> str:
+    """``192``: ``FIDE_TEAM_ROUNDROBIN`` (``…DOUBLEROUNDROBIN``) for a team round robin,
+    ``CUSTOM_TEAM_SWISS_MP`` (``_GP``: game points first) for a team Swiss."""
+    if settings.swiss is not None:
+        return f"CUSTOM_TEAM_SWISS_{settings.scoring.primary}"
+    return "FIDE_TEAM_DOUBLEROUNDROBIN" if (row.cycles or 1) == 2 else "FIDE_TEAM_ROUNDROBIN"
+
+
+def team_trf_lines(session: Session, row: TournamentRow) -> tuple[tuple[str, str], ...]:
+    """The team records 300, 320, 330, 801 and 802 of a started team tournament, as
+    (tag, text) pairs in that order (none for a tournament of players)."""
+    if not is_team_tournament(row.regulations or {}) or row.status == "registration":
+        return ()
+    state = team_state(session, row)
+    return team_lines(state.games, state.teams, state.settings)
+
+
+__all__ = ["board_colours", "match_points_line", "team_trf", "team_trf_lines", "type_code"]
