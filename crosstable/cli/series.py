@@ -445,7 +445,7 @@ def show_command(
     with series_service(db, None) as service:
         info = service.series_info(series)
     if output is OutputFormat.JSON:
-        typer.echo(json.dumps(info, indent=2, ensure_ascii=False))
+        typer.echo(json.dumps(info.as_json(), indent=2, ensure_ascii=False))
         return
     table = Table(title=f"series {info['id']} “{info['name']}”", show_header=False)
     for key, value in info.items():
@@ -467,7 +467,7 @@ def editions_command(
     with series_service(db, None) as service:
         editions = service.series_info(series)["editions"]
     if output is OutputFormat.JSON:
-        typer.echo(json.dumps({"editions": editions}, indent=2))
+        typer.echo(json.dumps({"editions": [e.as_json() for e in editions]}, indent=2))
         return
     table = Table(title=f"editions of series {series}")
     for column in ("#", "Id", "Start (UTC)", "State", "Stage", "Registered", "Moved"):
@@ -560,7 +560,8 @@ def history_command(
     with series_service(db, None) as service:
         lines = service.series_history(series)
     if output is OutputFormat.JSON:
-        typer.echo(json.dumps({"history": lines}, indent=2, ensure_ascii=False))
+        shown = [line.as_json() for line in lines]
+        typer.echo(json.dumps({"history": shown}, indent=2, ensure_ascii=False))
         return
     for line in lines:
         typer.echo(f"{line['at'][:19]}  {line['kind']:<12} {line['summary']}")

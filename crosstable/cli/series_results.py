@@ -54,7 +54,8 @@ def news_command(
     with series_service(db, None) as service:
         items = service.series_news(series)
     if output is OutputFormat.JSON:
-        typer.echo(json.dumps({"news": items}, indent=2, ensure_ascii=False))
+        shown = [item.as_json() for item in items]
+        typer.echo(json.dumps({"news": shown}, indent=2, ensure_ascii=False))
         return
     if not items:
         typer.echo("no news yet: a news item is published when a stage is over")
@@ -80,7 +81,8 @@ def awards_command(
     with series_service(db, None) as service:
         awards = service.series_awards(series, player=player)
     if output is OutputFormat.JSON:
-        typer.echo(json.dumps({"awards": awards}, indent=2, ensure_ascii=False))
+        shown = [award.as_json() for award in awards]
+        typer.echo(json.dumps({"awards": shown}, indent=2, ensure_ascii=False))
         return
     table = Table(title=f"awards of series {series}")
     for column in ("Edition", "Stage", "Group", "Place", "Player", "Points"):
@@ -110,7 +112,7 @@ def standings_command(
     with series_service(db, None) as service:
         standings = service.season_standings(series, season)
     if output is OutputFormat.JSON:
-        typer.echo(json.dumps(standings, indent=2, ensure_ascii=False))
+        typer.echo(json.dumps(standings.as_json(), indent=2, ensure_ascii=False))
         return
     title = "every edition" if standings["season"] == "all" else f"season {standings['season']}"
     table = Table(
@@ -160,7 +162,8 @@ def petitions_command(
     with series_service(db, None) as service:
         found = service.petitions(series, state=state)
     if output is OutputFormat.JSON:
-        typer.echo(json.dumps({"petitions": found}, indent=2, ensure_ascii=False))
+        shown = [petition.as_json() for petition in found]
+        typer.echo(json.dumps({"petitions": shown}, indent=2, ensure_ascii=False))
         return
     if not found:
         typer.echo("no petitions")

@@ -24,13 +24,14 @@ from __future__ import annotations
 
 import datetime as dt
 import random
-from typing import Any
+from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
 from crosstable.service import Service
 from crosstable.service.accounts import Accounts
 from crosstable.service.series import SeriesSettings
-from crosstable.service.series.views import edition_by_number
+from crosstable.service.series.shown import Shown
+from crosstable.service.series.views import StageView, edition_by_number
 from crosstable.web.demo import USERNAME, demo_organiser
 
 #: the preference that remembers the demo series once built
@@ -88,10 +89,10 @@ def _play(service: Service, tids: list[int], rng: random.Random, forfeiter: str)
 
 def _current(service: Service, series_id: int, number: int) -> tuple[str, list[int]]:
     edition = edition_by_number(service, series_id, number)
-    if edition["state"] != "running" or not edition["stages"]:
-        return edition["state"], []
-    stage = edition["stages"][-1]
-    return edition["state"], [g["tournament"] for g in stage["groups"] if g["tournament"]]
+    if edition.state != "running" or not edition.stages:
+        return edition.state, []
+    stage = edition.stages[-1]
+    return edition.state, [g.tournament for g in stage.groups if g.tournament]
 
 
 #: how long before the real ``now`` the season starts: more than it can take (edition 1
@@ -101,15 +102,24 @@ DAYS_BACK = 22
 
 def _open_edition(service: Service, series_id: int) -> int:
     """The series' edition open for registration (the tick opened it)."""
-    (found,) = [
-        e for e in service.series_info(series_id)["editions"] if e["state"] == "registration"
-    ]
-    return int(found["id"])
+    (found,) = [e for e in service.series_info(series_id).editions if e.state == "registration"]
+    return found.id
+
+
+@dataclass(frozen=True, slots=True, eq=False)  # compared as its JSON
+class SeriesDemo(Shown):
+    """The demo series: its id, its page's path, the tick's lines and the games played
+    while it was built (none when it was built before)."""
+
+    series: int
+    path: str
+    lines: tuple[str, ...]
+    games: int
 
 
 def build_series_demo(
     service: Service, clock: DemoClock, *, now: dt.datetime, seed: int = 2026
-) -> dict[str, Any]:
+) -> SeriesDemo:
     """Simulate the season before ``now`` on ``service`` (whose clock is ``clock``);
     a summary: the series' id, its path, each edition's lines, the games played."""
     rng = random.Random(seed)
@@ -131,14 +141,14 @@ def build_series_demo(
         for name, rating in early:
             service.register_for_edition(edition, name, rating=rating)
         info = service.edition_info(edition)
-        clock.moment = dt.datetime.fromisoformat(info["deadline"]) + dt.timedelta(minutes=1)
+        clock.moment = dt.datetime.fromisoformat(info.deadline) + dt.timedelta(minutes=1)
         lines += service.tick()
         if number == 1:  # postponed: the rest register before the new deadline
             late = [*players[9:-1], (FORFEITER, 1990)]
             for name, rating in late:
                 service.register_for_edition(edition, name, rating=rating)
         info = service.edition_info(edition)
-        clock.moment = dt.datetime.fromisoformat(info["planned_start"]) + dt.timedelta(minutes=1)
+        clock.moment = dt.datetime.fromisoformat(info.planned_start) + dt.timedelta(minutes=1)
         lines += service.tick()  # stage 1 starts, and the next edition opens by itself
         for _stage in range(8):
             state, tids = _current(service, series_id, number)
@@ -150,36 +160,35 @@ def build_series_demo(
     clock.moment = now
     lines += service.tick()  # edition 4's slot went by: its start moves ahead of now
     service.set_preference(BUILT, str(series_id))
-    return {"series": series_id, "path": f"/series/{series_id}", "lines": lines, "games": games}
+    return SeriesDemo(series_id, f"/series/{series_id}", tuple(lines), games)
 
 
-def find_series_demo(service: Service) -> dict[str, Any] | None:
+def find_series_demo(service: Service) -> SeriesDemo | None:
     """The demo series already built in this database, or None."""
     remembered = service.preference(BUILT)
     if not remembered:
         return None
     series_id = int(remembered)
-    return {"series": series_id, "path": f"/series/{series_id}", "lines": [], "games": 0}
+    return SeriesDemo(series_id, f"/series/{series_id}", (), 0)
 
 
 def summary(service: Service, series_id: int) -> list[str]:
     """The season in a few lines: each edition's start, players, stages and winner."""
     info = service.series_info(series_id)
-    out = [f"{info['name']}: workdays at {info['start_time']} ({info['zone']})"]
-    for edition in info["editions"]:
-        shown = edition_by_number(service, series_id, edition["number"])
+    out = [f"{info.name}: workdays at {info.start_time} ({info.zone})"]
+    for edition in info.editions:
+        shown = edition_by_number(service, series_id, edition.number)
         stages = ", ".join(
-            f"{s['kind']} {len(s['groups'])}×" if s["kind"] == "groups" else s["kind"]
-            for s in shown["stages"]
+            f"{s.kind} {len(s.groups)}×" if s.kind == "groups" else s.kind for s in shown.stages
         )
-        moved = f", start moved {edition['postponed']}×" if edition["postponed"] else ""
-        start = dt.datetime.fromisoformat(edition["planned_start"]).astimezone(ZoneInfo(ZONE))
+        moved = f", start moved {edition.postponed}×" if edition.postponed else ""
+        start = dt.datetime.fromisoformat(edition.planned_start).astimezone(ZoneInfo(ZONE))
         out.append(
-            f"  edition {edition['number']}: {edition['state']}, {edition['registered']} players, "
+            f"  edition {edition.number}: {edition.state}, {edition.registered} players, "
             f"starts {start:%a %d %b %Y %H:%M}{moved}" + (f"; stages: {stages}" if stages else "")
         )
-        if shown["stages"] and edition["state"] == "finished":
-            winner = _winner(service, shown["stages"][-1])
+        if shown.stages and edition.state == "finished":
+            winner = _winner(service, shown.stages[-1])
             if winner:
                 out.append(f"    winner: {winner}")
     out.append(
@@ -189,11 +198,10 @@ def summary(service: Service, series_id: int) -> list[str]:
     return out
 
 
-def _winner(service: Service, stage: dict[str, Any]) -> str:
-    (group,) = stage["groups"] or ({"tournament": None},)
-    if not group["tournament"]:
+def _winner(service: Service, stage: StageView) -> str:
+    if len(stage.groups) != 1 or not stage.groups[0].tournament:
         return ""
-    _view, table = service.crosstable(int(group["tournament"]))
+    _view, table = service.crosstable(stage.groups[0].tournament)
     ranked = list(getattr(table, "ranked", ()) or ())
     names = {line.start: line.name for line in table.lines}
     return names.get(ranked[0], "") if ranked else ""

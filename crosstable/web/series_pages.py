@@ -16,10 +16,26 @@ now (its top ``qualifiers_per_group``), provisional; the last stage marks its wi
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
 from zoneinfo import ZoneInfo
 
-from crosstable.service.series.views import edition_board, registered_names, registration_state
+from crosstable.service import Service
+from crosstable.service.crosstable import Crosstable
+from crosstable.service.series.shown import EditionView
+from crosstable.service.series.views import (
+    BoardGroup,
+    BoardStage,
+    EditionBoard,
+    EditionStages,
+    Entrant,
+    StagePlace,
+    StageView,
+    edition_board,
+    registered_names,
+    registration_state,
+)
 from crosstable.web import i18n
 from crosstable.web.security import Caller
 
@@ -29,40 +45,173 @@ MAX_TABLES = 60
 MAX_CROSSTABLES = 8
 
 
-def local_moment(value: str | None, zone: str) -> dict[str, str] | None:
+@dataclass(frozen=True, slots=True)
+class LocalMoment:
+    """A stored UTC moment: ISO for the browser's script, and its text in the series' zone."""
+
+    iso: str
+    text: str
+
+
+def local_moment(value: str | None, zone: str) -> LocalMoment | None:
     """A stored UTC moment: ISO for the browser's script, and its text in ``zone``."""
     if not value:
         return None
     moment = dt.datetime.fromisoformat(value)
     shown = moment.astimezone(ZoneInfo(zone))
-    return {"iso": moment.isoformat(), "text": f"{i18n.moment_text(shown)} ({zone})"}
+    return LocalMoment(iso=moment.isoformat(), text=f"{i18n.moment_text(shown)} ({zone})")
 
 
-def button_state(site: Any, caller: Caller, edition: dict[str, Any]) -> dict[str, Any]:
+@dataclass(frozen=True, slots=True)
+class RegistrationButton:
     """The registration button of an edition: ``phase`` (open, extended, closed,
-    started), ``until``, and whether the caller is registered (``mine``)."""
-    state = registration_state(site.service, int(edition["id"]))
+    started), ``until`` (ISO UTC) and whether the caller is registered (``mine``)."""
+
+    phase: str
+    until: str | None
+    mine: bool
+
+
+def button_state(service: Service, caller: Caller, edition: EditionView) -> RegistrationButton:
+    """The registration button of an edition for the caller."""
+    state = registration_state(service, edition.id)
     mine = False
     if caller.user is not None:
-        mine = bool(registered_names(site.service, int(edition["id"]), int(caller.user.id)))
-    return state | {"mine": mine}
+        mine = bool(registered_names(service, edition.id, int(caller.user.id)))
+    return RegistrationButton(phase=state.phase, until=state.until, mine=mine)
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceShown:
+    """An account's place in a stage 2 or later as the confirm form shows it."""
+
+    stage: int
+    closes: str
+    closes_text: str
+    open: bool
+    confirmed: bool
+    withdrawn: bool
+
+
+def place_shown(place: StagePlace, zone: str) -> PlaceShown:
+    """The place with the moment its window closes written in ``zone``."""
+    closes = local_moment(place.closes, zone)
+    return PlaceShown(
+        stage=place.stage,
+        closes=place.closes,
+        closes_text="" if closes is None else closes.text,
+        open=place.open,
+        confirmed=place.confirmed,
+        withdrawn=place.withdrawn,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class StandingsRow:
+    """A player's line of a group's standings on the edition's page."""
+
+    place: str
+    name: str
+    start: int
+    points: Fraction
+    played: int
+    #: qualified, qualifying, winner or ""
+    mark: str
+    #: the caller's own line
+    mine: bool
+
+
+@dataclass(frozen=True, slots=True)
+class GroupTable:
+    """A group's crosstable and its standings as marked."""
+
+    table: Crosstable
+    rows: tuple[StandingsRow, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GroupShown:
+    """A group on the edition's page: its letter, players, tournament and standings."""
+
+    letter: str
+    players: int
+    tournament: int | None
+    #: None beyond the first groups shown with their standings, or before it is made
+    view: GroupTable | None
+
+
+@dataclass(frozen=True, slots=True)
+class StageShown:
+    """A stage on the edition's page with its groups."""
+
+    number: int
+    kind: str
+    qualifiers_per_group: int
+    started_at: str | None
+    finished_at: str | None
+    groups: tuple[GroupShown, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class EditionShown:
+    """The edition on its page: its moments, state, registered count and its stages."""
+
+    edition: EditionStages
+    stages: tuple[StageShown, ...]
+
+    @property
+    def id(self) -> int:
+        return self.edition.id
+
+    @property
+    def number(self) -> int:
+        return self.edition.number
+
+    @property
+    def state(self) -> str:
+        return self.edition.state
+
+    @property
+    def registered(self) -> int:
+        return self.edition.registered
+
+
+@dataclass(frozen=True, slots=True)
+class MyGroup:
+    """The stage and group the caller plays in (the page links it first)."""
+
+    stage: StageShown
+    group: GroupShown
+
+
+@dataclass(frozen=True, slots=True)
+class EditionPage:
+    """The edition page's values."""
+
+    e: EditionShown
+    small: bool
+    mine_group: MyGroup | None
+    start: LocalMoment | None
+    finished: LocalMoment | None
+    button: RegistrationButton | None
+    moment_of: Callable[[str | None], LocalMoment | None]
 
 
 def _group_table(
-    site: Any,
-    group: dict[str, Any],
-    stage: dict[str, Any],
+    service: Service,
+    board: BoardGroup,
+    stage: BoardStage,
     caller: Caller,
-    entries: dict[int, Any],
+    entries: dict[int, Entrant],
     last: bool,
-) -> dict[str, Any] | None:
-    tid = group.get("tournament")
+) -> GroupTable | None:
+    tid = board.group.tournament
     if not tid:
         return None
-    _view, table = site.service.crosstable(int(tid))
-    keys: list[int] = group["keys"]
-    qualified = stage.get("qualified")
-    per_group = int(stage.get("qualifiers_per_group") or 0)
+    _view, table = service.crosstable(int(tid))
+    keys = board.keys
+    qualified = stage.qualified
+    per_group = stage.stage.qualifiers_per_group or 0
     lines = {line.start: line for line in table.lines}
     order = list(table.ranked) or sorted(lines)
     rows = []
@@ -76,45 +225,69 @@ def _group_table(
                 mark = "winner"
         else:
             mark = "qualifying" if per_group and position <= per_group else ""
-        mine = bool(caller.user is not None and entry and entry["user"] == caller.user.id)
+        mine = bool(caller.user is not None and entry and entry.user == caller.user.id)
         rows.append(
-            {
-                "place": line.place or (str(line.rank) if line.rank else ""),
-                "name": line.name,
-                "start": start,
-                "points": line.points,
-                "played": line.played,
-                "mark": mark,
-                "mine": mine,
-            }
+            StandingsRow(
+                place=line.place or (str(line.rank) if line.rank else ""),
+                name=line.name,
+                start=start,
+                points=line.points,
+                played=line.played,
+                mark=mark,
+                mine=mine,
+            )
         )
-    return {"table": table, "rows": rows}
+    return GroupTable(table=table, rows=tuple(rows))
 
 
-def edition_context(site: Any, caller: Caller, info: dict[str, Any], number: int) -> dict[str, Any]:
+def _stage_shown(stage: StageView, groups: tuple[GroupShown, ...]) -> StageShown:
+    return StageShown(
+        number=stage.number,
+        kind=stage.kind,
+        qualifiers_per_group=stage.qualifiers_per_group,
+        started_at=stage.started_at,
+        finished_at=stage.finished_at,
+        groups=groups,
+    )
+
+
+def edition_context(
+    service: Service, caller: Caller, zone: str, number: int, series_id: int
+) -> EditionPage:
     """The edition page's values: the edition with its stages, each group's standings."""
-    board = edition_board(site.service, int(info["id"]), number)
-    entries = {int(k): v for k, v in board.pop("entries").items()}
-    stages = board["stages"]
+    board: EditionBoard = edition_board(service, series_id, number)
+    edition = board.edition
     shown = 0
     mine_group = None
-    for index, stage in enumerate(stages):
-        last = index == len(stages) - 1 and board["state"] == "finished"
-        for group in stage["groups"]:
-            group["view"] = None
+    stages: list[StageShown] = []
+    for index, stage in enumerate(board.stages):
+        last = index == len(board.stages) - 1 and edition.state == "finished"
+        groups: list[GroupShown] = []
+        mine: GroupShown | None = None
+        for item in stage.groups:
+            view = None
             if shown < MAX_TABLES:
-                group["view"] = _group_table(site, group, stage, caller, entries, last)
+                view = _group_table(service, item, stage, caller, board.entries, last)
                 shown += 1
-            if group["view"] and any(row["mine"] for row in group["view"]["rows"]):
-                mine_group = {"stage": stage, "group": group}
-    small = sum(len(stage["groups"]) for stage in stages) <= MAX_CROSSTABLES
-    zone = str(info["zone"])
-    return {
-        "e": board,
-        "small": small,
-        "mine_group": mine_group,
-        "start": local_moment(board["planned_start"], zone),
-        "finished": local_moment(board.get("finished_at"), zone),
-        "button": button_state(site, caller, board) if board["state"] == "registration" else None,
-        "moment_of": lambda value: local_moment(value, zone),
-    }
+            group = GroupShown(
+                letter=item.group.letter,
+                players=item.group.players,
+                tournament=item.group.tournament,
+                view=view,
+            )
+            groups.append(group)
+            if view is not None and any(row.mine for row in view.rows):
+                mine = group
+        stages.append(_stage_shown(stage.stage, tuple(groups)))
+        if mine is not None:
+            mine_group = MyGroup(stage=stages[-1], group=mine)
+    small = sum(len(stage.groups) for stage in stages) <= MAX_CROSSTABLES
+    return EditionPage(
+        e=EditionShown(edition=edition, stages=tuple(stages)),
+        small=small,
+        mine_group=mine_group,
+        start=local_moment(edition.planned_start, zone),
+        finished=local_moment(edition.finished_at, zone),
+        button=button_state(service, caller, edition) if edition.state == "registration" else None,
+        moment_of=lambda value: local_moment(value, zone),
+    )

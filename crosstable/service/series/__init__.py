@@ -22,12 +22,13 @@ from __future__ import annotations
 from crosstable.service.forward import forward
 from crosstable.service.frame import ChangeFrame
 from crosstable.service.safeguard import Safeguard
-from crosstable.service.series.editions import SeriesEditions, SeriesSettings
+from crosstable.service.series.editions import SeriesEditions
 from crosstable.service.series.later_stages import StageRegistration
 from crosstable.service.series.needs import Tournaments
 from crosstable.service.series.news import SeriesNews
 from crosstable.service.series.petitions import SeriesPetitions
 from crosstable.service.series.season import SeriesSeason
+from crosstable.service.series.shown import SeriesSettings
 from crosstable.service.series.tick import SeriesClock
 
 

@@ -12,15 +12,15 @@ from then on. Every value is checked by the same rules as at creation.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
-from typing import Any
+from dataclasses import dataclass, replace
 
 from crosstable.core.errors import RuleError
 from crosstable.core.text import Message
 from crosstable.service.players import check_tiebreaks
-from crosstable.service.series.editions import SeriesSettings, checked_settings, series_row
+from crosstable.service.series.editions import checked_settings, series_row
 from crosstable.service.series.lines import record
 from crosstable.service.series.needs import StoreAndClock
+from crosstable.service.series.shown import series_rules
 
 MAX_TIME_CONTROL = 100  # the column's width
 #: what an edit may change (the rest of the series is the calendar)
@@ -61,11 +61,6 @@ class SeriesChanges:
     paused: bool | None = None
 
 
-def _settings(row: Any) -> SeriesSettings:
-    values = {f.name: getattr(row, f.name) for f in fields(SeriesSettings) if f.name != "tiebreaks"}
-    return SeriesSettings(**values, tiebreaks=tuple(c for c in row.tiebreaks.split(",") if c))
-
-
 def edit_series(
     service: StoreAndClock, series_id: int, changes: SeriesChanges, *, actor: str = ""
 ) -> list[str]:
@@ -75,7 +70,7 @@ def edit_series(
     at = service.clock.now().isoformat(timespec="microseconds")
     with service.store.transaction() as session:
         row = series_row(session, series_id, lock=True)
-        before = _settings(row)
+        before = series_rules(row)
         after = replace(before, **wanted)
         name, _calendar = checked_settings(after)
         tiebreaks = check_tiebreaks(after.tiebreaks)

@@ -9,8 +9,6 @@ injected clock. The rules are the core's (:mod:`crosstable.core.series`).
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
-from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from sqlalchemy import func, select
@@ -30,6 +28,14 @@ from crosstable.service.frame import ChangeFrame
 from crosstable.service.players import check_tiebreaks, checked_rating
 from crosstable.service.series.lines import record, summary_of
 from crosstable.service.series.outbox import notify
+from crosstable.service.series.shown import (
+    EditionView,
+    HistoryLine,
+    SeriesSettings,
+    SeriesView,
+    edition_view,
+    series_view,
+)
 from crosstable.store.accounts_models import UserRow
 from crosstable.store.series_models import (
     SeriesEditionRow,
@@ -41,35 +47,6 @@ from crosstable.store.series_models import (
 #: the longest lead of a registration deadline before the start: four weeks
 MAX_DEADLINE_MINUTES = 4 * 7 * 24 * 60
 MAX_NAME = 200
-
-
-@dataclass(frozen=True, slots=True)
-class SeriesSettings:
-    """What a series is created with (the template and the calendar)."""
-
-    name: str
-    kind: str
-    start_time: str
-    zone: str
-    weekday: int | None = None
-    day: int | None = None
-    max_group_size: int = 10
-    qualifiers_per_group: int = 2
-    final_min: int = 6
-    group_cycles: int = 1
-    final_cycles: int = 1
-    super_final_players: int = 4
-    super_final_cycles: int = 2
-    tiebreaks: tuple[str, ...] = ()
-    time_control: str = ""
-    pre_registration: bool = False
-    deadline_minutes: int = 60
-    #: "battle": every group tournament is battle chess (docs/battle.md)
-    variant: str = ""
-    #: battle chess: the set-up time in minutes (1…120; None: not set)
-    setup_minutes: int | None = None
-    #: paused by its organiser: no edition opens by itself (the tick)
-    paused: bool = False
 
 
 def calendar_of(row: SeriesRow) -> SeriesCalendar:
@@ -239,15 +216,11 @@ class SeriesEditions:
             record(session, row.id, None, "create", said, at=at)
             return row.id
 
-    def series_info(self, series_id: int) -> dict[str, Any]:
-        """The series' settings and its editions as plain JSON values."""
+    def series_info(self, series_id: int) -> SeriesView:
+        """The series: its rules and its editions."""
         with self.frame.store.reading() as session:
             row = series_row(session, series_id)
-            info = {column.key: getattr(row, column.key) for column in SeriesRow.__table__.columns}
-            info["editions"] = [
-                edition_json(session, edition) for edition in editions_of(session, series_id)
-            ]
-            return info
+            return series_view(session, row, editions_of(session, series_id))
 
     def open_edition(self, series_id: int, *, actor: str = "") -> int:
         """The series' next edition, at the calendar's next slot after now (or after the
@@ -403,7 +376,7 @@ class SeriesEditions:
                 data={"registration": found[0].id},
             )
 
-    def series_history(self, series_id: int) -> list[dict[str, Any]]:
+    def series_history(self, series_id: int) -> list[HistoryLine]:
         """The series' history, oldest first: every use case and time-driven step."""
         with self.frame.store.reading() as session:
             series_row(session, series_id)
@@ -413,20 +386,20 @@ class SeriesEditions:
                 .order_by(SeriesEventRow.id)
             )
             return [
-                {
-                    "at": row.at,
-                    "actor": row.actor,
-                    "kind": row.kind,
-                    "edition": row.edition_id,
-                    "summary": summary_of(row),
-                }
+                HistoryLine(
+                    at=row.at,
+                    actor=row.actor,
+                    kind=row.kind,
+                    edition=row.edition_id,
+                    summary=summary_of(row),
+                )
                 for row in session.scalars(query)
             ]
 
-    def edition_info(self, edition_id: int) -> dict[str, Any]:
-        """An edition: its moments, state, stage and players (JSON values)."""
+    def edition_info(self, edition_id: int) -> EditionView:
+        """An edition: its moments, state, stage and players."""
         with self.frame.store.reading() as session:
-            return edition_json(session, edition_row(session, edition_id))
+            return edition_view(session, edition_row(session, edition_id))
 
 
 def open_next(
@@ -530,29 +503,3 @@ def editions_of(session: Session, series_id: int) -> list[SeriesEditionRow]:
         .order_by(SeriesEditionRow.number)
     )
     return list(session.scalars(query))
-
-
-def edition_json(session: Session, edition: SeriesEditionRow) -> dict[str, Any]:
-    """An edition's moments, state, stage and count of registered players (JSON values)."""
-    count = session.scalar(
-        select(func.count())
-        .select_from(SeriesRegistrationRow)
-        .where(
-            SeriesRegistrationRow.edition_id == edition.id,
-            SeriesRegistrationRow.withdrawn_at.is_(None),
-        )
-    )
-    return {
-        "id": edition.id,
-        "series": edition.series_id,
-        "number": edition.number,
-        "planned_start": edition.planned_start,
-        "deadline": edition.deadline,
-        "state": edition.state,
-        "stage": edition.stage,
-        "postponed": edition.postponed,
-        "extended": edition.extended,
-        "closed_at": edition.closed_at,
-        "finished_at": edition.finished_at,
-        "registered": int(count or 0),
-    }

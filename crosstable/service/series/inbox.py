@@ -25,6 +25,7 @@ from crosstable.service.series.mail_text import LANGUAGE_KEY, LANGUAGES
 from crosstable.service.series.sender import KINDS, one_address
 
 __all__ = ["KINDS", "Notification", "Preferences"]
+from crosstable.service.series.shown import JsonObject
 from crosstable.store import Store
 from crosstable.store.models import PreferenceRow
 from crosstable.store.series_models import NotificationPrefsRow, SeriesOutboxRow
@@ -40,12 +41,13 @@ CHANNELS = ("email", "site", "telegram")
 class Notification:
     id: int
     kind: str
+    #: what the notification says, by kind (a stored JSON payload, free-form by kind)
     payload: dict[str, Any]
     created_at: str
     read: bool
     mailed: bool
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> JsonObject:
         return {
             "id": self.id,
             "kind": self.kind,

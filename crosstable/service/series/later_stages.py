@@ -17,6 +17,7 @@ Each confirmation and withdrawal is a line of the series' history.
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import dataclass
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
@@ -30,6 +31,7 @@ from crosstable.service.series.editions import iso, moment
 from crosstable.service.series.lines import record
 from crosstable.service.series.needs import Tournaments
 from crosstable.service.series.outbox import notify
+from crosstable.service.series.shown import Shown
 from crosstable.store.models import EntryRow, GameRow, TournamentRow
 from crosstable.store.series_models import (
     SeriesEditionRow,
@@ -44,6 +46,18 @@ from crosstable.store.series_models import (
 AUTOMATIC = ("final", "super-final")
 
 
+@dataclass(frozen=True, slots=True, eq=False)  # compared as its JSON
+class StageWindow(Shown):
+    """An edition's current stage and the window its places are confirmed in (ISO UTC)."""
+
+    edition: int
+    stage: int
+    kind: str
+    opens: str
+    closes: str
+    open: bool
+
+
 class StageRegistration:
     """Confirming a place in, and withdrawing from, stage 2 and later (a withdrawal is
     the group tournament's own: ``tournaments.withdraw``)."""
@@ -52,19 +66,19 @@ class StageRegistration:
         self.frame = frame
         self.tournaments = tournaments
 
-    def stage_window(self, edition_id: int) -> dict[str, object]:
+    def stage_window(self, edition_id: int) -> StageWindow:
         """The edition's current stage and its registration window (opens, closes)."""
         with self.frame.store.reading() as session:
             edition, stage = _current(session, edition_id)
             opens, closes = registration_window(stage)
-            return {
-                "edition": edition.id,
-                "stage": stage.number,
-                "kind": stage.kind,
-                "opens": iso(opens),
-                "closes": iso(closes),
-                "open": later_stage_open(self.frame.clock.now(), opens),
-            }
+            return StageWindow(
+                edition=edition.id,
+                stage=stage.number,
+                kind=stage.kind,
+                opens=iso(opens),
+                closes=iso(closes),
+                open=later_stage_open(self.frame.clock.now(), opens),
+            )
 
     def register_for_stage(self, edition_id: int, name: str, *, actor: str = "") -> int:
         """A qualifier confirms their place in the edition's current stage (≥ 2) within

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import TypedDict
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
@@ -33,6 +33,20 @@ from crosstable.core.series.qualification import GroupOutcome
 from crosstable.core.standings import compute_standings
 from crosstable.service.errors import NotFoundError
 from crosstable.service.frame import ChangeFrame
+from crosstable.service.series.news_views import (
+    Award,
+    AwardsPage,
+    Badge,
+    NewsData,
+    NewsGroup,
+    NewsItem,
+    NewsPage,
+    PageNumbers,
+    Podium,
+    award_of,
+    badge_of,
+    news_item_of,
+)
 from crosstable.service.series.outbox import notify
 from crosstable.service.series.stages import group_letter
 from crosstable.store.series_models import (
@@ -75,7 +89,7 @@ class Paging:
             )
         return cls(page, per_page)
 
-    def of(self, total: int) -> dict[str, int]:
+    def of(self, total: int) -> PageNumbers:
         """The page's numbers; a page after the last (of a list that has items) is refused."""
         pages = max(1, -(-total // self.per_page))
         if self.page > pages:
@@ -85,7 +99,7 @@ class Paging:
                 pages=pages,
                 per_page=self.per_page,
             )
-        return {"page": self.page, "per_page": self.per_page, "total": total, "pages": pages}
+        return PageNumbers(page=self.page, per_page=self.per_page, total=total, pages=pages)
 
     @property
     def offset(self) -> int:
@@ -136,6 +150,23 @@ def _counts(tournament: Tournament, start: int) -> tuple[int, int]:
     return wins, played
 
 
+class PlayerResult(TypedDict):
+    """What a player's result and award rows both say of him (their shared columns)."""
+
+    series_id: int
+    edition_id: int
+    stage_id: int
+    group_id: int
+    registration_id: int
+    user_id: int | None
+    name: str
+    folded_name: str
+    stage_number: int
+    stage_kind: str
+    place: int | None
+    points: str
+
+
 def publish_stage(
     session: Session,
     series: SeriesRow,
@@ -150,7 +181,7 @@ def publish_stage(
     at: str,
 ) -> str:
     """The stage's news item, awards, results and ``news`` notifications; the title."""
-    news_groups: list[dict[str, Any]] = []
+    news_groups: list[NewsGroup] = []
     points_of: dict[int, str] = {}
     for item in groups:
         tid = item.group.tournament_id
@@ -158,45 +189,45 @@ def publish_stage(
         points = {row.start: row.points for row in standings.rows}
         place_of = {key: place for place, key in enumerate(item.outcome.ranking, 1)}
         letter = group_letter(item.group.letter)
-        podium: list[dict[str, Any]] = []
+        podium: list[Podium] = []
         for start, key in enumerate(item.keys, 1):
             entry = entries[key]
             wins, played = _counts(item.tournament, start)
             scored = points_text(points.get(start, Fraction(0)))
             points_of[key] = scored
             place = place_of.get(key)
-            common: dict[str, Any] = {  # what the result and the award both say of the player
-                "series_id": series.id,
-                "edition_id": edition.id,
-                "stage_id": stage.id,
-                "group_id": item.group.id,
-                "registration_id": key,
-                "user_id": entry.user_id,
-                "name": entry.name,
-                "folded_name": entry.folded_name or entry.name.casefold(),
-                "stage_number": stage.number,
-                "stage_kind": stage.kind,
-                "place": place,
-                "points": scored,
-            }
+            common = PlayerResult(
+                series_id=series.id,
+                edition_id=edition.id,
+                stage_id=stage.id,
+                group_id=item.group.id,
+                registration_id=key,
+                user_id=entry.user_id,
+                name=entry.name,
+                folded_name=entry.folded_name or entry.name.casefold(),
+                stage_number=stage.number,
+                stage_kind=stage.kind,
+                place=place,
+                points=scored,
+            )
             session.add(SeriesResultRow(**common, wins=wins, played=played))
             if place is not None and place <= AWARDED_PLACES and key in item.outcome.played:
                 session.add(
                     SeriesAwardRow(**common, group_letter=letter, tournament_id=tid, awarded_at=at)
                 )
-                podium.append({"place": place, "name": entry.name, "points": scored})
+                podium.append(Podium(place=place, name=entry.name, points=scored))
         podium.sort(key=lambda p: p["place"])
         news_groups.append(
-            {
-                "letter": letter,
-                "tournament": tid,
-                "players": len(item.keys),
+            NewsGroup(
+                letter=letter,
+                tournament=tid,
+                players=len(item.keys),
                 # the standings' first, even one who played no game (then no award)
-                "winner": entries[item.outcome.ranking[0]].name if item.outcome.ranking else None,
-                "winner_played": bool(item.outcome.ranking)
+                winner=entries[item.outcome.ranking[0]].name if item.outcome.ranking else None,
+                winner_played=bool(item.outcome.ranking)
                 and item.outcome.ranking[0] in item.outcome.played,
-                "podium": podium,
-            }
+                podium=podium,
+            )
         )
     head = f"{series.name} #{edition.number}"
     what = stage_title(stage.kind, stage.number)
@@ -207,17 +238,17 @@ def publish_stage(
         title = f"{head}: {what} is over — {len(going)} go on"
         if next_stage is None:
             title = f"{head}: {what} is over"
-    data: dict[str, Any] = {
-        "series": series.id,
-        "edition": edition.number,
-        "stage": stage.number,
-        "kind": stage.kind,
-        "groups": news_groups,
-        "qualified": [entries[key].name for key in going],
-        "next_stage": None if next_stage is None else next_stage[0],
-        "next_kind": None if next_stage is None else next_stage[1],
-        "finished": next_stage is None,
-    }
+    data = NewsData(
+        series=series.id,
+        edition=edition.number,
+        stage=stage.number,
+        kind=stage.kind,
+        groups=news_groups,
+        qualified=[entries[key].name for key in going],
+        next_stage=None if next_stage is None else next_stage[0],
+        next_kind=None if next_stage is None else next_stage[1],
+        finished=next_stage is None,
+    )
     news = SeriesNewsRow(
         series_id=series.id,
         edition_id=edition.id,
@@ -262,41 +293,6 @@ def publish_stage(
     return title
 
 
-def news_json(row: SeriesNewsRow) -> dict[str, Any]:
-    return {
-        "id": row.id,
-        "series": row.series_id,
-        "edition": row.data.get("edition"),
-        "stage": row.data.get("stage"),
-        "kind": row.data.get("kind"),
-        "title": row.title,
-        "published_at": row.published_at,
-        "groups": row.data.get("groups", []),
-        "qualified": row.data.get("qualified", []),
-        "next_stage": row.data.get("next_stage"),
-        "next_kind": row.data.get("next_kind"),
-        "finished": bool(row.data.get("finished")),
-    }
-
-
-def award_json(row: SeriesAwardRow, edition_number: int) -> dict[str, Any]:
-    return {
-        "id": row.id,
-        "series": row.series_id,
-        "edition": edition_number,
-        "stage": row.stage_number,
-        "kind": row.stage_kind,
-        "group": row.group_letter,
-        "tournament": row.tournament_id,
-        "place": row.place,
-        "name": row.name,
-        "user": row.user_id,
-        "points": float(Fraction(row.points)),
-        "points_text": row.points,
-        "awarded_at": row.awarded_at,
-    }
-
-
 def _series_row(session: Session, series_id: int) -> SeriesRow:
     row = session.get(SeriesRow, series_id)
     if row is None:
@@ -310,7 +306,7 @@ class SeriesNews:
     def __init__(self, frame: ChangeFrame) -> None:
         self.frame = frame
 
-    def series_news(self, series_id: int, *, limit: int = 50) -> list[dict[str, Any]]:
+    def series_news(self, series_id: int, *, limit: int = 50) -> list[NewsItem]:
         """The series' news items, newest first (at most ``limit``, 1…200)."""
         limit = max(1, min(limit, MAX_NEWS))
         with self.frame.store.reading() as session:
@@ -321,11 +317,9 @@ class SeriesNews:
                 .order_by(SeriesNewsRow.id.desc())
                 .limit(limit)
             )
-            return [news_json(row) for row in session.scalars(query)]
+            return [news_item_of(row) for row in session.scalars(query)]
 
-    def news_page(
-        self, series_id: int, page: int = 1, per_page: int = NEWS_PER_PAGE
-    ) -> dict[str, Any]:
+    def news_page(self, series_id: int, page: int = 1, per_page: int = NEWS_PER_PAGE) -> NewsPage:
         """One page of the series' news, newest first (a stable order: the items' ids):
         ``{"news": [...], "page", "per_page", "total", "pages"}``."""
         paging = Paging.checked(page, per_page, MAX_NEWS_PER_PAGE)
@@ -341,7 +335,8 @@ class SeriesNews:
                 .offset(paging.offset)
                 .limit(paging.per_page)
             )
-            return {"news": [news_json(row) for row in session.scalars(query)], **numbers}
+            found = tuple(news_item_of(row) for row in session.scalars(query))
+            return NewsPage(found, numbers.page, numbers.per_page, numbers.total, numbers.pages)
 
     def awards_page(
         self,
@@ -351,7 +346,7 @@ class SeriesNews:
         *,
         player: str | None = None,
         user_id: int | None = None,
-    ) -> dict[str, Any]:
+    ) -> AwardsPage:
         """One page of the series' awards, oldest first (a stable order: the awards'
         ids), one player's only with ``player`` or ``user_id``:
         ``{"awards": [...], "page", "per_page", "total", "pages"}``."""
@@ -374,10 +369,10 @@ class SeriesNews:
                 .offset(paging.offset)
                 .limit(paging.per_page)
             )
-            found = [award_json(row, number) for row, number in session.execute(query)]
-            return {"awards": found, **numbers}
+            found = tuple(award_of(row, number) for row, number in session.execute(query))
+            return AwardsPage(found, numbers.page, numbers.per_page, numbers.total, numbers.pages)
 
-    def news_item(self, series_id: int, news_id: int) -> dict[str, Any]:
+    def news_item(self, series_id: int, news_id: int) -> NewsItem:
         """One news item of the series."""
         with self.frame.store.reading() as session:
             row = session.get(SeriesNewsRow, news_id)
@@ -385,11 +380,11 @@ class SeriesNews:
                 raise NotFoundError(
                     "series {series} has no news item {item}", series=series_id, item=news_id
                 )
-            return news_json(row)
+            return news_item_of(row)
 
     def series_awards(
         self, series_id: int, *, player: str | None = None, user_id: int | None = None
-    ) -> list[dict[str, Any]]:
+    ) -> list[Award]:
         """The series' awards, oldest first; one player's only with ``player`` (a name,
         letter case aside) or ``user_id`` (an account)."""
         with self.frame.store.reading() as session:
@@ -404,9 +399,9 @@ class SeriesNews:
             if user_id is not None:
                 query = query.where(SeriesAwardRow.user_id == user_id)
             query = query.order_by(SeriesAwardRow.id).limit(MAX_AWARDS)
-            return [award_json(row, number) for row, number in session.execute(query)]
+            return [award_of(row, number) for row, number in session.execute(query)]
 
-    def badges(self, user_id: int) -> list[dict[str, Any]]:
+    def badges(self, user_id: int) -> list[Badge]:
         """Every award of one account in every series (the player's page), newest first."""
         with self.frame.store.reading() as session:
             query = (
@@ -417,14 +412,9 @@ class SeriesNews:
                 .order_by(SeriesAwardRow.id.desc())
                 .limit(MAX_AWARDS)
             )
-            found = []
-            for row, number, name in session.execute(query):
-                item = award_json(row, number)
-                item["series_name"] = name
-                found.append(item)
-            return found
+            return [badge_of(row, number, name) for row, number, name in session.execute(query)]
 
-    def award(self, series_id: int, award_id: int) -> dict[str, Any]:
+    def award(self, series_id: int, award_id: int) -> Badge:
         """One award (its certificate): the place, the player, the stage, the series."""
         with self.frame.store.reading() as session:
             row = session.get(SeriesAwardRow, award_id)
@@ -435,6 +425,4 @@ class SeriesNews:
             edition = session.get(SeriesEditionRow, row.edition_id)
             series = _series_row(session, series_id)
             assert edition is not None
-            item = award_json(row, edition.number)
-            item["series_name"] = series.name
-            return item
+            return badge_of(row, edition.number, series.name)

@@ -31,7 +31,8 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
-from typing import Any, cast
+from dataclasses import dataclass
+from typing import Any, TypedDict, cast
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -48,6 +49,7 @@ from crosstable.service.series.editions import series_row
 from crosstable.service.series.lines import record
 from crosstable.service.series.needs import Tournaments
 from crosstable.service.series.outbox import notify_user
+from crosstable.service.series.shown import Shown
 from crosstable.store.models import TournamentRow
 from crosstable.store.series_models import SeriesPetitionRow
 
@@ -70,9 +72,35 @@ def level_detail(session: Session, level: str) -> dict[str, str]:
     return {} if named is None else {LEVEL_DETAIL: named}
 
 
-def checked_players(players: Sequence[tuple[str, int | None]]) -> list[dict[str, Any]]:
+class PetitionPlayer(TypedDict):
+    """A petition's player as stored (``SeriesPetitionRow.players``, a JSON payload)."""
+
+    name: str
+    #: the account of the player who asked (his own line), else None
+    user: int | None
+
+
+@dataclass(frozen=True, slots=True, eq=False)  # compared as its JSON
+class Petition(Shown):
+    """A petition for a class or level tournament, and what became of it."""
+
+    id: int
+    series: int
+    level: str
+    players: tuple[PetitionPlayer, ...]
+    requested_by: str
+    requested_at: str
+    #: pending, accepting, accepted or refused
+    state: str
+    reason: str
+    decided_by: str
+    decided_at: str | None
+    tournament: int | None
+
+
+def checked_players(players: Sequence[tuple[str, int | None]]) -> list[PetitionPlayer]:
     """The petition's players, checked: names given, no name twice, 11 to 100."""
-    found: list[dict[str, Any]] = []
+    found: list[PetitionPlayer] = []
     seen: set[str] = set()
     for name, user in players:
         clean = _clean(name)
@@ -83,7 +111,7 @@ def checked_players(players: Sequence[tuple[str, int | None]]) -> list[dict[str,
         if clean.casefold() in seen:
             raise RuleError("{player} is listed twice in the petition", player=clean)
         seen.add(clean.casefold())
-        found.append({"name": clean, "user": user})
+        found.append(PetitionPlayer(name=clean, user=user))
     if len(found) < MIN_PLAYERS:
         raise RuleError(
             "{count} players: a class or level tournament needs at least {least}",
@@ -97,20 +125,20 @@ def checked_players(players: Sequence[tuple[str, int | None]]) -> list[dict[str,
     return found
 
 
-def petition_json(row: SeriesPetitionRow) -> dict[str, Any]:
-    return {
-        "id": row.id,
-        "series": row.series_id,
-        "level": row.level,
-        "players": [dict(p) for p in row.players],
-        "requested_by": row.requested_by,
-        "requested_at": row.requested_at,
-        "state": row.state,
-        "reason": row.reason,
-        "decided_by": row.decided_by,
-        "decided_at": row.decided_at,
-        "tournament": row.tournament_id,
-    }
+def petition_of(row: SeriesPetitionRow) -> Petition:
+    return Petition(
+        id=row.id,
+        series=row.series_id,
+        level=row.level,
+        players=tuple(PetitionPlayer(name=p["name"], user=p.get("user")) for p in row.players),
+        requested_by=row.requested_by,
+        requested_at=row.requested_at,
+        state=row.state,
+        reason=row.reason,
+        decided_by=row.decided_by,
+        decided_at=row.decided_at,
+        tournament=row.tournament_id,
+    )
 
 
 class SeriesPetitions:
@@ -165,7 +193,7 @@ class SeriesPetitions:
             row = SeriesPetitionRow(
                 series_id=series.id,
                 level=clean_level,
-                players=listed,
+                players=[dict(player) for player in listed],
                 requested_by=actor,
                 requested_at=at,
                 state="pending",
@@ -191,7 +219,7 @@ class SeriesPetitions:
             )
             return row.id
 
-    def petitions(self, series_id: int, *, state: str | None = None) -> list[dict[str, Any]]:
+    def petitions(self, series_id: int, *, state: str | None = None) -> list[Petition]:
         """The series' petitions, oldest first (only ``state``'s when given)."""
         if state is not None and state not in ("pending", "accepted", "refused"):
             raise RuleError("state {state}: pending, accepted or refused", state=repr(state))
@@ -200,11 +228,11 @@ class SeriesPetitions:
             query = select(SeriesPetitionRow).where(SeriesPetitionRow.series_id == series_id)
             if state is not None:
                 query = query.where(SeriesPetitionRow.state == state)
-            return [petition_json(r) for r in session.scalars(query.order_by(SeriesPetitionRow.id))]
+            return [petition_of(r) for r in session.scalars(query.order_by(SeriesPetitionRow.id))]
 
-    def petition_info(self, petition_id: int) -> dict[str, Any]:
+    def petition_info(self, petition_id: int) -> Petition:
         with self.frame.store.reading() as session:
-            return petition_json(_petition(session, petition_id))
+            return petition_of(_petition(session, petition_id))
 
     def accept_petition(self, petition_id: int, *, actor: str = "") -> int:
         """An administrator accepts: the round robin of the petition's players is made,

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
 
 from sqlalchemy import select
 
@@ -37,6 +36,7 @@ from crosstable.service.errors import NotFoundError
 from crosstable.service.frame import ChangeFrame
 from crosstable.service.series.editions import calendar_of, moment
 from crosstable.service.series.news import points_text
+from crosstable.service.series.shown import Shown
 from crosstable.store.series_models import (
     SeriesAwardRow,
     SeriesEditionRow,
@@ -99,13 +99,56 @@ def parse_season(text: str | int | None) -> int | None:
     return season
 
 
+@dataclass(frozen=True, slots=True, eq=False)  # compared as its JSON
+class Medals(Shown):
+    """A player's places 1, 2 and 3 over the season."""
+
+    gold: int
+    silver: int
+    bronze: int
+
+
+@dataclass(frozen=True, slots=True, eq=False)  # compared as its JSON
+class SeasonLine(Shown):
+    """A player's line of the season's standings."""
+
+    #: "3" or, when shared, "3–4"
+    place: str
+    rank: int
+    name: str
+    user: int | None
+    points: float
+    points_text: str
+    editions: int
+    best_stage: int
+    best_kind: str
+    best_place: int | None
+    wins: int
+    played: int
+    medals: Medals
+
+
+@dataclass(frozen=True, slots=True, eq=False)  # compared as its JSON
+class SeasonStandings(Shown):
+    """The standings of a series over a season (a year, or ``"all"``: every edition)."""
+
+    series: int
+    season: int | str
+    #: the numbers of the editions counted
+    editions: tuple[int, ...]
+    #: the order of the standings, in words and as codes
+    order: tuple[str, ...]
+    order_codes: tuple[str, ...]
+    rows: tuple[SeasonLine, ...]
+
+
 class SeriesSeason:
     """The season's standings of a series."""
 
     def __init__(self, frame: ChangeFrame) -> None:
         self.frame = frame
 
-    def season_standings(self, series_id: int, season: str | int | None = None) -> dict[str, Any]:
+    def season_standings(self, series_id: int, season: str | int | None = None) -> SeasonStandings:
         """The standings over a season (None: the clock's season; ``"all"``: every
         edition): ``{"series", "season", "editions", "order", "rows": [...]}``, rows
         in ranking order with ``place`` ("3–4" when shared), ``points``, ``best``…"""
@@ -170,7 +213,7 @@ class SeriesSeason:
                 if who in totals and 1 <= award.place <= 3:
                     totals[who].medals[award.place - 1] += 1
         ordered = sorted(totals.values(), key=lambda t: (t.key(), t.name.casefold()))
-        rows: list[dict[str, Any]] = []
+        rows: list[SeasonLine] = []
         index = 0
         while index < len(ordered):
             end = index
@@ -179,35 +222,33 @@ class SeriesSeason:
             place = str(index + 1) if end == index else f"{index + 1}–{end + 1}"
             for total in ordered[index : end + 1]:
                 rows.append(
-                    {
-                        "place": place,
-                        "rank": index + 1,
-                        "name": total.name,
-                        "user": total.user,
-                        "points": float(total.points),
-                        "points_text": points_text(total.points),
-                        "editions": len(total.editions),
-                        "best_stage": total.best_stage,
-                        "best_kind": total.best_kind,
-                        "best_place": -total.best[2] if total.best[2] > -NO_PLACE else None,
-                        "wins": total.wins,
-                        "played": total.played,
-                        "medals": {
-                            "gold": total.medals[0],
-                            "silver": total.medals[1],
-                            "bronze": total.medals[2],
-                        },
-                    }
+                    SeasonLine(
+                        place=place,
+                        rank=index + 1,
+                        name=total.name,
+                        user=total.user,
+                        points=float(total.points),
+                        points_text=points_text(total.points),
+                        editions=len(total.editions),
+                        best_stage=total.best_stage,
+                        best_kind=total.best_kind,
+                        best_place=-total.best[2] if total.best[2] > -NO_PLACE else None,
+                        wins=total.wins,
+                        played=total.played,
+                        medals=Medals(
+                            gold=total.medals[0], silver=total.medals[1], bronze=total.medals[2]
+                        ),
+                    )
                 )
             index = end + 1
-        return {
-            "series": series_id,
-            "season": "all" if year is None else year,
-            "editions": sorted(editions.values()),
-            "order": list(ORDER),
-            "order_codes": list(ORDER_CODES),
-            "rows": rows,
-        }
+        return SeasonStandings(
+            series=series_id,
+            season="all" if year is None else year,
+            editions=tuple(sorted(editions.values())),
+            order=tuple(ORDER),
+            order_codes=tuple(ORDER_CODES),
+            rows=tuple(rows),
+        )
 
 
 __all__ = ["ORDER", "SeriesSeason", "parse_season"]

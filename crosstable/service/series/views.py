@@ -1,11 +1,12 @@
 """Reads of the series for the web pages and the JSON API: the list of
-series, an edition by its number with its stages and groups. Plain JSON values; the
-rules stay in :mod:`crosstable.service.series.editions`."""
+series, an edition by its number with its stages and groups, each a typed read view
+(:mod:`crosstable.service.series.shown`); the rules stay in
+:mod:`crosstable.service.series.editions`."""
 
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
+from dataclasses import dataclass, fields
 
 from sqlalchemy import select
 
@@ -17,9 +18,10 @@ from crosstable.core.series.registration import (
 )
 from crosstable.core.series.sequence import edition_calendar
 from crosstable.service.errors import NotFoundError
-from crosstable.service.series.editions import calendar_of, edition_json, iso, moment
+from crosstable.service.series.editions import calendar_of, iso, moment
 from crosstable.service.series.later_stages import AUTOMATIC, registration_window
 from crosstable.service.series.needs import StoreAndClock
+from crosstable.service.series.shown import EditionView, Shown, edition_view
 from crosstable.service.series.stages import group_letter, keys_by_start
 from crosstable.store.series_models import (
     SeriesEditionRow,
@@ -34,11 +36,123 @@ from crosstable.store.series_models import (
 MAX_LISTED = 500
 
 
-def series_list(service: StoreAndClock) -> list[dict[str, Any]]:
+@dataclass(frozen=True, slots=True, eq=False)  # compared as its JSON
+class SeriesSummary(Shown):
+    """A series in the list of series: its calendar and its edition open for registration."""
+
+    id: int
+    name: str
+    kind: str
+    weekday: int | None
+    day: int | None
+    start_time: str
+    zone: str
+    next: EditionView | None
+
+
+@dataclass(frozen=True, slots=True, eq=False)  # compared as its JSON
+class GroupView(Shown):
+    """A group of a stage: its letter, its number of players and its round robin."""
+
+    letter: str
+    players: int
+    tournament: int | None
+
+
+@dataclass(frozen=True, slots=True, eq=False)  # compared as its JSON
+class StageView(Shown):
+    """A stage of an edition: groups, a final or the super-final, and its moments."""
+
+    number: int
+    #: groups, final or super-final
+    kind: str
+    cycles: int
+    qualifiers_per_group: int
+    started_at: str | None
+    finished_at: str | None
+    groups: tuple[GroupView, ...]
+
+
+@dataclass(frozen=True, slots=True, eq=False)  # compared as its JSON
+class EditionStages(EditionView):
+    """An edition with its stages and their groups."""
+
+    stages: tuple[StageView, ...]
+
+
+@dataclass(frozen=True, slots=True, eq=False)  # compared as its JSON
+class EditionPlace(Shown):
+    """Where an edition is: its series and its number, and the series' zone."""
+
+    series: int
+    number: int
+    zone: str
+
+
+@dataclass(frozen=True, slots=True, eq=False)  # compared as its JSON
+class RegistrationState(Shown):
+    """Stage-1 registration now: its phase (open, extended, closed, started) and, while
+    it is open or extended, the moment it closes (ISO UTC)."""
+
+    phase: str
+    until: str | None
+
+
+@dataclass(frozen=True, slots=True, eq=False)  # compared as its JSON
+class StagePlace(Shown):
+    """An account's place in a stage 2 or later: the stage's window and the place's state."""
+
+    edition: int
+    stage: int
+    name: str
+    opens: str
+    closes: str
+    open: bool
+    confirmed: bool
+    withdrawn: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Entrant:
+    """A registered player as the edition's page marks him."""
+
+    name: str
+    user: int | None
+    rating: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class BoardGroup:
+    """A group with its players' registration ids in starting-number order."""
+
+    group: GroupView
+    keys: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class BoardStage:
+    """A stage with its groups' players and, once it ended, the players who went on."""
+
+    stage: StageView
+    groups: tuple[BoardGroup, ...]
+    #: the registration ids that went on (None while the stage has not ended)
+    qualified: tuple[int, ...] | None
+
+
+@dataclass(frozen=True, slots=True)
+class EditionBoard:
+    """An edition as its page marks it: the stages' players and the registered players."""
+
+    edition: EditionStages
+    stages: tuple[BoardStage, ...]
+    entries: dict[int, Entrant]
+
+
+def series_list(service: StoreAndClock) -> list[SeriesSummary]:
     """Every series (newest last): id, name, calendar, zone and its open edition."""
     with service.store.reading() as session:
         rows = list(session.scalars(select(SeriesRow).order_by(SeriesRow.id).limit(MAX_LISTED)))
-        found: list[dict[str, Any]] = []
+        found: list[SeriesSummary] = []
         for row in rows:
             query = (
                 select(SeriesEditionRow)
@@ -51,16 +165,16 @@ def series_list(service: StoreAndClock) -> list[dict[str, Any]]:
             )
             edition = session.scalars(query).one_or_none()
             found.append(
-                {
-                    "id": row.id,
-                    "name": row.name,
-                    "kind": row.kind,
-                    "weekday": row.weekday,
-                    "day": row.day,
-                    "start_time": row.start_time,
-                    "zone": row.zone,
-                    "next": None if edition is None else edition_json(session, edition),
-                }
+                SeriesSummary(
+                    id=row.id,
+                    name=row.name,
+                    kind=row.kind,
+                    weekday=row.weekday,
+                    day=row.day,
+                    start_time=row.start_time,
+                    zone=row.zone,
+                    next=None if edition is None else edition_view(session, edition),
+                )
             )
         return found
 
@@ -90,7 +204,7 @@ def registered_names(service: StoreAndClock, edition_id: int, user_id: int) -> l
         return list(session.scalars(query))
 
 
-def edition_by_number(service: StoreAndClock, series_id: int, number: int) -> dict[str, Any]:
+def edition_by_number(service: StoreAndClock, series_id: int, number: int) -> EditionStages:
     """Edition ``number`` of a series: its moments, state, players count, and its stages
     (number, kind, groups with their tournaments)."""
     with service.store.reading() as session:
@@ -102,41 +216,45 @@ def edition_by_number(service: StoreAndClock, series_id: int, number: int) -> di
             raise NotFoundError(
                 "series {series} has no edition {edition}", series=series_id, edition=number
             )
-        info = edition_json(session, edition)
+        info = edition_view(session, edition)
         stages = session.scalars(
             select(SeriesStageRow)
             .where(SeriesStageRow.edition_id == edition.id)
             .order_by(SeriesStageRow.number)
         )
-        info["stages"] = []
+        shown: list[StageView] = []
         for stage in stages:
             groups = session.scalars(
                 select(SeriesGroupRow)
                 .where(SeriesGroupRow.stage_id == stage.id)
                 .order_by(SeriesGroupRow.letter)
             )
-            info["stages"].append(
-                {
-                    "number": stage.number,
-                    "kind": stage.kind,
-                    "cycles": stage.cycles,
-                    "qualifiers_per_group": stage.qualifiers_per_group,
-                    "started_at": stage.started_at,
-                    "finished_at": stage.finished_at,
-                    "groups": [
-                        {
-                            "letter": group_letter(group.letter),
-                            "players": len(group.players),
-                            "tournament": group.tournament_id,
-                        }
+            shown.append(
+                StageView(
+                    number=stage.number,
+                    kind=stage.kind,
+                    cycles=stage.cycles,
+                    qualifiers_per_group=stage.qualifiers_per_group,
+                    started_at=stage.started_at,
+                    finished_at=stage.finished_at,
+                    groups=tuple(
+                        GroupView(
+                            letter=group_letter(group.letter),
+                            players=len(group.players),
+                            tournament=group.tournament_id,
+                        )
                         for group in groups
-                    ],
-                }
+                    ),
+                )
             )
-        return info
+        values = {name: getattr(info, name) for name in EDITION_FIELDS}
+        return EditionStages(**values, stages=tuple(shown))
 
 
-def edition_places(service: StoreAndClock, edition_ids: set[int]) -> dict[int, dict[str, Any]]:
+EDITION_FIELDS = tuple(f.name for f in fields(EditionView))
+
+
+def edition_places(service: StoreAndClock, edition_ids: set[int]) -> dict[int, EditionPlace]:
     """For each edition id: its series' id and zone and the edition's number (the links
     and local times of a user's notifications)."""
     if not edition_ids:
@@ -148,12 +266,12 @@ def edition_places(service: StoreAndClock, edition_ids: set[int]) -> dict[int, d
             .where(SeriesEditionRow.id.in_(sorted(edition_ids)[:1000]))
         )
         return {
-            edition: {"series": series, "number": number, "zone": zone}
+            edition: EditionPlace(series=series, number=number, zone=zone)
             for edition, number, series, zone in session.execute(query)
         }
 
 
-def registration_state(service: StoreAndClock, edition_id: int) -> dict[str, Any]:
+def registration_state(service: StoreAndClock, edition_id: int) -> RegistrationState:
     """Stage-1 registration of an edition now, for its page's button: ``phase``
     open, extended (after the deadline, the week's extension), closed or started, and ``until``
     (the moment it closes, ISO UTC) while it is open or extended."""
@@ -166,10 +284,10 @@ def registration_state(service: StoreAndClock, edition_id: int) -> dict[str, Any
         series = session.get(SeriesRow, edition.series_id)
         assert series is not None
         if edition.state != "registration":
-            return {"phase": "started", "until": None}
+            return RegistrationState(phase="started", until=None)
         if edition.closed_at is not None:
-            return {"phase": "closed", "until": None}
-        count = int(edition_json(session, edition)["registered"])
+            return RegistrationState(phase="closed", until=None)
+        count = edition_view(session, edition).registered
         state = stage_one_registration(
             service.clock.now(),
             moment(edition.deadline),
@@ -179,50 +297,56 @@ def registration_state(service: StoreAndClock, edition_id: int) -> dict[str, Any
             first_deadline=moment(edition.first_deadline),
         )
     if state.phase is RegistrationPhase.CLOSED:
-        return {"phase": "closed", "until": None}
+        return RegistrationState(phase="closed", until=None)
     phase = "open" if state.phase is RegistrationPhase.OPEN else "extended"
-    return {"phase": phase, "until": iso(state.closes)}
+    return RegistrationState(phase=phase, until=iso(state.closes))
 
 
-def edition_board(service: StoreAndClock, series_id: int, number: int) -> dict[str, Any]:
+def edition_board(service: StoreAndClock, series_id: int, number: int) -> EditionBoard:
     """:func:`edition_by_number` with what the edition's page marks: each group's players
     (registration ids in starting-number order, their names and accounts) and, for a
     stage that ended, the players who went on (``qualified``)."""
     info = edition_by_number(service, series_id, number)
+    board: list[BoardStage] = []
     with service.store.reading() as session:
         names = {
-            row.id: {"name": row.name, "user": row.user_id, "rating": row.rating}
+            row.id: Entrant(name=row.name, user=row.user_id, rating=row.rating)
             for row in session.scalars(
-                select(SeriesRegistrationRow).where(SeriesRegistrationRow.edition_id == info["id"])
+                select(SeriesRegistrationRow).where(SeriesRegistrationRow.edition_id == info.id)
             )
         }
         stages = list(
             session.scalars(
                 select(SeriesStageRow)
-                .where(SeriesStageRow.edition_id == info["id"])
+                .where(SeriesStageRow.edition_id == info.id)
                 .order_by(SeriesStageRow.number)
             )
         )
-        for stage, shown in zip(stages, info["stages"], strict=True):
-            step = f"edition {info['id']}: stage {stage.number} ends"
+        for stage, shown in zip(stages, info.stages, strict=True):
+            step = f"edition {info.id}: stage {stage.number} ends"
             event = session.scalars(
                 select(SeriesEventRow).where(SeriesEventRow.step == step)
             ).first()
-            shown["qualified"] = None if event is None else list(event.data.get("qualified", []))
+            qualified = None if event is None else tuple(event.data.get("qualified", []))
             groups = session.scalars(
                 select(SeriesGroupRow)
                 .where(SeriesGroupRow.stage_id == stage.id)
                 .order_by(SeriesGroupRow.letter)
             )
-            for group, view in zip(groups, shown["groups"], strict=True):
-                view["keys"] = (
-                    keys_by_start(session, group) if group.tournament_id else list(group.players)
+            players = tuple(
+                BoardGroup(
+                    group=view,
+                    keys=tuple(
+                        keys_by_start(session, group) if group.tournament_id else group.players
+                    ),
                 )
-    info["entries"] = names
-    return info
+                for group, view in zip(groups, shown.groups, strict=True)
+            )
+            board.append(BoardStage(stage=shown, groups=players, qualified=qualified))
+    return EditionBoard(edition=info, stages=tuple(board), entries=names)
 
 
-def stage_place(service: StoreAndClock, edition_id: int, user_id: int) -> dict[str, Any] | None:
+def stage_place(service: StoreAndClock, edition_id: int, user_id: int) -> StagePlace | None:
     """The account's place in the edition's current stage 2 or later: the
     stage, its window (``opens``, ``closes``, ``open``) and whether the place is
     ``confirmed`` or ``withdrawn``; None when the account plays no such stage (the
@@ -262,13 +386,13 @@ def stage_place(service: StoreAndClock, edition_id: int, user_id: int) -> dict[s
         }
         opens, closes = registration_window(stage)
         prefix = f"edition {edition_id}: stage {stage.number}"
-        return {
-            "edition": edition_id,
-            "stage": stage.number,
-            "name": mine[key],
-            "opens": opens.isoformat(),
-            "closes": closes.isoformat(),
-            "open": later_stage_open(now, opens),
-            "confirmed": f"{prefix} registration {key}" in steps,
-            "withdrawn": f"{prefix} withdrawal {key}" in steps,
-        }
+        return StagePlace(
+            edition=edition_id,
+            stage=stage.number,
+            name=mine[key],
+            opens=opens.isoformat(),
+            closes=closes.isoformat(),
+            open=later_stage_open(now, opens),
+            confirmed=f"{prefix} registration {key}" in steps,
+            withdrawn=f"{prefix} withdrawal {key}" in steps,
+        )

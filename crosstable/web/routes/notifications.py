@@ -170,30 +170,27 @@ def notification_items(site: Any, user: int) -> list[dict[str, Any]]:
     stage_places = {e: stage_place(site.service, e, user) for e in editions}
     items = []
     for n in listed:
-        place = places.get(n.payload.get("edition", 0)) or {}
-        zone = str(place.get("zone", ""))
-        to_confirm = stage_places.get(n.payload.get("edition", 0))
+        place = places.get(n.payload.get("edition", 0))
+        zone = "" if place is None else place.zone
+        mine = stage_places.get(n.payload.get("edition", 0))
+        to_confirm: dict[str, object] | None = None
         if (
-            n.kind != "stage-starts"
-            or not to_confirm
-            or not place
-            or to_confirm["stage"] != n.payload.get("stage")
+            n.kind == "stage-starts"
+            and mine is not None
+            and place is not None
+            and mine.stage == n.payload.get("stage")
         ):
-            to_confirm = None
-        else:
-            closes = (_local(to_confirm["closes"], zone) or {}).get("text", "")
-            to_confirm = to_confirm | {
+            closes = (_local(mine.closes, zone) or {}).get("text", "")
+            to_confirm = mine.as_json() | {
                 "closes_text": closes,
-                "series": place["series"],
-                "number": place["number"],
+                "series": place.series,
+                "number": place.number,
             }
         items.append(
             {
                 "n": n,
                 "data": n.payload,
-                "edition_url": (
-                    f"/series/{place['series']}/editions/{place['number']}" if place else ""
-                ),
+                "edition_url": (f"/series/{place.series}/editions/{place.number}" if place else ""),
                 "start": _local(n.payload.get("start"), zone),
                 "created": _local(n.created_at, zone),
                 "place": to_confirm,

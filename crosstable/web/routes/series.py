@@ -10,7 +10,8 @@ his account), administrators and masters create a series (as the wizard checks).
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any, Literal
+from dataclasses import dataclass
+from typing import Literal
 
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -22,7 +23,9 @@ from crosstable.core.text import Message
 from crosstable.formats.ical import series_feed
 from crosstable.service.series import SeriesSettings
 from crosstable.service.series.edit import SeriesChanges, edit_series
+from crosstable.service.series.shown import EditionView, JsonObject, SeriesView
 from crosstable.service.series.views import (
+    SeriesSummary,
     edition_by_number,
     registered_names,
     series_list,
@@ -34,7 +37,14 @@ from crosstable.web.routes import series_petitions, series_stages
 from crosstable.web.routes.api import ApiCaller, Num
 from crosstable.web.routes.common import CheckedForm, caller_of, integer, require_user, text
 from crosstable.web.security import Caller, safe_referer
-from crosstable.web.series_pages import button_state, edition_context, local_moment
+from crosstable.web.series_pages import (
+    LocalMoment,
+    RegistrationButton,
+    button_state,
+    edition_context,
+    local_moment,
+    place_shown,
+)
 from crosstable.web.site import Site, site_of
 
 pages = APIRouter(include_in_schema=False)
@@ -57,7 +67,7 @@ def require_organiser(caller: Caller) -> None:
 
 
 def _edition_id(site: Site, series_id: int, number: int) -> int:
-    return int(edition_by_number(site.service, series_id, number)["id"])
+    return edition_by_number(site.service, series_id, number).id
 
 
 def register(site: Site, caller: Caller, series_id: int, number: int) -> int:
@@ -117,25 +127,44 @@ def _created(site: Site, caller: Caller, settings: SeriesSettings) -> int:
     return series_id
 
 
-def _series_page(site: Site, caller: Caller, series_id: int) -> dict[str, Any]:
+@dataclass(frozen=True, slots=True)
+class SeriesPage:
+    """The series page's values: the series, its next, running and past editions."""
+
+    s: SeriesView
+    next: EditionView | None
+    button: RegistrationButton | None
+    may_edit: bool
+    running: tuple[EditionView, ...]
+    past: tuple[EditionView, ...]
+    slots: tuple[LocalMoment | None, ...]
+
+
+def _series_page(site: Site, caller: Caller, series_id: int) -> SeriesPage:
     info = site.service.series_info(series_id)
-    editions = info["editions"]
-    upcoming = [e for e in editions if e["state"] == "registration"]
+    editions = info.editions
+    upcoming = [e for e in editions if e.state == "registration"]
     nxt = upcoming[0] if upcoming else None
-    zone = str(info["zone"])
-    return {
-        "s": info,
-        "next": nxt,
-        "button": None if nxt is None else button_state(site, caller, nxt),
-        "may_edit": may_edit(site, caller, series_id),
-        "running": [e for e in editions if e["state"] == "running"],
-        "past": [e for e in editions if e["state"] == "finished"],
-        "slots": [
-            local_moment(start.astimezone(dt.UTC).isoformat(), zone)
+    return SeriesPage(
+        s=info,
+        next=nxt,
+        button=None if nxt is None else button_state(site.service, caller, nxt),
+        may_edit=may_edit(site, caller, series_id),
+        running=tuple(e for e in editions if e.state == "running"),
+        past=tuple(e for e in editions if e.state == "finished"),
+        slots=tuple(
+            local_moment(start.astimezone(dt.UTC).isoformat(), info.zone)
             for start in upcoming_starts(site.service, series_id, 5)
-        ],
-        "when": lambda value: local_moment(value, zone),
-    }
+        ),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class SeriesLine:
+    """A series in the list of series, with its next edition's start in its zone."""
+
+    series: SeriesSummary
+    next_start: LocalMoment | None
 
 
 # -- the pages ------------------------------------------------------------------------------
@@ -144,10 +173,13 @@ def _series_page(site: Site, caller: Caller, series_id: int) -> dict[str, Any]:
 @pages.get("/series", response_class=HTMLResponse)
 def series_index(request: Request) -> Response:
     site, caller = caller_of(request)
-    rows = series_list(site.service)
-    for row in rows:
-        nxt = row["next"]
-        row["next_start"] = None if nxt is None else local_moment(nxt["planned_start"], row["zone"])
+    rows = [
+        SeriesLine(
+            series=row,
+            next_start=None if row.next is None else local_moment(row.next.planned_start, row.zone),
+        )
+        for row in series_list(site.service)
+    ]
     return site.page(request, "series_list.html", caller=caller, rows=rows, weekdays=WEEKDAYS)
 
 
@@ -190,7 +222,7 @@ def series_ics(series_id: Num, request: Request) -> Response:
     info = site.service.series_info(series_id)
     starts = upcoming_starts(site.service, series_id, FEED_SLOTS)
     body = series_feed(
-        info["name"],
+        info.name,
         starts,
         series_id=str(series_id),
         stamp=site.service.clock.now(),
@@ -202,21 +234,47 @@ def series_ics(series_id: Num, request: Request) -> Response:
 @pages.get("/series/{series_id}", response_class=HTMLResponse)
 def series_page(series_id: Num, request: Request) -> Response:
     site, caller = caller_of(request)
-    context = _series_page(site, caller, series_id)
-    return site.page(request, "series.html", caller=caller, weekdays=WEEKDAYS, **context)
+    shown = _series_page(site, caller, series_id)
+    zone = shown.s.zone
+    return site.page(
+        request,
+        "series.html",
+        caller=caller,
+        weekdays=WEEKDAYS,
+        s=shown.s,
+        next=shown.next,
+        button=shown.button,
+        may_edit=shown.may_edit,
+        running=shown.running,
+        past=shown.past,
+        slots=shown.slots,
+        when=lambda value: local_moment(value, zone),
+    )
 
 
 @pages.get("/series/{series_id}/editions/{number}", response_class=HTMLResponse)
 def edition_page(series_id: Num, number: Num, request: Request) -> Response:
     site, caller = caller_of(request)
     info = site.service.series_info(series_id)
-    context = edition_context(site, caller, info, number)
+    shown = edition_context(site.service, caller, info.zone, number, series_id)
     place = None
     if caller.user is not None:
-        place = stage_place(site.service, int(context["e"]["id"]), int(caller.user.id))
-        if place is not None:
-            place["closes_text"] = (local_moment(place["closes"], str(info["zone"])) or {})["text"]
-    return site.page(request, "series_edition.html", caller=caller, s=info, place=place, **context)
+        mine = stage_place(site.service, shown.e.id, int(caller.user.id))
+        place = None if mine is None else place_shown(mine, info.zone)
+    return site.page(
+        request,
+        "series_edition.html",
+        caller=caller,
+        s=info,
+        place=place,
+        e=shown.e,
+        small=shown.small,
+        mine_group=shown.mine_group,
+        start=shown.start,
+        finished=shown.finished,
+        button=shown.button,
+        moment_of=shown.moment_of,
+    )
 
 
 @pages.post("/series/{series_id}/editions/{number}/register")
@@ -242,11 +300,11 @@ def _back(request: Request, series_id: int) -> str:
     return referer if referer.startswith(edition) else f"/series/{series_id}"
 
 
-def _optional(form: dict[str, Any], name: str) -> int | None:
+def _optional(form: CheckedForm, name: str) -> int | None:
     return integer(form, name) if text(form, name) else None
 
 
-def _changes_from_form(form: dict[str, Any]) -> SeriesChanges:
+def _changes_from_form(form: CheckedForm) -> SeriesChanges:
     """The edit form: every field is sent; the pre-registration and paused checkboxes are
     on or off."""
     tiebreaks = text(form, "tiebreaks")
@@ -267,7 +325,7 @@ def _changes_from_form(form: dict[str, Any]) -> SeriesChanges:
     )
 
 
-def _settings_from_form(form: dict[str, Any]) -> SeriesSettings:
+def _settings_from_form(form: CheckedForm) -> SeriesSettings:
     weekday_text = text(form, "weekday")
     weekday = None
     if weekday_text:
@@ -321,16 +379,16 @@ class SeriesIn(BaseModel):
 
 
 @api.get("/series")
-def api_series_list(request: Request) -> dict[str, Any]:
+def api_series_list(request: Request) -> JsonObject:
     """Every series with its open edition (null when none)."""
-    return {"series": series_list(site_of(request).service)}
+    return {"series": [row.as_json() for row in series_list(site_of(request).service)]}
 
 
 @api.get("/series/{series_id}")
-def api_series(series_id: Num, request: Request) -> dict[str, Any]:
+def api_series(series_id: Num, request: Request) -> JsonObject:
     """A series: its settings, calendar and editions."""
     site = site_of(request)
-    info = site.service.series_info(series_id)
+    info = site.service.series_info(series_id).as_json()
     info["upcoming_slots"] = [
         start.isoformat() for start in upcoming_starts(site.service, series_id, 5)
     ]
@@ -338,20 +396,20 @@ def api_series(series_id: Num, request: Request) -> dict[str, Any]:
 
 
 @api.get("/series/{series_id}/editions/{number}")
-def api_edition(series_id: Num, number: Num, request: Request) -> dict[str, Any]:
+def api_edition(series_id: Num, number: Num, request: Request) -> JsonObject:
     """Edition ``number``: moments, state, registered count, stages and their groups."""
-    return edition_by_number(site_of(request).service, series_id, number)
+    return edition_by_number(site_of(request).service, series_id, number).as_json()
 
 
 @api.post("/series", status_code=201)
-def api_create(body: SeriesIn, request: Request, caller: ApiCaller) -> dict[str, Any]:
+def api_create(body: SeriesIn, request: Request, caller: ApiCaller) -> JsonObject:
     """Create a series (administrators and masters) and open its first edition."""
     require_organiser(caller)
     site = site_of(request)
     values = body.model_dump()
     values["tiebreaks"] = tuple(values["tiebreaks"])
     series_id = _created(site, caller, SeriesSettings(**values))
-    return site.service.series_info(series_id)
+    return site.service.series_info(series_id).as_json()
 
 
 class SeriesPatch(BaseModel):
@@ -374,9 +432,7 @@ class SeriesPatch(BaseModel):
 
 
 @api.patch("/series/{series_id}")
-def api_edit(
-    series_id: Num, body: SeriesPatch, request: Request, caller: ApiCaller
-) -> dict[str, Any]:
+def api_edit(series_id: Num, body: SeriesPatch, request: Request, caller: ApiCaller) -> JsonObject:
     """Edit a series (administrators and its organiser): the series and what changed."""
     site = site_of(request)
     require_editor(site, caller, series_id)
@@ -384,27 +440,24 @@ def api_edit(
     if "tiebreaks" in values:
         values["tiebreaks"] = tuple(values["tiebreaks"])
     changed = edit_series(site.service, series_id, SeriesChanges(**values), actor=caller.actor)
-    return site.service.series_info(series_id) | {"changed": changed}
+    return site.service.series_info(series_id).as_json() | {"changed": changed}
 
 
 @api.post("/series/{series_id}/editions/{number}/registrations", status_code=201)
-def api_register(
-    series_id: Num, number: Num, request: Request, caller: ApiCaller
-) -> dict[str, Any]:
+def api_register(series_id: Num, number: Num, request: Request, caller: ApiCaller) -> JsonObject:
     """Register the caller for stage 1 of the edition (until its deadline)."""
     site = site_of(request)
     registration = register(site, caller, series_id, number)
-    return {"registration": registration} | edition_by_number(site.service, series_id, number)
+    edition = edition_by_number(site.service, series_id, number)
+    return {"registration": registration} | edition.as_json()
 
 
 @api.delete("/series/{series_id}/editions/{number}/registrations")
-def api_withdraw(
-    series_id: Num, number: Num, request: Request, caller: ApiCaller
-) -> dict[str, Any]:
+def api_withdraw(series_id: Num, number: Num, request: Request, caller: ApiCaller) -> JsonObject:
     """Withdraw the caller's registration (until stage 1 starts)."""
     site = site_of(request)
     withdraw(site, caller, series_id, number)
-    return edition_by_number(site.service, series_id, number)
+    return edition_by_number(site.service, series_id, number).as_json()
 
 
 router.include_router(pages)

@@ -21,7 +21,8 @@ not a whole number from 1, or after the last page, is refused (422, the field na
 from __future__ import annotations
 
 import datetime as dt
-from typing import Annotated, Any
+from dataclasses import dataclass, field
+from typing import Annotated
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, Response
@@ -34,6 +35,8 @@ from crosstable.service.series.news import (
     MAX_NEWS_PER_PAGE,
     NEWS_PER_PAGE,
 )
+from crosstable.service.series.news_views import Award, NewsItem, PageNumbers
+from crosstable.service.series.shown import JsonObject
 from crosstable.web import i18n
 from crosstable.web.routes import series_petitions
 from crosstable.web.routes.api import Num
@@ -68,18 +71,33 @@ def page_number(value: str | None) -> int:
     return int(value)
 
 
-def pager(request: Request, numbers: dict[str, int]) -> dict[str, Any]:
+@dataclass(frozen=True, slots=True)
+class Pager:
+    """Which page this is, of how many, and the links to the previous and the next."""
+
+    page: int
+    pages: int
+    previous: str | None
+    next: str | None
+    #: the newest first (the news): the links say newer and older
+    newest_first: bool = False
+
+
+def pager(request: Request, numbers: PageNumbers, *, newest_first: bool = False) -> Pager:
     """The links to the previous and the next page (the other parameters kept)."""
-    page, pages = numbers["page"], numbers["pages"]
+    page, pages = numbers.page, numbers.pages
 
     def link(number: int) -> str:
         url = request.url.include_query_params(page=number)
         return f"{url.path}?{url.query}"
 
-    return numbers | {
-        "previous": link(page - 1) if page > 1 else None,
-        "next": link(page + 1) if page < pages else None,
-    }
+    return Pager(
+        page=page,
+        pages=pages,
+        previous=link(page - 1) if page > 1 else None,
+        next=link(page + 1) if page < pages else None,
+        newest_first=newest_first,
+    )
 
 
 Season = Annotated[
@@ -87,30 +105,37 @@ Season = Annotated[
 ]
 
 
-def summary(item: dict[str, Any]) -> str:
+def summary(item: NewsItem) -> str:
     """One line for the feed: each group's winner, who went on."""
     parts = [
-        f"{group['letter']}: {group['winner']}" for group in item["groups"] if group.get("winner")
+        f"{group['letter']}: {group['winner']}" for group in item.groups if group.get("winner")
     ]
     text = "winners " + ", ".join(parts[:12]) if parts else ""
     if len(parts) > 12:
         text += f" and {len(parts) - 12} more"
-    if item["qualified"] and not item["finished"]:
-        text += f"; {len(item['qualified'])} go on"
+    if item.qualified and not item.finished:
+        text += f"; {len(item.qualified)} go on"
     return text
 
 
-def badges_by_player(awards: list[dict[str, Any]]) -> list[dict[str, Any]]:
+@dataclass(slots=True)
+class PlayerBadges:
+    """A player's awards on the awards page, and his medals counted by place."""
+
+    name: str
+    badges: list[Award] = field(default_factory=list)
+    medals: dict[int, int] = field(default_factory=lambda: {1: 0, 2: 0, 3: 0})
+
+
+def badges_by_player(awards: tuple[Award, ...]) -> list[PlayerBadges]:
     """Awards grouped per player (name order), each with its badges and medal counts."""
-    players: dict[str, dict[str, Any]] = {}
+    players: dict[str, PlayerBadges] = {}
     for award in awards:
-        key = award["name"].casefold() if award["user"] is None else f"#{award['user']}"
-        entry = players.setdefault(
-            key, {"name": award["name"], "badges": [], "medals": {1: 0, 2: 0, 3: 0}}
-        )
-        entry["badges"].append(award)
-        entry["medals"][award["place"]] += 1
-    return sorted(players.values(), key=lambda p: p["name"].casefold())
+        key = award.name.casefold() if award.user is None else f"#{award.user}"
+        entry = players.setdefault(key, PlayerBadges(award.name))
+        entry.badges.append(award)
+        entry.medals[award.place] += 1
+    return sorted(players.values(), key=lambda p: p.name.casefold())
 
 
 # -- pages ----------------------------------------------------------------------------------
@@ -121,14 +146,13 @@ def news_page(series_id: Num, request: Request, page: PageText = None) -> Respon
     site, caller = caller_of(request)
     info = site.service.series_info(series_id)
     listed = site.service.news_page(series_id, page_number(page), NEWS_PER_PAGE)
-    items = listed.pop("news")
     return site.page(
         request,
         "series_news.html",
         caller=caller,
         s=info,
-        items=items,
-        paging=pager(request, listed) | {"newest_first": True},
+        items=listed.news,
+        paging=pager(request, listed.numbers, newest_first=True),
         when=lambda value: i18n.moment_text(_moment(value)),
     )
 
@@ -138,12 +162,10 @@ def news_atom(series_id: Num, request: Request) -> Response:
     site = site_of(request)
     info = site.service.series_info(series_id)
     items = site.service.series_news(series_id, limit=SHOWN_NEWS)
-    for item in items:
-        item["summary"] = summary(item)
     body = news_feed(
-        info["name"],
+        info.name,
         series_id,
-        items,
+        [item.as_json() | {"summary": summary(item)} for item in items],
         url=str(request.url_for("news_page", series_id=series_id)),
         stamp=site.service.clock.now(),
     )
@@ -160,15 +182,14 @@ def awards_page(
     listed = site.service.awards_page(
         series_id, page_number(page), AWARDS_PER_PAGE, player=player or None
     )
-    awards = listed.pop("awards")
     return site.page(
         request,
         "series_awards.html",
         caller=caller,
         s=info,
-        players=badges_by_player(awards),
+        players=badges_by_player(listed.awards),
         player=player or "",
-        paging=pager(request, listed),
+        paging=pager(request, listed.numbers),
     )
 
 
@@ -181,7 +202,7 @@ def certificate_page(series_id: Num, award_id: Num, request: Request) -> Respons
         "series_certificate.html",
         caller=caller,
         a=award,
-        date=i18n.moment_text(_moment(award["awarded_at"])),
+        date=i18n.moment_text(_moment(award.awarded_at)),
     )
 
 
@@ -206,17 +227,17 @@ def api_news(
     request: Request,
     page: PageNumber = 1,
     per_page: NewsPerPage = NEWS_PER_PAGE,
-) -> dict[str, Any]:
+) -> JsonObject:
     """A page of the series' news items, newest first: each stage's groups (winner,
     places 1–3, tournament), who went on, the next stage or the edition's end; with
     ``page``, ``per_page``, ``total`` and ``pages`` (a page after the last is 422)."""
-    return site_of(request).service.news_page(series_id, page, per_page)
+    return site_of(request).service.news_page(series_id, page, per_page).as_json()
 
 
 @api.get("/series/{series_id}/news/{news_id}")
-def api_news_item(series_id: Num, news_id: Num, request: Request) -> dict[str, Any]:
+def api_news_item(series_id: Num, news_id: Num, request: Request) -> JsonObject:
     """One news item."""
-    return site_of(request).service.news_item(series_id, news_id)
+    return site_of(request).service.news_item(series_id, news_id).as_json()
 
 
 @api.get("/series/{series_id}/awards")
@@ -227,25 +248,26 @@ def api_awards(
     user: Annotated[int | None, Query(ge=1, le=2_000_000_000)] = None,
     page: PageNumber = 1,
     per_page: AwardsPerPage = AWARDS_PER_PAGE,
-) -> dict[str, Any]:
+) -> JsonObject:
     """A page of the series' awards (places 1–3 of every group, final and super-final),
     oldest first; ``player`` (a name) or ``user`` (an account) for one player's; with
     ``page``, ``per_page``, ``total`` and ``pages`` (a page after the last is 422)."""
     service = site_of(request).service
-    return service.awards_page(series_id, page, per_page, player=player or None, user_id=user)
+    listed = service.awards_page(series_id, page, per_page, player=player or None, user_id=user)
+    return listed.as_json()
 
 
 @api.get("/users/{user_id}/badges")
-def api_badges(user_id: Num, request: Request) -> dict[str, Any]:
+def api_badges(user_id: Num, request: Request) -> JsonObject:
     """Every award of an account in every series, newest first."""
-    return {"badges": site_of(request).service.badges(user_id)}
+    return {"badges": [badge.as_json() for badge in site_of(request).service.badges(user_id)]}
 
 
 @api.get("/series/{series_id}/standings")
-def api_standings(series_id: Num, request: Request, season: Season = None) -> dict[str, Any]:
+def api_standings(series_id: Num, request: Request, season: Season = None) -> JsonObject:
     """The season's standings: total points over the season's editions, the tie-break
     order stated in ``order`` (points, best finish, wins, fewer games)."""
-    return site_of(request).service.season_standings(series_id, season or None)
+    return site_of(request).service.season_standings(series_id, season or None).as_json()
 
 
 router.include_router(pages)

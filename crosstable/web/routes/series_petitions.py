@@ -19,7 +19,8 @@ refuse (with the reason) on each waiting one.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from dataclasses import dataclass
+from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -32,15 +33,18 @@ from crosstable.service.series.petitions import (
     MAX_NAME,
     MAX_PLAYERS,
     MAX_REASON,
+    Petition,
+    PetitionPlayer,
     checked_players,
 )
+from crosstable.service.series.shown import JsonObject
 from crosstable.web import i18n
 from crosstable.web.messages import error_text
 from crosstable.web.routes.api import ApiCaller, Num
 from crosstable.web.routes.common import CheckedForm, caller_of, require_user, text
 from crosstable.web.security import Caller
-from crosstable.web.series_pages import local_moment
-from crosstable.web.site import site_of
+from crosstable.web.series_pages import LocalMoment, local_moment
+from crosstable.web.site import Site, site_of
 
 router = APIRouter(prefix="/api/v1", tags=["api"])
 
@@ -67,15 +71,16 @@ def api_petitions(
     series_id: Num,
     request: Request,
     state: Annotated[str | None, Query(max_length=20)] = None,
-) -> dict[str, Any]:
+) -> JsonObject:
     """The series' petitions, oldest first."""
-    return {"petitions": site_of(request).service.petitions(series_id, state=state)}
+    found = site_of(request).service.petitions(series_id, state=state)
+    return {"petitions": [petition.as_json() for petition in found]}
 
 
 @router.post("/series/{series_id}/petitions", status_code=201)
 def api_petition(
     series_id: Num, body: PetitionIn, request: Request, caller: ApiCaller
-) -> dict[str, Any]:
+) -> JsonObject:
     """Players of one level ask for their own tournament."""
     require_user(caller)
     user = caller.user
@@ -89,27 +94,27 @@ def api_petition(
         raise RuleError("{user} is not among the petition's players", user=user.display_name)
     service = site_of(request).service
     pid = service.petition(series_id, body.level, players, actor=caller.actor)
-    return service.petition_info(pid)
+    return service.petition_info(pid).as_json()
 
 
 @router.post("/petitions/{petition_id}/accept")
-def api_accept(petition_id: Num, request: Request, caller: ApiCaller) -> dict[str, Any]:
+def api_accept(petition_id: Num, request: Request, caller: ApiCaller) -> JsonObject:
     """An administrator accepts: the round robin of the petition's players is made."""
     require_admin(caller)
     service = site_of(request).service
     service.accept_petition(petition_id, actor=caller.actor)
-    return service.petition_info(petition_id)
+    return service.petition_info(petition_id).as_json()
 
 
 @router.post("/petitions/{petition_id}/refuse")
 def api_refuse(
     petition_id: Num, body: RefusalIn, request: Request, caller: ApiCaller
-) -> dict[str, Any]:
+) -> JsonObject:
     """An administrator refuses, saying why."""
     require_admin(caller)
     service = site_of(request).service
     service.refuse_petition(petition_id, body.reason, actor=caller.actor)
-    return service.petition_info(petition_id)
+    return service.petition_info(petition_id).as_json()
 
 
 # -- the same as pages and forms (progressive: they work without script) ------------------
@@ -127,6 +132,33 @@ def _players_of(caller: Caller, names: list[str]) -> list[tuple[str, int | None]
     ]
 
 
+@dataclass(frozen=True, slots=True)
+class PetitionShown:
+    """A petition on the petitions page, its moments in the series' zone."""
+
+    id: int
+    level: str
+    players: tuple[PetitionPlayer, ...]
+    state: str
+    reason: str
+    tournament: int | None
+    asked: LocalMoment | None
+    decided: LocalMoment | None
+
+
+def petition_shown(petition: Petition, zone: str) -> PetitionShown:
+    return PetitionShown(
+        id=petition.id,
+        level=petition.level,
+        players=petition.players,
+        state=petition.state,
+        reason=petition.reason,
+        tournament=petition.tournament,
+        asked=local_moment(petition.requested_at, zone),
+        decided=local_moment(petition.decided_at, zone) if petition.decided_at else None,
+    )
+
+
 def _page(
     request: Request,
     series_id: int,
@@ -137,11 +169,7 @@ def _page(
 ) -> Response:
     site, caller = caller_of(request)
     info = site.service.series_info(series_id)
-    listed = site.service.petitions(series_id)
-    zone = str(info["zone"])
-    for item in listed:
-        item["asked"] = local_moment(item["requested_at"], zone)
-        item["decided"] = local_moment(item["decided_at"], zone) if item["decided_at"] else None
+    listed = [petition_shown(item, info.zone) for item in site.service.petitions(series_id)]
     return site.page(
         request,
         "series_petitions.html",
@@ -193,8 +221,8 @@ def petition_form(series_id: Num, request: Request, form: CheckedForm) -> Respon
     return RedirectResponse(f"/series/{series_id}/petitions#petition-{pid}", status_code=303)
 
 
-def _decided_here(site: Any, series_id: int, petition_id: int) -> None:
-    if site.service.petition_info(petition_id)["series"] != series_id:
+def _decided_here(site: Site, series_id: int, petition_id: int) -> None:
+    if site.service.petition_info(petition_id).series != series_id:
         raise HTTPException(status_code=404, detail="no such petition in this series")
 
 

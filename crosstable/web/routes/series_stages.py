@@ -9,12 +9,11 @@ with; an account registered under no name is refused with the edition named."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
 
 from crosstable.core.errors import RuleError
+from crosstable.service.series.shown import JsonObject
 from crosstable.service.series.views import edition_by_number, registered_names
 from crosstable.web import i18n
 from crosstable.web.routes.api import ApiCaller, Num
@@ -28,7 +27,7 @@ _PATH = "/series/{series_id}/editions/{number}/stage-registration"
 
 
 def _edition(site: Site, series_id: int, number: int) -> int:
-    return int(edition_by_number(site.service, series_id, number)["id"])
+    return edition_by_number(site.service, series_id, number).id
 
 
 def _own_name(site: Site, caller: Caller, edition: int, number: int) -> str:
@@ -46,32 +45,30 @@ def _own_name(site: Site, caller: Caller, edition: int, number: int) -> str:
 
 
 @router.get(_PATH)
-def stage_window(series_id: Num, number: Num, request: Request) -> dict[str, Any]:
+def stage_window(series_id: Num, number: Num, request: Request) -> JsonObject:
     """The edition's current stage and the two weeks its registration is open."""
     site = site_of(request)
-    return site.service.stage_window(_edition(site, series_id, number))
+    return site.service.stage_window(_edition(site, series_id, number)).as_json()
 
 
 @router.post(_PATH, status_code=201)
-def confirm_place(
-    series_id: Num, number: Num, request: Request, caller: ApiCaller
-) -> dict[str, Any]:
+def confirm_place(series_id: Num, number: Num, request: Request, caller: ApiCaller) -> JsonObject:
     """The caller confirms their place in the current stage (stage 2 or later)."""
     site = site_of(request)
     edition = _edition(site, series_id, number)
     name = _own_name(site, caller, edition, number)
     registration = site.service.register_for_stage(edition, name, actor=caller.actor)
-    return {"registration": registration} | site.service.stage_window(edition)
+    return {"registration": registration} | site.service.stage_window(edition).as_json()
 
 
 @router.delete(_PATH)
-def leave_stage(series_id: Num, number: Num, request: Request, caller: ApiCaller) -> dict[str, Any]:
+def leave_stage(series_id: Num, number: Num, request: Request, caller: ApiCaller) -> JsonObject:
     """The caller leaves the current stage (their group's withdrawal rule applies)."""
     site = site_of(request)
     edition = _edition(site, series_id, number)
     name = _own_name(site, caller, edition, number)
     site.service.withdraw_from_stage(edition, name, actor=caller.actor)
-    return site.service.stage_window(edition)
+    return site.service.stage_window(edition).as_json()
 
 
 # -- the same two requests as forms (progressive: no script needed) -----------------------
