@@ -28,6 +28,7 @@ from crosstable.formats.trf_codes import (
     values_162,
     xxs_values,
 )
+from crosstable.formats.trf_decided import decided_games
 from crosstable.formats.trf_extras import ExtraRecords, error_at
 from crosstable.formats.trf_model import (
     Comment,
@@ -165,7 +166,8 @@ class _Reader:
         settings = infer_settings(
             headers, raw, size, rounds_declared, point_system, tiebreaks, self.warnings
         )
-        built = build_rounds(raw, size, settings, dates, self.warnings, self.lenient)
+        decided = decided_games(self.comments)  # an arbiter's ½-0, 0-½, 0-0 said in ### lines
+        built = build_rounds(raw, size, settings, dates, self.warnings, self.lenient, decided)
         if settings.rounds is None and built and not settings.system.has_predetermined_pairings:
             # without XXR/142 a Swiss has no number of rounds: take the file's own
             played = built[-1].number

@@ -28,6 +28,7 @@ from crosstable.core.schedule import Schedule
 from crosstable.core.schedule.kinds import schedule_details
 from crosstable.core.text import Message
 from crosstable.formats import trf
+from crosstable.formats.trf_decided import with_decisions
 from crosstable.formats.trf_export import ExportFacts, shape_export, with_kept_records
 from crosstable.formats.trf_records import acceleration_records
 from crosstable.service.adjournment_state import check_report
@@ -224,6 +225,7 @@ class Exchange:
         if tournament.settings.system is System.SWISS_DUTCH:
             document = self._swiss_records(tournament_id, document)
         document = with_kept_records(document, row_details.get(TRF_RECORDS))
+        document = with_decisions(document)  # ### lines: an arbiter's ½-0, 0-½, 0-0
         document, notes = shape_export(document, self._export_facts(tournament_id), edition)
         if edition == "trf2026" and team_lines:
             document = replace(document, other_records=document.other_records + team_lines)

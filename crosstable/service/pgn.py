@@ -64,6 +64,19 @@ UNPLAYED = {
     "LW": ("0-1", "battle chess: only Black finished setting up"),
     "DD": ("1/2-1/2", "battle chess: neither finished setting up"),
 }
+#: an arbiter's result short of a game, and a game played but not rated (outside battle
+#: chess): PGN's own result where it has one, else * with the result in words
+DECIDED = {
+    "=0": ("*", "the arbiter decided ½-0"),
+    "0=": ("*", "the arbiter decided 0-½"),
+    "00": ("*", "the arbiter decided 0-0: both players lose"),
+    "WL": ("1-0", "played, not rated"),
+    "LW": ("0-1", "played, not rated"),
+    "DD": ("1/2-1/2", "played, not rated"),
+    "DL": ("*", "the arbiter decided ½-0; not rated"),
+    "LD": ("*", "the arbiter decided 0-½; not rated"),
+    "LL": ("*", "the arbiter decided 0-0; not rated"),
+}
 #: problems listed in one refusal at most
 _MOST_PROBLEMS = 10
 _ROUND_BOARD = re.compile(r"^\s*(\d{1,4})\s*\.\s*(\d{1,4})\s*$")
@@ -445,8 +458,9 @@ def _store(
                     )
                     continue
                 new_result = _CODES[game.result]
-        else:  # not played
-            if game.moves:
+        else:  # not played, or an arbiter's result / a game played but not rated
+            played = code in DECIDED and not battle_rules.is_battle(row.regulations)
+            if game.moves and not played:
                 problems.append(
                     Message(
                         "{game}: {where} was not played ({result}), so it has no moves",
@@ -456,7 +470,7 @@ def _store(
                     )
                 )
                 continue
-            expected = UNPLAYED.get(code, ("*", ""))[0]
+            expected = (DECIDED if played else UNPLAYED).get(code, ("*", ""))[0]
             if game.result not in ("*", expected):
                 problems.append(_mismatch(game, spot, code))
                 continue
@@ -542,6 +556,8 @@ def _exported(
         result = PGN_RESULTS[game.result]
     else:
         result, comment = UNPLAYED.get(game.result, ("*", ""))
+        if game.result in DECIDED and not battle_rules.is_battle(details):
+            result, comment = DECIDED[game.result]
     headers = [
         ("Event", row.name),
         ("Site", site),
