@@ -8,6 +8,8 @@ winner's places at the finish; refusals change nothing and undo takes a step bac
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from test_service_support import db_url, service, store  # noqa: F401
 
 from crosstable.core.errors import RuleError
@@ -148,3 +150,62 @@ def test_r_x_6_a_correction_that_changes_who_went_on_is_refused(service: Service
     assert service.bracket_view(tid) == before
     with pytest.raises(RuleError, match="knockout of Bughouse pairs"):
         service.pair_next_round(tid)  # the individual knockout's step says where to go
+
+
+TIE_RULES = ("lower-rated", "lots", "playoff", "rapid:2,sudden-death", "armageddon")
+
+
+@settings(
+    max_examples=6,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    pairs=st.integers(2, 6),
+    tie_rule=st.sampled_from(TIE_RULES),
+    match_format=st.sampled_from(("1", "2", "2-at-once")),
+    data=st.data(),
+)
+def test_r_x_6_a_random_knockout_of_pairs_ends_with_a_champion_who_never_lost(
+    service: Service, pairs: int, tie_rule: str, match_format: str, data: st.DataObject
+) -> None:
+    options = KnockoutOptions(match_format=match_format, tie_rule=tie_rule)
+    tid = cup(service, pairs=pairs, options=options)
+    for step in range(200):
+        if service.bracket_view(tid)["status"] == "finished":
+            break
+        view = service.crosstable(tid)[0]
+        waiting = [g for g in view.games if g.result is None]
+        if not waiting:
+            service.pair_bughouse_round(tid)
+            continue
+        by_round: dict[int, set[int]] = {}
+        for m in service.bughouse_matches(tid):
+            starts = [s for g in m.match.games for s in (g.white, g.black)]
+            assert len(set(starts)) == 4  # four players, each once
+            for pair in (m.match.white, m.match.black):
+                assert pair not in by_round.setdefault(m.match.round, set())  # once a round
+                by_round[m.match.round].add(pair)
+            first, second = m.match.games
+            owner = m.match.team_of  # partners with opposite colours
+            assert owner[first.white] == owner[second.black]
+            assert owner[first.black] == owner[second.white]
+        for g in waiting:
+            if step < 12:
+                result = data.draw(st.sampled_from(("1-0", "0-1", "½-½")))
+            else:  # the White pair of board 1 wins both games: decisive
+                result = "1-0" if g.board % 2 else "0-1"
+            service.record_result(tid, g.round, g.board, result)
+    view = service.bracket_view(tid)
+    assert view["status"] == "finished" and view["champion"] is not None
+    champion = view["champion"]["start"]
+    matches = [m for r in view["rounds"] for m in r["matches"]]
+    assert len(matches) == pairs - 1 and all(m["winner"] is not None for m in matches)
+    for m in matches:  # the champion won every match it played
+        starts = [p["start"] for p in m["players"]]
+        assert champion not in starts or m["winner"] == champion
+    places = {p.start: p.place for p in service.crosstable(tid)[0].players}
+    for team in service.team_list(tid):
+        assert len({places[m.start] for m in team.members}) == 1  # partners share it
+        if team.start == champion:
+            assert places[team.members[0].start] == 1
