@@ -6,6 +6,7 @@ a player adds their line to the player list. Skipped locally when
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 from crosstable.cli import main
@@ -61,3 +62,41 @@ def test_typing_a_name_offers_the_lists_players_and_fills_the_form(tmp_path: Pat
         ]
         assert finder.input_value() == ""
         context.close()
+
+
+def test_r_b_1_q117_a_custom_lists_player_is_offered_and_registered_with_their_source(
+    tmp_path: Path,
+) -> None:
+    """The add-player form offers a custom list's player (labelled RUS:4101) beside
+    FIDE's; choosing one registers them from that list, its rating as the national one."""
+    db = tmp_path / "web.db"
+    listed = tmp_path / "rus.csv"
+    listed.write_text("id;name;rating;fed\n4101;Petrov, Ivan;2105;RUS\n", encoding="utf-8")
+    assert main(["ratinglist", "import", str(listed), "--custom", "RUS", "--db", str(db)]) == 0
+    assert main(["new", "Club", "--db", str(db)]) == 0
+    with web_server(db) as url, chromium() as browser:
+        context = browser.new_context(viewport={"width": 1000, "height": 800}, locale="en-US")
+        page = context.new_page()
+        page.goto(url + "/signup")
+        page.fill("input[name=username]", "arbiter")
+        page.fill("input[name=display_name]", "Chief Arbiter")
+        page.fill("input[name=password]", "password-arbiter")
+        page.click("form.narrow-form button")
+        page.wait_for_url(url + "/")
+        page.goto(url + "/t/1/manage")
+        name = page.locator("#add-players input[name=name]")
+        name.fill("petr")
+        option = "#rating-list-found option[value='Petrov, Ivan (RUS:4101)']"
+        page.wait_for_selector(option, state="attached")
+        assert "RUS:4101" in (page.locator(option).get_attribute("label") or "")
+        name.fill("Petrov, Ivan (RUS:4101)")  # what choosing the suggestion types
+        assert page.locator("#add-players input[name=list_player]").input_value() == "RUS:4101"
+        assert name.input_value() == "Petrov, Ivan"
+        page.click("#add-players button")
+        page.wait_for_selector("text=1 player registered")
+        context.close()
+    with sqlite3.connect(db) as connection:
+        rows = connection.execute(
+            "SELECT name, rating, national_rating, rating_source FROM entries"
+        ).fetchall()
+    assert rows == [("Petrov, Ivan", None, 2105, "RUS:4101")]
