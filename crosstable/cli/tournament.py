@@ -345,7 +345,11 @@ def result(
     value: Annotated[
         str,
         typer.Argument(
-            metavar="RESULT", help="1-0, ½-½ (1/2-1/2, 0.5-0.5, =), 0-1, +-, -+, --; * adjourned."
+            metavar="RESULT",
+            help=(
+                "1-0, ½-½ (1/2-1/2, 0.5-0.5, =), 0-1, +-, -+, --; an arbiter's 0.5-0, 0-0.5, "
+                "0-0; played but not rated 1-0u, ½-½u, 0-1u (WL, DD, LW); * adjourned."
+            ),
         ),
     ],
     correct: Annotated[

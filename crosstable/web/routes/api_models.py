@@ -17,7 +17,11 @@ from crosstable.web.routes.common import Body
 
 class ResultIn(Body):
     result: str = Field(
-        max_length=20, description="1-0, ½-½ (or 1/2-1/2, =), 0-1, +-, -+ or --; * adjourned"
+        max_length=20,
+        description=(
+            "1-0, ½-½ (or 1/2-1/2, =), 0-1, +-, -+ or --; an arbiter's ½-0, 0-½ or 0-0 "
+            "(0.5-0, 0-0.5); played but not rated 1-0u, ½-½u, 0-1u (or WL, DD, LW); * adjourned"
+        ),
     )
     idempotency_key: str | None = Field(None, max_length=200)
     expected_version: int | None = Field(None, ge=0, le=2_000_000_000)

@@ -36,6 +36,9 @@ router = APIRouter(include_in_schema=False)
 
 RESULT_BUTTONS = ("1-0", "½-½", "0-1")
 FORFEIT_BUTTONS = ("+-", "-+", "--")
+# behind "More…": an arbiter's results short of a game, and games played but not rated
+UNUSUAL_BUTTONS = ("½-0", "0-½", "0-0")
+UNRATED_BUTTONS = {"1-0u": "WL", "½-½u": "DD", "0-1u": "LW"}
 
 
 @router.get("/", response_class=HTMLResponse)
@@ -195,6 +198,8 @@ def _round_context(site: Site, caller: Caller, tid: int, rnd: int) -> dict[str, 
             "free": [(s, names.get(s, "")) for s in free],
             "results": RESULT_BUTTONS,
             "forfeits": FORFEIT_BUTTONS,
+            "unusual": UNUSUAL_BUTTONS,
+            "unrated": UNRATED_BUTTONS,
             # battle chess: the rules and which rounds' colours are drawn
             "battle": site.service.battle_rules(tid),
             "colours_drawn": site.service.colours_drawn(tid) or {},
