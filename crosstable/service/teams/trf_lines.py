@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
-from crosstable.core.model import ByeKind, Tournament
+from crosstable.core.model import ByeKind, Outcome, Tournament
 from crosstable.core.teams import Team, rounds_of_matches, team_standings
 from crosstable.core.teams.matches import Match
 from crosstable.core.teams.settings import TeamSettings
@@ -31,6 +31,24 @@ def _side(match: Match, team: int) -> tuple[int, ...]:
     return tuple(g.white if match.team_of[g.white] == team else g.black for g in match.games)
 
 
+def _forfeit_kind(match: Match) -> str | None:
+    """330's kind when every board was forfeited the same way (``+-`` the White team won
+    them all, ``-+`` the Black team, ``--`` both lost them all); else None."""
+    seen = set()
+    for game in match.games:
+        result = game.result
+        if result is None or not result.is_forfeit:
+            return None
+        white_first = match.team_of[game.white] == match.white
+        seen.add((result.white, result.black) if white_first else (result.black, result.white))
+    kinds = {
+        (Outcome.FORFEIT_WIN, Outcome.FORFEIT_LOSS): "+-",
+        (Outcome.FORFEIT_LOSS, Outcome.FORFEIT_WIN): "-+",
+        (Outcome.FORFEIT_LOSS, Outcome.FORFEIT_LOSS): "--",
+    }
+    return kinds.get(seen.pop()) if len(seen) == 1 else None
+
+
 def _pab_teams(games: Tournament, teams: Sequence[Team]) -> dict[int, int]:
     owner = {s: t.start for t in teams for s in t.starts}
     return {
@@ -49,7 +67,6 @@ def team_lines(
     roster = {t.start: t.starts for t in teams}
     out: list[tuple[str, str]] = []
     forfeited: list[ForfeitedMatch] = []
-    scoring = settings.scoring
     for matches in rounds:
         for match in matches:
             for team in (match.white, match.black):
@@ -57,14 +74,15 @@ def team_lines(
                 if list(played) != [s for s in roster[team] if s in played]:
                     record = OutOfOrder(match.round, team, match.opponent(team), played)
                     out.append(("300", format_300(record)[4:]))
-            if match.forfeited:
-                white, black = match.game_points(scoring)
-                kind = "+-" if white > black else "-+" if black > white else "--"
+            kind = _forfeit_kind(match)
+            if kind is not None:
                 forfeited.append(ForfeitedMatch(kind, match.round, match.white, match.black))
     pab = _pab_teams(games, teams)
     if settings.swiss is not None and games.rounds:
         bye = TeamByes(*settings.swiss.bye, tuple(pab.get(r.number, 0) for r in games.rounds))
         out.append(("320", format_320(bye)[4:]))
+    out.sort(key=lambda record: record[1])  # 300 by round and team
+    forfeited.sort(key=lambda f: (f.round, f.white, f.black))
     out.extend(("330", format_330(f)[4:]) for f in forfeited)
     if games.rounds:
         out.extend(_team_round_lines(games, teams, settings, rounds, pab))
