@@ -26,6 +26,7 @@ from crosstable.offline.exchange import export_document, import_document, import
 from crosstable.service import PlayerInfo, Service
 from crosstable.service.accounts import Accounts
 from crosstable.service.offline_import import import_tournament_document
+from crosstable.service.teams.bughouse import KnockoutOptions
 from crosstable.store import open_store
 from crosstable.web.app import create_app
 
@@ -303,3 +304,148 @@ def test_r_x_7_the_page_s_bridge_runs_a_bughouse_event_in_armenian() -> None:
     request["action"] = {"do": "add", "name": "Solo", "players": []}
     refused = json.loads(handle(json.dumps(request)))
     assert refused["error"] and refused["error"] != "a Bughouse pair has two players"
+
+
+# -- a knockout of pairs ---------------------------------------------------------------
+
+#: the most steps a knockout of pairs is played for (draws alone never end a play-off)
+ENOUGH = 150
+
+
+def cup(pairs: int, rule: str, details: dict[str, str], results: list[str]) -> dict:
+    """A knockout of pairs played by ``results`` (in turn) for at most ``ENOUGH`` steps:
+    each board's result, under ``first`` a mark on each match, *continue* when due."""
+    state = new_state("bughouse", "Cup")
+    for n in range(1, pairs + 1):
+        players = [{"name": f"A{n}", "rating": 1800 + 7 * n}, {"name": f"B{n}", "rating": 1700}]
+        state = act(state, {"do": "add", "name": f"Pair {n}", "players": players})
+    start = {"do": "start", "system": "knockout", "rule": rule, "knockout": details}
+    state = act(state, start)
+    for step in range(ENOUGH):
+        shown = view(state)
+        if shown["finished"]:
+            break
+        open_boards = [
+            (r["round"], g["board"]) for r in shown["rounds"] for g in r["games"] if not g["result"]
+        ]
+        unmarked = [
+            (r["round"], m["boards"][step % 2])
+            for r in shown["rounds"]
+            for m in r["matches"]
+            if rule == "first" and m["first"] is None
+        ]
+        if open_boards:
+            rnd, board = open_boards[0]
+            result = results[step % len(results)]
+            state = act(state, {"do": "result", "round": rnd, "board": board, "result": result})
+        elif unmarked:
+            state = act(state, {"do": "first", "round": unmarked[0][0], "board": unmarked[0][1]})
+        else:
+            assert shown["can_pair"]
+            state = act(state, {"do": "pair"})
+    return state
+
+
+def test_r_x_7_a_knockout_of_pairs_runs_to_its_winner_in_the_app() -> None:
+    state = cup(5, "sum", {"match_format": "1", "tie_rule": "lower-rated"}, ["1-0"])
+    shown = view(state)
+    assert shown["finished"] and shown["champion"]
+    # seeded by average rating (Pair 5 is pair 1): a bracket of 8, the top three have byes
+    assert shown["players"][0]["name"] == "Pair 5"
+    first = shown["rounds"][0]
+    assert first["bye"] == ["Pair 5", "Pair 4", "Pair 3"]
+    assert [(m["white"], m["black"], m["boards"]) for m in first["matches"]] in (
+        [("Pair 2", "Pair 1", [1, 2])],
+        [("Pair 1", "Pair 2", [1, 2])],
+    )
+    assert sorted(p["place"] for p in shown["placings"])[0] == "1"
+    with pytest.raises(CrosstableError, match="the knockout is over"):
+        act(state, {"do": "pair"})
+    started = cup(4, "sum", {"match_format": "1"}, ["1-0"])
+    assert len(view(undo(started))["rounds"]) == len(view(started)["rounds"])  # undo: one step
+
+
+@settings(max_examples=10, deadline=None)
+@given(
+    pairs=st.integers(2, 7),
+    rule=st.sampled_from(("sum", "first")),
+    match_format=st.sampled_from(("1", "2", "2-at-once")),
+    tie_rule=st.sampled_from(("lower-rated", "lots", "armageddon", "rapid:2,armageddon")),
+    third=st.booleans(),
+    results=st.lists(st.sampled_from(RESULTS), min_size=1, max_size=30),
+)
+def test_r_x_7_any_knockout_of_pairs_goes_through_its_json_unchanged(
+    pairs: int, rule: str, match_format: str, tie_rule: str, third: bool, results: list[str]
+) -> None:
+    details = {"match_format": match_format, "tie_rule": tie_rule}
+    details["third_place"] = "yes" if third else "no"
+    state = cup(pairs, rule, details, results)
+    document = json.loads(json.dumps(export_document(state)))
+    assert document["tournament"]["settings"]["system"] == "knockout"
+    opened = import_document(server_part(document), "cup.json")
+    assert view(opened) == view(state)
+    assert server_part(export_document(opened)) == server_part(document)
+
+
+def test_r_x_7_the_server_stores_the_app_s_knockout_of_pairs_and_it_comes_back(
+    service: Service,  # noqa: F811 - the fixture
+) -> None:
+    for pairs, rule, details in (
+        (5, "sum", {"match_format": "2", "tie_rule": "lots"}),
+        (6, "first", {"match_format": "1", "tie_rule": "armageddon", "third_place": "yes"}),
+    ):
+        state = cup(pairs, rule, details, ["1-0", "½-½", "0-1", "½-½"])
+        document = json.loads(json.dumps(export_document(state)))
+        made = import_tournament_document(service, document, "cup.json", "test")
+        assert f"a Bughouse event, {pairs} pairs" in str(made.summary)
+        assert service.verify(made.tournament_id) == []
+        opened = import_document(service.export_json(made.tournament_id), "server.json")
+        assert view(opened) == view(state)
+        assert server_part(export_document(opened)) == server_part(document)
+
+
+def test_r_x_7_a_knockout_of_pairs_made_on_the_server_opens_in_the_app(
+    service: Service,  # noqa: F811 - the fixture
+) -> None:
+    options = KnockoutOptions(match_format="1", tie_rule="lower-rated")
+    tid = service.create_bughouse_tournament("Cup", "sum", knockout=options).tournament_id
+    for number in range(1, 4):
+        service.add_team(tid, f"Pair {number}")
+        for k in (1, 2):
+            service.add_team_member(tid, number, PlayerInfo(f"P{number}{k}", 1900 + 10 * number))
+    service.start(tid)
+    for m in service.bughouse_matches(tid):
+        for g in m.match.games:
+            service.record_result(tid, m.number, g.board, "1-0")  # drawn 1-1: the lower-rated
+    opened = import_document(service.export_json(tid), "server.json")
+    shown = view(opened)
+    assert shown["rounds"][0]["bye"] == ["Pair 3"] and shown["can_pair"]
+    service.pair_bughouse_round(tid)
+    again = view(import_document(service.export_json(tid), "server.json"))
+    assert view(act(opened, {"do": "pair"}))["rounds"] == again["rounds"]
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        ("missing", "$.bughouse.knockout is missing"),
+        ("moved", "$.bughouse.knockout.matches: the core seats the matches at"),
+        ("bad", "$.bughouse.knockout.matches[0]: slot, game, round and board are whole numbers"),
+        ("setting", "unknown knockout setting 'colour'"),
+    ],
+)
+def test_r_x_7_a_bad_knockout_of_pairs_is_refused_with_its_place(change: str, words: str) -> None:
+    state = cup(4, "sum", {"match_format": "1"}, ["1-0", "0-1"])
+    document = server_part(json.loads(json.dumps(export_document(state))))
+    member = document["bughouse"]
+    if change == "missing":
+        del member["knockout"]
+    elif change == "moved":
+        member["knockout"]["matches"][0]["board"] = 7
+    elif change == "bad":
+        member["knockout"]["matches"][0]["slot"] = 0
+    else:
+        member["knockout"]["settings"]["colour"] = "white"
+    with pytest.raises(CrosstableError) as refused:
+        import_text(json.dumps(document), "cup.json")
+    assert str(refused.value).startswith("cup.json: ") and words in str(refused.value)

@@ -16,7 +16,10 @@ Swiss of the pairs' players, each match on two boards); beside them:
 ``rule`` decides a match (``sum`` or ``first``); ``initial_colour`` is a Swiss's
 colour of the first pair in round 1; pair *k* plays with the players *2k−1* and *2k*
 (its first and second board); ``first`` lists the games that finished first in their
-match (under the rule ``first``).
+match (under the rule ``first``). A knockout of pairs adds ``"knockout": {"settings":
+{…}, "matches": [{"slot", "game", "round", "board"}, …]}``: the server's knockout
+settings and, for each knockout game, the store round and first board of its Bughouse
+match (the second board is the next).
 
 >>> from crosstable.core.model import Player, Tournament
 >>> t = Tournament(players=tuple(Player(n, f"P{n}") for n in range(1, 5)))
@@ -43,7 +46,8 @@ from crosstable.core.teams.bughouse import BughouseRules
 from crosstable.core.teams.roster import Team
 from crosstable.core.text import Message
 
-MEMBER_KEYS = ("rule", "initial_colour", "pairs", "first")
+MEMBER_KEYS = ("rule", "initial_colour", "pairs", "first", "knockout")
+MATCH_KEYS = ("slot", "game", "round", "board")
 COLOURS = ("white", "black")
 
 
@@ -56,6 +60,9 @@ class BughousePart:
     colour: str
     pairs: tuple[Team, ...]
     first: tuple[tuple[int, int], ...]
+    #: a knockout of pairs: its settings (texts) and each match's (slot, game, round, board)
+    knockout: dict[str, str] | None = None
+    matches: tuple[tuple[int, int, int, int], ...] = ()
 
 
 def bughouse_json(
@@ -63,17 +70,29 @@ def bughouse_json(
     colour: str,
     pairs: Sequence[tuple[int, str, tuple[int, int]]],
     first: Sequence[tuple[int, int]],
+    knockout: tuple[dict[str, str], Sequence[tuple[int, int, int, int]]] | None = None,
 ) -> dict[str, Any]:
-    """The member for ``pairs`` given as (pair, name, (first board's player, second's))."""
-    return {
-        "rule": rule,
-        "initial_colour": colour,
-        "pairs": [
-            {"pair": number, "name": name, "players": list(players)}
-            for number, name, players in pairs
-        ],
-        "first": [{"round": r, "board": b} for r, b in sorted(first)],
-    }
+    """The member for ``pairs`` given as (pair, name, (first board's player, second's));
+    ``knockout``: a knockout of pairs' settings and matches (slot, game, round, board)."""
+    extra: dict[str, Any] = {}
+    if knockout is not None:
+        extra["knockout"] = {
+            "settings": dict(knockout[0]),
+            "matches": [dict(zip(MATCH_KEYS, m, strict=True)) for m in sorted(knockout[1])],
+        }
+    return (
+        extra
+        | {
+            "rule": rule,
+            "initial_colour": colour,
+            "pairs": [
+                {"pair": number, "name": name, "players": list(players)}
+                for number, name, players in pairs
+            ],
+            "first": [{"round": r, "board": b} for r, b in sorted(first)],
+        }
+        | extra
+    )
 
 
 def read_bughouse(member: Any, tournament: Tournament, source: str) -> BughousePart:
@@ -103,7 +122,38 @@ def read_bughouse(member: Any, tournament: Tournament, source: str) -> BughouseP
         )
     pairs = _pairs(member.get("pairs"), tournament, source)
     first = _marks(member.get("first", []), source)
-    return BughousePart(str(rule), str(colour), pairs, first)
+    if "knockout" not in member:
+        return BughousePart(str(rule), str(colour), pairs, first)
+    settings, matches = _knockout(member["knockout"], source)
+    return BughousePart(str(rule), str(colour), pairs, first, settings, matches)
+
+
+def _knockout(
+    given: Any, source: str
+) -> tuple[dict[str, str], tuple[tuple[int, int, int, int], ...]]:
+    where = "$.bughouse.knockout"
+    if not isinstance(given, dict) or set(given) != {"settings", "matches"}:
+        raise _bad(where, Message("expected an object of settings and matches"), source)
+    settings = given["settings"]
+    if not isinstance(settings, dict) or not all(isinstance(v, str) for v in settings.values()):
+        raise _bad(
+            where + ".settings",
+            Message("expected an object of texts (match_format, tie_rule…)"),
+            source,
+        )
+    if not isinstance(given["matches"], list):
+        raise _bad(where + ".matches", Message("expected a list"), source)
+    matches = []
+    for index, item in enumerate(given["matches"]):
+        values = [item.get(k) if isinstance(item, dict) else None for k in MATCH_KEYS]
+        if not all(isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in values):
+            raise _bad(
+                f"{where}.matches[{index}]",
+                Message("slot, game, round and board are whole numbers from 1"),
+                source,
+            )
+        matches.append((int(values[0]), int(values[1]), int(values[2]), int(values[3])))  # type: ignore[arg-type]
+    return dict(settings), tuple(matches)
 
 
 def _pairs(given: Any, tournament: Tournament, source: str) -> tuple[Team, ...]:

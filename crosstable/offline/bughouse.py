@@ -45,11 +45,21 @@ from crosstable.core.teams.bughouse_pairing import (
 from crosstable.core.teams.matches import Match, rounds_of_matches
 from crosstable.core.teams.roster import Team
 from crosstable.core.teams.swiss import initial_order
+from crosstable.offline.bughouse_knockout import (
+    Seated,
+    bracket_of,
+    drop,
+    next_round_due,
+    play,
+    seat,
+    settings_of,
+    start_games,
+)
 from crosstable.offline.fields import clean_name, record_result, result_text, whole_number
 
 KIND = "bughouse"
 ACTIONS = ("add", "remove", "start", "result", "first", "pair")
-SYSTEMS = ("round-robin", "swiss")
+SYSTEMS = ("round-robin", "swiss", "knockout")
 COLOURS = ("white", "black")
 MAX_PAIRS = 32
 MAX_ROUNDS = 20
@@ -68,6 +78,9 @@ class Pairs:
     colour: Colour = Colour.WHITE
     rules: BughouseRules = field(default_factory=BughouseRules)
     games: Tournament = field(default_factory=Tournament)
+    #: a knockout of pairs: its settings written out in full, its matches seated
+    knockout: dict[str, str] | None = None
+    seated: tuple[Seated, ...] = ()
 
 
 def clean(action: dict[str, Any], *, draw: bool = False) -> dict[str, Any]:
@@ -131,6 +144,14 @@ def _clean_start(action: dict[str, Any], draw: bool) -> dict[str, Any]:
         if colour not in (None, "", *COLOURS):
             raise InputError("the initial colour is white or black")
         entry["colour"] = colour or "white"
+    if system == "knockout":
+        given = action.get("knockout") or {}
+        if not isinstance(given, dict):
+            raise InputError("the knockout's settings are texts such as match_format: 2")
+        details = {k: v for k, v in given.items() if v not in ("", None)}
+        if "lots_seed" not in details and draw:  # drawn once, kept in the log
+            details["lots_seed"] = str(random.SystemRandom().randrange(1, 10**9))
+        entry["knockout"] = settings_of(details).to_details(complete=True)
     return entry
 
 
@@ -176,10 +197,16 @@ def step(name: str, built: Pairs, entry: dict[str, Any]) -> Pairs:
             )
         match = match_at(built, entry["round"], entry["board"])
         marks = built.rules.first.mark(match, entry["board"])
-        return replace(built, rules=replace(built.rules, first=marks))
+        after = replace(built, rules=replace(built.rules, first=marks))
+        if after.knockout is not None:
+            play(after.pairs, after.knockout, after.games, after.seated, after.rules)
+        return after
     result = GameResult.parse(entry["result"]) if entry["result"] else None
     games = record_result(built.games, entry["round"], entry["board"], result)
-    return replace(built, games=games)
+    after = replace(built, games=games)
+    if after.knockout is not None:
+        play(after.pairs, after.knockout, games, after.seated, after.rules)  # as the bracket stands
+    return after
 
 
 def _pair(number: int, entry: dict[str, Any]) -> Team:
@@ -201,12 +228,18 @@ def _start(name: str, built: Pairs, entry: dict[str, Any]) -> Pairs:
         raise RuleError("a Bughouse event needs at least 2 pairs, not {count}", count=count)
     order = list(built.pairs)
     swiss = entry["system"] == "swiss"
-    if swiss and not entry.get("keep", False):
+    if entry["system"] != "round-robin" and not entry.get("keep", False):
         order = initial_order(order, 2)  # the server's Swiss of pairs numbers them so
     pairs = tuple(_renumber(p, i + 1) for i, p in enumerate(order))
     players = tuple(p for pair in pairs for p in pair.members)
     # the server's regulations of such an event: its match scoring, the bye's worth
     rules = bughouse_settings(bughouse_details(entry["rule"], swiss=swiss))[1]
+    if entry["system"] == "knockout":
+        details = entry["knockout"]
+        empty = Tournament(Settings(system=System.KNOCKOUT), players, (), name=name)
+        games, seated = start_games(pairs, details, empty)
+        rounds = bracket_of(pairs, details).bracket.rounds
+        return Pairs(pairs, True, "knockout", rounds, Colour.WHITE, rules, games, details, seated)
     if swiss:
         planned = _planned(entry.get("rounds"), count)
         settings = Settings(system=System.SWISS_DUTCH, rounds=planned)
@@ -215,8 +248,8 @@ def _start(name: str, built: Pairs, entry: dict[str, Any]) -> Pairs:
         return Pairs(pairs, True, "swiss", planned, colour, rules, games)
     table = []
     for scheduled in bughouse_round_robin(pairs).rounds:
-        seated = seat_pairs(scheduled.number, pairs, scheduled.boards)
-        table.append(Round(scheduled.number, seated.games, ()))
+        placed = seat_pairs(scheduled.number, pairs, scheduled.boards)
+        table.append(Round(scheduled.number, placed.games, ()))
     games = Tournament(Settings(), players, tuple(table), name=name)
     return Pairs(pairs, True, "round-robin", len(table), Colour.WHITE, rules, games)
 
@@ -237,6 +270,8 @@ def _planned(rounds: Any, pairs: int) -> int:
 
 
 def _pair_next(built: Pairs) -> Pairs:
+    if built.knockout is not None:
+        return _continue(built)
     if built.system != "swiss":
         raise RuleError("a round robin's rounds are all paired at the start")
     number = len(built.games.rounds) + 1
@@ -253,6 +288,34 @@ def _pair_next(built: Pairs) -> Pairs:
         built.games, rounds=(*built.games.rounds, Round(number, paired.games, paired.byes))
     )
     return replace(built, games=games)
+
+
+def _continue(built: Pairs) -> Pairs:
+    """A knockout of pairs continued: the matches no longer needed removed, the
+    tie-break matches now due seated, or the next round once every match is decided."""
+    assert built.knockout is not None
+    played = play(built.pairs, built.knockout, built.games, built.seated, built.rules)
+    games, seated = drop(built.games, built.seated, played.surplus)
+    due = list(played.due)
+    if not due:
+        ko = played.knockout
+        if ko.finished:
+            raise RuleError(
+                "the knockout is over: {winner} won", winner=_pair_name(built, ko.champion)
+            )
+        if ko.undecided():
+            raise RuleError(
+                "round {round} is not over: {count} games have no result",
+                round=len(games.rounds),
+                count=sum(1 for r in games.rounds for g in r.games if g.result is None),
+            )
+        due = next_round_due(played)[1]
+    games, seated = seat(games, built.pairs, seated, due)
+    return replace(built, games=games, seated=seated)
+
+
+def _pair_name(built: Pairs, start: int | None) -> str:
+    return next((p.name for p in built.pairs if p.start == start), "?")
 
 
 def match_at(built: Pairs, number: int, board: int) -> Match:

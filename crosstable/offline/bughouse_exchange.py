@@ -17,6 +17,7 @@ from typing import Any
 
 from crosstable.core.errors import CrosstableError, InputError
 from crosstable.core.model import Bye, ByeKind, Player, Round, System, Tournament
+from crosstable.core.system_settings import KNOCKOUT_KEYS
 from crosstable.core.teams.bughouse import FirstFinished
 from crosstable.core.teams.roster import Team
 from crosstable.core.text import Message
@@ -33,9 +34,11 @@ def export_pairs(state: dict[str, Any]) -> dict[str, Any]:
     document = tournament_to_json(exported_games(built))
     colour = "black" if built.colour.value == "b" else "white"
     pairs = [(p.start, p.name, (p.starts[0], p.starts[1])) for p in built.pairs]
-    document["bughouse"] = bughouse_json(
-        built.rules.rule, colour, pairs, sorted(built.rules.first.marks)
-    )
+    knockout = None
+    if built.knockout is not None:
+        knockout = (built.knockout, [(m.slot, m.game, m.round, m.board) for m in built.seated])
+    marks = sorted(built.rules.first.marks)
+    document["bughouse"] = bughouse_json(built.rules.rule, colour, pairs, marks, knockout)
     document["offline"] = state
     return document
 
@@ -58,19 +61,15 @@ def from_bughouse(tournament: Tournament, member: Any, source: str) -> dict[str,
 def state_of(tournament: Tournament, part: BughousePart, source: str) -> dict[str, Any]:
     """The log that plays ``tournament``'s games through the core as ``part``'s pairs."""
     system = tournament.settings.system
+    if system is System.KNOCKOUT:
+        return _knockout_state(tournament, part, source)
     if system not in (System.ROUND_ROBIN, System.SWISS_DUTCH):
         raise InputError(
-            "a Bughouse event in the app is a round robin or a Dutch Swiss of pairs", source=source
+            "a Bughouse event in the app is a round robin, a Dutch Swiss or a knockout of pairs",
+            source=source,
         )
     swiss = system is System.SWISS_DUTCH
-    log: list[dict[str, Any]] = [
-        {
-            "do": "add",
-            "name": pair.name,
-            "players": [{"name": p.name, "rating": p.rating} for p in pair.members],
-        }
-        for pair in part.pairs
-    ]
+    log = _adds(part)
     start: dict[str, Any] = {"do": "start", "system": "swiss" if swiss else "round-robin"}
     start |= {"rule": part.rule, "keep": True}
     if swiss:
@@ -105,6 +104,77 @@ def state_of(tournament: Tournament, part: BughousePart, source: str) -> dict[st
         raise InputError(error.text, source=source) from None
     _check_games(tournament, built, source)
     return state
+
+
+def _knockout_state(tournament: Tournament, part: BughousePart, source: str) -> dict[str, Any]:
+    """A knockout of pairs' log: the pairs, the start, then each result and mark the file
+    has as soon as its board is seated, and *continue* whenever none is left to enter."""
+    if part.knockout is None:
+        raise InputError(
+            "$.bughouse.knockout is missing: a knockout needs its bracket", source=source
+        )
+    log = _adds(part)
+    log.append(
+        {
+            "do": "start",
+            "system": "knockout",
+            "rule": part.rule,
+            "keep": True,
+            "knockout": part.knockout,
+        }
+    )
+    filed = {(g.round, g.board): g for r in tournament.rounds for g in r.games}
+    marks = set(part.first)
+    state = {"format": "crosstable.offline", "version": 1, "kind": "bughouse"}
+    state |= {"name": tournament.name or "tournament", "log": log}
+    try:
+        for _ in range(len(filed) + len(marks) + 64):
+            built = replay_pairs(state)
+            mine = {(g.round, g.board): g for r in built.games.rounds for g in r.games}
+            entries: list[dict[str, Any]] = []
+            for key, game in sorted(mine.items()):
+                given = filed.get(key)
+                if game.result is None and given is not None and given.result is not None:
+                    entries.append(
+                        {
+                            "do": "result",
+                            "round": key[0],
+                            "board": key[1],
+                            "result": given.result.label(),
+                        }
+                    )
+            for key in sorted(marks & set(mine)):
+                if key not in built.rules.first.marks:
+                    entries.append({"do": "first", "round": key[0], "board": key[1]})
+            if entries:
+                log.extend(entries)
+                continue
+            if set(filed) <= set(mine):
+                break
+            log.append({"do": "pair"})
+        built = replay_pairs(state)
+    except CrosstableError as error:
+        raise InputError(error.text, source=source) from None
+    _check_games(tournament, built, source)
+    seated = sorted((m.slot, m.game, m.round, m.board) for m in built.seated)
+    if seated != sorted(part.matches):
+        raise InputError(
+            "$.bughouse.knockout.matches: the core seats the matches at {matches}",
+            matches=", ".join(f"{s}/{g}: {r}.{b}" for s, g, r, b in seated[:8]),
+            source=source,
+        )
+    return state
+
+
+def _adds(part: BughousePart) -> list[dict[str, Any]]:
+    return [
+        {
+            "do": "add",
+            "name": pair.name,
+            "players": [{"name": p.name, "rating": p.rating} for p in pair.members],
+        }
+        for pair in part.pairs
+    ]
 
 
 def _check_games(tournament: Tournament, built: Pairs, source: str) -> None:
@@ -170,11 +240,31 @@ def from_server_bughouse(
         "black" if details.get("initial_colour") == "black" else "white",
         [(p.start, p.name, (p.starts[0], p.starts[1])) for p in pairs],
         sorted(first.marks),
+        _server_knockout(document, details)
+        if tournament.settings.system is System.KNOCKOUT
+        else None,
     )
     filed = replace(
         tournament, rounds=tuple(_byes_of(document, rnd, start_of) for rnd in tournament.rounds)
     )
     return from_bughouse(filed, member, source)
+
+
+def _server_knockout(
+    document: dict[str, Any], details: dict[str, Any]
+) -> tuple[dict[str, str], list[tuple[int, int, int, int]]]:
+    """A stored knockout of pairs' settings and matches (slot, game, round, first board)."""
+    settings = {k: str(v) for k, v in details.items() if k in KNOCKOUT_KEYS and v is not None}
+    first: dict[tuple[int, int], tuple[int, int]] = {}
+    for game in document.get("games", []):
+        if not isinstance(game, dict):
+            continue
+        values = [game.get(k) for k in ("match", "match_game", "round", "board")]
+        numbers = [v for v in values if isinstance(v, int)]
+        if len(numbers) == 4:
+            slot, number, rnd, board = numbers
+            first[(slot, number)] = min(first.get((slot, number), (rnd, board)), (rnd, board))
+    return settings, [(s, g, r, b) for (s, g), (r, b) in first.items()]
 
 
 def _byes_of(document: dict[str, Any], rnd: Round, start_of: dict[Any, Any]) -> Round:

@@ -24,6 +24,7 @@ from crosstable.core.scoring import points_json
 from crosstable.core.teams.bughouse import bughouse_standings, pair_rating
 from crosstable.core.teams.matches import rounds_of_matches
 from crosstable.offline.bughouse import Pairs, replay_pairs
+from crosstable.offline.bughouse_knockout import play
 
 
 def pairs_view(state: dict[str, Any]) -> dict[str, Any]:
@@ -53,6 +54,8 @@ def pairs_view(state: dict[str, Any]) -> dict[str, Any]:
     if not built.started:
         return out
     out["rounds"], decided = _rounds(built)
+    if built.knockout is not None:
+        return out | _knockout(built)
     table = bughouse_standings(built.games, built.pairs, built.rules)
     out["tiebreaks"] = list(table.tiebreaks)
     out["standings"] = [
@@ -70,6 +73,22 @@ def pairs_view(state: dict[str, Any]) -> dict[str, Any]:
     out["finished"] = paired == built.planned and decided
     out["can_pair"] = built.system == "swiss" and decided and paired < built.planned
     return out
+
+
+def _knockout(built: Pairs) -> dict[str, Any]:
+    """A knockout of pairs: its places, its winner, whether it can go on."""
+    assert built.knockout is not None
+    played = play(built.pairs, built.knockout, built.games, built.seated, built.rules)
+    ko = played.knockout
+    names = {p.start: p.name for p in built.pairs}
+    return {
+        "placings": [
+            {"name": names[start], "place": place} for start, place in sorted(ko.placings().items())
+        ],
+        "champion": names.get(ko.champion or 0, ""),
+        "finished": ko.finished,
+        "can_pair": bool(played.due) or (not ko.finished and not ko.undecided()),
+    }
 
 
 def _rounds(built: Pairs) -> tuple[list[dict[str, Any]], bool]:

@@ -47,7 +47,9 @@ def import_bughouse(
     part = read_bughouse(member, tournament, source)
     state = state_of(tournament, part, source)  # the whole file checked by the core
     swiss = tournament.settings.system is System.SWISS_DUTCH
-    if swiss and [p.name for p in initial_order(part.pairs, 2)] != [p.name for p in part.pairs]:
+    knockout = tournament.settings.system is System.KNOCKOUT
+    rated = [p.name for p in initial_order(part.pairs, 2)]
+    if (swiss or knockout) and rated != [p.name for p in part.pairs]:
         raise InputError(
             "$.bughouse.pairs: a Swiss of pairs is numbered by the pairs' average rating "
             "and this file's pairs are not",
@@ -56,7 +58,11 @@ def import_bughouse(
     start = next(e for e in state["log"] if e["do"] == "start")
     details = bughouse_details(part.rule, swiss=swiss)
     name = tournament.name or "Bughouse"
-    if swiss:
+    if knockout:  # the file's knockout settings, the seed of its lots included
+        assert part.knockout is not None  # (checked by the core's replay)
+        details |= part.knockout
+        regulations = Regulations(name=name, system=System.KNOCKOUT, details=details)
+    elif swiss:
         details["initial_colour"] = part.colour
         regulations = Regulations(
             name=name, system=System.SWISS_DUTCH, rounds=start["rounds"], details=details
@@ -78,7 +84,7 @@ def import_bughouse(
                 sex=p.sex,
             )
             service.add_team_member(tid, number, info, actor=actor)
-    if swiss:
+    if swiss or knockout:
         service.start(tid, actor=actor)
     else:
         start_in_order(service, tid, actor)

@@ -146,11 +146,19 @@ function drawPairs(app) {
   const choice = (id, label, values) => el("label", {}, label + " ",
     el("select", { id }, ...values.map(([v, text]) => el("option", { value: v }, text))));
   app.append(el("section", {},
-    choice("system", labels.system, [["round-robin", labels["round-robin"]], ["swiss", labels.swiss]]),
+    choice("system", labels.system, [["round-robin", labels["round-robin"]], ["swiss", labels.swiss],
+      ["knockout", labels.knockout]]),
     choice("rule", labels.rule, [["sum", labels.rule_sum], ["first", labels.rule_first]]),
     input("rounds", labels.rounds, true),
-    el("button", { id: "start", onclick: () => act({ do: "start", system: $("system").value,
-      rule: $("rule").value, rounds: $("system").value === "swiss" ? $("rounds").value : "" }) }, labels.start)));
+    choice("match_format", labels.match_format, ["1", "2", "2-at-once", "4"].map((v) => [v, v])),
+    choice("tie_rule", labels.tie_rule, ["lower-rated", "armageddon", "rapid:2,blitz:2,armageddon", "lots"].map((v) => [v, v])),
+    choice("third_place", labels.third_place, ["no", "yes"].map((v) => [v, v])),
+    el("button", { id: "start", onclick: () => {
+      const system = $("system").value;
+      const knockout = Object.fromEntries(["match_format", "tie_rule", "third_place"].map((k) => [k, $(k).value]));
+      act({ do: "start", system, rule: $("rule").value, rounds: system === "swiss" ? $("rounds").value : "",
+        ...(system === "knockout" ? { knockout } : {}) });
+    } }, labels.start)));
   app.append(table(["#", labels.name, labels.rating, labels.player_one, labels.player_two],
     view.players.map((p) => [p.start, p.name, p.rating ?? "",
       ...p.members.map((m) => `${m.name}${m.rating ? " (" + m.rating + ")" : ""}`)])));
