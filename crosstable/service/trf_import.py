@@ -158,6 +158,11 @@ def _places_warning(
 def import_notes(doc: TrfDocument) -> list[str]:
     """What the re-check had to assume, or could not check, because the file does not
     say it (TRF-06 and TRF-16 have no record for some of it): shown with the import."""
+    if is_team_file(doc):  # what the team import read from the games, not the records
+        try:
+            return list(plan_team_import(doc).notes)
+        except (InputError, RuleError):
+            return []  # (the import refuses it, naming why)
     tournament = doc.tournament
     system = tournament.settings.system
     notes = []
