@@ -149,7 +149,9 @@ def test_r_x_6_a_correction_that_changes_who_went_on_is_refused(service: Service
         service.correct_result(tid, 1, 2, flipped[str(games[(1, 2)].result)])
     assert service.bracket_view(tid) == before
     with pytest.raises(RuleError, match="knockout of Bughouse pairs"):
-        service.pair_next_round(tid)  # the individual knockout's step says where to go
+        service.knockout_state(tid)  # the individual knockout's replay says where to go
+    with pytest.raises(RuleError, match="the final is not over"):
+        service.pair_next_round(tid)  # the knockout's own step continues it as well
 
 
 TIE_RULES = ("lower-rated", "lots", "playoff", "rapid:2,sudden-death", "armageddon")

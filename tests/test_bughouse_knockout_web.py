@@ -74,6 +74,16 @@ def test_r_x_6_a_knockout_of_pairs_through_the_json_api_and_its_page(site: Any) 
     again = client.post(f"/api/v1/tournaments/{tid}/bughouse/pair", headers=auth)
     assert again.status_code == 422 and "is not over" in again.json()["detail"]
     assert client.get(f"/api/v1/tournaments/{tid}/bughouse").json()["revision"] == revision
+    for url in (f"/t/{tid}", f"/t/{tid}/bracket"):  # the knockout's own pages: the pairs
+        shown = client.get(url)
+        assert shown.status_code == 200 and 'id="slot-' in shown.text and "Pair 3" in shown.text
+    for what in ("crosstable", "pairings", "slips", "certificates"):  # the common prints
+        assert client.get(f"/t/{tid}/print/{what}").status_code == 200, what
+    same = client.get(f"/api/v1/tournaments/{tid}/bracket", headers=auth).json()
+    assert (
+        same["rounds"]
+        == client.get(f"/api/v1/tournaments/{tid}/bughouse").json()["bracket"]["rounds"]
+    )
     page = client.get(f"/t/{tid}/bughouse").text
     assert 'id="bughouse-bracket"' in page and "Pair 3" in page and 'id="slot-' in page
     assert f'data-live-refresh="/t/{tid}/bughouse/body"' in page

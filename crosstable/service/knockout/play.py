@@ -26,7 +26,11 @@ from crosstable.service.knockout.replay import (
 from crosstable.service.knockout.settings import KIND
 from crosstable.service.knockout.view import BracketView, bracket_of
 from crosstable.service.loading import Loaded
-from crosstable.service.teams.bughouse_knockout import is_pairs_knockout, pairs_bracket
+from crosstable.service.teams.bughouse_knockout import (
+    continue_pairs_knockout,
+    is_pairs_knockout,
+    pairs_bracket,
+)
 from crosstable.service.unit import Tx
 from crosstable.store.models import EntryRow, TournamentRow
 
@@ -45,6 +49,8 @@ class KnockoutPlay:
 
         def body(tx: Tx) -> Done:
             row = tx.tournament
+            if is_pairs_knockout(row):  # the competitors are Bughouse pairs
+                return continue_pairs_knockout(tx)
             check_knockout(row)
             if row.status == "finished":
                 raise RuleError("the knockout is finished; undo the finish first")
