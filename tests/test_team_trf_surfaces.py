@@ -85,3 +85,20 @@ def test_r_b_3_the_api_imports_a_team_file_and_refuses_a_contradictory_one(site:
     body = client.get(f"/api/v1/tournaments/{tid}/teams").json()
     assert [(r["team"], r["MP"]) for r in body["rows"]] == [(1, 6), (2, 4), (3, 2)]
     assert "330 -+ 003   3   1" in client.get(f"/api/v1/tournaments/{tid}/export/trf2026").text
+
+
+def test_r_b_3_the_import_page_takes_a_team_file(site: Any) -> None:
+    client, service, _ = site
+    before = len(service.tournaments())
+    csrf = csrf_of(client.get("/import").text)
+    bad = {"file": ("bad.trf", _mutated(club_file(), "310   1", WRONG_MP).encode(), "text/plain")}
+    refused = client.post("/import", data={"csrf_token": csrf}, files=bad)
+    assert refused.status_code == 422 and "the file says match points 5" in refused.text
+    assert len(service.tournaments()) == before
+    files = {"file": ("club.trf", club_file().encode(), "text/plain")}
+    done = client.post("/import", data={"csrf_token": csrf}, files=files, follow_redirects=False)
+    assert done.status_code == 303, done.text
+    tid = int(done.headers["location"].split("/")[2])
+    page = client.get(f"/t/{tid}/teams")
+    assert page.status_code == 200
+    assert all(name in page.text for name in ("Ararat", "Sevan", "Masis"))
