@@ -52,10 +52,6 @@ _ALIASES = {
 }
 _UNRATED_OF = {"1": "W", "=": "D", "0": "L"}
 _LABELS = {("1", "0"): "1-0", ("0", "1"): "0-1", ("=", "="): "½-½", ("*", "*"): "*"}
-_UNDERSTOOD = (
-    "result {text} not understood: use 1-0, ½-½ (or 1/2-1/2, 0.5-0.5, =), 0-1, +-, -+ "
-    "or --; an arbiter's ½-0, 0-½ or 0-0; played but not rated 1-0u, ½-½u, 0-1u"
-)
 
 
 def codes_of(text: str) -> str:
@@ -72,7 +68,13 @@ def codes_of(text: str) -> str:
         if white in _SIDES and black in _SIDES:
             codes = _SIDES[white] + _SIDES[black]
     if codes is None:
-        raise RuleError(_UNDERSTOOD, text=repr(text))
+        raise RuleError(
+            (
+                "result {text} not understood: use 1-0, ½-½ (or 1/2-1/2, 0.5-0.5, =), 0-1, +-, "
+                "-+ or --; an arbiter's ½-0, 0-½ or 0-0; played but not rated 1-0u, ½-½u, 0-1u"
+            ),
+            text=repr(text),
+        )
     if unrated:
         if codes[0] not in _RATED or codes[1] not in _RATED:
             raise RuleError(
