@@ -1,7 +1,8 @@
 """The offline app in Debian's Chromium (issue 28 item 5): loaded once from the server,
 the network cut, a round robin run to the end with the core under Pyodide, the page
-reloaded with no network, and everything found again; then a Swiss, a knockout and a
-Bughouse event of pairs in the same page; the exports give the same standings."""
+reloaded with no network, and everything found again; then a Swiss, a knockout, a
+Bughouse round robin and a knockout of pairs in the same page; the exports give the
+same standings."""
 
 from __future__ import annotations
 
@@ -139,6 +140,25 @@ def test_r_x_7_a_round_robin_in_the_browser_alone_survives_a_reload_offline(
             page.click("#export")
         bughouse = tmp_path / "bughouse.json"
         download.value.save_as(bughouse)
+        page.click("#discard")  # a knockout of two pairs: a drawn match, the lower-rated wins
+        page.select_option("#kind", "bughouse")
+        page.fill("#tname", "Pairs cup")
+        page.click("#create")
+        for number in (1, 2):
+            page.fill("#pname", f"Pair {number}")
+            page.fill("#p1name", f"A{number}")
+            page.fill("#p1rating", str(1800 + 100 * number))
+            page.fill("#p2name", f"B{number}")
+            page.fill("#p2rating", "1700")
+            page.click("#add")
+        page.select_option("#system", "knockout")
+        page.click("#start")
+        for board in (1, 2):
+            page.select_option(f"select[data-round='1'][data-board='{board}']", "1-0")
+        assert page.is_visible("#finished")
+        # Pair 2 is rated higher (pair 1 of the bracket): the drawn match goes to Pair 1
+        placings = page.inner_text("#placings").splitlines()[1:]
+        assert sorted(placings) == ["1\tPair 1", "2\tPair 2"]
         context.close()
     print(f"offline app: first load {loaded:.1f} s, offline reload {reloaded:.1f} s")
     document = json.loads(exported.read_text(encoding="utf-8"))
