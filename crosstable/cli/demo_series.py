@@ -32,18 +32,18 @@ def series_demo(database: str, host: str, port: int, *, serve: bool, reset: bool
         if made is None:
             made = build_series_demo(service, clock, now=now)
             said = (
-                f"Demo series built in {database}: {made['games']} games played by the "
+                f"Demo series built in {database}: {made.games} games played by the "
                 "service, every step done by the clock-driven tick."
             )
         else:
             said = f"Demo series kept in {database} as it was left (--reset rebuilds it)."
-        lines = summary(service, made["series"])
+        lines = summary(service, made.series)
     typer.echo("\n".join([*lines, "", said]))
     if not serve:
         return
     url = f"http://{host}:{port}"
     banner = (
-        f"\nSeries demo: {url}{made['path']}  (editions, groups, qualifiers, notifications)\n"
+        f"\nSeries demo: {url}{made.path}  (editions, groups, qualifiers, notifications)\n"
         f"Sign in as {USERNAME} / {PASSWORD}\n"
         "Stop with Ctrl-C."
     )

@@ -394,9 +394,9 @@ def create_command(
         sid = service.create_series(settings)
         edition = service.edition_info(service.open_edition(sid))
     typer.echo(
-        f"series {sid} “{' '.join(name.split())}” created; edition {edition['number']} "
-        f"(id {edition['id']}) starts {edition['planned_start']}, registration until "
-        f"{edition['deadline']}"
+        f"series {sid} “{' '.join(name.split())}” created; edition {edition.number} "
+        f"(id {edition.id}) starts {edition.planned_start}, registration until "
+        f"{edition.deadline}"
     )
 
 
@@ -410,8 +410,8 @@ def open_command(
     with series_service(db, now) as service:
         edition = service.edition_info(service.open_edition(series))
     typer.echo(
-        f"edition {edition['number']} (id {edition['id']}) starts {edition['planned_start']}, "
-        f"registration until {edition['deadline']}"
+        f"edition {edition.number} (id {edition.id}) starts {edition.planned_start}, "
+        f"registration until {edition.deadline}"
     )
 
 
@@ -447,11 +447,11 @@ def show_command(
     if output is OutputFormat.JSON:
         typer.echo(json.dumps(info.as_json(), indent=2, ensure_ascii=False))
         return
-    table = Table(title=f"series {info['id']} “{info['name']}”", show_header=False)
+    table = Table(title=f"series {info.id} “{info.name}”", show_header=False)
     for key, value in info.items():
         if key not in ("id", "name", "editions"):
             table.add_row(key.replace("_", " "), "" if value is None else str(value))
-    table.add_row("editions", str(len(info["editions"])))
+    table.add_row("editions", str(len(info.editions)))
     Console().print(table)
 
 
@@ -465,7 +465,7 @@ def editions_command(
 ) -> None:
     """The series' editions: start, deadline, state, stage, registered players."""
     with series_service(db, None) as service:
-        editions = service.series_info(series)["editions"]
+        editions = service.series_info(series).editions
     if output is OutputFormat.JSON:
         typer.echo(json.dumps({"editions": [e.as_json() for e in editions]}, indent=2))
         return
@@ -474,13 +474,13 @@ def editions_command(
         table.add_column(column)
     for e in editions:
         table.add_row(
-            str(e["number"]),
-            str(e["id"]),
-            e["planned_start"],
-            e["state"],
-            str(e["stage"]),
-            str(e["registered"]),
-            str(e["postponed"]),
+            str(e.number),
+            str(e.id),
+            e.planned_start,
+            e.state,
+            str(e.stage),
+            str(e.registered),
+            str(e.postponed),
         )
     Console().print(table)
 
@@ -564,4 +564,4 @@ def history_command(
         typer.echo(json.dumps({"history": shown}, indent=2, ensure_ascii=False))
         return
     for line in lines:
-        typer.echo(f"{line['at'][:19]}  {line['kind']:<12} {line['summary']}")
+        typer.echo(f"{line.at[:19]}  {line.kind:<12} {line.summary}")

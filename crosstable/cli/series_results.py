@@ -60,12 +60,12 @@ def news_command(
     if not items:
         typer.echo("no news yet: a news item is published when a stage is over")
     for item in items:
-        typer.echo(f"{item['published_at'][:16]}  {item['title']}")
-        for group in item["groups"]:
+        typer.echo(f"{item.published_at[:16]}  {item.title}")
+        for group in item.groups:
             podium = ", ".join(
                 f"{p['place']}. {p['name']} ({p['points']})" for p in group["podium"]
             )
-            label = f"group {group['letter']}" if item["kind"] == "groups" else "standings"
+            label = f"group {group['letter']}" if item.kind == "groups" else "standings"
             typer.echo(f"    {label}: {podium}")
 
 
@@ -89,12 +89,12 @@ def awards_command(
         table.add_column(column)
     for a in awards:
         table.add_row(
-            str(a["edition"]),
-            _stage(a["kind"], a["stage"]),
-            a["group"] if a["kind"] == "groups" else "",
-            str(a["place"]),
-            a["name"],
-            a["points_text"],
+            str(a.edition),
+            _stage(a.kind, a.stage),
+            a.group if a.kind == "groups" else "",
+            str(a.place),
+            a.name,
+            a.points_text,
         )
     Console().print(table)
 
@@ -114,24 +114,22 @@ def standings_command(
     if output is OutputFormat.JSON:
         typer.echo(json.dumps(standings.as_json(), indent=2, ensure_ascii=False))
         return
-    title = "every edition" if standings["season"] == "all" else f"season {standings['season']}"
-    table = Table(
-        title=f"series {series}, {title}", caption="order: " + "; ".join(standings["order"])
-    )
+    title = "every edition" if standings.season == "all" else f"season {standings.season}"
+    table = Table(title=f"series {series}, {title}", caption="order: " + "; ".join(standings.order))
     for column in ("Place", "Player", "Points", "Best finish", "Wins", "Games", "Editions"):
         table.add_column(column)
-    for r in standings["rows"]:
-        best = _stage(r["best_kind"], r["best_stage"]) if r["best_kind"] else ""
-        if best and r["best_place"]:
-            best += f", {r['best_place']}"
+    for r in standings.rows:
+        best = _stage(r.best_kind, r.best_stage) if r.best_kind else ""
+        if best and r.best_place:
+            best += f", {r.best_place}"
         table.add_row(
-            r["place"],
-            r["name"],
-            r["points_text"],
+            r.place,
+            r.name,
+            r.points_text,
             best,
-            str(r["wins"]),
-            str(r["played"]),
-            str(r["editions"]),
+            str(r.wins),
+            str(r.played),
+            str(r.editions),
         )
     Console().print(table)
 
@@ -169,12 +167,10 @@ def petitions_command(
         typer.echo("no petitions")
     for p in found:
         outcome = {
-            "accepted": f" — tournament {p['tournament']}",
-            "refused": f" — {p['reason']}",
-        }.get(p["state"], "")
-        typer.echo(
-            f"{p['id']:>4}  {p['state']:<9} {p['level']}: {len(p['players'])} players{outcome}"
-        )
+            "accepted": f" — tournament {p.tournament}",
+            "refused": f" — {p.reason}",
+        }.get(p.state, "")
+        typer.echo(f"{p.id:>4}  {p.state:<9} {p.level}: {len(p.players)} players{outcome}")
 
 
 def accept_command(
