@@ -80,7 +80,7 @@ def test_r_b_1_q118_q126_q129_ratings_follow_the_order_of_lists(
     assert ratings == {str(HOU): 2611, "1503014": 2886, str(CIRIC): None}
     with pytest.raises(RuleError, match="each list once"):
         lists.set_list_order(rapid, "rapid,rapid")
-    with pytest.raises(RuleError, match="name standard, rapid or blitz"):
+    with pytest.raises(RuleError, match="name standard, rapid, blitz or custom:NAME"):
         lists.set_list_order(rapid, "bullet")
     assert lists.list_order(rapid) == (B, R)  # nothing changed
     lists.set_list_order(rapid, "")
@@ -105,7 +105,7 @@ def test_r_b_1_q126_q129_the_command_line_sets_the_order_and_picks_a_list(
     assert main(["ratinglist", "order", "rapid", "--db", db]) == 0
     assert "rating lists, in order: rapid" in capsys.readouterr().out
     assert main(["ratinglist", "order", "bullet", "--db", db]) == 2
-    assert "rating lists 'bullet': name standard, rapid or blitz" in capsys.readouterr().err
+    assert "rating lists 'bullet': name standard, rapid, blitz or custom:NAME" in capsys.readouterr().err
     assert main(["ratinglist", "add", "1503014", "--list", "bullet", "--db", db]) == 2
     assert "--list 'bullet': use standard, rapid or blitz" in capsys.readouterr().err
     assert main(["ratinglist", "order", "default", "--db", db]) == 0
