@@ -548,17 +548,24 @@ def _check_declared(
         row = rows.get(number)
         if row is None:
             raise _bad(source, record, "there is no team {team}", team=number)
-        for what, said, given in (("match points", mp, row.mp), ("game points", gp, row.gp)):
-            if said is not None and said != given:
-                raise _bad(
-                    source,
-                    record,
-                    "team {team}: the file says {what} {said}, the games give {given}",
-                    team=number,
-                    what=what,
-                    said=str(said),
-                    given=str(given),
-                )
+        if mp is not None and mp != row.mp:
+            raise _bad(
+                source,
+                record,
+                "team {team}: the file says match points {said}, the games give {given}",
+                team=number,
+                said=str(mp),
+                given=str(row.mp),
+            )
+        if gp is not None and gp != row.gp:
+            raise _bad(
+                source,
+                record,
+                "team {team}: the file says game points {said}, the games give {given}",
+                team=number,
+                said=str(gp),
+                given=str(row.gp),
+            )
         if rank is not None and rank != row.place:
             notes.append(f"team {number}: the file's rank {rank}, by the tie-breaks {row.place}")
 
