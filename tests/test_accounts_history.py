@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 import pytest
-from test_service_support import db_url, service, store  # noqa: F401
+from test_service_support import db_url, migrated, service, store  # noqa: F401
 
 from crosstable.core.errors import RuleError
 from crosstable.core.model import LotsMethod
@@ -201,7 +201,7 @@ def test_the_history_page_shows_who_changed_the_staff(tmp_path: Path) -> None:
     from crosstable.store import open_store
     from crosstable.web.app import create_app
 
-    service = Service(open_store(f"sqlite:///{tmp_path / 'web.db'}"))
+    service = Service(open_store(migrated(f"sqlite:///{tmp_path / 'web.db'}")))
     accounts = Accounts(service.store)
     accounts.create_user("arbiter", "password-arbiter", is_admin=True)
     accounts.create_user("bob", "password-bob")

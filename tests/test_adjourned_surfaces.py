@@ -19,7 +19,7 @@ from crosstable.service import PlayerInfo, Regulations, Service
 from crosstable.service.accounts import Accounts
 from crosstable.store import open_store
 from crosstable.web.app import create_app
-from tests.test_service_support import db_url, store  # noqa: F401
+from tests.test_service_support import db_url, migrated, store  # noqa: F401
 from tests.web_support import csrf_of
 
 
@@ -81,7 +81,7 @@ def test_q157_q159_q163_q169_adjourned_games_on_the_command_line(
 
 @pytest.fixture()
 def site(tmp_path: Path) -> Any:
-    service = Service(open_store(f"sqlite:///{tmp_path / 'web.db'}"))
+    service = Service(open_store(migrated(f"sqlite:///{tmp_path / 'web.db'}")))
     accounts = Accounts(service.store)
     user = accounts.create_user("organiser", "password-organiser", is_master=True)
     tid = swiss(service)

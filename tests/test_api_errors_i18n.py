@@ -19,6 +19,7 @@ pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_service_support import migrated
 from web_support import signed_in
 
 from crosstable.service import Regulations, Service
@@ -33,7 +34,7 @@ RAW = ("Field required", "Input should be", "String should have", "valid integer
 @pytest.fixture(scope="module")
 def api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[TestClient, str, int]]:
     db = tmp_path_factory.mktemp("api-errors") / "api.db"
-    service = Service(open_store(f"sqlite:///{db}"), random=random.Random(15))
+    service = Service(open_store(migrated(f"sqlite:///{db}")), random=random.Random(15))
     accounts = Accounts(service.store)
     accounts.create_user("boss", "password-boss", is_admin=True)
     tid = service.create_tournament(Regulations(name="Кубок")).tournament_id

@@ -33,6 +33,7 @@ from babel.messages.pofile import read_po
 from babel.numbers import get_decimal_symbol
 from fastapi.testclient import TestClient
 from russian_text import english_words, visible_text
+from test_service_support import migrated
 from test_web_print import read_pdf
 
 from crosstable.core.text import Message as ServiceMessage
@@ -208,7 +209,7 @@ class Site:
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     db = tmp_path_factory.mktemp("hy") / "hy.db"
-    service = Service(open_store(f"sqlite:///{db}"), random=random.Random(6))
+    service = Service(open_store(migrated(f"sqlite:///{db}")), random=random.Random(6))
     tournaments = list(build_demo(service)["tournaments"])
     typed = [USERNAME]
     for tid in tournaments:

@@ -10,6 +10,7 @@ import pytest
 pytest.importorskip("fastapi")
 
 from fastapi.testclient import TestClient
+from test_service_support import migrated
 
 from crosstable.core.model import LotsMethod
 from crosstable.service import PlayerInfo, Regulations, Service
@@ -23,7 +24,7 @@ BATTLE = {"variant": "battle", "setup_minutes": "5", "battle_seed": "424242"}
 
 @pytest.fixture()
 def site(tmp_path: Path) -> Any:
-    service = Service(open_store(f"sqlite:///{tmp_path / 'web.db'}"))
+    service = Service(open_store(migrated(f"sqlite:///{tmp_path / 'web.db'}")))
     accounts = Accounts(service.store)
     user = accounts.create_user("organiser", "password-organiser", is_master=True)
     tid = service.create_tournament(Regulations(name="Battle", details=BATTLE)).tournament_id

@@ -19,6 +19,7 @@ from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_newcomer_prints import Drawn, read
+from test_service_support import migrated
 
 from crosstable.cli import main
 from crosstable.core.errors import RuleError
@@ -228,7 +229,7 @@ def test_r_x_5_bad_sizes_on_the_command_line(
 @pytest.fixture(scope="module")
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     db = tmp_path_factory.mktemp("blank") / "blank.db"
-    service = Service(open_store(f"sqlite:///{db}"), random=random.Random(3))
+    service = Service(open_store(migrated(f"sqlite:///{db}")), random=random.Random(3))
     service.create_tournament(Regulations(name="Клубный"))
     with TestClient(create_app(service=service)) as web:
         yield web

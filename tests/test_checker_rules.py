@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from test_checker_generated import played_round_robin
-from test_service_support import make_service
+from test_service_support import make_service, migrated
 from test_service_swiss import play_round, swiss
 
 from crosstable.cli import main
@@ -262,7 +262,7 @@ def test_generate_refuses_a_bad_amount(tmp_path: Path, capsys: pytest.CaptureFix
 
 def test_an_exported_baku_swiss_checks_clean(tmp_path: Path) -> None:
     """The export writes the fictitious points it paired with (records 250)."""
-    store = open_store(f"sqlite:///{tmp_path / 'baku.db'}")
+    store = open_store(migrated(f"sqlite:///{tmp_path / 'baku.db'}"))
     try:
         service = make_service(store)
         tid = swiss(service, 12, rounds=5, acceleration="baku")
@@ -282,7 +282,7 @@ def test_an_exported_baku_swiss_checks_clean(tmp_path: Path) -> None:
 def test_an_exported_round_robin_checks_clean(
     tmp_path: Path, players: int, cycles: int, swap: bool
 ) -> None:
-    store = open_store(f"sqlite:///{tmp_path / 'rr.db'}")
+    store = open_store(migrated(f"sqlite:///{tmp_path / 'rr.db'}"))
     try:
         service = make_service(store)
         regulations = Regulations(

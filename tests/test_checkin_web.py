@@ -16,6 +16,7 @@ import pytest
 pytest.importorskip("fastapi")
 
 from fastapi.testclient import TestClient
+from test_service_support import migrated
 
 from crosstable.core.model import LotsMethod
 from crosstable.service import PlayerInfo, Regulations, Service
@@ -45,7 +46,7 @@ def sign_in(client: TestClient, username: str) -> None:
 
 @pytest.fixture
 def hall(tmp_path: Path) -> Iterator[tuple[TestClient, Service, int]]:
-    service = Service(open_store(f"sqlite:///{tmp_path / 'hall.db'}"))
+    service = Service(open_store(migrated(f"sqlite:///{tmp_path / 'hall.db'}")))
     tid = service.create_tournament(Regulations(name="Клуб")).tournament_id
     for i, name in enumerate(NAMES):
         service.add_player(tid, PlayerInfo(name, rating=2000 - i))

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_service_support import db_url, make_service, service, store  # noqa: F401
+from test_service_support import db_url, make_service, migrated, service, store  # noqa: F401
 
 from crosstable.cli import main
 from crosstable.core.checker import Declared, check_event
@@ -183,7 +183,7 @@ def test_r_rr_6_cli_new_export_check_import(
     _code, out, _err = run(capsys, "check", str(berger))
     assert "0 of 1 rounds agree" in out
     assert run(capsys, "import", str(trf), "--db", db)[0] == 0
-    store = open_store(f"sqlite:///{db}")
+    store = open_store(migrated(f"sqlite:///{db}"))
     try:
         imported = make_service(store)
         newest = max(t.id for t in imported.tournaments())

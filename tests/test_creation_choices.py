@@ -12,6 +12,7 @@ import re
 from pathlib import Path
 
 import pytest
+from test_service_support import migrated
 from test_web_swiss import Site, site  # noqa: F401
 
 from crosstable.cli import main
@@ -110,7 +111,7 @@ def test_r_ko_1_crosstable_new_takes_the_capacity(
         assert main(["new", "Bad", *args, "--db", db]) == 2
         out, err = capsys.readouterr()
         assert says in err and "Traceback" not in err and out == "", args
-    store = open_store(f"sqlite:///{db}")
+    store = open_store(migrated(f"sqlite:///{db}"))
     try:
         service = Service(store)
         (only,) = service.tournaments()

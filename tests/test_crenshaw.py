@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_service_support import db_url, make_service, service, store  # noqa: F401
+from test_service_support import db_url, make_service, migrated, service, store  # noqa: F401
 from test_web_swiss import Site, site  # noqa: F401
 
 from crosstable.cli import main
@@ -234,7 +234,7 @@ def test_r_x_14_cli_schedule_new_start_export_check_import(
     berger.write_text(text.replace("### Schedule: crenshaw\n", ""), encoding="utf-8")
     assert "0 of 1 rounds agree" in run(capsys, "check", str(berger))[1]
     assert run(capsys, "import", str(trf), "--db", db)[0] == 0
-    store = open_store(f"sqlite:///{db}")
+    store = open_store(migrated(f"sqlite:///{db}"))
     try:
         imported = make_service(store)
         newest = max(t.id for t in imported.tournaments())

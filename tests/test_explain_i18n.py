@@ -13,6 +13,7 @@ from importlib import resources
 from pathlib import Path
 
 import pytest
+from test_service_support import migrated
 
 from crosstable.core.model import Game, GameResult, Player, Round, System, Tournament
 from crosstable.core.standings.table import Standings, compute_standings
@@ -185,7 +186,7 @@ def web(tmp_path: Path):  # type: ignore[no-untyped-def]
     from crosstable.store import open_store
     from crosstable.web.app import create_app
 
-    service = Service(open_store(f"sqlite:///{tmp_path / 'web.db'}"))
+    service = Service(open_store(migrated(f"sqlite:///{tmp_path / 'web.db'}")))
     tid = service.import_tournament(club()).tournament_id
     with TestClient(create_app(service=service)) as client:
         yield client, tid
@@ -337,7 +338,7 @@ def test_rating_formulas_on_the_explain_page_and_the_api(tmp_path: Path) -> None
     from crosstable.store import open_store
     from crosstable.web.app import create_app
 
-    service = Service(open_store(f"sqlite:///{tmp_path / 'rated.db'}"))
+    service = Service(open_store(migrated(f"sqlite:///{tmp_path / 'rated.db'}")))
     tid = service.import_tournament(rated_club()).tournament_id
     with TestClient(create_app(service=service)) as client:
         url = f"/api/v1/tournaments/{tid}/players/1/explain"

@@ -25,13 +25,13 @@ from crosstable.core.errors import CrosstableError
 from crosstable.service import Service
 from crosstable.store import open_store
 from tests.test_fuzz_support import bounded, examples, mutated_json
-from tests.test_service_support import make_service, started
+from tests.test_service_support import make_service, migrated, started
 
 
 @pytest.fixture(scope="module")
 def fuzz_service() -> Iterator[Service]:
     with tempfile.TemporaryDirectory() as folder:
-        store = open_store(f"sqlite:///{Path(folder) / 'fuzz.db'}")
+        store = open_store(migrated(f"sqlite:///{Path(folder) / 'fuzz.db'}"))
         try:
             yield make_service(store)
         finally:
@@ -56,7 +56,7 @@ _SEEDS: list[Any] = []
 def seed_documents() -> list[Any]:
     if not _SEEDS:
         with tempfile.TemporaryDirectory() as folder:
-            store = open_store(f"sqlite:///{Path(folder) / 'seeds.db'}")
+            store = open_store(migrated(f"sqlite:///{Path(folder) / 'seeds.db'}"))
             try:
                 _SEEDS.extend(exports(make_service(store)))
             finally:

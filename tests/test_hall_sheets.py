@@ -17,6 +17,7 @@ import pytest
 pytest.importorskip("fastapi")
 
 from fastapi.testclient import TestClient
+from test_service_support import migrated
 
 from crosstable.core.model import LotsMethod, System
 from crosstable.service import PlayerInfo, Regulations, Service
@@ -60,7 +61,9 @@ def build(service: Service, system: System, names: list[str]) -> int:
 
 @pytest.fixture
 def service(tmp_path: Path) -> Service:
-    return Service(open_store(f"sqlite:///{tmp_path / 'hall.db'}"), random=random.Random(3))
+    return Service(
+        open_store(migrated(f"sqlite:///{tmp_path / 'hall.db'}")), random=random.Random(3)
+    )
 
 
 SYSTEMS = [System.ROUND_ROBIN, System.SWISS_DUTCH, System.KNOCKOUT, System.SCHEVENINGEN]

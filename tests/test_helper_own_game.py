@@ -15,6 +15,7 @@ import pytest
 pytest.importorskip("fastapi")
 
 from fastapi.testclient import TestClient
+from test_service_support import migrated
 
 from crosstable.core.model import LotsMethod
 from crosstable.service import PlayerInfo, Regulations, Service
@@ -36,7 +37,7 @@ class Club:
 
 @pytest.fixture
 def club(tmp_path: Path) -> Iterator[Club]:
-    service = Service(open_store(f"sqlite:///{tmp_path / 'helpers.db'}"))
+    service = Service(open_store(migrated(f"sqlite:///{tmp_path / 'helpers.db'}")))
     accounts = Accounts(service.store)
     organiser = accounts.create_user("organiser", "password-organiser", is_master=True)
     helper = accounts.create_user("helper", "password-helper")

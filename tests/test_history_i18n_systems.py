@@ -28,6 +28,7 @@ pytest.importorskip("fastapi")
 
 from fastapi.testclient import TestClient
 from fide_support import confirmed
+from test_service_support import migrated
 from test_web_messages import assignments, built_from_text
 
 import crosstable
@@ -60,7 +61,9 @@ NAMES = ("Анна", "Борис", "Вера", "Глеб", "Дарья", "Его
 
 @pytest.fixture
 def service(tmp_path: Path) -> Service:
-    return Service(open_store(f"sqlite:///{tmp_path / 'history.db'}"), random=random.Random(5))
+    return Service(
+        open_store(migrated(f"sqlite:///{tmp_path / 'history.db'}")), random=random.Random(5)
+    )
 
 
 def _players(service: Service, tid: int, count: int, **info: Any) -> None:

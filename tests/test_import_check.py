@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_service_support import db_url, make_service, service, started, store  # noqa: F401
+from test_service_support import db_url, make_service, migrated, service, started, store  # noqa: F401
 
 from crosstable.core.errors import CrosstableError, InputError
 from crosstable.core.model import System
@@ -184,8 +184,8 @@ def exported(
 ) -> Iterator[tuple[dict[str, Any], Service]]:
     """An export, and a service on another SQLite file to import mutations of it into."""
     folder = tmp_path_factory.mktemp("import")
-    source = open_store(f"sqlite:///{folder}/source.db")
-    target = open_store(f"sqlite:///{folder}/target.db")
+    source = open_store(migrated(f"sqlite:///{folder}/source.db"))
+    target = open_store(migrated(f"sqlite:///{folder}/target.db"))
     try:
         yield make_service(source).export_json(_played(make_service(source))), make_service(target)
     finally:

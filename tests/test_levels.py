@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from test_portal_rules import accounts_of, enter, open_tournament, person, start
 from test_series_news import _series, _service
 from test_series_petitions import ELEVEN
-from test_service_support import db_url, service, store  # noqa: F401
+from test_service_support import db_url, migrated, service, store  # noqa: F401
 from test_web_swiss import Site, site  # noqa: F401
 
 from crosstable.cli import main
@@ -216,7 +216,7 @@ def signed_in(client: TestClient, name: str) -> str:
 
 
 def test_r_se_7_the_administrators_page_and_the_api(tmp_path: Path) -> None:
-    service = Service(open_store(f"sqlite:///{tmp_path / 'levels.db'}"))
+    service = Service(open_store(migrated(f"sqlite:///{tmp_path / 'levels.db'}")))
     accounts = accounts_of(service)
     admin = person(accounts, "admin", is_admin=True)
     ann = person(accounts, "ann")

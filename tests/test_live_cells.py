@@ -13,7 +13,7 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_service_support import make_service, started
+from test_service_support import make_service, migrated, started
 
 from bench.push_rig import apply_cells
 from crosstable.core.errors import CrosstableError
@@ -57,7 +57,7 @@ def test_the_changed_cells_turn_the_table_before_into_the_table_after(
     swiss: bool, players: int, seed: int
 ) -> None:
     with tempfile.TemporaryDirectory() as folder:
-        store = open_store(f"sqlite:///{Path(folder) / 'cells.db'}")
+        store = open_store(migrated(f"sqlite:///{Path(folder) / 'cells.db'}"))
         try:
             service = make_service(store, seed)
             if swiss:
@@ -109,7 +109,7 @@ def test_the_changed_cells_turn_the_table_before_into_the_table_after(
 
 def test_more_than_cells_sends_the_whole_table() -> None:
     with tempfile.TemporaryDirectory() as folder:
-        store = open_store(f"sqlite:///{Path(folder) / 'whole.db'}")
+        store = open_store(migrated(f"sqlite:///{Path(folder) / 'whole.db'}"))
         try:
             service = make_service(store)
             tid = started(service, 4)

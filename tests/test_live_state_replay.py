@@ -16,7 +16,7 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
-from test_service_support import make_service, started
+from test_service_support import make_service, migrated, started
 
 from crosstable.core.errors import CrosstableError
 from crosstable.core.model import LotsMethod, System
@@ -104,7 +104,7 @@ def test_kept_state_equals_a_full_replay_and_a_fresh_load(
     swiss: bool, players: int, seed: int, steps: int
 ) -> None:
     with tempfile.TemporaryDirectory() as folder:
-        store = open_store(f"sqlite:///{Path(folder) / 'replay.db'}")
+        store = open_store(migrated(f"sqlite:///{Path(folder) / 'replay.db'}"))
         try:
             service = make_service(store, seed)
             if swiss:

@@ -40,7 +40,7 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import select
-from test_service_support import db_url, make_service, store  # noqa: F401
+from test_service_support import db_url, make_service, migrated, store  # noqa: F401
 from web_support import signed_in
 
 from crosstable.core.errors import RuleError
@@ -167,7 +167,7 @@ def test_set_address_takes_one_address_only(store: Store) -> None:
 @pytest.fixture
 def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[TestClient, Store]]:
     monkeypatch.setenv("CROSSTABLE_SECRET", "mail-recipients")
-    service = make_service(open_store(f"sqlite:///{tmp_path}/mail.db"))
+    service = make_service(open_store(migrated(f"sqlite:///{tmp_path}/mail.db")))
     accounts = Accounts(service.store, clock=service.clock)
     accounts.create_user("pia", "password-pia")
     try:

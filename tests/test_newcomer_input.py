@@ -28,6 +28,7 @@ pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient
 from hypothesis import given
 from hypothesis import strategies as st
+from test_service_support import migrated
 
 from crosstable.cli import main
 from crosstable.core.errors import CrosstableError, InputError, RuleError
@@ -63,7 +64,7 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
 
 @pytest.fixture
 def web(tmp_path: Path) -> Iterator[tuple[TestClient, Service, str]]:
-    service = Service(open_store(f"sqlite:///{tmp_path / 'web.db'}"))
+    service = Service(open_store(migrated(f"sqlite:///{tmp_path / 'web.db'}")))
     Accounts(service.store).create_user("ann", "password-ann", is_admin=True)
     with TestClient(create_app(service=service), follow_redirects=False) as client:
         yield client, service, signed_in(client, "ann")
@@ -119,7 +120,7 @@ def test_the_command_line_refuses_a_rating_out_of_range_and_exports_import_again
 
 
 def test_imports_refuse_a_rating_out_of_range_naming_the_player(tmp_path: Path) -> None:
-    service = Service(open_store(f"sqlite:///{tmp_path / 'x.db'}"))
+    service = Service(open_store(migrated(f"sqlite:///{tmp_path / 'x.db'}")))
     tid = _club(service, "Anna", "Boris", "Clara")
     with pytest.raises(RuleError, match=f"player Dora: rating: 99 {RANGE_RE}"):
         service.add_player(tid, PlayerInfo("Dora", rating=99))

@@ -28,6 +28,7 @@ import pytest
 pytest.importorskip("fastapi")
 
 from fastapi.testclient import TestClient
+from test_service_support import migrated
 from test_web_print import _objects, _unescape, build_swiss, tables
 
 from crosstable.core.model import LotsMethod
@@ -160,7 +161,7 @@ class World:
 @pytest.fixture(scope="module")
 def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
     db = tmp_path_factory.mktemp("prints") / "prints.db"
-    service = Service(open_store(f"sqlite:///{db}"), random=random.Random(5))
+    service = Service(open_store(migrated(f"sqlite:///{db}")), random=random.Random(5))
     ids = build_swiss(service), _round_robin(service, 40, 3), _round_robin(service, 100, 1)
     battle = _battle(service)
     with TestClient(create_app(service=service)) as client:

@@ -17,6 +17,7 @@ import chess.pgn
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_service_support import migrated
 
 from crosstable.core.errors import CrosstableError, InputError
 from crosstable.formats.pgn import MAX_GAME_CHARS, MAX_GAMES, MAX_MOVES, RESULTS, read_games
@@ -156,7 +157,7 @@ def test_a_mutated_round_is_stored_whole_or_refused_whole(tmp_path: object, case
 
     from crosstable.store import open_store
 
-    service = make_service(open_store(f"sqlite:///{tmp_path}/fuzz.db"))  # type: ignore[str-bytes-safe]
+    service = make_service(open_store(migrated(f"sqlite:///{tmp_path}/fuzz.db")))  # type: ignore[str-bytes-safe]
     tid = started(service, 4)
     rng = random.Random(case)
     for _ in range(25):

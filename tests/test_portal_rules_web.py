@@ -15,6 +15,7 @@ import pytest
 pytest.importorskip("fastapi")
 
 from fastapi.testclient import TestClient
+from test_service_support import migrated
 
 from crosstable.core.model import LotsMethod
 from crosstable.service import PlayerInfo, Regulations, Service
@@ -26,7 +27,7 @@ from tests.web_support import csrf_of
 
 class Portal:
     def __init__(self, tmp: Path) -> None:
-        self.service = Service(open_store(f"sqlite:///{tmp / 'portal.db'}"))
+        self.service = Service(open_store(migrated(f"sqlite:///{tmp / 'portal.db'}")))
         self.accounts = Accounts(self.service.store)
         self.app = create_app(service=self.service)
         a = self.accounts

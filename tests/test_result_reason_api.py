@@ -13,6 +13,7 @@ import pytest
 pytest.importorskip("fastapi")
 
 from fastapi.testclient import TestClient
+from test_service_support import migrated
 
 from crosstable.core.model import LotsMethod
 from crosstable.service import PlayerInfo, Regulations, Service
@@ -23,7 +24,7 @@ from crosstable.web.app import create_app
 
 @pytest.fixture()
 def api(tmp_path: Path) -> Any:
-    service = Service(open_store(f"sqlite:///{tmp_path / 'web.db'}"))
+    service = Service(open_store(migrated(f"sqlite:///{tmp_path / 'web.db'}")))
     accounts = Accounts(service.store)
     user = accounts.create_user("admin", "password-admin", is_admin=True)
     token = accounts.create_token(user.id, "script")

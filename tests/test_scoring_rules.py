@@ -27,7 +27,7 @@ from crosstable.service.registration import Regulations
 from crosstable.service.warning_levels import ConfirmationNeeded, Level
 from crosstable.store import open_store
 from crosstable.web.app import create_app
-from tests.test_service_support import db_url, registered, service, started, store  # noqa: F401
+from tests.test_service_support import db_url, migrated, registered, service, started, store  # noqa: F401
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 SWISS = (DATA / "swiss-dutch" / "p01_n007_r05_clean.trf").read_text(encoding="utf-8")
@@ -161,7 +161,7 @@ def test_r_rr_2_crosstable_new_refuses_a_bye_against_the_rules(
 
 @pytest.fixture()
 def api(tmp_path: Path) -> Any:
-    service = Service(open_store(f"sqlite:///{tmp_path / 'web.db'}"))
+    service = Service(open_store(migrated(f"sqlite:///{tmp_path / 'web.db'}")))
     accounts = Accounts(service.store)
     user = accounts.create_user("admin", "password-admin", is_admin=True)
     token = accounts.create_token(user.id, "script")

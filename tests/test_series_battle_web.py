@@ -13,6 +13,7 @@ pytest.importorskip("fastapi")
 pytest.importorskip("argon2")
 
 from fastapi.testclient import TestClient
+from test_service_support import migrated
 
 from crosstable.service import Service
 from crosstable.service.accounts import Accounts
@@ -33,7 +34,7 @@ FORM = {
 
 
 def _signed_in(tmp_path: Path) -> tuple[TestClient, Service, str]:
-    service = Service(open_store(f"sqlite:///{tmp_path / 'series.db'}"))
+    service = Service(open_store(migrated(f"sqlite:///{tmp_path / 'series.db'}")))
     Accounts(service.store).create_user("master", "password-master", is_master=True)
     client = TestClient(create_app(service=service))
     token = csrf_of(client.get("/signin").text)

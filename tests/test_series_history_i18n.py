@@ -11,6 +11,7 @@ from pathlib import Path
 
 from russian_text import english_words
 from test_series_service import MORNING
+from test_service_support import migrated
 
 from crosstable.core.text import Message
 from crosstable.service import FixedClock, Service
@@ -24,7 +25,9 @@ from crosstable.web.messages import translate
 def _service(tmp_path: Path) -> Service:
     clock = FixedClock(MORNING)
     return Service(
-        open_store(f"sqlite:///{tmp_path / 'series.db'}"), clock=clock, random=random.Random(3)
+        open_store(migrated(f"sqlite:///{tmp_path / 'series.db'}")),
+        clock=clock,
+        random=random.Random(3),
     )
 
 

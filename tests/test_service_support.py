@@ -271,13 +271,18 @@ atexit.register(POOL.close)
 
 
 def migrated(url: str) -> str:
-    """The fresh, empty database at ``url`` (from ``new_database``) brought to the newest
-    schema from the process's template; returns ``url``. A schema lent by the pool is
-    at the newest schema already."""
+    """The fresh, empty database at ``url`` (from ``new_database``, or an SQLite file not
+    made yet) brought to the newest schema from the process's template; returns ``url``.
+    A schema lent by the pool is at the newest schema already; an SQLite file that has
+    rows is migrated in place, as ``open_store`` would."""
     if url in LENT:
         return url
     if url.startswith("sqlite:///"):
-        TEMPLATES.sqlite_copy(Path(url.removeprefix("sqlite:///")))
+        path = Path(url.removeprefix("sqlite:///"))
+        if "?" in url or (path.exists() and path.stat().st_size):  # not a fresh file
+            open_store(url).close()
+        else:
+            TEMPLATES.sqlite_copy(path)
         return url
     schema = re.search(r"search_path%3D(\w+)", url)
     if schema is None or not TEMPLATES.postgresql_copy(schema.group(1)):

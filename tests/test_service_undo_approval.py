@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 
 import pytest
-from test_service_support import db_url, service, store  # noqa: F401
+from test_service_support import db_url, migrated, service, store  # noqa: F401
 
 from crosstable.core.model import LotsMethod, System
 from crosstable.service import PlayerInfo, Regulations, Service
@@ -112,7 +112,7 @@ def test_through_the_web_and_the_api(tmp_path: Path) -> None:
     from crosstable.store import open_store
     from crosstable.web.app import create_app
 
-    service = Service(open_store(f"sqlite:///{tmp_path / 'approval.db'}"))
+    service = Service(open_store(migrated(f"sqlite:///{tmp_path / 'approval.db'}")))
     try:
         accounts, users, tid = master_tournament(service)
         app = create_app(service=service)

@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 
 import pytest
+from test_service_support import migrated
 
 from crosstable.cli import main
 from crosstable.core.model import LotsMethod
@@ -83,7 +84,7 @@ def test_the_history_page_and_the_api(tmp_path: Path) -> None:
     from crosstable.service.accounts import Accounts
     from crosstable.web.app import create_app
 
-    service = Service(open_store(f"sqlite:///{tmp_path / 'web.db'}"))
+    service = Service(open_store(migrated(f"sqlite:///{tmp_path / 'web.db'}")))
     try:
         accounts = Accounts(service.store)
         admin = accounts.create_user("admin", "password-admin", is_admin=True)

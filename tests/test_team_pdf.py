@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from test_service_support import make_service
+from test_service_support import make_service, migrated
 
 from crosstable.core.scoring import format_points
 from crosstable.service import Service
@@ -24,7 +24,7 @@ from tests.test_web_print import read_pdf
 @pytest.fixture(scope="module")
 def league(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[TestClient, Service, int]]:
     db = tmp_path_factory.mktemp("team-pdf") / "teams.db"
-    service = make_service(open_store(f"sqlite:///{db}"))
+    service = make_service(open_store(migrated(f"sqlite:///{db}")))
     tid = played_league(service)
     with TestClient(create_app(service=service)) as client:
         yield client, service, tid

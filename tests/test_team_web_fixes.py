@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from fastapi.testclient import TestClient
-from test_service_support import make_service
+from test_service_support import make_service, migrated
 
 from crosstable.core.teams import team_standings
 from crosstable.store import open_store
@@ -28,7 +28,7 @@ def test_r_b_3_a_team_explanation_names_the_team() -> None:
 
 
 def test_r_b_3_the_tab_links_know_the_teams_tab(tmp_path: Path) -> None:
-    service = make_service(open_store(f"sqlite:///{tmp_path / 'tabs.db'}"))
+    service = make_service(open_store(migrated(f"sqlite:///{tmp_path / 'tabs.db'}")))
     tid = played_league(service)
     with TestClient(create_app(service=service)) as client:
         links = client.get(f"/t/{tid}/tabs?tab=teams").text

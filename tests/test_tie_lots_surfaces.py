@@ -13,6 +13,7 @@ import pytest
 pytest.importorskip("fastapi")
 
 from fastapi.testclient import TestClient
+from test_service_support import migrated
 
 from crosstable.cli import main
 from crosstable.core.model import LotsMethod
@@ -40,7 +41,9 @@ def _drawn_tournament(service: Service, ties: str = "lots") -> int:
 
 @pytest.fixture()
 def site(tmp_path: Path) -> Any:
-    service = Service(open_store(f"sqlite:///{tmp_path / 'web.db'}"), random=random.Random(3))
+    service = Service(
+        open_store(migrated(f"sqlite:///{tmp_path / 'web.db'}")), random=random.Random(3)
+    )
     with TestClient(create_app(service=service)) as client:
         yield client, service
 

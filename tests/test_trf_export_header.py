@@ -11,7 +11,7 @@ from collections.abc import Iterator
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_service_support import db_url, make_service, service, store  # noqa: F401
+from test_service_support import db_url, make_service, migrated, service, store  # noqa: F401
 
 from crosstable.core.model import LotsMethod, System
 from crosstable.formats.trf import parse_trf
@@ -117,8 +117,8 @@ def test_a_round_being_played_keeps_the_width_of_its_fields(service: Service) ->
 @pytest.fixture(scope="module")
 def two_services(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Service, Service]]:
     folder = tmp_path_factory.mktemp("trf-header")
-    one = open_store(f"sqlite:///{folder}/one.db")
-    two = open_store(f"sqlite:///{folder}/two.db")
+    one = open_store(migrated(f"sqlite:///{folder}/one.db"))
+    two = open_store(migrated(f"sqlite:///{folder}/two.db"))
     try:
         yield make_service(one), make_service(two)
     finally:

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from test_service_support import migrated
 
 from crosstable.service import Service
 from crosstable.service.accounts import Accounts
@@ -26,7 +27,7 @@ OFF_RULES = swapped(SWISS, 1, 3, 5)
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Any:
     path = tmp_path_factory.mktemp("import") / "web.db"
-    service = Service(open_store(f"sqlite:///{path}"))
+    service = Service(open_store(migrated(f"sqlite:///{path}")))
     accounts = Accounts(service.store)
     admin = accounts.create_user("admin", "password-admin", is_admin=True)
     accounts.create_user("visitor", "password-visitor")
@@ -94,7 +95,7 @@ def test_r_or_5_the_import_page_asks_to_confirm_then_opens_the_tournament(site: 
 
 
 def test_the_import_page_is_for_organisers_only(tmp_path: Path) -> None:
-    service = Service(open_store(f"sqlite:///{tmp_path / 'v.db'}"))
+    service = Service(open_store(migrated(f"sqlite:///{tmp_path / 'v.db'}")))
     Accounts(service.store).create_user("visitor", "password-visitor")
     with TestClient(create_app(service=service)) as client:
         assert client.get("/import", follow_redirects=False).status_code in (303, 401)

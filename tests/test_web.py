@@ -10,6 +10,7 @@ pytest.importorskip("fastapi")
 pytest.importorskip("argon2")
 
 from fastapi.testclient import TestClient
+from test_service_support import migrated
 
 from crosstable.service import Service
 from crosstable.service.accounts import Accounts
@@ -29,7 +30,7 @@ SIX = [
 
 @pytest.fixture()
 def site(tmp_path: Path):  # type: ignore[no-untyped-def]
-    service = Service(open_store(f"sqlite:///{tmp_path / 'web.db'}"))
+    service = Service(open_store(migrated(f"sqlite:///{tmp_path / 'web.db'}")))
     app = create_app(service=service)
     accounts = Accounts(service.store)
     with TestClient(app) as client:

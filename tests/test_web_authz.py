@@ -19,6 +19,7 @@ import pytest
 pytest.importorskip("fastapi")
 
 from fastapi.testclient import TestClient
+from test_service_support import migrated
 
 from crosstable.core.model import LotsMethod, System
 from crosstable.service import PlayerInfo, Regulations, Service
@@ -31,7 +32,7 @@ ROLES = ("anonymous", "player", "helper", "organiser", "other", "master", "admin
 
 class World:
     def __init__(self, tmp: Path) -> None:
-        self.service = Service(open_store(f"sqlite:///{tmp / 'authz.db'}"))
+        self.service = Service(open_store(migrated(f"sqlite:///{tmp / 'authz.db'}")))
         self.accounts = Accounts(self.service.store)
         self.app = create_app(service=self.service)
         a = self.accounts

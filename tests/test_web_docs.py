@@ -12,6 +12,7 @@ pytest.importorskip("fastapi")
 pytest.importorskip("fastapi_offline", reason="the web extra ships Swagger UI's files")
 
 from fastapi.testclient import TestClient
+from test_service_support import migrated
 
 from crosstable.service import Service
 from crosstable.store import open_store
@@ -19,7 +20,7 @@ from crosstable.web.app import create_app
 
 
 def test_api_docs_load_everything_from_this_server(tmp_path: Path) -> None:
-    app = create_app(service=Service(open_store(f"sqlite:///{tmp_path / 'docs.db'}")))
+    app = create_app(service=Service(open_store(migrated(f"sqlite:///{tmp_path / 'docs.db'}"))))
     with TestClient(app) as client:
         page = client.get("/api/docs")
         assert page.status_code == 200

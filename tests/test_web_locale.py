@@ -38,6 +38,7 @@ from babel.messages.frontend import CommandLineInterface
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
 from fastapi.testclient import TestClient
+from test_service_support import migrated
 
 from crosstable.core.model import LotsMethod
 from crosstable.service import Service
@@ -276,7 +277,9 @@ def latin_words(text: str) -> set[str]:
 
 class Site:
     def __init__(self, tmp: Path) -> None:
-        self.service = Service(open_store(f"sqlite:///{tmp / 'ru.db'}"), random=random.Random(3))
+        self.service = Service(
+            open_store(migrated(f"sqlite:///{tmp / 'ru.db'}")), random=random.Random(3)
+        )
         accounts = Accounts(self.service.store)
         admin = accounts.create_user("arbiter", "password-arbiter", is_admin=True)
         self.auth = {"Authorization": f"Bearer {accounts.create_token(admin.id, 'test')}"}

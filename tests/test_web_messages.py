@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from test_service_support import migrated
 
 import crosstable
 from crosstable.core.errors import CrosstableError
@@ -340,7 +341,7 @@ def test_a_russian_reader_gets_russian_errors(tmp_path: Path) -> None:
     from crosstable.store import open_store
     from crosstable.web.app import create_app
 
-    service = Service(open_store(f"sqlite:///{tmp_path / 'web.db'}"))
+    service = Service(open_store(migrated(f"sqlite:///{tmp_path / 'web.db'}")))
     accounts = Accounts(service.store)
     admin = accounts.create_user("arbiter", "password-arbiter", is_admin=True)
     token = accounts.create_token(admin.id)

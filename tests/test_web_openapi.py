@@ -12,6 +12,7 @@ pytest.importorskip("fastapi")
 schemathesis = pytest.importorskip("schemathesis")
 
 from hypothesis import HealthCheck, settings  # noqa: E402
+from test_service_support import migrated  # noqa: E402
 
 from crosstable.service import Service  # noqa: E402
 from crosstable.service.accounts import Accounts  # noqa: E402
@@ -20,7 +21,7 @@ from crosstable.web.app import create_app  # noqa: E402
 from crosstable.web.demo import build_demo  # noqa: E402
 
 _folder = Path(tempfile.mkdtemp(prefix="crosstable-fuzz-"))
-_service = Service(open_store(f"sqlite:///{_folder / 'fuzz.db'}"))
+_service = Service(open_store(migrated(f"sqlite:///{_folder / 'fuzz.db'}")))
 build_demo(_service)
 _accounts = Accounts(_service.store)
 _admin = _accounts.find_user("demo")

@@ -30,6 +30,7 @@ pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_service_support import migrated
 
 from crosstable.core.model import LotsMethod, System
 from crosstable.service import PlayerInfo, Regulations, Service
@@ -301,7 +302,7 @@ class World:
 @pytest.fixture(scope="module")
 def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
     db = tmp_path_factory.mktemp("print") / "print.db"
-    service = Service(open_store(f"sqlite:///{db}"), random=random.Random(5))
+    service = Service(open_store(migrated(f"sqlite:///{db}")), random=random.Random(5))
     swiss, knockout = build_swiss(service), build_knockout(service)
     with TestClient(create_app(service=service)) as client:
         yield World(client, service, swiss, knockout)
@@ -634,7 +635,9 @@ def test_a_knockout_player_page_lists_no_free_rounds(world: World) -> None:
 
 
 def test_a_scheveningen_prints_the_team_grid(tmp_path: Path) -> None:
-    service = Service(open_store(f"sqlite:///{tmp_path / 'sch.db'}"), random=random.Random(2))
+    service = Service(
+        open_store(migrated(f"sqlite:///{tmp_path / 'sch.db'}")), random=random.Random(2)
+    )
     tid = service.create_tournament(
         Regulations(name="Матч городов", system=System.SCHEVENINGEN)
     ).tournament_id
@@ -679,7 +682,7 @@ def test_a_scheveningen_prints_the_team_grid(tmp_path: Path) -> None:
 
 
 def test_an_odd_round_robin_prints_its_free_rounds(tmp_path: Path) -> None:
-    service = Service(open_store(f"sqlite:///{tmp_path / 'rr.db'}"))
+    service = Service(open_store(migrated(f"sqlite:///{tmp_path / 'rr.db'}")))
     tid = service.create_tournament(
         Regulations(name="Клуб", system=System.ROUND_ROBIN)
     ).tournament_id
@@ -711,7 +714,9 @@ def test_russian_readers_get_every_pdf(world: World) -> None:
 
 @pytest.mark.parametrize("system", list(System))
 def test_printing_before_play_explains_instead_of_failing(system: System, tmp_path: Path) -> None:
-    service = Service(open_store(f"sqlite:///{tmp_path / 'early.db'}"), random=random.Random(1))
+    service = Service(
+        open_store(migrated(f"sqlite:///{tmp_path / 'early.db'}")), random=random.Random(1)
+    )
     rounds = 3 if system is System.SWISS_DUTCH else None
     ids = []
     for stage in ("registered", "started"):

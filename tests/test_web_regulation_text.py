@@ -11,6 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 from hypothesis import given
 from hypothesis import strategies as st
+from test_service_support import migrated
 
 from crosstable.core.pairing.knockout import MatchFormat, TieRule
 from crosstable.service import Service
@@ -98,7 +99,9 @@ def test_every_tie_rule_lists_its_stages_then_the_decider(
 
 
 def test_the_regulations_page_of_a_knockout_in_russian(tmp_path: Path) -> None:
-    service = Service(open_store(f"sqlite:///{tmp_path / 'ko.db'}"), random=random.Random(3))
+    service = Service(
+        open_store(migrated(f"sqlite:///{tmp_path / 'ko.db'}")), random=random.Random(3)
+    )
     accounts = Accounts(service.store)
     admin = accounts.create_user("arbiter", "password-arbiter", is_admin=True)
     token = accounts.create_token(admin.id, "test")

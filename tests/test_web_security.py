@@ -25,7 +25,7 @@ pytest.importorskip("fastapi")
 pytest.importorskip("argon2")
 
 from fastapi.testclient import TestClient
-from test_service_support import db_url  # noqa: F401
+from test_service_support import db_url, migrated  # noqa: F401
 
 from crosstable.cli.serve import server_options
 from crosstable.service import FixedClock, Service
@@ -73,7 +73,7 @@ def make_app(store: Store) -> Any:
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    app = make_app(open_store(f"sqlite:///{tmp_path / 'security.db'}"))
+    app = make_app(open_store(migrated(f"sqlite:///{tmp_path / 'security.db'}")))
     service = app.state.site.service
     with TestClient(app) as client:
         client.app_state = service  # type: ignore[attr-defined]
@@ -221,7 +221,7 @@ async def _through_the_server(options: dict[str, Any], app: Any, names: int) -> 
 
 
 def test_a_rotating_forwarded_for_does_not_get_past_the_limit(tmp_path: Path) -> None:
-    app = make_app(open_store(f"sqlite:///{tmp_path / 'proxy.db'}"))
+    app = make_app(open_store(migrated(f"sqlite:///{tmp_path / 'proxy.db'}")))
     codes = asyncio.run(_through_the_server(server_options(()), app, 22))
     assert codes == [303] * 20 + [429] * 2
 
@@ -229,7 +229,7 @@ def test_a_rotating_forwarded_for_does_not_get_past_the_limit(tmp_path: Path) ->
 def test_a_configured_proxy_is_believed(tmp_path: Path) -> None:
     """The counterpart: with 127.0.0.1 named as the proxy, each forwarded address is
     its own (so the test above would see no refusal if localhost were trusted)."""
-    app = make_app(open_store(f"sqlite:///{tmp_path / 'proxy.db'}"))
+    app = make_app(open_store(migrated(f"sqlite:///{tmp_path / 'proxy.db'}")))
     codes = asyncio.run(_through_the_server(server_options(("127.0.0.1",)), app, 22))
     assert codes == [303] * 22
 

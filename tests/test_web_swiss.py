@@ -24,6 +24,7 @@ pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_service_support import migrated
 
 from crosstable.core.errors import RuleError
 from crosstable.core.model import LotsMethod, System
@@ -38,7 +39,9 @@ NINE = [(f"Player {chr(65 + i)}", 2100 - 37 * i) for i in range(9)]
 
 class Site:
     def __init__(self, tmp: Path) -> None:
-        self.service = Service(open_store(f"sqlite:///{tmp / 'swiss.db'}"), random=random.Random(5))
+        self.service = Service(
+            open_store(migrated(f"sqlite:///{tmp / 'swiss.db'}")), random=random.Random(5)
+        )
         self.accounts = Accounts(self.service.store)
         self.app = create_app(service=self.service)
         self.admin = self.accounts.create_user("arbiter", "password-arbiter", is_admin=True)

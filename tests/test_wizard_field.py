@@ -15,6 +15,7 @@ import pytest
 pytest.importorskip("fastapi")
 
 from fastapi.testclient import TestClient
+from test_service_support import migrated
 
 from crosstable.service import Service
 from crosstable.service.accounts import Accounts
@@ -31,7 +32,7 @@ def _csrf(html: str) -> str:
 
 @pytest.fixture
 def web(tmp_path: Path) -> Iterator[tuple[TestClient, Service, str]]:
-    service = Service(open_store(f"sqlite:///{tmp_path / 'wizard.db'}"))
+    service = Service(open_store(migrated(f"sqlite:///{tmp_path / 'wizard.db'}")))
     Accounts(service.store).create_user("ann", "password-ann", is_admin=True)
     with TestClient(create_app(service=service)) as client:
         token = _csrf(client.get("/signin").text)

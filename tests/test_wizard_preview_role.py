@@ -15,7 +15,7 @@ pytest.importorskip("fastapi")
 pytest.importorskip("argon2")
 
 from fastapi.testclient import TestClient
-from test_service_support import make_service
+from test_service_support import make_service, migrated
 from web_support import csrf_of, signed_in
 
 from crosstable.service.accounts import Accounts
@@ -29,7 +29,7 @@ REFUSAL = "only administrators and masters"
 @pytest.fixture
 def app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     monkeypatch.setenv("CROSSTABLE_SECRET", "wizard-preview-role")
-    service = make_service(open_store(f"sqlite:///{tmp_path}/wizard.db"))
+    service = make_service(open_store(migrated(f"sqlite:///{tmp_path}/wizard.db")))
     accounts = Accounts(service.store, clock=service.clock)
     accounts.create_user("admin", "password-admin", is_admin=True)
     accounts.create_user("player", "password-player")
