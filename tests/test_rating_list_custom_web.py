@@ -106,6 +106,16 @@ def test_r_b_1_q117_q134_a_custom_list_on_the_page_the_api_and_the_add_player_fo
     )
     assert "Z-99" in refused.text and "RUS" in refused.text  # the flash names what is wrong
     assert len(service.player_details(tid)) == 1
+    # the JSON API registers one too (the organisers; a session sends its CSRF token)
+    path = f"/api/v1/tournaments/{tid}/list-players"
+    assert TestClient(client.app).post(path, json={"source": "RUS:4102"}).status_code == 401
+    assert client.post(path, json={"source": "RUS:4102"}).status_code == 403  # no token
+    made = client.post(path, json={"source": "RUS:4102"}, headers={"X-CSRF-Token": token})
+    assert made.status_code == 201 and "Ivanova, Anna" in made.json()["summary"]
+    ivanova = service.player_details(tid)[2]
+    assert (ivanova.national_rating, ivanova.rating_source) == (2010, "RUS:4102")
+    bad = client.post(path, json={"source": "RUS4102"}, headers={"X-CSRF-Token": token})
+    assert bad.status_code == 422 and "LIST:ID" in bad.text
 
 
 def flash(client: TestClient) -> str:

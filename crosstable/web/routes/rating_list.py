@@ -17,7 +17,9 @@ custom list, by name), each player with ``source`` (``RUS:4101``) and, with
 one), the national rating a player registered from it gets.
 ``GET /api/v1/custom-lists`` lists the custom lists (name, file, month, import date,
 players); ``GET /api/v1/custom-lists/{name}/players/{id}`` answers one player;
-``DELETE /api/v1/custom-lists/{name}`` deletes a list (administrators).
+``DELETE /api/v1/custom-lists/{name}`` deletes a list (administrators);
+``POST /api/v1/tournaments/{tid}/list-players`` ``{"source": "RUS:4101"}`` registers a
+custom list's player (the organisers), as the add-player form does.
 
 ``GET /api/v1/tournaments/{tid}/rating-check`` — the tournament's players with a FIDE id
 against the lists: the list's rating of the event's type, the month of each player's
@@ -32,7 +34,7 @@ from dataclasses import replace
 from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Path, Query, Request
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from crosstable.service import PlayerInfo
 from crosstable.service.custom_lists import CustomLists, parse_source
@@ -40,7 +42,8 @@ from crosstable.service.errors import NotFoundError
 from crosstable.service.rating_list_month import RatingListMonths
 from crosstable.service.rating_lists import MAX_FOUND, RatingLists, rating_type_of
 from crosstable.web.messages import translate
-from crosstable.web.routes.common import csrf, integer, require_user, text
+from crosstable.web.routes.api import ApiCaller, ChangeOut, change_out
+from crosstable.web.routes.common import MANAGERS, csrf, integer, require_role, require_user, text
 from crosstable.web.security import UNSAFE
 from crosstable.web.site import site_of
 
@@ -164,6 +167,29 @@ def delete_custom_list(name: ListName, request: Request) -> CustomListOut:
     if caller.user is None or not caller.user.is_admin:
         raise HTTPException(status_code=403, detail="only administrators may delete rating lists")
     return CustomListOut(**CustomLists(site.service).delete(name).as_json())
+
+
+class ListPlayerIn(BaseModel):
+    source: str = Field(min_length=3, max_length=61, description="LIST:ID, e.g. RUS:4101")
+    club: str = Field("", max_length=100)
+
+
+@router.post("/tournaments/{tid}/list-players", status_code=201)
+def add_list_player(
+    tid: Annotated[int, Path(ge=1, le=2_000_000_000)],
+    body: ListPlayerIn,
+    request: Request,
+    caller: ApiCaller,
+) -> ChangeOut:
+    """Register a custom list's player: the list's details, its rating as the national
+    rating, the list and id kept (before the start, as any registration)."""
+    site = site_of(request)
+    require_role(site, caller, tid, MANAGERS)
+    name, player_id = parse_source(body.source)
+    change = CustomLists(site.service).add_player(
+        tid, name, player_id, actor=caller.actor, club=body.club
+    )
+    return change_out(change)
 
 
 def custom_list_player(service: Any, tid: int, form: dict[str, Any], source: str) -> PlayerInfo:
