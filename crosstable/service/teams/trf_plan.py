@@ -67,9 +67,12 @@ class TeamPlan:
     notes: tuple[str, ...]
 
 
-def _bad(source: str, record: str, message: str, **params: object) -> InputError:
-    # (no parameter is named line or column: the location is the record's)
-    return InputError(message, source=f"{source} (record {record})", **params)  # type: ignore[arg-type]
+class TeamFileError(InputError):
+    """A team record that is bad or contradicts the games: the source names the record."""
+
+    def __init__(self, message: str, /, *, source: str, record: str, **params: object) -> None:
+        # (no parameter is named line or column: the location is the record's)
+        super().__init__(message, source=f"{source} (record {record})", **params)  # type: ignore[arg-type]
 
 
 def is_team_file(doc: TrfDocument) -> bool:
@@ -84,13 +87,15 @@ def _teams(doc: TrfDocument, source: str) -> list[tuple[int, str, tuple[int, ...
         number = team.number if team.number is not None else index
         record = team.record
         if not team.members:
-            raise _bad(source, record, "team {team} has no players", team=number)
+            raise TeamFileError(
+                "team {team} has no players", source=source, record=record, team=number
+            )
         for start in team.members:
             if start in owner:
-                raise _bad(
-                    source,
-                    record,
+                raise TeamFileError(
                     "player {player} is in two teams: {first} and {second}",
+                    source=source,
+                    record=record,
                     player=start,
                     first=owner[start],
                     second=number,
@@ -99,19 +104,19 @@ def _teams(doc: TrfDocument, source: str) -> list[tuple[int, str, tuple[int, ...
         out.append((number, " ".join(team.name.split()) or f"Team {number}", team.members))
     numbers = sorted(n for n, _, _ in out)
     if numbers != list(range(1, len(out) + 1)):
-        raise _bad(
-            source,
-            doc.teams[0].record,
+        raise TeamFileError(
             "the teams are numbered {numbers}: number them 1…{count}",
+            source=source,
+            record=doc.teams[0].record,
             numbers=",".join(map(str, numbers)),
             count=len(out),
         )
     for player in doc.tournament.players:
         if player.start not in owner:
-            raise _bad(
-                source,
-                doc.teams[0].record,
+            raise TeamFileError(
                 "player {player} {name} is in no team",
+                source=source,
+                record=doc.teams[0].record,
                 player=player.start,
                 name=player.name,
             )
@@ -126,15 +131,23 @@ def _match_points(doc: TrfDocument, source: str) -> PointSystem:
     words = text.replace("TW", " TW ").replace("TD", " TD ").replace("TL", " TL ").split()
     for symbol, amount in zip(words[::2], words[1::2], strict=False):
         if symbol not in values:
-            raise _bad(source, "362", "{symbol}: TW, TD or TL", symbol=repr(symbol))
+            raise TeamFileError(
+                "{symbol}: TW, TD or TL", source=source, record="362", symbol=repr(symbol)
+            )
         try:
             values[symbol] = Fraction(amount.replace(",", "."))
         except (ValueError, ZeroDivisionError):
-            raise _bad(
-                source, "362", "{symbol} {amount}: not a number", symbol=symbol, amount=repr(amount)
+            raise TeamFileError(
+                "{symbol} {amount}: not a number",
+                source=source,
+                record="362",
+                symbol=symbol,
+                amount=repr(amount),
             ) from None
     if len(words) % 2:
-        raise _bad(source, "362", "{text}: a value after each of TW, TD, TL", text=repr(text))
+        raise TeamFileError(
+            "{text}: a value after each of TW, TD, TL", source=source, record="362", text=repr(text)
+        )
     return PointSystem(values["TW"], values["TD"], values["TL"])
 
 
@@ -168,10 +181,10 @@ class _Builder:
         if self.colours and (
             set(self.colours) - {"W", "B"} or not 1 <= len(self.colours) <= MAX_BOARDS
         ):
-            raise _bad(
-                source,
-                "352",
+            raise TeamFileError(
                 "board colours {colours}: W and B, one a board (at most {most})",
+                source=source,
+                record="352",
                 colours=repr(self.colours),
                 most=MAX_BOARDS,
             )
@@ -198,20 +211,20 @@ class _Builder:
         if record is None:
             return tuple(s for s in self.roster[team] if s in played)
         if record.opponent != opponent or 0 in record.players:
-            raise _bad(
-                self.source,
-                "300",
+            raise TeamFileError(
                 "round {round}: team {team} met team {opponent}, and every board was occupied, "
                 "by the games; the record says otherwise",
+                source=self.source,
+                record="300",
                 round=rnd,
                 team=team,
                 opponent=opponent,
             )
         if set(record.players) != played or len(record.players) != len(played):
-            raise _bad(
-                self.source,
-                "300",
+            raise TeamFileError(
                 "round {round}: team {team}'s players {listed} are not those who played: {played}",
+                source=self.source,
+                record="300",
                 round=rnd,
                 team=team,
                 listed=",".join(map(str, record.players)),
@@ -225,10 +238,10 @@ class _Builder:
         for g in rnd.games:
             white, black = self.owner[g.white], self.owner[g.black]
             if white == black:
-                raise _bad(
-                    self.source,
-                    "310",
+                raise TeamFileError(
                     "round {round}: players {white} and {black} of team {team} met",
+                    source=self.source,
+                    record="310",
                     round=rnd.number,
                     white=g.white,
                     black=g.black,
@@ -251,10 +264,10 @@ class _Builder:
         for pair in sorted(grouped, key=lambda p: min(p)):
             for team in pair:
                 if team in busy:
-                    raise _bad(
-                        self.source,
-                        "310",
+                    raise TeamFileError(
                         "round {round}: team {team} plays two matches",
+                        source=self.source,
+                        record="310",
                         round=rnd.number,
                         team=team,
                     )
@@ -278,11 +291,11 @@ class _Builder:
                 else None
             )
             if ours != (white_out, black_out):
-                raise _bad(
-                    self.source,
-                    "330",
+                raise TeamFileError(
                     "round {round}: the match of teams {white} and {black} is not forfeited "
                     "as {kind} says: players {first} and {second} have {result}",
+                    source=self.source,
+                    record="330",
                     round=record.round,
                     white=record.white,
                     black=record.black,
@@ -296,20 +309,20 @@ class _Builder:
         white_team, black_team = record.white, record.black
         for team in (white_team, black_team):
             if team not in self.roster:
-                raise _bad(
-                    self.source,
-                    "330",
+                raise TeamFileError(
                     "round {round}: there is no team {team}",
+                    source=self.source,
+                    record="330",
                     round=rnd,
                     team=team,
                 )
         white_out, black_out = _FORFEIT[record.kind]
         sides = [self.roster[white_team][:boards], self.roster[black_team][:boards]]
         if min(len(s) for s in sides) < boards:
-            raise _bad(
-                self.source,
-                "330",
+            raise TeamFileError(
                 "round {round}: a team is short of players for {boards} boards",
+                source=self.source,
+                record="330",
                 round=rnd,
                 boards=boards,
             )
@@ -326,11 +339,11 @@ class _Builder:
     def match(self, rnd: int, games: list[Game], boards: int, first: int) -> list[Game]:
         teams = sorted({self.owner[games[0].white], self.owner[games[0].black]})
         if len(games) != boards:
-            raise _bad(
-                self.source,
-                "352",
+            raise TeamFileError(
                 "round {round}: teams {first} and {second} played {games} games, not {boards} "
                 "boards (a match with an unoccupied board is not imported)",
+                source=self.source,
+                record="352",
                 round=rnd,
                 first=teams[0],
                 second=teams[1],
@@ -347,11 +360,11 @@ class _Builder:
             a, b = sides[teams[0]][k], sides[teams[1]][k]
             game = by_pair.get(frozenset((a, b)))
             if game is None:
-                raise _bad(
-                    self.source,
-                    "300",
+                raise TeamFileError(
                     "round {round}: board {board} of teams {first} and {second} should be "
                     "players {white} and {black}, who did not meet",
+                    source=self.source,
+                    record="300",
                     round=rnd,
                     board=k + 1,
                     first=teams[0],
@@ -367,11 +380,11 @@ class _Builder:
         for k, game in enumerate(ordered):
             has_white = self.owner[game.white] == white_team
             if has_white != (pattern[k] == "W"):
-                raise _bad(
-                    self.source,
-                    "352",
+                raise TeamFileError(
                     "round {round}: board {board} of teams {first} and {second}: the colours "
                     "do not follow {colours}",
+                    source=self.source,
+                    record="352",
                     round=rnd,
                     board=k + 1,
                     first=teams[0],
@@ -394,18 +407,18 @@ class _Builder:
             if rnd <= len(record.teams) and record.teams[rnd - 1]:
                 named.add(record.teams[rnd - 1])
             elif rnd <= len(record.teams) and named:
-                raise _bad(
-                    self.source,
-                    "320",
+                raise TeamFileError(
                     "round {round}: team {team}'s players have the PAB, the record names none",
+                    source=self.source,
+                    record="320",
                     round=rnd,
                     team=min(named),
                 )
         if len(named) > 1:
-            raise _bad(
-                self.source,
-                "320",
+            raise TeamFileError(
                 "round {round}: teams {teams} both have the PAB",
+                source=self.source,
+                record="320",
                 round=rnd,
                 teams=",".join(map(str, sorted(named))),
             )
@@ -413,10 +426,10 @@ class _Builder:
             return byes
         team = named.pop()
         if team in busy or team not in self.roster:
-            raise _bad(
-                self.source,
-                "320",
+            raise TeamFileError(
                 "round {round}: team {team} has the PAB but plays a match (or does not exist)",
+                source=self.source,
+                record="320",
                 round=rnd,
                 team=team,
             )
@@ -449,10 +462,10 @@ def plan_team_import(doc: TrfDocument, source: str = "import") -> TeamPlan:
     boards = builder.boards()
     short = [n for n, _, members in builder.teams if len(members) < boards]
     if short:
-        raise _bad(
-            source,
-            doc.teams[0].record,
+        raise TeamFileError(
             "team {team} is short of players: {players} for {boards} boards",
+            source=source,
+            record=doc.teams[0].record,
             team=short[0],
             players=len(builder.roster[short[0]]),
             boards=boards,
@@ -547,21 +560,23 @@ def _check_declared(
     for record, number, mp, gp, rank in declared:
         row = rows.get(number)
         if row is None:
-            raise _bad(source, record, "there is no team {team}", team=number)
+            raise TeamFileError(
+                "there is no team {team}", source=source, record=record, team=number
+            )
         if mp is not None and mp != row.mp:
-            raise _bad(
-                source,
-                record,
+            raise TeamFileError(
                 "team {team}: the file says match points {said}, the games give {given}",
+                source=source,
+                record=record,
                 team=number,
                 said=str(mp),
                 given=str(row.mp),
             )
         if gp is not None and gp != row.gp:
-            raise _bad(
-                source,
-                record,
+            raise TeamFileError(
                 "team {team}: the file says game points {said}, the games give {given}",
+                source=source,
+                record=record,
                 team=number,
                 said=str(gp),
                 given=str(row.gp),
@@ -570,4 +585,4 @@ def _check_declared(
             notes.append(f"team {number}: the file's rank {rank}, by the tie-breaks {row.place}")
 
 
-__all__ = ["TeamPlan", "is_team_file", "plan_team_import"]
+__all__ = ["TeamFileError", "TeamPlan", "is_team_file", "plan_team_import"]
