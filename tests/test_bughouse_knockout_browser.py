@@ -1,6 +1,8 @@
 """A knockout of Bughouse pairs in a real browser (Debian's Chromium) against a real
-server: the organiser enters a match's board results on the round page and continues
-the knockout with the Bughouse page's button; a Russian reader's Bughouse page, open
+server: the organiser creates it on /bughouse/new (linked from the team form), adds
+the pairs and starts it on the team page, follows its link to the Bughouse page,
+enters a match's board results on the round page and continues the knockout with the
+Bughouse page's button; a Russian reader's Bughouse page, open
 all along, shows the tie-break matches and then the champion without being reloaded."""
 
 from __future__ import annotations
@@ -9,29 +11,18 @@ from pathlib import Path
 
 from test_service_support import make_service, migrated
 
-from crosstable.service import PlayerInfo, Service
+from crosstable.service import Service
 from crosstable.service.accounts import Accounts
-from crosstable.service.teams.bughouse import KnockoutOptions
 from crosstable.store import open_store
 from tests.browser import chromium, needs_chromium, web_server
 
 pytestmark = needs_chromium
 
 
-def prepared(db: Path) -> int:
-    """Two pairs in a knockout whose drawn match goes to rapid matches, started; an
-    administrator to run it."""
+def prepared(db: Path) -> None:
+    """An administrator to run the event."""
     with open_store(migrated(f"sqlite:///{db}")) as store:
-        service = make_service(store)
-        Accounts(service.store).create_user("boss", "password-boss", is_admin=True)
-        options = KnockoutOptions(tie_rule="playoff")
-        tid = service.create_bughouse_tournament("Cup", knockout=options).tournament_id
-        for number, names in enumerate((("Aram", "Anahit"), ("Sargis", "Siran")), 1):
-            service.add_team(tid, f"Pair {number}")
-            for name in names:
-                service.add_team_member(tid, number, PlayerInfo(name, 1900 + number))
-        service.start(tid)
-        return tid
+        Accounts(make_service(store).store).create_user("boss", "password-boss", is_admin=True)
 
 
 def winning_results(db: Path, tid: int, rnd: int, pair: int) -> dict[int, str]:
@@ -43,7 +34,7 @@ def winning_results(db: Path, tid: int, rnd: int, pair: int) -> dict[int, str]:
 
 def test_r_x_6_a_knockout_of_pairs_in_the_browser_updates_live(tmp_path: Path) -> None:
     db = tmp_path / "cup.db"
-    tid = prepared(db)
+    prepared(db)
     with web_server(db) as url, chromium() as browser:
         org = browser.new_context(locale="en-US").new_page()
         org.goto(url + "/signin")
@@ -51,6 +42,29 @@ def test_r_x_6_a_knockout_of_pairs_in_the_browser_updates_live(tmp_path: Path) -
         org.fill("input[name=password]", "password-boss")
         org.click("form.narrow-form button")
         org.wait_for_url(url + "/")
+        org.goto(url + "/teams/new")
+        org.click("#bughouse-new-link a")  # the team form links to the Bughouse one
+        org.fill("#bughouse-new input[name=name]", "Cup")
+        org.select_option("#bughouse-new select[name=format]", "knockout")
+        org.select_option("#bughouse-new select[name=tie_rule]", "playoff")
+        org.click("#bughouse-new button")
+        org.wait_for_url("**/teams")
+        tid = int(org.url.split("/t/")[1].split("/")[0])
+        for number, names in enumerate((("Aram", "Anahit"), ("Sargis", "Siran")), 1):
+            org.fill("#add-team input[name=name]", f"Pair {number}")
+            org.click("#add-team button")
+            org.wait_for_selector(f"[data-team-number='{number}']")
+            for k, name in enumerate(names):
+                org.select_option("#add-member select[name=team]", str(number))
+                org.fill("#add-member input[name=name]", name)
+                org.fill("#add-member input[name=rating]", str(1900 + number))
+                org.click("#add-member button")
+                org.wait_for_selector(f"[data-team-number='{number}'] li:nth-child({k + 1})")
+        org.click("#start-teams button")
+        org.wait_for_selector(".flash")
+        assert "knockout of pairs started" in org.inner_text(".flash")
+        org.click("#bughouse-link a")  # the team page links to the Bughouse page
+        org.wait_for_url(f"**/t/{tid}/bughouse")
         reader = browser.new_context(locale="ru-RU").new_page()
         reader.goto(f"{url}/t/{tid}/bughouse")
         assert "Сетка" in reader.inner_text("main")

@@ -7,6 +7,7 @@ are structured and change nothing."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -18,6 +19,7 @@ from crosstable.service import Service
 from crosstable.service.accounts import Accounts
 from crosstable.store import Store
 from crosstable.web.app import create_app
+from tests.test_bughouse_page import sign_in
 
 
 @pytest.fixture
@@ -107,3 +109,43 @@ def test_r_x_6_a_knockout_of_pairs_through_the_json_api_and_its_page(site: Any) 
     ):
         bad = client.post("/api/v1/bughouse-tournaments", json=body_in, headers=auth)
         assert bad.status_code == 422 and words in str(bad.json()["detail"]), bad.text
+
+
+def test_r_x_6_the_form_creates_a_bughouse_knockout_and_refuses_a_bad_one(site: Any) -> None:
+    client, service, _auth = site
+    token = sign_in(client)
+    form = client.get("/bughouse/new")
+    assert form.status_code == 200 and 'id="bughouse-new"' in form.text
+    assert 'href="/bughouse/new"' in client.get("/teams/new").text
+    made = client.post(
+        "/bughouse/new",
+        data={
+            "name": "Friday cup",
+            "rule": "first",
+            "format": "knockout",
+            "tie_rule": "lots",
+            "match_format": "2",
+            "third_place": "yes",
+            "csrf_token": token,
+        },
+        follow_redirects=False,
+    )
+    assert made.status_code == 303, made.text
+    tid = int(made.headers["location"].split("/")[2])
+    details = service.crosstable(tid)[0].settings.regulations
+    assert (details["bughouse"], details["tie_rule"], details["match_format"]) == (
+        "first",
+        "lots",
+        "2",
+    )
+    assert details["third_place"] == "yes"
+    count = len(service.tournaments())
+    for data, words in (
+        ({"name": "X", "format": "ladder"}, "format"),
+        ({"name": " ", "format": "knockout"}, "name"),
+        ({"name": "X", "format": "knockout", "tie_rule": "coin"}, "tie_rule"),
+    ):
+        bad = client.post("/bughouse/new", data={**data, "csrf_token": token})
+        flash = re.search(r'class="flash error" role="alert">([^<]*)<', bad.text)
+        assert flash is not None and words in flash.group(1), bad.text  # said on the page
+    assert len(service.tournaments()) == count

@@ -17,7 +17,9 @@ from typing import Any
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from crosstable.core.errors import RuleError
 from crosstable.core.scoring import format_points
+from crosstable.service.teams.bughouse import KnockoutOptions
 from crosstable.web.messages import translate
 from crosstable.web.routes.bughouse_api import bughouse_data
 from crosstable.web.routes.common import (
@@ -27,7 +29,9 @@ from crosstable.web.routes.common import (
     integer,
     page_context,
     require_role,
+    text,
 )
+from crosstable.web.routes.wizard import require_organiser
 from crosstable.web.security import Caller, csrf_token
 from crosstable.web.site import Site
 
@@ -86,6 +90,51 @@ def bughouse_print(tid: int, what: str, request: Request, round: int = 0) -> Res
     return site.page(request, name, caller=caller, sheets=matches, **context)
 
 
+#: the forms of a Bughouse event: a round robin (single, double), a Swiss, a knockout
+FORMATS = ("round-robin", "double", "swiss", "knockout")
+
+
+@router.get("/bughouse/new", response_class=HTMLResponse)
+def new_page(request: Request) -> Response:
+    """The form that creates a Bughouse event (administrators and masters)."""
+    site, caller = caller_of(request)
+    require_organiser(caller)
+    return site.page(request, "bughouse_new.html", caller=caller)
+
+
+@router.post("/bughouse/new")
+def new(request: Request, form: CheckedForm) -> Response:
+    """Create the event, then add its pairs on the team page."""
+    site, caller = caller_of(request)
+    require_organiser(caller)
+    user = caller.user
+    assert user is not None
+    kind = text(form, "format") or "round-robin"
+    if kind not in FORMATS:
+        raise RuleError("format {given}: round-robin, double, swiss or knockout", given=repr(kind))
+    name = " ".join(text(form, "name").split())
+    if not name:
+        raise RuleError("a tournament needs a name")
+    options = None
+    if kind == "knockout":
+        options = KnockoutOptions(
+            text(form, "match_format") or "1",
+            text(form, "tie_rule") or "lower-rated",
+            third_place=bool(text(form, "third_place")),
+        )
+    change = site.service.create_bughouse_tournament(
+        name,
+        text(form, "rule") or "sum",
+        cycles=2 if kind == "double" else 1,
+        swiss=kind == "swiss",
+        rounds=integer(form, "rounds", low=1, high=99) if kind == "swiss" else None,
+        knockout=options,
+        actor=caller.actor,
+    )
+    site.accounts.claim(change.tournament_id, user, actor=caller.actor)
+    return RedirectResponse(f"/t/{change.tournament_id}/teams", status_code=303)
+
+
 def _done(request: Request, tid: int, message: str) -> Response:
     request.session["flash"] = {"kind": "ok", "text": translate(message)}
     return RedirectResponse(f"/t/{tid}/bughouse", status_code=303)
@@ -110,4 +159,4 @@ def pair(tid: int, request: Request, form: CheckedForm) -> Response:
     return _done(request, tid, change.summary)
 
 
-__all__ = ["PRINTS", "body_context", "router"]
+__all__ = ["FORMATS", "PRINTS", "body_context", "router"]
