@@ -449,3 +449,55 @@ def test_r_x_7_a_bad_knockout_of_pairs_is_refused_with_its_place(change: str, wo
     with pytest.raises(CrosstableError) as refused:
         import_text(json.dumps(document), "cup.json")
     assert str(refused.value).startswith("cup.json: ") and words in str(refused.value)
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 9) | st.text(max_size=6),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner),
+    max_leaves=10,
+)
+FUZZED = server_part(
+    json.loads(json.dumps(export_document(cup(3, "first", {"match_format": "1"}, ["1-0"]))))
+)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    where=st.sampled_from(
+        [
+            "member",
+            "rule",
+            "initial_colour",
+            "pairs",
+            "pair",
+            "first",
+            "knockout",
+            "matches",
+            "match",
+        ]
+    ),
+    value=JSON
+    | st.fixed_dictionaries({k: st.integers(-1, 9) for k in ("slot", "game", "round", "board")})
+    | st.fixed_dictionaries({"round": st.integers(-1, 4), "board": st.integers(-1, 9)}),
+)
+def test_r_x_7_any_bughouse_member_is_read_or_refused_with_its_place(
+    where: str, value: Any
+) -> None:
+    document = copy.deepcopy(FUZZED)
+    member = document["bughouse"]
+    if where == "member":
+        document["bughouse"] = value
+    elif where == "pair":
+        member["pairs"][0] = value
+    elif where == "matches":
+        member["knockout"]["matches"] = value
+    elif where == "match":
+        member["knockout"]["matches"][0] = value
+    else:
+        member[where] = value
+    try:
+        opened = import_document(document, "fuzz.json")
+    except CrosstableError as error:
+        assert str(error).startswith("fuzz.json")
+    else:
+        assert view(opened)["kind"] == "bughouse"
