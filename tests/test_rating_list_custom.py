@@ -27,6 +27,7 @@ from crosstable.service.custom_lists import CustomLists, parse_source
 from crosstable.service.errors import NotFoundError
 from crosstable.service.rating_list_order import CustomList, parse_order
 from crosstable.service.rating_lists import RatingLists
+from crosstable.store.custom_list_models import CustomListPlayerRow
 from crosstable.store.models import EntryRow
 from tests.rating_list_files import fide_txt, zipped
 
@@ -352,3 +353,21 @@ def test_r_b_1_q117_a_zip_of_two_lists_is_refused(tmp_path: Path) -> None:
         archive.writestr("b.csv", NATIONAL)
     with pytest.raises(InputError, match=r"one readable \.csv list"):
         list(read_custom_list(path, ListReport(str(path))))
+
+
+def test_r_b_1_q117_an_id_repeated_far_apart_is_refused_by_the_store(
+    service: Service, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The reader remembers only the last lines' ids (bounded memory); an id repeated
+    farther apart is refused when its batch is written, and nothing changes."""
+    monkeypatch.setattr("crosstable.formats.custom_list.RECENT", 2)
+    monkeypatch.setattr("crosstable.service.custom_lists.BATCH", 2)
+    lists = CustomLists(service)
+    lists.import_file(write(tmp_path, "id,name\nK1,Old One\n", "old.csv"), "club")
+    text = "id,name\nK1,A\nK2,B\nK3,C\nK4,D\nK1,E\n"
+    with pytest.raises(InputError, match="list id K1 is in the list twice"):
+        lists.import_file(write(tmp_path, text, "club.csv"), "club")
+    assert [(c.file, c.players) for c in lists.lists()] == [("old.csv", 1)]
+    assert lists.player("club", "K1").name == "Old One"
+    with service.store.reading() as session:  # the refused import left no rows behind
+        assert session.query(CustomListPlayerRow).count() == 1

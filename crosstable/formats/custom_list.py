@@ -13,7 +13,8 @@ separated (the one the header uses most), UTF-8 (else Latin-1), plain or as the 
 A bad line is skipped and reported with the file, line and field; a file that is not a
 list at all (no header, no id or name column, a column mapped to a header it does not
 have, too large, more than :data:`~crosstable.formats.rating_list_limits.MAX_PROBLEMS`
-bad lines, an id twice) is refused with an :class:`~crosstable.core.errors.InputError`.
+bad lines, an id twice: named with both its lines when they are near, else by the
+store) is refused with an :class:`~crosstable.core.errors.InputError`.
 
 >>> parse_columns("id = NatID, name=FIO")
 {'id': 'natid', 'name': 'fio'}
@@ -66,6 +67,8 @@ FIELD_NAMES = {
 TITLES = frozenset({"GM", "IM", "FM", "CM", "WGM", "WIM", "WFM", "WCM"})
 #: a list's own id: letters, digits and - _ . / (not starting with a sign), ≤ 20
 LIST_ID = re.compile(r"[0-9A-Za-z][0-9A-Za-z._/-]{0,19}")
+#: lines whose ids a reader remembers to name a repeated id with both its lines
+RECENT = 10_000
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 _NUMBERS = {
     "fide_id": (1, 10**12 - 1),
@@ -256,7 +259,9 @@ def read_csv(
     report.format = "csv"
     fields: list[str] | None = None
     delimiter = ","
-    seen: dict[str, int] = {}
+    #: the ids of the last lines (a list sorted by id shows a repeated id at once; the
+    #: store's key refuses one repeated farther apart, so memory stays bounded)
+    recent: dict[str, int] = {}
     for number, text in _lines(stream, report):
         if not text.strip():
             continue
@@ -272,15 +277,17 @@ def read_csv(
         player = custom_player(values, report, number)
         if player is None:
             continue
-        if player.list_id in seen:
+        if player.list_id in recent:
             raise InputError(
                 "list id {id} is on line {first} and again here: a list names each player once",
                 source=report.source,
                 line=number,
                 id=player.list_id,
-                first=seen[player.list_id],
+                first=recent[player.list_id],
             )
-        seen[player.list_id] = number
+        if len(recent) >= RECENT:
+            recent.clear()
+        recent[player.list_id] = number
         report.players += 1
         if report.players > MAX_PLAYERS:
             raise InputError(

@@ -25,8 +25,9 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import delete, insert, select, update
+from sqlalchemy.exc import IntegrityError
 
-from crosstable.core.errors import RuleError
+from crosstable.core.errors import InputError, RuleError
 from crosstable.core.ratings import RatingType
 from crosstable.formats.custom_list import CustomPlayer, folded_name, read_custom_list
 from crosstable.formats.rating_list import ListReport
@@ -153,7 +154,7 @@ class CustomLists:
             session.flush()
             new = row.id
         try:
-            count = self._write(new, players)
+            count = self._write(new, players, report.source)
             with self.store.transaction() as session:
                 old = list(
                     session.scalars(
@@ -185,33 +186,54 @@ class CustomLists:
             month=valid_for,
         )
 
-    def _write(self, list_row: int, players: Iterable[CustomPlayer]) -> int:
+    def _write(self, list_row: int, players: Iterable[CustomPlayer], source: str) -> int:
         count = 0
         stream = iter(players)
         while batch := list(itertools.islice(stream, BATCH)):  # parsed between the batches
-            with self.store.transaction() as session:
-                session.execute(
-                    insert(CustomListPlayerRow),
-                    [
-                        {
-                            "list": list_row,
-                            "player_id": p.list_id,
-                            "name": p.name,
-                            "folded": folded_name(p.name),
-                            "federation": p.federation,
-                            "sex": p.sex,
-                            "title": p.title,
-                            "birth_year": p.birth_year,
-                            "standard": p.standard,
-                            "rapid": p.rapid,
-                            "blitz": p.blitz,
-                            "fide_id": p.fide_id,
-                        }
-                        for p in batch
-                    ],
-                )
+            try:
+                self._write_batch(list_row, batch)
+            except IntegrityError:  # an id that an earlier batch wrote: name it
+                ids = [p.list_id for p in batch]
+                with self.store.reading() as session:
+                    known = set(
+                        session.scalars(
+                            select(CustomListPlayerRow.player_id).where(
+                                CustomListPlayerRow.list == list_row,
+                                CustomListPlayerRow.player_id.in_(ids),
+                            )
+                        )
+                    )
+                twice = next((i for i in ids if i in known), ids[0])
+                raise InputError(
+                    "list id {id} is in the list twice: a list names each player once",
+                    source=source,
+                    id=twice,
+                ) from None
             count += len(batch)
         return count
+
+    def _write_batch(self, list_row: int, batch: list[CustomPlayer]) -> None:
+        with self.store.transaction() as session:
+            session.execute(
+                insert(CustomListPlayerRow),
+                [
+                    {
+                        "list": list_row,
+                        "player_id": p.list_id,
+                        "name": p.name,
+                        "folded": folded_name(p.name),
+                        "federation": p.federation,
+                        "sex": p.sex,
+                        "title": p.title,
+                        "birth_year": p.birth_year,
+                        "standard": p.standard,
+                        "rapid": p.rapid,
+                        "blitz": p.blitz,
+                        "fide_id": p.fide_id,
+                    }
+                    for p in batch
+                ],
+            )
 
     def _drop(self, rows: Sequence[int]) -> None:
         for list_row in rows:
