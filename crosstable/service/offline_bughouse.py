@@ -28,6 +28,7 @@ from crosstable.offline.bughouse_exchange import state_of
 from crosstable.service import Change, PlayerInfo, Regulations, Service
 from crosstable.service.frame import Done
 from crosstable.service.loading import Loaded
+from crosstable.service.start_rules import check_start
 from crosstable.service.teams.start import start_team_round_robin
 from crosstable.service.unit import Tx
 
@@ -118,6 +119,7 @@ def start_in_order(service: Service, tournament_id: int, actor: str) -> Change:
             raise RuleError(
                 "the tournament has already started (it is {status})", status=row.status
             )
+        check_start(tx.session, row)  # the portal's rules, as every start
         return start_team_round_robin(tx, Loaded(tx.session, row), InFileOrder())
 
     return service.frame.change(tournament_id, "start", body, actor=actor)
