@@ -15,6 +15,7 @@ from crosstable.service.adjourned import Adjournments
 from crosstable.service.battle import Battle, BattleChess
 from crosstable.service.checkin import CheckIn
 from crosstable.service.exchange import Exchange
+from crosstable.service.expulsion import Expulsions
 from crosstable.service.fide_mode import FideMode
 from crosstable.service.forward import Forward
 from crosstable.service.frame import ChangeFrame
@@ -70,6 +71,8 @@ METHODS = [
     "edit_player",
     "edit_regulations",
     "edition_info",
+    "expel",
+    "expulsions",
     "fide_mode",
     "export_json",
     "export_pgn",
@@ -183,6 +186,7 @@ PARTS: tuple[type, ...] = (
     CheckIn,
     FideMode,
     ReportCorrections,
+    Expulsions,
     PairingPhase,
     Adjournments,
     LongEvents,

@@ -231,6 +231,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
 #: (the module, the group module's attribute it registers on)
 EXTENSIONS: dict[str, tuple[tuple[str, str], ...]] = {
     "series": (("series_results", "series_app"),),
+    "players": (("expulsion", "player_app"),),
 }
 
 

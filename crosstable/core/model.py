@@ -466,6 +466,9 @@ class Tournament:
     name: str = ""
     withdrawn: frozenset[int] = frozenset()
     draw: Draw | None = None
+    #: players expelled (also withdrawn): a Swiss leaves them out of its ranking, their
+    #: games still counting for their opponents (FIDE's checklist Q197-198)
+    expelled: frozenset[int] = frozenset()
 
     def __post_init__(self) -> None:
         numbers = [p.start for p in self.players]

@@ -28,6 +28,7 @@ from collections.abc import Mapping
 from typing import Any, NoReturn
 
 from crosstable.core.errors import RuleError
+from crosstable.core.expulsion import EXPELLED
 from crosstable.core.funding import FIELDS as FUNDING_FIELDS
 from crosstable.core.funding import Funding
 from crosstable.core.model import System
@@ -52,6 +53,7 @@ KNOWN_FIELDS = (
     "battle_seed",
     RATING_METHOD,
     REPORT_CORRECTIONS,
+    EXPELLED,
     *FUNDING_FIELDS,
 )
 

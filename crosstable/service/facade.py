@@ -28,6 +28,7 @@ from crosstable.service.bus import EventBus
 from crosstable.service.checkin import CheckIn
 from crosstable.service.clock import Clock
 from crosstable.service.exchange import Exchange
+from crosstable.service.expulsion import Expulsions
 from crosstable.service.fide_mode import FideMode
 from crosstable.service.forward import forward
 from crosstable.service.frame import ChangeFrame
@@ -118,6 +119,9 @@ class Service:
     # report_corrections.py: corrections meant for the rating report only
     correct_for_report = forward("report", ReportCorrections.correct_for_report)
     report_corrections = forward("report", ReportCorrections.report_corrections)
+    # expulsion.py: expelled players
+    expel = forward("expulsions_part", Expulsions.expel)
+    expulsions = forward("expulsions_part", Expulsions.expulsions)
     history = forward("event_log", History.history)
     revert_to = forward("event_log", History.revert_to)
     undo = forward("event_log", History.undo)
@@ -236,6 +240,7 @@ class Service:
         self.long_events = LongEvents(frame)
         self.fide = FideMode(frame)
         self.report = ReportCorrections(frame)
+        self.expulsions_part = Expulsions(frame)
         self.teams_part = TeamPlay(frame, self)
         self.team_swiss = TeamSwissPlay(frame, self)
         self.bughouse = BughousePlay(frame, self)

@@ -20,6 +20,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from crosstable.core.errors import RuleError
+from crosstable.core.expulsion import EXPELLED
 from crosstable.core.model import System
 from crosstable.core.regulations import REPORT_CORRECTIONS
 from crosstable.core.text import Message
@@ -78,9 +79,10 @@ def kept_flag(current: Mapping[str, Any] | None, new: dict[str, Any]) -> dict[st
     >>> kept_flag({}, {"fide_mode": "off", "venue": "Hall"})
     {'venue': 'Hall'}
     """
-    kept = {k: v for k, v in new.items() if k not in (KEY, PHASE, REPORT_CORRECTIONS)}
-    # (and the open manual-pairing phase, the rating report's corrections: never typed)
-    for key in (KEY, PHASE, REPORT_CORRECTIONS):
+    kept = {k: v for k, v in new.items() if k not in (KEY, PHASE, REPORT_CORRECTIONS, EXPELLED)}
+    # (and the open manual-pairing phase, the rating report's corrections, the expelled
+    # players: never typed)
+    for key in (KEY, PHASE, REPORT_CORRECTIONS, EXPELLED):
         if current and key in current:
             kept[key] = current[key]
     return kept

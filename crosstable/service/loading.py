@@ -11,6 +11,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from crosstable.core.errors import RuleError
+from crosstable.core.expulsion import expelled_starts
 from crosstable.core.model import (
     Bye,
     ByeKind,
@@ -242,6 +243,7 @@ class Loaded:
             name=row.name,
             withdrawn=withdrawn,
             draw=draw,
+            expelled=expelled_starts(row.regulations),
         )
 
 
@@ -372,6 +374,7 @@ def _load(
         rounds=rounds,
         name=row.name,
         withdrawn=withdrawn,
+        expelled=expelled_starts(row.regulations),
     )
 
 

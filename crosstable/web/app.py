@@ -58,6 +58,7 @@ from crosstable.web.routes import (
     bughouse_api,
     bughouse_page,
     entry_links,
+    expulsion,
     fide,
     game_servers,
     hall,
@@ -241,6 +242,8 @@ def create_app(
     app.include_router(notifications.router)  # /api/v1/notifications
     app.include_router(api_report.router)  # /api/v1/…/report-corrections
     app.include_router(report_page.router)  # /t/{id}/report-corrections
+    app.include_router(expulsion.pages)  # the manage page's Expel form
+    app.include_router(expulsion.api)  # /api/v1/…/players/{start}/expel, …/expulsions
     app.include_router(series_news.router)  # a series' news, awards, season
     app.include_router(series_stages.router)  # a later stage's place
     app.include_router(notifications.pages)  # /notifications/unsubscribe/{token}

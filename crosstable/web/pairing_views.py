@@ -88,6 +88,7 @@ class SwissLine:
     withdrawn: bool = False
     excluded: bool = False
     place: str = ""  # "2–7": a shared place as the range (views.place_texts)
+    expelled: bool = False  # out of the ranking, shown apart (FIDE checklist Q197)
 
 
 @dataclass(frozen=True)
@@ -143,6 +144,7 @@ def swiss_table(view: TournamentView, tournament: Tournament, table: Any) -> Swi
                 place=line.place,
                 withdrawn=line.withdrawn,
                 excluded=line.excluded,
+                expelled=start in tournament.expelled,
             )
         )
     return SwissTable(

@@ -25,7 +25,7 @@ from crosstable.core.standings.ranking import Lot, Ranking, rank
 from crosstable.core.standings.withdrawals import WithdrawalEffect, withdrawal_effect
 from crosstable.core.tiebreaks.base import Column
 from crosstable.core.tiebreaks.explain import Explanation, Number
-from crosstable.core.tiebreaks.field import PENDING, Field, compile_field
+from crosstable.core.tiebreaks.field import PENDING, Field, compile_field, expelled_out
 from crosstable.core.tiebreaks.presets import default_tiebreaks
 from crosstable.core.tiebreaks.spec import TieBreakSpec, parse_codes
 
@@ -202,10 +202,11 @@ def assemble(
     notes = table_notes(effect, ranking.columns, [*extra_notes, *lots_notes(ranking.lots)])
     names = {p.start: p.name for p in tournament.players}
     listed = list(ranking.order)
-    if not final:
-        listed += [p for p in range(f.n) if not f.active[p]]
+    expelled = {p for p in range(f.n) if expelled_out(tournament, p + 1)}
+    listed += [p for p in range(f.n) if not f.active[p] and (not final or p in expelled)]
     aligned: list[Column | None] = [None if s.name == "PTS" else columns[s] for s in specs]
-    rows = [build_row(f, p, aligned, ranking, names, effect.withdrawn) for p in listed]
+    flags = dict(effect.withdrawn) | {p + 1: "expelled" for p in expelled}  # shown apart
+    rows = [build_row(f, p, aligned, ranking, names, flags) for p in listed]
     return Standings(
         tiebreaks=tuple(s.code for s in specs),
         rows=tuple(rows),

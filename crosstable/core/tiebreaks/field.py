@@ -265,6 +265,14 @@ def point_scale(values: Iterable[Fraction]) -> int:
     return scale
 
 
+def expelled_out(tournament: Tournament, start: int) -> bool:
+    """True when ``start`` is expelled from a Swiss (a system not paired before round 1):
+    out of the ranking, their games kept for everyone else. A round robin's expelled
+    player is a withdrawn one, under its withdrawal rule."""
+    swiss = not tournament.settings.system.has_predetermined_pairings
+    return swiss and start in tournament.expelled
+
+
 def compile_field(
     tournament: Tournament,
     *,
@@ -385,7 +393,7 @@ def compile_field(
         res=res,
         col=col,
         rating=ratings,
-        active=[i + 1 not in excluded for i in range(n)],
+        active=[i + 1 not in excluded and not expelled_out(tournament, i + 1) for i in range(n)],
         round_numbers=[rnd.number for rnd in tournament.rounds],
         outcome_points=outcome_points,
         round_robin=predetermined,
