@@ -11,11 +11,12 @@ import io
 import json
 import zipfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_service_support import db_url, service, store  # noqa: F401
+from test_service_support import db_url, make_service, service, store  # noqa: F401
 
 from crosstable.cli import main
 from crosstable.core.errors import CrosstableError, InputError, RuleError
@@ -24,7 +25,7 @@ from crosstable.formats.custom_list import CustomPlayer, parse_columns, read_csv
 from crosstable.formats.rating_list import ListReport
 from crosstable.service import Regulations, Service
 from crosstable.service.custom_lists import CustomLists, parse_source
-from crosstable.service.errors import NotFoundError
+from crosstable.service.errors import ConflictError, NotFoundError
 from crosstable.service.rating_list_order import CustomList, parse_order
 from crosstable.service.rating_lists import RatingLists
 from crosstable.store.custom_list_models import CustomListPlayerRow
@@ -370,4 +371,36 @@ def test_r_b_1_q117_an_id_repeated_far_apart_is_refused_by_the_store(
     assert [(c.file, c.players) for c in lists.lists()] == [("old.csv", 1)]
     assert lists.player("club", "K1").name == "Old One"
     with service.store.reading() as session:  # the refused import left no rows behind
+        assert session.query(CustomListPlayerRow).count() == 1
+
+
+def test_r_b_1_q117_two_imports_of_one_list_at_once_leave_one_current(
+    service: Service, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two imports of one name flipping at once: the later one's first read misses the
+    other's current list (committed meanwhile); it is refused, its rows go, and the
+    other stays the one current list."""
+    lists = CustomLists(service)
+    read_current = CustomLists._current_ids
+    calls: list[int] = []
+
+    def racing(self: CustomLists, session: Any, name: str) -> list[int]:
+        calls.append(1)
+        if len(calls) == 1:  # the flip's first read, before the other import commits
+            monkeypatch.setattr(CustomLists, "_current_ids", read_current)
+            other = write(tmp_path, "id,name\nK9,Other Import\n", "other.csv")
+            CustomLists(make_service(service.store)).import_file(other, "club")
+            return []
+        return read_current(self, session, name)
+
+    if service.store.dialect == "sqlite":  # one writer at a time: the later import wins
+        lists.import_file(write(tmp_path, "id,name\nK9,Other Import\n", "other.csv"), "club")
+        lists.import_file(write(tmp_path, "id,name\nK1,A\n", "club.csv"), "club")
+        assert [(c.file, c.players) for c in lists.lists()] == [("club.csv", 1)]
+    else:
+        monkeypatch.setattr(CustomLists, "_current_ids", racing)
+        with pytest.raises(ConflictError, match="another import of the custom list club"):
+            lists.import_file(write(tmp_path, "id,name\nK1,A\n", "club.csv"), "club")
+        assert [(c.file, c.players) for c in lists.lists()] == [("other.csv", 1)]
+    with service.store.reading() as session:
         assert session.query(CustomListPlayerRow).count() == 1

@@ -31,7 +31,7 @@ from crosstable.core.errors import InputError, RuleError
 from crosstable.core.ratings import RatingType
 from crosstable.formats.custom_list import CustomPlayer, folded_name, read_custom_list
 from crosstable.formats.rating_list import ListReport
-from crosstable.service.errors import NotFoundError
+from crosstable.service.errors import ConflictError, NotFoundError
 from crosstable.service.list_month import list_month
 from crosstable.service.rating_list_order import (
     check_list_name,
@@ -155,22 +155,7 @@ class CustomLists:
             new = row.id
         try:
             count = self._write(new, players, report.source)
-            with self.store.transaction() as session:
-                old = list(
-                    session.scalars(
-                        select(CustomListRow.id).where(
-                            CustomListRow.name == name, CustomListRow.state == "current"
-                        )
-                    )
-                )
-                session.execute(
-                    update(CustomListRow).where(CustomListRow.id.in_(old)).values(state="old")
-                )
-                session.execute(
-                    update(CustomListRow)
-                    .where(CustomListRow.id == new)
-                    .values(state="current", players=count)
-                )
+            old = self._flip(name, new, count)
         except BaseException:
             self._drop([new])
             raise
@@ -185,6 +170,37 @@ class CustomLists:
             errors=tuple(report.problems[:20]),
             month=valid_for,
         )
+
+    def _current_ids(self, session: Any, name: str) -> list[int]:
+        return list(
+            session.scalars(
+                select(CustomListRow.id).where(
+                    CustomListRow.name == name, CustomListRow.state == "current"
+                )
+            )
+        )
+
+    def _flip(self, name: str, new: int, count: int) -> list[int]:
+        """Make the list row ``new`` the current list ``name`` in one transaction; the
+        rows it replaces. Two imports of one name flipping at once (PostgreSQL reads each
+        statement's own snapshot) would leave two current lists: the later is refused."""
+        with self.store.transaction() as session:
+            old = self._current_ids(session, name)
+            session.execute(
+                update(CustomListRow).where(CustomListRow.id.in_(old)).values(state="old")
+            )
+            session.execute(
+                update(CustomListRow)
+                .where(CustomListRow.id == new)
+                .values(state="current", players=count)
+            )
+            if len(self._current_ids(session, name)) != 1:
+                raise ConflictError(
+                    "another import of the custom list {name} finished meanwhile; "
+                    "import this one again",
+                    name=name,
+                )
+        return old
 
     def _write(self, list_row: int, players: Iterable[CustomPlayer], source: str) -> int:
         count = 0
