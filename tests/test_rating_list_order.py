@@ -105,7 +105,10 @@ def test_r_b_1_q126_q129_the_command_line_sets_the_order_and_picks_a_list(
     assert main(["ratinglist", "order", "rapid", "--db", db]) == 0
     assert "rating lists, in order: rapid" in capsys.readouterr().out
     assert main(["ratinglist", "order", "bullet", "--db", db]) == 2
-    assert "rating lists 'bullet': name standard, rapid, blitz or custom:NAME" in capsys.readouterr().err
+    assert (
+        "rating lists 'bullet': name standard, rapid, blitz or custom:NAME"
+        in capsys.readouterr().err
+    )
     assert main(["ratinglist", "add", "1503014", "--list", "bullet", "--db", db]) == 2
     assert "--list 'bullet': use standard, rapid or blitz" in capsys.readouterr().err
     assert main(["ratinglist", "order", "default", "--db", db]) == 0
