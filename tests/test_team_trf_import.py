@@ -15,7 +15,7 @@ from fractions import Fraction
 import pytest
 from test_service_support import db_url, service, store  # noqa: F401
 
-from crosstable.core.errors import InputError
+from crosstable.core.errors import InputError, RuleError
 from crosstable.core.model import (
     Bye,
     ByeKind,
@@ -257,3 +257,21 @@ def test_r_b_3_a_team_file_without_352_362_or_192_is_read_from_its_games(
     exported = service.export_trf(tid, "trf2026").splitlines()
     assert "192 FIDE_TEAM_ROUNDROBIN" in exported and "352 WB" in exported
     assert "362 TW 2.0    TD 1.0    TL 0.0" in exported
+
+
+def test_r_b_3_an_individual_file_listing_teams_for_a_team_prize_stays_individual(
+    service: Service,
+) -> None:
+    """013 lines without a team code, 352 or 362, whose teammates met (or with players in
+    no team): a tournament of players, its team lines kept as before."""
+    players = tuple(Player(n, f"Player {n}") for n in range(1, 5))
+    rounds = (Round(1, (Game(1, 1, 1, 4, W), Game(1, 2, 2, 3, D))),)
+    doc = replace(
+        TrfDocument.from_tournament(Tournament(name="Open", players=players, rounds=rounds)),
+        teams=(Team("Club", (1, 4)), Team("Other", (2, 3))),
+    )
+    text = write_trf(doc, "trf2026")
+    tid = import_trf(service, parse_trf(text, "open.trf"), source="open.trf").tournament_id
+    with pytest.raises(RuleError, match="not played by teams"):
+        service.team_standings(tid)
+    assert "013 Club" in service.export_trf(tid, "trf2026")

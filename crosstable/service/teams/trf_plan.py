@@ -76,8 +76,22 @@ class TeamFileError(InputError):
 
 
 def is_team_file(doc: TrfDocument) -> bool:
-    """The file has team records (013 or 310)."""
-    return bool(doc.teams)
+    """The file is a team tournament's: it has team records (013 or 310) and says so (a
+    team code in 192, team board colours 352 or match points 362), or every player is in
+    one of its teams and no game is between two players of the same team (an individual
+    tournament may list teams for a team prize: it stays a tournament of players)."""
+    if not doc.teams:
+        return False
+    if "TEAM" in doc.headers.get("192", "").upper() or {"352", "362"} & set(doc.headers):
+        return True
+    owner: dict[int, int] = {}
+    for index, team in enumerate(doc.teams):
+        for start in team.members:
+            if owner.setdefault(start, index) != index:
+                return False
+    if any(p.start not in owner for p in doc.tournament.players):
+        return False
+    return all(owner[g.white] != owner[g.black] for rnd in doc.tournament.rounds for g in rnd.games)
 
 
 def _teams(doc: TrfDocument, source: str) -> list[tuple[int, str, tuple[int, ...]]]:
