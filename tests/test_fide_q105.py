@@ -7,6 +7,8 @@ them after a level-3 import warning. The core, the service and the command line.
 # ruff: noqa: F811 - pytest fixtures imported from test_service_support
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -24,12 +26,15 @@ from crosstable.core.tiebreaks.picker import (
 from crosstable.core.tiebreaks.presets import PRESETS
 from crosstable.formats.trf_read import parse_trf
 from crosstable.service import PlayerInfo, Regulations, Service
+from crosstable.service.series import SeriesSettings
+from crosstable.service.series.edit import SeriesChanges, edit_series
 from crosstable.service.trf_import import BUCHHOLZ_CODE, check_trf_import, import_trf
 from crosstable.service.warning_levels import ConfirmationNeeded, Level
 from tests.fide_support import confirmed
 from tests.test_service_support import db_url, registered, service, store  # noqa: F401
 
 FAMILY = ("BH", "FB", "AOB")
+SERIES = SeriesSettings("Evening", "workdays", "18:00", "Europe/Moscow")
 CODES = st.sampled_from(
     ["BH", "BH/C1", "bh/m1", "BH-C1", "FB", "FB/C2", "AOB", "AOB/F", "SB", "DE", "KS", "WIN"]
 )
@@ -147,3 +152,12 @@ def test_q105_the_command_line_refuses_them_for_a_round_robin_and_not_for_a_swis
     assert main([*swiss, "--db", db_url]) == 0
     assert capsys.readouterr().err == ""
     assert main(["tiebreaks", "AOB,FB,BH/C1", "--db", db_url]) == 0
+
+
+def test_q105_a_series_whose_groups_are_round_robins_refuses_them(service: Service) -> None:
+    with pytest.raises(RuleError, match="BH/C1 cannot be chosen for a round robin in FIDE"):
+        service.create_series(replace(SERIES, tiebreaks=("SB", "BH/C1")))
+    sid = service.create_series(replace(SERIES, tiebreaks=("SB", "DE")))
+    with pytest.raises(RuleError, match="AOB cannot be chosen"):
+        edit_series(service, sid, SeriesChanges(tiebreaks=("AOB",)))
+    assert edit_series(service, sid, SeriesChanges(tiebreaks=("KS",)))  # offered: changed

@@ -15,7 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from crosstable.core.errors import RuleError
+from crosstable.core.model import System
 from crosstable.core.text import Message
+from crosstable.core.tiebreaks.picker import check_offered
 from crosstable.service.players import check_tiebreaks
 from crosstable.service.series.editions import checked_settings, series_row
 from crosstable.service.series.lines import record
@@ -74,6 +76,7 @@ def edit_series(
         after = replace(before, **wanted)
         name, _calendar = checked_settings(after)
         tiebreaks = check_tiebreaks(after.tiebreaks)
+        check_offered(System.ROUND_ROBIN, tiebreaks, fide=True)  # its groups' picker
         after = replace(
             after, name=name, tiebreaks=tiebreaks, time_control=after.time_control.strip()
         )

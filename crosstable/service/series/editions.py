@@ -22,6 +22,7 @@ from crosstable.core.series.plan import SeriesFormat
 from crosstable.core.series.registration import may_withdraw, stage_one_registration
 from crosstable.core.series.sequence import next_edition_start, regular_start, with_weekend_day
 from crosstable.core.text import Message
+from crosstable.core.tiebreaks.picker import check_offered
 from crosstable.core.tiebreaks.presets import preset
 from crosstable.service.errors import NotFoundError
 from crosstable.service.frame import ChangeFrame
@@ -183,6 +184,7 @@ class SeriesEditions:
         # the portal's round robins rank by Sonneborn-Berger, then the average rating of
         # the opponents met (seeds 000, 002), unless the series names its own list
         tiebreaks = check_tiebreaks(settings.tiebreaks) or preset("portal")
+        check_offered(System.ROUND_ROBIN, tiebreaks, fide=True)  # its groups' picker
         at = self.frame.now()
         with self.frame.store.transaction() as session:
             row = SeriesRow(
