@@ -211,3 +211,20 @@ def test_r_x_6_a_random_knockout_of_pairs_ends_with_a_champion_who_never_lost(
         assert len({places[m.start] for m in team.members}) == 1  # partners share it
         if team.start == champion:
             assert places[team.members[0].start] == 1
+
+
+def test_r_x_6_a_player_withdrawing_forfeits_the_board_and_the_knockout_goes_on(
+    service: Service,
+) -> None:
+    tid = cup(service, pairs=2)
+    match = service.bughouse_matches(tid)[0].match
+    leaving = match.games[0].white  # a player of the pair with White on board 1
+    pair = match.team_of[leaving]
+    service.withdraw(tid, leaving)  # their game is lost by forfeit, the other is played
+    games = {g.board: g.result for g in service.crosstable(tid)[0].games}
+    assert games[1] == "-+" and games[2] is None
+    other = match.games[1]
+    service.record_result(tid, 1, 2, "1-0" if match.team_of[other.white] != pair else "0-1")
+    view = service.bracket_view(tid)
+    assert view["champion"] is not None and view["champion"]["start"] != pair
+    assert view["status"] == "finished"  # the last board decided it
