@@ -87,3 +87,19 @@ def test_r_x_7_the_server_s_own_export_opens_in_the_app(
     assert opened["kind"] == kind
     assert view(opened)["rounds"] == view(state)["rounds"]
     assert view(opened)["standings"] == view(state)["standings"]
+
+
+def test_r_x_7_a_swiss_exported_mid_event_opens_with_its_planned_rounds(
+    service: Service,  # noqa: F811 - the fixture
+) -> None:
+    # the server's export names the rounds planned (rounds_planned): a Swiss of five
+    # rounds exported after three opens in the app with five rounds to play
+    state = finished_swiss(7, 3)
+    change = import_tournament_json(service, export_document(state), "app.json", "arbiter")
+    server = json.loads(json.dumps(service.export_json(change.tournament_id)))
+    assert server["tournament"]["rounds_planned"] == 3
+    server["tournament"]["rounds_planned"] = 5
+    opened = import_document(server, "server.json")
+    start = next(step for step in opened["log"] if step["do"] == "start")
+    assert start["rounds"] == 5
+    assert len(view(opened)["rounds"]) == 3

@@ -221,7 +221,7 @@ def from_server(document: dict[str, Any], source: str) -> dict[str, Any]:
                 "game": _whole(game, "match_game"),
             }
         )
-    planned = head.get("rounds")
+    planned = head.get("rounds_planned", head.get("rounds"))  # (the export's column)
     settings = Settings(system=system, rounds=planned if isinstance(planned, int) else None)
     tournament = Tournament(
         settings,
@@ -231,9 +231,8 @@ def from_server(document: dict[str, Any], source: str) -> dict[str, Any]:
     )
     regulations = head.get("regulations")
     if isinstance(regulations, dict) and is_bughouse(regulations):
-        planned = head.get("rounds_planned")
-        if isinstance(planned, int) and system is System.SWISS_DUTCH:
-            tournament = replace(tournament, settings=replace(settings, rounds=planned))
+        if system is not System.SWISS_DUTCH:  # (pairs' round robins and knockouts: by the pairs)
+            tournament = replace(tournament, settings=replace(settings, rounds=None))
         return from_server_bughouse(document, tournament, regulations, source)
     if system is System.KNOCKOUT:
         given = head.get("regulations")
