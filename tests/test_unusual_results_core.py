@@ -146,7 +146,7 @@ def _round_robin(draw: st.DrawFn) -> Tournament:
 round_robins = st.composite(_round_robin)
 
 
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(round_robins())
 def test_r_b_1_q180_points_and_tiebreaks_stay_consistent(t: Tournament) -> None:
     """Each player's points are their side's value on the tournament's scoring (an

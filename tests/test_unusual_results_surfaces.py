@@ -138,3 +138,20 @@ def test_r_b_1_q180_the_round_page_offers_them_behind_more(site: Any) -> None:
     form = {"csrf_token": csrf_of(page), "action": "correct", "result": "½-0", "expected": "0-0"}
     client.post(f"/t/{tid}/rounds/1/boards/1", data=form)
     assert result_of(service, tid, 1, 1) == "½-0"
+
+
+def test_r_b_1_q180_the_choices_and_a_refusal_in_russian_and_armenian(site: Any) -> None:
+    client, _, tid, auth = site
+    for language, words, refusal in (
+        ("ru", ("Ещё…", "Решение судьи", "Сыграно, без обсчёта рейтинга"), "больше, чем даёт"),
+        ("hy", ("Ավելին…", "Մրցավարի որոշում"), "ավելին, քան տալիս է մեկ պարտիան"),
+    ):
+        headers = {"Accept-Language": language}
+        page = client.get(f"/t/{tid}/rounds/1", headers=headers).text
+        assert all(word in page for word in words), language
+        refused = client.post(
+            f"/api/v1/tournaments/{tid}/rounds/1/boards/1/result",
+            json={"result": "1-1"},
+            headers=auth | headers,
+        )
+        assert refused.status_code == 422 and refusal in refused.text, refused.text

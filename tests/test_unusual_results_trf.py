@@ -126,3 +126,12 @@ def test_the_line_of_a_decided_game_reads_back(
     black = black + (black >= white)  # another player
     game = Game(rnd, 1, white, black, GameResult(Outcome(codes[0]), Outcome(codes[1])))
     assert decided_games([decision_comment(game)]) == {(rnd, white, black)}
+
+
+def test_r_b_1_q186_a_played_result_on_a_bye_is_refused_with_its_line() -> None:
+    player = "001    1      Anna                                                               1.0"
+    other = "001    2      Boris                                                              0.0"
+    text = f"{player.ljust(91)}0000 - W\n{other.ljust(91)}0000 - Z\n"
+    with pytest.raises(InputError, match="needs an opponent") as refused:
+        parse_trf(text)
+    assert (refused.value.line, refused.value.column) == (1, 99)
