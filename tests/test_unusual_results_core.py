@@ -19,6 +19,7 @@ from crosstable.core.ratings.report import rate_tournament
 from crosstable.core.result_codes import check_codes
 from crosstable.core.scoring import PointSystem
 from crosstable.core.standings import compute_standings
+from crosstable.core.standings.live import LiveStandings
 from crosstable.core.tiebreaks import compile_field
 from crosstable.core.tiebreaks.field import GAME
 from tests.test_tiebreak_definitions import check_field, check_standings
@@ -227,3 +228,20 @@ def test_r_b_1_q185_a_game_played_but_not_rated_is_not_in_the_rating_report() ->
     # the arbiter's ½-0 is rated from each side as written: ½ for White, 0 for Black
     assert report[3].games_rated == 2 and report[3].score == Fraction(1, 2)
     assert report[4].games_rated == 1 and report[4].score == 0
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(round_robins(), st.data())
+def test_r_b_1_q180_the_live_table_takes_them_as_a_full_recount(
+    t: Tournament, data: st.DataObject
+) -> None:
+    codes = ("PTS", "BH", "SB", "WIN", "BPG", "DE")
+    live = LiveStandings(t, codes)
+    games = [(r.number, g.white, g.black) for r in t.rounds for g in r.games]
+    for _ in range(data.draw(st.integers(1, 4), label="results")):
+        key = data.draw(st.sampled_from(games))
+        live.record(*key, GameResult.parse(data.draw(st.sampled_from(UNUSUAL))))
+        full = compute_standings(live.tournament, codes)
+        assert [(r.start, r.rank, r.points, r.values) for r in live.standings().rows] == [
+            (r.start, r.rank, r.points, r.values) for r in full.rows
+        ]
