@@ -13,7 +13,7 @@ from fractions import Fraction
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from crosstable.core.errors import InputError
+from crosstable.core.errors import InputError, RuleError
 from crosstable.core.model import (
     Bye,
     ByeKind,
@@ -37,6 +37,7 @@ from crosstable.formats.trf_text import Line
 from crosstable.service.teams.trf_lines import team_lines
 from crosstable.service.teams.trf_plan import plan_team_import
 from crosstable.service.teams.trf_teams import board_colours, match_points_line
+from tests.test_team_trf_import import club_file
 
 RESULTS = (
     GameResult.WHITE_WINS(),
@@ -187,3 +188,27 @@ def test_r_b_3_team_record_parsers_give_a_value_or_a_located_error(text: str) ->
         read_team_record(line)
     except InputError as error:
         assert str(error).startswith("fuzz.trf:7:")
+
+
+@st.composite
+def mutated_team_files(draw: st.DrawFn) -> str:
+    """The club's team file (tests/test_team_trf_import.py) with 1–4 characters of its
+    team records and round columns changed."""
+    lines = club_file().splitlines()
+    for _ in range(draw(st.integers(1, 4))):
+        index = draw(st.integers(0, len(lines) - 1))
+        line = lines[index]
+        column = draw(st.integers(0, max(0, len(line) - 1)))
+        char = draw(st.sampled_from("0123456789 wb=+-UZFH.x"))
+        lines[index] = line[:column] + char + line[column + 1 :]
+    return "\n".join(lines) + "\n"
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(mutated_team_files())
+def test_r_b_3_a_mutated_team_file_is_planned_or_refused_with_a_reason(text: str) -> None:
+    try:
+        doc = parse_trf(text, "club.trf", lenient=True)
+        plan_team_import(doc, "club.trf")
+    except (InputError, RuleError) as error:
+        assert str(error)
