@@ -132,6 +132,7 @@ def test_r_x_6_the_form_creates_a_bughouse_knockout_and_refuses_a_bad_one(site: 
     )
     assert made.status_code == 303, made.text
     tid = int(made.headers["location"].split("/")[2])
+    service.add_team(tid, "Knights")
     start = client.get(f"/t/{tid}/teams").text  # the team page starts it as a knockout
     assert "Start: make the bracket and pair round 1" in start
     details = service.crosstable(tid)[0].settings.regulations
