@@ -26,9 +26,10 @@ from crosstable.core.model import (
     System,
     Tournament,
 )
+from crosstable.core.teams.settings import TeamSettings
 from crosstable.formats.trf import TrfDocument, parse_trf, write_trf
 from crosstable.formats.trf_model import Team
-from crosstable.service import Service
+from crosstable.service import PlayerInfo, Service
 from crosstable.service.trf_import import import_trf
 from tests.test_team_web import played_league
 
@@ -275,3 +276,22 @@ def test_r_b_3_an_individual_file_listing_teams_for_a_team_prize_stays_individua
     with pytest.raises(RuleError, match="not played by teams"):
         service.team_standings(tid)
     assert "013 Club" in service.export_trf(tid, "trf2026")
+
+
+def test_r_b_3_team_tiebreaks_other_than_the_default_go_through_202(service: Service) -> None:
+    tid = service.create_team_tournament(
+        "League", TeamSettings.from_details({"team_boards": "1", "team_tiebreaks": "EMGSB,GP"})
+    ).tournament_id
+    for number, name in enumerate(("Ararat", "Sevan", "Masis"), 1):
+        service.add_team(tid, name)
+        service.add_team_member(tid, number, PlayerInfo(f"{name} 1"))
+    service.start(tid)
+    service.record_result(tid, 1, 1, "1-0")
+    exported = service.export_trf(tid, "trf2026")
+    assert "202 EMGSB,GP" in exported.splitlines()
+    new = import_trf(service, parse_trf(exported, "l.trf"), source="l.trf").tournament_id
+    assert service.team_standings(new).tiebreaks == ("EMGSB", "GP")
+    assert service.export_trf(new, "trf2026") == exported
+    assert "202" not in service.export_trf(
+        import_trf(service, parse_trf(club_file(), "c.trf"), source="c.trf").tournament_id
+    )

@@ -8,8 +8,10 @@
 * ``362``, the match points of a won, drawn and lost match (``TW 2.0    TD 1.0    TL
   0.0``, the symbol and its value as record 162 writes its own).
 
-``082`` (the number of teams) is written from the players' teams as for every
-tournament. A file read back keeps these records (``with_kept_records``), so the
+``192`` names the kind of team tournament (:func:`type_code`), ``202`` its team
+tie-breaks when they are not the default ones; the records 300, 320, 330, 801 and 802
+come from :func:`team_trf_lines` (:mod:`.trf_lines`). ``082`` (the number of teams) is
+written from the players' teams as for every tournament. A file read back keeps these records (``with_kept_records``), so the
 export of an imported export is the same file.
 """
 
@@ -19,8 +21,9 @@ from fractions import Fraction
 
 from sqlalchemy.orm import Session
 
-from crosstable.core.teams import team_standings
+from crosstable.core.teams import DEFAULT_TEAM_TIEBREAKS, team_standings
 from crosstable.core.teams.settings import TeamSettings, is_team_tournament
+from crosstable.core.teams.swiss_pair import default_team_swiss_tiebreaks
 from crosstable.formats.trf_model import Team
 from crosstable.formats.trf_text import format_fixed
 from crosstable.service.teams.rows import team_state
@@ -71,10 +74,16 @@ def team_trf(session: Session, row: TournamentRow) -> tuple[tuple[Team, ...], di
     points = settings.scoring.match_points
     headers = {
         "192": type_code(row, settings),
-        "202": ",".join(settings.tiebreaks),
         "352": board_colours(settings.boards),
         "362": match_points_line(points.win, points.draw, points.loss),
     }
+    defaults = (
+        default_team_swiss_tiebreaks(settings.scoring.primary)
+        if settings.swiss is not None
+        else DEFAULT_TEAM_TIEBREAKS
+    )
+    if settings.tiebreaks != defaults:  # (the default list goes without saying)
+        headers["202"] = ",".join(settings.tiebreaks)
     return teams, headers
 
 
