@@ -52,6 +52,35 @@ if argon2 is not None and not getattr(argon2.PasswordHasher, "quick", False):
 
     argon2.PasswordHasher = QuickHasher  # type: ignore[misc]
 
+#: FastAPI (0.165) analyses the signature of every endpoint again for each app it serves,
+#: at the app's first request (its included routers are built lazily, per app): a quarter
+#: of a second of CPU for every app a test makes, thousands in a run. What it builds from
+#: an endpoint, its path and its dependencies (the ``Dependant``: parameters, body fields,
+#: sub-dependencies) is the same for every app, and FastAPI shares one between all the
+#: requests of an app; the tests share it between apps too. What is the app's own (the
+#: dependency overrides, the handler, the body limit) is still built for each app.
+try:
+    from fastapi import routing as fastapi_routing
+except ImportError:  # the web extra is not installed
+    fastapi_routing = None  # type: ignore[assignment]
+ANALYSE = "_build_dependant_with_parameterless_dependencies"
+analyse = getattr(fastapi_routing, ANALYSE, None)
+if analyse is not None and not hasattr(analyse, "analysed"):
+    analysed: dict[tuple[object, ...], tuple[object, ...]] = {}
+
+    def analyse_once(*, path: str, call: object, dependencies: object) -> tuple[object, ...]:
+        try:
+            key = (path, call, tuple(dependencies))  # type: ignore[call-overload]
+            known = analysed.get(key)
+        except TypeError:  # a dependency that cannot be a key: analysed each time
+            return analyse(path=path, call=call, dependencies=dependencies)  # type: ignore[misc]
+        if known is None:
+            known = analysed[key] = analyse(path=path, call=call, dependencies=dependencies)  # type: ignore[misc]
+        return known
+
+    analyse_once.analysed = analysed  # type: ignore[attr-defined]
+    setattr(fastapi_routing, ANALYSE, analyse_once)
+
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("CROSSTABLE_SHARED", ROOT.parent / "shared"))
 DATA = SHARED / "data"
