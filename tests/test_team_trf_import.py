@@ -295,3 +295,22 @@ def test_r_b_3_team_tiebreaks_other_than_the_default_go_through_202(service: Ser
     assert "202" not in service.export_trf(
         import_trf(service, parse_trf(club_file(), "c.trf"), source="c.trf").tournament_id
     )
+
+
+def test_r_b_3_an_imported_team_swiss_in_progress_is_paired_on(service: Service) -> None:
+    doc = parse_trf(club_file(), "club.trf")
+    first = replace(doc.tournament, rounds=doc.tournament.rounds[:1])
+    doc = replace(
+        doc,
+        tournament=first,
+        teams=tuple(replace(t, match_points=None, game_points=None, rank=None) for t in doc.teams),
+        other_records=(("320", " 2.0  1.0   3"),),
+        file_points={},
+        file_ranks={},
+    )
+    text = write_trf(doc, "trf2026")
+    tid = import_trf(service, parse_trf(text, "club.trf"), source="club.trf").tournament_id
+    service.pair_team_round(tid)
+    matches = [(m.round, m.white, m.black) for ms in service.team_matches(tid) for m in ms]
+    assert matches[0] == (1, 1, 2) and [m[0] for m in matches] == [1, 2]
+    assert {matches[1][1], matches[1][2]} == {1, 3}  # 2 met 1 already: 1–3, and 2 the bye
