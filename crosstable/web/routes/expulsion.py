@@ -1,8 +1,9 @@
 """Expelling a player on the web: the manage page's form and the JSON API.
 
 Page: ``POST /t/{tid}/manage/expel`` (the manage page's *Expel* form beside the
-withdrawal: the player, the first round missed and the reason). API: ``POST /api/v1/tournaments/{tid}/players/{start}/expel`` with
-``{"from_round": 3, "reason": "…"}`` and ``GET /api/v1/tournaments/{tid}/expulsions``.
+withdrawal: the player, the first round missed and the reason). API:
+``POST /api/v1/tournaments/{tid}/players/{start}/expel`` with ``{"from_round": 3,
+"reason": "…"}`` and ``GET /api/v1/tournaments/{tid}/expulsions``.
 """
 
 from __future__ import annotations
