@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_service_support import migrated
 
 CHROMIUM = os.environ.get("CROSSTABLE_CHROMIUM")
 #: mark a module's tests as needing the browser
@@ -71,7 +72,10 @@ def wait_until_served(process: subprocess.Popen[Any], url: str) -> None:
 @contextmanager
 def web_server(db: Path, secret: str = "test-secret") -> Iterator[str]:
     """``crosstable.web`` under uvicorn on the SQLite file ``db``: yields its URL once it
-    answers, and stops it afterwards."""
+    answers, and stops it afterwards. A file not made yet starts as a copy of the
+    migrated template (the server need not run every migration at its start)."""
+    if not db.exists():
+        migrated(f"sqlite:///{db}")
     port = free_port()
     env = dict(os.environ, CROSSTABLE_DB=str(db), CROSSTABLE_SECRET=secret)
     command = [sys.executable, "-m", "uvicorn", "crosstable.web.app:create_app", "--factory"]

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from test_service_support import migrated
 
 from crosstable.core.model import System
 from crosstable.service import PlayerInfo, Regulations, Service
@@ -21,7 +22,7 @@ pytestmark = needs_chromium
 @pytest.fixture(scope="module")
 def cup(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int]]:
     db = tmp_path_factory.mktemp("autostart") / "cup.db"
-    store = open_store(f"sqlite:///{db}")
+    store = open_store(migrated(f"sqlite:///{db}"))
     service = Service(store)
     tid = service.create_tournament(
         Regulations(name="Суперблиц", system=System.KNOCKOUT)

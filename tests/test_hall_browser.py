@@ -15,6 +15,7 @@ import urllib.request
 from collections.abc import Iterator
 
 import pytest
+from test_service_support import migrated
 
 from crosstable.core.model import LotsMethod
 from crosstable.service import FixedClock, PlayerInfo, Regulations, Service
@@ -30,7 +31,7 @@ FIELD = 20  # more lines than a small screen holds: the venue has to scroll
 @pytest.fixture(scope="module")
 def hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str, int]]:
     db = tmp_path_factory.mktemp("hall") / "hall.db"
-    store = open_store(f"sqlite:///{db}")
+    store = open_store(migrated(f"sqlite:///{db}"))
     service = Service(store, clock=FixedClock(dt.datetime(2026, 12, 1, 17, 0, tzinfo=dt.UTC)))
     tid = service.create_tournament(Regulations(name="Зал клуба")).tournament_id
     for i in range(FIELD):

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from test_service_support import migrated
+
 from crosstable.core.model import LotsMethod, System
 from crosstable.service import PlayerInfo, Regulations, Service
 from crosstable.store import open_store
@@ -16,7 +18,7 @@ from tests.test_web_live import CELLS_JS, SEEN_JS
 @needs_chromium
 def test_a_swiss_page_writes_the_changed_cells_itself(tmp_path: Path) -> None:
     db = tmp_path / "swiss.db"
-    service = Service(open_store(f"sqlite:///{db}"))
+    service = Service(open_store(migrated(f"sqlite:///{db}")))
     regulations = Regulations(name="Open", system=System.SWISS_DUTCH, rounds=3)
     tid = service.create_tournament(regulations).tournament_id
     for index in range(6):
@@ -34,7 +36,7 @@ def test_a_swiss_page_writes_the_changed_cells_itself(tmp_path: Path) -> None:
         fresh = browser.new_page(locale="ru-RU")
         wrap = "#live [data-revision]"
         # (another process records them: the server reads its changes from the log)
-        writer = Service(open_store(f"sqlite:///{db}"))
+        writer = Service(open_store(migrated(f"sqlite:///{db}")))
         try:
             for board, result in ((3, "1-0"), (1, "0-1"), (2, "1/2-1/2")):
                 seq = writer.record_result(tid, 1, board, result).seq

@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 from test_series_news import PLAYERS, _series, run_edition
 from test_series_service import MORNING
+from test_service_support import migrated
 
 from crosstable.core.model import LotsMethod
 from crosstable.service import FixedClock, PlayerInfo, Regulations, Service
@@ -46,7 +47,7 @@ def _long(count: int) -> list[PlayerInfo]:
 
 
 def _build(db: Path) -> dict[str, int]:
-    service = Service(open_store(f"sqlite:///{db}"), random=random.Random(29))
+    service = Service(open_store(migrated(f"sqlite:///{db}")), random=random.Random(29))
     build_demo(service)
     accounts = Accounts(service.store)
     organiser = accounts.find_user(USERNAME)
@@ -187,7 +188,7 @@ def test_battle_games_before_the_colour_draw_say_so(
 @pytest.fixture(scope="module")
 def awards(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int]]:
     db = tmp_path_factory.mktemp("awards") / "awards.db"
-    store = open_store(f"sqlite:///{db}")
+    store = open_store(migrated(f"sqlite:///{db}"))
     clock = FixedClock(MORNING)
     service = Service(store, clock=clock, random=random.Random(3))
     sid = _series(service)

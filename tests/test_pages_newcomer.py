@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_service_support import migrated
 
 from crosstable.core.model import LotsMethod
 from crosstable.service import PlayerInfo, Service
@@ -47,7 +48,7 @@ def _players(prefix: str, count: int) -> list[PlayerInfo]:
 
 
 def _build(db: Path) -> dict[str, Any]:
-    service = Service(open_store(f"sqlite:///{db}"))
+    service = Service(open_store(migrated(f"sqlite:///{db}")))
     build_demo(service)
     accounts = Accounts(service.store)
     organiser = accounts.find_user(USERNAME)
@@ -128,7 +129,7 @@ def _build(db: Path) -> dict[str, Any]:
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict[str, Any]]]:
     db = tmp_path_factory.mktemp("newcomer") / "newcomer.db"
     made = _build(db)
-    made["service"] = Service(open_store(f"sqlite:///{db}"))
+    made["service"] = Service(open_store(migrated(f"sqlite:///{db}")))
     with web_server(db) as url:
         yield url, made
     made["service"].store.close()

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_service_support import migrated
 
 from crosstable.core.model import LotsMethod
 from crosstable.service import PlayerInfo, Regulations, Service
@@ -56,7 +57,7 @@ def _play_all(service: Service, tid: int) -> None:
 def _build(db: Path) -> dict[str, int]:
     from crosstable.service.accounts import Accounts
 
-    service = Service(open_store(f"sqlite:///{db}"))
+    service = Service(open_store(migrated(f"sqlite:///{db}")))
     demo = build_demo(service)
     accounts = Accounts(service.store)
     organiser = accounts.find_user(USERNAME)

@@ -13,6 +13,7 @@ from typing import Any
 
 import httpx
 import pytest
+from test_service_support import migrated
 
 from crosstable.core.model import LotsMethod
 from crosstable.service import PlayerInfo, Regulations, Service
@@ -24,7 +25,7 @@ pytestmark = needs_chromium
 
 
 def _prepare(db: Path) -> tuple[int, str]:
-    service = Service(open_store(f"sqlite:///{db}"))
+    service = Service(open_store(migrated(f"sqlite:///{db}")))
     try:
         accounts = Accounts(service.store)
         organiser = accounts.create_user("arbiter", "password-arbiter", is_master=True)
@@ -41,7 +42,7 @@ def _prepare(db: Path) -> tuple[int, str]:
 
 
 def _results(db: Path, tid: int) -> tuple[dict[int, str | None], list[str]]:
-    service = Service(open_store(f"sqlite:///{db}"))
+    service = Service(open_store(migrated(f"sqlite:///{db}")))
     try:
         games = {g.board: g.result for g in service.overview(tid).games if g.round == 1}
         lines = [str(h.summary) for h in service.history(tid)]

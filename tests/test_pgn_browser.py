@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from test_service_support import migrated
+
 from crosstable.cli import main
 from tests.browser import chromium, needs_chromium, web_server
 
@@ -33,7 +35,7 @@ def _started(db: Path) -> None:
     from crosstable.service import Service
     from crosstable.store import open_store
 
-    store = open_store(f"sqlite:///{db}")
+    store = open_store(migrated(f"sqlite:///{db}"))
     try:
         service = Service(store)
         tid = service.tournaments()[0].id

@@ -13,6 +13,8 @@ import datetime as dt
 import random
 from typing import Any
 
+from test_service_support import migrated
+
 from crosstable.service import FixedClock, Service
 from crosstable.service.series import SeriesSettings
 from crosstable.store import open_store
@@ -36,7 +38,7 @@ def _badge(page: Any) -> str:
 def test_a_player_registers_on_a_phone_and_is_told_that_stage_one_starts(tmp_path: Any) -> None:
     db = tmp_path / "series.db"
     with web_server(db) as url:
-        store = open_store(f"sqlite:///{db}")
+        store = open_store(migrated(f"sqlite:///{db}"))
         now = dt.datetime.now(dt.UTC)
         # weekly, two days ahead: registration is open on the server's real clock
         weekday = (now.astimezone(dt.UTC).weekday() + 2) % 7

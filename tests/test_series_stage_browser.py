@@ -14,6 +14,7 @@ import random
 from typing import Any
 
 from test_series_service import current_groups, play_all
+from test_service_support import migrated
 
 from crosstable.service import FixedClock, Service
 from crosstable.service.accounts import Accounts
@@ -34,7 +35,7 @@ def _no_sideways_scroll(page: Any) -> None:
 def _stage_two(db: Any) -> tuple[Service, int, str]:
     """16 players with accounts in groups of 4; stage 1 played, stage 2 started — all
     before the real now; the login of a player of stage 2."""
-    store = open_store(f"sqlite:///{db}")
+    store = open_store(migrated(f"sqlite:///{db}"))
     clock = FixedClock(dt.datetime.now(dt.UTC) - dt.timedelta(days=4))
     service = Service(store, clock=clock, random=random.Random(4))
     sid = service.create_series(

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from test_service_support import make_service
+from test_service_support import make_service, migrated
 
 from crosstable.store import open_store
 from tests.browser import chromium, needs_chromium, web_server
@@ -20,7 +20,7 @@ pytestmark = needs_chromium
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int, list[str]]]:
     db: Path = tmp_path_factory.mktemp("team-browser") / "teams.db"
-    store = open_store(f"sqlite:///{db}")
+    store = open_store(migrated(f"sqlite:///{db}"))
     try:
         service = make_service(store)
         tid = played_league(service)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from test_service_support import migrated
+
 from crosstable.service import Service
 from crosstable.store import open_store
 from tests.browser import chromium, needs_chromium, web_server
@@ -49,7 +51,7 @@ def test_r_b_3_a_team_league_in_the_browser(tmp_path: Path) -> None:
                 org.wait_for_selector(f"[data-team-number='{number}'] li:nth-child({k + 1})")
         org.click("#start-teams button")
         org.wait_for_selector("#team-table")
-        with open_store(f"sqlite:///{db}") as store:
+        with open_store(migrated(f"sqlite:///{db}")) as store:
             service = Service(store)
             tid = service.tournaments()[0].id
             first = service.team_matches(tid)[0]

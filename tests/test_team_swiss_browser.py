@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from test_service_support import make_service
+from test_service_support import make_service, migrated
 
 from crosstable.core.teams.settings import TeamSettings
 from crosstable.service import PlayerInfo, Service
@@ -40,7 +40,7 @@ def played_swiss(service: Service) -> int:
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int, list[str]]]:
     db: Path = tmp_path_factory.mktemp("team-swiss-browser") / "swiss.db"
-    store = open_store(f"sqlite:///{db}")
+    store = open_store(migrated(f"sqlite:///{db}"))
     try:
         service = make_service(store)
         tid = played_swiss(service)

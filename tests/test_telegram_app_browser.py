@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_service_support import migrated
 from test_telegram_app import TOKEN, init_data
 
 from crosstable.core.model import LotsMethod
@@ -52,7 +53,7 @@ def site(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> Iterator[tuple[str, int]]:
     db: Path = tmp_path_factory.mktemp("telegram") / "app.db"
-    service = Service(open_store(f"sqlite:///{db}"))
+    service = Service(open_store(migrated(f"sqlite:///{db}")))
     accounts = Accounts(service.store)
     organiser = accounts.create_user("olga", "password-olga", is_admin=True)
     tid = service.create_tournament(Regulations(name="Клубный турнир по круговой системе"))

@@ -16,6 +16,7 @@ import pytest
 pytest.importorskip("fastapi")
 
 from fastapi.testclient import TestClient
+from test_service_support import migrated
 
 from crosstable.core.model import LotsMethod
 from crosstable.service import PlayerInfo, Regulations, Service
@@ -43,7 +44,7 @@ def _tournament(service: Service, accounts: Accounts) -> int:
 
 @pytest.fixture()
 def site(tmp_path: Path) -> Iterator[tuple[TestClient, int]]:
-    service = Service(open_store(f"sqlite:///{tmp_path / 'headers.db'}"))
+    service = Service(open_store(migrated(f"sqlite:///{tmp_path / 'headers.db'}")))
     tid = _tournament(service, Accounts(service.store))
     with TestClient(create_app(service=service)) as client:
         yield client, tid
@@ -120,7 +121,7 @@ def test_no_template_has_an_inline_handler_or_script() -> None:
 @needs_chromium
 def test_result_buttons_work_under_the_policy_without_violations(tmp_path: Path) -> None:
     db = tmp_path / "browser.db"
-    service = Service(open_store(f"sqlite:///{db}"))
+    service = Service(open_store(migrated(f"sqlite:///{db}")))
     tid = _tournament(service, Accounts(service.store))
     service.store.close()
     problems: list[str] = []
@@ -147,7 +148,7 @@ def test_result_buttons_work_under_the_policy_without_violations(tmp_path: Path)
         page.goto(f"{url}/t/{tid}/history")
         page.wait_for_load_state("load")
     assert problems == []
-    service = Service(open_store(f"sqlite:///{db}"))
+    service = Service(open_store(migrated(f"sqlite:///{db}")))
     games = [g for g in service.overview(tid).games if g.round == 1 and g.board == 1]
     assert games and games[0].result == "1-0"
     service.store.close()

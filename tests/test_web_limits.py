@@ -23,6 +23,7 @@ pytest.importorskip("fastapi")
 
 import httpx
 from fastapi.testclient import TestClient
+from test_service_support import migrated
 
 from crosstable.service import Service
 from crosstable.store import open_store
@@ -35,7 +36,7 @@ CHUNK = 16 * 1024
 
 @pytest.fixture()
 def app(tmp_path: Path) -> Any:
-    return create_app(service=Service(open_store(f"sqlite:///{tmp_path / 'limits.db'}")))
+    return create_app(service=Service(open_store(migrated(f"sqlite:///{tmp_path / 'limits.db'}"))))
 
 
 def test_each_route_has_its_limit() -> None:

@@ -17,6 +17,7 @@ pytest.importorskip("fastapi")
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_service_support import migrated
 
 from bench.push_rig import apply_cells
 from crosstable.service import Service
@@ -111,7 +112,7 @@ class Stream:
 
 @pytest.fixture()
 def live(tmp_path: Path):  # type: ignore[no-untyped-def]
-    service = Service(open_store(f"sqlite:///{tmp_path / 'live.db'}"))
+    service = Service(open_store(migrated(f"sqlite:///{tmp_path / 'live.db'}")))
     demo = build_demo(service)
     app = create_app(service=service)
     return app, service, demo["tournaments"][1]
@@ -722,7 +723,7 @@ def test_a_real_server_pushes_results_and_stops_with_its_spectators(
     from crosstable.service.accounts import Accounts
 
     db = tmp_path / "serve.db"
-    service = Service(open_store(f"sqlite:///{db}"))
+    service = Service(open_store(migrated(f"sqlite:///{db}")))
     demo = build_demo(service)
     tid = demo["tournaments"][1]
     accounts = Accounts(service.store)
@@ -814,7 +815,7 @@ def test_a_browser_keeps_its_table_with_the_changed_cells(tmp_path: Path) -> Non
     from crosstable.service.accounts import Accounts
 
     db = tmp_path / "browser.db"
-    service = Service(open_store(f"sqlite:///{db}"))
+    service = Service(open_store(migrated(f"sqlite:///{db}")))
     tid = build_demo(service)["tournaments"][1]
     accounts = Accounts(service.store)
     user = accounts.find_user("demo")
