@@ -21,11 +21,9 @@ match and game points) must be what the games give.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
-from crosstable.core.errors import InputError, RuleError
 from crosstable.core.model import (
     Bye,
     ByeKind,
@@ -36,14 +34,20 @@ from crosstable.core.model import (
     System,
     Tournament,
 )
-from crosstable.core.scoring import PointSystem
-from crosstable.core.teams import Team, team_standings, team_tiebreak
+from crosstable.core.teams import Team, team_standings
 from crosstable.core.teams.matches import TeamScoring
 from crosstable.core.teams.settings import MAX_BOARDS, TeamSettings
 from crosstable.core.teams.standings import DEFAULT_TEAM_TIEBREAKS
 from crosstable.core.teams.swiss_pair import TeamSwissSettings, default_team_swiss_tiebreaks
 from crosstable.formats.trf_model import TrfDocument
 from crosstable.formats.trf_team_records import ForfeitedMatch, TeamRecords, team_records_of
+from crosstable.service.teams.trf_settings import (
+    TeamFileError,
+    kind_of,
+    match_points_of,
+    shape_of,
+    tiebreaks_of,
+)
 
 _FORFEIT = {
     "+-": (Outcome.FORFEIT_WIN, Outcome.FORFEIT_LOSS),
@@ -65,14 +69,6 @@ class TeamPlan:
     lineups: dict[tuple[int, int], tuple[int, ...]]
     tournament: Tournament
     notes: tuple[str, ...]
-
-
-class TeamFileError(InputError):
-    """A team record that is bad or contradicts the games: the source names the record."""
-
-    def __init__(self, message: str, /, *, source: str, record: str, **params: object) -> None:
-        # (no parameter is named line or column: the location is the record's)
-        super().__init__(message, source=f"{source} (record {record})", **params)  # type: ignore[arg-type]
 
 
 def is_team_file(doc: TrfDocument) -> bool:
@@ -135,50 +131,6 @@ def _teams(doc: TrfDocument, source: str) -> list[tuple[int, str, tuple[int, ...
                 name=player.name,
             )
     return sorted(out)
-
-
-def _match_points(doc: TrfDocument, source: str) -> PointSystem:
-    text = doc.headers.get("362", "").strip()
-    if not text:
-        return PointSystem(Fraction(2), Fraction(1), Fraction(0))
-    values = {"TW": Fraction(2), "TD": Fraction(1), "TL": Fraction(0)}
-    words = text.replace("TW", " TW ").replace("TD", " TD ").replace("TL", " TL ").split()
-    for symbol, amount in zip(words[::2], words[1::2], strict=False):
-        if symbol not in values:
-            raise TeamFileError(
-                "{symbol}: TW, TD or TL", source=source, record="362", symbol=repr(symbol)
-            )
-        try:
-            values[symbol] = Fraction(amount.replace(",", "."))
-        except (ValueError, ZeroDivisionError):
-            raise TeamFileError(
-                "{symbol} {amount}: not a number",
-                source=source,
-                record="362",
-                symbol=symbol,
-                amount=repr(amount),
-            ) from None
-    if len(words) % 2:
-        raise TeamFileError(
-            "{text}: a value after each of TW, TD, TL", source=source, record="362", text=repr(text)
-        )
-    return PointSystem(values["TW"], values["TD"], values["TL"])
-
-
-def _kind(doc: TrfDocument) -> tuple[str | None, int, str]:
-    """From 192: ``"rr"`` or ``"swiss"`` (None: not said), cycles, the primary score."""
-    code = doc.headers.get("192", "").strip().upper()
-    primary = "MP"
-    if "TEAM" not in code:
-        return None, 1, primary
-    if code.endswith("DOUBLEROUNDROBIN"):
-        return "rr", 2, primary
-    if code.endswith("ROUNDROBIN"):
-        return "rr", 1, primary
-    scores = [part for part in code.split("_") if part in ("MP", "GP")]
-    if scores:
-        primary = scores[0]
-    return "swiss", 1, primary
 
 
 class _Builder:
@@ -454,21 +406,6 @@ class _Builder:
         return kept + [Bye(rnd, p, ByeKind.PAIRING) for p in lineup]
 
 
-def _shape(rounds: Sequence[Round], owner: dict[int, int], teams: int) -> tuple[str, int]:
-    met: dict[frozenset[int], int] = {}
-    for rnd in rounds:
-        for pair in {frozenset((owner[g.white], owner[g.black])) for g in rnd.games}:
-            met[pair] = met.get(pair, 0) + 1
-    pairs = teams * (teams - 1) // 2
-    counts = set(met.values())
-    per_cycle = teams - 1 + teams % 2
-    if len(met) == pairs and len(counts) == 1 and rounds:
-        cycles = counts.pop()
-        if len(rounds) == cycles * per_cycle:
-            return "rr", cycles
-    return "swiss", 1
-
-
 def plan_team_import(doc: TrfDocument, source: str = "import") -> TeamPlan:
     """The team tournament a file with team records holds; InputError when a record is
     bad or contradicts the games (nothing is stored)."""
@@ -485,16 +422,16 @@ def plan_team_import(doc: TrfDocument, source: str = "import") -> TeamPlan:
             boards=boards,
         )
     rounds = tuple(builder.round_of(rnd, boards) for rnd in doc.tournament.rounds)
-    kind, cycles, primary = _kind(doc)
+    kind, cycles, primary = kind_of(doc)
     notes = []
     if kind is None:
-        kind, cycles = _shape(rounds, builder.owner, len(builder.teams))
+        kind, cycles = shape_of(rounds, builder.owner, len(builder.teams))
         notes.append(
             "192 names no team system: a team "
             + ("round robin" if kind == "rr" else "Swiss")
             + " by the games"
         )
-    points = _match_points(doc, source)
+    points = match_points_of(doc, source)
     scoring = TeamScoring(match_points=points, primary=primary)
     swiss = None
     defaults: tuple[str, ...] = DEFAULT_TEAM_TIEBREAKS
@@ -506,7 +443,7 @@ def plan_team_import(doc: TrfDocument, source: str = "import") -> TeamPlan:
         swiss = TeamSwissSettings("olympiad", bye)
         scoring = replace(scoring, bye=bye)
         defaults = default_team_swiss_tiebreaks(primary)
-    tiebreaks = _tiebreaks(doc, defaults, notes)
+    tiebreaks = tiebreaks_of(doc, defaults, notes)
     settings = TeamSettings(boards, scoring, False, tiebreaks, swiss)
     if any(
         list(lineup) != [s for s in builder.roster[team] if s in lineup]
@@ -535,20 +472,6 @@ def plan_team_import(doc: TrfDocument, source: str = "import") -> TeamPlan:
     return TeamPlan(
         settings, system, cycles, tuple(builder.teams), builder.lineups, tournament, tuple(notes)
     )
-
-
-def _tiebreaks(doc: TrfDocument, defaults: tuple[str, ...], notes: list[str]) -> tuple[str, ...]:
-    listed = list(doc.tournament.settings.tiebreaks)
-    if not listed:
-        return defaults
-    try:
-        return tuple(team_tiebreak(code).code for code in listed)
-    except RuleError:
-        notes.append(
-            f"the tie-breaks of 202 ({','.join(listed)}) are not all team tie-breaks this "
-            f"program computes: {','.join(defaults)} instead"
-        )
-        return defaults
 
 
 def _check_declared(

@@ -11,8 +11,9 @@
 ``192`` names the kind of team tournament (:func:`type_code`), ``202`` its team
 tie-breaks when they are not the default ones; the records 300, 320, 330, 801 and 802
 come from :func:`team_trf_lines` (:mod:`.trf_lines`). ``082`` (the number of teams) is
-written from the players' teams as for every tournament. A file read back keeps these records (``with_kept_records``), so the
-export of an imported export is the same file.
+written from the players' teams as for every tournament. An imported team file becomes
+a team tournament (:mod:`.trf_plan`), so the export of an imported export is the same
+file.
 """
 
 from __future__ import annotations
