@@ -21,6 +21,7 @@ from crosstable.service.errors import NotFoundError
 from crosstable.service.finishing import finish_by_itself
 from crosstable.service.frame import Change, ChangeFrame, Done
 from crosstable.service.loading import Loaded
+from crosstable.service.play import still_playing
 from crosstable.service.systems import rules_of
 from crosstable.service.unit import Tx
 from crosstable.service.warning_levels import FideWarning, Level, logged
@@ -94,16 +95,7 @@ class Expulsions:
             if row.status == "finished":
                 raise RuleError("the tournament is finished: a player can no longer be expelled")
             loaded = Loaded(tx.session, row)
-            entry = loaded.entry_by_start(start)
-            if entry is None:
-                raise NotFoundError("there is no player with starting number {start}", start=start)
-            if entry.withdrawn_from is not None:
-                raise RuleError(
-                    "player {start} {name} withdrew already (from round {round})",
-                    start=start,
-                    name=entry.name,
-                    round=entry.withdrawn_from,
-                )
+            entry = still_playing(loaded, start)
             done = rules_of(row).withdraw(tx, loaded, entry, from_round)
             first = entry.withdrawn_from if entry.withdrawn_from is not None else from_round
             expulsion = Expulsion(start, int(first or 1), why)

@@ -22,7 +22,7 @@ from crosstable.service.start_rules import check_start
 from crosstable.service.systems import rules_of
 from crosstable.service.unit import Tx
 from crosstable.service.warning_levels import logged, settle
-from crosstable.store.models import GameRow
+from crosstable.store.models import EntryRow, GameRow
 
 ResultLike = str | GameResult
 
@@ -422,16 +422,7 @@ class Play:
             if row.status == "finished":
                 raise RuleError("the tournament is finished: a withdrawal is no longer possible")
             loaded = Loaded(tx.session, row)
-            entry = loaded.entry_by_start(start)
-            if entry is None:
-                raise NotFoundError("there is no player with starting number {start}", start=start)
-            if entry.withdrawn_from is not None:
-                raise RuleError(
-                    "player {start} {name} withdrew already (from round {round})",
-                    start=start,
-                    name=entry.name,
-                    round=entry.withdrawn_from,
-                )
+            entry = still_playing(loaded, start)
             done = rules_of(row).withdraw(tx, loaded, entry, from_round)
             if not in_fide_mode(tx.session, row) or entry.withdrawn_from is None:
                 return done
@@ -467,6 +458,21 @@ class Play:
             )
 
         return self.frame.change(tournament_id, "finish", body, actor=actor)
+
+
+def still_playing(loaded: Loaded, start: int) -> EntryRow:
+    """The player of starting number ``start``, who has not withdrawn (else refused)."""
+    entry = loaded.entry_by_start(start)
+    if entry is None:
+        raise NotFoundError("there is no player with starting number {start}", start=start)
+    if entry.withdrawn_from is not None:
+        raise RuleError(
+            "player {start} {name} withdrew already (from round {round})",
+            start=start,
+            name=entry.name,
+            round=entry.withdrawn_from,
+        )
+    return entry
 
 
 def _request(op: str, round_number: int, board: int, value: GameResult | None) -> dict[str, Any]:
