@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_service_support import make_service, started
+from test_service_support import make_service, migrated, started
 
 from crosstable.core.errors import CrosstableError
 from crosstable.service import Service
@@ -41,7 +41,7 @@ def test_revert_to_any_point_restores_it_exactly(
     operations: list[tuple[str, object, object]], data: st.DataObject
 ) -> None:
     with tempfile.TemporaryDirectory() as folder:
-        store = open_store(Path(folder) / "h.db")
+        store = open_store(migrated(f"sqlite:///{Path(folder) / 'h.db'}"))
         try:
             service = make_service(store)
             tid = started(service, 4)

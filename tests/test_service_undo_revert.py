@@ -19,7 +19,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import select
-from test_service_support import db_url, make_service, service, started, store  # noqa: F401
+from test_service_support import db_url, make_service, migrated, service, started, store  # noqa: F401
 
 from crosstable.core.errors import CrosstableError
 from crosstable.service import Service
@@ -111,7 +111,7 @@ def test_results_undos_and_reverts_replay_exactly_and_reverts_stay_small(
     replay of the history; each revert brings back exactly the rows after its target
     and records no more changes than rows differ."""
     with tempfile.TemporaryDirectory() as folder:
-        store = open_store(Path(folder) / "h.db")
+        store = open_store(migrated(f"sqlite:///{Path(folder) / 'h.db'}"))
         try:
             service = make_service(store)
             tid = started(service, 4, details={"finish": "confirm"})
