@@ -75,15 +75,7 @@ def import_bughouse(
     for number, pair in enumerate(part.pairs, 1):
         service.add_team(tid, pair.name, actor=actor)
         for p in pair.members:
-            info = PlayerInfo(
-                p.name,
-                rating=p.rating,
-                title=p.title,
-                federation=p.federation,
-                fide_id=p.fide_id,
-                birth_date=p.birth_date,
-                sex=p.sex,
-            )
+            info = PlayerInfo.of(p)
             service.add_team_member(tid, number, info, actor=actor)
     if swiss or knockout:
         service.start(tid, actor=actor)

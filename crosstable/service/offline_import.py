@@ -60,15 +60,7 @@ def import_knockout(
     tid = created.tournament_id
     numbers = []
     for p in sorted(tournament.players, key=lambda p: p.start):
-        info = PlayerInfo(
-            p.name,
-            rating=p.rating,
-            title=p.title,
-            federation=p.federation,
-            fide_id=p.fide_id,
-            birth_date=p.birth_date,
-            sex=p.sex,
-        )
+        info = PlayerInfo.of(p)
         numbers.append(int(service.add_player(tid, info, actor=actor).data["number"]))
     service.draw_lots(tid, LotsMethod.MANUAL, order=tuple(numbers), actor=actor)
     service.start(tid, actor=actor)

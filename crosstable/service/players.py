@@ -70,6 +70,19 @@ class PlayerInfo:
     #: the rating list and the id in it the player came from ("RUS:12345"; "": typed)
     rating_source: str = ""
 
+    @classmethod
+    def of(cls, player: Player) -> PlayerInfo:
+        """A core player (read from a file) to register with what the file says."""
+        return cls(
+            player.name,
+            rating=player.rating,
+            title=player.title,
+            federation=player.federation,
+            fide_id=player.fide_id,
+            birth_date=player.birth_date,
+            sex=player.sex,
+        )
+
     def checked(self) -> PlayerInfo:
         name = " ".join(self.name.split())
         if not name:
