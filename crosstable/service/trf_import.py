@@ -45,9 +45,9 @@ if TYPE_CHECKING:
 #: the warning codes of a re-checked import
 ROUND_CODE = "import-round"
 PLACES_CODE = "import-places"
+BUCHHOLZ_CODE = "import-buchholz"
 #: how many findings of one round a warning names (the rest are counted)
 SHOWN = 5
-BUCHHOLZ_CODE = "import-buchholz"
 
 _METHODS = {
     "berger": Message("the FIDE Berger table"),
@@ -83,14 +83,12 @@ def check_trf_import(doc: TrfDocument, source: str = "import") -> ImportCheck:
     ranks = report.ranks
     if ranks is not None and ranks.findings:
         warnings.append(_places_warning(ranks.after, ranks.tiebreaks, ranks.findings))
-    return ImportCheck(report, tuple(warnings), report.notes)
-
     advice = buchholz_import_warning(doc)  # importing is not choosing: kept, confirmed
     if advice is not None:
         warnings.append(advice)
+    return ImportCheck(report, tuple(warnings), report.notes)
 
-def _listed(findings: Sequence[Finding]) -> str:
-    said = [f.message for f in findings[:SHOWN]]
+
 def buchholz_import_warning(doc: TrfDocument) -> FideWarning | None:
     """A level-3 warning when an imported round robin declares a Buchholz tie-break
     (a round robin's picker in FIDE mode does not offer one; the file keeps it)."""
@@ -113,6 +111,8 @@ def buchholz_import_warning(doc: TrfDocument) -> FideWarning | None:
     )
 
 
+def _listed(findings: Sequence[Finding]) -> str:
+    said = [f.message for f in findings[:SHOWN]]
     if len(findings) > SHOWN:
         said.append(f"and {len(findings) - SHOWN} more")
     return "; ".join(said)
