@@ -192,3 +192,57 @@ def test_r_b_3_a_team_league_through_the_pages(site: Any) -> None:
     assert "Состав команды" in russian and "Таблица команд" in russian
     client.cookies.set("lang", "hy")
     assert "թիմի կազմը" in client.get(f"/t/{tid}/teams").text
+
+
+@pytest.mark.parametrize("system", ["swiss-olympiad", "swiss-dutch"])
+def test_r_b_3_a_team_swiss_through_the_pages(site: Any, system: str) -> None:
+    # the organiser creates an Olympiad-style (or Dutch) team Swiss on the form, adds the
+    # teams, starts it and pairs each round with the team page's button; results are the
+    # round page's (here the service's, as the round page enters them)
+    client, service, _accounts, _auth = site
+    token = sign_in(client, "boss")
+
+    def post(path: str, **data: Any) -> Any:
+        answer = client.post(path, data={"csrf_token": token, **data}, follow_redirects=False)
+        assert answer.status_code == 303, answer.text
+        return answer
+
+    assert 'value="swiss-olympiad"' in client.get("/teams/new").text
+    made = post("/teams/new", name="Club Olympiad", boards="2", system=system, rounds="3")
+    tid = int(made.headers["location"].split("/")[2])
+    assert service.overview(tid).settings.system == "dutch"  # (a Swiss of teams)
+    for number, name in enumerate(TEAMS, 1):
+        post(f"/t/{tid}/teams/add", name=name)
+        for k in range(2):
+            post(f"/t/{tid}/teams/members", team=str(number), name=f"{name} {k + 1}", rating="1900")
+    assert "Start the team Swiss" in client.get(f"/t/{tid}/teams").text
+    post(f"/t/{tid}/teams/start")
+    for rnd in (1, 2, 3):
+        assert 'id="pair-teams"' in client.get(f"/t/{tid}/teams").text
+        post(f"/t/{tid}/teams/pair")
+        games = [g for g in service.crosstable(tid)[0].games if g.round == rnd]
+        assert len(games) == 4  # two matches of two boards
+        if rnd < 3:  # pairing again before the results: refused, said on the page
+            post(f"/t/{tid}/teams/pair")
+            said = html.unescape(client.get(f"/t/{tid}/teams").text)
+            assert f"round {rnd}: the match of teams" in said and "without a result" in said
+            assert len(service.crosstable(tid)[0].games) == 4 * rnd  # nothing paired
+        for g in games:
+            service.record_result(tid, rnd, g.board, "1-0")
+    data = client.get(f"/api/v1/tournaments/{tid}/teams").json()
+    assert len(data["matches"]) == 6 and len(data["rows"]) == 4
+    pairs = {frozenset((m["white"], m["black"])) for m in data["matches"]}
+    assert len(pairs) == 6  # no two teams met twice
+
+
+def test_r_b_3_the_team_form_refuses_an_unknown_system(site: Any) -> None:
+    client, service, _accounts, _auth = site
+    token = sign_in(client, "boss")
+    before = len(service.tournaments())
+    answer = client.post(
+        "/teams/new", data={"csrf_token": token, "name": "X", "boards": "2", "system": "monrad"}
+    )
+    assert "system: monrad is not one of round-robin, swiss-olympiad, swiss-dutch" in html.unescape(
+        answer.text
+    )
+    assert len(service.tournaments()) == before

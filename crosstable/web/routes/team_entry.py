@@ -40,15 +40,28 @@ router = APIRouter(include_in_schema=False)
 
 
 def create_team_tournament(
-    site: Site, caller: Caller, name: str, settings: TeamSettings, *, cycles: int = 1
+    site: Site,
+    caller: Caller,
+    name: str,
+    settings: TeamSettings,
+    *,
+    cycles: int = 1,
+    rounds: int | None = None,
 ) -> int:
-    """A new team round robin organised by the caller (an administrator or a master)."""
+    """A new team round robin, or a team Swiss (its settings say so; ``rounds`` None:
+    as many as a knockout of the teams), organised by the caller (an administrator or a
+    master)."""
     require_organiser(caller)
     user = caller.user
     assert user is not None
     if not " ".join(name.split()):
         raise RuleError("a tournament needs a name")
-    change = site.service.create_team_tournament(name, settings, cycles=cycles, actor=caller.actor)
+    if settings.swiss is not None:
+        change = site.service.create_team_swiss(name, settings, rounds=rounds, actor=caller.actor)
+    else:
+        change = site.service.create_team_tournament(
+            name, settings, cycles=cycles, actor=caller.actor
+        )
     site.accounts.claim(change.tournament_id, user, actor=caller.actor)
     return change.tournament_id
 
@@ -92,7 +105,22 @@ def settings_from_form(form: CheckedForm) -> TeamSettings:
         "team_order": "free" if text(form, "order") == "free" else "fixed",
         "team_tiebreaks": text(form, "tiebreaks"),
     }
+    system = text(form, "system", "round-robin")
+    if system not in SYSTEMS:
+        raise RuleError(
+            "{field}: {value} is not one of {expected}",
+            field="system",
+            value=system,
+            expected=", ".join(SYSTEMS),
+        )
+    if system != "round-robin":  # a team Swiss, paired by the Olympiad or the Dutch rules
+        details |= {"team_system": "swiss", "team_pairing": system.removeprefix("swiss-")}
     return TeamSettings.from_details(details)
+
+
+#: the new-tournament form's systems: a team round robin, a team Swiss by FIDE's
+#: Olympiad Pairing Rules or by the Dutch rules applied to teams
+SYSTEMS = ("round-robin", "swiss-olympiad", "swiss-dutch")
 
 
 def _done(request: Request, tid: int, message: str) -> Response:
@@ -112,7 +140,10 @@ def new_team_tournament(request: Request, form: CheckedForm) -> Response:
     site, caller = caller_of(request)
     settings = settings_from_form(form)
     cycles = 2 if text(form, "double") else 1
-    tid = create_team_tournament(site, caller, text(form, "name"), settings, cycles=cycles)
+    rounds = integer(form, "rounds", low=1, high=50)
+    tid = create_team_tournament(
+        site, caller, text(form, "name"), settings, cycles=cycles, rounds=rounds
+    )
     return RedirectResponse(f"/t/{tid}/teams", status_code=303)
 
 
@@ -139,6 +170,15 @@ def add_member(tid: int, request: Request, form: CheckedForm) -> Response:
 def start(tid: int, request: Request, form: CheckedForm) -> Response:
     site, caller = caller_of(request)
     change = actions.start(site, caller, tid)
+    return _done(request, tid, change.summary)
+
+
+@router.post("/t/{tid}/teams/pair")
+def pair(tid: int, request: Request, form: CheckedForm) -> Response:
+    """A team Swiss's next round, paired from the results entered (the organiser)."""
+    site, caller = caller_of(request)
+    require_role(site, caller, tid, MANAGERS)
+    change = site.service.pair_team_round(tid, actor=caller.actor)
     return _done(request, tid, change.summary)
 
 
