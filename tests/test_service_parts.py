@@ -28,6 +28,7 @@ from crosstable.service.play import Play
 from crosstable.service.queries import Queries
 from crosstable.service.registration import Registration
 from crosstable.service.report_corrections import ReportCorrections
+from crosstable.service.round_robin_hand import RoundRobinHand
 from crosstable.service.series import SeriesPlay
 from crosstable.service.stages import StagePlay
 from crosstable.service.swiss import SwissPlay
@@ -99,6 +100,7 @@ METHODS = [
     "petition",
     "petition_info",
     "petitions",
+    "pair_round_robin_round",
     "planned_rounds",
     "player_details",
     "preference",
@@ -188,6 +190,7 @@ PARTS: tuple[type, ...] = (
     ReportCorrections,
     Expulsions,
     PairingPhase,
+    RoundRobinHand,
     Adjournments,
     LongEvents,
     TeamPlay,

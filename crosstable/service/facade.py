@@ -42,6 +42,7 @@ from crosstable.service.play import Play
 from crosstable.service.queries import Queries
 from crosstable.service.registration import Registration
 from crosstable.service.report_corrections import ReportCorrections
+from crosstable.service.round_robin_hand import RoundRobinHand
 from crosstable.service.safeguard import Safeguard
 from crosstable.service.series import SeriesPlay
 from crosstable.service.series.editions import SeriesEditions
@@ -99,6 +100,8 @@ class Service:
     published_with_key = forward("swiss", SwissPlay.published_with_key)
     request_bye = forward("swiss", SwissPlay.request_bye)
     review_pairing = forward("swiss", SwissPlay.review_pairing)
+    # round_robin_hand.py: a round robin's round paired by hand, checked against the table
+    pair_round_robin_round = forward("rr_hand", RoundRobinHand.pair_round_robin_round)
     # pairing_phase.py: a Swiss round's manual-pairing phase (edit, then validate)
     edit_pairings = forward("phases", PairingPhase.edit_pairings)
     pairing_phase = forward("phases", PairingPhase.pairing_phase)
@@ -232,6 +235,7 @@ class Service:
         )
         self.swiss = SwissPlay(frame)
         self.phases = PairingPhase(frame, self.swiss)
+        self.rr_hand = RoundRobinHand(frame)
         self.knockout = KnockoutPlay(frame)
         self.stages = StagePlay(frame)
         self.event_log = History(frame)

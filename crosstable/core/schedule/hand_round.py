@@ -1,0 +1,190 @@
+"""One round of a round robin's cycle paired by hand, and the cycle completed around it.
+
+The arbiter gives the boards of one round whose games have not begun. The round must
+seat every player of the field exactly once (an odd field: the player left out has the
+free round) and repeat no pair met in a played round of the same cycle. The other
+unplayed rounds of the cycle are then re-planned so that over the cycle every pair meets
+exactly once: each remaining round is kept as it was where it still fits, otherwise a
+bounded backtracking search splits the remaining pairs into perfect matchings of the
+field. A pair keeps its scheduled colours; the hand round keeps the colours given.
+Nothing is changed when the round is refused.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from crosstable.core.errors import RuleError
+
+#: the search's bound: beyond it the round is refused, never an unbounded search
+STEP_LIMIT = 200_000
+
+Pair = frozenset[int]
+Boards = tuple[tuple[int, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CycleRound:
+    """One round of a cycle: its boards (White, Black by starting number), the free
+    round's player (an odd field) and whether any of its games has begun."""
+
+    number: int
+    boards: Boards
+    bye: int | None = None
+    played: bool = False
+
+    def pairs(self) -> set[Pair]:
+        found = {frozenset(board) for board in self.boards}
+        if self.bye is not None:
+            found.add(frozenset((self.bye, 0)))
+        return found
+
+
+def _check_round(players: Sequence[int], boards: Boards, bye: int | None) -> None:
+    seated = [start for board in boards for start in board] + ([bye] if bye is not None else [])
+    field = set(players)
+    for board, (white, black) in enumerate(boards, 1):
+        if white == black:
+            raise RuleError(
+                "board {board}: player {start} cannot play themselves", board=board, start=white
+            )
+    for start in seated:
+        if start not in field:
+            raise RuleError("player {start} is not in this round robin's field", start=start)
+    twice = sorted({start for start in seated if seated.count(start) > 1})
+    if twice:
+        raise RuleError("player {start} is given twice in the round", start=twice[0])
+    missing = sorted(field - set(seated))
+    if missing:
+        raise RuleError("player {start} is not given in the round", start=missing[0])
+    if len(field) % 2 == 0 and bye is not None:
+        raise RuleError("an even field has no free round")
+
+
+def _matchings(
+    vertices: Sequence[int],
+    left: set[Pair],
+    rounds: int,
+    prefer: Sequence[set[Pair]],
+) -> list[set[Pair]] | None:
+    """``rounds`` perfect matchings of ``vertices`` that use every pair of ``left`` once
+    (None: there are none, or the search passed :data:`STEP_LIMIT` — an error)."""
+    steps = 0
+    chosen: list[set[Pair]] = []
+
+    def partners(vertex: int, free: set[int]) -> list[int]:
+        return [other for other in free if other != vertex and frozenset((vertex, other)) in left]
+
+    def fill(index: int, free: set[int], current: set[Pair]) -> bool:
+        nonlocal steps
+        steps += 1
+        if steps > STEP_LIMIT:
+            raise RuleError("the table cannot be completed with this round (the search gave up)")
+        if not free:
+            chosen.append(set(current))
+            if search(index + 1):
+                return True
+            chosen.pop()
+            return False
+        vertex = min(free, key=lambda v: (len(partners(v, free)), v))
+        wanted = prefer[index] if index < len(prefer) else set()
+        options = sorted(
+            partners(vertex, free), key=lambda o: (frozenset((vertex, o)) not in wanted, o)
+        )
+        for other in options:
+            pair = frozenset((vertex, other))
+            left.discard(pair)
+            current.add(pair)
+            if fill(index, free - {vertex, other}, current):
+                return True
+            current.discard(pair)
+            left.add(pair)
+        return False
+
+    def search(index: int) -> bool:
+        if index == rounds:
+            return not left
+        return fill(index, set(vertices), set())
+
+    return chosen if search(0) else None
+
+
+def hand_round(
+    players: Sequence[int],
+    rounds: Sequence[CycleRound],
+    number: int,
+    boards: Sequence[tuple[int, int]],
+    bye: int | None = None,
+) -> tuple[CycleRound, ...]:
+    """The cycle's ``rounds`` with round ``number`` paired as ``boards`` (and ``bye``)
+    and its other unplayed rounds re-planned; RuleError when the round is refused."""
+    given: Boards = tuple((int(w), int(b)) for w, b in boards)
+    by_number = {r.number: r for r in rounds}
+    if number not in by_number:
+        raise RuleError("round {round} is not in this cycle", round=number)
+    if by_number[number].played:
+        raise RuleError("round {round} has begun: its games have results or reports", round=number)
+    _check_round(players, given, bye)
+    met = {pair: r.number for r in rounds if r.played for pair in r.pairs()}
+    new = CycleRound(number, given, bye)
+    for white, black in given:
+        pair = frozenset((white, black))
+        if pair in met:
+            raise RuleError(
+                "{white} and {black} met in round {round} of this cycle already",
+                white=white,
+                black=black,
+                round=met[pair],
+            )
+    if bye is not None and frozenset((bye, 0)) in met:
+        raise RuleError(
+            "player {start} had the free round in round {round} of this cycle already",
+            start=bye,
+            round=met[frozenset((bye, 0))],
+        )
+    field = sorted(set(players) | ({0} if len(set(players)) % 2 else set()))
+    every = {frozenset((a, b)) for i, a in enumerate(field) for b in field[i + 1 :]}
+    left = every - set(met) - new.pairs()
+    others = [r for r in rounds if not r.played and r.number != number]
+    colours: dict[Pair, tuple[int, int]] = {}
+    for r in rounds:
+        for white, black in r.boards:
+            colours.setdefault(frozenset((white, black)), (white, black))
+    found = _matchings(field, left, len(others), [r.pairs() for r in others])
+    if found is None:
+        raise RuleError("the table cannot be completed with this round")
+    planned = {number: new}
+    for old, pairs in zip(others, found, strict=True):
+        planned[old.number] = _as_round(old, pairs, colours)
+    return tuple(planned.get(r.number, r) for r in rounds)
+
+
+def _as_round(
+    old: CycleRound, pairs: set[Pair], colours: Mapping[Pair, tuple[int, int]]
+) -> CycleRound:
+    if pairs == old.pairs():
+        return old
+    kept = [board for board in old.boards if frozenset(board) in pairs]
+    placed = {frozenset(board) for board in kept}
+    bye = None
+    fresh: list[tuple[int, int]] = []
+    for pair in sorted(pairs, key=lambda p: sorted(p)):
+        if 0 in pair:
+            bye = max(pair)
+        elif pair not in placed:
+            low, high = sorted(pair)
+            fresh.append(colours.get(pair, (low, high)))
+    return CycleRound(old.number, tuple(kept + fresh), bye, False)
+
+
+def moved_pairs(before: Sequence[CycleRound], after: Sequence[CycleRound]) -> list[int]:
+    """The numbers of the rounds whose boards or free round changed."""
+    return [
+        a.number
+        for a, b in zip(before, after, strict=True)
+        if (a.boards, a.bye) != (b.boards, b.bye)
+    ]
+
+
+__all__ = ["STEP_LIMIT", "CycleRound", "hand_round", "moved_pairs"]
