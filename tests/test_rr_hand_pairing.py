@@ -5,13 +5,24 @@ checked against the table, the cycle re-planned, a level-3 warning in FIDE mode 
 # ruff: noqa: F811 - pytest fixtures imported from test_service_support
 from __future__ import annotations
 
+import json
+import re
 from itertools import combinations
+from pathlib import Path
 
 import pytest
+from fastapi.testclient import TestClient
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from crosstable.cli import main
 from crosstable.core.errors import RuleError
+from crosstable.core.schedule.hand_round import parse_boards
 from crosstable.service import Service
+from crosstable.service.accounts import Accounts
 from crosstable.service.warning_levels import ConfirmationNeeded
+from crosstable.store import Store, open_store
+from crosstable.web.app import create_app
 from tests.fide_support import confirmed
 from tests.test_service_support import db_url, service, started, store  # noqa: F401
 
@@ -80,3 +91,65 @@ def test_r_b_1_q100_an_odd_field_moves_the_free_round(service: Service) -> None:
     assert met == list(combinations(range(1, 6), 2))
     trf = service.export_trf(tid)
     assert "### Pairing @ Round 1: round 1 paired by hand (1-2, 3-4, 5 free)" in trf
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=60))
+def test_r_b_1_q100_the_boards_parser_reads_or_refuses_any_text(text: str) -> None:
+    try:
+        boards = parse_boards(text)
+    except RuleError as refused:
+        assert "board " in str(refused) or "longer than" in str(refused)
+        return
+    assert boards and all(len(b) == 2 for b in boards)
+
+
+def test_r_b_1_q100_q101_the_command_line_pairs_a_round_robin_round_by_hand(
+    db_url: str, store: Store, capsys: pytest.CaptureFixture[str]
+) -> None:
+    service = Service(store)
+    tid = started(service, 4)
+    where = ["--db", db_url, "--tournament", str(tid)]
+    assert main(["pair-round", "--round", "2", "--hand", "1-x", *where]) == 2
+    assert "board 1: '1-x' is not WHITE-BLACK" in capsys.readouterr().err
+    assert main(["pair-round", "--round", "2", "--hand", "1-3,2-4", *where]) == 2
+    asked = capsys.readouterr().err
+    assert "warning (level 3)" in asked and "round 2 paired by hand" in asked
+    token = re.search(r"--confirm ([0-9a-f]+)", asked)
+    assert token is not None
+    command = ["pair-round", "--round", "2", "--hand", "1-3,2-4", "--format", "json"]
+    assert main([*command, "--confirm", token.group(1), *where]) == 0
+    said = json.loads(capsys.readouterr().out)
+    assert (said["round"], said["boards"]) == (2, [[1, 3], [2, 4]])
+    assert table(service, tid)[2] == [(1, 3), (2, 4)]
+    assert main(["pair-round", "--round", "1", "--hand", "1-1,2-3", *where]) == 2
+    assert "cannot play themselves" in capsys.readouterr().err
+
+
+def test_r_b_1_q100_q101_the_json_api_pairs_a_round_robin_round_by_hand(tmp_path: Path) -> None:
+    service = Service(open_store(f"sqlite:///{tmp_path / 'web.db'}"))
+    accounts = Accounts(service.store)
+    user = accounts.create_user("organiser", "password-organiser", is_master=True)
+    tid = started(service, 6)
+    accounts.claim(tid, user)
+    accounts.set_access(tid, approval="approved")
+    auth = {"Authorization": f"Bearer {accounts.create_token(user.id, 'api')}"}
+    base = f"/api/v1/tournaments/{tid}/rounds/3/hand"
+    body: dict[str, object] = {"boards": [[1, 2], [3, 4], [5, 6]]}
+    with TestClient(create_app(service=service)) as client:
+        assert client.post(base, json=body).status_code == 401
+        asked = client.post(base, json=body, headers=auth)
+        assert asked.status_code == 409, asked.text
+        warning = asked.json()["warning"]
+        assert (warning["level"], warning["code"]) == (3, "round-robin-hand-pairing")
+        done = client.post(base, json=body | {"confirm": warning["confirm"]}, headers=auth)
+        assert done.status_code == 200, done.text
+        assert "round 3 paired by hand (1-2, 3-4, 5-6)" in done.json()["summary"]
+        service.record_result(tid, 3, 1, "1-0")
+        again = client.post(f"/api/v1/tournaments/{tid}/rounds/4/hand", json=body, headers=auth)
+        assert again.status_code in (400, 422), again.text
+        assert "met in round 3" in again.text
+        wrong = client.post(base, json={"boards": [[1, "x"]]}, headers=auth)
+        assert wrong.status_code == 422
+    met = sorted(tuple(sorted(p)) for games in table(service, tid).values() for p in games)  # type: ignore[type-var]
+    assert met == list(combinations(range(1, 7), 2))

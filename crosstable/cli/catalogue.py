@@ -118,7 +118,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     (
         "pair-round",
         "rounds",
-        "Pair the next round: a Swiss's proposal (publish it with --publish), or the next games of a knockout. Games without a result are recorded as adjourned when the round is published (a level-2 warning: run again with --confirm TOKEN).",
+        "Pair the next round: a Swiss's proposal (publish it with --publish), or the next games of a knockout; a round robin's round by hand with --round N --hand 1-4,2-3. Games without a result are recorded as adjourned when the round is published (a level-2 warning: run again with --confirm TOKEN).",
     ),
     (
         "bye",

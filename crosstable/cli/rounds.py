@@ -34,6 +34,7 @@ from crosstable.cli.context import (
 from crosstable.cli.fide import ConfirmOption, confirmed
 from crosstable.core.errors import RuleError
 from crosstable.core.model import System
+from crosstable.core.schedule.hand_round import parse_boards
 
 if TYPE_CHECKING:
     from crosstable.service import Service
@@ -89,14 +90,30 @@ def pair_round(
         ),
     ] = False,
     round_number: Annotated[
-        int | None, typer.Option("--round", help="With --edit: the published round to reopen.")
+        int | None,
+        typer.Option(
+            "--round",
+            help="With --edit: the published round to reopen; with --hand: the round robin's "
+            "round to pair by hand.",
+        ),
+    ] = None,
+    hand: Annotated[
+        str | None,
+        typer.Option(
+            "--hand",
+            metavar="W-B,W-B,…",
+            help="Round robin: pair --round N by hand, boards in order by starting numbers "
+            "(e.g. 1-4,2-3; an odd field's player left out has the free round); the cycle's "
+            "other unplayed rounds are re-planned so every pair meets once.",
+        ),
     ] = None,
     tournament: TournamentOption = None,
     db: DbOption = None,
 ) -> None:
     """Pair the next round: a Swiss's proposal (publish it with --publish), or the
-    next games of a knockout. Games without a result are recorded as adjourned when the
-    round is published (a level-2 warning: run again with --confirm TOKEN)."""
+    next games of a knockout; a round robin's round by hand with --round N --hand 1-4,2-3.
+    Games without a result are recorded as adjourned when the round is published (a
+    level-2 warning: run again with --confirm TOKEN)."""
     if output not in ("table", "json"):
         raise RuleError(f"--format {output!r}: use table or json")
     changes = list(board or [])
@@ -107,6 +124,9 @@ def pair_round(
             if changes or bye is not None or allow_rematch:
                 raise RuleError("--board, --bye and --allow-rematch are for Swiss tournaments")
             _knockout(service, tid, output)
+            return
+        if hand is not None:
+            _hand_round(service, tid, system, round_number, hand, output, confirm)
             return
         if system != System.SWISS_DUTCH.value:
             raise RuleError(
@@ -183,6 +203,32 @@ def pair_round(
                 f"round {proposal.round}: pairings open for editing — close the phase with "
                 "`crosstable pair-round --validate` (same options)"
             )
+
+
+def _hand_round(
+    service: Service,
+    tid: int,
+    system: str,
+    number: int | None,
+    hand: str,
+    output: str,
+    confirm: str | None,
+) -> None:
+    """A round robin's round paired by hand (service/round_robin_hand.py)."""
+    if system != System.ROUND_ROBIN.value:
+        raise RuleError("--hand pairs a round robin's round: a Swiss uses --board and --bye")
+    if number is None:
+        raise RuleError("--hand needs --round N: the round to pair by hand")
+    boards = parse_boards(hand)
+    change = confirmed(
+        lambda: service.pair_round_robin_round(tid, number, boards, actor=actor(), confirm=confirm)
+    )
+    if output == "json":
+        typer.echo(json.dumps(change.data | {"seq": change.seq, "summary": change.summary}))
+        return
+    header(service, tid)
+    said(change.summary, change.replayed)
+    pairings(service, tid, number)
 
 
 def _manual(

@@ -92,7 +92,8 @@ def repair_round(
     if not changed:
         return Done(Message("round {round} is already paired so", round=number))
     others = [n for n in changed if n != number]
-    listed = boards_text(after[[r.number for r in after].index(number)].boards, bye)
+    paired = next(r for r in after if r.number == number)
+    listed = boards_text(paired.boards, paired.bye)
     warnings = []
     if in_fide_mode(tx.session, row):
         replanned = ", ".join(map(str, others)) or "none"
@@ -143,7 +144,7 @@ def repair_round(
     data = {
         "round": number,
         "boards": [list(b) for b in boards],
-        "bye": bye,
+        "bye": paired.bye,
         "replanned": others,
     }
     return logged(Done(summary, data), confirmed)

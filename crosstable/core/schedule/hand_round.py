@@ -12,6 +12,7 @@ Nothing is changed when the round is refused.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -125,6 +126,9 @@ def hand_round(
         raise RuleError("round {round} is not in this cycle", round=number)
     if by_number[number].played:
         raise RuleError("round {round} has begun: its games have results or reports", round=number)
+    if bye is None and len(set(players)) % 2:
+        left_out = set(players) - {start for board in given for start in board}
+        bye = min(left_out) if len(left_out) == 1 else None
     _check_round(players, given, bye)
     met = {pair: r.number for r in rounds if r.played for pair in r.pairs()}
     new = CycleRound(number, given, bye)
@@ -178,6 +182,31 @@ def _as_round(
     return CycleRound(old.number, tuple(kept + fresh), bye, False)
 
 
+_BOARD = re.compile(r"^\s*(\d{1,6})\s*[-–]\s*(\d{1,6})\s*$")
+
+
+def parse_boards(text: str) -> Boards:
+    """A round's boards written ``1-4, 2-3`` (White-Black by starting numbers, in board
+    order); RuleError naming the part that is wrong.
+
+    >>> parse_boards("1-4, 2–3")
+    ((1, 4), (2, 3))
+    """
+    if len(text) > 10_000:
+        raise RuleError("the boards are longer than 10000 characters")
+    boards = []
+    for place, part in enumerate(text.split(","), 1):
+        match = _BOARD.match(part)
+        if match is None:
+            raise RuleError(
+                "board {board}: {text} is not WHITE-BLACK (starting numbers, e.g. 1-4)",
+                board=place,
+                text=repr(part.strip()),
+            )
+        boards.append((int(match.group(1)), int(match.group(2))))
+    return tuple(boards)
+
+
 def moved_pairs(before: Sequence[CycleRound], after: Sequence[CycleRound]) -> list[int]:
     """The numbers of the rounds whose boards or free round changed."""
     return [
@@ -187,4 +216,4 @@ def moved_pairs(before: Sequence[CycleRound], after: Sequence[CycleRound]) -> li
     ]
 
 
-__all__ = ["STEP_LIMIT", "CycleRound", "hand_round", "moved_pairs"]
+__all__ = ["STEP_LIMIT", "CycleRound", "hand_round", "moved_pairs", "parse_boards"]
