@@ -16,8 +16,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from crosstable.cli import main
+from crosstable.cli.check import render_report
+from crosstable.core.checker import check_event
 from crosstable.core.errors import RuleError
 from crosstable.core.schedule.hand_round import parse_boards
+from crosstable.formats.trf import parse_trf
+from crosstable.formats.trf_declared import declared_of
 from crosstable.service import Service
 from crosstable.service.accounts import Accounts
 from crosstable.service.warning_levels import ConfirmationNeeded
@@ -153,3 +157,28 @@ def test_r_b_1_q100_q101_the_json_api_pairs_a_round_robin_round_by_hand(tmp_path
         assert wrong.status_code == 422
     met = sorted(tuple(sorted(p)) for games in table(service, tid).values() for p in games)  # type: ignore[type-var]
     assert met == list(combinations(range(1, 7), 2))
+
+
+def test_r_b_1_q101_the_check_reads_the_hand_rounds_of_the_exported_trf(
+    service: Service,
+) -> None:
+    tid = started(service, 6)
+    for board in (1, 2, 3):
+        service.record_result(tid, 1, board, "1-0")
+    confirmed(service.pair_round_robin_round, tid, 2, [(1, 2), (3, 6), (4, 5)])
+    for number in range(2, 6):
+        for board in (1, 2, 3):
+            service.record_result(tid, number, board, "½-½")
+    trf = service.export_trf(tid)
+    assert (
+        "### Pairing @ Round 2: round 2 paired by hand (1-2, 3-6, 4-5); rounds re-planned:" in trf
+    )
+    doc = parse_trf(trf)
+    report = check_event(doc.tournament, declared_of(doc))
+    assert all(v.agrees for v in report.rounds)
+    assert [v.round for v in report.rounds if v.expected is None] == [2, 3, 4, 5]
+    assert "Round 2: paired by hand, no pair twice in its cycle" in render_report(report)
+    # rounds re-planned but not stated so are checked against the table again
+    kept = parse_trf(trf.replace("rounds re-planned: 3, 4, 5", "rounds re-planned: 3"))
+    assert declared_of(kept).hand_rounds == {2, 3}
+    assert not all(v.agrees for v in check_event(kept.tournament, declared_of(kept)).rounds)

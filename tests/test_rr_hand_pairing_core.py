@@ -8,6 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from crosstable.core.checker.findings import RoundVerdict
+from crosstable.core.checker.hand_rounds import hand_rounds_from_comments, hand_verdicts
 from crosstable.core.errors import RuleError
 from crosstable.core.schedule import berger_schedule
 from crosstable.core.schedule.hand_round import CycleRound, hand_round
@@ -118,3 +120,35 @@ def test_r_b_1_q101_after_any_accepted_hand_round_every_pair_meets_once(
     assert_complete(players, after)
     assert [r for r in after if r.played] == [r for r in before if r.played]
     assert after[number - 1].boards == tuple(boards)
+
+
+def test_r_b_1_q101_a_round_that_still_fits_is_kept_as_it_was() -> None:
+    before = cycle(6, played=1)
+    # round 3's pairs played in round 2: round 2's pairs move to round 3, 4 and 5 stay
+    after = hand_round(range(1, 7), before, 2, [(1, 3), (2, 6), (4, 5)])
+    assert after[2].boards == ((6, 4), (5, 3), (1, 2))  # with the scheduled colours
+    assert after[3:] == before[3:]
+    assert_complete(6, after)
+
+
+def test_r_b_1_q100_the_free_round_goes_to_the_player_left_out() -> None:
+    after = hand_round(range(1, 6), cycle(5), 1, [(1, 2), (3, 4)])
+    assert after[0].bye == 5
+    assert_complete(5, after)
+
+
+def test_r_b_1_q101_the_check_reports_a_hand_round_that_repeats_a_pair_of_its_cycle() -> None:
+    verdicts = [
+        RoundVerdict(1, ((1, 2), (3, 4)), None, ((1, 2), (3, 4)), None),
+        RoundVerdict(2, ((2, 1), (3, 4)), None, ((1, 3), (2, 4)), None),
+        RoundVerdict(4, ((1, 2), (3, 4)), None, ((1, 2), (3, 4)), None),  # cycle 2
+    ]
+    rounds, notes = hand_verdicts(verdicts, frozenset({2, 4}), 3)
+    assert [f.message for f in rounds[1].findings] == [
+        "2-1 met in round 1 of this cycle already",
+        "3-4 met in round 1 of this cycle already",
+    ]
+    assert rounds[2].agrees and rounds[2].expected is None  # a cycle counts apart
+    assert rounds[0] == verdicts[0] and "paired by hand" in notes[0]
+    assert hand_rounds_from_comments(["Pairing @ Round 4: round 4 paired by hand (1-2)"]) == {4}
+    assert hand_rounds_from_comments(["Schedule: circle", "Pairing @ Round x: y"]) == set()

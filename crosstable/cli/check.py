@@ -137,6 +137,8 @@ def render_report(report: CheckReport) -> str:
 def _round_lines(verdict: RoundVerdict, word: str, *, checked: bool) -> list[str]:
     if not checked:
         return [f"Round {verdict.round}: " + boards_text(verdict.played, verdict.played_bye, word)]
+    if verdict.agrees and verdict.expected is None:  # (a round robin's round paired by hand)
+        return [f"Round {verdict.round}: paired by hand, no pair twice in its cycle"]
     if verdict.agrees:
         return [f"Round {verdict.round}: agrees"]
     lines = [

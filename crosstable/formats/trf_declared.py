@@ -12,6 +12,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from crosstable.core.checker import Declared, Prohibition
+from crosstable.core.checker.hand_rounds import hand_rounds_from_comments
 from crosstable.core.model import ByeKind, Colour, Tournament
 from crosstable.core.pairing.dutch.acceleration import baku
 from crosstable.core.schedule.kinds import ScheduleKind, schedule_from_comments
@@ -37,6 +38,7 @@ def declared_of(doc: TrfDocument) -> Declared:
         tiebreaks=doc.standings_tiebreaks or settings.tiebreaks or None,
         total_rounds=settings.rounds or len(doc.tournament.rounds),
         schedule=schedule_from_comments(c.text for c in doc.comments) or ScheduleKind.BERGER,
+        hand_rounds=hand_rounds_from_comments(c.text for c in doc.comments),
     )
 
 

@@ -94,29 +94,29 @@ def repair_round(
     others = [n for n in changed if n != number]
     paired = next(r for r in after if r.number == number)
     listed = boards_text(paired.boards, paired.bye)
-    warnings = []
-    if in_fide_mode(tx.session, row):
-        replanned = ", ".join(map(str, others)) or "none"
-        warnings.append(
-            FideWarning(
-                code=HAND_ROUND,
-                level=Level.CONFIRM,
-                message=Message(
-                    "round {round} paired by hand instead of the table ({boards}); rounds "
-                    "re-planned so that every pair still meets once: {rounds}",
-                    round=number,
-                    boards=listed,
-                    rounds=replanned,
-                ),
-                consequences=(
-                    Message("for the players: the rounds changed are played as re-paired"),
-                    Message("for the rating officer: the TRF file states the hand pairing"),
-                ),
-                trf=f"Pairing: round {number} paired by hand ({listed}); rounds re-planned: "
-                f"{replanned}",
+    replanned = ", ".join(map(str, others)) or "none"
+    # FIDE mode: the arbiter confirms (level 3); else a note, for the TRF's line only
+    level = Level.CONFIRM if in_fide_mode(tx.session, row) else Level.INFORM
+    warnings = [
+        FideWarning(
+            code=HAND_ROUND,
+            level=level,
+            message=Message(
+                "round {round} paired by hand instead of the table ({boards}); rounds "
+                "re-planned so that every pair still meets once: {rounds}",
                 round=number,
-            )
+                boards=listed,
+                rounds=replanned,
+            ),
+            consequences=(
+                Message("for the players: the rounds changed are played as re-paired"),
+                Message("for the rating officer: the TRF file states the hand pairing"),
+            ),
+            trf=f"Pairing: round {number} paired by hand ({listed}); rounds re-planned: "
+            f"{replanned}",
+            round=number,
         )
+    ]
     action = f"round-robin-hand {number} {list(boards)!r} {bye!r}"
     confirmed = settle(row.id, row.revision, action, warnings, confirm)
     by_start = {e.start: e.number for e in loaded.entries if e.start is not None}

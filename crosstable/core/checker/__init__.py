@@ -26,6 +26,7 @@ from crosstable.core.checker.findings import (
     RoundVerdict,
     boards_text,
 )
+from crosstable.core.checker.hand_rounds import hand_verdicts
 from crosstable.core.checker.ranks import check_ranks
 from crosstable.core.checker.round_robin import check_round_robin, played_rounds
 from crosstable.core.checker.swiss import check_swiss
@@ -51,6 +52,9 @@ def check_event(tournament: Tournament, declared: Declared | None = None) -> Che
     if system is System.ROUND_ROBIN:
         method = declared.schedule.value
         rounds, notes = check_round_robin(tournament, declared.schedule)
+        players = len(tournament.players)
+        rounds, hand_notes = hand_verdicts(rounds, declared.hand_rounds, players - 1 + players % 2)
+        notes += hand_notes
     elif system is System.SWISS_DUTCH:
         method = "dutch"
         rounds = check_swiss(tournament, declared)

@@ -54,6 +54,8 @@ class Declared:
     tiebreaks: tuple[str, ...] | None = None
     total_rounds: int | None = None
     schedule: ScheduleKind = ScheduleKind.BERGER  # a round robin's table (### Schedule)
+    #: a round robin's rounds paired by hand or re-planned (### Pairing lines)
+    hand_rounds: frozenset[int] = frozenset()
 
     def request(self, cut: Tournament, number: int) -> PairingRequest:
         """The pairing request of round ``number`` from the tournament ``cut`` before it."""

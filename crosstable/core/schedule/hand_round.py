@@ -155,12 +155,24 @@ def hand_round(
     for r in rounds:
         for white, black in r.boards:
             colours.setdefault(frozenset((white, black)), (white, black))
-    found = _matchings(field, left, len(others), [r.pairs() for r in others])
+    planned = {number: new}
+    # first the rounds that still fit kept as they are, the others searched for
+    fits = [r for r in others if r.pairs() <= left]
+    rest = [r for r in others if r not in fits]
+    taken = {pair for r in fits for pair in r.pairs()}
+    found = _matchings(field, set(left) - taken, len(rest), [r.pairs() for r in rest])
+    if found is None or len(taken) != sum(len(r.pairs()) for r in fits):
+        rest, found = others, _matchings(field, set(left), len(others), [r.pairs() for r in others])
     if found is None:
         raise RuleError("the table cannot be completed with this round")
-    planned = {number: new}
-    for old, pairs in zip(others, found, strict=True):
-        planned[old.number] = _as_round(old, pairs, colours)
+    whole = {frozenset(r.pairs()): r for r in rounds if not r.played}
+    for old, pairs in zip(rest, found, strict=True):
+        same = whole.get(frozenset(pairs))  # another round's pairs: its boards, in its order
+        planned[old.number] = (
+            _as_round(old, pairs, colours)
+            if same is None
+            else CycleRound(old.number, same.boards, same.bye)
+        )
     return tuple(planned.get(r.number, r) for r in rounds)
 
 
