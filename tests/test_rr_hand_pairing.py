@@ -29,6 +29,7 @@ from crosstable.store import Store, open_store
 from crosstable.web.app import create_app
 from tests.fide_support import confirmed
 from tests.test_service_support import db_url, service, started, store  # noqa: F401
+from tests.web_support import csrf_of
 
 
 def table(service: Service, tid: int) -> dict[int, list[tuple[int | None, int | None]]]:
@@ -182,3 +183,38 @@ def test_r_b_1_q101_the_check_reads_the_hand_rounds_of_the_exported_trf(
     kept = parse_trf(trf.replace("rounds re-planned: 3, 4, 5", "rounds re-planned: 3"))
     assert declared_of(kept).hand_rounds == {2, 3}
     assert not all(v.agrees for v in check_event(kept.tournament, declared_of(kept)).rounds)
+
+
+def test_r_b_1_q100_the_manage_page_pairs_a_round_robin_round_by_hand(tmp_path: Path) -> None:
+    service = Service(open_store(f"sqlite:///{tmp_path / 'page.db'}"))
+    accounts = Accounts(service.store)
+    user = accounts.create_user("organiser", "password-organiser", is_master=True)
+    tid = started(service, 4)
+    accounts.claim(tid, user)
+    accounts.set_access(tid, approval="approved")
+    with TestClient(create_app(service=service)) as client:
+        csrf = csrf_of(client.get("/signin").text)
+        client.post(
+            "/signin",
+            data={"username": "organiser", "password": "password-organiser", "csrf_token": csrf},
+        )
+        page = client.get(f"/t/{tid}/manage").text
+        assert f'action="/t/{tid}/manage/hand-round"' in page
+        form = {"csrf_token": csrf_of(page), "round": "2", "boards": "1-3, 2-4"}
+        asked = client.post(f"/t/{tid}/manage/hand-round", data=form, follow_redirects=False)
+        assert asked.status_code == 409 and "round 2 paired by hand instead of the table" in (
+            asked.text
+        )
+        token = re.search(r'name="confirm" value="([0-9a-f]+)"', asked.text)
+        assert token is not None
+        done = client.post(
+            f"/t/{tid}/manage/hand-round",
+            data=form | {"csrf_token": csrf_of(asked.text), "confirm": token.group(1)},
+            follow_redirects=False,
+        )
+        assert done.status_code == 303 and done.headers["location"] == f"/t/{tid}/rounds/2"
+        assert table(service, tid)[2] == [(1, 3), (2, 4)]
+        fresh = csrf_of(client.get(f"/t/{tid}/manage").text)
+        bad = form | {"csrf_token": fresh, "boards": "1-3; 2-4"}
+        refused = client.post(f"/t/{tid}/manage/hand-round", data=bad, follow_redirects=True)
+        assert "is not WHITE-BLACK" in refused.text

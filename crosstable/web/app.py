@@ -240,6 +240,7 @@ def create_app(
         app.include_router(module.router)
     app.include_router(pairing_phase.router)  # /api/v1/…/pairing/phase, edit, validate
     app.include_router(api_rr_hand.router)  # /api/v1/…/rounds/{n}/hand (round robin)
+    app.include_router(api_rr_hand.pages)  # the manage page's round robin round by hand
     app.include_router(pairing_phase.pages)  # the pairing page's "Edit pairings"
     app.include_router(notifications.router)  # /api/v1/notifications
     app.include_router(api_report.router)  # /api/v1/…/report-corrections

@@ -7,13 +7,28 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Request
+from fastapi.responses import RedirectResponse, Response
 from pydantic import Field
 
+from crosstable.core.errors import RuleError
+from crosstable.core.schedule.hand_round import parse_boards
+from crosstable.web.confirmations import confirming
+from crosstable.web.messages import translate
 from crosstable.web.routes.api import ApiCaller, ChangeOut, Num, change_out
-from crosstable.web.routes.common import MANAGERS, Body, require_role
+from crosstable.web.routes.common import (
+    MANAGERS,
+    Body,
+    CheckedForm,
+    caller_of,
+    integer,
+    page_context,
+    require_role,
+    text,
+)
 from crosstable.web.site import site_of
 
 router = APIRouter(prefix="/api/v1", tags=["api"])
+pages = APIRouter(include_in_schema=False)
 
 Start = Annotated[int, Field(ge=1, le=100_000)]
 
@@ -29,6 +44,28 @@ class HandRoundIn(Body):
     confirm: str | None = Field(
         None, max_length=100, description="the token of the warning (HTTP 409) answered"
     )
+
+
+@pages.post("/t/{tid}/manage/hand-round")
+def pair_by_hand_page(tid: int, request: Request, form: CheckedForm) -> Response:
+    """The manage page's form: the round and its boards (``1-4, 2-3``); in FIDE mode the
+    confirmation page first."""
+    site, caller = caller_of(request)
+    require_role(site, caller, tid, MANAGERS)
+    number = integer(form, "round", low=1, high=10_000)
+    if number is None:
+        raise RuleError("give the round to pair by hand")
+    boards = parse_boards(text(form, "boards"))
+
+    def act(token: str | None) -> Response:
+        change = site.service.pair_round_robin_round(
+            tid, number, boards, actor=caller.actor, confirm=token
+        )
+        request.session["flash"] = {"kind": "ok", "text": translate(change.summary)}
+        return RedirectResponse(f"/t/{tid}/rounds/{number}", status_code=303)
+
+    context = page_context(site, caller, tid) | {"tab": "manage"}
+    return confirming(site, request, form, act, cancel=f"/t/{tid}/manage", **context)
 
 
 @router.post("/tournaments/{tid}/rounds/{rnd}/hand")
