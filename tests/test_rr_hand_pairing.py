@@ -218,3 +218,24 @@ def test_r_b_1_q100_the_manage_page_pairs_a_round_robin_round_by_hand(tmp_path: 
         bad = form | {"csrf_token": fresh, "boards": "1-3; 2-4"}
         refused = client.post(f"/t/{tid}/manage/hand-round", data=bad, follow_redirects=True)
         assert "is not WHITE-BLACK" in refused.text
+
+
+def test_r_b_1_q101_a_double_round_robin_counts_each_cycle_apart(service: Service) -> None:
+    tid = started(service, 4, cycles=2)
+    for number in (1, 2, 3):
+        for board in (1, 2):
+            service.record_result(tid, number, board, "½-½")
+    before = table(service, tid)
+    # cycle 2 (rounds 4-6): round 4 re-paired with pairs of cycle 1, rounds 5 and 6 re-planned
+    wanted = [before[6][0], before[6][1]]
+    assert all(w is not None and b is not None for w, b in wanted)
+    change = confirmed(
+        service.pair_round_robin_round, tid, 4, [(w or 0, b or 0) for w, b in wanted]
+    )
+    after = table(service, tid)
+    assert after[4] == wanted and {r: after[r] for r in (1, 2, 3)} == {
+        r: before[r] for r in (1, 2, 3)
+    }
+    second = sorted(tuple(sorted(p)) for r in (4, 5, 6) for p in after[r])  # type: ignore[type-var]
+    assert second == list(combinations(range(1, 5), 2))
+    assert change.data["replanned"] == [6]

@@ -12,6 +12,7 @@ from crosstable.core.checker.findings import RoundVerdict
 from crosstable.core.checker.hand_rounds import hand_rounds_from_comments, hand_verdicts
 from crosstable.core.errors import RuleError
 from crosstable.core.schedule import berger_schedule
+from crosstable.core.schedule import hand_round as hand_round_module
 from crosstable.core.schedule.hand_round import CycleRound, hand_round
 
 
@@ -152,3 +153,12 @@ def test_r_b_1_q101_the_check_reports_a_hand_round_that_repeats_a_pair_of_its_cy
     assert rounds[0] == verdicts[0] and "paired by hand" in notes[0]
     assert hand_rounds_from_comments(["Pairing @ Round 4: round 4 paired by hand (1-2)"]) == {4}
     assert hand_rounds_from_comments(["Schedule: circle", "Pairing @ Round x: y"]) == set()
+
+
+def test_r_b_1_q101_the_search_is_bounded_and_refuses_past_its_limit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    before = cycle(6, played=1)
+    monkeypatch.setattr(hand_round_module, "STEP_LIMIT", 3)
+    with pytest.raises(RuleError, match="the search gave up"):
+        hand_round(range(1, 7), before, 2, [(1, 2), (3, 6), (4, 5)])

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from crosstable.core.errors import RuleError
 
@@ -68,47 +69,68 @@ def _matchings(
     left: set[Pair],
     rounds: int,
     prefer: Sequence[set[Pair]],
+    spent: list[int],
 ) -> list[set[Pair]] | None:
     """``rounds`` perfect matchings of ``vertices`` that use every pair of ``left`` once
-    (None: there are none, or the search passed :data:`STEP_LIMIT` — an error)."""
-    steps = 0
+    (None: there are none). A depth-first search on a stack of its own (no recursion):
+    each step seats the free player with the fewest partners left, trying first the
+    partner ``prefer`` gives for that round; ``spent`` counts the steps, and past
+    :data:`STEP_LIMIT` the round is refused."""
+    if len(left) != rounds * (len(vertices) // 2):
+        return None
+    if rounds == 0:
+        return []
+    adjacent: dict[int, set[int]] = {v: set() for v in vertices}
+    for pair in left:
+        a, b = tuple(pair)
+        adjacent[a].add(b)
+        adjacent[b].add(a)
     chosen: list[set[Pair]] = []
+    current: set[Pair] = set()
+    free = set(vertices)
+    index = 0
 
-    def partners(vertex: int, free: set[int]) -> list[int]:
-        return [other for other in free if other != vertex and frozenset((vertex, other)) in left]
-
-    def fill(index: int, free: set[int], current: set[Pair]) -> bool:
-        nonlocal steps
-        steps += 1
-        if steps > STEP_LIMIT:
-            raise RuleError("the table cannot be completed with this round (the search gave up)")
-        if not free:
-            chosen.append(set(current))
-            if search(index + 1):
-                return True
-            chosen.pop()
-            return False
-        vertex = min(free, key=lambda v: (len(partners(v, free)), v))
+    def frame() -> list[Any]:
+        vertex = min(free, key=lambda v: (len(adjacent[v] & free), v))
         wanted = prefer[index] if index < len(prefer) else set()
         options = sorted(
-            partners(vertex, free), key=lambda o: (frozenset((vertex, o)) not in wanted, o)
+            adjacent[vertex] & free, key=lambda o: (frozenset((vertex, o)) not in wanted, o)
         )
-        for other in options:
-            pair = frozenset((vertex, other))
-            left.discard(pair)
-            current.add(pair)
-            if fill(index, free - {vertex, other}, current):
-                return True
-            current.discard(pair)
-            left.add(pair)
-        return False
+        return [index, vertex, options, 0]
 
-    def search(index: int) -> bool:
-        if index == rounds:
-            return not left
-        return fill(index, set(vertices), set())
-
-    return chosen if search(0) else None
+    stack = [frame()]
+    while stack:
+        spent[0] += 1
+        if spent[0] > STEP_LIMIT:
+            raise RuleError("the table cannot be completed with this round (the search gave up)")
+        _, vertex, options, position = stack[-1]
+        if position >= len(options):  # no partner left: take back the choice before
+            stack.pop()
+            if not stack:
+                return None
+            before, seated, tried, at = stack[-1]
+            if before < index:
+                current, index, free = chosen.pop(), before, set()
+            other = tried[at - 1]
+            adjacent[seated].add(other)
+            adjacent[other].add(seated)
+            free |= {seated, other}
+            current.discard(frozenset((seated, other)))
+            continue
+        other = options[position]
+        stack[-1][3] = position + 1
+        adjacent[vertex].discard(other)
+        adjacent[other].discard(vertex)
+        free -= {vertex, other}
+        current.add(frozenset((vertex, other)))
+        if not free:  # the round is complete: the next one
+            chosen.append(current)
+            index += 1
+            if index == rounds:
+                return chosen
+            current, free = set(), set(vertices)
+        stack.append(frame())
+    return None
 
 
 def hand_round(
@@ -160,9 +182,11 @@ def hand_round(
     fits = [r for r in others if r.pairs() <= left]
     rest = [r for r in others if r not in fits]
     taken = {pair for r in fits for pair in r.pairs()}
-    found = _matchings(field, set(left) - taken, len(rest), [r.pairs() for r in rest])
+    spent = [0]
+    found = _matchings(field, set(left) - taken, len(rest), [r.pairs() for r in rest], spent)
     if found is None or len(taken) != sum(len(r.pairs()) for r in fits):
-        rest, found = others, _matchings(field, set(left), len(others), [r.pairs() for r in others])
+        preferred = [r.pairs() for r in others]
+        rest, found = others, _matchings(field, set(left), len(others), preferred, spent)
     if found is None:
         raise RuleError("the table cannot be completed with this round")
     whole = {frozenset(r.pairs()): r for r in rounds if not r.played}
