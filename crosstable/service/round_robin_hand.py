@@ -5,8 +5,9 @@ giving its boards. The round must seat every player once and repeat no pair of a
 round of the same cycle; the cycle's other unplayed rounds are re-planned so that every
 pair still meets exactly once in the cycle (:mod:`crosstable.core.schedule.hand_round`).
 The games of every changed round are rewritten in one change of the history, so undo
-restores the table. In FIDE mode it is a level-3 warning written to the TRF as a
-``### Pairing @ Round n: …`` line.
+restores the table. In FIDE mode it is a level-3 warning; in and out of FIDE mode the
+TRF export states it as a ``### Pairing @ Round n: …`` line, which ``crosstable check``
+reads (:mod:`crosstable.core.checker.hand_rounds`).
 """
 
 from __future__ import annotations
