@@ -239,3 +239,13 @@ def test_r_b_1_q101_a_double_round_robin_counts_each_cycle_apart(service: Servic
     second = sorted(tuple(sorted(p)) for r in (4, 5, 6) for p in after[r])  # type: ignore[type-var]
     assert second == list(combinations(range(1, 5), 2))
     assert change.data["replanned"] == [6]
+
+
+def test_r_b_1_q100_outside_fide_mode_no_confirmation_and_still_the_trf_line(
+    service: Service,
+) -> None:
+    tid = started(service, 4)
+    confirmed(service.leave_fide_mode, tid)
+    change = service.pair_round_robin_round(tid, 1, [(1, 3), (2, 4)])
+    assert "confirmed warning" not in change.summary
+    assert "### Pairing @ Round 1: round 1 paired by hand (1-3, 2-4)" in service.export_trf(tid)
