@@ -273,12 +273,12 @@ def test_the_streamed_form_imports_a_list_with_its_fields(site: Any, spool: Path
                 + BOUNDARY
                 + b'\r\nContent-Disposition: form-data; name="f%d"\r\n\r\n' % i
                 + b"v\r\n"
-                for i in range(20)
+                for i in range(upload_route.MAX_PARTS + 2)
             )
             + b"--"
             + BOUNDARY
             + b"--\r\n",
-            "more than 8 parts",
+            f"more than {upload_route.MAX_PARTS} parts",
         ),
     ],
 )
