@@ -21,7 +21,7 @@ from crosstable.core.scoring import PointSystem
 from crosstable.core.standings import compute_standings
 from crosstable.formats.trf import parse_trf
 from crosstable.service import PlayerInfo, Regulations, Service
-from crosstable.service.players import check_tiebreaks
+from crosstable.service.players import EDITABLE, check_tiebreaks
 from crosstable.service.swiss.portal import lot_order
 from tests.test_service_support import db_url, service, started, store  # noqa: F401
 from tests.test_service_swiss import swiss
@@ -185,3 +185,21 @@ def test_r_b_1_q188_accelerated_boards_are_ordered_by_real_plus_virtual_points()
     # without acceleration the real points decide: 5's point puts their board first
     plain = (_state(1, 0, 0), _state(3, 0, 0))
     assert [w.start for w, _ in board_order([plain, group_b])] == [5, 1]
+
+
+def test_r_b_1_q147_pairing_numbers_cannot_be_changed_after_the_start(service: Service) -> None:
+    # the checklist's "no" to Q147: once play has begun, no action gives a player another
+    # starting number — lots are not drawn again (by lot, by rating or by hand), and a
+    # player's editable details do not include the starting number
+    tid = swiss(service, 6, rounds=3)
+    service.publish_round(tid)
+    before = [(p.start, p.name) for p in service.overview(tid).players]
+    for method, order in (
+        (LotsMethod.RANDOM, ()),
+        (LotsMethod.RATING, ()),
+        (LotsMethod.MANUAL, (6, 5, 4, 3, 2, 1)),
+    ):
+        with pytest.raises(RuleError, match="lots are drawn"):
+            service.draw_lots(tid, method, seed=1, order=order)
+    assert "start" not in EDITABLE and "starting_number" not in EDITABLE
+    assert [(p.start, p.name) for p in service.overview(tid).players] == before
