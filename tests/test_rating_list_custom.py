@@ -404,3 +404,34 @@ def test_r_b_1_q117_two_imports_of_one_list_at_once_leave_one_current(
         assert [(c.file, c.players) for c in lists.lists()] == [("other.csv", 1)]
     with service.store.reading() as session:
         assert session.query(CustomListPlayerRow).count() == 1
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from(["K1", "K2", "K3", "K4", "K5", "K6"]), max_size=14))
+def test_r_b_1_q117_the_reader_names_an_id_repeated_within_its_window(ids: list[str]) -> None:
+    """The reader refuses an id repeated within the last RECENT players (whatever the
+    batches) and no other: the definitional check looks back over the ids read."""
+    window = 3
+    first = next((j for j, i in enumerate(ids) if i in ids[max(0, j - window) : j]), None)
+    text = "id,name\n" + "".join(f"{i},Player {n}\n" for n, i in enumerate(ids))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("crosstable.formats.custom_list.RECENT", window)
+        stream = io.BytesIO(text.encode())
+        if first is None:
+            assert [p.list_id for p in read_csv(stream, ListReport("x"))] == ids
+        else:
+            with pytest.raises(InputError, match=f"list id {ids[first]} is on line") as caught:
+                list(read_csv(stream, ListReport("x")))
+            assert caught.value.line == first + 2
+
+
+def test_r_b_1_q117_an_id_repeated_within_one_batch_is_named(
+    service: Service, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A batch larger than the reader's window: the repeated id is still the one named."""
+    monkeypatch.setattr("crosstable.formats.custom_list.RECENT", 2)
+    monkeypatch.setattr("crosstable.service.custom_lists.BATCH", 4)
+    text = "id,name\nK1,A\nK2,B\nK3,C\nK2,D\n"
+    with pytest.raises(InputError, match="list id K2 is on line 3 and again here"):
+        CustomLists(service).import_file(write(tmp_path, text, "club.csv"), "club")
+    assert CustomLists(service).lists() == []

@@ -259,8 +259,9 @@ def read_csv(
     report.format = "csv"
     fields: list[str] | None = None
     delimiter = ","
-    #: the ids of the last lines (a list sorted by id shows a repeated id at once; the
-    #: store's key refuses one repeated farther apart, so memory stays bounded)
+    #: the ids of the last :data:`RECENT` players, oldest first (a list sorted by id
+    #: shows a repeated id at once; the store's key refuses one repeated farther apart,
+    #: so memory stays bounded)
     recent: dict[str, int] = {}
     for number, text in _lines(stream, report):
         if not text.strip():
@@ -285,8 +286,8 @@ def read_csv(
                 id=player.list_id,
                 first=recent[player.list_id],
             )
-        if len(recent) >= RECENT:
-            recent.clear()
+        if len(recent) >= RECENT:  # a window: the oldest id goes
+            del recent[next(iter(recent))]
         recent[player.list_id] = number
         report.players += 1
         if report.players > MAX_PLAYERS:
