@@ -202,7 +202,7 @@ def test_r_b_1_q117_q134_the_order_names_custom_lists_and_players_keep_their_sou
         "club:K1",
         "RUS:A-7",
     ]
-    lists.add_player(tid, "RUS", "4101")
+    lists.add_player(tid, "RUS", "4101", club="Kazan CC")
     lists.add_player(tid, "RUS", "4102")  # FIDE id 24101605: FIDE's rating too
     ratings.add_player(tid, 1503014)  # in FIDE's lists, in no custom list
     ratings.add_player(tid, 24101605)  # FIDE's player whom the national list names
@@ -212,6 +212,10 @@ def test_r_b_1_q117_q134_the_order_names_custom_lists_and_players_keep_their_sou
         ("Carlsen, Magnus", 2831, None, "fide-standard:1503014"),
         ("Ivanova, Anna", 1950, 1950, "fide-standard:24101605"),
     ]
+    with service.store.reading() as session:  # the club given at registration is kept
+        assert session.query(EntryRow).filter_by(tournament_id=tid, number=1).one().club == (
+            "Kazan CC"
+        )
     # the rating method NRO ranks by the national rating the custom list gave
     service.draw_lots(tid, LotsMethod.RATING)
     ranked = sorted(service.tournament(tid).players, key=lambda p: p.start)

@@ -10,7 +10,7 @@ event's type, else its standard one (a national list often has one rating only).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import select
 
@@ -30,7 +30,18 @@ def custom_names(session: Any) -> tuple[str, ...]:
     )
 
 
-def list_rating(row: CustomListPlayerRow, kind: RatingType) -> int | None:
+class ListRatings(Protocol):
+    """A custom list's player as kept or as read back: the three ratings."""
+
+    @property
+    def standard(self) -> int | None: ...
+    @property
+    def rapid(self) -> int | None: ...
+    @property
+    def blitz(self) -> int | None: ...
+
+
+def list_rating(row: ListRatings, kind: RatingType) -> int | None:
     """The list's rating of ``kind``, else its standard one."""
     own = {
         RatingType.STANDARD: row.standard,

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +31,7 @@ from crosstable.core.errors import InputError, RuleError
 from crosstable.core.ratings import RatingType
 from crosstable.formats.custom_list import CustomPlayer, folded_name, read_custom_list
 from crosstable.formats.rating_list import ListReport
+from crosstable.service.custom_list_ratings import list_rating
 from crosstable.service.errors import ConflictError, NotFoundError
 from crosstable.service.list_month import list_month
 from crosstable.service.rating_list_order import (
@@ -92,12 +93,7 @@ class CustomEntry:
     def rating(self, kind: RatingType) -> int | None:
         """The list's rating of ``kind``; a rapid or blitz one falls back on the
         standard one (the effective rating)."""
-        own = {
-            RatingType.STANDARD: self.standard,
-            RatingType.RAPID: self.rapid,
-            RatingType.BLITZ: self.blitz,
-        }[kind]
-        return own if own is not None else self.standard
+        return list_rating(self, kind)
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -397,7 +393,7 @@ class CustomLists:
         """Register the custom list's player (before the start, as any registration)."""
         info = self.player_info(tournament_id, name, player_id)
         if club:
-            info = PlayerInfo(**{**_fields(info), "club": club})
+            info = replace(info, club=club)
         return self.service.add_player(tournament_id, info, actor=actor)
 
 
@@ -414,10 +410,6 @@ def parse_source(text: str) -> tuple[str, str]:
             text=repr(text[:60]),
         )
     return name.strip(), player_id.strip()
-
-
-def _fields(info: PlayerInfo) -> dict[str, Any]:
-    return {name: getattr(info, name) for name in info.__dataclass_fields__}
 
 
 def _entry(name: str, row: CustomListPlayerRow) -> CustomEntry:
