@@ -48,6 +48,7 @@ from crosstable.service.teams.trf_settings import (
     shape_of,
     tiebreaks_of,
 )
+from crosstable.service.teams.trf_teams import board_colours
 
 _FORFEIT = {
     "+-": (Outcome.FORFEIT_WIN, Outcome.FORFEIT_LOSS),
@@ -293,10 +294,10 @@ class _Builder:
                 boards=boards,
             )
         out = []
+        pattern = self.colours or board_colours(boards)
         for k in range(boards):
             first, second = sides[0][k], sides[1][k]
-            white_first = (self.colours[k] if self.colours else "WB"[k % 2]) == "W"
-            if white_first:
+            if pattern[k] == "W":
                 out.append(Game(rnd, k + 1, first, second, GameResult(white_out, black_out)))
             else:
                 out.append(Game(rnd, k + 1, second, first, GameResult(black_out, white_out)))
@@ -342,7 +343,7 @@ class _Builder:
         white_team = self.owner[ordered[0].white]
         if self.colours and self.colours[0] == "B":
             white_team = self.owner[ordered[0].black]
-        pattern = self.colours or "".join("WB"[k % 2] for k in range(boards))
+        pattern = self.colours or board_colours(boards)
         for k, game in enumerate(ordered):
             has_white = self.owner[game.white] == white_team
             if has_white != (pattern[k] == "W"):
