@@ -42,7 +42,6 @@ from crosstable.core.text import Message
 from crosstable.formats.custom_list import parse_columns
 from crosstable.service.custom_lists import CustomLists
 from crosstable.service.list_month import parse_month
-from crosstable.service.rating_list_order import check_list_name
 from crosstable.service.rating_lists import RatingLists
 from crosstable.web.limits import RATING_LIST, BodyTooLarge
 from crosstable.web.messages import error_text, translate
@@ -310,9 +309,11 @@ async def import_rating_list(request: Request) -> Response:
         try:
             if custom:
                 report = await run_in_threadpool(
-                    lambda: CustomLists(site.service).import_file(
-                        upload.path or Path(), check_list_name(custom), columns=columns, month=month
-                    )
+                    CustomLists(site.service).import_file,
+                    upload.path,
+                    custom,
+                    columns=columns,
+                    month=month,
                 )
             else:
                 report = await run_in_threadpool(
