@@ -162,3 +162,57 @@ def test_r_b_1_q101_the_search_is_bounded_and_refuses_past_its_limit(
     monkeypatch.setattr(hand_round_module, "STEP_LIMIT", 3)
     with pytest.raises(RuleError, match="the search gave up"):
         hand_round(range(1, 7), before, 2, [(1, 2), (3, 6), (4, 5)])
+
+
+def completable(field: list[int], left: set[frozenset[int]], rounds: int) -> bool:
+    """The definition, by brute force: ``left`` splits into ``rounds`` perfect matchings
+    of ``field``."""
+    if not left:
+        return rounds == 0
+    first = min(left, key=sorted)
+
+    def matchings(free: list[int], chosen: set[frozenset[int]]):  # type: ignore[no-untyped-def]
+        if not free:
+            yield chosen
+            return
+        for other in free[1:]:
+            pair = frozenset((free[0], other))
+            if pair in left:
+                rest = [v for v in free[1:] if v != other]
+                yield from matchings(rest, chosen | {pair})
+
+    return any(
+        completable(field, left - m, rounds - 1)
+        for m in matchings(field, set())
+        if first in m and rounds > 0
+    )
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(3, 8), st.data())
+def test_r_b_1_q101_a_hand_round_is_refused_exactly_when_no_completion_exists(
+    players: int, data: st.DataObject
+) -> None:
+    # the kept rounds and the rounds taken over are shortcuts before the search: whatever
+    # they give is a completion, and they never refuse what the definition accepts
+    rounds = len(cycle(players))
+    played = data.draw(st.integers(0, rounds - 1))
+    before = cycle(players, played)
+    number = data.draw(st.integers(played + 1, rounds))
+    order = data.draw(st.permutations(list(range(1, players + 1))))
+    bye = order[-1] if players % 2 else None
+    seated = order[:-1] if players % 2 else order
+    boards = [(seated[i], seated[i + 1]) for i in range(0, len(seated), 2)]
+    new = CycleRound(number, tuple(boards), bye).pairs()
+    met = {pair for r in before if r.played for pair in r.pairs()}
+    field = list(range(0 if players % 2 else 1, players + 1))
+    every = {frozenset(p) for p in combinations(field, 2)}
+    others = rounds - played - 1
+    possible = not (new & met) and completable(field, every - met - new, others)
+    try:
+        after = hand_round(range(1, players + 1), before, number, boards, bye)
+    except RuleError:
+        assert not possible
+        return
+    assert possible
+    assert_complete(players, after)
