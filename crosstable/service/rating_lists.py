@@ -334,11 +334,10 @@ class RatingLists:
         order names, else every custom list (by name) after FIDE's."""
         with self.store.reading() as session:
             row = session.get(TournamentRow, tournament_id)
-            own = row is not None and str((row.regulations or {}).get(ORDER_KEY) or "").strip()
-        if not own:
-            return self.custom_names()
-        order = self.list_order(tournament_id)
-        return tuple(item.name for item in order if isinstance(item, CustomList))
+            own = "" if row is None else str((row.regulations or {}).get(ORDER_KEY) or "").strip()
+            if not own:
+                return custom_names(session)
+        return tuple(item.name for item in parse_order(own) if isinstance(item, CustomList))
 
     def national_of(self, fide_id: int, tournament_id: int) -> tuple[int | None, str]:
         """The national rating of the event's type and the custom list it comes from:
