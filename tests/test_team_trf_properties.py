@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 from fractions import Fraction
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -28,11 +29,11 @@ from crosstable.core.model import (
 from crosstable.core.scoring import PointSystem
 from crosstable.core.teams import Team, team_round_robin, team_standings
 from crosstable.core.teams.matches import TeamScoring, seat_match
-from crosstable.core.teams.settings import TeamSettings
+from crosstable.core.teams.settings import MAX_BOARDS, TeamSettings
 from crosstable.core.teams.swiss_pair import TeamSwissSettings
 from crosstable.formats.trf import TrfDocument, parse_trf, write_trf
 from crosstable.formats.trf_model import Team as TrfTeam
-from crosstable.formats.trf_team_records import read_team_record
+from crosstable.formats.trf_team_records import TeamLine, TeamRound, format_802, read_team_record
 from crosstable.formats.trf_text import Line
 from crosstable.service.teams.trf_lines import team_lines
 from crosstable.service.teams.trf_plan import plan_team_import
@@ -212,3 +213,19 @@ def test_r_b_3_a_mutated_team_file_is_planned_or_refused_with_a_reason(text: str
         plan_team_import(doc, "club.trf")
     except (InputError, RuleError) as error:
         assert str(error)
+
+
+def test_r_b_3_team_records_listing_too_much_are_refused_naming_the_line() -> None:
+    """The counts a team record lists are bounded before any work on them: 300's
+    players, 802's rounds (999 at most) and 352's boards (MAX_BOARDS at most)."""
+    players = " ".join(["1"] * 1100)
+    with pytest.raises(InputError, match=r"^big\.trf:4:.*more than 999 values"):
+        read_team_record(Line(f"300 001 001 002 {players}", 4, "big.trf"))
+    one = TeamRound(2, "", "w", Fraction(3, 2), False)
+    many = format_802(TeamLine("802", 1, "Ara", Fraction(1), Fraction(3, 2), (one,) * 1000))
+    assert read_team_record(Line(many[: 28 + 13 * 999], 5, "big.trf")) is not None
+    with pytest.raises(InputError, match=r"^big\.trf:5:.*more than 999 rounds"):
+        read_team_record(Line(many, 5, "big.trf"))
+    text = club_file().replace("352 WB", "352 " + "WB" * (MAX_BOARDS // 2 + 1))
+    with pytest.raises(InputError, match=f"at most {MAX_BOARDS}"):
+        plan_team_import(parse_trf(text, "club.trf", lenient=True), "club.trf")
