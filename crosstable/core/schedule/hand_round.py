@@ -13,6 +13,7 @@ Nothing is changed when the round is refused.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -54,7 +55,7 @@ def _check_round(players: Sequence[int], boards: Boards, bye: int | None) -> Non
     for start in seated:
         if start not in field:
             raise RuleError("player {start} is not in this round robin's field", start=start)
-    twice = sorted({start for start in seated if seated.count(start) > 1})
+    twice = sorted(start for start, times in Counter(seated).items() if times > 1)
     if twice:
         raise RuleError("player {start} is given twice in the round", start=twice[0])
     missing = sorted(field - set(seated))
