@@ -284,15 +284,8 @@ class _Builder:
                     team=team,
                 )
         white_out, black_out = _FORFEIT[record.kind]
+        # (every team has the boards' players: plan_team_import refuses one short first)
         sides = [self.roster[white_team][:boards], self.roster[black_team][:boards]]
-        if min(len(s) for s in sides) < boards:
-            raise TeamFileError(
-                "round {round}: a team is short of players for {boards} boards",
-                source=self.source,
-                record="330",
-                round=rnd,
-                boards=boards,
-            )
         out = []
         pattern = self.colours or board_colours(boards)
         for k in range(boards):
