@@ -65,8 +65,10 @@ def with_decisions(doc: TrfDocument) -> TrfDocument:
     """``doc`` with a comment for each decided game, and none for a game no longer so
     (a result corrected since)."""
     wanted = [decision_comment(g) for g in _games(doc.tournament) if decided(g)]
-    kept = [c for c in doc.comments if _MARK.match(c.text) is None or c in wanted]
-    added = [c for c in wanted if c not in kept]
+    wanted_set = set(wanted)
+    kept = [c for c in doc.comments if _MARK.match(c.text) is None or c in wanted_set]
+    kept_set = set(kept)
+    added = [c for c in wanted if c not in kept_set]
     if not added and len(kept) == len(doc.comments):
         return doc
     return replace(doc, comments=(*kept, *added))
