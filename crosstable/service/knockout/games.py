@@ -21,6 +21,7 @@ from crosstable.core.text import Message
 from crosstable.service.frame import Done
 from crosstable.service.knockout.replay import (
     Due,
+    KnockoutState,
     check_knockout,
     games_text,
     replay,
@@ -247,7 +248,14 @@ def knockout_places(tx: Tx, loaded: Loaded) -> dict[int, int]:
     final (or the match for third place) is undecided, while games no longer needed
     are stored, or when the games disagree with the bracket.
     """
-    state = replay(tx.session, loaded).checked()
+    return final_places(replay(tx.session, loaded))
+
+
+def final_places(state: KnockoutState) -> dict[int, int]:
+    """The bracket's final places by the bracket's starting numbers (each the best of the
+    places its round shares); refused while the knockout is not over or while games no
+    longer needed are stored, or when the games disagree with the bracket."""
+    state = state.checked()
     ko = state.knockout
     if not ko.finished:
         raise RuleError("the knockout is not over: {still}", still=still_to_play(state))

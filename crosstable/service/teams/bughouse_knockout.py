@@ -68,6 +68,7 @@ from crosstable.core.teams.roster import Team
 from crosstable.core.teams.swiss import initial_order
 from crosstable.core.text import Message
 from crosstable.service.frame import Done
+from crosstable.service.knockout.games import final_places
 from crosstable.service.knockout.replay import (
     Due,
     KnockoutMismatchError,
@@ -506,15 +507,7 @@ def pairs_places(tx: Tx, loaded: Loaded) -> dict[int, int]:
     """Final places by starting number, every player of a pair (reserves too) with the
     pair's place from the bracket; refused while the knockout is not over."""
     state, pairs = replay_pairs(tx.session, loaded)
-    ko = state.checked().knockout
-    if not ko.finished:
-        raise RuleError("the knockout is not over: {still}", still=still_to_play(state))
-    if state.surplus:
-        raise RuleError(
-            "{games} no longer needed: continue the knockout to remove them, then finish",
-            games=games_text(state.surplus),
-        )
-    places = {s: int(p.split("-")[0]) for s, p in ko.placings().items() if p}
+    places = final_places(state)
     return {
         member.start: places[pair.start]
         for pair in pairs
