@@ -8,7 +8,7 @@ the API hands on as stored.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from fractions import Fraction
 from typing import TypedDict
 
@@ -124,31 +124,7 @@ class Badge(Award):
 
 
 def award_of(row: SeriesAwardRow, edition_number: int) -> Award:
-    return Award(**_award_values(row, edition_number))
-
-
-def badge_of(row: SeriesAwardRow, edition_number: int, series_name: str) -> Badge:
-    return Badge(**_award_values(row, edition_number), series_name=series_name)
-
-
-class _AwardValues(TypedDict):
-    id: int
-    series: int
-    edition: int
-    stage: int
-    kind: str
-    group: str
-    tournament: int | None
-    place: int
-    name: str
-    user: int | None
-    points: float
-    points_text: str
-    awarded_at: str
-
-
-def _award_values(row: SeriesAwardRow, edition_number: int) -> _AwardValues:
-    return _AwardValues(
+    return Award(
         id=row.id,
         series=row.series_id,
         edition=edition_number,
@@ -163,6 +139,13 @@ def _award_values(row: SeriesAwardRow, edition_number: int) -> _AwardValues:
         points_text=row.points,
         awarded_at=row.awarded_at,
     )
+
+
+def badge_of(row: SeriesAwardRow, edition_number: int, series_name: str) -> Badge:
+    """The award of ``row`` with its series' name."""
+    award = award_of(row, edition_number)
+    values = {f.name: getattr(award, f.name) for f in fields(Award)}
+    return Badge(series_name=series_name, **values)
 
 
 @dataclass(frozen=True, slots=True, eq=False)  # compared as its JSON
