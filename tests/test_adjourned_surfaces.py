@@ -7,36 +7,15 @@ in the JSON API (409 with the warning, redone with the token) and on the round p
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
 
 from crosstable.cli import main
-from crosstable.core.model import LotsMethod, System
-from crosstable.service import PlayerInfo, Regulations, Service
-from crosstable.service.accounts import Accounts
-from crosstable.store import open_store
-from crosstable.web.app import create_app
+from crosstable.service import Service
+from tests.result_surfaces_support import result_of, site, swiss  # noqa: F401 - site: the fixture
 from tests.test_service_support import db_url, migrated, store  # noqa: F401
 from tests.web_support import csrf_of
-
-
-def swiss(service: Service, rounds: int = 2) -> int:
-    regulations = Regulations(name="Open", system=System.SWISS_DUTCH, rounds=rounds)
-    tid = service.create_tournament(regulations).tournament_id
-    for name in ("Anna", "Boris", "Clara", "Dmitri"):
-        service.add_player(tid, PlayerInfo(name, 1800))
-    service.draw_lots(tid, LotsMethod.MANUAL, order=(1, 2, 3, 4))
-    service.start(tid)
-    return tid
-
-
-def result_of(service: Service, tid: int, number: int, board: int) -> str | None:
-    return next(
-        g.result for g in service.overview(tid).games if (g.round, g.board) == (number, board)
-    )
 
 
 def _token(said: str) -> str:
@@ -77,25 +56,6 @@ def test_q157_q159_q163_q169_adjourned_games_on_the_command_line(
     capsys.readouterr()
     assert main(["export", "--to", "trf2026", *where]) == 0
     assert "### Adjournment @ Round 1: board 1" in capsys.readouterr().out
-
-
-@pytest.fixture()
-def site(tmp_path: Path) -> Any:
-    service = Service(open_store(migrated(f"sqlite:///{tmp_path / 'web.db'}")))
-    accounts = Accounts(service.store)
-    user = accounts.create_user("organiser", "password-organiser", is_master=True)
-    tid = swiss(service)
-    accounts.claim(tid, user)
-    accounts.set_access(tid, approval="approved")
-    service.publish_round(tid)
-    token = accounts.create_token(user.id, "api")
-    with TestClient(create_app(service=service)) as client:
-        csrf = csrf_of(client.get("/signin").text)
-        client.post(
-            "/signin",
-            data={"username": "organiser", "password": "password-organiser", "csrf_token": csrf},
-        )
-        yield client, service, tid, {"Authorization": f"Bearer {token}"}
 
 
 def test_q157_q160_q163_adjourned_games_in_the_json_api(site: Any) -> None:
