@@ -105,3 +105,13 @@ def chromium() -> Iterator[Any]:
             yield browser
         finally:
             browser.close()
+
+
+def press_create(page: Any) -> None:
+    """Submit the new-tournament form with its *Create* button from the keyboard.
+
+    The wizard's preview above the button is redrawn a moment after each field changes
+    (htmx, 300 ms later), which moves the button down; a mouse click aimed between
+    Playwright's stability check and the redraw lands beside it, and the form is never
+    sent. Enter on the focused button submits it wherever it has moved to."""
+    page.locator("#create").press("Enter")

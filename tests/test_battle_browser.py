@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser import chromium, needs_chromium, web_server
+from tests.browser import chromium, needs_chromium, press_create, web_server
 
 pytestmark = needs_chromium
 
@@ -44,7 +44,7 @@ def test_a_setup_timeout_shows_in_the_live_crosstable(server: str) -> None:
         org.fill("textarea[name=list]", "Anna; 1900\nBoris; 1850\nClara; 1800\nDmitri; 1750")
         org.check("#battle")
         org.fill("#setup-minutes", "5")
-        org.click("#create")
+        press_create(org)
         org.wait_for_url("**/manage")
         tid = org.url.split("/t/")[1].split("/")[0]
         org.fill("input[name=seed]", "2026")

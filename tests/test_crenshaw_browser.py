@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.browser import chromium, needs_chromium, web_server
+from tests.browser import chromium, needs_chromium, press_create, web_server
 
 pytestmark = needs_chromium
 
@@ -34,13 +34,13 @@ def test_r_x_14_the_wizard_creates_and_starts_a_crenshaw_round_robin(server: str
         page.fill("input[name=name]", "Six on the US tables")
         page.fill("textarea[name=list]", "A\nB\nC\nD\nE\nF")
         page.select_option("#schedule", "crenshaw")
-        page.click("#create")
+        press_create(page)
         page.wait_for_selector("text=Crenshaw-Berger table for 6 players is not published")
         assert "/new" in page.url
         page.fill("input[name=name]", "Quad")
         page.fill("textarea[name=list]", "Anna; 1900\nBoris; 1850\nClara; 1800\nDmitri; 1750")
         page.select_option("#schedule", "crenshaw")
-        page.click("#create")
+        press_create(page)
         page.wait_for_url("**/manage")
         page.select_option("form[action$='/manage/lots'] select[name=method]", "rating")
         page.click("form[action$='/manage/lots'] button")

@@ -10,7 +10,7 @@ from pathlib import Path
 from crosstable.core.model import LotsMethod
 from crosstable.service import Service
 from crosstable.store import open_store
-from tests.browser import chromium, needs_chromium, web_server
+from tests.browser import chromium, needs_chromium, press_create, web_server
 
 pytestmark = needs_chromium
 
@@ -33,7 +33,7 @@ def test_q197_q198_the_manage_page_expels_and_the_table_shows_it(tmp_path: Path)
             "textarea[name=list]",
             "Anna; 2000\nBoris; 1950\nClara; 1900\nDmitri; 1850\nEva; 1800\nFyodor; 1750",
         )
-        page.click("#create")
+        press_create(page)
         page.wait_for_url("**/manage")
         tid = int(page.url.split("/t/")[1].split("/")[0])
         service = Service(open_store(f"sqlite:///{db}"))  # round 1, played meanwhile

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.browser import chromium, needs_chromium, web_server
+from tests.browser import chromium, needs_chromium, press_create, web_server
 
 pytestmark = needs_chromium
 
@@ -36,7 +36,7 @@ def test_leaving_fide_mode_takes_two_confirmations_and_marks_the_pages(server: s
         page.goto(url + "/new")
         page.fill("input[name=name]", "FIDE club")
         page.fill("textarea[name=list]", "Anna; 1900\nBoris; 1850\nClara; 1800\nDmitri; 1750")
-        page.click("#create")
+        press_create(page)
         page.wait_for_url("**/manage")
         tid = page.url.split("/t/")[1].split("/")[0]
         assert page.locator("#fide-off").count() == 0

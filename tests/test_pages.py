@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser import chromium, needs_chromium, web_server
+from tests.browser import chromium, needs_chromium, press_create, web_server
 
 pytestmark = needs_chromium
 
@@ -122,7 +122,7 @@ def test_organiser_runs_seed_003_and_a_spectator_watches_live(
     assert org.locator("#pv-games").inner_text().strip() == "15"
     assert org.locator("#pv-evenings").inner_text().strip() == "3"
     org.fill("textarea[name=list]", "\n".join(f"{n}; {r}" for n, r in GUESTS))
-    org.click("#create")
+    press_create(org)
     org.wait_for_url("**/manage")
     tid = org.url.split("/t/")[1].split("/")[0]
     org.check("input[name=self_registration]")

@@ -26,7 +26,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser import chromium, needs_chromium, web_server
+from tests.browser import chromium, needs_chromium, press_create, web_server
 
 pytestmark = needs_chromium
 
@@ -137,7 +137,7 @@ def test_organiser_runs_a_nine_player_swiss(
     assert org.locator("#pv-games").inner_text().strip() == "20"
     org.select_option("select[name=initial_colour]", "white")
     _no_overflow(org)
-    org.click("#create")
+    press_create(org)
     org.wait_for_url("**/manage")
     tid = int(org.url.split("/t/")[1].split("/")[0])
 
@@ -274,7 +274,7 @@ def test_organiser_runs_an_eight_player_knockout(
     org.select_option("select[name=match_format]", "1")
     org.select_option("select[name=tie_rule]", "lower-rated")
     _no_overflow(org)
-    org.click("#create")
+    press_create(org)
     org.wait_for_url("**/manage")
     tid = int(org.url.split("/t/")[1].split("/")[0])
     org.select_option("select[name=method]", "rating")

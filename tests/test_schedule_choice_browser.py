@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from crosstable.core.schedule.kinds import ScheduleKind, round_robin_table
-from tests.browser import chromium, needs_chromium, web_server
+from tests.browser import chromium, needs_chromium, press_create, web_server
 
 pytestmark = needs_chromium
 
@@ -49,7 +49,7 @@ def test_r_rr_6_r_sw_1_the_wizard_offers_and_keeps_the_choices(server: str) -> N
         page.fill("input[name=name]", "Circle club")
         page.fill("textarea[name=list]", "Anna; 1900\nBoris; 1850\nClara; 1800\nDmitri; 1750\nEva")
         page.select_option("#schedule", "circle")
-        page.click("#create")
+        press_create(page)
         page.wait_for_url("**/manage")
         # by rating, so that the starting numbers are the list's order (by lot they are
         # random, and the boards below would name other players)
@@ -77,7 +77,7 @@ def test_r_rr_6_r_sw_1_the_wizard_offers_and_keeps_the_choices(server: str) -> N
         org.fill("textarea[name=list]", "Анна; 1900\nБорис\nКлара")
         org.select_option("#initial_order", "portal")
         org.check("input[name=even_field]")
-        org.click("#create")
+        press_create(org)
         org.wait_for_url("**/manage")
         org.click("form[action$='/manage/lots'] button")
         org.click("form[action$='/manage/start'] button")

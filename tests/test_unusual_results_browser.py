@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.browser import chromium, needs_chromium, web_server
+from tests.browser import chromium, needs_chromium, press_create, web_server
 
 pytestmark = needs_chromium
 
@@ -35,7 +35,7 @@ def test_r_b_1_q180_more_offers_the_unusual_results_on_the_round_page(server: st
         org.goto(url + "/new")
         org.fill("input[name=name]", "Club")
         org.fill("textarea[name=list]", "Anna; 1900\nBoris; 1850\nClara; 1800\nDmitri; 1750")
-        org.click("#create")
+        press_create(org)
         org.wait_for_url("**/manage")
         org.fill("input[name=seed]", "2026")
         org.click("form[action$='/manage/lots'] button")
