@@ -6,7 +6,9 @@ byes) and forfeits; amounts (a count, or a share, optionally @rounds) add full-,
 half- and zero-point byes, forfeits and the results ½-0, 0-½ and 0-0; ``--baku``
 pairs with the Baku acceleration (written as records 250) and ``--tiebreaks``
 sets the order of the standings (records 202/212), whose places fill the rank
-column. Useful for testing arbiter software, the engine and ``crosstable check``.
+column. A ½-0, 0-½ or 0-0 is said in an ``### Arbiter's decision`` line, as the export
+says it, so the file reads strictly. Useful for testing arbiter software, the engine
+and ``crosstable check``.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from crosstable.core.pairing.dutch.generator import (
 )
 from crosstable.core.standings import compute_standings
 from crosstable.formats.trf import write_trf
+from crosstable.formats.trf_decided import with_decisions
 from crosstable.formats.trf_model import TrfDocument
 from crosstable.formats.trf_records import acceleration_records
 
@@ -97,8 +100,9 @@ def _amounts(texts: list[str] | None) -> tuple[Amount, ...]:
 def generated_trf(settings: GeneratorSettings, edition: str = "trf2026") -> str:
     """The generated tournament as TRF: its acceleration (records 250, ``XXA`` in TRF-16)
     and the places of its final standings in the rank column, a tie still left after
-    the tie-break list in the standings' order. TRF-16 cannot declare the tie-break
-    list: its rank column stays blank."""
+    the tie-break list in the standings' order, and a ``###`` line for each ½-0, 0-½
+    and 0-0 (the arbiter's decision the strict reading needs). TRF-16 cannot declare
+    the tie-break list: its rank column stays blank."""
     tournament = generate(settings)
     doc = TrfDocument.from_tournament(tournament)
     table = accelerations_of(settings)
@@ -116,4 +120,4 @@ def generated_trf(settings: GeneratorSettings, edition: str = "trf2026") -> str:
         accelerations=() if trf16 else acceleration_records(table),
         fictitious_points={s: tuple(row) for s, row in table.items()} if trf16 else {},
     )
-    return write_trf(doc, edition)
+    return write_trf(with_decisions(doc), edition)
