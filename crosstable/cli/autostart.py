@@ -74,7 +74,7 @@ def autostart_command(
                 typer.echo(change.summary)
         plan = start_plan(service, tid)
     if output == "json":
-        typer.echo(json.dumps(plan, ensure_ascii=False))
+        typer.echo(json.dumps(plan.as_json(), ensure_ascii=False))
         return
     for key, value in plan.items():
         typer.echo(f"{key}: {'—' if value is None else value}")

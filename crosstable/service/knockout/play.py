@@ -26,6 +26,7 @@ from crosstable.service.knockout.replay import (
 from crosstable.service.knockout.settings import KIND
 from crosstable.service.knockout.view import BracketView, bracket_of
 from crosstable.service.loading import Loaded
+from crosstable.service.read_views import JsonObject
 from crosstable.service.teams.bughouse_knockout import (
     continue_pairs_knockout,
     is_pairs_knockout,
@@ -97,7 +98,7 @@ class KnockoutPlay:
             assert row is not None
             return bracket_of(row, state)
 
-    def bracket_view(self, tournament_id: int) -> dict[str, Any]:
+    def bracket_view(self, tournament_id: int) -> JsonObject:
         """The bracket as JSON (the API's and ``crosstable bracket --format json``;
         docs/knockout.md)."""
         return self.bracket(tournament_id).as_json()

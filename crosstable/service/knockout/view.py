@@ -2,20 +2,22 @@
 
 :func:`bracket_of` reads the replayed state into a :class:`BracketView` (frozen
 dataclasses all the way down); :meth:`BracketView.as_json` is the JSON the API returns
-(``GET /api/v1/tournaments/{id}/bracket``, ``crosstable bracket --format json``) and
+(``GET /api/v1/tournaments/{id}/bracket``, ``crosstable bracket --format json``, a
+:data:`~crosstable.service.read_views.JsonObject`) and
 :meth:`~crosstable.service.knockout.KnockoutPlay.bracket_view` answers, key for key
 as docs/knockout.md lists it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
 
 from crosstable.core.pairing.knockout import round_formats_label, round_name
 from crosstable.core.scoring import points_json
 from crosstable.service.knockout.replay import KnockoutState
+from crosstable.service.read_views import JsonObject
 from crosstable.store.models import TournamentRow
 
 
@@ -27,11 +29,11 @@ class BracketPlayer:
     name: str = ""
     rating: int | None = None
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> JsonObject:
         return {"start": self.start, "name": self.name, "rating": self.rating}
 
 
-def _player_json(player: BracketPlayer | None) -> dict[str, Any] | None:
+def _player_json(player: BracketPlayer | None) -> JsonObject | None:
     return None if player is None else player.as_json()
 
 
@@ -47,7 +49,7 @@ class BracketGame:
     black: int
     result: str | None
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> JsonObject:
         return {
             "game": self.game,
             "kind": self.kind,
@@ -77,8 +79,8 @@ class BracketMatch:
     winner: int | None = None
     decided_by: str | None = None
 
-    def as_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"slot": self.slot, "next": self.next}
+    def as_json(self) -> JsonObject:
+        out: JsonObject = {"slot": self.slot, "next": self.next}
         if self.feeders is not None:
             out["from"] = list(self.feeders)
         if self.third_place:
@@ -99,7 +101,7 @@ class BracketBye:
     player: BracketPlayer
     slot: int
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> JsonObject:
         return {**self.player.as_json(), "slot": self.slot}
 
 
@@ -112,7 +114,7 @@ class BracketRound:
     matches: tuple[BracketMatch, ...]
     byes: tuple[BracketBye, ...] = ()
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> JsonObject:
         return {
             "round": self.round,
             "name": self.name,
@@ -127,7 +129,7 @@ class BracketPlace:
     player: BracketPlayer
     place: str  # "1", "3-4", "5-8"… ("" while not decided)
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> JsonObject:
         return {**self.player.as_json(), "place": self.place}
 
 
@@ -140,7 +142,7 @@ class DueGame:
     kind: str
     round: int
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> JsonObject:
         return {"slot": self.slot, "game": self.game, "kind": self.kind, "round": self.round}
 
 
@@ -169,7 +171,7 @@ class BracketView:
     surplus: tuple[tuple[int, int], ...]
     problem: str | None
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> JsonObject:
         return {
             "tournament": self.tournament,
             "name": self.name,
@@ -278,7 +280,7 @@ def _match(
     next_slot: int | None,
     feeders: tuple[int, int] | None,
     known: tuple[int | None, int | None],
-    person: Any,
+    person: Callable[[int | None], BracketPlayer | None],
     *,
     third: bool = False,
 ) -> BracketMatch:
@@ -324,7 +326,7 @@ def _place_key(place: str) -> int:
     return int(place.split("-")[0]) if place else 10**9
 
 
-def bracket_view_of(row: TournamentRow, state: KnockoutState) -> dict[str, Any]:
+def bracket_view_of(row: TournamentRow, state: KnockoutState) -> JsonObject:
     """The view as JSON (what the API returns)."""
     return bracket_of(row, state).as_json()
 

@@ -4,7 +4,8 @@
 Each view is a frozen dataclass whose fields the pages and the command line read by
 name, checked by the type checker. Read by key (``edition["number"]``) it is the JSON
 the API writes (:meth:`Shown.as_json`): the form the readers written before the views
-expect, so a view is also a read-only mapping of that JSON.
+expect, so a view is also a read-only mapping of that JSON. ``Shown``, ``JsonObject``
+and ``json_value`` are every read view's (:mod:`crosstable.service.read_views`).
 
 The series' rules (its calendar, group sizes, cycles, tie-breaks, deadline…) are one
 :class:`SeriesSettings`, read from the stored series by :func:`series_rules`.
@@ -12,57 +13,13 @@ The series' rules (its calendar, group sizes, cycles, tie-breaks, deadline…) a
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, fields
-from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from crosstable.service.read_views import JsonObject, Shown, json_value
 from crosstable.store.series_models import SeriesEditionRow, SeriesRegistrationRow, SeriesRow
-
-#: A JSON object as the API answers it, made by a view's :meth:`Shown.as_json`: JSON on
-#: the wire, whose values are whatever the view's fields hold, hence ``Any``.
-JsonObject = dict[str, Any]
-
-
-def json_value(value: object) -> object:
-    """A view's value as JSON: a view its JSON, a tuple a list, a mapping's values in turn."""
-    if isinstance(value, Shown):
-        return value.as_json()
-    if isinstance(value, tuple | list):
-        return [json_value(item) for item in value]
-    if isinstance(value, dict):
-        return {key: json_value(item) for key, item in value.items()}
-    return value
-
-
-class Shown(Mapping[str, Any]):
-    """A read view: typed fields; by key, the JSON the API writes (:meth:`as_json`).
-
-    The JSON is a mapping of names to JSON values whose shape each view states by its
-    fields, which is why the mapping's values are ``Any``."""
-
-    __slots__ = ()
-
-    def as_json(self) -> JsonObject:
-        """The API's JSON form: every field, views and tuples turned into JSON."""
-        return {f.name: json_value(getattr(self, f.name)) for f in fields(self)}  # type: ignore[arg-type]
-
-    def __getitem__(self, key: str) -> Any:
-        return self.as_json()[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.as_json())
-
-    def __len__(self) -> int:
-        return len(self.as_json())
-
-    def __or__(self, other: Mapping[str, object]) -> dict[str, object]:
-        return self.as_json() | dict(other)
-
-    def __ror__(self, other: Mapping[str, object]) -> dict[str, object]:
-        return dict(other) | self.as_json()
 
 
 @dataclass(frozen=True, slots=True)

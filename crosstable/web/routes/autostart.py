@@ -45,7 +45,7 @@ class AutostartIn(Body):
 @router.get("/tournaments/{tid}/autostart")
 def autostart(tid: Num, request: Request) -> dict[str, Any]:
     """The start by the clock: settings, the field (players, seats left, full), the draw."""
-    return start_plan(site_of(request).service, tid)
+    return start_plan(site_of(request).service, tid).as_json()
 
 
 @router.put("/tournaments/{tid}/autostart")
@@ -57,7 +57,7 @@ def set_autostart(
     require_role(site, caller, tid, MANAGERS)
     given = body.model_dump(exclude_none=True)
     change = set_start_settings(site.service, tid, actor=caller.actor, **given)
-    return start_plan(site.service, tid) | {"summary": translate(change.summary)}
+    return start_plan(site.service, tid).as_json() | {"summary": translate(change.summary)}
 
 
 @pages.post("/t/{tid}/manage/autostart")
