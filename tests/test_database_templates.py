@@ -98,9 +98,10 @@ def test_without_a_working_pg_dump_the_store_is_migrated(
 
 
 def test_a_schema_the_pool_lends_again_is_as_new(tmp_path: Path) -> None:
-    """A PostgreSQL schema lent to a store test is emptied when the test ends: lent again
-    it has a new name (a new notification channel and new advisory locks), the rows and
-    schema of a database migrated from empty, and its ids start again at 1."""
+    """A PostgreSQL schema lent to a store test is emptied when the test ends and kept
+    (each time it comes back, under whatever name): lent again it has a new name (a new
+    notification channel and new advisory locks), the rows and schema of a database
+    migrated from empty, and its ids start again at 1."""
     pool = test_service_support.SchemaPool()
     with pool.schema() as url:
         store = open_store(url)
@@ -112,9 +113,11 @@ def test_a_schema_the_pool_lends_again_is_as_new(tmp_path: Path) -> None:
             assert store.dialect == "postgresql"
         finally:
             store.close()
+    assert len(pool.free) == 1  # kept to be lent again, not dropped
+    kept = pool.free[0]
     try:
         with pool.schema() as again, new_database("postgresql", tmp_path) as plain:
-            assert schema_of(again) != first_name
+            assert schema_of(again) == kept != first_name
             lent, fresh = open_store(again), open_store(plain)
             try:
                 assert described(lent, schema_of(again)) == described(fresh, schema_of(plain))
@@ -123,6 +126,7 @@ def test_a_schema_the_pool_lends_again_is_as_new(tmp_path: Path) -> None:
             finally:
                 lent.close()
                 fresh.close()
+        assert len(pool.free) == 1  # and again, under its new name
     finally:
         pool.close()
 

@@ -219,7 +219,9 @@ class SchemaPool:
         with psycopg.connect(PG_URL, autocommit=True) as connection:
             row = connection.execute(SHAPE.replace("{schema}", schema).encode()).fetchone()
         assert row is not None
-        return row[0], row[1] or []
+        # a foreign key's definition names its table with the schema (the connection's
+        # search path does not hold it): the shape is compared without the name
+        return row[0].replace(schema, "{schema}"), row[1] or []
 
     def take_back(self, schema: str) -> None:
         import psycopg
