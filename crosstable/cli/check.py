@@ -61,6 +61,17 @@ def check(
         raise InputError(f"--format {output!r}: use json or table", source="options")
     doc = read_document(file, lenient=not strict)
     echo_warnings(file, doc)
+    team_report = _team_report(doc, str(file))
+    if team_report is not None:
+        heading, score, report = team_report
+        if output == "json":
+            body = report.as_json() | {"competitors": "teams"}
+            typer.echo(json.dumps(body, ensure_ascii=False))
+        else:
+            typer.echo(render_report(report, heading=heading, score=score))
+        if not report.ok:
+            raise typer.Exit(1)
+        return
     try:
         report = check_event(doc.tournament, declared(doc))
     except RuleError as error:
@@ -71,6 +82,27 @@ def check(
         typer.echo(render_report(report))
     if not report.ok:
         raise typer.Exit(1)
+
+
+def _team_report(doc: TrfDocument, source: str) -> tuple[str, str, CheckReport] | None:
+    """A team file's check (None: not a team file): its heading, the score it ranks by
+    first, and the report on the teams' rounds and ranks."""
+    if not doc.teams:  # (a file without team records is no team file: no service load)
+        return None
+    # deferred: the service layer (SQLAlchemy) loads only for a file with teams
+    from crosstable.service.teams.trf_check import check_team_file
+    from crosstable.service.teams.trf_plan import is_team_file  # deferred: as above
+
+    if not is_team_file(doc):
+        return None
+    plan, report = check_team_file(doc, source)
+    teams = len(plan.teams)
+    if plan.system is System.ROUND_ROBIN:
+        heading = f"Team round robin of {teams} teams, against the teams' FIDE Berger table"
+    else:
+        heading = f"Team Swiss of {teams} teams, re-paired by the Olympiad Pairing Rules"
+    primary = plan.settings.scoring.primary
+    return heading, "match points" if primary == "MP" else "game points", report
 
 
 def declared(doc: TrfDocument) -> Declared:
@@ -102,16 +134,17 @@ def render(results: list[RoundCheck]) -> str:
     return "\n".join(lines)
 
 
-def render_report(report: CheckReport) -> str:
-    """The whole check as text: the system, each round, the standings, a summary."""
-    lines = [_SYSTEMS.get(report.system, f"{report.system.value}: pairings not checked")]
+def render_report(report: CheckReport, *, heading: str = "", score: str = "points") -> str:
+    """The whole check as text: the system (``heading``: in other words), each round,
+    the standings (``score``: what ranks first), a summary."""
+    lines = [heading or _SYSTEMS.get(report.system, f"{report.system.value}: pairings not checked")]
     lines += [f"  ({note})" for note in report.notes]
     word = "free round" if report.system is System.ROUND_ROBIN else "PAB"
     for verdict in report.rounds:
         lines.extend(_round_lines(verdict, word, checked=report.method != "none"))
     ranks = report.ranks
     if ranks is not None:
-        order = "points, then " + ", ".join(code for code in ranks.tiebreaks if code != "PTS")
+        order = f"{score}, then " + ", ".join(code for code in ranks.tiebreaks if code != "PTS")
         if not ranks.tiebreaks:
             lines.append("Standings: no tie-break list declared (202/212), places not checked")
         elif not ranks.checked:

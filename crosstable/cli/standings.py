@@ -5,23 +5,34 @@ Contract (DESIGN.md): ``--format json`` prints
 with rows in ranking order, keys the codes as given and ``null`` for a tie-break
 that does not apply. Without ``--tiebreaks`` the file's list (records 202/212)
 is used, else the system's preset.
+
+A team tournament's file (one the import reads as a team tournament: docs/teams.md)
+gives the team table, as ``crosstable team standings`` shows it after the import: the
+match and game points, then the team tie-breaks of 202 (else the defaults);
+``--format json`` prints that command's JSON (``{"primary", "tiebreaks", "rows": [{"team",
+"name", "place", "MP", "GP", …}]}``) with the notes of the reading.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Annotated, TypeVar
+from typing import TYPE_CHECKING, Annotated, TypeVar
 
 import typer
 
 from crosstable.cli.trf import Lenient, echo_warnings, read_document
 from crosstable.core.errors import InputError, RuleError
 from crosstable.core.model import RulesEdition, System
+from crosstable.core.scoring import points_json
 from crosstable.core.standings import Standings, compute_standings, crosstable_view
 from crosstable.core.tiebreaks.explain import show
 from crosstable.core.tiebreaks.presets import PRESETS
+
+if TYPE_CHECKING:  # (the team modules load only for a team file: networkx is heavy)
+    from crosstable.core.teams.standings import TeamStandings
 
 FORMATS = ("json", "table", "crosstable")
 SYSTEMS = {"round-robin": System.ROUND_ROBIN, "swiss": System.SWISS_DUTCH}
@@ -90,6 +101,42 @@ def standings(
     source = str(file)
     document = read_document(file, lenient=lenient)
     echo_warnings(file, document)
+    if document.teams:  # (a file without team records is no team file: no service load)
+        # deferred: the service layer (SQLAlchemy) loads only for a file with teams
+        from crosstable.service.teams.trf_check import team_file_standings
+        from crosstable.service.teams.trf_plan import is_team_file  # deferred: as above
+
+        if is_team_file(document):
+            individual = {
+                "--rules": rules,
+                "--system": system,
+                "--withdrawn": withdrawn,
+                "--final": final or None,
+                "--lots": lots,
+                "--forfeits-in-tiebreaks": forfeits,
+            }
+            given = [option for option, value in individual.items() if value is not None]
+            if given or output == "crosstable":
+                option = given[0] if given else "--format crosstable"
+                raise InputError(
+                    f"{option}: {file} is a team tournament's file; the option is for a "
+                    "tournament of players",
+                    source="options",
+                )
+            team_codes = None if tiebreaks is None else _codes(tiebreaks)
+            try:
+                plan, team_table = team_file_standings(document, source, team_codes)
+            except RuleError as error:
+                raise InputError(str(error), source=_where(tiebreaks, source)) from None
+            team = _team(explain, len(plan.teams))
+            if output == "json":
+                body = team_table_json(team_table, team)
+                body["notes"] = list(plan.notes)
+                typer.echo(json.dumps(body, ensure_ascii=False, indent=2))
+            else:
+                kind = "round robin" if plan.system is System.ROUND_ROBIN else "Swiss"
+                typer.echo(render_team_table(team_table, f"team {kind}", plan.notes, team))
+            return
     tournament = document.tournament
     chosen_system = _choice(system, SYSTEMS, "--system")
     chosen_rules = _choice(rules, RULES, "--rules")
@@ -115,8 +162,7 @@ def standings(
         )
         explained = _explain(table, explain, len(tournament.players))
     except RuleError as error:
-        where = "--tiebreaks" if tiebreaks is not None else f"{source} (records 202/212)"
-        raise InputError(str(error), source=where) from None
+        raise InputError(str(error), source=_where(tiebreaks, source)) from None
     if output == "json":
         payload = table.to_json()
         if explained is not None:
@@ -133,14 +179,12 @@ def standings(
     typer.echo(text)
 
 
-def render_table(table: Standings) -> str:
-    """The standings as a fixed-width text table, notes below."""
-    headers = ["Rank", "No", "Name", "Pts", *table.tiebreaks]
-    lines = []
-    for row in table.rows:
-        rank = "out" if row.excluded else ("—" if row.rank is None else str(row.rank))
-        name = row.name + (" (withdrawn)" if row.withdrawn else "")
-        lines.append([rank, str(row.start), name, show(row.points), *map(show, row.values)])
+def _where(tiebreaks: str | None, source: str) -> str:
+    return "--tiebreaks" if tiebreaks is not None else f"{source} (records 202/212)"
+
+
+def _aligned(headers: list[str], lines: list[list[str]]) -> list[str]:
+    """Fixed-width columns: the third (the name) to the left, the others to the right."""
     widths = [max([len(h)] + [len(line[i]) for line in lines]) for i, h in enumerate(headers)]
     out = []
     for line in [headers, *lines]:
@@ -149,6 +193,18 @@ def render_table(table: Standings) -> str:
             for i, (text, width) in enumerate(zip(line, widths, strict=True))
         ]
         out.append("  ".join(cells).rstrip())
+    return out
+
+
+def render_table(table: Standings) -> str:
+    """The standings as a fixed-width text table, notes below."""
+    headers = ["Rank", "No", "Name", "Pts", *table.tiebreaks]
+    lines = []
+    for row in table.rows:
+        rank = "out" if row.excluded else ("—" if row.rank is None else str(row.rank))
+        name = row.name + (" (withdrawn)" if row.withdrawn else "")
+        lines.append([rank, str(row.start), name, show(row.points), *map(show, row.values)])
+    out = _aligned(headers, lines)
     system = "round robin" if table.system.has_predetermined_pairings else "Swiss"
     out.append("")
     out.append(f"{system}; FIDE C.07 as in force from {_edition_date(table.edition)}")
@@ -159,6 +215,77 @@ def render_table(table: Standings) -> str:
     for lot in table.lots:
         drawn = ", ".join(map(str, lot.order))
         out.append(f"lots (seed {lot.seed}) among {list(lot.players)}: {drawn}")
+    return "\n".join(out)
+
+
+def _codes(text: str) -> tuple[str, ...]:
+    codes = tuple(code.strip() for code in text.split(",") if code.strip())
+    if not codes:
+        raise InputError(f"--tiebreaks {text!r}: give team tie-break codes", source="options")
+    return codes
+
+
+def _team(text: str | None, teams: int) -> int | None:
+    """The team ``--explain`` names (one team number of the file's)."""
+    if text is None:
+        return None
+    part = text.strip()
+    if not (part.isascii() and part.isdigit() and len(part) <= 6):
+        raise InputError(f"--explain {text!r}: give one team number", source="options")
+    if not 1 <= int(part) <= teams:
+        raise InputError(
+            f"--explain {text!r}: there is no team {int(part)} (the file has 1…{teams})",
+            source="options",
+        )
+    return int(part)
+
+
+def team_table_json(table: TeamStandings, explain: int | None = None) -> dict[str, object]:
+    """The team table as ``crosstable team standings --format json`` writes it (with the
+    explanation of one team's tie-breaks when ``explain`` names it)."""
+    body: dict[str, object] = {
+        "primary": table.primary,
+        "tiebreaks": list(table.tiebreaks),
+        "rows": [
+            {
+                "team": r.team,
+                "name": r.name,
+                "place": r.place,
+                "MP": points_json(r.mp),
+                "GP": points_json(r.gp),
+                **{
+                    code: None if value is None else points_json(value)
+                    for code, value in zip(table.tiebreaks, r.values, strict=True)
+                },
+            }
+            for r in table.rows
+        ],
+    }
+    if explain is not None:
+        body["explain"] = [table.explain(explain, code).to_json() for code in table.tiebreaks]
+    return body
+
+
+def render_team_table(
+    table: TeamStandings, kind: str, notes: Sequence[str] = (), explain: int | None = None
+) -> str:
+    """The team table as fixed-width text: place, number, team, match and game points,
+    the team tie-breaks; the kind of tournament (``team Swiss``), the order and the
+    reading's notes below."""
+    headers = ["Place", "No", "Team", "MP", "GP", *table.tiebreaks]
+    lines = [
+        [str(r.place), str(r.team), r.name, show(r.mp), show(r.gp)]
+        + ["" if v is None else show(v) for v in r.values]
+        for r in table.rows
+    ]
+    out = _aligned(headers, lines)
+    out.append("")
+    first = "match points" if table.primary == "MP" else "game points"
+    out.append(f"{kind}: {first} first, then {', '.join(table.tiebreaks)}")
+    out.extend(f"note: {note}" for note in notes)
+    if explain is not None:
+        out.append("")
+        out.append("\n\n".join(table.explain(explain, code).text() for code in table.tiebreaks))
     return "\n".join(out)
 
 

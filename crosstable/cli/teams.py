@@ -30,6 +30,7 @@ from crosstable.cli.context import (
     output_format,
     said,
 )
+from crosstable.cli.standings import team_table_json
 from crosstable.core.errors import RuleError
 from crosstable.core.scoring import format_points, points, points_json
 from crosstable.core.teams.settings import TeamSettings
@@ -179,28 +180,7 @@ def standings(
         tid = current_tournament(service, tournament)
         table = service.team_standings(tid)
         if output == "json":
-            body = {
-                "primary": table.primary,
-                "tiebreaks": list(table.tiebreaks),
-                "rows": [
-                    {
-                        "team": r.team,
-                        "name": r.name,
-                        "place": r.place,
-                        "MP": points_json(r.mp),
-                        "GP": points_json(r.gp),
-                        **{
-                            code: None if value is None else points_json(value)
-                            for code, value in zip(table.tiebreaks, r.values, strict=True)
-                        },
-                    }
-                    for r in table.rows
-                ],
-            }
-            if explain is not None:
-                body["explain"] = [
-                    table.explain(explain, code).to_json() for code in table.tiebreaks
-                ]
+            body = team_table_json(table, explain)
             typer.echo(json.dumps(body, ensure_ascii=False))
             return
         header(service, tid)

@@ -21,12 +21,14 @@ match and game points) must be what the games give.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from crosstable.core.model import (
     Bye,
     ByeKind,
+    Colour,
     Game,
     GameResult,
     Outcome,
@@ -37,7 +39,7 @@ from crosstable.core.model import (
 from crosstable.core.teams import Team, team_standings
 from crosstable.core.teams.matches import TeamScoring
 from crosstable.core.teams.settings import MAX_BOARDS, TeamSettings
-from crosstable.core.teams.standings import DEFAULT_TEAM_TIEBREAKS
+from crosstable.core.teams.standings import DEFAULT_TEAM_TIEBREAKS, TeamStandings
 from crosstable.core.teams.swiss_pair import TeamSwissSettings, default_team_swiss_tiebreaks
 from crosstable.formats.trf_model import TrfDocument
 from crosstable.formats.trf_team_records import ForfeitedMatch, TeamRecords, team_records_of
@@ -70,6 +72,33 @@ class TeamPlan:
     lineups: dict[tuple[int, int], tuple[int, ...]]
     tournament: Tournament
     notes: tuple[str, ...]
+
+    def core_teams(self) -> list[Team]:
+        """The teams as the core computes with them: numbered as in the file, their
+        members in board order."""
+        players = {p.start: p for p in self.tournament.players}
+        boards = self.settings.boards
+        return [
+            Team(number, name, tuple(players[s] for s in members), boards)
+            for number, name, members in self.teams
+        ]
+
+    def standings(self, tiebreaks: Sequence[str] | None = None) -> TeamStandings:
+        """The team table by the file's team tie-breaks (``tiebreaks``: others)."""
+        codes = self.settings.tiebreaks if tiebreaks is None else tiebreaks
+        return team_standings(self.tournament, self.core_teams(), codes, self.settings.scoring)
+
+    def first_colour(self) -> Colour | None:
+        """Team 1's colour on its first board in the first round it played (None: it
+        played no game)."""
+        for rnd in self.tournament.rounds:
+            lineup = self.lineups.get((rnd.number, 1))
+            if not lineup:
+                continue
+            for game in rnd.games:
+                if lineup[0] in (game.white, game.black):
+                    return Colour.WHITE if game.white == lineup[0] else Colour.BLACK
+        return None
 
 
 def is_team_file(doc: TrfDocument) -> bool:
@@ -458,29 +487,18 @@ def plan_team_import(doc: TrfDocument, source: str = "import") -> TeamPlan:
             bye_points=None,
         ),
     )
-    core = [
-        Team(n, name, tuple(p for s in members for p in tournament.players if p.start == s), boards)
-        for n, name, members in builder.teams
-    ]
-    _check_declared(doc, builder, tournament, core, settings, source, notes)
-    return TeamPlan(
-        settings, system, cycles, tuple(builder.teams), builder.lineups, tournament, tuple(notes)
-    )
+    plan = TeamPlan(settings, system, cycles, tuple(builder.teams), builder.lineups, tournament, ())
+    _check_declared(doc, builder, plan, source, notes)
+    return replace(plan, notes=tuple(notes))
 
 
 def _check_declared(
-    doc: TrfDocument,
-    builder: _Builder,
-    tournament: Tournament,
-    teams: list[Team],
-    settings: TeamSettings,
-    source: str,
-    notes: list[str],
+    doc: TrfDocument, builder: _Builder, plan: TeamPlan, source: str, notes: list[str]
 ) -> None:
     """The match and game points the file declares (310, 801/802) against the games'."""
-    if not tournament.rounds:
+    if not plan.tournament.rounds:
         return
-    table = team_standings(tournament, teams, settings.tiebreaks, settings.scoring)
+    table = plan.standings()
     rows = {r.team: r for r in table.rows}
     declared: list[tuple[str, int, Fraction | None, Fraction | None, int | None]] = []
     for index, team in enumerate(doc.teams, 1):

@@ -12,7 +12,7 @@ from sqlalchemy import select
 
 from crosstable.core.errors import CrosstableError
 from crosstable.core.model import Colour, System
-from crosstable.core.teams import Team, seat_round, team_round_robin
+from crosstable.core.teams import seat_round, team_round_robin
 from crosstable.formats.trf_export import kept_records
 from crosstable.formats.trf_model import TrfDocument
 from crosstable.formats.trf_team_records import TEAM_TAGS
@@ -22,37 +22,15 @@ from crosstable.store.models import EntryRow, GameRow, RoundRow
 from crosstable.store.team_models import LineupRow, TeamMemberRow, TeamRow
 
 
-def _initial_colour(plan: TeamPlan) -> str | None:
-    """Team 1's colour on its first board in the first round it played."""
-    for rnd in plan.tournament.rounds:
-        lineup = plan.lineups.get((rnd.number, 1))
-        if not lineup:
-            continue
-        for game in rnd.games:
-            if lineup[0] in (game.white, game.black):
-                return "white" if game.white == lineup[0] else "black"
-    return None
-
-
-def _core_teams(plan: TeamPlan) -> list[Team]:
-    players = {p.start: p for p in plan.tournament.players}
-    return [
-        Team(number, name, tuple(players[s] for s in members), plan.settings.boards)
-        for number, name, members in plan.teams
-    ]
-
-
 def store_team_plan(tx: Tx, plan: TeamPlan, initial: Colour | None = None) -> int:
     """Store ``plan``'s team rows in ``tx`` (the imported tournament's); the number of
     rounds still to come added from the Berger table."""
     row = tx.tournament
     details = dict(row.regulations or {}) | plan.settings.to_details()
     if plan.system is System.SWISS_DUTCH and not details.get("initial_colour"):
-        colour = _initial_colour(plan)
-        if initial is not None:
-            colour = "white" if initial is Colour.WHITE else "black"
-        if colour:
-            details["initial_colour"] = colour
+        colour = initial or plan.first_colour()
+        if colour is not None:
+            details["initial_colour"] = "white" if colour is Colour.WHITE else "black"
     tx.update(row, regulations=details)
     for number, name, _ in plan.teams:
         tx.insert(TeamRow(number=number, start=number, name=name, captain=None))
@@ -74,7 +52,7 @@ def store_team_plan(tx: Tx, plan: TeamPlan, initial: Colour | None = None) -> in
 
 
 def _rounds_to_come(tx: Tx, plan: TeamPlan) -> int:
-    teams = _core_teams(plan)
+    teams = plan.core_teams()
     try:
         schedule = team_round_robin(teams, cycles=plan.cycles)
     except CrosstableError:
