@@ -17,13 +17,13 @@ from test_service_support import db_url, service, store  # noqa: F401
 from crosstable.cli import main
 from crosstable.core.scoring import points_json
 from crosstable.formats.trf import parse_trf
-from crosstable.service import Service
+from crosstable.service import PlayerInfo, Service
 from crosstable.service.teams.trf_check import NOT_CHECKED, NOT_CHECKED_SWISS
 from crosstable.service.trf_import import import_trf
 from tests.test_team_swiss_service import play_round, swiss
 from tests.test_team_trf_import import _mutated, club_file
 from tests.test_team_trf_surfaces import WRONG_MP
-from tests.test_team_web import played_league
+from tests.test_team_web import SETTINGS, played_league
 
 TEAM_ONE = "310   1 Ararat                                           6.0    4.5   1     1    2    3"
 TEAM_TWO = "310   2 Sevan                                            4.0    3.5   2     4    5    6"
@@ -175,3 +175,24 @@ def test_r_b_3_check_compares_a_team_round_robin_with_the_berger_table(
     code, out, err = run(capsys, "check", written(tmp_path, "renumbered.trf", renumbered))
     assert code == 1, err
     assert "Round 1: differs" in out.splitlines()
+
+
+def test_r_b_3_a_double_team_round_robin_with_a_free_round_checks_clean(
+    service: Service, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    tid = service.create_team_tournament("Double", SETTINGS, cycles=2).tournament_id
+    for number, name in enumerate(("Ararat", "Sevan", "Masis"), 1):
+        service.add_team(tid, name)
+        for k in range(2):
+            service.add_team_member(tid, number, PlayerInfo(f"{name} {k + 1}"))
+    service.start(tid)
+    for number, matches in enumerate(service.team_matches(tid), 1):
+        for match in matches:
+            for g in match.games:
+                service.record_result(tid, number, g.board, "1-0" if g.board % 2 else "½-½")
+    file = written(tmp_path, "double.trf", service.export_trf(tid, "trf2026"))
+    code, out, err = run(capsys, "check", file)
+    assert code == 0, out + err
+    lines = out.splitlines()
+    assert "  (FIDE Berger table for 3 teams, 2 cycle(s))" in lines
+    assert "6 of 6 rounds agree; the places follow the tie-breaks" in lines
