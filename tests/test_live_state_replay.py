@@ -20,6 +20,7 @@ from test_service_support import make_service, migrated, started
 
 from crosstable.core.errors import CrosstableError
 from crosstable.core.model import LotsMethod, System
+from crosstable.core.row_changes import RowChange, read_changes
 from crosstable.service import PlayerInfo, Regulations, Service
 from crosstable.service.live import (
     LiveTable,
@@ -45,12 +46,12 @@ def _fresh(service: Service, tid: int) -> LiveTable | None:
         return None if source is None else build_table(source, row.revision)
 
 
-def _events_after(service: Service, tid: int, seq: int) -> list[list[dict[str, object]]]:
+def _events_after(service: Service, tid: int, seq: int) -> list[tuple[RowChange, ...]]:
     with service.store.reading() as session:
         query = session.query(EventRow.changes).filter(
             EventRow.tournament_id == tid, EventRow.seq > seq
         )
-        return [changes for (changes,) in query.order_by(EventRow.seq)]
+        return [read_changes(changes) for (changes,) in query.order_by(EventRow.seq)]
 
 
 def _games(table: LiveTable) -> dict[tuple[int, int], tuple[object, ...]]:

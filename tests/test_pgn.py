@@ -352,6 +352,7 @@ def test_names_are_compared_by_their_words_digits_included() -> None:
 def test_a_moves_change_is_taken_by_the_live_table_in_one_step(service: Service) -> None:
     """Moves change no standing: the live table and the pages' read model take the
     change as they take a result (only the game's version moves on), not by a rebuild."""
+    from crosstable.core.row_changes import read_changes
     from crosstable.service.live import results_only
 
     tid = started(service, 4)
@@ -366,5 +367,5 @@ def test_a_moves_change_is_taken_by_the_live_table_in_one_step(service: Service)
             select(EventRow.changes).where(EventRow.tournament_id == tid, EventRow.kind == "moves")
         ).one()
     assert [set(c["after"]) for c in changes] == [{"moves"}]
-    assert results_only(changes)
+    assert results_only(read_changes(changes))
     assert service.overview(tid).games[0].version == 2

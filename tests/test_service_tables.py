@@ -14,6 +14,7 @@ from crosstable.core.changes import (
     ResultRecorded,
     read_event,
 )
+from crosstable.core.row_changes import RowChange
 from crosstable.service import Service
 from crosstable.service.crosstable import build_crosstable
 from crosstable.service.errors import NotFoundError
@@ -23,10 +24,10 @@ from crosstable.store import Store
 from crosstable.store.models import TournamentRow
 
 
-def _result(round_number: int, board: int, after: dict[str, object]) -> list[dict[str, object]]:
+def _result(round_number: int, board: int, after: dict[str, str | None]) -> list[RowChange]:
     before = dict.fromkeys(after)
     key = {"round": round_number, "board": board}
-    return [{"table": "games", "key": key, "before": before, "after": after}]
+    return [RowChange("games", key, before, after)]
 
 
 def test_recorded_changes_are_read_once_for_every_copy() -> None:
@@ -35,7 +36,7 @@ def test_recorded_changes_are_read_once_for_every_copy() -> None:
         ResultRecorded(1, 2, result="10"),
         GameNoted(2, 1, reports=(("white_report", "01"),)),
     ]
-    player = [{"table": "entries", "key": {"number": 1}, "before": {}, "after": {"name": "X"}}]
+    player = [RowChange("entries", {"number": 1}, {}, {"name": "X"})]
     # anything but results: the copies reload
     assert read_events([events[0], player]) == [ResultRecorded(1, 2, result="10"), Reload("")]
     assert read_event("player-add", player) == (PlayerAdded("player-add"),)

@@ -1,9 +1,10 @@
 """Typed change records: what one recorded event did to a tournament, read once.
 
 Every committed change is an event of the history with the rows it changed
-(``{"table", "key", "before", "after"}`` each). :func:`read_event` is the one
-reading of those row changes for everything kept in memory: the write side's
-live table, the pages' read model and the live pages all take the same records.
+(:class:`~crosstable.core.row_changes.RowChange` records, stored as ``{"table", "key",
+"before", "after"}`` each). :func:`read_event` is the one reading of those row changes
+for everything kept in memory: the write side's live table, the pages' read model and
+the live pages all take the same records.
 A change of game results becomes one record per game (recorded, corrected,
 cleared, or only noted: reports, the reason, the moves); anything else becomes
 one :class:`Reload` record, whose subclass names what happened (a pairing
@@ -17,8 +18,10 @@ standings and the tables take up.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, MutableMapping, Sequence
+from collections.abc import MutableMapping, Sequence
 from dataclasses import dataclass
+
+from crosstable.core.row_changes import ColumnValue, RowChange
 
 #: the game columns a game record may change (the moves change no standing, only
 #: the row's version)
@@ -134,15 +137,14 @@ def reload_of(kind: str) -> Reload:
     return _RELOADS.get(kind, Reload)(kind)
 
 
-def read_event(kind: str, changes: Sequence[Mapping[str, object]]) -> tuple[ChangeRecord, ...]:
+def read_event(kind: str, changes: Sequence[RowChange]) -> tuple[ChangeRecord, ...]:
     """The records of one event: one per game when every row change is a game's result,
     reason, reports or moves; else one :class:`Reload`.
 
-    >>> change = {"table": "games", "key": {"round": 2, "board": 1},
-    ...           "before": {"result": None}, "after": {"result": "10"}}
+    >>> change = RowChange("games", {"round": 2, "board": 1}, {"result": None}, {"result": "10"})
     >>> read_event("result", [change])
     (ResultRecorded(round=2, board=1, reason=None, reports=(), result='10'),)
-    >>> read_event("player-add", [{"table": "entries", "key": {}, "before": None, "after": {}}])
+    >>> read_event("player-add", [RowChange("entries", {"number": 3}, None, {})])
     (PlayerAdded(kind='player-add'),)
     """
     try:
@@ -152,17 +154,11 @@ def read_event(kind: str, changes: Sequence[Mapping[str, object]]) -> tuple[Chan
     return records if records else (reload_of(kind),)
 
 
-def _game_record(change: Mapping[str, object]) -> GameRecord:
-    before, after, key = change["before"], change["after"], change["key"]
-    if (
-        change["table"] != "games"
-        or not isinstance(before, Mapping)
-        or not isinstance(after, Mapping)
-        or not isinstance(key, Mapping)
-        or not set(after) <= GAME_COLUMNS
-    ):
+def _game_record(change: RowChange) -> GameRecord:
+    before, after, spot = change.before, change.after, change.game
+    if spot is None or before is None or after is None or not set(after) <= GAME_COLUMNS:
         raise LookupError("not a game's result")
-    round_number, board = _whole(key["round"]), _whole(key["board"])
+    round_number, board = spot
     reason = after.get("reason")
     if reason is not None and not isinstance(reason, str):
         raise TypeError("reason")
@@ -177,13 +173,7 @@ def _game_record(change: Mapping[str, object]) -> GameRecord:
     return ResultCorrected(round_number, board, reason, reports, result)
 
 
-def _whole(value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | str):
-        raise TypeError("not a number")
-    return int(value)
-
-
-def _code(value: object) -> str | None:
+def _code(value: ColumnValue | None) -> str | None:
     if value is None or isinstance(value, str):
         return value
     raise TypeError("not a code")

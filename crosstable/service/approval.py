@@ -23,12 +23,14 @@ own tournaments have nothing to withdraw.
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Sequence
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from crosstable.core.row_changes import JsonValue, RowChange
 from crosstable.core.text import Message
+from crosstable.service.frame import EventData
 from crosstable.service.unit import Tx, replayed_rows
 from crosstable.store.accounts_models import AccessRow, UserRow
 from crosstable.store.models import EventRow, TournamentRow
@@ -63,15 +65,19 @@ def with_withdrawn(summary: str) -> Message:
 _APPROVING = ("approval", "access", "claim")
 
 
-def regulations_snapshot(row: TournamentRow) -> dict[str, Any]:
+#: a tournament's regulations as plain JSON values (column → value)
+RegulationValues = dict[str, JsonValue]
+
+
+def regulations_snapshot(row: TournamentRow) -> RegulationValues:
     """The tournament's regulations as plain JSON values (what an approval approves)."""
-    values: dict[str, Any] = json.loads(
+    values: RegulationValues = json.loads(
         json.dumps({name: getattr(row, name) for name in REGULATION_COLUMNS}, sort_keys=True)
     )
     return values
 
 
-def approved_snapshot(session: Session, tournament_id: int) -> dict[str, Any] | None:
+def approved_snapshot(session: Session, tournament_id: int) -> RegulationValues | None:
     """The regulations as they were when the latest approval was given (replayed from
     the history up to that entry; None: no approval in the history)."""
     events = list(
@@ -89,15 +95,13 @@ def approved_snapshot(session: Session, tournament_id: int) -> dict[str, Any] | 
         return None
     rows = replayed_rows([e for e in events if e.seq <= approved])
     row = rows.get(("tournaments", "{}"), {})
-    values: dict[str, Any] = json.loads(
+    values: RegulationValues = json.loads(
         json.dumps({name: row.get(name) for name in REGULATION_COLUMNS}, sort_keys=True)
     )
     return values
 
 
-def withdraw_if_changed(
-    tx: Tx, changes: list[dict[str, Any]], *, edit: bool = False
-) -> dict[str, Any]:
+def withdraw_if_changed(tx: Tx, changes: Sequence[RowChange], *, edit: bool = False) -> EventData:
     """Withdraw the approval in ``tx`` when ``changes`` (applied) changed the approved
     regulations; the event data to record (empty: nothing withdrawn).
 
@@ -105,7 +109,7 @@ def withdraw_if_changed(
     (an undo or a revert) only when the tournament is left in registration with
     regulations other than the approved ones."""
     touched = any(
-        change["table"] == "tournaments" and set(change["after"] or {}) & set(REGULATION_COLUMNS)
+        change.table == "tournaments" and set(change.after or {}) & set(REGULATION_COLUMNS)
         for change in changes
     )
     if not touched:

@@ -45,6 +45,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from crosstable.core.row_changes import RowChange, read_changes
+
 log = logging.getLogger(__name__)
 
 #: the PostgreSQL channel the services notify on (for the tables in the schema
@@ -92,11 +94,11 @@ class Notification:
     standings_text: str | None = field(default=None, compare=False, repr=False)
 
     @property
-    def standings(self) -> dict[str, Any] | None:
+    def standings(self) -> dict[str, object] | None:
         """The live standings after the change (None: not known here)."""
         if self.standings_text is None:
             return None
-        body: dict[str, Any] = json.loads(self.standings_text)
+        body: dict[str, object] = json.loads(self.standings_text)
         return body
 
     def to_json(self) -> str:
@@ -125,15 +127,13 @@ class Notification:
         )
 
 
-def games_of(changes: Iterable[dict[str, Any]]) -> tuple[tuple[int, int], ...]:
+def games_of(changes: Iterable[RowChange]) -> tuple[tuple[int, int], ...]:
     """(round, board) of the games an event's row changes touch, in order, each once."""
     spots: list[tuple[int, int]] = []
     for change in changes:
-        if change.get("table") == "games":
-            key = change["key"]
-            spot = (int(key["round"]), int(key["board"]))
-            if spot not in spots:
-                spots.append(spot)
+        spot = change.game
+        if spot is not None and spot not in spots:
+            spots.append(spot)
     return tuple(spots)
 
 
@@ -524,9 +524,8 @@ class PostgresListener:
         rows = connection.execute(
             POLL_EVENTS, ([t for t, _ in missed], [q for _, q in missed])
         ).fetchall()
-        for tid, seq, kind, summary, changes in rows:
-            if isinstance(changes, str):
-                changes = json.loads(changes)
+        for tid, seq, kind, summary, stored in rows:
+            changes = read_changes(stored)
             with self._lock:
                 if seq <= self._heard.get(tid, 0):
                     continue  # heard meanwhile

@@ -346,9 +346,7 @@ class Exchange:
             session.add(row)
             session.flush()
             tx = Tx(session, row)
-            tx.changes.append(
-                {"table": "tournaments", "key": {}, "before": None, "after": row.snapshot()}
-            )
+            tx.created()
             withdrawn_from = _withdrawal_rounds(tournament)
             for player in tournament.players:
                 tx.insert(

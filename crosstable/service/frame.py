@@ -12,18 +12,19 @@ from __future__ import annotations
 
 import json
 import random as _random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import insert, select
 from sqlalchemy.orm import Session
 
+from crosstable.core.row_changes import RowChange, changes_json, read_changes
 from crosstable.core.text import Message
 from crosstable.service.bus import EventBus, Notification, notifier_for
 from crosstable.service.clock import Clock, SystemClock
 from crosstable.service.errors import ConflictError, NotFoundError
-from crosstable.service.live import LiveSource, LiveTables, refresh
+from crosstable.service.live import LiveSource, LiveTable, LiveTables, refresh
 from crosstable.service.loading import load_live
 from crosstable.service.riders import run_riders
 from crosstable.service.safeguard import Safeguard
@@ -33,6 +34,10 @@ from crosstable.store.models import EventRow, LiveStandingsRow, TournamentRow
 
 #: the key of an event's data that keeps its summary's template and values
 SUMMARY_MESSAGE = "summary_message"
+#: an event's details, its ``data``: stored JSON whose fields depend on the event's kind
+#: (an undo's ``undoes``, a revert's ``to``, the request as made, the summary's message,
+#: a use case's own details) — the one name for them, so no other untyped dict is carried
+EventData = dict[str, Any]
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +52,7 @@ class Change:
     actor: str = ""
     #: True: nothing new happened (the same request or the same value was already there)
     replayed: bool = False
-    data: dict[str, Any] = field(default_factory=dict)
+    data: EventData = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +60,7 @@ class Done:
     """A body's answer: the event summary and details to keep with it."""
 
     summary: str
-    data: dict[str, Any] = field(default_factory=dict)
+    data: EventData = field(default_factory=dict)
 
 
 def replayed_change(event: EventRow) -> Change:
@@ -103,8 +108,8 @@ def append_event(
     actor: str,
     kind: str,
     summary: str,
-    changes: list[dict[str, Any]],
-    data: dict[str, Any],
+    changes: Sequence[RowChange],
+    data: EventData,
     idempotency_key: str | None = None,
 ) -> int:
     """Append the next event of ``row``'s history (its revision moves on) and answer its
@@ -124,7 +129,7 @@ def append_event(
             actor=actor,
             kind=kind,
             summary=str(summary),
-            changes=changes,
+            changes=changes_json(changes),
             data=data,
             idempotency_key=idempotency_key,
         )
@@ -132,7 +137,7 @@ def append_event(
     return seq
 
 
-def with_summary_message(data: dict[str, Any], summary: str) -> dict[str, Any]:
+def with_summary_message(data: EventData, summary: str) -> EventData:
     """``data`` with the summary's message (when it has a template with values) added."""
     if isinstance(summary, Message) and summary.params:
         return data | {SUMMARY_MESSAGE: summary.to_json()}
@@ -189,10 +194,10 @@ class ChangeFrame:
         *,
         actor: str = "",
         idempotency_key: str | None = None,
-        request: dict[str, Any] | None = None,
+        request: EventData | None = None,
     ) -> Change:
         notification: Notification | None = None
-        kept: list[tuple[int, Any]] = []
+        kept: list[tuple[int, LiveTable]] = []
         try:
             with self.store.transaction() as session:
                 kept = session.info.setdefault("crosstable.live", [])
@@ -231,7 +236,9 @@ class ChangeFrame:
         self.committed(kept, notifications)
         return change
 
-    def committed(self, kept: list[tuple[int, Any]], notifications: list[Notification]) -> None:
+    def committed(
+        self, kept: list[tuple[int, LiveTable]], notifications: list[Notification]
+    ) -> None:
         """After a commit: the live tables the change built are valid (kept for the next
         change), and the change is announced."""
         for tournament_id_kept, table in kept:
@@ -254,7 +261,7 @@ class ChangeFrame:
         tx: Tx,
         kind: str,
         summary: str,
-        data: dict[str, Any],
+        data: EventData,
         actor: str,
         idempotency_key: str | None,
     ) -> tuple[Change, Notification]:
@@ -285,13 +292,13 @@ class ChangeFrame:
         return Change(row.id, seq, kind, summary, at, actor, data=data), notification
 
     def refresh_standings(
-        self, session: Session, row: TournamentRow, changes: list[dict[str, Any]] | None = None
+        self, session: Session, row: TournamentRow, changes: Sequence[RowChange] = ()
     ) -> str | None:
         """The one place where a change updates the live standings; their
         JSON text."""
         table = self.live_tables.checkout(row.id)
 
-        def missed(after: int) -> list[list[dict[str, Any]]]:
+        def missed(after: int) -> list[tuple[RowChange, ...]]:
             query = (
                 select(EventRow.changes)
                 .where(
@@ -301,12 +308,12 @@ class ChangeFrame:
                 )
                 .order_by(EventRow.seq)
             )
-            return list(session.scalars(query))
+            return [read_changes(stored) for stored in session.scalars(query)]
 
         text, kept = refresh(
             table,
             row.revision,
-            changes or [],
+            changes,
             lambda: self.load_live(session, row),
             missed,
             row.created_at,
@@ -338,7 +345,7 @@ class ChangeFrame:
         session: Session,
         tournament_id: int,
         key: str,
-        request: dict[str, Any] | None,
+        request: EventData | None,
     ) -> Change | None:
         event = session.scalars(
             select(EventRow).where(

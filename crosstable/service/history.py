@@ -19,19 +19,28 @@ finish").
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TypedDict
+from typing import TypedDict
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from crosstable.core.errors import RuleError
+from crosstable.core.row_changes import ColumnValue, RowChange, Snapshot, Spot
 from crosstable.core.text import Message
 from crosstable.service.approval import with_withdrawn, withdraw_if_changed
 from crosstable.service.errors import NotFoundError
-from crosstable.service.frame import Change, ChangeFrame, Done, append_event, summary_of
+from crosstable.service.frame import (
+    Change,
+    ChangeFrame,
+    Done,
+    EventData,
+    append_event,
+    summary_of,
+)
 from crosstable.service.safeguard import before_risky
-from crosstable.service.unit import Spot, Tx, apply_change, inverse, replayed_rows
+from crosstable.service.unit import Tx, apply_change, event_changes, replayed_rows
 from crosstable.store.models import MODELS, EventRow, TournamentRow
 
 #: events that take others back (they are not themselves undone by ``undo``)
@@ -62,7 +71,7 @@ def append_information(
     actor: str,
     kind: str,
     summary: str,
-    data: dict[str, Any],
+    data: EventData,
 ) -> int:
     """Append an informational event to the tournament's history (who, when, what) and
     answer its number. It has no row changes, so undo and revert pass over it; the
@@ -133,10 +142,10 @@ class History:
                 raise RuleError("there is nothing to undo")
             target = next(e for e in events if e.seq == stack[-1])
             was = tx.tournament.status
-            changes = [inverse(change) for change in reversed(target.changes)]
+            changes = [change.inverse() for change in reversed(event_changes(target))]
             for change in changes:
                 apply_change(tx, change)
-            data: dict[str, Any] = {"undoes": target.seq}
+            data: EventData = {"undoes": target.seq}
             summary: str = Message(
                 "undo #{seq}: {summary}", seq=target.seq, summary=summary_of(target)
             )
@@ -186,7 +195,7 @@ class History:
             was = tx.tournament.status
             for change in changes:
                 apply_change(tx, change)
-            data: dict[str, Any] = {"to": seq}
+            data: EventData = {"to": seq}
             if not tx.changes:
                 return Done(
                     Message("reverted to #{seq} (nothing had changed since)", seq=seq), data
@@ -259,19 +268,9 @@ def _events(session: Session, tournament_id: int) -> list[EventRow]:
 # -- the rows now and then -----------------------------------------------------------------
 
 #: one row's tracked columns, as its snapshot holds them (column name → stored value)
-Columns = dict[str, object]
+Columns = dict[str, ColumnValue]
 #: every row of a tournament by where it is (table, key)
 Rows = dict[Spot, Columns]
-
-
-class RowChange(TypedDict):
-    """One row change of the event log: the row (table, key), its columns before and
-    after (None: the row is inserted, or deleted)."""
-
-    table: str
-    key: object
-    before: Columns | None
-    after: Columns | None
 
 
 class Reopening(TypedDict, total=False):
@@ -288,14 +287,14 @@ def rolled_back(now: Rows, later: list[EventRow]) -> Rows:
     by the database), so only what those events changed can differ."""
     state = {spot: dict(values) for spot, values in now.items()}
     for event in reversed(later):
-        for change in reversed(event.changes):
-            spot = (change["table"], json.dumps(change["key"], sort_keys=True))
-            if change["before"] is None:
+        for change in reversed(event_changes(event)):
+            spot = change.spot
+            if change.before is None:
                 state.pop(spot, None)
-            elif change["after"] is None:
-                state[spot] = dict(change["before"])
+            elif change.after is None:
+                state[spot] = dict(change.before)
             else:
-                state[spot] = state.get(spot, {}) | change["before"]
+                state[spot] = {**state.get(spot, {}), **change.before}
     return state
 
 
@@ -314,7 +313,7 @@ def current_rows(session: Session, tournament_id: int) -> Rows:
 _PARENTS_FIRST = tuple(MODELS)
 
 
-def differences(now: Rows, then: Rows) -> list[dict[str, Any]]:
+def differences(now: Mapping[Spot, Snapshot], then: Mapping[Spot, Snapshot]) -> list[RowChange]:
     """The row changes that take the rows ``now`` to ``then``: one per row that differs
     (only the columns that differ), inserts parents first, deletes children first."""
     inserts: list[RowChange] = []
@@ -325,21 +324,21 @@ def differences(now: Rows, then: Rows) -> list[dict[str, Any]]:
         table, key = spot[0], json.loads(spot[1])
         before, after = now.get(spot), then.get(spot)
         if before is None and after is not None:
-            inserts.append({"table": table, "key": key, "before": None, "after": dict(after)})
+            inserts.append(RowChange(table, key, None, dict(after)))
         elif after is None and before is not None:
-            deletes.append({"table": table, "key": key, "before": dict(before), "after": None})
+            deletes.append(RowChange(table, key, dict(before), None))
         elif before is not None and after is not None:
             differ = [name for name in after if name in before and before[name] != after[name]]
             if differ:
                 updates.append(
-                    {
-                        "table": table,
-                        "key": key,
-                        "before": {name: before[name] for name in differ},
-                        "after": {name: after[name] for name in differ},
-                    }
+                    RowChange(
+                        table,
+                        key,
+                        {name: before[name] for name in differ},
+                        {name: after[name] for name in differ},
+                    )
                 )
-    return [dict(change) for change in inserts + updates + deletes[::-1]]
+    return inserts + updates + deletes[::-1]
 
 
 # -- reopening a finished tournament -------------------------------------------------------
@@ -353,7 +352,7 @@ def _finished_by_itself(event: EventRow) -> bool:
 def _check_reopening(
     tx: Tx,
     was: str,
-    changes: list[dict[str, Any]],
+    changes: Sequence[RowChange],
     *,
     ordinary: bool,
     action: str,
@@ -368,10 +367,10 @@ def _check_reopening(
     results = sum(
         1
         for change in changes
-        if change["table"] == "games"
-        and change["before"] is not None
-        and change["before"].get("result") is not None
-        and (change["after"] is None or "result" in change["after"])
+        if change.table == "games"
+        and change.before is not None
+        and change.before.get("result") is not None
+        and (change.after is None or "result" in change.after)
     )
     why = (reason or "").strip()
     if not why or not confirm:
@@ -394,8 +393,8 @@ def _check_reopening(
 
 
 def _with_approval(
-    tx: Tx, changes: list[dict[str, Any]], summary: str, data: dict[str, Any]
-) -> tuple[str, dict[str, Any]]:
+    tx: Tx, changes: Sequence[RowChange], summary: str, data: EventData
+) -> tuple[str, EventData]:
     """Withdraw an administrator's approval when ``changes`` leave other regulations
     than the approved ones (see :mod:`crosstable.service.approval`)."""
     withdrawn = withdraw_if_changed(tx, changes)

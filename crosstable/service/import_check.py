@@ -27,6 +27,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from crosstable.core.errors import InputError
+from crosstable.core.row_changes import ColumnValue, RowChange, Spot
 from crosstable.core.text import Message
 from crosstable.service.frame import SUMMARY_MESSAGE
 from crosstable.service.teams.exchange_rows import TEAM_SECTIONS
@@ -41,8 +42,10 @@ _BIG_INTEGER = 2**63 - 1
 _EVENT_TEXTS = {"at": 40, "actor": 200, "kind": 40, "summary": None}
 _CHANGE_FIELDS = {"table", "key", "before", "after"}
 
-Spot = tuple[str, str]
-State = dict[Spot, dict[str, Any]]
+#: a whole-tournament JSON document as parsed, before it is checked (any JSON at all)
+Document = dict[str, Any]
+#: every row by where it is (table, key), its tracked columns by name
+State = dict[Spot, dict[str, ColumnValue]]
 
 
 class _Columns:
@@ -155,7 +158,7 @@ def _key_text(table: str, values: Mapping[str, Any]) -> str:
     return json.dumps({name: values.get(name) for name in model.key_columns}, sort_keys=True)
 
 
-def document_rows(document: dict[str, Any], source: str) -> State:
+def document_rows(document: Document, source: str) -> State:
     """The document's rows (checked) by table and key, the tournament row included."""
     rows: State = {}
     tournament = dict(document["tournament"])
@@ -197,11 +200,11 @@ def replay_history(history: list[Any], source: str) -> State:
     kept: dict[int, State] = {}
     stack: list[int] = []
     after: dict[int, list[int]] = {}
-    by_seq: dict[int, dict[str, Any]] = {}
+    by_seq: dict[int, list[RowChange]] = {}
     for index, event in enumerate(history):
         seq = index + 1
         where = f"history[{index}]"
-        changes = event["changes"]
+        changes = [RowChange.from_json(change) for change in event["changes"]]  # (checked)
         kind = event["kind"]
         if kind == "undo":
             target = int(event["data"]["undoes"])
@@ -212,7 +215,7 @@ def replay_history(history: list[Any], source: str) -> State:
                     where=where,
                     seq=target,
                 )
-            expected = [_inverse(c) for c in reversed(by_seq[target]["changes"])]
+            expected = [change.inverse() for change in reversed(by_seq[target])]
             if changes != expected:
                 raise InputError(
                     "{where}: the changes do not take back #{seq}'s",
@@ -238,7 +241,7 @@ def replay_history(history: list[Any], source: str) -> State:
                     to=to,
                 )
         after[seq] = list(stack)
-        by_seq[seq] = event
+        by_seq[seq] = changes
         if seq in revert_targets:
             kept[seq] = {spot: dict(values) for spot, values in state.items()}
     return state
@@ -394,10 +397,9 @@ def _check_change(change: Any, where: str, source: str) -> None:
                 )
 
 
-def _apply(state: State, change: dict[str, Any], where: str, source: str) -> None:
-    table = change["table"]
-    spot = (table, json.dumps(change["key"], sort_keys=True))
-    before, after = change["before"], change["after"]
+def _apply(state: State, change: RowChange, where: str, source: str) -> None:
+    spot = change.spot
+    before, after = change.before, change.after
     current = state.get(spot)
     if before is None:
         if current is not None:
@@ -422,19 +424,10 @@ def _apply(state: State, change: dict[str, Any], where: str, source: str) -> Non
     if after is None:
         del state[spot]
     else:
-        state[spot] = (current or {}) | after
+        state[spot] = {**(current or {}), **after}
 
 
-def _inverse(change: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "table": change["table"],
-        "key": change["key"],
-        "before": change["after"],
-        "after": change["before"],
-    }
-
-
-def check_import(document: dict[str, Any], source: str) -> None:
+def check_import(document: Document, source: str) -> None:
     """Refuse ``document`` (an :class:`InputError` naming the first fault) unless its rows
     are well-formed and equal to what its well-formed history replays to."""
     rows = document_rows(document, source)

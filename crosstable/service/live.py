@@ -23,7 +23,6 @@ import os
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
 
 from crosstable.core.changes import (
     ChangeRecord,
@@ -33,6 +32,7 @@ from crosstable.core.changes import (
     read_event,
 )
 from crosstable.core.model import ByeKind, GameResult, Outcome, Tournament
+from crosstable.core.row_changes import RowChange
 from crosstable.core.standings import compute_standings
 from crosstable.core.standings.live import LiveStandings
 from crosstable.service.standings_text import StandingsText
@@ -149,9 +149,9 @@ class LiveTables:
 def refresh(
     table: LiveTable | None,
     revision: int,
-    changes: list[dict[str, Any]],
+    changes: Sequence[RowChange],
     load: Callable[[], LiveSource | None],
-    missed: Callable[[int], list[list[dict[str, Any]]]] | None = None,
+    missed: Callable[[int], Sequence[Sequence[RowChange]]] | None = None,
     created_at: str | None = None,
 ) -> tuple[str | None, LiveTable | None]:
     """The standings body (JSON text) after a change at ``revision``, and the table to
@@ -208,13 +208,13 @@ def games_only(records: Sequence[ChangeRecord]) -> bool:
     return all(isinstance(record, GameRecord) for record in records)
 
 
-def read_events(events: Iterable[list[dict[str, Any]]]) -> list[ChangeRecord]:
+def read_events(events: Iterable[Sequence[RowChange]]) -> list[ChangeRecord]:
     """The records of several events' row changes, in order (the one reader,
     :func:`crosstable.core.changes.read_event`)."""
     return [record for changes in events for record in read_event("", changes)]
 
 
-def catch_up(table: LiveTable, events: Sequence[list[dict[str, Any]]], revision: int) -> bool:
+def catch_up(table: LiveTable, events: Sequence[Sequence[RowChange]], revision: int) -> bool:
     """Bring ``table`` to ``revision`` with ``events``, the row changes of every event
     after the table's revision up to ``revision``, when they are all game records
     (False: something else changed, or an event is missing; the table is as it was)."""
@@ -230,9 +230,9 @@ def catch_up(table: LiveTable, events: Sequence[list[dict[str, Any]]], revision:
     return True
 
 
-def live_standings(tournament: Tournament) -> dict[str, Any]:
+def live_standings(tournament: Tournament) -> dict[str, object]:
     """The provisional table of ``tournament`` as it stands now (computed whole)."""
-    body: dict[str, Any] = compute_standings(
+    body: dict[str, object] = compute_standings(
         paired_rounds(tournament), withdrawn=sorted(tournament.withdrawn), final=False
     ).to_json()
     return body
@@ -265,7 +265,7 @@ def standings_text(table: LiveTable) -> str:
     return writer.text()
 
 
-def results_only(changes: list[dict[str, Any]]) -> bool:
+def results_only(changes: Sequence[RowChange]) -> bool:
     """True when an event's row changes are game results (and reports) alone."""
     return games_only(read_event("", changes))
 

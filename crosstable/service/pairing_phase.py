@@ -15,21 +15,19 @@ While a phase is open the round is published only by validating it
 
 from __future__ import annotations
 
-from typing import Any
-
 from sqlalchemy import select
 
 from crosstable.core.errors import RuleError
 from crosstable.core.pairing.dutch import next_round
 from crosstable.core.text import Message
 from crosstable.service.fide_mode import lock_free
-from crosstable.service.frame import Change, ChangeFrame, Done
+from crosstable.service.frame import Change, ChangeFrame, Done, EventData
 from crosstable.service.history import effective
 from crosstable.service.loading import Loaded
 from crosstable.service.pairing_phase_state import DISCARDS, phase_round, with_phase
 from crosstable.service.swiss.plan import Board, check_running, check_swiss
 from crosstable.service.swiss.play import SwissPlay
-from crosstable.service.unit import Tx, apply_change, inverse
+from crosstable.service.unit import Tx, apply_change, event_changes
 from crosstable.store.models import EventRow
 
 #: the event kind of an opened (or reopened) phase
@@ -43,7 +41,7 @@ class PairingPhase:
         self.frame = frame
         self.swiss = swiss
 
-    def pairing_phase(self, tournament_id: int) -> dict[str, Any]:
+    def pairing_phase(self, tournament_id: int) -> dict[str, int | str | None]:
         """``{"round": n, "state": "editing", "opened": seq}`` while round n's pairings
         are open for editing, else ``{"round": None, "state": "closed", "opened": None}``."""
         with self.frame.store.reading() as session:
@@ -85,7 +83,7 @@ class PairingPhase:
                 raise RuleError(
                     "the pairings of round {round} are open for editing already", round=current
                 )
-            data: dict[str, Any] = {"round": number}
+            data: EventData = {"round": number}
             if number == following:
                 summary = Message(
                     "round {round}: pairings opened for editing (manual pairing phase)",
@@ -159,9 +157,9 @@ def _unpair(tx: Tx, loaded: Loaded, number: int) -> list[int]:
     if not published:
         raise RuleError("round {round} is not published", round=number)
     event = published[-1]
-    for change in reversed(event.changes):
-        if change["table"] in ("games", "byes", "rounds") and change["before"] is None:
-            apply_change(tx, inverse(change))
+    for change in reversed(event_changes(event)):
+        if change.table in ("games", "byes", "rounds") and change.before is None:
+            apply_change(tx, change.inverse())
     return [event.seq]
 
 

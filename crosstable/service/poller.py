@@ -19,7 +19,6 @@ skips one.
 
 from __future__ import annotations
 
-import json
 import logging
 import threading
 from collections.abc import Callable
@@ -27,6 +26,7 @@ from typing import Any
 
 from sqlalchemy import text
 
+from crosstable.core.row_changes import read_changes
 from crosstable.service.bus import EventBus, Notification, games_of
 
 log = logging.getLogger(__name__)
@@ -97,11 +97,8 @@ class ChangePoller:
         found = []
         for event_id, tid, seq, kind, summary, changes in rows:
             self._last_id = max(self._last_id, int(event_id))
-            if isinstance(changes, str):
-                changes = json.loads(changes)
-            found.append(
-                Notification(int(tid), int(seq), kind, summary, games_of(changes or ()), origin="")
-            )
+            games = games_of(read_changes(changes or []))
+            found.append(Notification(int(tid), int(seq), kind, summary, games, origin=""))
         with self._lock:
             due = [n for n in self._found if n.seq > self._heard.get(n.tournament_id, 0)]
             self._found = [n for n in found if n.seq > self._heard.get(n.tournament_id, 0)]

@@ -30,14 +30,14 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
 
 from crosstable.core.changes import ResultRecorded, apply_record
 from crosstable.core.model import GameResult, Reason
 from crosstable.core.reasons import WORDS, reason_words
+from crosstable.core.row_changes import RowChange, read_changes
 from crosstable.core.text import Message
 from crosstable.service.bus import Notification
-from crosstable.service.frame import SUMMARY_MESSAGE, Change, ChangeFrame
+from crosstable.service.frame import SUMMARY_MESSAGE, Change, ChangeFrame, EventData
 from crosstable.service.live import (
     GameState,
     LiveTable,
@@ -81,7 +81,7 @@ def record_fast(
     board: int,
     value: GameResult,
     reason: Reason,
-    request: dict[str, Any],
+    request: EventData,
     *,
     actor: str,
     idempotency_key: str | None,
@@ -141,7 +141,7 @@ class _Request:
     spot: tuple[int, int]
     value: GameResult
     reason: Reason
-    request: dict[str, Any]
+    request: EventData
     actor: str
     idempotency_key: str | None
 
@@ -154,7 +154,7 @@ class _Ready:
     game: GameState
     write: ResultWrite
     notification: Notification
-    data: dict[str, Any]
+    data: EventData
 
 
 def _cold_table(frame: ChangeFrame, tournament_id: int) -> LiveTable | None:
@@ -199,13 +199,13 @@ def _prepare(frame: ChangeFrame, table: LiveTable, ask: _Request) -> _Ready:
         # (the text json.dumps makes of the row change below, made directly)
         changes = _CHANGE_TEXT % (round_number, board, code)
     else:
-        before: dict[str, Any] = {"result": None}
-        after: dict[str, Any] = {"result": code}
+        before: dict[str, str | None] = {"result": None}
+        after: dict[str, str | None] = {"result": code}
         if game.reason != reason:
             before["reason"] = game.reason
             after["reason"] = reason
         key = {"round": round_number, "board": board}
-        changes = json.dumps([{"table": "games", "key": key, "before": before, "after": after}])
+        changes = json.dumps([RowChange("games", key, before, after).to_json()])
     names = table.names
     summary = result_summary(
         Message("round {round} board {board}", round=round_number, board=board),
@@ -292,4 +292,8 @@ def _catch_up(table: LiveTable, revision: int, events: Events) -> bool:
     seqs = [seq for seq, _ in events]
     if seqs != list(range(table.revision + 1, revision + 1)):
         return False  # (a database older than the table: restored from a backup?)
-    return catch_up(table, [changes for _, changes in events], revision)
+    try:
+        stored = [read_changes(changes) for _, changes in events]
+    except ValueError:
+        return False  # (not row changes as the log writes them: the ordinary path decides)
+    return catch_up(table, stored, revision)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
@@ -20,6 +20,7 @@ from crosstable.core.model import (
     WithdrawalRule,
 )
 from crosstable.core.pairing.knockout_match import Decider, TieRule
+from crosstable.core.row_changes import RowChange
 from crosstable.core.scoring import PointSystem
 from crosstable.core.text import Message
 from crosstable.service import summaries
@@ -36,7 +37,14 @@ from crosstable.service.fide_actions import confirm_regulations, rounds_open
 from crosstable.service.fide_feasibility import removal_feasibility
 from crosstable.service.fide_mode import check_fide_setting, in_fide_mode, with_kept_flag
 from crosstable.service.field import check_field
-from crosstable.service.frame import Change, ChangeFrame, Done, Unchanged, append_event
+from crosstable.service.frame import (
+    Change,
+    ChangeFrame,
+    Done,
+    EventData,
+    Unchanged,
+    append_event,
+)
 from crosstable.service.late_entry import late_entry
 from crosstable.service.loading import (
     Loaded,
@@ -144,9 +152,7 @@ class Registration:
             session.add(row)
             session.flush()
             tx = Tx(session, row)
-            tx.changes.append(
-                {"table": "tournaments", "key": {}, "before": None, "after": row.snapshot()}
-            )
+            tx.created()
             summary = summaries.created(row.id, name, settings)
             change, notification = self.frame.append(tx, "create", summary, {}, actor, None)
             if infos:
@@ -156,11 +162,11 @@ class Registration:
         return self.frame.creating(create)
 
     def _register_all(
-        self, session: Any, row: TournamentRow, infos: list[PlayerInfo], actor: str
+        self, session: Session, row: TournamentRow, infos: list[PlayerInfo], actor: str
     ) -> Notification:
         """The first players of a new tournament: one ``player-add`` event each (as
         :meth:`add_player` writes it), the live standings refreshed once at the end."""
-        changes: list[dict[str, Any]] = []
+        changes: list[RowChange] = []
         for number, info in enumerate(infos, 1):
             tx = Tx(session, row)
             tx.insert(EntryRow(number=number, start=None, **info_columns(info)))
@@ -247,7 +253,7 @@ class Registration:
                         ),
                         setting=locked[0].replace("_", " "),
                     )
-            updates: dict[str, Any] = {k: v for k, v in columns.items()}
+            updates: dict[str, object] = dict(columns)
             if "name" in values:
                 name = " ".join(str(values["name"]).split())
                 if not name:
@@ -267,7 +273,7 @@ class Registration:
                 raise RuleError("the tournament is finished; undo the finish to change it")
             confirmed = confirm_regulations(tx, settings, new, changing, started, given, confirm)
             tx.update(row, **updates)
-            data: dict[str, Any] = {}
+            data: EventData = {}
             overridden = override_reason if started and override_reason else None
             if overridden:
                 data["override"] = overridden.strip()
@@ -498,7 +504,7 @@ def rating_order(tx: Tx) -> tuple[int, ...]:
     )
 
 
-def _column_changes(name: str, row: TournamentRow, columns: dict[str, Any]) -> bool:
+def _column_changes(name: str, row: TournamentRow, columns: Mapping[str, object]) -> bool:
     column = {"rules": "rules_edition", "rounds": "rounds_planned"}.get(name, name)
     return bool(getattr(row, column) != columns[column])
 

@@ -340,9 +340,7 @@ class StagePlay:
         session.add(row)
         session.flush()
         tx = Tx(session, row)
-        tx.changes.append(
-            {"table": "tournaments", "key": {}, "before": None, "after": row.snapshot()}
-        )
+        tx.created()
         summary = Message(
             (
                 "tournament {tournament} “{name}” created (knockout; the knockout stage of "

@@ -30,17 +30,17 @@ or apply a change differently.
 
 from __future__ import annotations
 
-import json
 import threading
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any
 
 from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
 from crosstable.core.changes import GameRecord, GameRow, apply_record
 from crosstable.core.model import Reason, Tournament
+from crosstable.core.row_changes import RowChange, read_changes
 from crosstable.service.crosstable import Crosstable, build_crosstable
 from crosstable.service.errors import NotFoundError
 from crosstable.service.live import env_bound, read_events
@@ -109,7 +109,7 @@ def _label(code: str | None) -> str | None:
 
 
 def replay(
-    view: TournamentView, tournament: Tournament, events: list[list[dict[str, Any]]]
+    view: TournamentView, tournament: Tournament, events: Sequence[Sequence[RowChange]]
 ) -> tuple[TournamentView, Tournament]:
     """``view`` and ``tournament`` after the events' records, when every one is a game
     record (:func:`crosstable.service.live.read_events`), applied by the one applier
@@ -138,10 +138,12 @@ def replay(
         apply_record(rows, record)
         noted.setdefault(record.spot, set()).update(column for column, _ in record.reports)
     for spot, row in rows.items():
-        shown: dict[str, Any] = {"result": _label(row.result), "version": row.version}
-        for column in noted[spot]:
-            shown[column] = _label(getattr(row, column))
-        views[spot] = replace(views[spot], **shown)
+        shown = replace(views[spot], result=_label(row.result), version=row.version)
+        if "white_report" in noted[spot]:
+            shown = replace(shown, white_report=_label(row.white_report))
+        if "black_report" in noted[spot]:
+            shown = replace(shown, black_report=_label(row.black_report))
+        views[spot] = shown
         cores[spot] = replace(cores[spot], result=result_of(row.result), reason=_reason(row.reason))
     rounds = tuple(
         replace(rnd, games=tuple(cores[(g.round, g.board)] for g in rnd.games))
@@ -281,13 +283,11 @@ class ReadModel:
             )
             .order_by(EventRow.seq)
         )
-        events = [
-            json.loads(changes) if isinstance(changes, str) else changes
-            for changes in session.scalars(query)
-        ]
-        if len(events) != revision - hit.revision:
+        stored = list(session.scalars(query))
+        if len(stored) != revision - hit.revision:
             return None
         try:
+            events = [read_changes(changes) for changes in stored]
             view, tournament = replay(hit.view, hit.tournament, events)
         except (LookupError, TypeError, ValueError):
             return None  # (not results; reload)

@@ -1,25 +1,27 @@
 """The unit of work of one change: rows inserted, updated and deleted, with before/after.
 
 Every use case changes rows only through a :class:`Tx`, which records each row's
-values before and after. Those records are the event's ``changes`` in the log;
-:func:`apply_change` plays one forwards or backwards, which is all that undo and
-revert need. Rows are named by their key within the tournament (``{"round": 2,
-"board": 1}``), never by database identifiers, so the history is portable
-(export/import keeps it undoable).
+values before and after as a :class:`~crosstable.core.row_changes.RowChange`. Those
+records are the event's ``changes`` in the log (stored as JSON by
+:func:`~crosstable.core.row_changes.changes_json`); :func:`apply_change` plays one
+forwards or backwards, which is all that undo and revert need. Rows are named by their
+key within the tournament (``{"round": 2, "board": 1}``), never by database identifiers,
+so the history is portable (export/import keeps it undoable).
 """
 
 from __future__ import annotations
 
-import json
 from random import Random
 from typing import Any
 
 from sqlalchemy.orm import Session
 
 from crosstable.core.errors import CrosstableError
+from crosstable.core.row_changes import ColumnValue, RowChange, RowKey, Snapshot, Spot, read_changes
 from crosstable.store.models import MODELS, Base, EventRow, TournamentRow
 
-Change = dict[str, Any]
+#: one row's tracked columns while they are worked on (a :data:`Snapshot` being built)
+Columns = dict[str, ColumnValue]
 
 
 class HistoryMismatchError(CrosstableError):
@@ -32,7 +34,7 @@ class Tx:
     def __init__(self, session: Session, tournament: TournamentRow) -> None:
         self.session = session
         self.tournament = tournament
-        self.changes: list[Change] = []
+        self.changes: list[RowChange] = []
         #: (round, board) of games touched, for the change notification
         self.games: list[tuple[int, int]] = []
         #: the service's random source (a use case that draws, e.g. the lots for ties at
@@ -53,13 +55,19 @@ class Tx:
             if getattr(row, column.key) is None and default is not None and default.is_scalar:
                 setattr(row, column.key, default.arg)
         self.session.add(row)
-        self.changes.append(_change(row, None, row.snapshot()))
+        self.changes.append(RowChange(row.__tablename__, row.row_key(), None, row.snapshot()))
         self._note_game(row)
+
+    def created(self) -> None:
+        """Record the tournament's own row as inserted (the first change of a new
+        tournament, whose row the caller added to the session)."""
+        row = self.tournament
+        self.changes.append(RowChange(row.__tablename__, {}, None, row.snapshot()))
 
     def update(self, row: Base, **values: Any) -> bool:
         """Set columns; records only what really changed. Returns False if nothing did."""
-        before: dict[str, Any] = {}
-        after: dict[str, Any] = {}
+        before: Columns = {}
+        after: Columns = {}
         for name, value in values.items():
             current = getattr(row, name)
             if current != value:
@@ -70,13 +78,13 @@ class Tx:
             return False
         if hasattr(row, "version"):
             row.version += 1
-        self.changes.append(_change(row, before, after))
+        self.changes.append(RowChange(row.__tablename__, row.row_key(), before, after))
         self._note_game(row)
         return True
 
     def delete(self, row: Base) -> None:
         self.session.flush()
-        self.changes.append(_change(row, row.snapshot(), None))
+        self.changes.append(RowChange(row.__tablename__, row.row_key(), row.snapshot(), None))
         self._note_game(row)
         self.session.delete(row)
         self.session.flush()
@@ -91,29 +99,13 @@ class Tx:
                 self.games.append(spot)
 
 
-def _change(row: Base, before: dict[str, Any] | None, after: dict[str, Any] | None) -> Change:
-    return {"table": row.__tablename__, "key": row.row_key(), "before": before, "after": after}
-
-
-def inverse(change: Change) -> Change:
-    """The change that takes the row back."""
-    return {
-        "table": change["table"],
-        "key": change["key"],
-        "before": change["after"],
-        "after": change["before"],
-    }
-
-
-def apply_change(tx: Tx, change: Change) -> None:
-    """Take one row from ``change["before"]`` to ``change["after"]`` (checked), recording it."""
-    table = change["table"]
+def apply_change(tx: Tx, change: RowChange) -> None:
+    """Take one row from ``change.before`` to ``change.after`` (checked), recording it."""
+    table = change.table
     model = MODELS.get(table)
     if model is None:
         raise HistoryMismatchError("the history names an unknown table {table}", table=repr(table))
-    key: dict[str, Any] = change["key"]
-    before: dict[str, Any] | None = change["before"]
-    after: dict[str, Any] | None = change["after"]
+    key, before, after = change.key, change.before, change.after
     row = _get(tx, model, key)
     where = _describe(table, key)
     if before is None:
@@ -147,32 +139,33 @@ def apply_change(tx: Tx, change: Change) -> None:
         tx.flush()
 
 
-def _get(tx: Tx, model: type[Base], key: dict[str, Any]) -> Base | None:
+def _get(tx: Tx, model: type[Base], key: RowKey) -> Base | None:
     if model is TournamentRow:
         return tx.tournament
     identity = (tx.tournament.id, *(key[name] for name in model.key_columns))
     return tx.session.get(model, identity)
 
 
-def _describe(table: str, key: dict[str, Any]) -> str:
+def _describe(table: str, key: RowKey) -> str:
     if not key:
         return table
     return table + " " + ", ".join(f"{name} {value}" for name, value in key.items())
 
 
-#: a row of a tournament: (table, its key as sorted JSON)
-Spot = tuple[str, str]
+def event_changes(event: EventRow) -> tuple[RowChange, ...]:
+    """An event's row changes as records (read from the stored JSON)."""
+    return read_changes(event.changes)
 
 
-def replayed_rows(events: list[EventRow]) -> dict[Spot, dict[str, Any]]:
+def replayed_rows(events: list[EventRow]) -> dict[Spot, Snapshot]:
     """Every row of the tournament as the history ``events`` (oldest first, from the
     creation) leaves it: the replay that :meth:`History.verify` checks the rows with."""
-    state: dict[Spot, dict[str, Any]] = {}
+    state: dict[Spot, Snapshot] = {}
     for event in events:
-        for change in event.changes:
-            spot = (change["table"], json.dumps(change["key"], sort_keys=True))
-            if change["after"] is None:
+        for change in event_changes(event):
+            spot = change.spot
+            if change.after is None:
                 state.pop(spot, None)
             else:
-                state[spot] = state.get(spot, {}) | change["after"]
+                state[spot] = {**state.get(spot, {}), **change.after}
     return state

@@ -32,12 +32,18 @@ from babel.numbers import get_decimal_symbol, get_group_symbol
 from markupsafe import escape
 
 from crosstable.core.battle import SETUP_MARK
+from crosstable.core.row_changes import JsonValue
 from crosstable.web import i18n
 from crosstable.web.pairing_views import SWISS_TABLES, is_knockout, is_swiss
 
 #: a result symbol's class (as the crosstable's and the Swiss table's cells have it)
 CSS = {"1": "r1", "½": "rh", "0": "r0", "+": "rp", "−": "rm"}
 BYE_CSS = {"U": "r1 bye", "F": "r1 bye", "H": "rh bye", "Z": "r0 bye"}
+
+#: one row of the table as data: column → the cell's value (JSON)
+Cells = dict[str, JsonValue]
+#: a JSON object as it is pushed to the browsers (or kept in a table channel)
+PushBody = dict[str, JsonValue]
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,17 +54,14 @@ class TableData:
     #: everything that is not a cell, as JSON text (equal shapes: cells suffice)
     shape: str
     #: starting number → column → value
-    rows: dict[int, dict[str, Any]]
+    rows: dict[int, Cells]
     #: the rows' order (starting numbers; a Swiss table is in ranking order)
     order: tuple[int, ...]
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "revision": self.revision,
-            "shape": self.shape,
-            "rows": {str(k): v for k, v in self.rows.items()},
-            "order": list(self.order),
-        }
+    def to_json(self) -> PushBody:
+        rows: PushBody = {str(k): v for k, v in self.rows.items()}
+        order: list[JsonValue] = list(self.order)
+        return {"revision": self.revision, "shape": self.shape, "rows": rows, "order": order}
 
     @staticmethod
     def from_json(body: Any) -> TableData | None:
@@ -91,7 +94,7 @@ def localized(text: str, symbols: str) -> str:
     return "".join(group if c == "," else decimal if c == "." else c for c in text)
 
 
-def _values(codes: tuple[str, ...], values: tuple[Any, ...]) -> dict[str, Any]:
+def _values(codes: tuple[str, ...], values: tuple[Any, ...]) -> Cells:
     return {
         f"tb:{code}": None if value is None else i18n.tiebreak_value(code, value, "en")
         for code, value in zip(codes, values, strict=True)
@@ -101,14 +104,14 @@ def _values(codes: tuple[str, ...], values: tuple[Any, ...]) -> dict[str, Any]:
 def table_data(view: Any, table: Any, swiss: Any = None) -> TableData:
     """The live table of a round robin (``table``: service/crosstable's ``Crosstable``)
     or, with ``swiss`` (web/pairing_views' ``SwissTable``), of a Swiss, as data."""
-    rows: dict[int, dict[str, Any]] = {}
+    rows: dict[int, Cells] = {}
     if swiss is not None:
         lines = swiss.lines
         columns = [f"r{r}" for r in swiss.rounds]
         shape: list[Any] = ["swiss", swiss.tournament_id, list(swiss.rounds), swiss.planned]
         codes = tuple(swiss.tiebreaks)
         for line in lines:
-            cells: dict[str, Any] = {}
+            cells: Cells = {}
             for cell in line.cells:
                 if cell.opponent is not None:
                     cells[f"r{cell.round}"] = {"o": cell.opponent, "c": cell.colour, "s": cell.text}
@@ -154,20 +157,21 @@ def live_data(site: Any, tournament_id: int) -> TableData | None:
     return table_data(view, table, swiss)
 
 
-def changed_cells(old: TableData, new: TableData) -> dict[str, Any] | None:
+def changed_cells(old: TableData, new: TableData) -> PushBody | None:
     """What turns the table ``old`` into ``new``: ``{"revision", "base", "cells"}`` (and
     ``"order"`` when the rows' order changed); None when more than cells changed."""
     if old.shape != new.shape or old.rows.keys() != new.rows.keys() or not new.rows:
         return None  # (no rows: the fragment has no table to change)
-    cells = [
+    cells: list[JsonValue] = [
         {"row": start, "col": col, "value": value}
         for start, row in new.rows.items()
         for col, value in row.items()
         if old.rows[start].get(col) != value
     ]
-    body: dict[str, Any] = {"revision": new.revision, "base": old.revision, "cells": cells}
+    body: PushBody = {"revision": new.revision, "base": old.revision, "cells": cells}
     if new.order != old.order:
-        body["order"] = list(new.order)
+        order: list[JsonValue] = list(new.order)
+        body["order"] = order
     return body
 
 

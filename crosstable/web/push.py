@@ -75,12 +75,13 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 from urllib.parse import quote, urlsplit
 
 from crosstable.core.errors import CrosstableError
+from crosstable.core.row_changes import JsonValue
 from crosstable.service.bus import EventBus, Notification
-from crosstable.web.live_cells import TableData, changed_cells
+from crosstable.web.live_cells import PushBody, TableData, changed_cells
 
 if TYPE_CHECKING:
     from crosstable.web.push_leader import Leadership
@@ -157,13 +158,13 @@ def table_channel(tournament_id: int, locale: str) -> str:
     return f"{channel(tournament_id, locale)}.table"
 
 
-def changes_json(changes: list[Notification], revision: int) -> list[dict[str, Any]]:
+def changes_json(changes: list[Notification], revision: int) -> list[JsonValue]:
     """The ``change`` list of a message (as the hub sends it); ``refresh`` when the
     message stands for changes it does not list (a newer state published again)."""
     if not changes:
         return [{"seq": revision, "kind": "refresh", "summary": "", "games": []}]
     return [
-        {"seq": n.seq, "kind": n.kind, "summary": n.summary, "games": [list(g) for g in n.games]}
+        {"seq": n.seq, "kind": n.kind, "summary": n.summary, "games": [[*g] for g in n.games]}
         for n in changes
     ]
 
@@ -400,7 +401,7 @@ class Publisher:
     def _mark(self, tid: int, locale: str, changes: list[Notification], revision: int) -> bool:
         """Publish a marker of ``revision`` (no table); True when the channel turns out
         to have subscribers (then the table follows)."""
-        body = {
+        body: PushBody = {
             "revision": revision,
             "fetch": True,
             "change": changes_json(changes, revision),
@@ -411,9 +412,7 @@ class Publisher:
         self._published_at[tid] = time.monotonic()
         return self._watching(tid, locale, subscribers)
 
-    def _cells(
-        self, tid: int, locales: tuple[str, ...], data: TableData | None
-    ) -> dict[str, Any] | None:
+    def _cells(self, tid: int, locales: tuple[str, ...], data: TableData | None) -> PushBody | None:
         """The cells that changed since the table at the revision before ``data`` (the
         one published from here, else the one the table channel keeps), once for every
         language; None: the whole table."""
@@ -435,10 +434,10 @@ class Publisher:
         changes: list[Notification],
         fragment: tuple[int, str],
         data: TableData | None,
-        cells: dict[str, Any] | None,
+        cells: PushBody | None,
     ) -> int:
         revision, html = fragment
-        body: dict[str, Any] = {"revision": revision, "change": changes_json(changes, revision)}
+        body: PushBody = {"revision": revision, "change": changes_json(changes, revision)}
         if cells is not None:
             body |= {"base": cells["base"], "cells": cells["cells"]}
             if "order" in cells:
@@ -446,7 +445,7 @@ class Publisher:
         else:
             body["table"] = html
         body["full"] = self.table_url(tid, locale)
-        kept: dict[str, Any] = {"revision": revision, "table": html}
+        kept: PushBody = {"revision": revision, "table": html}
         if data is not None:
             kept["data"] = data.to_json()
         self._post(table_channel(tid, locale), kept)
@@ -473,7 +472,7 @@ class Publisher:
         except (PushError, ValueError, AttributeError):
             return None
 
-    def _post(self, name: str, body: dict[str, Any]) -> int | None:
+    def _post(self, name: str, body: PushBody) -> int | None:
         """Publish ``body`` to channel ``name``; the channel's subscribers, as nchan's
         answer counts them (None when it does not say)."""
         data = json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
