@@ -9,7 +9,7 @@ it again gives the same document. TRF goes through :mod:`crosstable.formats`.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -39,6 +39,7 @@ from crosstable.service.import_check import check_import
 from crosstable.service.loading import Loaded, result_code, settings_columns
 from crosstable.service.players import checked_rating
 from crosstable.service.queries import Queries
+from crosstable.service.read_views import JsonObject
 from crosstable.service.report_corrections import corrections_in, report_comments, reported
 from crosstable.service.round_robin import schedule_comments
 from crosstable.service.safeguard import before_risky
@@ -85,7 +86,7 @@ class Exchange:
         self.frame = frame
         self.queries = queries
 
-    def export_json(self, tournament_id: int) -> dict[str, Any]:
+    def export_json(self, tournament_id: int) -> JsonObject:
         """The whole tournament as one JSON-able document (see docs/store.md)."""
         with self.frame.store.reading() as session:
             row = session.get(TournamentRow, tournament_id)
@@ -99,7 +100,7 @@ class Exchange:
                 .where(EventRow.tournament_id == tournament_id)
                 .order_by(EventRow.seq)
             ).all()
-            document: dict[str, Any] = {
+            document: JsonObject = {
                 "format": FORMAT,
                 "version": VERSION,
                 "tournament": row.snapshot() | {"revision": row.revision},
@@ -118,7 +119,7 @@ class Exchange:
                 "history": [{name: getattr(e, name) for name in _EVENT_FIELDS} for e in events],
             }
             document |= team_sections(session, tournament_id)
-        plain: dict[str, Any] = json.loads(json.dumps(document))
+        plain: JsonObject = json.loads(json.dumps(document))
         return plain
 
     def import_json(self, document: Any, *, source: str = "<input>") -> int:
@@ -295,7 +296,7 @@ class Exchange:
         actor: str = "",
         source: str = "",
         headers: dict[str, str] | None = None,
-        records: dict[str, Any] | None = None,
+        records: JsonObject | None = None,
         warnings: Sequence[FideWarning] = (),
         rows: Callable[[Tx], object] | None = None,
     ) -> Change:
@@ -317,23 +318,24 @@ class Exchange:
         before_risky(self.frame.safeguard, "before-import")
         at = self.frame.now()
         header = stored_header(headers or {})
-        header["details"] |= schedule_details(headers)  # a TRF's ### Schedule comment
+        # the regulations' details: the header's, a TRF's ### Schedule comment, its records
+        details: dict[str, object] = {**header.details, **schedule_details(headers)}
         if records:
-            header["details"][TRF_RECORDS] = records
+            details[TRF_RECORDS] = records
             colour = records.get("initial_colour")
             if tournament.settings.system is System.SWISS_DUTCH and colour in ("w", "b"):
-                header["details"].setdefault("initial_colour", INITIAL_COLOURS[colour])
+                details.setdefault("initial_colour", INITIAL_COLOURS[colour])
         columns = settings_columns(tournament.settings)
-        if header.get("time_control") and not columns["time_control"]:
-            columns["time_control"] = header["time_control"]
+        if header.time_control and not columns["time_control"]:
+            columns["time_control"] = header.time_control
         with self.frame.store.transaction() as session:
             status = "running" if tournament.rounds else "registration"
             row = TournamentRow(
                 name=tournament.name or "imported tournament",
                 status=status,
-                regulations=header["details"],
-                start_date=header.get("start_date"),
-                end_date=header.get("end_date"),
+                regulations=details,
+                start_date=header.start_date,
+                end_date=header.end_date,
                 created_at=at,
                 revision=0,
                 draw_method=None if not tournament.players else "manual",
@@ -388,7 +390,7 @@ class Exchange:
             tx.flush()
             if rows is not None:  # more rows of the same import (a team file's teams)
                 rows(tx)
-            later = None if rows is not None else _later_rounds(tournament, header["details"])
+            later = None if rows is not None else _later_rounds(tournament, details)
             if later is not None:  # a round robin exported in progress: its rounds to come
                 insert_schedule(tx, later, {p.start: p.start for p in tournament.players})
             where = Message(" from {source}", source=source) if source else ""
@@ -448,7 +450,7 @@ def _check_numbered(entries: Any) -> None:
         )
 
 
-def _full(row: Base) -> dict[str, Any]:
+def _full(row: Base) -> JsonObject:
     values = row.snapshot()
     if hasattr(row, "version"):
         values["version"] = row.version
@@ -515,7 +517,7 @@ def _check_document(document: Any, source: str) -> None:
             raise InputError("{name} must be a list", source=source, name=name)
 
 
-def _check_field(document: dict[str, Any], source: str) -> None:
+def _check_field(document: JsonObject, source: str) -> None:
     """The imported field is within the cap of its system (as a tournament made here)."""
     values = document["tournament"]
     try:
@@ -545,7 +547,7 @@ def _check_consistent(session: Session, row: TournamentRow, source: str) -> None
         ) from None
 
 
-def _later_rounds(tournament: Tournament, details: dict[str, Any]) -> Schedule | None:
+def _later_rounds(tournament: Tournament, details: Mapping[str, object]) -> Schedule | None:
     """The rounds still to come of a round robin whose file stops before its end (a TRF
     leaves out the rounds not begun), when its rounds are those of its schedule."""
     settings = tournament.settings

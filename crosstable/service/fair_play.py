@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -37,6 +37,7 @@ from crosstable.service.levels import (
     set_assigned_level,
 )
 from crosstable.service.organisers import MasterStatus, master_status
+from crosstable.service.read_views import JsonObject
 from crosstable.store import Store
 from crosstable.store.accounts_models import AccountEventRow, EntryAccountRow, UserRow
 from crosstable.store.models import EntryRow, TournamentRow
@@ -98,7 +99,7 @@ class UserLevel:
     level: str | None
     how: str
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> JsonObject:
         return {"level": self.level, "how": self.how or None}
 
 
@@ -108,7 +109,8 @@ class AccountEvent:
     actor: str
     kind: str
     summary: str
-    data: dict[str, Any]
+    #: what was done (stored JSON, its fields by kind)
+    data: JsonObject
 
 
 def running_entries(session: Session, user_id: int) -> list[RunningEntry]:
@@ -198,7 +200,7 @@ class PortalRules:
         user: UserRow,
         kind: str,
         summary: Message,
-        data: dict[str, Any],
+        data: JsonObject,
         actor: str,
     ) -> None:
         """One line of the account's record; its summary is kept as the message too, so
@@ -290,7 +292,7 @@ class PortalRules:
         with self.store.transaction() as session:
             row = self._user_row(session, user_id)
             row.flagged = True
-            listed: list[dict[str, Any]] = [
+            listed: list[dict[str, int | str]] = [
                 {
                     "tournament_id": r.tournament_id,
                     "name": r.name,

@@ -27,6 +27,7 @@ from crosstable.core.text import Message
 from crosstable.service.errors import NotFoundError
 from crosstable.service.frame import Change, ChangeFrame, Done, append_event, lock_tournament
 from crosstable.service.pairing_phase_state import PHASE
+from crosstable.service.read_views import JsonObject
 from crosstable.service.warning_levels import FideWarning, Level, logged, settle
 from crosstable.store.models import EventRow, GameRow, TournamentRow
 
@@ -70,7 +71,7 @@ def check_fide_setting(details: Mapping[str, Any]) -> None:
     regulations_fide_mode(System.ROUND_ROBIN, details)
 
 
-def kept_flag(current: Mapping[str, Any] | None, new: dict[str, Any]) -> dict[str, Any]:
+def kept_flag(current: Mapping[str, object] | None, new: Mapping[str, object]) -> dict[str, object]:
     """The new details of an edit with the flag as it was: FIDE mode is left only by
     :meth:`FideMode.leave_fide_mode`, and never entered again.
 
@@ -103,7 +104,7 @@ class FideStatus:
     #: the round in which FIDE mode was left (None: never left)
     left_in_round: int | None = None
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> JsonObject:
         return {"fide_mode": self.on, "left_in_round": self.left_in_round}
 
 

@@ -19,6 +19,7 @@ from crosstable.core.system_settings import KnockoutSettings
 from crosstable.core.text import Message
 from crosstable.service.fair_play import flagged_entries
 from crosstable.service.loading import Loaded
+from crosstable.service.read_views import JsonObject
 from crosstable.store.models import EntryRow, TournamentRow
 
 #: the regulations' details that link the tournaments of one event
@@ -97,7 +98,7 @@ class StageMember:
     letter: str = ""
     players: int = 0
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {
             "id": self.id,
             "name": self.name,
@@ -141,7 +142,7 @@ class StageView:
         """Every group finished and no knockout with players yet: it can be created."""
         return not (self.unfinished or self.missing or self.knockout_filled)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {
             "event": self.event,
             "name": self.name,
@@ -240,7 +241,7 @@ class Qualifier:
     place: int  # 1 = the group's winner
     entry: EntryRow
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {
             "start": self.seed,
             "name": self.entry.name,

@@ -94,12 +94,17 @@ class CurrentGame:
     reported: str | None  # what this player reported, if anything
 
 
+#: a body of Telegram's Bot API (JSON over HTTP, named as the Bot API names its fields;
+#: its ``text`` values are Message templates until sent): a third party's JSON
+BotJson = dict[str, Any]
+
+
 @dataclass(frozen=True)
 class BotCall:
     """One Bot API call: its method and JSON body (``text`` values are templates)."""
 
     method: str
-    body: dict[str, Any] = field(default_factory=dict)
+    body: BotJson = field(default_factory=dict)
 
 
 def _identifier(value: Any) -> int | None:
@@ -227,15 +232,15 @@ def language_for(store: Store, user_id: int | None, spoken: str, default: str) -
     return spoken if spoken in LANGUAGES else default
 
 
-def app_button(app_url: str) -> dict[str, Any]:
+def app_button(app_url: str) -> BotJson:
     """The inline keyboard with the button that opens the Mini App."""
     return {"inline_keyboard": [[{"text": Message("Open the app"), "web_app": {"url": app_url}}]]}
 
 
-def games_text(games: list[CurrentGame], said: object = "") -> tuple[Message, dict[str, Any]]:
+def games_text(games: list[CurrentGame], said: object = "") -> tuple[Message, BotJson]:
     """The list of a player's games and its result buttons (``said`` above it)."""
     lines: list[object] = [said] if said else []
-    rows: list[list[dict[str, Any]]] = []
+    rows: list[list[BotJson]] = []
     if not games:
         lines.append(Message("You have no games without a result in running tournaments."))
     else:
@@ -285,7 +290,7 @@ def answer_command(
                 "open the app to sign in; the organiser then adds you to the tournament.",
                 welcome=text,
             )
-        body: dict[str, Any] = {"chat_id": chat, "text": text}
+        body: BotJson = {"chat_id": chat, "text": text}
         if app_url:
             body["reply_markup"] = app_button(app_url)
         return [BotCall("sendMessage", body)]

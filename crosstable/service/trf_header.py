@@ -30,7 +30,8 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from typing import Any
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 from crosstable.core.model import Tournament
 
@@ -49,7 +50,7 @@ def trf_date(value: str | None) -> str | None:
 def header_records(
     tournament: Tournament,
     *,
-    details: dict[str, Any],
+    details: Mapping[str, object],
     start_date: str | None,
     end_date: str | None,
     teams: int = 0,
@@ -74,7 +75,20 @@ def header_records(
     return headers
 
 
-def stored_header(headers: dict[str, str]) -> dict[str, Any]:
+@dataclass(frozen=True, slots=True)
+class StoredHeader:
+    """What a read TRF's header records give the stored tournament."""
+
+    #: the regulations' details: venue, federation, arbiters (by detail name)
+    details: dict[str, str] = field(default_factory=dict)
+    #: the time control (record 122, at most 100 characters; None: not given)
+    time_control: str | None = None
+    #: the start and end dates, ISO (None: not given or not a calendar date)
+    start_date: str | None = None
+    end_date: str | None = None
+
+
+def stored_header(headers: Mapping[str, str]) -> StoredHeader:
     """What a read TRF's header records give the stored tournament: the regulations'
     details (venue, federation, arbiters) and the start and end dates (ISO), when
     they are there and readable, and the time control; counts (062, 072, 082) are
@@ -84,15 +98,19 @@ def stored_header(headers: dict[str, str]) -> dict[str, Any]:
         for tag, name in DETAIL_TAGS.items()
         if headers.get(tag, "").strip()
     }
-    out: dict[str, Any] = {"details": details}
-    if headers.get("122", "").strip():
-        out["time_control"] = headers["122"].strip()[:100]
+    time_control = headers.get("122", "").strip()[:100] or None
+    dates: dict[str, str | None] = {}
     for tag, column in (("042", "start_date"), ("052", "end_date")):
         found = _DATE.match(headers.get(tag, ""))
         if found is None:
             continue
         try:
-            out[column] = dt.date(*(int(part) for part in found.groups())).isoformat()
+            dates[column] = dt.date(*(int(part) for part in found.groups())).isoformat()
         except ValueError:
             continue  # not a calendar date: the text stays out, as an unreadable field
-    return out
+    return StoredHeader(
+        details,
+        time_control,
+        start_date=dates.get("start_date"),
+        end_date=dates.get("end_date"),
+    )

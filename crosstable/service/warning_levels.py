@@ -26,8 +26,7 @@ import hashlib
 import json
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -39,6 +38,7 @@ from crosstable.service.errors import ConflictError
 from crosstable.service.frame import Done
 from crosstable.service.history import effective
 from crosstable.service.pairing_phase_state import DISCARDS
+from crosstable.service.read_views import JsonObject
 from crosstable.store.models import ByeRow, EntryRow, EventRow
 
 #: the key of an event's data that keeps the warnings confirmed for it
@@ -77,7 +77,7 @@ class FideWarning:
     trf: str = ""
     round: int = 0
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> JsonObject:
         return {
             "code": self.code,
             "level": int(self.level),
@@ -88,7 +88,7 @@ class FideWarning:
         }
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> FideWarning:
+    def from_json(cls, data: JsonObject) -> FideWarning:
         return cls(
             code=str(data["code"]),
             level=Level(int(data["level"])),
@@ -146,7 +146,7 @@ class ConfirmationNeeded(ConflictError):  # noqa: N818 - an answer to give, not 
     def steps(self) -> int:
         return self.level.steps
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> JsonObject:
         """The API's ``warning`` object (the messages in English; the web translates)."""
         first = self.warnings[0]
         return {
@@ -229,7 +229,6 @@ class Confirmed:
 
     seq: int
     warning: FideWarning
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 def confirmed_warnings(session: Session, tournament_id: int) -> list[Confirmed]:

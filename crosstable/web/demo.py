@@ -20,6 +20,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
 from importlib import resources
 from typing import Any
 
@@ -28,6 +29,7 @@ from crosstable.core.model import LotsMethod
 from crosstable.formats.trf import parse_trf
 from crosstable.service import PlayerInfo, Regulations, Service
 from crosstable.service.accounts import Accounts
+from crosstable.service.read_views import Shown
 
 USERNAME = "demo"
 PASSWORD = "demo-demo"
@@ -52,6 +54,18 @@ TEN = (
 FIRST_ROUND = ("1-0", "1-0", "0-1", "½-½", "0-1")
 
 
+@dataclass(frozen=True, slots=True, eq=False)  # compared as its JSON
+class DemoBuilt(Shown):
+    """The demo built: the URL paths of its live and its finished tournament, both
+    tournaments' ids (finished, live) and the login to sign in with."""
+
+    path: str
+    finished_path: str
+    tournaments: tuple[int, int]
+    username: str
+    password: str
+
+
 def demo_organiser(accounts: Accounts) -> Any:
     """The demo's login (an administrator), created the first time."""
     user = accounts.find_user(USERNAME)
@@ -62,7 +76,7 @@ def demo_organiser(accounts: Accounts) -> Any:
     return user
 
 
-def build_demo(service: Service) -> dict[str, Any]:
+def build_demo(service: Service) -> DemoBuilt:
     """Create the demo tournaments; the URL path of the live one and the login to use."""
     accounts = Accounts(service.store, clock=service.clock)
     user = demo_organiser(accounts)
@@ -82,7 +96,7 @@ def build_demo(service: Service) -> dict[str, Any]:
     for tiebreaks in (("SB", "ARO_RATED"), ("SB", "DE", "WIN")):
         try:
             live = service.create_tournament(
-                Regulations(**{**_fields(regulations), "tiebreaks": tiebreaks}), actor=USERNAME
+                replace(regulations, tiebreaks=tiebreaks), actor=USERNAME
             ).tournament_id
             break
         except RuleError:  # an older service without the portal's criterion
@@ -98,7 +112,7 @@ def build_demo(service: Service) -> dict[str, Any]:
     return _answer(finished, live)
 
 
-def find_demo(service: Service) -> dict[str, Any] | None:
+def find_demo(service: Service) -> DemoBuilt | None:
     """The demo already built in this database (as :func:`build_demo` answers), or None.
 
     A database built before the demo remembered its tournaments is recognised by the
@@ -119,15 +133,5 @@ def find_demo(service: Service) -> dict[str, Any] | None:
     return _answer(finished_ids[0], live_ids[0])
 
 
-def _answer(finished: int, live: int) -> dict[str, Any]:
-    return {
-        "path": f"/t/{live}",
-        "finished_path": f"/t/{finished}",
-        "tournaments": [finished, live],
-        "username": USERNAME,
-        "password": PASSWORD,
-    }
-
-
-def _fields(regulations: Regulations) -> dict[str, Any]:
-    return {name: getattr(regulations, name) for name in Regulations.__dataclass_fields__}
+def _answer(finished: int, live: int) -> DemoBuilt:
+    return DemoBuilt(f"/t/{live}", f"/t/{finished}", (finished, live), USERNAME, PASSWORD)

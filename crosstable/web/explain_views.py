@@ -10,19 +10,20 @@ kept as numbers); the explain page translates them with the template global
 
 from __future__ import annotations
 
-from typing import Annotated, Any, cast
+from typing import Annotated, cast
 
 from fastapi import HTTPException, Path, Request
 
 from crosstable.core.text import Message
 from crosstable.core.tiebreaks.explain import Explanation
+from crosstable.service.read_views import JsonObject
 from crosstable.web.messages import translate
 from crosstable.web.site import site_of
 
 Num = Annotated[int, Path(ge=1, le=2_000_000_000)]
 
 
-def explain(tid: Num, start: Num, request: Request) -> list[dict[str, Any]]:
+def explain(tid: Num, start: Num, request: Request) -> list[JsonObject]:
     """How each value of the player was computed (points first, then every tie-break):
     ``GET /api/v1/tournaments/{tid}/players/{start}/explain`` (registered by routes/api.py)."""
     site = site_of(request)
@@ -34,14 +35,14 @@ def explain(tid: Num, start: Num, request: Request) -> list[dict[str, Any]]:
     return [explanation_json(e) for e in table.standings.explain(start)]
 
 
-def explanation_json(explanation: Explanation) -> dict[str, Any]:
+def explanation_json(explanation: Explanation) -> JsonObject:
     """An explanation's JSON with its texts in the request's language (Accept-Language, as
     errors are); the values and amounts stay numbers."""
     data = explanation.to_json()
     data["text"] = translate(explanation.text())
     data["formula"] = translate(explanation.formula)
     data["note"] = translate(explanation.note)
-    items = cast(list[dict[str, Any]], data["items"])
+    items = cast(list[JsonObject], data["items"])
     for item, source in zip(items, explanation.items, strict=True):
         item["text"] = translate(source.text)
     return data

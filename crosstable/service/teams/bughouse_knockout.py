@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import random as _random
 from collections.abc import Sequence
-from typing import Any
+from dataclasses import dataclass
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -80,6 +80,7 @@ from crosstable.service.knockout.replay import (
 from crosstable.service.knockout.settings import knockout_bracket
 from crosstable.service.knockout.view import BracketView, bracket_of
 from crosstable.service.loading import Loaded
+from crosstable.service.read_views import JsonObject
 from crosstable.service.teams.rows import core_teams, team_rows
 from crosstable.service.teams.start import number_teams
 from crosstable.service.unit import Tx
@@ -194,7 +195,7 @@ def start_bughouse_knockout(tx: Tx, loaded: Loaded, random: _random.Random | Non
             "paired_round": 1,
             "lots_seed": seed,
             "pairs": [p.name for p in pairs],
-            "matches": inserted,
+            "matches": [m.as_json() for m in inserted],
             "byes": list(bracket.byes),
         },
     )
@@ -205,7 +206,33 @@ def _players(pairs: Sequence[Team]) -> tuple[Player, ...]:
     return tuple(Player(p.start, p.name, pair_rating(p)) for p in pairs)
 
 
-def insert_matches(tx: Tx, pairs: Sequence[Team], due: Sequence[Due]) -> list[dict[str, Any]]:
+@dataclass(frozen=True, slots=True)
+class SeatedMatch:
+    """A knockout game seated as a Bughouse match: its store round and two boards, the
+    bracket's slot and game, the game's kind and the pairs (White's first)."""
+
+    round: int
+    boards: tuple[int, int]
+    slot: int
+    game: int
+    kind: str
+    white: int
+    black: int
+
+    def as_json(self) -> JsonObject:
+        """As the change's data keeps it."""
+        return {
+            "round": self.round,
+            "boards": list(self.boards),
+            "slot": self.slot,
+            "game": self.game,
+            "kind": self.kind,
+            "white": self.white,
+            "black": self.black,
+        }
+
+
+def insert_matches(tx: Tx, pairs: Sequence[Team], due: Sequence[Due]) -> list[SeatedMatch]:
     """Seat the ``due`` knockout games as Bughouse matches: two boards each, after the
     last board of their store round, in bracket order (new store rounds as needed)."""
     tid = tx.tournament_id
@@ -222,7 +249,7 @@ def insert_matches(tx: Tx, pairs: Sequence[Team], due: Sequence[Due]) -> list[di
     entries = session.scalars(select(EntryRow).where(EntryRow.tournament_id == tid))
     entry_of = {e.start: e.number for e in entries if e.start is not None}
     team_number = {t.start: t.number for t in team_rows(session, tid).teams}
-    inserted: list[dict[str, Any]] = []
+    inserted: list[SeatedMatch] = []
     for d in sorted(due, key=lambda d: (d.round, d.slot, d.game.number)):
         first = boards.get(d.round, 0) + 1
         seated = seat_pairs(d.round, pairs, [(d.game.white, d.game.black)], first_board=first)
@@ -249,15 +276,15 @@ def insert_matches(tx: Tx, pairs: Sequence[Team], due: Sequence[Due]) -> list[di
                     )
                 )
         inserted.append(
-            {
-                "round": d.round,
-                "boards": [first, first + 1],
-                "slot": d.slot,
-                "game": d.game.number,
-                "kind": d.game.kind.value,
-                "white": d.game.white,
-                "black": d.game.black,
-            }
+            SeatedMatch(
+                d.round,
+                (first, first + 1),
+                d.slot,
+                d.game.number,
+                d.game.kind.value,
+                d.game.white,
+                d.game.black,
+            )
         )
     tx.flush()
     return inserted
@@ -442,8 +469,9 @@ def continue_pairs_knockout(tx: Tx) -> Done:
         inserted = insert_matches(tx, pairs, state.due)
         listed = _listed(state, inserted)
         summary = Message("{label}: matches added — {matches}", label=label, matches=listed)
-        data: dict[str, Any] = {"paired_round": None, "knockout_round": ko.round}
-        return Done(_after(removed, summary), data | {"matches": inserted})
+        matches = [m.as_json() for m in inserted]
+        data = {"paired_round": None, "knockout_round": ko.round, "matches": matches}
+        return Done(_after(removed, summary), data)
     if ko.finished:
         assert ko.champion is not None
         winner = state.name(ko.champion)
@@ -469,22 +497,25 @@ def continue_pairs_knockout(tx: Tx) -> Done:
         round=base,
         matches=_listed(state, inserted),
     )
-    data = {"paired_round": rnd + 1, "knockout_round": rnd + 1, "matches": inserted}
-    return Done(_after(removed, summary), data)
+    matches = [m.as_json() for m in inserted]
+    return Done(
+        _after(removed, summary),
+        {"paired_round": rnd + 1, "knockout_round": rnd + 1, "matches": matches},
+    )
 
 
-def _listed(state: KnockoutState, inserted: list[dict[str, Any]]) -> Message:
+def _listed(state: KnockoutState, inserted: list[SeatedMatch]) -> Message:
     return Message.joined(
         ", ",
         [
             Message(
                 "{kind} match: {white} v {black} at round {round} boards {first} and {second}",
-                kind=m["kind"],
-                white=state.name(m["white"]),
-                black=state.name(m["black"]),
-                round=m["round"],
-                first=m["boards"][0],
-                second=m["boards"][1],
+                kind=m.kind,
+                white=state.name(m.white),
+                black=state.name(m.black),
+                round=m.round,
+                first=m.boards[0],
+                second=m.boards[1],
             )
             for m in inserted
         ],
@@ -530,6 +561,7 @@ def check_pairs_correction(tx: Tx) -> None:
 
 __all__ = [
     "KIND",
+    "SeatedMatch",
     "bughouse_knockout_details",
     "check_pairs_correction",
     "continue_pairs_knockout",

@@ -9,7 +9,8 @@ games' results as any tournament's. Refusals are structured as every API error:
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from dataclasses import dataclass
+from typing import Literal
 
 from fastapi import APIRouter, Request
 from pydantic import Field
@@ -18,6 +19,8 @@ from crosstable.core.errors import RuleError
 from crosstable.core.scoring import points_json
 from crosstable.core.teams import TeamScoring
 from crosstable.service import Service
+from crosstable.service.knockout.view import BracketView
+from crosstable.service.read_views import JsonObject, Shown
 from crosstable.service.teams.bughouse import KnockoutOptions
 from crosstable.web.routes.api import ApiCaller, ChangeOut, Num, change_out
 from crosstable.web.routes.common import MANAGERS, Body, require_role
@@ -53,50 +56,108 @@ class FirstIn(Body):
 
 class PairedOut(ChangeOut):
     #: the round paired: ``round``, ``matches`` ([White pair, Black pair] …), ``bye``
-    data: dict[str, Any] = Field(default_factory=dict)
+    data: JsonObject = Field(default_factory=dict)
 
 
-def bughouse_data(service: Service, tid: int) -> dict[str, Any]:
+@dataclass(frozen=True, slots=True, eq=False)  # compared as its JSON
+class PairRow(Shown):
+    """A pair's line of the table: its place, match and game points, its tie-breaks."""
+
+    pair: int
+    name: str
+    place: int
+    MP: int | float
+    GP: int | float
+    #: one a tie-break (None: decided in the group)
+    tiebreaks: tuple[int | float | None, ...]
+
+
+@dataclass(frozen=True, slots=True, eq=False)  # compared as its JSON
+class PairsMatch(Shown):
+    """A match of pairs: its card (the core's JSON of a match card: round, pairs, score,
+    boards), the board that finished first (None: not marked) and the match points."""
+
+    card: JsonObject
+    first: int | None
+    #: the match points of the White and the Black pair (None: not decided yet)
+    match_points: tuple[int | float, int | float] | None
+
+    def as_json(self) -> JsonObject:
+        points = None if self.match_points is None else list(self.match_points)
+        return self.card | {"first": self.first, "match_points": points}
+
+
+@dataclass(frozen=True, slots=True, eq=False)  # compared as its JSON
+class BughouseShown(Shown):
+    """A Bughouse event as its page and ``GET /api/v1/tournaments/{id}/bughouse`` show
+    it: the rule, the pairs' table, every match and a knockout's bracket."""
+
+    #: ``sum`` or ``first``
+    rule: str
+    system: str
+    status: str
+    #: ``MP`` or ``GP``
+    primary: str
+    tiebreaks: tuple[str, ...]
+    rows: tuple[PairRow, ...]
+    matches: tuple[PairsMatch, ...]
+    #: a knockout of pairs' bracket once it started (None: not a knockout, or not yet)
+    bracket: BracketView | None
+
+    def as_json(self) -> JsonObject:
+        return {
+            "rule": self.rule,
+            "system": self.system,
+            "status": self.status,
+            "primary": self.primary,
+            "tiebreaks": list(self.tiebreaks),
+            "rows": [row.as_json() for row in self.rows],
+            "matches": [match.as_json() for match in self.matches],
+            "bracket": None if self.bracket is None else self.bracket.as_json(),
+        }
+
+
+def bughouse_data(service: Service, tid: int) -> BughouseShown:
     """The rule, the pairs' table and every match with its first-finished mark and match
     points."""
     table = service.bughouse_standings(tid)
     view = service.crosstable(tid)[0]
     system = view.settings.system
     started = view.status != "registration"
-    bracket = service.bracket_view(tid) if system == "knockout" and started else None
     scoring = TeamScoring()
-    matches = []
-    for m in service.bughouse_matches(tid):
-        card = m.match.card(m.number, scoring)
-        card["first"] = m.first
-        card["match_points"] = (
-            None if m.match_points is None else [points_json(p) for p in m.match_points]
-        )
-        matches.append(card)
-    return {
-        "rule": service.bughouse_rule(tid),
-        "system": system,
-        "status": view.status,
-        "primary": table.primary,
-        "tiebreaks": list(table.tiebreaks),
-        "rows": [
-            {
-                "pair": r.team,
-                "name": r.name,
-                "place": r.place,
-                "MP": points_json(r.mp),
-                "GP": points_json(r.gp),
-                "tiebreaks": [None if v is None else points_json(v) for v in r.values],
-            }
+    return BughouseShown(
+        rule=service.bughouse_rule(tid),
+        system=system,
+        status=view.status,
+        primary=table.primary,
+        tiebreaks=tuple(table.tiebreaks),
+        rows=tuple(
+            PairRow(
+                pair=r.team,
+                name=r.name,
+                place=r.place,
+                MP=points_json(r.mp),
+                GP=points_json(r.gp),
+                tiebreaks=tuple(None if v is None else points_json(v) for v in r.values),
+            )
             for r in table.rows
-        ],
-        "matches": matches,
-        "bracket": bracket,
-    }
+        ),
+        matches=tuple(
+            PairsMatch(
+                m.match.card(m.number, scoring),
+                m.first,
+                None
+                if m.match_points is None
+                else (points_json(m.match_points[0]), points_json(m.match_points[1])),
+            )
+            for m in service.bughouse_matches(tid)
+        ),
+        bracket=service.bracket(tid) if system == "knockout" and started else None,
+    )
 
 
 @router.post("/bughouse-tournaments", status_code=201)
-def create(body: BughouseIn, request: Request, caller: ApiCaller) -> dict[str, Any]:
+def create(body: BughouseIn, request: Request, caller: ApiCaller) -> JsonObject:
     """Create a Bughouse event (administrators and masters): ``{"id": …}``."""
     site = site_of(request)
     require_organiser(caller)
@@ -148,11 +209,11 @@ def mark_first(tid: Num, rnd: Num, body: FirstIn, request: Request, caller: ApiC
 
 
 @router.get("/tournaments/{tid}/bughouse")
-def read(tid: Num, request: Request) -> dict[str, Any]:
+def read(tid: Num, request: Request) -> JsonObject:
     """The pairs' table (match and game points, the tie-breaks) and every match."""
     service = site_of(request).service
     revision = service.revision(tid)  # 404 for a tournament that does not exist
-    return bughouse_data(service, tid) | {"revision": revision}
+    return bughouse_data(service, tid).as_json() | {"revision": revision}
 
 
 __all__ = ["bughouse_data", "router"]

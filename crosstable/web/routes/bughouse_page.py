@@ -52,7 +52,7 @@ def body_context(site: Site, caller: Caller, tid: int) -> dict[str, Any]:
     teams = site.service.team_list(tid)
     return context | {
         "bughouse": data,
-        "bracket": data["bracket"],
+        "bracket": None if data.bracket is None else data.bracket.as_json(),
         "names": {t.start: t.name for t in teams},
         "players": {m.start: m.name for t in teams for m in t.members},
         "pair_members": {t.start: [m.start for m in t.members] for t in teams},

@@ -32,6 +32,7 @@ from crosstable.core.model import Reason
 from crosstable.core.text import Message
 from crosstable.service.accounts.tokens import GameServerInfo, new_game_server, tournament_list
 from crosstable.service.errors import ConflictError, NotFoundError
+from crosstable.service.read_views import JsonObject
 from crosstable.web.i18n import gettext as _
 from crosstable.web.messages import error_text, translate
 from crosstable.web.routes.api import ApiCaller, Num, change_out
@@ -124,7 +125,7 @@ def _kind(raw: Any) -> Message:
     return Message("a list")
 
 
-def _not_an_object(index: int, raw: Any) -> dict[str, Any]:
+def _not_an_object(index: int, raw: Any) -> JsonObject:
     why = Message(
         "result {index}: a result is an object with tournament, round, board and result,"
         " not {kind}",
@@ -137,10 +138,10 @@ def _not_an_object(index: int, raw: Any) -> dict[str, Any]:
 def _one(
     site: Site,
     caller: Caller,
-    raw: dict[str, Any],
+    raw: JsonObject,
     roles: dict[int, Exception | str],
     keys: dict[str, int],
-) -> dict[str, Any]:
+) -> JsonObject:
     """Record one item of a batch; the item's answer (accepted or refused, and why).
     ``keys`` holds the tournament of each idempotency key met in the batch so far."""
     try:
@@ -184,7 +185,7 @@ def _one(
             refused = error
         else:
             return {"status": "accepted", "change": change_out(change).model_dump()}
-    answer: dict[str, Any] = {"status": "refused", "code": _status(refused)}
+    answer: JsonObject = {"status": "refused", "code": _status(refused)}
     answer["detail"] = _why(refused)
     current = getattr(refused, "current", None)
     if current is not None:
@@ -193,7 +194,7 @@ def _one(
 
 
 @api_router.post("/results")
-def record_many(body: BatchIn, request: Request, caller: ApiCaller) -> dict[str, Any]:
+def record_many(body: BatchIn, request: Request, caller: ApiCaller) -> JsonObject:
     """Many results in one request (a game server's), each its own recorded change with its
     own idempotency key; the answer says for each one whether it was accepted or refused
     and why (one refused result does not refuse the others)."""
@@ -223,7 +224,7 @@ def _require_admin(caller: Caller) -> None:
         raise HTTPException(status_code=403, detail="only administrators may open this page")
 
 
-def _shown(info: GameServerInfo) -> dict[str, Any]:
+def _shown(info: GameServerInfo) -> JsonObject:
     return {
         "id": info.token.id,
         "username": info.user.username,
@@ -236,14 +237,14 @@ def _shown(info: GameServerInfo) -> dict[str, Any]:
 
 
 @api_router.get("/game-servers")
-def api_game_servers(request: Request, caller: ApiCaller) -> dict[str, Any]:
+def api_game_servers(request: Request, caller: ApiCaller) -> JsonObject:
     """The game servers' tokens (an administrator's; never the tokens themselves)."""
     _require_admin(caller)
     return {"game_servers": [_shown(i) for i in site_of(request).accounts.game_servers()]}
 
 
 @api_router.post("/game-servers")
-def api_new_game_server(body: GameServerIn, request: Request, caller: ApiCaller) -> dict[str, Any]:
+def api_new_game_server(body: GameServerIn, request: Request, caller: ApiCaller) -> JsonObject:
     """A game server's token (an administrator's): shown once in the answer."""
     _require_admin(caller)
     site = site_of(request)
@@ -260,9 +261,7 @@ def api_new_game_server(body: GameServerIn, request: Request, caller: ApiCaller)
 
 
 @api_router.post("/game-servers/{token_id}/grants")
-def api_grants(
-    token_id: Num, body: GrantsIn, request: Request, caller: ApiCaller
-) -> dict[str, Any]:
+def api_grants(token_id: Num, body: GrantsIn, request: Request, caller: ApiCaller) -> JsonObject:
     """Grant (or, with ``allowed: false``, take back) tournaments to a game server."""
     _require_admin(caller)
     site = site_of(request)
@@ -271,7 +270,7 @@ def api_grants(
 
 
 @api_router.delete("/game-servers/{token_id}")
-def api_revoke(token_id: Num, request: Request, caller: ApiCaller) -> dict[str, Any]:
+def api_revoke(token_id: Num, request: Request, caller: ApiCaller) -> JsonObject:
     _require_admin(caller)
     site_of(request).accounts.revoke_game_server(token_id)
     return {"revoked": token_id}

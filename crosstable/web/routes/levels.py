@@ -10,7 +10,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -19,6 +19,7 @@ from pydantic import Field
 from crosstable.core.errors import RuleError
 from crosstable.core.levels import MAX_LEVELS, MAX_NAME
 from crosstable.service.fair_play import MAX_REASON
+from crosstable.service.read_views import JsonObject
 from crosstable.web.i18n import gettext as _
 from crosstable.web.routes.api import ApiCaller, Num
 from crosstable.web.routes.common import Body, CheckedForm, caller_of, text
@@ -45,13 +46,13 @@ class UserLevelIn(Body):
 
 
 @api_router.get("/levels")
-def api_levels(request: Request) -> dict[str, Any]:
+def api_levels(request: Request) -> JsonObject:
     """The portal's classes and levels (rating bands)."""
     return {"levels": site_of(request).accounts.levels().as_json()}
 
 
 @api_router.put("/levels")
-def api_set_levels(body: LevelsIn, request: Request, caller: ApiCaller) -> dict[str, Any]:
+def api_set_levels(body: LevelsIn, request: Request, caller: ApiCaller) -> JsonObject:
     """Replace the register (administrators)."""
     require_admin(caller)
     bands = [band.model_dump() for band in body.levels]
@@ -59,7 +60,7 @@ def api_set_levels(body: LevelsIn, request: Request, caller: ApiCaller) -> dict[
 
 
 @api_router.get("/users/{user_id}/level")
-def api_user_level(user_id: Num, request: Request, caller: ApiCaller) -> dict[str, Any]:
+def api_user_level(user_id: Num, request: Request, caller: ApiCaller) -> JsonObject:
     """An account's level: the account itself or an administrator."""
     if caller.user is None or (caller.user.id != user_id and not caller.user.is_admin):
         raise HTTPException(status_code=403, detail="only the account itself or an administrator")
@@ -69,7 +70,7 @@ def api_user_level(user_id: Num, request: Request, caller: ApiCaller) -> dict[st
 @api_router.put("/users/{user_id}/level")
 def api_set_user_level(
     user_id: Num, body: UserLevelIn, request: Request, caller: ApiCaller
-) -> dict[str, Any]:
+) -> JsonObject:
     """Set an account's level by hand (``null``: by rating again); administrators."""
     require_admin(caller)
     accounts = site_of(request).accounts

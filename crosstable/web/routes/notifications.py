@@ -30,6 +30,7 @@ caller's own notifications.
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import dataclass
 from typing import Annotated, Any
 from zoneinfo import ZoneInfo
 
@@ -37,6 +38,7 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import BaseModel, Field
 
+from crosstable.service.read_views import JsonObject
 from crosstable.service.series import inbox, telegram
 from crosstable.service.series.mail_text import news_title
 from crosstable.service.series.sender import read_unsubscribe_token, unsubscribe
@@ -44,7 +46,8 @@ from crosstable.service.series.views import edition_places, stage_place
 from crosstable.web import i18n
 from crosstable.web.routes.api import ApiCaller
 from crosstable.web.routes.common import CheckedForm, caller_of, integer, require_user, text
-from crosstable.web.site import site_of, site_secret
+from crosstable.web.series_pages import LocalMoment, PlaceShown, place_shown
+from crosstable.web.site import Site, site_of, site_secret
 
 router = APIRouter(prefix="/api/v1", tags=["api"])
 
@@ -70,12 +73,12 @@ def _user_id(caller: Any) -> int:
     return int(caller.user.id)
 
 
-def _preferences_json(prefs: inbox.Preferences) -> dict[str, Any]:
+def _preferences_json(prefs: inbox.Preferences) -> JsonObject:
     return {"email": prefs.email, "mailed": list(prefs.mailed), "muted": list(prefs.muted)}
 
 
 @router.get("/notifications")
-def api_notifications(request: Request, caller: ApiCaller) -> dict[str, Any]:
+def api_notifications(request: Request, caller: ApiCaller) -> JsonObject:
     """The caller's notifications, newest first (at most 100), and the unread count."""
     user = _user_id(caller)
     store = site_of(request).service.store
@@ -86,7 +89,7 @@ def api_notifications(request: Request, caller: ApiCaller) -> dict[str, Any]:
 
 
 @router.post("/notifications/read")
-def api_mark_read(body: ReadIn, request: Request, caller: ApiCaller) -> dict[str, Any]:
+def api_mark_read(body: ReadIn, request: Request, caller: ApiCaller) -> JsonObject:
     """Mark the caller's notifications ``ids`` read (null: all)."""
     user = _user_id(caller)
     service = site_of(request).service
@@ -95,13 +98,13 @@ def api_mark_read(body: ReadIn, request: Request, caller: ApiCaller) -> dict[str
 
 
 @router.get("/notifications/preferences")
-def api_preferences(request: Request, caller: ApiCaller) -> dict[str, Any]:
+def api_preferences(request: Request, caller: ApiCaller) -> JsonObject:
     user = _user_id(caller)
     return _preferences_json(inbox.preferences(site_of(request).service.store, user))
 
 
 @router.put("/notifications/preferences")
-def api_set_preferences(body: PreferencesIn, request: Request, caller: ApiCaller) -> dict[str, Any]:
+def api_set_preferences(body: PreferencesIn, request: Request, caller: ApiCaller) -> JsonObject:
     """The address mailed to and the kinds mailed (the others are not mailed)."""
     user = _user_id(caller)
     store = site_of(request).service.store
@@ -146,7 +149,7 @@ def _to_signin(request: Request) -> Response:
     return RedirectResponse(f"/signin?next={request.url.path}", status_code=303)
 
 
-def _local(value: Any, zone: str) -> dict[str, str] | None:
+def _local(value: object, zone: str) -> LocalMoment | None:
     """A stored UTC moment for the page: ISO (the browser's script reads it) and the text
     in the series' zone, the zone named."""
     if not isinstance(value, str) or not value:
@@ -156,10 +159,38 @@ def _local(value: Any, zone: str) -> dict[str, str] | None:
         shown = moment.astimezone(ZoneInfo(zone)) if zone else moment
     except (ValueError, KeyError):
         return None
-    return {"iso": moment.isoformat(), "text": f"{i18n.moment_text(shown)} ({zone or 'UTC'})"}
+    return LocalMoment(moment.isoformat(), f"{i18n.moment_text(shown)} ({zone or 'UTC'})")
 
 
-def notification_items(site: Any, user: int) -> list[dict[str, Any]]:
+@dataclass(frozen=True, slots=True)
+class PlaceToConfirm:
+    """A later stage's place offered on its stage-start notification: the edition it is
+    in (its series and number) and the place as the confirm form shows it."""
+
+    series: int
+    number: int
+    shown: PlaceShown
+
+
+@dataclass(frozen=True, slots=True)
+class NotificationItem:
+    """A notification as the page shows it: its moments in the series' zone, the link to
+    its edition, the place it offers to confirm and a news item's title."""
+
+    n: inbox.Notification
+    edition_url: str
+    start: LocalMoment | None
+    created: LocalMoment | None
+    place: PlaceToConfirm | None
+    title: str
+
+    @property
+    def data(self) -> JsonObject:
+        """What the notification says (its stored payload, free-form by kind)."""
+        return self.n.payload
+
+
+def notification_items(site: Site, user: int) -> list[NotificationItem]:
     """The user's notifications as the page shows them."""
     listed = inbox.notifications(site.service.store, user)
     editions = {
@@ -173,29 +204,23 @@ def notification_items(site: Any, user: int) -> list[dict[str, Any]]:
         place = places.get(n.payload.get("edition", 0))
         zone = "" if place is None else place.zone
         mine = stage_places.get(n.payload.get("edition", 0))
-        to_confirm: dict[str, object] | None = None
+        to_confirm = None
         if (
             n.kind == "stage-starts"
             and mine is not None
             and place is not None
             and mine.stage == n.payload.get("stage")
         ):
-            closes = (_local(mine.closes, zone) or {}).get("text", "")
-            to_confirm = mine.as_json() | {
-                "closes_text": closes,
-                "series": place.series,
-                "number": place.number,
-            }
+            to_confirm = PlaceToConfirm(place.series, place.number, place_shown(mine, zone))
         items.append(
-            {
-                "n": n,
-                "data": n.payload,
-                "edition_url": (f"/series/{place.series}/editions/{place.number}" if place else ""),
-                "start": _local(n.payload.get("start"), zone),
-                "created": _local(n.created_at, zone),
-                "place": to_confirm,
-                "title": news_title(n.payload, i18n.current.get()) if n.kind == "news" else "",
-            }
+            NotificationItem(
+                n,
+                edition_url=f"/series/{place.series}/editions/{place.number}" if place else "",
+                start=_local(n.payload.get("start"), zone),
+                created=_local(n.created_at, zone),
+                place=to_confirm,
+                title=news_title(n.payload, i18n.current.get()) if n.kind == "news" else "",
+            )
         )
     return items
 

@@ -16,17 +16,32 @@ their JSON API (mounted under ``/api/v1`` with the account routes).
 
 from __future__ import annotations
 
-from dataclasses import replace
-from typing import Annotated, Any, Literal
+from dataclasses import dataclass, replace
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, HTTPException, Request
 from pydantic import Field
 
 from crosstable.core.text import Message
-from crosstable.service.fair_play import MAX_ADJUSTMENT, MAX_REASON
+from crosstable.service.eligibility import PlayingRecord
+from crosstable.service.fair_play import (
+    MAX_ADJUSTMENT,
+    MAX_REASON,
+    AccountEvent,
+    RunningEntry,
+)
+from crosstable.service.organisers import MasterStatus
+from crosstable.service.read_views import JsonObject
 from crosstable.web.messages import translate
 from crosstable.web.routes.api import ApiCaller, Num
-from crosstable.web.routes.common import MANAGERS, Body, caller_of, integer, require_role
+from crosstable.web.routes.common import (
+    MANAGERS,
+    Body,
+    CheckedForm,
+    caller_of,
+    integer,
+    require_role,
+)
 from crosstable.web.routes.common import require_user as _require_user
 from crosstable.web.security import Caller
 from crosstable.web.site import Site
@@ -43,17 +58,29 @@ def require_admin(caller: Caller) -> None:
         raise HTTPException(status_code=403, detail="only administrators may change accounts")
 
 
-def account_view(site: Site, user_id: int) -> dict[str, Any]:
+@dataclass(frozen=True, slots=True)
+class AccountRules:
+    """What the administrator's page shows of an account's portal status: its counts,
+    its master status, the tournaments it plays in now, and what administrators did."""
+
+    record: PlayingRecord
+    master: MasterStatus
+    running: tuple[RunningEntry, ...]
+    #: each line's summary in the reader's language
+    history: tuple[AccountEvent, ...]
+
+
+def account_view(site: Site, user_id: int) -> AccountRules:
     """What the administrator's page shows of an account's portal status."""
     accounts = site.accounts
-    return {
-        "record": accounts.record(user_id),
-        "master": accounts.master(user_id),
-        "running": accounts.running_entries(user_id),
-        "history": [  # each line in the reader's language
+    return AccountRules(
+        record=accounts.record(user_id),
+        master=accounts.master(user_id),
+        running=tuple(accounts.running_entries(user_id)),
+        history=tuple(
             replace(e, summary=translate(e.summary)) for e in accounts.account_history(user_id)
-        ],
-    }
+        ),
+    )
 
 
 def flag(
@@ -66,11 +93,11 @@ def flag(
     return [entry.tournament_id for entry in withdrawn]
 
 
-def adjustment(form: dict[str, Any], name: str) -> int | None:
+def adjustment(form: CheckedForm, name: str) -> int | None:
     return integer(form, name, low=-MAX_ADJUSTMENT, high=MAX_ADJUSTMENT)
 
 
-def record_json(site: Site, user_id: int) -> dict[str, Any]:
+def record_json(site: Site, user_id: int) -> JsonObject:
     record = site.accounts.record(user_id)
     master = site.accounts.master(user_id)
     return {
@@ -120,7 +147,7 @@ class OrganiserIn(Body):
 
 
 @api_router.post("/users/{user_id}/flag")
-def api_flag(user_id: Num, body: FlagIn, request: Request, caller: ApiCaller) -> dict[str, Any]:
+def api_flag(user_id: Num, body: FlagIn, request: Request, caller: ApiCaller) -> JsonObject:
     """Administrators: flag an account for computer help (it can no longer take part)."""
     require_admin(caller)
     site = caller_of(request)[0]
@@ -137,7 +164,7 @@ def api_flag(user_id: Num, body: FlagIn, request: Request, caller: ApiCaller) ->
 
 
 @api_router.post("/users/{user_id}/unflag")
-def api_unflag(user_id: Num, body: UnflagIn, request: Request, caller: ApiCaller) -> dict[str, Any]:
+def api_unflag(user_id: Num, body: UnflagIn, request: Request, caller: ApiCaller) -> JsonObject:
     """Administrators: clear the flag (past withdrawals stay)."""
     require_admin(caller)
     site = caller_of(request)[0]
@@ -146,7 +173,7 @@ def api_unflag(user_id: Num, body: UnflagIn, request: Request, caller: ApiCaller
 
 
 @api_router.post("/users/{user_id}/adjust")
-def api_adjust(user_id: Num, body: AdjustIn, request: Request, caller: ApiCaller) -> dict[str, Any]:
+def api_adjust(user_id: Num, body: AdjustIn, request: Request, caller: ApiCaller) -> JsonObject:
     """Administrators: the adjustment of the eligibility counts (kept apart, recorded)."""
     require_admin(caller)
     site = caller_of(request)[0]
@@ -161,7 +188,7 @@ def api_adjust(user_id: Num, body: AdjustIn, request: Request, caller: ApiCaller
 
 
 @api_router.post("/users/{user_id}/master")
-def api_master(user_id: Num, body: MasterIn, request: Request, caller: ApiCaller) -> dict[str, Any]:
+def api_master(user_id: Num, body: MasterIn, request: Request, caller: ApiCaller) -> JsonObject:
     """Administrators: grant or revoke the master status (recorded)."""
     require_admin(caller)
     site = caller_of(request)[0]
@@ -170,7 +197,7 @@ def api_master(user_id: Num, body: MasterIn, request: Request, caller: ApiCaller
 
 
 @api_router.get("/users/{user_id}/record")
-def api_record(user_id: Num, request: Request, caller: ApiCaller) -> dict[str, Any]:
+def api_record(user_id: Num, request: Request, caller: ApiCaller) -> JsonObject:
     """The account itself or an administrator: the eligibility counts and the master status."""
     _require_user(caller)
     assert caller.user is not None
@@ -184,7 +211,7 @@ def api_record(user_id: Num, request: Request, caller: ApiCaller) -> dict[str, A
 
 
 @api_router.get("/users/{user_id}/history")
-def api_history(user_id: Num, request: Request, caller: ApiCaller) -> dict[str, Any]:
+def api_history(user_id: Num, request: Request, caller: ApiCaller) -> JsonObject:
     """Administrators: what administrators did to the account (who, when, why)."""
     require_admin(caller)
     site = caller_of(request)[0]
@@ -205,7 +232,7 @@ def api_history(user_id: Num, request: Request, caller: ApiCaller) -> dict[str, 
 
 
 @api_router.get("/tournaments/{tid}/organisers")
-def api_organisers(tid: Num, request: Request, caller: ApiCaller) -> dict[str, Any]:
+def api_organisers(tid: Num, request: Request, caller: ApiCaller) -> JsonObject:
     """The tournament's organisers and helpers, and which of them play."""
     site = caller_of(request)[0]
     site.service.revision(tid)  # 404 for an unknown tournament
@@ -220,7 +247,7 @@ def api_organisers(tid: Num, request: Request, caller: ApiCaller) -> dict[str, A
 @api_router.post("/tournaments/{tid}/organisers")
 def api_set_organiser(
     tid: Num, body: OrganiserIn, request: Request, caller: ApiCaller
-) -> dict[str, Any]:
+) -> JsonObject:
     """The tournament's organisers: add an organiser or a helper, or take one off."""
     site = caller_of(request)[0]
     require_role(site, caller, tid, MANAGERS)

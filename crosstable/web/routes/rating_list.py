@@ -41,9 +41,18 @@ from crosstable.service.custom_lists import CustomLists, parse_source
 from crosstable.service.errors import NotFoundError
 from crosstable.service.rating_list_month import RatingListMonths
 from crosstable.service.rating_lists import MAX_FOUND, RatingLists, rating_type_of
+from crosstable.service.read_views import JsonObject
 from crosstable.web.messages import translate
 from crosstable.web.routes.api import ApiCaller, ChangeOut, change_out
-from crosstable.web.routes.common import MANAGERS, csrf, integer, require_role, require_user, text
+from crosstable.web.routes.common import (
+    MANAGERS,
+    CheckedForm,
+    csrf,
+    integer,
+    require_role,
+    require_user,
+    text,
+)
 from crosstable.web.security import UNSAFE
 from crosstable.web.site import site_of
 
@@ -116,12 +125,11 @@ def rating_list(
     order = None if tournament is None else lists.list_order(tournament)
     if kind is None and time_control is not None:
         kind = rating_type_of(time_control)
-    players: list[dict[str, Any]] = []
+    players: list[ListedOut] = []
     for entry in lists.find(q, limit=limit):
-        shown = entry.as_json()
         rating, source = (None, None) if kind is None else entry.rating_in(order or kind)
-        shown["rating"], shown["rating_list"] = rating, None if source is None else source.value
-        players.append(shown)
+        rated = {"rating": rating, "rating_list": None if source is None else source.value}
+        players.append(ListedOut(**(entry.as_json() | rated)))
     custom_lists = CustomLists(site_of(request).service)
     names = None if tournament is None else custom_lists.tournament_lists(tournament)
     custom: list[CustomOut] = []
@@ -131,7 +139,7 @@ def rating_list(
         )
     return RatingListOut(
         rating_type=None if kind is None else kind.value,
-        players=[ListedOut(**p) for p in players],
+        players=players,
         custom=custom,
     )
 
@@ -192,7 +200,7 @@ def add_list_player(
     return change_out(change)
 
 
-def custom_list_player(service: Any, tid: int, form: dict[str, Any], source: str) -> PlayerInfo:
+def custom_list_player(service: Any, tid: int, form: CheckedForm, source: str) -> PlayerInfo:
     """The manage page's add-player form with a custom list's player (``RUS:4101``): the
     list's details, its rating as the national rating, the list and id kept; the name,
     rating and club typed in the form over them."""
@@ -208,7 +216,7 @@ def custom_list_player(service: Any, tid: int, form: dict[str, Any], source: str
     )
 
 
-def rating_list_player(service: Any, tid: int, form: dict[str, Any], fide_id: str) -> PlayerInfo:
+def rating_list_player(service: Any, tid: int, form: CheckedForm, fide_id: str) -> PlayerInfo:
     """The manage page's add-player form with a FIDE id: the list's details (name,
     title, federation, birth year, sex, the rating of the event's type), the name,
     rating and club typed in the form over them. A FIDE id not in the lists is kept
@@ -239,9 +247,7 @@ def rating_list_player(service: Any, tid: int, form: dict[str, Any], fide_id: st
 
 
 @router.get("/tournaments/{tid}/rating-check")
-def rating_check(
-    tid: Annotated[int, Path(ge=1, le=2_000_000_000)], request: Request
-) -> dict[str, Any]:
+def rating_check(tid: Annotated[int, Path(ge=1, le=2_000_000_000)], request: Request) -> JsonObject:
     """The tournament's ratings against the imported lists and their months."""
     checked = RatingListMonths(site_of(request).service).check(tid)
     answer = checked.as_json()
