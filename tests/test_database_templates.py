@@ -118,6 +118,7 @@ def test_a_schema_the_pool_lends_again_is_as_new(tmp_path: Path) -> None:
     try:
         with pool.schema() as again, new_database("postgresql", tmp_path) as plain:
             assert schema_of(again) == kept != first_name
+            assert pool.looked_at(kept)[1] == []  # no table has a block left
             lent, fresh = open_store(again), open_store(plain)
             try:
                 assert described(lent, schema_of(again)) == described(fresh, schema_of(plain))

@@ -181,11 +181,12 @@ class SchemaPool:
     When the test ends its schema is checked and emptied: if its shape (``SHAPE``:
     tables, columns, constraints, triggers, functions, the migration version) is not the
     template's — a test downgraded it, say — it is dropped. Otherwise every table a row
-    was ever written to (a heap of a block or more) is truncated, every sequence starts
-    again at 1, and the schema is renamed: its notification channel and its advisory
-    locks (both named after the schema) are new, so a connection or thread a test left
-    behind cannot hear or block the next test. An emptied table is a new empty file, as
-    in a new schema, so rows come back in the order they were written."""
+    was ever written to (a heap of a block or more) is emptied back to no block at all
+    (``emptied``), every sequence starts again at 1, and the schema is renamed: its
+    notification channel and its advisory locks (both named after the schema) are new,
+    so a connection or thread a test left behind cannot hear or block the next test. An
+    emptied table has no block, as in a new schema, so rows come back in the order they
+    were written."""
 
     def __init__(self) -> None:
         self.free: list[str] = []
@@ -237,21 +238,52 @@ class SchemaPool:
                 connection.execute(f"DROP SCHEMA {schema} CASCADE")
                 return
             renamed = "t_" + uuid.uuid4().hex[:16]
-            tables = ", ".join(f"{schema}.{table}" for table in written)
             try:
                 with connection.transaction():
-                    if tables:
-                        connection.execute(f"TRUNCATE {tables} RESTART IDENTITY CASCADE")
+                    # the rows go without their triggers (foreign keys, the product's own)
+                    connection.execute("SET LOCAL session_replication_role = replica")
+                    for table in written:
+                        connection.execute(f"DELETE FROM {schema}.{table}")
                     connection.execute(
                         "SELECT setval(oid, 1, false) FROM pg_class"
                         f" WHERE relnamespace = '{schema}'::regnamespace AND relkind = 'S'"
                     )
                     connection.execute(f"ALTER SCHEMA {schema} RENAME TO {renamed}")
+                self.emptied(connection, renamed, written)
             except psycopg.errors.LockNotAvailable:
                 # still in use by something the test left: not lent again (dropping it
                 # would wait on the same lock; the worker's database goes at the end)
                 return
         self.free.append(renamed)
+
+    @staticmethod
+    def emptied(connection: Any, schema: str, written: list[str]) -> None:
+        """Gives the tables whose rows were deleted their new, empty file back, as a
+        new schema has: a vacuum cuts a table whose rows are all gone to no block at
+        all (a fifth of the server's time of ``TRUNCATE … CASCADE``, which makes new
+        files for every table that refers to one, and their indexes); a table it could
+        not cut (a transaction the test left open still sees its rows) is truncated.
+        The planner is then told, as of a new table, that it was never counted."""
+        if not written:
+            return
+        tables = [f"{schema}.{table}" for table in written]
+        connection.execute(f"VACUUM {', '.join(tables)}")
+        kept = [
+            name
+            for (name,) in connection.execute(
+                "SELECT oid::regclass::text FROM pg_class"
+                f" WHERE relnamespace = '{schema}'::regnamespace AND relkind = 'r'"
+                " AND relname = ANY(%s) AND pg_relation_size(oid) > 0",
+                [written],
+            )
+        ]
+        if kept:
+            connection.execute(f"TRUNCATE {', '.join(kept)} CASCADE")
+        connection.execute(
+            "UPDATE pg_class SET reltuples = -1, relpages = 0, relallvisible = 0"
+            f" WHERE relnamespace = '{schema}'::regnamespace AND relname = ANY(%s)",
+            [written],
+        )
 
     def close(self) -> None:
         """Drops the schemas not lent out (at the end of the process)."""
