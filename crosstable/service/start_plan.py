@@ -11,6 +11,7 @@ from typing import Any, Protocol
 from sqlalchemy import func, select
 
 from crosstable.core.errors import RuleError
+from crosstable.core.model import System
 from crosstable.core.regulations import RegulationDetails
 from crosstable.service.eligibility import venue_kind
 from crosstable.service.errors import NotFoundError
@@ -118,9 +119,9 @@ def start_plan(service: StoreAndClock, tournament_id: int) -> StartPlan:
 def _draw(system: str, details: RegulationDetails) -> str:
     """How the clock's start orders the field: ``random`` (from the seed), ``rating``
     (a knockout seeded 1 v N, a Swiss) or ``lots`` (a round robin's lots, from the seed)."""
-    if system == "knockout":  # the portal's rule, whatever bracket the regulations name
+    if system == System.KNOCKOUT.value:  # the portal's rule, whatever bracket is named
         return "rating" if venue_kind(details) == "otb" else "random"
-    return "rating" if system == "swiss-dutch" else "lots"
+    return "rating" if system == System.SWISS_DUTCH.value else "lots"
 
 
 def set_start_settings(
