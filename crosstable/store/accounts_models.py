@@ -41,13 +41,11 @@ without it (:mod:`crosstable.service.organisers`).
 
 from __future__ import annotations
 
-from typing import Any
-
 from sqlalchemy import JSON, BigInteger, Boolean, ForeignKey, Integer, String, Text
 from sqlalchemy import false as sa_false
 from sqlalchemy.orm import Mapped, mapped_column
 
-from crosstable.store.models import Base
+from crosstable.store.models import Base, JsonColumn
 
 
 class UserRow(Base):
@@ -136,7 +134,7 @@ class AccessRow(Base):
     closes_at: Mapped[str | None] = mapped_column(String(40), nullable=True)
     #: {"min_rated_games": 20, "min_online_tournaments": 1} ("refuse_flagged" of older
     #: documents is read and ignored: the fair-play ban is site-wide)
-    eligibility: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    eligibility: Mapped[JsonColumn] = mapped_column(JSON, default=dict)
 
 
 class EntryAccountRow(Base):
@@ -185,4 +183,4 @@ class AccountEventRow(Base):
     kind: Mapped[str] = mapped_column(String(40))
     summary: Mapped[str] = mapped_column(Text, default="")
     #: the reason, the values before and after, the decision per tournament
-    data: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    data: Mapped[JsonColumn] = mapped_column(JSON, default=dict)

@@ -71,7 +71,7 @@ class BackupInfo:
     size: int
     revision: str | None
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> dict[str, str | int | None]:
         return {
             "file": str(self.path),
             "at": self.at.isoformat().replace("+00:00", "Z"),

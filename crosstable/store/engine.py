@@ -24,7 +24,7 @@ True
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -181,7 +181,7 @@ class Store:
             session.expunge_all()
             session.commit()
 
-    def first(self, statement: Executable, parameters: dict[str, Any] | None = None) -> Any:
+    def first(self, statement: Executable, parameters: Mapping[str, object] | None = None) -> Any:
         """The first row of one small read, or None, on a plain connection (no ORM
         session: a third of the time of :meth:`reading` for the reads asked before most
         changes and after every publication). It ends with COMMIT too."""

@@ -33,6 +33,15 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+from crosstable.core.row_changes import ColumnValue, Scalar, StoredChange
+
+#: a JSON column's object as the database driver reads it back (a tournament's point
+#: system and regulations' details, an event's data, a series' or an account's stored
+#: JSON): its fields are the readers' to know and check, so its values are ``Any`` —
+#: the one name for a stored JSON object (the typed reads are the services', e.g.
+#: ``core/regulations.RegulationDetails``, ``core/row_changes.read_changes``)
+JsonColumn = dict[str, Any]
+
 NAMING = {
     "ix": "ix_%(column_0_label)s",
     "uq": "uq_%(table_name)s_%(column_0_name)s",
@@ -50,15 +59,17 @@ class Base(DeclarativeBase):
     #: the columns that name a row within its tournament (besides ``tournament_id``)
     key_columns: ClassVar[tuple[str, ...]] = ()
 
-    def snapshot(self) -> dict[str, Any]:
-        """The row's tracked values (key columns included) as plain JSON values."""
+    def snapshot(self) -> dict[str, ColumnValue]:
+        """The row's tracked values (key columns included) as plain JSON values: a row
+        change's ``Snapshot`` (core/row_changes.py), a new dict the caller may extend."""
         return {
             c.key: getattr(self, c.key)
             for c in self.__table__.columns
             if c.key not in self.untracked
         }
 
-    def row_key(self) -> dict[str, Any]:
+    def row_key(self) -> dict[str, Scalar]:
+        """The row's key within its tournament (a row change's ``RowKey``)."""
         return {name: getattr(self, name) for name in self.key_columns}
 
 
@@ -76,7 +87,7 @@ class TournamentRow(Base):
     system: Mapped[str] = mapped_column(String(20))
     cycles: Mapped[int] = mapped_column(Integer, default=1)
     #: the point system as JSON: {"win": "1", "draw": "1/2", "loss": "0", ...}
-    point_system: Mapped[dict[str, Any]] = mapped_column(JSON)
+    point_system: Mapped[JsonColumn] = mapped_column(JSON)
     #: points for the free round of an odd round robin (None: the system's default)
     bye_points: Mapped[str | None] = mapped_column(String(20), nullable=True)
     #: FIDE tie-break codes, comma-separated, in order
@@ -89,7 +100,7 @@ class TournamentRow(Base):
     start_date: Mapped[str | None] = mapped_column(String(10), nullable=True)
     end_date: Mapped[str | None] = mapped_column(String(10), nullable=True)
     #: everything else the regulations say (venue, organiser, chief arbiter…)
-    regulations: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    regulations: Mapped[JsonColumn] = mapped_column(JSON, default=dict)
     draw_method: Mapped[str | None] = mapped_column(String(10), nullable=True)
     draw_seed: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     created_at: Mapped[str] = mapped_column(String(40))
@@ -236,8 +247,9 @@ class EventRow(Base):
     """One change of a tournament: who, when, what, and the rows before and after.
 
     Append-only (database triggers refuse UPDATE and DELETE). ``changes`` is a
-    list of ``{"table", "id", "before", "after"}`` (``before`` None: inserted;
-    ``after`` None: deleted); undoing an event applies them backwards.
+    list of ``{"table", "key", "before", "after"}``, each a row change as stored
+    (core/row_changes.py's ``StoredChange``, read with ``read_changes``; ``before``
+    None: inserted; ``after`` None: deleted); undoing an event applies them backwards.
     """
 
     __tablename__ = "events"
@@ -254,9 +266,9 @@ class EventRow(Base):
     actor: Mapped[str] = mapped_column(String(200), default="")
     kind: Mapped[str] = mapped_column(String(40))
     summary: Mapped[str] = mapped_column(Text, default="")
-    changes: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    changes: Mapped[list[StoredChange]] = mapped_column(JSON)
     #: the request as made (for idempotent retries) and kind-specific details
-    data: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    data: Mapped[JsonColumn] = mapped_column(JSON, default=dict)
     idempotency_key: Mapped[str | None] = mapped_column(String(200), nullable=True)
 
 
@@ -267,7 +279,7 @@ class LiveStandingsRow(Base):
 
     tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"), primary_key=True)
     revision: Mapped[int] = mapped_column(Integer)
-    body: Mapped[dict[str, Any]] = mapped_column(JSON)
+    body: Mapped[JsonColumn] = mapped_column(JSON)
 
 
 class PreferenceRow(Base):

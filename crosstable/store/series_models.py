@@ -27,8 +27,6 @@ tournaments make which stage of which edition, and keep the series' own record.
 
 from __future__ import annotations
 
-from typing import Any
-
 from sqlalchemy import (
     JSON,
     Boolean,
@@ -42,7 +40,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
-from crosstable.store.models import Base
+from crosstable.store.models import Base, JsonColumn
 
 
 class SeriesRow(Base):
@@ -165,7 +163,7 @@ class SeriesEventRow(Base):
     #: stage-end, finished
     kind: Mapped[str] = mapped_column(String(40))
     summary: Mapped[str] = mapped_column(Text, default="")
-    data: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    data: Mapped[JsonColumn] = mapped_column(JSON, default=dict)
     #: a time-driven step's key ("edition 3: stage 1 starts"): done once only
     step: Mapped[str | None] = mapped_column(String(200), nullable=True, unique=True)
 
@@ -179,7 +177,7 @@ class SeriesOutboxRow(Base):
     recipient: Mapped[str] = mapped_column(String(320))
     #: registered, start-moved, stage-starts, qualified, eliminated
     kind: Mapped[str] = mapped_column(String(40))
-    payload: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    payload: Mapped[JsonColumn] = mapped_column(JSON, default=dict)
     created_at: Mapped[str] = mapped_column(String(40))
     sent_at: Mapped[str | None] = mapped_column(String(40), nullable=True, index=True)
     attempts: Mapped[int] = mapped_column(Integer, default=0)
@@ -219,7 +217,7 @@ class SeriesNewsRow(Base):
     stage_id: Mapped[int] = mapped_column(ForeignKey("series_stages.id"), unique=True)
     published_at: Mapped[str] = mapped_column(String(40))
     title: Mapped[str] = mapped_column(String(400))
-    data: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    data: Mapped[JsonColumn] = mapped_column(JSON, default=dict)
 
 
 class SeriesAwardRow(Base):
@@ -291,7 +289,7 @@ class SeriesPetitionRow(Base):
     #: the class or level, as the petitioners name it ("class 3", "1400-1599")
     level: Mapped[str] = mapped_column(String(100))
     #: [{"name": …, "user": account id or None}, …] in the order given
-    players: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    players: Mapped[list[JsonColumn]] = mapped_column(JSON)
     requested_by: Mapped[str] = mapped_column(String(200), default="")
     requested_at: Mapped[str] = mapped_column(String(40))
     state: Mapped[str] = mapped_column(String(20), default="pending")
