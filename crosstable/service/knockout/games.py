@@ -5,7 +5,7 @@ corrections checked against the bracket, withdrawals and the final places.
 from __future__ import annotations
 
 import random as _random
-from typing import Any
+from dataclasses import dataclass
 
 from sqlalchemy import select
 
@@ -104,7 +104,7 @@ def start_knockout(tx: Tx, loaded: Loaded, *, random: _random.Random | None = No
             "rounds": bracket.rounds,
             "paired_round": 1,
             "lots_seed": seed,
-            "games": inserted,
+            "games": games_json(inserted),
             "byes": list(bracket.byes),
         },
     )
@@ -117,7 +117,44 @@ def tie_rule_text(rule: TieRule) -> Message:
     return Message.joined(",", [*stages, rule.decider.value])
 
 
-def insert_games(tx: Tx, due: list[Due], by_start: dict[int, EntryRow]) -> list[dict[str, Any]]:
+@dataclass(frozen=True, slots=True)
+class InsertedGame:
+    """A knockout game just inserted: where it is, its match and game, who plays it and a
+    forfeit's result (None: to be played)."""
+
+    round: int
+    board: int
+    #: the bracket's match (slot) and the game's number within the match
+    slot: int
+    game: int
+    #: the kind of game (``regular``, ``rapid``, ``blitz``…: knockout_match.GameKind)
+    kind: str
+    #: starting numbers
+    white: int
+    black: int
+    #: a forfeit's result as its label (``1-0F``…), None for a game to play
+    result: str | None
+
+    def as_json(self) -> dict[str, str | int | None]:
+        """The event's stored form (its data's ``games``), keys in this order."""
+        return {
+            "round": self.round,
+            "board": self.board,
+            "slot": self.slot,
+            "game": self.game,
+            "kind": self.kind,
+            "white": self.white,
+            "black": self.black,
+            "result": self.result,
+        }
+
+
+def games_json(games: list[InsertedGame]) -> list[dict[str, str | int | None]]:
+    """The inserted games as the event's data stores them."""
+    return [game.as_json() for game in games]
+
+
+def insert_games(tx: Tx, due: list[Due], by_start: dict[int, EntryRow]) -> list[InsertedGame]:
     """Insert ``due`` games (rounds as needed; boards after the last of each round, in
     bracket order). A game of a player who withdrew before it is a forfeit at once."""
     tid = tx.tournament_id
@@ -132,7 +169,7 @@ def insert_games(tx: Tx, due: list[Due], by_start: dict[int, EntryRow]) -> list[
         tx.insert(RoundRow(number=number, cycle=1))
     if new_rounds:
         tx.flush()
-    inserted: list[dict[str, Any]] = []
+    inserted: list[InsertedGame] = []
     for d in sorted(due, key=lambda d: (d.round, d.slot, d.game.number)):
         board = boards.get(d.round, 0) + 1
         boards[d.round] = board
@@ -152,16 +189,16 @@ def insert_games(tx: Tx, due: list[Due], by_start: dict[int, EntryRow]) -> list[
             )
         )
         inserted.append(
-            {
-                "round": d.round,
-                "board": board,
-                "slot": d.slot,
-                "game": d.game.number,
-                "kind": d.game.kind.value,
-                "white": d.game.white,
-                "black": d.game.black,
-                "result": result_label(result) if result else None,
-            }
+            InsertedGame(
+                round=d.round,
+                board=board,
+                slot=d.slot,
+                game=d.game.number,
+                kind=d.game.kind.value,
+                white=d.game.white,
+                black=d.game.black,
+                result=result_label(result) if result else None,
+            )
         )
     tx.flush()
     return inserted

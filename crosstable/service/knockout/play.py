@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from sqlalchemy.orm import Session
 
 from crosstable.core.errors import RuleError
@@ -13,7 +11,7 @@ from crosstable.core.pairing.knockout import (
 from crosstable.core.text import Message
 from crosstable.service.errors import NotFoundError
 from crosstable.service.frame import Change, ChangeFrame, Done
-from crosstable.service.knockout.games import insert_games
+from crosstable.service.knockout.games import InsertedGame, games_json, insert_games
 from crosstable.service.knockout.replay import (
     Due,
     KnockoutState,
@@ -150,8 +148,8 @@ def _add_due(tx: Tx, state: KnockoutState, removed: Message | None) -> Done:
                             "{kind} game {number} at round {round} board {board}",
                             kind=d.game.kind.value,
                             number=d.game.number,
-                            round=g["round"],
-                            board=g["board"],
+                            round=g.round,
+                            board=g.board,
                         )
                         for d, g in zip(state.due, _sorted_like(state.due, inserted), strict=True)
                         if d.slot == slot
@@ -166,13 +164,13 @@ def _add_due(tx: Tx, state: KnockoutState, removed: Message | None) -> Done:
     )
     return Done(
         _after(removed, summary),
-        {"paired_round": None, "knockout_round": ko.round, "games": inserted},
+        {"paired_round": None, "knockout_round": ko.round, "games": games_json(inserted)},
     )
 
 
-def _sorted_like(due: list[Due], inserted: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _sorted_like(due: list[Due], inserted: list[InsertedGame]) -> list[InsertedGame]:
     """``inserted`` (sorted by round, slot, game) in the order of ``due``."""
-    by_key = {(g["slot"], g["game"]): g for g in inserted}
+    by_key = {(g.slot, g.game): g for g in inserted}
     return [by_key[(d.slot, d.game.number)] for d in due]
 
 
@@ -199,5 +197,5 @@ def _pair_round(tx: Tx, state: KnockoutState, removed: Message | None) -> Done:
     )
     return Done(
         _after(removed, summary),
-        {"paired_round": rnd + 1, "knockout_round": rnd + 1, "games": inserted},
+        {"paired_round": rnd + 1, "knockout_round": rnd + 1, "games": games_json(inserted)},
     )
