@@ -17,10 +17,14 @@ promises (``loc``, ``msg``, ``type``) and adds ``field``::
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
+from pydantic_core import ErrorDetails
+
 from crosstable.core.text import Message
+from crosstable.service.read_views import JsonObject, Shown
 from crosstable.web.messages import E_, translate
 
 #: where a value was sent: not part of the field's name
@@ -87,7 +91,7 @@ def _shown(value: Any) -> str:
     return repr(value)[:40]
 
 
-def error_message(error: Mapping[str, Any]) -> Message | str:
+def error_message(error: ErrorDetails) -> Message | str:
     """One pydantic error as the pages' message for the same fault (in English)."""
     kind = str(error.get("type", ""))
     ctx = error.get("ctx") or {}
@@ -113,21 +117,32 @@ def error_message(error: Mapping[str, Any]) -> Message | str:
     return Message(template, **used) if used else Message(template)
 
 
+@dataclass(frozen=True, slots=True, eq=False)  # compared as its JSON
+class FieldError(Shown):
+    """One item of a 422's ``detail``: the field, the message in the reader's language,
+    pydantic's location and error type."""
+
+    field: str
+    msg: str
+    loc: tuple[int | str, ...]
+    type: str
+
+
 def validation_detail(
-    errors: Iterable[Mapping[str, Any]], locale: str | None = None
-) -> list[dict[str, Any]]:
+    errors: Iterable[ErrorDetails], locale: str | None = None
+) -> list[JsonObject]:
     """The ``detail`` of a 422 for a malformed request: one item per error, its
     message translated into ``locale`` (default: the request's language)."""
     out = []
     for error in errors:
-        loc = [p if isinstance(p, (int, str)) else str(p) for p in error.get("loc") or ()]
+        loc = tuple(p if isinstance(p, (int, str)) else str(p) for p in error.get("loc") or ())
         out.append(
-            {
-                "field": field_of(loc),
-                "msg": translate(error_message(error), locale),
-                "loc": loc,
-                "type": str(error.get("type", "")),
-            }
+            FieldError(
+                field=field_of(loc),
+                msg=translate(error_message(error), locale),
+                loc=loc,
+                type=str(error.get("type", "")),
+            ).as_json()
         )
     return out
 

@@ -35,6 +35,7 @@ from crosstable.service import PostgresListener, Service
 from crosstable.service.accounts import Accounts
 from crosstable.service.errors import ConflictError, NotFoundError
 from crosstable.service.poller import ChangePoller
+from crosstable.service.read_views import JsonObject
 from crosstable.service.sessions import Sessions, SignInLimits
 from crosstable.service.shared import RateCounters
 from crosstable.service.warning_levels import ConfirmationNeeded
@@ -383,7 +384,7 @@ def _error_handlers(app: FastAPI, site: Site) -> None:
         status = status_of(error)
         message = error_text(error)  # in the reader's language (web/messages.py)
         if _wants_json(request):
-            body: dict[str, Any] = {"detail": message}
+            body: JsonObject = {"detail": message}
             current = getattr(error, "current", None)
             if current is not None:
                 body["current"] = current

@@ -18,6 +18,7 @@ from crosstable.core.tiebreaks.picker import (
     offered_presets,
 )
 from crosstable.core.tiebreaks.presets import BUCHHOLZ_FAMILY, PRESETS
+from crosstable.service.read_views import JsonObject
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,7 +37,7 @@ class Picker:
     def hidden(self) -> tuple[str, ...]:
         return BUCHHOLZ_FAMILY if hides_buchholz(self.system, fide=self.fide_mode) else ()
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> JsonObject:
         presets = offered_presets(self.system, fide=self.fide_mode)
         return {
             "system": self.system.value,

@@ -10,7 +10,7 @@ refusals are 429 with Retry-After, counted in the database (item 11).
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
 
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -18,6 +18,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from crosstable.core.errors import RuleError
 from crosstable.core.text import Message
 from crosstable.service.accounts.tokens import check_scope
+from crosstable.service.read_views import JsonObject, Shown
 from crosstable.web import i18n
 from crosstable.web.i18n import gettext as _
 from crosstable.web.routes import portal_rules
@@ -218,13 +219,11 @@ def admin_user(user_id: int, request: Request, form: CheckedForm) -> Response:
     assert caller.user is not None
     # the flag and the adjustments have forms of their own (with the reason, recorded);
     # "master" here is the status an administrator grants (recorded too)
-    values: dict[str, Any] = {
-        "is_master": text(form, "is_master") == "on",
-        "is_admin": text(form, "is_admin") == "on",
-    }
-    if user_id == caller.user.id and not values["is_admin"]:
+    is_master = text(form, "is_master") == "on"
+    is_admin = text(form, "is_admin") == "on"
+    if user_id == caller.user.id and not is_admin:
         raise RuleError("you cannot take away your own administrator rights")
-    site.accounts.set_user(user_id, actor=caller.actor, **values)
+    site.accounts.set_user(user_id, actor=caller.actor, is_master=is_master, is_admin=is_admin)
     request.session["flash"] = {"kind": "ok", "text": _("account updated")}
     return RedirectResponse("/admin", status_code=303)
 
@@ -235,25 +234,46 @@ def admin_signout(user_id: int, request: Request, form: CheckedForm) -> Response
     site, caller = caller_of(request)
     _require_admin(caller)
     ended = _sign_out_everywhere(site, user_id)
-    text_ = _("%(name)s is signed out everywhere (%(count)s sessions ended)", **ended)
+    text_ = _(
+        "%(name)s is signed out everywhere (%(count)s sessions ended)",
+        name=ended.name,
+        count=ended.count,
+    )
     request.session["flash"] = {"kind": "ok", "text": text_}
     return RedirectResponse("/admin", status_code=303)
 
 
-def _sign_out_everywhere(site: Site, user_id: int) -> dict[str, Any]:
+@dataclass(frozen=True, slots=True)
+class SignedOut:
+    """An account signed out everywhere: its name as shown (``@username``) and the
+    browser sessions ended."""
+
+    name: str
+    count: int
+
+
+@dataclass(frozen=True, slots=True, eq=False)  # compared as its JSON
+class SignOutShown(Shown):
+    """``POST /users/{id}/signout``: the account and the browser sessions ended."""
+
+    user: int
+    sessions_ended: int
+
+
+def _sign_out_everywhere(site: Site, user_id: int) -> SignedOut:
     user = site.accounts.user(user_id)  # 404 for an unknown user
-    return {"name": "@" + user.username, "count": site.sessions.revoke_all(user_id)}
+    return SignedOut("@" + user.username, site.sessions.revoke_all(user_id))
 
 
 @api_router.post("/users/{user_id}/signout")
-def api_signout(user_id: Num, request: Request, caller: ApiCaller) -> dict[str, Any]:
+def api_signout(user_id: Num, request: Request, caller: ApiCaller) -> JsonObject:
     """Administrators: sign a user out everywhere — every browser session of the account
     ends at once (its API tokens stay; revoke those on the account page)."""
     require_user(caller)
     _require_admin(caller)
     site = caller_of(request)[0]
     ended = _sign_out_everywhere(site, user_id)
-    return {"user": user_id, "sessions_ended": ended["count"]}
+    return SignOutShown(user=user_id, sessions_ended=ended.count).as_json()
 
 
 # -- fair play, eligibility counts, masters ------------------------

@@ -9,6 +9,7 @@ there), 422 (against the rules or malformed) and 429 (too many requests).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, HTTPException, Path, Query, Request
@@ -21,6 +22,7 @@ from crosstable.core.scoring import points_json
 from crosstable.core.text import Message
 from crosstable.service import Change
 from crosstable.service.players import duplicate_names
+from crosstable.service.read_views import JsonObject, Shown
 from crosstable.service.tiebreak_order import published_tiebreaks
 from crosstable.web import explain_views
 from crosstable.web.messages import translate
@@ -89,41 +91,217 @@ def change_out(change: Change) -> ChangeOut:
     )
 
 
+# -- the answers built here, as typed views (their JSON: :meth:`Shown.as_json`) ----------
+
+
+@dataclass(frozen=True, slots=True, eq=False)  # compared as its JSON
+class AccountShown(Shown):
+    """An account as ``GET /me`` shows it."""
+
+    id: int
+    username: str
+    name: str
+    admin: bool
+    master: bool
+
+
+@dataclass(frozen=True, slots=True, eq=False)  # compared as its JSON
+class MeShown(Shown):
+    """``GET /me``: the account behind the credentials (None when anonymous)."""
+
+    user: AccountShown | None
+
+
+@dataclass(frozen=True, slots=True, eq=False)  # compared as its JSON
+class TournamentListed(Shown):
+    """A tournament of ``GET /tournaments``."""
+
+    id: int
+    name: str
+    status: str
+    system: str
+    players: int
+    revision: int
+
+
+@dataclass(frozen=True, slots=True, eq=False)  # compared as its JSON
+class CreatedShown(Shown):
+    """``POST /tournaments``: the tournaments made (several for a group stage) and the
+    regulations' warnings (never a refusal)."""
+
+    ids: tuple[int, ...]
+    id: int
+    warnings: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True, eq=False)  # compared as its JSON
+class MadeShown(Shown):
+    """A tournament made (a team round robin, a team Swiss): ``{"id": …}``."""
+
+    id: int
+
+
+@dataclass(frozen=True, slots=True, eq=False)  # compared as its JSON
+class Imported(Shown):
+    """A tournament imported (the offline app's export): its id and the change's
+    summary in the reader's language."""
+
+    id: int
+    summary: str
+
+
+@dataclass(frozen=True, slots=True, eq=False)  # compared as its JSON
+class PlayerListed(Shown):
+    """A player of ``GET /tournaments/{tid}``."""
+
+    number: int
+    start: int | None
+    name: str
+    rating: int | None
+    title: str
+    federation: str
+    withdrawn_from: int | None
+    place: int | None
+
+
+@dataclass(frozen=True, slots=True, eq=False)  # compared as its JSON
+class TournamentShown(Shown):
+    """``GET /tournaments/{tid}``: the tournament, its settings (their JSON), the
+    tie-breaks in the order the regulations publish them, its access and its players."""
+
+    id: int
+    name: str
+    status: str
+    revision: int
+    rounds: int
+    settings: JsonObject
+    tiebreak_order: tuple[str, ...]
+    #: "approved", or the state of an administrator's approval still awaited
+    approval: str
+    self_registration: bool
+    players: tuple[PlayerListed, ...]
+
+
+@dataclass(frozen=True, slots=True, eq=False)  # compared as its JSON
+class CellShown(Shown):
+    """A game of a crosstable line against one opponent."""
+
+    round: int
+    colour: str
+    result: str
+
+
+@dataclass(frozen=True, slots=True, eq=False)  # compared as its JSON
+class LineShown(Shown):
+    """A player's line of ``GET /tournaments/{tid}/crosstable``: the games against each
+    opponent (by starting number, as text), points, tie-breaks by code, rank."""
+
+    start: int
+    name: str
+    rating: int | None
+    results: dict[str, tuple[CellShown, ...]]
+    points: float
+    tiebreaks: dict[str, float | None]
+    rank: int | None
+
+
+@dataclass(frozen=True, slots=True, eq=False)  # compared as its JSON
+class CrosstableShown(Shown):
+    """``GET /tournaments/{tid}/crosstable``."""
+
+    revision: int
+    status: str
+    provisional: bool
+    tiebreaks: tuple[str, ...]
+    players: tuple[LineShown, ...]
+
+
+@dataclass(frozen=True, slots=True, eq=False)  # compared as its JSON
+class RoundGameShown(Shown):
+    """A game of ``GET /tournaments/{tid}/rounds/{rnd}``."""
+
+    board: int
+    white: int | None
+    black: int | None
+    white_name: str
+    black_name: str
+    result: str | None
+    white_report: str | None
+    black_report: str | None
+    disputed: bool
+    version: int
+
+
+@dataclass(frozen=True, slots=True, eq=False)  # compared as its JSON
+class RoundShown(Shown):
+    """``GET /tournaments/{tid}/rounds/{rnd}``: the games and who is free.
+
+    ``colours_drawn`` false: a battle-chess round whose colours are drawn just before the
+    game; until then "white" and "black" are the pairing's order, not the colours."""
+
+    round: int
+    revision: int
+    colours_drawn: bool
+    games: tuple[RoundGameShown, ...]
+    free: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True, eq=False)  # compared as its JSON
+class HistoryShown(Shown):
+    """A change of ``GET /tournaments/{tid}/history`` (its summary in the reader's
+    language)."""
+
+    seq: int
+    at: str
+    actor: str
+    kind: str
+    summary: str
+    undone: bool
+
+
+@dataclass(frozen=True, slots=True, eq=False)  # compared as its JSON
+class ReviewShown(Shown):
+    """``POST /tournaments/{tid}/pairing/review``: how a manual pairing differs from the
+    Dutch system's (none: it is the engine's pairing)."""
+
+    manual: bool
+    warnings: tuple[str, ...]
+
+
 @router.get("/me")
-def me(caller: ApiCaller) -> dict[str, Any]:
+def me(caller: ApiCaller) -> JsonObject:
     """The account behind the credentials (null when anonymous)."""
     user = caller.user
     if user is None:
-        return {"user": None}
-    return {
-        "user": {
-            "id": user.id,
-            "username": user.username,
-            "name": user.display_name,
-            "admin": user.is_admin,
-            "master": user.is_master,
-        }
-    }
+        return MeShown(None).as_json()
+    account = AccountShown(
+        id=user.id,
+        username=user.username,
+        name=user.display_name,
+        admin=user.is_admin,
+        master=user.is_master,
+    )
+    return MeShown(account).as_json()
 
 
 @router.get("/tournaments")
-def tournaments(request: Request) -> list[dict[str, Any]]:
+def tournaments(request: Request) -> list[JsonObject]:
     site = site_of(request)
     return [
-        {
-            "id": t.id,
-            "name": t.name,
-            "status": t.status,
-            "system": t.system,
-            "players": t.players,
-            "revision": t.revision,
-        }
+        TournamentListed(
+            id=t.id,
+            name=t.name,
+            status=t.status,
+            system=t.system,
+            players=t.players,
+            revision=t.revision,
+        ).as_json()
         for t in site.service.tournaments()
     ]
 
 
 @router.post("/tournaments", status_code=201)
-def create(body: TournamentIn, request: Request, caller: ApiCaller) -> dict[str, Any]:
+def create(body: TournamentIn, request: Request, caller: ApiCaller) -> JsonObject:
     """Create a tournament (round robin, Swiss, knockout, Scheveningen) from its regulations
     (administrators and masters)."""
     site = site_of(request)
@@ -174,86 +352,83 @@ def create(body: TournamentIn, request: Request, caller: ApiCaller) -> dict[str,
     )
     ids = actions.create_tournaments(site, caller, spec)
     # a warning, not a refusal (e.g. Buchholz chosen for a round robin)
-    return {"ids": ids, "id": ids[0], "warnings": list(spec.warnings())}
+    return CreatedShown(ids=tuple(ids), id=ids[0], warnings=spec.warnings()).as_json()
 
 
 @router.get("/tournaments/{tid}")
-def tournament(tid: Num, request: Request) -> dict[str, Any]:
+def tournament(tid: Num, request: Request) -> JsonObject:
     site = site_of(request)
     view, _table = site.service.crosstable(tid)
     access = site.accounts.access(tid)
-    return {
-        "id": view.id,
-        "name": view.name,
-        "status": view.status,
-        "revision": view.revision,
-        "rounds": view.rounds,
-        "settings": view.settings.as_json(),
+    return TournamentShown(
+        id=view.id,
+        name=view.name,
+        status=view.status,
+        revision=view.revision,
+        rounds=view.rounds,
+        settings=view.settings.as_json(),
         # the order the regulations publish: the settings' own list, else the system's default
-        "tiebreak_order": list(published_tiebreaks(view.settings)),
-        "approval": access.approval,
-        "self_registration": access.self_registration,
-        "players": [
-            {
-                "number": p.number,
-                "start": p.start,
-                "name": p.name,
-                "rating": p.rating,
-                "title": p.title,
-                "federation": p.federation,
-                "withdrawn_from": p.withdrawn_from,
-                "place": p.place,
-            }
+        tiebreak_order=tuple(published_tiebreaks(view.settings)),
+        approval=access.approval,
+        self_registration=access.self_registration,
+        players=tuple(
+            PlayerListed(
+                number=p.number,
+                start=p.start,
+                name=p.name,
+                rating=p.rating,
+                title=p.title,
+                federation=p.federation,
+                withdrawn_from=p.withdrawn_from,
+                place=p.place,
+            )
             for p in view.players
-        ],
-    }
+        ),
+    ).as_json()
 
 
 @router.get("/tournaments/{tid}/standings")
-def standings(tid: Num, request: Request) -> dict[str, Any]:
+def standings(tid: Num, request: Request) -> JsonObject:
     """Points, tie-breaks (provisional during play) and places."""
     site = site_of(request)
     view, table = site.service.crosstable(tid)
     if table.standings is None:
         return {"tiebreaks": [], "rows": [], "provisional": True, "revision": view.revision}
-    body: dict[str, Any] = table.standings.to_json()
+    body: JsonObject = table.standings.to_json()
     body["revision"] = view.revision
     return body
 
 
 @router.get("/tournaments/{tid}/crosstable")
-def crosstable(tid: Num, request: Request) -> dict[str, Any]:
+def crosstable(tid: Num, request: Request) -> JsonObject:
     """The crosstable by starting number: each opponent's results, points, tie-breaks, place."""
     site = site_of(request)
     view, table = site.service.crosstable(tid)
-    lines = []
-    for line in table.lines:
-        lines.append(
-            {
-                "start": line.start,
-                "name": line.name,
-                "rating": line.rating,
-                "results": {
-                    str(opponent): [
-                        {"round": c.round, "colour": c.colour, "result": c.text} for c in cells
-                    ]
-                    for opponent, cells in sorted(line.cells.items())
-                },
-                "points": points_json(line.points, "float"),
-                "tiebreaks": {
-                    code: (None if v is None else points_json(v, "float"))
-                    for code, v in zip(table.tiebreaks, line.values, strict=False)
-                },
-                "rank": line.rank,
-            }
+    lines = tuple(
+        LineShown(
+            start=line.start,
+            name=line.name,
+            rating=line.rating,
+            results={
+                str(opponent): tuple(CellShown(c.round, c.colour, c.text) for c in cells)
+                for opponent, cells in sorted(line.cells.items())
+            },
+            points=points_json(line.points, "float"),
+            tiebreaks={
+                code: (None if v is None else points_json(v, "float"))
+                for code, v in zip(table.tiebreaks, line.values, strict=False)
+            },
+            rank=line.rank,
         )
-    return {
-        "revision": view.revision,
-        "status": view.status,
-        "provisional": table.provisional,
-        "tiebreaks": list(table.tiebreaks),
-        "players": lines,
-    }
+        for line in table.lines
+    )
+    return CrosstableShown(
+        revision=view.revision,
+        status=view.status,
+        provisional=table.provisional,
+        tiebreaks=tuple(table.tiebreaks),
+        players=lines,
+    ).as_json()
 
 
 # how each value of a player was computed, in the request's language (crosstable/web/explain_views)
@@ -261,36 +436,34 @@ router.get("/tournaments/{tid}/players/{start}/explain")(explain_views.explain)
 
 
 @router.get("/tournaments/{tid}/rounds/{rnd}")
-def round_games(tid: Num, rnd: Num, request: Request) -> dict[str, Any]:
+def round_games(tid: Num, rnd: Num, request: Request) -> JsonObject:
     site = site_of(request)
     view, _table = site.service.crosstable(tid)
     if not 1 <= rnd <= view.rounds:
         raise HTTPException(status_code=404, detail=Message("there is no round {round}", round=rnd))
     drawn = site.service.colours_drawn(tid)  # battle chess: round → colours drawn yet
-    return {
-        "round": rnd,
-        "revision": view.revision,
-        # false: a battle-chess round whose colours are drawn just before the game; until
-        # then "white" and "black" are the pairing's order, not the colours
-        "colours_drawn": True if drawn is None else bool(drawn.get(rnd)),
-        "games": [
-            {
-                "board": g.board,
-                "white": g.white,
-                "black": g.black,
-                "white_name": g.white_name,
-                "black_name": g.black_name,
-                "result": g.result,
-                "white_report": g.white_report,
-                "black_report": g.black_report,
-                "disputed": g.disputed,
-                "version": g.version,
-            }
+    return RoundShown(
+        round=rnd,
+        revision=view.revision,
+        colours_drawn=True if drawn is None else bool(drawn.get(rnd)),
+        games=tuple(
+            RoundGameShown(
+                board=g.board,
+                white=g.white,
+                black=g.black,
+                white_name=g.white_name,
+                black_name=g.black_name,
+                result=g.result,
+                white_report=g.white_report,
+                black_report=g.black_report,
+                disputed=g.disputed,
+                version=g.version,
+            )
             for g in view.games
             if g.round == rnd
-        ],
-        "free": [start for r, start in view.free_rounds if r == rnd],
-    }
+        ),
+        free=tuple(start for r, start in view.free_rounds if r == rnd),
+    ).as_json()
 
 
 @router.post("/tournaments/{tid}/rounds/{rnd}/boards/{board}/result")
@@ -455,17 +628,17 @@ def revert(tid: Num, body: RevertIn, request: Request, caller: ApiCaller) -> Cha
 
 
 @router.get("/tournaments/{tid}/history")
-def history(tid: Num, request: Request) -> list[dict[str, Any]]:
+def history(tid: Num, request: Request) -> list[JsonObject]:
     site = site_of(request)
     return [
-        {
-            "seq": h.seq,
-            "at": h.at,
-            "actor": h.actor,
-            "kind": h.kind,
-            "summary": translate(h.summary),  # in the Accept-Language's language
-            "undone": h.undone,
-        }
+        HistoryShown(
+            seq=h.seq,
+            at=h.at,
+            actor=h.actor,
+            kind=h.kind,
+            summary=translate(h.summary),  # in the Accept-Language's language
+            undone=h.undone,
+        ).as_json()
         for h in site.service.history(tid)
     ]
 
@@ -508,19 +681,16 @@ class PairingOut(ChangeOut):
 
 
 @router.get("/tournaments/{tid}/pairing")
-def proposed_pairing(tid: Num, request: Request, caller: ApiCaller) -> dict[str, Any]:
+def proposed_pairing(tid: Num, request: Request, caller: ApiCaller) -> JsonObject:
     """The Dutch system's pairing of the next Swiss round, not published (organisers)."""
     site = site_of(request)
     require_role(site, caller, tid, MANAGERS)
-    proposal = site.service.propose_round(tid)
-    body: dict[str, Any] = proposal.as_json()
+    body: JsonObject = site.service.propose_round(tid).as_json()
     return body
 
 
 @router.post("/tournaments/{tid}/pairing/review")
-def review_pairing(
-    tid: Num, body: PairingIn, request: Request, caller: ApiCaller
-) -> dict[str, Any]:
+def review_pairing(tid: Num, body: PairingIn, request: Request, caller: ApiCaller) -> JsonObject:
     """Check a manual pairing without publishing it: 422 when it breaks the rules, else
     how it differs from the Dutch system's (empty: it is the engine's pairing)."""
     site = site_of(request)
@@ -529,7 +699,7 @@ def review_pairing(
         raise HTTPException(status_code=422, detail="give the boards to check")
     boards = [(b[0], b[1]) for b in body.boards]
     warnings = site.service.review_pairing(tid, boards, body.bye, allow_rematch=body.allow_rematch)
-    return {"manual": bool(warnings), "warnings": warnings}
+    return ReviewShown(manual=bool(warnings), warnings=tuple(warnings)).as_json()
 
 
 @router.post("/tournaments/{tid}/pairing")
@@ -566,7 +736,7 @@ def publish_pairing(tid: Num, body: PairingIn, request: Request, caller: ApiCall
 
 
 @router.get("/tournaments/{tid}/bracket")
-def bracket(tid: Num, request: Request) -> dict[str, Any]:
+def bracket(tid: Num, request: Request) -> JsonObject:
     """A knockout's bracket: rounds, matches, games, scores, winners, byes, champion, places."""
     site = site_of(request)
     view, _table = site.service.crosstable(tid)
@@ -574,8 +744,7 @@ def bracket(tid: Num, request: Request) -> dict[str, Any]:
         raise HTTPException(status_code=422, detail="only a knockout has a bracket")
     if view.status == "registration":
         raise HTTPException(status_code=422, detail="the bracket is made at the start")
-    result: dict[str, Any] = site.service.bracket_view(tid)
-    return result
+    return site.service.bracket_view(tid)
 
 
 @router.post("/tournaments/{tid}/knockout/next")
@@ -592,7 +761,7 @@ def calculator(
     time_control: str = Query("G/25 d5", max_length=60),
     evening: int = Query(180, ge=30, le=24 * 60),
     double: bool = False,
-) -> dict[str, Any]:
+) -> JsonObject:
     """Rounds, games, boards and duration of a round robin before anything is created."""
     estimate = estimate_duration(players, time_control, evening_minutes=evening, double=double)
     return estimate.to_json()

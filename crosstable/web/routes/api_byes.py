@@ -3,10 +3,9 @@ yet (players for themselves, organisers for anyone), and its cancellation."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from fastapi import APIRouter, Request
 
+from crosstable.service.read_views import JsonObject
 from crosstable.web.pairing_views import byes as all_byes
 from crosstable.web.routes import actions
 from crosstable.web.routes.api import ApiCaller, ChangeOut, Num, change_out
@@ -17,7 +16,7 @@ router = APIRouter(prefix="/api/v1", tags=["api"])
 
 
 @router.get("/tournaments/{tid}/byes")
-def byes(tid: Num, request: Request) -> list[dict[str, Any]]:
+def byes(tid: Num, request: Request) -> list[JsonObject]:
     """Every bye: pairing-allocated (U) and those asked for (H, Z, F), by round."""
     site = site_of(request)
     site.service.revision(tid)

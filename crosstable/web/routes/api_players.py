@@ -8,11 +8,10 @@ registration number, as ``DELETE`` on the same path. Only the fields sent change
 
 from __future__ import annotations
 
-from typing import Any
-
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
+from crosstable.service.read_views import JsonObject
 from crosstable.web.routes.api import ApiCaller, ChangeOut, Num, change_out
 from crosstable.web.routes.common import MANAGERS, require_role
 from crosstable.web.site import site_of
@@ -44,7 +43,7 @@ def edit_player(
     start a knockout's ratings stay when its tie rule reads them (422 names the field)."""
     site = site_of(request)
     require_role(site, caller, tid, MANAGERS)
-    values: dict[str, Any] = {}
+    values: dict[str, str | int | bool | None] = {}  # the details sent, as edit_player takes them
     for name in body.model_fields_set:
         value = getattr(body, name)
         if name == "half_byes" and value is None:
@@ -77,7 +76,7 @@ def set_round_rating(
 
 
 @router.get("/tournaments/{tid}/round-ratings")
-def round_ratings(tid: Num, request: Request, caller: ApiCaller) -> dict[str, Any]:
+def round_ratings(tid: Num, request: Request, caller: ApiCaller) -> JsonObject:
     """Every player's later ratings: ``{"players": {"2": [[3, 1905]]}}`` (registration
     number → [first round, rating], rounds ascending)."""
     site = site_of(request)

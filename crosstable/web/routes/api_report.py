@@ -8,11 +8,10 @@ and the standings keep the game as it stands (service/report_corrections.py).
 
 from __future__ import annotations
 
-from typing import Any
-
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
+from crosstable.service.read_views import JsonObject
 from crosstable.web.routes.api import ApiCaller, ChangeOut, Num, change_out
 from crosstable.web.routes.common import MANAGERS, require_role
 from crosstable.web.site import site_of
@@ -30,7 +29,7 @@ class ReportCorrectionIn(BaseModel):
 
 
 @router.get("/tournaments/{tid}/report-corrections")
-def report_corrections(tid: Num, request: Request, caller: ApiCaller) -> dict[str, Any]:
+def report_corrections(tid: Num, request: Request, caller: ApiCaller) -> JsonObject:
     site = site_of(request)
     require_role(site, caller, tid, MANAGERS)
     kept = site.service.report_corrections(tid)

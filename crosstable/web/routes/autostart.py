@@ -6,12 +6,11 @@ settings are the regulations' (crosstable.service.start_plan); ``crosstable tick
 
 from __future__ import annotations
 
-from typing import Any
-
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
 from pydantic import Field
 
+from crosstable.service.read_views import JsonObject
 from crosstable.service.start_plan import LONGEST, set_start_settings, start_plan
 from crosstable.service.timed_start import KEYS
 from crosstable.web.messages import translate
@@ -43,15 +42,13 @@ class AutostartIn(Body):
 
 
 @router.get("/tournaments/{tid}/autostart")
-def autostart(tid: Num, request: Request) -> dict[str, Any]:
+def autostart(tid: Num, request: Request) -> JsonObject:
     """The start by the clock: settings, the field (players, seats left, full), the draw."""
     return start_plan(site_of(request).service, tid).as_json()
 
 
 @router.put("/tournaments/{tid}/autostart")
-def set_autostart(
-    tid: Num, body: AutostartIn, request: Request, caller: ApiCaller
-) -> dict[str, Any]:
+def set_autostart(tid: Num, body: AutostartIn, request: Request, caller: ApiCaller) -> JsonObject:
     """Set the start by the clock (an organiser): a bad value is a 400 naming it."""
     site = site_of(request)
     require_role(site, caller, tid, MANAGERS)

@@ -15,13 +15,15 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from dataclasses import dataclass
+from typing import Literal
 
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
 from pydantic import Field
 
 from crosstable.core.errors import CrosstableError
+from crosstable.service.read_views import JsonObject, Shown
 from crosstable.web.messages import error_text, translate
 from crosstable.web.routes.api import ApiCaller, ChangeOut, Num, change_out
 from crosstable.web.routes.common import (
@@ -88,8 +90,19 @@ def setup_timeout(
     return change_out(change)
 
 
+@dataclass(frozen=True, slots=True, eq=False)  # compared as its JSON
+class BattleShown(Shown):
+    """``GET …/battle`` of a battle-chess tournament: the setup time, the rounds whose
+    colours are drawn, the seed once the tournament is finished (None before)."""
+
+    battle: bool
+    setup_minutes: int | None
+    colours_drawn: tuple[int, ...]
+    seed: int | None
+
+
 @api_router.get("/tournaments/{tid}/battle")
-def battle_rules(tid: Num, request: Request) -> dict[str, Any]:
+def battle_rules(tid: Num, request: Request) -> JsonObject:
     """The battle-chess rules of a tournament (``battle: false`` for classical chess)."""
     site = site_of(request)
     site.service.revision(tid)  # 404 for an unknown tournament
@@ -98,9 +111,9 @@ def battle_rules(tid: Num, request: Request) -> dict[str, Any]:
         return {"battle": False}
     drawn = site.service.colours_drawn(tid) or {}
     finished = site.service.overview(tid).status == "finished"
-    return {
-        "battle": True,
-        "setup_minutes": found.setup_minutes,
-        "colours_drawn": sorted(number for number, yes in drawn.items() if yes),
-        "seed": found.seed if finished else None,
-    }
+    return BattleShown(
+        battle=True,
+        setup_minutes=found.setup_minutes,
+        colours_drawn=tuple(sorted(number for number, yes in drawn.items() if yes)),
+        seed=found.seed if finished else None,
+    ).as_json()

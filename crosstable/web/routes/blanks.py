@@ -13,8 +13,6 @@ message in the reader's language (the error page, or ``{"detail": …}`` for the
 
 from __future__ import annotations
 
-from typing import Any
-
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
@@ -25,6 +23,7 @@ from crosstable.core.schedule.blank import (
     berger_sheet,
     whole_number,
 )
+from crosstable.service.read_views import JsonObject
 from crosstable.web.pdf.blanks import berger_pdf, blank_crosstable_pdf
 from crosstable.web.routes.common import pdf_download
 from crosstable.web.site import site_of
@@ -67,7 +66,7 @@ def blank_crosstable(players: str = "", tiebreaks: str = "2") -> Response:
 
 
 @api_router.get("/blank/berger/{players}")
-def blank_berger_json(players: str) -> dict[str, Any]:
+def blank_berger_json(players: str) -> JsonObject:
     """The blank Berger table of ``players`` (4 to 16): ``{"players", "table", "rounds":
     [{"round", "pairs": [[white, black], …], "bye"}]}``, the free round of an odd field
     as ``null`` in its pair, board 1 first, the left number White."""

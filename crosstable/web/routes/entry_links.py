@@ -16,6 +16,7 @@ the tournament's history with the player as its author.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -25,6 +26,7 @@ from pydantic import BaseModel, Field
 from crosstable.core.errors import RuleError
 from crosstable.core.text import Message
 from crosstable.service.accounts.entry_requests import EntryRequest, EntryRequests
+from crosstable.service.read_views import JsonObject, Shown
 from crosstable.web.i18n import gettext as _
 from crosstable.web.messages import translate
 from crosstable.web.routes.api import ApiCaller, Num
@@ -138,16 +140,29 @@ class AnswerBody(BaseModel):
     confirm: bool
 
 
-def _request_json(made: EntryRequest) -> dict[str, Any]:
-    return {
-        "tournament": made.tournament_id,
-        "tournament_name": made.tournament,
-        "number": made.number,
-        "name": made.name,
-        "username": made.username,
-        "requested_by": made.requested_by,
-        "requested_at": made.requested_at,
-    }
+@dataclass(frozen=True, slots=True, eq=False)  # compared as its JSON
+class RequestShown(Shown):
+    """A request to confirm an entry, as the API answers it."""
+
+    tournament: int
+    tournament_name: str
+    number: int
+    name: str
+    username: str
+    requested_by: str
+    requested_at: str
+
+
+def _request_json(made: EntryRequest) -> JsonObject:
+    return RequestShown(
+        tournament=made.tournament_id,
+        tournament_name=made.tournament,
+        number=made.number,
+        name=made.name,
+        username=made.username,
+        requested_by=made.requested_by,
+        requested_at=made.requested_at,
+    ).as_json()
 
 
 @api.post("/tournaments/{tid}/players/{number}/account", status_code=201)

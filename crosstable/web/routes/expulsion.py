@@ -8,13 +8,12 @@ withdrawal: the player, the first round missed and the reason). API:
 
 from __future__ import annotations
 
-from typing import Any
-
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
 from pydantic import BaseModel, Field
 
 from crosstable.core.expulsion import REASON_LENGTH
+from crosstable.service.read_views import JsonObject
 from crosstable.web.messages import translate
 from crosstable.web.routes.api import ApiCaller, ChangeOut, Num, change_out
 from crosstable.web.routes.common import (
@@ -64,7 +63,7 @@ def expel(tid: Num, start: Num, body: ExpelIn, request: Request, caller: ApiCall
 
 
 @api.get("/tournaments/{tid}/expulsions")
-def expulsions(tid: Num, request: Request) -> dict[str, Any]:
+def expulsions(tid: Num, request: Request) -> JsonObject:
     """The players expelled: starting number, first round missed, reason."""
     found = site_of(request).service.expulsions(tid)
     return {"expelled": [item.as_json() for item in found]}

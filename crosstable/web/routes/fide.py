@@ -11,13 +11,12 @@ and the request sent again with ``"confirm": TOKEN`` goes on.
 
 from __future__ import annotations
 
-from typing import Any
-
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
 from pydantic import BaseModel, Field
 
 from crosstable.service.players import check_tiebreaks
+from crosstable.service.read_views import JsonObject
 from crosstable.web.confirmations import confirming
 from crosstable.web.messages import translate
 from crosstable.web.routes.api import ApiCaller, ChangeOut, Num, change_out
@@ -63,7 +62,7 @@ class TiebreaksIn(ConfirmedIn):
 
 
 @api.get("/tournaments/{tid}/fide-mode")
-def fide_mode(tid: Num, request: Request) -> dict[str, Any]:
+def fide_mode(tid: Num, request: Request) -> JsonObject:
     """Whether the tournament is in FIDE mode, and the round in which it left it."""
     return site_of(request).service.fide_mode(tid).as_json()
 
@@ -77,7 +76,7 @@ def leave(tid: Num, body: ConfirmedIn, request: Request, caller: ApiCaller) -> C
 
 
 @api.get("/tournaments/{tid}/tiebreaks")
-def offered_tiebreaks(tid: Num, request: Request) -> dict[str, Any]:
+def offered_tiebreaks(tid: Num, request: Request) -> JsonObject:
     """The tie-breaks the tournament's picker offers (a round robin in FIDE mode: no
     Buchholz, Fore Buchholz or AOB), its presets and its list."""
     return picker_of(site_of(request).service, tid).as_json()

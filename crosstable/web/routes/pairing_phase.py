@@ -13,12 +13,11 @@ answers 409 with the structured level-3 warning and its ``confirm`` token).
 
 from __future__ import annotations
 
-from typing import Any
-
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
 from pydantic import Field
 
+from crosstable.service.read_views import JsonObject
 from crosstable.service.views import TournamentView
 from crosstable.web.messages import translate
 from crosstable.web.routes.api import ApiCaller, Num, PairingOut, change_out
@@ -44,16 +43,15 @@ class PhaseIn(Body):
 
 
 @router.get("/tournaments/{tid}/pairing/phase")
-def phase(tid: Num, request: Request, caller: ApiCaller) -> dict[str, Any]:
+def phase(tid: Num, request: Request, caller: ApiCaller) -> dict[str, int | str | None]:
     """Where the manual-pairing phase stands: ``{"round", "state", "opened"}``."""
     site = site_of(request)
     require_role(site, caller, tid, MANAGERS)
-    state: dict[str, Any] = site.service.pairing_phase(tid)
-    return state
+    return site.service.pairing_phase(tid)
 
 
 @router.post("/tournaments/{tid}/pairing/edit")
-def edit_pairings(tid: Num, body: PhaseIn, request: Request, caller: ApiCaller) -> dict[str, Any]:
+def edit_pairings(tid: Num, body: PhaseIn, request: Request, caller: ApiCaller) -> JsonObject:
     """Edit pairings: open the round's manual-pairing phase (or reopen a published round)."""
     site = site_of(request)
     require_role(site, caller, tid, MANAGERS)

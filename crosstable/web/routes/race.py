@@ -5,13 +5,14 @@ its marks (clinched, possible, eliminated) for the same revision.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Query, Request
 
 from crosstable.core.errors import RuleError
 from crosstable.core.race import RaceReport
 from crosstable.service.race import race_report
+from crosstable.service.read_views import JsonObject
 from crosstable.web.routes.api import Num
 from crosstable.web.site import site_of
 
@@ -23,7 +24,7 @@ def race(
     tid: Num,
     request: Request,
     top: Annotated[int, Query(ge=1, le=9_999, description="K: the places that count")] = 1,
-) -> dict[str, Any]:
+) -> JsonObject:
     """Each player: first place and the top K clinched, possible or eliminated, and the
     points needed, on points alone."""
     service = site_of(request).service

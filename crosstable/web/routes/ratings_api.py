@@ -10,12 +10,13 @@ the standings (a battle-chess tournament's figures are the standings' too).
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Query, Request
 
 from crosstable.core.text import Message
 from crosstable.service.rating_figures import rating_figures
+from crosstable.service.read_views import JsonObject
 from crosstable.web.routes.api import Num
 from crosstable.web.site import site_of
 
@@ -27,7 +28,7 @@ def ratings(
     tid: Num,
     request: Request,
     start: Annotated[int | None, Query(ge=1, le=9_999, description="one player's")] = None,
-) -> dict[str, Any]:
+) -> JsonObject:
     """FIDE rating figures per player: what the tournament does to each rating."""
     figures = rating_figures(site_of(request).service, tid, only=start)
     if start is not None and not figures.players:

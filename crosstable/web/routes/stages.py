@@ -10,7 +10,7 @@ player's account, so players report their knockout games as they did in the grou
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
 
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import RedirectResponse, Response
@@ -20,6 +20,7 @@ from crosstable.core.errors import RuleError
 from crosstable.core.text import Message
 from crosstable.service import Change, StageView
 from crosstable.service.errors import NotFoundError
+from crosstable.service.read_views import JsonObject, Shown
 from crosstable.web.messages import translate
 from crosstable.web.routes.api import ApiCaller, Num
 from crosstable.web.routes.common import MANAGERS, CheckedForm, caller_of, require_role
@@ -101,7 +102,7 @@ class StageIn(BaseModel):
 
 
 @api.get("/tournaments/{tid}/stage")
-def stage(tid: Num, request: Request) -> dict[str, Any]:
+def stage(tid: Num, request: Request) -> JsonObject:
     """The group stage + knockout event of a group (or of its knockout): the groups,
     their status, qualifiers per group, the knockout's settings and the knockout."""
     site = site_of(request)
@@ -118,22 +119,38 @@ def stage(tid: Num, request: Request) -> dict[str, Any]:
 @api.post("/tournaments/{tid}/knockout-stage", status_code=201)
 def create_knockout_stage(
     tid: Num, request: Request, caller: ApiCaller, body: StageIn | None = None
-) -> dict[str, Any]:
+) -> JsonObject:
     """Create the knockout stage once every group of the event is finished (``tid``: any
     group): one knockout tournament of the qualifiers, cross-seeded. 409 when it exists."""
     site = site_of(request)
     change = create_stage(site, caller, tid, lots_seed=None if body is None else body.lots_seed)
     data = change.data
-    lines = list(data["lines"])
-    return {
-        "knockout": change.tournament_id,
-        "seq": change.seq,
-        "summary": change.summary,
-        "qualifiers": data["qualifiers"],
-        "lines": lines,
-        "round_1": [[lines[k], lines[k + 1]] for k in range(0, len(lines), 2)],
-        "lots_seed": data["lots_seed"],
-    }
+    lines = tuple(data["lines"])
+    return StageCreated(
+        knockout=change.tournament_id,
+        seq=change.seq,
+        summary=change.summary,
+        qualifiers=data["qualifiers"],
+        lines=lines,
+        round_1=tuple((lines[k], lines[k + 1]) for k in range(0, len(lines), 2)),
+        lots_seed=data["lots_seed"],
+    ).as_json()
+
+
+@dataclass(frozen=True, slots=True, eq=False)  # compared as its JSON
+class StageCreated(Shown):
+    """``POST …/knockout-stage``: the knockout made, its change, the qualifiers and
+    lines as the change stored them, round 1's pairs of lines, the seed of the lots."""
+
+    knockout: int
+    seq: int
+    summary: str
+    #: the change's own JSON (each group's qualifiers), passed on as stored
+    qualifiers: object
+    #: the bracket's lines, as the change stored them
+    lines: tuple[object, ...]
+    round_1: tuple[tuple[object, object], ...]
+    lots_seed: int | None
 
 
 router.include_router(pages)

@@ -8,14 +8,15 @@ error: ``{"detail": "…"}`` with 422 (a rule), 403, 404.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from fastapi import APIRouter, Request
 from pydantic import Field
 
 from crosstable.core.teams.settings import MAX_BOARDS, TeamSettings
 from crosstable.service import PlayerInfo
-from crosstable.web.routes.api import ApiCaller, ChangeOut, Num, change_out
+from crosstable.service.read_views import JsonObject
+from crosstable.web.routes.api import ApiCaller, ChangeOut, MadeShown, Num, change_out
 from crosstable.web.routes.common import MANAGERS, Body, require_role
 from crosstable.web.routes.team_entry import create_team_tournament, set_lineup
 from crosstable.web.site import site_of
@@ -55,11 +56,11 @@ class LineupIn(Body):
 
 class TeamChangeOut(ChangeOut):
     #: what the change made: ``team`` (its number), ``entry``, ``position``, …
-    data: dict[str, Any] = Field(default_factory=dict)
+    data: JsonObject = Field(default_factory=dict)
 
 
 @router.post("/team-tournaments", status_code=201)
-def create(body: TeamTournamentIn, request: Request, caller: ApiCaller) -> dict[str, Any]:
+def create(body: TeamTournamentIn, request: Request, caller: ApiCaller) -> JsonObject:
     """Create a team round robin (administrators and masters): ``{"id": …}``."""
     site = site_of(request)
     settings = TeamSettings.from_details(
@@ -73,7 +74,8 @@ def create(body: TeamTournamentIn, request: Request, caller: ApiCaller) -> dict[
         }
     )
     cycles = 2 if body.double else 1
-    return {"id": create_team_tournament(site, caller, body.name, settings, cycles=cycles)}
+    made = create_team_tournament(site, caller, body.name, settings, cycles=cycles)
+    return MadeShown(made).as_json()
 
 
 @router.post("/tournaments/{tid}/teams", status_code=201)

@@ -8,13 +8,14 @@ board results and table are a team tournament's (:mod:`crosstable.web.routes.tea
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from fastapi import APIRouter, Request
 from pydantic import Field
 
 from crosstable.core.teams.settings import MAX_BOARDS, TeamSettings
-from crosstable.web.routes.api import ApiCaller, Num, change_out
+from crosstable.service.read_views import JsonObject
+from crosstable.web.routes.api import ApiCaller, MadeShown, Num, change_out
 from crosstable.web.routes.common import MANAGERS, Body, require_role
 from crosstable.web.routes.team_api import TeamChangeOut
 from crosstable.web.routes.wizard import require_organiser
@@ -38,7 +39,7 @@ class TeamSwissIn(Body):
 
 
 @router.post("/team-swiss", status_code=201)
-def create(body: TeamSwissIn, request: Request, caller: ApiCaller) -> dict[str, Any]:
+def create(body: TeamSwissIn, request: Request, caller: ApiCaller) -> JsonObject:
     """Create a team Swiss (administrators and masters): ``{"id": …}``."""
     site = site_of(request)
     require_organiser(caller)
@@ -61,7 +62,7 @@ def create(body: TeamSwissIn, request: Request, caller: ApiCaller) -> dict[str, 
         body.name, settings, rounds=body.rounds, actor=caller.actor
     )
     site.accounts.claim(change.tournament_id, user, actor=caller.actor)
-    return {"id": change.tournament_id}
+    return MadeShown(change.tournament_id).as_json()
 
 
 @router.post("/tournaments/{tid}/teams/rounds", status_code=201)
