@@ -18,7 +18,9 @@ from typing import Any
 from fastapi import Request
 from fastapi.responses import Response
 
+from crosstable.service.read_views import JsonObject
 from crosstable.service.warning_levels import ConfirmationNeeded
+from crosstable.web.contexts import FormValue
 from crosstable.web.messages import error_text, translate
 from crosstable.web.site import Site
 
@@ -26,7 +28,7 @@ from crosstable.web.site import Site
 CONFIRM = "confirm"
 
 
-def warning_body(asked: ConfirmationNeeded) -> dict[str, Any]:
+def warning_body(asked: ConfirmationNeeded) -> JsonObject:
     """The API's ``warning`` object, in the reader's language."""
     body = asked.as_json()
     body["message"] = error_text(asked)
@@ -38,7 +40,7 @@ def warning_body(asked: ConfirmationNeeded) -> dict[str, Any]:
 def confirming(
     site: Site,
     request: Request,
-    form: Mapping[str, Any],
+    form: Mapping[str, FormValue | None],
     action: Callable[[str | None], Response],
     *,
     cancel: str,
@@ -57,7 +59,7 @@ def confirming(
 def confirmation_page(
     site: Site,
     request: Request,
-    form: Mapping[str, Any],
+    form: Mapping[str, FormValue | None],
     asked: ConfirmationNeeded,
     *,
     cancel: str,

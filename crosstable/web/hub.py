@@ -40,13 +40,14 @@ import logging
 import signal
 import threading
 import time
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
 from crosstable.service.bus import EventBus, Notification
 from crosstable.web.live_cells import TableData, changed_cells
 from crosstable.web.uvicorn_direct import (
+    Send,
     direct_connection,
     http_chunk,
     start_eagerly,
@@ -61,8 +62,6 @@ log = logging.getLogger(__name__)
 Renderer = Callable[[int, str], tuple[int, str]]
 #: a tournament's live table as data (None: sent whole only, e.g. a knockout's bracket)
 DataReader = Callable[[int], TableData | None]
-#: an ASGI ``send``
-Send = Callable[[dict[str, Any]], Awaitable[None]]
 
 #: a comment every so many seconds keeps proxies from closing a quiet stream
 PING_SECONDS = 15.0

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -25,6 +24,8 @@ from crosstable.core.model import ByeKind, Colour, Entry, Outcome, Tournament
 from crosstable.core.standings.crosstable import CELL_SYMBOLS
 from crosstable.service import Service, live
 from crosstable.service.queries import ByeRequest, TournamentView
+from crosstable.service.read_views import JsonObject
+from crosstable.web.contexts import TemplateContext
 
 SWISS = "dutch"
 KNOCKOUT = "knockout"
@@ -198,7 +199,7 @@ def teams(service: Service, tournament_id: int) -> dict[int, str]:
     return service.teams(tournament_id)
 
 
-def live_fragment(site: Any, view: TournamentView, table: Any) -> tuple[str, dict[str, Any]]:
+def live_fragment(site: Any, view: TournamentView, table: Any) -> tuple[str, TemplateContext]:
     """The template of the live fragment of this tournament's main page, and what it needs.
 
     A round robin (or Scheveningen) shows the crosstable grid; a Swiss its table by
@@ -211,16 +212,12 @@ def live_fragment(site: Any, view: TournamentView, table: Any) -> tuple[str, dic
     return "_crosstable.html", {}
 
 
-def bracket_of(service: Service, view: TournamentView) -> Mapping[str, Any] | None:
-    """The service's bracket view, its JSON (None before the start: there is no bracket
-    yet)."""
+def bracket_of(service: Service, view: TournamentView) -> JsonObject | None:
+    """The service's bracket view, its JSON as the API answers it, which the bracket's
+    templates and paper read by key (None before the start: there is no bracket yet)."""
     if view.status == "registration":
         return None
-    method = getattr(service, "bracket_view", None)
-    if method is None:
-        return None
-    result: Mapping[str, Any] = method(view.id)
-    return result
+    return service.bracket_view(view.id)
 
 
 def paired_rounds(view: TournamentView) -> int:
@@ -279,7 +276,7 @@ class KnockoutBoard:
     slot: int
     game: int
     kind: str
-    players: tuple[Mapping[str, Any] | None, ...]
+    players: tuple[JsonObject | None, ...]
     score: tuple[Any, Any] | None
 
 
@@ -288,10 +285,10 @@ class KnockoutRound:
     """What the round view of a knockout adds: the bracket (its JSON), each board's match
     and game, the byes of round 1, the champion once decided."""
 
-    ko: Mapping[str, Any] | None
+    ko: JsonObject | None
     ko_boards: dict[int, KnockoutBoard]
-    ko_byes: tuple[Mapping[str, Any], ...]
-    champion: Mapping[str, Any] | None
+    ko_byes: tuple[JsonObject, ...]
+    champion: JsonObject | None
     all_in: bool
     last_round: bool
 
@@ -317,7 +314,7 @@ def knockout_round(service: Service, view: TournamentView, rnd: int) -> Knockout
     """What the round view of a knockout adds: which match and game each board is."""
     bracket = bracket_of(service, view)
     boards: dict[int, KnockoutBoard] = {}
-    byes_here: list[Mapping[str, Any]] = []
+    byes_here: list[JsonObject] = []
     if bracket is not None:
         for r in bracket["rounds"]:
             for match in r["matches"]:
@@ -346,8 +343,8 @@ def knockout_round(service: Service, view: TournamentView, rnd: int) -> Knockout
 
 
 def _by_colour(
-    match: Mapping[str, Any], game: Mapping[str, Any]
-) -> tuple[tuple[Mapping[str, Any] | None, ...], tuple[Any, Any] | None]:
+    match: JsonObject, game: JsonObject
+) -> tuple[tuple[JsonObject | None, ...], tuple[Any, Any] | None]:
     """A board's players as the board has them, White first, and the match score in that
     order (the bracket lists a match top, bottom)."""
     players, score = list(match["players"]), match.get("score")

@@ -18,6 +18,7 @@ from typing import Any
 from crosstable.core.errors import RuleError
 from crosstable.core.funding import sources_of
 from crosstable.core.pairing.knockout import MatchFormat, TieRule, parse_round_formats
+from crosstable.core.regulations import RegulationDetails
 from crosstable.service.long_event_settings import parse_ratings
 from crosstable.web.i18n import N_, gettext, knockout_round, ngettext
 
@@ -107,7 +108,7 @@ _WORDS = {
 }
 
 
-def regulation_items(details: Mapping[str, Any], status: str = "") -> list[tuple[str, str]]:
+def regulation_items(details: Mapping[str, object], status: str = "") -> list[tuple[str, str]]:
     """(label, value) for each of the regulations' details, in the current language.
 
     A battle-chess tournament's seed of the colours is shown as its SHA-256 until the
@@ -120,7 +121,7 @@ def regulation_items(details: Mapping[str, Any], status: str = "") -> list[tuple
     ]
 
 
-def published_details(details: Mapping[str, Any], system: str) -> dict[str, Any]:
+def published_details(details: Mapping[str, object], system: str) -> RegulationDetails:
     """The details with the rules that are published even when left at their default:
     whether forfeits count in the tie-breaks (a round robin's or a
     Scheveningen's), what happens to ties after the tie-breaks (not a
@@ -131,13 +132,13 @@ def published_details(details: Mapping[str, Any], system: str) -> dict[str, Any]
     >>> list(published_details({"ties": "lots"}, "knockout"))
     ['ties', 'venue_kind']
     """
-    shown = dict(details)
+    shown: dict[str, object] = dict(details)
     if system in ("round-robin", "scheveningen"):
         shown.setdefault("forfeits_in_tiebreaks", "yes")
     if system != "knockout":
         shown.setdefault("ties", "shared")
     shown.setdefault("venue_kind", "online")
-    return shown
+    return RegulationDetails(shown)
 
 
 def seed_text(value: Any, status: str) -> str:
@@ -249,7 +250,7 @@ def tie_rule_text(value: Any) -> str:
     return gettext(", then ").join(parts)
 
 
-def bracket_note(bracket: Mapping[str, Any] | Any) -> str:
+def bracket_note(bracket: object) -> str:
     """The line under a bracket, in words: "Match: 2 games, colours swapped · On a tie: 2
     rapid games, then … · Bracket: seeded (seed 7)" (the stored codes read as the
     regulations page reads them; a code it cannot read is shown as it is)."""

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from crosstable.service.read_views import JsonObject
 from crosstable.service.views import TournamentSettings
 from crosstable.web.i18n import date_text, knockout_round, points_text, tiebreak_name
 from crosstable.web.i18n import gettext as _
@@ -336,7 +337,7 @@ def first_slot(size: int, rnd: int) -> int:
     return size - (size >> (rnd - 1)) + 1
 
 
-def _box(match: Mapping[str, Any], rnd: int, size: int) -> BracketBox:
+def _box(match: JsonObject, rnd: int, size: int) -> BracketBox:
     third = bool(match.get("third_place"))
     feeders = match.get("from") or []
     winner = match.get("winner")
@@ -395,8 +396,8 @@ def _box(match: Mapping[str, Any], rnd: int, size: int) -> BracketBox:
     return BracketBox(slot, rnd, index, tuple(lines), stages, games, how, False, third)
 
 
-def bracket_sheet(bracket: Mapping[str, Any]) -> BracketSheet:
-    """The service's bracket view (``bracket_view``) laid out for paper."""
+def bracket_sheet(bracket: JsonObject) -> BracketSheet:
+    """The service's bracket view (``bracket_view``, its JSON) laid out for paper."""
     size = int(bracket["size"])
     titles: list[str] = []
     columns: list[tuple[BracketBox, ...]] = []

@@ -31,8 +31,11 @@ import types
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
+#: an ASGI message or connection scope: a dict whose keys depend on its ``type`` (the ASGI
+#: specification's own shape; a server hands it over as such)
+AsgiMessage = dict[str, Any]
 #: an ASGI ``send``
-Send = Callable[[dict[str, Any]], Awaitable[None]]
+Send = Callable[[AsgiMessage], Awaitable[None]]
 
 #: the module of uvicorn's httptools connection (whose ``send`` the hub may bypass)
 HTTPTOOLS_MODULE = "uvicorn.protocols.http.httptools_impl"
@@ -47,7 +50,7 @@ def http_chunk(data: bytes) -> bytes:
     return b"%x\r\n%b\r\n" % (len(data), data)
 
 
-def direct_connection(send: Send, scope: dict[str, Any]) -> Any | None:
+def direct_connection(send: Send, scope: AsgiMessage) -> Any | None:
     """The uvicorn connection behind ``send`` when the hub may write chunks to it itself.
 
     uvicorn (with httptools) writes each body message of a streamed response as one

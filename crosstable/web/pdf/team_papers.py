@@ -1,5 +1,5 @@
 """A team league's papers as PDF, drawn from the data the team page shows
-(:func:`crosstable.web.routes.teams.team_data`):
+(:func:`crosstable.web.routes.teams.team_data`, its JSON as ``GET …/teams`` answers it):
 
 * the team crosstable (:func:`team_table_pdf`): place, team, the score against each
   other team, match and game points, the team tie-breaks;
@@ -11,10 +11,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
+from crosstable.service.read_views import JsonObject
 from crosstable.web.i18n import gettext as _
 from crosstable.web.i18n import points_text
 from crosstable.web.pdf.document import Document, pdf_bytes
@@ -24,13 +24,13 @@ def _points(value: Any, locale: str) -> str:
     return "" if value is None else points_text(Fraction(str(value)), locale)
 
 
-def _names(data: Mapping[str, Any]) -> tuple[dict[int, str], dict[int, str]]:
+def _names(data: JsonObject) -> tuple[dict[int, str], dict[int, str]]:
     teams = {t["team"]: t["name"] for t in data["teams"]}
     players = {m["start"]: m["name"] for t in data["teams"] for m in t["members"]}
     return teams, players
 
 
-def _table(pdf: Document, data: Mapping[str, Any], locale: str) -> None:
+def _table(pdf: Document, data: JsonObject, locale: str) -> None:
     order = sorted(r["team"] for r in data["rows"])
     heads = [_("Place"), _("Team"), *map(str, order), "MP", "GP", *data["tiebreaks"]]
     rows = []
@@ -56,7 +56,7 @@ def _table(pdf: Document, data: Mapping[str, Any], locale: str) -> None:
     pdf.grid(heads, widths, rows, size=size, left=(1,))
 
 
-def _prizes(pdf: Document, data: Mapping[str, Any], locale: str) -> None:
+def _prizes(pdf: Document, data: JsonObject, locale: str) -> None:
     teams, players = _names(data)
     heads = [_("Board"), _("Place"), _("Player"), _("Team"), _("Points"), _("Games")]
     rows = [
@@ -74,7 +74,7 @@ def _prizes(pdf: Document, data: Mapping[str, Any], locale: str) -> None:
     pdf.grid(heads, widths, rows, size=size, left=(2, 3))
 
 
-def team_table_pdf(data: Mapping[str, Any], title: str, locale: str) -> bytes:
+def team_table_pdf(data: JsonObject, title: str, locale: str) -> bytes:
     """The team crosstable (landscape), the board prizes under it."""
     pdf = Document("L", title)
     pdf.add_page()
@@ -86,7 +86,7 @@ def team_table_pdf(data: Mapping[str, Any], title: str, locale: str) -> bytes:
     return pdf_bytes(pdf)
 
 
-def board_prizes_pdf(data: Mapping[str, Any], title: str, locale: str) -> bytes:
+def board_prizes_pdf(data: JsonObject, title: str, locale: str) -> bytes:
     """The board prizes alone."""
     pdf = Document("P", title)
     pdf.add_page()
@@ -96,7 +96,7 @@ def board_prizes_pdf(data: Mapping[str, Any], title: str, locale: str) -> bytes:
 
 
 def match_sheets_pdf(
-    data: Mapping[str, Any], title: str, locale: str, round_number: int | None = None
+    data: JsonObject, title: str, locale: str, round_number: int | None = None
 ) -> bytes:
     """A card per match (of one round, or of every round), to be filled in and signed."""
     teams, players = _names(data)

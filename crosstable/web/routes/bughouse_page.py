@@ -12,7 +12,6 @@ after every change (static/app.js, as the team page's). The prints: the match sh
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -20,6 +19,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from crosstable.core.errors import RuleError
 from crosstable.core.scoring import format_points
 from crosstable.service.teams.bughouse import KnockoutOptions
+from crosstable.web.contexts import TemplateContext
 from crosstable.web.messages import translate
 from crosstable.web.routes.bughouse_api import bughouse_data
 from crosstable.web.routes.common import (
@@ -45,12 +45,13 @@ def _shown(value: object) -> str:
     return "" if value is None else format_points(Fraction(str(value)))
 
 
-def body_context(site: Site, caller: Caller, tid: int) -> dict[str, Any]:
+def body_context(site: Site, caller: Caller, tid: int) -> TemplateContext:
     """What the page and its live part show: the data, names of pairs and players."""
     context = page_context(site, caller, tid)
     data = bughouse_data(site.service, tid)
     teams = site.service.team_list(tid)
-    return context | {
+    return {
+        **context,
         "bughouse": data,
         "bracket": None if data.bracket is None else data.bracket.as_json(),
         "names": {t.start: t.name for t in teams},

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Annotated, Any, TypedDict
 
 from fastapi import Depends, HTTPException, Request
 from fastapi.concurrency import run_in_threadpool
@@ -17,9 +17,14 @@ from crosstable.core import battle
 from crosstable.core.errors import RuleError
 from crosstable.core.text import Message
 from crosstable.service import StageView
+from crosstable.service.accounts.base import AccessInfo
+from crosstable.service.crosstable import Crosstable
+from crosstable.service.fide_mode import FideStatus
 from crosstable.service.shared import RateCounters
 from crosstable.service.stage_view import EVENT
+from crosstable.service.views import TournamentView
 from crosstable.web import pairing_views
+from crosstable.web.contexts import FormValue, FormValues
 from crosstable.web.limits import UPLOAD, body_limit
 from crosstable.web.security import Caller, check_csrf, client_address
 from crosstable.web.site import Site, site_of
@@ -270,15 +275,14 @@ def csrf(request: Request, submitted: str | None = None) -> None:
     check_csrf(request, _csrf_given(request, submitted))
 
 
-async def checked_form(request: Request) -> dict[str, Any]:
+async def checked_form(request: Request) -> FormValues:
     """The submitted form, after the CSRF check (R-OR: CSRF protection on every form);
     every text value checked by :func:`check_value` (the CSRF check comes first)."""
     form = await request.form()
-    values: dict[str, Any] = {}
+    values: FormValues = {}
     for key, raw in form.multi_items():
-        value: Any = raw
-        if hasattr(raw, "read"):  # an uploaded file: its bytes (handlers run in threads)
-            value = await raw.read()
+        # an uploaded file: its bytes (handlers run in threads)
+        value = raw if isinstance(raw, str) else await raw.read()
         if key in values:
             current = values[key]
             values[key] = (current if isinstance(current, list) else [current]) + [value]
@@ -286,12 +290,12 @@ async def checked_form(request: Request) -> dict[str, Any]:
             values[key] = value
     token = values.get("csrf_token")
     csrf(request, str(token[-1] if isinstance(token, list) else token or "") or None)
-    for key, value in values.items():
+    for key, sent in values.items():
         if key == "csrf_token":
             continue
         if _CONTROLS.search(key) or len(key) > 100:  # detail_* names become settings
             raise RuleError("the form has a field that no page sends")
-        for item in value if isinstance(value, list) else [value]:
+        for item in sent if isinstance(sent, list) else [sent]:
             if isinstance(item, str):
                 check_value(key, item)
     return values
@@ -309,7 +313,8 @@ def caller_of(request: Request) -> tuple[Site, Caller]:
     return site, site.caller(request)
 
 
-def text(values: dict[str, Any], name: str, default: str = "") -> str:
+def text(values: Mapping[str, FormValue | None], name: str, default: str = "") -> str:
+    """Form field ``name`` as text, stripped (sent more than once: the last one)."""
     value = values.get(name, default)
     if isinstance(value, list):
         value = value[-1]
@@ -322,7 +327,7 @@ _WHOLE = re.compile(r"[+-]?[0-9]{1,19}")
 
 
 def integer(
-    values: dict[str, Any], name: str, *, low: int = -LARGEST, high: int = LARGEST
+    values: Mapping[str, FormValue | None], name: str, *, low: int = -LARGEST, high: int = LARGEST
 ) -> int | None:
     """Form field ``name`` as a whole number in ``low``…``high`` (ASCII digits only:
     ``int()`` would read ``١٢`` as 12), None when empty; else a RuleError naming it."""
@@ -355,7 +360,7 @@ def pdf_download(data: bytes, name: str) -> Response:
 
 
 #: a form parameter that has passed the CSRF check
-CheckedForm = Annotated[dict[str, Any], Depends(checked_form)]
+CheckedForm = Annotated[FormValues, Depends(checked_form)]
 
 
 def require_export_allowed(site: Site, caller: Caller, tid: int) -> None:
@@ -374,7 +379,29 @@ def require_export_allowed(site: Site, caller: Caller, tid: int) -> None:
 # -- the data every page of one tournament shows ---------------------------------
 
 
-def page_context(site: Site, caller: Caller, tid: int) -> dict[str, Any]:
+class PageContext(TypedDict):
+    """What every page of one tournament shows, by the names its templates read: a
+    TypedDict because Jinja takes the names as a mapping (``**context``); a page adds its
+    own names in a :data:`~crosstable.web.contexts.TemplateContext`."""
+
+    t: TournamentView
+    system: str
+    is_swiss: bool
+    is_knockout: bool
+    paired: int
+    table: Crosstable
+    role: str | None
+    access: AccessInfo
+    my_start: int | None
+    my_number: int | None
+    current_round: int
+    can_manage: bool
+    fide: FideStatus | None
+    can_enter: bool
+    stage: StageView | None
+
+
+def page_context(site: Site, caller: Caller, tid: int) -> PageContext:
     """What every page of one tournament shows: the tournament, its table, the caller's
     role and entry, the current round and the system's switches for the templates."""
     view, table = site.service.crosstable(tid)

@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
@@ -22,6 +23,7 @@ from crosstable.core.text import Message
 from crosstable.web import i18n
 from crosstable.web import pdf as pdfs
 from crosstable.web import sheets as paper
+from crosstable.web.contexts import TemplateContext
 from crosstable.web.messages import translate
 from crosstable.web.routes.common import (
     RESULT_ENTRY,
@@ -108,7 +110,14 @@ def checkin_sheet(tid: int, request: Request, round: int = 0) -> Response:
     site, caller = caller_of(request)
     context = page_context(site, caller, tid)
     sheet = _sheet_players(site, tid, round)
-    return site.page(request, "hall_checkin_sheet.html", caller=caller, **sheet, **context)
+    return site.page(
+        request,
+        "hall_checkin_sheet.html",
+        caller=caller,
+        players=sheet.players,
+        round=sheet.round,
+        **context,
+    )
 
 
 @router.get("/t/{tid}/hall/checkin-sheet.pdf")
@@ -116,12 +125,21 @@ def checkin_sheet_pdf(tid: int, request: Request, round: int = 0) -> Response:
     site, _caller = caller_of(request)
     view, _table = site.service.crosstable(tid)
     sheet = _sheet_players(site, tid, round)
-    people = [(p.start, p.name) for p in sheet["players"]]
-    data = pdfs.checkin_pdf(view.name, sheet["round"], people)
-    return pdf_download(data, f"checkin-{sheet['round']}.pdf")
+    people = [(p.start, p.name) for p in sheet.players]
+    data = pdfs.checkin_pdf(view.name, sheet.round, people)
+    return pdf_download(data, f"checkin-{sheet.round}.pdf")
 
 
-def _sheet_players(site: Any, tid: int, round_number: int) -> dict[str, Any]:
+@dataclass(frozen=True, slots=True)
+class CheckinSheet:
+    """A round's check-in sheet: its players by name (each with ``start`` and ``name``:
+    a check-in line while the tournament runs, else a registered player) and the round."""
+
+    players: tuple[Any, ...]
+    round: int
+
+
+def _sheet_players(site: Any, tid: int, round_number: int) -> CheckinSheet:
     """The players a round's check-in sheet lists, by name: everyone asked to check in
     (not withdrawn, no bye entered, game not over); before the start, everyone."""
     view, _table = site.service.crosstable(tid)
@@ -133,7 +151,7 @@ def _sheet_players(site: Any, tid: int, round_number: int) -> dict[str, Any]:
         lines = [p for p in view.players if p.start is not None]
         number = round_number or 1
     ordered = sorted(lines, key=lambda p: (paper.name_key(p.name), p.name, p.start))
-    return {"players": ordered, "round": number}
+    return CheckinSheet(tuple(ordered), number)
 
 
 @router.get("/t/{tid}/checkin", response_class=HTMLResponse)
@@ -182,15 +200,17 @@ def checkin_post(tid: int, request: Request, form: CheckedForm) -> Response:
 # -- the venue screen ------------------------------------------------------------------------
 
 
-def _venue(site: Any, caller: Any, tid: int) -> dict[str, Any]:
+def _venue(site: Any, caller: Any, tid: int) -> TemplateContext:
     context = page_context(site, caller, tid)
     view = context["t"]
     number = int(context["current_round"] or 0)
     found = sheets(site, view, [number]) if number and number in printed_rounds(view) else []
-    context["venue_round"] = number
-    context["venue_boards"] = found[0].boards if found else ()
-    context["venue_byes"] = found[0].byes if found else ()
-    return context
+    return {
+        **context,
+        "venue_round": number,
+        "venue_boards": found[0].boards if found else (),
+        "venue_byes": found[0].byes if found else (),
+    }
 
 
 @router.get("/t/{tid}/venue", response_class=HTMLResponse)

@@ -3,8 +3,6 @@ finish, undo, helpers, registration window and eligibility rules; administrators
 
 from __future__ import annotations
 
-from typing import Any
-
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
@@ -153,7 +151,10 @@ def edit_player(tid: int, number: int, request: Request, form: CheckedForm) -> R
     """Correct a player's details: only the fields the form sends."""
     site, caller = caller_of(request)
     require_role(site, caller, tid, MANAGERS)
-    values: dict[str, Any] = {key: text(form, key) for key in PLAYER_FIELDS if key in form}
+    # the details sent, as edit_player takes them
+    values: dict[str, str | int | bool | None] = {
+        key: text(form, key) for key in PLAYER_FIELDS if key in form
+    }
     for key in ("rating", "national_rating", "manual_rating"):
         if key in form:
             values[key] = integer(form, key)
@@ -271,22 +272,25 @@ def staff(tid: int, request: Request, form: CheckedForm) -> Response:
 def access(tid: int, request: Request, form: CheckedForm) -> Response:
     site, caller = caller_of(request)
     require_role(site, caller, tid, MANAGERS)
-    values: dict[str, Any] = {
-        "self_registration": text(form, "self_registration") == "on",
-        "opens_at": text(form, "opens_at") or None,
-        "closes_at": text(form, "closes_at") or None,
-        "eligibility": {
-            key: value
-            for key, value in (
-                ("min_rated_games", integer(form, "min_rated_games") or 0),
-                ("min_online_tournaments", integer(form, "min_online_tournaments") or 0),
-            )
-            if value
-        },
+    self_registration = text(form, "self_registration") == "on"
+    eligibility = {
+        key: value
+        for key, value in (
+            ("min_rated_games", integer(form, "min_rated_games") or 0),
+            ("min_online_tournaments", integer(form, "min_online_tournaments") or 0),
+        )
+        if value
     }
-    if values["self_registration"]:
+    if self_registration:
         require_approved(site, tid)
-    site.accounts.set_access(tid, actor=caller.actor, **values)
+    site.accounts.set_access(
+        tid,
+        actor=caller.actor,
+        self_registration=self_registration,
+        opens_at=text(form, "opens_at") or None,
+        closes_at=text(form, "closes_at") or None,
+        eligibility=eligibility,
+    )
     return _done(request, tid, _("registration settings saved"))
 
 
@@ -309,7 +313,8 @@ _FORM_DETAILS = {
 def regulations(tid: int, request: Request, form: CheckedForm) -> Response:
     site, caller = caller_of(request)
     require_role(site, caller, tid, MANAGERS)
-    values: dict[str, Any] = {}
+    # the settings the form changes, as edit_regulations takes them
+    values: dict[str, str | tuple[str, ...] | dict[str, str]] = {}
     if "time_control" in form:
         values["time_control"] = text(form, "time_control")
     if "tiebreaks" in form:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import (
@@ -28,10 +27,12 @@ from crosstable.core.errors import InputError
 from crosstable.formats.json_io import FORMAT
 from crosstable.offline.build import DEFAULT_OUT
 from crosstable.service.offline_import import import_tournament_document
+from crosstable.service.read_views import JsonObject
 from crosstable.web import i18n
+from crosstable.web.contexts import ClientJson
 from crosstable.web.i18n import gettext
 from crosstable.web.messages import translate
-from crosstable.web.routes.api import ApiCaller
+from crosstable.web.routes.api import ApiCaller, Imported
 from crosstable.web.routes.wizard import require_organiser
 from crosstable.web.site import site_of
 
@@ -50,7 +51,7 @@ def built_directory() -> Path:
 
 
 @router.post("/api/v1/offline/import", status_code=201, tags=["api"])
-def api_import(document: dict[str, Any], request: Request, caller: ApiCaller) -> dict[str, Any]:
+def api_import(document: ClientJson, request: Request, caller: ApiCaller) -> JsonObject:
     """Store the offline app's export (``"format": "crosstable-tournament"``; a knockout
     with its ``"knockout"`` bracket) as a new tournament (administrators and masters);
     a file the core does not play through the same is refused (422) and nothing stored."""
@@ -62,7 +63,7 @@ def api_import(document: dict[str, Any], request: Request, caller: ApiCaller) ->
     site = site_of(request)
     change = import_tournament_document(site.service, document, "upload", caller.actor)
     site.accounts.claim(change.tournament_id, user, actor=caller.actor)
-    return {"id": change.tournament_id, "summary": translate(change.summary)}
+    return Imported(change.tournament_id, translate(change.summary)).as_json()
 
 
 @router.get("/offline", include_in_schema=False)

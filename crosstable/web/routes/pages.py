@@ -19,6 +19,7 @@ from crosstable.service.tiebreak_order import published_tiebreaks
 from crosstable.service.warning_levels import ConfirmationNeeded
 from crosstable.web import i18n, pairing_views, views
 from crosstable.web.confirmations import CONFIRM, confirmation_page
+from crosstable.web.contexts import TemplateContext
 from crosstable.web.messages import error_text, translate
 from crosstable.web.routes import actions, battle
 from crosstable.web.routes.common import (
@@ -173,7 +174,7 @@ def rounds_index(tid: int, request: Request) -> Response:
     return RedirectResponse(f"/t/{tid}/rounds/{context['current_round']}", status_code=303)
 
 
-def _round_context(site: Site, caller: Caller, tid: int, rnd: int) -> dict[str, Any]:
+def _round_context(site: Site, caller: Caller, tid: int, rnd: int) -> TemplateContext:
     context = page_context(site, caller, tid)
     view = context["t"]
     if not 1 <= rnd <= context["paired"]:
@@ -185,27 +186,25 @@ def _round_context(site: Site, caller: Caller, tid: int, rnd: int) -> dict[str, 
     games = [g for g in view.games if g.round == rnd]
     free = [start for r, start in view.free_rounds if r == rnd]
     names = {p.start: p.name for p in view.players}
-    extra: dict[str, Any] = {}
+    extra: TemplateContext = {}
     if context["is_swiss"]:
         extra = pairing_views.swiss_round(site.service, view, rnd).context()
     elif context["is_knockout"]:
         extra = pairing_views.knockout_round(site.service, view, rnd).context()
-    return (
-        context
-        | {
-            "rnd": rnd,
-            "games": games,
-            "free": [(s, names.get(s, "")) for s in free],
-            "results": RESULT_BUTTONS,
-            "forfeits": FORFEIT_BUTTONS,
-            "unusual": UNUSUAL_BUTTONS,
-            "unrated": UNRATED_BUTTONS,
-            # battle chess: the rules and which rounds' colours are drawn
-            "battle": site.service.battle_rules(tid),
-            "colours_drawn": site.service.colours_drawn(tid) or {},
-        }
-        | extra
-    )
+    return {
+        **context,
+        "rnd": rnd,
+        "games": games,
+        "free": [(s, names.get(s, "")) for s in free],
+        "results": RESULT_BUTTONS,
+        "forfeits": FORFEIT_BUTTONS,
+        "unusual": UNUSUAL_BUTTONS,
+        "unrated": UNRATED_BUTTONS,
+        # battle chess: the rules and which rounds' colours are drawn
+        "battle": site.service.battle_rules(tid),
+        "colours_drawn": site.service.colours_drawn(tid) or {},
+        **extra,
+    }
 
 
 @router.get("/t/{tid}/rounds/{rnd}", response_class=HTMLResponse)

@@ -25,6 +25,7 @@ from crosstable.core.errors import CrosstableError, RuleError
 from crosstable.service.warning_levels import ConfirmationNeeded
 from crosstable.web import pairing_views
 from crosstable.web.confirmations import CONFIRM, confirmation_page, confirming
+from crosstable.web.contexts import FormValues, TemplateContext
 from crosstable.web.i18n import gettext as _
 from crosstable.web.messages import error_text, translate
 from crosstable.web.routes import actions
@@ -47,20 +48,22 @@ router = APIRouter(include_in_schema=False)
 # -- Swiss: propose, review, publish ------------------------------------------------------
 
 
-def _swiss_context(site: Site, caller: Caller, tid: int) -> dict[str, Any]:
+def _swiss_context(site: Site, caller: Caller, tid: int) -> TemplateContext:
     context = page_context(site, caller, tid)
     view = context["t"]
     if not pairing_views.is_swiss(view):
         raise RuleError(_("only a Swiss tournament is paired round by round here"))
     lines = {line.start: line for line in context["table"].lines}
-    context["phase"] = site.service.pairing_phase(tid)  # the manual-pairing phase
-    context["reopenable"] = reopenable(view)
-    context["players_by_start"] = {
-        p.start: (p.name, p.rating, lines[p.start].points if p.start in lines else None)
-        for p in view.players
-        if p.start is not None
+    return {
+        **context,
+        "phase": site.service.pairing_phase(tid),  # the manual-pairing phase
+        "reopenable": reopenable(view),
+        "players_by_start": {
+            p.start: (p.name, p.rating, lines[p.start].points if p.start in lines else None)
+            for p in view.players
+            if p.start is not None
+        },
     }
-    return context
 
 
 def _proposal(site: Site, tid: int) -> tuple[Any, str]:
@@ -93,7 +96,7 @@ def pairing(tid: int, request: Request, edit: int = 0) -> Response:
     )
 
 
-def _manual(form: dict[str, Any], count: int) -> tuple[list[tuple[int, int]], int | None]:
+def _manual(form: FormValues, count: int) -> tuple[list[tuple[int, int]], int | None]:
     """The organiser's boards from the edit form: ``white_i`` / ``black_i`` per board."""
     boards: list[tuple[int, int]] = []
     for index in range(1, count + 1):
@@ -149,7 +152,7 @@ def review(tid: int, request: Request, form: CheckedForm) -> Response:
     )
 
 
-def _board_list(form: dict[str, Any]) -> list[tuple[int, int]]:
+def _board_list(form: FormValues) -> list[tuple[int, int]]:
     raw = form.get("board", [])
     items = raw if isinstance(raw, list) else [raw]
     boards = []

@@ -9,7 +9,8 @@ swapping the board picture instead of loading the page.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from dataclasses import dataclass
+from typing import Annotated
 
 import chess
 import chess.svg
@@ -19,6 +20,8 @@ from pydantic import Field
 
 from crosstable.core.errors import CrosstableError, RuleError
 from crosstable.formats.pgn import MAX_PGN_BYTES, positions
+from crosstable.service.read_views import JsonObject, Shown
+from crosstable.web.contexts import FormValues
 from crosstable.web.messages import error_text, translate
 from crosstable.web.routes.api import ApiCaller, ChangeOut, change_out
 from crosstable.web.routes.common import (
@@ -54,7 +57,7 @@ class PgnIn(Body):
     idempotency_key: str | None = Field(None, max_length=200)
 
 
-def _uploaded(form: dict[str, Any]) -> str:
+def _uploaded(form: FormValues) -> str:
     """The PGN of a form: the chosen file, else the pasted text."""
     upload = form.get("file")
     if isinstance(upload, list):
@@ -192,18 +195,31 @@ def api_tournament_pgn(tid: Num, request: Request) -> Response:
     return _pgn_download(site_of(request).service.export_pgn(tid), f"tournament-{tid}.pgn")
 
 
+@dataclass(frozen=True, slots=True, eq=False)  # compared as its JSON
+class GameShown(Shown):
+    """``GET …/boards/{board}/pgn``: a game's players, result (None: none yet) and kept
+    PGN (None when it has no moves)."""
+
+    round: int
+    board: int
+    white: int | None
+    black: int | None
+    result: str | None
+    pgn: str | None
+
+
 @api_router.get("/tournaments/{tid}/rounds/{rnd}/boards/{board}/pgn")
-def api_game(tid: Num, rnd: Num, board: Num, request: Request) -> dict[str, Any]:
+def api_game(tid: Num, rnd: Num, board: Num, request: Request) -> JsonObject:
     """A game: its players, result and kept PGN (``null`` when it has no moves)."""
     game = site_of(request).service.game_moves(tid, rnd, board)
-    return {
-        "round": game.round,
-        "board": game.board,
-        "white": game.white,
-        "black": game.black,
-        "result": game.result or None,
-        "pgn": game.pgn,
-    }
+    return GameShown(
+        round=game.round,
+        board=game.board,
+        white=game.white,
+        black=game.black,
+        result=game.result or None,
+        pgn=game.pgn,
+    ).as_json()
 
 
 @api_router.post("/tournaments/{tid}/rounds/{rnd}/boards/{board}/pgn")

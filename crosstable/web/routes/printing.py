@@ -25,6 +25,7 @@ from crosstable.service.rating_figures import rating_figures
 from crosstable.web import i18n, pairing_views
 from crosstable.web import pdf as pdfs
 from crosstable.web import sheets as paper
+from crosstable.web.contexts import TemplateContext
 from crosstable.web.i18n import gettext as _
 from crosstable.web.routes.common import (
     caller_of,
@@ -161,7 +162,7 @@ def winners(site: Site, view: TournamentView, table: Any) -> list[Winner]:
     ]
 
 
-def wall_chart(site: Site, view: TournamentView, table: Any) -> dict[str, Any]:
+def wall_chart(site: Site, view: TournamentView, table: Any) -> TemplateContext:
     """What the crosstable print page and PDF show for this system: ``swiss`` (the Swiss
     table), ``bracket`` (the bracket laid out for paper), ``team_grid`` (a
     Scheveningen's), or nothing more (a round robin's grid is ``table``)."""
@@ -202,7 +203,7 @@ def print_page(tid: int, what: str, request: Request, round: int = 0) -> Respons
         raise HTTPException(status_code=404, detail="unknown print page")
     context = page_context(site, caller, tid)
     view, table = context["t"], context["table"]
-    extra: dict[str, Any] = {}
+    extra: TemplateContext = {}
     if what == "crosstable":
         extra = wall_chart(site, view, table)
         extra["details"] = paper.tournament_details(view.settings, tuple(table.tiebreaks))

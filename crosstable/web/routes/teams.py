@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, Response
@@ -21,6 +20,7 @@ from crosstable.core.teams import TeamScoring
 from crosstable.service import Service
 from crosstable.service.read_views import JsonObject, Shown
 from crosstable.web import i18n
+from crosstable.web.contexts import TemplateContext
 from crosstable.web.pdf.team_papers import board_prizes_pdf, match_sheets_pdf, team_table_pdf
 from crosstable.web.routes.api import Num
 from crosstable.web.routes.common import MANAGERS, caller_of, page_context, pdf_download
@@ -205,7 +205,7 @@ def editable_teams(site: Site, caller: Caller, tid: int, data: TeamsShown) -> se
     }
 
 
-def body_context(site: Site, caller: Caller, tid: int, status: str) -> dict[str, Any]:
+def body_context(site: Site, caller: Caller, tid: int, status: str) -> TemplateContext:
     """What the live part of the team page shows (the template's values)."""
     data = team_data(site.service, tid)
     return {
@@ -250,9 +250,10 @@ def team_pdf(tid: int, name: str, request: Request, round: int = 0) -> Response:
     if name not in PAPERS:
         raise HTTPException(status_code=404, detail="unknown PDF")
     title = site.service.overview(tid).name
-    data = team_data(site.service, tid)
-    if not data.started:
+    shown = team_data(site.service, tid)
+    if not shown.started:
         raise HTTPException(status_code=404, detail="there are no rounds yet")
+    data = shown.as_json()
     locale = i18n.current.get()
     if name == "table.pdf":
         return pdf_download(team_table_pdf(data, title, locale), f"teams-{tid}.pdf")

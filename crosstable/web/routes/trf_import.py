@@ -11,6 +11,7 @@ masters (who may organise tournaments) import; the importer organises the tourna
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -23,11 +24,19 @@ from crosstable.formats.trf_encoding import decode_with_note
 from crosstable.formats.trf_model import TrfDocument
 from crosstable.formats.trf_read import parse_trf
 from crosstable.formats.trf_text import RecoverableError
+from crosstable.service.read_views import JsonObject, Shown
 from crosstable.service.trf_import import import_notes, import_trf
 from crosstable.web.confirmations import CONFIRM, confirming
+from crosstable.web.contexts import FormValues
 from crosstable.web.messages import error_text, translate
 from crosstable.web.routes.api import ApiCaller
-from crosstable.web.routes.common import Body, CheckedForm, caller_of, heavy_upload, text
+from crosstable.web.routes.common import (
+    Body,
+    CheckedForm,
+    caller_of,
+    heavy_upload,
+    text,
+)
 from crosstable.web.routes.wizard import require_organiser
 from crosstable.web.security import Caller
 from crosstable.web.site import Site, site_of
@@ -70,8 +79,18 @@ def imported(
     return change.tournament_id, change.summary, [*doc.warnings, *import_notes(doc)]
 
 
+@dataclass(frozen=True, slots=True, eq=False)  # compared as its JSON
+class TrfImported(Shown):
+    """``POST /tournaments/import``: the tournament made, the change's summary in the
+    reader's language, and what the import noted (warnings, the tie-breaks read)."""
+
+    id: int
+    summary: str
+    notes: tuple[str, ...]
+
+
 @api_router.post("/tournaments/import", status_code=201)
-def api_import(body: TrfImportIn, request: Request, caller: ApiCaller) -> dict[str, Any]:
+def api_import(body: TrfImportIn, request: Request, caller: ApiCaller) -> JsonObject:
     """Import a TRF file as a new tournament (administrators and masters); 409 with
     ``{"warning": …}`` when a round breaks its system's rules, sent again with
     ``confirm``."""
@@ -79,7 +98,7 @@ def api_import(body: TrfImportIn, request: Request, caller: ApiCaller) -> dict[s
     tid, summary, notes = imported(
         site, caller, body.trf, lenient=body.lenient, confirm=body.confirm, source="upload"
     )
-    return {"id": tid, "summary": translate(summary), "notes": notes}
+    return TrfImported(tid, translate(summary), tuple(notes)).as_json()
 
 
 @router.get("/import", response_class=HTMLResponse)
@@ -89,7 +108,7 @@ def import_page(request: Request) -> Response:
     return site.page(request, "import.html", caller=caller, most=MAX_FILE_BYTES // 1024)
 
 
-def _uploaded(form: dict[str, Any]) -> tuple[str, str | None]:
+def _uploaded(form: FormValues) -> tuple[str, str | None]:
     """The form's TRF: the chosen file (its encoding guessed as the command line does),
     else the text (pasted, or carried by a confirmation)."""
     upload = form.get("file")

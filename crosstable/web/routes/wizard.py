@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -31,6 +32,7 @@ from crosstable.core.text import Message
 from crosstable.service.rating_lists import RatingLists, rating_type_of
 from crosstable.service.stage_view import group_letter
 from crosstable.service.timed_start import check_capacity
+from crosstable.web.contexts import FormValue
 from crosstable.web.messages import error_text, translate
 from crosstable.web.routes import actions
 from crosstable.web.routes.common import CheckedForm, caller_of, integer, require_user, text
@@ -136,7 +138,7 @@ def check_minimum(format_: str, players: int) -> None:
 _RULE_DETAILS = {"ties": "shared", "forfeits_in_tiebreaks": "yes", "venue_kind": "online"}
 
 
-def spec_from_form(form: dict[str, Any], service: Any = None) -> actions.WizardSpec:
+def spec_from_form(form: Mapping[str, FormValue], service: Any = None) -> actions.WizardSpec:
     """The wizard's form as what it creates; with ``service``, a player given with a FIDE
     id gets what the imported rating lists know of them where nothing was typed."""
     players = actions.parse_player_list(text(form, "list"))
@@ -218,7 +220,7 @@ def _date(raw: str) -> dt.date | None:
         raise RuleError("{raw} is not a date (YYYY-MM-DD)", raw=repr(raw)) from None
 
 
-def preview(form: dict[str, Any], service: Any = None) -> Preview:
+def preview(form: Mapping[str, FormValue], service: Any = None) -> Preview:
     """What the form would create, computed by the core (no manual calculation anywhere)."""
     try:
         spec = spec_from_form(form, service)
