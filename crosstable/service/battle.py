@@ -36,10 +36,12 @@ from crosstable.core.errors import RuleError
 from crosstable.core.model import GameResult, Reason, System, Tournament
 from crosstable.core.reasons import check_reason
 from crosstable.core.text import Message
+from crosstable.service.details import DetailsEdit, RegulationsEdit, given_details
 from crosstable.service.errors import NotFoundError
 from crosstable.service.exchange import Exchange
 from crosstable.service.frame import Change, ChangeFrame, Done
 from crosstable.service.play import Play, ResultLike, ResultRecorder
+from crosstable.service.read_views import JsonObject
 from crosstable.service.registration import Regulations
 from crosstable.service.tie_lots import TieLots
 from crosstable.service.unit import Tx
@@ -94,9 +96,9 @@ class Battle:
         **values: Any,
     ) -> Change:
         if "detail_changes" in values:  # the keys named, the other details kept: every
-            values = _with_changes(
-                self.frame.store, tournament_id, values
-            )  # check below sees them all
+            details = _changed_details(self.frame.store, tournament_id, values)
+            values = {k: v for k, v in values.items() if k != "detail_changes"}
+            values["details"] = details  # (check below sees them all)
         if "details" in values or "system" in values:
             with self.frame.store.reading() as session:
                 row = session.get(TournamentRow, tournament_id)
@@ -160,7 +162,7 @@ class Battle:
         actor: str = "",
         source: str = "",
         headers: dict[str, str] | None = None,
-        records: dict[str, Any] | None = None,
+        records: JsonObject | None = None,
         warnings: Sequence[FideWarning] = (),
     ) -> Change:
         """As :meth:`Exchange.import_tournament`; a TRF that says battle chess in its 092
@@ -579,11 +581,13 @@ def _fits(result: ResultLike, reason: Reason | None) -> None:
         check_reason(value, reason)
 
 
-def _with_changes(store: Store, tournament_id: int, values: dict[str, Any]) -> dict[str, Any]:
-    """``values`` with ``detail_changes`` folded into the tournament's current details."""
+def _changed_details(store: Store, tournament_id: int, values: RegulationsEdit) -> DetailsEdit:
+    """The details of an edit with ``detail_changes`` folded into them (into the
+    tournament's current details when it replaces none)."""
     with store.reading() as session:
         row = session.get(TournamentRow, tournament_id)
-        current = dict(row.regulations or {}) if row is not None else {}
-    changes = {str(k): str(v) for k, v in values["detail_changes"].items()}
-    rest = {k: v for k, v in values.items() if k != "detail_changes"}
-    return rest | {"details": dict(rest.get("details", current)) | changes}
+        current: DetailsEdit = dict(row.regulations or {}) if row is not None else {}
+    changes = {str(k): str(v) for k, v in (given_details(values, "detail_changes") or {}).items()}
+    base = given_details(values) if "details" in values else current
+    details: DetailsEdit = dict(base or {})
+    return details | changes

@@ -36,7 +36,6 @@ is no longer due, so a second process does nothing twice.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping
 from typing import Any, Protocol
 
 from sqlalchemy import select
@@ -45,6 +44,7 @@ from sqlalchemy.orm import Session
 from crosstable.core.errors import CrosstableError
 from crosstable.core.model import LotsMethod, System
 from crosstable.core.text import Message
+from crosstable.service.details import Details
 from crosstable.service.eligibility import venue_kind
 from crosstable.service.frame import Change, ChangeFrame
 from crosstable.service.knockout.daily import KnockoutClock, knockout_clock
@@ -171,7 +171,7 @@ class TournamentClock:
         return self._wait(tid, settings, short)
 
     def _draw_and_start(
-        self, tid: int, system: System, details: Mapping[str, Any], drawn: bool, seed: int
+        self, tid: int, system: System, details: Details, drawn: bool, seed: int
     ) -> list[str]:
         lines: list[str] = []
         if system is System.KNOCKOUT:

@@ -7,9 +7,6 @@ change's transaction: the register is in the store)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from sqlalchemy.orm import Session
 
 from crosstable.core.errors import RuleError
@@ -18,6 +15,7 @@ from crosstable.core.model import System
 from crosstable.core.rating_method import rating_method
 from crosstable.core.schedule.kinds import check_schedule_fits, schedule_kind
 from crosstable.core.system_settings import check_keys
+from crosstable.service.details import Details
 from crosstable.service.eligibility import check_venue_kind
 from crosstable.service.finishing import check_finish_setting
 from crosstable.service.levels import checked_level_detail
@@ -29,9 +27,9 @@ from crosstable.service.timed_start import check_capacity, check_start_settings
 
 def check_details(
     system: System,
-    details: Mapping[str, Any],
+    details: Details,
     *,
-    before: Mapping[str, Any] | None = None,
+    before: Details | None = None,
     status: str = "registration",
 ) -> None:
     """Refuse a detail that does not read (``before`` and ``status``: an edit's)."""
@@ -46,7 +44,7 @@ def check_details(
     rating_method(details)  # which rating ranks the players
 
 
-def check_first_players(system: System, details: Mapping[str, Any], players: int) -> None:
+def check_first_players(system: System, details: Details, players: int) -> None:
     """Refuse first players that the regulations cannot seat: more than a knockout's
     capacity, or a round-robin field its chosen table does not have (Crenshaw-Berger's
     5 or 6)."""
@@ -55,7 +53,7 @@ def check_first_players(system: System, details: Mapping[str, Any], players: int
         check_schedule_fits(schedule_kind(details), players)
 
 
-def check_level(session: Session, details: Mapping[str, Any]) -> None:
+def check_level(session: Session, details: Details) -> None:
     """Refuse a class or level that is not one of the portal's levels."""
     checked_level_detail(session, details)
 
@@ -78,9 +76,7 @@ FIXED_AT_START = (
 NONE_ADDED = ("acceleration", "rating_method")
 
 
-def check_fixed_after_start(
-    current: Mapping[str, Any], details: Mapping[str, Any], *, fide: bool
-) -> None:
+def check_fixed_after_start(current: Details, details: Details, *, fide: bool) -> None:
     """Refuse, once the tournament has started, a change of what the pairings depend on;
     in FIDE mode also a change of the prohibited pairs (level 5: leave FIDE mode first)."""
     for key in FIXED_AT_START:

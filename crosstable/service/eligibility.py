@@ -24,19 +24,22 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
 from crosstable.core.errors import RuleError
 from crosstable.core.text import Message
+from crosstable.service.details import Details
 from crosstable.store.accounts_models import AccessRow, EntryAccountRow, UserRow
 from crosstable.store.models import EntryRow, GameRow, TournamentRow
 
 #: the regulations' detail that says where the games are played
 VENUE_KIND = "venue_kind"
 VENUE_KINDS = ("online", "otb")
+#: a tournament's eligibility rules as its organiser stored them (``min_rated_games``,
+#: ``min_online_tournaments``: whole numbers, read by :func:`rules_of`)
+Eligibility = Mapping[str, object]
 #: an over-the-board event starts with at least this many eligible players
 OTB_MINIMUM = 10
 #: the details that make the quads of one event one event: the event's key, the same
@@ -66,13 +69,13 @@ _AT_THE_BOARD = frozenset("10=")
 _NOT_PLAYED = frozenset({"no-show", "setup-timeout"})
 
 
-def venue_kind(details: Mapping[str, Any] | None) -> str:
+def venue_kind(details: Details | None) -> str:
     """``online`` or ``otb`` (an unknown value reads as the default, online)."""
     value = str((details or {}).get(VENUE_KIND, "online")).strip().lower()
     return value if value in VENUE_KINDS else "online"
 
 
-def check_venue_kind(details: Mapping[str, Any]) -> None:
+def check_venue_kind(details: Details) -> None:
     """Refuse a ``venue_kind`` that is neither online nor otb."""
     if VENUE_KIND in details and str(details[VENUE_KIND]).strip().lower() not in VENUE_KINDS:
         raise RuleError(
@@ -81,9 +84,7 @@ def check_venue_kind(details: Mapping[str, Any]) -> None:
         )
 
 
-def check_venue_kind_change(
-    current: Mapping[str, Any] | None, new: Mapping[str, Any] | None, *, started: bool
-) -> None:
+def check_venue_kind_change(current: Details | None, new: Details | None, *, started: bool) -> None:
     """Refuse a change of the kind of event once the tournament has started: the start
     checked the players against it, and an over-the-board event's winner
     becomes a master."""
@@ -119,7 +120,7 @@ class PlayingRecord:
     def tournaments_text(self) -> str:
         return _sum_text(self.tournaments, self.tournaments_on_site, self.tournaments_adjusted)
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> dict[str, dict[str, int]]:
         return {
             "games": {
                 "total": self.games,
@@ -187,12 +188,10 @@ def playing_record(session: Session, user: UserRow) -> PlayingRecord:
     return PlayingRecord(games, user.rated_games or 0, tournaments, user.online_tournaments or 0)
 
 
-def rules_of(
-    eligibility: Mapping[str, Any] | None, details: Mapping[str, Any] | None
-) -> dict[str, int]:
+def rules_of(eligibility: Eligibility | None, details: Details | None) -> dict[str, int]:
     """The tournament's counted rules: its own, or seed 002's for an over-the-board event."""
     rules = {
-        key: int((eligibility or {}).get(key) or 0)
+        key: _whole((eligibility or {}).get(key))
         for key in ("min_rated_games", "min_online_tournaments")
     }
     if venue_kind(details) == "otb":
@@ -201,7 +200,14 @@ def rules_of(
     return {key: value for key, value in rules.items() if value}
 
 
-def eligibility_problems(rules: Mapping[str, Any], record: PlayingRecord) -> list[Message]:
+def _whole(value: object) -> int:
+    """A stored rule's number (nothing: 0), as ``int(value or 0)`` reads it."""
+    if isinstance(value, int | float):
+        return int(value)
+    return int(str(value or 0))
+
+
+def eligibility_problems(rules: Mapping[str, int], record: PlayingRecord) -> list[Message]:
     """Why a player with ``record`` may not enter under ``rules`` (empty: eligible).
 
     >>> [str(p) for p in eligibility_problems({"min_rated_games": 20}, PlayingRecord(18, 0))]
@@ -240,7 +246,7 @@ def eligibility_problems(rules: Mapping[str, Any], record: PlayingRecord) -> lis
 
 
 def _lacking(
-    rules: Mapping[str, Any],
+    rules: Mapping[str, int],
     record: PlayingRecord,
     games: Callable[[int, str], Message],
     tournaments: Callable[[int, str], Message],
@@ -257,7 +263,7 @@ def _lacking(
     return problems
 
 
-def shortfall(rules: Mapping[str, Any], record: PlayingRecord) -> list[Message]:
+def shortfall(rules: Mapping[str, int], record: PlayingRecord) -> list[Message]:
     """What a registered player lacks under ``rules``, as the start names it ("at least
     20 games played are required (has 9)"; empty: nothing). Each is a Message of its own
     template, so a page shows it in the reader's language.
@@ -287,7 +293,7 @@ def shortfall(rules: Mapping[str, Any], record: PlayingRecord) -> list[Message]:
     )
 
 
-def eligibility_of(session: Session, tournament_id: int) -> dict[str, Any]:
+def eligibility_of(session: Session, tournament_id: int) -> dict[str, object]:
     """The tournament's eligibility rules as its organiser set them."""
     access = session.get(AccessRow, tournament_id)
     return dict(access.eligibility or {}) if access is not None else {}

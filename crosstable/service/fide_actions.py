@@ -14,7 +14,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import func, select
@@ -22,6 +22,7 @@ from sqlalchemy import func, select
 from crosstable.core.errors import RuleError
 from crosstable.core.model import Settings, System
 from crosstable.core.text import Message
+from crosstable.service.details import RegulationsEdit
 from crosstable.service.fide_feasibility import edit_feasibility
 from crosstable.service.fide_mode import current_round
 from crosstable.service.fide_rounds import final_round_warning
@@ -92,7 +93,7 @@ def regulation_warnings(
     new: Settings,
     changing: Sequence[str],
     started: bool,
-    given: Mapping[str, Any] | None = None,
+    given: RegulationsEdit | None = None,
 ) -> list[FideWarning]:
     """Every warning an edit of the regulations raises, in the order they are shown."""
     found = tiebreak_warnings(tx, settings, new, changing, started)
@@ -113,7 +114,7 @@ def confirm_regulations(
     new: Settings,
     changing: Sequence[str],
     started: bool,
-    given: dict[str, Any],
+    given: RegulationsEdit,
     confirm: str | None,
 ) -> tuple[FideWarning, ...]:
     """The edit's warnings once confirmed (service/warning_levels.py ``settle``): the

@@ -11,13 +11,13 @@ the field; more players may register before it).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from sqlalchemy import func, select
 
 from crosstable.core.model import System
 from crosstable.core.text import Message
+from crosstable.service.details import Details, DetailsEdit, RegulationsEdit, given_details
 from crosstable.service.fide_mode import in_fide_mode
 from crosstable.service.swiss.settings import max_rounds, swiss_settings
 from crosstable.service.unit import Tx
@@ -46,7 +46,7 @@ def shortest_reach(players: int, forbidden: tuple[tuple[int, ...], ...]) -> tupl
 
 
 def feasibility_warnings(
-    tx: Tx, rounds: int | None, details: Mapping[str, Any] | None, *, leaving: int = 0
+    tx: Tx, rounds: int | None, details: Details | None, *, leaving: int = 0
 ) -> list[FideWarning]:
     """The level-2 warnings of ``rounds`` rounds for the players registered so far, less
     ``leaving`` (none outside FIDE mode, for another system, or with fewer than two
@@ -99,20 +99,21 @@ def feasibility_warnings(
     ]
 
 
-def edited_details(current: Mapping[str, Any] | None, given: Mapping[str, Any]) -> dict[str, Any]:
+def edited_details(current: Details | None, given: RegulationsEdit) -> DetailsEdit:
     """The details an edit of the regulations leaves (``details`` replaces them,
     ``detail_changes`` changes some keys).
 
     >>> edited_details({"forbidden": "1-2", "venue": "Hall"}, {"detail_changes": {"forbidden": ""}})
     {'forbidden': '', 'venue': 'Hall'}
     """
-    details = dict(given["details"]) if "details" in given else dict(current or {})
-    changes = given.get("detail_changes") or {}
+    replaced = given_details(given)
+    details: DetailsEdit = dict(current or {}) if replaced is None else dict(replaced)
+    changes = given_details(given, "detail_changes") or {}
     return details | {str(key): str(value) for key, value in changes.items()}
 
 
 def edit_feasibility(
-    tx: Tx, rounds: int | None, changing: Sequence[str], given: Mapping[str, Any]
+    tx: Tx, rounds: int | None, changing: Sequence[str], given: RegulationsEdit
 ) -> list[FideWarning]:
     """Before round 1, the level-2 warnings of an edit that sets the number of rounds or
     changes the prohibited pairs (alone too), with the details the edit leaves."""

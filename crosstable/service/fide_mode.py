@@ -12,9 +12,7 @@ confirmation and is written to the TRF as ``### FIDE mode @ Round n: left``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
@@ -24,6 +22,7 @@ from crosstable.core.expulsion import EXPELLED
 from crosstable.core.model import System
 from crosstable.core.regulations import REPORT_CORRECTIONS
 from crosstable.core.text import Message
+from crosstable.service.details import Details, DetailsEdit, RegulationsEdit, given_details
 from crosstable.service.errors import NotFoundError
 from crosstable.service.frame import Change, ChangeFrame, Done, append_event, lock_tournament
 from crosstable.service.pairing_phase_state import PHASE
@@ -48,7 +47,7 @@ def default_fide_mode(system: System) -> bool:
     return system in DEFAULT_ON
 
 
-def regulations_fide_mode(system: System, details: Mapping[str, Any] | None) -> bool:
+def regulations_fide_mode(system: System, details: Details | None) -> bool:
     """What the regulations (and the system's default) say, before any leaving.
 
     >>> regulations_fide_mode(System.ROUND_ROBIN, {"fide_mode": "off"})
@@ -66,12 +65,12 @@ def regulations_fide_mode(system: System, details: Mapping[str, Any] | None) -> 
     return default_fide_mode(system)
 
 
-def check_fide_setting(details: Mapping[str, Any]) -> None:
+def check_fide_setting(details: Details) -> None:
     """Refuse a ``fide_mode`` detail other than on or off (at the creation)."""
     regulations_fide_mode(System.ROUND_ROBIN, details)
 
 
-def kept_flag(current: Mapping[str, object] | None, new: Mapping[str, object]) -> dict[str, object]:
+def kept_flag(current: Details | None, new: Details) -> DetailsEdit:
     """The new details of an edit with the flag as it was: FIDE mode is left only by
     :meth:`FideMode.leave_fide_mode`, and never entered again.
 
@@ -89,10 +88,11 @@ def kept_flag(current: Mapping[str, object] | None, new: Mapping[str, object]) -
     return kept
 
 
-def with_kept_flag(values: dict[str, Any], current: Mapping[str, Any] | None) -> dict[str, Any]:
+def with_kept_flag(values: RegulationsEdit, current: Details | None) -> RegulationsEdit:
     """An edit's values with :func:`kept_flag` applied to the details it replaces."""
-    if "details" in values:
-        return values | {"details": kept_flag(current, dict(values["details"]))}
+    replaced = given_details(values)
+    if replaced is not None:
+        return {**values, "details": kept_flag(current, replaced)}
     return values
 
 

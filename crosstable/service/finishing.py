@@ -19,14 +19,12 @@ finished tournament changes nothing and says so (a replayed change).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from sqlalchemy import func, select
 
 from crosstable.core.errors import RuleError
 from crosstable.core.text import Message
 from crosstable.service.adjournment_state import check_none_open
+from crosstable.service.details import Details
 from crosstable.service.frame import Done
 from crosstable.service.live import final_places
 from crosstable.service.loading import Loaded
@@ -47,12 +45,12 @@ FINISH = "finish"
 FINISH_MODES = ("auto", "confirm")
 
 
-def finish_mode(details: Mapping[str, Any] | None) -> str:
+def finish_mode(details: Details | None) -> str:
     """``auto`` or ``confirm`` (what the regulations say; auto when they say nothing)."""
     return str((details or {}).get(FINISH) or "auto").strip().lower()
 
 
-def check_finish_setting(details: Mapping[str, Any]) -> None:
+def check_finish_setting(details: Details) -> None:
     """Refuse a ``finish`` detail that is neither auto nor confirm."""
     if FINISH in details and finish_mode(details) not in FINISH_MODES:
         raise RuleError(

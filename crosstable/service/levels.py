@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -27,6 +26,7 @@ from sqlalchemy.orm import Session
 from crosstable.core.errors import RuleError
 from crosstable.core.levels import MIN_PLAYERS, Levels
 from crosstable.core.text import Message
+from crosstable.service.details import Details
 from crosstable.store.accounts_models import EntryAccountRow, UserRow
 from crosstable.store.models import EntryRow, PreferenceRow, TournamentRow
 
@@ -86,12 +86,12 @@ def account_level(
     return level, "rating" if level is not None else ""
 
 
-def tournament_level(details: Mapping[str, Any] | None) -> str:
+def tournament_level(details: Details | None) -> str:
     """The level a tournament is for ("": not a class or level tournament)."""
     return " ".join(str((details or {}).get(LEVEL_DETAIL) or "").split())
 
 
-def checked_level_detail(session: Session, details: Mapping[str, Any]) -> str:
+def checked_level_detail(session: Session, details: Details) -> str:
     """A ``level`` detail checked against the register: the level as the register
     spells it ("" when the tournament names none)."""
     wanted = tournament_level(details)
@@ -165,7 +165,7 @@ def level_problems(session: Session, row: TournamentRow) -> list[Message]:
 
 
 def registration_level_problem(
-    session: Session, details: Mapping[str, Any] | None, user: UserRow
+    session: Session, details: Details | None, user: UserRow
 ) -> Message | None:
     """Why ``user`` may not register in a class or level tournament (None: they may)."""
     wanted = tournament_level(details)

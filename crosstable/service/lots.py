@@ -4,12 +4,12 @@ core), and the regulations' lots for the ties left after the tie-break list."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from crosstable.core.errors import RuleError
 from crosstable.core.lots import SEED_LIMIT, Entrant, draw_lots, seed_from
 from crosstable.core.model import LotsMethod
 from crosstable.core.rating_method import RatingMethod
+from crosstable.service.details import Details
 from crosstable.service.tournament_ratings import rating_of
 from crosstable.store.models import EntryRow, TournamentRow
 
@@ -54,7 +54,7 @@ def derived_ties_seed(row: TournamentRow, entries: Sequence[EntryRow]) -> int:
     return seed_from("ties", row.created_at, *parts)
 
 
-def check_ties_setting(details: Mapping[str, Any] | None) -> None:
+def check_ties_setting(details: Details | None) -> None:
     """Refuse a ``ties`` detail that is neither shared nor lots."""
     if details and TIES in details:
         value = str(details[TIES])
@@ -65,12 +65,12 @@ def check_ties_setting(details: Mapping[str, Any] | None) -> None:
             )
 
 
-def ties_by_lots(details: Mapping[str, Any] | None) -> bool:
+def ties_by_lots(details: Details | None) -> bool:
     """Whether the regulations' tie-break order ends with lots."""
     return str((details or {}).get(TIES, "shared")).strip().lower() == "lots"
 
 
-def ties_lots_seed(details: Mapping[str, Any] | None) -> int | None:
+def ties_lots_seed(details: Details | None) -> int | None:
     """The recorded seed of the lots for ties (None: not drawn)."""
     text = str((details or {}).get(TIES_SEED, "")).strip()
     if not (text.isascii() and text.isdigit()) or len(text) > 16:

@@ -19,12 +19,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from crosstable.core.text import Message
+from crosstable.service.details import Details
 from crosstable.service.eligibility import QUAD, QUADS_EVENT, venue_kind
 from crosstable.store.accounts_models import AccountEventRow, EntryAccountRow, StaffRow, UserRow
 from crosstable.store.models import EntryRow, TournamentRow
@@ -77,7 +77,7 @@ def won_events(session: Session, user_id: int) -> list[str]:
     return [name for name, regulations in session.execute(query) if _whole_event(regulations)]
 
 
-def _whole_event(regulations: dict[str, Any] | None) -> bool:
+def _whole_event(regulations: Details | None) -> bool:
     """An over-the-board event (by its regulations) that is won as a whole: not a group
     of a group stage + knockout (its winner goes on to the knockout; the knockout's
     winner wins the event), nor a quad other than the strongest of a quads event."""

@@ -12,10 +12,8 @@ the rows it changed.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from crosstable.core.errors import RuleError
+from crosstable.service.details import Details, DetailsEdit
 from crosstable.service.unit import Tx
 
 #: the regulations' key of the open phase (a round's number); kept across edits of the
@@ -25,7 +23,7 @@ PHASE = "pairing_phase"
 DISCARDS = "discards"
 
 
-def phase_round(details: Mapping[str, Any] | None) -> int | None:
+def phase_round(details: Details | None) -> int | None:
     """The round whose pairings are open for editing (None: no phase is open).
 
     >>> phase_round({"pairing_phase": "3"}), phase_round({}), phase_round({"pairing_phase": "x"})
@@ -35,13 +33,13 @@ def phase_round(details: Mapping[str, Any] | None) -> int | None:
     return int(value) if value.isdigit() else None
 
 
-def with_phase(details: Mapping[str, Any] | None, number: int | None) -> dict[str, Any]:
+def with_phase(details: Details | None, number: int | None) -> DetailsEdit:
     """The details with the phase of round ``number`` open (None: closed).
 
     >>> with_phase({"venue": "Hall"}, 2), with_phase({"pairing_phase": "2"}, None)
     ({'venue': 'Hall', 'pairing_phase': '2'}, {})
     """
-    kept = {k: v for k, v in (details or {}).items() if k != PHASE}
+    kept: DetailsEdit = {k: v for k, v in (details or {}).items() if k != PHASE}
     return kept if number is None else kept | {PHASE: str(number)}
 
 

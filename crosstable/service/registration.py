@@ -32,6 +32,7 @@ from crosstable.service.detail_checks import (
     check_fixed_after_start,
     check_level,
 )
+from crosstable.service.details import Details, DetailsEdit, RegulationsEdit, given_details
 from crosstable.service.errors import NotFoundError
 from crosstable.service.fide_actions import confirm_regulations, rounds_open
 from crosstable.service.fide_feasibility import removal_feasibility
@@ -214,9 +215,11 @@ class Registration:
         def body(tx: Tx) -> Done:
             row = tx.tournament
             values = with_kept_flag(_merged_details(given, row.regulations), row.regulations)
+            replaced = given_details(values)
             started = row.status != "registration"
             settings = settings_of(row)
-            new = replace(settings, **{k: v for k, v in values.items() if hasattr(settings, k)})
+            # (the settings as given: the details are no setting, only they were merged)
+            new = replace(settings, **{k: v for k, v in given.items() if hasattr(settings, k)})
             new = replace(new, tiebreaks=check_tiebreaks(new.tiebreaks))
             if "system" in values or "cycles" in values:  # the field's cap
                 check_field(new.system, len(Loaded(tx.session, row).entries), cycles=new.cycles)
@@ -237,12 +240,12 @@ class Registration:
                         ),
                         setting=fixed[0].replace("_", " "),
                     )
-                if "details" in values:
+                if replaced is not None:
                     fide = in_fide_mode(tx.session, row)
-                    check_fixed_after_start(row.regulations or {}, values["details"], fide=fide)
+                    check_fixed_after_start(row.regulations or {}, replaced, fide=fide)
                 locked = [n for n in changing if n in LOCKED_AFTER_START and n != "tiebreaks"]
-                if "details" in values and forfeits_in_tiebreaks(
-                    values["details"]
+                if replaced is not None and forfeits_in_tiebreaks(
+                    replaced
                 ) != forfeits_in_tiebreaks(row.regulations):
                     locked.append("forfeits_in_tiebreaks")  # a tie-break rule
                 if locked and not (override_reason or "").strip():
@@ -259,16 +262,15 @@ class Registration:
                 if not name:
                     raise RuleError("a tournament needs a name")
                 updates["name"] = name
-            start = values.get("start_date", _date(row.start_date))
-            end = values.get("end_date", _date(row.end_date))
+            start = _given_date(values, "start_date", row.start_date)
+            end = _given_date(values, "end_date", row.end_date)
             _check_dates(start, end)
             updates["start_date"] = _iso(start)
             updates["end_date"] = _iso(end)
-            if "details" in values:
-                details = values["details"]
-                check_details(new.system, details, before=row.regulations, status=row.status)
-                check_level(tx.session, details)
-                updates["regulations"] = {str(k): str(v) for k, v in values["details"].items()}
+            if replaced is not None:
+                check_details(new.system, replaced, before=row.regulations, status=row.status)
+                check_level(tx.session, replaced)
+                updates["regulations"] = {str(k): str(v) for k, v in replaced.items()}
             if row.status == "finished":
                 raise RuleError("the tournament is finished; undo the finish to change it")
             confirmed = confirm_regulations(tx, settings, new, changing, started, given, confirm)
@@ -362,7 +364,7 @@ class Registration:
                     )
             before = rating_order(tx) if row.draw_method == LotsMethod.RATING.value else None
             columns = info_columns(info)
-            tx.update(entry, **{k: columns[k] for k in EDITABLE})
+            tx.update(entry, **{k: columns.get(k) for k in EDITABLE})
             value_of = detail_text
             shown = "; ".join(
                 f"{DETAIL_NAMES[k]} {value_of(getattr(current, k))} → {value_of(getattr(info, k))}"
@@ -560,11 +562,21 @@ def _check_dates(start: dt.date | None, end: dt.date | None) -> None:
 __all__ = ["EventRow", "PlayerInfo", "Registration", "Regulations"]
 
 
-def _merged_details(given: dict[str, Any], current: dict[str, Any] | None) -> dict[str, Any]:
+def _merged_details(given: RegulationsEdit, current: Details | None) -> RegulationsEdit:
     """``given`` with its ``detail_changes`` folded into the current details."""
     if "detail_changes" not in given:
         return given
+    changes = {str(k): str(v) for k, v in (given_details(given, "detail_changes") or {}).items()}
     values = {key: value for key, value in given.items() if key != "detail_changes"}
-    changes = {str(k): str(v) for k, v in given["detail_changes"].items()}
-    values["details"] = dict(values.get("details", current or {})) | changes
+    base = given_details(values) if "details" in values else current
+    details: DetailsEdit = dict(base or {})
+    values["details"] = details | changes
     return values
+
+
+def _given_date(values: RegulationsEdit, key: str, stored: str | None) -> dt.date | None:
+    """The date an edit gives for ``key`` (None: none), else the stored one."""
+    value = values.get(key, _date(stored))
+    if value is not None and not isinstance(value, dt.date):
+        raise TypeError(f"an edit's {key} is a date, not {type(value).__name__}")
+    return value

@@ -15,19 +15,19 @@ undo.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any
 
 from crosstable.core.errors import RuleError
 from crosstable.core.model import GameResult, Round, Tournament
 from crosstable.core.regulations import REPORT_CORRECTIONS
 from crosstable.core.text import Message
 from crosstable.formats.trf_model import Comment
+from crosstable.service.details import Details
 from crosstable.service.errors import NotFoundError
 from crosstable.service.frame import Change, ChangeFrame, Done
 from crosstable.service.loading import Loaded, result_code, result_of
 from crosstable.service.play import parse_result
+from crosstable.service.read_views import JsonObject
 from crosstable.service.unit import Tx
 from crosstable.store.models import TournamentRow
 
@@ -48,7 +48,7 @@ class ReportCorrection:
     result: str  # the stored code, e.g. "10", "+-"
     reason: str
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> JsonObject:
         return {
             "round": self.round,
             "board": self.board,
@@ -62,7 +62,7 @@ class ReportCorrection:
         return "" if found is None else found.label()
 
 
-def corrections_in(details: Mapping[str, Any] | None) -> tuple[ReportCorrection, ...]:
+def corrections_in(details: Details | None) -> tuple[ReportCorrection, ...]:
     """The corrections the details keep, in round and board order (what does not read
     is left out: the service wrote them)."""
     text = (details or {}).get(KEY)

@@ -10,8 +10,6 @@ every game of theirs without a result from the round on becomes a forfeit.
 from __future__ import annotations
 
 import random as _random
-from collections.abc import Mapping
-from typing import Any
 
 from crosstable.core.competitor import players_as_competitors
 from crosstable.core.errors import RuleError
@@ -25,6 +23,7 @@ from crosstable.core.schedule.kinds import (
 from crosstable.core.teams.settings import is_team_tournament
 from crosstable.core.text import Message
 from crosstable.formats.trf_model import Comment
+from crosstable.service.details import Details
 from crosstable.service.frame import Done
 from crosstable.service.loading import Loaded
 from crosstable.service.schedules import insert_schedule
@@ -36,8 +35,8 @@ from crosstable.store.models import EntryRow
 
 def check_schedule_setting(
     system: System | str,
-    details: Mapping[str, Any] | None,
-    before: Mapping[str, Any] | None = None,
+    details: Details | None,
+    before: Details | None = None,
     status: str = "registration",
 ) -> None:
     """Refuse a round robin's ``schedule`` that names no table, or a change of table
@@ -55,7 +54,7 @@ def check_schedule_setting(
         )
 
 
-def schedule_comments(system: System, details: Mapping[str, Any] | None) -> tuple[Comment, ...]:
+def schedule_comments(system: System, details: Details | None) -> tuple[Comment, ...]:
     """A TRF export's ``###`` line stating a round robin's table when it is not FIDE's
     Berger tables (a file without one is read, and checked, as Berger)."""
     if system is not System.ROUND_ROBIN:

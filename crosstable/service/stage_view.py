@@ -5,9 +5,7 @@ knockout starts (docs/knockout.md, "Group stage + knockout in the store").
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
@@ -17,6 +15,7 @@ from crosstable.core.model import Player
 from crosstable.core.pairing.knockout_groups import cross_seeded_bracket, group_qualifiers
 from crosstable.core.system_settings import KnockoutSettings
 from crosstable.core.text import Message
+from crosstable.service.details import Details
 from crosstable.service.fair_play import flagged_entries
 from crosstable.service.loading import Loaded
 from crosstable.service.read_views import JsonObject
@@ -189,7 +188,7 @@ def stage_view(session: Session, row: TournamentRow, rows: list[TournamentRow]) 
     counts = count_players(session, [r.id for r in rows])
     groups: list[StageMember] = []
     knockout: StageMember | None = None
-    first: Mapping[str, Any] = {}
+    first: Details = {}
     for member in rows:
         own = member.regulations or {}
         item = StageMember(
@@ -218,7 +217,7 @@ def stage_view(session: Session, row: TournamentRow, rows: list[TournamentRow]) 
     )
 
 
-def _whole(value: Any, key: str, *, default: int) -> int:
+def _whole(value: object, key: str, *, default: int) -> int:
     text = str(value or "").strip()
     if not text:
         return default

@@ -9,20 +9,20 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any
 
 from crosstable.core.model import Settings, System
 from crosstable.core.text import Message
 from crosstable.core.tiebreaks import default_tiebreaks
 from crosstable.core.tiebreaks.picker import check_offered
 from crosstable.core.tiebreaks.presets import buchholz_warnings, preset
+from crosstable.service.details import Details
 from crosstable.service.fide_mode import current_round, in_fide_mode, regulations_fide_mode
 from crosstable.service.players import check_tiebreaks
 from crosstable.service.unit import Tx
 from crosstable.service.warning_levels import FideWarning, Level
 
 
-def published_tiebreaks(settings: Mapping[str, Any]) -> tuple[str, ...]:
+def published_tiebreaks(settings: Mapping[str, object]) -> tuple[str, ...]:
     """The tie-break codes in order, as a tournament's settings (its view's) give them.
 
     >>> published_tiebreaks({"system": "round-robin", "tiebreaks": ["DE", "SB"]})
@@ -33,12 +33,13 @@ def published_tiebreaks(settings: Mapping[str, Any]) -> tuple[str, ...]:
     >>> published_tiebreaks({"system": "dutch"}) == default_tiebreaks(System.SWISS_DUTCH)
     True
     """
-    own = tuple(str(code) for code in settings.get("tiebreaks") or ())
-    return own or default_tiebreaks(System(settings.get("system") or System.ROUND_ROBIN.value))
+    listed = settings.get("tiebreaks") or ()
+    own = tuple(str(code) for code in listed) if isinstance(listed, list | tuple) else ()
+    return own or default_tiebreaks(System(str(settings.get("system") or System.ROUND_ROBIN.value)))
 
 
 def creation_tiebreaks(
-    system: System, details: Mapping[str, Any] | None, given: Sequence[str]
+    system: System, details: Details | None, given: Sequence[str]
 ) -> tuple[str, ...]:
     """The list a new tournament stores: the one given, else the portal's own default
     where the portal's rules name one (a Swiss with the portal's initial order: the
@@ -59,7 +60,7 @@ def creation_tiebreaks(
     return ()
 
 
-def with_creation_tiebreaks(settings: Settings, details: Mapping[str, Any] | None) -> Settings:
+def with_creation_tiebreaks(settings: Settings, details: Details | None) -> Settings:
     """A new tournament's settings with its tie-break list checked (each code known, each
     once, none a round robin in FIDE mode does not offer) and, when none is given, the
     portal's default where its rules name one."""

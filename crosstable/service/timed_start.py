@@ -30,14 +30,14 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from crosstable.core.errors import RuleError
 from crosstable.core.model import System
+from crosstable.service.details import Details
 from crosstable.service.levels import LEVEL_DETAIL
+from crosstable.service.read_views import JsonObject
 from crosstable.store.models import TournamentRow
 
 STARTS_AT = "starts_at"
@@ -64,7 +64,7 @@ class TimedStart:
     if_short: str = "wait"
     round_time: dt.time | None = None
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> JsonObject:
         return {
             STARTS_AT: self.starts_at.isoformat() if self.starts_at else None,
             TIME_ZONE: self.zone,
@@ -81,11 +81,11 @@ class TimedStart:
         return dt.datetime.combine(day, self.round_time, tzinfo=zone)
 
 
-def _text(details: Mapping[str, Any], key: str) -> str:
+def _text(details: Details, key: str) -> str:
     return str(details.get(key) or "").strip()
 
 
-def timed_start(system: System | str, details: Mapping[str, Any] | None) -> TimedStart:
+def timed_start(system: System | str, details: Details | None) -> TimedStart:
     """The settings from the regulations' details; RuleError naming the detail that is
     wrong (a capacity that is not a power of two, a time that is not one…)."""
     details = details or {}
@@ -155,12 +155,12 @@ def timed_start(system: System | str, details: Mapping[str, Any] | None) -> Time
     return TimedStart(starts_at, zone, capacity, if_short, round_time)
 
 
-def check_start_settings(system: System | str, details: Mapping[str, Any] | None) -> None:
+def check_start_settings(system: System | str, details: Details | None) -> None:
     """Refuse a bad timed-start setting (the creation's and the regulations' check)."""
     timed_start(system, details)
 
 
-def check_capacity(system: System | str, details: Mapping[str, Any] | None, players: int) -> None:
+def check_capacity(system: System | str, details: Details | None, players: int) -> None:
     """Refuse a knockout created with more players than its capacity (the creation's
     check, before anything is stored)."""
     capacity = timed_start(system, details).capacity

@@ -4,11 +4,11 @@ by — read the same way by the draw, the pairings, the standings and the pages.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, Protocol
+from typing import Protocol
 
 from crosstable.core.errors import RuleError
 from crosstable.core.rating_method import RatingMethod, rating_method, tournament_rating
+from crosstable.service.details import Details
 
 
 class Rated(Protocol):
@@ -24,7 +24,7 @@ class Rated(Protocol):
     def manual_rating(self) -> int | None: ...
 
 
-def method_of(details: Mapping[str, Any] | None) -> RatingMethod:
+def method_of(details: Details | None) -> RatingMethod:
     """The regulations' rating method (FIDE when none is named; the details were checked
     when they were stored, so one that does not read counts as FIDE)."""
     try:

@@ -14,7 +14,9 @@ from typing import Any
 
 from crosstable.core import battle
 from crosstable.core.regulations import RegulationDetails
+from crosstable.service.details import Details
 from crosstable.service.loading import Loaded, result_label
+from crosstable.service.read_views import JsonObject
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +90,7 @@ class PointsShown:
     zero_bye: str = "0"
 
     @classmethod
-    def from_json(cls, body: Mapping[str, Any]) -> PointsShown:
+    def from_json(cls, body: Mapping[str, object]) -> PointsShown:
         def text(name: str) -> str | None:
             value = body.get(name)
             return None if value is None else str(value)
@@ -128,7 +130,7 @@ class TournamentSettings(Mapping[str, Any]):
     draw_method: str | None
     draw_seed: int | None
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> JsonObject:
         """The API's JSON form (the tie-breaks a list, the point system an object)."""
         out = {f.name: getattr(self, f.name) for f in fields(self)}
         out["point_system"] = self.point_system.as_json()
@@ -222,7 +224,7 @@ def tournament_view(loaded: Loaded) -> TournamentView:
     )
 
 
-def published_regulations(details: Mapping[str, Any] | None, status: str) -> RegulationDetails:
+def published_regulations(details: Details | None, status: str) -> RegulationDetails:
     """The regulations' details as anyone may read them: a battle-chess tournament's seed
     of the colours is its SHA-256 (``sha256:…``) until the tournament is finished, so
     nobody can work out the colours of games still to come."""

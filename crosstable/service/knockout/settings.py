@@ -6,9 +6,6 @@ parser for the start, the replay, the wizard and ``crosstable new``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from crosstable.core.model import Player
 from crosstable.core.pairing.knockout import (
     Bracket,
@@ -18,6 +15,7 @@ from crosstable.core.pairing.knockout import (
     seeded_bracket,
 )
 from crosstable.core.system_settings import KNOCKOUT_KEYS, KnockoutSettings
+from crosstable.service.details import Details
 
 #: the event kind of :meth:`KnockoutPlay.pair_next_round`
 KIND = "knockout"
@@ -25,13 +23,13 @@ KIND = "knockout"
 DETAILS = KNOCKOUT_KEYS
 
 
-def knockout_settings(details: Mapping[str, Any] | None) -> KnockoutSettings:
+def knockout_settings(details: Details | None) -> KnockoutSettings:
     """The settings of a knockout as stored (another system's detail is not refused
     here: the start and the edits of the regulations refuse those)."""
     return KnockoutSettings.from_details(details or {}, strict=False)
 
 
-def knockout_rules(details: Mapping[str, Any], *, seed: int | None = None) -> MatchRules:
+def knockout_rules(details: Details, *, seed: int | None = None) -> MatchRules:
     """The match rules from the regulations' details (clear errors naming the setting)."""
     return knockout_settings(details).rules(seed)
 

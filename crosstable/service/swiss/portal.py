@@ -26,14 +26,14 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from crosstable.core.errors import RuleError
 from crosstable.core.lots import SEED_LIMIT, Entrant, rating_order, seed_from
 from crosstable.core.system_settings import SettingError
 from crosstable.core.text import Message
+from crosstable.service.details import Details, DetailsEdit
 from crosstable.service.tournament_ratings import method_of, rating_of
 from crosstable.service.unit import Tx
 from crosstable.store.models import EntryRow
@@ -56,7 +56,7 @@ class PortalSwiss:
     lot_ties: bool = False
 
     @classmethod
-    def from_details(cls, details: Mapping[str, Any] | None) -> PortalSwiss:
+    def from_details(cls, details: Details | None) -> PortalSwiss:
         """The settings, each checked (a :class:`SettingError` naming the setting)."""
         details = details or {}
         order = str(details.get(INITIAL_ORDER) or "").strip().lower()
@@ -136,13 +136,13 @@ def _key_order(key: str) -> tuple[int, int, str]:
     return (0, int(key), key) if key.isascii() and key.isdigit() else (1, 0, key)
 
 
-def check_portal_settings(system: object, details: Mapping[str, Any] | None) -> None:
+def check_portal_settings(system: object, details: Details | None) -> None:
     """Refuse a Swiss's portal setting with a value it cannot have (creation, edits)."""
     if getattr(system, "value", system) == "dutch":
         PortalSwiss.from_details(details)
 
 
-def check_even_field(details: Mapping[str, Any] | None, players: int) -> None:
+def check_even_field(details: Details | None, players: int) -> None:
     """The portal's rule 1 when the regulations ask for it: an even field only."""
     if PortalSwiss.from_details(details).even_field and players % 2:
         raise RuleError(
@@ -155,7 +155,7 @@ def check_even_field(details: Mapping[str, Any] | None, players: int) -> None:
 
 
 def apply_portal_order(
-    tx: Tx, entries: Sequence[EntryRow], details: dict[str, Any], created_at: object
+    tx: Tx, entries: Sequence[EntryRow], details: DetailsEdit, created_at: object
 ) -> Message | None:
     """At the start of a Swiss whose regulations choose the portal's order: number the
     entries in it (the seed given, or derived and recorded in ``details``) and say so;

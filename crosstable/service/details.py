@@ -1,0 +1,50 @@
+"""The regulations' details as the services read and edit them: one name for each.
+
+The details are a tournament's stored JSON object (``TournamentRow.regulations``):
+texts as a rule (``{"venue": "Yerevan", "ties": "lots"}``), a few kept as JSON text
+(the rating report's corrections, the expelled players). Every reader takes them as
+:data:`Details`, read-only, each value an ``object`` that the reader reads as text
+(``str(details.get(key) or "")``) or checks: the stored column, a
+``core/regulations.RegulationDetails`` and an edit's mapping of texts all are one. An
+edit builds a :data:`DetailsEdit`, a new object written back whole with
+``tx.update(row, regulations=...)``. An edit of the regulations is given by keyword
+(``edit_regulations(tid, rounds=9, detail_changes={"venue": "Hall"})``): a
+:data:`RegulationsEdit`, each setting its own type, which each check reads for the
+settings it knows (:func:`given_details`: the details it replaces or changes).
+
+>>> from crosstable.service.pairing_phase_state import phase_round, with_phase
+>>> edited: DetailsEdit = with_phase({"venue": "Hall"}, 3)
+>>> edited, phase_round(edited)
+({'venue': 'Hall', 'pairing_phase': '3'}, 3)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+#: the regulations' details as read: detail name → its stored value (a text, as a rule)
+Details = Mapping[str, object]
+#: the regulations' details an edit makes: a new object, stored whole
+DetailsEdit = dict[str, object]
+#: an edit of the regulations as given by keyword: setting name → its value (a name, a
+#: date, the tie-break codes, the ``details`` that replace the details, the
+#: ``detail_changes`` that change some of them…)
+RegulationsEdit = Mapping[str, object]
+
+
+def given_details(given: RegulationsEdit, key: str = "details") -> Details | None:
+    """The details an edit gives under ``key`` (``details``: they replace the details;
+    ``detail_changes``: they change some keys), None when it gives none.
+
+    >>> given_details({"rounds": 9}), given_details({"details": {"venue": "Hall"}})
+    (None, {'venue': 'Hall'})
+    """
+    value = given.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, Mapping):
+        raise TypeError(f"an edit's {key} are a mapping of details, not {type(value).__name__}")
+    return value
+
+
+__all__ = ["Details", "DetailsEdit", "RegulationsEdit", "given_details"]
