@@ -39,6 +39,7 @@ from crosstable.service.rating_list_order import (
     fide_part,
 )
 from crosstable.service.rating_lists import ImportReport, RatingLists
+from crosstable.service.read_views import JsonObject
 from crosstable.service.registration import PlayerInfo
 from crosstable.service.safeguard import before_risky
 from crosstable.store.custom_list_models import CustomListPlayerRow, CustomListRow
@@ -59,7 +60,7 @@ class CustomListInfo:
     imported: str
     players: int
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> JsonObject:
         return {
             "name": self.name,
             "file": self.file,
@@ -95,7 +96,7 @@ class CustomEntry:
         standard one (the effective rating)."""
         return list_rating(self, kind)
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> JsonObject:
         return {
             "list": self.list_name,
             "id": self.player_id,

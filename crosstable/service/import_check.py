@@ -153,7 +153,7 @@ _SECTIONS = {
 }
 
 
-def _key_text(table: str, values: Mapping[str, Any]) -> str:
+def _key_text(table: str, values: Mapping[str, object]) -> str:
     model = MODELS[table]
     return json.dumps({name: values.get(name) for name in model.key_columns}, sort_keys=True)
 

@@ -10,8 +10,6 @@ paired before round 1) refuses: its schedule is made for the players it started 
 
 from __future__ import annotations
 
-from typing import Any
-
 from sqlalchemy import func, select
 
 from crosstable.core.errors import RuleError
@@ -21,6 +19,7 @@ from crosstable.service.fide_mode import in_fide_mode
 from crosstable.service.field import check_field
 from crosstable.service.frame import Done
 from crosstable.service.past_results import last_round_played, paired_in_advance
+from crosstable.service.players import EntryColumns
 from crosstable.service.unit import Tx
 from crosstable.service.warning_levels import FideWarning, Level, logged, settle
 from crosstable.store.models import ByeRow, EntryRow, RoundRow
@@ -87,7 +86,7 @@ def late_entry_warning(start: int, name: str, missed: int) -> FideWarning:
     )
 
 
-def late_entry(tx: Tx, columns: dict[str, Any], confirm: str | None) -> Done:
+def late_entry(tx: Tx, columns: EntryColumns, confirm: str | None) -> Done:
     """Register the player of ``columns`` (an entry's columns) in a started Swiss: the
     next starting number, a zero-point bye for each round paired, FIDE's warning."""
     check_late_entry(tx)

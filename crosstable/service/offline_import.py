@@ -26,10 +26,11 @@ from crosstable.formats.knockout_json import read_knockout
 from crosstable.offline.exchange import from_knockout
 from crosstable.service import Change, PlayerInfo, Regulations, Service
 from crosstable.service.offline_bughouse import import_bughouse
+from crosstable.service.read_views import JsonObject
 
 
 def import_tournament_document(
-    service: Service, document: dict[str, Any], source: str, actor: str
+    service: Service, document: JsonObject, source: str, actor: str
 ) -> Change:
     """The tournament of a tournament JSON, stored (the app's own state, under
     ``"offline"``, is the browser's and is not stored)."""

@@ -482,7 +482,7 @@ def _store(
         raise InputError(Message.joined("; ", problems), source=source)
     with_moves = results = 0
     for stored, moves, new_result in plan:
-        values: dict[str, Any] = {}
+        values: dict[str, object] = {}
         if moves is not None:
             values["moves"] = moves
         if new_result is not None:

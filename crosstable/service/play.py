@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Protocol
 
 from crosstable.core.errors import RuleError
 from crosstable.core.model import GameResult, Outcome, Reason
@@ -13,7 +13,7 @@ from crosstable.service.errors import ConflictError, NotFoundError
 from crosstable.service.fide_actions import withdrawal_note
 from crosstable.service.fide_mode import in_fide_mode
 from crosstable.service.finishing import final_standing, finish_by_itself, fix_places, winners
-from crosstable.service.frame import Change, ChangeFrame, Done, Unchanged
+from crosstable.service.frame import Change, ChangeFrame, Done, EventData, Unchanged
 from crosstable.service.game_rows import open_game, players_of
 from crosstable.service.loading import Loaded, result_code, result_label, result_of
 from crosstable.service.past_results import correction_warnings
@@ -475,7 +475,7 @@ def still_playing(loaded: Loaded, start: int) -> EntryRow:
     return entry
 
 
-def _request(op: str, round_number: int, board: int, value: GameResult | None) -> dict[str, Any]:
+def _request(op: str, round_number: int, board: int, value: GameResult | None) -> EventData:
     return {"op": op, "round": round_number, "board": board, "result": result_code(value)}
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TypedDict
 
 from crosstable.core.errors import RuleError
 from crosstable.core.model import Player
@@ -169,7 +169,25 @@ def detail_text(value: object) -> str:
     return "(none)" if value in (None, "") else str(value)
 
 
-def info_columns(info: PlayerInfo) -> dict[str, Any]:
+class EntryColumns(TypedDict):
+    """An entry row's columns for a player's details (``EntryRow(**columns)``)."""
+
+    name: str
+    rating: int | None
+    title: str
+    federation: str
+    fide_id: str
+    birth_date: str
+    sex: str
+    club: str
+    team: str | None
+    national_rating: int | None
+    manual_rating: int | None
+    half_byes: bool
+    rating_source: str
+
+
+def info_columns(info: PlayerInfo) -> EntryColumns:
     """The entry row's columns for a player's details."""
     return {
         "name": info.name,

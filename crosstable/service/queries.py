@@ -10,7 +10,6 @@ idempotency keys the pages of a Swiss or Scheveningen need are plain reads.
 from __future__ import annotations
 
 import threading
-from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
@@ -20,6 +19,7 @@ from crosstable.service.crosstable import Crosstable
 from crosstable.service.errors import NotFoundError
 from crosstable.service.frame import ChangeFrame
 from crosstable.service.loading import Loaded
+from crosstable.service.read_views import JsonObject
 from crosstable.service.tables import ReadModel, TableState, snapshot
 from crosstable.service.views import (
     ByeRequest,
@@ -68,7 +68,7 @@ class Queries:
         with self.frame.store.reading() as session:
             return Loaded(session, _row(session, tournament_id)).tournament()
 
-    def live_standings(self, tournament_id: int) -> dict[str, Any] | None:
+    def live_standings(self, tournament_id: int) -> JsonObject | None:
         """The standings stored with the latest change (None before the draw)."""
         with self.frame.store.reading() as session:
             _row(session, tournament_id)

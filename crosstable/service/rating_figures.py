@@ -16,6 +16,7 @@ from typing import Any
 from crosstable.core.ratings import PlayerRating, RatingType, player_json, rate_tournament
 from crosstable.formats.json_io import tournament_year
 from crosstable.service.rating_lists import RatingLists
+from crosstable.service.read_views import JsonObject
 
 
 @dataclass(frozen=True)
@@ -34,7 +35,7 @@ class RatingFigures:
     def of(self, start: int) -> PlayerRating | None:
         return self.by_start.get(start)
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> JsonObject:
         """As ``crosstable ratings --format json`` writes them (its ``players``)."""
         return {
             "rating_type": self.rating_type.value,

@@ -32,6 +32,7 @@ from crosstable.service.errors import NotFoundError
 from crosstable.service.list_month import month_key
 from crosstable.service.long_event_settings import long_event
 from crosstable.service.rating_lists import current_generation, rating_type_of
+from crosstable.service.read_views import JsonObject
 from crosstable.store.models import EntryRow, PreferenceRow, TournamentRow
 from crosstable.store.rating_list_models import RatingListPlayerRow
 
@@ -50,7 +51,7 @@ class CheckedPlayer:
     month: str
     found: bool
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> JsonObject:
         return {
             "number": self.number,
             "name": self.name,
@@ -111,7 +112,7 @@ class RatingCheck:
             for p in self.differing
         ]
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> JsonObject:
         return {
             "tournament": self.tournament,
             "rating_type": self.rating_type.value,

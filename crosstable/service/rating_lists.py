@@ -53,6 +53,7 @@ from crosstable.service.rating_list_order import (
     parse_order,
     rating_along,
 )
+from crosstable.service.read_views import JsonObject
 from crosstable.service.registration import PlayerInfo, clear_draw, rating_order
 from crosstable.service.safeguard import before_risky
 from crosstable.service.unit import Tx
@@ -125,7 +126,7 @@ class ListEntry:
         chosen = default_order(order) if isinstance(order, RatingType) else order
         return rating_along({kind: self.rating(kind) for kind in RatingType}, chosen)
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> JsonObject:
         return {
             "fide_id": self.fide_id,
             "name": self.name,
@@ -417,9 +418,7 @@ class RatingLists:
         order = self.list_order(tournament_id) if rating_list is None else (rating_list,)
         info = self.player_info(fide_id, order)
         national, _ = self.national_of(fide_id, tournament_id)
-        info = PlayerInfo(
-            **{**_fields(info), "club": club or info.club, "national_rating": national}
-        )
+        info = replace(info, club=club or info.club, national_rating=national)
         change: Change = self.service.add_player(tournament_id, info, actor=actor)
         return change
 
@@ -502,10 +501,6 @@ class RatingLists:
             tournament_id, "ratings-update", body, actor=actor
         )
         return change
-
-
-def _fields(info: PlayerInfo) -> dict[str, Any]:
-    return {name: getattr(info, name) for name in info.__dataclass_fields__}
 
 
 def _fide_number(text: str) -> int | None:

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
 
 from sqlalchemy.orm import Session
 
@@ -36,7 +35,7 @@ from crosstable.core.text import Message
 from crosstable.core.tiebreaks import default_tiebreaks
 from crosstable.service.bus import Notification
 from crosstable.service.errors import ConflictError, NotFoundError
-from crosstable.service.frame import Change, ChangeFrame, Done
+from crosstable.service.frame import Change, ChangeFrame, Done, EventData
 from crosstable.service.history import append_information
 from crosstable.service.loading import settings_columns, settings_of
 from crosstable.service.lots import TIES_SEED
@@ -263,7 +262,7 @@ class StagePlay:
                 lots=lots,
                 pairs=pairs_text(found, lines),
             )
-            data: dict[str, Any] = {
+            data: EventData = {
                 "event": event,
                 "groups": [g.to_json() for g in view.groups],
                 "qualifiers": [q.to_json() for q in found],
@@ -355,7 +354,7 @@ class StagePlay:
         return row, note
 
     def _inform(
-        self, session: Session, row: TournamentRow, summary: str, data: dict[str, Any], actor: str
+        self, session: Session, row: TournamentRow, summary: str, data: EventData, actor: str
     ) -> Notification:
         """An informational event (no row changes: undo and revert pass over it)."""
         seq = append_information(

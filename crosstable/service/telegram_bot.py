@@ -97,6 +97,9 @@ class CurrentGame:
 #: a body of Telegram's Bot API (JSON over HTTP, named as the Bot API names its fields;
 #: its ``text`` values are Message templates until sent): a third party's JSON
 BotJson = dict[str, Any]
+#: a part of an update Telegram sends (the update, its message, its sender…): a third
+#: party's JSON, read field by field, each checked before it is used
+BotUpdate = Mapping[str, object]
 
 
 @dataclass(frozen=True)
@@ -107,13 +110,13 @@ class BotCall:
     body: BotJson = field(default_factory=dict)
 
 
-def _identifier(value: Any) -> int | None:
+def _identifier(value: object) -> int | None:
     if isinstance(value, bool) or not isinstance(value, int):
         return None
     return value if -_LARGEST_ID <= value <= _LARGEST_ID and value != 0 else None
 
 
-def _language(sender: Mapping[str, Any]) -> str:
+def _language(sender: BotUpdate) -> str:
     code = sender.get("language_code", "")
     return code.split("-", 1)[0].lower()[:8] if isinstance(code, str) else ""
 
@@ -131,7 +134,7 @@ def incoming(update: Any) -> Command | Press | None:
     return None
 
 
-def _press(press: Mapping[str, Any]) -> Press | None:
+def _press(press: BotUpdate) -> Press | None:
     sender, data, query = press.get("from"), press.get("data"), press.get("id")
     if not isinstance(sender, Mapping) or not isinstance(data, str) or not isinstance(query, str):
         return None
@@ -140,13 +143,14 @@ def _press(press: Mapping[str, Any]) -> Press | None:
         return None
     chat_id = message_id = None
     message = press.get("message")
-    if isinstance(message, Mapping) and isinstance(message.get("chat"), Mapping):
-        chat_id = _identifier(message["chat"].get("id"))
+    chat = message.get("chat") if isinstance(message, Mapping) else None
+    if isinstance(message, Mapping) and isinstance(chat, Mapping):
+        chat_id = _identifier(chat.get("id"))
         message_id = _identifier(message.get("message_id"))
     return Press(query, who, _language(sender), data, chat_id, message_id)
 
 
-def _command(message: Mapping[str, Any]) -> Command | None:
+def _command(message: BotUpdate) -> Command | None:
     sender, chat, text = message.get("from"), message.get("chat"), message.get("text")
     if not isinstance(sender, Mapping) or not isinstance(chat, Mapping):
         return None

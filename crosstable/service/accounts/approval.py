@@ -4,6 +4,7 @@ change recorded in the tournament's history."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from sqlalchemy import select
@@ -25,6 +26,11 @@ from crosstable.store.accounts_models import (
     AccessRow,
     StaffRow,
 )
+
+#: the access settings an edit changed, before or after: setting name → its value (the
+#: approval, self-registration, the window's moments, the eligibility rules), as the
+#: history's data keeps them
+AccessChange = dict[str, object]
 
 
 class Approval:
@@ -123,8 +129,8 @@ class Approval:
                     eligibility={},
                 )
                 session.add(row)
-            before: dict[str, Any] = {}
-            after: dict[str, Any] = {}
+            before: AccessChange = {}
+            after: AccessChange = {}
             for name, value in values.items():
                 current = getattr(row, name)
                 if name == "eligibility":
@@ -154,7 +160,7 @@ class Approval:
             return [r.tournament_id for r in rows]
 
 
-def describe_access(before: dict[str, Any], after: dict[str, Any]) -> str:
+def describe_access(before: AccessChange, after: AccessChange) -> str:
     """What a change of the access settings did, in one line (a message: translated on
     the history page)."""
     parts: list[Message] = []
@@ -164,7 +170,7 @@ def describe_access(before: dict[str, Any], after: dict[str, Any]) -> str:
                 "approved": Message("regulations approved by an administrator"),
                 "rejected": Message("regulations rejected by an administrator"),
                 "pending": Message("regulations waiting for an administrator's approval again"),
-            }[after["approval"]]
+            }[str(after["approval"])]
         )
     if "self_registration" in after:
         parts.append(
@@ -187,7 +193,8 @@ def describe_access(before: dict[str, Any], after: dict[str, Any]) -> str:
             else Message("registration closes: no limit")
         )
     if "eligibility" in after:
-        rules = after["eligibility"]
+        given = after["eligibility"]
+        rules = given if isinstance(given, Mapping) else {}  # (stored: a mapping, or empty)
         listed: list[Message] = []
         games = rules.get("min_rated_games")
         if games:

@@ -15,7 +15,8 @@ from sqlalchemy.orm import Session, object_session
 
 from crosstable.core.errors import RuleError
 from crosstable.service.clock import Clock, SystemClock
-from crosstable.service.frame import lock_tournament
+from crosstable.service.eligibility import Eligibility
+from crosstable.service.frame import EventData, lock_tournament
 from crosstable.service.history import append_information
 from crosstable.service.organisers import master_status
 from crosstable.store import Store
@@ -59,7 +60,8 @@ class AccessInfo:
     self_registration: bool = False
     opens_at: str | None = None
     closes_at: str | None = None
-    eligibility: dict[str, Any] = field(default_factory=dict)
+    #: the tournament's eligibility rules as stored (service/eligibility.py ``rules_of``)
+    eligibility: Eligibility = field(default_factory=dict)
 
 
 def password_hasher() -> Any:
@@ -132,7 +134,7 @@ class AccountsFrame:
         row: TournamentRow,
         kind: str,
         summary: str,
-        data: dict[str, Any],
+        data: EventData,
         actor: str,
     ) -> None:
         """Append an informational event to the tournament's history (who, when, what).
@@ -159,7 +161,7 @@ def name_of(user: UserInfo) -> str:
     return user.username
 
 
-def user_ref(user: UserInfo) -> dict[str, Any]:
+def user_ref(user: UserInfo) -> dict[str, int | str]:
     """The user as the history's data names them (id and user name)."""
     return {"id": user.id, "username": user.username}
 

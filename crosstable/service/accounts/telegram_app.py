@@ -40,6 +40,7 @@ import hmac
 import json
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import unquote_plus
 
@@ -113,7 +114,17 @@ def check_fields(data: Mapping[str, str]) -> None:
     user_of(data)
 
 
-def user_of(data: Mapping[str, str]) -> dict[str, Any]:
+@dataclass(frozen=True, slots=True)
+class WebAppUser:
+    """Telegram's WebAppUser object as the Mini App's data give it (the fields read)."""
+
+    id: int
+    first_name: str = ""
+    last_name: str = ""
+    username: str = ""
+
+
+def user_of(data: Mapping[str, str]) -> WebAppUser:
     """The ``user`` field read as Telegram's WebAppUser object (its id a whole number,
     its names texts)."""
     try:
@@ -128,7 +139,9 @@ def user_of(data: Mapping[str, str]) -> dict[str, Any]:
     for key in ("first_name", "last_name", "username", "language_code"):
         if not isinstance(user.get(key, ""), str):
             raise RuleError("Telegram Mini App: the user's {field} is not a text", field=key)
-    return user
+    return WebAppUser(
+        number, user.get("first_name", ""), user.get("last_name", ""), user.get("username", "")
+    )
 
 
 def secret_key(token: str) -> bytes:
@@ -169,11 +182,7 @@ def verify_init_data(
         raise RuleError("Telegram Mini App: auth_date is in the future")
     user = user_of(data)
     who = telegram.TelegramUser(
-        int(user["id"]),
-        str(user.get("first_name", ""))[:200],
-        str(user.get("last_name", ""))[:200],
-        str(user.get("username", ""))[:64],
-        when,
+        user.id, user.first_name[:200], user.last_name[:200], user.username[:64], when
     )
     return data, who
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
-from typing import Any
 
 from email_validator import EmailNotValidError, validate_email
 from sqlalchemy import func, select, update
@@ -42,7 +41,7 @@ class Notification:
     id: int
     kind: str
     #: what the notification says, by kind (a stored JSON payload, free-form by kind)
-    payload: dict[str, Any]
+    payload: JsonObject
     created_at: str
     read: bool
     mailed: bool

@@ -23,6 +23,7 @@ from sqlalchemy.orm import Session
 
 from crosstable.core.text import Message
 from crosstable.service.frame import SUMMARY_MESSAGE, with_summary_message
+from crosstable.service.read_views import JsonObject
 from crosstable.service.series import outbox
 from crosstable.store.series_models import SeriesEventRow
 
@@ -36,7 +37,7 @@ def record(
     *,
     at: str,
     actor: str = "",
-    data: dict[str, Any] | None = None,
+    data: JsonObject | None = None,
     step: str | None = None,
 ) -> None:
     """One line of the series' history, its message kept with it."""

@@ -48,6 +48,9 @@ LOCALE_DIR = Path(__file__).resolve().parents[2] / "web" / "locale"
 LANGUAGE_KEY = "user.{user}.language"
 #: registration for stage 2 and later is open two weeks from the stage's start
 WINDOW = dt.timedelta(days=14)
+#: a notification's payload as a letter reads it: stored JSON whose fields depend on
+#: the kind, each read and checked where it is used
+Payload = Mapping[str, object]
 
 
 def M_(message: str) -> str:  # noqa: N802 - gettext's convention: marked, translated later
@@ -111,7 +114,7 @@ class Context:
     stage_started: str | None = None
 
 
-def context_of(session: Session, payload: Mapping[str, Any]) -> Context:
+def context_of(session: Session, payload: Payload) -> Context:
     edition_id = payload.get("edition")
     edition = session.get(SeriesEditionRow, edition_id) if isinstance(edition_id, int) else None
     series_id = edition.series_id if edition is not None else payload.get("series_id")
@@ -148,10 +151,10 @@ def site_language(env: Mapping[str, str]) -> str:
     return chosen if chosen in LANGUAGES else DEFAULT
 
 
-def moment_text(value: str | None, zone: str, translate: Callable[[str], str]) -> str:
+def moment_text(value: object, zone: str, translate: Callable[[str], str]) -> str:
     """A stored moment in ``zone``, the zone named (``4 May 2026, 18:00 UTC+03:00
-    (Europe/Moscow)``)."""
-    if not value:
+    (Europe/Moscow)``); "" when there is none (or a payload's value is no text)."""
+    if not isinstance(value, str) or not value:
         return ""
     try:
         shown = dt.datetime.fromisoformat(value).astimezone(ZoneInfo(zone))
@@ -174,7 +177,7 @@ def moment_text(value: str | None, zone: str, translate: Callable[[str], str]) -
     )
 
 
-def _stage_name(kind: Any, number: Any, translate: Callable[[str], str]) -> str:
+def _stage_name(kind: object, number: object, translate: Callable[[str], str]) -> str:
     if kind == "final":
         return translate(M_("the final"))
     if kind == "super-final":
@@ -182,7 +185,7 @@ def _stage_name(kind: Any, number: Any, translate: Callable[[str], str]) -> str:
     return fill(translate(M_("stage {stage}")), {"stage": str(number)})
 
 
-def _news_title(payload: Mapping[str, Any], writer: _Writer) -> str:
+def _news_title(payload: Payload, writer: _Writer) -> str:
     """The news item's title in the recipient's language (the stored English title for
     a row written before the news' parameters were kept)."""
     if "going" not in payload:
@@ -203,7 +206,7 @@ def _news_title(payload: Mapping[str, Any], writer: _Writer) -> str:
 class _Writer:
     """Templates translated and filled for one language and one payload."""
 
-    def __init__(self, language: str, payload: Mapping[str, Any]) -> None:
+    def __init__(self, language: str, payload: Payload) -> None:
         self.translate = catalogue(language).gettext
         self.values = {key: "" if value is None else str(value) for key, value in payload.items()}
 
@@ -212,14 +215,14 @@ class _Writer:
         return fill(self.translate(template), merged)
 
 
-def news_title(payload: Mapping[str, Any], language: str = DEFAULT) -> str:
+def news_title(payload: Payload, language: str = DEFAULT) -> str:
     """A ``news`` notification's title in ``language`` (the in-site list shows it)."""
     return _news_title(payload, _Writer(language, payload))
 
 
 def letter(
     kind: str,
-    payload: Mapping[str, Any],
+    payload: Payload,
     *,
     language: str = DEFAULT,
     context: Context | None = None,
@@ -309,7 +312,7 @@ def letter(
 
 
 def _clock_lines(
-    kind: str, payload: Mapping[str, Any], writer: _Writer, zone: str, base_url: str
+    kind: str, payload: Payload, writer: _Writer, zone: str, base_url: str
 ) -> list[str]:
     """A tournament's clock: a knockout game, a start that waits, results missing."""
     say, translate = writer.say, writer.translate

@@ -10,11 +10,10 @@ telegram_sender.py) read the unsent rows, deliver them and set ``sent_at``.
 
 from __future__ import annotations
 
-from typing import Any
-
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from crosstable.service.read_views import JsonObject
 from crosstable.store.series_models import SeriesEventRow, SeriesOutboxRow, SeriesRegistrationRow
 
 
@@ -27,7 +26,7 @@ def record(
     *,
     at: str,
     actor: str = "",
-    data: dict[str, Any] | None = None,
+    data: JsonObject | None = None,
     step: str | None = None,
 ) -> None:
     """One line of the series' history."""
@@ -56,7 +55,7 @@ def notify(
     registration: SeriesRegistrationRow,
     kind: str,
     dedupe_key: str,
-    payload: dict[str, Any],
+    payload: JsonObject,
     *,
     at: str,
 ) -> None:
@@ -70,7 +69,7 @@ def notify_user(
     recipient: str,
     kind: str,
     dedupe_key: str,
-    payload: dict[str, Any],
+    payload: JsonObject,
     *,
     at: str,
 ) -> None:

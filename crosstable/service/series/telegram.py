@@ -247,7 +247,7 @@ def _stamp(moment: dt.datetime) -> str:
     return moment.astimezone(dt.UTC).isoformat(timespec="seconds")
 
 
-def start(session: MutableMapping[str, Any], user_id: int | None, now: dt.datetime) -> str:
+def start(session: MutableMapping[str, object], user_id: int | None, now: dt.datetime) -> str:
     """The one-time state of a sign-in started on the Telegram page, kept in the
     browser's (signed) session for the account (0: signed out); a state made less than
     :data:`STATE_REUSE` ago for the same account is given again."""
@@ -267,7 +267,7 @@ def start(session: MutableMapping[str, Any], user_id: int | None, now: dt.dateti
 
 
 def take_state(
-    session: MutableMapping[str, Any], given: str | None, user_id: int | None, now: dt.datetime
+    session: MutableMapping[str, object], given: str | None, user_id: int | None, now: dt.datetime
 ) -> bool:
     """Whether ``given`` is the browser's state for this account, not older than
     :data:`STATE_AGE`; the state is forgotten whatever the answer (checked once)."""

@@ -48,6 +48,7 @@ from crosstable.service.series.mail_text import (
     letter,
     site_language,
 )
+from crosstable.service.telegram_bot import BotJson
 from crosstable.store import Store
 from crosstable.store.series_models import NotificationPrefsRow, SeriesOutboxRow
 from crosstable.store.telegram_models import TelegramDeliveryRow, TelegramLinkRow
@@ -96,12 +97,12 @@ class TelegramReport:
 BotApiError = DeliveryError
 
 
-def send_message(settings: TelegramSettings, chat_id: int, text: str) -> dict[str, Any]:
+def send_message(settings: TelegramSettings, chat_id: int, text: str) -> BotJson:
     """``sendMessage`` of the Bot API: the sent Message, or :class:`BotApiError`."""
     return bot_call(settings, "sendMessage", {"chat_id": chat_id, "text": text[:MAX_TEXT]})
 
 
-def bot_call(settings: TelegramSettings, method: str, payload: dict[str, Any]) -> dict[str, Any]:
+def bot_call(settings: TelegramSettings, method: str, payload: BotJson) -> BotJson:
     """One Bot API method (``sendMessage``, ``answerCallbackQuery``, ``editMessageText``…)
     with a JSON body: its result when an object, else {}; or :class:`BotApiError`."""
     url = f"{settings.api}/bot{settings.token}/{method}"

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
 
 from crosstable.core.errors import RuleError
 from crosstable.core.model import Colour, System, Tournament
@@ -24,6 +23,7 @@ from crosstable.core.pairing.dutch.players import bye_eligible
 from crosstable.core.teams.settings import is_team_tournament
 from crosstable.core.text import Message
 from crosstable.service.loading import Loaded
+from crosstable.service.read_views import JsonObject
 from crosstable.service.swiss.settings import BYE_KINDS, swiss_settings
 
 Board = tuple[int, int]
@@ -43,7 +43,7 @@ class RoundProposal:
     bye: int | None
     absent: tuple[tuple[int, str], ...]
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> JsonObject:
         return {
             "round": self.round,
             "boards": [list(board) for board in self.boards],

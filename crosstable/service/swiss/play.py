@@ -19,7 +19,14 @@ from crosstable.service.adjournment_state import (
 from crosstable.service.errors import NotFoundError
 from crosstable.service.fide_actions import bye_warnings
 from crosstable.service.fide_mode import in_fide_mode
-from crosstable.service.frame import Change, ChangeFrame, Done, Unchanged, replayed_change
+from crosstable.service.frame import (
+    Change,
+    ChangeFrame,
+    Done,
+    EventData,
+    Unchanged,
+    replayed_change,
+)
 from crosstable.service.hand_pairings import MANUAL, RULES, manual_pairing_warnings, rule_warnings
 from crosstable.service.loading import Loaded
 from crosstable.service.pairing_phase_state import close_phase, publishing_gate
@@ -166,7 +173,7 @@ class SwissPlay:
                     summary=summary,
                     warnings=Message.joined("; ", warnings),
                 )
-            data: dict[str, Any] = {
+            data: EventData = {
                 "round": number,
                 "boards": [list(b) for b in chosen],
                 "bye": pab,
@@ -338,7 +345,7 @@ def paired_summary(number: int, boards: int) -> Message:
     return Message("round {round} paired: {count} boards", round=number, count=boards)
 
 
-def _bye_data(start: int, round_number: int, kind: str | None) -> dict[str, Any]:
+def _bye_data(start: int, round_number: int, kind: str | None) -> EventData:
     return {"start": start, "round": round_number, "kind": kind}
 
 

@@ -5,11 +5,10 @@ other sections are, so that import then export gives the same document."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from crosstable.core.row_changes import Snapshot
 from crosstable.store.models import Base
 from crosstable.store.team_models import LineupRow, TeamMemberRow, TeamRow
 
@@ -21,15 +20,15 @@ TEAM_SECTIONS: tuple[tuple[str, type[Base]], ...] = (
 )
 
 
-def team_sections(session: Session, tournament_id: int) -> dict[str, list[dict[str, Any]]]:
+def team_sections(session: Session, tournament_id: int) -> dict[str, list[Snapshot]]:
     """The team sections of one tournament's document (none for a tournament of players)."""
-    sections: dict[str, list[dict[str, Any]]] = {}
+    sections: dict[str, list[Snapshot]] = {}
     for name, model in TEAM_SECTIONS:
         order = [getattr(model, column) for column in model.key_columns]
         rows = session.scalars(
             select(model).where(model.tournament_id == tournament_id).order_by(*order)  # type: ignore[attr-defined]
         )
-        found = [row.snapshot() for row in rows]
+        found: list[Snapshot] = [row.snapshot() for row in rows]
         if found:
             sections[name] = found
     return sections

@@ -6,8 +6,6 @@ have seated them."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from sqlalchemy import select
 
 from crosstable.core.errors import CrosstableError
@@ -16,6 +14,7 @@ from crosstable.core.teams import seat_round, team_round_robin
 from crosstable.formats.trf_export import kept_records
 from crosstable.formats.trf_model import TrfDocument
 from crosstable.formats.trf_team_records import TEAM_TAGS
+from crosstable.service.read_views import JsonObject
 from crosstable.service.teams.trf_plan import TeamPlan
 from crosstable.service.unit import Tx
 from crosstable.store.models import EntryRow, GameRow, RoundRow
@@ -93,7 +92,7 @@ def _rounds_to_come(tx: Tx, plan: TeamPlan) -> int:
     return len(later)
 
 
-def team_kept_records(doc: TrfDocument) -> dict[str, Any]:
+def team_kept_records(doc: TrfDocument) -> JsonObject:
     """The records kept with an imported team file, less those its rows now hold (the
     teams, 300/320/330/801/802, the board colours and match points): the export
     writes them from the rows."""
