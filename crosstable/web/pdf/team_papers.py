@@ -1,5 +1,6 @@
 """A team league's papers as PDF, drawn from the data the team page shows
-(:func:`crosstable.web.routes.teams.team_data`, its JSON as ``GET …/teams`` answers it):
+(:func:`crosstable.web.team_views.team_data`, a typed :class:`TeamsShown`; a match card
+is the core's JSON of it):
 
 * the team crosstable (:func:`team_table_pdf`): place, team, the score against each
   other team, match and game points, the team tie-breaks;
@@ -12,43 +13,42 @@
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any
 
-from crosstable.service.read_views import JsonObject
 from crosstable.web.i18n import gettext as _
 from crosstable.web.i18n import points_text
 from crosstable.web.pdf.document import Document, pdf_bytes
+from crosstable.web.team_views import Points, TeamsShown
 
 
-def _points(value: Any, locale: str) -> str:
+def _points(value: Points | None, locale: str) -> str:
     return "" if value is None else points_text(Fraction(str(value)), locale)
 
 
-def _names(data: JsonObject) -> tuple[dict[int, str], dict[int, str]]:
-    teams = {t["team"]: t["name"] for t in data["teams"]}
-    players = {m["start"]: m["name"] for t in data["teams"] for m in t["members"]}
+def _names(data: TeamsShown) -> tuple[dict[int | None, str], dict[int | None, str]]:
+    teams = {t.team: t.name for t in data.teams}
+    players = {m.start: m.name for t in data.teams for m in t.members}
     return teams, players
 
 
-def _table(pdf: Document, data: JsonObject, locale: str) -> None:
-    order = sorted(r["team"] for r in data["rows"])
-    heads = [_("Place"), _("Team"), *map(str, order), "MP", "GP", *data["tiebreaks"]]
+def _table(pdf: Document, data: TeamsShown, locale: str) -> None:
+    order = sorted(r.team for r in data.rows)
+    heads = [_("Place"), _("Team"), *map(str, order), "MP", "GP", *data.tiebreaks]
     rows = []
-    for r in data["rows"]:
+    for r in data.rows:
         against = [
             "×"
-            if other == r["team"]
-            else " ".join(_points(p, locale) for p in r["against"].get(str(other), []))
+            if other == r.team
+            else " ".join(_points(p, locale) for p in r.against.get(str(other), ()))
             for other in order
         ]
-        values = [_points(v, locale) for v in r["tiebreaks"]]
+        values = [_points(v, locale) for v in r.tiebreaks]
         rows.append(
             [
-                str(r["place"]),
-                f"{r['team']}. {r['name']}",
+                str(r.place),
+                f"{r.team}. {r.name}",
                 *against,
-                _points(r["MP"], locale),
-                _points(r["GP"], locale),
+                _points(r.MP, locale),
+                _points(r.GP, locale),
                 *values,
             ]
         )
@@ -56,25 +56,25 @@ def _table(pdf: Document, data: JsonObject, locale: str) -> None:
     pdf.grid(heads, widths, rows, size=size, left=(1,))
 
 
-def _prizes(pdf: Document, data: JsonObject, locale: str) -> None:
+def _prizes(pdf: Document, data: TeamsShown, locale: str) -> None:
     teams, players = _names(data)
     heads = [_("Board"), _("Place"), _("Player"), _("Team"), _("Points"), _("Games")]
     rows = [
         [
-            str(p["board"]),
-            str(p["place"]),
-            f"{p['start']}. {players.get(p['start'], '')}",
-            teams.get(p["team"], ""),
-            _points(p["points"], locale),
-            str(p["games"]),
+            str(p.board),
+            str(p.place),
+            f"{p.start}. {players.get(p.start, '')}",
+            teams.get(p.team, ""),
+            _points(p.points, locale),
+            str(p.games),
         ]
-        for p in data["board_prizes"]
+        for p in data.board_prizes
     ]
     widths, size = pdf.widths(heads, rows, size=9)
     pdf.grid(heads, widths, rows, size=size, left=(2, 3))
 
 
-def team_table_pdf(data: JsonObject, title: str, locale: str) -> bytes:
+def team_table_pdf(data: TeamsShown, title: str, locale: str) -> bytes:
     """The team crosstable (landscape), the board prizes under it."""
     pdf = Document("L", title)
     pdf.add_page()
@@ -86,7 +86,7 @@ def team_table_pdf(data: JsonObject, title: str, locale: str) -> bytes:
     return pdf_bytes(pdf)
 
 
-def board_prizes_pdf(data: JsonObject, title: str, locale: str) -> bytes:
+def board_prizes_pdf(data: TeamsShown, title: str, locale: str) -> bytes:
     """The board prizes alone."""
     pdf = Document("P", title)
     pdf.add_page()
@@ -96,13 +96,13 @@ def board_prizes_pdf(data: JsonObject, title: str, locale: str) -> bytes:
 
 
 def match_sheets_pdf(
-    data: JsonObject, title: str, locale: str, round_number: int | None = None
+    data: TeamsShown, title: str, locale: str, round_number: int | None = None
 ) -> bytes:
     """A card per match (of one round, or of every round), to be filled in and signed."""
     teams, players = _names(data)
     pdf = Document("P", title)
     pdf.add_page()
-    cards = [m for m in data["matches"] if round_number in (None, m["round"])]
+    cards = [m for m in data.matches if round_number in (None, m["round"])]
     for card in cards:
         boards = len(card["boards"])
         if pdf.will_page_break(40 + 8 * boards):

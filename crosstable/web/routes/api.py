@@ -9,7 +9,6 @@ there), 422 (against the rules or malformed) and 429 (too many requests).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, HTTPException, Path, Query, Request
@@ -22,12 +21,13 @@ from crosstable.core.scoring import points_json
 from crosstable.core.text import Message
 from crosstable.service import Change
 from crosstable.service.players import duplicate_names
-from crosstable.service.read_views import JsonObject, Shown
+from crosstable.service.read_views import JsonObject
 from crosstable.service.tiebreak_order import published_tiebreaks
 from crosstable.web import explain_views
 from crosstable.web.messages import translate
 from crosstable.web.pairing_views import key_used, paired_rounds
 from crosstable.web.routes import actions
+from crosstable.web.routes import api_views as views
 from crosstable.web.routes.api_models import (
     ConfirmIn,
     CorrectionIn,
@@ -91,204 +91,27 @@ def change_out(change: Change) -> ChangeOut:
     )
 
 
-# -- the answers built here, as typed views (their JSON: :meth:`Shown.as_json`) ----------
-
-
-@dataclass(frozen=True, slots=True, eq=False)  # compared as its JSON
-class AccountShown(Shown):
-    """An account as ``GET /me`` shows it."""
-
-    id: int
-    username: str
-    name: str
-    admin: bool
-    master: bool
-
-
-@dataclass(frozen=True, slots=True, eq=False)  # compared as its JSON
-class MeShown(Shown):
-    """``GET /me``: the account behind the credentials (None when anonymous)."""
-
-    user: AccountShown | None
-
-
-@dataclass(frozen=True, slots=True, eq=False)  # compared as its JSON
-class TournamentListed(Shown):
-    """A tournament of ``GET /tournaments``."""
-
-    id: int
-    name: str
-    status: str
-    system: str
-    players: int
-    revision: int
-
-
-@dataclass(frozen=True, slots=True, eq=False)  # compared as its JSON
-class CreatedShown(Shown):
-    """``POST /tournaments``: the tournaments made (several for a group stage) and the
-    regulations' warnings (never a refusal)."""
-
-    ids: tuple[int, ...]
-    id: int
-    warnings: tuple[str, ...]
-
-
-@dataclass(frozen=True, slots=True, eq=False)  # compared as its JSON
-class MadeShown(Shown):
-    """A tournament made (a team round robin, a team Swiss): ``{"id": …}``."""
-
-    id: int
-
-
-@dataclass(frozen=True, slots=True, eq=False)  # compared as its JSON
-class Imported(Shown):
-    """A tournament imported (the offline app's export): its id and the change's
-    summary in the reader's language."""
-
-    id: int
-    summary: str
-
-
-@dataclass(frozen=True, slots=True, eq=False)  # compared as its JSON
-class PlayerListed(Shown):
-    """A player of ``GET /tournaments/{tid}``."""
-
-    number: int
-    start: int | None
-    name: str
-    rating: int | None
-    title: str
-    federation: str
-    withdrawn_from: int | None
-    place: int | None
-
-
-@dataclass(frozen=True, slots=True, eq=False)  # compared as its JSON
-class TournamentShown(Shown):
-    """``GET /tournaments/{tid}``: the tournament, its settings (their JSON), the
-    tie-breaks in the order the regulations publish them, its access and its players."""
-
-    id: int
-    name: str
-    status: str
-    revision: int
-    rounds: int
-    settings: JsonObject
-    tiebreak_order: tuple[str, ...]
-    #: "approved", or the state of an administrator's approval still awaited
-    approval: str
-    self_registration: bool
-    players: tuple[PlayerListed, ...]
-
-
-@dataclass(frozen=True, slots=True, eq=False)  # compared as its JSON
-class CellShown(Shown):
-    """A game of a crosstable line against one opponent."""
-
-    round: int
-    colour: str
-    result: str
-
-
-@dataclass(frozen=True, slots=True, eq=False)  # compared as its JSON
-class LineShown(Shown):
-    """A player's line of ``GET /tournaments/{tid}/crosstable``: the games against each
-    opponent (by starting number, as text), points, tie-breaks by code, rank."""
-
-    start: int
-    name: str
-    rating: int | None
-    results: dict[str, tuple[CellShown, ...]]
-    points: float
-    tiebreaks: dict[str, float | None]
-    rank: int | None
-
-
-@dataclass(frozen=True, slots=True, eq=False)  # compared as its JSON
-class CrosstableShown(Shown):
-    """``GET /tournaments/{tid}/crosstable``."""
-
-    revision: int
-    status: str
-    provisional: bool
-    tiebreaks: tuple[str, ...]
-    players: tuple[LineShown, ...]
-
-
-@dataclass(frozen=True, slots=True, eq=False)  # compared as its JSON
-class RoundGameShown(Shown):
-    """A game of ``GET /tournaments/{tid}/rounds/{rnd}``."""
-
-    board: int
-    white: int | None
-    black: int | None
-    white_name: str
-    black_name: str
-    result: str | None
-    white_report: str | None
-    black_report: str | None
-    disputed: bool
-    version: int
-
-
-@dataclass(frozen=True, slots=True, eq=False)  # compared as its JSON
-class RoundShown(Shown):
-    """``GET /tournaments/{tid}/rounds/{rnd}``: the games and who is free.
-
-    ``colours_drawn`` false: a battle-chess round whose colours are drawn just before the
-    game; until then "white" and "black" are the pairing's order, not the colours."""
-
-    round: int
-    revision: int
-    colours_drawn: bool
-    games: tuple[RoundGameShown, ...]
-    free: tuple[int, ...]
-
-
-@dataclass(frozen=True, slots=True, eq=False)  # compared as its JSON
-class HistoryShown(Shown):
-    """A change of ``GET /tournaments/{tid}/history`` (its summary in the reader's
-    language)."""
-
-    seq: int
-    at: str
-    actor: str
-    kind: str
-    summary: str
-    undone: bool
-
-
-@dataclass(frozen=True, slots=True, eq=False)  # compared as its JSON
-class ReviewShown(Shown):
-    """``POST /tournaments/{tid}/pairing/review``: how a manual pairing differs from the
-    Dutch system's (none: it is the engine's pairing)."""
-
-    manual: bool
-    warnings: tuple[str, ...]
-
-
 @router.get("/me")
 def me(caller: ApiCaller) -> JsonObject:
     """The account behind the credentials (null when anonymous)."""
     user = caller.user
     if user is None:
-        return MeShown(None).as_json()
-    account = AccountShown(
+        return views.MeShown(None).as_json()
+    account = views.AccountShown(
         id=user.id,
         username=user.username,
         name=user.display_name,
         admin=user.is_admin,
         master=user.is_master,
     )
-    return MeShown(account).as_json()
+    return views.MeShown(account).as_json()
 
 
 @router.get("/tournaments")
 def tournaments(request: Request) -> list[JsonObject]:
     site = site_of(request)
     return [
-        TournamentListed(
+        views.TournamentListed(
             id=t.id,
             name=t.name,
             status=t.status,
@@ -352,7 +175,7 @@ def create(body: TournamentIn, request: Request, caller: ApiCaller) -> JsonObjec
     )
     ids = actions.create_tournaments(site, caller, spec)
     # a warning, not a refusal (e.g. Buchholz chosen for a round robin)
-    return CreatedShown(ids=tuple(ids), id=ids[0], warnings=spec.warnings()).as_json()
+    return views.CreatedShown(ids=tuple(ids), id=ids[0], warnings=spec.warnings()).as_json()
 
 
 @router.get("/tournaments/{tid}")
@@ -360,7 +183,7 @@ def tournament(tid: Num, request: Request) -> JsonObject:
     site = site_of(request)
     view, _table = site.service.crosstable(tid)
     access = site.accounts.access(tid)
-    return TournamentShown(
+    return views.TournamentShown(
         id=view.id,
         name=view.name,
         status=view.status,
@@ -372,7 +195,7 @@ def tournament(tid: Num, request: Request) -> JsonObject:
         approval=access.approval,
         self_registration=access.self_registration,
         players=tuple(
-            PlayerListed(
+            views.PlayerListed(
                 number=p.number,
                 start=p.start,
                 name=p.name,
@@ -405,12 +228,12 @@ def crosstable(tid: Num, request: Request) -> JsonObject:
     site = site_of(request)
     view, table = site.service.crosstable(tid)
     lines = tuple(
-        LineShown(
+        views.LineShown(
             start=line.start,
             name=line.name,
             rating=line.rating,
             results={
-                str(opponent): tuple(CellShown(c.round, c.colour, c.text) for c in cells)
+                str(opponent): tuple(views.CellShown(c.round, c.colour, c.text) for c in cells)
                 for opponent, cells in sorted(line.cells.items())
             },
             points=points_json(line.points, "float"),
@@ -422,7 +245,7 @@ def crosstable(tid: Num, request: Request) -> JsonObject:
         )
         for line in table.lines
     )
-    return CrosstableShown(
+    return views.CrosstableShown(
         revision=view.revision,
         status=view.status,
         provisional=table.provisional,
@@ -442,12 +265,12 @@ def round_games(tid: Num, rnd: Num, request: Request) -> JsonObject:
     if not 1 <= rnd <= view.rounds:
         raise HTTPException(status_code=404, detail=Message("there is no round {round}", round=rnd))
     drawn = site.service.colours_drawn(tid)  # battle chess: round → colours drawn yet
-    return RoundShown(
+    return views.RoundShown(
         round=rnd,
         revision=view.revision,
         colours_drawn=True if drawn is None else bool(drawn.get(rnd)),
         games=tuple(
-            RoundGameShown(
+            views.RoundGameShown(
                 board=g.board,
                 white=g.white,
                 black=g.black,
@@ -631,7 +454,7 @@ def revert(tid: Num, body: RevertIn, request: Request, caller: ApiCaller) -> Cha
 def history(tid: Num, request: Request) -> list[JsonObject]:
     site = site_of(request)
     return [
-        HistoryShown(
+        views.HistoryShown(
             seq=h.seq,
             at=h.at,
             actor=h.actor,
@@ -699,7 +522,7 @@ def review_pairing(tid: Num, body: PairingIn, request: Request, caller: ApiCalle
         raise HTTPException(status_code=422, detail="give the boards to check")
     boards = [(b[0], b[1]) for b in body.boards]
     warnings = site.service.review_pairing(tid, boards, body.bye, allow_rematch=body.allow_rematch)
-    return ReviewShown(manual=bool(warnings), warnings=tuple(warnings)).as_json()
+    return views.ReviewShown(manual=bool(warnings), warnings=tuple(warnings)).as_json()
 
 
 @router.post("/tournaments/{tid}/pairing")

@@ -32,7 +32,8 @@ from crosstable.web import i18n
 from crosstable.web.contexts import ClientJson
 from crosstable.web.i18n import gettext
 from crosstable.web.messages import translate
-from crosstable.web.routes.api import ApiCaller, Imported
+from crosstable.web.routes.api import ApiCaller
+from crosstable.web.routes.api_views import Imported
 from crosstable.web.routes.wizard import require_organiser
 from crosstable.web.site import site_of
 

@@ -16,7 +16,8 @@ from pydantic import Field
 from crosstable.core.teams.settings import MAX_BOARDS, TeamSettings
 from crosstable.service import PlayerInfo
 from crosstable.service.read_views import JsonObject
-from crosstable.web.routes.api import ApiCaller, ChangeOut, MadeShown, Num, change_out
+from crosstable.web.routes.api import ApiCaller, ChangeOut, Num, change_out
+from crosstable.web.routes.api_views import MadeShown
 from crosstable.web.routes.common import MANAGERS, Body, require_role
 from crosstable.web.routes.team_entry import create_team_tournament, set_lineup
 from crosstable.web.site import site_of

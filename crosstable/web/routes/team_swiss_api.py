@@ -15,7 +15,8 @@ from pydantic import Field
 
 from crosstable.core.teams.settings import MAX_BOARDS, TeamSettings
 from crosstable.service.read_views import JsonObject
-from crosstable.web.routes.api import ApiCaller, MadeShown, Num, change_out
+from crosstable.web.routes.api import ApiCaller, Num, change_out
+from crosstable.web.routes.api_views import MadeShown
 from crosstable.web.routes.common import MANAGERS, Body, require_role
 from crosstable.web.routes.team_api import TeamChangeOut
 from crosstable.web.routes.wizard import require_organiser
