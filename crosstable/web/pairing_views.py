@@ -23,6 +23,7 @@ from typing import Any
 from crosstable.core.model import ByeKind, Colour, Entry, Outcome, Tournament
 from crosstable.core.standings.crosstable import CELL_SYMBOLS
 from crosstable.service import Service, live
+from crosstable.service.knockout.view import BracketView
 from crosstable.service.queries import ByeRequest, TournamentView
 from crosstable.service.read_views import JsonObject
 from crosstable.web.contexts import TemplateContext
@@ -218,6 +219,14 @@ def bracket_of(service: Service, view: TournamentView) -> JsonObject | None:
     if view.status == "registration":
         return None
     return service.bracket_view(view.id)
+
+
+def bracket_shown(service: Service, view: TournamentView) -> BracketView | None:
+    """The service's bracket view, typed, for what the web reads by field (the paper
+    bracket, the prize-winners); None before the start."""
+    if view.status == "registration":
+        return None
+    return service.bracket(view.id)
 
 
 def paired_rounds(view: TournamentView) -> int:

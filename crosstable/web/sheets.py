@@ -13,9 +13,8 @@ import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
 
-from crosstable.service.read_views import JsonObject
+from crosstable.service.knockout.view import BracketMatch, BracketView
 from crosstable.service.views import TournamentSettings
 from crosstable.web.i18n import date_text, knockout_round, points_text, tiebreak_name
 from crosstable.web.i18n import gettext as _
@@ -324,8 +323,8 @@ def _decided(how: str | None) -> str:
     return names.get(how or "", how or "")
 
 
-def _score(value: Any) -> str:
-    return "" if value is None else points_text(Fraction(str(value)))
+def _score(value: Fraction | None) -> str:
+    return "" if value is None else points_text(value)
 
 
 def first_slot(size: int, rnd: int) -> int:
@@ -337,13 +336,13 @@ def first_slot(size: int, rnd: int) -> int:
     return size - (size >> (rnd - 1)) + 1
 
 
-def _box(match: JsonObject, rnd: int, size: int) -> BracketBox:
-    third = bool(match.get("third_place"))
-    feeders = match.get("from") or []
-    winner = match.get("winner")
-    score = match.get("score")
+def _box(match: BracketMatch, rnd: int, size: int) -> BracketBox:
+    third = match.third_place
+    feeders = match.feeders or ()
+    winner = match.winner
+    score = match.score
     lines = []
-    for index, person in enumerate(match["players"]):
+    for index, person in enumerate(match.players):
         if person is None:
             if feeders:
                 waiting = (
@@ -355,21 +354,21 @@ def _box(match: JsonObject, rnd: int, size: int) -> BracketBox:
                 waiting = "—"
             lines.append(BracketLine(None, waiting))
             continue
-        start = int(person["start"])
+        start = person.start
         lines.append(
             BracketLine(
                 start,
-                str(person["name"]),
+                person.name,
                 _score(score[index]) if score is not None else "",
                 winner == start,
                 winner is not None and winner != start,
             )
         )
     kinds: list[str] = []
-    for game in match.get("games", []):
-        if game["kind"] not in kinds:
-            kinds.append(game["kind"])
-    stage_scores = match.get("stage_scores") or []
+    for game in match.games:
+        if game.kind not in kinds:
+            kinds.append(game.kind)
+    stage_scores = match.stage_scores if match.paired else ()
     stages = ""
     if len(stage_scores) > 1:
         stage_names = {"regular": _("games")}
@@ -379,59 +378,58 @@ def _box(match: JsonObject, rnd: int, size: int) -> BracketBox:
         )
     games = tuple(
         GameLine(
-            f"{game_kind(g['kind'])} {g['game']}",
-            g.get("white"),
-            g.get("black"),
-            g.get("result") or "…",
-            f"{_('round')} {g['round']}, {_('board')} {g['board']}" if g.get("round") else "",
+            f"{game_kind(g.kind)} {g.game}",
+            g.white,
+            g.black,
+            g.result or "…",
+            f"{_('round')} {g.round}, {_('board')} {g.board}" if g.round else "",
         )
-        for g in match.get("games", [])
+        for g in match.games
     )
     how = ""
     if winner is not None:
         name = next((line.name for line in lines if line.start == winner), str(winner))
-        how = f"{_('Goes on')}: {name} — {_decided(match.get('decided_by'))}"
-    slot = int(match["slot"])
+        how = f"{_('Goes on')}: {name} — {_decided(match.decided_by)}"
+    slot = match.slot
     index = 0 if third else slot - first_slot(size, rnd)
     return BracketBox(slot, rnd, index, tuple(lines), stages, games, how, False, third)
 
 
-def bracket_sheet(bracket: JsonObject) -> BracketSheet:
-    """The service's bracket view (``bracket_view``, its JSON) laid out for paper."""
-    size = int(bracket["size"])
+def bracket_sheet(bracket: BracketView) -> BracketSheet:
+    """The service's bracket view (``bracket``) laid out for paper."""
+    size = bracket.size
     titles: list[str] = []
     columns: list[tuple[BracketBox, ...]] = []
     third: BracketBox | None = None
-    for r in bracket["rounds"]:
-        rnd = int(r["round"])
-        titles.append(round_title(str(r["name"])))
+    for r in bracket.rounds:
+        rnd = r.round
+        titles.append(round_title(r.name))
         boxes: list[BracketBox] = []
-        for match in r["matches"]:
+        for match in r.matches:
             box = _box(match, rnd, size)
             if box.third_place:
                 third = box
             else:
                 boxes.append(box)
-        for bye in r.get("byes", []):
-            slot = int(bye["slot"])
-            line = BracketLine(int(bye["start"]), str(bye.get("name", "")), winner=True)
+        for bye in r.byes:
+            slot = bye.slot
+            line = BracketLine(bye.player.start, bye.player.name, winner=True)
             boxes.append(BracketBox(slot, rnd, slot - first_slot(size, rnd), (line,), bye=True))
         columns.append(tuple(sorted(boxes, key=lambda b: b.index)))
-    champion = bracket.get("champion") or {}
     note = bracket_note(bracket)  # (the codes in words, as the regulations page says them)
     places = tuple(
-        (str(p["place"]).replace("-", "–") if p.get("place") else "–", int(p["start"]), p["name"])
-        for p in bracket.get("placings", [])
+        (p.place.replace("-", "–") if p.place else "–", p.player.start, p.player.name)
+        for p in bracket.placings
     )
     return BracketSheet(
         size=size,
         titles=tuple(titles),
         columns=tuple(columns),
         third_place=third,
-        champion=str(champion.get("name", "")),
+        champion="" if bracket.champion is None else bracket.champion.name,
         places=places,
         note=note,
-        problem=str(bracket.get("problem") or ""),
+        problem=bracket.problem or "",
     )
 
 

@@ -149,11 +149,11 @@ def winners(site: Site, view: TournamentView, table: Any) -> list[Winner]:
     if view.status != "finished":
         return []
     if pairing_views.is_knockout(view):
-        bracket = pairing_views.bracket_of(site.service, view) or {}
+        bracket = pairing_views.bracket_shown(site.service, view)
         return [
-            Winner(str(p["place"]).replace("-", "–"), str(p["name"]))
-            for p in bracket.get("placings", [])
-            if p.get("place") and int(str(p["place"]).split("-")[0]) <= 3
+            Winner(p.place.replace("-", "–"), p.player.name)
+            for p in (() if bracket is None else bracket.placings)
+            if p.place and int(p.place.split("-")[0]) <= 3
         ]
     return [
         Winner(str(line.rank), line.name, f"{_('Points')}: {i18n.points_text(line.points)}")
@@ -169,7 +169,7 @@ def wall_chart(site: Site, view: TournamentView, table: Any) -> TemplateContext:
     if pairing_views.is_swiss(view):
         return {"swiss": pairing_views.SWISS_TABLES.get(site.service, view, table)}
     if pairing_views.is_knockout(view):
-        bracket = pairing_views.bracket_of(site.service, view)
+        bracket = pairing_views.bracket_shown(site.service, view)
         return {"bracket": None if bracket is None else paper.bracket_sheet(bracket)}
     if pairing_views.system_of(view) == pairing_views.SCHEVENINGEN:
         numbers = pairing_views.teams(site.service, view.id)
