@@ -12,7 +12,8 @@ list of names `charset-normalizer`'s own guess is not reliable (for ``Ивано
 saved by Russian Excel it may answer Mac-Cyrillic, for KOI8-R Windows-1251), so each
 candidate's text is checked as names are written: a word in one script, capitalised
 or all capitals (KOI8-R read as Windows-1251 swaps the case: ``иВАНОВ``; Windows-1251
-read as Windows-1252 gives words of accented letters only: ``Èâàíîâ``; Windows-1252
+read as Windows-1252 gives words of accented letters only: ``Èâàíîâ``, and turns
+ё into a sign against a letter: ``Àà¸``; Windows-1252
 read as Windows-1251 mixes scripts: ``Josй``). The text with the fewest such words
 wins; on a tie, charset-normalizer's ranking of the candidates decides.
 
@@ -28,6 +29,7 @@ from __future__ import annotations
 
 import codecs
 import re
+import unicodedata
 from dataclasses import dataclass
 
 from crosstable.core.errors import InputError
@@ -44,6 +46,9 @@ LABELS = {
     "cp1252": "Windows-1252",
 }
 _WORD = re.compile(r"[^\W\d_]+")
+#: a letter written against a non-ASCII sign that no name holds: ``Àà¸`` is ``Ааё`` in
+#: Windows-1251 read as Windows-1252 (ё, Ё, і, ї and their kin are signs there)
+_GLUED = re.compile(r"(?<=[^\W\d_])[^\w\s\x00-\x7f]|[^\w\s\x00-\x7f](?=[^\W\d_])")
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,10 +109,10 @@ def implausible_words(text: str) -> int:
 
     >>> implausible_words("name, Anna Petrova, Иванов Иван, ИВАНОВ, van der Berg, José")
     0
-    >>> implausible_words("иВАНОВ Èâàíîâ Josй")
-    3
+    >>> implausible_words("иВАНОВ Èâàíîâ Josй Àà¸")
+    4
     """
-    count = 0
+    count = sum(1 for sign in _GLUED.findall(text) if _is_sign(sign))
     for word in _WORD.findall(text):
         scripts = {_script(ch) for ch in word}
         if len(scripts) > 1:
@@ -119,6 +124,13 @@ def implausible_words(text: str) -> int:
         elif len(word) > 2 and all(not ch.isascii() for ch in word) and scripts == {"latin"}:
             count += 1  # Èâàíîâ: Cyrillic read as Windows-1252
     return count
+
+
+def _is_sign(ch: str) -> bool:
+    """A symbol, a superscript or fraction, or Spanish's opening marks (not a quote or
+    a dash, which names and clubs do hold)."""
+    category = unicodedata.category(ch)
+    return category[0] == "S" or category == "No" or ch in "¿¡"
 
 
 def _script(ch: str) -> str:
