@@ -4,16 +4,15 @@ warning naming the round (FIDE checklist: files outside programs read; Q47–56)
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from crosstable.core.errors import InputError
 from crosstable.core.model import Outcome
 from crosstable.formats.trf_read import parse_trf
 from crosstable.formats.trf_write import write_trf
+from tests.conftest import DATA as SHARED_DATA
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "swiss-dutch"
+DATA = SHARED_DATA / "swiss-dutch"
 CLEAN = (DATA / "p01_n007_r05_clean.trf").read_text(encoding="utf-8").splitlines()
 
 
