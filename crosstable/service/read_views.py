@@ -10,7 +10,7 @@ route's answer, a view's ``as_json``), the only place where values are ``Any``.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import fields
+from dataclasses import fields, is_dataclass
 from typing import Any
 
 #: A JSON object as the API answers it, made by a view's :meth:`Shown.as_json`: JSON on
@@ -19,9 +19,12 @@ JsonObject = dict[str, Any]
 
 
 def json_value(value: object) -> object:
-    """A view's value as JSON: a view its JSON, a tuple a list, a mapping's values in turn."""
+    """A view's value as JSON: a view its JSON, another record its fields in order, a
+    tuple a list, a mapping's values in turn."""
     if isinstance(value, Shown):
         return value.as_json()
+    if is_dataclass(value) and not isinstance(value, type):
+        return {f.name: json_value(getattr(value, f.name)) for f in fields(value)}
     if isinstance(value, tuple | list):
         return [json_value(item) for item in value]
     if isinstance(value, dict):

@@ -194,19 +194,7 @@ def tournament(tid: Num, request: Request) -> JsonObject:
         tiebreak_order=tuple(published_tiebreaks(view.settings)),
         approval=access.approval,
         self_registration=access.self_registration,
-        players=tuple(
-            views.PlayerListed(
-                number=p.number,
-                start=p.start,
-                name=p.name,
-                rating=p.rating,
-                title=p.title,
-                federation=p.federation,
-                withdrawn_from=p.withdrawn_from,
-                place=p.place,
-            )
-            for p in view.players
-        ),
+        players=tuple(view.players),
     ).as_json()
 
 

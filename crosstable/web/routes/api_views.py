@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from crosstable.service.read_views import JsonObject, Shown
+from crosstable.service.views import PlayerView
 
 
 @dataclass(frozen=True, slots=True, eq=False)  # compared as its JSON
@@ -67,20 +68,6 @@ class Imported(Shown):
 
 
 @dataclass(frozen=True, slots=True, eq=False)  # compared as its JSON
-class PlayerListed(Shown):
-    """A player of ``GET /tournaments/{tid}``."""
-
-    number: int
-    start: int | None
-    name: str
-    rating: int | None
-    title: str
-    federation: str
-    withdrawn_from: int | None
-    place: int | None
-
-
-@dataclass(frozen=True, slots=True, eq=False)  # compared as its JSON
 class TournamentShown(Shown):
     """``GET /tournaments/{tid}``: the tournament, its settings (their JSON), the
     tie-breaks in the order the regulations publish them, its access and its players."""
@@ -95,7 +82,8 @@ class TournamentShown(Shown):
     #: "approved", or the state of an administrator's approval still awaited
     approval: str
     self_registration: bool
-    players: tuple[PlayerListed, ...]
+    #: the players as the services list them (their fields in order, as JSON)
+    players: tuple[PlayerView, ...]
 
 
 @dataclass(frozen=True, slots=True, eq=False)  # compared as its JSON
@@ -194,7 +182,6 @@ __all__ = [
     "LineShown",
     "MadeShown",
     "MeShown",
-    "PlayerListed",
     "ReviewShown",
     "RoundGameShown",
     "RoundShown",
