@@ -16,7 +16,6 @@
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
 from change_log_script import run_script, scripted_service, stored_log
@@ -33,8 +32,9 @@ from crosstable.core.row_changes import (
 )
 from crosstable.service.bus import games_of
 from crosstable.store import Store
+from tests.typed_counts_support import PACKAGE
+from tests.typed_counts_support import count_untyped_dicts as count_untyped
 
-PACKAGE = Path(__file__).resolve().parent.parent / "crosstable"
 GOLDEN = Path(__file__).resolve().parent / "data" / "change_log.json"
 
 #: the modules that write, pass or read row changes (the change frame, the unit of
@@ -65,12 +65,6 @@ JUSTIFIED = {
     # a whole-tournament document as parsed, before the import check has checked it
     "service/import_check.py": 1,
 }
-
-UNTYPED = re.compile(r"dict\[\s*str\s*,\s*(?:typing\.)?Any\s*\]")
-
-
-def count_untyped(source: str) -> int:
-    return len(UNTYPED.findall(source))
 
 
 def test_the_counter_finds_what_it_counts() -> None:

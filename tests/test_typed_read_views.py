@@ -39,8 +39,8 @@ from crosstable.store.models import TournamentRow
 from crosstable.web.demo import DemoBuilt, build_demo, find_demo
 from crosstable.web.routes.bughouse_api import BughouseShown, bughouse_data
 from crosstable.web.routes.teams import TeamsShown, team_data
-
-PACKAGE = Path(__file__).resolve().parent.parent / "crosstable"
+from tests.typed_counts_support import count_untyped_dicts as count_untyped
+from tests.typed_counts_support import package_sources
 
 #: the modules whose read views this step typed
 MODULES = (
@@ -99,17 +99,11 @@ JSON_OBJECTS = {
     "web/explain_views.py": 4,
 }
 
-UNTYPED = re.compile(r"dict\[\s*str\s*,\s*(?:typing\.)?Any\s*\]")
 JSON_OBJECT = re.compile(r"\bJsonObject\b")
 
 
-def count_untyped(text: str) -> int:
-    """The ``dict[str, Any]`` in a module's source."""
-    return len(UNTYPED.findall(text))
-
-
 def sources() -> dict[str, str]:
-    return {name: (PACKAGE / name).read_text(encoding="utf-8") for name in MODULES}
+    return package_sources(*MODULES)
 
 
 def test_the_counters_find_what_they_count() -> None:

@@ -20,7 +20,6 @@ import datetime as dt
 import json
 import random
 import re
-from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -39,8 +38,8 @@ from crosstable.service.series.views import (
 )
 from crosstable.store import Store
 from crosstable.store.series_models import SeriesRow
-
-PACKAGE = Path(__file__).resolve().parent.parent / "crosstable"
+from tests.typed_counts_support import count_untyped_dicts as count_untyped
+from tests.typed_counts_support import package_sources
 
 #: the series' modules whose values go between the services and the pages
 SERIES_MODULES = (
@@ -72,21 +71,11 @@ JSON_ANSWERS = {
     "service/series/inbox.py": 1,
 }
 
-UNTYPED = re.compile(r"dict\[\s*str\s*,\s*(?:typing\.)?Any\s*\]")
 JSON_ANSWER = re.compile(r"->\s*JsonObject\b")
 
 
-def count_untyped(text: str) -> int:
-    """The ``dict[str, Any]`` in a module's source."""
-    return len(UNTYPED.findall(text))
-
-
 def series_modules() -> dict[str, str]:
-    found: dict[str, str] = {}
-    for pattern in SERIES_MODULES:
-        for path in sorted(PACKAGE.glob(pattern)):
-            found[path.relative_to(PACKAGE).as_posix()] = path.read_text(encoding="utf-8")
-    return found
+    return package_sources(*SERIES_MODULES)
 
 
 def test_the_counter_finds_what_it_counts() -> None:

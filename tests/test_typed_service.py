@@ -35,8 +35,8 @@ from crosstable.service.fide_feasibility import edited_details
 from crosstable.service.knockout.games import InsertedGame, games_json
 from crosstable.store import open_store
 from crosstable.store.models import EntryRow, EventRow, GameRow
-
-PACKAGE = Path(__file__).resolve().parent.parent / "crosstable"
+from tests.typed_counts_support import count_untyped_mappings as count_untyped
+from tests.typed_counts_support import package_sources
 
 #: where a ``dict[str, Any]`` or ``Mapping[str, Any]`` stays, and why (module: count)
 JUSTIFIED = {
@@ -88,21 +88,11 @@ JSON_OBJECTS = {
     "service/warning_levels.py": 4,
 }
 
-UNTYPED = re.compile(r"(?:dict|Mapping)\[\s*str\s*,\s*(?:typing\.)?Any\s*\]")
 JSON_OBJECT = re.compile(r"\bJsonObject\b")
 
 
-def count_untyped(text: str) -> int:
-    """The ``dict[str, Any]`` and ``Mapping[str, Any]`` in a module's source."""
-    return len(UNTYPED.findall(text))
-
-
 def sources() -> dict[str, str]:
-    found: dict[str, str] = {}
-    for folder in ("service", "store"):
-        for path in sorted((PACKAGE / folder).rglob("*.py")):
-            found[path.relative_to(PACKAGE).as_posix()] = path.read_text(encoding="utf-8")
-    return found
+    return package_sources("service/**/*.py", "store/**/*.py")
 
 
 def test_the_counters_find_what_they_count() -> None:

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import json
 import random
-import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -38,8 +37,10 @@ from crosstable.service.tiebreak_order import published_tiebreaks
 from crosstable.store import open_store
 from crosstable.web.app import create_app
 from crosstable.web.messages import translate
+from tests.typed_counts_support import PACKAGE
+from tests.typed_counts_support import count_untyped_mappings as count_untyped
 
-WEB = Path(__file__).resolve().parent.parent / "crosstable" / "web"
+WEB = PACKAGE / "web"
 
 #: where an untyped mapping stays, and why (module under crosstable/web: count)
 JUSTIFIED = {
@@ -48,13 +49,6 @@ JUSTIFIED = {
     # ClientJson (a JSON body before it is checked) and TemplateContext (Jinja's names)
     "contexts.py": 2,
 }
-
-UNTYPED = re.compile(r"(?:dict|Mapping)\[\s*str\s*,\s*(?:typing\.)?Any\s*\]")
-
-
-def count_untyped(text: str) -> int:
-    """The ``dict[str, Any]`` and ``Mapping[str, Any]`` in a module's source."""
-    return len(UNTYPED.findall(text))
 
 
 def web_counts() -> dict[str, int]:
