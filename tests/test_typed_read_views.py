@@ -80,7 +80,7 @@ JUSTIFIED = {
 #: views' ``as_json``, stored JSON (the export document, a kept warning, an account's
 #: record line); it may not spread
 JSON_OBJECTS = {
-    "service/read_views.py": 4,
+    "service/read_views.py": 5,  # its definition, as_json and as_object
     "service/knockout/view.py": 13,
     "service/exchange.py": 7,
     "service/fair_play.py": 4,

@@ -72,7 +72,7 @@ JSON_OBJECTS = {
     "service/rating_figures.py": 2,
     "service/rating_list_month.py": 3,
     "service/rating_lists.py": 2,
-    "service/read_views.py": 4,
+    "service/read_views.py": 5,  # its definition, as_json and as_object
     "service/report_corrections.py": 2,
     "service/series/inbox.py": 4,
     "service/series/lines.py": 2,

@@ -32,6 +32,14 @@ def json_value(value: object) -> object:
     return value
 
 
+def as_object(record: object) -> JsonObject:
+    """A record (a dataclass instance) as a JSON object: its fields in order, as JSON."""
+    value = json_value(record)
+    if not isinstance(value, dict):
+        raise TypeError(f"{type(record).__name__} is not a record")
+    return value
+
+
 class Shown(Mapping[str, Any]):
     """A read view: typed fields; by key, the JSON the API writes (:meth:`as_json`).
 
@@ -60,4 +68,4 @@ class Shown(Mapping[str, Any]):
         return dict(other) | self.as_json()
 
 
-__all__ = ["JsonObject", "Shown", "json_value"]
+__all__ = ["JsonObject", "Shown", "as_object", "json_value"]

@@ -21,7 +21,7 @@ from crosstable.core.scoring import points_json
 from crosstable.core.text import Message
 from crosstable.service import Change
 from crosstable.service.players import duplicate_names
-from crosstable.service.read_views import JsonObject
+from crosstable.service.read_views import JsonObject, as_object
 from crosstable.service.tiebreak_order import published_tiebreaks
 from crosstable.web import explain_views
 from crosstable.web.messages import translate
@@ -110,17 +110,7 @@ def me(caller: ApiCaller) -> JsonObject:
 @router.get("/tournaments")
 def tournaments(request: Request) -> list[JsonObject]:
     site = site_of(request)
-    return [
-        views.TournamentListed(
-            id=t.id,
-            name=t.name,
-            status=t.status,
-            system=t.system,
-            players=t.players,
-            revision=t.revision,
-        ).as_json()
-        for t in site.service.tournaments()
-    ]
+    return [as_object(t) for t in site.service.tournaments()]
 
 
 @router.post("/tournaments", status_code=201)

@@ -30,18 +30,6 @@ class MeShown(Shown):
 
 
 @dataclass(frozen=True, slots=True, eq=False)  # compared as its JSON
-class TournamentListed(Shown):
-    """A tournament of ``GET /tournaments``."""
-
-    id: int
-    name: str
-    status: str
-    system: str
-    players: int
-    revision: int
-
-
-@dataclass(frozen=True, slots=True, eq=False)  # compared as its JSON
 class CreatedShown(Shown):
     """``POST /tournaments``: the tournaments made (several for a group stage) and the
     regulations' warnings (never a refusal)."""
@@ -185,6 +173,5 @@ __all__ = [
     "ReviewShown",
     "RoundGameShown",
     "RoundShown",
-    "TournamentListed",
     "TournamentShown",
 ]
