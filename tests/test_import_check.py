@@ -231,6 +231,21 @@ def test_a_mutated_export_is_refused_or_imports_consistently(
     assert service.verify(tid) == []
 
 
+@pytest.mark.parametrize("version", [2**31, 2**63])
+def test_a_game_version_past_the_database_range_is_refused_naming_it(
+    exported: tuple[dict[str, Any], Service], version: int
+) -> None:
+    """A row's version is an integer column: past its range the import says where, instead
+    of the database refusing the write (found by the mutation test above)."""
+    original, service = exported
+    document = copy.deepcopy(original)
+    document["games"][3]["version"] = version
+    before = len(service.tournaments())
+    with pytest.raises(InputError, match=r"games\[3\]\.version: .* is out of range"):
+        service.import_json(document, source="t.json")
+    assert len(service.tournaments()) == before
+
+
 def test_an_import_past_the_field_cap_is_refused(service: Service) -> None:
     """A tournament made here cannot have more players than its system's cap (issue 13
     item 10), and neither can an imported one."""

@@ -178,6 +178,13 @@ def document_rows(document: Document, source: str) -> State:
                     raise InputError(
                         "{where}.version must be a positive number", source=source, where=where
                     )
+                if version is not None and version > _INTEGER:
+                    raise InputError(
+                        "{where}: {value} is out of range",
+                        source=source,
+                        where=f"{where}.version",
+                        value=_show(version),
+                    )
             columns.check_values(tracked, where, source, whole=True)
             spot = (table, _key_text(table, tracked))
             if spot in rows:
