@@ -7,6 +7,7 @@ reason. Debian's Chromium against a real server on a SQLite file."""
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -83,6 +84,11 @@ def test_r_x_7_results_entered_offline_are_sent_once_when_the_connection_is_back
         def lose_the_answer(route: Any) -> None:
             if not lost and route.request.method == "POST":
                 lost.append(route.fetch().status)
+                # the server has recorded it and told the page, which redraws the boards
+                # (its live refresh) before it learns that the answer was lost, as a
+                # loaded machine or a slow venue line orders them: the wait lets the redraw
+                # come first every time
+                time.sleep(1)
                 route.abort()
             else:
                 route.continue_()

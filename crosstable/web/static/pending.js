@@ -74,23 +74,32 @@
   document.addEventListener("htmx:configRequest", function (event) {
     var form = event.detail.elt;
     if (form && form.matches && form.matches("form.btns")) {
-      form._pending = { path: event.detail.path, params: Object.assign({}, event.detail.parameters) };
+      var params = Object.assign({}, event.detail.parameters);
+      var game = form.closest(".game");
+      form._pending = { path: event.detail.path, params: params, game: game ? game.id : "", label: label(form, params) };
     }
   });
 
-  /* the request did not reach the server: keep it */
-  document.addEventListener("htmx:sendError", function (event) {
-    var form = event.detail.elt;
-    if (!form || !form._pending || !banner) return;
-    var params = form._pending.params;
-    if (["record", "confirm"].indexOf(params.action) < 0 || !params.key) return;
+  /* the request did not reach the server (or its answer was lost): keep it. Heard on the
+     request itself, not as htmx's event on the form: a live refresh may have redrawn the
+     boards meanwhile, and an event on a form no longer in the page reaches no listener. */
+  document.addEventListener("htmx:beforeSend", function (event) {
+    var form = event.detail.elt, xhr = event.detail.xhr;
+    if (!form || !form._pending || !xhr) return;
+    var pending = form._pending;
+    xhr.addEventListener("error", function () { keep(pending); });
+  });
+
+  function keep(pending) {
+    var params = pending.params;
+    if (!banner || ["record", "confirm"].indexOf(params.action) < 0 || !params.key) return;
     var waiting = read(WAITING).filter(function (item) { return item.params.key !== params.key; });
-    var game = form.closest(".game");
-    waiting.push({ path: form._pending.path, params: params, game: game ? game.id : "", label: label(form, params) });
+    waiting.push({ path: pending.path, params: params, game: pending.game, label: pending.label });
     write(WAITING, waiting);
+    var game = pending.game ? document.getElementById(pending.game) : null;
     if (game) game.querySelectorAll("button").forEach(function (b) { b.disabled = true; });
     show();
-  });
+  }
 
   function refusal(html) {
     var probe = document.createElement("div");
