@@ -36,7 +36,7 @@ from crosstable.core.errors import RuleError
 from crosstable.core.model import GameResult, Reason, System, Tournament
 from crosstable.core.reasons import check_reason
 from crosstable.core.text import Message
-from crosstable.service.details import DetailsEdit, RegulationsEdit, given_details
+from crosstable.service.details import edited_details
 from crosstable.service.errors import NotFoundError
 from crosstable.service.exchange import Exchange
 from crosstable.service.frame import Change, ChangeFrame, Done
@@ -96,7 +96,9 @@ class Battle:
         **values: Any,
     ) -> Change:
         if "detail_changes" in values:  # the keys named, the other details kept: every
-            details = _changed_details(self.frame.store, tournament_id, values)
+            with self.frame.store.reading() as session:
+                row = session.get(TournamentRow, tournament_id)
+                details = edited_details(None if row is None else row.regulations, values)
             values = {k: v for k, v in values.items() if k != "detail_changes"}
             values["details"] = details  # (check below sees them all)
         if "details" in values or "system" in values:
@@ -579,15 +581,3 @@ def _fits(result: ResultLike, reason: Reason | None) -> None:
     if reason is not None:
         value = result if isinstance(result, GameResult) else GameResult.parse(result)
         check_reason(value, reason)
-
-
-def _changed_details(store: Store, tournament_id: int, values: RegulationsEdit) -> DetailsEdit:
-    """The details of an edit with ``detail_changes`` folded into them (into the
-    tournament's current details when it replaces none)."""
-    with store.reading() as session:
-        row = session.get(TournamentRow, tournament_id)
-        current: DetailsEdit = dict(row.regulations or {}) if row is not None else {}
-    changes = {str(k): str(v) for k, v in (given_details(values, "detail_changes") or {}).items()}
-    base = given_details(values) if "details" in values else current
-    details: DetailsEdit = dict(base or {})
-    return details | changes

@@ -47,4 +47,19 @@ def given_details(given: RegulationsEdit, key: str = "details") -> Details | Non
     return value
 
 
-__all__ = ["Details", "DetailsEdit", "RegulationsEdit", "given_details"]
+def edited_details(current: Details | None, given: RegulationsEdit) -> DetailsEdit:
+    """The details an edit of the regulations leaves: ``details`` replaces the current ones
+    (given as None: not given), then ``detail_changes`` changes some keys, as texts.
+
+    >>> edited_details({"forbidden": "1-2", "venue": "Hall"}, {"detail_changes": {"forbidden": ""}})
+    {'forbidden': '', 'venue': 'Hall'}
+    >>> edited_details({"venue": "Hall"}, {"details": {"ties": "lots"}, "detail_changes": {"a": 1}})
+    {'ties': 'lots', 'a': '1'}
+    """
+    replaced = given_details(given)
+    details: DetailsEdit = dict(current or {}) if replaced is None else dict(replaced)
+    changes = given_details(given, "detail_changes") or {}
+    return details | {str(key): str(value) for key, value in changes.items()}
+
+
+__all__ = ["Details", "DetailsEdit", "RegulationsEdit", "edited_details", "given_details"]

@@ -17,7 +17,7 @@ from sqlalchemy import func, select
 
 from crosstable.core.model import System
 from crosstable.core.text import Message
-from crosstable.service.details import Details, DetailsEdit, RegulationsEdit, given_details
+from crosstable.service.details import Details, RegulationsEdit, edited_details
 from crosstable.service.fide_mode import in_fide_mode
 from crosstable.service.swiss.settings import max_rounds, swiss_settings
 from crosstable.service.unit import Tx
@@ -99,19 +99,6 @@ def feasibility_warnings(
     ]
 
 
-def edited_details(current: Details | None, given: RegulationsEdit) -> DetailsEdit:
-    """The details an edit of the regulations leaves (``details`` replaces them,
-    ``detail_changes`` changes some keys).
-
-    >>> edited_details({"forbidden": "1-2", "venue": "Hall"}, {"detail_changes": {"forbidden": ""}})
-    {'forbidden': '', 'venue': 'Hall'}
-    """
-    replaced = given_details(given)
-    details: DetailsEdit = dict(current or {}) if replaced is None else dict(replaced)
-    changes = given_details(given, "detail_changes") or {}
-    return details | {str(key): str(value) for key, value in changes.items()}
-
-
 def edit_feasibility(
     tx: Tx, rounds: int | None, changing: Sequence[str], given: RegulationsEdit
 ) -> list[FideWarning]:
@@ -135,7 +122,6 @@ def removal_feasibility(tx: Tx) -> list[FideWarning]:
 __all__ = [
     "UNPLAYABLE",
     "edit_feasibility",
-    "edited_details",
     "feasibility_warnings",
     "removal_feasibility",
     "shortest_reach",

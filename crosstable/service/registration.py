@@ -32,7 +32,7 @@ from crosstable.service.detail_checks import (
     check_fixed_after_start,
     check_level,
 )
-from crosstable.service.details import Details, DetailsEdit, RegulationsEdit, given_details
+from crosstable.service.details import Details, RegulationsEdit, edited_details, given_details
 from crosstable.service.errors import NotFoundError
 from crosstable.service.fide_actions import confirm_regulations, rounds_open
 from crosstable.service.fide_feasibility import removal_feasibility
@@ -566,11 +566,8 @@ def _merged_details(given: RegulationsEdit, current: Details | None) -> Regulati
     """``given`` with its ``detail_changes`` folded into the current details."""
     if "detail_changes" not in given:
         return given
-    changes = {str(k): str(v) for k, v in (given_details(given, "detail_changes") or {}).items()}
     values = {key: value for key, value in given.items() if key != "detail_changes"}
-    base = given_details(values) if "details" in values else current
-    details: DetailsEdit = dict(base or {})
-    values["details"] = details | changes
+    values["details"] = edited_details(current, given)
     return values
 
 
