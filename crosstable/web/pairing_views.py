@@ -216,9 +216,8 @@ def live_fragment(site: Any, view: TournamentView, table: Any) -> tuple[str, Tem
 def bracket_of(service: Service, view: TournamentView) -> JsonObject | None:
     """The service's bracket view, its JSON as the API answers it, which the bracket's
     templates and paper read by key (None before the start: there is no bracket yet)."""
-    if view.status == "registration":
-        return None
-    return service.bracket_view(view.id)
+    shown = bracket_shown(service, view)
+    return None if shown is None else shown.as_json()
 
 
 def bracket_shown(service: Service, view: TournamentView) -> BracketView | None:

@@ -368,7 +368,7 @@ def _box(match: BracketMatch, rnd: int, size: int) -> BracketBox:
     for game in match.games:
         if game.kind not in kinds:
             kinds.append(game.kind)
-    stage_scores = match.stage_scores if match.paired else ()
+    stage_scores = match.stage_scores
     stages = ""
     if len(stage_scores) > 1:
         stage_names = {"regular": _("games")}

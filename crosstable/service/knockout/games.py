@@ -5,7 +5,7 @@ corrections checked against the bracket, withdrawals and the final places.
 from __future__ import annotations
 
 import random as _random
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 from sqlalchemy import select
 
@@ -135,23 +135,10 @@ class InsertedGame:
     #: a forfeit's result as its label (``1-0F``…), None for a game to play
     result: str | None
 
-    def as_json(self) -> dict[str, str | int | None]:
-        """The event's stored form (its data's ``games``), keys in this order."""
-        return {
-            "round": self.round,
-            "board": self.board,
-            "slot": self.slot,
-            "game": self.game,
-            "kind": self.kind,
-            "white": self.white,
-            "black": self.black,
-            "result": self.result,
-        }
-
 
 def games_json(games: list[InsertedGame]) -> list[dict[str, str | int | None]]:
-    """The inserted games as the event's data stores them."""
-    return [game.as_json() for game in games]
+    """The inserted games as the event's data stores them: each its fields, in order."""
+    return [asdict(game) for game in games]
 
 
 def insert_games(tx: Tx, due: list[Due], by_start: dict[int, EntryRow]) -> list[InsertedGame]:

@@ -9,6 +9,7 @@ there), 422 (against the rules or malformed) and 429 (too many requests).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, HTTPException, Path, Query, Request
@@ -432,14 +433,8 @@ def revert(tid: Num, body: RevertIn, request: Request, caller: ApiCaller) -> Cha
 def history(tid: Num, request: Request) -> list[JsonObject]:
     site = site_of(request)
     return [
-        views.HistoryShown(
-            seq=h.seq,
-            at=h.at,
-            actor=h.actor,
-            kind=h.kind,
-            summary=translate(h.summary),  # in the Accept-Language's language
-            undone=h.undone,
-        ).as_json()
+        # its summary in the Accept-Language's language
+        as_object(replace(h, summary=translate(h.summary)))
         for h in site.service.history(tid)
     ]
 

@@ -139,19 +139,6 @@ class RoundShown(Shown):
 
 
 @dataclass(frozen=True, slots=True, eq=False)  # compared as its JSON
-class HistoryShown(Shown):
-    """A change of ``GET /tournaments/{tid}/history`` (its summary in the reader's
-    language)."""
-
-    seq: int
-    at: str
-    actor: str
-    kind: str
-    summary: str
-    undone: bool
-
-
-@dataclass(frozen=True, slots=True, eq=False)  # compared as its JSON
 class ReviewShown(Shown):
     """``POST /tournaments/{tid}/pairing/review``: how a manual pairing differs from the
     Dutch system's (none: it is the engine's pairing)."""
@@ -165,7 +152,6 @@ __all__ = [
     "CellShown",
     "CreatedShown",
     "CrosstableShown",
-    "HistoryShown",
     "Imported",
     "LineShown",
     "MadeShown",
