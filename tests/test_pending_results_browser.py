@@ -7,7 +7,6 @@ reason. Debian's Chromium against a real server on a SQLite file."""
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -80,21 +79,23 @@ def test_r_x_7_results_entered_offline_are_sent_once_when_the_connection_is_back
 
         # board 3: the server records it, but its answer is lost on the way back
         lost: list[int] = []
+        held: list[Any] = []
 
         def lose_the_answer(route: Any) -> None:
             if not lost and route.request.method == "POST":
                 lost.append(route.fetch().status)
-                # the server has recorded it and told the page, which redraws the boards
-                # (its live refresh) before it learns that the answer was lost, as a
-                # loaded machine or a slow venue line orders them: the wait lets the redraw
-                # come first every time
-                time.sleep(1)
-                route.abort()
+                held.append(route)  # its answer is lost below, once the boards are redrawn
             else:
                 route.continue_()
 
         page.route(f"**/t/{tid}/rounds/1/boards/3", lose_the_answer)
         page.click("#g1-3 button[data-result='½-½']")
+        # the server has recorded it and told the page, which redraws the boards (its live
+        # refresh) before it learns that the answer was lost, as a loaded machine or a slow
+        # venue line orders them
+        page.wait_for_selector("#g1-3.done")
+        assert len(held) == 1
+        held[0].abort()
         page.wait_for_selector("#pending-results:not([hidden])")
         assert lost == [200]
 
