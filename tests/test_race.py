@@ -3,7 +3,6 @@ outcome of the remaining games, the command line's contract, bad input."""
 
 from __future__ import annotations
 
-import itertools
 import json
 from fractions import Fraction
 from pathlib import Path
@@ -25,18 +24,25 @@ from crosstable.formats.trf import TrfDocument, parse_trf, write_trf
 
 
 def completions(problem: RaceProblem) -> tuple[np.ndarray, np.ndarray]:
-    """Every completion's final scores (rows) and each player's extras from own games."""
+    """Every completion's final scores (rows) and each player's extras from own games.
+
+    Completion ``c`` gives game ``g`` the outcome ``c // 3**g % 3`` (white wins, a draw,
+    black wins); all 3**games of them at once, as arrays."""
     games = [(i, j) for i, j, k in problem.pairs for _ in range(k)]
     n = problem.size + 1
-    options = ((problem.win, 0), (problem.draw, problem.draw), (0, problem.win))
-    rows = []
-    for choice in itertools.product(range(3), repeat=len(games)):
-        gains = [0] * n
-        for (i, j), c in zip(games, choice, strict=True):
-            gains[i] += options[c][0]
-            gains[j] += options[c][1]
-        rows.append(gains)
-    extras = np.array(rows, dtype=np.int64).reshape(-1, n)[:, : problem.size]
+    outcome = (
+        np.arange(3 ** len(games), dtype=np.int64)[:, None]
+        // 3 ** np.arange(len(games), dtype=np.int64)
+        % 3
+    )
+    white_gets = np.array([problem.win, problem.draw, 0], dtype=np.int64)[outcome]
+    black_gets = np.array([0, problem.draw, problem.win], dtype=np.int64)[outcome]
+    whites = np.zeros((len(games), n), dtype=np.int64)
+    blacks = np.zeros((len(games), n), dtype=np.int64)
+    for g, (i, j) in enumerate(games):
+        whites[g, i] = 1
+        blacks[g, j] = 1
+    extras = (white_gets @ whites + black_gets @ blacks)[:, : problem.size]
     return extras + np.array(problem.base, dtype=np.int64), extras
 
 
