@@ -141,17 +141,19 @@ def render_config(
 def _with_redis(text: str, redis_url: str) -> str:
     """deploy/nginx.conf's Redis upstream and every nchan location's
     ``nchan_redis_pass`` uncommented (docs/deploy.md "Several machines")."""
-    upstream = (
-        "    # upstream crosstable_redis {\n"
-        "    #     nchan_redis_server redis://10.0.0.5:6379;\n"
-        "    # }\n"
+    upstream = re.search(
+        r"    # upstream crosstable_redis \{\n((?:    #     .*\n)+)    # \}\n", text
     )
-    if text.count(upstream) != 1:
+    if upstream is None or "nchan_redis_server" not in upstream.group(1):
         raise ValueError("deploy/nginx.conf: the commented crosstable_redis upstream is gone")
-    text = text.replace(
-        upstream,
-        f"    upstream crosstable_redis {{\n        nchan_redis_server {redis_url};\n    }}\n",
+    lines = [line.removeprefix("    #     ") for line in upstream.group(1).splitlines()]
+    inside = "".join(
+        f"        nchan_redis_server {redis_url};\n"
+        if line.startswith("nchan_redis_server ")
+        else f"        {line}\n"
+        for line in lines
     )
+    text = text.replace(upstream.group(0), f"    upstream crosstable_redis {{\n{inside}    }}\n")
     locations = len(re.findall(r"\n +nchan_(?:publisher|subscriber) ", text))
     text, count = re.subn(r"# (nchan_redis_pass crosstable_redis;)", lambda m: m.group(1), text)
     if count != locations:

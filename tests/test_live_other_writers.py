@@ -19,7 +19,9 @@ from typing import Any
 
 import httpx
 import pytest
+from test_service_support import migrated
 
+from crosstable.core.model import LotsMethod
 from crosstable.service import PlayerInfo, Regulations, Service
 from crosstable.service.bus import EventBus, Notification
 from crosstable.service.poller import ChangePoller
@@ -44,18 +46,18 @@ def crosstable(db: Path, *args: str) -> str:
 
 @pytest.fixture(scope="module")
 def club(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, str]]:
-    """A started four-player round robin on a SQLite file, and a server on that file."""
+    """A started four-player round robin on a SQLite file (made in this process: what the
+    tests look at is the command line's result), and a server on that file."""
     db = tmp_path_factory.mktemp("writers") / "club.db"
-    crosstable(db, "new", "Club evening")
-    for name, rating in (
-        ("Anna", "1900"),
-        ("Boris", "1850"),
-        ("Clara", "1800"),
-        ("Dmitri", "1750"),
-    ):
-        crosstable(db, "player", "add", name, "--rating", rating)
-    crosstable(db, "draw", "--seed", "7")
-    crosstable(db, "start")
+    service = Service(open_store(migrated(f"sqlite:///{db}")))
+    players = [
+        PlayerInfo(name, rating)
+        for name, rating in (("Anna", 1900), ("Boris", 1850), ("Clara", 1800), ("Dmitri", 1750))
+    ]
+    tid = service.create_tournament(Regulations(name="Club evening"), players=players)
+    service.draw_lots(tid.tournament_id, LotsMethod.RANDOM, seed=7)
+    service.start(tid.tournament_id)
+    service.store.close()
     with web_server(db) as url:
         yield db, url
 
