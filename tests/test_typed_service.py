@@ -30,8 +30,7 @@ from crosstable.core.errors import RuleError
 from crosstable.core.model import LotsMethod, System
 from crosstable.core.pairing.knockout_match import GameKind
 from crosstable.service import FixedClock, PlayerInfo, Regulations, Service
-from crosstable.service.details import given_details
-from crosstable.service.fide_feasibility import edited_details
+from crosstable.service.details import edited_details, given_details
 from crosstable.service.knockout.games import InsertedGame, games_json
 from crosstable.store import open_store
 from crosstable.store.models import EntryRow, EventRow, GameRow

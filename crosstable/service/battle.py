@@ -36,7 +36,7 @@ from crosstable.core.errors import RuleError
 from crosstable.core.model import GameResult, Reason, System, Tournament
 from crosstable.core.reasons import check_reason
 from crosstable.core.text import Message
-from crosstable.service.details import edited_details
+from crosstable.service.details import folded_edit
 from crosstable.service.errors import NotFoundError
 from crosstable.service.exchange import Exchange
 from crosstable.service.frame import Change, ChangeFrame, Done
@@ -96,11 +96,9 @@ class Battle:
         **values: Any,
     ) -> Change:
         if "detail_changes" in values:  # the keys named, the other details kept: every
-            with self.frame.store.reading() as session:
+            with self.frame.store.reading() as session:  # (check below sees them all)
                 row = session.get(TournamentRow, tournament_id)
-                details = edited_details(None if row is None else row.regulations, values)
-            values = {k: v for k, v in values.items() if k != "detail_changes"}
-            values["details"] = details  # (check below sees them all)
+                values = dict(folded_edit(values, None if row is None else row.regulations))
         if "details" in values or "system" in values:
             with self.frame.store.reading() as session:
                 row = session.get(TournamentRow, tournament_id)

@@ -62,4 +62,25 @@ def edited_details(current: Details | None, given: RegulationsEdit) -> DetailsEd
     return details | {str(key): str(value) for key, value in changes.items()}
 
 
-__all__ = ["Details", "DetailsEdit", "RegulationsEdit", "edited_details", "given_details"]
+def folded_edit(given: RegulationsEdit, current: Details | None) -> RegulationsEdit:
+    """``given`` with its ``detail_changes`` folded into the ``details`` it leaves (the
+    current details, or those it replaces them with); ``given`` itself without any.
+
+    >>> folded_edit({"rounds": 9, "detail_changes": {"venue": "Hall"}}, {"ties": "lots"})
+    {'rounds': 9, 'details': {'ties': 'lots', 'venue': 'Hall'}}
+    """
+    if "detail_changes" not in given:
+        return given
+    values = {key: value for key, value in given.items() if key != "detail_changes"}
+    values["details"] = edited_details(current, given)
+    return values
+
+
+__all__ = [
+    "Details",
+    "DetailsEdit",
+    "RegulationsEdit",
+    "edited_details",
+    "folded_edit",
+    "given_details",
+]

@@ -32,7 +32,7 @@ from crosstable.service.detail_checks import (
     check_fixed_after_start,
     check_level,
 )
-from crosstable.service.details import Details, RegulationsEdit, edited_details, given_details
+from crosstable.service.details import RegulationsEdit, folded_edit, given_details
 from crosstable.service.errors import NotFoundError
 from crosstable.service.fide_actions import confirm_regulations, rounds_open
 from crosstable.service.fide_feasibility import removal_feasibility
@@ -214,7 +214,7 @@ class Registration:
 
         def body(tx: Tx) -> Done:
             row = tx.tournament
-            values = with_kept_flag(_merged_details(given, row.regulations), row.regulations)
+            values = with_kept_flag(folded_edit(given, row.regulations), row.regulations)
             replaced = given_details(values)
             started = row.status != "registration"
             settings = settings_of(row)
@@ -560,15 +560,6 @@ def _check_dates(start: dt.date | None, end: dt.date | None) -> None:
 
 
 __all__ = ["EventRow", "PlayerInfo", "Registration", "Regulations"]
-
-
-def _merged_details(given: RegulationsEdit, current: Details | None) -> RegulationsEdit:
-    """``given`` with its ``detail_changes`` folded into the current details."""
-    if "detail_changes" not in given:
-        return given
-    values = {key: value for key, value in given.items() if key != "detail_changes"}
-    values["details"] = edited_details(current, given)
-    return values
 
 
 def _given_date(values: RegulationsEdit, key: str, stored: str | None) -> dt.date | None:
