@@ -3,6 +3,7 @@ outcome of the remaining games, the command line's contract, bad input."""
 
 from __future__ import annotations
 
+import itertools
 import json
 from fractions import Fraction
 from pathlib import Path
@@ -46,6 +47,21 @@ def completions(problem: RaceProblem) -> tuple[np.ndarray, np.ndarray]:
     return extras + np.array(problem.base, dtype=np.int64), extras
 
 
+def completions_one_by_one(problem: RaceProblem) -> list[list[int]]:
+    """Every completion's final scores, by definition: each game's three outcomes in turn
+    (what :func:`completions` computes at once)."""
+    games = [(i, j) for i, j, k in problem.pairs for _ in range(k)]
+    options = ((problem.win, 0), (problem.draw, problem.draw), (0, problem.win))
+    rows = []
+    for choice in itertools.product(range(3), repeat=len(games)):
+        scores = list(problem.base)
+        for (i, j), c in zip(games, choice, strict=True):
+            scores[i] += options[c][0]
+            scores[j] += options[c][1]
+        rows.append(scores)
+    return rows
+
+
 def brute(problem: RaceProblem, top: int) -> list[tuple[str, str, int | None, int | None]]:
     finals, extras = completions(problem)
     out = []
@@ -74,12 +90,15 @@ def brute(problem: RaceProblem, top: int) -> list[tuple[str, str, int | None, in
 
 
 @st.composite
-def problems(draw: st.DrawFn, win: int | None = None, draw_value: int | None = None) -> RaceProblem:
+def problems(
+    draw: st.DrawFn, win: int | None = None, draw_value: int | None = None, games: int = 10
+) -> RaceProblem:
+    """A race with at most ``games`` games left (one fewer when a draw is not half a win)."""
     size = draw(st.integers(2, 7))
     w = draw(st.integers(1, 4)) if win is None else win
     d = draw(st.integers(0, w // 2)) if draw_value is None else draw_value
     everyone = [(i, j) for i in range(size) for j in range(i + 1, size)]
-    chosen = draw(st.lists(st.sampled_from(everyone), max_size=10 if w == 2 * d else 9))
+    chosen = draw(st.lists(st.sampled_from(everyone), max_size=games if w == 2 * d else games - 1))
     counted: dict[tuple[int, int], int] = {}
     for pair in chosen:
         counted[pair] = counted.get(pair, 0) + 1
@@ -100,6 +119,19 @@ def answers(problem: RaceProblem, top: int) -> list[tuple[str, str, int | None, 
         )
         for r in report.rows
     ]
+
+
+@settings(max_examples=150, deadline=None)
+@given(problems(games=6))
+def test_the_completions_at_once_are_every_completion_once(problem: RaceProblem) -> None:
+    finals, extras = completions(problem)
+    at_once = sorted(map(tuple, finals.tolist()))
+    one_by_one = sorted(map(tuple, completions_one_by_one(problem)))
+    # (compared as a flag: pytest's diff of two long lists would be redone at every
+    # failing example while hypothesis shrinks)
+    same = at_once == one_by_one
+    assert same, next((a, b) for a, b in zip(at_once, one_by_one, strict=False) if a != b)
+    assert (finals - extras == np.array(problem.base)).all()
 
 
 SLOW = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
