@@ -27,10 +27,9 @@ from crosstable.service.registration import Regulations
 from crosstable.service.warning_levels import ConfirmationNeeded, Level
 from crosstable.store import open_store
 from crosstable.web.app import create_app
-from tests.conftest import DATA as SHARED_DATA
+from tests.conftest import DATA
 from tests.test_service_support import db_url, migrated, registered, service, started, store  # noqa: F401
 
-DATA = SHARED_DATA
 SWISS = (DATA / "swiss-dutch" / "p01_n007_r05_clean.trf").read_text(encoding="utf-8")
 HALF = Fraction(1, 2)
 

@@ -10,9 +10,9 @@ from crosstable.core.errors import InputError
 from crosstable.core.model import Outcome
 from crosstable.formats.trf_read import parse_trf
 from crosstable.formats.trf_write import write_trf
-from tests.conftest import DATA as SHARED_DATA
+from tests.conftest import DATA as SHARED
 
-DATA = SHARED_DATA / "swiss-dutch"
+DATA = SHARED / "swiss-dutch"
 CLEAN = (DATA / "p01_n007_r05_clean.trf").read_text(encoding="utf-8").splitlines()
 
 

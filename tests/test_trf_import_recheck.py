@@ -26,11 +26,10 @@ from crosstable.service.trf_import import (
     import_trf,
 )
 from crosstable.service.warning_levels import ConfirmationNeeded, Level
-from tests.conftest import DATA as SHARED_DATA
+from tests.conftest import DATA
 from tests.test_fuzz_support import bounded, examples, mutated_trf
 from tests.test_service_support import db_url, service, store  # noqa: F401
 
-DATA = SHARED_DATA
 SWISS = (DATA / "swiss-dutch" / "p01_n007_r05_clean.trf").read_text(encoding="utf-8")
 ROUND_ROBIN = (DATA / "tiebreaks" / "seed-examples" / "vibe_chess_rr6.trf").read_text(
     encoding="utf-8"
