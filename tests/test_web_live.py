@@ -355,6 +355,49 @@ def test_viewers_that_take_cells_get_only_the_changed_cells(live) -> None:  # ty
     run(scenario)
 
 
+def test_a_viewer_joining_before_a_change_is_told_keeps_the_others_cells(
+    live, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
+    """Another process commits a result; before this server hears of it (the SQLite
+    poll), a spectator opens the page and gets the new table. The spectators who
+    were there still get only the cells that changed, and the newcomer no second table."""
+    app, service, tid = live
+    site = app.state.site
+    writer = Service(open_store(service.store.url))  # (another process: another bus)
+
+    async def scenario() -> None:
+        site.hub.start(asyncio.get_running_loop())
+        first = service.overview(tid).revision
+        there = Stream(app, f"/t/{tid}/events?rev={first}&cells=1")
+        await there.wait_for(lambda: b": live" in there.body)
+        # (a change this server makes and tells at once: the hub has the table as data)
+        before = await _record(service, tid, 2, 2, "1-0")
+        await there.wait_for(lambda: before in there.tables())
+        change = await asyncio.to_thread(writer.record_result, tid, 2, 1, "1-0")
+        newcomer = Stream(app, f"/t/{tid}/events?rev={before}&cells=1")
+        await newcomer.wait_for(lambda: change.seq in newcomer.tables())
+        service.bus.publish(  # (as the poll publishes it)
+            Notification(tournament_id=tid, seq=change.seq, kind="result", summary="")
+        )
+        await there.wait_for(lambda: any(i == change.seq for _k, i, _d in there.events()))
+        await newcomer.wait_for(
+            lambda: ("change", change.seq) in [e[:2] for e in newcomer.events()]
+        )
+        assert [e[:2] for e in there.events()][-2:] == [
+            ("change", change.seq),
+            ("cells", change.seq),
+        ]
+        assert newcomer.tables() == [change.seq]
+        for stream in (there, newcomer):
+            await stream.close()
+        site.hub.stop()
+
+    try:
+        run(scenario)
+    finally:
+        writer.store.close()
+
+
 def test_no_cells_for_a_table_without_data(live) -> None:  # type: ignore[no-untyped-def]
     """A table the hub has no data of (a knockout's bracket) goes whole to every viewer,
     also to those that take cells."""

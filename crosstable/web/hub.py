@@ -286,9 +286,10 @@ class Hub:
             log.exception("rendering the live crosstable of %s failed", tournament_id)
             return None
         message = Message(revision, b"", encode("crosstable", html, revision))
-        kept = self._data.get(tournament_id)
-        if self.data_of is not None and (kept is None or kept.revision < revision):
-            # (the table as data at the same revision: the next change's cells start there)
+        if self.data_of is not None and tournament_id not in self._data:
+            # (the table as data at the same revision: the next change's cells start there;
+            # data kept at an older revision stays, since a broadcast of the changes since
+            # is on its way and the viewers that have that table take their cells from it)
             try:
                 data = await asyncio.to_thread(self.data_of, tournament_id)
             except Exception:
@@ -388,7 +389,9 @@ class Hub:
                 except Exception:
                     log.exception("reading the live table of %s failed", tid)
                     data, cells = None, None
-                if data is not None and (before is None or before.revision <= data.revision):
+                if data is None:  # (no base for the next change's cells)
+                    self._data.pop(tid, None)
+                elif before is None or before.revision <= data.revision:
                     self._data[tid] = data
                 base = -1 if before is None or cells is None else before.revision
                 for locale in locales:
