@@ -15,6 +15,7 @@ rules stay there.
 from __future__ import annotations
 
 import threading
+import weakref
 from collections import OrderedDict
 from dataclasses import dataclass
 from fractions import Fraction
@@ -163,16 +164,20 @@ def swiss_table(view: TournamentView, tournament: Tournament, table: Any) -> Swi
 
 
 class SwissCache:
-    """The Swiss table of each tournament at its latest revision (one build for everyone)."""
+    """The Swiss table of each tournament at its latest revision (one build for everyone),
+    kept per service: a tournament number and a revision name a table only in one database."""
 
     def __init__(self, size: int = 64) -> None:
         self.size = size
-        self._items: OrderedDict[int, SwissTable] = OrderedDict()
+        self._items: weakref.WeakKeyDictionary[Service, OrderedDict[int, SwissTable]] = (
+            weakref.WeakKeyDictionary()
+        )
         self._lock = threading.Lock()
 
     def get(self, service: Service, view: TournamentView, table: Any) -> SwissTable:
         with self._lock:
-            hit = self._items.get(view.id)
+            items = self._items.get(service)
+            hit = None if items is None else items.get(view.id)
             if hit is not None and hit.revision == view.revision:
                 return hit
         state = service.table_state(view.id)  # (the service's kept state: no reload)
@@ -180,10 +185,11 @@ class SwissCache:
             view, table = state.view, state.table
         built = swiss_table(view, state.tournament, table)
         with self._lock:
-            self._items[view.id] = built
-            self._items.move_to_end(view.id)
-            while len(self._items) > self.size:
-                self._items.popitem(last=False)
+            items = self._items.setdefault(service, OrderedDict())
+            items[view.id] = built
+            items.move_to_end(view.id)
+            while len(items) > self.size:
+                items.popitem(last=False)
         return built
 
 
