@@ -25,7 +25,6 @@ from typing import Any
 
 import pytest
 from fastapi.routing import _IncludedRouter  # (the app's routes, walked)
-from fastapi.testclient import TestClient
 from russian_text import english_words, requirement_ids, visible_text
 from test_team_web import walked_league
 from test_web_print import build_knockout, build_swiss, read_pdf
@@ -41,6 +40,7 @@ from crosstable.web.app import create_app
 from crosstable.web.demo import PASSWORD, USERNAME, build_demo
 from crosstable.web.demo_series import DemoClock, build_series_demo
 from crosstable.web.messages import translate
+from tests.asgi_client import TestClient
 
 NOW = dt.datetime(2026, 12, 3, 9, tzinfo=dt.UTC)
 

@@ -195,11 +195,10 @@ def test_an_unknown_tournament_or_user_is_refused(service: Service) -> None:
 
 def test_the_history_page_shows_who_changed_the_staff(tmp_path: Path) -> None:
     pytest.importorskip("fastapi")
-    from fastapi.testclient import TestClient
-
     from crosstable.service.accounts import Accounts
     from crosstable.store import open_store
     from crosstable.web.app import create_app
+    from tests.asgi_client import TestClient
 
     service = Service(open_store(migrated(f"sqlite:///{tmp_path / 'web.db'}")))
     accounts = Accounts(service.store)

@@ -16,7 +16,6 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_service_support import migrated
@@ -27,6 +26,7 @@ from crosstable.service.accounts import Accounts
 from crosstable.store import open_store
 from crosstable.web.api_errors import error_message, field_of, validation_detail
 from crosstable.web.app import create_app
+from tests.asgi_client import TestClient
 
 RAW = ("Field required", "Input should be", "String should have", "valid integer")
 

@@ -31,7 +31,6 @@ pytest.importorskip("babel")
 from babel.messages.catalog import Catalog, Message
 from babel.messages.pofile import read_po
 from babel.numbers import get_decimal_symbol
-from fastapi.testclient import TestClient
 from russian_text import english_words, visible_text
 from test_service_support import migrated
 from test_web_print import read_pdf
@@ -44,6 +43,7 @@ from crosstable.web.app import create_app
 from crosstable.web.demo import USERNAME, build_demo
 from crosstable.web.messages import translate
 from crosstable.web.pdf.document import Document
+from tests.asgi_client import TestClient
 
 ROOT = Path(__file__).resolve().parents[1]
 LOCALE = ROOT / "crosstable" / "web" / "locale"

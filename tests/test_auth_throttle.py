@@ -18,7 +18,6 @@ import pytest
 pytest.importorskip("fastapi")
 pytest.importorskip("argon2")
 
-from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_service_support import db_url, migrated_url  # noqa: F401
@@ -28,6 +27,7 @@ from crosstable.service import FixedClock, Service
 from crosstable.service.accounts import Accounts
 from crosstable.store import open_store
 from crosstable.web.app import create_app
+from tests.asgi_client import TestClient
 
 PASSWORD = "correct horse battery"
 START = dt.datetime(2026, 5, 1, 18, 0, 30, tzinfo=dt.UTC)

@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
 from test_service_support import db_url  # noqa: F401
 
 from crosstable.cli import main
@@ -21,6 +20,7 @@ from crosstable.service import PlayerInfo, Regulations, Service
 from crosstable.service.accounts import Accounts
 from crosstable.store import open_store
 from crosstable.web.app import create_app
+from tests.asgi_client import TestClient
 
 
 class World:

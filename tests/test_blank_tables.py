@@ -15,7 +15,6 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_newcomer_prints import Drawn, read
@@ -35,6 +34,7 @@ from crosstable.store import open_store
 from crosstable.web import i18n
 from crosstable.web.app import create_app
 from crosstable.web.pdf.blanks import berger_pdf, blank_crosstable_pdf
+from tests.asgi_client import TestClient
 
 RU = {"Accept-Language": "ru"}
 PAIR = re.compile(r"^(\d+|\(bye\)|\(свободен\)) — (\d+|\(bye\)|\(свободен\))$")

@@ -12,13 +12,13 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
 from test_service_support import db_url, make_service, store  # noqa: F401
 
 from crosstable.service import Service
 from crosstable.service.accounts import Accounts
 from crosstable.store import Store
 from crosstable.web.app import create_app
+from tests.asgi_client import TestClient
 from tests.test_bughouse_page import sign_in
 
 

@@ -10,7 +10,6 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
 from test_service_support import db_url, make_service, store  # noqa: F401
 
 from crosstable.core.teams.settings import TeamSettings
@@ -18,6 +17,7 @@ from crosstable.service import PlayerInfo, Service
 from crosstable.service.accounts import Accounts
 from crosstable.store import Store
 from crosstable.web.app import create_app
+from tests.asgi_client import TestClient
 
 
 @pytest.fixture

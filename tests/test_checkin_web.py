@@ -15,7 +15,6 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from fastapi.testclient import TestClient
 from test_service_support import migrated
 
 from crosstable.core.model import LotsMethod
@@ -23,6 +22,7 @@ from crosstable.service import PlayerInfo, Regulations, Service
 from crosstable.service.accounts import Accounts
 from crosstable.store import open_store
 from crosstable.web.app import create_app
+from tests.asgi_client import TestClient
 from tests.test_web_print import read_pdf, tables
 
 NAMES = ["Жуков, Олег", "Ёлкина, Жанна", "Елисеев, Пётр", "Абрамов, Илья"]

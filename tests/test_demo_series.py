@@ -70,9 +70,8 @@ def test_the_season_is_built_summarised_and_kept(
     with open_store(str(database)) as store:
         assert len(Service(store).series_info(1)["editions"]) == 4
     # its pages: the edition's groups with the qualifiers and the forfeit-only player marked
-    from fastapi.testclient import TestClient
-
     from crosstable.web.app import create_app
+    from tests.asgi_client import TestClient
 
     client = TestClient(create_app(str(database)))
     page = client.get("/series/1/editions/1")

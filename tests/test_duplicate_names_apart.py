@@ -10,12 +10,12 @@ from html import unescape
 from pathlib import Path
 
 import pytest
-from fastapi.testclient import TestClient
 
 from crosstable.core.model import LotsMethod, System
 from crosstable.service import PlayerInfo, Regulations, Service
 from crosstable.store import open_store
 from crosstable.web.app import create_app
+from tests.asgi_client import TestClient
 
 NAME = "Anna Petrova"
 TAGS = re.compile(r"<script.*?</script>|<style.*?</style>|<[^>]+>", re.S)

@@ -10,7 +10,6 @@ import re
 from pathlib import Path
 
 import pytest
-from fastapi.testclient import TestClient
 
 from crosstable.cli import main
 from crosstable.core.model import System
@@ -18,6 +17,7 @@ from crosstable.service import Service
 from crosstable.service.accounts import Accounts
 from crosstable.store import open_store
 from crosstable.web.app import create_app
+from tests.asgi_client import TestClient
 from tests.test_service_support import db_url, started, store  # noqa: F401
 from tests.web_support import csrf_of
 

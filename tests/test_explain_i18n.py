@@ -180,11 +180,10 @@ def test_the_lots_line_in_russian() -> None:
 @pytest.fixture()
 def web(tmp_path: Path):  # type: ignore[no-untyped-def]
     pytest.importorskip("fastapi")
-    from fastapi.testclient import TestClient
-
     from crosstable.service import Service
     from crosstable.store import open_store
     from crosstable.web.app import create_app
+    from tests.asgi_client import TestClient
 
     service = Service(open_store(migrated(f"sqlite:///{tmp_path / 'web.db'}")))
     tid = service.import_tournament(club()).tournament_id
@@ -332,11 +331,10 @@ def test_rating_formulas_keep_two_decimals_and_a_negative_difference() -> None:
 
 def test_rating_formulas_on_the_explain_page_and_the_api(tmp_path: Path) -> None:
     pytest.importorskip("fastapi")
-    from fastapi.testclient import TestClient
-
     from crosstable.service import Service
     from crosstable.store import open_store
     from crosstable.web.app import create_app
+    from tests.asgi_client import TestClient
 
     service = Service(open_store(migrated(f"sqlite:///{tmp_path / 'rated.db'}")))
     tid = service.import_tournament(rated_club()).tournament_id

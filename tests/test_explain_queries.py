@@ -33,9 +33,8 @@ from crosstable.store import Store, hotpath, open_store
 from tests.test_service_support import PG_URL, pg_schema_url, started
 
 pytest.importorskip("fastapi")
-from fastapi.testclient import TestClient
-
 from crosstable.web.app import create_app
+from tests.asgi_client import TestClient
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 from portal_fill import analyze, clone_tournaments

@@ -11,10 +11,10 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from fastapi.testclient import TestClient
 from test_portal_rules_web import Portal, portal  # noqa: F401
 
 from crosstable.service import Regulations
+from tests.asgi_client import TestClient
 
 REASON = "engine moves in games 3 and 7 (report 4411)"
 RU = {"Accept-Language": "ru"}

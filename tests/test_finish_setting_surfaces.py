@@ -10,7 +10,6 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from fastapi.testclient import TestClient
 from test_service_support import migrated
 
 from crosstable.cli import main
@@ -19,6 +18,7 @@ from crosstable.service import Service
 from crosstable.service.accounts import Accounts
 from crosstable.store import open_store
 from crosstable.web.app import create_app
+from tests.asgi_client import TestClient
 
 
 @pytest.fixture()

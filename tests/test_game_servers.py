@@ -16,7 +16,6 @@ import pytest
 pytest.importorskip("fastapi")
 pytest.importorskip("argon2")
 
-from fastapi.testclient import TestClient
 from test_service_support import db_url, make_service, migrated_url, started  # noqa: F401
 from web_support import signed_in
 
@@ -27,6 +26,7 @@ from crosstable.service.accounts import Accounts
 from crosstable.service.accounts.tokens import GAME_SERVER_LIMIT, tournament_list
 from crosstable.store import open_store
 from crosstable.web.app import create_app
+from tests.asgi_client import TestClient
 
 PASSWORD = "correct horse battery"
 

@@ -18,7 +18,6 @@ import pytest
 pytest.importorskip("fastapi")
 pytest.importorskip("argon2")
 
-from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from starlette.requests import Request
@@ -33,6 +32,7 @@ from crosstable.web.app import create_app
 from crosstable.web.limits import UPLOAD
 from crosstable.web.routes import common
 from crosstable.web.routes.common import HEAVY, KIB, HeavyLimit, declared_size
+from tests.asgi_client import TestClient
 
 PASSWORD = "correct horse battery"
 START = dt.datetime(2026, 5, 1, 18, 0, 30, tzinfo=dt.UTC)

@@ -15,7 +15,6 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from fastapi.testclient import TestClient
 from sqlalchemy import select
 from test_service_support import db_url, make_service, store  # noqa: F401
 
@@ -28,6 +27,7 @@ from crosstable.store import Store
 from crosstable.store.models import EventRow
 from crosstable.web.app import create_app
 from crosstable.web.messages import translate
+from tests.asgi_client import TestClient
 from tests.web_support import signed_in
 
 NAMES = ("Anna", "Boris", "Clara", "Dmitri")

@@ -26,7 +26,6 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from fastapi.testclient import TestClient
 from fide_support import confirmed
 from test_service_support import migrated
 from test_web_messages import assignments, built_from_text
@@ -41,6 +40,7 @@ from crosstable.service.stage_view import group_details, group_letter
 from crosstable.store import open_store
 from crosstable.web.app import create_app
 from crosstable.web.messages import translate
+from tests.asgi_client import TestClient
 
 ROOT = Path(crosstable.__file__).parent
 

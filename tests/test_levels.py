@@ -13,7 +13,6 @@ import re
 from pathlib import Path
 
 import pytest
-from fastapi.testclient import TestClient
 from hypothesis import given
 from hypothesis import strategies as st
 from test_portal_rules import accounts_of, enter, open_tournament, person, start
@@ -31,6 +30,7 @@ from crosstable.service.clockwork import tick_all
 from crosstable.store import Store, open_store
 from crosstable.store.models import TournamentRow
 from crosstable.web.app import create_app
+from tests.asgi_client import TestClient
 
 BANDS = "Level 1: 1-1199; Level 2: 1200-1599; Level 3: 1600-"
 

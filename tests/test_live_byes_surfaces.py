@@ -15,8 +15,6 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from fastapi.testclient import TestClient
-
 from crosstable.cli import main
 from crosstable.core.model import LotsMethod
 from crosstable.core.scoring import PointSystem
@@ -25,6 +23,7 @@ from crosstable.service import PlayerInfo, Regulations, Service
 from crosstable.service.accounts import Accounts
 from crosstable.store import open_store
 from crosstable.web.app import create_app
+from tests.asgi_client import TestClient
 
 NAMES = ("Anna", "Boris", "Clara", "Dmitri", "Elena")
 

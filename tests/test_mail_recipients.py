@@ -36,7 +36,6 @@ pytest.importorskip("fastapi")
 pytest.importorskip("email_validator")
 
 from aiosmtpd.controller import Controller
-from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import select
@@ -51,6 +50,7 @@ from crosstable.service.series.sender import MailSettings, one_address, send_due
 from crosstable.store import Store, open_store
 from crosstable.store.series_models import NotificationPrefsRow, SeriesOutboxRow
 from crosstable.web.app import create_app
+from tests.asgi_client import TestClient
 
 EVE = "Eve <eve@evil.example>, "
 

@@ -25,7 +25,6 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from fastapi.testclient import TestClient
 from hypothesis import example, given
 from hypothesis import strategies as st
 from test_service_support import migrated
@@ -39,6 +38,7 @@ from crosstable.service.accounts import Accounts
 from crosstable.service.text_encoding import decode_text
 from crosstable.store import open_store
 from crosstable.web.app import create_app
+from tests.asgi_client import TestClient
 from tests.web_support import signed_in
 
 RANGE = "is out of range (100–4000, or 0 for unrated)"

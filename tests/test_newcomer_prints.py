@@ -27,7 +27,6 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from fastapi.testclient import TestClient
 from test_service_support import migrated
 from test_web_print import _objects, _unescape, build_swiss, tables
 
@@ -35,6 +34,7 @@ from crosstable.core.model import LotsMethod
 from crosstable.service import PlayerInfo, Regulations, Service
 from crosstable.store import open_store
 from crosstable.web.app import create_app
+from tests.asgi_client import TestClient
 
 RU = {"Accept-Language": "ru"}
 #: a cell of a round: the opponent's number, the colour's mark, the result (or nothing yet)

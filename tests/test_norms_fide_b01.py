@@ -195,9 +195,8 @@ def test_norms_cli_refuses_norms_at_a_rapid_time_control(
 @pytest.fixture
 def site(store: Store) -> Iterator[tuple[Any, Service]]:
     pytest.importorskip("fastapi")
-    from fastapi.testclient import TestClient
-
     from crosstable.web.app import create_app
+    from tests.asgi_client import TestClient
 
     service = make_service(store)
     with TestClient(create_app(service=service)) as client:

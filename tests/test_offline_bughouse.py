@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_service_support import db_url, migrated, service, store  # noqa: F401
@@ -29,6 +28,7 @@ from crosstable.service.offline_import import import_tournament_document
 from crosstable.service.teams.bughouse import KnockoutOptions
 from crosstable.store import open_store
 from crosstable.web.app import create_app
+from tests.asgi_client import TestClient
 
 RESULTS = ("1-0", "0-1", "½-½")
 

@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from test_service_support import db_url, migrated, service, store  # noqa: F401
@@ -26,6 +25,7 @@ from crosstable.service import Service
 from crosstable.service.accounts import Accounts
 from crosstable.store import open_store
 from crosstable.web.app import create_app
+from tests.asgi_client import TestClient
 
 FORMATS = ("1", "2", "2-at-once", "3")
 TIES = ("lower-rated", "lots", "armageddon", "playoff", "rapid:2,sudden-death")

@@ -8,12 +8,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from fastapi.testclient import TestClient
 from test_service_support import migrated
 
 from crosstable.cli import main
 from crosstable.offline.build import PYODIDE_VERSION
 from crosstable.web.app import create_app
+from tests.asgi_client import TestClient
 
 
 @pytest.fixture(scope="module")

@@ -17,7 +17,6 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from fastapi.testclient import TestClient
 from test_service_support import db_url, make_service, started, store  # noqa: F401
 from web_support import signed_in
 
@@ -26,6 +25,7 @@ from crosstable.service import Service
 from crosstable.service.accounts import Accounts
 from crosstable.store import Store
 from crosstable.web.app import create_app
+from tests.asgi_client import TestClient
 
 MATE = "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0"
 

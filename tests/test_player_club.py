@@ -112,10 +112,9 @@ def test_cli_player_add_and_edit_club(tmp_path: Path, capsys: pytest.CaptureFixt
 @pytest.fixture
 def site(store: Store) -> Iterator[tuple[Any, Service, dict[str, str]]]:
     pytest.importorskip("fastapi")
-    from fastapi.testclient import TestClient
-
     from crosstable.service.accounts import Accounts
     from crosstable.web.app import create_app
+    from tests.asgi_client import TestClient
 
     service = make_service(store)
     accounts = Accounts(service.store)

@@ -12,7 +12,6 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from fastapi.testclient import TestClient
 from test_service_support import db_url, make_service, store  # noqa: F401
 
 from crosstable.core.model import LotsMethod, System
@@ -20,6 +19,7 @@ from crosstable.service import PlayerInfo, Regulations, Service
 from crosstable.service.accounts import Accounts
 from crosstable.store import Store
 from crosstable.web.app import create_app
+from tests.asgi_client import TestClient
 from tests.web_support import signed_in
 
 NAMES = ("Anna", "Boris", "Clara", "Dmitri")

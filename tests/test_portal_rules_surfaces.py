@@ -20,7 +20,6 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from fastapi.testclient import TestClient
 from test_portal_rules import OTB, accounts_of, enter, open_tournament, person, start
 from test_service_stages import finish_all
 from test_service_support import db_url, service, store  # noqa: F401
@@ -36,6 +35,7 @@ from crosstable.store import open_store
 from crosstable.store.accounts_models import StaffRow
 from crosstable.web.app import create_app
 from crosstable.web.messages import error_text, translate
+from tests.asgi_client import TestClient
 
 #: English words that must not be left in a Russian refusal
 ENGLISH = re.compile(r"\b(at least|required|has|player|flagged|account|organisers?|plays?)\b")

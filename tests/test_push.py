@@ -542,11 +542,10 @@ def test_serve_refuses_a_bad_push_url(capsys: pytest.CaptureFixture[str]) -> Non
 
 
 def test_event_stream_redirects_to_nchan_with_push(nchan: FakeNchan, tmp_path: Any) -> None:
-    from fastapi.testclient import TestClient
-
     from crosstable.service import Service
     from crosstable.store import open_store
     from crosstable.web.app import create_app
+    from tests.asgi_client import TestClient
     from tests.test_service_support import migrated, started
 
     service = Service(open_store(migrated(f"sqlite:///{tmp_path / 'push.db'}")))

@@ -15,7 +15,6 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from fastapi.testclient import TestClient
 from test_service_support import db_url, make_service, store  # noqa: F401
 
 from crosstable.core.model import LotsMethod, System
@@ -24,6 +23,7 @@ from crosstable.service import PlayerInfo, Regulations, Service
 from crosstable.store import Store
 from crosstable.web.app import create_app
 from crosstable.web.i18n import number_text
+from tests.asgi_client import TestClient
 
 #: Berger round 1 of four: 1–4 (played: 2830 v 2100) and 2–3 (a forfeit)
 PLAYERS = (

@@ -10,7 +10,6 @@ import re
 from pathlib import Path
 
 import pytest
-from fastapi.testclient import TestClient
 from hypothesis import given
 from hypothesis import strategies as st
 from test_service_support import db_url, store  # noqa: F401
@@ -30,6 +29,7 @@ from crosstable.core.schedule.rating_groups import (
     size_bounds,
 )
 from crosstable.store import Store
+from tests.asgi_client import TestClient
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:

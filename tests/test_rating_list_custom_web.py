@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
 from test_service_support import db_url, make_service, store  # noqa: F401
 
 from crosstable.formats.custom_list import parse_columns
@@ -24,6 +23,7 @@ from crosstable.service.accounts import Accounts
 from crosstable.service.custom_lists import CustomLists
 from crosstable.store import Store
 from crosstable.web.app import create_app
+from tests.asgi_client import TestClient
 from tests.web_support import signed_in
 
 NATIONAL = (

@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -29,6 +28,7 @@ from crosstable.service.rating_list_month import RatingListMonths
 from crosstable.service.rating_lists import RatingLists
 from crosstable.store import Store
 from crosstable.web.app import create_app
+from tests.asgi_client import TestClient
 from tests.rating_list_files import PLAYERS, fide_txt, zipped
 from tests.test_service_support import db_url, make_service, service, store  # noqa: F401
 from tests.web_support import signed_in

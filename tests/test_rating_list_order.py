@@ -10,7 +10,6 @@ import json
 from pathlib import Path
 
 import pytest
-from fastapi.testclient import TestClient
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -29,6 +28,7 @@ from crosstable.service.rating_list_order import (
 )
 from crosstable.service.rating_lists import RatingLists
 from crosstable.web.app import create_app
+from tests.asgi_client import TestClient
 from tests.rating_list_files import fide_txt, zipped
 from tests.test_service_support import db_url, service, store  # noqa: F401
 

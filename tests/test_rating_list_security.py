@@ -32,7 +32,6 @@ pytest.importorskip("fastapi")
 from alembic import command
 from alembic.config import Config
 from fastapi import HTTPException
-from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import inspect
@@ -55,6 +54,7 @@ from crosstable.store.engine import upgrade
 from crosstable.web.app import create_app
 from crosstable.web.limits import BodyTooLarge
 from crosstable.web.routes.rating_list_upload import ListUpload
+from tests.asgi_client import TestClient
 from tests.rating_list_files import PLAYERS, fide_txt, national_csv, zipped
 from tests.web_support import signed_in
 

@@ -17,7 +17,6 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from fastapi.testclient import TestClient
 from test_service_support import db_url, make_service, store  # noqa: F401
 
 from crosstable.service import Service
@@ -26,6 +25,7 @@ from crosstable.service.rating_lists import RatingLists
 from crosstable.store import Store
 from crosstable.web.app import create_app
 from crosstable.web.routes.rating_list_upload import upload_name
+from tests.asgi_client import TestClient
 from tests.rating_list_files import PLAYERS, fide_txt, national_csv
 from tests.web_support import signed_in
 

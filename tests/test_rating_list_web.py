@@ -13,7 +13,6 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from fastapi.testclient import TestClient
 from test_service_support import db_url, make_service, store  # noqa: F401
 
 from crosstable.service import Regulations, Service
@@ -21,6 +20,7 @@ from crosstable.service.accounts import Accounts
 from crosstable.service.rating_lists import RatingLists
 from crosstable.store import Store
 from crosstable.web.app import create_app
+from tests.asgi_client import TestClient
 from tests.rating_list_files import fide_txt, zipped
 from tests.web_support import signed_in
 

@@ -16,9 +16,8 @@ from crosstable.store import Store
 @pytest.fixture
 def site(store: Store) -> Iterator[tuple[Any, Service]]:
     pytest.importorskip("fastapi")
-    from fastapi.testclient import TestClient
-
     from crosstable.web.app import create_app
+    from tests.asgi_client import TestClient
 
     service = make_service(store)
     with TestClient(create_app(service=service)) as client:

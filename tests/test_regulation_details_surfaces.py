@@ -12,13 +12,13 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from fastapi.testclient import TestClient
 from test_service_support import db_url, service, store  # noqa: F401
 
 from crosstable.core.errors import RuleError
 from crosstable.service import Regulations, Service
 from crosstable.service.accounts import Accounts
 from crosstable.web.app import create_app
+from tests.asgi_client import TestClient
 
 
 def _csrf(page: str) -> str:

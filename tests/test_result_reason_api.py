@@ -12,7 +12,6 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from fastapi.testclient import TestClient
 from test_service_support import migrated
 
 from crosstable.core.model import LotsMethod
@@ -20,6 +19,7 @@ from crosstable.service import PlayerInfo, Regulations, Service
 from crosstable.service.accounts import Accounts
 from crosstable.store import open_store
 from crosstable.web.app import create_app
+from tests.asgi_client import TestClient
 
 
 @pytest.fixture()

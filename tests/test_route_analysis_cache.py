@@ -2,7 +2,8 @@
 endpoint but never another app's dependency overrides."""
 
 from fastapi import APIRouter, Depends, FastAPI, routing
-from fastapi.testclient import TestClient
+
+from tests.asgi_client import TestClient
 
 
 def real_value() -> str:

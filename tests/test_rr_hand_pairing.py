@@ -11,7 +11,6 @@ from itertools import combinations
 from pathlib import Path
 
 import pytest
-from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -27,6 +26,7 @@ from crosstable.service.accounts import Accounts
 from crosstable.service.warning_levels import ConfirmationNeeded
 from crosstable.store import Store, open_store
 from crosstable.web.app import create_app
+from tests.asgi_client import TestClient
 from tests.fide_support import confirmed
 from tests.test_service_support import db_url, service, started, store  # noqa: F401
 from tests.web_support import csrf_of

@@ -89,11 +89,11 @@ def test_crosstable_new_refuses_buchholz_for_a_round_robin_in_fide_mode(
 
 class Api:
     def __init__(self, store: Store) -> None:
-        from fastapi.testclient import TestClient
         from test_service_support import make_service
 
         from crosstable.service.accounts import Accounts
         from crosstable.web.app import create_app
+        from tests.asgi_client import TestClient
 
         self.service = make_service(store)
         accounts = Accounts(store)

@@ -18,7 +18,6 @@ import pytest
 pytest.importorskip("fastapi")
 pytest.importorskip("argon2")
 
-from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 from test_service_support import db_url, make_service, new_database, started  # noqa: F401
 from web_support import csrf_of, signed_in
@@ -31,6 +30,7 @@ from crosstable.store.accounts_models import RateCounterRow
 from crosstable.web.app import create_app
 from crosstable.web.security import Caller, ResultLimits
 from crosstable.web.site import site_secret
+from tests.asgi_client import TestClient
 
 PASSWORD = "correct horse battery"
 

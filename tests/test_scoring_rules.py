@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -27,6 +26,7 @@ from crosstable.service.registration import Regulations
 from crosstable.service.warning_levels import ConfirmationNeeded, Level
 from crosstable.store import open_store
 from crosstable.web.app import create_app
+from tests.asgi_client import TestClient
 from tests.conftest import DATA
 from tests.test_service_support import db_url, migrated, registered, service, started, store  # noqa: F401
 

@@ -113,11 +113,10 @@ def test_the_command_line_and_the_page(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     pytest.importorskip("fastapi")
-    from fastapi.testclient import TestClient
-
     from crosstable.cli import main
     from crosstable.store import open_store
     from crosstable.web.app import create_app
+    from tests.asgi_client import TestClient
 
     monkeypatch.delenv("CROSSTABLE_DB", raising=False)
     db = str(tmp_path / "cli.db")

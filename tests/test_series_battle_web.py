@@ -12,7 +12,6 @@ import pytest
 pytest.importorskip("fastapi")
 pytest.importorskip("argon2")
 
-from fastapi.testclient import TestClient
 from test_service_support import migrated
 
 from crosstable.service import Service
@@ -20,6 +19,7 @@ from crosstable.service.accounts import Accounts
 from crosstable.service.series.views import series_list
 from crosstable.store import open_store
 from crosstable.web.app import create_app
+from tests.asgi_client import TestClient
 from tests.web_support import csrf_of
 
 FORM = {

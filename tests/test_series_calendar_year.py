@@ -18,7 +18,6 @@ import random
 from zoneinfo import ZoneInfo
 
 import pytest
-from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_series_calendar import allowed, check_slot
@@ -39,6 +38,7 @@ from crosstable.service.series import SeriesSettings
 from crosstable.store import Store
 from crosstable.store.series_models import SeriesRow
 from crosstable.web.app import create_app
+from tests.asgi_client import TestClient
 
 UTC = dt.UTC
 ZONES = ("Europe/Moscow", "Europe/Berlin", "America/New_York")

@@ -179,8 +179,9 @@ def test_a_series_without_an_edition_opens_none(store: Store) -> None:
 
 def test_the_api_pauses_a_series(store: Store) -> None:
     pytest.importorskip("fastapi")
-    from fastapi.testclient import TestClient
     from test_web_series import Web
+
+    from tests.asgi_client import TestClient
 
     web = Web(store)
     sid = web.create()["id"]

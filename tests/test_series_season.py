@@ -33,7 +33,6 @@ pytest.importorskip("fastapi")
 pytest.importorskip("aiosmtpd")
 
 from aiosmtpd.controller import Controller
-from fastapi.testclient import TestClient
 from sqlalchemy import select
 from test_service_support import PG_URL, migrated, pg_schema_url
 
@@ -51,6 +50,7 @@ from crosstable.store.series_models import (
 )
 from crosstable.web.app import create_app
 from crosstable.web.security import ResultLimits
+from tests.asgi_client import TestClient
 
 ROOT = Path(__file__).resolve().parents[1]
 #: Tuesday 1 December 2026, 09:00 UTC; the series starts at 19:00 Moscow time

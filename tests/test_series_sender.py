@@ -300,10 +300,9 @@ def test_preferences_choose_what_is_mailed(store: Store, smtp) -> None:
 
 
 def test_the_notifications_api(tmp_path) -> None:
-    from fastapi.testclient import TestClient
-
     from crosstable.service.accounts import Accounts
     from crosstable.web.app import create_app
+    from tests.asgi_client import TestClient
 
     with open_store(f"sqlite:///{tmp_path}/web.db") as opened:
         accounts = Accounts(opened)
@@ -335,10 +334,9 @@ def test_the_notifications_api(tmp_path) -> None:
 
 
 def test_the_unsubscribe_link(tmp_path, smtp) -> None:
-    from fastapi.testclient import TestClient
-
     from crosstable.web.app import create_app
     from crosstable.web.site import site_secret
+    from tests.asgi_client import TestClient
 
     recorder, controller = smtp
     with open_store(f"sqlite:///{tmp_path}/web.db") as opened:

@@ -142,7 +142,7 @@ def _started(client: Any) -> str:
 
 
 def test_signing_in_with_telegram_makes_or_finds_the_account(web: Any) -> None:
-    from fastapi.testclient import TestClient
+    from tests.asgi_client import TestClient
 
     now = web.service.clock.now()
     guest = TestClient(web.app)
@@ -185,7 +185,7 @@ def test_a_signed_in_user_links_and_unlinks(web: Any) -> None:
 def test_the_page_says_when_telegram_is_not_set_up(
     web: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from fastapi.testclient import TestClient
+    from tests.asgi_client import TestClient
 
     monkeypatch.delenv("CROSSTABLE_TELEGRAM_BOT_TOKEN")
     client = TestClient(web.app)

@@ -107,10 +107,9 @@ def _csrf(html: str) -> str:
 
 def test_through_the_web_and_the_api(tmp_path: Path) -> None:
     pytest.importorskip("fastapi")
-    from fastapi.testclient import TestClient
-
     from crosstable.store import open_store
     from crosstable.web.app import create_app
+    from tests.asgi_client import TestClient
 
     service = Service(open_store(migrated(f"sqlite:///{tmp_path / 'approval.db'}")))
     try:

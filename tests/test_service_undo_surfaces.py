@@ -79,10 +79,9 @@ def _csrf(html: str) -> str:
 
 def test_the_history_page_and_the_api(tmp_path: Path) -> None:
     pytest.importorskip("fastapi")
-    from fastapi.testclient import TestClient
-
     from crosstable.service.accounts import Accounts
     from crosstable.web.app import create_app
+    from tests.asgi_client import TestClient
 
     service = Service(open_store(migrated(f"sqlite:///{tmp_path / 'web.db'}")))
     try:

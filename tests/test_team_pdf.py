@@ -9,13 +9,13 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
 from test_service_support import make_service, migrated
 
 from crosstable.core.scoring import format_points
 from crosstable.service import Service
 from crosstable.store import open_store
 from crosstable.web.app import create_app
+from tests.asgi_client import TestClient
 from tests.test_team_service import SETTINGS
 from tests.test_team_web import played_league
 from tests.test_web_print import read_pdf

@@ -8,13 +8,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from fastapi.testclient import TestClient
 from test_service_support import db_url, make_service, store  # noqa: F401
 
 from crosstable.service import Service
 from crosstable.service.accounts import Accounts
 from crosstable.store import Store
 from crosstable.web.app import create_app
+from tests.asgi_client import TestClient
 
 TEAMS = {"Ararat": 2100, "Sevan": 2000, "Masis": 2300, "Aragats": 2200, "Hrazdan": 1900}
 

@@ -11,13 +11,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
 
 from crosstable.cli import main
 from crosstable.service import Service
 from crosstable.service.accounts import Accounts
 from crosstable.store import open_store
 from crosstable.web.app import create_app
+from tests.asgi_client import TestClient
 from tests.test_team_trf_import import _mutated, club_file
 from tests.web_support import csrf_of
 

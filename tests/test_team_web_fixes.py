@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from fastapi.testclient import TestClient
 from test_service_support import make_service, migrated
 
 from crosstable.core.teams import team_standings
 from crosstable.store import open_store
 from crosstable.web.app import create_app
+from tests.asgi_client import TestClient
 from tests.test_team_core import load_case
 from tests.test_team_web import played_league
 

@@ -20,7 +20,6 @@ from typing import Any
 from urllib.parse import quote
 
 import pytest
-from fastapi.testclient import TestClient
 from test_service_support import db_url, started, store  # noqa: F401
 from test_web_series import Web, _csrf
 
@@ -28,6 +27,7 @@ from crosstable.core.errors import RuleError
 from crosstable.service.accounts import telegram_app
 from crosstable.service.series import telegram
 from crosstable.store import Store
+from tests.asgi_client import TestClient
 
 TOKEN = "123456:TEST-token_for-the-bot"
 SECRET = "webhook-secret_42"

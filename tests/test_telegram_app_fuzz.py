@@ -11,7 +11,6 @@ from typing import Any
 from urllib.parse import quote
 
 import pytest
-from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_service_support import db_url, store  # noqa: F401
@@ -21,6 +20,7 @@ from crosstable.core.errors import RuleError
 from crosstable.service import telegram_bot
 from crosstable.service.accounts import telegram_app
 from crosstable.store import Store
+from tests.asgi_client import TestClient
 from tests.test_fuzz_support import bounded, examples
 
 FUZZ = settings(

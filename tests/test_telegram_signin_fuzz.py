@@ -11,7 +11,6 @@ from typing import Any
 from urllib.parse import urlencode, urlsplit
 
 import pytest
-from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_series_telegram import NOW, TOKEN, login, signed
@@ -20,6 +19,7 @@ from test_service_support import db_url, store  # noqa: F401
 from crosstable.core.errors import RuleError
 from crosstable.service.series import telegram
 from crosstable.store import Store
+from tests.asgi_client import TestClient
 from tests.test_fuzz_support import bounded, examples
 
 FUZZ = settings(

@@ -14,7 +14,6 @@ from typing import Any
 from urllib.parse import urlencode, urlsplit
 
 import pytest
-from fastapi.testclient import TestClient
 from sqlalchemy import func, inspect, select
 from test_series_telegram import TOKEN, login, signed
 from test_service_support import db_url, store  # noqa: F401
@@ -23,6 +22,7 @@ from crosstable.core.errors import RuleError
 from crosstable.service.series import telegram
 from crosstable.store import Store
 from crosstable.store.telegram_models import UsedSignatureRow
+from tests.asgi_client import TestClient
 
 
 @pytest.fixture

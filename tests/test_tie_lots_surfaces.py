@@ -12,7 +12,6 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from fastapi.testclient import TestClient
 from test_service_support import migrated
 
 from crosstable.cli import main
@@ -21,6 +20,7 @@ from crosstable.service import Regulations, Service
 from crosstable.service.lots import ties_lots_seed
 from crosstable.store import open_store
 from crosstable.web.app import create_app
+from tests.asgi_client import TestClient
 
 
 def _drawn_tournament(service: Service, ties: str = "lots") -> int:

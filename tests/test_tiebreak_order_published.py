@@ -7,13 +7,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from fastapi.testclient import TestClient
 
 from crosstable.core.model import System
 from crosstable.core.tiebreaks import default_tiebreaks
 from crosstable.service import Regulations, Service
 from crosstable.store import open_store
 from crosstable.web.app import create_app
+from tests.asgi_client import TestClient
 
 
 @pytest.fixture

@@ -19,7 +19,6 @@ pytest.importorskip("fastapi")
 pytest.importorskip("argon2")
 
 from fastapi.routing import APIRoute
-from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sqlalchemy import text
@@ -35,6 +34,7 @@ from crosstable.store import open_store
 from crosstable.store.engine import upgrade
 from crosstable.web.app import create_app
 from crosstable.web.security import RESULT_ROUTES
+from tests.asgi_client import TestClient
 
 PASSWORD = "correct horse battery"
 SCOPE_REFUSAL = "this API token may only post results"

@@ -26,7 +26,6 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from fastapi.testclient import TestClient
 from test_service_support import migrated
 
 from crosstable.core.model import LotsMethod, System
@@ -37,6 +36,7 @@ from crosstable.service.tiebreak_order import published_tiebreaks
 from crosstable.store import open_store
 from crosstable.web.app import create_app
 from crosstable.web.messages import translate
+from tests.asgi_client import TestClient
 from tests.typed_counts_support import PACKAGE
 from tests.typed_counts_support import count_untyped_mappings as count_untyped
 

@@ -18,7 +18,6 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from fastapi.testclient import TestClient
 from test_service_support import migrated
 
 from crosstable.core.model import LotsMethod, System
@@ -26,6 +25,7 @@ from crosstable.service import PlayerInfo, Regulations, Service
 from crosstable.service.accounts import Accounts
 from crosstable.store import open_store
 from crosstable.web.app import create_app
+from tests.asgi_client import TestClient
 
 ROLES = ("anonymous", "player", "helper", "organiser", "other", "master", "admin")
 

@@ -11,12 +11,12 @@ import pytest
 pytest.importorskip("fastapi")
 pytest.importorskip("fastapi_offline", reason="the web extra ships Swagger UI's files")
 
-from fastapi.testclient import TestClient
 from test_service_support import migrated
 
 from crosstable.service import Service
 from crosstable.store import open_store
 from crosstable.web.app import create_app
+from tests.asgi_client import TestClient
 
 
 def test_api_docs_load_everything_from_this_server(tmp_path: Path) -> None:

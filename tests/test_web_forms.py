@@ -25,7 +25,6 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from fastapi.testclient import TestClient
 from pydantic import BaseModel
 from test_service_support import db_url, migrated_url  # noqa: F401
 
@@ -34,6 +33,7 @@ from crosstable.service import PlayerInfo, Regulations, Service
 from crosstable.service.accounts import Accounts
 from crosstable.store import open_store
 from crosstable.web.app import create_app
+from tests.asgi_client import TestClient
 
 TEMPLATES = Path(__file__).resolve().parents[1] / "crosstable" / "web" / "templates"
 HOSTILE = [

@@ -17,7 +17,6 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from fastapi.testclient import TestClient
 from test_service_support import db_url, migrated_url, service, store  # noqa: F401
 
 from crosstable.cli import main
@@ -29,6 +28,7 @@ from crosstable.service.accounts import Accounts
 from crosstable.service.field import MAX_PLAYERS, check_field
 from crosstable.store import open_store
 from crosstable.web.app import create_app
+from tests.asgi_client import TestClient
 
 
 def players(count: int) -> list[PlayerInfo]:

@@ -15,7 +15,6 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from fastapi.testclient import TestClient
 from test_service_support import migrated
 
 from crosstable.core.model import LotsMethod
@@ -24,6 +23,7 @@ from crosstable.service.accounts import Accounts
 from crosstable.store import open_store
 from crosstable.web.app import create_app
 from crosstable.web.headers import content_security_policy
+from tests.asgi_client import TestClient
 from tests.browser import chromium, needs_chromium, web_server
 
 TEMPLATES = Path(__file__).resolve().parents[1] / "crosstable" / "web" / "templates"

@@ -22,13 +22,13 @@ import pytest
 pytest.importorskip("fastapi")
 
 import httpx
-from fastapi.testclient import TestClient
 from test_service_support import migrated
 
 from crosstable.service import Service
 from crosstable.store import open_store
 from crosstable.web.app import create_app
 from crosstable.web.limits import FIELD, SMALL, UPLOAD, body_limit
+from tests.asgi_client import TestClient
 
 RESULT = "/api/v1/tournaments/1/rounds/1/boards/1/result"
 CHUNK = 16 * 1024

@@ -37,7 +37,6 @@ from babel.messages.catalog import Catalog, Message
 from babel.messages.frontend import CommandLineInterface
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
-from fastapi.testclient import TestClient
 from test_service_support import migrated
 
 from crosstable.core.model import LotsMethod
@@ -46,6 +45,7 @@ from crosstable.service.accounts import Accounts
 from crosstable.store import open_store
 from crosstable.web import i18n
 from crosstable.web.app import create_app
+from tests.asgi_client import TestClient
 
 ROOT = Path(__file__).resolve().parents[1]
 WEB = ROOT / "crosstable" / "web"

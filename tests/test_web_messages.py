@@ -334,12 +334,11 @@ def test_real_service_errors_come_out_in_russian() -> None:
 
 def test_a_russian_reader_gets_russian_errors(tmp_path: Path) -> None:
     pytest.importorskip("fastapi")
-    from fastapi.testclient import TestClient
-
     from crosstable.service import Service
     from crosstable.service.accounts import Accounts
     from crosstable.store import open_store
     from crosstable.web.app import create_app
+    from tests.asgi_client import TestClient
 
     service = Service(open_store(migrated(f"sqlite:///{tmp_path / 'web.db'}")))
     accounts = Accounts(service.store)

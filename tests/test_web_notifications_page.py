@@ -13,12 +13,12 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from fastapi.testclient import TestClient
 from test_service_support import db_url, store  # noqa: F401
 from test_web_series import Web, _csrf
 
 from crosstable.service.series import inbox
 from crosstable.store import Store
+from tests.asgi_client import TestClient
 
 
 @pytest.fixture

@@ -27,7 +27,6 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_service_support import migrated
@@ -38,6 +37,7 @@ from crosstable.store import open_store
 from crosstable.web.app import create_app
 from crosstable.web.pairing_views import RoundCell
 from crosstable.web.sheets import first_slot, swiss_cell_text
+from tests.asgi_client import TestClient
 from tests.fide_support import confirmed
 
 SEVEN = [

@@ -8,7 +8,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from fastapi.testclient import TestClient
 from hypothesis import given
 from hypothesis import strategies as st
 from test_service_support import migrated
@@ -24,6 +23,7 @@ from crosstable.web.regulation_text import (
     regulation_items,
     tie_rule_text,
 )
+from tests.asgi_client import TestClient
 
 
 @pytest.fixture()

@@ -24,7 +24,6 @@ import pytest
 pytest.importorskip("fastapi")
 pytest.importorskip("argon2")
 
-from fastapi.testclient import TestClient
 from test_service_support import db_url, migrated  # noqa: F401
 
 from crosstable.cli.serve import server_options
@@ -32,6 +31,7 @@ from crosstable.service import FixedClock, Service
 from crosstable.service.accounts import Accounts
 from crosstable.store import Store, open_store
 from crosstable.web.app import create_app
+from tests.asgi_client import TestClient
 from tests.web_support import csrf_of
 
 PASSWORD = "correct horse battery"

@@ -14,7 +14,6 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from fastapi.testclient import TestClient
 from test_series_later_stages import at_stage_two
 from test_series_service import current_groups
 from test_service_support import db_url, store  # noqa: F401
@@ -24,6 +23,7 @@ from crosstable.service.accounts import Accounts
 from crosstable.store import Store
 from crosstable.store.series_models import SeriesEditionRow
 from crosstable.web.app import create_app
+from tests.asgi_client import TestClient
 
 OTHERS = [f"Level Player {i:02d}" for i in range(1, 11)]
 

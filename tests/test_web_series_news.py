@@ -13,12 +13,12 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from fastapi.testclient import TestClient
 from test_series_news import PLAYERS, _series, _service, run_edition
 from test_service_support import db_url, store  # noqa: F401
 
 from crosstable.store import Store
 from crosstable.web.app import create_app
+from tests.asgi_client import TestClient
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 

@@ -17,12 +17,12 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from fastapi.testclient import TestClient
 from test_series_service import current_groups, play_all
 from test_service_support import db_url, store  # noqa: F401
 from test_web_series import Web, _csrf
 
 from crosstable.store import Store
+from tests.asgi_client import TestClient
 
 
 @pytest.fixture

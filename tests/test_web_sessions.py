@@ -17,7 +17,6 @@ import pytest
 pytest.importorskip("fastapi")
 pytest.importorskip("argon2")
 
-from fastapi.testclient import TestClient
 from test_service_support import db_url, migrated_url  # noqa: F401
 
 from crosstable.service import FixedClock, Service
@@ -26,6 +25,7 @@ from crosstable.service.sessions import SEEN_EVERY, SESSION_IDLE, Sessions
 from crosstable.store import open_store
 from crosstable.store.accounts_models import SessionRow
 from crosstable.web.app import create_app
+from tests.asgi_client import TestClient
 from tests.web_support import csrf_of
 
 COOKIE = "crosstable_session"

@@ -14,7 +14,6 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from fastapi.testclient import TestClient
 from test_service_support import db_url, make_service, store  # noqa: F401
 
 from crosstable.core.model import LotsMethod
@@ -22,6 +21,7 @@ from crosstable.service import Regulations, Service
 from crosstable.service.accounts import Accounts
 from crosstable.store import Store
 from crosstable.web.app import create_app
+from tests.asgi_client import TestClient
 
 EIGHT = [(f"Player {chr(65 + i)}", 2300 - 25 * i) for i in range(8)]
 

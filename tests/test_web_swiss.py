@@ -21,7 +21,6 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_service_support import migrated
@@ -33,6 +32,7 @@ from crosstable.service.accounts import Accounts
 from crosstable.store import open_store
 from crosstable.web.app import create_app
 from crosstable.web.routes import actions, wizard
+from tests.asgi_client import TestClient
 
 NINE = [(f"Player {chr(65 + i)}", 2100 - 37 * i) for i in range(9)]
 

@@ -14,7 +14,6 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from fastapi.testclient import TestClient
 from test_service_support import migrated
 
 from crosstable.service import Service
@@ -22,6 +21,7 @@ from crosstable.service.accounts import Accounts
 from crosstable.store import open_store
 from crosstable.web.app import create_app
 from crosstable.web.routes.wizard import MINIMUM
+from tests.asgi_client import TestClient
 
 
 def _csrf(html: str) -> str:

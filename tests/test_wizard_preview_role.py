@@ -14,13 +14,13 @@ import pytest
 pytest.importorskip("fastapi")
 pytest.importorskip("argon2")
 
-from fastapi.testclient import TestClient
 from test_service_support import make_service, migrated
 from web_support import csrf_of, signed_in
 
 from crosstable.service.accounts import Accounts
 from crosstable.store import open_store
 from crosstable.web.app import create_app
+from tests.asgi_client import TestClient
 
 FORM = {"format": "round-robin", "count": "8", "name": "Club"}
 REFUSAL = "only administrators and masters"
