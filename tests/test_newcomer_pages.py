@@ -87,6 +87,13 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict[s
         yield url, kinds
 
 
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """One Chromium for the file's tests (each test opens its own context)."""
+    with chromium() as launched:
+        yield launched
+
+
 def _signed_in(browser: Any, url: str, locale: str, **options: Any) -> tuple[Any, Any]:
     context = browser.new_context(viewport=PHONE, locale=locale, **options)
     page = context.new_page()
@@ -100,83 +107,80 @@ def _signed_in(browser: Any, url: str, locale: str, **options: Any) -> tuple[Any
 
 @pytest.mark.parametrize("locale", LOCALES)
 def test_the_round_page_with_reports_and_disputes_fits_a_phone(
-    site: tuple[str, dict[str, int]], locale: str
+    site: tuple[str, dict[str, int]], locale: str, browser: Any
 ) -> None:
     url, kinds = site
-    with chromium() as browser:
-        context, page = _signed_in(browser, url, locale)
-        page.goto(f"{url}/t/{kinds['pending']}/rounds/1")
-        assert page.locator(".game.disputed").count() == 1  # the page shows what is measured
-        assert page.locator(".btn-row.decide").count() == 3  # two waiting, one disputed
-        width = page.evaluate("document.documentElement.scrollWidth")
-        wide = page.evaluate(
-            """() => [...document.querySelectorAll('main *')]
-                .filter(e => e.getBoundingClientRect().right > 360.5)
-                .map(e => e.tagName + '.' + e.className).slice(0, 8)"""
-        )
-        context.close()
+    context, page = _signed_in(browser, url, locale)
+    page.goto(f"{url}/t/{kinds['pending']}/rounds/1")
+    assert page.locator(".game.disputed").count() == 1  # the page shows what is measured
+    assert page.locator(".btn-row.decide").count() == 3  # two waiting, one disputed
+    width = page.evaluate("document.documentElement.scrollWidth")
+    wide = page.evaluate(
+        """() => [...document.querySelectorAll('main *')]
+            .filter(e => e.getBoundingClientRect().right > 360.5)
+            .map(e => e.tagName + '.' + e.className).slice(0, 8)"""
+    )
+    context.close()
     assert width <= PHONE["width"], (locale, width, wide)
 
 
 @pytest.mark.parametrize("locale", LOCALES)
 def test_forfeit_buttons_are_visible_and_labelled(
-    site: tuple[str, dict[str, int]], locale: str
+    site: tuple[str, dict[str, int]], locale: str, browser: Any
 ) -> None:
     url, kinds = site
-    with chromium() as browser:
-        context, page = _signed_in(browser, url, locale)
-        page.goto(f"{url}/t/{kinds['pending']}/rounds/1")
-        card = page.locator("#g1-4")  # a game without a result: results and forfeits
-        forfeits = card.locator(
-            "button[data-result='+-'], button[data-result='-+'], button[data-result='--']"
-        )
-        assert forfeits.count() == 3
-        seen = []
-        for i in range(3):
-            button = forfeits.nth(i)
-            assert button.is_visible(), i  # without a hover, a click or an opened box
-            box = button.bounding_box()
-            assert box is not None and box["width"] >= 40 and box["height"] >= 32
-            opacity = button.evaluate("b => Number(getComputedStyle(b).opacity)")
-            assert opacity >= 0.9
-            text = button.inner_text()
-            label = button.get_attribute("aria-label") or ""
-            # words, not only "+-": at least three letters in the text and in the label
-            assert sum(ch.isalpha() for ch in text) >= 3, text
-            assert sum(ch.isalpha() for ch in label) >= 3, label
-            seen.append((text, label))
-        assert len({label for _t, label in seen}) == 3  # each says which forfeit
-        width = page.evaluate("document.documentElement.scrollWidth")
-        context.close()
+    context, page = _signed_in(browser, url, locale)
+    page.goto(f"{url}/t/{kinds['pending']}/rounds/1")
+    card = page.locator("#g1-4")  # a game without a result: results and forfeits
+    forfeits = card.locator(
+        "button[data-result='+-'], button[data-result='-+'], button[data-result='--']"
+    )
+    assert forfeits.count() == 3
+    seen = []
+    for i in range(3):
+        button = forfeits.nth(i)
+        assert button.is_visible(), i  # without a hover, a click or an opened box
+        box = button.bounding_box()
+        assert box is not None and box["width"] >= 40 and box["height"] >= 32
+        opacity = button.evaluate("b => Number(getComputedStyle(b).opacity)")
+        assert opacity >= 0.9
+        text = button.inner_text()
+        label = button.get_attribute("aria-label") or ""
+        # words, not only "+-": at least three letters in the text and in the label
+        assert sum(ch.isalpha() for ch in text) >= 3, text
+        assert sum(ch.isalpha() for ch in label) >= 3, label
+        seen.append((text, label))
+    assert len({label for _t, label in seen}) == 3  # each says which forfeit
+    width = page.evaluate("document.documentElement.scrollWidth")
+    context.close()
     assert width <= PHONE["width"]
 
 
 @pytest.mark.parametrize("locale", LOCALES)
 def test_battle_games_before_the_colour_draw_say_so(
-    site: tuple[str, dict[str, int]], locale: str
+    site: tuple[str, dict[str, int]], locale: str, browser: Any
 ) -> None:
     url, kinds = site
     tid = kinds["battle"]
     phrase = UNDRAWN[locale]
     white, black = ("White", "Black") if locale == "en-US" else ("Белые", "Чёрные")
-    with chromium() as browser:
-        context, page = _signed_in(browser, url, locale)
-        page.goto(f"{url}/t/{tid}/rounds/2")  # round 1 drawn at the start, round 2 not yet
-        games = page.locator(".game")
-        assert games.count() == 3
-        for i in range(3):
-            game = games.nth(i)
-            assert phrase in game.inner_text().lower()
-            assert game.locator(".pc").count() == 0  # no white and black piece marks
-            marks = game.locator(f".pair [aria-label*='{white}'], .pair [aria-label*='{black}']")
-            assert marks.count() == 0
-        page.goto(f"{url}/t/{tid}/rounds/1")  # drawn: White and Black as usual
-        assert page.locator(".game .pc").count() == 6
-        assert phrase not in page.locator(".games").inner_text().lower()
-        page.goto(f"{url}/t/{tid}/players/1")
-        rows = page.locator("#player-games tbody tr")
-        texts = [rows.nth(i).inner_text() for i in range(rows.count())]
-        context.close()
+    context, page = _signed_in(browser, url, locale)
+    page.goto(f"{url}/t/{tid}/rounds/2")  # round 1 drawn at the start, round 2 not yet
+    games = page.locator(".game")
+    assert games.count() == 3
+    for i in range(3):
+        game = games.nth(i)
+        assert phrase in game.inner_text().lower()
+        assert game.locator(".pc").count() == 0  # no white and black piece marks
+        marks = game.locator(f".pair [aria-label*='{white}'], .pair [aria-label*='{black}']")
+        assert marks.count() == 0
+    page.goto(f"{url}/t/{tid}/rounds/1")  # drawn: White and Black as usual
+    assert page.locator(".game .pc").count() == 6
+    assert phrase not in page.locator(".games").inner_text().lower()
+    page.goto(f"{url}/t/{tid}/players/1")
+    rows = page.locator("#player-games tbody tr")
+    texts = [rows.nth(i).inner_text() for i in range(rows.count())]
+    context.close()
     assert len(texts) == 5
     assert phrase in texts[1].lower() and white not in texts[1] and black not in texts[1]
     assert all(phrase not in t.lower() for t in texts[:1])
@@ -235,20 +239,21 @@ CONTRAST = """
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("locale", LOCALES)
-def test_series_awards_are_readable(awards: tuple[str, int], locale: str, scheme: str) -> None:
+def test_series_awards_are_readable(
+    awards: tuple[str, int], locale: str, scheme: str, browser: Any
+) -> None:
     url, sid = awards
-    with chromium() as browser:
-        context = browser.new_context(viewport=PHONE, locale=locale, color_scheme=scheme)
-        page = context.new_page()
-        page.goto(f"{url}/series/{sid}/awards")
-        items = page.locator(".series-badges li")
-        assert items.count() >= 3
-        worst = []
-        for i in range(items.count()):
-            ratios = items.nth(i).evaluate(CONTRAST)
-            assert ratios, i  # the award has text
-            worst.append(min(r for _tag, r in ratios))
-        width = page.evaluate("document.documentElement.scrollWidth")
-        context.close()
+    context = browser.new_context(viewport=PHONE, locale=locale, color_scheme=scheme)
+    page = context.new_page()
+    page.goto(f"{url}/series/{sid}/awards")
+    items = page.locator(".series-badges li")
+    assert items.count() >= 3
+    worst = []
+    for i in range(items.count()):
+        ratios = items.nth(i).evaluate(CONTRAST)
+        assert ratios, i  # the award has text
+        worst.append(min(r for _tag, r in ratios))
+    width = page.evaluate("document.documentElement.scrollWidth")
+    context.close()
     assert min(worst) >= 4.5, (locale, scheme, sorted(worst)[:3])
     assert width <= PHONE["width"]

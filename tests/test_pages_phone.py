@@ -138,23 +138,31 @@ def _paths(kinds: dict[str, int]) -> list[str]:
     return paths
 
 
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """One Chromium for both languages (each opens its own context)."""
+    with chromium() as launched:
+        yield launched
+
+
 @pytest.mark.parametrize("locale", ["en-US", "ru-RU"])
-def test_every_page_fits_a_phone(site: tuple[str, dict[str, int]], locale: str) -> None:
+def test_every_page_fits_a_phone(
+    site: tuple[str, dict[str, int]], locale: str, browser: Any
+) -> None:
     url, kinds = site
-    with chromium() as browser:
-        context = browser.new_context(viewport=PHONE, locale=locale)
-        page = context.new_page()
-        page.goto(url + "/signin")
-        page.fill("input[name=username]", USERNAME)
-        page.fill("input[name=password]", PASSWORD)
-        page.locator("form button").first.click()
-        page.wait_for_load_state()
-        too_wide: list[tuple[str, Any]] = []
-        for path in _paths(kinds):
-            answer = page.goto(url + path)
-            assert answer is not None and answer.status < 400, (path, answer and answer.status)
-            width = page.evaluate("document.documentElement.scrollWidth")
-            if width > PHONE["width"]:
-                too_wide.append((path, width))
-        context.close()
+    context = browser.new_context(viewport=PHONE, locale=locale)
+    page = context.new_page()
+    page.goto(url + "/signin")
+    page.fill("input[name=username]", USERNAME)
+    page.fill("input[name=password]", PASSWORD)
+    page.locator("form button").first.click()
+    page.wait_for_load_state()
+    too_wide: list[tuple[str, Any]] = []
+    for path in _paths(kinds):
+        answer = page.goto(url + path)
+        assert answer is not None and answer.status < 400, (path, answer and answer.status)
+        width = page.evaluate("document.documentElement.scrollWidth")
+        if width > PHONE["width"]:
+            too_wide.append((path, width))
+    context.close()
     assert too_wide == [], f"pages wider than {PHONE['width']} px ({locale}): {too_wide}"
