@@ -51,6 +51,17 @@ class Recorder:
         self.refused = refused
         self.tries: Counter[str] = Counter()
         self.lock = threading.Lock()
+        #: mails accepted on each connection (by the client's address and port)
+        self.connections: Counter[Any] = Counter()
+        #: mails a connection takes at most (then 421 to the next one); 0: no limit
+        self.per_connection = 0
+
+    async def handle_MAIL(self, server, session, envelope, address, options):  # noqa: N802
+        with self.lock:
+            if self.per_connection and self.connections[session.peer] >= self.per_connection:
+                return "421 too many mails on one connection, closing"
+        envelope.mail_from = address
+        return "250 OK"
 
     async def handle_RCPT(self, server, session, envelope, address, options):  # noqa: N802
         with self.lock:
@@ -63,6 +74,7 @@ class Recorder:
     async def handle_DATA(self, server, session, envelope):  # noqa: N802
         with self.lock:
             self.mails.append(message_from_bytes(envelope.content, policy=default))
+            self.connections[session.peer] += 1
         return "250 Message accepted"
 
 
@@ -129,6 +141,28 @@ def test_every_due_row_mailed_once_and_no_address_skipped(store: Store, smtp) ->
     again = send_due(store, clock, settings_for(controller))
     assert (again.sent, again.skipped) == (0, 0)
     assert len(recorder.mails) == 4
+
+
+def test_a_pass_mails_over_one_connection(store: Store, smtp) -> None:
+    recorder, controller = smtp
+    _, clock = season(store, 7)
+    report = send_due(store, clock, settings_for(controller))
+    assert (report.sent, report.skipped, report.failed) == (6, 1, 0)
+    assert list(recorder.connections.values()) == [6]
+
+
+def test_a_server_that_closes_the_kept_connection_gets_the_mail_on_a_new_one(
+    store: Store, smtp
+) -> None:
+    """A server that takes two mails a connection and then answers 421 (closing): every
+    mail still goes in the same pass, none counted as failed, none twice."""
+    recorder, controller = smtp
+    recorder.per_connection = 2
+    _, clock = season(store, 6)
+    report = send_due(store, clock, settings_for(controller))
+    assert (report.sent, report.skipped, report.failed) == (5, 1, 0)
+    assert sorted(recorder.connections.values()) == [1, 2, 2]
+    assert sorted(m["To"] for m in recorder.mails) == [f"p{n}@example.org" for n in range(1, 6)]
 
 
 def test_refused_delivery_is_retried_after_its_backoff(store: Store, smtp) -> None:

@@ -53,6 +53,7 @@ from sqlalchemy.orm import Session
 
 from crosstable.core.errors import RuleError
 from crosstable.service.clock import Clock
+from crosstable.service.series.courier import Courier
 from crosstable.service.series.delivery import DeliveryError, Retries, Skipped, deliver_due
 from crosstable.service.series.mail_text import (
     DEFAULT,
@@ -256,14 +257,14 @@ def compose(
 
 
 def deliver(message: EmailMessage, settings: MailSettings, recipient: str) -> None:
-    """One mail over SMTP to ``recipient`` alone (the envelope names it: recipients are
-    never read from the headers); raises :class:`smtplib.SMTPException` or OSError."""
-    with smtplib.SMTP(settings.host, settings.port, timeout=settings.timeout) as smtp:
-        if settings.starttls:
-            smtp.starttls()
-        if settings.username:
-            smtp.login(settings.username, settings.password)
-        smtp.send_message(message, to_addrs=[recipient])
+    """One mail over its own SMTP connection to ``recipient`` alone (the envelope names
+    it: recipients are never read from the headers); raises
+    :class:`smtplib.SMTPException` or OSError."""
+    courier = Courier(settings)
+    try:
+        courier.deliver(message, recipient)
+    finally:
+        courier.close()
 
 
 def send_due(store: Store, clock: Clock, settings: MailSettings, *, limit: int = 500) -> SendReport:
@@ -286,18 +287,22 @@ def send_due(store: Store, clock: Clock, settings: MailSettings, *, limit: int =
         except ValueError as error:  # a header the mail cannot carry: retrying cannot help
             raise DeliveryError(f"the mail cannot be written: {error}", final=True) from None
         try:
-            deliver(mail, settings, address)
+            courier.deliver(mail, address)
         except (smtplib.SMTPException, OSError) as error:
             raise DeliveryError(f"{type(error).__name__}: {error}") from None
         return True
 
-    counts = deliver_due(
-        store,
-        clock,
-        _claim,
-        send,
-        Retries(settings.max_attempts, settings.base_delay),
-        label=lambda row: row.id,
-        limit=limit,
-    )
+    courier = Courier(settings)  # (one connection for the pass)
+    try:
+        counts = deliver_due(
+            store,
+            clock,
+            _claim,
+            send,
+            Retries(settings.max_attempts, settings.base_delay),
+            label=lambda row: row.id,
+            limit=limit,
+        )
+    finally:
+        courier.close()
     return SendReport(counts.sent, counts.skipped, counts.failed, counts.gave_up, counts.errors)
