@@ -92,11 +92,13 @@ def web_server(db: Path, secret: str = "test-secret") -> Iterator[str]:
 
 @contextmanager
 def chromium() -> Iterator[Any]:
-    """Debian's Chromium, headless, through Playwright, for one test.
+    """Debian's Chromium, headless, through Playwright, for one test or for one file's
+    tests (the ``browser`` fixture of tests/conftest.py; a file runs on one worker, its
+    tests together).
 
-    (A browser shared by a module's tests was tried: Playwright's synchronous API keeps
-    its event loop marked as running in the thread while it runs, so every later test
-    in that worker that calls ``asyncio.run`` failed when the modules interleaved.)"""
+    (One browser for all the files of a worker was tried: Playwright's synchronous API
+    keeps its event loop marked as running in the thread while it runs, so every later
+    test in that worker that calls ``asyncio.run`` failed.)"""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:

@@ -6,11 +6,15 @@ from __future__ import annotations
 import json
 import os
 from collections import defaultdict
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 from hypothesis import HealthCheck, settings
+
+from tests.browser import chromium
 
 # Property tests: no per-example deadline (CI machines are shared and slow at times);
 # in CI the examples are derandomized so that a run is reproducible and a red CI
@@ -84,6 +88,14 @@ if analyse is not None and not hasattr(analyse, "analysed"):
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("CROSSTABLE_SHARED", ROOT.parent / "shared"))
 DATA = SHARED / "data"
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """One Chromium for a test file's tests that ask for it (each test opens its own
+    context): started at the first, closed after the file's last test."""
+    with chromium() as launched:
+        yield launched
 
 
 @pytest.fixture(scope="session")

@@ -13,6 +13,7 @@ import datetime as dt
 import json
 import urllib.request
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from test_service_support import migrated
@@ -21,7 +22,7 @@ from crosstable.core.model import LotsMethod
 from crosstable.service import FixedClock, PlayerInfo, Regulations, Service
 from crosstable.service.accounts import Accounts
 from crosstable.store import open_store
-from tests.browser import chromium, needs_chromium, web_server
+from tests.browser import needs_chromium, web_server
 
 pytestmark = needs_chromium
 
@@ -47,62 +48,61 @@ def hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str, i
         yield url, token, tid
 
 
-def test_check_in_on_a_360_px_tablet_in_two_taps(hall: tuple[str, str, int]) -> None:
+def test_check_in_on_a_360_px_tablet_in_two_taps(hall: tuple[str, str, int], browser: Any) -> None:
     url, _token, tid = hall
-    with chromium() as browser:
-        context = browser.new_context(viewport={"width": 360, "height": 740}, locale="ru-RU")
-        page = context.new_page()
-        page.goto(url + "/signin")
-        page.fill("input[name=username]", "tablet")
-        page.fill("input[name=password]", "password-tablet")
-        page.click("form.narrow-form button")
-        page.wait_for_url(url + "/")
-        page.goto(f"{url}/t/{tid}/checkin")
-        assert page.locator("#checkin-names li").count() == FIELD
-        wide = page.evaluate("document.documentElement.scrollWidth")
-        assert wide <= 360, wide
-        page.click("#checkin-names li[data-start='3'] a")  # tap 1: the name
-        page.wait_for_selector("#confirm-button")
-        assert "Игрок Длиннофамильный" in page.inner_text("#confirm .who")
-        box = page.locator("#confirm-button").bounding_box()
-        assert box is not None and box["width"] >= 300 and box["height"] >= 44
-        page.click("#confirm-button")  # tap 2: confirm
-        page.wait_for_selector("#checkin-names li[data-start='3'][data-present='yes']")
-        assert "Присутствуют: 1" in page.inner_text("#checkin-count")
-        assert page.evaluate("document.documentElement.scrollWidth") <= 360
-        context.close()
+    context = browser.new_context(viewport={"width": 360, "height": 740}, locale="ru-RU")
+    page = context.new_page()
+    page.goto(url + "/signin")
+    page.fill("input[name=username]", "tablet")
+    page.fill("input[name=password]", "password-tablet")
+    page.click("form.narrow-form button")
+    page.wait_for_url(url + "/")
+    page.goto(f"{url}/t/{tid}/checkin")
+    assert page.locator("#checkin-names li").count() == FIELD
+    wide = page.evaluate("document.documentElement.scrollWidth")
+    assert wide <= 360, wide
+    page.click("#checkin-names li[data-start='3'] a")  # tap 1: the name
+    page.wait_for_selector("#confirm-button")
+    assert "Игрок Длиннофамильный" in page.inner_text("#confirm .who")
+    box = page.locator("#confirm-button").bounding_box()
+    assert box is not None and box["width"] >= 300 and box["height"] >= 44
+    page.click("#confirm-button")  # tap 2: confirm
+    page.wait_for_selector("#checkin-names li[data-start='3'][data-present='yes']")
+    assert "Присутствуют: 1" in page.inner_text("#checkin-count")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    context.close()
 
 
 def test_the_venue_scrolls_by_itself_and_shows_a_new_result(
     hall: tuple[str, str, int],
+    browser: Any,
 ) -> None:
     url, token, tid = hall
-    with chromium() as browser:
-        context = browser.new_context(viewport={"width": 1280, "height": 480}, locale="en-US")
-        page = context.new_page()
-        page.goto(f"{url}/t/{tid}/venue?speed=6")
-        page.wait_for_selector("#venue-state:not(.off)")
-        page.wait_for_function(
-            "() => document.querySelector('#venue-standings').scrollTop > 40", timeout=20_000
-        )
-        assert page.locator("header nav, nav.account").count() == 0
-        first = page.locator("#venue-pairings tr[data-board='1'] td.res")
-        assert first.inner_text() == "–"
-        # the result comes in through the server (the API, as a game server or the
-        # arbiter's phone sends it), so the server's live updates carry it
-        request = urllib.request.Request(
-            f"{url}/api/v1/tournaments/{tid}/rounds/1/boards/1/result",
-            data=json.dumps({"result": "1-0"}).encode(),
-            headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
-            method="POST",
-        )
-        with urllib.request.urlopen(request, timeout=30) as answer:
-            assert answer.status == 200
-        page.wait_for_function(
-            "() => document.querySelector(\"#venue-pairings tr[data-board='1'] td.res\")"
-            ".textContent === '1-0'",
-            timeout=20_000,
-        )
-        # the standings follow: the winner of board 1 has a point
-        assert "1" in page.inner_text("#venue-table tbody tr:first-child td.pts")
-        context.close()
+    context = browser.new_context(viewport={"width": 1280, "height": 480}, locale="en-US")
+    page = context.new_page()
+    page.goto(f"{url}/t/{tid}/venue?speed=6")
+    page.wait_for_selector("#venue-state:not(.off)")
+    page.wait_for_function(
+        "() => document.querySelector('#venue-standings').scrollTop > 40", timeout=20_000
+    )
+    assert page.locator("header nav, nav.account").count() == 0
+    first = page.locator("#venue-pairings tr[data-board='1'] td.res")
+    assert first.inner_text() == "–"
+    # the result comes in through the server (the API, as a game server or the
+    # arbiter's phone sends it), so the server's live updates carry it
+    request = urllib.request.Request(
+        f"{url}/api/v1/tournaments/{tid}/rounds/1/boards/1/result",
+        data=json.dumps({"result": "1-0"}).encode(),
+        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
+        method="POST",
+    )
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        assert answer.status == 200
+    page.wait_for_function(
+        "() => document.querySelector(\"#venue-pairings tr[data-board='1'] td.res\")"
+        ".textContent === '1-0'",
+        timeout=20_000,
+    )
+    # the standings follow: the winner of board 1 has a point
+    assert "1" in page.inner_text("#venue-table tbody tr:first-child td.pts")
+    context.close()

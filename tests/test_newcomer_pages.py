@@ -30,7 +30,7 @@ from crosstable.service import FixedClock, PlayerInfo, Regulations, Service
 from crosstable.service.accounts import Accounts
 from crosstable.store import open_store
 from crosstable.web.demo import PASSWORD, USERNAME, build_demo
-from tests.browser import chromium, needs_chromium, web_server
+from tests.browser import needs_chromium, web_server
 
 pytestmark = needs_chromium
 
@@ -85,13 +85,6 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict[s
     kinds = _build(db)
     with web_server(db) as url:
         yield url, kinds
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    """One Chromium for the file's tests (each test opens its own context)."""
-    with chromium() as launched:
-        yield launched
 
 
 def _signed_in(browser: Any, url: str, locale: str, **options: Any) -> tuple[Any, Any]:

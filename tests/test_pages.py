@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser import chromium, needs_chromium, press_create, web_server
+from tests.browser import needs_chromium, press_create, web_server
 
 pytestmark = needs_chromium
 
@@ -68,12 +68,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     db = tmp_path_factory.mktemp("web") / "pages.db"
     with web_server(db) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as launched:
-        yield launched
 
 
 def _sign_up(page: Any, url: str, username: str, name: str, rating: int | None = None) -> None:

@@ -28,7 +28,7 @@ from crosstable.store import open_store
 from crosstable.web import i18n
 from crosstable.web.demo import PASSWORD, USERNAME, build_demo
 from crosstable.web.routes import actions
-from tests.browser import chromium, needs_chromium, web_server
+from tests.browser import needs_chromium, web_server
 
 pytestmark = needs_chromium
 
@@ -133,12 +133,6 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict[s
     with web_server(db) as url:
         yield url, made
     made["service"].store.close()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as launched:
-        yield launched
 
 
 @pytest.fixture(scope="module")

@@ -23,7 +23,7 @@ from crosstable.service import PlayerInfo, Regulations, Service
 from crosstable.store import open_store
 from crosstable.web.demo import PASSWORD, USERNAME, build_demo
 from crosstable.web.routes import actions
-from tests.browser import chromium, needs_chromium, web_server
+from tests.browser import needs_chromium, web_server
 
 pytestmark = needs_chromium
 
@@ -136,13 +136,6 @@ def _paths(kinds: dict[str, int]) -> list[str]:
             pages += PLAYER
         paths += [f"/t/{tid}{suffix}" for suffix in pages]
     return paths
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    """One Chromium for both languages (each opens its own context)."""
-    with chromium() as launched:
-        yield launched
 
 
 @pytest.mark.parametrize("locale", ["en-US", "ru-RU"])

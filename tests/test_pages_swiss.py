@@ -26,7 +26,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser import chromium, needs_chromium, press_create, web_server
+from tests.browser import needs_chromium, press_create, web_server
 
 pytestmark = needs_chromium
 
@@ -61,12 +61,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path
     db = tmp_path_factory.mktemp("web") / "swiss.db"
     with web_server(db) as url:
         yield url, db
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as launched:
-        yield launched
 
 
 @pytest.fixture(scope="module")

@@ -7,11 +7,12 @@ failure)."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from test_service_support import migrated
 
 from crosstable.cli import main
-from tests.browser import chromium, needs_chromium, web_server
+from tests.browser import needs_chromium, web_server
 
 pytestmark = needs_chromium
 
@@ -50,10 +51,10 @@ def _ply(page: object) -> str:
     return str(page.locator("#game-board").get_attribute("src")).rsplit("=", 1)[-1]  # type: ignore[attr-defined]
 
 
-def test_the_arrow_keys_step_through_the_moves(tmp_path: Path) -> None:
+def test_the_arrow_keys_step_through_the_moves(tmp_path: Path, browser: Any) -> None:
     db = _tournament(tmp_path)
     _started(db)
-    with web_server(db) as url, chromium() as browser:
+    with web_server(db) as url:
         page = browser.new_context(viewport={"width": 900, "height": 800}).new_page()
         page.goto(url + "/t/1/rounds/1/boards/1")
         assert _ply(page) == "7"
@@ -75,10 +76,10 @@ def test_the_arrow_keys_step_through_the_moves(tmp_path: Path) -> None:
         page.screenshot(path=str(tmp_path / "game.png"))
 
 
-def test_without_javascript_the_links_step(tmp_path: Path) -> None:
+def test_without_javascript_the_links_step(tmp_path: Path, browser: Any) -> None:
     db = _tournament(tmp_path)
     _started(db)
-    with web_server(db) as url, chromium() as browser:
+    with web_server(db) as url:
         page = browser.new_context(java_script_enabled=False).new_page()
         page.goto(url + "/t/1/rounds/1/boards/1")
         assert _ply(page) == "7"

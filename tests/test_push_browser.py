@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from bench.push_rig import AppProcess, Portal, PushServer, free_port, nginx_binary, prepare
-from tests.browser import chromium, needs_chromium
+from tests.browser import needs_chromium
 
 pytestmark = [
     needs_chromium,
@@ -60,44 +60,46 @@ def table_text(page: Any) -> str:
     return str(page.inner_text("#live table"))
 
 
-def test_the_live_page_follows_results_through_nchan(deployment: tuple[str, Portal]) -> None:
+def test_the_live_page_follows_results_through_nchan(
+    deployment: tuple[str, Portal], browser: Any
+) -> None:
     base, portal = deployment
     tid = portal.tournaments[0]
-    with chromium() as browser:
-        page = browser.new_page(locale="ru-RU")
-        asked: list[str] = []
-        page.on("request", lambda request: asked.append(request.url))
-        page.goto(f"{base}/t/{tid}")
-        page.wait_for_selector("#live-state:not(.off)")
-        before = table_text(page)
+    page = browser.new_page(locale="ru-RU")
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url))
+    page.goto(f"{base}/t/{tid}")
+    page.wait_for_selector("#live-state:not(.off)")
+    before = table_text(page)
 
-        # cells: one result changes a few cells of the table the page has (the first
-        # publication to the channel is a marker, then the table at once: app.js waits
-        # for the table and does not read it from the app)
-        revision = post(base, portal, 1, 1, "1-0")
-        at_revision(page, revision)
-        assert table_text(page) != before
-        page.wait_for_timeout(1500)
-        assert not [url for url in asked if url.endswith(f"/t/{tid}/live")]
-        fresh = browser.new_page(locale="ru-RU")
-        fresh.goto(f"{base}/t/{tid}")
-        assert table_text(page) == table_text(fresh)
+    # cells: one result changes a few cells of the table the page has (the first
+    # publication to the channel is a marker, then the table at once: app.js waits
+    # for the table and does not read it from the app)
+    revision = post(base, portal, 1, 1, "1-0")
+    at_revision(page, revision)
+    assert table_text(page) != before
+    page.wait_for_timeout(1500)
+    assert not [url for url in asked if url.endswith(f"/t/{tid}/live")]
+    fresh = browser.new_page(locale="ru-RU")
+    fresh.goto(f"{base}/t/{tid}")
+    assert table_text(page) == table_text(fresh)
 
-        # a page whose table is older than the cells' base reads nchan's whole table
-        page.evaluate("document.querySelector('#live [data-revision]').dataset.revision = '1'")
-        page.evaluate(
-            "document.querySelector('#live').dataset.events ="
-            " document.querySelector('#live').dataset.events.replace(/rev=\\d+/, 'rev=1')"
-        )
-        revision = post(base, portal, 1, 2, "½-½")
-        at_revision(page, revision)
-        fresh.goto(f"{base}/t/{tid}")
-        assert table_text(page) == table_text(fresh)
-        assert "½" in table_text(page)
+    # a page whose table is older than the cells' base reads nchan's whole table
+    page.evaluate("document.querySelector('#live [data-revision]').dataset.revision = '1'")
+    page.evaluate(
+        "document.querySelector('#live').dataset.events ="
+        " document.querySelector('#live').dataset.events.replace(/rev=\\d+/, 'rev=1')"
+    )
+    revision = post(base, portal, 1, 2, "½-½")
+    at_revision(page, revision)
+    fresh.goto(f"{base}/t/{tid}")
+    assert table_text(page) == table_text(fresh)
+    assert "½" in table_text(page)
 
 
 def test_a_page_that_subscribes_after_a_marker_reads_the_table(
     deployment: tuple[str, Portal],
+    browser: Any,
 ) -> None:
     # The English channel has no spectator: a result there is published as a marker
     # (no table). A page rendered before that result, whose event stream reaches nchan
@@ -105,21 +107,20 @@ def test_a_page_that_subscribes_after_a_marker_reads_the_table(
     # table itself (nchan's table channel has none: from the app).
     base, portal = deployment
     tid = portal.tournaments[0]
-    with chromium() as browser:
-        page = browser.new_page(locale="en-US")
-        held: list[Any] = []
-        page.route("**/t/*/events*", lambda route: held.append(route))
-        page.goto(f"{base}/t/{tid}")
-        for _ in range(600):  # (until the page has asked for its stream)
-            if held:
-                break
-            page.wait_for_timeout(50)
-        assert held, "the page did not open its event stream"
-        before = table_text(page)
-        revision = post(base, portal, 1, 3, "0-1")
-        held[0].continue_()
-        at_revision(page, revision)
-        assert table_text(page) != before
-        fresh = browser.new_page(locale="en-US")
-        fresh.goto(f"{base}/t/{tid}")
-        assert table_text(page) == table_text(fresh)
+    page = browser.new_page(locale="en-US")
+    held: list[Any] = []
+    page.route("**/t/*/events*", lambda route: held.append(route))
+    page.goto(f"{base}/t/{tid}")
+    for _ in range(600):  # (until the page has asked for its stream)
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "the page did not open its event stream"
+    before = table_text(page)
+    revision = post(base, portal, 1, 3, "0-1")
+    held[0].continue_()
+    at_revision(page, revision)
+    assert table_text(page) != before
+    fresh = browser.new_page(locale="en-US")
+    fresh.goto(f"{base}/t/{tid}")
+    assert table_text(page) == table_text(fresh)

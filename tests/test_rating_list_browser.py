@@ -8,20 +8,23 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 from crosstable.cli import main
-from tests.browser import chromium, needs_chromium, web_server
+from tests.browser import needs_chromium, web_server
 from tests.rating_list_files import fide_txt, zipped
 
 pytestmark = needs_chromium
 
 
-def test_typing_a_name_offers_the_lists_players_and_fills_the_form(tmp_path: Path) -> None:
+def test_typing_a_name_offers_the_lists_players_and_fills_the_form(
+    tmp_path: Path, browser: Any
+) -> None:
     db = tmp_path / "web.db"
     listed = zipped(tmp_path, "players_list.zip", "players_list_foa.txt", fide_txt())
     assert main(["ratinglist", "import", str(listed), "--db", str(db)]) == 0
     assert main(["new", "Club", "--time-control", "90+30", "--db", str(db)]) == 0
-    with web_server(db) as url, chromium() as browser:
+    with web_server(db) as url:
         context = browser.new_context(viewport={"width": 1000, "height": 800}, locale="en-US")
         page = context.new_page()
         page.goto(url + "/signup")
@@ -66,6 +69,7 @@ def test_typing_a_name_offers_the_lists_players_and_fills_the_form(tmp_path: Pat
 
 def test_r_b_1_q117_a_custom_lists_player_is_offered_and_registered_with_their_source(
     tmp_path: Path,
+    browser: Any,
 ) -> None:
     """The add-player form offers a custom list's player (labelled RUS:4101) beside
     FIDE's; choosing one registers them from that list, its rating as the national one."""
@@ -74,7 +78,7 @@ def test_r_b_1_q117_a_custom_lists_player_is_offered_and_registered_with_their_s
     listed.write_text("id;name;rating;fed\n4101;Petrov, Ivan;2105;RUS\n", encoding="utf-8")
     assert main(["ratinglist", "import", str(listed), "--custom", "RUS", "--db", str(db)]) == 0
     assert main(["new", "Club", "--db", str(db)]) == 0
-    with web_server(db) as url, chromium() as browser:
+    with web_server(db) as url:
         context = browser.new_context(viewport={"width": 1000, "height": 800}, locale="en-US")
         page = context.new_page()
         page.goto(url + "/signup")

@@ -21,7 +21,7 @@ from crosstable.core.model import LotsMethod
 from crosstable.service import PlayerInfo, Regulations, Service
 from crosstable.service.accounts import Accounts
 from crosstable.store import open_store
-from tests.browser import chromium, needs_chromium, web_server
+from tests.browser import needs_chromium, web_server
 
 pytestmark = needs_chromium
 
@@ -97,53 +97,53 @@ def _look(page: Any) -> dict[str, Any]:
     )
 
 
-def test_the_mini_app_signs_in_and_pages_take_telegrams_theme(site: tuple[str, int]) -> None:
+def test_the_mini_app_signs_in_and_pages_take_telegrams_theme(
+    site: tuple[str, int], browser: Any
+) -> None:
     url, tid = site
     now = dt.datetime.now(dt.UTC)
     data = init_data(now, 4711, start_param=f"t{tid}")
-    with chromium() as browser:
-        context = _context(browser, data)
-        page = context.new_page()
-        page.goto(url + "/telegram/app")
-        page.wait_for_url(f"{url}/t/{tid}")
-        assert "Пия Игрокова" in page.locator("header").inner_text()  # signed in
-        too_wide = []
-        for path in (f"/t/{tid}", f"/t/{tid}/rounds/1", f"/t/{tid}/standings", "/", "/account"):
-            page.goto(url + path)
-            look = _look(page)
-            assert look["bg"] == "#17212b" and look["body"] == "rgb(23, 33, 43)", (path, look)
-            assert look["telegram"], path
-            if look["width"] > PHONE["width"]:
-                too_wide.append((path, look["width"]))
-        assert too_wide == []
-        # the Mini App opened again in the same web view: signed in already, no second use
-        page.goto(url + "/telegram/app")
-        page.wait_for_url(f"{url}/t/{tid}")
-        assert page.evaluate("window.telegramReady === undefined")  # a page of the site
-        context.close()
-        # the same initData in another web view (a copied link, a replay): refused
-        other = _context(browser, data)
-        replay = other.new_page()
-        replay.goto(url + "/telegram/app")
-        error = replay.locator("#tg-app-error")
-        error.wait_for(state="visible")
-        assert "already used" in error.inner_text()
-        assert replay.evaluate("window.telegramReady") is True
-        look = _look(replay)
-        assert look["height"] == "600px" and look["width"] <= PHONE["width"]
-        assert "Пия" not in replay.locator("header").inner_text()
-        other.close()
-
-
-def test_outside_telegram_the_adapter_does_nothing(site: tuple[str, int]) -> None:
-    url, tid = site
-    with chromium() as browser:
-        context = _context(browser, None)
-        page = context.new_page()
-        page.goto(url + "/telegram/app")
-        page.locator("#tg-app-outside").wait_for(state="visible")
+    context = _context(browser, data)
+    page = context.new_page()
+    page.goto(url + "/telegram/app")
+    page.wait_for_url(f"{url}/t/{tid}")
+    assert "Пия Игрокова" in page.locator("header").inner_text()  # signed in
+    too_wide = []
+    for path in (f"/t/{tid}", f"/t/{tid}/rounds/1", f"/t/{tid}/standings", "/", "/account"):
+        page.goto(url + path)
         look = _look(page)
-        assert look["bg"] == "#fff" and not look["telegram"]
-        page.goto(url + f"/t/{tid}")
-        assert _look(page)["body"] == "rgb(255, 255, 255)"
-        context.close()
+        assert look["bg"] == "#17212b" and look["body"] == "rgb(23, 33, 43)", (path, look)
+        assert look["telegram"], path
+        if look["width"] > PHONE["width"]:
+            too_wide.append((path, look["width"]))
+    assert too_wide == []
+    # the Mini App opened again in the same web view: signed in already, no second use
+    page.goto(url + "/telegram/app")
+    page.wait_for_url(f"{url}/t/{tid}")
+    assert page.evaluate("window.telegramReady === undefined")  # a page of the site
+    context.close()
+    # the same initData in another web view (a copied link, a replay): refused
+    other = _context(browser, data)
+    replay = other.new_page()
+    replay.goto(url + "/telegram/app")
+    error = replay.locator("#tg-app-error")
+    error.wait_for(state="visible")
+    assert "already used" in error.inner_text()
+    assert replay.evaluate("window.telegramReady") is True
+    look = _look(replay)
+    assert look["height"] == "600px" and look["width"] <= PHONE["width"]
+    assert "Пия" not in replay.locator("header").inner_text()
+    other.close()
+
+
+def test_outside_telegram_the_adapter_does_nothing(site: tuple[str, int], browser: Any) -> None:
+    url, tid = site
+    context = _context(browser, None)
+    page = context.new_page()
+    page.goto(url + "/telegram/app")
+    page.locator("#tg-app-outside").wait_for(state="visible")
+    look = _look(page)
+    assert look["bg"] == "#fff" and not look["telegram"]
+    page.goto(url + f"/t/{tid}")
+    assert _look(page)["body"] == "rgb(255, 255, 255)"
+    context.close()
