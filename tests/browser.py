@@ -21,6 +21,8 @@ from typing import Any
 import pytest
 from test_service_support import migrated
 
+from crosstable.web.demo import PASSWORD, USERNAME
+
 CHROMIUM = os.environ.get("CROSSTABLE_CHROMIUM")
 #: mark a module's tests as needing the browser
 needs_chromium = pytest.mark.skipif(not CHROMIUM, reason="CROSSTABLE_CHROMIUM is not set")
@@ -117,3 +119,16 @@ def press_create(page: Any) -> None:
     Playwright's stability check and the redraw lands beside it, and the form is never
     sent. Enter on the focused button submits it wherever it has moved to."""
     page.locator("#create").press("Enter")
+
+
+def demo_signed_in(browser: Any, url: str, **context: Any) -> tuple[Any, Any]:
+    """A new browser context (``context``: its viewport, locale …) and its page, signed in
+    as the demo's organiser on the site at ``url``."""
+    opened = browser.new_context(**context)
+    page = opened.new_page()
+    page.goto(url + "/signin")
+    page.fill("input[name=username]", USERNAME)
+    page.fill("input[name=password]", PASSWORD)
+    page.locator("form button").first.click()
+    page.wait_for_load_state()
+    return opened, page

@@ -29,8 +29,8 @@ from crosstable.core.model import LotsMethod
 from crosstable.service import FixedClock, PlayerInfo, Regulations, Service
 from crosstable.service.accounts import Accounts
 from crosstable.store import open_store
-from crosstable.web.demo import PASSWORD, USERNAME, build_demo
-from tests.browser import needs_chromium, web_server
+from crosstable.web.demo import USERNAME, build_demo
+from tests.browser import demo_signed_in, needs_chromium, web_server
 
 pytestmark = needs_chromium
 
@@ -88,14 +88,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict[s
 
 
 def _signed_in(browser: Any, url: str, locale: str, **options: Any) -> tuple[Any, Any]:
-    context = browser.new_context(viewport=PHONE, locale=locale, **options)
-    page = context.new_page()
-    page.goto(url + "/signin")
-    page.fill("input[name=username]", USERNAME)
-    page.fill("input[name=password]", PASSWORD)
-    page.locator("form button").first.click()
-    page.wait_for_load_state()
-    return context, page
+    return demo_signed_in(browser, url, viewport=PHONE, locale=locale, **options)
 
 
 @pytest.mark.parametrize("locale", LOCALES)

@@ -21,9 +21,9 @@ from test_service_support import migrated
 from crosstable.core.model import LotsMethod
 from crosstable.service import PlayerInfo, Regulations, Service
 from crosstable.store import open_store
-from crosstable.web.demo import PASSWORD, USERNAME, build_demo
+from crosstable.web.demo import USERNAME, build_demo
 from crosstable.web.routes import actions
-from tests.browser import needs_chromium, web_server
+from tests.browser import demo_signed_in, needs_chromium, web_server
 
 pytestmark = needs_chromium
 
@@ -143,13 +143,7 @@ def test_every_page_fits_a_phone(
     site: tuple[str, dict[str, int]], locale: str, browser: Any
 ) -> None:
     url, kinds = site
-    context = browser.new_context(viewport=PHONE, locale=locale)
-    page = context.new_page()
-    page.goto(url + "/signin")
-    page.fill("input[name=username]", USERNAME)
-    page.fill("input[name=password]", PASSWORD)
-    page.locator("form button").first.click()
-    page.wait_for_load_state()
+    context, page = demo_signed_in(browser, url, viewport=PHONE, locale=locale)
     too_wide: list[tuple[str, Any]] = []
     for path in _paths(kinds):
         answer = page.goto(url + path)

@@ -36,6 +36,7 @@ unsubscribe link's address and signing key).
 from __future__ import annotations
 
 import base64
+import contextlib
 import datetime as dt
 import hashlib
 import hmac
@@ -267,6 +268,10 @@ def deliver(message: EmailMessage, settings: MailSettings, recipient: str) -> No
         courier.close()
 
 
+def _row_id(row: SeriesOutboxRow) -> int:
+    return row.id
+
+
 def send_due(store: Store, clock: Clock, settings: MailSettings, *, limit: int = 500) -> SendReport:
     """Deliver up to ``limit`` due outbox rows; what happened, counted."""
 
@@ -292,17 +297,7 @@ def send_due(store: Store, clock: Clock, settings: MailSettings, *, limit: int =
             raise DeliveryError(f"{type(error).__name__}: {error}") from None
         return True
 
-    courier = Courier(settings)  # (one connection for the pass)
-    try:
-        counts = deliver_due(
-            store,
-            clock,
-            _claim,
-            send,
-            Retries(settings.max_attempts, settings.base_delay),
-            label=lambda row: row.id,
-            limit=limit,
-        )
-    finally:
-        courier.close()
+    retries = Retries(settings.max_attempts, settings.base_delay)
+    with contextlib.closing(Courier(settings)) as courier:  # (one connection for the pass)
+        counts = deliver_due(store, clock, _claim, send, retries, label=_row_id, limit=limit)
     return SendReport(counts.sent, counts.skipped, counts.failed, counts.gave_up, counts.errors)
