@@ -81,8 +81,6 @@ class Courier:
     def __init__(self, settings: SmtpSettings) -> None:
         self.settings = settings
         self._smtp: smtplib.SMTP | None = None
-        #: connections opened so far (the pass's report and the tests read it)
-        self.connections = 0
 
     def deliver(self, message: EmailMessage, recipient: str) -> None:
         """One mail to ``recipient`` alone (the envelope names it: recipients are never
@@ -91,20 +89,19 @@ class Courier:
         try:
             self._send(message, recipient)
         except (smtplib.SMTPException, OSError) as error:
-            self.close()
             if not (kept and connection_lost(error)):
                 raise
-            try:  # (the kept connection was gone: once more, on a new one)
-                self._send(message, recipient)
-            except (smtplib.SMTPException, OSError):
-                self.close()
-                raise
+            self._send(message, recipient)  # (the kept connection was gone: on a new one)
 
     def _send(self, message: EmailMessage, recipient: str) -> None:
+        """Send on the kept connection (opened if there is none); closed on any error."""
         if self._smtp is None:
             self._smtp = opened(self.settings)
-            self.connections += 1
-        self._smtp.send_message(message, to_addrs=[recipient])
+        try:
+            self._smtp.send_message(message, to_addrs=[recipient])
+        except BaseException:
+            self.close()
+            raise
 
     def close(self) -> None:
         smtp, self._smtp = self._smtp, None

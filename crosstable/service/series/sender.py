@@ -257,17 +257,6 @@ def compose(
     return message
 
 
-def deliver(message: EmailMessage, settings: MailSettings, recipient: str) -> None:
-    """One mail over its own SMTP connection to ``recipient`` alone (the envelope names
-    it: recipients are never read from the headers); raises
-    :class:`smtplib.SMTPException` or OSError."""
-    courier = Courier(settings)
-    try:
-        courier.deliver(message, recipient)
-    finally:
-        courier.close()
-
-
 def _row_id(row: SeriesOutboxRow) -> int:
     return row.id
 
