@@ -22,8 +22,10 @@ from typing import Any
 
 import pytest
 from aiosmtpd.controller import Controller
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from sqlalchemy import select
-from test_service_support import db_url, store  # noqa: F401
+from test_service_support import db_url, migrated, store  # noqa: F401
 
 from crosstable.service import FixedClock, Service
 from crosstable.service.series import SeriesSettings
@@ -163,6 +165,51 @@ def test_a_server_that_closes_the_kept_connection_gets_the_mail_on_a_new_one(
     assert (report.sent, report.skipped, report.failed) == (5, 1, 0)
     assert sorted(recorder.connections.values()) == [1, 2, 2]
     assert sorted(m["To"] for m in recorder.mails) == [f"p{n}@example.org" for n in range(1, 6)]
+
+
+@settings(
+    max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    players=st.integers(2, 7),
+    per_connection=st.integers(0, 3),
+    refused=st.sets(st.integers(1, 6), max_size=3),
+    refuse=st.integers(0, 1),
+)
+def test_one_kept_connection_gives_what_a_connection_a_mail_gave(
+    smtp, tmp_path_factory: pytest.TempPathFactory, players, per_connection, refused, refuse
+) -> None:
+    """Whatever the server's limit of mails a connection and whichever addresses it
+    refuses once (450), a pass over one kept connection ends as a connection a mail did:
+    every other player with an address mailed once, each refused one a failed attempt,
+    the player without an address skipped; and no connection carried more than the
+    server's limit."""
+    recorder, controller = smtp
+    recorder.mails.clear()
+    recorder.tries.clear()
+    recorder.connections.clear()
+    recorder.per_connection = per_connection
+    recorder.refuse = refuse
+    recorder.refused = tuple(f"p{n}@example.org" for n in refused)
+    folder = tmp_path_factory.mktemp("kept")
+    opened = open_store(migrated(f"sqlite:///{folder / 'mail.db'}"))
+    try:
+        _, clock = season(opened, players)
+        report = send_due(opened, clock, settings_for(controller))
+    finally:
+        opened.close()
+    addressed = set(range(1, players))  # (the last player has no address)
+    turned_away = addressed & refused if refuse else set()
+    assert (report.sent, report.skipped, report.failed) == (
+        len(addressed - turned_away),
+        1,
+        len(turned_away),
+    )
+    assert sorted(m["To"] for m in recorder.mails) == sorted(
+        f"p{n}@example.org" for n in addressed - turned_away
+    )
+    if per_connection:
+        assert max(recorder.connections.values(), default=0) <= per_connection
 
 
 def test_refused_delivery_is_retried_after_its_backoff(store: Store, smtp) -> None:
