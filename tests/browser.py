@@ -1,8 +1,6 @@
-"""What the browser tests share: a real server process on a free port and Debian's Chromium.
-
-``CROSSTABLE_CHROMIUM`` names the browser (scripts/test.sh sets it to
-``/usr/bin/chromium``); without it the browser tests are skipped locally, and in
-CI a skip is a failure (tests/conftest.py).
+"""What the browser tests share: a real server process on a free port, Debian's Chromium
+(tests/chromium.py, kept apart so that tests/conftest.py can offer it without importing the
+service layer), and signing in on a page.
 """
 
 from __future__ import annotations
@@ -22,20 +20,8 @@ import pytest
 from test_service_support import migrated
 
 from crosstable.web.demo import PASSWORD, USERNAME
+from tests.chromium import ARGS, CHROMIUM, chromium, needs_chromium
 
-CHROMIUM = os.environ.get("CROSSTABLE_CHROMIUM")
-#: mark a module's tests as needing the browser
-needs_chromium = pytest.mark.skipif(not CHROMIUM, reason="CROSSTABLE_CHROMIUM is not set")
-
-#: headless Chromium as root in a container, without the background services
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -92,25 +78,6 @@ def web_server(db: Path, secret: str = "test-secret") -> Iterator[str]:
         process.wait(15)
 
 
-@contextmanager
-def chromium() -> Iterator[Any]:
-    """Debian's Chromium, headless, through Playwright, for one test or for one file's
-    tests (the ``browser`` fixture of tests/conftest.py; a file runs on one worker, its
-    tests together).
-
-    (One browser for all the files of a worker was tried: Playwright's synchronous API
-    keeps its event loop marked as running in the thread while it runs, so every later
-    test in that worker that calls ``asyncio.run`` failed.)"""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
-
-
 def press_create(page: Any) -> None:
     """Submit the new-tournament form with its *Create* button from the keyboard.
 
@@ -132,3 +99,16 @@ def demo_signed_in(browser: Any, url: str, **context: Any) -> tuple[Any, Any]:
     page.locator("form button").first.click()
     page.wait_for_load_state()
     return opened, page
+
+
+__all__ = [
+    "ARGS",
+    "CHROMIUM",
+    "chromium",
+    "demo_signed_in",
+    "free_port",
+    "needs_chromium",
+    "press_create",
+    "wait_until_served",
+    "web_server",
+]

@@ -14,7 +14,7 @@ from urllib.parse import urlsplit, urlunsplit
 import pytest
 from hypothesis import HealthCheck, settings
 
-from tests.browser import chromium
+from tests.chromium import chromium
 
 # Property tests: no per-example deadline (CI machines are shared and slow at times);
 # in CI the examples are derandomized so that a run is reproducible and a red CI
