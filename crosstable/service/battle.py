@@ -95,13 +95,11 @@ class Battle:
         override_reason: str | None = None,
         **values: Any,
     ) -> Change:
-        if "detail_changes" in values:  # the keys named, the other details kept: every
-            with self.frame.store.reading() as session:  # (check below sees them all)
-                row = session.get(TournamentRow, tournament_id)
-                values = dict(folded_edit(values, None if row is None else row.regulations))
-        if "details" in values or "system" in values:
+        if {"detail_changes", "details", "system"} & values.keys():
             with self.frame.store.reading() as session:
                 row = session.get(TournamentRow, tournament_id)
+                # (the keys named, the other details kept: the check below sees them all)
+                values = dict(folded_edit(values, None if row is None else row.regulations))
                 if row is not None:
                     current = dict(row.regulations or {})
                     system = values.get("system", System(row.system))
