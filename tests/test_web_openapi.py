@@ -3,8 +3,7 @@ whatever the request, the answer is never a 500."""
 
 from __future__ import annotations
 
-import tempfile
-from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -20,15 +19,32 @@ from crosstable.store import open_store  # noqa: E402
 from crosstable.web.app import create_app  # noqa: E402
 from crosstable.web.demo import build_demo  # noqa: E402
 
-_folder = Path(tempfile.mkdtemp(prefix="crosstable-fuzz-"))
-_service = Service(open_store(migrated(f"sqlite:///{_folder / 'fuzz.db'}")))
-build_demo(_service)
-_accounts = Accounts(_service.store)
-_admin = _accounts.find_user("demo")
-assert _admin is not None
-TOKEN = _accounts.create_token(_admin.id, "fuzz")
-app = create_app(service=_service)
-schema = schemathesis.openapi.from_asgi("/api/openapi.json", app)
+
+@pytest.fixture(scope="module")
+def served_demo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, str]:
+    """The demo served by the web app, with its administrator's API token: built only where
+    this file runs, not in every worker's collection."""
+    folder = tmp_path_factory.mktemp("fuzz")
+    service = Service(open_store(migrated(f"sqlite:///{folder / 'fuzz.db'}")))
+    build_demo(service)
+    accounts = Accounts(service.store)
+    admin = accounts.find_user("demo")
+    assert admin is not None
+    return create_app(service=service), accounts.create_token(admin.id, "fuzz")
+
+
+@pytest.fixture(scope="module")
+def api_schema(served_demo: tuple[Any, str]) -> Any:
+    """The API's description, which Schemathesis reads when the test starts."""
+    return schemathesis.openapi.from_asgi("/api/openapi.json", served_demo[0])
+
+
+@pytest.fixture(scope="module")
+def api_token(served_demo: tuple[Any, str]) -> str:
+    return served_demo[1]
+
+
+schema = schemathesis.pytest.from_fixture("api_schema")
 
 
 @schema.parametrize()
@@ -38,6 +54,6 @@ schema = schemathesis.openapi.from_asgi("/api/openapi.json", app)
     suppress_health_check=list(HealthCheck),
     derandomize=True,
 )
-def test_no_server_errors(case) -> None:  # type: ignore[no-untyped-def]
-    response = case.call(headers={"Authorization": f"Bearer {TOKEN}"})
+def test_no_server_errors(case, api_token: str) -> None:  # type: ignore[no-untyped-def]
+    response = case.call(headers={"Authorization": f"Bearer {api_token}"})
     assert response.status_code < 500, (case.method, case.path, response.text[:300])
