@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -69,6 +70,29 @@ def password_hasher() -> Any:
     from argon2 import PasswordHasher
 
     return PasswordHasher()
+
+
+#: the hashes of no one's password, one for each set of the hasher's parameters
+_UNUSED_HASHES: dict[tuple[object, ...], str] = {}
+
+
+def unused_hash(hasher: Any) -> str:
+    """A hash of a random password no one knows, made by ``hasher`` with its own
+    parameters (made once a process): a password checked against it costs what checking
+    an account's own costs, so a sign-in with an unknown name takes as long as one with a
+    known name and the wrong password."""
+    parameters = (
+        hasher.type,
+        hasher.time_cost,
+        hasher.memory_cost,
+        hasher.parallelism,
+        hasher.hash_len,
+        hasher.salt_len,
+    )
+    made = _UNUSED_HASHES.get(parameters)
+    if made is None:
+        made = _UNUSED_HASHES[parameters] = hasher.hash(secrets.token_urlsafe(32))
+    return made
 
 
 def token_hash(token: str) -> str:
