@@ -1,4 +1,4 @@
-"""What the browser tests share: a real server process on a free port, Debian's Chromium
+"""What the browser tests share: a real server on a free port, Debian's Chromium
 (tests/chromium.py, kept apart so that tests/conftest.py can offer it without importing the
 service layer), and signing in on a page.
 """
@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 import socket
 import subprocess
-import sys
+import threading
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -17,12 +17,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import uvicorn
 from test_service_support import migrated
 
+from crosstable.web.app import create_app
 from crosstable.web.demo import PASSWORD, USERNAME
 from tests.chromium import ARGS, CHROMIUM, chromium, needs_chromium
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def free_port() -> int:
@@ -59,23 +59,57 @@ def wait_until_served(process: subprocess.Popen[Any], url: str) -> None:
 
 @contextmanager
 def web_server(db: Path, secret: str = "test-secret") -> Iterator[str]:
-    """``crosstable.web`` under uvicorn on the SQLite file ``db``: yields its URL once it
-    answers, and stops it afterwards. A file not made yet starts as a copy of the
-    migrated template (the server need not run every migration at its start)."""
+    """``crosstable.web`` under uvicorn on the SQLite file ``db``, on a free port of
+    loopback: yields its URL once it answers, and stops it afterwards. A file not made yet
+    starts as a copy of the migrated template (the server need not run every migration at
+    its start).
+
+    The server runs in a thread of the test's process, which has imported the product
+    already: a process of its own spent about a second and a half importing it again for
+    each server, some fifty times a run. It is the same server: uvicorn's, with its own
+    event loop, the app as ``crosstable serve`` makes it, its own store, and the poll of
+    the event log that brings it what the test writes through another store. Its secret
+    is ``CROSSTABLE_SECRET`` while it runs, as the environment of a server process."""
     if not db.exists():
         migrated(f"sqlite:///{db}")
-    port = free_port()
-    env = dict(os.environ, CROSSTABLE_DB=str(db), CROSSTABLE_SECRET=secret)
-    command = [sys.executable, "-m", "uvicorn", "crosstable.web.app:create_app", "--factory"]
-    options = ["--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"]
-    process = subprocess.Popen([*command, *options], env=env, cwd=ROOT)
-    url = f"http://127.0.0.1:{port}"
+    listening = socket.socket()
+    listening.bind(("127.0.0.1", 0))
+    port = int(listening.getsockname()[1])
+    with secret_in_environment(secret):
+        app = create_app(f"sqlite:///{db}")
+        server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+        thread = threading.Thread(
+            target=server.run, kwargs={"sockets": [listening]}, name=f"web :{port}", daemon=True
+        )
+        thread.start()
+        try:
+            deadline = time.monotonic() + START_WITHIN
+            while not server.started:
+                if not thread.is_alive():
+                    pytest.fail("the server stopped at start-up")
+                if time.monotonic() > deadline:
+                    pytest.fail(f"the server did not start within {START_WITHIN:.0f} s")
+                time.sleep(0.01)
+            yield f"http://127.0.0.1:{port}"
+        finally:
+            server.should_exit = True
+            thread.join(15)
+            listening.close()
+            app.state.site.service.store.close()
+
+
+@contextmanager
+def secret_in_environment(secret: str) -> Iterator[None]:
+    """``CROSSTABLE_SECRET`` set to ``secret`` for the time of the block, then as before."""
+    before = os.environ.get("CROSSTABLE_SECRET")
+    os.environ["CROSSTABLE_SECRET"] = secret
     try:
-        wait_until_served(process, url + "/")
-        yield url
+        yield
     finally:
-        process.terminate()
-        process.wait(15)
+        if before is None:
+            del os.environ["CROSSTABLE_SECRET"]
+        else:
+            os.environ["CROSSTABLE_SECRET"] = before
 
 
 def press_create(page: Any) -> None:
