@@ -2,6 +2,7 @@
 endpoint but never another app's dependency overrides."""
 
 from fastapi import APIRouter, Depends, FastAPI, routing
+from pydantic import BaseModel
 
 from tests.asgi_client import TestClient
 
@@ -35,3 +36,31 @@ def test_the_shared_analysis_keeps_each_apps_overrides_its_own() -> None:
         assert second.get("/value").json() == {"value": "real"}
         assert first.get("/value").json() == {"value": "fake"}
     assert sum(1 for key in analysed if key[1] is endpoint) == 1
+
+
+class Answer(BaseModel):
+    value: str
+    count: int
+
+
+def counted(count: int) -> Answer:
+    return Answer(value="counted", count=count)
+
+
+def app_answering() -> FastAPI:
+    router = APIRouter()
+    router.add_api_route("/count/{count}", counted, response_model=Answer)
+    app = FastAPI()
+    app.include_router(router)
+    return app
+
+
+def test_apps_share_a_routes_response_field_and_each_answers_with_it() -> None:
+    made = routing.create_model_field.made  # type: ignore[attr-defined]
+    first, second = app_answering(), app_answering()
+    with TestClient(first) as one, TestClient(second) as other:
+        assert one.get("/count/3").json() == {"value": "counted", "count": 3}
+        assert other.get("/count/4").json() == {"value": "counted", "count": 4}
+        assert other.get("/count/x").status_code == 422
+    fields = [key for key in made if key[1] is Answer]
+    assert len(fields) == 1 and fields[0][2] == "serialization"
