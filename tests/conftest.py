@@ -209,8 +209,10 @@ SPENT: dict[str, float] = defaultdict(float)
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
-    """Adds up each file's time (setup, call and teardown of every test)."""
-    if RECORD_DURATIONS in os.environ:
+    """Adds up each file's time (setup, call and teardown of every test). A subtest's
+    report (Schemathesis reports each operation of the API's fuzzing as one) is not
+    added: its time is inside its test's call already."""
+    if RECORD_DURATIONS in os.environ and getattr(report, "context", None) is None:
         SPENT[file_of(report.nodeid)] += report.duration
 
 
