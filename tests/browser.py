@@ -122,16 +122,22 @@ def press_create(page: Any) -> None:
     page.locator("#create").press("Enter")
 
 
+def sign_in(page: Any, url: str, username: str, password: str) -> None:
+    """Sign ``page`` in on the site at ``url`` with the sign-in form, and wait until the
+    site has taken it to its home page."""
+    page.goto(url + "/signin")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", password)
+    page.click("form.narrow-form button")
+    page.wait_for_url(url + "/")
+
+
 def demo_signed_in(browser: Any, url: str, **context: Any) -> tuple[Any, Any]:
     """A new browser context (``context``: its viewport, locale …) and its page, signed in
     as the demo's organiser on the site at ``url``."""
     opened = browser.new_context(**context)
     page = opened.new_page()
-    page.goto(url + "/signin")
-    page.fill("input[name=username]", USERNAME)
-    page.fill("input[name=password]", PASSWORD)
-    page.locator("form button").first.click()
-    page.wait_for_load_state()
+    sign_in(page, url, USERNAME, PASSWORD)
     return opened, page
 
 
@@ -143,6 +149,7 @@ __all__ = [
     "free_port",
     "needs_chromium",
     "press_create",
+    "sign_in",
     "wait_until_served",
     "web_server",
 ]

@@ -14,7 +14,7 @@ from crosstable.core.model import System
 from crosstable.service import PlayerInfo, Regulations, Service
 from crosstable.service.accounts import Accounts
 from crosstable.store import open_store
-from tests.browser import chromium, needs_chromium, web_server
+from tests.browser import chromium, needs_chromium, sign_in, web_server
 
 pytestmark = needs_chromium
 
@@ -40,11 +40,7 @@ def test_r_x_3_r_x_4_an_organiser_sets_the_start_by_the_clock(cup: tuple[str, in
     with chromium() as browser:
         context = browser.new_context(viewport={"width": 1100, "height": 900}, locale="ru-RU")
         page = context.new_page()
-        page.goto(url + "/signin")
-        page.fill("input[name=username]", "organiser")
-        page.fill("input[name=password]", "password-organiser")
-        page.click("form.narrow-form button")
-        page.wait_for_url(url + "/")
+        sign_in(page, url, "organiser", "password-organiser")
         page.goto(f"{url}/t/{tid}/manage")
         assert "Старт по часам" in page.inner_text("#autostart h2")
         page.fill("#autostart-capacity", "6")

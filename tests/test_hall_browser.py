@@ -22,7 +22,7 @@ from crosstable.core.model import LotsMethod
 from crosstable.service import FixedClock, PlayerInfo, Regulations, Service
 from crosstable.service.accounts import Accounts
 from crosstable.store import open_store
-from tests.browser import needs_chromium, web_server
+from tests.browser import needs_chromium, sign_in, web_server
 
 pytestmark = needs_chromium
 
@@ -52,11 +52,7 @@ def test_check_in_on_a_360_px_tablet_in_two_taps(hall: tuple[str, str, int], bro
     url, _token, tid = hall
     context = browser.new_context(viewport={"width": 360, "height": 740}, locale="ru-RU")
     page = context.new_page()
-    page.goto(url + "/signin")
-    page.fill("input[name=username]", "tablet")
-    page.fill("input[name=password]", "password-tablet")
-    page.click("form.narrow-form button")
-    page.wait_for_url(url + "/")
+    sign_in(page, url, "tablet", "password-tablet")
     page.goto(f"{url}/t/{tid}/checkin")
     assert page.locator("#checkin-names li").count() == FIELD
     wide = page.evaluate("document.documentElement.scrollWidth")

@@ -19,7 +19,7 @@ from crosstable.core.model import LotsMethod
 from crosstable.service import PlayerInfo, Regulations, Service
 from crosstable.service.accounts import Accounts
 from crosstable.store import open_store
-from tests.browser import chromium, needs_chromium, web_server
+from tests.browser import chromium, needs_chromium, sign_in, web_server
 
 pytestmark = needs_chromium
 
@@ -70,11 +70,7 @@ def test_r_x_7_results_entered_offline_are_sent_once_when_the_connection_is_back
     with chromium() as browser:
         context = browser.new_context(locale="en-US")
         page = context.new_page()
-        page.goto(url + "/signin")
-        page.fill("input[name=username]", "arbiter")
-        page.fill("input[name=password]", "password-arbiter")
-        page.click("form button")
-        page.wait_for_url(url + "/")
+        sign_in(page, url, "arbiter", "password-arbiter")
         page.goto(f"{url}/t/{tid}/rounds/1")
 
         # board 3: the server records it, but its answer is lost on the way back

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from crosstable.core.schedule.kinds import ScheduleKind, round_robin_table
-from tests.browser import chromium, needs_chromium, press_create, web_server
+from tests.browser import chromium, needs_chromium, press_create, sign_in, web_server
 
 pytestmark = needs_chromium
 
@@ -67,10 +67,7 @@ def test_r_rr_6_r_sw_1_the_wizard_offers_and_keeps_the_choices(server: str) -> N
 
         russian = browser.new_context(viewport={"width": 1000, "height": 900}, locale="ru-RU")
         org = russian.new_page()
-        org.goto(url + "/signin")
-        org.fill("input[name=username]", "arbiter")
-        org.fill("input[name=password]", "password-arbiter")
-        org.click("form.narrow-form button")
+        sign_in(org, url, "arbiter", "password-arbiter")
         org.goto(url + "/new")
         org.select_option("#format", "swiss")
         org.fill("input[name=name]", "Портал")

@@ -24,7 +24,7 @@ from crosstable.store import open_store
 from crosstable.web.app import create_app
 from crosstable.web.headers import content_security_policy
 from tests.asgi_client import TestClient
-from tests.browser import chromium, needs_chromium, web_server
+from tests.browser import chromium, needs_chromium, sign_in, web_server
 
 TEMPLATES = Path(__file__).resolve().parents[1] / "crosstable" / "web" / "templates"
 #: inline event handlers (onclick=…) and scripts without src: forbidden by script-src 'self'
@@ -133,11 +133,7 @@ def test_result_buttons_work_under_the_policy_without_violations(tmp_path: Path)
             "document.addEventListener('securitypolicyviolation', function (e) {"
             " console.error('CSP violation: ' + e.violatedDirective + ' ' + e.blockedURI); });"
         )
-        page.goto(url + "/signin")
-        page.fill("input[name=username]", "arbiter")
-        page.fill("input[name=password]", "password-arbiter")
-        page.click("form.narrow-form button")
-        page.wait_for_url(url + "/")
+        sign_in(page, url, "arbiter", "password-arbiter")
         page.goto(f"{url}/t/{tid}/rounds/1")
         card = page.locator("#g1-1")
         card.locator(".res-btn", has_text="1-0").first.click()
