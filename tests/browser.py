@@ -5,7 +5,6 @@ service layer), and signing in on a page.
 
 from __future__ import annotations
 
-import os
 import socket
 import subprocess
 import threading
@@ -72,10 +71,10 @@ def web_server(db: Path, secret: str = "test-secret") -> Iterator[str]:
     is ``CROSSTABLE_SECRET`` while it runs, as the environment of a server process."""
     if not db.exists():
         migrated(f"sqlite:///{db}")
-    listening = socket.socket()
-    listening.bind(("127.0.0.1", 0))
-    port = int(listening.getsockname()[1])
-    with secret_in_environment(secret):
+    with socket.socket() as listening, pytest.MonkeyPatch.context() as environment:
+        listening.bind(("127.0.0.1", 0))
+        port = int(listening.getsockname()[1])
+        environment.setenv("CROSSTABLE_SECRET", secret)
         app = create_app(f"sqlite:///{db}")
         server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
         thread = threading.Thread(
@@ -94,22 +93,7 @@ def web_server(db: Path, secret: str = "test-secret") -> Iterator[str]:
         finally:
             server.should_exit = True
             thread.join(15)
-            listening.close()
             app.state.site.service.store.close()
-
-
-@contextmanager
-def secret_in_environment(secret: str) -> Iterator[None]:
-    """``CROSSTABLE_SECRET`` set to ``secret`` for the time of the block, then as before."""
-    before = os.environ.get("CROSSTABLE_SECRET")
-    os.environ["CROSSTABLE_SECRET"] = secret
-    try:
-        yield
-    finally:
-        if before is None:
-            del os.environ["CROSSTABLE_SECRET"]
-        else:
-            os.environ["CROSSTABLE_SECRET"] = before
 
 
 def press_create(page: Any) -> None:
