@@ -50,8 +50,13 @@ class LazyGroup(TyperGroup):
             self.listing = False
 
 
+#: help and usage errors as plain text: Typer's boxes import rich's Markdown, Syntax and
+#: Traceback (pygments, markdown-it), which more than doubled the start of ``--help``
+PLAIN_HELP = None
+
 app = typer.Typer(
     name="crosstable",
+    rich_markup_mode=PLAIN_HELP,
     help="Chess tournament manager: FIDE round robins, tie-breaks, Swiss and knockout.",
     no_args_is_help=True,
     add_completion=False,
@@ -81,7 +86,7 @@ def loaded(module_name: str) -> dict[str, Any]:
     most pull in SQLAlchemy, numpy or the service layer)."""
     if module_name not in _LOADED:
         module = importlib.import_module(f"crosstable.cli.{module_name}")
-        group = typer.Typer()
+        group = typer.Typer(rich_markup_mode=PLAIN_HELP)
         group.callback()(root)  # a group even when the module adds one command
         module.register(group)
         for extension, attribute in EXTENSIONS.get(module_name, ()):
