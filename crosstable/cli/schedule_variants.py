@@ -30,7 +30,6 @@ from crosstable.core.model import Player
 from crosstable.core.schedule.quads import group_rounds, quads, quads_of
 from crosstable.core.schedule.scheveningen import scheveningen, team_of
 from crosstable.core.schedule.types import Schedule
-from crosstable.formats.trf import read_trf
 
 
 class OutputFormat(StrEnum):
@@ -168,6 +167,8 @@ def read_players_file(path: Path) -> tuple[Player, ...]:
         return read_players_csv(
             decode_text(path.read_bytes(), source=str(path)).text, source=str(path)
         )
+
+    from crosstable.formats.trf import read_trf  # deferred: start-up time
 
     return read_trf(path).tournament.players
 

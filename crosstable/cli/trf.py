@@ -17,7 +17,6 @@ import typer
 from crosstable.cli.files import write_atomically
 from crosstable.core.errors import InputError
 from crosstable.core.model import System
-from crosstable.formats.json_io import dump_json, load_json
 from crosstable.formats.trf import TrfDocument, parse_trf, read_bytes, trf16_losses, write_trf
 from crosstable.formats.trf_encoding import decode_with_note
 from crosstable.formats.trf_text import RecoverableError
@@ -52,6 +51,8 @@ def read_document(path: Path, *, lenient: bool = False) -> TrfDocument:
     text, note = decode_with_note(read_bytes(path))
     try:
         if text.lstrip().startswith("{"):
+            from crosstable.formats.json_io import load_json  # deferred: start-up time
+
             doc = load_json(text, source=str(path), lenient=lenient)
         else:
             doc = parse_trf(text, source=str(path), lenient=lenient)
@@ -139,6 +140,8 @@ def convert(
     doc = read_document(file, lenient=lenient)
     echo_warnings(file, doc)
     if to is Target.JSON:
+        from crosstable.formats.json_io import dump_json  # deferred: start-up time
+
         text = dump_json(doc)
     else:
         text = write_trf(doc, to.value)
