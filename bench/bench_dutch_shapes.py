@@ -32,7 +32,9 @@ without a bye gets it):
 while) and writes each pairing as ``FILE.TAG.txt``; ``--compare A B`` lists the
 files whose pairings under tags A and B differ (a check that a change to the
 engine pairs the same). ``bbpPairings`` and ``py4swiss``, when installed, are
-timed on the same files (``--peers``); they are benchmarks only.
+timed on the same files (``--peers``); they are benchmarks only. bbpPairings'
+pairings are kept as ``FILE.bbpPairings.txt``, so ``--compare TAG bbpPairings``
+lists the files where crosstable and bbpPairings pair differently.
 """
 
 from __future__ import annotations
@@ -273,7 +275,14 @@ def peers() -> dict[str, object]:
     found: dict[str, object] = {}
     bbp = shutil.which("bbpPairings") or shutil.which("bbpPairings.exe")
     if bbp:
-        found["bbpPairings"] = lambda path: [bbp, "--dutch", str(path), "-p"]
+        # its pairings kept beside ours: --compare TAG bbpPairings checks them
+        found["bbpPairings"] = lambda path: [
+            bbp,
+            "--dutch",
+            str(path),
+            "-p",
+            str(path.with_suffix(".bbpPairings.txt")),
+        ]
     try:
         import importlib.util
 
