@@ -210,14 +210,23 @@ def make_event(shape: str, players: int, folder: Path) -> Path:
         tournament, absent = greedy_event(players, players, withdraw=0.03)
     else:
         tournament, absent = greedy_event(players, players)
-    doc = TrfDocument.from_tournament(tournament)
-    order = sorted(doc.file_points, key=lambda start: (-doc.file_points[start], start))
-    ranks: dict[int, int | None] = {start: rank for rank, start in enumerate(order, 1)}
-    doc = replace(doc, initial_colour=Colour.WHITE, file_ranks=ranks, absent=absent)
+    doc = replace(
+        ranked(TrfDocument.from_tournament(tournament)),
+        initial_colour=Colour.WHITE,
+        absent=absent,
+    )
     if shape == "baku":
         doc = replace(doc, headers={**doc.headers, "092": "Individual: Swiss-System (Baku)"})
     path.write_text(write_trf(doc))
     return path
+
+
+def ranked(doc: TrfDocument) -> TrfDocument:
+    """``doc`` with each player's rank column filled (by points, then starting number):
+    py4swiss refuses a file without it."""
+    order = sorted(doc.file_points, key=lambda start: (-doc.file_points[start], start))
+    ranks: dict[int, int | None] = {start: rank for rank, start in enumerate(order, 1)}
+    return replace(doc, file_ranks=ranks)
 
 
 def timed(command: list[str], limit: float) -> tuple[float, float, float, int]:
@@ -325,7 +334,7 @@ def real_event(path: Path, folder: Path) -> Path:
     cut = folder / path.name
     if not cut.exists():
         doc = read_trf(path)
-        cut.write_text(write_trf(doc.before_round(len(doc.tournament.rounds))))
+        cut.write_text(write_trf(ranked(doc.before_round(len(doc.tournament.rounds)))))
     return cut
 
 
