@@ -16,9 +16,11 @@ without a bye gets it):
 * ``greedy``: the neutral history;
 * ``engine``: paired by crosstable's own engine (the generator);
 * ``byes``: greedy, with half-point byes, zero-point absences and forfeits;
-* ``baku``: greedy, with Baku acceleration (C.04.5.1) named in the header;
+* ``baku``: greedy, with Baku acceleration (C.04.5.1) named in the header and
+  its fictitious points in ``XXA`` lines (bbpPairings reads only those);
 * ``withdrawn``: greedy, 3 % of the field withdrawing each round (absent from
-  then on, and absent for the round to pair);
+  then on, and absent for the round to pair: a zero-point bye in that round's
+  column, which bbpPairings reads too; it ignores ``XXZ``);
 * ``real``: the reference events of ../shared/data/swiss-dutch (7-299
   players), each cut before its last round (sizes ignored).
 
@@ -65,6 +67,7 @@ from crosstable.core.model import (
     System,
     Tournament,
 )
+from crosstable.core.pairing.dutch.acceleration import baku
 from crosstable.core.pairing.dutch.generator import GeneratorSettings, generate
 from crosstable.formats.trf import read_trf, write_trf
 from crosstable.formats.trf_model import TrfDocument
@@ -210,13 +213,20 @@ def make_event(shape: str, players: int, folder: Path) -> Path:
         tournament, absent = greedy_event(players, players, withdraw=0.03)
     else:
         tournament, absent = greedy_event(players, players)
-    doc = replace(
-        ranked(TrfDocument.from_tournament(tournament)),
-        initial_colour=Colour.WHITE,
-        absent=absent,
-    )
+    if absent:  # a zero-point bye in the round to pair, which every engine reads
+        number = len(tournament.rounds) + 1
+        away = tuple(Bye(number, start, ByeKind.ZERO) for start in absent)
+        tournament = replace(tournament, rounds=(*tournament.rounds, Round(number, (), away)))
+    doc = replace(ranked(TrfDocument.from_tournament(tournament)), initial_colour=Colour.WHITE)
     if shape == "baku":
-        doc = replace(doc, headers={**doc.headers, "092": "Individual: Swiss-System (Baku)"})
+        # the header names the system; the XXA lines give its fictitious points to the
+        # engines that do not read the header (bbpPairings)
+        table = baku(players, PLANNED)
+        doc = replace(
+            doc,
+            headers={**doc.headers, "092": "Individual: Swiss-System (Baku)"},
+            fictitious_points={start: tuple(row) for start, row in table.items()},
+        )
     path.write_text(write_trf(doc))
     return path
 
