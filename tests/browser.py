@@ -116,6 +116,22 @@ def sign_in(page: Any, url: str, username: str, password: str) -> None:
     page.wait_for_url(url + "/")
 
 
+def sign_up(
+    page: Any, url: str, username: str, display_name: str = "", *, rating: int | None = None
+) -> None:
+    """Open an account on the site at ``url`` with the sign-up form (password
+    ``password-USERNAME``), and wait until the site has taken ``page`` to its home page."""
+    page.goto(url + "/signup")
+    page.fill("input[name=username]", username)
+    if display_name:
+        page.fill("input[name=display_name]", display_name)
+    if rating:
+        page.fill("input[name=rating]", str(rating))
+    page.fill("input[name=password]", "password-" + username)
+    page.click("form.narrow-form button")
+    page.wait_for_url(url + "/")
+
+
 def demo_signed_in(browser: Any, url: str, **context: Any) -> tuple[Any, Any]:
     """A new browser context (``context``: its viewport, locale …) and its page, signed in
     as the demo's organiser on the site at ``url``."""
@@ -134,6 +150,7 @@ __all__ = [
     "needs_chromium",
     "press_create",
     "sign_in",
+    "sign_up",
     "wait_until_served",
     "web_server",
 ]

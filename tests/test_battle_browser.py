@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser import chromium, needs_chromium, press_create, web_server
+from tests.browser import chromium, needs_chromium, press_create, sign_up, web_server
 
 pytestmark = needs_chromium
 
@@ -32,12 +32,7 @@ def test_a_setup_timeout_shows_in_the_live_crosstable(server: str) -> None:
     with chromium() as browser:
         organiser = browser.new_context(viewport={"width": 1000, "height": 800}, locale="en-US")
         org = organiser.new_page()
-        org.goto(url + "/signup")
-        org.fill("input[name=username]", "arbiter")
-        org.fill("input[name=display_name]", "Chief Arbiter")
-        org.fill("input[name=password]", "password-arbiter")
-        org.click("form.narrow-form button")
-        org.wait_for_url(url + "/")
+        sign_up(org, url, "arbiter", "Chief Arbiter")
 
         org.goto(url + "/new")
         org.fill("input[name=name]", "Battle club")

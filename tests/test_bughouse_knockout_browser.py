@@ -14,7 +14,7 @@ from test_service_support import make_service, migrated
 from crosstable.service import Service
 from crosstable.service.accounts import Accounts
 from crosstable.store import open_store
-from tests.browser import chromium, needs_chromium, web_server
+from tests.browser import chromium, needs_chromium, sign_in, web_server
 
 pytestmark = needs_chromium
 
@@ -37,11 +37,7 @@ def test_r_x_6_a_knockout_of_pairs_in_the_browser_updates_live(tmp_path: Path) -
     prepared(db)
     with web_server(db) as url, chromium() as browser:
         org = browser.new_context(locale="en-US").new_page()
-        org.goto(url + "/signin")
-        org.fill("input[name=username]", "boss")
-        org.fill("input[name=password]", "password-boss")
-        org.click("form.narrow-form button")
-        org.wait_for_url(url + "/")
+        sign_in(org, url, "boss", "password-boss")
         org.goto(url + "/teams/new")
         org.click("#bughouse-new-link a")  # the team form links to the Bughouse one
         org.fill("#bughouse-new input[name=name]", "Cup")

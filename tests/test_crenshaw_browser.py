@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.browser import chromium, needs_chromium, press_create, web_server
+from tests.browser import chromium, needs_chromium, press_create, sign_up, web_server
 
 pytestmark = needs_chromium
 
@@ -24,12 +24,7 @@ def test_r_x_14_the_wizard_creates_and_starts_a_crenshaw_round_robin(server: str
     url = server
     with chromium() as browser:
         page = browser.new_context(viewport={"width": 1000, "height": 900}).new_page()
-        page.goto(url + "/signup")
-        page.fill("input[name=username]", "arbiter")
-        page.fill("input[name=display_name]", "Chief Arbiter")
-        page.fill("input[name=password]", "password-arbiter")
-        page.click("form.narrow-form button")
-        page.wait_for_url(url + "/")
+        sign_up(page, url, "arbiter", "Chief Arbiter")
         page.goto(url + "/new")
         page.fill("input[name=name]", "Six on the US tables")
         page.fill("textarea[name=list]", "A\nB\nC\nD\nE\nF")

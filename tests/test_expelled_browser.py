@@ -10,7 +10,7 @@ from pathlib import Path
 from crosstable.core.model import LotsMethod
 from crosstable.service import Service
 from crosstable.store import open_store
-from tests.browser import chromium, needs_chromium, press_create, web_server
+from tests.browser import chromium, needs_chromium, press_create, sign_up, web_server
 
 pytestmark = needs_chromium
 
@@ -19,12 +19,7 @@ def test_q197_q198_the_manage_page_expels_and_the_table_shows_it(tmp_path: Path)
     db = tmp_path / "expel.db"
     with web_server(db) as url, chromium() as browser:
         page = browser.new_context(viewport={"width": 1000, "height": 900}).new_page()
-        page.goto(url + "/signup")
-        page.fill("input[name=username]", "arbiter")
-        page.fill("input[name=display_name]", "Chief Arbiter")
-        page.fill("input[name=password]", "password-arbiter")
-        page.click("form.narrow-form button")
-        page.wait_for_url(url + "/")
+        sign_up(page, url, "arbiter", "Chief Arbiter")
         page.goto(url + "/new")
         page.fill("input[name=name]", "Open")
         page.select_option("#format", "swiss")

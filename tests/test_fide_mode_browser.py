@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.browser import chromium, needs_chromium, press_create, web_server
+from tests.browser import chromium, needs_chromium, press_create, sign_up, web_server
 
 pytestmark = needs_chromium
 
@@ -27,12 +27,7 @@ def test_leaving_fide_mode_takes_two_confirmations_and_marks_the_pages(server: s
     with chromium() as browser:
         context = browser.new_context(viewport={"width": 1000, "height": 800}, locale="en-US")
         page = context.new_page()
-        page.goto(url + "/signup")
-        page.fill("input[name=username]", "arbiter")
-        page.fill("input[name=display_name]", "Chief Arbiter")
-        page.fill("input[name=password]", "password-arbiter")
-        page.click("form.narrow-form button")
-        page.wait_for_url(url + "/")
+        sign_up(page, url, "arbiter", "Chief Arbiter")
         page.goto(url + "/new")
         page.fill("input[name=name]", "FIDE club")
         page.fill("textarea[name=list]", "Anna; 1900\nBoris; 1850\nClara; 1800\nDmitri; 1750")

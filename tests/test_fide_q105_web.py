@@ -21,7 +21,7 @@ from crosstable.service.accounts import Accounts
 from crosstable.store import open_store
 from crosstable.web.app import create_app
 from tests.asgi_client import TestClient
-from tests.browser import chromium, needs_chromium, web_server
+from tests.browser import chromium, needs_chromium, sign_up, web_server
 from tests.web_support import csrf_of
 
 
@@ -130,12 +130,7 @@ def test_q105_the_wizard_hides_the_buchholz_preset_of_a_round_robin_in_chromium(
 ) -> None:
     with web_server(tmp_path / "wizard.db") as url, chromium() as browser:
         page = browser.new_context(viewport={"width": 1000, "height": 900}).new_page()
-        page.goto(url + "/signup")
-        page.fill("input[name=username]", "arbiter")
-        page.fill("input[name=display_name]", "Chief Arbiter")
-        page.fill("input[name=password]", "password-arbiter")
-        page.click("form.narrow-form button")
-        page.wait_for_url(url + "/")
+        sign_up(page, url, "arbiter", "Chief Arbiter")
         page.goto(url + "/new")
         preset = "select[name=tiebreaks] option[value=swiss]"
         shown = "el => getComputedStyle(el).display"

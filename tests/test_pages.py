@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser import needs_chromium, press_create, web_server
+from tests.browser import needs_chromium, press_create, sign_up, web_server
 
 pytestmark = needs_chromium
 
@@ -70,17 +70,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield url
 
 
-def _sign_up(page: Any, url: str, username: str, name: str, rating: int | None = None) -> None:
-    page.goto(url + "/signup")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=display_name]", name)
-    if rating:
-        page.fill("input[name=rating]", str(rating))
-    page.fill("input[name=password]", "password-" + username)
-    page.click("form.narrow-form button")
-    page.wait_for_url(url + "/")
-
-
 def _names(page: Any, card: Any) -> tuple[str, str]:
     white = card.locator(".white").inner_text().split(". ", 1)[1].strip()
     black = card.locator(".black").inner_text().split(". ", 1)[1].strip()
@@ -102,7 +91,7 @@ def test_organiser_runs_seed_003_and_a_spectator_watches_live(
     url = server
     organiser = browser.new_context(viewport={"width": 360, "height": 740}, locale="en-US")
     org = organiser.new_page()
-    _sign_up(org, url, "arbiter", "Chief Arbiter")  # the first account administers the site
+    sign_up(org, url, "arbiter", "Chief Arbiter")  # the first account administers the site
 
     # the wizard, with its live preview (R-RR-3, R-RR-16)
     org.goto(url + "/new")
@@ -128,7 +117,7 @@ def test_organiser_runs_seed_003_and_a_spectator_watches_live(
     for username, name, rating in SELF:
         context = browser.new_context(viewport={"width": 360, "height": 740})
         page = context.new_page()
-        _sign_up(page, url, username, name, rating)
+        sign_up(page, url, username, name, rating=rating)
         page.goto(f"{url}/t/{tid}/regulations")
         page.click("text=Register me")
         page.wait_for_selector(".flash.ok")

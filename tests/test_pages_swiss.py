@@ -26,7 +26,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser import needs_chromium, press_create, web_server
+from tests.browser import needs_chromium, press_create, sign_up, web_server
 
 pytestmark = needs_chromium
 
@@ -69,12 +69,7 @@ def organiser(server: tuple[str, Path], browser: Any) -> Iterator[Any]:
     url, _db = server
     context = browser.new_context(viewport=PHONE, locale="en-US")
     page = context.new_page()
-    page.goto(url + "/signup")
-    page.fill("input[name=username]", "arbiter")
-    page.fill("input[name=display_name]", "Chief Arbiter")
-    page.fill("input[name=password]", "password-arbiter")
-    page.click("form.narrow-form button")
-    page.wait_for_url(url + "/")
+    sign_up(page, url, "arbiter", "Chief Arbiter")
     yield page
     context.close()
 

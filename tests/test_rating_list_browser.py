@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from crosstable.cli import main
-from tests.browser import needs_chromium, web_server
+from tests.browser import needs_chromium, sign_up, web_server
 from tests.rating_list_files import fide_txt, zipped
 
 pytestmark = needs_chromium
@@ -27,12 +27,7 @@ def test_typing_a_name_offers_the_lists_players_and_fills_the_form(
     with web_server(db) as url:
         context = browser.new_context(viewport={"width": 1000, "height": 800}, locale="en-US")
         page = context.new_page()
-        page.goto(url + "/signup")
-        page.fill("input[name=username]", "arbiter")
-        page.fill("input[name=display_name]", "Chief Arbiter")
-        page.fill("input[name=password]", "password-arbiter")
-        page.click("form.narrow-form button")
-        page.wait_for_url(url + "/")
+        sign_up(page, url, "arbiter", "Chief Arbiter")
         page.goto(url + "/t/1/manage")  # the first account administers the site
         name = page.locator("#add-players input[name=name]")
         name.fill("car")
@@ -81,12 +76,7 @@ def test_r_b_1_q117_a_custom_lists_player_is_offered_and_registered_with_their_s
     with web_server(db) as url:
         context = browser.new_context(viewport={"width": 1000, "height": 800}, locale="en-US")
         page = context.new_page()
-        page.goto(url + "/signup")
-        page.fill("input[name=username]", "arbiter")
-        page.fill("input[name=display_name]", "Chief Arbiter")
-        page.fill("input[name=password]", "password-arbiter")
-        page.click("form.narrow-form button")
-        page.wait_for_url(url + "/")
+        sign_up(page, url, "arbiter", "Chief Arbiter")
         page.goto(url + "/t/1/manage")
         name = page.locator("#add-players input[name=name]")
         name.fill("petr")

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from crosstable.core.schedule.kinds import ScheduleKind, round_robin_table
-from tests.browser import chromium, needs_chromium, press_create, sign_in, web_server
+from tests.browser import chromium, needs_chromium, press_create, sign_in, sign_up, web_server
 
 pytestmark = needs_chromium
 
@@ -25,12 +25,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 def _sign_up(page: Any, url: str) -> None:
-    page.goto(url + "/signup")
-    page.fill("input[name=username]", "arbiter")
-    page.fill("input[name=display_name]", "Chief Arbiter")
-    page.fill("input[name=password]", "password-arbiter")
-    page.click("form.narrow-form button")
-    page.wait_for_url(url + "/")
+    sign_up(page, url, "arbiter", "Chief Arbiter")
 
 
 def test_r_rr_6_r_sw_1_the_wizard_offers_and_keeps_the_choices(server: str) -> None:

@@ -18,7 +18,7 @@ from test_service_support import migrated
 from crosstable.service import FixedClock, Service
 from crosstable.service.series import SeriesSettings
 from crosstable.store import open_store
-from tests.browser import chromium, needs_chromium, web_server
+from tests.browser import chromium, needs_chromium, sign_up, web_server
 
 pytestmark = needs_chromium
 
@@ -54,12 +54,7 @@ def test_a_player_registers_on_a_phone_and_is_told_that_stage_one_starts(tmp_pat
         with chromium() as browser:
             context = browser.new_context(viewport=PHONE, locale="en-US", timezone_id="Asia/Tokyo")
             page = context.new_page()
-            page.goto(url + "/signup")
-            page.fill("input[name=username]", "pia")
-            page.fill("input[name=display_name]", "Pia Player")
-            page.fill("input[name=password]", "password-pia")
-            page.click("form.narrow-form button")
-            page.wait_for_url(url + "/")
+            sign_up(page, url, "pia", "Pia Player")
 
             page.goto(f"{url}/series/{sid}")
             assert page.locator("#registration").get_attribute("data-phase") == "open"

@@ -20,7 +20,7 @@ from crosstable.service import FixedClock, Service
 from crosstable.service.accounts import Accounts
 from crosstable.service.series import SeriesSettings
 from crosstable.store import open_store
-from tests.browser import chromium, needs_chromium, web_server
+from tests.browser import chromium, needs_chromium, sign_in, web_server
 
 pytestmark = needs_chromium
 
@@ -75,11 +75,7 @@ def test_a_qualifier_confirms_his_place_on_a_phone(tmp_path: Any) -> None:
         with chromium() as browser:
             context = browser.new_context(viewport=PHONE, locale="ru-RU", timezone_id="Asia/Tokyo")
             page = context.new_page()
-            page.goto(url + "/signin")
-            page.fill("input[name=username]", login)
-            page.fill("input[name=password]", "password-player")
-            page.click("form.narrow-form button")
-            page.wait_for_url(url + "/")
+            sign_in(page, url, login, "password-player")
 
             page.goto(url + "/notifications")
             latest = page.locator(".notification").first

@@ -12,7 +12,7 @@ from test_service_support import migrated
 
 from crosstable.service import Service
 from crosstable.store import open_store
-from tests.browser import chromium, needs_chromium, web_server
+from tests.browser import chromium, needs_chromium, sign_up, web_server
 
 pytestmark = needs_chromium
 
@@ -27,11 +27,7 @@ def test_r_b_3_a_team_league_in_the_browser(tmp_path: Path) -> None:
     db = tmp_path / "league.db"
     with web_server(db) as url, chromium() as browser:
         org = browser.new_context(locale="en-US").new_page()
-        org.goto(url + "/signup")
-        org.fill("input[name=username]", "arbiter")
-        org.fill("input[name=password]", "password-arbiter")
-        org.click("form.narrow-form button")
-        org.wait_for_url(url + "/")
+        sign_up(org, url, "arbiter")
         org.goto(url + "/teams/new")
         org.fill("#team-new input[name=name]", "Club League")
         org.fill("#team-new input[name=boards]", "2")

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser import chromium, needs_chromium, web_server
+from tests.browser import chromium, needs_chromium, sign_up, web_server
 from tests.test_trf_import_recheck import SWISS, swapped
 
 pytestmark = needs_chromium
@@ -31,12 +31,7 @@ def test_r_or_5_the_import_page_confirms_a_round_off_the_rules_in_chromium(
     trf.write_text(swapped(SWISS, 1, 3, 5), encoding="utf-8")
     with chromium() as browser:
         page = browser.new_context(viewport={"width": 1000, "height": 900}).new_page()
-        page.goto(url + "/signup")
-        page.fill("input[name=username]", "arbiter")
-        page.fill("input[name=display_name]", "Chief Arbiter")
-        page.fill("input[name=password]", "password-arbiter")
-        page.click("form.narrow-form button")
-        page.wait_for_url(url + "/")
+        sign_up(page, url, "arbiter", "Chief Arbiter")
         page.click("#import-link")  # the list's button for organisers
         page.wait_for_url(url + "/import")
         page.set_input_files("#trf-import input[name=file]", str(trf))

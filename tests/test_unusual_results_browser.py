@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.browser import chromium, needs_chromium, press_create, web_server
+from tests.browser import chromium, needs_chromium, press_create, sign_up, web_server
 
 pytestmark = needs_chromium
 
@@ -26,12 +26,7 @@ def test_r_b_1_q180_more_offers_the_unusual_results_on_the_round_page(server: st
     with chromium() as browser:
         context = browser.new_context(viewport={"width": 1000, "height": 800}, locale="en-US")
         org = context.new_page()
-        org.goto(url + "/signup")
-        org.fill("input[name=username]", "arbiter")
-        org.fill("input[name=display_name]", "Chief Arbiter")
-        org.fill("input[name=password]", "password-arbiter")
-        org.click("form.narrow-form button")
-        org.wait_for_url(url + "/")
+        sign_up(org, url, "arbiter", "Chief Arbiter")
         org.goto(url + "/new")
         org.fill("input[name=name]", "Club")
         org.fill("textarea[name=list]", "Anna; 1900\nBoris; 1850\nClara; 1800\nDmitri; 1750")
