@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from bench.push_rig import (
@@ -104,18 +105,28 @@ async def converged(spectators: list[Spectator], newest: dict[int, int], seconds
         raise AssertionError(f"{len(behind)} spectators never caught up: {behind[:5]}") from None
 
 
+async def read(client: Any, url: str, **options: Any) -> Any:
+    """GET ``url``, sent again when the connection drops before an answer: the pool may
+    hold a connection to the nginx that was killed, or one its new workers close, and a
+    browser re-sends an idempotent request on such a connection the same way."""
+    for _attempt in range(5):
+        try:
+            return await client.get(url, **options)
+        except httpx.TransportError:
+            await asyncio.sleep(0.2)
+    return await client.get(url, **options)
+
+
 async def newest_revisions(client: Any, base: str, portal: Portal) -> dict[int, int]:
     newest = {}
     for tid in portal.tournaments:
-        response = await client.get(f"{base}/api/v1/tournaments/{tid}")
+        response = await read(client, f"{base}/api/v1/tournaments/{tid}")
         response.raise_for_status()
         newest[tid] = int(response.json()["revision"])
     return newest
 
 
 async def scenario(db_url: str, folder: Path) -> dict[str, Any]:
-    import httpx
-
     # (each tournament its own organiser: results are limited per account and process)
     portal = prepare(db_url, tournaments=4, players=8, separate_organisers=True)
     ports = [free_port(), free_port()]
@@ -201,7 +212,8 @@ async def scenario(db_url: str, folder: Path) -> dict[str, Any]:
 async def redirect_check(client: Any, base: str, portal: Portal) -> str:
     """A page's EventSource asks the app: it answers with nchan's location."""
     tid = portal.tournaments[0]
-    response = await client.get(
+    response = await read(
+        client,
         f"{base}/t/{tid}/events?rev=1&cells=1",
         headers={"Accept-Language": "ru", "Last-Event-ID": "1796140544:3"},
         follow_redirects=False,
