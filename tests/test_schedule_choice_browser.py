@@ -7,7 +7,6 @@ organiser's portal Swiss with an odd field is refused in Russian at the start.""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 
@@ -24,16 +23,12 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield url
 
 
-def _sign_up(page: Any, url: str) -> None:
-    sign_up(page, url, "arbiter", "Chief Arbiter")
-
-
 def test_r_rr_6_r_sw_1_the_wizard_offers_and_keeps_the_choices(server: str) -> None:
     url = server
     with chromium() as browser:
         context = browser.new_context(viewport={"width": 1000, "height": 900}, locale="en-US")
         page = context.new_page()
-        _sign_up(page, url)
+        sign_up(page, url, "arbiter", "Chief Arbiter")
         page.goto(url + "/new")
         assert page.locator("#schedule").is_visible()
         assert not page.locator("#initial_order").is_visible()
