@@ -139,14 +139,15 @@ def greedy_event(
     absence: float = 0.0,
     forfeit: float = 0.0,
     withdraw: float = 0.0,
+    played: int = ROUNDS,
 ) -> tuple[Tournament, tuple[int, ...]]:
-    """``ROUNDS`` rounds paired greedily; the players absent from the next round."""
+    """``played`` rounds paired greedily; the players absent from the next round."""
     pairer = Greedy(players, seed)
     rng = pairer.rng
     points = Settings().point_system
     withdrawn: set[int] = set()
     rounds: list[Round] = []
-    for number in range(1, ROUNDS + 1):
+    for number in range(1, played + 1):
         byes: list[Bye] = []
         for start in pairer.starts:
             if start in withdrawn:
