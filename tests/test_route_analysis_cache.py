@@ -1,8 +1,14 @@
 """The tests' shared route analysis (tests/conftest.py) hands every app the same analysed
-endpoint but never another app's dependency overrides."""
+endpoint but never another app's dependency overrides; the shared response field checks
+and writes a response as a field made afresh does."""
 
+from typing import Literal
+
+import fastapi.utils
 from fastapi import APIRouter, Depends, FastAPI, routing
-from pydantic import BaseModel
+from hypothesis import given
+from hypothesis import strategies as st
+from pydantic import BaseModel, create_model
 
 from tests.asgi_client import TestClient
 
@@ -64,3 +70,37 @@ def test_apps_share_a_routes_response_field_and_each_answers_with_it() -> None:
         assert other.get("/count/x").status_code == 422
     fields = [key for key in made if key[1] is Answer]
     assert len(fields) == 1 and fields[0][2] == "serialization"
+
+
+#: field types a response model is made of, and JSON-like values to give them
+FIELD_TYPES: tuple[object, ...] = (int, str, float, bool, list[int], dict[str, int], int | None)
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=5),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+
+
+@given(
+    types=st.lists(st.sampled_from(FIELD_TYPES), min_size=1, max_size=4),
+    values=st.lists(JSON_VALUES, max_size=4),
+    mode=st.sampled_from(["validation", "serialization"]),
+)
+def test_the_shared_field_checks_and_writes_as_a_field_made_afresh(
+    types: list[object], values: list[object], mode: Literal["validation", "serialization"]
+) -> None:
+    model = create_model("Generated", **{f"f{i}": (kind, ...) for i, kind in enumerate(types)})  # type: ignore[call-overload]
+    shared = routing.create_model_field("Response_generated", model, mode=mode)
+    assert routing.create_model_field("Response_generated", model, mode=mode) is shared
+    afresh = fastapi.utils.create_model_field("Response_generated", model, mode=mode)
+    body = {f"f{i}": value for i, value in enumerate(values)}  # fields missing, or extra
+    checked, errors = shared.validate(body, {}, loc=("response",))
+    expected, expected_errors = afresh.validate(body, {}, loc=("response",))
+    assert [(e["type"], e["loc"]) for e in errors] == [
+        (e["type"], e["loc"]) for e in expected_errors
+    ]
+    assert checked == expected
+    if not errors:
+        assert shared.serialize(checked) == afresh.serialize(expected)
