@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -52,14 +51,6 @@ def swiss_1000x9(folder: Path) -> Path:
         tournament, _absent = shapes.greedy_event(1000, 1000, played=shapes.PLANNED)
         path.write_text(write_trf(TrfDocument.from_tournament(tournament)))
     return path
-
-
-def cpu_of(command: list[str]) -> tuple[float, int]:
-    """CPU seconds (user + system) of one run of ``command``, and its exit status."""
-    child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _pid, status, usage = os.wait4(child.pid, 0)
-    child.returncode = os.waitstatus_to_exitcode(status)
-    return usage.ru_utime + usage.ru_stime, child.returncode
 
 
 def runs(text: str) -> int:
@@ -95,7 +86,8 @@ def main(argv: list[str]) -> int:
         command = [program, *(word.format(**files) for word in words)]
         cpus = []
         for run in range(args.runs + 1):
-            cpu, status = cpu_of(command)
+            # this process's environment as it is: PYTHONPATH may name another checkout
+            _wall, cpu, _peak, status = shapes.timed(command, 120.0, dict(os.environ))
             if status != 0:
                 print(f"{' '.join(command)}: exit status {status}", file=sys.stderr)
                 return 1

@@ -240,12 +240,15 @@ def ranked(doc: TrfDocument) -> TrfDocument:
     return replace(doc, file_ranks=ranks)
 
 
-def timed(command: list[str], limit: float) -> tuple[float, float, float, int]:
+def timed(
+    command: list[str], limit: float, env: dict[str, str] | None = None
+) -> tuple[float, float, float, int]:
     """Wall s, CPU s (user + system) and peak MiB of one child process, and
-    its exit status (killed after ``limit`` seconds of wall time)."""
+    its exit status (killed after ``limit`` seconds of wall time); ``env``, the
+    child's environment, is :func:`child_env`'s unless given."""
     start = time.perf_counter()
     child = subprocess.Popen(
-        command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=child_env()
+        command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env or child_env()
     )
     timer = threading.Timer(limit, child.kill)
     timer.start()
