@@ -3,6 +3,7 @@ whatever the request, the answer is never a 500."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -21,16 +22,17 @@ from crosstable.web.demo import build_demo  # noqa: E402
 
 
 @pytest.fixture(scope="module")
-def served_demo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, str]:
+def served_demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, str]]:
     """The demo served by the web app, with its administrator's API token: built only where
-    this file runs, not in every worker's collection."""
+    this file runs, not in every worker's collection; its store closed afterwards."""
     folder = tmp_path_factory.mktemp("fuzz")
-    service = Service(open_store(migrated(f"sqlite:///{folder / 'fuzz.db'}")))
-    build_demo(service)
-    accounts = Accounts(service.store)
-    admin = accounts.find_user("demo")
-    assert admin is not None
-    return create_app(service=service), accounts.create_token(admin.id, "fuzz")
+    with open_store(migrated(f"sqlite:///{folder / 'fuzz.db'}")) as store:
+        service = Service(store)
+        build_demo(service)
+        accounts = Accounts(store)
+        admin = accounts.find_user("demo")
+        assert admin is not None
+        yield create_app(service=service), accounts.create_token(admin.id, "fuzz")
 
 
 @pytest.fixture(scope="module")
