@@ -27,6 +27,7 @@ from crosstable.store import open_store
 from crosstable.web.api_errors import error_message, field_of, validation_detail
 from crosstable.web.app import create_app
 from tests.asgi_client import TestClient
+from tests.strategies import JSON
 
 RAW = ("Field required", "Input should be", "String should have", "valid integer")
 
@@ -118,15 +119,6 @@ def test_field_names_of_nested_items() -> None:
     assert field_of(("query", "round")) == "round"
     message = error_message({"type": "some_new_type", "loc": ("body", "x"), "input": 3})
     assert str(message) == "x: 3 is not accepted here"
-
-
-JSON = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=30),
-    lambda inner: (
-        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=10), inner, max_size=4)
-    ),
-    max_leaves=12,
-)
 
 
 @settings(
